@@ -1,0 +1,82 @@
+"""Ingest, re-scan and peak-memory figures: `desktop-rag index` of the SciFact folder vs embedding alone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from bench.common import CACHE, HASH_MODEL, build_folder, cli, emit, figure, machine, probe_output, run
+
+BUNDLED = "bundled:all-MiniLM-L6-v2"
+
+
+def bench_ingest(folder: Path, home: Path, model: str | None, batch_size: int) -> list[dict]:
+    """Fresh index of `folder`, then the same chunk texts embedded alone in another process (same run)."""
+    shutil.rmtree(home, ignore_errors=True)
+    ingest = cli(home, "index", str(folder), "--json", model=model)
+    report = json.loads(ingest.stdout)
+    files, chunks = report["added"], report["chunks"]
+    base = run([sys.executable, "-m", "bench.embed_only", str(home / "library.sqlite3"),
+                "--model", model or BUNDLED, "--batch-size", str(batch_size)])
+    if base.returncode != 0:
+        raise RuntimeError(base.stderr[-2000:])
+    embed = json.loads(base.stdout)
+    ratio = ingest.seconds / base.seconds
+    return [
+        figure("ingest.wall", ingest.seconds, "s", note=f"{files} files, {chunks} chunks, embedded {report['embedded']}"),
+        figure("ingest.files_per_s", files / ingest.seconds, "files/s"),
+        figure("ingest.chunks_per_s", chunks / ingest.seconds, "chunks/s"),
+        figure("embed_only.wall", base.seconds, "s",
+               note=f"process incl. model load {embed['load_s']:.1f} s; encode {embed['embed_s']:.1f} s"),
+        figure("ingest.ratio_to_embed_only", ratio, "x", "<= 1.10", ratio <= 1.10,
+               note=f"vs encode alone: {ingest.seconds / max(embed['embed_s'], 1e-9):.2f}x"),
+        figure("ingest.peak_rss", ingest.peak_rss_mb, "MB", "<= 1536", ingest.peak_rss_mb <= 1536,
+               note="ru_maxrss of the index process (wait4)"),
+        figure("embed_only.peak_rss", base.peak_rss_mb, "MB"),
+    ]
+
+
+def bench_rescan(folder: Path, home: Path, model: str | None) -> list[dict]:
+    """Unchanged re-scan (must not import torch), then one modified file (only it is re-embedded)."""
+    rescan = cli(home, "index", "--json", model=model, probe=True)
+    report, torch = probe_output(rescan)
+    rows = [
+        figure("rescan.wall", rescan.seconds, "s", "<= 1.5", rescan.seconds <= 1.5 and not torch,
+               note=f"{report['unchanged']} unchanged, torch imported: {torch}"),
+    ]
+    target = sorted(folder.glob("*.txt"))[0]
+    original = target.read_text(encoding="utf-8")
+    try:
+        target.write_text(original + "\n\nAn added sentence about benchmark zeppelins.", encoding="utf-8")
+        changed = cli(home, "index", "--json", model=model)
+    finally:
+        target.write_text(original, encoding="utf-8")
+    report = json.loads(changed.stdout)
+    rows.append(figure("rescan_one_modified.wall", changed.seconds, "s",
+                       note=f"updated {report['updated']}, embedded {report['embedded']} chunks, "
+                            f"unchanged {report['unchanged']} (includes model load)"))
+    cli(home, "index", "--json", model=model)  # put the file back as it was in the library too
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tiny", action="store_true", help="30 documents and the hash embedder (smoke test)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N SciFact documents")
+    parser.add_argument("--batch-size", type=int, default=64, help="the engine's embed_batch_size setting")
+    args = parser.parse_args(argv)
+    limit = 30 if args.tiny else args.limit
+    model = HASH_MODEL if args.tiny else None
+    folder = build_folder("scifact", limit)
+    home = CACHE / f"scifact-home{'-' + str(limit) if limit else ''}{'-hash' if model else ''}"
+    rows = bench_ingest(folder, home, model, args.batch_size) + bench_rescan(folder, home, model)
+    (home / ".bench-complete").write_text("ok")  # later benches reuse this library
+    emit("ingest", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

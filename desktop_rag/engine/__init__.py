@@ -1,0 +1,1 @@
+"""The local engine: loading, chunking, storage, retrieval and answering. Never imports Qt."""

@@ -1,0 +1,165 @@
+"""Question -> standalone query -> retrieval -> answer events (sources, tokens, done or error)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from desktop_rag.engine.citations import clean_citations
+from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.extractive import extractive_answer
+from desktop_rag.engine.llm import LLMClient, LLMError, config_problem
+from desktop_rag.engine.prompting import (
+    build_messages,
+    has_cjk,
+    rewrite_query_messages,
+    rule_based_standalone_query,
+)
+from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
+
+log = logging.getLogger(__name__)
+
+STOPPED = "Stopped."
+FALLBACK_CITED = 3
+_MAX_REWRITE_CHARS = 300
+NOTHING_FOUND_EN = "I couldn't find anything relevant to this question in your library."
+NOTHING_FOUND_ZH = "在你的资料库中没有找到与这个问题相关的内容。"
+
+Search = Callable[[str, int], list[Hit]]
+
+
+class Answerer:
+    """Turns a question (plus chat history) into a stream of answer events."""
+
+    def __init__(self, settings: Any, search: Search, llm: LLMClient | None) -> None:
+        self.settings = settings
+        self.search = search
+        self.llm = llm
+
+    @property
+    def mode(self) -> str:
+        return "llm" if self.llm is not None else "extractive"
+
+    def answer(
+        self,
+        question: str,
+        history: Sequence[ChatTurn] = (),
+        cancel: threading.Event | None = None,
+    ) -> Iterator[AnswerEvent]:
+        """Yield the answer as events. The contract:
+
+        - At most one SourcesEvent, always first when present: the passages actually given to
+          the model (or used for the extractive answer), numbered [1..n] in that order.
+          It is left out only when search fails or the run is cancelled before searching.
+        - Then zero or more TokenEvents, the answer text as it arrives.
+        - Then exactly one terminal event, and nothing after it:
+          * DoneEvent(answer, mode, cited, notice): `answer` is the final text with invalid
+            citations removed and replaces whatever the tokens built up; `cited` are the
+            passages cited (or the top few when none are cited); `mode` is 'llm' or
+            'extractive'. No passages -> a DoneEvent saying nothing relevant was found (no
+            model call). Cancelled -> a DoneEvent with the partial text and notice 'Stopped.'.
+          * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
+            the text received before a stream was cut. No DoneEvent follows.
+        """
+        try:
+            query = self._standalone_query(question, history)
+            if _is_set(cancel):
+                yield DoneEvent("", self.mode, (), STOPPED)
+                return
+            hits = list(self.search(query, int(self.settings.top_k)))
+        except DesktopRagError as exc:
+            yield ErrorEvent(str(exc))
+            return
+        if not hits:
+            yield SourcesEvent((), query)
+            yield DoneEvent(NOTHING_FOUND_ZH if has_cjk(question) else NOTHING_FOUND_EN, self.mode)
+            return
+        if self.llm is None:
+            yield from self._extractive(question, hits, query, cancel)
+        else:
+            yield from self._generate(question, hits, history, query, cancel)
+
+    # ---- steps ----
+
+    def _standalone_query(self, question: str, history: Sequence[ChatTurn]) -> str:
+        """The question rewritten to stand alone (model first, then the rule); as is without history."""
+        if not history:
+            return question
+        if self.llm is not None:
+            try:
+                rewritten = self.llm.complete(rewrite_query_messages(question, history), temperature=0.0)
+                cleaned = _clean_rewrite(rewritten)
+                if cleaned:
+                    return cleaned
+            except LLMError as exc:
+                log.info("Query rewrite failed (%s); using the rule-based rewrite", exc.kind)
+        return rule_based_standalone_query(question, history)
+
+    def _generate(
+        self,
+        question: str,
+        hits: list[Hit],
+        history: Sequence[ChatTurn],
+        query: str,
+        cancel: threading.Event | None,
+    ) -> Iterator[AnswerEvent]:
+        assert self.llm is not None
+        budget = int(getattr(self.settings, "context_budget_chars", 8000))
+        messages, used = build_messages(question, hits, history, budget)
+        yield SourcesEvent(tuple(used), query)
+        parts: list[str] = []
+        try:
+            for token in self.llm.stream(messages, cancel):
+                parts.append(token)
+                yield TokenEvent(token)
+        except LLMError as exc:
+            yield ErrorEvent(str(exc), partial=exc.partial or "".join(parts))
+            return
+        text = "".join(parts)
+        notice = STOPPED if _is_set(cancel) else ""
+        if not text.strip() and not notice:
+            notice = "The model returned an empty answer. Try asking again or rephrasing."
+        yield _done(text, used, "llm", notice)
+
+    def _extractive(
+        self, question: str, hits: list[Hit], query: str, cancel: threading.Event | None
+    ) -> Iterator[AnswerEvent]:
+        yield SourcesEvent(tuple(hits), query)
+        text = extractive_answer(question, hits)
+        emitted: list[str] = []
+        for piece in re.split(r"(?<=\n)", text):
+            if _is_set(cancel):
+                yield _done("".join(emitted), hits, "extractive", STOPPED)
+                return
+            if piece:
+                emitted.append(piece)
+                yield TokenEvent(piece)
+        yield _done(text, hits, "extractive", self._extractive_notice())
+
+    def _extractive_notice(self) -> str:
+        problem = config_problem(self.settings)
+        base = "No language model is configured, so this answer quotes the most relevant sentences."
+        how = problem or "Choose a provider in Settings to get written answers."
+        return f"{base} {how}"
+
+
+def _is_set(cancel: threading.Event | None) -> bool:
+    return cancel is not None and cancel.is_set()
+
+
+def _clean_rewrite(text: str) -> str:
+    """First non-empty line of the model's rewrite, without quotes or a 'Query:' prefix."""
+    line = next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")
+    line = re.sub(r"^(standalone query|query|查询)\s*[:：]\s*", "", line, flags=re.IGNORECASE)
+    line = line.strip("\"'“”‘’「」` ")
+    return line if len(line) <= _MAX_REWRITE_CHARS else ""
+
+
+def _done(text: str, used: Sequence[Hit], mode: str, notice: str) -> DoneEvent:
+    """The final event: citations cleaned, cited passages resolved (top few when none cited)."""
+    cleaned, numbers = clean_citations(text, len(used))
+    cited = [used[n - 1] for n in numbers] or list(used[:FALLBACK_CITED])
+    return DoneEvent(cleaned, mode, tuple(cited), notice)

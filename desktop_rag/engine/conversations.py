@@ -1,0 +1,66 @@
+"""Conversations and their messages, persisted in the store."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from desktop_rag.engine.store import Store
+from desktop_rag.engine.types import ChatTurn, Hit
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: int
+    title: str
+    updated_at: float
+
+
+def create(store: Store, title: str) -> int:
+    now = time.time()
+    with store.transaction() as db:
+        return db.execute(
+            "INSERT INTO conversations (title, created_at, updated_at) VALUES (?, ?, ?)", (title, now, now)
+        ).lastrowid
+
+
+def listing(store: Store) -> list[Conversation]:
+    rows = store.db.execute("SELECT id, title, updated_at FROM conversations ORDER BY updated_at DESC, id DESC")
+    return [Conversation(*r) for r in rows]
+
+
+def rename(store: Store, conversation_id: int, title: str) -> None:
+    with store.transaction() as db:
+        db.execute("UPDATE conversations SET title = ? WHERE id = ?", (title.strip() or "Untitled", conversation_id))
+
+
+def delete(store: Store, conversation_id: int) -> None:
+    with store.transaction() as db:
+        db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+
+
+def add_message(store: Store, conversation_id: int, turn: ChatTurn) -> None:
+    sources = json.dumps([_hit_to_dict(h) for h in turn.sources], ensure_ascii=False)
+    now = time.time()
+    with store.transaction() as db:
+        db.execute(
+            "INSERT INTO messages (conversation_id, role, content, sources_json, created_at) VALUES (?, ?, ?, ?, ?)",
+            (conversation_id, turn.role, turn.content, sources, now),
+        )
+        db.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
+
+
+def messages(store: Store, conversation_id: int) -> list[ChatTurn]:
+    rows = store.db.execute(
+        "SELECT role, content, sources_json FROM messages WHERE conversation_id = ? ORDER BY id", (conversation_id,)
+    )
+    return [ChatTurn(role, content, tuple(Hit(**d) for d in json.loads(src))) for role, content, src in rows]
+
+
+def _hit_to_dict(hit: Hit) -> dict:
+    return {
+        "chunk_id": hit.chunk_id, "score": hit.score, "path": hit.path, "page": hit.page, "heading": hit.heading,
+        "text": hit.text, "file_id": hit.file_id, "ordinal": hit.ordinal, "char_start": hit.char_start,
+        "char_end": hit.char_end,
+    }

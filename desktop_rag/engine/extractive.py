@@ -1,0 +1,183 @@
+"""The answer without a language model: the most relevant sentences of the passages, each cited."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from desktop_rag.engine.prompting import EN_STOPWORDS, has_cjk
+from desktop_rag.engine.types import Hit
+
+MAX_SENTENCE_CHARS = 300
+RELATIVE_FLOOR = 0.3  # keep sentences scoring at least this share of the best one
+LABEL_EN = "Extractive answer (no language model is configured): the most relevant sentences from your documents."
+LABEL_ZH = "摘录式回答（未配置语言模型）：以下是文档中与问题最相关的句子。"
+NOTHING_EN = (
+    "Extractive answer (no language model is configured): "
+    "the documents don't seem to contain the answer to this question."
+)
+NOTHING_ZH = "摘录式回答（未配置语言模型）：文档中似乎没有这个问题的答案。"
+
+# Sentence ends: . ! ? before whitespace (not after an abbreviation or initial), and Chinese
+# 。！？； with any closing quotes/brackets that follow them.
+_EN_END = re.compile(r"(?<=[.!?])\s+")
+_ZH_END = re.compile(r"([。！？；]+[”’」』）)]*)")
+_BLOCK_START = re.compile(r"(#{1,6}\s|[-*•·]\s|\d{1,3}[.)、]\s?|[（(]?\d{1,3}[）)])")
+_ABBREVIATIONS = frozenset("e.g. i.e. etc. vs. mr. mrs. ms. dr. prof. fig. no. p. pp. cf. approx.".split())
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_ZH_STOP_CHARS = frozenset("的了是在和与及或吗呢吧啊么什怎如何哪谁为请问这那个些有也都就把被给对从到中上下里一不我你他她它们")
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str
+    hit_index: int  # 0-based position of its passage in `hits`
+    position: int
+    terms: frozenset[str]
+
+
+def _unwrap(text: str) -> str:
+    """Join hard-wrapped lines; keep breaks at blank lines, headings and list items."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or not out or _BLOCK_START.match(line) or out[-1] == "":
+            out.append(line)
+            continue
+        glue = "" if _CJK_RUN.fullmatch(out[-1][-1]) and _CJK_RUN.fullmatch(line[0]) else " "
+        out[-1] += glue + line
+    return "\n".join(out)
+
+
+def split_sentences(text: str) -> list[str]:
+    """English and Chinese sentences, stripped, without empty pieces (wrapped lines joined)."""
+    marked = _ZH_END.sub(lambda m: m.group(1) + "\n", _unwrap(text))
+    marked = _EN_END.sub(_english_break, marked)
+    return [" ".join(p.split()) for p in marked.split("\n") if p.strip()]
+
+
+def _is_heading_like(sentence: str) -> bool:
+    """Markdown headings and short unpunctuated fragments (titles) make poor answers."""
+    if sentence.startswith("#"):
+        return True
+    if sentence[-1:] in ".!?。！？；;:：…)）”\"":
+        return False
+    if re.search(r"\d", sentence):
+        return False
+    cjk = sum(len(r) for r in _CJK_RUN.findall(sentence))
+    return cjk < 12 if cjk else len(sentence.split()) < 10
+
+
+def _english_break(m: re.Match[str]) -> str:
+    """A newline after a sentence end, but not after an abbreviation or a single initial."""
+    before = m.string[: m.start()].rsplit(None, 1)
+    word = before[-1].lower() if before else ""
+    if word in _ABBREVIATIONS or re.fullmatch(r"[a-z]\.", word):
+        return m.group(0)
+    return "\n"
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def terms(text: str) -> frozenset[str]:
+    """Lower-cased, lightly stemmed words (no stopwords) plus CJK character bigrams."""
+    out = {_stem(w.lower()) for w in _WORD.findall(text) if w.lower() not in EN_STOPWORDS}
+    for run in _CJK_RUN.findall(text):
+        if len(run) == 1 and run not in _ZH_STOP_CHARS:
+            out.add(run)
+        for a, b in zip(run, run[1:]):
+            if not (a in _ZH_STOP_CHARS and b in _ZH_STOP_CHARS):
+                out.add(a + b)
+    return frozenset(out)
+
+
+# Question intents and the sentence features that answer them (a small boost, not a filter).
+_NUMBER = r"\d|[一二两三四五六七八九十百千万半]"
+_INTENTS = (
+    (re.compile(r"how (many|much|long|hot|cold|old|far|often)|temperature|ratio|price|cost|多少|几|多久|多长|温度|比例|价格", re.I),
+     re.compile(_NUMBER)),
+    (re.compile(r"\bwhere\b|哪里|在哪|什么地方|何处|地址|位置", re.I),
+     re.compile(r"地址|地点|位于|位置|楼|路|address|located|location|floor|building|street|room", re.I)),
+    (re.compile(r"\bwhen\b|what time|什么时候|何时|哪天|几点|日期", re.I),
+     re.compile(_NUMBER + r"|月|日|星期|周|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\b(am|pm)\b", re.I)),
+)
+INTENT_BOOST = 1.6
+
+
+def _intent_patterns(question: str) -> list[re.Pattern[str]]:
+    return [answer for asks, answer in _INTENTS if asks.search(question)]
+
+
+def _clip(sentence: str) -> str:
+    return sentence if len(sentence) <= MAX_SENTENCE_CHARS else sentence[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
+
+
+def _candidates(hits: Sequence[Hit]) -> list[_Sentence]:
+    seen: set[str] = set()
+    out: list[_Sentence] = []
+    for i, hit in enumerate(hits):
+        for pos, text in enumerate(split_sentences(hit.text)):
+            key = text.lower()
+            if key in seen or _is_heading_like(text):
+                continue  # overlapping chunks repeat sentences
+            seen.add(key)
+            out.append(_Sentence(text, i, pos, terms(text)))
+    return out
+
+
+def _score(
+    sentence: _Sentence, query: frozenset[str], idf: dict[str, float], intents: Sequence[re.Pattern[str]] = ()
+) -> float:
+    matched = query & sentence.terms
+    if not matched:
+        return 0.0
+    weight = sum(idf[t] for t in matched)
+    if any(p.search(sentence.text) for p in intents):
+        weight *= INTENT_BOOST
+    length_penalty = 1.0 + 0.1 * math.log1p(len(sentence.terms))
+    rank_bonus = 1.0 / (1.0 + 0.1 * sentence.hit_index)
+    return weight / length_penalty * rank_bonus
+
+
+def _idf(sentences: Sequence[_Sentence], query: frozenset[str]) -> dict[str, float]:
+    n = len(sentences)
+    return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s.terms for s in sentences))) for t in query}
+
+
+def best_sentences(question: str, hits: Sequence[Hit], max_sentences: int = 4) -> list[_Sentence]:
+    """The most relevant sentences, in passage order then document order."""
+    query = terms(question)
+    sentences = _candidates(hits)
+    if not query or not sentences:
+        return []
+    idf = _idf(sentences, query)
+    intents = _intent_patterns(question)
+    scored = [(s, _score(s, query, idf, intents)) for s in sentences]
+    ranked = sorted((x for x in scored if x[1] > 0), key=lambda x: (-x[1], x[0].hit_index, x[0].position))
+    if not ranked:
+        return []
+    floor = ranked[0][1] * RELATIVE_FLOOR
+    picked = [s for s, score in ranked[:max_sentences] if score >= floor]
+    return sorted(picked, key=lambda s: (s.hit_index, s.position))
+
+
+def extractive_answer(question: str, hits: Sequence[Hit], max_sentences: int = 4) -> str:
+    """A labelled answer made of the most relevant sentences, each followed by `[n]`.
+
+    `n` is the 1-based position of the sentence's passage in `hits`. The label and the
+    "nothing found" message follow the question's language (Chinese or English).
+    """
+    chinese = has_cjk(question)
+    picked = best_sentences(question, hits, max_sentences)
+    if not picked:
+        return NOTHING_ZH if chinese else NOTHING_EN
+    lines = [f"- {_clip(s.text)} [{s.hit_index + 1}]" for s in picked]
+    return (LABEL_ZH if chinese else LABEL_EN) + "\n\n" + "\n".join(lines)

@@ -1,0 +1,247 @@
+"""Index runs: reconcile sources with the store, commit text per file, then embed the pending queue."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from desktop_rag.config import Settings
+from desktop_rag.engine.chunking import chunk_document
+from desktop_rag.engine.embedding import Embedder
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.parsing import SafeParser
+from desktop_rag.engine.scanning import DiskFile, file_sha256, scan
+from desktop_rag.engine.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, Progress
+from desktop_rag.engine.vector_index import VectorIndex
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[Progress], None]
+FileCallback = Callable[[FileEvent], None]
+FETCH_BATCH = 1024  # chunks read from the queue per embedding round
+
+
+def _ignore(_event) -> None:
+    return None
+
+
+@dataclass
+class _Tally:
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    chunks: int = 0
+    embedded: int = 0
+    failed: list[FailedFile] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Work:
+    """A file whose content must be (re)read: new, or changed on disk."""
+
+    source_id: int
+    disk: DiskFile
+    sha256: str
+    existing: FileRecord | None
+
+
+class Ingestor:
+    """Runs both phases for a set of sources. Owned by one thread (the writer)."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        embedder: Callable[[], Embedder],
+        vectors: Callable[[], VectorIndex],
+        cancel: threading.Event | None = None,
+        on_progress: ProgressCallback | None = None,
+        on_file: FileCallback | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self._embedder = embedder
+        self._vectors = vectors
+        self.cancel = cancel or threading.Event()
+        self.on_progress = on_progress or _ignore
+        self.on_file = on_file or _ignore
+        self.tally = _Tally()
+
+    def run(self, sources: Sequence[SourceRecord], embed: bool = True, force: Sequence[str] = ()) -> IndexReport:
+        """Reconcile `sources`, then (if `embed`) embed every chunk still without a vector."""
+        started = time.monotonic()
+        work = self._reconcile(sources, set(force))
+        self._text_phase(work)
+        if embed and not self.cancel.is_set():
+            self.embed_pending()
+        self.on_progress(Progress("done", files_done=len(work), files_total=len(work)))
+        t = self.tally
+        return IndexReport(
+            t.added, t.updated, t.removed, t.unchanged, tuple(t.failed), t.chunks, t.embedded,
+            time.monotonic() - started, self.cancel.is_set(),
+        )
+
+    # ---- reconcile ---------------------------------------------------------
+
+    def _reconcile(self, sources: Sequence[SourceRecord], force: set[str]) -> list[_Work]:
+        """Compare disk and store: returns the files to read; handles unchanged, moved and removed ones."""
+        self.on_progress(Progress("scan"))
+        candidates: list[tuple[int, DiskFile, FileRecord | None]] = []
+        vanished: dict[str, FileRecord] = {}
+        for source in sources:
+            found, skipped = scan(source.path, source.kind)
+            for path in skipped:
+                self.on_file(FileEvent(path, "skipped", "Not a supported file type (PDF, Word .docx, .txt, .md)"))
+            stored = {f.path: f for f in self.store.files(source.id)}
+            on_disk = {d.path for d in found}
+            vanished.update({p: f for p, f in stored.items() if p not in on_disk})
+            for disk in found:
+                candidates.append((source.id, disk, stored.get(disk.path) or self.store.file_by_path(disk.path)))
+        by_hash = {f.sha256: f for f in vanished.values() if f.status == "indexed" and f.sha256}
+        work: list[_Work] = []
+        for source_id, disk, existing in candidates:
+            if self.cancel.is_set():
+                break
+            if existing and disk.path not in force and _same_stat(existing, disk) and existing.status != "pending":
+                self.tally.unchanged += 1
+                self.on_file(FileEvent(disk.path, "unchanged", existing.error, existing.chunk_count))
+                continue
+            try:
+                sha = file_sha256(disk.path)
+            except OSError:
+                continue  # vanished between listing and reading: the next scan settles it
+            if self._settle_without_reading(source_id, disk, sha, existing, by_hash, vanished, force):
+                continue
+            work.append(_Work(source_id, disk, sha, existing))
+            self.on_file(FileEvent(disk.path, "queued"))
+        if not self.cancel.is_set():
+            self._remove(list(vanished.values()))
+        return work
+
+    def _settle_without_reading(self, source_id, disk, sha, existing, by_hash, vanished, force) -> bool:
+        """Same content under a new stat or a new path: update the record, embed nothing."""
+        if disk.path in force:
+            return False
+        if existing and existing.sha256 == sha and existing.status == "indexed":
+            with self.store.transaction():
+                self.store.touch_file(existing.id, disk.size, disk.mtime_ns)
+            self.tally.unchanged += 1
+            self.on_file(FileEvent(disk.path, "unchanged", chunks=existing.chunk_count))
+            return True
+        moved = by_hash.pop(sha, None) if existing is None else None
+        if moved is not None:
+            with self.store.transaction():
+                self.store.move_file(moved.id, disk.path, source_id, disk.size, disk.mtime_ns)
+            vanished.pop(moved.path, None)
+            self.tally.unchanged += 1
+            self.on_file(FileEvent(moved.path, "removed"))
+            self.on_file(FileEvent(disk.path, "indexed", chunks=moved.chunk_count))
+            return True
+        return False
+
+    def _remove(self, records: list[FileRecord]) -> None:
+        if not records:
+            return
+        self._drop_vectors(self.store.delete_files([r.id for r in records]))
+        for r in records:
+            self.tally.removed += 1
+            self.on_file(FileEvent(r.path, "removed"))
+
+    # ---- text phase ----------------------------------------------------------
+
+    def _text_phase(self, work: list[_Work]) -> None:
+        if not work:
+            return
+        s = self.settings
+        started = time.monotonic()
+        with SafeParser(timeout_s=s.parse_timeout_s, max_bytes=int(s.max_file_mb * 1024 * 1024)) as parser:
+            for done, item in enumerate(work):
+                if self.cancel.is_set():
+                    return
+                rate = done / max(time.monotonic() - started, 1e-6)
+                eta = (len(work) - done) / rate if rate > 0 else None
+                self.on_progress(Progress("text", done, len(work), current_file=item.disk.path, rate=rate,
+                                          eta_seconds=eta))
+                self.on_file(FileEvent(item.disk.path, "indexing"))
+                self._index_one(parser, item)
+        self.on_progress(Progress("text", len(work), len(work), rate=len(work) / max(time.monotonic() - started, 1e-6)))
+
+    def _index_one(self, parser: SafeParser, item: _Work) -> None:
+        disk = item.disk
+        try:
+            doc = parser.parse(disk.path)
+            _check_unchanged(disk)
+            chunks = chunk_document(doc, self.settings.chunk_size, self.settings.chunk_overlap)
+            if not chunks:
+                raise LoadError("No text could be extracted from this file")
+        except LoadError as exc:
+            error = str(exc)
+            self._drop_vectors(
+                self.store.record_failure(item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, error))
+            self.tally.failed.append(FailedFile(disk.path, error))
+            self.on_file(FileEvent(disk.path, "failed", error))
+            return
+        dropped = self.store.replace_file_chunks(
+            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks)
+        self._drop_vectors(dropped)
+        if item.existing is None:
+            self.tally.added += 1
+        else:
+            self.tally.updated += 1
+        self.tally.chunks += len(chunks)
+        self.on_file(FileEvent(disk.path, "indexed", chunks=len(chunks)))
+
+    def _drop_vectors(self, chunk_ids: list[int]) -> None:
+        if chunk_ids:
+            self._vectors().remove(chunk_ids)
+
+    # ---- vector phase ------------------------------------------------------
+
+    def embed_pending(self) -> int:
+        """Embed queued chunks in large batches across files, committing batch by batch."""
+        total = self.store.count_chunks() - self.store.count_vectors()
+        if total <= 0:
+            return 0
+        embedder = self._embedder()
+        vectors = self._vectors()
+        started = time.monotonic()
+        done = 0
+        self.on_progress(Progress("embed", chunks_embedded=0, chunks_total=total))
+        while not self.cancel.is_set():
+            rows = self.store.pending_chunks(FETCH_BATCH)
+            if not rows:
+                break
+            texts = [f"{heading}\n{text}" if heading else text for _, heading, text in rows]
+            matrix = embedder.embed(texts, batch_size=self.settings.embed_batch_size)
+            ids = [r[0] for r in rows]
+            stored = set(self.store.add_vectors(ids, matrix))
+            keep = [i for i, cid in enumerate(ids) if cid in stored]
+            vectors.add([ids[i] for i in keep], matrix[keep])
+            done += len(rows)
+            rate = done / max(time.monotonic() - started, 1e-6)
+            remaining = max(total - done, 0)
+            self.on_progress(Progress("embed", chunks_embedded=done, chunks_total=max(total, done), rate=rate,
+                                      eta_seconds=remaining / rate if rate else None))
+        self.tally.embedded += done
+        return done
+
+
+def _same_stat(record: FileRecord, disk: DiskFile) -> bool:
+    return record.size == disk.size and record.mtime_ns == disk.mtime_ns
+
+
+def _check_unchanged(disk: DiskFile) -> None:
+    """The file must still be the one that was listed, or its text may be half old, half new."""
+    import os
+
+    try:
+        st = os.stat(disk.path)
+    except OSError as exc:
+        raise LoadError("The file was moved or deleted while it was being read") from exc
+    if st.st_size != disk.size or st.st_mtime_ns != disk.mtime_ns:
+        raise LoadError("The file changed while it was being read; it will be read again on the next scan")

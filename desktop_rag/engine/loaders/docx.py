@@ -1,0 +1,145 @@
+"""Word .docx loader (python-docx): paragraphs and tables in document order, headings kept."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+from typing import Iterator
+
+from desktop_rag.engine.cleaning import normalize_text
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.types import ParsedDocument, Section
+
+NOT_DOCX = "Not a Word .docx file (it may be an old .doc renamed; save it as .docx)"
+DAMAGED = "This Word file is damaged and could not be read"
+MAX_UNCOMPRESSED = 1 << 30  # 1 GiB in total
+MAX_ENTRIES = 10_000
+MAX_RATIO = 100  # for entries over 1 MiB
+RATIO_MIN_SIZE = 1 << 20
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
+
+
+def check_zip_safety(
+    path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_ratio: float = MAX_RATIO
+) -> None:
+    """Raise LoadError unless `path` is a zip whose declared sizes are sane (no zip bomb)."""
+    if not zipfile.is_zipfile(path):
+        raise LoadError(NOT_DOCX)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            names = {i.filename for i in infos}
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as exc:
+        raise LoadError(DAMAGED) from exc
+    total = sum(i.file_size for i in infos)
+    bomb = len(infos) > MAX_ENTRIES or total > max_total or any(
+        i.file_size > RATIO_MIN_SIZE and i.file_size > max_ratio * max(i.compress_size, 1) for i in infos
+    )
+    if bomb:
+        raise LoadError(
+            f"This .docx looks like a zip bomb (it would expand to {total / 1048576:,.0f} MB "
+            f"from {path.stat().st_size / 1024:,.0f} KB); it was not opened"
+        )
+    if "word/document.xml" not in names:
+        raise LoadError("This zip file is not a Word document (there is no word/document.xml inside)")
+
+
+def _heading_level(paragraph) -> int | None:
+    """0 for Title, N for Heading N, None for body text."""
+    try:
+        name = (paragraph.style.name or "") if paragraph.style is not None else ""
+    except (KeyError, AttributeError, ValueError):
+        return None
+    if name.lower() == "title":
+        return 0
+    m = _HEADING_STYLE.match(name.strip())
+    return int(m.group(1)) if m else None
+
+
+def _cell_texts(row) -> list[str]:
+    """Texts of a row's cells, each merged cell once."""
+    texts: list[str] = []
+    previous = None
+    for cell in row.cells:
+        if cell._tc is previous:  # a horizontally merged cell repeats
+            continue
+        previous = cell._tc
+        texts.append(" ".join(normalize_text(cell.text).split("\n")).strip())
+    return texts
+
+
+def _table_text(table) -> str:
+    """Rows of cells joined with ' | ', one row per line; empty rows dropped."""
+    lines = []
+    for row in table.rows:
+        cells = _cell_texts(row)
+        if any(cells):
+            lines.append(" | ".join(cells))
+    return "\n".join(lines)
+
+
+def _blocks(document) -> Iterator[tuple[int | None, str]]:
+    """(heading level or None, text) for body paragraphs and tables, in document order."""
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    def walk(parent_element) -> Iterator[tuple[int | None, str]]:
+        for child in parent_element.iterchildren():
+            if child.tag == _W + "p":
+                para = Paragraph(child, document)
+                yield _heading_level(para), normalize_text(para.text)
+            elif child.tag == _W + "tbl":
+                yield None, _table_text(Table(child, document))
+            elif child.tag == _W + "sdt":  # content controls wrap ordinary blocks
+                for content in child.iterchildren(_W + "sdtContent"):
+                    yield from walk(content)
+
+    yield from walk(document.element.body)
+
+
+def _sections(blocks: Iterator[tuple[int | None, str]]) -> list[Section]:
+    """Group blocks into sections; each heading starts one and extends the heading path."""
+    sections: list[Section] = []
+    stack: list[tuple[int, str]] = []
+    parts: list[str] = []
+    has_body = False
+
+    def flush() -> None:
+        if has_body:
+            sections.append(Section(text="\n\n".join(parts), heading_path=tuple(t for _, t in stack)))
+
+    for level, text in blocks:
+        if not text.strip():
+            continue
+        if level is None:
+            parts.append(text)
+            has_body = True
+            continue
+        flush()
+        title = " ".join(text.split())
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, title))
+        parts, has_body = [title], False
+    flush()
+    return sections
+
+
+def load_docx(path: Path) -> ParsedDocument:
+    """Load a .docx after checking that it is a sane zip."""
+    check_zip_safety(path)
+    import docx
+
+    try:
+        document = docx.Document(str(path))
+        sections = _sections(_blocks(document))
+    except (OSError, MemoryError):
+        raise
+    except Exception as exc:  # python-docx/lxml raise many types on broken files
+        raise LoadError(DAMAGED) from exc
+    if not sections:
+        raise LoadError("This Word document contains no text")
+    return ParsedDocument(sections=tuple(sections))

@@ -1,0 +1,392 @@
+"""SQLite store, the single source of truth: sources, files, chunks, vectors, keyword index, meta."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from desktop_rag.engine import keyword
+from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('folder', 'file')),
+    added_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    path TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL DEFAULT 0,
+    mtime_ns INTEGER NOT NULL DEFAULT 0,
+    sha256 TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL CHECK (status IN ('pending', 'indexed', 'failed')),
+    error TEXT NOT NULL DEFAULT '',
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    indexed_at REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS files_source ON files(source_id);
+CREATE INDEX IF NOT EXISTS files_hash ON files(sha256);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    page INTEGER,
+    heading TEXT NOT NULL DEFAULT '',
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id, ordinal);
+CREATE TABLE IF NOT EXISTS vectors (
+    chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN
+    DELETE FROM chunks_fts WHERE rowid = old.id;
+END;
+CREATE TABLE IF NOT EXISTS conversations (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    content TEXT NOT NULL,
+    sources_json TEXT NOT NULL DEFAULT '[]',
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_conversation ON messages(conversation_id, id);
+"""
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """A file row as the reconciler and the library panel see it."""
+
+    id: int
+    source_id: int
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    status: str
+    error: str
+    chunk_count: int
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    id: int
+    path: str
+    kind: str
+
+
+class Store:
+    """One SQLite connection (use one Store per thread). WAL mode; short transactions."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.db = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA busy_timeout=30000")
+        self._migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- schema and meta -------------------------------------------------
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            for statement in _split_sql(_SCHEMA):
+                self.db.execute(statement)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('vectors_generation', '0')")
+        version = int(self.get_meta("schema_version") or 0)
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"This library was written by a newer Desktop RAG (schema {version}); please update the app."
+            )
+
+    def transaction(self) -> "_Transaction":
+        return _Transaction(self.db)
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def vectors_generation(self) -> int:
+        return int(self.get_meta("vectors_generation") or 0)
+
+    def _bump_generation(self) -> None:
+        self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
+
+    # ---- sources ---------------------------------------------------------
+
+    def add_source(self, path: str, kind: str) -> int:
+        with self.transaction():
+            self.db.execute(
+                "INSERT OR IGNORE INTO sources (path, kind, added_at) VALUES (?, ?, ?)", (path, kind, time.time())
+            )
+            return self.db.execute("SELECT id FROM sources WHERE path = ?", (path,)).fetchone()[0]
+
+    def sources(self) -> list[SourceRecord]:
+        rows = self.db.execute("SELECT id, path, kind FROM sources ORDER BY path").fetchall()
+        return [SourceRecord(*r) for r in rows]
+
+    def source_by_path(self, path: str) -> SourceRecord | None:
+        row = self.db.execute("SELECT id, path, kind FROM sources WHERE path = ?", (path,)).fetchone()
+        return SourceRecord(*row) if row else None
+
+    def remove_source(self, source_id: int) -> list[int]:
+        """Delete a source with its files and chunks; returns the ids of chunks that had vectors."""
+        with self.transaction():
+            gone = [r[0] for r in self.db.execute(
+                "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id "
+                "JOIN files f ON f.id = c.file_id WHERE f.source_id = ?", (source_id,))]
+            self.db.execute("DELETE FROM sources WHERE id = ?", (source_id,))
+            if gone:
+                self._bump_generation()
+        return gone
+
+    # ---- files -----------------------------------------------------------
+
+    def files(self, source_id: int | None = None) -> list[FileRecord]:
+        sql = "SELECT id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count FROM files"
+        if source_id is None:
+            rows = self.db.execute(sql + " ORDER BY path").fetchall()
+        else:
+            rows = self.db.execute(sql + " WHERE source_id = ? ORDER BY path", (source_id,)).fetchall()
+        return [FileRecord(*r) for r in rows]
+
+    def file_by_path(self, path: str) -> FileRecord | None:
+        row = self.db.execute(
+            "SELECT id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count FROM files WHERE path = ?",
+            (path,),
+        ).fetchone()
+        return FileRecord(*row) if row else None
+
+    def touch_file(self, file_id: int, size: int, mtime_ns: int) -> None:
+        """Record a new size/mtime for a file whose content hash did not change."""
+        self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, file_id))
+
+    def move_file(self, file_id: int, new_path: str, source_id: int, size: int, mtime_ns: int) -> None:
+        """A renamed or moved file keeps its chunks and vectors."""
+        self.db.execute(
+            "UPDATE files SET path = ?, source_id = ?, size = ?, mtime_ns = ? WHERE id = ?",
+            (new_path, source_id, size, mtime_ns, file_id),
+        )
+
+    def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, error: str) -> list[int]:
+        """Mark a file failed (its old chunks go); returns chunk ids whose vectors were dropped."""
+        with self.transaction():
+            file_id = self._upsert_file(source_id, path)
+            dropped = self._drop_chunks(file_id)
+            self.db.execute(
+                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, chunk_count=0, indexed_at=? "
+                "WHERE id=?",
+                (size, mtime_ns, sha256, error, time.time(), file_id),
+            )
+        return dropped
+
+    def replace_file_chunks(
+        self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft]
+    ) -> list[int]:
+        """Text phase: swap a file's chunks (and keyword rows) in one transaction.
+
+        Returns the ids of old chunks whose vectors were dropped, for the FAISS cache.
+        """
+        with self.transaction():
+            file_id = self._upsert_file(source_id, path)
+            dropped = self._drop_chunks(file_id)
+            insert_chunk = "INSERT INTO chunks (file_id, ordinal, text, page, heading, char_start, char_end) VALUES (?,?,?,?,?,?,?)"
+            for c in chunks:
+                cur = self.db.execute(
+                    insert_chunk, (file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end)
+                )
+                body = keyword.index_text(f"{c.heading}\n{c.text}" if c.heading else c.text)
+                self.db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (cur.lastrowid, body))
+            self.db.execute(
+                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error='', chunk_count=?, "
+                "indexed_at=? WHERE id=?",
+                (size, mtime_ns, sha256, len(chunks), time.time(), file_id),
+            )
+        return dropped
+
+    def delete_files(self, file_ids: Iterable[int]) -> list[int]:
+        """Forget files that left the disk; returns chunk ids whose vectors were dropped."""
+        dropped: list[int] = []
+        with self.transaction():
+            for file_id in file_ids:
+                dropped += self._drop_chunks(file_id)
+                self.db.execute("DELETE FROM files WHERE id = ?", (file_id,))
+        return dropped
+
+    def _upsert_file(self, source_id: int, path: str) -> int:
+        self.db.execute(
+            "INSERT OR IGNORE INTO files (source_id, path, status) VALUES (?, ?, 'pending')", (source_id, path)
+        )
+        self.db.execute("UPDATE files SET source_id = ? WHERE path = ?", (source_id, path))
+        return self.db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()[0]
+
+    def _drop_chunks(self, file_id: int) -> list[int]:
+        dropped = [r[0] for r in self.db.execute(
+            "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.file_id = ?", (file_id,))]
+        self.db.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+        if dropped:
+            self._bump_generation()
+        return dropped
+
+    # ---- vectors ---------------------------------------------------------
+
+    def pending_chunks(self, limit: int) -> list[tuple[int, str, str]]:
+        """Chunks still without a vector: (id, heading, text), oldest first."""
+        return self.db.execute(
+            "SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
+            "WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?",
+            (limit,),
+        ).fetchall()
+
+    def add_vectors(self, ids: Sequence[int], vectors: np.ndarray) -> list[int]:
+        """Vector phase: store a batch; returns the ids actually stored (chunks may have gone meanwhile)."""
+        stored: list[int] = []
+        with self.transaction():
+            for chunk_id, vec in zip(ids, vectors):
+                cur = self.db.execute(
+                    "INSERT OR REPLACE INTO vectors (chunk_id, vector) SELECT id, ? FROM chunks WHERE id = ?",
+                    (np.asarray(vec, dtype=np.float32).tobytes(), chunk_id),
+                )
+                if cur.rowcount:
+                    stored.append(chunk_id)
+            self._bump_generation()
+        return stored
+
+    def iter_vectors(self, batch: int = 20000) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """All stored vectors as (ids int64, float32 matrix) batches, for rebuilding the FAISS cache."""
+        last = -1
+        while True:
+            rows = self.db.execute(
+                "SELECT chunk_id, vector FROM vectors WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?", (last, batch)
+            ).fetchall()
+            if not rows:
+                return
+            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+            last = int(ids[-1])
+            yield ids, mat
+
+    def clear_index(self) -> None:
+        """Drop every chunk and vector and mark files pending (re-index with new settings)."""
+        with self.transaction():
+            self.db.execute("DELETE FROM vectors")
+            self.db.execute("DELETE FROM chunks")
+            self.db.execute("DELETE FROM chunks_fts")
+            self.db.execute(
+                "UPDATE files SET status='pending', error='', chunk_count=0, size=-1, mtime_ns=-1, sha256=''"
+            )
+            self._bump_generation()
+
+    # ---- reading chunks and counts ----------------------------------------
+
+    def count_chunks(self) -> int:
+        return self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+    def count_vectors(self) -> int:
+        return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+
+    def file_counts(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT status, count(*) FROM files GROUP BY status").fetchall()
+        return dict(rows)
+
+    def failed_files(self) -> list[FailedFile]:
+        rows = self.db.execute("SELECT path, error FROM files WHERE status = 'failed' ORDER BY path").fetchall()
+        return [FailedFile(p, e) for p, e in rows]
+
+    def hits_for(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
+        """Turn (chunk_id, score) pairs into Hits with provenance, keeping the order; unknown ids are skipped."""
+        if not scored:
+            return []
+        ids = [cid for cid, _ in scored]
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(
+            "SELECT c.id, f.path, c.page, c.heading, c.text, c.file_id, c.ordinal, c.char_start, c.char_end "
+            f"FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
+            ids,
+        ).fetchall()
+        by_id = {r[0]: r for r in rows}
+        hits = []
+        for cid, score in scored:
+            r = by_id.get(cid)
+            if r:
+                hits.append(Hit(cid, float(score), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]))
+        return hits
+
+    def chunk_ids(self) -> np.ndarray:
+        rows = self.db.execute("SELECT id FROM chunks ORDER BY id").fetchall()
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def keyword_search(self, query: str, limit: int) -> list[tuple[int, float]]:
+        """BM25 over the FTS5 index; returns (chunk_id, score) with higher = better."""
+        expression = keyword.match_query(query)
+        if expression is None:
+            return []
+        rows = self.db.execute(
+            "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
+            (expression, limit),
+        ).fetchall()
+        return [(int(r[0]), -float(r[1])) for r in rows]
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception. Re-entrant."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.outer = False
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.outer = not self.db.in_transaction
+        if self.outer:
+            self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if not self.outer:
+            return
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split the schema into statements (triggers contain inner semicolons)."""
+    statements, current = [], []
+    for line in script.strip().splitlines():
+        current.append(line)
+        joined = "\n".join(current).strip()
+        if joined.endswith(";") and (not joined.upper().startswith("CREATE TRIGGER") or joined.endswith("END;")):
+            statements.append(joined)
+            current = []
+    return statements

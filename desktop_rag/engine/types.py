@@ -1,0 +1,201 @@
+"""Frozen values that cross layers and threads: documents, chunks, hits, events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of document text that shares one page and one heading path.
+
+    Loaders produce sections; `page` is 1-based for PDFs and None elsewhere.
+    Paragraphs inside `text` are separated by blank lines.
+    """
+
+    text: str
+    page: int | None = None
+    heading_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """What a loader extracted from one file, already cleaned."""
+
+    sections: tuple[Section, ...]
+
+    @property
+    def char_count(self) -> int:
+        return sum(len(s.text) for s in self.sections)
+
+
+@dataclass(frozen=True)
+class ChunkDraft:
+    """A chunk before it is stored: text plus where it came from.
+
+    Offsets index the document text formed by joining the sections with "\\n\\n".
+    """
+
+    ordinal: int
+    text: str
+    page: int | None
+    heading: str
+    char_start: int
+    char_end: int
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved chunk with its provenance and score."""
+
+    chunk_id: int
+    score: float
+    path: str
+    page: int | None
+    heading: str
+    text: str
+    file_id: int = 0
+    ordinal: int = 0
+    char_start: int = 0
+    char_end: int = 0
+
+    def to_json(self, rank: int) -> dict:
+        return {
+            "rank": rank,
+            "chunk_id": self.chunk_id,
+            "score": round(float(self.score), 6),
+            "path": self.path,
+            "page": self.page,
+            "heading": self.heading,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class FailedFile:
+    path: str
+    error: str
+
+
+@dataclass(frozen=True)
+class IndexStatus:
+    """A snapshot of the library for `status` and the GUI status panel."""
+
+    embedding_model: str
+    dimension: int | None
+    chunks: int
+    chunks_pending_embedding: int
+    files_total: int
+    files_indexed: int
+    files_failed: int
+    files_pending: int
+    failed_files: tuple[FailedFile, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {
+            "embedding_model": self.embedding_model,
+            "dimension": self.dimension,
+            "chunks": self.chunks,
+            "chunks_pending_embedding": self.chunks_pending_embedding,
+            "files": {
+                "total": self.files_total,
+                "indexed": self.files_indexed,
+                "failed": self.files_failed,
+                "pending": self.files_pending,
+            },
+            "failed_files": [{"path": f.path, "error": f.error} for f in self.failed_files],
+            "sources": list(self.sources),
+        }
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """The outcome of one index run."""
+
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    failed: tuple[FailedFile, ...] = ()
+    chunks: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "added": self.added,
+            "updated": self.updated,
+            "removed": self.removed,
+            "unchanged": self.unchanged,
+            "failed": [{"path": f.path, "error": f.error} for f in self.failed],
+            "chunks": self.chunks,
+            "embedded": self.embedded,
+            "seconds": round(self.seconds, 3),
+            "cancelled": self.cancelled,
+        }
+
+
+@dataclass(frozen=True)
+class FileEvent:
+    """Progress: one file changed state (queued, indexing, indexed, failed, unchanged, removed)."""
+
+    path: str
+    state: str
+    error: str = ""
+    chunks: int = 0
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Progress of an index run; phase is 'scan', 'text', 'embed' or 'done'."""
+
+    phase: str
+    files_done: int = 0
+    files_total: int = 0
+    chunks_embedded: int = 0
+    chunks_total: int = 0
+    current_file: str = ""
+    rate: float = 0.0
+    eta_seconds: float | None = None
+
+
+# ---- answer events: sources first, then tokens, then done (or error) ----
+
+
+@dataclass(frozen=True)
+class SourcesEvent:
+    hits: tuple[Hit, ...]
+    query: str = ""
+
+
+@dataclass(frozen=True)
+class TokenEvent:
+    text: str
+
+
+@dataclass(frozen=True)
+class DoneEvent:
+    """The final answer text (invalid citations removed) and the sources it cites."""
+
+    answer: str
+    mode: str  # "llm" | "extractive"
+    cited: tuple[Hit, ...] = ()
+    notice: str = ""  # e.g. "The answer was cut off: ..." or the extractive label
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+    message: str
+    partial: str = ""
+
+
+AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent
+
+
+@dataclass(frozen=True)
+class ChatTurn:
+    role: str  # "user" | "assistant"
+    content: str
+    sources: tuple[Hit, ...] = field(default=())

@@ -1,0 +1,243 @@
+"""FAISS index keyed by chunk id: a cache of the store's vectors, saved atomically, rebuilt when stale.
+
+Index type by size: exact search (IndexIDMap2 over IndexFlatIP) below APPROX_THRESHOLD vectors;
+above it an IndexIVFFlat with inner product (ids stored in the inverted lists, so remove by id
+works), trained on a sample of the vectors when it is (re)built. bench/query.py measures the
+recall@10 of the approximate index against exact search and the latency of both.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import struct
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from desktop_rag.engine.store import Store
+
+log = logging.getLogger(__name__)
+
+_MAGIC = b"DRAGVEC1"
+_HEADER = struct.Struct("<8sqqq")  # magic, generation, count, dimension
+
+APPROX_THRESHOLD = 200_000  # from this many vectors on, use the approximate (IVF) index
+RETRAIN_FACTOR = 4  # retrain the IVF index once it holds this many times what it was trained on
+TRAIN_POINTS_PER_LIST = 40  # k-means sample size per inverted list
+NPROBE_FRACTION = 0.04  # share of the inverted lists scanned per query (recall@10 >= 0.95, bench/query.py)
+MIN_NPROBE = 16
+
+
+def nlist_for(count: int) -> int:
+    """Number of inverted lists for an index of `count` vectors (about sqrt(n), at least 64)."""
+    return max(64, min(4096, int(math.sqrt(max(count, 1)))))
+
+
+def nprobe_for(nlist: int) -> int:
+    return min(nlist, max(MIN_NPROBE, int(round(nlist * NPROBE_FRACTION))))
+
+
+def _is_ivf(index) -> bool:
+    import faiss
+
+    return isinstance(index, faiss.IndexIVF)
+
+
+class VectorIndex:
+    """Inner-product search over normalised vectors, ids = chunk ids. Thread-safe."""
+
+    def __init__(self, dimension: int, index=None, trained_on: int | None = None) -> None:
+        import faiss
+
+        self.dimension = dimension
+        self._index = index if index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
+        self._trained_on = int(self._index.ntotal) if trained_on is None else trained_on
+        self._lock = threading.RLock()
+        if _is_ivf(self._index):
+            self._index.nprobe = nprobe_for(self._index.nlist)
+
+    @property
+    def size(self) -> int:
+        return int(self._index.ntotal)
+
+    @property
+    def approximate(self) -> bool:
+        """True when the index is the IVF (approximate) kind."""
+        return _is_ivf(self._index)
+
+    def add(self, ids: np.ndarray | list[int], vectors: np.ndarray) -> None:
+        if len(ids) == 0:
+            return
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        with self._lock:
+            self._index.add_with_ids(vectors, np.asarray(ids, dtype=np.int64))
+            if self._needs_retype():
+                self._retype()
+
+    def remove(self, ids: list[int] | np.ndarray) -> None:
+        if len(ids) == 0:
+            return
+        with self._lock:
+            self._index.remove_ids(np.asarray(ids, dtype=np.int64))
+
+    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """Best-first (chunk_id, cosine) pairs for one normalised query vector."""
+        if self.size == 0 or k <= 0:
+            return []
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
+        with self._lock:
+            scores, ids = self._index.search(q, min(k, self.size))
+        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+
+    def ids(self) -> np.ndarray:
+        """The chunk ids held, sorted (for consistency checks)."""
+        with self._lock:
+            held, _ = _export(self._index, with_vectors=False)
+        return np.sort(held)
+
+    # ---- index type --------------------------------------------------------
+
+    def _needs_retype(self) -> bool:
+        if not self.approximate:
+            return self.size >= APPROX_THRESHOLD
+        return self.size >= RETRAIN_FACTOR * max(self._trained_on, 1)
+
+    def _retype(self) -> None:
+        """Rebuild in place with the index type (and IVF training) that suits the current size."""
+        ids, vectors = _export(self._index)
+        log.info("Rebuilding the vector index for %d vectors", len(ids))
+        self._index = _build(self.dimension, ids, vectors)
+        self._trained_on = len(ids)
+
+    # ---- persistence -----------------------------------------------------
+
+    def save(self, path: Path, generation: int) -> None:
+        """Serialize, write a temp file, fsync, rename: a crash leaves the old file or the new one."""
+        import faiss
+
+        with self._lock:
+            blob = faiss.serialize_index(self._index)
+            header = _HEADER.pack(_MAGIC, generation, self.size, self.dimension)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(header)
+            f.write(blob.tobytes())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> tuple["VectorIndex", int] | None:
+        """The saved index and its generation, or None when missing or unreadable."""
+        import faiss
+
+        try:
+            data = path.read_bytes()
+            magic, generation, count, dimension = _HEADER.unpack_from(data)
+            if magic != _MAGIC:
+                return None
+            index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8, offset=_HEADER.size).copy())
+        except Exception as exc:  # any corruption means: rebuild
+            if path.exists():
+                log.warning("Vector index %s is unreadable (%s); it will be rebuilt", path, exc)
+            return None
+        if index.ntotal != count or index.d != dimension:
+            return None
+        return cls(dimension, index), generation
+
+
+def _empty_index(dimension: int, count: int, sample: np.ndarray | None):
+    """An empty FAISS index for `count` vectors: exact when small, IVF trained on `sample` when large."""
+    import faiss
+
+    if count < APPROX_THRESHOLD or sample is None:
+        return faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
+    nlist = nlist_for(count)
+    quantizer = faiss.IndexFlatIP(dimension)
+    index = faiss.IndexIVFFlat(quantizer, dimension, nlist, faiss.METRIC_INNER_PRODUCT)
+    quantizer.this.disown()  # the IVF index owns (and frees) its quantizer
+    index.own_fields = True
+    index.train(np.ascontiguousarray(sample, dtype=np.float32))
+    index.nprobe = nprobe_for(nlist)
+    return index
+
+
+def _sample_size(count: int) -> int:
+    return min(count, nlist_for(count) * TRAIN_POINTS_PER_LIST)
+
+
+def _build(dimension: int, ids: np.ndarray, vectors: np.ndarray):
+    """A FAISS index holding `vectors` under `ids`, of the type that suits their number."""
+    sample = None
+    if len(ids) >= APPROX_THRESHOLD:
+        pick = np.random.default_rng(0).choice(len(ids), size=_sample_size(len(ids)), replace=False)
+        sample = vectors[np.sort(pick)]
+    index = _empty_index(dimension, len(ids), sample)
+    if len(ids):
+        index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), np.asarray(ids, dtype=np.int64))
+    return index
+
+
+def _export(index, with_vectors: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """All (ids, vectors) held by an IDMap2(Flat) or IVFFlat index."""
+    import faiss
+
+    if not _is_ivf(index):
+        ids = faiss.vector_to_array(index.id_map).astype(np.int64)
+        if not with_vectors:
+            return ids, None
+        flat = faiss.downcast_index(index.index)
+        vectors = faiss.vector_to_array(flat.codes).view(np.float32).reshape(-1, index.d)
+        return ids, vectors.copy()
+    lists = index.invlists
+    id_parts, vec_parts = [], []
+    for number in range(index.nlist):
+        n = lists.list_size(number)
+        if n == 0:
+            continue
+        id_parts.append(faiss.rev_swig_ptr(lists.get_ids(number), n).copy())
+        if with_vectors:
+            codes = faiss.rev_swig_ptr(lists.get_codes(number), n * lists.code_size)
+            vec_parts.append(np.frombuffer(codes, dtype=np.float32).reshape(n, index.d).copy())
+    ids = np.concatenate(id_parts).astype(np.int64) if id_parts else np.zeros(0, dtype=np.int64)
+    if not with_vectors:
+        return ids, None
+    vectors = np.concatenate(vec_parts) if vec_parts else np.zeros((0, index.d), dtype=np.float32)
+    return ids, vectors
+
+
+def open_vector_index(path: Path, store: "Store", dimension: int) -> VectorIndex:
+    """Load the cache if it matches the store's generation and count, else rebuild it from stored vectors."""
+    loaded = VectorIndex.load(path)
+    generation = store.vectors_generation()
+    if loaded is not None:
+        index, saved_generation = loaded
+        if saved_generation == generation and index.size == store.count_vectors() and index.dimension == dimension:
+            return index
+        log.info("Vector index is stale (generation %s, store %s); rebuilding", saved_generation, generation)
+    index = rebuild_vector_index(store, dimension)
+    index.save(path, generation)
+    return index
+
+
+def rebuild_vector_index(store: "Store", dimension: int) -> VectorIndex:
+    """A fresh index from the vectors in the store (its type chosen by their number); nothing is re-embedded.
+
+    For the IVF kind, a first pass over the stored vectors draws the training sample, a second adds them all,
+    so memory stays at the index plus one batch.
+    """
+    count = store.count_vectors()
+    sample = None
+    if count >= APPROX_THRESHOLD:
+        share = _sample_size(count) / count
+        rng = np.random.default_rng(0)
+        sample = np.concatenate([m[rng.random(len(m)) < share] for _, m in store.iter_vectors()])
+    index = VectorIndex(dimension, _empty_index(dimension, count, sample), trained_on=count)
+    for ids, vectors in store.iter_vectors():
+        index.add(ids, vectors)
+    return index

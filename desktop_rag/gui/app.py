@@ -1,0 +1,63 @@
+"""The desktop app entry point: QApplication, fonts with CJK fallbacks, the main window, clean exit."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QApplication
+
+from desktop_rag.config import AppPaths, Settings
+from desktop_rag.gui import compat, gc_guard
+
+log = logging.getLogger(__name__)
+
+UI_FAMILIES = ["Segoe UI", "SF Pro Text", "Helvetica Neue", "Noto Sans", "DejaVu Sans", "Ubuntu", "Cantarell"]
+CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC",
+                "Hiragino Sans GB", "SimHei"]
+
+
+def font_families() -> list[str]:
+    """Installed UI families first, then CJK fallbacks, so Latin and Chinese both render well."""
+    installed = set(QFontDatabase.families())
+    chosen = [f for f in UI_FAMILIES if f in installed][:1]
+    chosen += [f for f in CJK_FAMILIES if f in installed]
+    return chosen or UI_FAMILIES[:1] + CJK_FAMILIES
+
+
+def apply_fonts(app: QApplication) -> None:
+    font = QFont(app.font())
+    font.setFamilies(font_families())
+    if font.pointSizeF() < 10:
+        font.setPointSizeF(10)
+    app.setFont(font)
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (reused when one exists, e.g. under pytest-qt)."""
+    compat.pin_bools()
+    app = QApplication.instance()
+    if app is None:
+        QCoreApplication.setOrganizationName("desktop-rag")
+        QCoreApplication.setApplicationName("Desktop RAG")
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+        app.setStyle("Fusion")
+    apply_fonts(app)  # type: ignore[arg-type]
+    gc_guard.install(app)
+    return app  # type: ignore[return-value]
+
+
+def run(paths: AppPaths, settings: Settings) -> int:
+    """Open the main window at once (model and index load in the background); returns the exit code."""
+    app = create_application()
+    from desktop_rag.gui.views.main_window import MainWindow
+
+    window = MainWindow(paths, settings)
+    window.show()
+    try:
+        return int(app.exec())
+    finally:
+        if not window._closed:
+            window.close()

@@ -1,0 +1,167 @@
+"""The GUI's link to the engine: owns the index worker, the reader thread and the watcher; clean shutdown."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
+
+from desktop_rag.config import AppPaths, Settings
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.types import IndexReport, IndexStatus
+from desktop_rag.gui.watcher import FolderWatcher
+from desktop_rag.gui.workers import IndexRequest, IndexWorker, Tasks
+
+log = logging.getLogger(__name__)
+STATUS_EVERY_MS = 1000
+
+
+def _listing(engine: Engine) -> tuple:
+    """(source, files) pairs, read on the reader thread."""
+    return tuple((s, tuple(engine.files(s.id))) for s in engine.sources())
+
+
+class Backend(QObject):
+    """Everything that talks to the engine off the GUI thread. Signals carry immutable values."""
+
+    status_changed = Signal(object)  # IndexStatus
+    library_loaded = Signal(object)  # tuple of (SourceRecord, tuple[FileRecord, ...])
+    index_finished = Signal(object)  # IndexReport
+    index_failed = Signal(str)
+    busy_changed = Signal(int)  # 1/0, never bool (PySide6 6.12 refcount bug)
+    shut_down = Signal()
+
+    def __init__(self, paths: AppPaths, settings: Settings, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.paths = paths
+        self.settings = settings
+        self.engine = Engine(paths, settings)  # cheap: no disk or model access until used on a worker
+        self.tasks = Tasks(self)
+        self.index_thread = QThread()
+        self.index_thread.setObjectName("desktop-rag-index")
+        self.indexer = IndexWorker(self.engine)
+        self.indexer.moveToThread(self.index_thread)
+        # direct: quit from the worker thread itself (the GUI thread is blocked in wait() at shutdown)
+        self.indexer.closed.connect(self.index_thread.quit, Qt.ConnectionType.DirectConnection)
+        self.indexer.run_finished.connect(self._after_run)
+        self.indexer.run_failed.connect(self._after_failure)
+        self.indexer.source_removed.connect(self._after_remove)
+        self.indexer.busy_changed.connect(self._on_busy)
+        self.indexer.settings_applied.connect(self._on_settings)
+        self.watcher = FolderWatcher(parent=self)
+        self.watcher.changed.connect(self.reconcile)
+        self.watcher.rescan_all.connect(lambda: self.reconcile(None))
+        self._status_timer = QTimer(self, interval=STATUS_EVERY_MS)
+        self._status_timer.timeout.connect(self.refresh_status)
+        self._status_in_flight = False
+        self.busy = False
+        self.stopped = False
+        self.index_thread.start()
+
+    # ---- start-up ----
+
+    def start(self) -> None:
+        """Load the model and the index in the background, then reconcile every source (resumes old runs)."""
+        self.refresh()
+        self.indexer.submit(IndexRequest("warm_up"))
+        self.indexer.submit(IndexRequest("index", None))
+
+    # ---- requests ----
+
+    def add(self, paths: Sequence[str]) -> None:
+        self.indexer.submit(IndexRequest("index", tuple(paths)))
+
+    def reconcile(self, sources: Sequence[str] | None) -> None:
+        """Reconcile these sources (None: every source), e.g. after the watcher saw changes."""
+        if not self.stopped:
+            self.indexer.submit(IndexRequest("index", None if sources is None else tuple(sources)))
+
+    def force(self, files: Sequence[str], sources: Sequence[str] | None = None) -> None:
+        self.indexer.submit(IndexRequest("index", None if sources is None else tuple(sources), tuple(files)))
+
+    def remove(self, source: str) -> None:
+        self.indexer.submit(IndexRequest("remove", (source,)))
+
+    def apply_settings(self, settings: Settings, reindex: bool) -> None:
+        self.indexer.submit(IndexRequest("reindex" if reindex else "apply", settings=settings))
+        if not reindex and settings.embedding_model != self.settings.embedding_model:
+            self.indexer.submit(IndexRequest("warm_up"))
+
+    def cancel(self) -> None:
+        """Stop the running index job and forget queued ones (runs resume where they stopped)."""
+        self.indexer.cancel_current(drop_queued=True)
+
+    def run(self, fn: Callable, callback: Callable | None = None, errback: Callable | None = None) -> None:
+        """Run a cheap read (or a conversation edit) on the reader thread."""
+        if not self.stopped:
+            self.tasks.submit(fn, callback, errback)
+
+    # ---- reads ----
+
+    def refresh(self) -> None:
+        self.refresh_library()
+        self.refresh_status()
+
+    def refresh_library(self) -> None:
+        engine = self.engine
+        self.run(lambda: _listing(engine), self._library_ready)
+
+    def refresh_status(self) -> None:
+        if self._status_in_flight:
+            return
+        self._status_in_flight = True
+        engine = self.engine
+        self.run(engine.status, self._status_ready, self._status_error)
+
+    def _library_ready(self, listing: tuple) -> None:
+        self.watcher.set_sources((s.path, s.kind) for s, _ in listing)
+        self.library_loaded.emit(listing)
+
+    def _status_ready(self, status: IndexStatus) -> None:
+        self._status_in_flight = False
+        self.status_changed.emit(status)
+
+    def _status_error(self, message: str) -> None:
+        self._status_in_flight = False
+        log.warning("Status refresh failed: %s", message)
+
+    # ---- worker feedback ----
+
+    def _on_busy(self, busy: int) -> None:
+        self.busy = bool(busy)
+        if busy:
+            self._status_timer.start()
+        else:
+            self._status_timer.stop()
+        self.busy_changed.emit(1 if busy else 0)
+
+    def _after_run(self, report: IndexReport) -> None:
+        self.refresh()
+        self.index_finished.emit(report)
+
+    def _after_failure(self, message: str) -> None:
+        self.refresh()
+        self.index_failed.emit(message)
+
+    def _after_remove(self, _path: str) -> None:
+        self.refresh()
+
+    def _on_settings(self, settings: Settings) -> None:
+        self.settings = settings
+
+    # ---- shutdown ----
+
+    def shutdown(self) -> None:
+        """Cancel work, stop watching, save the vector cache (Engine.close on the worker) and join threads."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self._status_timer.stop()
+        self.watcher.stop()
+        self.tasks.stop()
+        self.indexer.cancel_current(drop_queued=True)
+        self.indexer.submit(IndexRequest("close"))
+        if not self.index_thread.wait(120_000):
+            log.error("The index worker did not stop within two minutes")
+        self.shut_down.emit()

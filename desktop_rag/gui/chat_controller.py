@@ -1,0 +1,206 @@
+"""Chat behaviour: conversations, streaming answers from an AnswerThread, citations -> sources panel."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop_rag.engine.types import DoneEvent, ErrorEvent, SourcesEvent
+from desktop_rag.gui import i18n
+from desktop_rag.gui.backend import Backend
+from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
+from desktop_rag.gui.models.sources import SourcesModel
+from desktop_rag.gui.views.chat_panel import ChatPanel
+from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.sources_panel import SourcesPanel
+from desktop_rag.gui.workers import AnswerThread
+
+log = logging.getLogger(__name__)
+TITLE_CHARS = 40
+
+
+class ChatController(QObject):
+    """Owns the answer thread; every model update happens here, on the GUI thread."""
+
+    answer_started = Signal()
+    token_received = Signal(str)
+    answer_finished = Signal(object)  # the final Message
+    conversations_loaded = Signal()
+    messages_loaded = Signal()
+
+    def __init__(self, backend: Backend, chat_panel: ChatPanel, conversations_panel: ConversationsPanel,
+                 sources_panel: SourcesPanel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.backend = backend
+        self.chat_model: ChatModel = chat_panel.messages.model
+        self.conversations_model: ConversationsModel = conversations_panel.model
+        self.sources_model: SourcesModel = sources_panel.model
+        self.chat_panel = chat_panel
+        self.conversations_panel = conversations_panel
+        self.sources_panel = sources_panel
+        self.conversation_id: int | None = None
+        self.thread: AnswerThread | None = None
+        self._row = -1
+        self.selected_row = -1
+        chat_panel.ask.connect(self.ask)
+        chat_panel.stop.connect(self.stop)
+        chat_panel.messages.message_selected.connect(self.select_message)
+        chat_panel.messages.citation_clicked.connect(self.open_citation)
+        conversations_panel.opened.connect(self.open_conversation)
+        conversations_panel.new_requested.connect(self.new_conversation)
+        i18n.on_change(self._update_title)
+
+    # ---- conversations ----
+
+    def load_conversations(self, select: int | None = None) -> None:
+        engine = self.backend.engine
+        self.backend.run(engine.conversations, lambda rows: self._conversations_ready(rows, select))
+
+    def _conversations_ready(self, rows: list, select: int | None) -> None:
+        self.conversations_model.load(rows)
+        self.conversations_panel.select_id(select if select is not None else self.conversation_id)
+        self._update_title()
+        self.conversations_loaded.emit()
+
+    def open_conversation(self, conversation_id: int) -> None:
+        if self.streaming or conversation_id == self.conversation_id:
+            return
+        self.conversation_id = conversation_id
+        engine = self.backend.engine
+        self.backend.run(lambda: engine.messages(conversation_id), self._messages_ready)
+        self._update_title()
+
+    def _messages_ready(self, turns: list) -> None:
+        self.chat_model.set_turns(turns)
+        self.select_message(self.chat_model.last_assistant_row())
+        self.messages_loaded.emit()
+
+    def new_conversation(self) -> None:
+        """Start an empty chat; the conversation is created when the first question is asked."""
+        if self.streaming:
+            return
+        self.conversation_id = None
+        self.chat_model.clear()
+        self.sources_model.set_sources(())
+        self.conversations_panel.select_id(None)
+        self._update_title()
+
+    def rename_conversation(self, conversation_id: int, title: str) -> None:
+        engine = self.backend.engine
+        self.backend.run(lambda: engine.rename_conversation(conversation_id, title),
+                         lambda _r: self.load_conversations())
+
+    def delete_conversation(self, conversation_id: int) -> None:
+        if conversation_id == self.conversation_id:
+            if self.streaming:
+                return
+            self.new_conversation()
+        engine = self.backend.engine
+        self.backend.run(lambda: engine.delete_conversation(conversation_id), lambda _r: self.load_conversations())
+
+    def _update_title(self) -> None:
+        title = self.conversations_model.title_of(self.conversation_id) if self.conversation_id else ""
+        self.chat_panel.set_title(title or i18n.tr("chat.title"))
+
+    # ---- asking ----
+
+    @property
+    def streaming(self) -> bool:
+        return self.thread is not None
+
+    def ask(self, question: str) -> None:
+        """Send a question (creating the conversation first when none is open)."""
+        if self.streaming or self.backend.stopped:
+            return
+        self.chat_panel.set_streaming(True)
+        if self.conversation_id is None:
+            engine = self.backend.engine
+            title = " ".join(question.split())[:TITLE_CHARS] or i18n.tr("conv.default_title")
+            self.backend.run(lambda: engine.new_conversation(title), lambda cid: self._start(question, cid),
+                             lambda _msg: self._start(question, None))
+        else:
+            self._start(question, self.conversation_id)
+
+    def _start(self, question: str, conversation_id: int | None) -> None:
+        if self.backend.stopped:
+            return
+        created = conversation_id is not None and conversation_id != self.conversation_id
+        self.conversation_id = conversation_id
+        self.chat_model.append(Message("user", question))
+        self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
+        self.select_message(self._row)
+        thread = AnswerThread(self.backend.engine, question, conversation_id)
+        thread.sources.connect(self._on_sources)
+        thread.token.connect(self._on_token)
+        thread.done.connect(self._on_done)
+        thread.error.connect(self._on_error)
+        thread.finished.connect(self._on_finished)
+        self.thread = thread
+        thread.start()
+        if created:
+            self.load_conversations(select=conversation_id)
+        self.answer_started.emit()
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.thread.stop()
+
+    def _on_sources(self, event: SourcesEvent) -> None:
+        numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
+        self.chat_model.update(self._row, sources=numbered, query=event.query or self.chat_model.message(self._row).query)
+        if self.selected_row == self._row:
+            self._show_sources(self._row)
+
+    def _on_token(self, text: str) -> None:
+        self.chat_model.append_text(self._row, text)
+        self.token_received.emit(text)
+
+    def _on_done(self, event: DoneEvent) -> None:
+        self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False)
+
+    def _on_error(self, event: ErrorEvent) -> None:
+        message = self.chat_model.message(self._row)
+        partial = event.partial or (message.text if message else "")
+        self.chat_model.update(self._row, text=partial, error=event.message, streaming=False)
+
+    def _on_finished(self) -> None:
+        thread, self.thread = self.thread, None
+        message = self.chat_model.message(self._row)
+        if message is not None and message.streaming:  # the thread ended without a terminal event
+            self.chat_model.update(self._row, streaming=False)
+        self.chat_panel.set_streaming(False)
+        if thread is not None:
+            thread.deleteLater()
+        if self.conversation_id is not None:
+            self.load_conversations()
+        self.answer_finished.emit(message)
+
+    # ---- sources ----
+
+    def select_message(self, row: int) -> None:
+        self.selected_row = row
+        self.chat_panel.messages.select(row)
+        self._show_sources(row)
+
+    def _show_sources(self, row: int) -> None:
+        message = self.chat_model.message(row)
+        if message is None or message.role != "assistant":
+            self.sources_model.set_sources(())
+            return
+        self.sources_model.set_sources(message.sources, message.query)
+
+    def open_citation(self, row: int, number: int) -> None:
+        """A click on [n] in an answer: show that answer's sources and select passage n."""
+        if self.selected_row != row:
+            self.select_message(row)
+        self.sources_panel.select_number(number)
+
+    # ---- shutdown ----
+
+    def shutdown(self) -> None:
+        """Cancel a running answer and join its thread."""
+        if self.thread is not None:
+            self.thread.stop()
+            if not self.thread.wait(30_000):
+                log.error("The answer thread did not stop in time")

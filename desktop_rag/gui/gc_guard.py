@@ -1,0 +1,45 @@
+"""Run Python's cyclic garbage collector only on the GUI thread, so Qt objects are never freed on a worker."""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QObject, QTimer
+
+INTERVAL_MS = 500
+
+
+class GuiGarbageCollector(QObject):
+    """Disables automatic collection and collects from a GUI-thread timer instead.
+
+    Automatic collection can start on any thread that allocates (the index worker, an answer
+    thread); if it frees a cycle holding a Qt wrapper there, Qt objects die on the wrong thread.
+    """
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thresholds = gc.get_threshold()
+        gc.disable()
+        self._timer = QTimer(self, interval=INTERVAL_MS)
+        self._timer.timeout.connect(self.check)
+        self._timer.start()
+
+    def check(self) -> None:
+        """Collect the generations whose allocation counts passed their thresholds (cheap when nothing is due)."""
+        first, second, third = gc.get_count()
+        if first > self._thresholds[0]:
+            generation = 0
+            if second > self._thresholds[1]:
+                generation = 2 if third > self._thresholds[2] else 1
+            gc.collect(generation)
+
+
+_collector: GuiGarbageCollector | None = None
+
+
+def install(app: QObject) -> GuiGarbageCollector:
+    """Install once per QApplication."""
+    global _collector
+    if _collector is None:
+        _collector = GuiGarbageCollector(app)
+    return _collector

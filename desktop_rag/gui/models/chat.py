@@ -1,0 +1,144 @@
+"""Chat models: the messages of the open conversation and the list of conversations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+
+from desktop_rag.engine.citations import find_citations
+from desktop_rag.engine.types import ChatTurn, Hit
+
+MessageRole = Qt.ItemDataRole.UserRole + 1
+ConversationIdRole = Qt.ItemDataRole.UserRole + 2
+
+
+@dataclass
+class Message:
+    """One chat bubble (GUI-thread only). `sources` are numbered passages: (n, hit)."""
+
+    role: str
+    text: str
+    sources: tuple[tuple[int, Hit], ...] = ()
+    query: str = ""
+    mode: str = ""
+    notice: str = ""
+    error: str = ""
+    streaming: bool = False
+
+
+def numbered_sources(content: str, hits: tuple[Hit, ...]) -> tuple[tuple[int, Hit], ...]:
+    """Recover the [n] numbers of a stored answer's cited passages.
+
+    The engine stores only the cited hits, in first-use order of the numbers in the text (or the
+    top few when none were cited), so zip them with find_citations(content).
+    """
+    numbers = find_citations(content)
+    if len(numbers) == len(hits):
+        return tuple(zip(numbers, hits))
+    return tuple((i + 1, h) for i, h in enumerate(hits))
+
+
+def message_from_turn(turn: ChatTurn, question: str = "") -> Message:
+    if turn.role == "assistant":
+        return Message("assistant", turn.content, numbered_sources(turn.content, turn.sources), question)
+    return Message("user", turn.content)
+
+
+class ChatModel(QAbstractListModel):
+    """The messages of the open conversation; the last one may be streaming."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._messages: list[Message] = []
+
+    def set_turns(self, turns: list[ChatTurn]) -> None:
+        self.beginResetModel()
+        self._messages = []
+        question = ""
+        for turn in turns:
+            self._messages.append(message_from_turn(turn, question))
+            question = turn.content if turn.role == "user" else question
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.set_turns([])
+
+    def append(self, message: Message) -> int:
+        row = len(self._messages)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._messages.append(message)
+        self.endInsertRows()
+        return row
+
+    def message(self, row: int) -> Message | None:
+        return self._messages[row] if 0 <= row < len(self._messages) else None
+
+    def update(self, row: int, **changes) -> None:
+        """Change fields of one message and notify views."""
+        message = self._messages[row]
+        for key, value in changes.items():
+            setattr(message, key, value)
+        index = self.index(row)
+        self.dataChanged.emit(index, index)
+
+    def append_text(self, row: int, piece: str) -> None:
+        self.update(row, text=self._messages[row].text + piece)
+
+    def last_assistant_row(self) -> int:
+        for row in range(len(self._messages) - 1, -1, -1):
+            if self._messages[row].role == "assistant":
+                return row
+        return -1
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._messages)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= len(self._messages):
+            return None
+        message = self._messages[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return message.text
+        if role == MessageRole:
+            return message
+        return None
+
+
+class ConversationsModel(QAbstractListModel):
+    """Saved conversations, most recent first."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._rows: list[tuple[int, str]] = []
+
+    def load(self, conversations: list) -> None:
+        self.beginResetModel()
+        self._rows = [(c.id, c.title) for c in conversations]
+        self.endResetModel()
+
+    def row_of(self, conversation_id: int) -> int:
+        for row, (cid, _) in enumerate(self._rows):
+            if cid == conversation_id:
+                return row
+        return -1
+
+    def title_of(self, conversation_id: int) -> str:
+        row = self.row_of(conversation_id)
+        return self._rows[row][1] if row >= 0 else ""
+
+    def ids(self) -> list[int]:
+        return [cid for cid, _ in self._rows]
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        cid, title = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return title
+        if role == ConversationIdRole:
+            return cid
+        return None

@@ -1,0 +1,83 @@
+"""The sources table model: the numbered passages behind the selected answer."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from desktop_rag.engine.types import Hit
+from desktop_rag.gui import i18n
+
+COL_N, COL_FILE, COL_PAGE, COL_HEADING, COL_SCORE = range(5)
+_HEADERS = ("sources.col.n", "sources.col.file", "sources.col.page", "sources.col.heading", "sources.col.score")
+HitRole = Qt.ItemDataRole.UserRole + 1
+NumberRole = Qt.ItemDataRole.UserRole + 2
+
+
+class SourcesModel(QAbstractTableModel):
+    """Rows are (n, hit) pairs, n being the [n] the answer cites."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._rows: tuple[tuple[int, Hit], ...] = ()
+        self.query = ""
+        i18n.on_change(self._retranslate)
+
+    def set_sources(self, rows: tuple[tuple[int, Hit], ...], query: str = "") -> None:
+        self.beginResetModel()
+        self._rows = tuple(rows)
+        self.query = query
+        self.endResetModel()
+
+    def row_of_number(self, number: int) -> int:
+        for row, (n, _) in enumerate(self._rows):
+            if n == number:
+                return row
+        return -1
+
+    def hit(self, row: int) -> Hit | None:
+        return self._rows[row][1] if 0 <= row < len(self._rows) else None
+
+    def number(self, row: int) -> int:
+        return self._rows[row][0] if 0 <= row < len(self._rows) else 0
+
+    def _retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COL_SCORE)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(_HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return i18n.tr(_HEADERS[section])
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        number, hit = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == COL_N:
+                return f"[{number}]"
+            if column == COL_FILE:
+                return os.path.basename(hit.path)
+            if column == COL_PAGE:
+                return "" if hit.page is None else str(hit.page)
+            if column == COL_HEADING:
+                return hit.heading
+            if column == COL_SCORE:
+                return f"{hit.score:.3f}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return hit.path
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (COL_N, COL_PAGE, COL_SCORE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == HitRole:
+            return hit
+        if role == NumberRole:
+            return number
+        return None

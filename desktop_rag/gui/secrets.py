@@ -1,0 +1,37 @@
+"""The API key in the config dir's .env file: written atomically, readable only by the owner, never logged."""
+
+from __future__ import annotations
+
+import os
+
+from desktop_rag.config import AppPaths, atomic_write_text
+
+KEY_NAME = "OPENAI_API_KEY"
+
+
+def _quote(value: str) -> str:
+    if "'" not in value:
+        return f"'{value}'"
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def save_api_key(paths: AppPaths, key: str) -> None:
+    """Set (or remove, when empty) OPENAI_API_KEY in .env with mode 0600, and in this process's environment."""
+    key = key.strip()
+    lines: list[str] = []
+    if paths.env_file.exists():
+        lines = [ln for ln in paths.env_file.read_text(encoding="utf-8").splitlines()
+                 if not ln.strip().removeprefix("export ").startswith(f"{KEY_NAME}=")]
+    if key:
+        lines.append(f"{KEY_NAME}={_quote(key)}")
+    paths.config_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(paths.env_file, "\n".join(lines) + ("\n" if lines else ""), mode=0o600)
+    os.chmod(paths.env_file, 0o600)
+    if key:
+        os.environ[KEY_NAME] = key
+    else:
+        os.environ.pop(KEY_NAME, None)
+
+
+def current_api_key() -> str:
+    return os.environ.get(KEY_NAME, "")

@@ -1,0 +1,1 @@
+"""Widgets: main window, library, chat, sources, settings."""

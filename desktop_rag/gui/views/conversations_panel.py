@@ -1,0 +1,69 @@
+"""The list of saved conversations with New, Rename and Delete."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListView, QPushButton, QVBoxLayout, QWidget
+
+from desktop_rag.gui import i18n
+from desktop_rag.gui.models.chat import ConversationIdRole, ConversationsModel
+
+
+class ConversationsPanel(QWidget):
+    """Emits the user's intent; dialogs for rename/delete live in the main window."""
+
+    opened = Signal(int)
+    new_requested = Signal()
+    rename_requested = Signal(int)
+    delete_requested = Signal(int)
+
+    def __init__(self, model: ConversationsModel, parent=None) -> None:
+        super().__init__(parent)
+        self.model = model
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        title = QLabel(self)
+        title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
+        i18n.bind(title, QLabel.setText, "conversations.title")
+        layout.addWidget(title)
+        self.view = QListView(self)
+        self.view.setModel(model)
+        self.view.setUniformItemSizes(True)
+        self.view.clicked.connect(self._on_clicked)
+        self.view.activated.connect(self._on_clicked)
+        layout.addWidget(self.view, 1)
+        row = QHBoxLayout()
+        for key, slot in (("conv.new", self.new_requested.emit), ("conv.rename", self._rename),
+                          ("conv.delete", self._delete)):
+            button = QPushButton(self)
+            i18n.bind(button, QPushButton.setText, key)
+            button.clicked.connect(slot)
+            row.addWidget(button)
+        layout.addLayout(row)
+
+    def current_id(self) -> int | None:
+        index = self.view.currentIndex()
+        return index.data(ConversationIdRole) if index.isValid() else None
+
+    def select_id(self, conversation_id: int | None) -> None:
+        row = self.model.row_of(conversation_id) if conversation_id is not None else -1
+        if row >= 0:
+            self.view.setCurrentIndex(self.model.index(row))
+        else:
+            self.view.clearSelection()
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        cid = index.data(ConversationIdRole)
+        if cid is not None:
+            self.opened.emit(int(cid))
+
+    def _rename(self) -> None:
+        cid = self.current_id()
+        if cid is not None:
+            self.rename_requested.emit(int(cid))
+
+    def _delete(self) -> None:
+        cid = self.current_id()
+        if cid is not None:
+            self.delete_requested.emit(int(cid))

@@ -1,0 +1,224 @@
+"""The library area: add buttons, the sources/files tree, progress with pause/cancel, totals."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QTreeView,
+    QVBoxLayout, QWidget,
+)
+
+from desktop_rag.engine.types import Progress
+from desktop_rag.gui import i18n
+from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, KindRole, LibraryModel, PathRole
+
+
+class LibraryPanel(QWidget):
+    """Emits what the user asks for; the main window turns it into index-worker requests."""
+
+    paths_chosen = Signal(list)
+    reindex_requested = Signal(str, str)  # path, kind ('folder'/'file' source or 'file-row')
+    remove_requested = Signal(str)
+    pause_requested = Signal()
+    resume_requested = Signal()
+    cancel_requested = Signal()
+
+    def __init__(self, model: LibraryModel, parent=None) -> None:
+        super().__init__(parent)
+        self.model = model
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        title = QLabel(self)
+        title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
+        i18n.bind(title, QLabel.setText, "library.title")
+        layout.addWidget(title)
+        buttons = QHBoxLayout()
+        self.add_folder_button = self._button("library.add_folder", self.choose_folder, buttons)
+        self.add_files_button = self._button("library.add_files", self.choose_files, buttons)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.banner = QLabel(self)
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background: #fff4e5; color: #8a4b00; border-radius: 4px; padding: 6px;")
+        self.banner.hide()
+        layout.addWidget(self.banner)
+        self.tree = QTreeView(self)
+        self.tree.setModel(model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(COL_STATE, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_CHUNKS, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.selectionModel().currentChanged.connect(self._on_current)
+        model.modelReset.connect(self._after_reset)
+        model.rowsInserted.connect(self._expand_new)
+        model.dataChanged.connect(self._refresh_detail)
+        layout.addWidget(self.tree, 1)
+        self.detail = QLabel(self)
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setStyleSheet("color: #c62828; padding: 2px 4px;")
+        self.detail.hide()
+        layout.addWidget(self.detail)
+        actions = QHBoxLayout()
+        self.reindex_button = self._button("library.reindex", self._reindex_selected, actions)
+        self.remove_button = self._button("library.remove", self._remove_selected, actions)
+        actions.addStretch(1)
+        layout.addLayout(actions)
+        self._build_progress(layout)
+        self.totals = QLabel(self)
+        self.totals.setStyleSheet("color: #5f6368; padding: 2px 4px;")
+        layout.addWidget(self.totals)
+        i18n.on_change(self.update_totals)
+        self._update_actions()
+        self.update_totals()
+
+    def _button(self, key: str, slot, layout: QHBoxLayout) -> QPushButton:
+        button = QPushButton(self)
+        i18n.bind(button, QPushButton.setText, key)
+        button.clicked.connect(slot)
+        layout.addWidget(button)
+        return button
+
+    def _build_progress(self, layout: QVBoxLayout) -> None:
+        self.progress_label = QLabel(self)
+        self.progress_label.setWordWrap(True)
+        self.progress_label.setStyleSheet("color: #3c4043; padding: 0 4px;")
+        layout.addWidget(self.progress_label)
+        row = QHBoxLayout()
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setTextVisible(True)
+        row.addWidget(self.progress_bar, 1)
+        self.pause_button = QPushButton(self)
+        i18n.bind(self.pause_button, QPushButton.setText, "library.pause")
+        i18n.bind(self.pause_button, QPushButton.setToolTip, "library.pause_tip")
+        self.pause_button.clicked.connect(self.pause_requested.emit)
+        self.resume_button = QPushButton(self)
+        i18n.bind(self.resume_button, QPushButton.setText, "library.resume")
+        self.resume_button.clicked.connect(self.resume_requested.emit)
+        self.cancel_button = QPushButton(self)
+        i18n.bind(self.cancel_button, QPushButton.setText, "library.cancel")
+        self.cancel_button.clicked.connect(self.cancel_requested.emit)
+        for button in (self.pause_button, self.resume_button, self.cancel_button):
+            row.addWidget(button)
+        layout.addLayout(row)
+        self._progress_row = [self.progress_bar, self.pause_button, self.cancel_button]
+        self.set_running(False)
+        self.resume_button.hide()
+
+    # ---- choosing files ----
+
+    def choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, i18n.tr("library.choose_folder"))
+        if folder:
+            self.paths_chosen.emit([folder])
+
+    def choose_files(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, i18n.tr("library.choose_files"), "", i18n.tr("library.file_filter"))
+        if files:
+            self.paths_chosen.emit(list(files))
+
+    def show_banner(self, text: str) -> None:
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
+
+    # ---- selection ----
+
+    def selected(self) -> tuple[str, str] | None:
+        index = self.tree.currentIndex()
+        if not index.isValid():
+            return None
+        index = index.siblingAtColumn(COL_NAME)
+        return index.data(PathRole), index.data(KindRole)
+
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._refresh_detail()
+        self._update_actions()
+
+    def _refresh_detail(self, *_args) -> None:
+        index = self.tree.currentIndex()
+        error = index.siblingAtColumn(COL_NAME).data(ErrorRole) if index.isValid() else ""
+        self.detail.setText(i18n.tr("library.failed_reason", reason=error) if error else "")
+        self.detail.setVisible(bool(error))
+        self.update_totals()
+
+    def _expand_new(self, parent: QModelIndex, first: int, last: int) -> None:
+        if not parent.isValid():
+            for row in range(first, last + 1):
+                self.tree.expand(self.model.index(row, 0))
+        self.update_totals()
+
+    def _after_reset(self) -> None:
+        self.tree.expandAll()
+        self._refresh_detail()
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        chosen = self.selected()
+        self.reindex_button.setEnabled(chosen is not None)
+        self.remove_button.setEnabled(chosen is not None and chosen[1] in ("folder", "file"))
+
+    def _reindex_selected(self) -> None:
+        chosen = self.selected()
+        if chosen:
+            self.reindex_requested.emit(*chosen)
+
+    def _remove_selected(self) -> None:
+        chosen = self.selected()
+        if chosen and chosen[1] in ("folder", "file"):
+            self.remove_requested.emit(chosen[0])
+
+    # ---- progress ----
+
+    def set_running(self, running: bool) -> None:
+        for widget in self._progress_row:
+            widget.setVisible(running)
+        if running:
+            self.resume_button.hide()
+        self.progress_label.setVisible(running or bool(self.progress_label.text()))
+
+    def set_paused(self, paused: bool) -> None:
+        self.resume_button.setVisible(paused)
+        if paused:
+            self.show_progress_text(i18n.tr("progress.paused"))
+
+    def show_progress_text(self, text: str) -> None:
+        self.progress_label.setText(text)
+        self.progress_label.setVisible(bool(text))
+
+    def show_progress(self, progress: Progress) -> None:
+        bar = self.progress_bar
+        if progress.phase == "scan":
+            bar.setRange(0, 0)
+            self.show_progress_text(i18n.tr("progress.scan"))
+            return
+        if progress.phase == "text":
+            bar.setRange(0, max(progress.files_total, 1))
+            bar.setValue(progress.files_done)
+            text = i18n.tr("progress.text", done=progress.files_done, total=progress.files_total,
+                           file=os.path.basename(progress.current_file) or "…")
+            rate = i18n.tr("progress.rate_files", rate=progress.rate) if progress.rate else ""
+        elif progress.phase == "embed":
+            bar.setRange(0, max(progress.chunks_total, 1))
+            bar.setValue(progress.chunks_embedded)
+            text = i18n.tr("progress.embed", done=progress.chunks_embedded, total=progress.chunks_total)
+            rate = i18n.tr("progress.rate_chunks", rate=progress.rate) if progress.rate else ""
+        else:
+            bar.setRange(0, 1)
+            bar.setValue(1)
+            return
+        eta = i18n.tr("progress.eta", eta=i18n.format_eta(progress.eta_seconds)) if progress.eta_seconds else ""
+        self.show_progress_text(" · ".join(p for p in (text, rate, eta) if p))
+
+    def update_totals(self) -> None:
+        totals = self.model.totals()
+        if not totals["sources"]:
+            self.totals.setText(i18n.tr("library.empty_hint"))
+        else:
+            self.totals.setText(i18n.tr("library.totals", **totals))

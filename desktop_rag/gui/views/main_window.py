@@ -1,0 +1,289 @@
+"""The main window: library | chat | sources in a splitter, status bar, drag and drop, settings, shutdown."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QInputDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget,
+)
+
+from desktop_rag.config import AppPaths, Settings
+from desktop_rag.engine.scanning import is_supported
+from desktop_rag.engine.types import FileEvent, IndexReport, IndexStatus, Progress
+from desktop_rag.gui import i18n
+from desktop_rag.gui.backend import Backend
+from desktop_rag.gui.chat_controller import ChatController
+from desktop_rag.gui.models.chat import ChatModel, ConversationsModel
+from desktop_rag.gui.models.library import LibraryModel
+from desktop_rag.gui.models.sources import SourcesModel
+from desktop_rag.gui.views.chat_panel import ChatPanel
+from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.library_panel import LibraryPanel
+from desktop_rag.gui.views.settings_flow import SettingsFlow
+from desktop_rag.gui.views.sources_panel import SourcesPanel
+from desktop_rag.gui.workers import FunctionThread
+
+
+class MainWindow(QMainWindow):
+    """Builds the three areas and wires them to the Backend (threads) and the ChatController."""
+
+    status_updated = Signal(object)  # IndexStatus, after the status bar shows it
+    index_finished = Signal(object)  # IndexReport, after the library shows it
+
+    def __init__(self, paths: AppPaths, settings: Settings, start: bool = True) -> None:
+        super().__init__()
+        self.paths = paths
+        self.settings = settings
+        i18n.set_language(i18n.resolve_language(settings.ui_language))
+        i18n.bind(self, QMainWindow.setWindowTitle, "app.title")
+        self.qsettings = QSettings(str(paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
+        self.backend = Backend(paths, settings, self)
+        self.library_model = LibraryModel(self)
+        self.chat_model = ChatModel(self)
+        self.conversations_model = ConversationsModel(self)
+        self.sources_model = SourcesModel(self)
+        self._build()
+        self.chat = ChatController(self.backend, self.chat_panel, self.conversations_panel, self.sources_panel, self)
+        self.settings_flow = SettingsFlow(self)
+        self._wire()
+        self.paused = False
+        self.model_state = ("loading", "")
+        self.last_status: IndexStatus | None = None
+        self._closed = False
+        self.setAcceptDrops(True)
+        for child in self.findChildren(QWidget):
+            child.setAcceptDrops(False)  # drops land on the window, wherever they happen
+        self._restore_layout()
+        if start:
+            self.backend.start()
+            self.chat.load_conversations()
+
+    # ---- building ----
+
+    def _build(self) -> None:
+        self.main_splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.main_splitter.setObjectName("mainSplitter")
+        self.main_splitter.setChildrenCollapsible(False)
+        self.left_splitter = QSplitter(Qt.Orientation.Vertical, self.main_splitter)
+        self.library_panel = LibraryPanel(self.library_model, self.left_splitter)
+        self.conversations_panel = ConversationsPanel(self.conversations_model, self.left_splitter)
+        self.left_splitter.setStretchFactor(0, 3)
+        self.left_splitter.setStretchFactor(1, 2)
+        self.chat_panel = ChatPanel(self.chat_model, self.main_splitter)
+        self.sources_panel = SourcesPanel(self.sources_model, self.main_splitter)
+        for i, stretch in enumerate((2, 4, 3)):
+            self.main_splitter.setStretchFactor(i, stretch)
+        self.main_splitter.setSizes([330, 560, 410])
+        self.main_splitter.setContentsMargins(8, 6, 8, 4)
+        self.main_splitter.setHandleWidth(8)
+        self.setCentralWidget(self.main_splitter)
+        toolbar = QToolBar(self)
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setMovable(False)
+        self.settings_action = QAction(self)
+        i18n.bind(self.settings_action, QAction.setText, "menu.settings")
+        toolbar.addAction(self.settings_action)
+        self.addToolBar(toolbar)
+        self.model_label = QLabel(self)
+        self.index_label = QLabel(self)
+        self.statusBar().addWidget(self.index_label, 1)
+        self.statusBar().addPermanentWidget(self.model_label)
+        self.index_label.setText(i18n.tr("status.opening"))
+        self.model_label.setText(i18n.tr("status.model_loading"))
+
+    def _wire(self) -> None:
+        lib = self.library_panel
+        lib.paths_chosen.connect(self.add_paths)
+        lib.reindex_requested.connect(self.reindex_path)
+        lib.remove_requested.connect(self.confirm_remove)
+        lib.pause_requested.connect(self.pause_indexing)
+        lib.resume_requested.connect(self.resume_indexing)
+        lib.cancel_requested.connect(self.cancel_indexing)
+        b = self.backend
+        b.library_loaded.connect(self.library_model.load)
+        b.status_changed.connect(self._show_status)
+        b.index_finished.connect(self._run_finished)
+        b.index_failed.connect(self._run_failed)
+        b.busy_changed.connect(self._busy_changed)
+        b.indexer.progress.connect(self._progress)
+        b.indexer.file_event.connect(self._file_event)
+        b.indexer.model_state.connect(self._model_state)
+        self.conversations_panel.rename_requested.connect(self.rename_conversation)
+        self.conversations_panel.delete_requested.connect(self.delete_conversation)
+        self.settings_action.triggered.connect(self.settings_flow.open)
+        i18n.on_change(self._retranslate)
+
+    # ---- adding documents ----
+
+    def add_paths(self, paths: list[str]) -> None:
+        """Index files/folders (the Add folder / Add files buttons and drops end here)."""
+        accepted, refused = [], []
+        for raw in paths:
+            path = os.path.realpath(raw)
+            if os.path.isdir(path) or (os.path.isfile(path) and is_supported(path)):
+                accepted.append(path)
+            else:
+                refused.append(os.path.basename(raw) or raw)
+        self.library_panel.show_banner(
+            i18n.tr("library.unsupported", names=", ".join(refused)) if refused else "")
+        if refused:
+            self.statusBar().showMessage(i18n.tr("library.unsupported", names=", ".join(refused)), 8000)
+        if not accepted:
+            return
+        self.library_model.add_sources([(p, "folder" if os.path.isdir(p) else "file") for p in accepted])
+        self.paused = False
+        self.library_panel.set_paused(False)
+        self.backend.add(accepted)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.add_paths(paths)
+
+    # ---- library actions ----
+
+    def reindex_path(self, path: str, kind: str) -> None:
+        if kind == "folder":
+            self.backend.force(self.library_model.files_of(path), [path])
+        elif kind == "file":
+            self.backend.force([path], [path])
+        else:
+            self.backend.force([path])
+
+    def confirm_remove(self, path: str) -> None:
+        answer = QMessageBox.question(self, i18n.tr("dialog.error"), i18n.tr("library.confirm_remove", path=path))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.backend.remove(path)
+
+    def pause_indexing(self) -> None:
+        """'Pause' cancels the run; Resume reconciles again and continues where it stopped."""
+        self.paused = True
+        self.backend.cancel()
+
+    def resume_indexing(self) -> None:
+        self.paused = False
+        self.library_panel.set_paused(False)
+        self.backend.reconcile(None)
+
+    def cancel_indexing(self) -> None:
+        self.paused = False
+        self.backend.cancel()
+
+    # ---- worker feedback ----
+
+    def _progress(self, progress: Progress) -> None:
+        self.library_panel.show_progress(progress)
+
+    def _file_event(self, event: FileEvent) -> None:
+        self.library_model.apply(event)
+
+    def _busy_changed(self, busy: int) -> None:
+        self.library_panel.set_running(bool(busy))
+
+    def _run_finished(self, report: IndexReport) -> None:
+        panel = self.library_panel
+        if report.cancelled:
+            panel.set_paused(self.paused)
+            if not self.paused:
+                panel.show_progress_text(i18n.tr("progress.cancelled"))
+        else:
+            panel.show_progress_text(i18n.tr("progress.finished", added=report.added, updated=report.updated,
+                                              removed=report.removed, failed=len(report.failed)))
+        self.index_finished.emit(report)
+
+    def _run_failed(self, message: str) -> None:
+        self.library_panel.show_progress_text(message)
+        self.statusBar().showMessage(message, 15000)
+
+    def _model_state(self, state: str, message: str) -> None:
+        self.model_state = (state, message)
+        self._show_model_state()
+
+    def _show_model_state(self) -> None:
+        state, message = self.model_state
+        if state == "ready":
+            self.model_label.setText(f"{i18n.tr('status.model_ready')} · {message}")
+            self.model_label.setStyleSheet("color: #2e7d32;")
+        elif state == "error":
+            self.model_label.setText(i18n.tr("status.model_error", message=message[:120]))
+            self.model_label.setToolTip(message)
+            self.model_label.setStyleSheet("color: #c62828;")
+        else:
+            self.model_label.setText(i18n.tr("status.model_loading"))
+            self.model_label.setStyleSheet("color: #8a6d00;")
+
+    def _show_status(self, status: IndexStatus) -> None:
+        self.last_status = status
+        self.index_label.setText(i18n.tr("status.index", indexed=status.files_indexed, failed=status.files_failed,
+                                         pending=status.files_pending, chunks=status.chunks_pending_embedding))
+        self.status_updated.emit(status)
+
+    def _retranslate(self) -> None:
+        self._show_model_state()
+        if self.last_status is not None:
+            self._show_status(self.last_status)
+
+    # ---- conversations ----
+
+    def rename_conversation(self, conversation_id: int) -> None:
+        current = self.conversations_model.title_of(conversation_id)
+        title, ok = QInputDialog.getText(self, i18n.tr("conv.rename"), i18n.tr("conv.rename_prompt"), text=current)
+        if ok and title.strip():
+            self.chat.rename_conversation(conversation_id, title.strip())
+
+    def delete_conversation(self, conversation_id: int) -> None:
+        title = self.conversations_model.title_of(conversation_id)
+        answer = QMessageBox.question(self, i18n.tr("dialog.error"), i18n.tr("conv.confirm_delete", title=title))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.chat.delete_conversation(conversation_id)
+
+    # ---- layout memory and shutdown ----
+
+    def _restore_layout(self) -> None:
+        q = self.qsettings
+        if q.value("geometry") is not None:
+            self.restoreGeometry(q.value("geometry"))
+        else:
+            self.resize(1300, 820)
+        for key, splitter in (("mainSplitter", self.main_splitter), ("leftSplitter", self.left_splitter),
+                              ("sourcesSplitter", self.sources_panel.splitter)):
+            if q.value(key) is not None:
+                splitter.restoreState(q.value(key))
+        if q.value("windowState") is not None:
+            self.restoreState(q.value("windowState"))
+
+    def _save_layout(self) -> None:
+        q = self.qsettings
+        q.setValue("geometry", self.saveGeometry())
+        q.setValue("windowState", self.saveState())
+        q.setValue("mainSplitter", self.main_splitter.saveState())
+        q.setValue("leftSplitter", self.left_splitter.saveState())
+        q.setValue("sourcesSplitter", self.sources_panel.splitter.saveState())
+        q.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        """Cancel indexing and streaming, join every thread, save the vector cache; nothing is lost."""
+        if not self._closed:
+            self._closed = True
+            self._save_layout()
+            self.hide()
+            self.chat.shutdown()
+            self.backend.shutdown()
+            for thread in self.findChildren(FunctionThread):
+                thread.wait(30_000)
+        event.accept()
+
+    def shutdown_later(self) -> None:
+        QTimer.singleShot(0, self.close)

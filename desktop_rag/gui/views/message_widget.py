@@ -1,0 +1,138 @@
+"""One chat bubble: role, rendered answer (Markdown, clickable citations), notice, copy button."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout
+
+from desktop_rag.gui import i18n
+from desktop_rag.gui.models.chat import Message
+from desktop_rag.gui.views.safe_browser import SafeTextBrowser
+
+_STYLE = {
+    "user": "QFrame#bubble { background: #e8f0fe; border: 1px solid #d2e3fc; border-radius: 8px; }",
+    "assistant": "QFrame#bubble { background: #ffffff; border: 1px solid #e0e0e0; border-radius: 8px; }",
+    "selected": "QFrame#bubble { background: #ffffff; border: 2px solid #4c8bf5; border-radius: 8px; }",
+}
+RENDER_MS = 40
+
+
+class MessageWidget(QFrame):
+    """Shows a Message; emits clicked() and citation_clicked(n)."""
+
+    clicked = Signal()
+    citation_clicked = Signal(int)
+
+    def __init__(self, message: Message, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("bubble")
+        self.message = message
+        self._selected = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.setSpacing(4)
+        header = QHBoxLayout()
+        self.role_label = QLabel(self)
+        self.role_label.setStyleSheet("color: #5f6368; font-weight: 600;")
+        header.addWidget(self.role_label)
+        header.addStretch(1)
+        self.copy_button = QPushButton(self)
+        self.copy_button.setFlat(True)
+        self.copy_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.copy_button.clicked.connect(self.copy_text)
+        i18n.bind(self.copy_button, QPushButton.setText, "chat.copy")
+        header.addWidget(self.copy_button)
+        layout.addLayout(header)
+        self.browser = SafeTextBrowser(self)
+        self.browser.setFrameShape(QFrame.Shape.NoFrame)
+        self.browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.browser.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.browser.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.browser.setStyleSheet("background: transparent;")
+        self.browser.citation_clicked.connect(self._on_citation)
+        self.browser.viewport().installEventFilter(self)
+        layout.addWidget(self.browser)
+        self.notice_label = QLabel(self)
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setTextFormat(Qt.TextFormat.PlainText)
+        layout.addWidget(self.notice_label)
+        self._render_timer = QTimer(self, singleShot=True, interval=RENDER_MS)
+        self._render_timer.timeout.connect(self._render)
+        i18n.on_change(self._render)
+        self.set_message(message)
+
+    # ---- content ----
+
+    def set_message(self, message: Message) -> None:
+        """Show `message`; while streaming, renders are coalesced (at most one per RENDER_MS)."""
+        self.message = message
+        if message.streaming:
+            if not self._render_timer.isActive():
+                self._render_timer.start()
+        else:
+            self._render_timer.stop()
+            self._render()
+
+    def _render(self) -> None:
+        message = self.message
+        self.role_label.setText(i18n.tr("chat.you" if message.role == "user" else "chat.assistant"))
+        self.copy_button.setVisible(message.role == "assistant" and not message.streaming and bool(message.text))
+        if message.role == "user":
+            self.browser.setPlainText(message.text)
+        elif not message.text and message.streaming:
+            self.browser.setPlainText(i18n.tr("chat.thinking"))
+        else:
+            self.browser.set_answer_markdown(message.text)
+        self._render_notice(message)
+        self._apply_style()
+        self._fit()
+
+    def _render_notice(self, message: Message) -> None:
+        if message.error:
+            self.notice_label.setText(i18n.tr("chat.error", message=message.error))
+            self.notice_label.setStyleSheet("color: #c62828;")
+        elif message.notice:
+            text = i18n.tr("chat.stopped") if message.notice == "Stopped." else message.notice
+            if message.mode == "extractive":
+                text = f"{text}\n{i18n.tr('chat.extractive_hint')}"
+            self.notice_label.setText(text)
+            self.notice_label.setStyleSheet("color: #8a6d00;")
+        self.notice_label.setVisible(bool(message.error or message.notice))
+
+    def set_selected(self, selected: bool) -> None:
+        self._selected = selected
+        self._apply_style()
+
+    def _apply_style(self) -> None:
+        key = "user" if self.message.role == "user" else ("selected" if self._selected else "assistant")
+        self.setStyleSheet(_STYLE[key])
+
+    def copy_text(self) -> None:
+        QGuiApplication.clipboard().setText(self.message.text)
+
+    # ---- sizing and clicks ----
+
+    def _fit(self) -> None:
+        doc = self.browser.document()
+        doc.setTextWidth(max(self.browser.viewport().width(), 50))
+        margins = self.browser.contentsMargins()
+        height = int(doc.size().height()) + margins.top() + margins.bottom() + 2 * self.browser.frameWidth() + 2
+        self.browser.setFixedHeight(max(height, 24))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.MouseButtonPress:
+            self.clicked.emit()
+        return False
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.clicked.emit()
+        super().mousePressEvent(event)
+
+    def _on_citation(self, number: int) -> None:
+        self.clicked.emit()
+        self.citation_clicked.emit(number)

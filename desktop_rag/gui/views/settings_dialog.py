@@ -1,0 +1,171 @@
+"""The Settings dialog: language model provider and key, embedding model, chunking, retrieval, UI language."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+    QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from desktop_rag.config import BUNDLED_MODEL, Settings
+from desktop_rag.engine.llm import PRESETS, resolve_llm_config, test_connection
+from desktop_rag.gui import i18n
+from desktop_rag.gui.workers import FunctionThread
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of Settings plus the API key; `result_settings()` and `api_key()` after accept."""
+
+    def __init__(self, settings: Settings, api_key: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(i18n.tr("settings.title"))
+        self.setMinimumWidth(560)
+        self._settings = settings
+        self.test_thread: FunctionThread | None = None
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._model_group(settings, api_key))
+        layout.addWidget(self._index_group(settings))
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+    # ---- building ----
+
+    def _model_group(self, settings: Settings, api_key: str) -> QGroupBox:
+        group = QGroupBox(i18n.tr("settings.model_group"), self)
+        form = QFormLayout(group)
+        self.provider = QComboBox(group)
+        self.provider.addItem("—", "")
+        for name, preset in PRESETS.items():
+            self.provider.addItem(preset.label, name)
+        self.base_url = QLineEdit(settings.llm_base_url, group)
+        self.model = QLineEdit(settings.llm_model, group)
+        self.key = QLineEdit(api_key, group)
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setToolTip(i18n.tr("settings.api_key_hint"))
+        index = max(self.provider.findData(settings.llm_provider), 0)
+        self.provider.setCurrentIndex(index)
+        self.provider.currentIndexChanged.connect(self._preset_chosen)
+        form.addRow(i18n.tr("settings.provider"), self.provider)
+        form.addRow(i18n.tr("settings.base_url"), self.base_url)
+        form.addRow(i18n.tr("settings.model"), self.model)
+        form.addRow(i18n.tr("settings.api_key"), self.key)
+        row = QHBoxLayout()
+        self.test_button = QPushButton(i18n.tr("settings.test"), group)
+        self.test_button.clicked.connect(self.test_connection)
+        row.addWidget(self.test_button)
+        self.test_result = QLabel(group)
+        self.test_result.setWordWrap(True)
+        self.test_result.setTextFormat(Qt.TextFormat.PlainText)
+        row.addWidget(self.test_result, 1)
+        form.addRow(row)
+        return group
+
+    def _index_group(self, settings: Settings) -> QGroupBox:
+        group = QGroupBox(i18n.tr("settings.index_group"), self)
+        form = QFormLayout(group)
+        row = QHBoxLayout()
+        self.embedding = QLineEdit(settings.embedding_model, group)
+        self.embedding.setPlaceholderText(BUNDLED_MODEL)
+        bundled = QPushButton(i18n.tr("settings.embedding_bundled"), group)
+        bundled.clicked.connect(lambda: self.embedding.setText(BUNDLED_MODEL))
+        browse = QPushButton(i18n.tr("settings.browse"), group)
+        browse.clicked.connect(self._pick_model_folder)
+        row.addWidget(self.embedding, 1)
+        row.addWidget(bundled)
+        row.addWidget(browse)
+        form.addRow(i18n.tr("settings.embedding"), row)
+        self.chunk_size = self._spin(group, 100, 8000, settings.chunk_size)
+        self.chunk_overlap = self._spin(group, 0, 2000, settings.chunk_overlap)
+        self.top_k = self._spin(group, 1, 50, settings.top_k)
+        self.min_score = QDoubleSpinBox(group)
+        self.min_score.setRange(-1.0, 1.0)
+        self.min_score.setSingleStep(0.05)
+        self.min_score.setDecimals(2)
+        self.min_score.setValue(settings.min_score)
+        self.language = QComboBox(group)
+        self.language.addItem(i18n.tr("settings.lang_auto"), "auto")
+        self.language.addItem("English", "en")
+        self.language.addItem("简体中文", "zh")
+        self.language.setCurrentIndex(max(self.language.findData(settings.ui_language), 0))
+        form.addRow(i18n.tr("settings.chunk_size"), self.chunk_size)
+        form.addRow(i18n.tr("settings.chunk_overlap"), self.chunk_overlap)
+        form.addRow(i18n.tr("settings.top_k"), self.top_k)
+        form.addRow(i18n.tr("settings.min_score"), self.min_score)
+        form.addRow(i18n.tr("settings.language"), self.language)
+        return group
+
+    @staticmethod
+    def _spin(parent: QWidget, low: int, high: int, value: int) -> QSpinBox:
+        spin = QSpinBox(parent)
+        spin.setRange(low, high)
+        spin.setValue(value)
+        return spin
+
+    # ---- behaviour ----
+
+    def _preset_chosen(self) -> None:
+        preset = PRESETS.get(self.provider.currentData() or "")
+        if preset is None:
+            return
+        if preset.base_url:
+            self.base_url.setText(preset.base_url)
+        if preset.default_model or not self.model.text():
+            self.model.setText(preset.default_model)
+        self.key.setEnabled(preset.needs_key)
+        self.key.setPlaceholderText("" if preset.needs_key else preset.placeholder_key or "not needed")
+
+    def _pick_model_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, i18n.tr("settings.pick_model_folder"))
+        if folder:
+            self.embedding.setText(folder)
+
+    def result_settings(self) -> Settings:
+        return dataclasses.replace(
+            self._settings,
+            llm_provider=self.provider.currentData() or "",
+            llm_base_url=self.base_url.text().strip(),
+            llm_model=self.model.text().strip(),
+            embedding_model=self.embedding.text().strip() or BUNDLED_MODEL,
+            chunk_size=self.chunk_size.value(),
+            chunk_overlap=min(self.chunk_overlap.value(), self.chunk_size.value() - 1),
+            top_k=self.top_k.value(),
+            min_score=float(self.min_score.value()),
+            ui_language=self.language.currentData() or "auto",
+        )
+
+    def api_key(self) -> str:
+        return self.key.text().strip()
+
+    def test_connection(self) -> None:
+        """Run engine.llm.test_connection on a worker thread; the result shows beside the button."""
+        if self.test_thread is not None and self.test_thread.isRunning():
+            return
+        env = {"OPENAI_API_KEY": self.api_key()} if self.api_key() else {}
+        config = resolve_llm_config(self.result_settings(), env)
+        if config is None:
+            from desktop_rag.engine.llm import config_problem
+
+            self._show_test(False, config_problem(self.result_settings(), env) or "")
+            return
+        config = dataclasses.replace(config, timeout_s=20.0, max_retries=0)
+        self.test_button.setEnabled(False)
+        self.test_result.setText(i18n.tr("settings.testing"))
+        thread = FunctionThread(lambda: test_connection(config))
+        thread.setParent(self.parent() or self)  # outlives the dialog; the window joins it on close
+        thread.result.connect(self._show_test)
+        thread.finished.connect(thread.deleteLater)
+        self.test_thread = thread
+        thread.start()
+
+    def _show_test(self, ok: int, message: str) -> None:
+        try:
+            self.test_button.setEnabled(True)
+            self.test_result.setStyleSheet("color: #2e7d32;" if ok else "color: #c62828;")
+            self.test_result.setText(message)
+        except RuntimeError:  # the dialog closed meanwhile
+            pass

@@ -1,0 +1,109 @@
+"""The sources area: the passages behind the selected answer, with the passage text highlighted."""
+
+from __future__ import annotations
+
+import html
+import os
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+
+from desktop_rag.gui import i18n
+from desktop_rag.gui.models.sources import COL_FILE, COL_HEADING, COL_N, COL_PAGE, COL_SCORE, SourcesModel
+from desktop_rag.gui.text import file_url, highlight_html
+from desktop_rag.gui.views.safe_browser import SafeTextBrowser
+
+
+class SourcesPanel(QWidget):
+    """A table of numbered passages and a detail view; double-click opens the file."""
+
+    opened = Signal(object)  # QUrl handed to the system viewer
+
+    def __init__(self, model: SourcesModel, parent=None) -> None:
+        super().__init__(parent)
+        self.model = model
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        title = QLabel(self)
+        title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
+        i18n.bind(title, QLabel.setText, "sources.title")
+        layout.addWidget(title)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.table = QTableView(self.splitter)
+        self.table.setModel(model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        for column in (COL_N, COL_PAGE, COL_SCORE):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_FILE, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(COL_HEADING, QHeaderView.ResizeMode.Interactive)
+        self.table.selectionModel().currentRowChanged.connect(self._show_current)
+        self.table.doubleClicked.connect(self._open)
+        self.detail = SafeTextBrowser(self.splitter)
+        self.detail.setPlaceholderText(i18n.tr("sources.none"))
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        layout.addWidget(self.splitter, 1)
+        self.hint = QLabel(self)
+        self.hint.setStyleSheet("color: #80868b; padding: 0 4px;")
+        i18n.bind(self.hint, QLabel.setText, "sources.hint")
+        layout.addWidget(self.hint)
+        model.modelReset.connect(self._after_reset)
+        i18n.on_change(self._retranslate)
+
+    def select_number(self, number: int) -> bool:
+        """Select the passage cited as [number]; False when the answer has no such passage."""
+        row = self.model.row_of_number(number)
+        if row < 0:
+            return False
+        index = self.model.index(row, COL_N)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+        return True
+
+    def current_number(self) -> int:
+        index = self.table.currentIndex()
+        return self.model.number(index.row()) if index.isValid() else 0
+
+    def _after_reset(self) -> None:
+        if self.model.rowCount():
+            self.select_number(self.model.number(0))
+        else:
+            self.detail.clear()
+
+    def _retranslate(self) -> None:
+        self.detail.setPlaceholderText(i18n.tr("sources.none"))
+        self._show_current(self.table.currentIndex())
+
+    def _show_current(self, current: QModelIndex, _previous: QModelIndex | None = None) -> None:
+        hit = self.model.hit(current.row()) if current.isValid() else None
+        if hit is None:
+            self.detail.clear()
+            return
+        number = self.model.number(current.row())
+        where = [html.escape(os.path.basename(hit.path))]
+        if hit.page:
+            where.append(html.escape(i18n.tr("sources.page", page=hit.page)))
+        if hit.heading:
+            where.append(html.escape(hit.heading))
+        self.detail.setHtml(
+            f"<p><b>[{number}]</b> {' · '.join(where)}"
+            f" <span style='color:#80868b'>({hit.score:.3f})</span></p>"
+            f"<p style='color:#80868b; font-size:small'>{html.escape(hit.path)}</p>"
+            f"<p>{highlight_html(hit.text, self.model.query)}</p>"
+        )
+
+    def _open(self, index: QModelIndex) -> None:
+        hit = self.model.hit(index.row())
+        if hit is not None:
+            url = file_url(hit.path, hit.page)
+            self.opened.emit(url)
+            QDesktopServices.openUrl(url)

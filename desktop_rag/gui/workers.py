@@ -1,0 +1,266 @@
+"""Background threads: the long-lived index worker (all writes), a reader for cheap reads, answer streams."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from desktop_rag.config import Settings
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.types import DoneEvent, ErrorEvent, FileEvent, IndexReport, Progress, SourcesEvent, TokenEvent
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IndexRequest:
+    """One job for the index worker.
+
+    kind: 'warm_up' | 'index' | 'reindex' | 'remove' | 'apply' | 'close'.
+    `paths` None means every source; `force` re-reads those files.
+    """
+
+    kind: str
+    paths: tuple[str, ...] | None = None
+    force: tuple[str, ...] = ()
+    settings: Settings | None = None
+
+
+class IndexWorker(QObject):
+    """Owns every write to the library; processes a queue of requests on its own QThread."""
+
+    progress = Signal(object)  # Progress
+    file_event = Signal(object)  # FileEvent
+    run_finished = Signal(object)  # IndexReport
+    run_failed = Signal(str)
+    model_state = Signal(str, str)  # 'loading' | 'ready' | 'error', message
+    busy_changed = Signal(int)  # 1/0: PySide6 6.12 Signal(bool).emit drops a reference to True/False
+    source_removed = Signal(str)
+    settings_applied = Signal(object)  # Settings
+    closed = Signal()
+    _wake = Signal()
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__()
+        self.engine = engine
+        self._queue: deque[IndexRequest] = deque()
+        self._lock = threading.Lock()
+        self._cancel = threading.Event()
+        self._closing = False
+        self._wake.connect(self._drain)
+
+    # ---- called from the GUI thread ----
+
+    def submit(self, request: IndexRequest) -> None:
+        """Queue a request; repeated reconcile requests are merged."""
+        with self._lock:
+            if request.kind == "index" and self._merge(request):
+                return
+            self._queue.append(request)
+        self._wake.emit()
+
+    def _merge(self, request: IndexRequest) -> bool:
+        for i, queued in enumerate(self._queue):
+            if queued.kind != "index":
+                continue
+            if (queued.paths is None) != (request.paths is None):
+                continue  # explicit paths may add new sources; a full reconcile would not
+            paths = None if queued.paths is None else tuple(dict.fromkeys(queued.paths + request.paths))
+            self._queue[i] = replace(queued, paths=paths, force=tuple(dict.fromkeys(queued.force + request.force)))
+            return True
+        return False
+
+    def cancel_current(self, drop_queued: bool = False) -> None:
+        """Stop the running index job at the next safe point; optionally forget queued index jobs."""
+        with self._lock:
+            if drop_queued:
+                self._queue = deque(r for r in self._queue if r.kind not in ("index", "reindex"))
+        self._cancel.set()
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._queue)
+
+    # ---- on the worker thread ----
+
+    @Slot()
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                if not self._queue:
+                    return
+                request = self._queue.popleft()
+                self._cancel = threading.Event()
+                cancel = self._cancel
+            if self._closing and request.kind != "close":
+                continue
+            self._run(request, cancel)
+
+    def _run(self, request: IndexRequest, cancel: threading.Event) -> None:
+        try:
+            if request.kind == "warm_up":
+                self._warm_up()
+            elif request.kind in ("index", "reindex"):
+                self._index(request, cancel)
+            elif request.kind == "remove":
+                for path in request.paths or ():
+                    self.engine.remove_source(path)
+                    self.source_removed.emit(path)
+            elif request.kind == "apply" and request.settings is not None:
+                self.engine.apply_settings(request.settings)
+                self.settings_applied.emit(request.settings)
+            elif request.kind == "close":
+                self._closing = True
+                self.engine.close()
+                self.closed.emit()
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback dialog
+            log.exception("Index worker request %s failed", request.kind)
+            self.busy_changed.emit(0)
+            self.run_failed.emit(str(exc) or exc.__class__.__name__)
+
+    def _warm_up(self) -> None:
+        self.model_state.emit("loading", self.engine.index_model)
+        try:
+            self.engine.warm_up()
+        except Exception as exc:  # noqa: BLE001
+            self.model_state.emit("error", str(exc))
+            return
+        self.model_state.emit("ready", self.engine.index_model)
+
+    def _index(self, request: IndexRequest, cancel: threading.Event) -> None:
+        self.busy_changed.emit(1)
+        kwargs: dict[str, Any] = dict(cancel=cancel, on_progress=self.progress.emit, on_file=self.file_event.emit)
+        if request.kind == "reindex":
+            if request.settings is not None:
+                self.engine.apply_settings(request.settings)
+                self.settings_applied.emit(request.settings)
+            self._warm_up()
+            report = self.engine.reindex(**kwargs)
+        else:
+            paths = request.paths
+            if paths is not None:
+                from pathlib import Path
+
+                existing = tuple(p for p in paths if Path(p).exists())
+                paths = existing if existing == paths else None  # a vanished source: reconcile everything
+            report = self.engine.index(paths, force=request.force, **kwargs)
+        self.busy_changed.emit(0)
+        self.run_finished.emit(report)
+
+
+class _TaskWorker(QObject):
+    """Runs small callables (cheap reads, conversation edits) on the reader thread."""
+
+    done = Signal(int, object, str)  # task id, result, error message
+    run = Signal(int, object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.run.connect(self._run)
+
+    @Slot(int, object)
+    def _run(self, task_id: int, fn: object) -> None:
+        try:
+            result = fn()  # type: ignore[operator]
+        except Exception as exc:  # noqa: BLE001
+            log.exception("Background task failed")
+            self.done.emit(task_id, None, str(exc) or exc.__class__.__name__)
+            return
+        self.done.emit(task_id, result, "")
+
+
+class Tasks(QObject):
+    """GUI-side handle: submit(fn, callback) runs fn on the reader thread, callback(result) on the GUI thread."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread = QThread()
+        self._thread.setObjectName("desktop-rag-reader")
+        self._worker = _TaskWorker()
+        self._worker.moveToThread(self._thread)
+        self._worker.done.connect(self._finish)
+        self._callbacks: dict[int, tuple[Callable | None, Callable | None]] = {}
+        self._next = 0
+        self._thread.start()
+
+    def submit(self, fn: Callable[[], Any], callback: Callable[[Any], None] | None = None,
+               errback: Callable[[str], None] | None = None) -> None:
+        self._next += 1
+        self._callbacks[self._next] = (callback, errback)
+        self._worker.run.emit(self._next, fn)
+
+    @Slot(int, object, str)
+    def _finish(self, task_id: int, result: object, error: str) -> None:
+        callback, errback = self._callbacks.pop(task_id, (None, None))
+        if error:
+            if errback is not None:
+                errback(error)
+        elif callback is not None:
+            callback(result)
+
+    def stop(self) -> None:
+        """Finish queued tasks and join the thread."""
+        self._thread.quit()
+        self._thread.wait()
+
+
+class AnswerThread(QThread):
+    """Streams one answer from Engine.ask; stop() cancels it cooperatively."""
+
+    sources = Signal(object)  # SourcesEvent
+    token = Signal(str)
+    done = Signal(object)  # DoneEvent
+    error = Signal(object)  # ErrorEvent
+
+    def __init__(self, engine: Engine, question: str, conversation_id: int | None) -> None:
+        super().__init__()
+        self.setObjectName("desktop-rag-answer")
+        self.engine = engine
+        self.question = question
+        self.conversation_id = conversation_id
+        self.cancel = threading.Event()
+
+    def stop(self) -> None:
+        self.cancel.set()
+
+    def run(self) -> None:
+        try:
+            for event in self.engine.ask(self.question, self.conversation_id, self.cancel):
+                if isinstance(event, SourcesEvent):
+                    self.sources.emit(event)
+                elif isinstance(event, TokenEvent):
+                    self.token.emit(event.text)
+                elif isinstance(event, DoneEvent):
+                    self.done.emit(event)
+                elif isinstance(event, ErrorEvent):
+                    self.error.emit(event)
+        except Exception as exc:  # noqa: BLE001 - never a traceback dialog
+            log.exception("Answer failed")
+            self.error.emit(ErrorEvent(str(exc) or exc.__class__.__name__))
+
+
+class FunctionThread(QThread):
+    """Runs one slow callable (e.g. a connection test) and reports (ok, message)."""
+
+    result = Signal(int, str)  # ok as 1/0 (see IndexWorker.busy_changed)
+
+    def __init__(self, fn: Callable[[], str]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def run(self) -> None:
+        try:
+            self.result.emit(1, str(self.fn()))
+        except Exception as exc:  # noqa: BLE001
+            self.result.emit(0, str(exc) or exc.__class__.__name__)
+
+
+__all__ = [
+    "AnswerThread", "FileEvent", "FunctionThread", "IndexReport", "IndexRequest", "IndexWorker", "Progress", "Tasks",
+]

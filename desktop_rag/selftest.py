@@ -1,0 +1,79 @@
+"""`desktop-rag --self-test` / `demo`: index the bundled samples in a temp dir, search, answer, check."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from desktop_rag.config import Settings, resolve_paths, resource_path
+from desktop_rag.engine.types import DoneEvent, ErrorEvent, TokenEvent
+
+# (question, file the top passage must come from, words the extractive answer must contain)
+CHECKS = (
+    ("What water temperature is best for brewing coffee?", "coffee-brewing-guide.txt", ("90", "96")),
+    ("How do I add documents to the library?", "getting-started.md", ("folder",)),
+    ("绿茶的水温应该是多少？", "绿茶冲泡指南.md", ("八十度",)),
+    ("新办公室在哪里？", "办公室搬迁通知.txt", ("三号楼",)),
+)
+
+
+class SelfTestFailure(Exception):
+    """A check of the self-test did not hold."""
+
+
+def run_self_test(verbose: bool = True, samples: Path | None = None) -> int:
+    """Run every check; print what happens; 0 when all pass, 1 with the reason otherwise."""
+    say: Callable[[str], None] = print if verbose else (lambda _text: None)
+    samples = samples or resource_path("samples")
+    try:
+        with tempfile.TemporaryDirectory(prefix="desktop-rag-selftest-") as tmp:
+            _run(Path(tmp), samples, say)
+    except SelfTestFailure as exc:
+        print(f"SELF-TEST FAILED: {exc}")
+        return 1
+    say("Self-test passed.")
+    return 0
+
+
+def _run(home: Path, samples: Path, say: Callable[[str], None]) -> None:
+    from desktop_rag.engine.engine import Engine
+
+    if not samples.is_dir():
+        raise SelfTestFailure(f"sample documents not found at {samples}")
+    engine = Engine(resolve_paths(home), Settings())
+    try:
+        say(f"Indexing the sample documents in {samples} into a temporary library ({home}) ...")
+        started = time.monotonic()
+        report = engine.index([samples])
+        say(f"  {report.added} files, {report.chunks} chunks embedded with {engine.index_model} "
+            f"in {time.monotonic() - started:.1f} s")
+        if report.failed or report.added < len(CHECKS):
+            raise SelfTestFailure(f"indexing failed: {report.to_json()}")
+        for question, expected_file, expected_words in CHECKS:
+            _check_question(engine, question, expected_file, expected_words, say)
+    finally:
+        engine.close()
+
+
+def _check_question(engine, question: str, expected_file: str, words: tuple[str, ...], say) -> None:
+    hits = engine.search(question, 3)
+    if not hits or Path(hits[0].path).name != expected_file:
+        found = Path(hits[0].path).name if hits else "nothing"
+        raise SelfTestFailure(f"search for {question!r} found {found}, expected {expected_file}")
+    say(f"Search: {question}\n  top passage from {expected_file} (score {hits[0].score:.3f})")
+    from desktop_rag.engine.answering import Answerer
+
+    # Extractive mode on purpose: the self-test must not depend on a network or an API key.
+    answer, mode = "", ""
+    for event in Answerer(engine.settings, engine.search, None).answer(question):
+        if isinstance(event, TokenEvent):
+            continue
+        if isinstance(event, ErrorEvent):
+            raise SelfTestFailure(f"answering {question!r} failed: {event.message}")
+        if isinstance(event, DoneEvent):
+            answer, mode = event.answer, event.mode
+    if mode != "extractive" or "[1]" not in answer or not all(w in answer for w in words):
+        raise SelfTestFailure(f"the extractive answer to {question!r} is wrong: {answer!r}")
+    say("  answer: " + " ".join(answer.split())[:200])

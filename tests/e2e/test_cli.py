@@ -1,0 +1,104 @@
+"""The CLI contract (DESIGN.md section 7) with the real bundled embedding model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+CHECK_NO_TORCH = (
+    "import sys, json, io, contextlib; from desktop_rag.cli import main\n"
+    "buf = io.StringIO()\n"
+    "with contextlib.redirect_stdout(buf): rc = main(sys.argv[1:])\n"
+    "print(json.dumps({'rc': rc, 'torch': 'torch' in sys.modules, 'out': buf.getvalue()}))\n"
+)
+
+
+def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    out = subprocess.run([sys.executable, "-m", "desktop_rag", *args], capture_output=True, text=True, timeout=600)
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out
+
+
+def cli_in_probe(*args: str) -> dict:
+    """Run the CLI in a fresh interpreter and say whether torch got imported."""
+    out = subprocess.run([sys.executable, "-c", CHECK_NO_TORCH, *args], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def big_library(tmp_path_factory):
+    """Two thousand small files indexed once with the real model."""
+    root = tmp_path_factory.mktemp("big")
+    folder, home = root / "docs", root / "home"
+    folder.mkdir()
+    for i in range(2000):
+        sub = folder / f"part{i // 500}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"note{i:04d}.txt").write_text(f"Note {i}: the meeting about project {i} moved to room {i % 97}.",
+                                              encoding="utf-8")
+    report = json.loads(cli("--data-dir", str(home), "index", str(folder), "--json").stdout)
+    assert report["added"] == 2000 and report["embedded"] == report["chunks"] >= 2000
+    return folder, home
+
+
+def test_rescan_of_thousands_of_unchanged_files_loads_no_model(big_library):
+    folder, home = big_library
+    probe = cli_in_probe("--data-dir", str(home), "index", "--json")
+    report = json.loads(probe["out"])
+    assert probe["rc"] == 0
+    assert (report["unchanged"], report["added"], report["updated"], report["embedded"]) == (2000, 0, 0, 0)
+    assert probe["torch"] is False, "an unchanged re-scan must not load the embedding model"
+
+    target = folder / "part1" / "note0600.txt"
+    target.write_text("Note 600: the budget review is about the zeppelin hangar.", encoding="utf-8")
+    report = json.loads(cli("--data-dir", str(home), "index", "--json").stdout)
+    assert (report["updated"], report["unchanged"], report["embedded"]) == (1, 1999, 1)
+
+    hits = json.loads(cli("--data-dir", str(home), "search", "zeppelin hangar budget", "-k", "3", "--json").stdout)
+    assert hits["hits"][0]["path"] == str(target)
+    assert set(hits["hits"][0]) >= {"rank", "chunk_id", "score", "path", "page", "heading", "text"}
+
+
+def test_status_json_shape_and_search_batch(big_library, tmp_path):
+    folder, home = big_library
+    status = json.loads(cli("--data-dir", str(home), "status", "--json").stdout)
+    assert status["files"] == {"total": 2000, "indexed": 2000, "failed": 0, "pending": 0}
+    assert status["embedding_model"] == "bundled:all-MiniLM-L6-v2" and status["dimension"] == 384
+    assert status["chunks_pending_embedding"] == 0 and status["failed_files"] == []
+
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"_id": "a", "text": "project 17 meeting"}\n{"_id": "b", "text": "room 42"}\n',
+                       encoding="utf-8")
+    lines = [json.loads(x) for x in cli("--data-dir", str(home), "search", "--queries", str(queries), "-k", "5")
+             .stdout.splitlines()]
+    assert [x["_id"] for x in lines] == ["a", "b"] and all(len(x["hits"]) == 5 for x in lines)
+    assert lines[0]["hits"][0]["path"].endswith("note0017.txt")
+
+
+def test_usage_errors_exit_2_and_failures_exit_1(tmp_path):
+    assert cli("search", check=False).returncode == 2
+    assert cli("frobnicate", check=False).returncode == 2
+    out = cli("--data-dir", str(tmp_path / "h"), "index", str(tmp_path / "nope"), check=False)
+    assert out.returncode == 1 and "No such file or folder" in out.stderr
+    out = cli("--data-dir", str(tmp_path / "h"), "remove", str(tmp_path), check=False)
+    assert out.returncode == 1 and "not a source" in out.stderr
+    queries = tmp_path / "bad.jsonl"
+    queries.write_text("not json\n", encoding="utf-8")
+    out = cli("--data-dir", str(tmp_path / "h"), "search", "--queries", str(queries), check=False)
+    assert out.returncode == 1 and "bad.jsonl:1" in out.stderr
+
+
+def test_data_dir_from_environment(tmp_path):
+    doc = tmp_path / "a.md"
+    doc.write_text("# Title\n\nSome words about otters.\n", encoding="utf-8")
+    env = dict(os.environ, DESKTOP_RAG_HOME=str(tmp_path / "家"))
+    out = subprocess.run([sys.executable, "-m", "desktop_rag", "index", str(doc), "--json"], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "家" / "library.sqlite3").exists()

@@ -1,0 +1,195 @@
+"""Answer events end to end against a real local OpenAI-compatible server, and without a model."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from desktop_rag.config import Settings
+from desktop_rag.engine.answering import Answerer
+from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.llm import LLMClient, LLMConfig
+from desktop_rag.engine.types import ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
+from tests.support.openai_server import run_openai_server
+
+KEY = "sk-test-SECRET1234567890abcdefXYZ"
+
+
+def hit(n: int, text: str) -> Hit:
+    return Hit(chunk_id=n, score=1.0 / n, path=f"/docs/doc{n}.md", page=None, heading="", text=text)
+
+
+HITS = [
+    hit(1, "Employees get 25 days of annual leave per year."),
+    hit(2, "Leave requests go to your manager."),
+    hit(3, "The cafeteria serves lunch from noon."),
+]
+
+
+class FakeSearch:
+    """Records the queries it gets and returns fixed hits (retrieval is tested elsewhere)."""
+
+    def __init__(self, hits: list[Hit]) -> None:
+        self.hits = hits
+        self.queries: list[tuple[str, int]] = []
+
+    def __call__(self, query: str, k: int) -> list[Hit]:
+        self.queries.append((query, k))
+        return self.hits[:k]
+
+
+@pytest.fixture
+def server():
+    with run_openai_server() as srv:
+        yield srv
+
+
+@pytest.fixture(autouse=True)
+def no_llm_env(monkeypatch):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def client(server, **changes) -> LLMClient:
+    values = dict(base_url=server.base_url, model="fake-model", api_key=KEY, timeout_s=5.0,
+                  max_retries=0, retry_base_delay_s=0.01)
+    values.update(changes)
+    return LLMClient(LLMConfig(**values))
+
+
+def kinds(events) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def test_sources_then_tokens_then_done(server):
+    server.tokens = ["Employees", " get", " 25", " days", " [1].", " Ask", " your", " manager", " [2][9]."]
+    search = FakeSearch(HITS)
+    events = list(Answerer(Settings(top_k=3), search, client(server)).answer("How much leave do I get?"))
+    names = kinds(events)
+    assert names[0] == "SourcesEvent" and names[-1] == "DoneEvent"
+    assert set(names[1:-1]) == {"TokenEvent"} and len(names) == 2 + len(server.tokens)
+    sources, done = events[0], events[-1]
+    assert sources.hits == tuple(HITS) and sources.query == "How much leave do I get?"
+    assert "".join(e.text for e in events[1:-1]) == "".join(server.tokens)
+    assert done.answer == "Employees get 25 days [1]. Ask your manager [2]."
+    assert done.mode == "llm" and done.notice == ""
+    assert done.cited == (HITS[0], HITS[1])
+    assert search.queries == [("How much leave do I get?", 3)]
+
+
+def test_the_model_gets_the_passages_and_the_question(server):
+    list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("How much leave do I get?"))
+    (req,) = server.chat_requests()
+    messages = req.body["messages"]
+    assert messages[0]["role"] == "system"
+    assert "[1] doc1.md\nEmployees get 25 days" in messages[-1]["content"]
+    assert messages[-1]["content"].endswith("Question: How much leave do I get?")
+    assert req.body["temperature"] == pytest.approx(0.2)
+
+
+def test_no_citations_falls_back_to_top_passages(server):
+    server.reply = "You get 25 days."
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?"))[-1]
+    assert done.answer == "You get 25 days." and done.cited == tuple(HITS)
+
+
+def test_history_rewrites_the_query_with_the_model(server):
+    server.queue_reply("annual leave for part-time staff")
+    server.reply = "Part-timers get pro-rata leave [1]."
+    search = FakeSearch(HITS)
+    history = [ChatTurn("user", "How much annual leave do I get?"), ChatTurn("assistant", "25 days [1].")]
+    events = list(Answerer(Settings(), search, client(server)).answer("And part-timers?", history))
+    assert search.queries[0][0] == "annual leave for part-time staff"
+    assert events[0].query == "annual leave for part-time staff"
+    rewrite, answer = server.chat_requests()
+    assert not rewrite.body.get("stream") and "And part-timers?" in rewrite.body["messages"][-1]["content"]
+    assert answer.body["stream"] is True
+    assert [m["role"] for m in answer.body["messages"]] == ["system", "user", "assistant", "user"]
+    assert events[-1].answer == "Part-timers get pro-rata leave [1]."
+
+
+def test_rewrite_failure_falls_back_to_the_rule(server):
+    server.fail_next(500)  # the rewrite call fails; the answer call succeeds
+    search = FakeSearch(HITS)
+    history = [ChatTurn("user", "How much annual leave do I get?"), ChatTurn("assistant", "25 days.")]
+    events = list(Answerer(Settings(), search, client(server)).answer("What about part-timers?", history))
+    assert search.queries[0][0] == "annual leave get What about part-timers?"
+    assert len(server.chat_requests()) == 2
+    assert isinstance(events[-1], DoneEvent) and events[-1].mode == "llm"
+
+
+def test_no_passages_means_no_model_call(server):
+    events = list(Answerer(Settings(), FakeSearch([]), client(server)).answer("Anything?"))
+    assert kinds(events) == ["SourcesEvent", "DoneEvent"]
+    assert events[0].hits == ()
+    assert "couldn't find anything relevant" in events[-1].answer
+    assert server.requests == []
+    zh = list(Answerer(Settings(), FakeSearch([]), None).answer("有什么？"))[-1]
+    assert "没有找到" in zh.answer and zh.mode == "extractive"
+
+
+def test_extractive_mode_without_model():
+    events = list(Answerer(Settings(), FakeSearch(HITS), None).answer("How many days of annual leave?"))
+    names = kinds(events)
+    assert names[0] == "SourcesEvent" and names[-1] == "DoneEvent" and "TokenEvent" in names
+    done = events[-1]
+    assert done.mode == "extractive"
+    assert "".join(e.text for e in events if isinstance(e, TokenEvent)) == done.answer
+    assert "Employees get 25 days of annual leave per year. [1]" in done.answer
+    assert done.cited[0] == HITS[0]
+    assert "No language model is configured" in done.notice and "Settings" in done.notice
+
+
+def test_extractive_notice_names_the_missing_key():
+    settings = Settings(llm_provider="deepseek")
+    done = list(Answerer(settings, FakeSearch(HITS), None).answer("leave?"))[-1]
+    assert "No API key is set for DeepSeek" in done.notice
+
+
+def test_model_error_ends_with_error_event(server):
+    server.api_key = "sk-another-key-000000000000"
+    events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?"))
+    assert kinds(events) == ["SourcesEvent", "ErrorEvent"]
+    assert "rejected" in events[-1].message and KEY not in events[-1].message
+
+
+def test_cut_stream_gives_error_with_partial(server):
+    server.tokens = ["You", " get", " 25", " days"]
+    server.cut_after = 2
+    events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?"))
+    assert kinds(events) == ["SourcesEvent", "TokenEvent", "TokenEvent", "ErrorEvent"]
+    assert events[-1].partial == "You get" and "cut off" in events[-1].message
+
+
+def test_cancel_mid_stream_gives_partial_done(server):
+    server.tokens = [f" w{i}" for i in range(40)]
+    server.token_delay = 0.05
+    cancel = threading.Event()
+    events = []
+    started = time.monotonic()
+    for event in Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?", cancel=cancel):
+        events.append(event)
+        if sum(isinstance(e, TokenEvent) for e in events) == 2:
+            cancel.set()
+    assert time.monotonic() - started < 1.0
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.notice == "Stopped." and done.answer == " w0 w1"
+    assert kinds(events) == ["SourcesEvent", "TokenEvent", "TokenEvent", "DoneEvent"]
+
+
+def test_search_error_becomes_error_event():
+    def broken(query: str, k: int) -> list[Hit]:
+        raise DesktopRagError("The library is being rebuilt; try again in a moment.")
+
+    events = list(Answerer(Settings(), broken, None).answer("q?"))
+    assert events == [ErrorEvent("The library is being rebuilt; try again in a moment.")]
+
+
+def test_context_budget_limits_sources(server):
+    big = [hit(i, f"passage {i} " + "x" * 1500) for i in range(1, 6)]
+    events = list(Answerer(Settings(top_k=5, context_budget_chars=4000), FakeSearch(big), client(server)).answer("q?"))
+    sources = events[0]
+    assert isinstance(sources, SourcesEvent) and 1 <= len(sources.hits) < 5
+    assert sources.hits == tuple(big[: len(sources.hits)])

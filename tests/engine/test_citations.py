@@ -1,0 +1,38 @@
+"""Citation parsing and cleaning: ASCII, grouped, adjacent and full-width markers."""
+
+from __future__ import annotations
+
+from desktop_rag.engine.citations import clean_citations, find_citations
+
+
+def test_find_in_first_use_order_without_duplicates():
+    text = "B is true [2]. A is true [1][2]. Both [3, 1]. 中文【4】和［5］。Range [6-8]."
+    assert find_citations(text) == [2, 1, 3, 4, 5, 6, 7, 8]
+
+
+def test_find_ignores_years_links_and_plain_brackets():
+    assert find_citations("In [2023] see [docs](http://x) and [1](http://y) or [a] [ ]") == []
+
+
+def test_clean_removes_only_invalid_numbers():
+    text, cited = clean_citations("Paris is big [1]. It is old [7]. Both [1, 9] and [2][3].", 2)
+    assert text == "Paris is big [1]. It is old. Both [1] and [2]."
+    assert cited == [1, 2]
+
+
+def test_clean_full_width_and_chinese_separators():
+    text, cited = clean_citations("巴黎很大【1、3】。历史悠久【2】【5】。", 2)
+    assert text == "巴黎很大[1]。历史悠久[2]。"
+    assert cited == [1, 2]
+
+
+def test_clean_zero_and_no_passages():
+    assert clean_citations("Nothing [0] here [1].", 0) == ("Nothing here.", [])
+
+
+def test_clean_keeps_text_without_citations():
+    assert clean_citations("No citations at all.", 3) == ("No citations at all.", [])
+
+
+def test_clean_order_is_first_use():
+    assert clean_citations("x [3] y [1] z [3]", 3)[1] == [3, 1]

@@ -1,0 +1,95 @@
+"""Kill an ingest with SIGKILL at random points; the library must always reopen whole and finish on re-run."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.chunking import chunk_document
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.loaders import load
+from desktop_rag.engine.scanning import file_sha256
+
+# The crash windows are about storage, not semantics: the hashing embedder keeps each run short,
+# so the random kills land in the scan, text and vector phases alike.
+SETTINGS = Settings(embedding_model="hash:64")
+FILES = 150
+
+
+def version_text(i: int, version: str) -> str:
+    sentence = f"Version {version} of file {i} talks about subject{i}{version}. "
+    return sentence * (25 if version == "old" else 40)
+
+
+def expected_chunks(path, text: str) -> list[str]:
+    path.write_text(text, encoding="utf-8")
+    return [c.text for c in chunk_document(load(path, max_bytes=10**7), 500, 50)]
+
+
+def check_invariants(home, folder, versions: dict[int, dict[str, list[str]]]) -> None:
+    engine = Engine(resolve_paths(home), SETTINGS)
+    store = engine.store
+    for record in store.files():
+        i = int(record.path.rsplit("file", 1)[1].split(".")[0])
+        texts = [r[0] for r in store.db.execute("SELECT text FROM chunks WHERE file_id = ? ORDER BY ordinal",
+                                                (record.id,))]
+        assert record.status == "indexed", record
+        assert texts in (versions[i]["old"], versions[i]["new"]), f"file {i} is half old, half new"
+        assert record.chunk_count == len(texts)
+    stored = np.array(sorted(r[0] for r in store.db.execute("SELECT chunk_id FROM vectors")), dtype=np.int64)
+    assert np.array_equal(engine.vectors().ids(), stored), "FAISS ids differ from the store's"
+    assert store.db.execute("SELECT count(*) FROM chunks_fts").fetchone()[0] == store.count_chunks()
+    assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    engine.close()
+
+
+def run_index(home, folder) -> subprocess.Popen:
+    env = dict(os.environ, DESKTOP_RAG_EMBEDDING_MODEL=SETTINGS.embedding_model)
+    return subprocess.Popen(
+        [sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "index", str(folder), "--json"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+
+
+def test_sigkill_at_random_points_leaves_each_file_old_or_new(tmp_path):
+    rng = random.Random(1234)
+    folder, home, scratch = tmp_path / "docs", tmp_path / "home", tmp_path / "scratch.txt"
+    folder.mkdir()
+    versions = {i: {v: expected_chunks(scratch, version_text(i, v)) for v in ("old", "new")} for i in range(FILES)}
+    for i in range(FILES):
+        (folder / f"file{i}.txt").write_text(version_text(i, "old"), encoding="utf-8")
+    assert run_index(home, folder).wait(timeout=300) == 0
+
+    started = time.monotonic()
+    proc = run_index(home, folder)
+    proc.wait(timeout=300)
+    full_run = time.monotonic() - started  # an unchanged re-run: the floor of a run's length
+
+    kills = 0
+    for round_ in range(6):
+        for i in rng.sample(range(FILES), FILES // 2):  # change half the files each round
+            v = "new" if round_ % 2 == 0 else "old"
+            (folder / f"file{i}.txt").write_text(version_text(i, v), encoding="utf-8")
+        proc = run_index(home, folder)
+        time.sleep(rng.uniform(0.2, max(0.5, full_run * 2.5)))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait(timeout=60)
+        check_invariants(home, folder, versions)
+    assert kills >= 3, "the kills should land while the index runs"
+
+    assert run_index(home, folder).wait(timeout=300) == 0
+    check_invariants(home, folder, versions)
+    engine = Engine(resolve_paths(home), SETTINGS)
+    for record in engine.store.files():
+        assert record.sha256 == file_sha256(record.path), "a re-run must finish the job"
+    assert engine.status().chunks_pending_embedding == 0
+    engine.close()

@@ -1,0 +1,63 @@
+"""Extractive answers: relevant sentences, right citations, labels in the question's language."""
+
+from __future__ import annotations
+
+from desktop_rag.engine.citations import find_citations
+from desktop_rag.engine.extractive import extractive_answer, split_sentences
+from desktop_rag.engine.types import Hit
+
+
+def hit(n: int, text: str) -> Hit:
+    return Hit(chunk_id=n, score=1.0, path=f"/docs/{n}.txt", page=None, heading="", text=text)
+
+
+HITS = [
+    hit(1, "The office opens at 9 am. Parking is free for staff. The cafeteria serves lunch from noon."),
+    hit(2, "Employees get 25 days of annual leave per year.\nLeave requests go to your manager."),
+    hit(3, "员工每年享有十五天带薪年假。年假需要提前一周申请。公司食堂中午十二点开饭。"),
+    hit(4, "新办公室位于科技园区三号楼五层。新办公室提供免费停车位。"),
+]
+
+
+def test_english_question_cites_the_right_passage():
+    answer = extractive_answer("How many days of annual leave do employees get?", HITS)
+    assert answer.startswith("Extractive answer (no language model is configured)")
+    assert "Employees get 25 days of annual leave per year. [2]" in answer
+    assert find_citations(answer) == [2]
+    assert "cafeteria" not in answer and "员工" not in answer
+
+
+def test_chinese_question_cites_the_right_passage_and_label_is_chinese():
+    answer = extractive_answer("员工有多少天年假？", HITS)
+    assert answer.startswith("摘录式回答（未配置语言模型）")
+    assert "员工每年享有十五天带薪年假。 [3]" in answer
+    assert find_citations(answer) == [3]
+
+
+def test_chinese_where_question():
+    answer = extractive_answer("新办公室在哪里？", HITS)
+    assert "三号楼" in answer and find_citations(answer)[0] == 4
+
+
+def test_citation_is_position_in_hits():
+    answer = extractive_answer("When does the cafeteria serve lunch?", HITS[::-1])
+    assert "The cafeteria serves lunch from noon. [4]" in answer
+
+
+def test_nothing_relevant():
+    assert "don't seem to contain" in extractive_answer("What is quantum chromodynamics?", HITS)
+    assert "没有" in extractive_answer("量子色动力学是什么？", HITS[:2])
+    assert "don't seem to contain" in extractive_answer("What?", [])
+
+
+def test_max_sentences_and_no_duplicates():
+    dup = [hit(1, "Leave is 25 days. Leave needs approval. Leave carries over. Leave is paid."), hit(2, "Leave is 25 days.")]
+    answer = extractive_answer("leave", dup, max_sentences=2)
+    lines = [ln for ln in answer.splitlines() if ln.startswith("- ")]
+    assert len(lines) == 2 and len(set(lines)) == 2
+
+
+def test_sentence_splitting():
+    assert split_sentences("他说：“好的。”然后走了！真的吗？") == ["他说：“好的。”", "然后走了！", "真的吗？"]
+    assert split_sentences("See e.g. the docs. Next one!\nwrapped\nline.") == ["See e.g. the docs.", "Next one!", "wrapped line."]
+    assert split_sentences("# Title\n- item one\n- item two") == ["# Title", "- item one", "- item two"]

@@ -1,0 +1,111 @@
+"""Tests for hybrid fusion: weighting, language coverage, edge cases and score range."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from desktop_rag.engine.fusion import (
+    COVERED_DENSE_WEIGHT,
+    UNCOVERED_DENSE_WEIGHT,
+    dense_coverage,
+    dense_weight,
+    fuse,
+)
+
+EN = frozenset({"en"})
+
+
+def flat_noise(ids: range, seed: int = 0) -> list[tuple[int, float]]:
+    """Dense results that carry no signal: cosines packed in a narrow band, random order."""
+    rng = random.Random(seed)
+    hits = [(i, 0.50 + rng.uniform(-0.03, 0.03)) for i in ids]
+    return sorted(hits, key=lambda h: -h[1])
+
+
+def test_strong_keyword_hit_stays_on_top_when_dense_is_noise_on_chinese() -> None:
+    dense = flat_noise(range(100, 200))
+    dense.insert(50, (7, 0.49))  # the right chunk is mid-pack for the English-only model
+    keyword = [(7, 30.0), (8, 9.0), (9, 8.5), (10, 8.0), (11, 7.9)]
+    out = fuse(dense, keyword, 10, query="黑豹队的防守丢了多少分？", dense_languages=EN)
+    assert out[0][0] == 7
+    assert out[0][1] >= 0.8 and out[0][1] - out[1][1] >= 0.5  # clearly ahead of the noise
+
+
+def test_multilingual_model_gets_full_weight_on_chinese() -> None:
+    query = "黑豹队的防守丢了多少分？"
+    assert dense_weight(query, None) == pytest.approx(COVERED_DENSE_WEIGHT)
+    assert dense_weight(query, frozenset({"zh", "en"})) == pytest.approx(COVERED_DENSE_WEIGHT)
+    assert dense_weight(query, frozenset({"multilingual"})) == pytest.approx(COVERED_DENSE_WEIGHT)
+    assert dense_weight(query, EN) == pytest.approx(UNCOVERED_DENSE_WEIGHT)
+    # With a model that covers Chinese, a confident dense hit can beat keyword's pick.
+    dense = [(1, 0.85), (2, 0.40), (3, 0.38), (4, 0.37)]
+    keyword = [(2, 10.0), (1, 5.0), (5, 2.0)]
+    assert fuse(dense, keyword, 3, query=query, dense_languages=frozenset({"zh"}))[0][0] == 1
+    assert fuse(dense, keyword, 3, query=query, dense_languages=EN)[0][0] == 2
+
+
+def test_dense_coverage_follows_query_script() -> None:
+    assert dense_coverage("vitamin D and cell growth", EN) == pytest.approx(1.0)
+    assert dense_coverage("维生素D与细胞生长", EN) < 0.2
+    assert dense_coverage("维生素D与细胞生长", frozenset({"zh-CN"})) > 0.8
+    assert dense_coverage("", EN) == pytest.approx(1.0)
+    assert dense_coverage("что такое витамин", EN) == pytest.approx(0.0)
+    assert dense_coverage("что такое витамин", frozenset({"ru"})) == pytest.approx(1.0)
+    mixed = dense_weight("GPU 加速", EN)
+    assert UNCOVERED_DENSE_WEIGHT < mixed < COVERED_DENSE_WEIGHT
+
+
+def test_english_query_uses_both_retrievers() -> None:
+    dense = [(1, 0.80), (2, 0.75), (3, 0.30)]
+    keyword = [(2, 12.0), (4, 11.0), (1, 2.0)]
+    out = dict(fuse(dense, keyword, 10, query="vitamin d", dense_languages=EN))
+    assert max(out, key=out.get) == 2  # high in both lists beats high in one
+    assert set(out) == {1, 2, 3, 4}
+
+
+def test_dense_only_hits_survive_when_keyword_finds_nothing() -> None:
+    dense = [(5, 0.71), (6, 0.64), (7, 0.60)]
+    for langs in (EN, None):
+        out = fuse(dense, [], 2, query="一个没有关键词命中的问题", dense_languages=langs)
+        assert [cid for cid, _ in out] == [5, 6]
+        assert out[0][1] == pytest.approx(1.0)
+
+
+def test_keyword_only_when_vectors_are_pending() -> None:
+    out = fuse([], [(3, 5.0), (4, 1.0)], 5, query="vitamin")
+    assert out == [(3, pytest.approx(1.0)), (4, pytest.approx(0.0))]
+
+
+def test_empty_inputs_and_k() -> None:
+    assert fuse([], [], 10) == []
+    assert fuse([(1, 0.5)], [(1, 3.0)], 0) == []
+    assert fuse([(1, 0.5)], [(2, 3.0)], -1) == []
+
+
+def test_output_is_bounded_sorted_and_at_most_k() -> None:
+    rng = random.Random(1)
+    dense = sorted(((i, rng.uniform(-0.2, 0.9)) for i in range(60)), key=lambda h: -h[1])
+    keyword = sorted(((i, rng.uniform(0.1, 40.0)) for i in range(30, 120)), key=lambda h: -h[1])
+    out = fuse(dense, keyword, 25, query="some english words")
+    assert len(out) == 25
+    scores = [s for _, s in out]
+    assert scores == sorted(scores, reverse=True)
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    assert len({cid for cid, _ in out}) == 25
+
+
+def test_ties_are_deterministic_and_flat_lists_do_not_divide_by_zero() -> None:
+    dense = [(1, 0.5), (2, 0.5), (3, 0.5)]
+    keyword = [(3, 2.0), (2, 2.0), (1, 2.0)]
+    out = fuse(dense, keyword, 3)
+    assert [s for _, s in out] == [pytest.approx(1.0)] * 3
+    assert [cid for cid, _ in out] == [1, 2, 3]  # first appearance wins a tie
+    assert fuse(dense, keyword, 3) == out
+
+
+def test_duplicates_and_non_finite_scores_are_ignored() -> None:
+    dense = [(1, 0.9), (1, 0.1), (2, float("nan")), (3, 0.2)]
+    out = fuse(dense, [], 10)
+    assert [cid for cid, _ in out] == [1, 3]

@@ -1,0 +1,358 @@
+"""LLM client against a real local OpenAI-compatible server: streaming, errors, retries, secrecy."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+import traceback
+
+import pytest
+
+from desktop_rag.config import Settings
+from desktop_rag.engine.llm import (
+    PRESETS,
+    LLMClient,
+    LLMConfig,
+    LLMError,
+    config_problem,
+    resolve_llm_config,
+    test_connection,
+)
+from tests.support.openai_server import FakeOpenAIServer, run_openai_server
+
+KEY = "sk-test-SECRET1234567890abcdefXYZ"
+
+
+@pytest.fixture
+def server():
+    with run_openai_server() as srv:
+        yield srv
+
+
+def make_config(server: FakeOpenAIServer, **changes) -> LLMConfig:
+    values = dict(
+        base_url=server.base_url,
+        model="fake-model",
+        api_key=KEY,
+        provider="custom",
+        timeout_s=5.0,
+        max_retries=2,
+        retry_base_delay_s=0.01,
+        retry_max_delay_s=0.05,
+    )
+    values.update(changes)
+    return LLMConfig(**values)
+
+
+def closed_port_url() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+MESSAGES = [{"role": "user", "content": "hi"}]
+
+
+def error_of(client: LLMClient) -> LLMError:
+    with pytest.raises(LLMError) as info:
+        list(client.stream(MESSAGES))
+    return info.value
+
+
+# ---- streaming and completion ----
+
+
+def test_stream_yields_tokens_in_order_and_skips_empty_chunks(server):
+    server.tokens = ["The", " answer", " is", " 42", "."]
+    tokens = list(LLMClient(make_config(server)).stream(MESSAGES))
+    assert tokens == ["The", " answer", " is", " 42", "."]
+    assert all(tokens)
+
+
+def test_stream_sends_model_messages_temperature_and_key(server):
+    list(LLMClient(make_config(server, temperature=0.2)).stream(MESSAGES))
+    (req,) = server.chat_requests()
+    assert req.body["model"] == "fake-model"
+    assert req.body["messages"] == MESSAGES
+    assert req.body["stream"] is True
+    assert req.body["temperature"] == pytest.approx(0.2)
+    assert req.headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_complete_returns_the_whole_reply(server):
+    server.reply = "Bonjour tout le monde"
+    assert LLMClient(make_config(server)).complete(MESSAGES) == "Bonjour tout le monde"
+    assert server.chat_requests()[0].body.get("stream") in (None, False)
+
+
+def test_chinese_tokens_survive_streaming(server):
+    server.tokens = ["年假", "是", "十五天", "。"]
+    assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "年假是十五天。"
+
+
+# ---- error mapping ----
+
+
+def test_each_failure_has_its_own_kind_and_message(server):
+    results: dict[str, LLMError] = {}
+
+    server.api_key = "sk-the-right-one-0000000000"
+    results["auth"] = error_of(LLMClient(make_config(server)))
+    server.api_key = None
+
+    results["model_not_found"] = error_of(LLMClient(make_config(server, model="no-such-model")))
+
+    server.fail_next(429, times=10)
+    results["rate_limit"] = error_of(LLMClient(make_config(server, max_retries=0)))
+    server._failures.clear()
+
+    server.fail_next(500, times=10, message="upstream exploded")
+    results["server"] = error_of(LLMClient(make_config(server, max_retries=0)))
+    server._failures.clear()
+
+    results["unreachable"] = error_of(LLMClient(make_config(server, base_url=closed_port_url(), max_retries=0)))
+
+    results["no_key"] = error_of(LLMClient(make_config(server, base_url="https://api.example.com/v1", api_key="")))
+
+    server.cut_after = 2
+    results["cut"] = error_of(LLMClient(make_config(server)))
+    server.cut_after = None
+
+    for kind, err in results.items():
+        assert err.kind == kind, (kind, err)
+    messages = [str(e) for e in results.values()]
+    assert len(set(messages)) == len(messages)
+    assert "rejected" in str(results["auth"]) and "401" in str(results["auth"])
+    assert "no-such-model" in str(results["model_not_found"])
+    assert "rate-limiting" in str(results["rate_limit"])
+    assert "internal error" in str(results["server"]) and "upstream exploded" in str(results["server"])
+    assert "Could not reach" in str(results["unreachable"])
+    assert "No API key" in str(results["no_key"])
+    assert "cut off" in str(results["cut"])
+
+
+def test_forbidden_is_an_auth_error(server):
+    server.fail_next(403, message="Your region is not supported")
+    err = error_of(LLMClient(make_config(server)))
+    assert err.kind == "auth" and "403" in str(err) and "region" in str(err)
+
+
+def test_model_not_found_code_on_other_status(server):
+    server.fail_next(400, code="model_not_found", message="Model does not exist")
+    assert error_of(LLMClient(make_config(server))).kind == "model_not_found"
+
+
+def test_no_key_sends_nothing(server):
+    client = LLMClient(make_config(server, base_url="https://api.example.com/v1", api_key=""))
+    with pytest.raises(LLMError) as info:
+        client.complete(MESSAGES)
+    assert info.value.kind == "no_key"
+    assert server.requests == []
+
+
+def test_timeout_when_server_hangs(server):
+    server.hang = True
+    started = time.monotonic()
+    err = error_of(LLMClient(make_config(server, timeout_s=0.3, max_retries=1)))
+    assert err.kind == "timeout" and "did not answer" in str(err)
+    assert time.monotonic() - started < 5
+    assert len(server.chat_requests()) == 2  # one retry
+
+
+def test_cut_stream_keeps_partial_text(server):
+    server.tokens = ["One", " two", " three", " four", " five"]
+    server.cut_after = 3
+    err = error_of(LLMClient(make_config(server)))
+    assert err.kind == "cut"
+    assert err.partial == "One two three"
+    assert "cut off" in str(err)
+    assert len(server.chat_requests()) == 1  # never retried after tokens were yielded
+
+
+def test_stall_mid_stream_is_a_cut_with_partial(server):
+    server.tokens = ["Alpha", " beta", " gamma"]
+    server.hang_after = 2
+    err = error_of(LLMClient(make_config(server, timeout_s=0.3)))
+    assert err.kind == "cut" and err.partial == "Alpha beta"
+    assert len(server.chat_requests()) == 1
+
+
+# ---- retries ----
+
+
+def test_transient_errors_are_retried_then_succeed(server):
+    server.fail_next(500, times=1)
+    server.fail_next(429, times=1)
+    server.reply = "ok then"
+    assert "".join(LLMClient(make_config(server, max_retries=2)).stream(MESSAGES)) == "ok then"
+    assert len(server.chat_requests()) == 3
+
+
+def test_retries_are_bounded(server):
+    server.fail_next(503, times=10)
+    with pytest.raises(LLMError) as info:
+        LLMClient(make_config(server, max_retries=2)).complete(MESSAGES)
+    assert info.value.kind == "server"
+    assert len(server.chat_requests()) == 3
+
+
+def test_auth_and_model_errors_are_not_retried(server):
+    server.fail_next(401, times=5, code="invalid_api_key")
+    assert error_of(LLMClient(make_config(server, max_retries=3))).kind == "auth"
+    assert len(server.chat_requests()) == 1
+    server._failures.clear()
+    assert error_of(LLMClient(make_config(server, model="nope", max_retries=3))).kind == "model_not_found"
+    assert len(server.chat_requests()) == 2
+
+
+def test_backoff_grows_exponentially(server):
+    server.fail_next(500, times=3)
+    started = time.monotonic()
+    LLMClient(make_config(server, max_retries=3, retry_base_delay_s=0.05, retry_max_delay_s=1)).complete(MESSAGES)
+    assert time.monotonic() - started >= 0.05 + 0.1 + 0.2 - 0.02
+    assert len(server.chat_requests()) == 4
+
+
+# ---- cancel ----
+
+
+def test_cancel_mid_stream_stops_promptly_and_closes(server):
+    server.tokens = [f" t{i}" for i in range(40)]
+    server.token_delay = 0.05  # 2 s for the whole answer
+    cancel = threading.Event()
+    got: list[str] = []
+    started = time.monotonic()
+    for token in LLMClient(make_config(server)).stream(MESSAGES, cancel):
+        got.append(token)
+        if len(got) == 3:
+            cancel.set()
+    assert got == [" t0", " t1", " t2"]
+    assert time.monotonic() - started < 1.0
+    (req,) = server.chat_requests()
+    assert req.finished.wait(3)
+    assert not req.completed and req.tokens_sent < 40
+
+
+def test_cancel_before_start_sends_nothing(server):
+    cancel = threading.Event()
+    cancel.set()
+    assert list(LLMClient(make_config(server)).stream(MESSAGES, cancel)) == []
+    assert server.chat_requests() == []
+
+
+# ---- the key never leaks ----
+
+
+def _assert_no_key(text: str) -> None:
+    assert KEY not in text
+    assert KEY[8:] not in text  # not even the secret part
+
+
+def test_key_never_appears_in_errors_reprs_logs_or_output(server, caplog, capsys):
+    caplog.set_level(logging.DEBUG)
+    config = make_config(server, max_retries=1)
+    client = LLMClient(config)
+    server.api_key = "sk-the-right-one-0000000000"  # the 401 message echoes the key we sent
+    auth = error_of(client)
+    server.api_key = None
+    server.fail_next(500, times=5, message=f"proxy failed for Authorization: Bearer {KEY}")
+    boom = error_of(client)
+    server._failures.clear()
+    server.cut_after = 1
+    cut = error_of(client)
+    for err in (auth, boom, cut):
+        _assert_no_key(str(err))
+        _assert_no_key(repr(err))
+        _assert_no_key(repr(err.args))
+        _assert_no_key("".join(traceback.format_exception(err)))
+    assert auth.kind == "auth" and boom.kind == "server"
+    _assert_no_key(str(config) + repr(config) + repr(client))
+    _assert_no_key(caplog.text)
+    for record in caplog.records:
+        _assert_no_key(record.getMessage())
+    out = capsys.readouterr()
+    _assert_no_key(out.out + out.err)
+
+
+# ---- configuration ----
+
+
+def test_config_repr_hides_key_and_is_frozen():
+    config = LLMConfig(base_url="https://api.openai.com/v1", model="gpt-4o-mini", api_key=KEY)
+    assert KEY not in repr(config) and KEY not in str(config)
+    assert config.temperature == 0.2
+    with pytest.raises(AttributeError):
+        config.model = "other"  # type: ignore[misc]
+
+
+def test_nothing_configured_means_extractive_mode():
+    assert resolve_llm_config(Settings(), env={}) is None
+    assert "No language model is configured" in config_problem(Settings(), env={})
+
+
+def test_preset_defaults_and_env_key():
+    config = resolve_llm_config(Settings(llm_provider="deepseek"), env={"OPENAI_API_KEY": KEY})
+    assert config is not None
+    assert (config.base_url, config.model, config.provider) == ("https://api.deepseek.com/v1", "deepseek-chat", "deepseek")
+    assert config.api_key == KEY
+    zhipu = resolve_llm_config(Settings(llm_provider="zhipu"), env={"OPENAI_API_KEY": KEY})
+    assert zhipu.base_url == "https://open.bigmodel.cn/api/paas/v4" and zhipu.model == "glm-4-flash"
+    assert PRESETS["openai"].default_model == "gpt-4o-mini"
+
+
+def test_remote_preset_without_key_is_not_configured():
+    settings = Settings(llm_provider="deepseek")
+    assert resolve_llm_config(settings, env={}) is None
+    assert "API key" in config_problem(settings, env={})
+
+
+def test_local_presets_need_no_key():
+    ollama = resolve_llm_config(Settings(llm_provider="ollama", llm_model="qwen2.5:7b"), env={})
+    assert ollama is not None and ollama.api_key == "ollama" and ollama.base_url == "http://localhost:11434/v1"
+    lms = resolve_llm_config(Settings(llm_provider="lmstudio", llm_model="local-model"), env={})
+    assert lms is not None and lms.base_url == "http://localhost:1234/v1"
+    assert resolve_llm_config(Settings(llm_provider="ollama"), env={}) is None  # model unknown
+    custom = resolve_llm_config(Settings(llm_base_url="http://127.0.0.1:8080/v1", llm_model="m"), env={})
+    assert custom is not None and custom.api_key
+
+
+def test_env_overrides_settings():
+    settings = Settings(llm_provider="openai", llm_model="gpt-4o", temperature=0.7)
+    env = {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": "https://proxy.example.com/v1/", "OPENAI_MODEL": "my-model"}
+    config = resolve_llm_config(settings, env=env)
+    assert (config.base_url, config.model, config.temperature) == ("https://proxy.example.com/v1", "my-model", 0.7)
+
+
+def test_bare_key_means_openai():
+    config = resolve_llm_config(Settings(), env={"OPENAI_API_KEY": KEY})
+    assert config is not None and config.provider == "openai" and config.model == "gpt-4o-mini"
+
+
+# ---- test_connection (Settings dialog) ----
+
+
+def test_connection_reports_success(server):
+    server.reply = "OK"
+    result = test_connection(make_config(server))
+    assert "fake-model" in result and "OK" in result
+    assert server.chat_requests()[0].body["max_tokens"] == 8
+
+
+def test_connection_raises_actionable_error(server):
+    with pytest.raises(LLMError) as info:
+        test_connection(make_config(server, model="missing-model"))
+    assert info.value.kind == "model_not_found" and "missing-model" in str(info.value)
+
+
+def test_cancel_during_retry_backoff_stops_quietly(server):
+    server.fail_next(500, times=10)
+    cancel = threading.Event()
+    client = LLMClient(make_config(server, max_retries=5, retry_base_delay_s=2.0, retry_max_delay_s=2.0))
+    threading.Timer(0.2, cancel.set).start()
+    started = time.monotonic()
+    assert list(client.stream(MESSAGES, cancel)) == []
+    assert time.monotonic() - started < 1.5
+    assert len(server.chat_requests()) == 1

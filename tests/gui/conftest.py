@@ -1,0 +1,86 @@
+"""GUI test fixtures: offscreen Qt, a real MainWindow on a temp library, the local OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any Qt import
+
+from collections.abc import Callable, Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from desktop_rag.config import Settings, resolve_paths  # noqa: E402
+from tests.support.openai_server import FakeOpenAIServer, run_openai_server  # noqa: E402
+
+# GUI tests are about the GUI, not semantics: the deterministic hash embedder keeps them fast.
+# tests/gui/test_real_model.py uses the bundled model (default Settings).
+FAST = Settings(embedding_model="hash:64")
+INDEX_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith(("OPENAI_", "DESKTOP_RAG_")):
+            monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def llm_server() -> Iterator[FakeOpenAIServer]:
+    with run_openai_server() as server:
+        yield server
+
+
+def llm_settings(server: FakeOpenAIServer, **changes) -> Settings:
+    return FAST.replace(llm_provider="custom", llm_base_url=server.base_url, llm_model="fake-model", **changes)
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path: Path) -> Iterator[Callable]:
+    """Factory for real MainWindows (real Engine, temp data dir); all are closed at the end."""
+    from desktop_rag.gui.app import create_application
+    from desktop_rag.gui.views.main_window import MainWindow
+
+    create_application()
+    windows: list[MainWindow] = []
+
+    def factory(settings: Settings = FAST, home: Path | None = None) -> MainWindow:
+        paths = resolve_paths(home or tmp_path / "home")
+        window = MainWindow(paths, settings)
+        window.show()
+        windows.append(window)
+        return window
+
+    yield factory
+    for window in windows:
+        window.close()
+
+
+def wait_idle(qtbot, window, timeout: int = INDEX_TIMEOUT_MS) -> None:
+    """Wait until the index worker has nothing running or queued and the status bar is fresh."""
+    qtbot.waitUntil(lambda: not window.backend.busy and window.backend.indexer.pending() == 0, timeout=timeout)
+    with qtbot.waitSignal(window.status_updated, timeout=timeout):
+        window.backend.refresh_status()
+
+
+def add_and_wait(qtbot, window, paths: list[str], timeout: int = INDEX_TIMEOUT_MS):
+    """Call the Add folder/files slot and wait for the run that indexed them; returns its IndexReport."""
+    with qtbot.waitSignal(window.index_finished, timeout=timeout,
+                          check_params_cb=lambda r: r.added + r.updated + len(r.failed) > 0) as blocker:
+        window.add_paths(paths)
+    wait_idle(qtbot, window, timeout)
+    return blocker.args[0]
+
+
+def write_docs(folder: Path, count: int = 3, words: int = 60) -> list[Path]:
+    """Generated English documents about numbered topics."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for i in range(count):
+        body = " ".join(f"topic{i} fact{j} alpha beta gamma." for j in range(words // 5))
+        path = folder / f"doc{i:03d}.md"
+        path.write_text(f"# Document {i}\n\n{body}\n", encoding="utf-8")
+        out.append(path)
+    return out

@@ -1,0 +1,319 @@
+"""A real local HTTP server speaking the OpenAI chat-completions protocol, scriptable per test."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+_RELEASE_TIMEOUT_S = 30.0
+
+
+@dataclass
+class RecordedRequest:
+    """One request the server received, and how far its answer got."""
+
+    method: str
+    path: str
+    headers: dict[str, str]  # names lower-cased
+    body: dict | None
+    tokens_sent: int = 0
+    completed: bool = False
+    finished: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
+class _Failure:
+    status: int
+    code: str | None
+    message: str | None
+
+
+class FakeOpenAIServer:
+    """State that tests script: reply, tokens, delays, failures, cuts and hangs.
+
+    - `reply` / `tokens`: the answer (tokens win when set; otherwise the reply is split on spaces).
+    - `queue_reply(text)`: a one-off reply for the next successful chat request (then `reply`).
+    - `token_delay`: seconds between streamed tokens.
+    - `fail_next(status, times, code, message)`: the next requests get an OpenAI-style error.
+    - `cut_after`: stream that many tokens, then drop the connection without finishing.
+    - `hang` / `hang_after`: never answer / stop sending after that many tokens (for timeouts).
+    - `api_key`: when set, other bearer tokens get 401 (the message echoes the key, as a
+      careless server might, so tests can check that clients scrub it).
+    - `models`: known model ids; others get 404 with code model_not_found.
+    """
+
+    def __init__(self) -> None:
+        self.reply = "Hello from the fake model."
+        self.tokens: list[str] | None = None
+        self.token_delay = 0.0
+        self.models: list[str] = ["fake-model"]
+        self.api_key: str | None = None
+        self.cut_after: int | None = None
+        self.hang = False
+        self.hang_after: int | None = None
+        self.requests: list[RecordedRequest] = []
+        self._failures: list[_Failure] = []
+        self._queued: list[str] = []
+        self._lock = threading.Lock()
+        self._release = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # ---- scripting ----
+
+    def fail_next(
+        self, status: int, times: int = 1, code: str | None = None, message: str | None = None
+    ) -> None:
+        """Answer the next `times` chat requests with an error status."""
+        with self._lock:
+            self._failures.extend(_Failure(status, code, message) for _ in range(times))
+
+    def queue_reply(self, text: str) -> None:
+        """Use `text` (split on spaces) for the next successful chat request only."""
+        with self._lock:
+            self._queued.append(text)
+
+    def reply_tokens(self) -> list[str]:
+        """The tokens of the scripted answer (the default one; see `_next_tokens`)."""
+        if self.tokens is not None:
+            return list(self.tokens)
+        return _split_words(self.reply)
+
+    def _next_tokens(self) -> list[str]:
+        with self._lock:
+            queued = self._queued.pop(0) if self._queued else None
+        return _split_words(queued) if queued is not None else self.reply_tokens()
+
+    def chat_requests(self) -> list[RecordedRequest]:
+        """Only the POST /v1/chat/completions requests."""
+        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def release(self) -> None:
+        """Let hanging handlers finish (called on stop)."""
+        self._release.set()
+
+    # ---- lifecycle ----
+
+    @property
+    def base_url(self) -> str:
+        assert self._httpd is not None, "server not started"
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> "FakeOpenAIServer":
+        handler = type("BoundHandler", (_Handler,), {"state": self})
+        self._httpd = _Server(("127.0.0.1", 0), handler)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.release()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _pop_failure(self) -> _Failure | None:
+        with self._lock:
+            return self._failures.pop(0) if self._failures else None
+
+
+class _Server(ThreadingHTTPServer):
+    """Daemon threads; clients hanging up (cancel, cut) are expected, not errors to print."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def run_openai_server() -> Iterator[FakeOpenAIServer]:
+    """Start a fake server on 127.0.0.1 (free port) and stop it afterwards."""
+    server = FakeOpenAIServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _split_words(text: str) -> list[str]:
+    words = text.split(" ")
+    return [w if i == 0 else " " + w for i, w in enumerate(words)]
+
+
+def _error_body(status: int, code: str | None, message: str) -> dict:
+    kinds = {401: "invalid_request_error", 404: "invalid_request_error", 429: "requests"}
+    return {"error": {"message": message, "type": kinds.get(status, "server_error"), "param": None, "code": code}}
+
+
+def _chunk(model: str, delta: dict | None, finish: str | None = None) -> dict:
+    choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "choices": choices,
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Serves /v1/models and /v1/chat/completions from the bound FakeOpenAIServer state."""
+
+    protocol_version = "HTTP/1.1"
+    state: FakeOpenAIServer
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - silence stderr
+        pass
+
+    # ---- plumbing ----
+
+    def _record(self, body: dict | None) -> RecordedRequest:
+        rec = RecordedRequest(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        with self.state._lock:
+            self.state.requests.append(rec)
+        return rec
+
+    def _send_json(self, status: int, payload: dict, extra: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _write_chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode("ascii") + data + b"\r\n")
+        self.wfile.flush()
+
+    def _sse(self, payload: dict | str) -> None:
+        text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+        self._write_chunk(f"data: {text}\n\n".encode("utf-8"))
+
+    # ---- routes ----
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server naming
+        rec = self._record(None)
+        if self.path.rstrip("/").endswith("/models"):
+            data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in self.state.models]
+            self._send_json(200, {"object": "list", "data": data})
+        else:
+            self._send_json(404, _error_body(404, None, f"No route {self.path}"))
+        rec.completed = True
+        rec.finished.set()
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server naming
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw.decode("utf-8")) if raw else None
+        except ValueError:
+            body = None
+        rec = self._record(body)
+        try:
+            self._answer_chat(rec, body or {})
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            self.close_connection = True
+        finally:
+            rec.finished.set()
+
+    def _answer_chat(self, rec: RecordedRequest, body: dict) -> None:
+        state = self.state
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send_json(404, _error_body(404, None, f"No route {self.path}"))
+            return
+        if state.hang:
+            state._release.wait(_RELEASE_TIMEOUT_S)
+            self.close_connection = True
+            return
+        if self._reject(body):
+            return
+        tokens = state._next_tokens()
+        if body.get("stream"):
+            self._stream(rec, body.get("model", ""), tokens)
+        else:
+            self._send_json(200, _completion(body.get("model", ""), "".join(tokens)))
+            rec.tokens_sent = len(tokens)
+            rec.completed = True
+
+    def _reject(self, body: dict) -> bool:
+        """Send an auth / model / scripted error when one applies."""
+        state = self.state
+        auth = self.headers.get("Authorization", "")
+        if state.api_key is not None and auth != f"Bearer {state.api_key}":
+            given = auth.removeprefix("Bearer ")
+            msg = f"Incorrect API key provided: {given}. You can find your API key in your account."
+            self._send_json(401, _error_body(401, "invalid_api_key", msg))
+            return True
+        failure = state._pop_failure()
+        if failure is not None:
+            msg = failure.message or f"Scripted failure with status {failure.status}"
+            self._send_json(failure.status, _error_body(failure.status, failure.code, msg))
+            return True
+        model = body.get("model", "")
+        if state.models and model not in state.models:
+            msg = f"The model `{model}` does not exist or you do not have access to it."
+            self._send_json(404, _error_body(404, "model_not_found", msg))
+            return True
+        return False
+
+    def _stream(self, rec: RecordedRequest, model: str, tokens: list[str]) -> None:
+        state = self.state
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self._sse(_chunk(model, {"role": "assistant", "content": ""}))
+        self._sse(_chunk(model, None))  # a chunk with empty choices (e.g. filter results)
+        for i, token in enumerate(tokens):
+            if state.cut_after is not None and i >= state.cut_after:
+                self._cut()
+                return
+            if state.hang_after is not None and i >= state.hang_after:
+                state._release.wait(_RELEASE_TIMEOUT_S)
+                self.close_connection = True
+                return
+            if state.token_delay:
+                time.sleep(state.token_delay)
+            self._sse(_chunk(model, {"content": token}))
+            rec.tokens_sent += 1
+            if i == 0:
+                self._sse(_chunk(model, {}))  # a delta without content
+        self._sse(_chunk(model, {}, finish="stop"))
+        self._sse("[DONE]")
+        self._write_chunk(b"")
+        rec.completed = True
+
+    def _cut(self) -> None:
+        """Drop the connection mid-body: no terminating chunk, no [DONE]."""
+        self.close_connection = True
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_RDWR)
+
+
+def _completion(model: str, text: str) -> dict:
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
