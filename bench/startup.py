@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     limit, model = (30, HASH_MODEL) if args.tiny else (None, None)
     home = library("scifact", limit, model)
     rows = bench_status(home, model, 2 if args.tiny else args.repeats)
-    rows += bench_gui(home, model, 5.0 if args.tiny else args.gui_timeout)
+    rows += bench_gui(home, model, 3.0 if args.tiny else args.gui_timeout)
     rows += bench_idle_rss(home, model)
     emit("startup", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
     return 0

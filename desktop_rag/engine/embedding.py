@@ -98,8 +98,12 @@ class SentenceTransformerEmbedder:
         if local:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         try:
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
+
+            transformers_logging.disable_progress_bar()
 
             return SentenceTransformer(str(Path(location).expanduser()) if local else location, device="cpu")
         except Exception as exc:

@@ -12,6 +12,7 @@ from desktop_rag.engine import conversations
 from desktop_rag.engine.embedding import Embedder, create_embedder, known_dimension
 from desktop_rag.engine.errors import ModelMismatchError, UsageError
 from desktop_rag.engine.ingest import FileCallback, Ingestor, ProgressCallback
+from desktop_rag.engine.parsing import SafeParser
 from desktop_rag.engine.scanning import is_supported, normalise_path
 from desktop_rag.engine.store import FileRecord, SourceRecord, Store
 from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, Hit, IndexReport, IndexStatus
@@ -36,6 +37,7 @@ class Engine:
         self._embedder: Embedder | None = None
         self._vectors: VectorIndex | None = None
         self._vectors_dirty = False
+        self._parser: SafeParser | None = None
 
     # ---- lazily opened parts -----------------------------------------------
 
@@ -70,6 +72,15 @@ class Engine:
                     dimension = self.embedder().dimension
                 self._vectors = open_vector_index(self.paths.vector_index, self.store, dimension)
             return self._vectors
+
+    def parser(self) -> SafeParser:
+        """The file reader (a long-lived child process for PDF/DOCX), with the current limits."""
+        with self._lock:
+            if self._parser is None:
+                self._parser = SafeParser()
+            self._parser.timeout_s = self.settings.parse_timeout_s
+            self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
+            return self._parser
 
     def warm_up(self) -> None:
         """Load the embedding model and the vector index now (the GUI calls this in the background)."""
@@ -147,7 +158,7 @@ class Engine:
             self._check_index_settings()
             sources = self.add_sources(paths) if paths is not None else self.store.sources()
             ingestor = Ingestor(self.store, self.settings, self.embedder, self._vectors_for_writing,
-                                cancel, on_progress, on_file)
+                                self.parser(), cancel, on_progress, on_file)
             try:
                 return ingestor.run(sources, embed=embed, force=[normalise_path(p) for p in force])
             finally:
@@ -226,7 +237,7 @@ class Engine:
         """Hybrid search; keyword-only while no vector has been stored yet."""
         from desktop_rag.engine.retrieval import hybrid_search
 
-        has_vectors = self.store.count_vectors() > 0
+        has_vectors = self.store.has_vectors()
         return hybrid_search(
             query, k or self.settings.top_k, self.store,
             self.embedder if has_vectors else None, self.vectors if has_vectors else None,
@@ -287,6 +298,9 @@ class Engine:
         with self._write_lock:
             self.save_vectors()
             with self._lock:
+                if self._parser is not None:
+                    self._parser.close()
+                    self._parser = None
                 for store in self._stores:
                     store.close()
                 self._stores.clear()

@@ -59,6 +59,7 @@ class Ingestor:
         settings: Settings,
         embedder: Callable[[], Embedder],
         vectors: Callable[[], VectorIndex],
+        parser: SafeParser,
         cancel: threading.Event | None = None,
         on_progress: ProgressCallback | None = None,
         on_file: FileCallback | None = None,
@@ -67,6 +68,7 @@ class Ingestor:
         self.settings = settings
         self._embedder = embedder
         self._vectors = vectors
+        self.parser = parser
         self.cancel = cancel or threading.Event()
         self.on_progress = on_progress or _ignore
         self.on_file = on_file or _ignore
@@ -157,24 +159,22 @@ class Ingestor:
     def _text_phase(self, work: list[_Work]) -> None:
         if not work:
             return
-        s = self.settings
         started = time.monotonic()
-        with SafeParser(timeout_s=s.parse_timeout_s, max_bytes=int(s.max_file_mb * 1024 * 1024)) as parser:
-            for done, item in enumerate(work):
-                if self.cancel.is_set():
-                    return
-                rate = done / max(time.monotonic() - started, 1e-6)
-                eta = (len(work) - done) / rate if rate > 0 else None
-                self.on_progress(Progress("text", done, len(work), current_file=item.disk.path, rate=rate,
-                                          eta_seconds=eta))
-                self.on_file(FileEvent(item.disk.path, "indexing"))
-                self._index_one(parser, item)
+        for done, item in enumerate(work):
+            if self.cancel.is_set():
+                return
+            rate = done / max(time.monotonic() - started, 1e-6)
+            eta = (len(work) - done) / rate if rate > 0 else None
+            self.on_progress(Progress("text", done, len(work), current_file=item.disk.path, rate=rate,
+                                      eta_seconds=eta))
+            self.on_file(FileEvent(item.disk.path, "indexing"))
+            self._index_one(item)
         self.on_progress(Progress("text", len(work), len(work), rate=len(work) / max(time.monotonic() - started, 1e-6)))
 
-    def _index_one(self, parser: SafeParser, item: _Work) -> None:
+    def _index_one(self, item: _Work) -> None:
         disk = item.disk
         try:
-            doc = parser.parse(disk.path)
+            doc = self.parser.parse(disk.path)
             _check_unchanged(disk)
             chunks = chunk_document(doc, self.settings.chunk_size, self.settings.chunk_overlap)
             if not chunks:

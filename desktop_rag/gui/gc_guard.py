@@ -20,6 +20,7 @@ class GuiGarbageCollector(QObject):
         super().__init__(parent)
         self._thresholds = gc.get_threshold()
         gc.disable()
+        freeze()
         self._timer = QTimer(self, interval=INTERVAL_MS)
         self._timer.timeout.connect(self.check)
         self._timer.start()
@@ -32,6 +33,12 @@ class GuiGarbageCollector(QObject):
             if second > self._thresholds[1]:
                 generation = 2 if third > self._thresholds[2] else 1
             gc.collect(generation)
+
+
+def freeze() -> None:
+    """Move today's long-lived objects (modules, classes, a loaded model) out of future full collections."""
+    gc.collect()
+    gc.freeze()
 
 
 _collector: GuiGarbageCollector | None = None

@@ -47,19 +47,26 @@ def query_terms(query: str) -> list[str]:
     return sorted(terms, key=len, reverse=True)
 
 
+def _reflow(text: str) -> str:
+    """Join hard-wrapped lines; keep paragraph breaks."""
+    return re.sub(r"(?<!\n)\n(?!\n)", " ", text.strip())
+
+
 def highlight_html(text: str, query: str) -> str:
     """The passage as HTML (escaped) with query terms marked."""
+    text = _reflow(text)
     terms = query_terms(query)
     if not terms:
         return html.escape(text).replace("\n", "<br>")
-    pattern = re.compile("|".join(re.escape(t) for t in terms), re.IGNORECASE)
+    alternatives = [re.escape(t) if _CJK.match(t) else rf"\b{re.escape(t)}\b" for t in terms]
+    pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     pieces, pos = [], 0
     for m in pattern.finditer(text):
         pieces.append(html.escape(text[pos : m.start()]))
         pieces.append(f'<span style="background-color:#ffe082;">{html.escape(m.group(0))}</span>')
         pos = m.end()
     pieces.append(html.escape(text[pos:]))
-    return "".join(pieces).replace("\n", "<br>")
+    return "".join(pieces).replace("\n\n", "<br><br>").replace("\n", "<br>")
 
 
 def file_url(path: str, page: int | None = None) -> QUrl:

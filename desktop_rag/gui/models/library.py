@@ -45,6 +45,10 @@ def _state_of(record: FileRecord) -> str:
     return "queued" if record.status == "pending" else record.status
 
 
+def _shape(sources: list[SourceRow]) -> list[tuple[str, list[str]]]:
+    return [(s.path, [f.path for f in s.files]) for s in sources]
+
+
 class LibraryModel(QAbstractItemModel):
     """Top level: sources; children: files. Columns: name, state, chunks."""
 
@@ -56,12 +60,22 @@ class LibraryModel(QAbstractItemModel):
     # ---- loading and live updates ----
 
     def load(self, listing: Listing) -> None:
-        """Replace everything with a fresh listing from the store."""
-        self.beginResetModel()
-        self._sources = [
+        """Replace everything with a fresh listing from the store (in place when the rows are the same)."""
+        fresh = [
             SourceRow(s.path, s.kind, [FileRow(f.path, _state_of(f), f.error, f.chunk_count) for f in files])
             for s, files in listing
         ]
+        if _shape(fresh) == _shape(self._sources):
+            self._sources = fresh  # same rows: a cheap repaint instead of a reset (keeps selection and expansion)
+            for s_row, source in enumerate(fresh):
+                if source.files:
+                    parent = self.index(s_row, 0)
+                    self.dataChanged.emit(self.index(0, 0, parent), self.index(len(source.files) - 1, COL_CHUNKS, parent))
+            if fresh:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(fresh) - 1, COL_CHUNKS))
+            return
+        self.beginResetModel()
+        self._sources = fresh
         self.endResetModel()
 
     def add_sources(self, rows: list[tuple[str, str]]) -> None:

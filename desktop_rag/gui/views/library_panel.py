@@ -53,8 +53,11 @@ class LibraryPanel(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(COL_STATE, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(COL_CHUNKS, QHeaderView.ResizeMode.ResizeToContents)
+        # fixed widths: ResizeToContents measures every row on each change, which stalls big libraries
+        header.setSectionResizeMode(COL_STATE, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(COL_CHUNKS, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(COL_STATE, 90)
+        header.resizeSection(COL_CHUNKS, 60)
         self.tree.selectionModel().currentChanged.connect(self._on_current)
         model.modelReset.connect(self._after_reset)
         model.rowsInserted.connect(self._expand_new)

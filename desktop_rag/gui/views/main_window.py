@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine.scanning import is_supported
 from desktop_rag.engine.types import FileEvent, IndexReport, IndexStatus, Progress
-from desktop_rag.gui import i18n
+from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.chat_controller import ChatController
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel
@@ -193,6 +193,7 @@ class MainWindow(QMainWindow):
         self.library_panel.set_running(bool(busy))
 
     def _run_finished(self, report: IndexReport) -> None:
+        self._last_report = report
         panel = self.library_panel
         if report.cancelled:
             panel.set_paused(self.paused)
@@ -209,6 +210,8 @@ class MainWindow(QMainWindow):
 
     def _model_state(self, state: str, message: str) -> None:
         self.model_state = (state, message)
+        if state == "ready":
+            gc_guard.freeze()  # the model's objects live until exit: keep them out of full collections
         self._show_model_state()
 
     def _show_model_state(self) -> None:
@@ -234,6 +237,11 @@ class MainWindow(QMainWindow):
         self._show_model_state()
         if self.last_status is not None:
             self._show_status(self.last_status)
+        report = getattr(self, "_last_report", None)
+        if report is not None and not self.backend.busy and not report.cancelled:
+            self.library_panel.show_progress_text(i18n.tr(
+                "progress.finished", added=report.added, updated=report.updated, removed=report.removed,
+                failed=len(report.failed)))
 
     # ---- conversations ----
 

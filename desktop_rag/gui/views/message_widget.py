@@ -52,6 +52,7 @@ class MessageWidget(QFrame):
         self.browser.setStyleSheet("background: transparent;")
         self.browser.citation_clicked.connect(self._on_citation)
         self.browser.viewport().installEventFilter(self)
+        self.browser.installEventFilter(self)  # refit when its width changes
         layout.addWidget(self.browser)
         self.notice_label = QLabel(self)
         self.notice_label.setWordWrap(True)
@@ -115,8 +116,9 @@ class MessageWidget(QFrame):
 
     def _fit(self) -> None:
         doc = self.browser.document()
-        doc.setTextWidth(max(self.browser.viewport().width(), 50))
         margins = self.browser.contentsMargins()
+        width = self.browser.width() - margins.left() - margins.right() - 2 * self.browser.frameWidth()
+        doc.setTextWidth(max(width, 50))
         height = int(doc.size().height()) + margins.top() + margins.bottom() + 2 * self.browser.frameWidth() + 2
         self.browser.setFixedHeight(max(height, 24))
 
@@ -127,6 +129,9 @@ class MessageWidget(QFrame):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.MouseButtonPress:
             self.clicked.emit()
+        elif event.type() == QEvent.Type.Resize and watched is self.browser:
+            if event.size().width() != event.oldSize().width():
+                self._fit()
         return False
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override

@@ -1,0 +1,86 @@
+"""Retrieval quality through the real engine: nDCG@10, Recall@10/100 for dense, keyword and hybrid."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from bench.common import (HASH_MODEL, Beir, docs_by_max_score, doc_id_of, emit, figure, library, load_beir, machine,
+                          ndcg_at, recall_at)
+
+TARGETS = {"scifact": 0.72, "xquad-zh": 0.95}
+REFERENCE = {"scifact": "reference: BM25 0.665-0.679, MiniLM dense 0.645",
+             "xquad-zh": "reference: MiniLM dense 0.242, bigram BM25 ~0.97"}
+CHUNK_DEPTH = 400  # chunks fetched per query for the single retrievers (enough for 100 documents)
+
+Ranker = Callable[[str], list[str]]
+
+
+def evaluate(beir: Beir, rank: Ranker, rank_deep: Ranker | None = None) -> dict[str, float]:
+    """Mean nDCG@10, Recall@10 and Recall@100 over the judged queries."""
+    totals = {"ndcg@10": 0.0, "recall@10": 0.0, "recall@100": 0.0}
+    for qid, text in beir.queries.items():
+        relevant = beir.qrels[qid]
+        ranked = rank(text)
+        deep = rank_deep(text) if rank_deep else ranked
+        totals["ndcg@10"] += ndcg_at(ranked, relevant, 10)
+        totals["recall@10"] += recall_at(ranked, relevant, 10)
+        totals["recall@100"] += recall_at(deep, relevant, 100)
+    return {k: v / max(len(beir.queries), 1) for k, v in totals.items()}
+
+
+def bench_dataset(name: str, limit: int | None, model: str | None) -> list[dict]:
+    from desktop_rag.engine.engine import open_engine
+
+    home = library(name, limit, model)
+    beir = load_beir(name, limit)
+    engine = open_engine(home)
+    engine.warm_up()
+    store, vectors, embedder = engine.store, engine.vectors(), engine.embedder()
+    doc_of = {cid: doc_id_of(path) for cid, path in
+              store.db.execute("SELECT c.id, f.path FROM chunks c JOIN files f ON f.id = c.file_id")}
+    query_vectors = dict(zip(beir.queries.values(), embedder.embed(list(beir.queries.values()))))
+
+    def dense(text: str) -> list[str]:
+        return docs_by_max_score((doc_of[c], s) for c, s in vectors.search(query_vectors[text], CHUNK_DEPTH))
+
+    def keyword(text: str) -> list[str]:
+        return docs_by_max_score((doc_of[c], s) for c, s in store.keyword_search(text, CHUNK_DEPTH))
+
+    def hybrid(k: int) -> Ranker:
+        return lambda text: docs_by_max_score((doc_id_of(h.path), h.score) for h in engine.search(text, k))
+
+    rows = []
+    for method, rank, deep in (("dense", dense, None), ("keyword", keyword, None),
+                               ("hybrid", hybrid(10), hybrid(100))):
+        started = time.perf_counter()
+        scores = evaluate(beir, rank, deep)
+        shipped = method == "hybrid"
+        target = TARGETS[name]
+        rows.append(figure(f"{name}.{method}.ndcg@10", scores["ndcg@10"], "", f">= {target}" if shipped else "",
+                           scores["ndcg@10"] >= target if shipped else None,
+                           note=f"{len(beir.queries)} queries; {time.perf_counter() - started:.0f} s"
+                                + (f"; {REFERENCE[name]}" if method == "dense" else "")))
+        rows.append(figure(f"{name}.{method}.recall@10", scores["recall@10"]))
+        rows.append(figure(f"{name}.{method}.recall@100", scores["recall@100"],
+                           note="Engine.search(k=100)" if shipped else ""))
+    engine.close()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tiny", action="store_true", help="30 documents per set and the hash embedder")
+    parser.add_argument("--datasets", default="scifact,xquad-zh")
+    args = parser.parse_args(argv)
+    limit, model = (30, HASH_MODEL) if args.tiny else (None, None)
+    rows = []
+    for name in args.datasets.split(","):
+        rows += bench_dataset(name, limit, model)
+    emit("quality", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
