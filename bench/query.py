@@ -111,6 +111,24 @@ def ivf_on_real_vectors(store, query_vectors: np.ndarray) -> list[dict]:
     return nprobe_curve(ivf, query_vectors, exact_top(store, query_vectors), "scifact.ivf_forced")
 
 
+def keyword_cap_rows(store, texts: list[str], tag: str) -> list[dict]:
+    """Keyword search without the postings budget (same run): latency, and top-10 overlap with the capped one."""
+    from desktop_rag.engine import store as store_module
+
+    capped = [[c for c, _ in store.keyword_search(t, 10)] for t in texts]
+    saved = store_module.KEYWORD_POSTINGS_BUDGET
+    store_module.KEYWORD_POSTINGS_BUDGET = 1 << 62
+    try:
+        full_ms = [timed(lambda t=t: store.keyword_search(t, 50)) for t in texts]
+        full = [[c for c, _ in store.keyword_search(t, 10)] for t in texts]
+    finally:
+        store_module.KEYWORD_POSTINGS_BUDGET = saved
+    overlap = float(np.mean([len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(capped, full)]))
+    return latency_rows(f"{tag}.keyword_uncapped", full_ms) + [
+        figure(f"{tag}.keyword.overlap@10_with_uncapped", overlap,
+               note=f"budget {saved} matching chunks per query")]
+
+
 def bench_synthetic(n: int, count: int) -> list[dict]:
     """Retrieval only (no query embedding): hybrid_search with fixed query vectors over `n` synthetic chunks."""
     from desktop_rag.engine.retrieval import hybrid_search
@@ -144,6 +162,7 @@ def bench_synthetic(n: int, count: int) -> list[dict]:
     rows.append(figure(f"{tag}.open_vector_index", opened, "s",
                        note=("rebuilt from the store and saved" if rebuilt else "loaded from vectors.faiss")
                             + f"; store built in {built:.0f} s"))
+    rows += keyword_cap_rows(store, texts, tag)
     if vectors.approximate:
         rows += nprobe_curve(vectors, query_vectors, exact_top(store, query_vectors), tag)
     store.close()

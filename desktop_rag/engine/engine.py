@@ -15,7 +15,9 @@ from desktop_rag.engine.ingest import FileCallback, Ingestor, ProgressCallback
 from desktop_rag.engine.parsing import SafeParser
 from desktop_rag.engine.scanning import is_supported, normalise_path
 from desktop_rag.engine.store import FileRecord, SourceRecord, Store
-from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, Hit, IndexReport, IndexStatus
+from desktop_rag.engine.types import (
+    AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, IndexReport, IndexStatus, SourcesEvent,
+)
 from desktop_rag.engine.vector_index import VectorIndex, open_vector_index
 
 log = logging.getLogger(__name__)
@@ -254,18 +256,25 @@ class Engine:
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None
     ) -> Iterator[AnswerEvent]:
-        """Answer events for a question; with a conversation, history is used and both turns are saved."""
+        """Answer events for a question; with a conversation, history is used and both turns are saved.
+
+        The saved answer keeps every passage it was given, in order, so its `[n]` is `sources[n - 1]`.
+        """
         history = self.messages(conversation_id) if conversation_id else []
-        answer: DoneEvent | None = None
+        passages: tuple[Hit, ...] = ()
+        answer: str | None = None
         for event in self.answerer().answer(question, history, cancel):
-            if isinstance(event, DoneEvent):
-                answer = event
+            if isinstance(event, SourcesEvent):
+                passages = event.hits
+            elif isinstance(event, DoneEvent):
+                answer = event.answer
+            elif isinstance(event, ErrorEvent) and event.partial:
+                answer = event.partial
             yield event
         if conversation_id:
             conversations.add_message(self.store, conversation_id, ChatTurn("user", question))
-            if answer is not None:
-                conversations.add_message(self.store, conversation_id,
-                                          ChatTurn("assistant", answer.answer, answer.cited))
+            if answer:
+                conversations.add_message(self.store, conversation_id, ChatTurn("assistant", answer, passages))
 
     # ---- conversations ---------------------------------------------------------
 
@@ -294,7 +303,7 @@ class Engine:
         return self.needs_reindex()
 
     def close(self) -> None:
-        """Save the vector cache and close every connection."""
+        """Save the vector cache, stop the parser and close every thread's connection (stop readers first)."""
         with self._write_lock:
             self.save_vectors()
             with self._lock:

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[Progress], None]
 FileCallback = Callable[[FileEvent], None]
-FETCH_BATCH = 1024  # chunks read from the queue per embedding round
+FETCH_BATCH = 256  # chunks per embedding round: large for throughput, small enough to cancel promptly
 
 
 def _ignore(_event) -> None:

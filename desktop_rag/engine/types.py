@@ -139,7 +139,10 @@ class IndexReport:
 
 @dataclass(frozen=True)
 class FileEvent:
-    """Progress: one file changed state (queued, indexing, indexed, failed, unchanged, removed)."""
+    """Progress: one file changed state (queued, indexing, indexed, failed, unchanged, removed, skipped).
+
+    'skipped' is an unsupported file inside a source folder (the error says why).
+    """
 
     path: str
     state: str

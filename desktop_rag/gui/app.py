@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.gui import compat, gc_guard
+from desktop_rag.gui import gc_guard
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,6 @@ def apply_fonts(app: QApplication) -> None:
 
 def create_application(argv: list[str] | None = None) -> QApplication:
     """The QApplication (reused when one exists, e.g. under pytest-qt)."""
-    compat.pin_bools()
     app = QApplication.instance()
     if app is None:
         QCoreApplication.setOrganizationName("desktop-rag")

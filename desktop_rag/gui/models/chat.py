@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine.citations import find_citations
 from desktop_rag.engine.types import ChatTurn, Hit
 
 MessageRole = Qt.ItemDataRole.UserRole + 1
@@ -27,21 +26,9 @@ class Message:
     streaming: bool = False
 
 
-def numbered_sources(content: str, hits: tuple[Hit, ...]) -> tuple[tuple[int, Hit], ...]:
-    """Recover the [n] numbers of a stored answer's cited passages.
-
-    The engine stores only the cited hits, in first-use order of the numbers in the text (or the
-    top few when none were cited), so zip them with find_citations(content).
-    """
-    numbers = find_citations(content)
-    if len(numbers) == len(hits):
-        return tuple(zip(numbers, hits))
-    return tuple((i + 1, h) for i, h in enumerate(hits))
-
-
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:
     if turn.role == "assistant":
-        return Message("assistant", turn.content, numbered_sources(turn.content, turn.sources), question)
+        return Message("assistant", turn.content, tuple(enumerate(turn.sources, 1)), question)
     return Message("user", turn.content)
 
 
