@@ -90,6 +90,23 @@ _TEXT: dict[str, tuple[str, str]] = {
     "conv.default_title": ("New conversation", "新会话"),
     "conv.rename_prompt": ("New title:", "新标题："),
     "conv.confirm_delete": ("Delete the conversation “{title}”?", "删除会话“{title}”？"),
+    # first run: start screen and the model banner
+    "start.title": ("Welcome to Desktop RAG", "欢迎使用 Desktop RAG"),
+    "start.subtitle": ("Turn your documents into a private knowledge base, then ask questions and get answers "
+                       "that cite the passages they come from.",
+                       "把你的文档变成私人知识库，然后提问，回答会注明出自哪些段落。"),
+    "start.drop": ("Drop files or folders here", "把文件或文件夹拖到这里"),
+    "start.types": ("PDF, Word (.docx), text and Markdown", "支持 PDF、Word (.docx)、文本和 Markdown"),
+    "start.samples": ("Try the sample documents", "试用示例文档"),
+    "start.samples_tip": ("Adds a few short English and Chinese documents to ask questions about.",
+                          "添加几篇简短的中英文示例文档，方便你试着提问。"),
+    "start.private": ("Your documents are read and indexed on this computer.", "文档在这台电脑上读取和索引。"),
+    "banner.no_model": ("No language model is set up yet, so answers are extractive: the most relevant sentences "
+                        "are quoted from your documents, with citations. Set a model in Settings to get written "
+                        "answers.",
+                        "尚未设置语言模型，因此回答为摘录式：直接引用文档中最相关的句子并注明出处。"
+                        "在“设置”中配置模型即可获得完整的回答。"),
+    "banner.dismiss": ("Dismiss", "不再显示"),
     # sources panel
     "sources.col.n": ("#", "#"),
     "sources.col.file": ("File", "文件"),

@@ -1,10 +1,13 @@
-"""Make docs/screenshot-en.png and docs/screenshot-zh.png: the real window, sample documents, streamed answers.
+"""Make docs/screenshot-en.png and docs/screenshot-zh.png: the real window, sample documents, streamed answers;
+and docs/screenshot-first-run.png: an empty library with no language model (start screen and model banner).
 
 Run on a virtual screen:  xvfb-run -a -s "-screen 0 1600x1000x24" python -m tests.gui.make_screenshots
+Options: --first-run-only (just the first-run picture), --out DIR (write somewhere else than docs/).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -61,18 +64,45 @@ def ask(window, server, question: str, tokens: list[str]) -> None:
     wait_until(lambda: window.chat.conversation_id is not None and window.conversations_model.rowCount() > 0)
 
 
-def grab(window, name: str) -> Path:
+def grab(window, name: str, out: Path = OUT) -> Path:
     loop = QEventLoop()
     QTimer.singleShot(400, loop.quit)  # let layouts settle
     loop.exec()
-    path = OUT / name
+    path = out / name
     window.grab().save(str(path))
     return path
 
 
-def main() -> int:
-    samples = SAMPLES if SAMPLES.is_dir() and any(SAMPLES.iterdir()) else FALLBACK_SAMPLES
+def first_run(out: Path) -> Path:
+    """A brand-new library without a language model: the start screen and the model banner."""
+    from desktop_rag.gui.views.main_window import MainWindow
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+        os.environ.pop(name, None)
+    with tempfile.TemporaryDirectory() as home:
+        window = MainWindow(resolve_paths(home), Settings(ui_language="en"))
+        window.resize(1480, 900)
+        window.main_splitter.setSizes([380, 620, 480])
+        window.show()
+        wait_until(lambda: window.model_state[0] in ("ready", "error") and window.first_run.start_visible)
+        path = grab(window, "screenshot-first-run.png", out)
+        window.close()
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--first-run-only", action="store_true")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
     app = create_application()
+    i18n.set_language("en")
+    print(first_run(args.out))
+    if args.first_run_only:
+        app.quit()
+        return 0
+    samples = SAMPLES if SAMPLES.is_dir() and any(SAMPLES.iterdir()) else FALLBACK_SAMPLES
     from desktop_rag.gui.views.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as home, run_openai_server() as server:
@@ -100,7 +130,7 @@ def main() -> int:
         ])
         window.chat.select_message(window.chat_model.last_assistant_row())
         window.sources_panel.select_number(1)
-        en = grab(window, "screenshot-en.png")
+        en = grab(window, "screenshot-en.png", args.out)
 
         i18n.set_language("zh")
         window.chat.new_conversation()
@@ -110,7 +140,7 @@ def main() -> int:
             "用量方面，每一百五十毫升水放**三克左右**的茶叶比较合适，",
             "推荐使用玻璃杯或白瓷盖碗 [1]。",
         ])
-        zh = grab(window, "screenshot-zh.png")
+        zh = grab(window, "screenshot-zh.png", args.out)
         window.close()
     print(en, zh)
     app.quit()

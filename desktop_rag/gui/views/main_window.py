@@ -1,4 +1,7 @@
-"""The main window: library | chat | sources in a splitter, status bar, drag and drop, settings, shutdown."""
+"""The main window: library | chat | sources in a splitter, status bar, drag and drop, settings, shutdown.
+
+The chat area also holds the first-run start screen and the model banner (views/start_screen.py).
+"""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from desktop_rag.gui.views.conversations_panel import ConversationsPanel
 from desktop_rag.gui.views.library_panel import LibraryPanel
 from desktop_rag.gui.views.settings_flow import SettingsFlow
 from desktop_rag.gui.views.sources_panel import SourcesPanel
+from desktop_rag.gui.views.start_screen import ChatArea, FirstRunFlow
 from desktop_rag.gui.workers import FunctionThread
 
 
@@ -48,6 +52,7 @@ class MainWindow(QMainWindow):
         self._build()
         self.chat = ChatController(self.backend, self.chat_panel, self.conversations_panel, self.sources_panel, self)
         self.settings_flow = SettingsFlow(self)
+        self.first_run = FirstRunFlow(self)
         self._wire()
         self.paused = False
         self.model_state = ("loading", "")
@@ -72,7 +77,10 @@ class MainWindow(QMainWindow):
         self.conversations_panel = ConversationsPanel(self.conversations_model, self.left_splitter)
         self.left_splitter.setStretchFactor(0, 3)
         self.left_splitter.setStretchFactor(1, 2)
-        self.chat_panel = ChatPanel(self.chat_model, self.main_splitter)
+        self.chat_area = ChatArea(lambda parent: ChatPanel(self.chat_model, parent), self.main_splitter)
+        self.chat_panel = self.chat_area.chat_panel
+        self.start_screen = self.chat_area.start_screen
+        self.model_banner = self.chat_area.banner
         self.sources_panel = SourcesPanel(self.sources_model, self.main_splitter)
         for i, stretch in enumerate((2, 4, 3)):
             self.main_splitter.setStretchFactor(i, stretch)
@@ -200,9 +208,14 @@ class MainWindow(QMainWindow):
             if not self.paused:
                 panel.show_progress_text(i18n.tr("progress.cancelled"))
         else:
-            panel.show_progress_text(i18n.tr("progress.finished", added=report.added, updated=report.updated,
-                                              removed=report.removed, failed=len(report.failed)))
+            panel.show_progress_text(self._finished_text(report))
         self.index_finished.emit(report)
+
+    def _finished_text(self, report: IndexReport) -> str:
+        if self.library_model.rowCount() == 0 and not (report.added or report.updated or report.failed):
+            return ""  # an empty library's start-up check: nothing to report
+        return i18n.tr("progress.finished", added=report.added, updated=report.updated, removed=report.removed,
+                       failed=len(report.failed))
 
     def _run_failed(self, message: str) -> None:
         self.library_panel.show_progress_text(message)
@@ -239,9 +252,7 @@ class MainWindow(QMainWindow):
             self._show_status(self.last_status)
         report = getattr(self, "_last_report", None)
         if report is not None and not self.backend.busy and not report.cancelled:
-            self.library_panel.show_progress_text(i18n.tr(
-                "progress.finished", added=report.added, updated=report.updated, removed=report.removed,
-                failed=len(report.failed)))
+            self.library_panel.show_progress_text(self._finished_text(report))
 
     # ---- conversations ----
 
