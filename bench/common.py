@@ -207,14 +207,16 @@ def recall_at(ranked: Sequence[str], relevant: set[str], k: int) -> float:
 
 
 def machine() -> dict:
+    """Where and when: the figures only mean something next to the machine and its load."""
     return {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
-            "date": time.strftime("%Y-%m-%d %H:%M")}
+            "date": time.strftime("%Y-%m-%d %H:%M"), "loadavg": [round(x, 2) for x in os.getloadavg()]}
 
 
 def emit(bench: str, rows: list[dict]) -> None:
-    """Print each figure as a JSON line, then the same figures as a readable table."""
-    for row in rows:
-        print(json.dumps({"bench": bench, **row}, ensure_ascii=False), flush=True)
+    """Print each figure as a JSON line (the first one also says which machine), then a readable table."""
+    for i, row in enumerate(rows):
+        extra = {"machine": machine()} if i == 0 else {}
+        print(json.dumps({"bench": bench, **row, **extra}, ensure_ascii=False), flush=True)
     keys = ["figure", "value", "unit", "target", "met", "note"]
     table = [[_cell(row.get(k)) for k in keys] for row in rows]
     widths = [max(len(k), *(len(r[i]) for r in table)) if table else len(k) for i, k in enumerate(keys)]

@@ -6,7 +6,7 @@ import argparse
 import re
 import sys
 
-from bench.common import bench_env, emit, figure, machine, run
+from bench.common import bench_env, emit, figure, run
 
 TEST = "tests/gui/test_responsiveness.py"
 GAP = re.compile(r"GUI stall while (indexing|streaming) [^:]*: longest gap ([\d.]+) ms over (\d+) ticks")
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         rows = [figure("gui.longest_stall", None, "ms", "<= 100", None,
                        note=f"{TEST} printed no figure (exit {result.returncode}): {result.stdout[-200:]!r}")]
-    emit("gui_stall", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
+    emit("gui_stall", rows)
     return 0
 
 

@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from bench.common import CACHE, HASH_MODEL, build_folder, cli, emit, figure, machine, probe_output, run
+from bench.common import CACHE, HASH_MODEL, build_folder, cli, emit, figure, probe_output, run
 
 BUNDLED = "bundled:all-MiniLM-L6-v2"
 
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     home = CACHE / f"scifact-home{'-' + str(limit) if limit else ''}{'-hash' if model else ''}"
     rows = bench_ingest(folder, home, model, args.batch_size) + bench_rescan(folder, home, model)
     (home / ".bench-complete").write_text("ok")  # later benches reuse this library
-    emit("ingest", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
+    emit("ingest", rows)
     return 0
 
 

@@ -6,7 +6,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from bench.common import (HASH_MODEL, Beir, docs_by_max_score, doc_id_of, emit, figure, library, load_beir, machine,
+from bench.common import (HASH_MODEL, Beir, docs_by_max_score, doc_id_of, emit, figure, library, load_beir,
                           ndcg_at, recall_at)
 
 TARGETS = {"scifact": 0.72, "xquad-zh": 0.95}
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name in args.datasets.split(","):
         rows += bench_dataset(name, limit, model)
-    emit("quality", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
+    emit("quality", rows)
     return 0
 
 

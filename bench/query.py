@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
-from bench.common import HASH_MODEL, emit, figure, library, load_beir, machine, percentile
+from bench.common import HASH_MODEL, emit, figure, library, load_beir, percentile
 from bench.synthetic import DIM, queries, synthetic_library
 
 
@@ -181,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                                                       2 if args.tiny else 20)
     for n in sizes:
         rows += bench_synthetic(n, 20 if args.tiny else args.queries)
-    emit("query", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
+    emit("query", rows)
     return 0
 
 

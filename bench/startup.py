@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.common import HASH_MODEL, bench_env, cli, emit, figure, library, machine, median, probe_output, run
+from bench.common import HASH_MODEL, bench_env, cli, emit, figure, library, median, probe_output, run
 
 SHOWN_ENV = "DESKTOP_RAG_EXIT_AFTER_SHOWN"
 SHOWN_MARK = "DESKTOP_RAG_SHOWN"  # the app prints "DESKTOP_RAG_SHOWN <time.time()>" once the window is shown
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = bench_status(home, model, 2 if args.tiny else args.repeats)
     rows += bench_gui(home, model, 3.0 if args.tiny else args.gui_timeout)
     rows += bench_idle_rss(home, model)
-    emit("startup", [{**r, **({"machine": machine()} if i == 0 else {})} for i, r in enumerate(rows)])
+    emit("startup", rows)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _start_logging(args)
     try:
         if args.self_test or args.command == "demo":
             from desktop_rag.selftest import run_self_test
@@ -62,11 +64,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = resolve_paths(args.data_dir)
         return getattr(commands, f"cmd_{args.command}")(paths, args)
     except DesktopRagError as exc:
+        logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _start_logging(args: argparse.Namespace) -> None:
+    """Log to the rotating file in the user log folder (API keys redacted); never fatal."""
+    from desktop_rag.logs import setup_logging
+
+    try:
+        log_file = setup_logging(resolve_paths(args.data_dir))
+    except OSError as exc:
+        print(f"warning: no log file ({exc})", file=sys.stderr)
+        return
+    frozen = " (bundle)" if getattr(sys, "frozen", False) else ""
+    logging.getLogger(__name__).info("desktop-rag %s%s: %s; log %s", __version__, frozen,
+                                     "self-test" if args.self_test else args.command or "app", log_file)
 
 
 def _launch_gui(args: argparse.Namespace) -> int:

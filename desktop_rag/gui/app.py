@@ -6,10 +6,10 @@ import logging
 import sys
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from desktop_rag.config import AppPaths, Settings
+from desktop_rag.config import AppPaths, Settings, resource_path
 from desktop_rag.gui import gc_guard
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,8 @@ def create_application(argv: list[str] | None = None) -> QApplication:
         QCoreApplication.setApplicationName("Desktop RAG")
         app = QApplication(argv if argv is not None else sys.argv[:1])
         app.setStyle("Fusion")
+        app.setWindowIcon(QIcon(str(resource_path("icons", "desktop-rag.png"))))
+        QGuiApplication.setDesktopFileName("desktop-rag")
     apply_fonts(app)  # type: ignore[arg-type]
     gc_guard.install(app)
     return app  # type: ignore[return-value]
@@ -51,6 +53,10 @@ def create_application(argv: list[str] | None = None) -> QApplication:
 def run(paths: AppPaths, settings: Settings) -> int:
     """Open the main window at once (model and index load in the background); returns the exit code."""
     app = create_application()
+    from desktop_rag.gui.crash_handler import install_excepthook
+    from desktop_rag.logs import setup_logging
+
+    install_excepthook(setup_logging(paths))  # not in create_application: pytest-qt owns the hook in tests
     from desktop_rag.gui.views.main_window import MainWindow
 
     window = MainWindow(paths, settings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from desktop_rag.config import AppPaths, atomic_write_text
+from desktop_rag.logs import register_secret
 
 KEY_NAME = "OPENAI_API_KEY"
 
@@ -18,6 +19,8 @@ def _quote(value: str) -> str:
 def save_api_key(paths: AppPaths, key: str) -> None:
     """Set (or remove, when empty) OPENAI_API_KEY in .env with mode 0600, and in this process's environment."""
     key = key.strip()
+    register_secret(os.environ.get(KEY_NAME))  # the old key stays redacted in logs after a change
+    register_secret(key)
     lines: list[str] = []
     if paths.env_file.exists():
         lines = [ln for ln in paths.env_file.read_text(encoding="utf-8").splitlines()
