@@ -12,7 +12,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,13 +93,14 @@ def doc_id_of(path: str) -> str:
 
 @dataclass(frozen=True)
 class Run:
-    """A finished subprocess: exit code, output, wall seconds and peak RSS (MB, from wait4)."""
+    """A finished subprocess: exit code, output, wall and CPU seconds, peak RSS (MB); from wait4."""
 
     returncode: int
     stdout: str
     stderr: str
     seconds: float
     peak_rss_mb: float
+    cpu_seconds: float = 0.0
 
 
 def bench_env(model: str | None = None, **extra: str) -> dict[str, str]:
@@ -128,7 +130,8 @@ def run(argv: Sequence[str], env: dict[str, str] | None = None, timeout: float =
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return Run(proc.returncode, out.read(), err.read(), seconds, usage.ru_maxrss / 1024)
+        return Run(proc.returncode, out.read(), err.read(), seconds, usage.ru_maxrss / 1024,
+                   usage.ru_utime + usage.ru_stime)
 
 
 def cli(data_dir: Path, *args: str, model: str | None = None, probe: bool = False, check: bool = True) -> Run:
@@ -146,15 +149,19 @@ def probe_output(result: Run) -> tuple[dict, bool]:
     return json.loads(probe["out"]), bool(probe["torch"])
 
 
+LIBRARY_FORMAT = "2"  # bump when loading or chunking changes, so cached libraries are rebuilt
+
+
 def library(name: str, limit: int | None = None, model: str | None = None, fresh: bool = False) -> Path:
-    """A data dir holding NAME indexed through the CLI, cached under the bench cache; rebuilt when `fresh`."""
+    """A data dir holding NAME indexed through the CLI, cached under the bench cache; rebuilt when `fresh`
+    or when it was built by code of another LIBRARY_FORMAT."""
     home = CACHE / f"{name}-home{'-' + str(limit) if limit else ''}{'-hash' if model == HASH_MODEL else ''}"
     folder = build_folder(name, limit)
     marker = home / ".bench-complete"
-    if fresh or not marker.exists():
+    if fresh or not marker.exists() or marker.read_text() != LIBRARY_FORMAT:
         shutil.rmtree(home, ignore_errors=True)
         cli(home, "index", str(folder), "--json", model=model)
-        marker.write_text("ok")
+        marker.write_text(LIBRARY_FORMAT)
     return home
 
 
@@ -164,6 +171,19 @@ def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
         if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+@contextmanager
+def uncapped_keyword_search() -> Iterator[None]:
+    """Lift Store.keyword_search's postings budget, to compare with the shipped (capped) search in one run."""
+    from desktop_rag.engine import keyword_index
+
+    saved = keyword_index.KEYWORD_POSTINGS_BUDGET
+    keyword_index.KEYWORD_POSTINGS_BUDGET = 1 << 62
+    try:
+        yield
+    finally:
+        keyword_index.KEYWORD_POSTINGS_BUDGET = saved
 
 
 # ---- statistics and metrics ------------------------------------------------------

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 
 from bench.common import (HASH_MODEL, Beir, docs_by_max_score, doc_id_of, emit, figure, library, load_beir,
-                          ndcg_at, recall_at)
+                          ndcg_at, recall_at, uncapped_keyword_search)
 
 TARGETS = {"scifact": 0.72, "xquad-zh": 0.95}
 REFERENCE = {"scifact": "reference: BM25 0.665-0.679, MiniLM dense 0.645",
@@ -48,20 +49,23 @@ def bench_dataset(name: str, limit: int | None, model: str | None) -> list[dict]
     def keyword(text: str) -> list[str]:
         return docs_by_max_score((doc_of[c], s) for c, s in store.keyword_search(text, CHUNK_DEPTH))
 
-    def hybrid(k: int) -> Ranker:
-        return lambda text: docs_by_max_score((doc_id_of(h.path), h.score) for h in engine.search(text, k))
+    def hybrid(text: str) -> list[str]:
+        """Documents ranked by their best passage among the shipped search's top 100 (as dense/keyword are)."""
+        return docs_by_max_score((doc_id_of(h.path), h.score) for h in engine.search(text, 100))
 
     rows = []
     for method, rank, deep in (("dense", dense, None), ("keyword", keyword, None),
-                               ("hybrid", hybrid(10), hybrid(100))):
+                               ("hybrid", hybrid, None), ("hybrid_uncapped", hybrid, None)):
         started = time.perf_counter()
-        scores = evaluate(beir, rank, deep)
+        with uncapped_keyword_search() if method.endswith("uncapped") else nullcontext():
+            scores = evaluate(beir, rank, deep)
         shipped = method == "hybrid"
         target = TARGETS[name]
         rows.append(figure(f"{name}.{method}.ndcg@10", scores["ndcg@10"], "", f">= {target}" if shipped else "",
                            scores["ndcg@10"] >= target if shipped else None,
                            note=f"{len(beir.queries)} queries; {time.perf_counter() - started:.0f} s"
-                                + (f"; {REFERENCE[name]}" if method == "dense" else "")))
+                                + (f"; {REFERENCE[name]}" if method == "dense" else "")
+                                + ("; keyword postings budget lifted" if method.endswith("uncapped") else "")))
         rows.append(figure(f"{name}.{method}.recall@10", scores["recall@10"]))
         rows.append(figure(f"{name}.{method}.recall@100", scores["recall@100"],
                            note="Engine.search(k=100)" if shipped else ""))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bench.common import HASH_MODEL, emit, figure, library, load_beir, percentile
+from bench.common import HASH_MODEL, emit, figure, library, load_beir, percentile, uncapped_keyword_search
 from bench.synthetic import DIM, queries, synthetic_library
 
 
@@ -58,7 +58,8 @@ def nprobe_curve(vectors, query_vectors: np.ndarray, exact: np.ndarray, name: st
     index = vectors._index
     default = index.nprobe
     rows = []
-    for nprobe in sorted({max(1, default // 4), max(1, default // 2), default * 2, default}, key=lambda x: x == default):
+    candidates = {max(1, default // 4), max(1, default // 2), default * 2, default}
+    for nprobe in sorted(candidates, key=lambda x: x == default):
         index.nprobe = nprobe
         found = np.array([([i for i, _ in vectors.search(q, 10)] + [-1] * 10)[:10] for q in query_vectors])
         ms = [timed(lambda q=q: vectors.search(q, 50)) for q in query_vectors]
@@ -114,18 +115,16 @@ def keyword_cap_rows(store, texts: list[str], tag: str) -> list[dict]:
     """Keyword search without the postings budget (same run): latency, and top-10 overlap with the capped one."""
     from desktop_rag.engine import store as store_module
 
+    from desktop_rag.engine.keyword_index import KEYWORD_POSTINGS_BUDGET
+
     capped = [[c for c, _ in store.keyword_search(t, 10)] for t in texts]
-    saved = store_module.KEYWORD_POSTINGS_BUDGET
-    store_module.KEYWORD_POSTINGS_BUDGET = 1 << 62
-    try:
+    with uncapped_keyword_search():
         full_ms = [timed(lambda t=t: store.keyword_search(t, 50)) for t in texts]
         full = [[c for c, _ in store.keyword_search(t, 10)] for t in texts]
-    finally:
-        store_module.KEYWORD_POSTINGS_BUDGET = saved
     overlap = float(np.mean([len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(capped, full)]))
     return latency_rows(f"{tag}.keyword_uncapped", full_ms) + [
         figure(f"{tag}.keyword.overlap@10_with_uncapped", overlap,
-               note=f"budget {saved} matching chunks per query")]
+               note=f"budget {KEYWORD_POSTINGS_BUDGET} matching chunks per query")]
 
 
 def bench_synthetic(n: int, count: int) -> list[dict]:

@@ -210,12 +210,13 @@ class Ingestor:
         embedder = self._embedder()
         vectors = self._vectors()
         started = time.monotonic()
-        done = 0
+        done = last_id = 0
         self.on_progress(Progress("embed", chunks_embedded=0, chunks_total=total))
         while not self.cancel.is_set():
-            rows = self.store.pending_chunks(FETCH_BATCH)
+            rows = self.store.pending_chunks(FETCH_BATCH, after_id=last_id)  # resumes: linear, not quadratic
             if not rows:
                 break
+            last_id = rows[-1][0]
             texts = [f"{heading}\n{text}" if heading else text for _, heading, text in rows]
             matrix = embedder.embed(texts, batch_size=self.settings.embed_batch_size)
             ids = [r[0] for r in rows]

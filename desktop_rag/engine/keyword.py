@@ -152,7 +152,11 @@ def match_query(query: str) -> str | None:
     Every term is a quoted FTS5 string, so operators and punctuation in user input
     (``AND``, ``NEAR``, ``"``, ``*``, ``-``, ``:``, ``^``, parentheses) are plain text.
     """
-    terms = query_terms(query)
+    return match_expression(query_terms(query))
+
+
+def match_expression(terms: list[tuple[str, bool]]) -> str | None:
+    """The MATCH expression for terms from `query_terms` (None when there are none)."""
     if not terms:
         return None
     return " OR ".join(_quote(t) + ("*" if p else "") for t, p in terms)

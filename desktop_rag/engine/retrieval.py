@@ -10,7 +10,6 @@ from desktop_rag.engine.store import Store
 from desktop_rag.engine.types import Hit
 from desktop_rag.engine.vector_index import VectorIndex
 
-CANDIDATE_MULTIPLE = 5
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
 
 
@@ -33,7 +32,7 @@ def hybrid_search(
     min_score: float = 0.0,
 ) -> list[Hit]:
     """The top `k` passages for a query. Without an embedder (or vectors) it is keyword-only."""
-    limit = max(k * CANDIDATE_MULTIPLE, MIN_CANDIDATES)
+    limit = max(k, MIN_CANDIDATES)
     keyword = store.keyword_search(query, limit)
     dense: list[tuple[int, float]] = []
     languages = None

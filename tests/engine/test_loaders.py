@@ -201,3 +201,18 @@ def test_crlf_text_normalised(tmp_path: Path) -> None:
         _load(f)
     f.write_bytes(b"Line one of a\r\nwrapped   sentence.\r\n\r\n\x07Second para.")
     assert _load(f).sections[0].text == "Line one of a wrapped sentence.\n\nSecond para."
+
+
+def test_plain_text_title_line_becomes_the_heading_of_every_chunk(tmp_path):
+    from desktop_rag.engine.chunking import chunk_document
+
+    doc = tmp_path / "article.txt"
+    doc.write_text("Tea Storage Basics\n\n" + "Keep the leaves dry and cool. " * 60, encoding="utf-8")
+    parsed = load(doc, max_bytes=10**6)
+    assert parsed.sections[0].heading_path == ("Tea Storage Basics",)
+    chunks = chunk_document(parsed, 500, 50)
+    assert len(chunks) > 2 and {c.heading for c in chunks} == {"Tea Storage Basics"}
+
+    for body in ("One line only, no title here", "First line.\nSecond line.\n\nbody " * 3, "A long first paragraph. " * 20 + "\n\nshort"):
+        doc.write_text(body, encoding="utf-8")
+        assert load(doc, max_bytes=10**6).sections[0].heading_path == (), body[:30]

@@ -58,8 +58,9 @@ def test_rebuild_from_store_chooses_type_and_survives_save_load(low_threshold, t
     with store.transaction() as db:
         db.execute("INSERT INTO sources (path, kind, added_at) VALUES ('/x', 'folder', 0)")
         db.execute("INSERT INTO files (source_id, path, status) VALUES (1, '/x/a.txt', 'indexed')")
-        db.executemany("INSERT INTO chunks (id, file_id, ordinal, text, char_start, char_end) VALUES (?, 1, ?, 't', 0, 1)",
-                       [(i + 1, i) for i in range(2500)])
+        db.executemany(
+            "INSERT INTO chunks (id, file_id, ordinal, text, char_start, char_end) VALUES (?, 1, ?, 't', 0, 1)",
+            [(i + 1, i) for i in range(2500)])
     store.add_vectors(list(range(1, 2501)), data)
     path = tmp_path / "vectors.faiss"
     index = open_vector_index(path, store, DIM)

@@ -199,6 +199,21 @@ def _markdown_sections(text: str) -> list[Section]:
     return sections
 
 
+MAX_TITLE_CHARS = 200
+
+
+def _title_of(body: str) -> tuple[str, ...]:
+    """A plain-text document's title: a lone first line, set off by a blank line, before longer text.
+
+    It becomes the heading of every chunk, so each passage carries the document's subject
+    (for keyword and semantic search alike); the line also stays in the text.
+    """
+    first, sep, rest = body.partition("\n\n")
+    if not sep or "\n" in first or len(first) > MAX_TITLE_CHARS or len(rest) <= len(first):
+        return ()
+    return (first.strip(),)
+
+
 def load_text(path: Path) -> ParsedDocument:
     """Load a .txt, .md or .markdown file."""
     text = read_text_file(path)
@@ -206,7 +221,7 @@ def load_text(path: Path) -> ParsedDocument:
         sections = _markdown_sections(text.replace("\r\n", "\n").replace("\r", "\n"))
     else:
         body = clean_text(text)
-        sections = [Section(text=body)] if body else []
+        sections = [Section(text=body, heading_path=_title_of(body))] if body else []
     if not sections:
         raise LoadError("The file contains no text (only spaces or blank lines)")
     return ParsedDocument(sections=tuple(sections))
