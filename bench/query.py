@@ -113,7 +113,6 @@ def ivf_on_real_vectors(store, query_vectors: np.ndarray) -> list[dict]:
 
 def keyword_cap_rows(store, texts: list[str], tag: str) -> list[dict]:
     """Keyword search without the postings budget (same run): latency, and top-10 overlap with the capped one."""
-    from desktop_rag.engine import store as store_module
 
     from desktop_rag.engine.keyword_index import KEYWORD_POSTINGS_BUDGET
 

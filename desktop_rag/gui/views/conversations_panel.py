@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListView, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QListView, QPushButton, QWidget
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.views.panel import titled_layout
 from desktop_rag.gui.models.chat import ConversationIdRole, ConversationsModel
 
 
@@ -20,13 +21,7 @@ class ConversationsPanel(QWidget):
     def __init__(self, model: ConversationsModel, parent=None) -> None:
         super().__init__(parent)
         self.model = model
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
-        title = QLabel(self)
-        title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
-        i18n.bind(title, QLabel.setText, "conversations.title")
-        layout.addWidget(title)
+        layout = titled_layout(self, "conversations.title")
         self.view = QListView(self)
         self.view.setModel(model)
         self.view.setUniformItemSizes(True)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
 
 from desktop_rag.engine.types import Progress
 from desktop_rag.gui import i18n
+from desktop_rag.gui.views.panel import titled_layout
 from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, KindRole, LibraryModel, PathRole
 
 
@@ -28,13 +29,7 @@ class LibraryPanel(QWidget):
     def __init__(self, model: LibraryModel, parent=None) -> None:
         super().__init__(parent)
         self.model = model
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
-        title = QLabel(self)
-        title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
-        i18n.bind(title, QLabel.setText, "library.title")
-        layout.addWidget(title)
+        layout = titled_layout(self, "library.title")
         buttons = QHBoxLayout()
         self.add_folder_button = self._button("library.add_folder", self.choose_folder, buttons)
         self.add_files_button = self._button("library.add_files", self.choose_files, buttons)

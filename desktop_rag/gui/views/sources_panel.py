@@ -7,9 +7,10 @@ import os
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QWidget
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.views.panel import titled_layout
 from desktop_rag.gui.models.sources import COL_FILE, COL_HEADING, COL_N, COL_PAGE, COL_SCORE, SourcesModel
 from desktop_rag.gui.text import file_url, highlight_html
 from desktop_rag.gui.views.safe_browser import SafeTextBrowser
@@ -23,13 +24,7 @@ class SourcesPanel(QWidget):
     def __init__(self, model: SourcesModel, parent=None) -> None:
         super().__init__(parent)
         self.model = model
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
-        title = QLabel(self)
-        title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
-        i18n.bind(title, QLabel.setText, "sources.title")
-        layout.addWidget(title)
+        layout = titled_layout(self, "sources.title")
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.table = QTableView(self.splitter)
         self.table.setModel(model)
