@@ -137,11 +137,14 @@ class Answerer:
             if piece:
                 emitted.append(piece)
                 yield TokenEvent(piece)
-        yield _done(text, hits, "extractive", self._extractive_notice())
+        yield _done(text, hits, "extractive", self._extractive_notice(question))
 
-    def _extractive_notice(self) -> str:
+    def _extractive_notice(self, question: str) -> str:
+        if has_cjk(question):
+            return ("本回答摘录了文档中最相关的句子。在“设置”中选择语言模型提供方（或在配置文件夹的 .env 中"
+                    "设置 OPENAI_API_KEY、OPENAI_BASE_URL、OPENAI_MODEL），即可获得完整的回答。")
         problem = config_problem(self.settings)
-        base = "No language model is configured, so this answer quotes the most relevant sentences."
+        base = "This answer quotes the most relevant sentences from your documents."
         how = problem or "Choose a provider in Settings to get written answers."
         return f"{base} {how}"
 

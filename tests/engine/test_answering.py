@@ -193,3 +193,13 @@ def test_context_budget_limits_sources(server):
     sources = events[0]
     assert isinstance(sources, SourcesEvent) and 1 <= len(sources.hits) < 5
     assert sources.hits == tuple(big[: len(sources.hits)])
+
+
+def test_extractive_notice_speaks_the_question_language():
+    hits = [Hit(1, 0.9, "/docs/tea.md", None, "", "冲泡绿茶的水温一般在八十度左右。")]
+    answerer = Answerer(Settings(), lambda q, k: hits, None)
+    done = list(answerer.answer("绿茶的水温是多少？"))[-1]
+    assert done.mode == "extractive" and "设置" in done.notice
+    done = list(Answerer(Settings(), lambda q, k: [Hit(1, 0.9, "/d.txt", None, "", "Water at 90 degrees.")], None)
+                .answer("What water temperature?"))[-1]
+    assert "Settings" in done.notice and done.notice.count("No language model is configured") <= 1
