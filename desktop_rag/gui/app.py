@@ -66,7 +66,11 @@ def run(paths: AppPaths, settings: Settings) -> int:
     if os.environ.get("DESKTOP_RAG_EXIT_AFTER_SHOWN"):  # start-up benchmark hook (bench/startup.py)
         QTimer.singleShot(0, lambda: (print(f"DESKTOP_RAG_SHOWN {time.time()}", flush=True), window.close()))
     try:
-        return int(app.exec())
+        code = int(app.exec())
     finally:
         if not window._closed:
             window.close()
+    if window.backend.worker_abandoned:  # closed during the model load: nothing left to save
+        logging.shutdown()
+        os._exit(code)
+    return code

@@ -15,6 +15,7 @@ from desktop_rag.gui.workers import IndexRequest, IndexWorker, Tasks
 
 log = logging.getLogger(__name__)
 STATUS_EVERY_MS = 1000
+WARM_UP_GRACE_MS = 300  # at close, how long to wait for a model load before leaving it behind
 
 
 def _listing(engine: Engine) -> tuple:
@@ -57,6 +58,7 @@ class Backend(QObject):
         self._status_in_flight = False
         self.busy = False
         self.stopped = False
+        self.worker_abandoned = False
         self.index_thread.start()
 
     # ---- start-up ----
@@ -160,8 +162,13 @@ class Backend(QObject):
         self._status_timer.stop()
         self.watcher.stop()
         self.tasks.stop()
-        self.indexer.cancel_current(drop_queued=True)
+        self.indexer.cancel_current(drop_queued=True, closing=True)
         self.indexer.submit(IndexRequest("close"))
-        if not self.index_thread.wait(120_000):
+        if self.indexer.warming and not self.index_thread.wait(WARM_UP_GRACE_MS):
+            # Loading the model cannot be interrupted and writes nothing (every write is a committed
+            # transaction): the app may exit without waiting for it (see app.run).
+            log.info("Closing while the embedding model loads; not waiting for the load to finish")
+            self.worker_abandoned = True
+        elif not self.index_thread.wait(120_000):
             log.error("The index worker did not stop within two minutes")
         self.shut_down.emit()

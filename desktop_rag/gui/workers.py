@@ -53,6 +53,7 @@ class IndexWorker(QObject):
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._closing = False
+        self.warming = False  # loading the model: cannot be interrupted, writes nothing
         self._wake.connect(self._drain)
 
     # ---- called from the GUI thread ----
@@ -76,11 +77,13 @@ class IndexWorker(QObject):
             return True
         return False
 
-    def cancel_current(self, drop_queued: bool = False) -> None:
-        """Stop the running index job at the next safe point; optionally forget queued index jobs."""
+    def cancel_current(self, drop_queued: bool = False, closing: bool = False) -> None:
+        """Stop the running index job at the next safe point; optionally forget queued index jobs
+        (and, when closing, a model load that has not started)."""
+        dropped = ("index", "reindex", "warm_up") if closing else ("index", "reindex")
         with self._lock:
             if drop_queued:
-                self._queue = deque(r for r in self._queue if r.kind not in ("index", "reindex"))
+                self._queue = deque(r for r in self._queue if r.kind not in dropped)
         self._cancel.set()
 
     def pending(self) -> int:
@@ -96,6 +99,7 @@ class IndexWorker(QObject):
                 if not self._queue:
                     return
                 request = self._queue.popleft()
+                self.warming = request.kind == "warm_up"  # set under the lock: shutdown reads it after a drop
                 self._cancel = threading.Event()
                 cancel = self._cancel
             if self._closing and request.kind != "close":
@@ -126,11 +130,14 @@ class IndexWorker(QObject):
 
     def _warm_up(self) -> None:
         self.model_state.emit("loading", self.engine.index_model)
+        self.warming = True
         try:
             self.engine.warm_up()
         except Exception as exc:  # noqa: BLE001
             self.model_state.emit("error", str(exc))
             return
+        finally:
+            self.warming = False
         self.model_state.emit("ready", self.engine.index_model)
 
     def _index(self, request: IndexRequest, cancel: threading.Event) -> None:

@@ -30,3 +30,24 @@ def test_bundled_model_loads_in_background_and_answers(make_window, qtbot, tmp_p
     message = blocker.args[0]
     assert message.mode == "extractive"
     assert window.sources_model.hit(0).path.endswith("cats.md")
+
+
+
+def test_closing_while_the_model_loads_does_not_wait_for_it(tmp_path):
+    """The real app in a fresh process, closed as soon as its window shows (the model is still loading).
+
+    Before the fix the process lived on for the whole load (5.8 s in bench/startup.py).
+    """
+    import os
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", DESKTOP_RAG_EXIT_AFTER_SHOWN="1")
+    started = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home")],
+                         env=env, capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - started
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "DESKTOP_RAG_SHOWN" in out.stdout
+    assert elapsed < 4.0, f"the app took {elapsed:.1f} s to quit: it waited for the model"
