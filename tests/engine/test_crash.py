@@ -20,12 +20,15 @@ from desktop_rag.engine.scanning import file_sha256
 # The crash windows are about storage, not semantics: the hashing embedder keeps each run short,
 # so the random kills land in the scan, text and vector phases alike.
 SETTINGS = Settings(embedding_model="hash:64")
-FILES = 150
+FILES = 400
+# version -> sentences. Rounds cycle through the three, so every file differs from both versions a
+# killed run can leave in the store, and every run has the same amount of work to be killed in.
+VERSIONS = {"a": 60, "b": 75, "c": 90}
 
 
 def version_text(i: int, version: str) -> str:
     sentence = f"Version {version} of file {i} talks about subject{i}{version}. "
-    return sentence * (25 if version == "old" else 40)
+    return sentence * VERSIONS[version]
 
 
 def expected_chunks(path, text: str) -> list[str]:
@@ -41,7 +44,7 @@ def check_invariants(home, folder, versions: dict[int, dict[str, list[str]]]) ->
         texts = [r[0] for r in store.db.execute("SELECT text FROM chunks WHERE file_id = ? ORDER BY ordinal",
                                                 (record.id,))]
         assert record.status == "indexed", record
-        assert texts in (versions[i]["old"], versions[i]["new"]), f"file {i} is half old, half new"
+        assert texts in versions[i].values(), f"file {i} is half old, half new"
         assert record.chunk_count == len(texts)
     stored = np.array(sorted(r[0] for r in store.db.execute("SELECT chunk_id FROM vectors")), dtype=np.int64)
     assert np.array_equal(engine.vectors().ids(), stored), "FAISS ids differ from the store's"
@@ -62,29 +65,30 @@ def test_sigkill_at_random_points_leaves_each_file_old_or_new(tmp_path):
     rng = random.Random(1234)
     folder, home, scratch = tmp_path / "docs", tmp_path / "home", tmp_path / "scratch.txt"
     folder.mkdir()
-    versions = {i: {v: expected_chunks(scratch, version_text(i, v)) for v in ("old", "new")} for i in range(FILES)}
-    for i in range(FILES):
-        (folder / f"file{i}.txt").write_text(version_text(i, "old"), encoding="utf-8")
-    assert run_index(home, folder).wait(timeout=300) == 0
+    versions = {i: {v: expected_chunks(scratch, version_text(i, v)) for v in VERSIONS} for i in range(FILES)}
 
+    def rewrite_all(version: str) -> None:
+        for i in range(FILES):
+            (folder / f"file{i}.txt").write_text(version_text(i, version), encoding="utf-8")
+
+    rewrite_all("a")
+    assert run_index(home, folder).wait(timeout=300) == 0
+    rewrite_all("b")
     started = time.monotonic()
-    proc = run_index(home, folder)
-    proc.wait(timeout=300)
-    full_run = time.monotonic() - started  # an unchanged re-run: the floor of a run's length
+    assert run_index(home, folder).wait(timeout=300) == 0
+    full_run = time.monotonic() - started  # how long a run with this much work takes here
 
     kills = 0
     for round_ in range(6):
-        for i in rng.sample(range(FILES), FILES // 2):  # change half the files each round
-            v = "new" if round_ % 2 == 0 else "old"
-            (folder / f"file{i}.txt").write_text(version_text(i, v), encoding="utf-8")
+        rewrite_all("cab"[round_ % 3])
         proc = run_index(home, folder)
-        time.sleep(rng.uniform(0.2, max(0.5, full_run * 2.5)))
+        time.sleep(rng.uniform(0.3, 0.9) * full_run)  # after start-up, somewhere in the scan/text/vector phases
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1
         proc.wait(timeout=60)
         check_invariants(home, folder, versions)
-    assert kills >= 3, "the kills should land while the index runs"
+    assert kills >= 4, f"only {kills} of 6 kills landed while the index ran (a full run: {full_run:.2f} s)"
 
     assert run_index(home, folder).wait(timeout=300) == 0
     check_invariants(home, folder, versions)
