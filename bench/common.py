@@ -17,17 +17,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support.probes import NO_TORCH_PROBE
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"  # ../shared/data from the repo root; never copied into the repo
 CACHE = Path(os.environ.get("DESKTOP_RAG_BENCH_CACHE", Path(tempfile.gettempdir()) / "desktop-rag-bench"))
 HASH_MODEL = "hash:384"  # tiny mode: deterministic embedder, no torch, so the smoke test stays fast
 
-NO_TORCH_PROBE = (
-    "import sys, json, io, contextlib; from desktop_rag.cli import main\n"
-    "buf = io.StringIO()\n"
-    "with contextlib.redirect_stdout(buf): rc = main(sys.argv[1:])\n"
-    "print(json.dumps({'rc': rc, 'torch': 'torch' in sys.modules, 'out': buf.getvalue()}))\n"
-)
 
 
 # ---- data ---------------------------------------------------------------------

@@ -56,9 +56,10 @@ def run(paths: AppPaths, settings: Settings) -> int:
     """Open the main window at once (model and index load in the background); returns the exit code."""
     app = create_application()
     from desktop_rag.gui.crash_handler import install_excepthook
-    from desktop_rag.logs import setup_logging
+    from desktop_rag.logs import current_log_file, setup_logging
 
-    install_excepthook(setup_logging(paths))  # not in create_application: pytest-qt owns the hook in tests
+    # Not in create_application: pytest-qt owns the hook in tests. The CLI has usually set up logging already.
+    install_excepthook(current_log_file() or setup_logging(paths))
     from desktop_rag.gui.views.main_window import MainWindow
 
     window = MainWindow(paths, settings)

@@ -9,12 +9,8 @@ import sys
 
 import pytest
 
-CHECK_NO_TORCH = (
-    "import sys, json, io, contextlib; from desktop_rag.cli import main\n"
-    "buf = io.StringIO()\n"
-    "with contextlib.redirect_stdout(buf): rc = main(sys.argv[1:])\n"
-    "print(json.dumps({'rc': rc, 'torch': 'torch' in sys.modules, 'out': buf.getvalue()}))\n"
-)
+from tests.support.probes import NO_TORCH_PROBE
+
 
 
 def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -26,7 +22,7 @@ def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 
 def cli_in_probe(*args: str) -> dict:
     """Run the CLI in a fresh interpreter and say whether torch got imported."""
-    out = subprocess.run([sys.executable, "-c", CHECK_NO_TORCH, *args], capture_output=True, text=True, timeout=600)
+    out = subprocess.run([sys.executable, "-c", NO_TORCH_PROBE, *args], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
