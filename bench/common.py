@@ -145,20 +145,33 @@ def probe_output(result: Run) -> tuple[dict, bool]:
     return json.loads(probe["out"]), bool(probe["torch"])
 
 
-LIBRARY_FORMAT = "2"  # bump when loading or chunking changes, so cached libraries are rebuilt
+LIBRARY_FORMAT = "3"  # bump when loading or chunking changes, so cached libraries are rebuilt
+SHARED_CORPUS = {"xquad-en2zh": "xquad-zh"}  # sets that search the same documents share one library
+MODEL_LABELS = {None: "auto", HASH_MODEL: "hash", "bundled:all-MiniLM-L6-v2": "minilm",
+                "bundled:multilingual-e5-small": "e5"}
 
 
 def library(name: str, limit: int | None = None, model: str | None = None, fresh: bool = False) -> Path:
-    """A data dir holding NAME indexed through the CLI, cached under the bench cache; rebuilt when `fresh`
-    or when it was built by code of another LIBRARY_FORMAT."""
-    home = CACHE / f"{name}-home{'-' + str(limit) if limit else ''}{'-hash' if model == HASH_MODEL else ''}"
-    folder = build_folder(name, limit)
+    """A data dir holding NAME indexed through the CLI (with `model`, None = the default settings), cached
+    under the bench cache; rebuilt when `fresh` or when it was built by code of another LIBRARY_FORMAT.
+    The index run's report (chunks, seconds) is kept beside it in .bench-complete."""
+    corpus = SHARED_CORPUS.get(name, name)
+    label = MODEL_LABELS.get(model) or "".join(ch if ch.isalnum() else "-" for ch in str(model))
+    home = CACHE / f"{corpus}-home{'-' + str(limit) if limit else ''}-{label}"
+    folder = build_folder(corpus, limit)
     marker = home / ".bench-complete"
-    if fresh or not marker.exists() or marker.read_text() != LIBRARY_FORMAT:
+    if fresh or not marker.exists() or json.loads(marker.read_text()).get("format") != LIBRARY_FORMAT:
         shutil.rmtree(home, ignore_errors=True)
-        cli(home, "index", str(folder), "--json", model=model)
-        marker.write_text(LIBRARY_FORMAT)
+        result = cli(home, "index", str(folder), "--json", model=model)
+        report = json.loads(result.stdout.strip().splitlines()[-1])
+        marker.write_text(json.dumps({"format": LIBRARY_FORMAT, "chunks": report["chunks"],
+                                      "seconds": result.seconds, "cpu_seconds": result.cpu_seconds}))
     return home
+
+
+def library_report(home: Path) -> dict:
+    """How the cached library was built: chunks, wall and CPU seconds of its index run."""
+    return json.loads((home / ".bench-complete").read_text())
 
 
 def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:

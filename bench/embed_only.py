@@ -34,7 +34,7 @@ def load_encoder(model_id: str):
 
 
 def main() -> None:
-    from desktop_rag.engine.ingest import FETCH_BATCH
+    from desktop_rag.engine.embedding import batch_size_for, create_embedder
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("database", type=Path)
@@ -45,8 +45,9 @@ def main() -> None:
     started = time.perf_counter()
     encode = load_encoder(args.model)
     loaded = time.perf_counter()
-    for start in range(0, len(texts), FETCH_BATCH):  # the engine's rounds: FETCH_BATCH chunks per encode call
-        encode(texts[start:start + FETCH_BATCH], args.batch_size)
+    rounds = batch_size_for(create_embedder(args.model))  # the engine's rounds: this many chunks per encode call
+    for start in range(0, len(texts), rounds):
+        encode(texts[start:start + rounds], args.batch_size)
     done = time.perf_counter()
     print(json.dumps({"chunks": len(texts), "load_s": loaded - started, "embed_s": done - loaded}))
 

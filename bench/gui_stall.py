@@ -6,23 +6,30 @@ import argparse
 import re
 import sys
 
-from bench.common import bench_env, emit, figure, run
+from bench.common import Run, bench_env, emit, figure, run
 
 TEST = "tests/gui/test_responsiveness.py"
-GAP = re.compile(r"GUI stall while (indexing|streaming) [^:]*: longest gap ([\d.]+) ms over (\d+) ticks")
+
+
+def stall_rows(test: str, prefix: str, phases: str) -> tuple[list[dict], Run]:
+    """Run a GUI stall test with -s and turn its "GUI stall while PHASE ...: longest gap X ms over N ticks"
+    lines into figures (target <= 100 ms); also returns the run for extra figures."""
+    gap = re.compile(rf"GUI stall while ({phases}) [^:]*: longest gap ([\d.]+) ms over (\d+) ticks")
+    result = run([sys.executable, "-m", "pytest", test, "-s", "-q", "-p", "no:cacheprovider"],
+                 env=bench_env(QT_QPA_PLATFORM="offscreen"), timeout=900)
+    rows = [figure(f"{prefix}.longest_stall.{phase}", float(ms), "ms", "<= 100", float(ms) <= 100,
+                   note=f"{ticks} ticks of a 5 ms QTimer ({test})")
+            for phase, ms, ticks in gap.findall(result.stdout)]
+    if not rows:
+        rows = [figure(f"{prefix}.longest_stall", None, "ms", "<= 100", None,
+                       note=f"{test} printed no figure (exit {result.returncode}): {result.stdout[-200:]!r}")]
+    return rows, result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.parse_args(argv)
-    result = run([sys.executable, "-m", "pytest", TEST, "-s", "-q", "-p", "no:cacheprovider"],
-                  env=bench_env(QT_QPA_PLATFORM="offscreen"), timeout=900)
-    rows = [figure(f"gui.longest_stall.{phase}", float(ms), "ms", "<= 100", float(ms) <= 100,
-                   note=f"{ticks} ticks of a 5 ms QTimer ({TEST})")
-            for phase, ms, ticks in GAP.findall(result.stdout)]
-    if not rows:
-        rows = [figure("gui.longest_stall", None, "ms", "<= 100", None,
-                       note=f"{TEST} printed no figure (exit {result.returncode}): {result.stdout[-200:]!r}")]
+    rows, _ = stall_rows(TEST, "gui", "indexing|streaming")
     emit("gui_stall", rows)
     return 0
 

@@ -1,4 +1,4 @@
-"""Command line: launches the desktop app, or runs index/status/search/ask/remove headless."""
+"""Command line: launches the desktop app, or runs index/status/search/ask/remove/collections/export/import/mcp."""
 
 from __future__ import annotations
 
@@ -25,25 +25,69 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", help="files or folders (none: re-scan every source)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--reindex", action="store_true", help="drop the index and rebuild it with the current settings")
+    p.add_argument("--password", metavar="PASS",
+                   help="password for password-protected PDFs in this run ('-' asks for it without echo); "
+                        "used for this run only, never stored")
+
+    _collection_option(p, "the collection new paths join (default: the first one); without paths, re-scan its sources")
 
     p = sub.add_parser("status", help="what is indexed, failed, pending")
     p.add_argument("--json", action="store_true")
+    _collection_option(p, "only this collection")
 
     p = sub.add_parser("search", help="retrieve passages")
     p.add_argument("query", nargs="?")
     p.add_argument("--queries", help='JSONL file of {"_id", "text"}; one JSON line out per query')
     p.add_argument("-k", type=int, default=None, help="number of results")
     p.add_argument("--json", action="store_true")
+    _collection_option(p, "search only this collection (default: all)")
 
     p = sub.add_parser("ask", help="answer a question from your documents")
     p.add_argument("question")
     p.add_argument("--json", action="store_true")
+    _collection_option(p, "ask within this collection (default: all)")
 
     p = sub.add_parser("remove", help="forget a source and its chunks")
     p.add_argument("path")
+    _collection_option(p, "the collection the source is in")
+
+    p = sub.add_parser("collections", help="list, create, rename or delete collections (knowledge bases)")
+    p.add_argument("action", nargs="?", default="list", choices=("list", "create", "rename", "delete"))
+    p.add_argument("names", nargs="*", help="create NAME | rename OLD NEW | delete NAME")
+    p.add_argument("--yes", action="store_true", help="delete without asking")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("export", help="write one collection (chunks, vectors, settings) to an archive file")
+    p.add_argument("file", help="the archive to write (.zip)")
+    _collection_option(p, "the collection to export (needed when there are several)")
+    p.add_argument("--with-documents", action="store_true", help="include the documents themselves")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("import", help="add a collection from an archive made by `export`")
+    p.add_argument("file")
+    p.add_argument("--name", help="the new collection's name (default: the name in the archive)")
+    p.add_argument("--documents-dir", help="where included documents go (default: a folder beside the archive)")
+    p.add_argument("--reembed", action="store_true",
+                   help="when the archive was made with another embedding model, embed its passages again")
+    p.add_argument("--json", action="store_true")
+
+    sub.add_parser("mcp", help="serve the library to AI tools over the Model Context Protocol (stdio, read-only)")
 
     sub.add_parser("demo", help="index the sample documents in a temp dir and answer a sample question")
+
+    p = sub.add_parser("models", help="recommended embedding models: size, speed, languages, downloaded or not")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("download-model", help="download an embedding model into the data folder (resumable)")
+    p.add_argument("name", help="a name from `desktop-rag models`, or an org/name repo id on the hub")
+    p.add_argument("--hub", help="hub address (default: the hub_endpoint setting, e.g. https://hf-mirror.com)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(command="download_model")  # dispatched to commands.cmd_download_model
     return parser
+
+
+def _collection_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--collection", metavar="NAME", help=what)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,7 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return getattr(commands, f"cmd_{args.command}")(paths, args)
     except DesktopRagError as exc:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
-        print(f"error: {exc}", file=sys.stderr)
+        from desktop_rag.terminal import clean
+
+        print(f"error: {clean(str(exc))}", file=sys.stderr)  # may quote file names or server text
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -96,6 +142,13 @@ def _launch_gui(args: argparse.Namespace) -> int:
         from desktop_rag.selftest import run_self_test
 
         return run_self_test(verbose=True)
+    from desktop_rag.platform_check import prepare_qt_platform
+
+    problem = prepare_qt_platform()  # before PySide6 loads: Qt's own message names no library or package
+    if problem:
+        logging.getLogger(__name__).error("window: %s", problem)
+        print(problem, file=sys.stderr)
+        return 1
     from desktop_rag.gui.app import run
 
     return run(paths, load_settings(paths))

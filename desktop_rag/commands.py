@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 
@@ -11,10 +12,16 @@ from desktop_rag.config import AppPaths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.types import DoneEvent, ErrorEvent, Hit, Progress, SourcesEvent, TokenEvent
+from desktop_rag.terminal import StreamCleaner, clean, clean_line
+
+# Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
+# overrides): written as \uXXXX escapes, so the decoded JSON is still exactly the text.
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _print_json(value: object) -> None:
-    print(json.dumps(value, ensure_ascii=False), flush=True)
+    text = json.dumps(value, ensure_ascii=False)
+    print(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), flush=True)
 
 
 class TerminalProgress:
@@ -36,9 +43,12 @@ class TerminalProgress:
             line = "Scanning folders..."
         elif p.phase == "text":
             line = f"Reading  {_bar(p.files_done, p.files_total)} {p.files_done}/{p.files_total} files{_eta(p)}"
-        elif p.phase == "embed":
-            line = (f"Embedding {_bar(p.chunks_embedded, p.chunks_total)} {p.chunks_embedded}/{p.chunks_total} "
-                    f"chunks, {p.rate:.0f}/s{_eta(p)}")
+            if p.ocr_pages:
+                line += f" (recognising text, page {p.ocr_page} of {p.ocr_pages})"
+        elif p.phase in ("embed", "reembed"):
+            verb = "Embedding" if p.phase == "embed" else "Switching model (search works meanwhile)"
+            line = (f"{verb} {_bar(p.chunks_embedded, p.chunks_total)} {p.chunks_embedded}/{p.chunks_total} "
+                    f"chunks, {p.rate:.1f}/s{_eta(p)}")
         else:
             line = ""
         self.stream.write("\r\033[K" + line + ("\n" if p.phase == "done" and line else ""))
@@ -58,12 +68,14 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     progress = TerminalProgress()
     try:
+        collection = _collection(engine, args)
         if args.reindex:
             if args.paths:
-                engine.add_sources(args.paths)
+                engine.add_sources(args.paths, collection)
             report = engine.reindex(on_progress=progress)
         else:
-            report = engine.index(args.paths or None, on_progress=progress)
+            force = _unlock(engine, args)
+            report = engine.index(args.paths or None, on_progress=progress, force=force, collection=collection)
     finally:
         progress.stream.write("\r\033[K" if progress.enabled else "")
         engine.close()
@@ -74,36 +86,63 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
               f"{report.unchanged} unchanged, {len(report.failed)} failed; {report.chunks} new chunks, "
               f"{report.embedded} embedded in {report.seconds:.1f} s")
         for failure in report.failed:
-            print(f"  failed: {failure.path}: {failure.error}")
+            print(f"  failed: {clean_line(failure.path)}: {clean(failure.error)}")
     return 1 if report.failed or report.cancelled else 0
+
+
+def _unlock(engine: Engine, args: argparse.Namespace) -> list[str]:
+    """With --password: use it on locked PDFs, and re-read those that failed for want of it."""
+    password = getattr(args, "password", None)
+    if not password:
+        return []
+    if password == "-":
+        import getpass
+
+        password = getpass.getpass("PDF password: ")
+    engine.set_password(password)
+    return engine.locked_files(args.paths or None)
+
+
+def _collection(engine: Engine, args: argparse.Namespace) -> int | None:
+    """The id of `--collection NAME` (None: all collections; for index, the first one)."""
+    return engine.collection_id(getattr(args, "collection", None))
 
 
 def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
-        status = engine.status()
+        collection = _collection(engine, args)
+        status = engine.status(collection)
+        listing = engine.collections()
     finally:
         engine.close()
     if args.json:
-        _print_json(status.to_json())
+        _print_json({**status.to_json(), "collection": args.collection and next(
+            c.name for c in listing if c.id == collection), "collections": [c.to_json() for c in listing]})
         return 0
-    print(f"Embedding model: {status.embedding_model} (dimension {status.dimension})")
+    if collection is not None:
+        print(f"Collection: {clean_line(next(c.name for c in listing if c.id == collection))}")
+    print(f"Embedding model: {clean_line(status.embedding_model)} (dimension {status.dimension})")
     print(f"Files: {status.files_total} total, {status.files_indexed} indexed, {status.files_failed} failed, "
           f"{status.files_pending} pending")
     print(f"Chunks: {status.chunks} ({status.chunks_pending_embedding} waiting for embedding)")
+    if status.reembed_model:
+        print(f"Switching to {clean_line(status.reembed_model)}: {status.reembed_done}/{status.reembed_total} chunks re-embedded "
+              "(search uses the current model until it is complete; `desktop-rag index` continues it)")
     for source in status.sources:
-        print(f"Source: {source}")
+        print(f"Source: {clean_line(source)}")
     for failure in status.failed_files:
-        print(f"Failed: {failure.path}: {failure.error}")
+        print(f"Failed: {clean_line(failure.path)}: {clean(failure.error)}")
     return 0
 
 
 def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
+        collection = _collection(engine, args)
         if args.queries:
-            return _batch_search(engine, args.queries, args.k)
-        hits = engine.search(args.query, args.k)
+            return _batch_search(engine, args.queries, args.k, collection)
+        hits = engine.search(args.query, args.k, collection)
     finally:
         engine.close()
     if args.json:
@@ -116,7 +155,7 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
     return 0
 
 
-def _batch_search(engine: Engine, queries_file: str, k: int | None) -> int:
+def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: int | None = None) -> int:
     try:
         lines = open(queries_file, encoding="utf-8").read().splitlines()
     except OSError as exc:
@@ -129,31 +168,37 @@ def _batch_search(engine: Engine, queries_file: str, k: int | None) -> int:
             query_id, text = item["_id"], item["text"]
         except (ValueError, KeyError, TypeError) as exc:
             raise UsageError(f'{queries_file}:{number}: expected a JSON object with "_id" and "text"') from exc
-        hits = engine.search(text, k)
+        hits = engine.search(text, k, collection)
         _print_json({"_id": query_id, "query": text, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
     return 0
 
 
 def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
+    _warn_plain_http(engine)
     passages: tuple[Hit, ...] = ()
     cited: tuple[Hit, ...] = ()
     answer, mode, failed = "", "extractive", False
+    tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
-        for event in engine.ask(args.question):
+        for event in engine.ask(args.question, collection=_collection(engine, args)):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, TokenEvent) and not args.json:
-                print(event.text, end="", flush=True)
+                print(tokens.feed(event.text), end="", flush=True)
             elif isinstance(event, DoneEvent):
                 answer, mode = event.answer, event.mode
                 cited = event.cited
+                if not args.json:
+                    print(tokens.finish(), end="")
                 if event.notice and not args.json:
-                    print(f"\n\n({event.notice})", end="")
+                    print(f"\n\n({clean(event.notice)})", end="")
             elif isinstance(event, ErrorEvent):
                 failed = True
                 answer = event.partial
-                print(f"\nerror: {event.message}", file=sys.stderr)
+                if not args.json:
+                    print(tokens.finish(), end="", flush=True)
+                print(f"\nerror: {clean(event.message)}", file=sys.stderr)
     finally:
         engine.close()
     # Number each source as the answer cites it: its position among the passages sent.
@@ -171,13 +216,59 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
 def cmd_remove(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
-        removed = engine.remove_source(args.path)
+        removed = engine.remove_source(args.path, _collection(engine, args))
     finally:
         engine.close()
     if not removed:
-        raise UsageError(f"{args.path} is not a source in this library (see `desktop-rag status`)")
-    print(f"Removed {args.path} and its chunks.")
+        where = f"the collection “{args.collection}”" if args.collection else "this library"
+        raise UsageError(f"{args.path} is not a source in {where} (see `desktop-rag status`)")
+    print(f"Removed {clean_line(args.path)} and its chunks.")
     return 0
+
+
+def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
+    from desktop_rag.collection_commands import cmd_collections as run
+
+    return run(paths, args)
+
+
+def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
+    from desktop_rag.collection_commands import cmd_export as run
+
+    return run(paths, args)
+
+
+def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
+    from desktop_rag.collection_commands import cmd_import as run
+
+    return run(paths, args)
+
+
+def cmd_mcp(paths: AppPaths, args: argparse.Namespace) -> int:
+    from desktop_rag.collection_commands import cmd_mcp as run
+
+    return run(paths, args)
+
+
+def cmd_models(paths: AppPaths, args: argparse.Namespace) -> int:
+    from desktop_rag.model_commands import cmd_models as run
+
+    return run(paths, args)
+
+
+def cmd_download_model(paths: AppPaths, args: argparse.Namespace) -> int:
+    from desktop_rag.model_commands import cmd_download_model as run
+
+    return run(paths, args)
+
+
+def _warn_plain_http(engine: Engine) -> None:
+    """Say once, on stderr, when the model is reached over plain http:// on another machine."""
+    from desktop_rag.engine.llm import plain_http_warning, resolve_llm_config
+
+    warning = plain_http_warning(resolve_llm_config(engine.settings))
+    if warning:
+        print(clean(warning), file=sys.stderr, flush=True)
 
 
 def _where(hit: Hit) -> str:
@@ -186,9 +277,9 @@ def _where(hit: Hit) -> str:
         parts.append(f"page {hit.page}")
     if hit.heading:
         parts.append(hit.heading)
-    return ", ".join(parts)
+    return clean_line(", ".join(parts))
 
 
 def _snippet(text: str, width: int = 160) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(clean(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -11,6 +12,8 @@ from pathlib import Path
 APP_NAME = "desktop-rag"
 HOME_ENV = "DESKTOP_RAG_HOME"
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
+AUTO_MODEL = "auto"  # the multilingual model for a Chinese library or interface, else BUNDLED_MODEL
+SETTINGS_VERSION = 2  # 1 (no field): embedding_model was always written out, so the old default meant "auto"
 
 
 @dataclass(frozen=True)
@@ -73,13 +76,14 @@ def resolve_paths(data_dir: str | os.PathLike | None = None) -> AppPaths:
 class Settings:
     """Every user-tunable setting, with defaults. Saved as JSON; env vars override."""
 
-    embedding_model: str = BUNDLED_MODEL
+    embedding_model: str = AUTO_MODEL
     chunk_size: int = 500
     chunk_overlap: int = 50
     top_k: int = 5
     min_score: float = 0.0
     max_file_mb: float = 100.0
     parse_timeout_s: float = 120.0
+    ocr_enabled: bool = True  # read scanned PDF pages and image files with local text recognition (OCR)
     embed_batch_size: int = 64
     context_budget_chars: int = 8000
     temperature: float = 0.2
@@ -87,6 +91,9 @@ class Settings:
     llm_base_url: str = ""
     llm_model: str = ""
     ui_language: str = "auto"  # "auto" | "en" | "zh"
+    translate_queries: bool = True  # with a language model: also search the question in the library's other language
+    hub_endpoint: str = "https://huggingface.co"  # model downloads; a mirror such as https://hf-mirror.com in China
+    settings_version: int = SETTINGS_VERSION
 
     def replace(self, **changes) -> "Settings":
         return dataclasses.replace(self, **changes)
@@ -130,6 +137,9 @@ def load_settings(paths: AppPaths) -> Settings:
             stored = {}
         known = {f.name for f in dataclasses.fields(Settings)}
         values.update({k: _coerce(k, v) for k, v in stored.items() if k in known})
+        if "settings_version" not in stored and values.get("embedding_model") == BUNDLED_MODEL:
+            values["embedding_model"] = AUTO_MODEL  # written by 0.1, which saved its default explicitly
+        values["settings_version"] = SETTINGS_VERSION
     for env, name in _ENV_OVERRIDES.items():
         if os.environ.get(env):
             values[name] = _coerce(name, os.environ[env])
@@ -151,12 +161,44 @@ def load_env_file(paths: AppPaths) -> None:
 
 
 def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
-    """Write to a temp file beside `path`, fsync, then rename over it."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode if mode is not None else 0o644)
+    """Write `text` to `path` so a crash leaves the old file or the new one, never a mix (see atomic_write_bytes)."""
+    atomic_write_bytes(path, text.encode("utf-8"), mode)
+
+
+def atomic_write_bytes(path: Path, data: bytes | list[bytes | memoryview], mode: int | None = None) -> None:
+    """A fresh uniquely named temp file beside `path` (O_EXCL, so no planted file or link is followed), fsync, rename.
+
+    The file gets `mode` (default 0644) before it takes the name; a link at `path` itself is replaced, not
+    written through. On failure (a full disk) the temp file is removed and `path` is untouched.
+    """
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)  # 0600, O_EXCL|O_NOFOLLOW
     try:
-        os.write(fd, text.encode("utf-8"))
+        with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), mode if mode is not None else 0o644)
+            for part in [data] if isinstance(data, bytes) else data:
+                f.write(part)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename durable (POSIX); a no-op where folders cannot be opened (Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
         os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)
-    os.replace(tmp, path)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install, then start the desktop app (on a machine without a display: a headless demo on the samples).
+# Install (into .venv, once), then start the desktop app; on a machine without a display: a headless demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh
-exec desktop-rag "$@"
+exec .venv/bin/python -m desktop_rag "$@"

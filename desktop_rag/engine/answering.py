@@ -10,7 +10,7 @@ from typing import Any
 
 from desktop_rag.engine.citations import clean_citations
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.extractive import extractive_answer
+from desktop_rag.engine.extractive import Similarity, extractive_answer
 from desktop_rag.engine.llm import LLMClient, LLMError, config_problem
 from desktop_rag.engine.prompting import (
     build_messages,
@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 STOPPED = "Stopped."
 FALLBACK_CITED = 3
 _MAX_REWRITE_CHARS = 300
+_REWRITE_MAX_TOKENS = 120
 NOTHING_FOUND_EN = "I couldn't find anything relevant to this question in your library."
 NOTHING_FOUND_ZH = "在你的资料库中没有找到与这个问题相关的内容。"
 
@@ -34,10 +35,12 @@ Search = Callable[[str, int], list[Hit]]
 class Answerer:
     """Turns a question (plus chat history) into a stream of answer events."""
 
-    def __init__(self, settings: Any, search: Search, llm: LLMClient | None) -> None:
+    def __init__(self, settings: Any, search: Search, llm: LLMClient | None,
+                 similarity: Similarity | None = None) -> None:
         self.settings = settings
         self.search = search
         self.llm = llm
+        self.similarity = similarity  # sentence meaning, for extractive answers across languages
 
     @property
     def mode(self) -> str:
@@ -65,7 +68,7 @@ class Answerer:
             the text received before a stream was cut. No DoneEvent follows.
         """
         try:
-            query = self._standalone_query(question, history)
+            query = self._standalone_query(question, history, cancel)
             if _is_set(cancel):
                 yield DoneEvent("", self.mode, (), STOPPED)
                 return
@@ -84,13 +87,18 @@ class Answerer:
 
     # ---- steps ----
 
-    def _standalone_query(self, question: str, history: Sequence[ChatTurn]) -> str:
+    def _standalone_query(
+        self, question: str, history: Sequence[ChatTurn], cancel: threading.Event | None = None
+    ) -> str:
         """The question rewritten to stand alone (model first, then the rule); as is without history."""
         if not history:
             return question
         if self.llm is not None:
             try:
-                rewritten = self.llm.complete(rewrite_query_messages(question, history), temperature=0.0)
+                rewritten = self.llm.complete(
+                    rewrite_query_messages(question, history),
+                    max_tokens=_REWRITE_MAX_TOKENS, temperature=0.0, cancel=cancel,
+                )
                 cleaned = _clean_rewrite(rewritten)
                 if cleaned:
                     return cleaned
@@ -116,6 +124,9 @@ class Answerer:
                 parts.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
+            if exc.kind == "length":  # the answer hit its size limit: keep it, say so
+                yield _done(exc.partial or "".join(parts), used, "llm", str(exc))
+                return
             yield ErrorEvent(str(exc), partial=exc.partial or "".join(parts))
             return
         text = "".join(parts)
@@ -128,7 +139,7 @@ class Answerer:
         self, question: str, hits: list[Hit], query: str, cancel: threading.Event | None
     ) -> Iterator[AnswerEvent]:
         yield SourcesEvent(tuple(hits), query)
-        text = extractive_answer(question, hits)
+        text = extractive_answer(question, hits, similarity=self.similarity)
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):
             if _is_set(cancel):
@@ -140,13 +151,14 @@ class Answerer:
         yield _done(text, hits, "extractive", self._extractive_notice(question))
 
     def _extractive_notice(self, question: str) -> str:
+        """The answer's one notice that no model is set (the answer text has no label; the banner explains more)."""
         if has_cjk(question):
-            return ("本回答摘录了文档中最相关的句子。在“设置”中选择语言模型提供方（或在配置文件夹的 .env 中"
-                    "设置 OPENAI_API_KEY、OPENAI_BASE_URL、OPENAI_MODEL），即可获得完整的回答。")
+            return "未配置语言模型：本回答摘录了文档中最相关的句子。在“设置”中选择模型即可获得完整的回答。"
         problem = config_problem(self.settings)
-        base = "This answer quotes the most relevant sentences from your documents."
-        how = problem or "Choose a provider in Settings to get written answers."
-        return f"{base} {how}"
+        if problem is None or problem.startswith("No language model is configured"):
+            return ("No language model is configured: this answer quotes the most relevant sentences from your "
+                    "documents. Choose a provider in Settings for written answers.")
+        return f"This answer quotes the most relevant sentences from your documents. {problem}"
 
 
 def _is_set(cancel: threading.Event | None) -> bool:

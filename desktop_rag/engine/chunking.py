@@ -130,6 +130,7 @@ def chunk_document(doc: ParsedDocument, size: int = 500, overlap: int = 50) -> l
                     heading=heading,
                     char_start=base + start,
                     char_end=base + end,
+                    ocr=section.ocr,
                 )
             )
         base += len(text) + len(SECTION_JOINER)

@@ -2,42 +2,51 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
-from desktop_rag.engine import conversations
-from desktop_rag.engine.embedding import Embedder, create_embedder, known_dimension
-from desktop_rag.engine.errors import ModelMismatchError, UsageError
+from desktop_rag.config import AUTO_MODEL, AppPaths, Settings, load_settings, save_settings
+from desktop_rag.engine import collections, conversations, reembed
+from desktop_rag.engine.embedding import Embedder, create_embedder, default_model, known_dimension
+from desktop_rag.engine.language import interface_is_chinese, library_has_cjk
+from desktop_rag.engine.errors import ModelMismatchError, UsageError, disk_full_guard
 from desktop_rag.engine.ingest import FileCallback, Ingestor, ProgressCallback
 from desktop_rag.engine.parsing import SafeParser
 from desktop_rag.engine.scanning import is_supported, normalise_path
-from desktop_rag.engine.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.store import FileRecord, SourceRecord, Store, StorePool, WriterLock
 from desktop_rag.engine.types import (
     AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, IndexReport, IndexStatus, SourcesEvent,
 )
-from desktop_rag.engine.vector_index import VectorIndex, open_vector_index
+from desktop_rag.engine.vector_index import VectorIndex, open_vector_index, save_cache
 
 log = logging.getLogger(__name__)
 
-_INDEX_META = ("embedding_model", "chunk_size", "chunk_overlap")
+_CHUNK_META = ("chunk_size", "chunk_overlap")  # a change re-reads every file; a model change only re-embeds
 
 
 class Engine:
     """One library (a data dir). Safe to call from several threads: each gets its own SQLite connection;
     writes (index runs, source changes, settings) are serialised by a lock."""
 
-    def __init__(self, paths: AppPaths, settings: Settings | None = None) -> None:
+    def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False) -> None:
         self.paths = paths.ensure()
         self.settings = settings or load_settings(paths)
+        self.read_only = read_only  # the MCP server: SQLite opened mode=ro, no cache written, no writer lock
         self._local = threading.local()
-        self._stores: list[Store] = []
+        # a thread's connection goes back when the thread ends
+        self._stores = StorePool(self.paths.database, read_only=read_only)
+        self._writer = WriterLock(self.paths.database.with_name("library.lock"))  # one writing process at a time
         self._lock = threading.RLock()  # guards lazy members and the store list
         self._write_lock = threading.RLock()
-        self._embedder: Embedder | None = None
+        self._embedders: dict[str, Embedder] = {}
         self._vectors: VectorIndex | None = None
+        self._vectors_model: str | None = None
+        self.interface_language: str | None = None  # the GUI's language ("zh", "en"); None: settings/locale
         self._vectors_dirty = False
         self._parser: SafeParser | None = None
 
@@ -46,34 +55,73 @@ class Engine:
     @property
     def store(self) -> Store:
         """This thread's connection to the library."""
-        store = getattr(self._local, "store", None)
-        if store is None:
-            store = Store(self.paths.database)
-            self._local.store = store
-            with self._lock:
-                self._stores.append(store)
-        return store
+        lease = getattr(self._local, "lease", None)
+        if lease is None:
+            lease = self._local.lease = self._stores.lease()
+        return lease.store
 
     @property
     def index_model(self) -> str:
-        """The embedding model of the stored vectors (the settings' model for an empty library)."""
-        return self.store.get_meta("embedding_model") or self.settings.embedding_model
+        """The embedding model of the stored vectors (the target model for a library without vectors)."""
+        return self.store.get_meta("embedding_model") or self.target_model()
 
-    def embedder(self) -> Embedder:
+    def target_model(self, settings: Settings | None = None) -> str:
+        """The model the settings ask for; "auto" is the multilingual model for a Chinese library or interface."""
+        settings = settings or self.settings
+        if settings.embedding_model != AUTO_MODEL:
+            return settings.embedding_model
+        chinese_ui = interface_is_chinese(self.interface_language or settings.ui_language)
+        return default_model(library_has_cjk(self.store), chinese_ui)
+
+    def embedder(self, model_id: str | None = None) -> Embedder:
+        """The embedder of the stored vectors (or of `model_id`), created once per model."""
+        model_id = model_id or self.index_model
         with self._lock:
-            if self._embedder is None or self._embedder.model_id != self.index_model:
-                self._embedder = create_embedder(self.index_model)
-            return self._embedder
+            if model_id not in self._embedders:
+                self._embedders = {k: v for k, v in self._embedders.items() if k == self.index_model}
+                self._embedders[model_id] = create_embedder(model_id)
+            return self._embedders[model_id]
 
     def vectors(self) -> VectorIndex:
+        """The FAISS cache of the stored vectors (reopened when a model switch swapped them)."""
         with self._lock:
-            if self._vectors is None:
+            model = self.index_model
+            if self._vectors is None or self._vectors_model != model or self._vectors_stale():
                 stored = self.store.get_meta("dimension")
-                dimension = int(stored) if stored else known_dimension(self.index_model)
+                dimension = int(stored) if stored else known_dimension(model)
                 if dimension is None:
-                    dimension = self.embedder().dimension
-                self._vectors = open_vector_index(self.paths.vector_index, self.store, dimension)
+                    dimension = self.embedder(model).dimension
+                self._vectors = open_vector_index(self.paths.vector_index, self.store, dimension,
+                                                  save=not self.read_only)
+                self._vectors_model = model
             return self._vectors
+
+    def _vectors_stale(self, writing: bool = False) -> bool:
+        """Another process changed the stored vectors since this cache was loaded (our own writes in progress
+        move the generation too, so it is only checked outside them)."""
+        vectors = self._vectors
+        if vectors is None or (self._writer.held and not writing):
+            return False
+        return vectors.generation != self.store.vectors_generation()
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Change the library: this thread alone in the process, this process alone on the library (or
+        LibraryBusyError), the vector cache current, and a full disk reported as a DiskFullError."""
+        if self.read_only:
+            raise UsageError("This library is open read-only here (the MCP server): nothing can be changed.")
+        with self._write_lock:
+            outermost = not self._writer.held
+            self._writer.acquire()
+            try:
+                with self._lock:
+                    if outermost and self._vectors_stale(writing=True):  # another process wrote: never save over it
+                        self._vectors = None
+                        self._vectors_dirty = False
+                with disk_full_guard(self.paths.data_dir):
+                    yield
+            finally:
+                self._writer.release()
 
     def parser(self) -> SafeParser:
         """The file reader (a long-lived child process for PDF/DOCX), with the current limits."""
@@ -82,35 +130,68 @@ class Engine:
                 self._parser = SafeParser()
             self._parser.timeout_s = self.settings.parse_timeout_s
             self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
+            self._parser.ocr = self.settings.ocr_enabled
             return self._parser
+
+    def set_password(self, password: str, path: str | Path | None = None) -> None:
+        """Use `password` for a locked PDF at `path` (None: any PDF that needs one) until the engine closes.
+
+        Kept in memory only, never written to the library or the settings.
+        """
+        parser = self.parser()
+        if path is None:
+            parser.password = password
+        else:
+            parser.passwords[normalise_path(path)] = password
+
+    def locked_files(self, under: Iterable[str | Path] | None = None) -> list[str]:
+        """Files that failed because they need a PDF password (inside `under`, or anywhere)."""
+        from desktop_rag.engine.loaders.pdf import needs_password
+
+        roots = [normalise_path(p) for p in under] if under is not None else None
+        return [f.path for f in self.store.files() if f.status == "failed" and needs_password(f.error)
+                and (roots is None or any(_inside(f.path, r) for r in roots))]
 
     def warm_up(self) -> None:
         """Load the embedding model and the vector index now (the GUI calls this in the background)."""
-        self.embedder().embed(["warm up"])
+        self.embedder().embed_queries(["warm up"])
         if self.store.count_vectors():
             self.vectors()
 
     # ---- sources -----------------------------------------------------------
 
-    def add_sources(self, paths: Iterable[str | Path]) -> list[SourceRecord]:
-        """Register folders/files as sources (no indexing yet). Raises UsageError for bad paths."""
+    def add_sources(self, paths: Iterable[str | Path], collection: int | None = None) -> list[SourceRecord]:
+        """Register folders/files as sources of a collection (None: the first one; no indexing yet).
+        Raises UsageError for bad paths, or for a path already in another collection."""
         added = []
-        with self._write_lock:
+        with self._writing():
             for raw in paths:
                 path = Path(normalise_path(raw))
                 if not path.exists():
                     raise UsageError(f"No such file or folder: {raw}")
                 if path.is_file() and not is_supported(path):
-                    raise UsageError(f"Not a supported file type: {raw} (PDF, Word .docx, .txt, .md)")
-                added.append(self._add_source(str(path), "folder" if path.is_dir() else "file"))
+                    raise UsageError(f"Not a supported file type: {raw} (PDF, Word .docx, .txt, .md, images)")
+                added.append(self._add_source(str(path), "folder" if path.is_dir() else "file", collection))
         return added
 
-    def _add_source(self, path: str, kind: str) -> SourceRecord:
+    def _add_source(self, path: str, kind: str, collection: int | None = None) -> SourceRecord:
+        """A path already covered by a source is that source (in its own collection when none is named)."""
         store = self.store
+        named = collection is not None
+        collection = store.first_collection_id() if collection is None else collection
         for existing in store.sources():
-            if existing.path == path or (existing.kind == "folder" and _inside(path, existing.path)):
+            overlaps = existing.path == path or (existing.kind == "folder" and _inside(path, existing.path))
+            if overlaps and not named:
                 return existing
-        store.add_source(path, kind)
+            if overlaps or (kind == "folder" and _inside(existing.path, path)):
+                if existing.collection_id != collection:  # a file is in one collection only
+                    raise UsageError(
+                        f"{path} overlaps {existing.path}, which is in the collection "
+                        f"“{collections.name_of(store, existing.collection_id)}”: a file or folder can be in "
+                        "one collection only (remove it there first).")
+                if overlaps:
+                    return existing
+        store.add_source(path, kind, collection)
         new = store.source_by_path(path)
         if kind == "folder":  # absorb sources inside the new folder
             with store.transaction() as db:
@@ -120,11 +201,11 @@ class Engine:
                         db.execute("DELETE FROM sources WHERE id = ?", (inner.id,))
         return new
 
-    def remove_source(self, path: str | Path) -> bool:
-        """Forget a source with its files, chunks and vectors. False if it was not a source."""
-        with self._write_lock:
+    def remove_source(self, path: str | Path, collection: int | None = None) -> bool:
+        """Forget a source with its files, chunks and vectors. False if it was not a source (of `collection`)."""
+        with self._writing():
             source = self.store.source_by_path(normalise_path(path))
-            if source is None:
+            if source is None or (collection is not None and source.collection_id != collection):
                 return False
             dropped = self.store.remove_source(source.id)
             if dropped:
@@ -133,11 +214,95 @@ class Engine:
             self.save_vectors()
             return True
 
-    def sources(self) -> list[SourceRecord]:
-        return self.store.sources()
+    def sources(self, collection: int | None = None) -> list[SourceRecord]:
+        return self.store.sources(collection)
+
+    # ---- collections ---------------------------------------------------------
+
+    def collections(self) -> list[collections.Collection]:
+        return collections.listing(self.store)
+
+    def collection_id(self, name: str | None) -> int | None:
+        """The id of the collection called `name` (None: all collections); UsageError if there is none."""
+        return None if name is None else collections.resolve(self.store, name)
+
+    def collection_name(self, collection_id: int) -> str | None:
+        return collections.name_of(self.store, collection_id)
+
+    def create_collection(self, name: str) -> int:
+        with self._writing():
+            return collections.create(self.store, name)
+
+    def rename_collection(self, collection_id: int, name: str) -> None:
+        with self._writing():
+            collections.rename(self.store, collection_id, name)
+
+    def delete_collection(self, collection_id: int) -> None:
+        """Forget a collection's sources, files, chunks and vectors (the documents on disk stay)."""
+        with self._writing():
+            dropped = collections.delete(self.store, collection_id)
+            if dropped:
+                self.vectors().remove(dropped)
+                self._vectors_dirty = True
+            self.save_vectors()
 
     def files(self, source_id: int | None = None) -> list[FileRecord]:
         return self.store.files(source_id)
+
+    # ---- export and import ----------------------------------------------------
+
+    def export_collection(self, collection: int, target: str | Path, with_documents: bool = False):
+        """Write one collection (metadata, chunks, vectors, optionally the documents) to one archive file."""
+        from desktop_rag import __version__
+        from desktop_rag.engine.archive import export_collection
+
+        return export_collection(self.store, collection, Path(target), app_version=__version__,
+                                 with_documents=with_documents)
+
+    def read_archive(self, path: str | Path):
+        """A fully validated archive (ArchiveError if corrupt, truncated or foreign); nothing is written."""
+        from desktop_rag.engine.archive import read_archive
+
+        return read_archive(Path(path))
+
+    def archive_model_problem(self, content) -> str | None:
+        """Why the archive's vectors cannot serve this library (so its passages would be embedded again)."""
+        from desktop_rag.engine.archive_import import model_problem
+
+        model = self.store.get_meta("embedding_model")
+        dimension = self.store.get_meta("dimension")
+        if model is None:  # no vectors yet: the model the settings ask for, counting the archive's text
+            model = self.settings.embedding_model
+            if model == AUTO_MODEL:
+                from desktop_rag.engine.language import text_languages
+
+                cjk = library_has_cjk(self.store) or any("zh" in text_languages(c["text"]) for c in content.chunks)
+                model = default_model(cjk, interface_is_chinese(self.interface_language or self.settings.ui_language))
+        return model_problem(content, model, int(dimension) if dimension else None)
+
+    def import_archive(self, path: str | Path, *, name: str | None = None, documents_dir: str | Path | None = None,
+                       reembed: bool = False, content=None):
+        """Import an archive as a new collection. Its vectors are used when they come from this library's
+        model; otherwise ModelMismatchError, unless `reembed` (its chunks then wait for the vector phase).
+        Included documents go to `documents_dir` (default: a folder beside the archive)."""
+        from desktop_rag.engine.archive_import import import_content
+
+        path = Path(path)
+        with self._writing():
+            content = content or self.read_archive(path)
+            problem = self.archive_model_problem(content)
+            if problem and not reembed:
+                raise ModelMismatchError(problem)
+            folder = Path(documents_dir) if documents_dir else path.with_name(f"{path.stem} documents")
+            report, ids, matrix = import_content(
+                self.store, content, name=name, use_vectors=problem is None,
+                documents_dir=Path(normalise_path(folder)) if content.documents else None, zip_path=path)
+            with self._lock:
+                if len(ids) and self._vectors is not None:  # an unloaded cache is rebuilt from the store
+                    self._vectors.add(ids, matrix)
+                    self._vectors_dirty = True
+            self.save_vectors()
+            return report
 
     # ---- index runs --------------------------------------------------------
 
@@ -150,120 +315,209 @@ class Engine:
         on_file: FileCallback | None = None,
         embed: bool = True,
         force: Sequence[str | Path] = (),
+        reembed_budget_s: float | None = None,
+        collection: int | None = None,
     ) -> IndexReport:
-        """Add `paths` as sources (if given) and reconcile them; None reconciles every source.
+        """Add `paths` as sources (if given) and reconcile them; None reconciles every source (of `collection`
+        if given; new paths join `collection`, or the first collection). Sources imported without their
+        documents are left alone while their folder is missing.
 
-        `force` re-reads those files even if unchanged. Raises ModelMismatchError if the library
-        was built with other index settings (see `reindex`).
+        `force` re-reads those files even if unchanged. When the settings ask for another embedding
+        model, the library is re-embedded in the background of this run (for at most
+        `reembed_budget_s`, None = to the end) while the old vectors keep answering. Raises
+        ModelMismatchError if the library was chunked with other settings (see `reindex`).
         """
-        with self._write_lock:
+        with self._writing():
             self._check_index_settings()
-            sources = self.add_sources(paths) if paths is not None else self.store.sources()
+            if paths is not None:
+                sources = self.add_sources(paths, collection)
+            else:
+                sources = [s for s in self.store.sources(collection) if not (s.detached and not Path(s.path).exists())]
             ingestor = Ingestor(self.store, self.settings, self.embedder, self._vectors_for_writing,
                                 self.parser(), cancel, on_progress, on_file)
             try:
-                return ingestor.run(sources, embed=embed, force=[normalise_path(p) for p in force])
+                report = ingestor.run(sources, embed=embed, force=[normalise_path(p) for p in force])
+                if embed and not report.cancelled:
+                    remaining = self._switch_model(cancel or threading.Event(), on_progress, reembed_budget_s)
+                    report = dataclasses.replace(report, reembed_remaining=remaining)
+                return report
             finally:
                 self.save_vectors()
 
+    def _switch_model(self, cancel: threading.Event, on_progress: ProgressCallback | None,
+                      budget_s: float | None) -> int:
+        """Move the library to the target model if it differs; returns the chunks still to re-embed."""
+        target, current = self.target_model(), self.store.get_meta("embedding_model")
+        if current is None or target == current:
+            if reembed.staged_model(self.store):
+                reembed.abandon(self.store)
+            return 0
+        if not self.store.has_vectors():  # nothing to keep serving: start over with the target model
+            with self.store.transaction() as db:
+                db.execute("DELETE FROM meta WHERE key IN ('embedding_model', 'dimension')")
+            return 0
+        deadline = None if budget_s is None else time.monotonic() + budget_s
+        embedder = self.embedder(target)
+        for _ in range(3):  # chunks written by another process between staging and the swap: stage those too
+            if not reembed.run(self.store, embedder, cancel, on_progress or (lambda _p: None), deadline):
+                done, total = reembed.staged_counts(self.store)
+                return max(total - done, 1)
+            if reembed.swap(self.store, target, embedder.dimension):
+                log.info("Embedding model switched from %s to %s", current, target)
+                with self._lock:
+                    self._vectors = None
+                self._vectors_dirty = False
+                self.vectors()
+                self._vectors_dirty = True
+                return 0
+        return 1
+
     def reindex(self, **kwargs) -> IndexReport:
         """Drop every chunk and vector and index all sources again with the current settings."""
-        with self._write_lock:
+        with self._writing():
             self.store.clear_index()
             with self._lock:
                 self._vectors = None
                 self.paths.vector_index.unlink(missing_ok=True)
+            reembed.abandon(self.store)
             with self.store.transaction():
-                for key in (*_INDEX_META, "dimension"):
+                for key in (*_CHUNK_META, "embedding_model", "dimension"):
                     self.store.db.execute("DELETE FROM meta WHERE key = ?", (key,))
             return self.index(**kwargs)
 
     def needs_reindex(self, settings: Settings | None = None) -> bool:
-        """True when the library holds chunks made with other embedding/chunking settings."""
+        """True when the library holds chunks made with other chunking settings (every file is read again)."""
         settings = settings or self.settings
         if self.store.count_chunks() == 0:
             return False
-        stored = {k: self.store.get_meta(k) for k in _INDEX_META}
         wanted = {k: str(v) for k, v in settings.index_params.items()}
-        return any(stored[k] is not None and stored[k] != wanted[k] for k in _INDEX_META)
+        return any(self.store.get_meta(k) not in (None, wanted[k]) for k in _CHUNK_META)
+
+    def reembed_plan(self, settings: Settings | None = None) -> tuple[str, int, float] | None:
+        """(target model, chunks to embed, estimated seconds) when the settings switch the model, else None."""
+        target = self.target_model(settings)
+        current = self.store.get_meta("embedding_model")
+        if current is None or current == target or not self.store.has_vectors():
+            return None
+        done, total = reembed.staged_counts(self.store) if reembed.staged_model(self.store) == target else (0, 0)
+        chunks = (total or self.store.count_chunks()) - done
+        return target, chunks, chunks / max(self.embedder(target).speed, 1e-6)
 
     def _check_index_settings(self) -> None:
         if self.needs_reindex():
-            stored = ", ".join(f"{k}={self.store.get_meta(k)}" for k in _INDEX_META)
+            stored = ", ".join(f"{k}={self.store.get_meta(k)}" for k in _CHUNK_META)
+            wanted = ", ".join(f"{k}={self.settings.index_params[k]}" for k in _CHUNK_META)
             raise ModelMismatchError(
-                f"This library was indexed with {stored}, but the settings now ask for "
-                f"{', '.join(f'{k}={v}' for k, v in self.settings.index_params.items())}. Vectors of two models "
-                "are never mixed: re-index everything (`desktop-rag index --reindex`, or Re-index in Settings) "
+                f"This library was chunked with {stored}, but the settings now ask for {wanted}: "
+                "re-index everything (`desktop-rag index --reindex`, or Re-index in Settings) "
                 "or change the settings back."
             )
         with self.store.transaction():
-            for key, value in self.settings.index_params.items():
-                self.store.set_meta(key, str(value))
+            for key in _CHUNK_META:
+                self.store.set_meta(key, str(self.settings.index_params[key]))
 
     def _vectors_for_writing(self) -> VectorIndex:
         vectors = self.vectors()
-        if not self.store.get_meta("dimension"):
+        if not self.store.get_meta("dimension") or not self.store.get_meta("embedding_model"):
             with self.store.transaction():
                 self.store.set_meta("dimension", str(vectors.dimension))
+                self.store.set_meta("embedding_model", self._vectors_model or self.index_model)
         self._vectors_dirty = True
         return vectors
 
     def save_vectors(self) -> None:
         """Write the FAISS cache if it changed, stamped with the store's generation."""
         with self._lock:
-            if self._vectors is not None and self._vectors_dirty:
-                self._vectors.save(self.paths.vector_index, self.store.vectors_generation())
-                self._vectors_dirty = False
+            if self._vectors is not None and self._vectors_dirty:  # a failed save (full disk) is logged, retried
+                generation = self.store.vectors_generation()
+                self._vectors_dirty = not save_cache(self._vectors, self.paths.vector_index, generation)
 
     # ---- reading -------------------------------------------------------------
 
-    def status(self) -> IndexStatus:
+    def status(self, collection: int | None = None) -> IndexStatus:
+        """The library's state, or one collection's (its files, chunks and sources; the model is the library's)."""
         store = self.store
-        counts = store.file_counts()
-        chunks = store.count_chunks()
+        counts = store.file_counts(collection)
+        chunks = store.count_chunks(collection)
         dimension = store.get_meta("dimension")
+        staged = reembed.staged_model(store)
+        done, total = reembed.staged_counts(store) if staged else (0, 0)
         return IndexStatus(
             embedding_model=self.index_model,
             dimension=int(dimension) if dimension else known_dimension(self.index_model),
             chunks=chunks,
-            chunks_pending_embedding=chunks - store.count_vectors(),
+            chunks_pending_embedding=chunks - store.count_vectors(collection),
             files_total=sum(counts.values()),
             files_indexed=counts.get("indexed", 0),
             files_failed=counts.get("failed", 0),
             files_pending=counts.get("pending", 0),
-            failed_files=tuple(store.failed_files()),
-            sources=tuple(s.path for s in store.sources()),
+            failed_files=tuple(store.failed_files(collection)),
+            sources=tuple(s.path for s in store.sources(collection)),
+            reembed_model=staged or "",
+            reembed_done=done,
+            reembed_total=total,
         )
 
-    def search(self, query: str, k: int | None = None) -> list[Hit]:
-        """Hybrid search; keyword-only while no vector has been stored yet."""
+    def search(self, query: str, k: int | None = None, collection: int | None = None) -> list[Hit]:
+        """Hybrid search (keyword-only while no vector is stored) within one collection (its id) or all (None),
+        also in the library's other language when a language model is configured and query translation is on."""
         from desktop_rag.engine.retrieval import hybrid_search
+        from desktop_rag.engine.translation import translations
 
-        has_vectors = self.store.has_vectors()
-        return hybrid_search(
-            query, k or self.settings.top_k, self.store,
-            self.embedder if has_vectors else None, self.vectors if has_vectors else None,
-            self.settings.min_score,
-        )
+        dense = self.dense_pair if self.store.has_vectors() else None
+        translator = None if self.read_only else self._translator()  # its cache is a write
+        return hybrid_search(query, k or self.settings.top_k, self.store, dense, self.settings.min_score,
+                             translations(query, self.store, translator), collection)
 
-    def answerer(self):
+    def dense_pair(self) -> tuple[Embedder, VectorIndex]:
+        """The embedder and the vectors of one model, taken together (a model switch may swap them)."""
+        with self._lock:
+            vectors = self.vectors()
+            return self.embedder(self._vectors_model), vectors
+
+    def _translator(self):
+        if not self.settings.translate_queries:
+            return None
+        from desktop_rag.engine.llm import LLMClient, resolve_llm_config
+
+        config = resolve_llm_config(self.settings)
+        return LLMClient(config) if config else None
+
+    def answerer(self, collection: int | None = None):
+        """An answerer that searches within `collection` (None: all collections)."""
         from desktop_rag.engine.answering import Answerer
         from desktop_rag.engine.llm import LLMClient, resolve_llm_config
 
         config = resolve_llm_config(self.settings)
-        return Answerer(self.settings, self.search, LLMClient(config) if config else None)
+
+        def search(query: str, k: int | None = None) -> list[Hit]:
+            return self.search(query, k, collection)
+
+        return Answerer(self.settings, search, LLMClient(config) if config else None, self.sentence_similarity)
+
+    def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
+        """Cosine similarity of sentences to a question with the library's model (extractive answers)."""
+        if not sentences or not self.store.has_vectors():
+            return [0.0] * len(sentences)
+        embedder, _ = self.dense_pair()
+        question_vector = embedder.embed_queries([question])[0]
+        return [float(x) for x in embedder.embed(sentences) @ question_vector]
 
     def ask(
-        self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None
+        self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
+        collection: int | None = None,
     ) -> Iterator[AnswerEvent]:
         """Answer events for a question; with a conversation, history is used and both turns are saved.
 
+        The question is asked within `collection`, else within the conversation's collection, else in all.
         The saved answer keeps every passage it was given, in order, so its `[n]` is `sources[n - 1]`.
         """
         history = self.messages(conversation_id) if conversation_id else []
+        if collection is None and conversation_id:
+            collection = collections.conversation_collection(self.store, conversation_id)
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
-        for event in self.answerer().answer(question, history, cancel):
+        for event in self.answerer(collection).answer(question, history, cancel):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, DoneEvent):
@@ -278,8 +532,18 @@ class Engine:
 
     # ---- conversations ---------------------------------------------------------
 
-    def new_conversation(self, title: str = "New conversation") -> int:
-        return conversations.create(self.store, title)
+    def new_conversation(self, title: str = "New conversation", collection: int | None = None) -> int:
+        """A new conversation that asks within `collection` (None: all collections)."""
+        conversation_id = conversations.create(self.store, title)
+        if collection is not None:
+            collections.set_conversation_collection(self.store, conversation_id, collection)
+        return conversation_id
+
+    def conversation_collection(self, conversation_id: int) -> int | None:
+        return collections.conversation_collection(self.store, conversation_id)
+
+    def set_conversation_collection(self, conversation_id: int, collection: int | None) -> None:
+        collections.set_conversation_collection(self.store, conversation_id, collection)
 
     def conversations(self) -> list[conversations.Conversation]:
         return conversations.listing(self.store)
@@ -310,10 +574,8 @@ class Engine:
                 if self._parser is not None:
                     self._parser.close()
                     self._parser = None
-                for store in self._stores:
-                    store.close()
-                self._stores.clear()
                 self._local = threading.local()
+                self._stores.close()
 
 
 def _inside(path: str, folder: str) -> bool:

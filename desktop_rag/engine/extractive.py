@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from desktop_rag.engine.prompting import EN_STOPWORDS, has_cjk
+from desktop_rag.engine.language import text_languages
+from desktop_rag.engine.locate import is_verbatim
 from desktop_rag.engine.types import Hit
+
+# (question, sentences) -> similarity of each sentence to the question, by meaning (the embedding model)
+Similarity = Callable[[str, list[str]], list[float]]
+CROSS_LANGUAGE_PASSAGES = 2  # top-ranked passages in another language that contribute their best sentence
 
 MAX_SENTENCE_CHARS = 300
 RELATIVE_FLOOR = 0.3  # keep sentences scoring at least this share of the best one
-LABEL_EN = "Extractive answer (no language model is configured): the most relevant sentences from your documents."
-LABEL_ZH = "摘录式回答（未配置语言模型）：以下是文档中与问题最相关的句子。"
-NOTHING_EN = (
-    "Extractive answer (no language model is configured): "
-    "the documents don't seem to contain the answer to this question."
-)
-NOTHING_ZH = "摘录式回答（未配置语言模型）：文档中似乎没有这个问题的答案。"
+# The answer's one notice (no model configured) is the DoneEvent's notice (answering.py), not a line here.
+NOTHING_EN = "The documents don't seem to contain the answer to this question."
+NOTHING_ZH = "文档中似乎没有这个问题的答案。"
 
 # Sentence ends: . ! ? before whitespace (not after an abbreviation or initial), and Chinese
 # 。！？； with any closing quotes/brackets that follow them.
@@ -116,6 +118,14 @@ def _intent_patterns(question: str) -> list[re.Pattern[str]]:
     return [answer for asks, answer in _INTENTS if asks.search(question)]
 
 
+_MARKDOWN_ACTIVE = re.compile(r"([\\`<\[\]])")
+
+
+def _as_markdown_text(sentence: str) -> str:
+    """A document's sentence as literal Markdown text: it cannot open a link, an image, HTML or a code span."""
+    return _MARKDOWN_ACTIVE.sub(r"\\\1", sentence)
+
+
 def _clip(sentence: str) -> str:
     return sentence if len(sentence) <= MAX_SENTENCE_CHARS else sentence[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
 
@@ -126,8 +136,8 @@ def _candidates(hits: Sequence[Hit]) -> list[_Sentence]:
     for i, hit in enumerate(hits):
         for pos, text in enumerate(split_sentences(hit.text)):
             key = text.lower()
-            if key in seen or _is_heading_like(text):
-                continue  # overlapping chunks repeat sentences
+            if key in seen or _is_heading_like(text) or not is_verbatim(text, hit.text):
+                continue  # overlapping chunks repeat sentences; a quote must exist in its source (up to whitespace)
             seen.add(key)
             out.append(_Sentence(text, i, pos, terms(text)))
     return out
@@ -152,32 +162,70 @@ def _idf(sentences: Sequence[_Sentence], query: frozenset[str]) -> dict[str, flo
     return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s.terms for s in sentences))) for t in query}
 
 
-def best_sentences(question: str, hits: Sequence[Hit], max_sentences: int = 4) -> list[_Sentence]:
-    """The most relevant sentences, in passage order then document order."""
-    query = terms(question)
+def best_sentences(
+    question: str, hits: Sequence[Hit], max_sentences: int = 4, similarity: Similarity | None = None
+) -> list[_Sentence]:
+    """The most relevant sentences, in passage order then document order.
+
+    Sentences are matched word by word; a passage written in another language than the question
+    shares no words with it, so with `similarity` (the embedding model) each of the top such
+    passages contributes its sentence closest in meaning to the question.
+    """
     sentences = _candidates(hits)
-    if not query or not sentences:
-        return []
-    idf = _idf(sentences, query)
-    intents = _intent_patterns(question)
-    scored = [(s, _score(s, query, idf, intents)) for s in sentences]
-    ranked = sorted((x for x in scored if x[1] > 0), key=lambda x: (-x[1], x[0].hit_index, x[0].position))
-    if not ranked:
-        return []
-    floor = ranked[0][1] * RELATIVE_FLOOR
-    picked = [s for s, score in ranked[:max_sentences] if score >= floor]
+    cross = _other_language_passages(question, hits) if similarity else set()
+    picked: list[_Sentence] = []
+    query = terms(question)
+    same = [s for s in sentences if s.hit_index not in cross]
+    if query and same:
+        idf = _idf(same, query)
+        intents = _intent_patterns(question)
+        scored = [(s, _score(s, query, idf, intents)) for s in same]
+        ranked = sorted((x for x in scored if x[1] > 0), key=lambda x: (-x[1], x[0].hit_index, x[0].position))
+        if ranked:
+            floor = ranked[0][1] * RELATIVE_FLOOR
+            picked = [s for s, score in ranked[:max_sentences] if score >= floor]
+    # other-language passages speak only when they rank above every passage quoted word by word
+    first_quoted = min((s.hit_index for s in picked), default=len(hits))
+    by_meaning = _by_meaning(question, [s for s in sentences if s.hit_index in cross and s.hit_index < first_quoted],
+                             similarity)
+    picked = by_meaning + picked[:max(max_sentences - len(by_meaning), 0)]
     return sorted(picked, key=lambda s: (s.hit_index, s.position))
 
 
-def extractive_answer(question: str, hits: Sequence[Hit], max_sentences: int = 4) -> str:
-    """A labelled answer made of the most relevant sentences, each followed by `[n]`.
+def _other_language_passages(question: str, hits: Sequence[Hit]) -> set[int]:
+    asked = text_languages(question)
+    if not asked:
+        return set()
+    return {i for i, hit in enumerate(hits) if (langs := text_languages(hit.text)) and not langs & asked}
 
-    `n` is the 1-based position of the sentence's passage in `hits`. The label and the
-    "nothing found" message follow the question's language (Chinese or English).
+
+def _by_meaning(question: str, sentences: list[_Sentence], similarity: Similarity | None) -> list[_Sentence]:
+    """The sentence closest in meaning to the question from each of the top other-language passages."""
+    passages = sorted({s.hit_index for s in sentences})[:CROSS_LANGUAGE_PASSAGES]
+    pool = [s for s in sentences if s.hit_index in passages]
+    if not pool or similarity is None:
+        return []
+    scores = similarity(question, [s.text for s in pool])
+    intents = _intent_patterns(question)
+    best: dict[int, tuple[float, _Sentence]] = {}
+    for sentence, score in zip(pool, scores):
+        score += 0.02 if any(p.search(sentence.text) for p in intents) else 0.0
+        if sentence.hit_index not in best or score > best[sentence.hit_index][0]:
+            best[sentence.hit_index] = (score, sentence)
+    return [sentence for _, sentence in best.values()]
+
+
+def extractive_answer(
+    question: str, hits: Sequence[Hit], max_sentences: int = 4, similarity: Similarity | None = None
+) -> str:
+    """The most relevant sentences, each followed by `[n]` (no label: the answer's notice says what it is).
+
+    `n` is the 1-based position of the sentence's passage in `hits`. The "nothing found"
+    message follows the question's language (Chinese or English).
     """
     chinese = has_cjk(question)
-    picked = best_sentences(question, hits, max_sentences)
+    picked = best_sentences(question, hits, max_sentences, similarity)
     if not picked:
         return NOTHING_ZH if chinese else NOTHING_EN
-    lines = [f"- {_clip(s.text)} [{s.hit_index + 1}]" for s in picked]
-    return (LABEL_ZH if chinese else LABEL_EN) + "\n\n" + "\n".join(lines)
+    lines = [f"- {_as_markdown_text(_clip(s.text))} [{s.hit_index + 1}]" for s in picked]
+    return "\n".join(lines)

@@ -40,6 +40,18 @@ retriever, max chunk score per document; nDCG@10):
     top-10 agreement weights                 0.709     0.944
     this module (0.6 covered / 0.2 not)      0.723     0.963
 
+Across languages (issue 15): with a multilingual model, a passage in another language than the
+question can only be found by meaning -- its keyword score says nothing (an English question
+matches a Chinese paragraph only on stray numbers and names), and counting it as 0 drags the
+right passage under same-language keyword noise. So a candidate whose language (``"zh"`` /
+``"en"``, :func:`desktop_rag.engine.language.text_languages`) differs from the question's is
+scored by its dense score alone; same-language candidates keep the convex combination. Measured
+with multilingual-e5-small (bench/quality.py, bench/README.md): XQuAD en->zh 0.790 with plain
+fusion vs 0.84+ with this rule, XQuAD-zh and SciFact unchanged (every candidate is same-language).
+In a pool that mixes languages, the same-language keyword scores are also scaled by the share of
+the question's terms each passage contains: "How hot should the water be for green tea?" over
+the samples matched only "water" in the coffee guide, which min-max made a perfect keyword hit.
+
 Fixed weights cannot satisfy both sets: English wants w about 0.6, while noise-level
 dense scores on Chinese must weigh at most 0.3. Purely distribution-based confidences
 (peakedness of the top score, agreement of the two top-10 lists) were tried and rejected:
@@ -50,7 +62,7 @@ shape overlaps the English ones too much to tell apart per query.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from desktop_rag.engine.keyword import cjk_ratio
 
@@ -153,9 +165,19 @@ def fuse(
     *,
     query: str = "",
     dense_languages: frozenset[str] | None = None,
+    other_language: Iterable[int] = (),
+    keyword_scale: Mapping[int, float] | None = None,
+    dense_weights: Mapping[int, float] | None = None,
 ) -> list[tuple[int, float]]:
     """Fuse dense (cosine) and keyword (BM25, higher is better) hits into the top ``k``.
 
+    ``other_language``: candidates written in another language than the query; when the model
+    is multilingual (``dense_languages`` None) they are scored by their dense score alone, and
+    ``keyword_scale`` (per chunk, 0..1: the share of the query's terms it contains) scales the
+    normalised keyword score of the others, since a keyword list normalised within one language
+    gives its best hit 1.0 however little of the question it matched. ``dense_weights``: a
+    per-chunk dense weight overriding the query's (a passage in the language of a translation of
+    the question is weighted by that translation's coverage).
     Returns ``(chunk_id, score)`` best-first with scores in [0, 1]. Ties keep the order
     of first appearance (dense list first, then keyword list).
     """
@@ -170,6 +192,12 @@ def fuse(
     order: dict[int, int] = {}
     for cid in list(d) + list(kw):
         order.setdefault(cid, len(order))
-    fused = [(cid, w * d.get(cid, 0.0) + (1.0 - w) * kw.get(cid, 0.0)) for cid in order]
+    dense_only = set(other_language) if dense_languages is None and d else set()
+    if dense_only and keyword_scale:
+        kw = {cid: score * keyword_scale.get(cid, 1.0) for cid, score in kw.items()}
+    weights = dense_weights if dense_weights and d and kw else {}
+    fused = [(cid, d.get(cid, 0.0) if cid in dense_only else
+              weights.get(cid, w) * d.get(cid, 0.0) + (1.0 - weights.get(cid, w)) * kw.get(cid, 0.0))
+             for cid in order]
     fused.sort(key=lambda item: (-item[1], order[item[0]]))
     return fused[:k]

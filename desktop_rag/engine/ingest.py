@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -10,9 +11,10 @@ from dataclasses import dataclass, field
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.chunking import chunk_document
-from desktop_rag.engine.embedding import Embedder
-from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.parsing import SafeParser
+from desktop_rag.engine.embedding import Embedder, batch_size_for, embedding_text
+from desktop_rag.engine.errors import LoadError, ModelMismatchError
+from desktop_rag.engine.language import note_chunk_texts
+from desktop_rag.engine.parsing import ParseCancelled, SafeParser
 from desktop_rag.engine.scanning import DiskFile, file_sha256, scan
 from desktop_rag.engine.store import FileRecord, SourceRecord, Store
 from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, Progress
@@ -22,7 +24,6 @@ log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[Progress], None]
 FileCallback = Callable[[FileEvent], None]
-FETCH_BATCH = 256  # chunks per embedding round: large for throughput, small enough to cancel promptly
 
 
 def _ignore(_event) -> None:
@@ -97,8 +98,8 @@ class Ingestor:
         vanished: dict[str, FileRecord] = {}
         for source in sources:
             found, skipped = scan(source.path, source.kind)
-            for path in skipped:
-                self.on_file(FileEvent(path, "skipped", "Not a supported file type (PDF, Word .docx, .txt, .md)"))
+            for item in skipped:
+                self.on_file(FileEvent(item.path, "skipped", item.reason))
             stored = {f.path: f for f in self.store.files(source.id)}
             on_disk = {d.path for d in found}
             vanished.update({p: f for p, f in stored.items() if p not in on_disk})
@@ -114,7 +115,7 @@ class Ingestor:
                 self.on_file(FileEvent(disk.path, "unchanged", existing.error, existing.chunk_count))
                 continue
             try:
-                sha = file_sha256(disk.path)
+                sha = "" if disk.problem else file_sha256(disk.path)  # a bad name: not read, fails alone
             except OSError:
                 continue  # vanished between listing and reading: the next scan settles it
             if self._settle_without_reading(source_id, disk, sha, existing, by_hash, vanished, force):
@@ -165,8 +166,8 @@ class Ingestor:
                 return
             rate = done / max(time.monotonic() - started, 1e-6)
             eta = (len(work) - done) / rate if rate > 0 else None
-            self.on_progress(Progress("text", done, len(work), current_file=item.disk.path, rate=rate,
-                                      eta_seconds=eta))
+            self._reading = Progress("text", done, len(work), current_file=item.disk.path, rate=rate, eta_seconds=eta)
+            self.on_progress(self._reading)
             self.on_file(FileEvent(item.disk.path, "indexing"))
             self._index_one(item)
         self.on_progress(Progress("text", len(work), len(work), rate=len(work) / max(time.monotonic() - started, 1e-6)))
@@ -174,11 +175,15 @@ class Ingestor:
     def _index_one(self, item: _Work) -> None:
         disk = item.disk
         try:
-            doc = self.parser.parse(disk.path)
+            if disk.problem:
+                raise LoadError(disk.problem)
+            doc = self.parser.parse(disk.path, on_page=self._ocr_progress, cancel=self.cancel)
             _check_unchanged(disk)
             chunks = chunk_document(doc, self.settings.chunk_size, self.settings.chunk_overlap)
             if not chunks:
                 raise LoadError("No text could be extracted from this file")
+        except ParseCancelled:
+            return  # nothing recorded: the file is read again on the next run
         except LoadError as exc:
             error = str(exc)
             self._drop_vectors(
@@ -189,12 +194,18 @@ class Ingestor:
         dropped = self.store.replace_file_chunks(
             item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks)
         self._drop_vectors(dropped)
+        note_chunk_texts(self.store, [c.text for c in chunks])
         if item.existing is None:
             self.tally.added += 1
         else:
             self.tally.updated += 1
         self.tally.chunks += len(chunks)
         self.on_file(FileEvent(disk.path, "indexed", chunks=len(chunks)))
+
+    def _ocr_progress(self, page: int, pages: int) -> None:
+        """Text recognition inside the current file: "recognising text, page 3 of 40"."""
+        reading = getattr(self, "_reading", None) or Progress("text")
+        self.on_progress(dataclasses.replace(reading, ocr_page=page, ocr_pages=pages))
 
     def _drop_vectors(self, chunk_ids: list[int]) -> None:
         if chunk_ids:
@@ -209,16 +220,22 @@ class Ingestor:
             return 0
         embedder = self._embedder()
         vectors = self._vectors()
+        batch = batch_size_for(embedder)
         started = time.monotonic()
         done = last_id = 0
         self.on_progress(Progress("embed", chunks_embedded=0, chunks_total=total))
         while not self.cancel.is_set():
-            rows = self.store.pending_chunks(FETCH_BATCH, after_id=last_id)  # resumes: linear, not quadratic
+            rows = self.store.pending_chunks(batch, after_id=last_id)  # resumes: linear, not quadratic
             if not rows:
                 break
             last_id = rows[-1][0]
-            texts = [f"{heading}\n{text}" if heading else text for _, heading, text in rows]
+            texts = [embedding_text(heading, text) for _, heading, text in rows]
             matrix = embedder.embed(texts, batch_size=self.settings.embed_batch_size)
+            if matrix.shape[1] != vectors.dimension:  # e.g. an endpoint now serving another model under one name
+                raise ModelMismatchError(
+                    f"The embedding model {embedder.model_id} now gives {matrix.shape[1]}-dimensional vectors, but "
+                    f"the library holds {vectors.dimension}-dimensional ones; vectors of two models are never "
+                    "mixed. Re-index the library (`desktop-rag index --reindex`, or Re-index in Settings) to use it.")
             ids = [r[0] for r in rows]
             stored = set(self.store.add_vectors(ids, matrix))
             keep = [i for i, cid in enumerate(ids) if cid in stored]

@@ -142,6 +142,21 @@ def query_terms(query: str) -> list[tuple[str, bool]]:
     return out
 
 
+def term_coverage(terms: list[tuple[str, bool]], text: str) -> float:
+    """Share (0..1) of the query terms (from `query_terms`) that occur in `text`, the way FTS5 matches them."""
+    if not terms:
+        return 0.0
+    words = set(re.findall(r"[^\W_]+", text.lower()))
+    bigrams = set(index_text(text).split()) if _CJK_CHAR.search(text) else set()
+    found = 0
+    for term, is_prefix in terms:
+        if _CJK_CHAR.match(term):
+            found += term in bigrams or (is_prefix and any(b.startswith(term) for b in bigrams))
+        else:
+            found += term in words or (is_prefix and any(w.startswith(term) for w in words))
+    return found / len(terms)
+
+
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 

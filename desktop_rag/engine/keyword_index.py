@@ -10,7 +10,9 @@ KEYWORD_POSTINGS_BUDGET = 20_000  # matching-chunk count a keyword query may sco
 VOCABULARY_VIEW = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_terms USING fts5vocab(main, chunks_fts, 'row')"
 
 
-def search(db: sqlite3.Connection, query: str, limit: int) -> list[tuple[int, float]]:
+def search(
+    db: sqlite3.Connection, query: str, limit: int, collection_id: int | None = None
+) -> list[tuple[int, float]]:
     """BM25 over the FTS5 index; returns (chunk_id, score) with higher = better.
 
     FTS5 scores every chunk that matches any term, so the cost grows with the terms' document
@@ -25,6 +27,14 @@ def search(db: sqlite3.Connection, query: str, limit: int) -> list[tuple[int, fl
     expression = keyword.match_expression(terms)
     if expression is None:
         return []
+    if collection_id is not None:  # within one collection (issue 12): matches joined to their chunk's source
+        rows = db.execute(
+            "SELECT chunks_fts.rowid, bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
+            "JOIN files f ON f.id = c.file_id JOIN sources o ON o.id = f.source_id "
+            "WHERE chunks_fts MATCH ? AND o.collection_id = ? ORDER BY s LIMIT ?",
+            (expression, collection_id, limit),
+        ).fetchall()
+        return [(int(r[0]), -float(r[1])) for r in rows]
     rows = db.execute(
         "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
         (expression, limit),

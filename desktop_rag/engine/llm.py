@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import re
@@ -13,14 +14,15 @@ from typing import Any
 from urllib.parse import urlparse
 
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.llm_http import Exchange, abortable_http_client, iterate
 
 log = logging.getLogger(__name__)
 
 KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
 MODEL_ENV = "OPENAI_MODEL"
-_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
 _MAX_DETAIL = 300
+_WARNED_HOSTS: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,9 @@ class LLMConfig:
     max_retries: int = 2
     retry_base_delay_s: float = 0.5
     retry_max_delay_s: float = 8.0
+    max_tokens: int = 2048  # sent with every request
+    max_answer_chars: int = 24_000  # received text beyond this is cut (a server may ignore max_tokens)
+    deadline_s: float = 300.0  # one answer (or rewrite), retries included, ends by then
 
     @property
     def is_local(self) -> bool:
@@ -65,13 +70,63 @@ class LLMConfig:
 
     @property
     def host(self) -> str:
-        return urlparse(self.base_url).netloc or self.base_url
+        """host[:port] for messages (never any user:password part of the address)."""
+        try:
+            parsed = urlparse(self.base_url)
+            port = parsed.port
+        except ValueError:
+            return self.base_url
+        host = parsed.hostname or ""
+        if ":" in host:
+            host = f"[{host}]"
+        return (f"{host}:{port}" if port else host) or self.base_url
+
+
+def url_host(url: str) -> str:
+    """The host name of a URL, lower-cased, without brackets or a trailing dot ('' if none)."""
+    try:
+        host = urlparse(url.strip()).hostname or ""
+    except ValueError:  # e.g. an unbalanced '[' in the address
+        return ""
+    return host.lower().rstrip(".")
+
+
+def is_loopback_host(host: str) -> bool:
+    """True only for this machine: 'localhost', 127.0.0.0/8, ::1 (or 0.0.0.0 / ::, which reach it)."""
+    host = host.lower().rstrip(".")
+    if host == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False  # a name such as 127.evil.com is resolved by DNS: anywhere
+    mapped = getattr(address, "ipv4_mapped", None)
+    if mapped is not None:
+        address = mapped
+    return address.is_loopback or address.is_unspecified
 
 
 def is_local_url(url: str) -> bool:
     """True for endpoints on this machine (no key needed)."""
-    host = (urlparse(url).hostname or "").lower()
-    return host in _LOCAL_HOSTS or host.startswith("127.")
+    return is_loopback_host(url_host(url))
+
+
+def sends_in_clear(url: str) -> bool:
+    """True when the address is plain http:// to another machine (key, questions and passages readable on the way)."""
+    try:
+        scheme = urlparse(url.strip()).scheme.lower()
+    except ValueError:
+        return False
+    return scheme == "http" and bool(url_host(url)) and not is_local_url(url)
+
+
+def plain_http_warning(config: LLMConfig | None) -> str | None:
+    """The warning to show when a configured model is reached over plain HTTP on another machine."""
+    if config is None or not sends_in_clear(config.base_url):
+        return None
+    return (f"warning: the model server {config.host} is reached over plain http://, so your API key, your "
+            "questions and the passages sent with them travel unencrypted and can be read or changed on the "
+            "way. Use an https:// address for servers on other machines.")
 
 
 def _pick(env: Mapping[str, str], name: str, fallback: str) -> str:
@@ -133,7 +188,8 @@ class LLMError(DesktopRagError):
     """A model call failed; `kind` says how, the message says what to do.
 
     Kinds: no_key, auth, unreachable, model_not_found, rate_limit, timeout, cut, bad_request,
-    server. `partial` holds the text received before a stream was cut.
+    server, length (the answer hit `max_answer_chars`), deadline (the call outlived `deadline_s`).
+    `partial` holds the text received before a stream was cut or stopped.
     """
 
     RETRYABLE = frozenset({"unreachable", "timeout", "rate_limit", "server"})
@@ -247,17 +303,30 @@ def _cut_error(cause: LLMError, partial: str) -> LLMError:
 
 
 class LLMClient:
-    """Calls one OpenAI-compatible endpoint; retries transient failures before any output."""
+    """Calls one OpenAI-compatible endpoint; retries transient failures before any output.
+
+    Every call runs on a daemon thread (see `llm_http`), so cancel takes effect within
+    `llm_http.POLL_S` whatever the server does, and the connection is shut down at once.
+    Every call is bounded: `max_tokens` is sent, at most `max_answer_chars` are accepted, and
+    it ends by `deadline_s` (retries included).
+    """
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
+        self._token_param = "max_tokens"
         self._client: Any = None
         self._lock = threading.Lock()
+        warning = plain_http_warning(config)
+        if warning and config.host not in _WARNED_HOSTS:
+            _WARNED_HOSTS.add(config.host)
+            log.warning("%s", warning)
 
     def __repr__(self) -> str:
         return f"LLMClient({self.config!r})"
 
     def _sdk(self) -> Any:
+        """The SDK client, made once on the first request's thread (importing the SDK takes a while, and
+        cancel must not wait for it); its connections can be shut down by a cancel, see llm_http."""
         if not self.config.api_key and not self.config.is_local:
             raise LLMError(
                 "no_key",
@@ -273,13 +342,16 @@ class LLMClient:
                     base_url=self.config.base_url,
                     timeout=self.config.timeout_s,
                     max_retries=0,
+                    http_client=abortable_http_client(self.config.timeout_s),
                 )
             return self._client
 
-    def _backoff(self, attempt: int, cancel: threading.Event | None) -> bool:
-        """Sleep before retry `attempt` (0-based); False if cancelled meanwhile."""
+    def _backoff(self, attempt: int, cancel: threading.Event | None, deadline: float) -> bool:
+        """Sleep before retry `attempt` (0-based); False if cancelled meanwhile or out of time."""
         cfg = self.config
         delay = min(cfg.retry_max_delay_s, cfg.retry_base_delay_s * (2**attempt))
+        if time.monotonic() + delay >= deadline:
+            return False
         if cancel is not None:
             return not cancel.wait(delay)
         time.sleep(delay)
@@ -294,79 +366,177 @@ class LLMClient:
             log.info("LLM request to %s failed (%s)", self.config.host, err.kind)
         return retry
 
-    def _create(self, messages: Sequence[dict], **extra: Any) -> Any:
-        return self._sdk().chat.completions.create(
-            model=self.config.model,
-            messages=list(messages),
-            temperature=extra.pop("temperature", self.config.temperature),
-            **extra,
-        )
+    def _switch_token_param(self, err: LLMError) -> bool:
+        """Newer OpenAI models refuse `max_tokens` and ask for `max_completion_tokens`: switch once."""
+        if err.kind == "bad_request" and self._token_param == "max_tokens" and "max_completion_tokens" in err.message:
+            self._token_param = "max_completion_tokens"
+            return True
+        return False
+
+    def _request(
+        self, messages: Sequence[dict], *, max_tokens: int | None = None, temperature: float | None = None,
+        stream: bool = False,
+    ) -> dict[str, Any]:
+        request: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": list(messages),
+            "temperature": self.config.temperature if temperature is None else temperature,
+            self._token_param: max_tokens or self.config.max_tokens,
+        }
+        if stream:
+            request["stream"] = True
+        return request
+
+    def _deadline_clock(self, deadline: float, received: list[str]) -> Any:
+        """A callable: seconds left before `deadline`; raises the deadline error when none are."""
+        def left() -> float:
+            remaining = deadline - time.monotonic()
+            if remaining > 0:
+                return remaining
+            limit = f"{self.config.deadline_s:g} s, the limit for one answer"
+            if received:
+                msg = (f"The answer was cut off: {self.config.host} took longer than {limit}. "
+                       "The partial answer is kept; ask a narrower question to get the rest.")
+                raise LLMError("cut", msg, partial="".join(received))
+            raise LLMError("deadline", f"The model server {self.config.host} did not finish within {limit}. "
+                                       "Try again later, or ask a narrower question.")
+        return left
 
     def stream(self, messages: Sequence[dict], cancel: threading.Event | None = None) -> Iterator[str]:
-        """Yield answer text pieces as they arrive; stop (closing the response) once cancel is set.
+        """Yield answer text pieces as they arrive; stop (closing the connection) once cancel is set.
 
         Transient failures are retried only before the first piece; a failure after it raises
-        LLMError(kind='cut') whose `.partial` holds the text received so far.
+        LLMError(kind='cut') whose `.partial` holds the text received so far. Past
+        `max_answer_chars` the text is cut there and LLMError(kind='length', partial=...) raised;
+        past `deadline_s`, LLMError 'deadline' (or 'cut' once text has arrived).
         """
         parts: list[str] = []
+        deadline = time.monotonic() + self.config.deadline_s
         attempt = 0
         while True:
             try:
-                yield from self._stream_once(messages, cancel, parts)
+                yield from self._stream_once(messages, cancel, parts, deadline)
                 return
             except LLMError as err:
                 failure = err
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = map_error(exc, self.config)
+            if failure.kind in ("cut", "length", "deadline"):
+                raise failure from None
             if parts:
                 raise _cut_error(failure, "".join(parts)) from None
+            if self._switch_token_param(failure):
+                continue
             if not self._should_retry(failure, attempt):
                 raise failure from None
-            if not self._backoff(attempt, cancel):
-                return  # cancelled while waiting to retry
+            if not self._backoff(attempt, cancel, deadline):
+                if _is_set(cancel):
+                    return  # cancelled while waiting to retry
+                raise failure from None
             attempt += 1
 
-    def _stream_once(self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str]) -> Iterator[str]:
-        if cancel is not None and cancel.is_set():
+    def _stream_once(
+        self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: float
+    ) -> Iterator[str]:
+        if _is_set(cancel):
             return
-        response = self._create(messages, stream=True)
-        try:
-            for chunk in response:
-                if cancel is not None and cancel.is_set():
-                    return
-                choices = getattr(chunk, "choices", None)
-                if not choices:
-                    continue
-                text = getattr(choices[0].delta, "content", None)
-                if text:
-                    parts.append(text)
-                    yield text
-        finally:
-            response.close()
+        request = self._request(messages, stream=True)
+
+        def work(stopped: Any) -> Iterator[str]:
+            client = self._sdk()
+            if stopped():
+                return
+            response = client.chat.completions.create(**request)
+            try:
+                for chunk in response:
+                    if stopped():
+                        return
+                    choices = getattr(chunk, "choices", None)
+                    text = getattr(choices[0].delta, "content", None) if choices else None
+                    if text:
+                        yield text
+            finally:
+                response.close()
+
+        exchange = Exchange(work, "llm-stream")
+        received = sum(len(p) for p in parts)
+        cap = self.config.max_answer_chars
+        for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, parts)):
+            text = text[: cap - received]
+            received += len(text)
+            if text:
+                parts.append(text)
+                yield text
+            if received >= cap:
+                raise _length_error(cap, "".join(parts))
 
     def complete(
-        self, messages: Sequence[dict], *, max_tokens: int | None = None, temperature: float | None = None
+        self,
+        messages: Sequence[dict],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        cancel: threading.Event | None = None,
     ) -> str:
-        """One non-streaming completion, with retries; returns the reply text ('' if none)."""
-        extra: dict[str, Any] = {}
-        if max_tokens is not None:
-            extra["max_tokens"] = max_tokens
-        if temperature is not None:
-            extra["temperature"] = temperature
+        """One non-streaming completion, with retries; returns the reply text ('' if none or cancelled).
+
+        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`.
+        """
+        deadline = time.monotonic() + self.config.deadline_s
         attempt = 0
         while True:
             try:
-                result = self._create(messages, **dict(extra))
-                choices = getattr(result, "choices", None) or []
-                return (choices[0].message.content or "") if choices else ""
+                return self._complete_once(messages, max_tokens, temperature, cancel, deadline)
             except LLMError as err:
                 failure = err
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = map_error(exc, self.config)
+            if failure.kind == "deadline":
+                raise failure from None
+            if self._switch_token_param(failure):
+                continue
             if not self._should_retry(failure, attempt):
                 raise failure from None
-            self._backoff(attempt, None)
+            if not self._backoff(attempt, cancel, deadline):
+                if _is_set(cancel):
+                    return ""
+                raise failure from None
             attempt += 1
+
+    def _complete_once(
+        self,
+        messages: Sequence[dict],
+        max_tokens: int | None,
+        temperature: float | None,
+        cancel: threading.Event | None,
+        deadline: float,
+    ) -> str:
+        if _is_set(cancel):
+            return ""
+        request = self._request(messages, max_tokens=max_tokens, temperature=temperature)
+
+        def work(stopped: Any) -> Iterator[str]:
+            client = self._sdk()
+            if stopped():
+                return
+            result = client.chat.completions.create(**request)
+            choices = getattr(result, "choices", None) or []
+            yield (choices[0].message.content or "") if choices else ""
+
+        exchange = Exchange(work, "llm-complete")
+        for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, [])):
+            return text[: self.config.max_answer_chars]
+        return ""
+
+
+def _is_set(cancel: threading.Event | None) -> bool:
+    return cancel is not None and cancel.is_set()
+
+
+def _length_error(cap: int, partial: str) -> LLMError:
+    msg = (f"The answer was stopped at {cap:,} characters, the limit for one answer. "
+           "Ask a narrower question to get the rest.")
+    return LLMError("length", msg, partial=partial)
 
 
 def test_connection(config: LLMConfig) -> str:

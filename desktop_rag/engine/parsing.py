@@ -1,30 +1,105 @@
-"""Crash- and hang-safe parsing: PDF and Word files are read in a long-lived child process."""
+"""Crash- and hang-safe parsing: PDF, Word and image files are read in a long-lived child process.
+
+The child runs under a memory cap (RLIMIT_AS where the OS has it), a time budget that grows with the
+number of pages it has to recognise (OCR), and a cap on the text it may send back. While it recognises
+text it streams ("page", done, total) messages, so the status panel can say "recognising text, page 3 of 40";
+a cancel kills it at once (the next file gets a fresh child).
+"""
 
 from __future__ import annotations
 
 import importlib
 import multiprocessing
 import os
+import pickle
 import threading
+import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 from desktop_rag.engine import loaders
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.loaders import LoadContext
 from desktop_rag.engine.types import ParsedDocument
 
 STARTUP_TIMEOUT_S = 60.0
 CHILD_SUFFIXES: frozenset[str] = loaders.SUPPORTED_SUFFIXES - loaders.TEXT_SUFFIXES
 CRASHED = "The reader crashed on this file (it may be damaged); it was skipped"
+MAX_MEMORY_MB = 4096  # address space of the child: OCR peaks near 1.5 GB of it (bench/README.md)
+MAX_TEXT_CHARS = 50_000_000  # about 25,000 dense pages; more is not a document a person reads
+OCR_PAGE_S = 60.0  # time budget added per page to recognise (a page takes 2-10 s on a slow laptop)
+POLL_S = 0.1  # how often a waiting parse looks at its cancel flag
+OUT_OF_MEMORY = "Reading this file needs more memory than the limit of {mb:,} MB for one file; it was skipped"
+TOO_MUCH_TEXT = ("This file holds more text than the limit of {chars:,} characters for one file; "
+                 "it was not indexed (split it into smaller files)")
+
+PageCallback = Callable[[int, int], None]
 
 
-def parse_in_process(path: str | os.PathLike[str], max_bytes: int) -> ParsedDocument:
+class ParseCancelled(Exception):
+    """The index run was cancelled while a file was being read (no failure is recorded for it)."""
+
+
+def parse_in_process(
+    path: str | os.PathLike[str], max_bytes: int, context: LoadContext | None = None
+) -> ParsedDocument:
     """Parse a file in this process (no time limit, no crash isolation)."""
-    return loaders.load(Path(path), max_bytes=max_bytes)
+    return loaders.load(Path(path), max_bytes=max_bytes, context=context)
 
 
-def _child_main(conn: Connection, init_hook: str | None) -> None:
-    """Child loop: receive (path, max_bytes), reply ('ok', doc) or ('error', message)."""
+def _limit_memory(max_memory_mb: int) -> bool:
+    """Cap this process's address space (Linux, BSD; macOS may refuse); True when the cap is in force."""
+    if not max_memory_mb:
+        return False
+    try:
+        import resource
+    except ImportError:  # Windows: no rlimits (a job object would be needed)
+        return False
+    cap = max_memory_mb * 1024 * 1024
+    try:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def _is_memory_failure(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, MemoryError) or "bad_alloc" in text or "failed to allocate" in text
+
+
+def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped: bool) -> tuple:
+    """Parse one file in the child; the reply to send (progress goes out while it runs)."""
+    path, max_bytes, options = request
+    context = LoadContext(
+        password=options.get("password", ""), ocr=options.get("ocr", True),
+        page=lambda done, total: conn.send(("page", done, total)),
+    )
+    try:
+        doc = parse_in_process(Path(path), max_bytes, context)
+    except LoadError as exc:
+        if capped and str(exc) == loaders.NO_MEMORY:
+            return ("fatal", OUT_OF_MEMORY.format(mb=max_memory_mb))
+        return ("error", str(exc))
+    except BaseException as exc:  # noqa: BLE001 - report, keep serving
+        if capped and _is_memory_failure(exc):
+            return ("fatal", OUT_OF_MEMORY.format(mb=max_memory_mb))
+        return ("error", f"The reader failed on this file ({type(exc).__name__}: {exc})")
+    limit = options.get("max_text_chars", MAX_TEXT_CHARS)
+    if limit and doc.char_count > limit:
+        return ("error", TOO_MUCH_TEXT.format(chars=limit))
+    return ("ok", doc)
+
+
+def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0) -> None:
+    """Child loop: receive (path, max_bytes, options), reply ('ok', doc), ('error', msg) or ('fatal', msg).
+
+    'fatal' means the child ran out of memory and exits after replying (the parent starts a new one).
+    """
     import logging
     import signal
 
@@ -38,7 +113,11 @@ def _child_main(conn: Connection, init_hook: str | None) -> None:
     if init_hook:
         module, _, func = init_hook.partition(":")
         getattr(importlib.import_module(module), func)()
-    conn.send(("ready", None))
+    capped = _limit_memory(max_memory_mb)
+    try:
+        conn.send(("ready", capped))
+    except OSError:  # the parent gave up on this child before it was ready (closing, or a replacement)
+        return
     while True:
         try:
             request = conn.recv()
@@ -46,23 +125,25 @@ def _child_main(conn: Connection, init_hook: str | None) -> None:
             return
         if request is None:
             return
-        path, max_bytes = request
+        reply = _parse_request(conn, request, max_memory_mb, capped)
         try:
-            reply = ("ok", parse_in_process(Path(path), max_bytes))
-        except LoadError as exc:
-            reply = ("error", str(exc))
-        except BaseException as exc:  # noqa: BLE001 - report, keep serving
-            reply = ("error", f"The reader failed on this file ({type(exc).__name__}: {exc})")
-        conn.send(reply)
+            conn.send(reply)
+        except MemoryError:
+            reply = ("fatal", OUT_OF_MEMORY.format(mb=max_memory_mb))
+            conn.send(reply)
+        if reply[0] == "fatal":
+            return
 
 
 class SafeParser:
-    """Parse files with a time limit and crash isolation.
+    """Parse files with a time limit, a memory cap and crash isolation.
 
-    PDF and Word files go to one long-lived child process started with the 'spawn' method;
-    a child that exceeds `timeout_s` is killed and replaced, a child that dies is replaced.
+    PDF, Word and image files go to one long-lived child process started with the 'spawn' method;
+    a child that exceeds its time budget is killed and replaced, a child that dies is replaced.
+    The budget is `timeout_s`, plus `ocr_page_s` for each page the child says it must recognise.
     Text and Markdown are parsed in-process (fast, and their reader cannot hang or crash).
     `init_hook` ("module:function") runs first in each new child (tests use it).
+    `passwords` maps a file path to its PDF password; `password` is tried on any PDF that needs one.
     """
 
     def __init__(
@@ -72,12 +153,23 @@ class SafeParser:
         *,
         child_suffixes: frozenset[str] = CHILD_SUFFIXES,
         init_hook: str | None = None,
+        max_memory_mb: int = MAX_MEMORY_MB,
+        max_text_chars: int = MAX_TEXT_CHARS,
+        ocr: bool = True,
+        ocr_page_s: float = OCR_PAGE_S,
     ) -> None:
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
         self.child_suffixes = frozenset(s.lower() for s in child_suffixes)
         self.init_hook = init_hook
+        self.max_memory_mb = max_memory_mb
+        self.max_text_chars = max_text_chars
+        self.ocr = ocr
+        self.ocr_page_s = ocr_page_s
+        self.passwords: dict[str, str] = {}
+        self.password = ""
         self.restarts = 0
+        self.memory_capped = False  # whether the current child runs under the memory cap
         self._ctx = multiprocessing.get_context("spawn")
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Connection | None = None
@@ -90,14 +182,26 @@ class SafeParser:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def parse(self, path: str | os.PathLike[str]) -> ParsedDocument:
-        """Parse one file or raise LoadError with a message for the user."""
+    def parse(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        on_page: PageCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> ParsedDocument:
+        """Parse one file or raise LoadError with a message for the user (ParseCancelled if `cancel` is set).
+
+        `on_page(done, total)` hears about each page being recognised (OCR), from this thread.
+        """
         path = Path(path)
         loaders.check_file(path, self.max_bytes)
+        options = {"password": self.passwords.get(str(path), self.password), "ocr": self.ocr,
+                   "max_text_chars": self.max_text_chars}
         if path.suffix.lower() not in self.child_suffixes:
-            return parse_in_process(path, self.max_bytes)
+            context = LoadContext(password=options["password"], ocr=self.ocr, page=on_page or _ignore_page)
+            return parse_in_process(path, self.max_bytes, context)
         with self._lock:
-            return self._parse_in_child(path)
+            return self._parse_in_child(path, options, on_page or _ignore_page, cancel)
 
     def start(self) -> None:
         """Start the child now (otherwise on first use) and wait until it is ready."""
@@ -120,7 +224,8 @@ class SafeParser:
         """Start a child without waiting for it to be ready."""
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
         proc = self._ctx.Process(
-            target=_child_main, args=(child_conn, self.init_hook), name="desktop-rag-parser", daemon=True
+            target=_child_main, args=(child_conn, self.init_hook, self.max_memory_mb),
+            name="desktop-rag-parser", daemon=True,
         )
         proc.start()
         child_conn.close()
@@ -134,18 +239,22 @@ class SafeParser:
         assert self._conn is not None
         if not self._ready:
             try:
-                ok = self._conn.poll(STARTUP_TIMEOUT_S) and self._conn.recv()[0] == "ready"
+                message = self._conn.recv() if self._conn.poll(STARTUP_TIMEOUT_S) else None
+                ok = message is not None and message[0] == "ready"
             except (EOFError, OSError):
-                ok = False
+                ok, message = False, None
             if not ok:
                 self._stop_child(graceful=False)
                 raise LoadError("The document reader could not be started")
+            self.memory_capped = bool(message[1])
             self._ready = True
         return self._conn
 
     def _stop_child(self, *, graceful: bool) -> None:
         proc, conn = self._proc, self._conn
         self._proc, self._conn, self._ready = None, None, False
+        if not graceful and proc is not None and proc.is_alive():
+            proc.kill()  # before closing the pipe, so a busy child never writes into a closed one
         if conn is not None:
             try:
                 if graceful and proc is not None and proc.is_alive():
@@ -166,22 +275,65 @@ class SafeParser:
         self._stop_child(graceful=False)
         self._spawn()
 
-    def _parse_in_child(self, path: Path) -> ParsedDocument:
+    def _max_reply_bytes(self) -> int:
+        """The largest reply accepted: the text cap in UTF-8 (up to 4 bytes a character) plus room for pickling."""
+        return 4 * self.max_text_chars + (1 << 20) if self.max_text_chars else (1 << 31) - 1
+
+    def _parse_in_child(
+        self, path: Path, options: dict, on_page: PageCallback, cancel: threading.Event | None
+    ) -> ParsedDocument:
         conn = self._ensure_child()
         try:
-            conn.send((str(path), self.max_bytes))
+            conn.send((str(path), self.max_bytes, options))
         except (OSError, ValueError):  # the child died while idle
             self._replace_child()
             conn = self._ensure_child()
-            conn.send((str(path), self.max_bytes))
-        if not conn.poll(self.timeout_s):
-            self._replace_child()
-            raise LoadError(f"Reading this file took longer than {self.timeout_s:g} s; it was skipped")
-        try:
-            status, payload = conn.recv()
-        except (EOFError, OSError, ValueError) as exc:
-            self._replace_child()
-            raise LoadError(CRASHED) from exc
+            conn.send((str(path), self.max_bytes, options))
+        started = time.monotonic()
+        budget, described = self.timeout_s, f"{self.timeout_s:g} s"
+        while True:
+            message = self._next_message(conn, started + budget, cancel, described)
+            if message[0] != "page":
+                break
+            _, done, total = message
+            if self.timeout_s + total * self.ocr_page_s > budget:
+                budget = self.timeout_s + total * self.ocr_page_s
+                described = (f"{budget:g} s ({self.timeout_s:g} s, plus {self.ocr_page_s:g} s for each of the "
+                             f"{total} pages to recognise)")
+            on_page(done, total)
+        status, payload = message
         if status == "ok":
             return payload
+        if status == "fatal":
+            self._replace_child()
         raise LoadError(payload)
+
+    def _next_message(
+        self, conn: Connection, deadline: float, cancel: threading.Event | None, budget: str
+    ) -> tuple:
+        """The child's next message, waiting at most until `deadline`; cancel and time-outs kill the child."""
+        while True:
+            if cancel is not None and cancel.is_set():
+                self._replace_child()
+                raise ParseCancelled()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._replace_child()
+                raise LoadError(f"Reading this file took longer than {budget}; it was skipped")
+            if conn.poll(min(POLL_S, left) if cancel is not None else left):
+                break
+        try:
+            raw = conn.recv_bytes(self._max_reply_bytes())
+        except OSError as exc:  # longer than the cap ("bad message length"), or the child died
+            self._replace_child()
+            if "length" in str(exc):
+                raise LoadError(TOO_MUCH_TEXT.format(chars=self.max_text_chars)) from exc
+            raise LoadError(CRASHED) from exc
+        except (EOFError, ValueError) as exc:
+            self._replace_child()
+            raise LoadError(CRASHED) from exc
+        return pickle.loads(raw)
+
+
+def _ignore_page(_done: int, _total: int) -> None:
+    return None

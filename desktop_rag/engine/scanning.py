@@ -1,10 +1,17 @@
-"""Listing what is on disk under a source: supported files, skipping hidden, temp and looping paths."""
+"""Listing what is on disk under a source: supported files, skipping hidden, temp and linked paths.
+
+Links (symbolic links, Windows junctions) inside a source are never followed: only what is really inside the
+folders and files the user chose is read. A link to something outside the source is reported as skipped with
+its reason; a link to something inside it is passed over quietly (the target is indexed once, under its own path).
+"""
 
 from __future__ import annotations
 
 import fnmatch
 import hashlib
 import os
+import stat
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +21,44 @@ from desktop_rag.engine.loaders import SUPPORTED_SUFFIXES
 _TEMP_PATTERNS = ("~$*", ".~lock.*#", "*.tmp", "*.temp", "*~", "*.swp", "*.swo", "*.swx", "#*#", "*.part", "*.crdownload")
 
 
+BAD_NAME = "The file name is not valid text (UTF-8), so it cannot be stored; rename the file to index it."
+LINK_OUTSIDE = ("A link to something outside the folder you chose: links are not followed, so nothing outside "
+                "your chosen folders is read.")
+UNSUPPORTED = "Not a supported file type (PDF, Word .docx, .txt, .md, images)"
+
+
 @dataclass(frozen=True)
 class DiskFile:
     path: str
     size: int
     mtime_ns: int
+    problem: str = ""  # a reason known from the listing alone (an undecodable name): the file is not read
+
+
+@dataclass(frozen=True)
+class SkippedPath:
+    """Something in a source that is not indexed, and why."""
+
+    path: str
+    reason: str
+
+
+def is_valid_text(name: str) -> bool:
+    """Whether a name from the OS is real text (not undecodable bytes smuggled in as surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def display_text(name: str) -> str:
+    """A name that can be stored and shown: undecodable bytes become visible escapes (b'\\xff' -> '\\xff')."""
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # lone surrogates from a Windows name
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def is_ignored_name(name: str) -> bool:
@@ -35,27 +75,29 @@ def normalise_path(path: str | Path) -> str:
     return str(Path(path).expanduser().resolve())
 
 
-def scan(root: str, kind: str) -> tuple[list[DiskFile], list[str]]:
-    """Supported files under a source, and the unsupported ones skipped (by path)."""
+def scan(root: str, kind: str) -> tuple[list[DiskFile], list[SkippedPath]]:
+    """Supported files under a source, and what was skipped there with the reason."""
     if kind == "file":
         entry = _stat(root)
         if entry is None:
             return [], []
-        return ([entry], []) if is_supported(root) else ([], [root])
+        return ([entry], []) if is_supported(root) else ([], [SkippedPath(root, UNSUPPORTED)])
     found: list[DiskFile] = []
-    skipped: list[str] = []
-    for path in _walk(root):
-        if not is_supported(path):
-            skipped.append(path)
-            continue
-        entry = _stat(path)
-        if entry is not None:
-            found.append(entry)
+    skipped: list[SkippedPath] = []
+    for path, link in _walk(root):
+        shown = path if is_valid_text(path) else display_text(path)
+        if link:
+            if _leads_outside(path, root):
+                skipped.append(SkippedPath(shown, LINK_OUTSIDE))
+        elif not is_supported(path):
+            skipped.append(SkippedPath(shown, UNSUPPORTED))
+        elif (entry := _stat(path)) is not None:
+            found.append(entry if shown == path else DiskFile(shown, entry.size, entry.mtime_ns, BAD_NAME))
     return found, skipped
 
 
-def _walk(root: str) -> Iterator[str]:
-    """Recursive listing that follows directory links once and never loops."""
+def _walk(root: str) -> Iterator[tuple[str, bool]]:
+    """Recursive listing of (path, is_link): links are listed, never followed, so nothing outside `root` is read."""
     seen: set[tuple[int, int]] = set()
     stack = [root]
     while stack:
@@ -76,12 +118,34 @@ def _walk(root: str) -> Iterator[str]:
             if is_ignored_name(entry.name):
                 continue
             try:
-                if entry.is_dir(follow_symlinks=True):
+                if _is_link(entry):
+                    yield entry.path, True
+                elif entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
-                elif entry.is_file(follow_symlinks=True):
-                    yield normalise_path(entry.path) if entry.is_symlink() else entry.path
+                elif entry.is_file(follow_symlinks=False):
+                    yield entry.path, False
             except OSError:
                 continue
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    """A symbolic link, or on Windows a junction (a folder link that is_symlink() does not report)."""
+    if entry.is_symlink():
+        return True
+    if sys.platform != "win32":
+        return False
+    tag = getattr(entry.stat(follow_symlinks=False), "st_reparse_tag", 0)
+    return tag == getattr(stat, "IO_REPARSE_TAG_MOUNT_POINT", 0xA0000003)
+
+
+def _leads_outside(path: str, root: str) -> bool:
+    """Whether a link's target exists outside the source (a missing or looping target leads nowhere)."""
+    try:
+        target = Path(path).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return False
+    base = Path(root).resolve()
+    return not (target == base or base in target.parents)
 
 
 def _stat(path: str) -> DiskFile | None:

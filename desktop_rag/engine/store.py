@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
+import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -11,17 +15,26 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine import keyword, keyword_index
+from desktop_rag.engine.errors import LibraryBusyError, UsageError
+from desktop_rag.engine.scanning import display_text, is_valid_text
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: collections (sources.collection_id, conversations.collection_id)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS collections (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    created_at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS sources (
     id INTEGER PRIMARY KEY,
     path TEXT NOT NULL UNIQUE,
     kind TEXT NOT NULL CHECK (kind IN ('folder', 'file')),
-    added_at REAL NOT NULL
+    added_at REAL NOT NULL,
+    collection_id INTEGER NOT NULL DEFAULT 1,
+    detached INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS files (
     id INTEGER PRIMARY KEY,
@@ -45,7 +58,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     page INTEGER,
     heading TEXT NOT NULL DEFAULT '',
     char_start INTEGER NOT NULL,
-    char_end INTEGER NOT NULL
+    char_end INTEGER NOT NULL,
+    ocr INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id, ordinal);
 CREATE TABLE IF NOT EXISTS vectors (
@@ -62,7 +76,8 @@ CREATE TABLE IF NOT EXISTS conversations (
     id INTEGER PRIMARY KEY,
     title TEXT NOT NULL,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    collection_id INTEGER
 );
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY,
@@ -96,22 +111,44 @@ class SourceRecord:
     id: int
     path: str
     kind: str
+    collection_id: int = 1
+    detached: bool = False  # imported without its documents: not reconciled while its path is missing
+
+
+_SOURCE_COLUMNS = "id, path, kind, collection_id, detached"
+# Added by schema 2 to tables that older libraries already have (ALTER TABLE: no REFERENCES with a default).
+_ADDED_COLUMNS = (
+    ("sources", "collection_id", "INTEGER NOT NULL DEFAULT 1"),
+    ("sources", "detached", "INTEGER NOT NULL DEFAULT 0"),
+    ("conversations", "collection_id", "INTEGER"),
+)
+_SCHEMA_2_INDEXES = "CREATE INDEX IF NOT EXISTS sources_collection ON sources(collection_id)"
+DEFAULT_COLLECTION = "Default"
 
 
 class Store:
     """One SQLite connection (use one Store per thread). WAL mode; short transactions."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
-        self.db = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.read_only = read_only
+        if read_only:
+            self.db = _connect_read_only(path)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
-        self._migrate()
+        if read_only:
+            self._check_read_only_schema()
+        else:
+            self._migrate()
         # Per-connection view of the keyword index's term statistics (no storage): document frequencies.
         self.db.execute(keyword_index.VOCABULARY_VIEW)
+        if read_only:  # mode=ro already refuses writes to the file; this refuses them before SQLite tries
+            self.db.execute("PRAGMA query_only=ON")
 
     def close(self) -> None:
         self.db.close()
@@ -119,19 +156,65 @@ class Store:
     # ---- schema and meta -------------------------------------------------
 
     def _migrate(self) -> None:
+        """Create or upgrade the schema in one transaction (schema 1 -> 2: every source joins "Default")."""
         with self.transaction():
+            has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
+            version = int(self.get_meta("schema_version") or 0) if has_meta else 0
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"This library was written by a newer Desktop RAG (schema {version}); please update the app."
+                )
             for statement in _split_sql(_SCHEMA):
                 self.db.execute(statement)
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('vectors_generation', '0')")
-        version = int(self.get_meta("schema_version") or 0)
-        if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"This library was written by a newer Desktop RAG (schema {version}); please update the app."
-            )
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(chunks)")}
+            if "ocr" not in columns:  # libraries made before OCR: text recognised from images is flagged
+                self.db.execute("ALTER TABLE chunks ADD COLUMN ocr INTEGER NOT NULL DEFAULT 0")
+            self._add_collections()
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+
+    def _add_collections(self) -> None:
+        """Schema 2: collection columns on older tables, and at least one collection ("Default", id 1, which
+        every source of an upgraded library belongs to: nothing is re-embedded)."""
+        for table, column, declaration in _ADDED_COLUMNS:
+            if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        self.db.execute(_SCHEMA_2_INDEXES)
+        if not self.db.execute("SELECT EXISTS (SELECT 1 FROM collections)").fetchone()[0]:
+            first = self.db.execute("SELECT coalesce(min(collection_id), 1) FROM sources").fetchone()[0]
+            self.db.execute("INSERT INTO collections (id, name, created_at) VALUES (?, ?, ?)",
+                            (first, DEFAULT_COLLECTION, time.time()))
+            self.db.execute("UPDATE sources SET collection_id = ?", (first,))
+
+    def _check_read_only_schema(self) -> None:
+        """A read-only connection cannot migrate: the library must already have this schema."""
+        try:
+            version = int(self.get_meta("schema_version") or 0)
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise UsageError(f"{self.path} is not a Desktop RAG library ({exc}).") from exc
+        if version != SCHEMA_VERSION:
+            self.db.close()
+            newer = "a newer Desktop RAG; please update the app" if version > SCHEMA_VERSION else (
+                "an older Desktop RAG; open it once with the app (or run `desktop-rag status`) to upgrade it")
+            raise UsageError(f"This library was written by {newer}.")
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self.db)
+
+    @contextlib.contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Reads inside see one consistent state of the library, whatever other processes commit meanwhile."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("COMMIT")
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -146,22 +229,47 @@ class Store:
     def _bump_generation(self) -> None:
         self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
 
+    def bump_membership(self) -> None:
+        """Chunks changed collection without their vectors changing: collection filters must be rebuilt."""
+        self.db.execute("INSERT INTO meta VALUES ('membership_generation', '1') ON CONFLICT(key) "
+                        "DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+    def membership_key(self) -> tuple[int, int]:
+        """Changes whenever the set of vectors, or which collection a vector belongs to, changes."""
+        with self.read_snapshot():
+            return self.vectors_generation(), int(self.get_meta("membership_generation") or 0)
+
     # ---- sources ---------------------------------------------------------
 
-    def add_source(self, path: str, kind: str) -> int:
+    def add_source(self, path: str, kind: str, collection_id: int | None = None, detached: bool = False) -> int:
+        """Register a source in a collection (None: the first collection); an existing path keeps its own."""
+        if not is_valid_text(path):
+            raise UsageError(f"The name of {display_text(path)} is not valid text (UTF-8), so it cannot be "
+                             "stored; rename it and add it again.")
         with self.transaction():
+            if collection_id is None:
+                collection_id = self.first_collection_id()
             self.db.execute(
-                "INSERT OR IGNORE INTO sources (path, kind, added_at) VALUES (?, ?, ?)", (path, kind, time.time())
+                "INSERT OR IGNORE INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
+                (path, kind, time.time(), collection_id, int(detached)),
             )
             return self.db.execute("SELECT id FROM sources WHERE path = ?", (path,)).fetchone()[0]
 
-    def sources(self) -> list[SourceRecord]:
-        rows = self.db.execute("SELECT id, path, kind FROM sources ORDER BY path").fetchall()
-        return [SourceRecord(*r) for r in rows]
+    def first_collection_id(self) -> int:
+        """The collection sources go to when none is named (the oldest one)."""
+        return self.db.execute("SELECT coalesce(min(id), 1) FROM collections").fetchone()[0]
+
+    def sources(self, collection_id: int | None = None) -> list[SourceRecord]:
+        sql = f"SELECT {_SOURCE_COLUMNS} FROM sources"
+        if collection_id is None:
+            rows = self.db.execute(sql + " ORDER BY path").fetchall()
+        else:
+            rows = self.db.execute(sql + " WHERE collection_id = ? ORDER BY path", (collection_id,)).fetchall()
+        return [_source(r) for r in rows]
 
     def source_by_path(self, path: str) -> SourceRecord | None:
-        row = self.db.execute("SELECT id, path, kind FROM sources WHERE path = ?", (path,)).fetchone()
-        return SourceRecord(*row) if row else None
+        row = self.db.execute(f"SELECT {_SOURCE_COLUMNS} FROM sources WHERE path = ?", (path,)).fetchone()
+        return _source(row) if row else None
 
     def remove_source(self, source_id: int) -> list[int]:
         """Delete a source with its files and chunks; returns the ids of chunks that had vectors."""
@@ -176,12 +284,14 @@ class Store:
 
     # ---- files -----------------------------------------------------------
 
-    def files(self, source_id: int | None = None) -> list[FileRecord]:
+    def files(self, source_id: int | None = None, collection_id: int | None = None) -> list[FileRecord]:
         sql = "SELECT id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count FROM files"
-        if source_id is None:
-            rows = self.db.execute(sql + " ORDER BY path").fetchall()
-        else:
+        if source_id is not None:
             rows = self.db.execute(sql + " WHERE source_id = ? ORDER BY path", (source_id,)).fetchall()
+        elif collection_id is not None:
+            rows = self.db.execute(sql + f" f WHERE {_IN_COLLECTION} ORDER BY path", (collection_id,)).fetchall()
+        else:
+            rows = self.db.execute(sql + " ORDER BY path").fetchall()
         return [FileRecord(*r) for r in rows]
 
     def file_by_path(self, path: str) -> FileRecord | None:
@@ -196,7 +306,13 @@ class Store:
         self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, file_id))
 
     def move_file(self, file_id: int, new_path: str, source_id: int, size: int, mtime_ns: int) -> None:
-        """A renamed or moved file keeps its chunks and vectors."""
+        """A renamed or moved file keeps its chunks and vectors (and may change collection with its source)."""
+        moved_across = self.db.execute(
+            "SELECT (SELECT collection_id FROM sources WHERE id = f.source_id) IS NOT "
+            "(SELECT collection_id FROM sources WHERE id = ?) FROM files f WHERE f.id = ?", (source_id, file_id)
+        ).fetchone()
+        if moved_across and moved_across[0]:
+            self.bump_membership()
         self.db.execute(
             "UPDATE files SET path = ?, source_id = ?, size = ?, mtime_ns = ? WHERE id = ?",
             (new_path, source_id, size, mtime_ns, file_id),
@@ -224,13 +340,17 @@ class Store:
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
             dropped = self._drop_chunks(file_id)
-            insert_chunk = "INSERT INTO chunks (file_id, ordinal, text, page, heading, char_start, char_end) VALUES (?,?,?,?,?,?,?)"
-            for c in chunks:
-                cur = self.db.execute(
-                    insert_chunk, (file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end)
+            insert_chunk = ("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
+                            "VALUES (?,?,?,?,?,?,?,?,?)")
+            next_id = self._next_chunk_id()  # explicit ids: never one used before (see _next_chunk_id)
+            for chunk_id, c in enumerate(chunks, next_id):
+                self.db.execute(
+                    insert_chunk,
+                    (chunk_id, file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, int(c.ocr)),
                 )
                 body = keyword.index_text(f"{c.heading}\n{c.text}" if c.heading else c.text)
-                self.db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (cur.lastrowid, body))
+                self.db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
+            self.set_meta("next_chunk_id", str(next_id + len(chunks)))
             self.db.execute(
                 "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error='', chunk_count=?, "
                 "indexed_at=? WHERE id=?",
@@ -246,6 +366,12 @@ class Store:
                 dropped += self._drop_chunks(file_id)
                 self.db.execute("DELETE FROM files WHERE id = ?", (file_id,))
         return dropped
+
+    def _next_chunk_id(self) -> int:
+        """The next chunk id, never one used before in this library (even after deletes): an id names one text
+        for good, so the vector cache can be checked by its ids."""
+        high = self.db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+        return max(int(self.get_meta("next_chunk_id") or 0), high + 1)
 
     def _upsert_file(self, source_id: int, path: str) -> int:
         self.db.execute(
@@ -313,22 +439,38 @@ class Store:
 
     # ---- reading chunks and counts ----------------------------------------
 
-    def count_chunks(self) -> int:
-        return self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    def count_chunks(self, collection_id: int | None = None) -> int:
+        if collection_id is None:
+            return self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        return self.db.execute(f"SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE {_IN_COLLECTION}",
+                               (collection_id,)).fetchone()[0]
 
-    def count_vectors(self) -> int:
-        return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    def count_vectors(self, collection_id: int | None = None) -> int:
+        if collection_id is None:
+            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        return len(self.collection_vector_ids(collection_id))
+
+    def collection_vector_ids(self, collection_id: int) -> np.ndarray:
+        """The sorted ids of a collection's chunks that have a vector (for filtering the FAISS search)."""
+        cursor = self.db.execute(
+            "SELECT v.chunk_id FROM sources s JOIN files f ON f.source_id = s.id JOIN chunks c ON c.file_id = f.id "
+            "JOIN vectors v ON v.chunk_id = c.id WHERE s.collection_id = ?", (collection_id,))
+        return np.sort(np.fromiter((r[0] for r in cursor), dtype=np.int64))
 
     def has_vectors(self) -> bool:
         """Whether any vector is stored (constant time, unlike a count)."""
         return self.db.execute("SELECT EXISTS (SELECT 1 FROM vectors)").fetchone()[0] == 1
 
-    def file_counts(self) -> dict[str, int]:
-        rows = self.db.execute("SELECT status, count(*) FROM files GROUP BY status").fetchall()
-        return dict(rows)
+    def file_counts(self, collection_id: int | None = None) -> dict[str, int]:
+        if collection_id is None:
+            return dict(self.db.execute("SELECT status, count(*) FROM files GROUP BY status").fetchall())
+        return dict(self.db.execute(f"SELECT status, count(*) FROM files f WHERE {_IN_COLLECTION} GROUP BY status",
+                                    (collection_id,)).fetchall())
 
-    def failed_files(self) -> list[FailedFile]:
-        rows = self.db.execute("SELECT path, error FROM files WHERE status = 'failed' ORDER BY path").fetchall()
+    def failed_files(self, collection_id: int | None = None) -> list[FailedFile]:
+        where, args = (f" AND {_IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
+        rows = self.db.execute(f"SELECT path, error FROM files f WHERE status = 'failed'{where} ORDER BY path",
+                               args).fetchall()
         return [FailedFile(p, e) for p, e in rows]
 
     def hits_for(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
@@ -338,7 +480,7 @@ class Store:
         ids = [cid for cid, _ in scored]
         marks = ",".join("?" * len(ids))
         rows = self.db.execute(
-            "SELECT c.id, f.path, c.page, c.heading, c.text, c.file_id, c.ordinal, c.char_start, c.char_end "
+            "SELECT c.id, f.path, c.page, c.heading, c.text, c.file_id, c.ordinal, c.char_start, c.char_end, c.ocr "
             f"FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
             ids,
         ).fetchall()
@@ -347,16 +489,39 @@ class Store:
         for cid, score in scored:
             r = by_id.get(cid)
             if r:
-                hits.append(Hit(cid, float(score), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]))
+                hits.append(Hit(cid, float(score), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], bool(r[9])))
         return hits
+
+    def vector_ids(self) -> np.ndarray:
+        """The ids of the chunks that have a vector, sorted (read from the small index, not the blobs)."""
+        cursor = self.db.execute("SELECT chunk_id FROM vectors INDEXED BY vectors_count ORDER BY chunk_id")
+        return np.fromiter((r[0] for r in cursor), dtype=np.int64)
 
     def chunk_ids(self) -> np.ndarray:
         rows = self.db.execute("SELECT id FROM chunks ORDER BY id").fetchall()
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
 
-    def keyword_search(self, query: str, limit: int) -> list[tuple[int, float]]:
-        """BM25 over the FTS5 index; returns (chunk_id, score) with higher = better."""
-        return keyword_index.search(self.db, query, limit)
+    def keyword_search(self, query: str, limit: int, collection_id: int | None = None) -> list[tuple[int, float]]:
+        """BM25 over the FTS5 index (within one collection, or all); returns (chunk_id, score), higher = better."""
+        return keyword_index.search(self.db, query, limit, collection_id)
+
+
+_IN_COLLECTION = "f.source_id IN (SELECT id FROM sources WHERE collection_id = ?)"
+
+
+def _source(row: Sequence) -> SourceRecord:
+    return SourceRecord(row[0], row[1], row[2], row[3], bool(row[4]))
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write (URI mode=ro); a missing library is a clear error, not a new file."""
+    from urllib.parse import quote
+
+    if not path.is_file():
+        raise UsageError(f"There is no library in {path.parent} yet: index some documents first "
+                         "(`desktop-rag index PATH`, or drop files on the window).")
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None, check_same_thread=False)
 
 
 class _Transaction:
@@ -376,9 +541,77 @@ class _Transaction:
         if not self.outer:
             return
         if exc_type is None:
-            self.db.execute("COMMIT")
+            try:
+                self.db.execute("COMMIT")
+            except BaseException:  # a full disk can fail the COMMIT itself: leave no transaction open
+                self._rollback()
+                raise
         else:
+            self._rollback()
+
+    def _rollback(self) -> None:
+        # SQLite rolls back by itself after some errors (a full disk): a second ROLLBACK would raise and hide it
+        if self.db.in_transaction:
             self.db.execute("ROLLBACK")
+
+
+class WriterLock:
+    """An advisory lock on a file beside the database: one process at a time changes a library's content.
+
+    Re-entrant within the process (callers serialise their threads); readers never take it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._depth = 0
+
+    def acquire(self, wait_s: float = 2.0) -> None:
+        """Take the lock, waiting up to `wait_s` for another process; raises LibraryBusyError if it stays held."""
+        if self._depth == 0:
+            self._fd = _take_file_lock(self.path, wait_s)
+        self._depth += 1
+
+    def release(self) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the lock
+            self._fd = None
+
+    @property
+    def held(self) -> bool:
+        return self._depth > 0
+
+
+BUSY_MESSAGE = ("The library is being updated by another Desktop RAG window or process (an index run, or a "
+                "source being removed). Wait until it has finished, then try again.")
+
+
+def _take_file_lock(path: Path, wait_s: float) -> int:
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags, 0o600)
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            _lock_fd(fd)
+            return fd
+        except OSError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise LibraryBusyError(BUSY_MESSAGE) from None
+            time.sleep(0.05)
+
+
+def _lock_fd(fd: int) -> None:
+    """An exclusive, non-blocking lock on the open file (raises OSError when another holder has it)."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # per open file: two handles conflict even in one process
 
 
 def _split_sql(script: str) -> list[str]:
@@ -391,3 +624,63 @@ def _split_sql(script: str) -> list[str]:
             statements.append(joined)
             current = []
     return statements
+
+
+class StorePool:
+    """Connections for short-lived threads: a thread leases one on first use and it comes back when the thread
+    ends (the lease lives in the thread's locals), so open files stay bounded by the threads alive at once."""
+
+    def __init__(self, path: Path, keep_idle: int = 4, read_only: bool = False) -> None:
+        self.path = path
+        self.keep_idle = keep_idle
+        self.read_only = read_only
+        self._idle: list[Store] = []
+        self._all: set[Store] = set()
+        self._lock = threading.RLock()  # re-entrant: a lease may be collected while this thread holds it
+
+    def lease(self) -> "StoreLease":
+        with self._lock:
+            store = self._idle.pop() if self._idle else None
+        if store is None:
+            store = Store(self.path, read_only=self.read_only)
+            with self._lock:
+                self._all.add(store)
+        return StoreLease(self, store)
+
+    def give_back(self, store: Store) -> None:
+        with self._lock:
+            if store not in self._all:  # closed with the pool meanwhile
+                return
+            if store.db.in_transaction:  # a thread that died mid-transaction: its work is not committed
+                store.db.execute("ROLLBACK")
+            if len(self._idle) < self.keep_idle:
+                self._idle.append(store)
+                return
+            self._all.discard(store)
+        store.close()
+
+    @property
+    def open_count(self) -> int:
+        with self._lock:
+            return len(self._all)
+
+    def close(self) -> None:
+        """Close every connection, leased or idle (stop the threads using them first); the pool can be reused."""
+        with self._lock:
+            stores, self._all, self._idle = list(self._all), set(), []
+        for store in stores:
+            store.close()
+
+
+class StoreLease:
+    """A thread's hold on a pooled Store; dropping it (the thread ended) returns the Store to the pool."""
+
+    def __init__(self, pool: StorePool, store: Store) -> None:
+        self.pool = pool
+        self.store = store
+
+    def __del__(self) -> None:
+        try:
+            self.pool.give_back(self.store)
+        except Exception:  # noqa: BLE001 - never raise from a finaliser (interpreter shutdown, closed database)
+            pass

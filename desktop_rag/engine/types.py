@@ -16,6 +16,7 @@ class Section:
     text: str
     page: int | None = None
     heading_path: tuple[str, ...] = ()
+    ocr: bool = False  # the text was recognised from an image (a scan or a photo), not read from a text layer
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class ChunkDraft:
     heading: str
     char_start: int
     char_end: int
+    ocr: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Hit:
     ordinal: int = 0
     char_start: int = 0
     char_end: int = 0
+    ocr: bool = False  # recognised from an image (OCR): the sources panel says so
 
     def to_json(self, rank: int) -> dict:
         return {
@@ -68,6 +71,7 @@ class Hit:
             "page": self.page,
             "heading": self.heading,
             "text": self.text,
+            "ocr": self.ocr,
         }
 
 
@@ -91,6 +95,9 @@ class IndexStatus:
     files_pending: int
     failed_files: tuple[FailedFile, ...] = ()
     sources: tuple[str, ...] = ()
+    reembed_model: str = ""  # a model switch under way: the new model, and its vectors done so far
+    reembed_done: int = 0
+    reembed_total: int = 0
 
     def to_json(self) -> dict:
         return {
@@ -106,6 +113,8 @@ class IndexStatus:
             },
             "failed_files": [{"path": f.path, "error": f.error} for f in self.failed_files],
             "sources": list(self.sources),
+            "reembedding": {"model": self.reembed_model, "done": self.reembed_done, "total": self.reembed_total}
+            if self.reembed_model else None,
         }
 
 
@@ -122,6 +131,7 @@ class IndexReport:
     embedded: int = 0
     seconds: float = 0.0
     cancelled: bool = False
+    reembed_remaining: int = 0  # chunks a model switch still has to embed (the GUI continues in slices)
 
     def to_json(self) -> dict:
         return {
@@ -134,6 +144,7 @@ class IndexReport:
             "embedded": self.embedded,
             "seconds": round(self.seconds, 3),
             "cancelled": self.cancelled,
+            "reembed_remaining": self.reembed_remaining,
         }
 
 
@@ -152,7 +163,7 @@ class FileEvent:
 
 @dataclass(frozen=True)
 class Progress:
-    """Progress of an index run; phase is 'scan', 'text', 'embed' or 'done'."""
+    """Progress of an index run; phase is 'scan', 'text', 'embed', 'reembed' (a model switch) or 'done'."""
 
     phase: str
     files_done: int = 0
@@ -162,6 +173,8 @@ class Progress:
     current_file: str = ""
     rate: float = 0.0
     eta_seconds: float | None = None
+    ocr_page: int = 0  # text recognition (OCR) inside current_file: "recognising text, page 3 of 40"
+    ocr_pages: int = 0
 
 
 # ---- answer events: sources first, then tokens, then done (or error) ----

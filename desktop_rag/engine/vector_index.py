@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import struct
 import threading
 from pathlib import Path
@@ -58,6 +57,7 @@ class VectorIndex:
         self._index = index if index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
         self._trained_on = int(self._index.ntotal) if trained_on is None else trained_on
         self._lock = threading.RLock()
+        self.generation = -1  # the store's vectors_generation this content matches (-1: not known)
         if _is_ivf(self._index):
             self._index.nprobe = nprobe_for(self._index.nlist)
 
@@ -85,18 +85,23 @@ class VectorIndex:
         with self._lock:
             self._index.remove_ids(np.asarray(ids, dtype=np.int64))
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Best-first (chunk_id, cosine) pairs for one normalised query vector."""
+    def search(self, query: np.ndarray, k: int, selector=None) -> list[tuple[int, float]]:
+        """Best-first (chunk_id, cosine) pairs for one normalised query vector; with a FAISS IDSelector
+        (see `id_selector`), only among the ids it holds (a collection), filtered inside the search."""
         if self.size == 0 or k <= 0:
             return []
         import faiss
 
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         with self._lock:
+            params = None
+            if selector is not None:
+                params = (faiss.SearchParametersIVF(sel=selector, nprobe=self._index.nprobe) if self.approximate
+                          else faiss.SearchParameters(sel=selector))
             threads = faiss.omp_get_max_threads()
             faiss.omp_set_num_threads(1)  # one query: OpenMP threads only add barrier waits (10x on a busy CPU)
             try:
-                scores, ids = self._index.search(q, min(k, self.size))
+                scores, ids = self._index.search(q, min(k, self.size), params=params)
             finally:
                 faiss.omp_set_num_threads(threads)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
@@ -124,19 +129,16 @@ class VectorIndex:
     # ---- persistence -----------------------------------------------------
 
     def save(self, path: Path, generation: int) -> None:
-        """Serialize, write a temp file, fsync, rename: a crash leaves the old file or the new one."""
+        """Serialize, write a unique temp file, fsync, rename: a crash leaves the old file or the new one."""
         import faiss
+
+        from desktop_rag.config import atomic_write_bytes
 
         with self._lock:
             blob = faiss.serialize_index(self._index)
             header = _HEADER.pack(_MAGIC, generation, self.size, self.dimension)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(header)
-            f.write(blob.tobytes())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        atomic_write_bytes(path, [header, memoryview(blob)])
+        self.generation = generation
 
     @classmethod
     def load(cls, path: Path) -> tuple["VectorIndex", int] | None:
@@ -218,18 +220,52 @@ def _export(index, with_vectors: bool = True) -> tuple[np.ndarray, np.ndarray | 
     return ids, vectors
 
 
-def open_vector_index(path: Path, store: "Store", dimension: int) -> VectorIndex:
-    """Load the cache if it matches the store's generation and count, else rebuild it from stored vectors."""
+def id_selector(ids: np.ndarray):
+    """A FAISS selector of chunk ids (a hash set: O(1) per candidate), for `VectorIndex.search`."""
+    import faiss
+
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    return faiss.IDSelectorBatch(len(ids), faiss.swig_ptr(ids))
+
+
+def open_vector_index(path: Path, store: "Store", dimension: int, save: bool = True) -> VectorIndex:
+    """Load the cache if it holds exactly the store's vector ids at the store's generation, else rebuild it.
+
+    The ids are compared, not counted: another process may have saved a cache with the same generation and
+    count but other ids. The store is read in one snapshot, so the generation and the ids belong together.
+    """
     loaded = VectorIndex.load(path)
-    generation = store.vectors_generation()
-    if loaded is not None:
-        index, saved_generation = loaded
-        if saved_generation == generation and index.size == store.count_vectors() and index.dimension == dimension:
-            return index
-        log.info("Vector index is stale (generation %s, store %s); rebuilding", saved_generation, generation)
-    index = rebuild_vector_index(store, dimension)
-    index.save(path, generation)
+    with store.read_snapshot():
+        generation = store.vectors_generation()
+        if loaded is not None:
+            index, saved_generation = loaded
+            if saved_generation == generation and index.dimension == dimension and _same_ids(index, store):
+                index.generation = generation
+                return index
+            log.info("Vector index is stale (generation %s, store %s); rebuilding", saved_generation, generation)
+        index = rebuild_vector_index(store, dimension)
+    index.generation = generation
+    if save:  # a read-only reader (the MCP server) rebuilds in memory and writes nothing
+        save_cache(index, path, generation)
     return index
+
+
+def save_cache(index: VectorIndex, path: Path, generation: int) -> bool:
+    """Save the cache; on a full or read-only disk log it and return False (nothing is lost: the store holds
+    every vector, and a cache that is missing or stamped with an older generation is rebuilt on open)."""
+    try:
+        index.save(path, generation)
+    except OSError as exc:
+        log.warning("Could not save the vector index %s (%s); it will be rebuilt from the library", path, exc)
+        return False
+    return True
+
+
+def _same_ids(index: VectorIndex, store: "Store") -> bool:
+    """Whether the index holds exactly the store's vector ids (sizes first: the cheap test)."""
+    if index.size != store.count_vectors():
+        return False
+    return bool(np.array_equal(index.ids(), store.vector_ids()))
 
 
 def rebuild_vector_index(store: "Store", dimension: int) -> VectorIndex:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.types import IndexReport, IndexStatus
+from desktop_rag.gui import i18n
 from desktop_rag.gui.watcher import FolderWatcher
 from desktop_rag.gui.workers import IndexRequest, IndexWorker, Tasks
 
@@ -18,9 +19,9 @@ STATUS_EVERY_MS = 1000
 WARM_UP_GRACE_MS = 300  # at close, how long to wait for a model load before leaving it behind
 
 
-def _listing(engine: Engine) -> tuple:
-    """(source, files) pairs, read on the reader thread."""
-    return tuple((s, tuple(engine.files(s.id))) for s in engine.sources())
+def _listing(engine: Engine, collection: int | None = None) -> tuple:
+    """(source, files) pairs (of one collection, or all), read on the reader thread."""
+    return tuple((s, tuple(engine.files(s.id))) for s in engine.sources(collection))
 
 
 class Backend(QObject):
@@ -38,6 +39,7 @@ class Backend(QObject):
         self.paths = paths
         self.settings = settings
         self.engine = Engine(paths, settings)  # cheap: no disk or model access until used on a worker
+        self.engine.interface_language = i18n.language()  # a Chinese interface gets the multilingual model
         self.tasks = Tasks(self)
         self.index_thread = QThread()
         self.index_thread.setObjectName("desktop-rag-index")
@@ -50,6 +52,8 @@ class Backend(QObject):
         self.indexer.source_removed.connect(self._after_remove)
         self.indexer.busy_changed.connect(self._on_busy)
         self.indexer.settings_applied.connect(self._on_settings)
+        self.indexer.task_done.connect(self._task_done)
+        self.collection: int | None = None  # the collection shown and added to (None: all shown, added to the first)
         self.watcher = FolderWatcher(parent=self)
         self.watcher.changed.connect(self.reconcile)
         self.watcher.rescan_all.connect(lambda: self.reconcile(None))
@@ -72,7 +76,20 @@ class Backend(QObject):
     # ---- requests ----
 
     def add(self, paths: Sequence[str]) -> None:
-        self.indexer.submit(IndexRequest("index", tuple(paths)))
+        self.indexer.submit(IndexRequest("index", tuple(paths), collection=self.collection))
+
+    def write(self, fn: Callable, callback: Callable | None = None, errback: Callable | None = None) -> None:
+        """Run a change to the library (a collection created, deleted, imported) on the index worker."""
+        if not self.stopped:
+            self.indexer.submit(IndexRequest("task", task=(fn, callback, errback)))
+
+    def _task_done(self, payload: tuple) -> None:
+        callback, errback, result, error = payload
+        if error:
+            if errback is not None:
+                errback(error)
+        elif callback is not None:
+            callback(result)
 
     def reconcile(self, sources: Sequence[str] | None) -> None:
         """Reconcile these sources (None: every source), e.g. after the watcher saw changes."""
@@ -88,7 +105,7 @@ class Backend(QObject):
     def apply_settings(self, settings: Settings, reindex: bool) -> None:
         self.indexer.submit(IndexRequest("reindex" if reindex else "apply", settings=settings))
         if not reindex and settings.embedding_model != self.settings.embedding_model:
-            self.indexer.submit(IndexRequest("warm_up"))
+            self.indexer.submit(IndexRequest("index", None))  # a model switch re-embeds in the background
 
     def cancel(self) -> None:
         """Stop the running index job and forget queued ones (runs resume where they stopped)."""
@@ -107,7 +124,8 @@ class Backend(QObject):
 
     def refresh_library(self) -> None:
         engine = self.engine
-        self.run(lambda: _listing(engine), self._library_ready)
+        collection = self.collection
+        self.run(lambda: _listing(engine, collection), self._library_ready)
 
     def refresh_status(self) -> None:
         if self._status_in_flight:

@@ -28,11 +28,13 @@ class ChatController(QObject):
     answer_finished = Signal(object)  # the final Message
     conversations_loaded = Signal()
     messages_loaded = Signal()
+    conversation_collection = Signal(int, object)  # an opened conversation's collection id (None: all)
 
     def __init__(self, backend: Backend, chat_panel: ChatPanel, conversations_panel: ConversationsPanel,
                  sources_panel: SourcesPanel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.backend = backend
+        self.collection: int | None = None  # where new conversations ask (the collection selector sets it)
         self.chat_model: ChatModel = chat_panel.messages.model
         self.conversations_model: ConversationsModel = conversations_panel.model
         self.sources_model: SourcesModel = sources_panel.model
@@ -69,6 +71,8 @@ class ChatController(QObject):
         self.conversation_id = conversation_id
         engine = self.backend.engine
         self.backend.run(lambda: engine.messages(conversation_id), self._messages_ready)
+        self.backend.run(lambda: engine.conversation_collection(conversation_id),
+                         lambda collection: self.conversation_collection.emit(conversation_id, collection))
         self._update_title()
 
     def _messages_ready(self, turns: list) -> None:
@@ -117,7 +121,9 @@ class ChatController(QObject):
         if self.conversation_id is None:
             engine = self.backend.engine
             title = " ".join(question.split())[:TITLE_CHARS] or i18n.tr("conv.default_title")
-            self.backend.run(lambda: engine.new_conversation(title), lambda cid: self._start(question, cid),
+            collection = self.collection
+            self.backend.run(lambda: engine.new_conversation(title, collection),
+                             lambda cid: self._start(question, cid),
                              lambda _msg: self._start(question, None))
         else:
             self._start(question, self.conversation_id)

@@ -28,8 +28,9 @@ def save_api_key(paths: AppPaths, key: str) -> None:
     if key:
         lines.append(f"{KEY_NAME}={_quote(key)}")
     paths.config_dir.mkdir(parents=True, exist_ok=True)
+    # A unique temp file made 0600 before any byte is written, then renamed over .env: a planted `.env.tmp`
+    # (or a link at .env itself) is never written through, and the key is never readable by others.
     atomic_write_text(paths.env_file, "\n".join(lines) + ("\n" if lines else ""), mode=0o600)
-    os.chmod(paths.env_file, 0o600)
     if key:
         os.environ[KEY_NAME] = key
     else:

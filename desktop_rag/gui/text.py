@@ -9,6 +9,7 @@ import sys
 from PySide6.QtCore import QUrl
 
 CITE_SCHEME = "cite"
+NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
 _FENCE = re.compile(r"(```.*?(?:```|$)|`[^`\n]*`)", re.DOTALL)
 _CITATION = re.compile(r"\[(\d{1,3})\](?!\()")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -22,16 +23,32 @@ def _escape_plain(text: str) -> str:
     return text.replace("\\<", "<").replace("<", "\\<").replace("&", "&amp;")
 
 
+def _no_images(text: str) -> str:
+    """Break every `![` (inline, reference or nested image) so Markdown never makes an image.
+
+    Applied to the whole answer, code included: a zero-width space between `!` and `[` cannot be undone
+    by backslash escapes or by disagreeing with the parser about where a code span ends.
+    """
+    return text.replace("![", NO_IMAGE)
+
+
 def _link_citations(text: str) -> str:
     return _CITATION.sub(lambda m: f"[\\[{m.group(1)}\\]]({CITE_SCHEME}:{m.group(1)})", text)
 
 
 def answer_markdown(text: str) -> str:
-    """Markdown ready for QTextDocument.setMarkdown: raw HTML escaped, [n] turned into cite:n links."""
+    """Markdown ready for QTextDocument.setMarkdown: no images, raw HTML escaped, [n] turned into cite:n links."""
     out = []
-    for i, part in enumerate(_FENCE.split(text)):
+    for i, part in enumerate(_FENCE.split(_no_images(text))):
         out.append(part if i % 2 else _link_citations(_escape_plain(part)))
     return "".join(out)
+
+
+def literal_html(text: str) -> str:
+    """Rich text that shows `text` literally, for places that guess the format (tooltips, QMessageBox statics)."""
+    if not text:
+        return ""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 
 def query_terms(query: str) -> list[str]:

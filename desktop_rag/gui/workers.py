@@ -17,6 +17,8 @@ from desktop_rag.engine.types import DoneEvent, ErrorEvent, FileEvent, IndexRepo
 
 log = logging.getLogger(__name__)
 
+REEMBED_SLICE_S = 20.0  # a model switch runs in slices, so new files and removals are not held up behind it
+
 
 @dataclass(frozen=True)
 class IndexRequest:
@@ -30,6 +32,8 @@ class IndexRequest:
     paths: tuple[str, ...] | None = None
     force: tuple[str, ...] = ()
     settings: Settings | None = None
+    collection: int | None = None  # new paths join this collection (None: the first one)
+    task: Any = None  # kind 'task': (fn, callback, errback), a write such as deleting a collection
 
 
 class IndexWorker(QObject):
@@ -43,6 +47,7 @@ class IndexWorker(QObject):
     busy_changed = Signal(int)  # 1/0: PySide6 6.12 Signal(bool).emit drops a reference to True/False
     source_removed = Signal(str)
     settings_applied = Signal(object)  # Settings
+    task_done = Signal(object)  # (callback, errback, result, error message) of a 'task' request
     closed = Signal()
     _wake = Signal()
 
@@ -70,7 +75,7 @@ class IndexWorker(QObject):
         for i, queued in enumerate(self._queue):
             if queued.kind != "index":
                 continue
-            if (queued.paths is None) != (request.paths is None):
+            if (queued.paths is None) != (request.paths is None) or queued.collection != request.collection:
                 continue  # explicit paths may add new sources; a full reconcile would not
             paths = None if queued.paths is None else tuple(dict.fromkeys(queued.paths + request.paths))
             self._queue[i] = replace(queued, paths=paths, force=tuple(dict.fromkeys(queued.force + request.force)))
@@ -116,6 +121,8 @@ class IndexWorker(QObject):
                 for path in request.paths or ():
                     self.engine.remove_source(path)
                     self.source_removed.emit(path)
+            elif request.kind == "task":
+                self._task(request.task)
             elif request.kind == "apply" and request.settings is not None:
                 self.engine.apply_settings(request.settings)
                 self.settings_applied.emit(request.settings)
@@ -156,9 +163,27 @@ class IndexWorker(QObject):
 
                 existing = tuple(p for p in paths if Path(p).exists())
                 paths = existing if existing == paths else None  # a vanished source: reconcile everything
-            report = self.engine.index(paths, force=request.force, **kwargs)
+            report = self.engine.index(paths, force=request.force, reembed_budget_s=REEMBED_SLICE_S,
+                                       collection=request.collection, **kwargs)
         self.busy_changed.emit(0)
         self.run_finished.emit(report)
+        if report.reembed_remaining and not report.cancelled and not cancel.is_set():
+            self._requeue(IndexRequest("index", None))  # the model switch goes on after what is queued
+
+    def _task(self, task: tuple) -> None:
+        fn, callback, errback = task
+        try:
+            result, error = fn(), ""
+        except Exception as exc:  # noqa: BLE001 - a user-facing message for the errback
+            log.info("Index worker task failed: %s", exc)
+            result, error = None, str(exc) or exc.__class__.__name__
+        self.task_done.emit((callback, errback, result, error))
+
+    def _requeue(self, request: IndexRequest) -> None:
+        """Queue from the worker thread itself: the running drain loop picks it up (no re-entrant wake)."""
+        with self._lock:
+            if not self._merge(request):
+                self._queue.append(request)
 
 
 class _TaskWorker(QObject):

@@ -97,3 +97,13 @@ def test_conversation_persists_and_follow_up_is_rewritten(library, server, monke
     assert turns[1].content == "Use 90 to 96 degrees [1]." and turns[1].sources[0].path.endswith(".txt")
     assert [c.title for c in reopened.conversations()] == ["Coffee"]
     reopened.close()
+
+
+def test_samples_green_tea_question_cites_the_chinese_guide_first(library):
+    """English question, Chinese answer passage: the default (multilingual) model finds it, offline."""
+    out = ask(library, "How hot should the water be when making green tea?", {}, "--json")
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["mode"] == "extractive"
+    assert answer["sources"][0]["path"].endswith("绿茶冲泡指南.md")
+    assert "[1]" in answer["answer"] and "八十度" in answer["answer"]

@@ -12,7 +12,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
-SCRIPTS = ["bench.ingest", "bench.startup", "bench.query", "bench.quality"]
+SCRIPTS = ["bench.ingest", "bench.startup", "bench.query", "bench.quality", "bench.translation"]
 
 pytestmark = pytest.mark.skipif(not (DATA / "scifact" / "corpus.jsonl").exists(),
                                 reason="benchmark data (../shared/data) not present")

@@ -62,12 +62,22 @@ class COLLECT(Recorder):
     pass
 
 
-def exec_spec(toc: list[tuple[str, str, str]] | None = None) -> dict:
+class BUNDLE(Recorder):
+    pass
+
+
+def exec_spec(toc: list[tuple[str, str, str]] | None = None, platform: str | None = None) -> dict:
+    """Run build.spec with the stand-ins, as PyInstaller would on `platform` (default: this one)."""
     Recorder.calls = {}
     Analysis.toc = toc or []
     namespace = {"SPECPATH": str(REPO), "SPEC": str(SPEC), "__name__": "build_spec", "__file__": str(SPEC),
-                 "Analysis": Analysis, "PYZ": PYZ, "EXE": EXE, "COLLECT": COLLECT}
-    exec(compile(SPEC.read_text(encoding="utf-8"), str(SPEC), "exec"), namespace)
+                 "Analysis": Analysis, "PYZ": PYZ, "EXE": EXE, "COLLECT": COLLECT, "BUNDLE": BUNDLE}
+    real_platform = sys.platform
+    sys.platform = platform or real_platform
+    try:
+        exec(compile(SPEC.read_text(encoding="utf-8"), str(SPEC), "exec"), namespace)
+    finally:
+        sys.platform = real_platform
     return namespace
 
 
@@ -113,8 +123,12 @@ def test_hidden_imports_cover_the_lazily_imported_app_modules() -> None:
                  "desktop_rag.engine.engine", "desktop_rag.engine.parsing"):
         assert name in hidden, name
     for name in hidden:
+        if name.split(".")[0] == "mcp":  # the MCP SDK, imported lazily by `desktop-rag mcp`
+            assert importlib.util.find_spec(name) is not None, name
+            continue
         path = REPO / (name.replace(".", "/") + ".py")
         assert path.is_file() or (REPO / name.replace(".", "/") / "__init__.py").is_file(), name
+    assert "mcp.server.mcpserver" in hidden and "desktop_rag.mcp_server" in hidden  # `desktop-rag mcp` in the bundle
 
 
 def _excluded(module: str, excludes: list[str]) -> bool:
@@ -167,6 +181,87 @@ def test_a_gpu_torch_stops_the_build() -> None:
         exec_spec([("torch/lib/libtorch_cuda.so", "/x", "BINARY")])
     with pytest.raises(SystemExit, match="GPU libraries"):
         exec_spec([("nvidia/cublas/lib/libcublasLt.so.12", "/x", "BINARY")])
+
+
+def test_windows_exe_is_windowed_with_an_ico_icon() -> None:
+    exec_spec(platform="win32")
+    exe = Recorder.calls["EXE"].kwargs
+    assert exe["console"] is False  # no console window on double-click
+    assert exe["icon"].endswith(".ico") and Path(exe["icon"]).is_file()
+    assert magic(Path(exe["icon"])) == b"\x00\x00\x01\x00"  # a real .ico, not a renamed PNG
+    assert "BUNDLE" not in Recorder.calls
+
+
+def test_macos_build_makes_an_app_with_icon_and_bundle_id() -> None:
+    ns = exec_spec(platform="darwin")
+    calls = Recorder.calls
+    app = calls["BUNDLE"]
+    assert app.args[0] is calls["COLLECT"]
+    assert app.kwargs["name"] == "Desktop RAG.app" and calls["EXE"].kwargs["console"] is False
+    assert app.kwargs["icon"].endswith(".icns") and magic(Path(app.kwargs["icon"])) == b"icns"
+    bundle_id = app.kwargs["bundle_identifier"]
+    assert bundle_id.count(".") >= 2 and all(c.isalnum() or c in ".-" for c in bundle_id)
+    plist = app.kwargs["info_plist"]
+    assert plist["CFBundleShortVersionString"] == ns["VERSION"] == app.kwargs["version"]
+    assert plist["NSHighResolutionCapable"] is True and plist["CFBundleDisplayName"] == "Desktop RAG"
+
+
+def test_linux_build_keeps_the_console_and_makes_no_app() -> None:
+    exec_spec(platform="linux")
+    assert Recorder.calls["EXE"].kwargs["console"] is True and "BUNDLE" not in Recorder.calls
+    assert Recorder.calls["EXE"].kwargs["icon"].endswith(".png")
+
+
+def magic(path: Path) -> bytes:
+    """The file's magic bytes: .ico starts with 00 00 01 00, .icns with 'icns'."""
+    return path.read_bytes()[:4]
+
+
+class FakeKernel32:
+    """Windows' AttachConsole, as the launcher calls it; `parent_has_console` = started from cmd/PowerShell."""
+
+    def __init__(self, parent_has_console: bool) -> None:
+        self.parent_has_console, self.calls = parent_has_console, []
+
+    def AttachConsole(self, pid: int) -> int:  # noqa: N802 - the Win32 name
+        self.calls.append(pid)
+        return 1 if self.parent_has_console else 0
+
+
+def test_windowed_exe_prints_to_the_console_it_was_started_from(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    launcher = load_launcher()
+    opened: list[str] = []
+
+    def open_console(name: str, *args, **kwargs):
+        opened.append(name)
+        return open(tmp_path / "console.txt", *args, **kwargs)  # stands in for CONOUT$
+
+    monkeypatch.setattr(sys, "stdout", None)  # what a windowed PyInstaller exe starts with
+    monkeypatch.setattr(sys, "stderr", None)
+    kernel32 = FakeKernel32(parent_has_console=True)
+    assert launcher.attach_parent_console(kernel32, open_console) is True
+    assert kernel32.calls == [launcher.ATTACH_PARENT_PROCESS] == [-1] and opened == ["CONOUT$", "CONOUT$"]
+    print("Self-test passed.")
+    sys.stdout.flush()
+    assert (tmp_path / "console.txt").read_text(encoding="utf-8") == "Self-test passed.\n"
+    sys.stdout.close()
+
+
+def test_double_clicked_windowed_exe_opens_no_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    launcher = load_launcher()
+    monkeypatch.setattr(sys, "stdout", None)
+    monkeypatch.setattr(sys, "stderr", None)
+    kernel32 = FakeKernel32(parent_has_console=False)
+    assert launcher.attach_parent_console(kernel32, lambda *a, **k: pytest.fail("opened a console")) is False
+    assert sys.stdout is None and kernel32.calls == [-1]
+    print("nowhere")  # print() with no stdout is a no-op, not a crash
+
+
+def test_console_builds_and_other_systems_do_not_touch_the_console() -> None:
+    launcher = load_launcher()
+    assert launcher.attach_parent_console() is False  # this is not Windows
+    kernel32 = FakeKernel32(parent_has_console=True)
+    assert launcher.attach_parent_console(kernel32) is False and kernel32.calls == []  # stdout exists
 
 
 def test_launcher_calls_freeze_support_first() -> None:

@@ -36,3 +36,15 @@ def test_clean_keeps_text_without_citations():
 
 def test_clean_order_is_first_use():
     assert clean_citations("x [3] y [1] z [3]", 3)[1] == [3, 1]
+
+
+def test_ranges_expand_only_when_short_and_ascending():
+    assert find_citations("[2-2] [4-1] [5~7]") == [2, 4, 1, 5, 6, 7]  # a backwards range: its two ends
+    assert find_citations("[1-21]") == list(range(1, 22))  # 20 apart: expanded
+    assert find_citations("[1-22]") == [1, 22]  # longer: a typo or a year-like span, not 22 citations
+    assert find_citations("[1-2, 5]") == [1, 2, 5]  # parts after a range are read too
+
+
+def test_clean_normalises_groups_and_removes_a_marker_without_a_space():
+    assert clean_citations("See [1, 2] and [2–3].", 3) == ("See [1][2] and [2][3].", [1, 2, 3])
+    assert clean_citations("Old[7].", 2) == ("Old.", [])

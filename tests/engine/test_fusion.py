@@ -109,3 +109,46 @@ def test_duplicates_and_non_finite_scores_are_ignored() -> None:
     dense = [(1, 0.9), (1, 0.1), (2, float("nan")), (3, 0.2)]
     out = fuse(dense, [], 10)
     assert [cid for cid, _ in out] == [1, 3]
+
+
+# ---- across languages (a multilingual model) ----
+
+
+def test_other_language_candidates_are_ranked_by_meaning_alone():
+    """An English question over Chinese passages: keyword hits on stray numbers must not outrank meaning."""
+    dense = [(1, 0.86), (3, 0.855), (2, 0.80)]  # 1 is the right Chinese paragraph
+    keyword = [(3, 9.0), (2, 2.0)]  # "1990" matched in the wrong paragraphs
+    plain = fuse(dense, keyword, 3, query="What happened in 1990?", dense_languages=None)
+    assert plain[0][0] == 3  # what the old fusion did
+    crossed = fuse(dense, keyword, 3, query="What happened in 1990?", dense_languages=None, other_language=[1, 2, 3])
+    assert [cid for cid, _ in crossed] == [1, 3, 2]
+    assert crossed[0][1] == pytest.approx(1.0)
+
+
+def test_other_language_rule_needs_a_multilingual_model():
+    dense = [(1, 0.86), (2, 0.84), (3, 0.80)]
+    keyword = [(3, 9.0), (2, 2.0)]
+    english_only = fuse(dense, keyword, 3, query="What happened in 1990?", dense_languages=EN, other_language=[1, 2, 3])
+    assert english_only == fuse(dense, keyword, 3, query="What happened in 1990?", dense_languages=EN)
+
+
+def test_partial_keyword_match_is_scaled_by_coverage_in_a_mixed_pool():
+    """The samples case: the coffee guide matched only "water"; the Chinese tea passage matches by meaning."""
+    dense = [(10, 0.857), (20, 0.850), (30, 0.70)]  # coffee, tea (Chinese), other
+    keyword = [(10, 4.4), (30, 1.1)]
+    query = "How hot should the water be when making green tea?"
+    unscaled = fuse(dense, keyword, 3, query=query, dense_languages=None, other_language=[20])
+    assert unscaled[0][0] == 10
+    scaled = fuse(dense, keyword, 3, query=query, dense_languages=None, other_language=[20],
+                  keyword_scale={10: 0.25, 30: 0.25})
+    assert scaled[0][0] == 20
+
+
+def test_per_chunk_dense_weights_override_the_query_weight():
+    dense = [(1, 0.9), (2, 0.5)]
+    keyword = [(2, 5.0), (1, 1.0)]
+    default = dict(fuse(dense, keyword, 2, query="english words", dense_languages=EN))
+    weighted = dict(fuse(dense, keyword, 2, query="english words", dense_languages=EN,
+                         dense_weights={2: UNCOVERED_DENSE_WEIGHT}))
+    assert weighted[1] == pytest.approx(default[1])
+    assert weighted[2] == pytest.approx(1 - UNCOVERED_DENSE_WEIGHT) and weighted[2] > default[2]

@@ -97,24 +97,28 @@ def test_faiss_cache_rebuilt_when_missing_corrupt_or_stale(tmp_path):
             faiss_file.unlink()
         elif damage == "corrupt":
             faiss_file.write_bytes(b"not a faiss index at all")
-        else:
+        else:  # the stored vectors changed after the cache was saved, same ids (as a re-embed leaves them)
             engine = make_engine(home)
-            with engine.store.transaction():
-                engine.store.db.execute("UPDATE meta SET value = value + 7 WHERE key = 'vectors_generation'")
+            ids, old = next(engine.store.iter_vectors())
+            engine.store.add_vectors(ids.tolist(), -old)  # a new generation
             engine.close()
         engine = make_engine(home)
         assert np.array_equal(engine.vectors().ids(), expected), damage
-        assert engine._embedder is None, "rebuilding the cache must not load or run the model"
+        if damage == "stale":  # the cache now serves the new vectors, not the old ones
+            for chunk_id, vector in zip(ids[:3], -old[:3]):
+                top = engine.vectors().search(vector, 1)[0]
+                assert top[0] == chunk_id and top[1] == pytest.approx(1.0, abs=1e-4), damage
+        assert not engine._embedders, "rebuilding the cache must not load or run the model"
         engine.close()
 
 
-def test_other_model_refuses_to_mix_and_reindex_rebuilds(tmp_path):
+def test_other_chunking_refuses_to_mix_and_reindex_rebuilds(tmp_path):
     write_docs(tmp_path / "docs", 3)
     engine = make_engine(tmp_path / "home")
     engine.index([tmp_path / "docs"])
     engine.close()
 
-    other = make_engine(tmp_path / "home", Settings(embedding_model="hash:32"))
+    other = make_engine(tmp_path / "home", Settings(embedding_model="hash:32", chunk_size=300))
     assert other.needs_reindex()
     with pytest.raises(ModelMismatchError, match="re-index"):
         other.index()
@@ -139,7 +143,8 @@ def test_bad_paths_are_usage_errors(tmp_path):
 def test_hidden_temp_and_unsupported_files_are_skipped(tmp_path):
     folder = tmp_path / "docs"
     write_docs(folder, 2)
-    for name in (".hidden.txt", "~$draft.docx", ".~lock.report.docx#", "notes.tmp", "a.txt~", "photo.png"):
+    # .xlsx: a type no loader reads (a .png is read by OCR since images became documents)
+    for name in (".hidden.txt", "~$draft.docx", ".~lock.report.docx#", "notes.tmp", "a.txt~", "sheet.xlsx"):
         (folder / name).write_bytes(b"whatever")
     (folder / "sub").mkdir()
     (folder / "sub" / "loop").symlink_to(folder, target_is_directory=True)
@@ -147,7 +152,7 @@ def test_hidden_temp_and_unsupported_files_are_skipped(tmp_path):
     engine = make_engine(tmp_path / "home")
     report = engine.index([folder], on_file=events.append)
     assert report.added == 2 and not report.failed
-    assert {e.path.rsplit("/", 1)[-1] for e in events if e.state == "skipped"} == {"photo.png"}
+    assert {e.path.rsplit("/", 1)[-1] for e in events if e.state == "skipped"} == {"sheet.xlsx"}
     engine.close()
 
 

@@ -158,3 +158,13 @@ def test_index_text_is_fast() -> None:
         index_text(text)
     # 2,000 mixed 500-character chunks; generous bound for a loaded CI machine.
     assert time.perf_counter() - start < 2.0
+
+
+def test_term_coverage_counts_terms_the_way_the_index_matches_them():
+    from desktop_rag.engine.keyword import query_terms, term_coverage
+
+    terms = query_terms("How hot should the water be when making green tea?")
+    assert term_coverage(terms, "Water temperature matters when brewing coffee.") == pytest.approx(1 / len(terms))
+    assert term_coverage(terms, "Making green tea: hot water, not boiling.") == 1.0
+    assert term_coverage(query_terms("绿茶水温"), "冲泡绿茶的水温") == pytest.approx(2 / 3)
+    assert term_coverage([], "anything") == 0.0

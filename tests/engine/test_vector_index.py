@@ -52,7 +52,15 @@ def test_ivf_recall_against_exact(low_threshold):
     assert sum(found) / (10 * len(queries)) >= 0.95
 
 
-def test_rebuild_from_store_chooses_type_and_survives_save_load(low_threshold, tmp_path):
+def test_rebuild_from_store_chooses_type_and_survives_save_load(low_threshold, tmp_path, monkeypatch):
+    rebuilds: list[int] = []
+    real_rebuild = vector_index.rebuild_vector_index
+
+    def counting_rebuild(store, dimension):  # the real rebuild, counted
+        rebuilds.append(dimension)
+        return real_rebuild(store, dimension)
+
+    monkeypatch.setattr(vector_index, "rebuild_vector_index", counting_rebuild)
     store = Store(tmp_path / "lib.sqlite3")
     data = clustered(2500, seed=3)
     with store.transaction() as db:
@@ -65,7 +73,11 @@ def test_rebuild_from_store_chooses_type_and_survives_save_load(low_threshold, t
     path = tmp_path / "vectors.faiss"
     index = open_vector_index(path, store, DIM)
     assert index.approximate and index.size == 2500
+    assert len(rebuilds) == 1 and path.exists()
+    saved = (path.stat().st_ino, path.stat().st_mtime_ns)
     again = open_vector_index(path, store, DIM)  # loaded from the cache file, not rebuilt
+    assert len(rebuilds) == 1, "a valid cache must be loaded, not rebuilt"
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == saved, "a valid cache must not be rewritten"
     assert again.approximate and np.array_equal(again.ids(), np.arange(1, 2501))
     assert again.search(data[9], 1)[0][0] == 10
     store.close()

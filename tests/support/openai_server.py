@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -26,6 +27,7 @@ class RecordedRequest:
     tokens_sent: int = 0
     completed: bool = False
     finished: threading.Event = field(default_factory=threading.Event)
+    client_gone: threading.Event = field(default_factory=threading.Event)  # seen hanging up mid-answer
 
 
 @dataclass
@@ -44,9 +46,15 @@ class FakeOpenAIServer:
     - `fail_next(status, times, code, message)`: the next requests get an OpenAI-style error.
     - `cut_after`: stream that many tokens, then drop the connection without finishing.
     - `hang` / `hang_after`: never answer / stop sending after that many tokens (for timeouts).
+    - `hang_if(body)`: never answer the requests for which it returns True (e.g. only the rewrite).
+    - `silent_after_headers`: send the 200 headers of a stream, then nothing at all.
+    - `endless`: stream `endless_token` forever (ignoring max_tokens) until the client hangs up.
+    While hanging or streaming endlessly the handler notices a client that hangs up and sets
+    the request's `client_gone`, so tests can check that a cancel really closed the connection.
     - `api_key`: when set, other bearer tokens get 401 (the message echoes the key, as a
       careless server might, so tests can check that clients scrub it).
     - `models`: known model ids; others get 404 with code model_not_found.
+    - `reply_for(body)`: a reply computed from the request (None: the scripted one), e.g. an oracle translator.
     """
 
     def __init__(self) -> None:
@@ -58,7 +66,12 @@ class FakeOpenAIServer:
         self.cut_after: int | None = None
         self.hang = False
         self.hang_after: int | None = None
+        self.hang_if: Callable[[dict], bool] | None = None
+        self.silent_after_headers = False
+        self.endless = False
+        self.endless_token = " more"
         self.requests: list[RecordedRequest] = []
+        self.reply_for: Callable[[dict], str | None] | None = None  # a reply computed from the request body
         self._failures: list[_Failure] = []
         self._queued: list[str] = []
         self._lock = threading.Lock()
@@ -86,7 +99,11 @@ class FakeOpenAIServer:
             return list(self.tokens)
         return _split_words(self.reply)
 
-    def _next_tokens(self) -> list[str]:
+    def _next_tokens(self, body: dict | None = None) -> list[str]:
+        if self.reply_for is not None and body is not None:
+            answer = self.reply_for(body)
+            if answer is not None:
+                return _split_words(answer)
         with self._lock:
             queued = self._queued.pop(0) if self._queued else None
         return _split_words(queued) if queued is not None else self.reply_tokens()
@@ -236,13 +253,12 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, _error_body(404, None, f"No route {self.path}"))
             return
-        if state.hang:
-            state._release.wait(_RELEASE_TIMEOUT_S)
-            self.close_connection = True
+        if state.hang or (state.hang_if is not None and state.hang_if(body)):
+            self._wait_for_release(rec)
             return
         if self._reject(body):
             return
-        tokens = state._next_tokens()
+        tokens = state._next_tokens(body)
         if body.get("stream"):
             self._stream(rec, body.get("model", ""), tokens)
         else:
@@ -271,6 +287,27 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         return False
 
+    def _wait_for_release(self, rec: RecordedRequest) -> None:
+        """Send nothing until released (or the client hangs up, which is recorded)."""
+        self.close_connection = True
+        deadline = time.monotonic() + _RELEASE_TIMEOUT_S
+        while time.monotonic() < deadline and not self.state._release.wait(0.02):
+            if _peer_closed(self.connection):
+                rec.client_gone.set()
+                return
+
+    def _stream_forever(self, rec: RecordedRequest, model: str) -> None:
+        self.close_connection = True
+        deadline = time.monotonic() + _RELEASE_TIMEOUT_S
+        try:
+            while time.monotonic() < deadline and not self.state._release.is_set():
+                self._sse(_chunk(model, {"content": self.state.endless_token}))
+                rec.tokens_sent += 1
+                if self.state.token_delay:
+                    time.sleep(self.state.token_delay)
+        except OSError:
+            rec.client_gone.set()
+
     def _stream(self, rec: RecordedRequest, model: str, tokens: list[str]) -> None:
         state = self.state
         self.send_response(200)
@@ -278,6 +315,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
+        self.wfile.flush()
+        if state.silent_after_headers:
+            self._wait_for_release(rec)
+            return
+        if state.endless:
+            self._stream_forever(rec, model)
+            return
         self._sse(_chunk(model, {"role": "assistant", "content": ""}))
         self._sse(_chunk(model, None))  # a chunk with empty choices (e.g. filter results)
         for i, token in enumerate(tokens):
@@ -304,6 +348,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         with contextlib.suppress(OSError):
             self.connection.shutdown(socket.SHUT_RDWR)
+
+
+def _peer_closed(sock: socket.socket) -> bool:
+    """True once the client has closed or shut down its side of the connection."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 def _completion(model: str, text: str) -> dict:

@@ -1,7 +1,8 @@
-"""Loader registry: dispatch a file to the PDF, Word or text loader by its suffix."""
+"""Loader registry: dispatch a file to the PDF, Word, text or image (OCR) loader by its suffix."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -9,17 +10,39 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.types import ParsedDocument
 
 Loader = Callable[[Path], ParsedDocument]
+PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
 
-SUPPORTED_SUFFIXES: frozenset[str] = frozenset({".pdf", ".docx", ".txt", ".md", ".markdown"})
 TEXT_SUFFIXES: frozenset[str] = frozenset({".txt", ".md", ".markdown"})
+IMAGE_SUFFIXES: frozenset[str] = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
+SUPPORTED_SUFFIXES: frozenset[str] = frozenset({".pdf", ".docx"}) | TEXT_SUFFIXES | IMAGE_SUFFIXES
 
 VANISHED = "The file was moved or deleted while it was being read"
+NO_MEMORY = "Not enough memory to read this file"
 
 
-def _load_pdf(path: Path) -> ParsedDocument:
+def _no_progress(_done: int, _total: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class LoadContext:
+    """What a loader may need besides the path: a PDF password, whether OCR is on, where page progress goes."""
+
+    password: str = ""  # tried when a PDF does not open with the empty password
+    ocr: bool = True
+    page: PageCallback = _no_progress
+
+
+def _load_pdf(path: Path, context: LoadContext) -> ParsedDocument:
     from desktop_rag.engine.loaders.pdf import load_pdf
 
-    return load_pdf(path)
+    return load_pdf(path, context)
+
+
+def _load_image(path: Path, context: LoadContext) -> ParsedDocument:
+    from desktop_rag.engine.loaders.image import load_image
+
+    return load_image(path, context)
 
 
 def _load_docx(path: Path) -> ParsedDocument:
@@ -35,22 +58,26 @@ def _load_text(path: Path) -> ParsedDocument:
 
 
 _LOADERS: dict[str, Loader] = {
-    ".pdf": _load_pdf,
     ".docx": _load_docx,
     ".txt": _load_text,
     ".md": _load_text,
     ".markdown": _load_text,
 }
+# Loaders that take a LoadContext (password, OCR switch, page progress) as well as the path.
+_CONTEXT_LOADERS: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
+    ".pdf": _load_pdf, **{suffix: _load_image for suffix in IMAGE_SUFFIXES},
+}
 
 
 def register(suffix: str, loader: Loader) -> None:
     """Add or replace the loader for a suffix (extensions and tests)."""
+    _CONTEXT_LOADERS.pop(suffix.lower(), None)
     _LOADERS[suffix.lower()] = loader
 
 
 def is_supported(path: Path) -> bool:
     """True when a loader exists for the file's suffix."""
-    return Path(path).suffix.lower() in _LOADERS
+    return Path(path).suffix.lower() in _LOADERS or Path(path).suffix.lower() in _CONTEXT_LOADERS
 
 
 def format_mb(n_bytes: int | float) -> str:
@@ -77,15 +104,17 @@ def check_file(path: Path, max_bytes: int) -> int:
     return st.st_size
 
 
-def load(path: Path, *, max_bytes: int) -> ParsedDocument:
+def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> ParsedDocument:
     """Parse one file in this process; every failure is a LoadError a person can read."""
     path = Path(path)
-    loader = _LOADERS.get(path.suffix.lower())
-    if loader is None:
+    suffix = path.suffix.lower()
+    if suffix not in _LOADERS and suffix not in _CONTEXT_LOADERS:
         raise LoadError(f"Files of type '{path.suffix or '(none)'}' are not supported")
     check_file(path, max_bytes)
     try:
-        return loader(path)
+        if suffix in _CONTEXT_LOADERS:
+            return _CONTEXT_LOADERS[suffix](path, context or LoadContext())
+        return _LOADERS[suffix](path)
     except LoadError:
         raise
     except FileNotFoundError as exc:
@@ -93,7 +122,7 @@ def load(path: Path, *, max_bytes: int) -> ParsedDocument:
     except PermissionError as exc:
         raise LoadError("Permission denied: this file cannot be opened for reading") from exc
     except MemoryError as exc:
-        raise LoadError("Not enough memory to read this file") from exc
+        raise LoadError(NO_MEMORY) from exc
     except RecursionError as exc:
         raise LoadError("This file is too deeply nested to be read") from exc
     except OSError as exc:

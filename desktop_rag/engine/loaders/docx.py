@@ -13,7 +13,8 @@ from desktop_rag.engine.types import ParsedDocument, Section
 
 NOT_DOCX = "Not a Word .docx file (it may be an old .doc renamed; save it as .docx)"
 DAMAGED = "This Word file is damaged and could not be read"
-MAX_UNCOMPRESSED = 1 << 30  # 1 GiB in total
+MAX_UNCOMPRESSED = 512 << 20  # all parts together, unpacked (pictures included)
+MAX_XML = 192 << 20  # the XML parts python-docx parses into trees (several times their size in memory)
 MAX_ENTRIES = 10_000
 MAX_RATIO = 100  # for entries over 1 MiB
 RATIO_MIN_SIZE = 1 << 20
@@ -22,10 +23,23 @@ _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
 
 
+def _too_large(total: int, xml: int, max_total: int, max_xml: int) -> str:
+    """The reason for a document whose parts unpack to more than the reader can hold, or ''."""
+    from desktop_rag.engine.loaders import format_mb
+
+    if total > max_total:
+        return (f"This .docx is too large when unpacked ({format_mb(total)} MB; the limit is "
+                f"{format_mb(max_total)} MB), so it was not opened")
+    if xml > max_xml:
+        return (f"This .docx is too large when unpacked (its text and layout take {format_mb(xml)} MB; the limit "
+                f"is {format_mb(max_xml)} MB), so it was not opened")
+    return ""
+
+
 def check_zip_safety(
-    path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_ratio: float = MAX_RATIO
+    path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_ratio: float = MAX_RATIO, max_xml: int = MAX_XML
 ) -> None:
-    """Raise LoadError unless `path` is a zip whose declared sizes are sane (no zip bomb)."""
+    """Raise LoadError unless `path` is a zip whose declared sizes are sane (no zip bomb, not too large unpacked)."""
     if not zipfile.is_zipfile(path):
         raise LoadError(NOT_DOCX)
     try:
@@ -35,7 +49,7 @@ def check_zip_safety(
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as exc:
         raise LoadError(DAMAGED) from exc
     total = sum(i.file_size for i in infos)
-    bomb = len(infos) > MAX_ENTRIES or total > max_total or any(
+    bomb = len(infos) > MAX_ENTRIES or any(
         i.file_size > RATIO_MIN_SIZE and i.file_size > max_ratio * max(i.compress_size, 1) for i in infos
     )
     if bomb:
@@ -43,6 +57,9 @@ def check_zip_safety(
             f"This .docx looks like a zip bomb (it would expand to {total / 1048576:,.0f} MB "
             f"from {path.stat().st_size / 1024:,.0f} KB); it was not opened"
         )
+    xml = sum(i.file_size for i in infos if i.filename.lower().endswith((".xml", ".rels")))
+    if reason := _too_large(total, xml, max_total, max_xml):
+        raise LoadError(reason)
     if "word/document.xml" not in names:
         raise LoadError("This zip file is not a Word document (there is no word/document.xml inside)")
 

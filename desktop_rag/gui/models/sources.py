@@ -67,13 +67,14 @@ class SourcesModel(QAbstractTableModel):
             if column == COL_FILE:
                 return os.path.basename(hit.path)
             if column == COL_PAGE:
-                return "" if hit.page is None else str(hit.page)
+                page = "" if hit.page is None else str(hit.page)
+                return f"{page} · {i18n.tr('sources.ocr')}".strip(" ·") if hit.ocr else page
             if column == COL_HEADING:
                 return hit.heading
             if column == COL_SCORE:
                 return f"{hit.score:.3f}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return hit.path
+            return f"{hit.path}\n{i18n.tr('sources.ocr_tip')}" if hit.ocr else hit.path
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (COL_N, COL_PAGE, COL_SCORE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == HitRole:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel
 from desktop_rag.gui.views.message_widget import MessageWidget
+from desktop_rag.gui.views.panel import plain_label
 
 
 class QuestionEdit(QPlainTextEdit):
@@ -43,7 +44,7 @@ class MessageListView(QScrollArea):
         self._layout = QVBoxLayout(self._host)
         self._layout.setContentsMargins(10, 10, 10, 10)
         self._layout.setSpacing(10)
-        self._empty = QLabel(self._host)
+        self._empty = plain_label(self._host)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._empty.setWordWrap(True)
         self._empty.setStyleSheet("color: #80868b; padding: 40px;")
@@ -134,7 +135,7 @@ class ChatPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
-        self.title = QLabel(self)
+        self.title = plain_label(self)  # a conversation title: the user's (or a pasted) question
         self.title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
         layout.addWidget(self.title)
         self.messages = MessageListView(model, self)

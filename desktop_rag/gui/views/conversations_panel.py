@@ -6,7 +6,7 @@ from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QHBoxLayout, QListView, QPushButton, QWidget
 
 from desktop_rag.gui import i18n
-from desktop_rag.gui.views.panel import titled_layout
+from desktop_rag.gui.views.panel import plain_tooltips, titled_layout
 from desktop_rag.gui.models.chat import ConversationIdRole, ConversationsModel
 
 
@@ -25,6 +25,7 @@ class ConversationsPanel(QWidget):
         self.view = QListView(self)
         self.view.setModel(model)
         self.view.setUniformItemSizes(True)
+        plain_tooltips(self.view)  # conversation titles
         self.view.clicked.connect(self._on_clicked)
         self.view.activated.connect(self._on_clicked)
         layout.addWidget(self.view, 1)

@@ -6,13 +6,13 @@ import os
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QTreeView,
+    QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QProgressBar, QPushButton, QTreeView,
     QVBoxLayout, QWidget,
 )
 
 from desktop_rag.engine.types import Progress
 from desktop_rag.gui import i18n
-from desktop_rag.gui.views.panel import titled_layout
+from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, KindRole, LibraryModel, PathRole
 
 
@@ -35,7 +35,7 @@ class LibraryPanel(QWidget):
         self.add_files_button = self._button("library.add_files", self.choose_files, buttons)
         buttons.addStretch(1)
         layout.addLayout(buttons)
-        self.banner = QLabel(self)
+        self.banner = plain_label(self)  # file names: always literal text
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("background: #fff4e5; color: #8a4b00; border-radius: 4px; padding: 6px;")
         self.banner.hide()
@@ -45,6 +45,7 @@ class LibraryPanel(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        plain_tooltips(self.tree)  # paths and failure reasons
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
@@ -58,7 +59,7 @@ class LibraryPanel(QWidget):
         model.rowsInserted.connect(self._expand_new)
         model.dataChanged.connect(self._refresh_detail)
         layout.addWidget(self.tree, 1)
-        self.detail = QLabel(self)
+        self.detail = plain_label(self)  # a failure reason
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setStyleSheet("color: #c62828; padding: 2px 4px;")
@@ -70,7 +71,7 @@ class LibraryPanel(QWidget):
         actions.addStretch(1)
         layout.addLayout(actions)
         self._build_progress(layout)
-        self.totals = QLabel(self)
+        self.totals = plain_label(self)
         self.totals.setStyleSheet("color: #5f6368; padding: 2px 4px;")
         layout.addWidget(self.totals)
         i18n.on_change(self.update_totals)
@@ -85,7 +86,7 @@ class LibraryPanel(QWidget):
         return button
 
     def _build_progress(self, layout: QVBoxLayout) -> None:
-        self.progress_label = QLabel(self)
+        self.progress_label = plain_label(self)  # holds the current file name
         self.progress_label.setWordWrap(True)
         self.progress_label.setStyleSheet("color: #3c4043; padding: 0 4px;")
         layout.addWidget(self.progress_label)
@@ -201,11 +202,13 @@ class LibraryPanel(QWidget):
             bar.setValue(progress.files_done)
             text = i18n.tr("progress.text", done=progress.files_done, total=progress.files_total,
                            file=os.path.basename(progress.current_file) or "…")
+            if progress.ocr_pages:  # OCR is slow: say which page of the current file
+                text += " · " + i18n.tr("progress.ocr", page=progress.ocr_page, pages=progress.ocr_pages)
             rate = i18n.tr("progress.rate_files", rate=progress.rate) if progress.rate else ""
-        elif progress.phase == "embed":
+        elif progress.phase in ("embed", "reembed"):
             bar.setRange(0, max(progress.chunks_total, 1))
             bar.setValue(progress.chunks_embedded)
-            text = i18n.tr("progress.embed", done=progress.chunks_embedded, total=progress.chunks_total)
+            text = i18n.tr(f"progress.{progress.phase}", done=progress.chunks_embedded, total=progress.chunks_total)
             rate = i18n.tr("progress.rate_chunks", rate=progress.rate) if progress.rate else ""
         else:
             bar.setRange(0, 1)

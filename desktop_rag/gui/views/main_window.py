@@ -10,7 +10,7 @@ import os
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QInputDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget,
+    QInputDialog, QMainWindow, QSplitter, QToolBar, QWidget,
 )
 
 from desktop_rag.config import AppPaths, Settings
@@ -19,15 +19,19 @@ from desktop_rag.engine.types import FileEvent, IndexReport, IndexStatus, Progre
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.chat_controller import ChatController
+from desktop_rag.gui.password_prompt import PasswordPrompt
+from desktop_rag.gui.text import literal_html
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel
 from desktop_rag.gui.models.library import LibraryModel
 from desktop_rag.gui.models.sources import SourcesModel
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
 from desktop_rag.gui.views.library_panel import LibraryPanel
+from desktop_rag.gui.views.panel import ask_plain, plain_label
 from desktop_rag.gui.views.settings_flow import SettingsFlow
 from desktop_rag.gui.views.sources_panel import SourcesPanel
 from desktop_rag.gui.views.start_screen import ChatArea, FirstRunFlow
+from desktop_rag.gui.viewer_controller import ViewerController
 from desktop_rag.gui.workers import FunctionThread
 
 
@@ -51,7 +55,10 @@ class MainWindow(QMainWindow):
         self.sources_model = SourcesModel(self)
         self._build()
         self.chat = ChatController(self.backend, self.chat_panel, self.conversations_panel, self.sources_panel, self)
+        self._build_collections()
+        self.viewer = ViewerController(self)  # citations, sources rows: the in-app document viewer
         self.settings_flow = SettingsFlow(self)
+        self.password_prompt = PasswordPrompt(self.backend, self)  # locked PDFs: ask once, then re-read
         self.first_run = FirstRunFlow(self)
         self._wire()
         self.paused = False
@@ -95,16 +102,30 @@ class MainWindow(QMainWindow):
         i18n.bind(self.settings_action, QAction.setText, "menu.settings")
         toolbar.addAction(self.settings_action)
         self.addToolBar(toolbar)
-        self.model_label = QLabel(self)
-        self.index_label = QLabel(self)
+        self.model_label = plain_label(self)  # model names and load errors
+        self.index_label = plain_label(self)
         self.statusBar().addWidget(self.index_label, 1)
         self.statusBar().addPermanentWidget(self.model_label)
         self.index_label.setText(i18n.tr("status.opening"))
         self.model_label.setText(i18n.tr("status.model_loading"))
 
+    def _build_collections(self) -> None:
+        """The collection selector above the library tree, and "asking in" under the chat title."""
+        from desktop_rag.gui.collections_controller import CollectionsController
+        from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
+
+        self.collections = CollectionsController(self.backend, self.chat, self)
+        self.collection_bar = CollectionBar(self.collections, self.library_panel)
+        self.library_panel.layout().insertWidget(1, self.collection_bar)
+        self.asking_in = AskingInLabel(self.collections, self.chat_panel)
+        self.chat_panel.layout().insertWidget(1, self.asking_in)
+        self.backend.index_finished.connect(lambda _r: self.collections.refresh())
+        self.collections.refresh()
+
     def _wire(self) -> None:
         lib = self.library_panel
         lib.paths_chosen.connect(self.add_paths)
+        lib.reindex_requested.connect(lambda path, _kind: self.password_prompt.forget(path))
         lib.reindex_requested.connect(self.reindex_path)
         lib.remove_requested.connect(self.confirm_remove)
         lib.pause_requested.connect(self.pause_indexing)
@@ -171,8 +192,7 @@ class MainWindow(QMainWindow):
             self.backend.force([path])
 
     def confirm_remove(self, path: str) -> None:
-        answer = QMessageBox.question(self, i18n.tr("dialog.error"), i18n.tr("library.confirm_remove", path=path))
-        if answer == QMessageBox.StandardButton.Yes:
+        if ask_plain(self, i18n.tr("dialog.error"), i18n.tr("library.confirm_remove", path=path)):
             self.backend.remove(path)
 
     def pause_indexing(self) -> None:
@@ -234,7 +254,7 @@ class MainWindow(QMainWindow):
             self.model_label.setStyleSheet("color: #2e7d32;")
         elif state == "error":
             self.model_label.setText(i18n.tr("status.model_error", message=message[:120]))
-            self.model_label.setToolTip(message)
+            self.model_label.setToolTip(literal_html(message))
             self.model_label.setStyleSheet("color: #c62828;")
         else:
             self.model_label.setText(i18n.tr("status.model_loading"))
@@ -242,8 +262,12 @@ class MainWindow(QMainWindow):
 
     def _show_status(self, status: IndexStatus) -> None:
         self.last_status = status
-        self.index_label.setText(i18n.tr("status.index", indexed=status.files_indexed, failed=status.files_failed,
-                                         pending=status.files_pending, chunks=status.chunks_pending_embedding))
+        text = i18n.tr("status.index", indexed=status.files_indexed, failed=status.files_failed,
+                       pending=status.files_pending, chunks=status.chunks_pending_embedding)
+        if status.reembed_model:
+            text += " · " + i18n.tr("status.reembed", model=status.reembed_model, done=status.reembed_done,
+                                    total=status.reembed_total)
+        self.index_label.setText(text)
         self.status_updated.emit(status)
 
     def _retranslate(self) -> None:
@@ -264,8 +288,7 @@ class MainWindow(QMainWindow):
 
     def delete_conversation(self, conversation_id: int) -> None:
         title = self.conversations_model.title_of(conversation_id)
-        answer = QMessageBox.question(self, i18n.tr("dialog.error"), i18n.tr("conv.confirm_delete", title=title))
-        if answer == QMessageBox.StandardButton.Yes:
+        if ask_plain(self, i18n.tr("dialog.error"), i18n.tr("conv.confirm_delete", title=title)):
             self.chat.delete_conversation(conversation_id)
 
     # ---- layout memory and shutdown ----

@@ -34,6 +34,7 @@ class MessageWidget(QFrame):
         layout.setSpacing(4)
         header = QHBoxLayout()
         self.role_label = QLabel(self)
+        self.role_label.setTextFormat(Qt.TextFormat.PlainText)
         self.role_label.setStyleSheet("color: #5f6368; font-weight: 600;")
         header.addWidget(self.role_label)
         header.addStretch(1)
@@ -95,9 +96,7 @@ class MessageWidget(QFrame):
             self.notice_label.setStyleSheet("color: #c62828;")
         elif message.notice:
             text = i18n.tr("chat.stopped") if message.notice == "Stopped." else message.notice
-            if message.mode == "extractive":
-                text = f"{text}\n{i18n.tr('chat.extractive_hint')}"
-            self.notice_label.setText(text)
+            self.notice_label.setText(text)  # an extractive answer's notice already says how to set a model
             self.notice_label.setStyleSheet("color: #8a6d00;")
         self.notice_label.setVisible(bool(message.error or message.notice))
 

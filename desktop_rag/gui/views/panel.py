@@ -1,10 +1,25 @@
-"""The common head of the side panels: a vertical layout opened by a bold, translated title."""
+"""Shared view pieces: the titled head of the side panels, plain-text labels, tooltips and questions.
+
+Names, paths, errors and model text are hostile: Qt guesses "rich text" for labels, tooltips and message
+boxes, and rich text loads images named in it, so everything here shows text literally.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QToolTip, QVBoxLayout, QWidget
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.text import literal_html
+
+
+def plain_label(parent: QWidget, text: str = "") -> QLabel:
+    """A QLabel that always shows its text literally (never as HTML)."""
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(text)
+    return label
 
 
 def titled_layout(panel: QWidget, title_key: str) -> QVBoxLayout:
@@ -12,8 +27,40 @@ def titled_layout(panel: QWidget, title_key: str) -> QVBoxLayout:
     layout = QVBoxLayout(panel)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.setSpacing(6)
-    title = QLabel(panel)
+    title = plain_label(panel)
     title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
     i18n.bind(title, QLabel.setText, title_key)
     layout.addWidget(title)
     return layout
+
+
+def ask_plain(parent: QWidget, title: str, text: str) -> bool:
+    """A Yes/No question whose text (it may hold a file name or a title) is shown literally."""
+    answer = QMessageBox.question(parent, title, literal_html(text))
+    return answer == QMessageBox.StandardButton.Yes
+
+
+class _PlainToolTips(QObject):
+    """Shows an item view's ToolTipRole data literally instead of letting Qt guess rich text."""
+
+    def __init__(self, view: QAbstractItemView) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() != QEvent.Type.ToolTip or not isinstance(event, QHelpEvent):
+            return False
+        index = self.view.indexAt(event.pos())
+        text = index.data(Qt.ItemDataRole.ToolTipRole) if index.isValid() else None
+        if text is None or text == "":
+            QToolTip.hideText()
+            event.ignore()
+        else:
+            QToolTip.showText(event.globalPos(), literal_html(str(text)), self.view.viewport(),
+                              self.view.visualRect(index))
+        return True
+
+
+def plain_tooltips(view: QAbstractItemView) -> None:
+    """Make `view` show its items' tooltips (paths, errors, titles) as plain text."""
+    view.viewport().installEventFilter(_PlainToolTips(view))

@@ -6,12 +6,12 @@ import dataclasses
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
     QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from desktop_rag.config import BUNDLED_MODEL, Settings
-from desktop_rag.engine.llm import PRESETS, resolve_llm_config, test_connection
+from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
+from desktop_rag.engine.llm import PRESETS, resolve_llm_config, sends_in_clear, test_connection
 from desktop_rag.gui import i18n
 from desktop_rag.gui.workers import FunctionThread
 
@@ -52,6 +52,13 @@ class SettingsDialog(QDialog):
         self.provider.currentIndexChanged.connect(self._preset_chosen)
         form.addRow(i18n.tr("settings.provider"), self.provider)
         form.addRow(i18n.tr("settings.base_url"), self.base_url)
+        self.http_warning = QLabel(i18n.tr("settings.http_warning"), group)
+        self.http_warning.setTextFormat(Qt.TextFormat.PlainText)
+        self.http_warning.setWordWrap(True)
+        self.http_warning.setStyleSheet("color: #c62828;")
+        form.addRow(self.http_warning)
+        self.base_url.textChanged.connect(self._update_http_warning)
+        self._update_http_warning()
         form.addRow(i18n.tr("settings.model"), self.model)
         form.addRow(i18n.tr("settings.api_key"), self.key)
         row = QHBoxLayout()
@@ -63,6 +70,9 @@ class SettingsDialog(QDialog):
         self.test_result.setTextFormat(Qt.TextFormat.PlainText)
         row.addWidget(self.test_result, 1)
         form.addRow(row)
+        self.translate = QCheckBox(i18n.tr("settings.translate_queries"), group)
+        self.translate.setChecked(settings.translate_queries)
+        form.addRow(self.translate)
         return group
 
     def _index_group(self, settings: Settings) -> QGroupBox:
@@ -70,14 +80,21 @@ class SettingsDialog(QDialog):
         form = QFormLayout(group)
         row = QHBoxLayout()
         self.embedding = QLineEdit(settings.embedding_model, group)
-        self.embedding.setPlaceholderText(BUNDLED_MODEL)
+        self.embedding.setPlaceholderText(AUTO_MODEL)
+        self.embedding.setToolTip(i18n.tr("settings.embedding_auto_tip"))
+        automatic = QPushButton(i18n.tr("settings.embedding_auto"), group)
+        automatic.clicked.connect(lambda: self.embedding.setText(AUTO_MODEL))
         bundled = QPushButton(i18n.tr("settings.embedding_bundled"), group)
         bundled.clicked.connect(lambda: self.embedding.setText(BUNDLED_MODEL))
         browse = QPushButton(i18n.tr("settings.browse"), group)
         browse.clicked.connect(self._pick_model_folder)
         row.addWidget(self.embedding, 1)
+        row.addWidget(automatic)
         row.addWidget(bundled)
         row.addWidget(browse)
+        self.get_model_button = QPushButton(i18n.tr("settings.get_model"), group)
+        self.get_model_button.clicked.connect(self.open_model_download)
+        row.addWidget(self.get_model_button)
         form.addRow(i18n.tr("settings.embedding"), row)
         self.chunk_size = self._spin(group, 100, 8000, settings.chunk_size)
         self.chunk_overlap = self._spin(group, 0, 2000, settings.chunk_overlap)
@@ -97,6 +114,9 @@ class SettingsDialog(QDialog):
         form.addRow(i18n.tr("settings.top_k"), self.top_k)
         form.addRow(i18n.tr("settings.min_score"), self.min_score)
         form.addRow(i18n.tr("settings.language"), self.language)
+        self.ocr = QCheckBox(i18n.tr("settings.ocr"), group)
+        self.ocr.setChecked(settings.ocr_enabled)
+        form.addRow(self.ocr)
         return group
 
     @staticmethod
@@ -119,10 +139,30 @@ class SettingsDialog(QDialog):
         self.key.setEnabled(preset.needs_key)
         self.key.setPlaceholderText("" if preset.needs_key else preset.placeholder_key or "not needed")
 
+    def _update_http_warning(self) -> None:
+        """Plain http:// to another machine: the key and the passages would travel unencrypted."""
+        self.http_warning.setVisible(sends_in_clear(self.base_url.text()))
+
     def _pick_model_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, i18n.tr("settings.pick_model_folder"))
         if folder:
             self.embedding.setText(folder)
+
+    def open_model_download(self) -> None:
+        """The Get-a-model dialog; a finished download fills the embedding field (and keeps the hub chosen)."""
+        from desktop_rag.gui.views.model_download_dialog import ModelDownloadDialog
+
+        dialog = ModelDownloadDialog(endpoint=self._settings.hub_endpoint, parent=self)
+        self.model_dialog = dialog
+
+        def done(result: int) -> None:
+            if result == QDialog.DialogCode.Accepted and dialog.model_path:
+                self.embedding.setText(dialog.model_path)
+                self._settings = dataclasses.replace(self._settings, hub_endpoint=dialog.endpoint())
+            dialog.deleteLater()
+
+        dialog.finished.connect(done)
+        dialog.open()
 
     def result_settings(self) -> Settings:
         return dataclasses.replace(
@@ -130,12 +170,14 @@ class SettingsDialog(QDialog):
             llm_provider=self.provider.currentData() or "",
             llm_base_url=self.base_url.text().strip(),
             llm_model=self.model.text().strip(),
-            embedding_model=self.embedding.text().strip() or BUNDLED_MODEL,
+            embedding_model=self.embedding.text().strip() or AUTO_MODEL,
             chunk_size=self.chunk_size.value(),
             chunk_overlap=min(self.chunk_overlap.value(), self.chunk_size.value() - 1),
             top_k=self.top_k.value(),
             min_score=float(self.min_score.value()),
             ui_language=self.language.currentData() or "auto",
+            ocr_enabled=self.ocr.isChecked(),
+            translate_queries=self.translate.isChecked(),
         )
 
     def api_key(self) -> str:

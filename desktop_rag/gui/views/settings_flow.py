@@ -52,12 +52,20 @@ class SettingsFlow(QObject):
                 QMessageBox.warning(window, i18n.tr("dialog.error"), str(exc))
         if new.ui_language != window.settings.ui_language:
             i18n.set_language(i18n.resolve_language(new.ui_language))
+            window.backend.engine.interface_language = i18n.language()
         engine = window.backend.engine
-        window.backend.run(lambda: engine.needs_reindex(new), lambda needed: self._decide(new, bool(needed)))
+        window.backend.run(lambda: (engine.needs_reindex(new), engine.reembed_plan(new)),
+                           lambda answer: self._decide(new, bool(answer[0]), answer[1]))
 
-    def _decide(self, new: Settings, needed: bool) -> None:
+    def _decide(self, new: Settings, needed: bool, plan: tuple[str, int, float] | None = None) -> None:
         window = self.window
         reindex = False
+        if plan is not None and not needed:
+            model, chunks, seconds = plan
+            question = i18n.tr("settings.reembed_question", model=model, chunks=chunks, time=i18n.format_eta(seconds))
+            answer = QMessageBox.question(window, i18n.tr("settings.reembed_title"), question)
+            if answer != QMessageBox.StandardButton.Yes:
+                new = dataclasses.replace(new, embedding_model=window.settings.embedding_model)
         if needed:
             answer = QMessageBox.question(window, i18n.tr("settings.reindex_title"), i18n.tr("settings.reindex_question"))
             reindex = answer == QMessageBox.StandardButton.Yes

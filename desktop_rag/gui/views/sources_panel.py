@@ -6,20 +6,19 @@ import html
 import os
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QWidget
 
 from desktop_rag.gui import i18n
-from desktop_rag.gui.views.panel import titled_layout
+from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 from desktop_rag.gui.models.sources import COL_FILE, COL_HEADING, COL_N, COL_PAGE, COL_SCORE, SourcesModel
-from desktop_rag.gui.text import file_url, highlight_html
+from desktop_rag.gui.text import highlight_html
 from desktop_rag.gui.views.safe_browser import SafeTextBrowser
 
 
 class SourcesPanel(QWidget):
-    """A table of numbered passages and a detail view; double-click opens the file."""
+    """A table of numbered passages and a detail view; double-click opens the passage in the viewer."""
 
-    opened = Signal(object)  # QUrl handed to the system viewer
+    passage_requested = Signal(int)  # [n] of a double-clicked row: the in-app viewer opens it
 
     def __init__(self, model: SourcesModel, parent=None) -> None:
         super().__init__(parent)
@@ -34,6 +33,7 @@ class SourcesPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
+        plain_tooltips(self.table)  # file paths
         header = self.table.horizontalHeader()
         for column in (COL_N, COL_PAGE, COL_SCORE):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
@@ -46,7 +46,8 @@ class SourcesPanel(QWidget):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         layout.addWidget(self.splitter, 1)
-        self.hint = QLabel(self)
+        self.hint = plain_label(self)
+        self.hint.setWordWrap(True)  # a long hint must not set the window's minimum width
         self.hint.setStyleSheet("color: #80868b; padding: 0 4px;")
         i18n.bind(self.hint, QLabel.setText, "sources.hint")
         layout.addWidget(self.hint)
@@ -89,6 +90,9 @@ class SourcesPanel(QWidget):
             where.append(html.escape(i18n.tr("sources.page", page=hit.page)))
         if hit.heading:
             where.append(html.escape(hit.heading))
+        if hit.ocr:  # recognised from a scan: say so, recognition errors are possible
+            where.append(f"<span title='{html.escape(i18n.tr('sources.ocr_tip'), quote=True)}' "
+                         f"style='color:#8a6d00'>{html.escape(i18n.tr('sources.ocr'))}</span>")
         self.detail.setHtml(
             f"<p><b>[{number}]</b> {' · '.join(where)}"
             f" <span style='color:#80868b'>({hit.score:.3f})</span></p>"
@@ -97,8 +101,5 @@ class SourcesPanel(QWidget):
         )
 
     def _open(self, index: QModelIndex) -> None:
-        hit = self.model.hit(index.row())
-        if hit is not None:
-            url = file_url(hit.path, hit.page)
-            self.opened.emit(url)
-            QDesktopServices.openUrl(url)
+        if self.model.hit(index.row()) is not None:
+            self.passage_requested.emit(self.model.number(index.row()))

@@ -1,0 +1,316 @@
+"""Collection archives: one zip with a manifest (format, model, counts, sha256 of every member), the
+collection's sources and files, its chunks, its vectors (float32) and optionally the documents.
+
+Reading validates everything before anything is written: member names from a fixed pattern (no path
+ever comes from the archive), each member's size against its bound and the manifest, its sha256, the
+JSON shapes and the counts. archive_import.py writes a validated archive into a library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.store import Store
+
+FORMAT = "desktop-rag-collection"
+FORMAT_VERSION = 1
+MANIFEST, COLLECTION, CHUNKS, VECTORS, VECTOR_IDS = (
+    "manifest.json", "collection.json", "chunks.jsonl", "vectors.f32", "vector_ids.i64")
+DOCUMENT_NAME = re.compile(r"documents/([0-9]{1,12})/([^/\\\x00-\x1f]{1,255})")
+_GIB = 1 << 30
+LIMITS = {MANIFEST: 1 << 20, COLLECTION: _GIB // 4, CHUNKS: 2 * _GIB, VECTORS: 8 * _GIB, VECTOR_IDS: _GIB}
+MAX_DOCUMENT_BYTES = 2 * _GIB
+MAX_DOCUMENTS_TOTAL = 64 * _GIB
+_COPY = 1 << 20
+
+
+class ArchiveError(UsageError):
+    """The file is not a (complete, intact) collection archive; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    path: str
+    collection: str
+    files: int
+    chunks: int
+    vectors: int
+    documents: int
+    missing_documents: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "collection": self.collection, "files": self.files, "chunks": self.chunks,
+                "vectors": self.vectors, "documents": self.documents,
+                "missing_documents": list(self.missing_documents)}
+
+
+@dataclass
+class ArchiveContent:
+    """A validated archive, read into memory (documents stay in the zip until they are extracted)."""
+
+    manifest: dict
+    sources: list[dict]
+    files: list[dict]
+    chunks: list[dict]
+    vector_ids: np.ndarray
+    vectors: np.ndarray
+    documents: dict[int, str] = field(default_factory=dict)  # archive file id -> member name
+
+    @property
+    def model(self) -> str | None:
+        return self.manifest.get("embedding_model")
+
+    @property
+    def name(self) -> str:
+        return self.manifest["collection"]
+
+
+# ---- export ----------------------------------------------------------------------------------
+
+
+def export_collection(store: Store, collection_id: int, target: Path, *, app_version: str,
+                      with_documents: bool = False) -> ExportReport:
+    """Write one collection to `target` (a temp file beside it, renamed when complete)."""
+    with store.read_snapshot():
+        name = store.db.execute("SELECT name FROM collections WHERE id = ?", (collection_id,)).fetchone()
+        if name is None:
+            raise UsageError("That collection no longer exists.")
+        sources, files, chunks, ids, vectors = _collection_rows(store, collection_id)
+        meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    members: dict[str, dict] = {}
+    missing: list[str] = []
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
+            members[COLLECTION] = _put(zf, COLLECTION, _json_bytes({"sources": sources, "files": files}))
+            members[CHUNKS] = _put(zf, CHUNKS, b"".join(_json_bytes(c) + b"\n" for c in chunks))
+            members[VECTOR_IDS] = _put(zf, VECTOR_IDS, ids.astype("<i8").tobytes())
+            members[VECTORS] = _put(zf, VECTORS, vectors.astype("<f4").tobytes())
+            if with_documents:
+                for f in files:
+                    member = f"documents/{f['id']}/{_leaf(f['path'])}"
+                    if DOCUMENT_NAME.fullmatch(member) and os.path.isfile(f["path"]):
+                        members[member] = _put_file(zf, member, f["path"])
+                    else:
+                        missing.append(f["path"])
+            manifest = {
+                "format": FORMAT, "format_version": FORMAT_VERSION, "app_version": app_version,
+                "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name[0],
+                "embedding_model": meta["embedding_model"] if len(ids) else None,
+                "dimension": int(meta["dimension"]) if len(ids) and meta["dimension"] else None,
+                "chunking": {"chunk_size": _int_or_none(meta["chunk_size"]),
+                             "chunk_overlap": _int_or_none(meta["chunk_overlap"])},
+                "counts": {"sources": len(sources), "files": len(files), "chunks": len(chunks), "vectors": len(ids),
+                           "documents": sum(1 for m in members if m.startswith("documents/"))},
+                "members": members,
+            }
+            zf.writestr(MANIFEST, _json_bytes(manifest))
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return ExportReport(str(target), name[0], len(files), len(chunks), len(ids),
+                        manifest["counts"]["documents"], tuple(missing))
+
+
+def _collection_rows(store: Store, collection_id: int):
+    db = store.db
+    sources = [{"id": r[0], "path": r[1], "kind": r[2]} for r in db.execute(
+        "SELECT id, path, kind FROM sources WHERE collection_id = ? ORDER BY id", (collection_id,))]
+    files = [dict(zip(("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count"), r))
+             for r in db.execute(
+                 "SELECT f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count "
+                 "FROM files f JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY f.id",
+                 (collection_id,))]
+    chunks = [dict(zip(("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr"), r))
+              for r in db.execute(
+                  "SELECT c.id, c.file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
+                  "FROM chunks c JOIN files f ON f.id = c.file_id JOIN sources s ON s.id = f.source_id "
+                  "WHERE s.collection_id = ? ORDER BY c.id", (collection_id,))]
+    rows = db.execute(
+        "SELECT v.chunk_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id "
+        "JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY v.chunk_id", (collection_id,)).fetchall()
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    blob = b"".join(r[1] for r in rows)
+    vectors = np.frombuffer(blob, dtype=np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
+    return sources, files, chunks, ids, vectors
+
+
+def _put(zf: zipfile.ZipFile, name: str, data: bytes) -> dict:
+    zf.writestr(name, data)
+    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _put_file(zf: zipfile.ZipFile, name: str, path: str) -> dict:
+    digest, size = hashlib.sha256(), 0
+    with open(path, "rb") as src, zf.open(name, "w", force_zip64=True) as dst:
+        while block := src.read(_COPY):
+            digest.update(block)
+            size += len(block)
+            dst.write(block)
+    return {"size": size, "sha256": digest.hexdigest()}
+
+
+# ---- reading and validation --------------------------------------------------------------------
+
+
+def read_archive(path: Path) -> ArchiveContent:
+    """The archive's content, fully checked (names, sizes, hashes, shapes, counts), or an ArchiveError."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return _read(zf, path)
+    except FileNotFoundError as exc:
+        raise UsageError(f"No such file: {path}") from exc
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, KeyError, OSError) as exc:
+        if isinstance(exc, ArchiveError):
+            raise
+        raise ArchiveError(_not_archive(path, f"it is not a readable zip file ({exc})")) from exc
+
+
+def _read(zf: zipfile.ZipFile, path: Path) -> ArchiveContent:
+    infos = {i.filename: i for i in zf.infolist()}
+    if len(infos) != len(zf.infolist()):
+        raise ArchiveError(_not_archive(path, "a member name occurs twice"))
+    if MANIFEST not in infos:
+        raise ArchiveError(_not_archive(path, "it has no manifest.json (not made by `desktop-rag export`)"))
+    manifest = _json(_member(zf, infos[MANIFEST], LIMITS[MANIFEST]), MANIFEST, path)
+    _check_manifest(manifest, path)
+    listed = manifest["members"]
+    extra = set(infos) - set(listed) - {MANIFEST}
+    if extra:
+        raise ArchiveError(_not_archive(path, f"it holds a member the manifest does not list ({sorted(extra)[0]!r})"))
+    documents: dict[int, str] = {}
+    total_documents = 0
+    for name, entry in listed.items():
+        match = DOCUMENT_NAME.fullmatch(name)
+        if name not in LIMITS and not match:
+            raise ArchiveError(_not_archive(path, f"its manifest lists an unexpected member name {name!r}"))
+        if name not in infos:
+            raise ArchiveError(_damaged(path, f"the member {name!r} is missing (a truncated or edited archive)"))
+        bound = MAX_DOCUMENT_BYTES if match else LIMITS[name]
+        if not (isinstance(entry, dict) and isinstance(entry.get("size"), int) and 0 <= entry["size"] <= bound
+                and isinstance(entry.get("sha256"), str) and infos[name].file_size == entry["size"]):
+            raise ArchiveError(_damaged(path, f"the size of {name!r} does not match its manifest or is too large"))
+        if match:
+            total_documents += entry["size"]
+            documents[int(match.group(1))] = name
+    if total_documents > MAX_DOCUMENTS_TOTAL:
+        raise ArchiveError(_damaged(path, "its documents are larger than 64 GB"))
+    for name in listed:  # every hash before anything is parsed or written
+        _verify(zf, infos[name], listed[name], path)
+    return _content(zf, infos, manifest, documents, path)
+
+
+def _check_manifest(manifest: object, path: Path) -> None:
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise ArchiveError(_not_archive(path, "its manifest is not a Desktop RAG collection manifest"))
+    version = manifest.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise ArchiveError(f"{path} was written by a newer Desktop RAG (archive format {version}); "
+                           "update the app to import it. Nothing was changed.")
+    shapes = {"collection": str, "members": dict, "counts": dict}
+    for key, kind in shapes.items():
+        if not isinstance(manifest.get(key), kind):
+            raise ArchiveError(_damaged(path, f"its manifest has no valid {key!r}"))
+    if not all(isinstance(manifest["counts"].get(k), int) for k in ("sources", "files", "chunks", "vectors")):
+        raise ArchiveError(_damaged(path, "its manifest's counts are missing"))
+    model, dimension = manifest.get("embedding_model"), manifest.get("dimension")
+    if manifest["counts"]["vectors"] and not (isinstance(model, str) and isinstance(dimension, int) and dimension > 0):
+        raise ArchiveError(_damaged(path, "its manifest does not say which model made its vectors"))
+    for name in (COLLECTION, CHUNKS, VECTORS, VECTOR_IDS):
+        if name not in manifest["members"]:
+            raise ArchiveError(_damaged(path, f"its manifest does not list {name}"))
+
+
+def _verify(zf: zipfile.ZipFile, info: zipfile.ZipInfo, entry: dict, path: Path) -> None:
+    digest = hashlib.sha256()
+    for block in _blocks(zf, info, entry["size"]):
+        digest.update(block)
+    if digest.hexdigest() != entry["sha256"]:
+        raise ArchiveError(_damaged(path, f"the content of {info.filename!r} does not match its checksum"))
+
+
+def _blocks(zf: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> Iterator[bytes]:
+    """The member's bytes, never more than `size` of them (a lying header cannot inflate past it)."""
+    read = 0
+    with zf.open(info) as fh:
+        while block := fh.read(min(_COPY, size - read + 1)):
+            read += len(block)
+            if read > size:
+                raise ArchiveError(f"{info.filename!r} in the archive is larger than it says. Nothing was changed.")
+            yield block
+    if read != size:
+        raise ArchiveError(f"{info.filename!r} in the archive is shorter than it says. Nothing was changed.")
+
+
+def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
+    if info.file_size > limit:
+        raise ArchiveError(f"{info.filename!r} in the archive is too large. Nothing was changed.")
+    return b"".join(_blocks(zf, info, info.file_size))
+
+
+def _content(zf, infos, manifest: dict, documents: dict[int, str], path: Path) -> ArchiveContent:
+    from desktop_rag.engine.archive_shapes import check_rows
+
+    collection = _json(_member(zf, infos[COLLECTION], LIMITS[COLLECTION]), COLLECTION, path)
+    lines = _member(zf, infos[CHUNKS], LIMITS[CHUNKS]).decode("utf-8").splitlines()
+    chunks = [_json(line.encode("utf-8"), CHUNKS, path) for line in lines if line.strip()]
+    ids = np.frombuffer(_member(zf, infos[VECTOR_IDS], LIMITS[VECTOR_IDS]), dtype="<i8").astype(np.int64)
+    raw = _member(zf, infos[VECTORS], LIMITS[VECTORS])
+    dimension = manifest.get("dimension") or 0
+    if len(ids) and len(raw) != len(ids) * dimension * 4:
+        raise ArchiveError(_damaged(path, "its vectors do not match their count and dimension"))
+    vectors = np.frombuffer(raw, dtype="<f4").reshape(len(ids), dimension) if len(ids) else np.zeros((0, 0), "<f4")
+    if not np.isfinite(vectors).all():
+        raise ArchiveError(_damaged(path, "its vectors hold invalid numbers"))
+    if not isinstance(collection, dict):
+        raise ArchiveError(_damaged(path, "collection.json is not an object"))
+    sources, files = collection.get("sources"), collection.get("files")
+    problem = check_rows(sources, files, chunks, ids, manifest["counts"], documents)
+    if problem:
+        raise ArchiveError(_damaged(path, problem))
+    return ArchiveContent(manifest, sources, files, chunks, ids, vectors.astype(np.float32), documents)
+
+
+def _json(data: bytes, name: str, path: Path):
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ArchiveError(_damaged(path, f"{name} is not valid JSON")) from exc
+
+
+def _not_archive(path: Path, why: str) -> str:
+    return f"{path.name} is not a Desktop RAG collection archive: {why}. Nothing was changed."
+
+
+def _damaged(path: Path, why: str) -> str:
+    return f"{path.name} is damaged or incomplete: {why}. Nothing was changed; export it again."
+
+
+def _json_bytes(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _leaf(path: str) -> str:
+    """The last part of a stored path, whichever system wrote it."""
+    return re.split(r"[/\\]", path.rstrip("/\\"))[-1] or "document"
+
+
+def _int_or_none(value: str | None) -> int | None:
+    return int(value) if value and value.lstrip("-").isdigit() else None

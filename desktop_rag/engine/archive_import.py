@@ -1,0 +1,231 @@
+"""Importing a validated collection archive: model check, path mapping, documents, one transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from desktop_rag.engine import collections, keyword
+from desktop_rag.engine.archive import ArchiveContent, ArchiveError, _leaf
+from desktop_rag.engine.errors import ModelMismatchError, UsageError
+from desktop_rag.engine.language import note_chunk_texts
+from desktop_rag.engine.store import Store
+
+_UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    collection: str
+    collection_id: int
+    sources: int
+    files: int
+    chunks: int
+    vectors: int
+    to_embed: int  # chunks imported without a vector: the vector phase embeds them with this library's model
+    model: str | None  # the archive's embedding model
+    documents: int = 0
+    documents_dir: str | None = None
+
+    def to_json(self) -> dict:
+        return {"collection": self.collection, "collection_id": self.collection_id, "sources": self.sources,
+                "files": self.files, "chunks": self.chunks, "vectors": self.vectors, "to_embed": self.to_embed,
+                "model": self.model, "documents": self.documents, "documents_dir": self.documents_dir}
+
+
+def model_problem(content: ArchiveContent, library_model: str, library_dimension: int | None) -> str | None:
+    """Why the archive's vectors cannot be used here (a message for the user), or None."""
+    same_dimension = library_dimension in (None, content.manifest["dimension"])
+    if not len(content.vector_ids) or (content.model == library_model and same_dimension):
+        return None
+    return (f"The vectors in this archive were made with the embedding model “{content.model}”, but this library "
+            f"uses “{library_model}”. Its {len(content.chunks)} passages would be embedded again with "
+            f"“{library_model}”. To do that, import with --reembed (in the app: confirm the import); to avoid it, "
+            f"switch this library's embedding model to “{content.model}” in Settings first.")
+
+
+def import_content(store: Store, content: ArchiveContent, *, name: str | None, use_vectors: bool,
+                   documents_dir: Path | None, zip_path: Path) -> tuple[ImportReport, np.ndarray, np.ndarray]:
+    """Write the archive into the library as a new collection, all in one transaction (documents, when
+    included, are extracted first and removed again if the transaction fails).
+
+    Returns the report and the (new chunk ids, vectors) to add to the FAISS cache.
+    """
+    name = collections.checked_name(name or content.name)
+    if collections.find(store, name) is not None:
+        raise UsageError(f"A collection called “{name}” already exists here; import it under another name "
+                         "(`desktop-rag import FILE --name NEW`) or delete that one first.")
+    extract = documents_dir is not None and bool(content.documents)
+    mapping = _map_paths(content, documents_dir) if extract else {}
+    source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
+    file_paths = {f["id"]: mapping.get(("file", f["id"]), f["path"]) for f in content.files}
+    _check_conflicts(store, source_paths.values(), file_paths.values())
+    if extract:
+        _extract(content, zip_path, documents_dir, file_paths)
+    try:
+        report, new_ids = _write(store, content, name, source_paths, file_paths, use_vectors, not extract)
+    except BaseException:
+        if extract:
+            shutil.rmtree(documents_dir, ignore_errors=True)
+        raise
+    report = ImportReport(**{**report.__dict__, "documents": len(content.documents) if extract else 0,
+                             "documents_dir": str(documents_dir) if extract else None})
+    vectors = content.vectors if use_vectors else np.zeros((0, 0), np.float32)
+    return report, new_ids, vectors
+
+
+def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict, file_paths: dict,
+           use_vectors: bool, detached: bool) -> tuple[ImportReport, np.ndarray]:
+    now = time.time()
+    with store.transaction() as db:
+        collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, now)).lastrowid
+        new_source = {}
+        for s in content.sources:
+            new_source[s["id"]] = db.execute(
+                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
+                (source_paths[s["id"]], s["kind"], now, collection_id, int(detached))).lastrowid
+        new_file = {}
+        for f in content.files:
+            new_file[f["id"]] = db.execute(
+                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?)", (new_source[f["source_id"]], file_paths[f["id"]], f["size"],
+                                               f["mtime_ns"], f["sha256"], f["status"], f["error"], f["chunk_count"],
+                                               now)).lastrowid
+        next_id = store._next_chunk_id()
+        new_chunk = {}
+        for number, c in enumerate(sorted(content.chunks, key=lambda c: c["id"])):
+            chunk_id = new_chunk[c["id"]] = next_id + number
+            db.execute("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
+                       "VALUES (?,?,?,?,?,?,?,?,?)", (chunk_id, new_file[c["file_id"]], c["ordinal"], c["text"],
+                                                      c.get("page"), c["heading"], c["char_start"], c["char_end"],
+                                                      int(bool(c["ocr"]))))
+            body = keyword.index_text(f"{c['heading']}\n{c['text']}" if c["heading"] else c["text"])
+            db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
+        store.set_meta("next_chunk_id", str(next_id + len(content.chunks)))
+        new_ids = np.array([new_chunk[int(i)] for i in content.vector_ids], dtype=np.int64) if use_vectors else \
+            np.zeros(0, np.int64)
+        if len(new_ids):
+            db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
+                           ((int(i), v.astype("<f4").tobytes()) for i, v in zip(new_ids, content.vectors)))
+            db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
+            if not store.get_meta("embedding_model"):
+                store.set_meta("embedding_model", content.model)
+                store.set_meta("dimension", str(content.manifest["dimension"]))
+        store.bump_membership()
+        for key, value in (content.manifest.get("chunking") or {}).items():
+            if key in ("chunk_size", "chunk_overlap") and isinstance(value, int) and store.get_meta(key) is None:
+                store.set_meta(key, str(value))
+        note_chunk_texts(store, [c["text"] for c in content.chunks])
+    report = ImportReport(name, collection_id, len(content.sources), len(content.files), len(content.chunks),
+                          len(new_ids), len(content.chunks) - len(new_ids), content.model)
+    return report, new_ids
+
+
+def _check_conflicts(store: Store, sources, files) -> None:
+    for path in sources:
+        existing = store.source_by_path(path)
+        if existing is not None:
+            raise UsageError(f"{path} is already a source in this library (collection "
+                             f"“{collections.name_of(store, existing.collection_id)}”): a file or folder can be in "
+                             "one collection only. Nothing was changed.")
+    for path in files:
+        if store.file_by_path(path) is not None:
+            raise UsageError(f"{path} is already in this library: a file can be in one collection only. "
+                             "Nothing was changed.")
+
+
+# ---- documents -------------------------------------------------------------------------------------
+
+
+def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str]:
+    """New paths under `root` for the sources and files (names cleaned, every path kept inside `root`)."""
+    mapping: dict[tuple[str, int], str] = {}
+    used: set[str] = set()
+    base = {}
+    for s in content.sources:
+        leaf = _safe_part(_leaf(s["path"]))
+        candidate, n = leaf, 2
+        while candidate.lower() in used:
+            candidate, n = f"{leaf} ({n})", n + 1
+        used.add(candidate.lower())
+        base[s["id"]] = root / candidate
+        mapping[("source", s["id"])] = str(base[s["id"]])
+    sources = {s["id"]: s for s in content.sources}
+    for f in content.files:
+        source = sources[f["source_id"]]
+        if source["kind"] == "file":
+            target = base[source["id"]]
+        else:
+            target = base[source["id"]].joinpath(*_relative_parts(f["path"], source["path"]))
+        if not _inside(target, root):
+            raise ArchiveError(f"A path in the archive leads outside {root}. Nothing was changed.")
+        mapping[("file", f["id"])] = str(target)
+    return mapping
+
+
+def _relative_parts(path: str, root: str) -> list[str]:
+    """The parts of `path` below `root` (written on any system), cleaned; the leaf alone if it is not below."""
+    trimmed = root.rstrip("/\\")
+    if path.startswith(trimmed) and path[len(trimmed):len(trimmed) + 1] in ("/", "\\"):
+        parts = [p for p in re.split(r"[/\\]", path[len(trimmed) + 1:]) if p]
+    else:
+        parts = [_leaf(path)]
+    return [_safe_part(p) for p in parts] or ["document"]
+
+
+def _safe_part(part: str) -> str:
+    cleaned = _UNSAFE_CHARS.sub("_", part).strip().rstrip(".")
+    return cleaned if cleaned not in ("", ".", "..") else "_"
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return os.path.normpath(path).startswith(os.path.normpath(root) + os.sep)
+
+
+def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: dict[int, str]) -> None:
+    """Write the documents to a fresh folder beside `dest`, checking each hash again, then rename it to `dest`."""
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise UsageError(f"{dest} already exists and is not empty: choose another folder for the documents. "
+                         "Nothing was changed.")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
+    try:
+        members = content.manifest["members"]
+        files = {f["id"]: f for f in content.files}
+        with zipfile.ZipFile(zip_path) as zf:
+            for file_id, member in content.documents.items():
+                target = staging / Path(file_paths[file_id]).relative_to(dest)
+                _extract_one(zf, member, members[member], target)
+                mtime = files[file_id]["mtime_ns"]
+                if mtime > 0:
+                    os.utime(target, ns=(mtime, mtime))  # unchanged to the reconciler: nothing is read again
+        if dest.exists():
+            dest.rmdir()
+        os.rename(staging, dest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _extract_one(zf: zipfile.ZipFile, member: str, entry: dict, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest, size = hashlib.sha256(), 0
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+    with os.fdopen(fd, "wb") as out, zf.open(member) as src:
+        while block := src.read(1 << 20):
+            size += len(block)
+            if size > entry["size"]:
+                break
+            digest.update(block)
+            out.write(block)
+    if size != entry["size"] or digest.hexdigest() != entry["sha256"]:
+        raise ArchiveError(f"The document {member!r} changed while it was being extracted. Nothing was changed.")

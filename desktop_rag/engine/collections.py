@@ -1,0 +1,153 @@
+"""Collections (separate knowledge bases in one library): list, create, rename, delete, and search filters."""
+
+from __future__ import annotations
+
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.store import DEFAULT_COLLECTION, Store
+
+MAX_NAME_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One collection with its size, as the CLI, the GUI and the MCP server list it."""
+
+    id: int
+    name: str
+    sources: int
+    files: int
+    chunks: int
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "sources": self.sources, "files": self.files, "chunks": self.chunks}
+
+
+def listing(store: Store) -> list[Collection]:
+    """Every collection, oldest first, with its counts (sources, files, chunks)."""
+    rows = store.db.execute(
+        "SELECT k.id, k.name, "
+        " (SELECT count(*) FROM sources s WHERE s.collection_id = k.id), "
+        " (SELECT count(*) FROM files f JOIN sources s ON s.id = f.source_id WHERE s.collection_id = k.id), "
+        " (SELECT coalesce(sum(f.chunk_count), 0) FROM files f JOIN sources s ON s.id = f.source_id "
+        "  WHERE s.collection_id = k.id) "
+        "FROM collections k ORDER BY k.id").fetchall()
+    return [Collection(*r) for r in rows]
+
+
+def find(store: Store, name: str) -> int | None:
+    """The id of the collection called `name` (case-insensitive), or None."""
+    row = store.db.execute("SELECT id FROM collections WHERE name = ? COLLATE NOCASE", (name.strip(),)).fetchone()
+    return row[0] if row else None
+
+
+def resolve(store: Store, name: str) -> int:
+    """The id of the collection called `name`; a UsageError naming the collections there are otherwise."""
+    found = find(store, name)
+    if found is None:
+        names = ", ".join(f"“{c.name}”" for c in listing(store))
+        raise UsageError(f"There is no collection called “{_shown(name)}”. The collections are: {names} "
+                         "(`desktop-rag collections create NAME` makes a new one).")
+    return found
+
+
+def name_of(store: Store, collection_id: int) -> str | None:
+    row = store.db.execute("SELECT name FROM collections WHERE id = ?", (collection_id,)).fetchone()
+    return row[0] if row else None
+
+
+def checked_name(name: str) -> str:
+    """A collection name as stored: trimmed, printable, 1..MAX_NAME_CHARS characters (or a UsageError)."""
+    name = " ".join(name.split())
+    if not name:
+        raise UsageError("A collection needs a name.")
+    if len(name) > MAX_NAME_CHARS:
+        raise UsageError(f"A collection name can have at most {MAX_NAME_CHARS} characters.")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise UsageError("A collection name cannot contain control or invisible characters.")
+    return name
+
+
+def create(store: Store, name: str) -> int:
+    """A new empty collection; UsageError if the name is taken."""
+    name = checked_name(name)
+    with store.transaction() as db:
+        if find(store, name) is not None:
+            raise UsageError(f"A collection called “{name}” already exists.")
+        return db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, time.time())).lastrowid
+
+
+def rename(store: Store, collection_id: int, name: str) -> None:
+    name = checked_name(name)
+    with store.transaction() as db:
+        taken = find(store, name)
+        if taken is not None and taken != collection_id:
+            raise UsageError(f"A collection called “{name}” already exists.")
+        if db.execute("UPDATE collections SET name = ? WHERE id = ?", (name, collection_id)).rowcount == 0:
+            raise UsageError("That collection no longer exists.")
+
+
+def delete(store: Store, collection_id: int) -> list[int]:
+    """Forget a collection with its sources, files, chunks and vectors, in one transaction (the documents on
+    disk are never touched). Returns the chunk ids whose vectors went, for the FAISS cache. Deleting the
+    last collection leaves an empty "Default" in its place."""
+    with store.transaction() as db:
+        gone = store.collection_vector_ids(collection_id).tolist()
+        db.execute("DELETE FROM sources WHERE collection_id = ?", (collection_id,))  # files, chunks, vectors cascade
+        db.execute("UPDATE conversations SET collection_id = NULL WHERE collection_id = ?", (collection_id,))
+        db.execute("DELETE FROM collections WHERE id = ?", (collection_id,))
+        if not db.execute("SELECT EXISTS (SELECT 1 FROM collections)").fetchone()[0]:
+            db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (DEFAULT_COLLECTION, time.time()))
+        if gone:
+            db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
+        store.bump_membership()
+    return gone
+
+
+def conversation_collection(store: Store, conversation_id: int) -> int | None:
+    """The collection a conversation asks in (None: all collections)."""
+    row = store.db.execute("SELECT collection_id FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+    return row[0] if row else None
+
+
+def set_conversation_collection(store: Store, conversation_id: int, collection_id: int | None) -> None:
+    with store.transaction() as db:
+        db.execute("UPDATE conversations SET collection_id = ? WHERE id = ?", (collection_id, conversation_id))
+
+
+# ---- search filters ---------------------------------------------------------------
+
+_filters: dict[tuple[str, int], tuple[tuple[int, int], int, object]] = {}
+_filters_lock = threading.Lock()
+
+
+def member_filter(store: Store, collection_id: int) -> tuple[int, object | None]:
+    """(how many vectors the collection has, a FAISS IDSelector of them) for filtering inside the search.
+
+    Cached per library and collection until the vectors or the collections' membership change, so a
+    restricted query costs one small meta read, not a scan of the collection's ids.
+    """
+    from desktop_rag.engine.vector_index import id_selector
+
+    key = (str(store.path), collection_id)
+    with store.read_snapshot():  # the stamp and the ids belong together
+        stamp = store.membership_key()
+        with _filters_lock:
+            cached = _filters.get(key)
+        if cached is not None and cached[0] == stamp:
+            return cached[1], cached[2]
+        ids: np.ndarray = store.collection_vector_ids(collection_id)
+    selector = id_selector(ids) if len(ids) else None
+    with _filters_lock:
+        _filters[key] = (stamp, len(ids), selector)
+    return len(ids), selector
+
+
+def _shown(name: str) -> str:
+    return "".join(ch for ch in name if ch.isprintable())[:MAX_NAME_CHARS]

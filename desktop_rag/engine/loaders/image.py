@@ -1,0 +1,62 @@
+"""Image loader (.png .jpg .tif .webp .bmp): photos and scans of pages read by local OCR, one section per frame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop_rag.engine.cleaning import clean_pages
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.loaders import LoadContext, ocr
+from desktop_rag.engine.types import ParsedDocument, Section
+
+MAX_FRAMES = 2000  # pages of a multi-page TIFF
+OCR_OFF = "This is an image; text recognition (OCR) is turned off in Settings, so there is nothing to index"
+NOT_IMAGE = "This file is not a readable image (it may be damaged, or another kind of file renamed)"
+NO_TEXT = "No text was recognised in this image"
+
+
+def _open(path: Path):
+    from PIL import Image, UnidentifiedImageError
+
+    Image.MAX_IMAGE_PIXELS = None  # our own limit (ocr.MAX_PIXELS) applies, with a clearer reason
+    try:
+        image = Image.open(path)
+    except (UnidentifiedImageError, SyntaxError, ValueError) as exc:
+        raise LoadError(NOT_IMAGE) from exc
+    ocr.check_size(*image.size)
+    return image
+
+
+def _frames(image):
+    """Each frame (page) of the image in turn."""
+    count = min(getattr(image, "n_frames", 1) or 1, MAX_FRAMES)
+    for index in range(count):
+        if count > 1:
+            image.seek(index)
+            ocr.check_size(*image.size)
+        yield index, count, image
+
+
+def load_image(path: Path, context: LoadContext) -> ParsedDocument:
+    """Recognise the text of every frame; a multi-page TIFF keeps its page numbers."""
+    if not context.ocr:
+        raise LoadError(OCR_OFF)
+    texts: list[str] = []
+    with _open(path) as image:
+        count = 1
+        try:
+            for index, count, frame in _frames(image):
+                context.page(index + 1, count)
+                frame.load()
+                texts.append(ocr.recognise(frame))
+        except (OSError, SyntaxError, ValueError, EOFError) as exc:  # truncated or corrupt pixel data
+            if isinstance(exc, (FileNotFoundError, PermissionError)):
+                raise
+            raise LoadError(NOT_IMAGE) from exc
+    pages = clean_pages(texts)
+    sections = tuple(
+        Section(text=t, page=i + 1 if count > 1 else None, ocr=True) for i, t in enumerate(pages) if t.strip()
+    )
+    if not sections:
+        raise LoadError(NO_TEXT)
+    return ParsedDocument(sections=sections)

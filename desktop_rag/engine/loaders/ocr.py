@@ -1,0 +1,123 @@
+"""Local text recognition (OCR) with RapidOCR: PP-OCR Chinese/English models shipped inside its wheel."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from desktop_rag.engine.errors import LoadError
+
+MAX_PIXELS = 120_000_000  # a 300-dpi A0 sheet is ~140 MP; beyond this an image is a bomb, not a page
+MAX_SIDE = 2000  # RapidOCR shrinks pages to this longest side before detection (its default; see bench/ocr.py)
+MIN_SIDE = 24  # smaller images (rules, bullets, logos) hold no readable line
+MAX_THREADS = 4  # onnxruntime's pools: enough for a laptop, and a bounded address space under the memory cap
+UNAVAILABLE = "Text recognition (OCR) is not available in this installation (the rapidocr-onnxruntime package is missing)"
+TOO_BIG = "This image is too large to read ({mp:,.0f} megapixels; the limit is {limit:,.0f})"
+
+_engine: Any = None
+_lock = threading.Lock()
+
+
+def engine() -> Any:
+    """The process-wide RapidOCR instance (loaded on first use: about a second)."""
+    global _engine
+    with _lock:
+        if _engine is None:
+            try:
+                from rapidocr_onnxruntime import RapidOCR
+            except ImportError as exc:
+                raise LoadError(UNAVAILABLE) from exc
+            threads = max(1, min(MAX_THREADS, os.cpu_count() or 1))
+            _engine = RapidOCR(max_side_len=MAX_SIDE, print_verbose=False, intra_op_num_threads=threads)
+        return _engine
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse images whose pixel count alone would exhaust memory (checked before decoding)."""
+    if width * height > MAX_PIXELS:
+        raise LoadError(TOO_BIG.format(mp=width * height / 1e6, limit=MAX_PIXELS / 1e6))
+
+
+def worth_reading(width: int, height: int) -> bool:
+    """False for images too small to hold a line of text."""
+    return min(width, height) >= MIN_SIDE and width * height >= 4000
+
+
+def recognise(image) -> str:
+    """The text in a PIL image: lines top to bottom, words left to right, paragraphs by vertical gaps."""
+    import numpy as np
+
+    check_size(*image.size)
+    if not worth_reading(*image.size):
+        return ""
+    rgb = _to_rgb(image)
+    bgr = np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])  # RapidOCR takes OpenCV's channel order
+    result, _elapsed = engine()(bgr)
+    return layout_text(result or [])
+
+
+def _to_rgb(image):
+    """RGB on white: transparent, palette, 16-bit and CMYK scans all become plain RGB."""
+    from PIL import Image
+
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        canvas = Image.new("RGB", rgba.size, (255, 255, 255))
+        canvas.paste(rgba, mask=rgba.getchannel("A"))
+        return canvas
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        return image.point(lambda v: v / 256).convert("L").convert("RGB")
+    return image.convert("RGB") if image.mode != "RGB" else image
+
+
+def _is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return 0x2E80 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF or 0x3000 <= code <= 0x303F
+
+
+def _join_words(words: list[str]) -> str:
+    """Boxes of one line: a space between words, none between CJK characters."""
+    out = ""
+    for word in words:
+        if out and not (_is_cjk(out[-1]) and _is_cjk(word[0])):
+            out += " "
+        out += word
+    return out
+
+
+def layout_text(result: list) -> str:
+    """RapidOCR boxes ([4 points], text, score) as text: boxes grouped into lines, a blank line at big gaps."""
+    boxes = []
+    for points, text, _score in result:
+        text = (text or "").strip()
+        if not text:
+            continue
+        ys = [p[1] for p in points]
+        xs = [p[0] for p in points]
+        boxes.append((min(ys), max(ys), min(xs), text))
+    if not boxes:
+        return ""
+    boxes.sort()
+    heights = sorted(b[1] - b[0] for b in boxes)
+    typical = max(heights[len(heights) // 2], 1.0)
+    lines: list[list[tuple[float, float, float, str]]] = []
+    for box in boxes:
+        centre = (box[0] + box[1]) / 2
+        if lines:
+            last = lines[-1]
+            top = sum(b[0] for b in last) / len(last)
+            bottom = sum(b[1] for b in last) / len(last)
+            if abs(centre - (top + bottom) / 2) < typical / 2:
+                last.append(box)
+                continue
+        lines.append([box])
+    parts: list[str] = []
+    previous_bottom = None
+    for line in lines:
+        top = min(b[0] for b in line)
+        if previous_bottom is not None:
+            parts.append("\n\n" if top - previous_bottom > typical * 1.2 else "\n")
+        parts.append(_join_words([b[3] for b in sorted(line, key=lambda b: b[2])]))
+        previous_bottom = max(b[1] for b in line)
+    return "".join(parts)

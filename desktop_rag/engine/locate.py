@@ -1,0 +1,266 @@
+"""Re-locate a cited passage in its file's current text: changed-since-indexing check, page and character range."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from desktop_rag.engine.chunking import document_text
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.scanning import file_sha256
+from desktop_rag.engine.types import Hit
+
+ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
+MAX_STRETCH = 1.5  # ... and the span between them may be at most this much longer than the passage
+
+# file states
+UNCHANGED, CHANGED, MISSING, UNKNOWN = "unchanged", "changed", "missing", "unknown"
+# how the passage was found
+EXACT, MATCHED, PARTIAL, NOT_FOUND = "exact", "matched", "partial", "not_found"
+
+
+@dataclass(frozen=True)
+class IndexedFile:
+    """What the store recorded about a file when it was indexed (files table)."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a passage is in the file as it is now.
+
+    PDFs: `page` is 1-based, start/end index the page's PDFium text, `rects` are the highlight
+    (display points, top-left origin). Text documents: start/end index `text`, the document text.
+    """
+
+    path: str
+    kind: str  # "pdf" | "text"
+    file_state: str  # UNCHANGED | CHANGED | MISSING | UNKNOWN
+    match: str  # EXACT | MATCHED | PARTIAL | NOT_FOUND
+    page: int | None = None
+    start: int = 0
+    end: int = 0
+    rects: tuple[tuple[float, float, float, float], ...] = ()
+    page_count: int = 0
+    text: str = ""
+    error: str = ""  # the file could not be read: why
+    passage: str = ""  # the stored passage text, shown beside the page when it is not matched
+
+    @property
+    def found(self) -> bool:
+        return self.match != NOT_FOUND
+
+
+# ---- changed since indexing ----
+
+
+def file_state(path: str | Path, indexed: IndexedFile | None) -> str:
+    """UNCHANGED when size and mtime match the store (or the content hash does), else CHANGED/MISSING/UNKNOWN."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return MISSING
+    if indexed is None:
+        return UNKNOWN
+    if st.st_size == indexed.size and st.st_mtime_ns == indexed.mtime_ns:
+        return UNCHANGED
+    if st.st_size != indexed.size or not indexed.sha256:
+        return CHANGED
+    try:
+        return UNCHANGED if file_sha256(str(path)) == indexed.sha256 else CHANGED
+    except OSError:
+        return MISSING
+
+
+# ---- whitespace- and punctuation-insensitive matching ----
+
+
+def keyed(text: str) -> tuple[str, list[int]]:
+    """Letters and digits of `text`, NFKC-folded and case-folded, with each one's index in `text`.
+
+    Whitespace, punctuation and hyphens drop out, so a passage cleaned at indexing time (lines
+    joined, "exam-ple" -> "example", ligatures expanded) still matches the raw text.
+    """
+    keys: list[str] = []
+    index: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isascii():
+            if ch.isalnum():
+                keys.append(ch.lower())
+                index.append(i)
+            continue
+        for c in unicodedata.normalize("NFKC", ch).casefold():
+            if c.isalnum():
+                keys.append(c)
+                index.append(i)
+    return "".join(keys), index
+
+
+def _nearest(haystack: str, needle: str, near: int) -> int:
+    """The occurrence of needle in haystack that starts nearest to `near`; -1 when none."""
+    best, pos = -1, haystack.find(needle)
+    while pos >= 0:
+        if best < 0 or abs(pos - near) < abs(best - near):
+            best = pos
+        if pos > near:
+            break
+        pos = haystack.find(needle, pos + 1)
+    return best
+
+
+def find_passage(text: str, passage: str, near: int = 0) -> tuple[int, int, str] | None:
+    """(start, end, how) of `passage` in `text`: exact, else keyed (whitespace-insensitive), else by its ends."""
+    if not passage.strip():
+        return None
+    pos = _nearest(text, passage, near)
+    if pos >= 0:
+        return pos, pos + len(passage), EXACT
+    key, index = keyed(text)
+    needle, _ = keyed(passage)
+    if not needle or not key:
+        return None
+    near_key = next((k for k, i in enumerate(index) if i >= near), 0) if near else 0
+    pos = _nearest(key, needle, near_key)
+    if pos >= 0:
+        return (*_widen(text, passage, index[pos], index[pos + len(needle) - 1] + 1), MATCHED)
+    found = _by_anchors(key, index, needle, near_key)
+    return (*_widen(text, passage, found[0], found[1]), PARTIAL) if found else None
+
+
+def _widen(text: str, passage: str, start: int, end: int) -> tuple[int, int]:
+    """Take in the passage's leading and trailing punctuation (a keyed match spans letters and digits only)."""
+    stripped = passage.strip()
+    lead = len(stripped) - len(stripped.lstrip("".join(c for c in stripped[:8] if not c.isalnum())))
+    trail = len(stripped) - len(stripped.rstrip("".join(c for c in stripped[-8:] if not c.isalnum())))
+    for ch in reversed(stripped[:lead]):
+        if start == 0 or text[start - 1] != ch:
+            break
+        start -= 1
+    for ch in stripped[len(stripped) - trail:] if trail else "":
+        if end >= len(text) or text[end] != ch:
+            break
+        end += 1
+    return start, end
+
+
+def _by_anchors(key: str, index: list[int], needle: str, near_key: int) -> tuple[int, int] | None:
+    """Match the passage's first and last letters when its middle differs (a figure, a dropped line)."""
+    if len(needle) < 3 * ANCHOR_KEYS:
+        return None
+    head, tail = needle[:ANCHOR_KEYS], needle[-ANCHOR_KEYS:]
+    start = _nearest(key, head, near_key)
+    if start < 0:
+        return None
+    limit = start + int(len(needle) * MAX_STRETCH)
+    end = key.find(tail, start + ANCHOR_KEYS, limit)
+    if end < 0:
+        return None
+    return index[start], index[end + ANCHOR_KEYS - 1] + 1
+
+
+def is_verbatim(sentence: str, source: str) -> bool:
+    """True when `sentence` occurs in `source` up to whitespace (line breaks joined; an extractive quote must)."""
+    if sentence in source:
+        return True
+    return "".join(sentence.split()) in "".join(source.split())
+
+
+# ---- locating ----
+
+
+def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None) -> Location:
+    """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets).
+
+    `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages).
+    """
+    state = file_state(hit.path, indexed)
+    kind = "pdf" if Path(hit.path).suffix.lower() == ".pdf" else "text"
+    base = Location(hit.path, kind, state, NOT_FOUND, page=hit.page, passage=hit.text)
+    if state == MISSING:
+        return _replace(base, error="The file was moved or deleted since it was indexed")
+    try:
+        return locate_in_pdf(hit, base, pdf) if kind == "pdf" else _locate_in_text(hit, base, max_bytes)
+    except LoadError as exc:
+        return _replace(base, error=str(exc))
+
+
+def _replace(location: Location, **changes) -> Location:
+    from dataclasses import replace
+
+    return replace(location, **changes)
+
+
+def _locate_in_text(hit: Hit, base: Location, max_bytes: int) -> Location:
+    """Load the document with the project's loader; the stored offsets first, then a search."""
+    from desktop_rag.engine.loaders import load
+
+    text = document_text(load(Path(hit.path), max_bytes=max_bytes))
+    if hit.char_end > hit.char_start and text[hit.char_start:hit.char_end] == hit.text:
+        return _replace(base, match=EXACT, start=hit.char_start, end=hit.char_end, text=text)
+    found = find_passage(text, hit.text, hit.char_start)
+    if found is None:
+        return _replace(base, text=text)
+    start, end, how = found
+    return _replace(base, match=how, start=start, end=end, text=text)
+
+
+def page_order(cited: int | None, count: int) -> list[int]:
+    """0-based pages to search: the cited page, then outwards from it."""
+    first = min(max((cited or 1) - 1, 0), max(count - 1, 0))
+    order = [first]
+    for d in range(1, count):
+        order += [p for p in (first - d, first + d) if 0 <= p < count]
+    return order
+
+
+def locate_in_pdf(hit: Hit, base: Location, pdf=None) -> Location:
+    """The page holding the passage (the cited one first) and the highlight rectangles on it."""
+    from desktop_rag.engine.pdf_render import PdfFile
+
+    own = pdf is None
+    pdf = pdf or PdfFile(hit.path)
+    try:
+        count = pdf.page_count
+        for index in page_order(hit.page, count):
+            found = find_passage(pdf.page_text(index), hit.text)
+            if found is None:
+                continue
+            start, end, how = found
+            rects = tuple(pdf.text_rects(index, start, end))
+            return _replace(base, match=how, page=index + 1, start=start, end=end, rects=rects, page_count=count)
+        return _replace(base, page_count=count)
+    finally:
+        if own:
+            pdf.close()
+
+
+def _lowered(text: str) -> str:
+    """Lower-cased with exactly one character per character of `text` (so offsets stay valid)."""
+    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
+
+
+def find_in_pdf(pdf, query: str, page: int, after: int, forward: bool = True):
+    """The next (or previous) case-insensitive occurrence of `query` from page `page` (0-based), char `after`.
+
+    Returns (page, start, end, rects) or None; wraps around the document once.
+    """
+    needle = _lowered(query.strip())
+    count = pdf.page_count
+    if not needle or not count:
+        return None
+    for step in range(count + 1):
+        index = (page + step) % count if forward else (page - step) % count
+        text = _lowered(pdf.page_text(index))
+        if forward:
+            pos = text.find(needle, after + 1 if step == 0 else 0)
+        else:
+            pos = text.rfind(needle, 0, max(after, 0) if step == 0 else len(text))
+        if pos >= 0:
+            end = pos + len(needle)
+            return index, pos, end, tuple(pdf.text_rects(index, pos, end))
+    return None

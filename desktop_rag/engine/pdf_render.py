@@ -1,0 +1,187 @@
+"""PDF pages for the viewer (pypdfium2): page sizes, rendering to BGRx pixels, per-character text and boxes."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from desktop_rag.engine.errors import LoadError
+
+# PDFium is not thread-safe: every call into it, from any thread, holds this lock.
+PDFIUM_LOCK = threading.RLock()
+DEVICE_PRECISION = 8  # device coordinates are integers: compute them at 8 px per point, then divide
+MAX_RENDER_PIXELS = 40_000_000  # a page rendered larger than this (a huge page at a high zoom) is scaled down
+
+Rect = tuple[float, float, float, float]  # left, top, right, bottom in points, top-left origin (as displayed)
+
+
+@dataclass(frozen=True)
+class PageImage:
+    """One rendered page: BGRx pixels (QImage.Format_RGB32 on little-endian), at `scale` pixels per point."""
+
+    page_index: int  # 0-based
+    scale: float
+    width: int
+    height: int
+    stride: int
+    data: bytes
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)
+
+
+def _pdfium():
+    import pypdfium2 as pdfium
+
+    return pdfium
+
+
+def open_error(path: Path, exc: Exception) -> LoadError:
+    """A readable reason why PDFium could not open a file."""
+    text = str(exc).lower()
+    if "password" in text:
+        return LoadError("This PDF is password-protected, so it cannot be shown here; use Open in default app")
+    if isinstance(exc, FileNotFoundError) or not path.exists():
+        return LoadError("The file was moved or deleted since it was indexed")
+    if "format" in text or "data" in text:
+        return LoadError("This PDF is damaged or is not a valid PDF file, so it cannot be shown")
+    return LoadError(f"This PDF could not be opened ({exc})")
+
+
+class PdfFile:
+    """An open PDF; every method is safe to call from any thread (PDFium calls are serialised)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._closed = False
+        pdfium = _pdfium()
+        with PDFIUM_LOCK:
+            try:
+                self._doc = pdfium.PdfDocument(str(self.path))
+            except (pdfium.PdfiumError, OSError) as exc:
+                raise open_error(self.path, exc) from exc
+            n = len(self._doc)
+            self.page_sizes: tuple[tuple[float, float], ...] = tuple(self._display_size(i) for i in range(n))
+
+    @property
+    def page_count(self) -> int:
+        return len(self.page_sizes)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        with PDFIUM_LOCK:
+            if not self._closed:
+                self._closed = True
+                self._doc.close()
+
+    def _check(self) -> None:
+        if self._closed:
+            raise LoadError("The document was closed")
+
+    def _display_size(self, index: int) -> tuple[float, float]:
+        """Width and height in points as the page is displayed (its /Rotate applied)."""
+        width, height = self._doc.get_page_size(index)
+        page = self._doc[index]
+        try:
+            if page.get_rotation() in (90, 270):
+                width, height = height, width
+        finally:
+            page.close()
+        return float(width), float(height)
+
+    # ---- rendering ----
+
+    def render(self, index: int, scale: float) -> PageImage:
+        """Render page `index` (0-based) at `scale` pixels per point."""
+        width, height = self.page_sizes[index]
+        if width * height * scale * scale > MAX_RENDER_PIXELS:
+            scale = (MAX_RENDER_PIXELS / (width * height)) ** 0.5
+        with PDFIUM_LOCK:
+            self._check()
+            page = self._doc[index]
+            try:
+                bitmap = page.render(scale=scale, prefer_bgrx=True, draw_annots=True)
+                try:
+                    data = bytes(bitmap.buffer)
+                    return PageImage(index, scale, bitmap.width, bitmap.height, bitmap.stride, data)
+                finally:
+                    bitmap.close()
+            finally:
+                page.close()
+
+    # ---- text ----
+
+    def page_text(self, index: int) -> str:
+        """The page's text with exactly one character per PDFium character index."""
+        pdfium = _pdfium()
+        raw = pdfium.raw
+        with PDFIUM_LOCK:
+            self._check()
+            page = self._doc[index]
+            textpage = page.get_textpage()
+            try:
+                n = textpage.count_chars()
+                text = textpage.get_text_range(0, n) if n else ""
+                if len(text) == n and "\ufffe" not in text and "\ufeff" not in text:
+                    return text  # the usual case: one UTF-16 unit per character, in one call
+                chars = []
+                for i in range(n):
+                    code = raw.FPDFText_GetUnicode(textpage, i)
+                    chars.append(chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else " ")
+                return "".join(chars)
+            finally:
+                textpage.close()
+                page.close()
+
+    def char_boxes(self, index: int, start: int, end: int) -> list[Rect]:
+        """Display rectangles of characters start..end-1 (empty boxes of generated spaces/newlines skipped)."""
+        with PDFIUM_LOCK:
+            self._check()
+            page = self._doc[index]
+            textpage = page.get_textpage()
+            try:
+                boxes = []
+                for i in range(start, end):
+                    left, bottom, right, top = textpage.get_charbox(i)
+                    if right > left and top > bottom:
+                        boxes.append(self._to_display(page, index, left, bottom, right, top))
+                return boxes
+            finally:
+                textpage.close()
+                page.close()
+
+    def text_rects(self, index: int, start: int, end: int) -> list[Rect]:
+        """Line rectangles covering characters start..end-1, as PDFium groups them (for the highlight)."""
+        if end <= start:
+            return []
+        with PDFIUM_LOCK:
+            self._check()
+            page = self._doc[index]
+            textpage = page.get_textpage()
+            try:
+                count = textpage.count_rects(start, end - start)
+                rects = [textpage.get_rect(i) for i in range(count)]
+                return [self._to_display(page, index, *r) for r in rects if r[2] > r[0] and r[3] > r[1]]
+            finally:
+                textpage.close()
+                page.close()
+
+    def _to_display(self, page, index: int, left: float, bottom: float, right: float, top: float) -> Rect:
+        """Page space (bottom-left origin, unrotated) to display points (top-left origin, rotation applied)."""
+        raw = _pdfium().raw
+        width, height = self.page_sizes[index]
+        size_x, size_y = int(width * DEVICE_PRECISION), int(height * DEVICE_PRECISION)
+        xs, ys = [], []
+        for x, y in ((left, bottom), (right, top)):
+            dx, dy = ctypes.c_int(), ctypes.c_int()
+            raw.FPDF_PageToDevice(page.raw, 0, 0, size_x, size_y, 0, x, y, ctypes.byref(dx), ctypes.byref(dy))
+            xs.append(dx.value / DEVICE_PRECISION)
+            ys.append(dy.value / DEVICE_PRECISION)
+        return min(xs), min(ys), max(xs), max(ys)
+

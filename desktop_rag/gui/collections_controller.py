@@ -1,0 +1,109 @@
+"""Collections in the window: which one is shown and asked in, and create/rename/delete/export/import
+(reads on the reader thread, changes on the index worker; the GUI thread never waits)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop_rag.engine.collections import Collection
+from desktop_rag.gui.backend import Backend
+from desktop_rag.gui.chat_controller import ChatController
+
+
+class CollectionsController(QObject):
+    """Holds the current collection (None: all) and tells the backend and the chat about it."""
+
+    listing_changed = Signal(object)  # tuple[Collection, ...]
+    current_changed = Signal(object)  # collection id or None
+    failed = Signal(str)  # a message for the user
+    exported = Signal(object)  # ExportReport
+    imported = Signal(object)  # ImportReport
+    import_check = Signal(str, object)  # archive path, model problem (str) or None: ask before importing
+
+    def __init__(self, backend: Backend, chat: ChatController, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.backend = backend
+        self.chat = chat
+        self.listing: tuple[Collection, ...] = ()
+        self.current: int | None = None
+        chat.conversation_collection.connect(self._conversation_opened)
+
+    def refresh(self) -> None:
+        engine = self.backend.engine
+        self.backend.run(lambda: tuple(engine.collections()), self._loaded, self.failed.emit)
+
+    def _loaded(self, listing: tuple) -> None:
+        self.listing = listing
+        if self.current is not None and all(c.id != self.current for c in listing):
+            self.select(None)
+        self.listing_changed.emit(listing)
+
+    def name_of(self, collection: int | None) -> str | None:
+        return next((c.name for c in self.listing if c.id == collection), None)
+
+    def select(self, collection: int | None, remember: bool = True) -> None:
+        """Show and ask within `collection`; the open conversation remembers it."""
+        if collection == self.current:
+            return
+        self.current = collection
+        self.backend.collection = collection
+        self.chat.collection = collection
+        conversation = self.chat.conversation_id
+        if remember and conversation is not None:
+            engine = self.backend.engine
+            self.backend.run(lambda: engine.set_conversation_collection(conversation, collection))
+        self.backend.refresh_library()
+        self.current_changed.emit(collection)
+
+    def _conversation_opened(self, _conversation_id: int, collection: object) -> None:
+        self.select(collection if isinstance(collection, int) else None, remember=False)
+
+    # ---- changes (on the index worker) ----
+
+    def create(self, name: str) -> None:
+        engine = self.backend.engine
+        self.backend.write(lambda: engine.create_collection(name), self._created, self.failed.emit)
+
+    def _created(self, collection: int) -> None:
+        self.refresh()
+        self.select(collection)
+
+    def rename(self, collection: int, name: str) -> None:
+        engine = self.backend.engine
+        self.backend.write(lambda: engine.rename_collection(collection, name), lambda _r: self.refresh(),
+                           self.failed.emit)
+
+    def delete(self, collection: int) -> None:
+        engine = self.backend.engine
+        if self.current == collection:
+            self.select(None)
+        self.backend.write(lambda: engine.delete_collection(collection), self._changed_library, self.failed.emit)
+
+    def _changed_library(self, _result: object = None) -> None:
+        self.refresh()
+        self.backend.refresh()
+
+    def export(self, collection: int, path: str, with_documents: bool) -> None:
+        engine = self.backend.engine
+        self.backend.run(lambda: engine.export_collection(collection, path, with_documents), self.exported.emit,
+                         self.failed.emit)
+
+    def check_import(self, path: str) -> None:
+        """Validate the archive and find whether its model differs (import_check says; nothing is written)."""
+        engine = self.backend.engine
+        self.backend.run(lambda: engine.archive_model_problem(engine.read_archive(path)),
+                         lambda problem: self.import_check.emit(path, problem), self.failed.emit)
+
+    def import_archive(self, path: str, reembed: bool, documents_dir: str | None = None) -> None:
+        engine = self.backend.engine
+        self.backend.write(lambda: engine.import_archive(path, reembed=reembed, documents_dir=documents_dir),
+                           self._imported, self.failed.emit)
+
+    def _imported(self, report) -> None:
+        self._changed_library()
+        if report.to_embed:  # the vector phase embeds them with this library's model
+            from desktop_rag.gui.workers import IndexRequest
+
+            self.backend.indexer.submit(IndexRequest("index", (), collection=report.collection_id))
+        self.select(report.collection_id)
+        self.imported.emit(report)

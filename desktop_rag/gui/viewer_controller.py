@@ -1,0 +1,326 @@
+"""Opens cited passages in the in-app viewer: locates them off-thread, pages/zooms/finds, offers re-indexing."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QDesktopServices
+
+from desktop_rag.engine.locate import (
+    CHANGED, MISSING, NOT_FOUND, PARTIAL, UNKNOWN, IndexedFile, Location, find_in_pdf, locate,
+)
+from desktop_rag.engine.types import Hit
+from desktop_rag.gui.page_renderer import OffThread, PageRenderer
+from desktop_rag.gui.text import file_url
+from desktop_rag.gui.views.viewer import ViewerWindow
+from desktop_rag.gui.views.viewer.strings import tr
+
+log = logging.getLogger(__name__)
+ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
+DEFAULT_ZOOM = 3  # index into ZOOMS: 125 %
+
+
+@dataclass(frozen=True)
+class Found:
+    """A find-in-document result on a PDF page."""
+
+    page: int
+    start: int
+    end: int
+    rects: tuple
+
+
+class ViewerController(QObject):
+    """Owns the viewer window, the locate worker and the page renderer; everything here runs on the GUI thread."""
+
+    located = Signal(object)  # Location, once it is shown
+    page_shown = Signal(int)  # a page index, drawn with its rendered image
+
+    def __init__(self, main_window, parent: QObject | None = None) -> None:
+        super().__init__(parent or main_window)
+        self.main = main_window
+        self.backend = main_window.backend
+        self.sources_model = main_window.sources_model
+        self.locator = OffThread("desktop-rag-viewer-locate", self)
+        self.renderer = PageRenderer(self)
+        self.renderer.page_ready.connect(self._page_ready)
+        self.renderer.render_failed.connect(self._render_failed)
+        self.view: ViewerWindow | None = None
+        self.passages: tuple[tuple[int, Hit], ...] = ()
+        self.position = 0
+        self.location: Location | None = None
+        self.pdf = None  # PdfFile of the document shown
+        self.page = 0
+        self.zoom_index = DEFAULT_ZOOM
+        self.found: Found | None = None
+        self._request = 0
+        self._reindexing = ""
+        main_window.chat_panel.messages.citation_clicked.connect(self._citation_clicked)
+        main_window.sources_panel.passage_requested.connect(self.open_number)
+        self.backend.index_finished.connect(self._index_finished)
+        self.backend.shut_down.connect(self.shutdown)
+
+    # ---- opening ----
+
+    def _citation_clicked(self, _row: int, number: int) -> None:
+        """Runs after ChatController.open_citation (connected earlier), so the sources are the answer's."""
+        self.open_number(number)
+
+    def open_number(self, number: int) -> None:
+        """Open passage [number] of the answer whose sources are shown; its siblings are next/previous."""
+        model = self.sources_model
+        passages = tuple((model.number(r), model.hit(r)) for r in range(model.rowCount()))
+        position = next((i for i, (n, _) in enumerate(passages) if n == number), -1)
+        if position >= 0:
+            self.open_passages(passages, position)
+
+    def open_passages(self, passages: tuple[tuple[int, Hit], ...], position: int) -> None:
+        self.passages, self.position = tuple(passages), position
+        self._show_position()
+
+    def window(self) -> ViewerWindow:
+        if self.view is None:
+            view = self.view = ViewerWindow(self.main)
+            view.previous_passage.connect(lambda: self._step_passage(-1))
+            view.next_passage.connect(lambda: self._step_passage(1))
+            view.page_step.connect(self._step_page)
+            view.zoom_step.connect(self._step_zoom)
+            view.open_default.connect(self.open_in_default_app)
+            view.reindex.connect(self.reindex)
+            view.find.connect(self.find)
+            view.set_zoom_label(ZOOMS[self.zoom_index])
+        return self.view
+
+    @property
+    def hit(self) -> Hit | None:
+        return self.passages[self.position][1] if 0 <= self.position < len(self.passages) else None
+
+    def _show_position(self) -> None:
+        hit = self.hit
+        if hit is None:
+            return
+        view = self.window()
+        number = self.passages[self.position][0]
+        view.set_title(os.path.basename(hit.path))
+        view.set_passage_nav(self.position, len(self.passages), number)
+        view.set_banner("")
+        view.set_find_result("")
+        view.show_message(tr("loading", name=os.path.basename(hit.path)))
+        view.show()
+        view.raise_()
+        view.activateWindow()
+        self._request += 1
+        request, engine = self._request, self.backend.engine
+        max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
+
+        def work() -> tuple[Location, object]:
+            return _locate(engine, hit, max_bytes)
+
+        self.locator.submit(work, lambda result: self._located(request, *result),
+                            lambda error: self._locate_failed(request, error))
+
+    def _step_passage(self, step: int) -> None:
+        if 0 <= self.position + step < len(self.passages):
+            self.position += step
+            self._show_position()
+
+    # ---- showing a location ----
+
+    def _located(self, request: int, location: Location, pdf) -> None:
+        if request != self._request or self.view is None:
+            if pdf is not None:
+                pdf.close()
+            return
+        self._set_pdf(pdf)
+        self.location, self.found = location, None
+        self._banner(location)
+        if location.error:
+            self.view.show_message(tr("error", reason=location.error))
+            self.view.set_page_nav(None, 0)
+        elif location.kind == "pdf":
+            self._show_pdf(location)
+        else:
+            self._show_text(location)
+        self.located.emit(location)
+
+    def _locate_failed(self, request: int, error: str) -> None:
+        if request == self._request and self.view is not None:
+            self.view.show_message(tr("error", reason=error))
+
+    def _set_pdf(self, pdf) -> None:
+        if pdf is self.pdf:
+            return
+        old, self.pdf = self.pdf, pdf
+        self.renderer.set_document(pdf)
+        if old is not None:
+            old.close()  # under the PDFium lock: a render still queued for it fails quietly
+
+    def _banner(self, location: Location) -> None:
+        view = self.view
+        if location.file_state == MISSING:
+            view.set_banner(tr("missing", path=location.path))
+        elif location.file_state == CHANGED:
+            view.set_banner(tr("changed_found" if location.found else "changed_lost"), offer_reindex=True)
+        elif location.file_state == UNKNOWN:
+            view.set_banner(tr("unknown"), level="info")
+        elif location.match == PARTIAL:
+            view.set_banner(tr("partial"), level="info")
+        elif location.match == NOT_FOUND and not location.error:
+            view.set_banner(tr("unmatched" if location.kind == "pdf" else "not_found_text"), level="info")
+        else:
+            view.set_banner("")
+
+    def _show_pdf(self, location: Location) -> None:
+        self.page = (location.page or 1) - 1
+        self.view.show_page_area("" if location.found else location.passage)
+        self._draw_page(reveal=True)
+
+    def _show_text(self, location: Location) -> None:
+        self.view.set_page_nav(None, 0)
+        self.view.text_pane.set_zoom(ZOOMS[self.zoom_index] / ZOOMS[DEFAULT_ZOOM])
+        self.view.text_pane.show_text(location.text, (location.start, location.end) if location.found else None)
+        self.view.show_text_area("" if location.found else location.passage)
+
+    # ---- PDF pages ----
+
+    @property
+    def scale(self) -> float:
+        ratio = self.view.devicePixelRatioF() if self.view is not None else 1.0
+        return ZOOMS[self.zoom_index] * ratio
+
+    def highlight_on(self, page: int) -> tuple:
+        location = self.location
+        if location is None or not location.found or location.page != page + 1:
+            return ()
+        return location.rects
+
+    def _draw_page(self, reveal: bool = False) -> None:
+        pdf, view = self.pdf, self.view
+        if pdf is None or view is None or pdf.closed:
+            return
+        self.page = min(max(self.page, 0), pdf.page_count - 1)
+        image = self.renderer.image(self.page, self.scale, prefetch=(self.page + 1, self.page - 1))
+        find = self.found.rects if self.found is not None and self.found.page == self.page else ()
+        highlight = self.highlight_on(self.page)
+        view.page_view.set_page(pdf.page_sizes[self.page], ZOOMS[self.zoom_index], image, highlight, find,
+                                tr("rendering", page=self.page + 1))
+        view.set_page_nav(self.page, pdf.page_count)
+        if reveal:
+            view.page_scroll.reveal(find or highlight)
+        if image is not None:
+            self.page_shown.emit(self.page)
+
+    def _page_ready(self, index: int) -> None:
+        if index == self.page:
+            self._draw_page()
+
+    def _render_failed(self, index: int, error: str) -> None:
+        if index == self.page and self.view is not None:
+            self.view.set_banner(tr("error", reason=error), level="info")
+
+    def _step_page(self, step: int) -> None:
+        if self.pdf is not None and self.location is not None and self.location.kind == "pdf":
+            self.page += step
+            self._draw_page(reveal=True)
+
+    def go_to_page(self, index: int) -> None:
+        self.page = index
+        self._draw_page(reveal=True)
+
+    def _step_zoom(self, step: int) -> None:
+        self.zoom_index = min(max(self.zoom_index + step, 0), len(ZOOMS) - 1)
+        if self.view is None:
+            return
+        self.view.set_zoom_label(ZOOMS[self.zoom_index])
+        if self.location is not None and self.location.kind == "text":
+            self.view.text_pane.set_zoom(ZOOMS[self.zoom_index] / ZOOMS[DEFAULT_ZOOM])
+        else:
+            self._draw_page(reveal=True)
+
+    # ---- find, default app, re-index ----
+
+    def find(self, query: str, forward: int) -> None:
+        view, location = self.view, self.location
+        if view is None or location is None or location.error:
+            return
+        if location.kind == "text":
+            view.set_find_result("" if view.text_pane.find(query, bool(forward)) else tr("find_none"))
+            return
+        pdf = self.pdf
+        if pdf is None or not query.strip():
+            return
+        found = self.found
+        page = found.page if found is not None else self.page
+        after = found.start if found is not None else (-1 if forward else 1 << 30)
+        request = self._request
+        self.locator.submit(lambda: find_in_pdf(pdf, query, page, after, bool(forward)),
+                            lambda result: self._found(request, result))
+
+    def _found(self, request: int, result) -> None:
+        if request != self._request or self.view is None:
+            return
+        if result is None:
+            self.found = None
+            self.view.set_find_result(tr("find_none"))
+        else:
+            self.found = Found(*result)
+            self.page = self.found.page
+            self.view.set_find_result(tr("find_at", page=self.page + 1))
+        self._draw_page(reveal=True)
+
+    def open_in_default_app(self) -> None:
+        hit = self.hit
+        if hit is None:
+            return
+        page = self.page + 1 if self.location is not None and self.location.kind == "pdf" else hit.page
+        if not QDesktopServices.openUrl(file_url(hit.path, page)) and self.view is not None:
+            self.view.set_banner(tr("no_open", path=hit.path), level="info")
+
+    def reindex(self) -> None:
+        hit = self.hit
+        if hit is None or self.view is None:
+            return
+        self._reindexing = hit.path
+        self.backend.force([hit.path])
+        self.view.set_banner(tr("reindex_started"), level="info")
+
+    def _index_finished(self, _report) -> None:
+        """After the re-index the user asked for, look for the passage again (the store is now current)."""
+        hit = self.hit
+        if self._reindexing and hit is not None and hit.path == self._reindexing:
+            self._reindexing = ""
+            self._show_position()
+
+    # ---- shutdown ----
+
+    def shutdown(self) -> None:
+        self._request += 1
+        self.renderer.stop()
+        self.locator.stop()
+        self._set_pdf(None)
+        if self.view is not None:
+            self.view.close()
+
+
+def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
+    """On the locate thread: the store's record of the file, then the passage in the file as it is now."""
+    record = engine.store.file_by_path(hit.path)
+    indexed = IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
+    pdf = None
+    if hit.path.lower().endswith(".pdf") and os.path.isfile(hit.path):
+        from desktop_rag.engine.errors import LoadError
+        from desktop_rag.engine.pdf_render import PdfFile
+
+        try:
+            pdf = PdfFile(hit.path)
+        except LoadError:
+            return locate(hit, indexed, max_bytes=max_bytes), None  # opens it again, reports the reason
+    try:
+        return locate(hit, indexed, max_bytes=max_bytes, pdf=pdf), pdf
+    except BaseException:
+        if pdf is not None:
+            pdf.close()
+        raise

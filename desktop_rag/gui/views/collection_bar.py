@@ -1,0 +1,156 @@
+"""The collection selector (library header) with its menu, and the chat header's "asking in" line."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMenu, QMessageBox, QToolButton, QWidget,
+)
+
+from desktop_rag.gui import i18n
+from desktop_rag.gui.collections_controller import CollectionsController
+from desktop_rag.gui.views.panel import ask_plain
+
+_TEXT = {
+    "all": ("All collections", "全部知识库"),
+    "menu": ("Collections", "知识库"),
+    "new": ("New collection…", "新建知识库…"),
+    "rename": ("Rename…", "重命名…"),
+    "delete": ("Delete…", "删除…"),
+    "export": ("Export…", "导出…"),
+    "export_docs": ("Export with documents…", "连同文档导出…"),
+    "import": ("Import…", "导入…"),
+    "name": ("Collection name:", "知识库名称："),
+    "asking": ("Asking in: {name}", "提问范围：{name}"),
+    "confirm_delete": ("Delete the collection “{name}” and its index ({files} files, {chunks} chunks)? "
+                       "Your documents on disk are not touched.",
+                       "删除知识库“{name}”及其索引（{files} 个文件，{chunks} 个片段）？磁盘上的文档不会被删除。"),
+    "reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
+    "exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
+    "imported": ("Imported “{name}”: {chunks} passages.", "已导入“{name}”：{chunks} 个段落。"),
+    "failed": ("Collections", "知识库"),
+    "archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),
+}
+
+
+def text(key: str, **values: object) -> str:
+    en, zh = _TEXT[key]
+    return (zh if i18n.language() == "zh" else en).format(**values)
+
+
+class CollectionBar(QWidget):
+    """A combo box of collections ("All collections" first) and a menu to manage them."""
+
+    def __init__(self, controller: CollectionsController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.combo = QComboBox(self)
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.activated.connect(self._chosen)
+        row.addWidget(self.combo, 1)
+        self.menu_button = QToolButton(self)
+        self.menu_button.setText("⋯")
+        self.menu_button.setToolTip(text("menu"))
+        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.menu = QMenu(self)
+        self.actions = {key: self.menu.addAction(text(key)) for key in
+                        ("new", "rename", "delete", "export", "export_docs", "import")}
+        self.actions["new"].triggered.connect(self.create)
+        self.actions["rename"].triggered.connect(self.rename)
+        self.actions["delete"].triggered.connect(self.delete)
+        self.actions["export"].triggered.connect(lambda: self.export(False))
+        self.actions["export_docs"].triggered.connect(lambda: self.export(True))
+        self.actions["import"].triggered.connect(self.import_archive)
+        self.menu_button.setMenu(self.menu)
+        row.addWidget(self.menu_button)
+        controller.listing_changed.connect(self._fill)
+        controller.current_changed.connect(lambda _c: self._fill(controller.listing))
+        controller.failed.connect(self._failed)
+        controller.import_check.connect(self._confirm_import)
+        controller.exported.connect(lambda r: self._info(text("exported", name=r.collection, path=r.path)))
+        controller.imported.connect(lambda r: self._info(text("imported", name=r.collection, chunks=r.chunks)))
+        self._fill(())
+
+    def _fill(self, listing: tuple) -> None:
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        self.combo.addItem(text("all"), None)
+        for c in listing:
+            self.combo.addItem(c.name, c.id)  # item text is plain text in a combo box
+        index = self.combo.findData(self.controller.current)
+        self.combo.setCurrentIndex(max(index, 0))
+        self.combo.blockSignals(False)
+        chosen = self.controller.current is not None
+        for key in ("rename", "delete", "export", "export_docs"):
+            self.actions[key].setEnabled(chosen)
+
+    def _chosen(self, index: int) -> None:
+        self.controller.select(self.combo.itemData(index))
+
+    def _selected(self):
+        return next((c for c in self.controller.listing if c.id == self.controller.current), None)
+
+    def create(self) -> None:
+        name, ok = QInputDialog.getText(self, text("new"), text("name"))
+        if ok and name.strip():
+            self.controller.create(name)
+
+    def rename(self) -> None:
+        chosen = self._selected()
+        if chosen is None:
+            return
+        name, ok = QInputDialog.getText(self, text("rename"), text("name"), text=chosen.name)
+        if ok and name.strip():
+            self.controller.rename(chosen.id, name)
+
+    def delete(self) -> None:
+        chosen = self._selected()
+        if chosen is not None and ask_plain(self, text("delete"), text(
+                "confirm_delete", name=chosen.name, files=chosen.files, chunks=chosen.chunks)):
+            self.controller.delete(chosen.id)
+
+    def export(self, with_documents: bool) -> None:
+        chosen = self._selected()
+        if chosen is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{chosen.name}.zip", text("archive"))
+        if path:
+            self.controller.export(chosen.id, path, with_documents)
+
+    def import_archive(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, text("import"), "", text("archive"))
+        if path:
+            self.controller.check_import(path)  # validated first; a model change is asked about
+
+    def _confirm_import(self, path: str, problem: object) -> None:
+        if problem is None or ask_plain(self, text("import"), text("reembed", problem=problem)):
+            self.controller.import_archive(path, reembed=problem is not None)
+
+    def _failed(self, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, text("failed"), message, parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.open()  # not exec(): the GUI thread never waits in a nested loop here
+
+    def _info(self, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, text("failed"), message, parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.open()
+
+
+class AskingInLabel(QLabel):
+    """The chat header's line: which collection a question is asked in."""
+
+    def __init__(self, controller: CollectionsController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setStyleSheet("color: #555; padding: 0 4px;")
+        self.controller = controller
+        controller.current_changed.connect(lambda _c: self._show())
+        controller.listing_changed.connect(lambda _l: self._show())
+        self._show()
+
+    def _show(self) -> None:
+        name = self.controller.name_of(self.controller.current) if self.controller.current is not None else None
+        self.setText(text("asking", name=name or text("all")))

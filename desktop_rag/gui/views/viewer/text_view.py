@@ -1,0 +1,107 @@
+"""A document's text (.docx, .md, .txt) as plain text, scrolled to the passage, highlighted with extra selections."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+HIGHLIGHT = QColor(255, 224, 130)
+FIND = QColor(255, 167, 38)
+
+
+def utf16_position(text: str, index: int) -> int:
+    """The QTextDocument position of text[index] (characters beyond the BMP take two positions)."""
+    return index + sum(1 for ch in text[:index] if ord(ch) > 0xFFFF)
+
+
+def _selection(cursor: QTextCursor, colour: QColor) -> QTextEdit.ExtraSelection:
+    selection = QTextEdit.ExtraSelection()
+    selection.cursor = cursor
+    fmt = QTextCharFormat()
+    fmt.setBackground(colour)
+    selection.format = fmt
+    return selection
+
+
+class TextPane(QPlainTextEdit):
+    """Read-only plain text (documents are untrusted: never rendered as HTML)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.passage: tuple[int, int] | None = None
+        self.found: tuple[int, int] | None = None
+        self.base_point_size = self.font().pointSizeF()
+
+    def show_text(self, text: str, passage: tuple[int, int] | None) -> None:
+        """Show `text`; highlight and scroll to `passage` (start, end offsets into `text`) when given."""
+        self.setPlainText(text)
+        if passage is not None:  # Python offsets count code points; the document counts UTF-16 units
+            passage = (utf16_position(text, passage[0]), utf16_position(text, passage[1]))
+        self.passage, self.found = passage, None
+        self._apply()
+        if passage is not None:
+            self.reveal(passage[0], passage[1])
+
+    def reveal(self, start: int, end: int) -> None:
+        """Bring text[start:end] into view, its first line near the middle."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(min(end, self.document().characterCount() - 1))
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        cursor.setPosition(start)
+        self.setTextCursor(cursor)
+        self.centerCursor()
+
+    def _cursor(self, start: int, end: int) -> QTextCursor:
+        cursor = QTextCursor(self.document())
+        last = self.document().characterCount() - 1
+        cursor.setPosition(min(start, last))
+        cursor.setPosition(min(end, last), QTextCursor.MoveMode.KeepAnchor)
+        return cursor
+
+    def _apply(self) -> None:
+        selections = []
+        if self.passage is not None:
+            selections.append(_selection(self._cursor(*self.passage), HIGHLIGHT))
+        if self.found is not None:
+            selections.append(_selection(self._cursor(*self.found), FIND))
+        self.setExtraSelections(selections)
+
+    def highlighted_text(self) -> str:
+        """The text under the passage highlight (tests and accessibility)."""
+        selections = self.extraSelections()
+        return selections[0].cursor.selectedText().replace("\u2029", "\n") if self.passage and selections else ""
+
+    def find(self, query: str, forward: bool = True) -> bool:  # type: ignore[override]
+        """Find the next (or previous) occurrence after the last find, wrapping around."""
+        if not query:
+            self.found = None
+            self._apply()
+            return False
+        flags = QTextDocument.FindFlag(0) if forward else QTextDocument.FindFlag.FindBackward
+        start = QTextCursor(self.document())
+        if self.found is not None:
+            start.setPosition(self.found[1] if forward else self.found[0])
+        elif self.passage is not None:
+            start.setPosition(self.passage[0])
+        hit = self.document().find(query, start, flags)
+        if hit.isNull():
+            wrap = QTextCursor(self.document())
+            if not forward:
+                wrap.movePosition(QTextCursor.MoveOperation.End)
+            hit = self.document().find(query, wrap, flags)
+        if hit.isNull():
+            self.found = None
+            self._apply()
+            return False
+        self.found = (hit.selectionStart(), hit.selectionEnd())
+        self._apply()
+        self.reveal(*self.found)
+        return True
+
+    def set_zoom(self, zoom: float) -> None:
+        font = self.font()
+        font.setPointSizeF(max(4.0, self.base_point_size * zoom))
+        self.setFont(font)

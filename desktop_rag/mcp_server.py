@@ -1,0 +1,150 @@
+"""`desktop-rag mcp`: the library served read-only over the Model Context Protocol (stdio, official SDK).
+
+Tools: search, ask, list_collections, status. The library is opened read-only (SQLite mode=ro, the
+vector cache rebuilt in memory if stale, never saved), so the server works while the app indexes the
+same library and can never add, change or delete anything. Only the protocol goes to stdout: the SDK's
+stdio transport moves file descriptor 1 to stderr for the session, and logs go to stderr/the log file.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from typing import Any
+
+from desktop_rag import __version__
+from desktop_rag.config import AppPaths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.types import DoneEvent, ErrorEvent, Hit, SourcesEvent
+
+log = logging.getLogger(__name__)
+
+MAX_K = 50
+MAX_QUERY_CHARS = 4000
+INSTRUCTIONS = (
+    "Desktop RAG: search the user's own documents (PDF, Word, text) on this computer and get passages with "
+    "their file, page and heading. Use `search` for passages, `ask` for a short answer with cited sources, "
+    "`list_collections` to see the separate knowledge bases, `status` for what is indexed. Read-only."
+)
+
+
+class LibraryTools:
+    """The tools' work, on one read-only engine opened on first use (so the handshake is immediate)."""
+
+    def __init__(self, paths: AppPaths) -> None:
+        self.paths = paths
+        self._engine: Engine | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def engine(self) -> Engine:
+        with self._lock:
+            if self._engine is None:
+                self._engine = Engine(self.paths, read_only=True)
+            return self._engine
+
+    def close(self) -> None:
+        with self._lock:
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+
+    def search(self, query: str, k: int = 5, collection: str | None = None) -> dict[str, Any]:
+        query = _checked_query(query)
+        engine = self.engine
+        hits = engine.search(query, max(1, min(int(k), MAX_K)), engine.collection_id(collection))
+        return {"query": query, "collection": collection, "passages": [_passage(h, n) for n, h in enumerate(hits, 1)]}
+
+    def ask(self, question: str, collection: str | None = None) -> dict[str, Any]:
+        question = _checked_query(question)
+        engine = self.engine
+        passages: tuple[Hit, ...] = ()
+        for event in engine.ask(question, collection=engine.collection_id(collection)):
+            if isinstance(event, SourcesEvent):
+                passages = event.hits
+            elif isinstance(event, ErrorEvent):
+                raise DesktopRagError(event.message)
+            elif isinstance(event, DoneEvent):
+                cited = [(passages.index(h) + 1 if h in passages else n, h)
+                         for n, h in enumerate(event.cited or passages, 1)]
+                return {"question": question, "answer": event.answer, "mode": event.mode, "notice": event.notice,
+                        "sources": [_passage(h, n) for n, h in cited]}
+        raise DesktopRagError("No answer was produced.")
+
+    def list_collections(self) -> dict[str, Any]:
+        return {"collections": [c.to_json() for c in self.engine.collections()]}
+
+    def status(self, collection: str | None = None) -> dict[str, Any]:
+        engine = self.engine
+        return {**engine.status(engine.collection_id(collection)).to_json(), "collection": collection}
+
+
+def build_server(tools: LibraryTools):
+    """The MCP server with the four read-only tools."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    server = MCPServer("desktop-rag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+
+    @server.tool(annotations=read_only)
+    def search(query: str, k: int = 5, collection: str | None = None) -> dict[str, Any]:
+        """Find passages in the user's documents. `collection`: one knowledge base by name (default: all).
+        Returns passages with file, page, heading, score and text, best first."""
+        return _guarded(tools.search, query, k, collection)
+
+    @server.tool(annotations=read_only)
+    def ask(question: str, collection: str | None = None) -> dict[str, Any]:
+        """Answer a question from the user's documents with numbered sources (an extractive answer of quoted
+        sentences, or the configured language model's answer)."""
+        return _guarded(tools.ask, question, collection)
+
+    @server.tool(annotations=read_only)
+    def list_collections() -> dict[str, Any]:
+        """The knowledge bases (collections) in the library, with their sizes."""
+        return _guarded(tools.list_collections)
+
+    @server.tool(annotations=read_only)
+    def status(collection: str | None = None) -> dict[str, Any]:
+        """What is indexed: embedding model, files, chunks, failures (of one collection, or all)."""
+        return _guarded(tools.status, collection)
+
+    return server
+
+
+def _guarded(fn, *args):
+    """Run a tool; a user-facing failure becomes the tool's error text (no traceback, no internals)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    try:
+        return fn(*args)
+    except DesktopRagError as exc:
+        raise ToolError(str(exc)) from None
+    except sqlite3.OperationalError as exc:
+        log.warning("MCP tool failed on the library: %s", exc)
+        raise ToolError(f"The library could not be read ({exc}); open it once in the app, then try again.") from None
+
+
+def _checked_query(text: str) -> str:
+    text = " ".join(str(text).split())
+    if not text:
+        raise DesktopRagError("The query is empty.")
+    return text[:MAX_QUERY_CHARS]
+
+
+def _passage(hit: Hit, rank: int) -> dict[str, Any]:
+    return {"rank": rank, "file": hit.path, "page": hit.page, "heading": hit.heading,
+            "score": round(float(hit.score), 6), "text": hit.text, "chunk_id": hit.chunk_id, "ocr": hit.ocr}
+
+
+def serve(paths: AppPaths) -> int:
+    """Run until the client closes stdin."""
+    tools = LibraryTools(paths)
+    log.info("MCP server on stdio for %s (read-only)", paths.data_dir)
+    try:
+        build_server(tools).run("stdio")
+    finally:
+        tools.close()
+    return 0

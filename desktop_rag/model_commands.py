@@ -1,0 +1,85 @@
+"""The `models` and `download-model` CLI commands: list recommended embedding models, download one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from desktop_rag.config import AppPaths, load_settings
+from desktop_rag.engine import model_catalog, model_download
+from desktop_rag.engine.errors import UsageError
+
+
+def cmd_models(paths: AppPaths, args: argparse.Namespace) -> int:
+    """Print the catalog with sizes, speeds and where each model is (or would be) on disk."""
+    rows = []
+    for m in model_catalog.CATALOG:
+        folder = model_download.local_model_path(paths.data_dir, m.repo_id)
+        rows.append({"key": m.key, "repo_id": m.repo_id, "languages": sorted(m.languages) if m.languages else None,
+                     "language_label": m.language_label, "dimension": m.dimension, "download_mb": m.download_mb,
+                     "chunks_per_s_en": m.chunks_per_s_en, "chunks_per_s_zh": m.chunks_per_s_zh,
+                     "query_prefix": m.query_prefix, "passage_prefix": m.passage_prefix,
+                     "recommended": m.recommended,
+                     "downloaded": model_download.is_downloaded(paths.data_dir, m.repo_id),
+                     "path": str(folder)})
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False), flush=True)
+        return 0
+    for r in rows:
+        mark = "*" if r["recommended"] else " "
+        state = f"downloaded: {r['path']}" if r["downloaded"] else "not downloaded"
+        print(f"{mark} {r['key']:<40} {r['download_mb']:>6,} MB  dim {r['dimension']:<5} "
+              f"~{r['chunks_per_s_en']:g}/{r['chunks_per_s_zh']:g} chunks/s (en/zh)  {r['language_label']}")
+        print(f"  {'':<40} {r['repo_id']}; {state}")
+    print(f"\nSpeeds: {model_catalog.SPEED_NOTE}.\nDownload one with `desktop-rag download-model NAME` "
+          "(--hub https://hf-mirror.com for the mirror).")
+    return 0
+
+
+def cmd_download_model(paths: AppPaths, args: argparse.Namespace) -> int:
+    """Download a catalog model (or any org/name repo) into the data dir and print its folder."""
+    entry = model_catalog.find(args.name)
+    repo_id = entry.repo_id if entry else args.name
+    if not entry and "/" not in repo_id:
+        raise UsageError(f"Unknown model {args.name!r}: use a name from `desktop-rag models` or an org/name repo id.")
+    endpoint = model_download.resolve_endpoint(args.hub or load_settings(paths).hub_endpoint)
+    progress = _TerminalDownloadProgress()
+    try:
+        folder = model_download.download_model(repo_id, paths.data_dir, endpoint=endpoint, on_progress=progress)
+    finally:
+        progress.finish()
+    if args.json:
+        print(json.dumps({"repo_id": repo_id, "path": str(folder), "endpoint": endpoint}, ensure_ascii=False))
+    else:
+        print(f"Downloaded {repo_id} into {folder}\nUse it: Settings → Embedding model → this folder "
+              f"(or DESKTOP_RAG_EMBEDDING_MODEL={folder}).")
+    return 0
+
+
+class _TerminalDownloadProgress:
+    """One self-rewriting line on stderr, only when it is a terminal."""
+
+    def __init__(self, stream=sys.stderr) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self._last = 0.0
+
+    def __call__(self, p: model_download.DownloadProgress) -> None:
+        now = time.monotonic()
+        if not self.enabled or (p.phase == "downloading" and now - self._last < 0.2):
+            return
+        self._last = now
+        line = f"{p.phase} {p.bytes_done / 1e6:,.1f}/{p.bytes_total / 1e6:,.1f} MB"
+        if p.rate:
+            line += f", {p.rate / 1e6:.1f} MB/s"
+        if p.eta_seconds is not None:
+            line += f", about {p.eta_seconds:.0f} s left"
+        self.stream.write("\r\033[K" + line)
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()

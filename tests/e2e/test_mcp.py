@@ -1,0 +1,127 @@
+"""`desktop-rag mcp` as a real child process, driven by the MCP SDK's own stdio client.
+
+The library uses the hashing embedder (hash:64): these tests are about the protocol, read-only access and
+collections, not about the meaning of the passages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.store import WriterLock
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = Settings(embedding_model="hash:64")
+
+
+@pytest.fixture()
+def library(tmp_path: Path) -> Path:
+    """A library with two collections: "Default" (glaciers) and "Recipes" (bread)."""
+    docs = tmp_path / "docs"
+    (docs / "science").mkdir(parents=True)
+    (docs / "kitchen").mkdir(parents=True)
+    (docs / "science" / "glaciers.txt").write_text(
+        "Glacier retreat\n\nThe Rhone glacier lost forty metres of ice in one summer of record heat.\n", "utf-8")
+    (docs / "kitchen" / "bread.txt").write_text(
+        "Sourdough bread\n\nA sourdough loaf needs a ripe starter, flour, water, salt and a long cold rise.\n", "utf-8")
+    data = tmp_path / "data"
+    engine = Engine(resolve_paths(data), FAST)
+    try:
+        engine.index([docs / "science"])
+        engine.index([docs / "kitchen"], collection=engine.create_collection("Recipes"))
+    finally:
+        engine.close()
+    return data
+
+
+def _digest(data: Path) -> str:
+    return hashlib.sha256((data / "library.sqlite3").read_bytes()).hexdigest()
+
+
+async def _session_calls(data: Path, calls):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "desktop_rag", "--data-dir", str(data), "mcp"],
+                                   env=env, cwd=str(REPO))
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await calls(session)
+
+
+def _run(data: Path, calls):
+    return anyio.run(_session_calls, data, calls)
+
+
+def test_lists_tools_and_finds_the_passage_within_a_collection(library: Path):
+    async def calls(session):
+        tools = await session.list_tools()
+        found = await session.call_tool("search", {"query": "sourdough starter", "k": 3})
+        within = await session.call_tool("search", {"query": "sourdough starter", "k": 3, "collection": "Default"})
+        listed = await session.call_tool("list_collections", {})
+        status = await session.call_tool("status", {"collection": "Recipes"})
+        return tools, found, within, listed, status
+
+    tools, found, within, listed, status = _run(library, calls)
+    names = {t.name for t in tools.tools}
+    assert names == {"search", "ask", "list_collections", "status"}
+    assert all(t.annotations.read_only_hint for t in tools.tools)
+    assert not found.is_error
+    top = found.structured_content["passages"][0]
+    assert top["file"].endswith("bread.txt") and "ripe starter" in top["text"] and top["page"] is None
+    assert top["heading"] == "Sourdough bread" and top["score"] > 0
+    # Asked within "Default", the bread passage never appears.
+    assert all(p["file"].endswith("glaciers.txt") for p in within.structured_content["passages"])
+    assert [c["name"] for c in listed.structured_content["collections"]] == ["Default", "Recipes"]
+    assert status.structured_content["sources"][0].endswith("kitchen")
+
+
+def test_write_like_requests_are_refused_and_nothing_changes(library: Path):
+    before = _digest(library)
+
+    async def calls(session):
+        index = await session.call_tool("index", {"paths": [str(library)]})
+        remove = await session.call_tool("remove", {"path": str(library)})
+        unknown = await session.call_tool("search", {"query": "x", "collection": "Nope"})
+        return index, remove, unknown
+
+    index, remove, unknown = _run(library, calls)
+    assert index.is_error and "index" in index.content[0].text
+    assert remove.is_error
+    assert unknown.is_error and "no collection called" in unknown.content[0].text
+    assert _digest(library) == before
+
+
+def test_works_while_another_process_writes_the_library(library: Path):
+    """During an index run the app holds the writer lock and, at moments, an open SQLite write transaction;
+    the read-only server needs neither (a server that opened the library for writing would wait here)."""
+    lock = WriterLock(library / "library.lock")
+    lock.acquire()
+    writer = sqlite3.connect(library / "library.sqlite3", isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE meta SET value = value WHERE key = 'schema_version'")
+    try:
+        async def calls(session):
+            return await session.call_tool("ask", {"question": "What does a sourdough loaf need?"},
+                                           read_timeout_seconds=20)
+
+        answer = _run(library, calls)
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+        lock.release()
+    assert not answer.is_error, answer.content
+    result = answer.structured_content
+    assert result["mode"] == "extractive" and result["sources"][0]["file"].endswith("bread.txt")

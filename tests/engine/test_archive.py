@@ -1,0 +1,214 @@
+"""Export / import of collections: an identical library on a fresh data dir with nothing embedded again,
+path mapping when the documents travel too, a model mismatch said first, and damaged or foreign archives
+rejected with nothing changed.
+
+The hashing embedder (hash:64, and hash:48 as "another model") is used: these tests are about what the
+archive carries, not about meaning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.archive import ArchiveError
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import ModelMismatchError
+from tests.engine.test_collections import QUERIES, CountingEmbedder, _docs, _results
+
+FAST = Settings(embedding_model="hash:64")
+
+
+@pytest.fixture()
+def source(tmp_path: Path):
+    a, b = _docs(tmp_path)
+    engine = Engine(resolve_paths(tmp_path / "source"), FAST)
+    grid = engine.create_collection("Grid")
+    engine.index([a], collection=engine.collection_id("Default"))
+    engine.index([b], collection=grid)
+    yield engine, a, b
+    engine.close()
+
+
+def _fresh(path: Path, settings: Settings = FAST) -> tuple[Engine, CountingEmbedder]:
+    engine = Engine(resolve_paths(path), settings)
+    counting = CountingEmbedder()
+    engine._embedders["hash:64"] = counting  # every passage embedding in the fresh library is counted
+    return engine, counting
+
+
+def _vectors_by_text(engine: Engine) -> dict[str, bytes]:
+    rows = engine.store.db.execute("SELECT c.text, v.vector FROM chunks c JOIN vectors v ON v.chunk_id = c.id")
+    return dict(rows.fetchall())
+
+
+def test_round_trip_gives_identical_search_results_without_embedding(source, tmp_path: Path):
+    engine, a, b = source
+    default, grid = engine.collection_id("Default"), engine.collection_id("Grid")
+    engine.export_collection(default, tmp_path / "default.zip")
+    engine.export_collection(grid, tmp_path / "grid.zip")
+    target, counting = _fresh(tmp_path / "fresh")
+    try:
+        target.create_collection("Scratch")  # the fresh library's own "Default" stays; imports are named apart
+        first = target.import_archive(tmp_path / "default.zip", name="Plants")
+        second = target.import_archive(tmp_path / "grid.zip")
+        assert (first.vectors, first.to_embed, second.vectors, second.to_embed) == (2, 0, 2, 0)
+        assert _results(target, None) == _results(engine, None)
+        assert _results(target, first.collection_id) == _results(engine, default)
+        assert _results(target, second.collection_id) == _results(engine, grid)
+        assert counting.passages == 0
+        assert _vectors_by_text(target) == _vectors_by_text(engine)
+        # the sources keep their paths; the documents are still there, so a re-scan finds nothing to do
+        report = target.index()
+        assert (report.unchanged, report.embedded, report.removed) == (4, 0, 0) and counting.passages == 0
+    finally:
+        target.close()
+    reopened = Engine(resolve_paths(tmp_path / "fresh"), FAST)  # the FAISS cache saved by the import is valid
+    try:
+        assert _results(reopened, None) == _results(engine, None)
+    finally:
+        reopened.close()
+
+
+def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
+    engine, a, b = source
+    engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip", with_documents=True)
+    target, counting = _fresh(tmp_path / "fresh")
+    try:
+        report = target.import_archive(tmp_path / "grid.zip", documents_dir=tmp_path / "moved")
+        assert report.documents == 2 and report.documents_dir == str((tmp_path / "moved").resolve())
+        assert (tmp_path / "moved" / "b" / "grid.txt").read_bytes() == (b / "grid.txt").read_bytes()
+        hits = target.search("pumped hydro", 3, report.collection_id)
+        assert hits[0].path == str((tmp_path / "moved" / "b" / "hydro.txt").resolve())
+        scan = target.index(collection=report.collection_id)  # same bytes and mtimes: nothing read or embedded
+        assert (scan.unchanged, scan.updated, scan.embedded) == (2, 0, 0) and counting.passages == 0
+    finally:
+        target.close()
+
+
+def test_another_model_is_said_first_and_reembeds_only_when_asked(source, tmp_path: Path):
+    engine, a, b = source
+    engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip")
+    other = Settings(embedding_model="hash:48")
+    target = Engine(resolve_paths(tmp_path / "other"), other)
+    try:
+        target.index([a])  # this library's vectors are hash:48
+        before = _dump(target)
+        with pytest.raises(ModelMismatchError, match="hash:64.*hash:48"):
+            target.import_archive(tmp_path / "grid.zip")
+        assert _dump(target) == before
+        report = target.import_archive(tmp_path / "grid.zip", reembed=True)
+        assert (report.vectors, report.to_embed) == (0, 2)
+        target.index([], collection=report.collection_id)
+        assert target.status(report.collection_id).chunks_pending_embedding == 0
+        assert target.store.get_meta("embedding_model") == "hash:48" and target.vectors().dimension == 48
+        assert {h.path for h in target.search("pumped hydro grid", 5, report.collection_id)} <= {
+            str(b / "grid.txt"), str(b / "hydro.txt")}
+    finally:
+        target.close()
+
+
+def _dump(engine: Engine) -> str:
+    """Every row of the library's content tables, for "nothing changed"."""
+    db = engine.store.db
+    tables = ["collections", "sources", "files", "chunks", "vectors", "chunks_fts", "conversations"]
+    rows = {t: [list(map(_plain, r)) for r in db.execute(f"SELECT * FROM {t} ORDER BY rowid")] for t in tables}
+    rows["meta"] = db.execute("SELECT * FROM meta ORDER BY key").fetchall()
+    return json.dumps(rows)
+
+
+def _plain(value):
+    return hashlib.sha256(value).hexdigest() if isinstance(value, bytes) else value
+
+
+def _rewrite(src: Path, dst: Path, change) -> None:
+    """Copy an archive member by member, letting `change(name, data)` return new (name, data) or None."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for info in zin.infolist():
+            out = change(info.filename, zin.read(info))
+            if out is not None:
+                zout.writestr(out[0], out[1])
+
+
+def _with_manifest(edit):
+    def change(name, data):
+        if name != "manifest.json":
+            return name, data
+        manifest = json.loads(data)
+        edit(manifest)
+        return name, json.dumps(manifest).encode()
+    return change
+
+
+def _flip_chunk_text(name, data):
+    return (name, data.replace(b"Pumped hydro", b"Pumped HYDRO")) if name == "chunks.jsonl" else (name, data)
+
+
+def _evil_member(manifest):
+    manifest["members"]["../../evil.txt"] = {"size": 1, "sha256": "0" * 64}
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("truncated", "not a readable zip file"),
+    ("not a zip", "not a readable zip file"),
+    ("foreign zip", "no manifest.json"),
+    ("edited chunk", "does not match its checksum"),
+    ("missing member", "is missing"),
+    ("zip-slip name", "unexpected member name"),
+    ("newer format", "newer Desktop RAG"),
+    ("wrong counts", "counts do not match"),
+])
+def test_a_damaged_or_foreign_archive_is_rejected_and_nothing_changes(source, tmp_path: Path, damage, message):
+    engine, a, b = source
+    good = tmp_path / "grid.zip"
+    engine.export_collection(engine.collection_id("Grid"), good, with_documents=True)
+    bad = tmp_path / "bad.zip"
+    if damage == "truncated":
+        bad.write_bytes(good.read_bytes()[: good.stat().st_size * 2 // 3])
+    elif damage == "not a zip":
+        bad.write_bytes(b"%PDF-1.7 definitely not an archive")
+    elif damage == "foreign zip":
+        with zipfile.ZipFile(bad, "w") as zf:
+            zf.writestr("readme.txt", "hello")
+    elif damage == "edited chunk":
+        _rewrite(good, bad, _flip_chunk_text)
+    elif damage == "missing member":
+        _rewrite(good, bad, lambda n, d: None if n == "vectors.f32" else (n, d))
+    elif damage == "zip-slip name":
+        _rewrite(good, bad, _with_manifest(_evil_member))
+    elif damage == "newer format":
+        _rewrite(good, bad, _with_manifest(lambda m: m.update(format_version=99)))
+    else:
+        _rewrite(good, bad, _with_manifest(lambda m: m["counts"].update(chunks=7)))
+    target = Engine(resolve_paths(tmp_path / "target"), FAST)
+    try:
+        target.index([a])
+        before, listing = _dump(target), sorted(p.name for p in tmp_path.iterdir())
+        with pytest.raises(ArchiveError, match=message) as caught:
+            target.import_archive(bad, documents_dir=tmp_path / "docs-out")
+        assert "Nothing was changed" in str(caught.value)
+        assert _dump(target) == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == listing  # no documents folder, no stray files
+        assert not (tmp_path.parent / "evil.txt").exists()
+    finally:
+        target.close()
+
+
+def test_the_archive_holds_float32_vectors_and_a_hashed_manifest(source, tmp_path: Path):
+    engine, a, b = source
+    report = engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip")
+    with zipfile.ZipFile(tmp_path / "grid.zip") as zf:
+        manifest = json.loads(zf.read("manifest.json"))
+        for name, entry in manifest["members"].items():
+            assert hashlib.sha256(zf.read(name)).hexdigest() == entry["sha256"]
+        vectors = np.frombuffer(zf.read("vectors.f32"), dtype="<f4").reshape(-1, 64)
+    assert manifest["format"] == "desktop-rag-collection" and manifest["embedding_model"] == "hash:64"
+    assert manifest["counts"] == {"sources": 1, "files": 2, "chunks": 2, "vectors": 2, "documents": 0}
+    assert report.vectors == 2 and np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert QUERIES  # the shared queries are what the round trip compares

@@ -1,0 +1,238 @@
+"""Collections: isolation of searches and answers, deletion that leaves the others untouched, the upgrade of a
+schema-1 library into "Default" without re-embedding, and the FAISS filter.
+
+The hashing embedder (hash:64) is used: these tests are about which passages a collection may return, not
+about meaning; shared words make every document a dense and keyword candidate for every query.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine import keyword
+from desktop_rag.engine.embedders.hashing import HashEmbedder
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.types import SourcesEvent
+
+FAST = Settings(embedding_model="hash:64")
+QUERIES = ["solar energy storage", "battery chemistry for solar farms", "energy", "how do plants store energy"]
+
+
+def _write(folder: Path, docs: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in docs.items():
+        (folder / name).write_text(text, "utf-8")
+    return folder
+
+
+def _docs(tmp_path: Path) -> tuple[Path, Path]:
+    a = _write(tmp_path / "a", {
+        "plants.txt": "Plants and energy\n\nPlants store solar energy as starch; storage happens in roots and seeds.",
+        "soil.txt": "Soil\n\nSoil stores water and nutrients; energy flows from plants to soil microbes.",
+    })
+    b = _write(tmp_path / "b", {
+        "grid.txt": "Grid storage\n\nBattery storage lets solar farms deliver energy after sunset; lithium chemistry.",
+        "hydro.txt": "Pumped hydro\n\nPumped hydro is the largest energy storage on the grid, charged by solar power.",
+    })
+    return a, b
+
+
+def _results(engine: Engine, collection: int | None) -> str:
+    """Search results as JSON text (byte comparison), every field included except the chunk ids."""
+    out = []
+    for q in QUERIES:
+        out.append([{k: v for k, v in h.to_json(n).items() if k != "chunk_id"}
+                    for n, h in enumerate(engine.search(q, 10, collection), 1)])
+    return json.dumps(out, ensure_ascii=False, sort_keys=True)
+
+
+@pytest.fixture()
+def two(tmp_path: Path):
+    a, b = _docs(tmp_path)
+    engine = Engine(resolve_paths(tmp_path / "data"), FAST)
+    first = engine.collection_id("Default")
+    second = engine.create_collection("Grid")
+    engine.index([a], collection=first)
+    engine.index([b], collection=second)
+    yield engine, first, second, a, b
+    engine.close()
+
+
+def test_a_question_in_one_collection_never_returns_anothers_passages(two):
+    engine, first, second, a, b = two
+    for q in QUERIES:
+        everywhere = {Path(h.path).parent for h in engine.search(q, 10)}
+        assert everywhere == {a, b}  # unrestricted, both collections answer: the filter below is what isolates
+        assert {Path(h.path).parent for h in engine.search(q, 10, first)} == {a}
+        assert {Path(h.path).parent for h in engine.search(q, 10, second)} == {b}
+    conversation = engine.new_conversation("grid questions", collection=second)
+    events = list(engine.ask("What stores solar energy?", conversation))
+    hits = next(e for e in events if isinstance(e, SourcesEvent)).hits
+    assert hits and {Path(h.path).parent for h in hits} == {b}
+    assert engine.conversation_collection(conversation) == second
+
+
+def test_deleting_a_collection_leaves_the_other_byte_identical(two, tmp_path: Path):
+    engine, first, second, a, b = two
+    store = engine.store
+    b_rows = ("SELECT c.id, c.text, c.heading, c.page, v.vector, t.body FROM chunks c JOIN vectors v ON v.chunk_id = c.id "
+              "JOIN chunks_fts t ON t.rowid = c.id JOIN files f ON f.id = c.file_id JOIN sources s ON s.id = f.source_id "
+              "WHERE s.collection_id = ? ORDER BY c.id")
+    before_rows = store.db.execute(b_rows, (second,)).fetchall()
+    before_order = [[h.chunk_id for h in engine.search(q, 10, second)] for q in QUERIES]
+    engine.delete_collection(first)
+    assert [c.name for c in engine.collections()] == ["Grid"]
+    assert engine.vectors().size == len(before_rows)  # A's vectors left the FAISS cache too
+    assert all(p.exists() for p in (a / "plants.txt", a / "soil.txt"))  # never the user's files
+    assert store.db.execute(b_rows, (second,)).fetchall() == before_rows
+    assert [[h.chunk_id for h in engine.search(q, 10, second)] for q in QUERIES] == before_order
+    # Scores included: exactly what a library that never held A returns (BM25 statistics are library-wide,
+    # so this, not the pre-deletion scores, is the reference for them).
+    alone = Engine(resolve_paths(tmp_path / "alone"), FAST)
+    try:
+        alone.index([b])
+        assert _results(engine, second) == _results(alone, None)
+    finally:
+        alone.close()
+    reopened = Engine(resolve_paths(engine.paths.data_dir), FAST)  # the saved cache holds B only
+    try:
+        assert _results(reopened, second) == _results(engine, second)
+    finally:
+        reopened.close()
+
+
+def test_a_source_belongs_to_one_collection(two):
+    engine, first, second, a, b = two
+    with pytest.raises(UsageError, match="one collection only"):
+        engine.index([b / "grid.txt"], collection=first)
+    with pytest.raises(UsageError, match="one collection only"):
+        engine.index([a.parent], collection=first)
+    with pytest.raises(UsageError, match="already exists"):
+        engine.create_collection("grid")
+    with pytest.raises(UsageError, match="no collection called"):
+        engine.collection_id("Nope")
+    assert not engine.remove_source(b, collection=first)
+    # the window's watcher re-scans a source by path without naming its collection: it stays where it is
+    assert engine.index([b]).unchanged == 2 and [s.collection_id for s in engine.sources(second)] != []
+    assert engine.status(second).files_total == 2 and engine.status(first).files_total == 2
+
+
+# The schema-1 SQL as shipped (git show e99f184:desktop_rag/engine/store.py, with the OCR column of the
+# working tree's first migration), so the test does not depend on git being present.
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sources (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('folder', 'file')), added_at REAL NOT NULL);
+CREATE TABLE files (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL DEFAULT 0, mtime_ns INTEGER NOT NULL DEFAULT 0,
+    sha256 TEXT NOT NULL DEFAULT '', status TEXT NOT NULL CHECK (status IN ('pending', 'indexed', 'failed')),
+    error TEXT NOT NULL DEFAULT '', chunk_count INTEGER NOT NULL DEFAULT 0, indexed_at REAL NOT NULL DEFAULT 0);
+CREATE INDEX files_source ON files(source_id);
+CREATE INDEX files_hash ON files(sha256);
+CREATE TABLE chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL, text TEXT NOT NULL, page INTEGER, heading TEXT NOT NULL DEFAULT '',
+    char_start INTEGER NOT NULL, char_end INTEGER NOT NULL);
+CREATE INDEX chunks_file ON chunks(file_id, ordinal);
+CREATE TABLE vectors (chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE, vector BLOB NOT NULL);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(body, tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN DELETE FROM chunks_fts WHERE rowid = old.id; END;
+CREATE TABLE conversations (id INTEGER PRIMARY KEY, title TEXT NOT NULL, created_at REAL NOT NULL,
+    updated_at REAL NOT NULL);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL REFERENCES conversations(id)
+    ON DELETE CASCADE, role TEXT NOT NULL, content TEXT NOT NULL, sources_json TEXT NOT NULL DEFAULT '[]',
+    created_at REAL NOT NULL);
+"""
+
+
+class CountingEmbedder(HashEmbedder):
+    """The hashing embedder, counting passage embeddings (a re-embed would show up here)."""
+
+    def __init__(self) -> None:
+        super().__init__(64)
+        self.passages = 0
+
+    def embed(self, texts, batch_size: int = 64):
+        self.passages += len(texts)
+        return super().embed(texts, batch_size)
+
+    def embed_queries(self, texts):  # questions are embedded at every search: not counted
+        return HashEmbedder.embed(self, texts)
+
+
+def _schema_1_library(data: Path, docs: Path) -> None:
+    """A library as 0.1 wrote it: one source, its files, chunks, keyword rows and hash:64 vectors."""
+    data.mkdir(parents=True)
+    db = sqlite3.connect(data / "library.sqlite3")
+    db.executescript(SCHEMA_1)
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [("schema_version", "1"), ("vectors_generation", "3"),
+                   ("embedding_model", "hash:64"), ("dimension", "64"), ("chunk_size", str(FAST.chunk_size)),
+                   ("chunk_overlap", str(FAST.chunk_overlap))])
+    db.execute("INSERT INTO sources VALUES (1, ?, 'folder', 0)", (str(docs),))
+    embedder = HashEmbedder(64)
+    for file_id, path in enumerate(sorted(docs.iterdir()), 1):
+        text = path.read_text("utf-8")
+        heading, body = text.split("\n\n", 1)
+        stat = path.stat()
+        import hashlib
+
+        sha = hashlib.sha256(path.read_bytes()).hexdigest()
+        db.execute("INSERT INTO files VALUES (?, 1, ?, ?, ?, ?, 'indexed', '', 1, 0)",
+                   (file_id, str(path), stat.st_size, stat.st_mtime_ns, sha))
+        db.execute("INSERT INTO chunks VALUES (?, ?, 0, ?, NULL, ?, 0, ?)", (file_id, file_id, text, heading, len(text)))
+        db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)",
+                   (file_id, keyword.index_text(f"{heading}\n{text}")))
+        vector = embedder.embed([f"{heading}\n{text}"])[0]
+        db.execute("INSERT INTO vectors VALUES (?, ?)", (file_id, vector.astype(np.float32).tobytes()))
+    db.commit()
+    db.close()
+
+
+def test_a_schema_1_library_becomes_default_without_reembedding(tmp_path: Path, monkeypatch):
+    docs, _ = _docs(tmp_path)
+    data = tmp_path / "old"
+    _schema_1_library(data, docs)
+    old = sqlite3.connect(data / "library.sqlite3")
+    vectors_before = old.execute("SELECT chunk_id, vector FROM vectors ORDER BY chunk_id").fetchall()
+    old.close()
+    engine = Engine(resolve_paths(data), FAST)
+    counting = CountingEmbedder()
+    engine._embedders["hash:64"] = counting  # the engine's embedder cache: every passage embedding is counted
+    try:
+        assert engine.store.get_meta("schema_version") == "2"
+        assert [(c.name, c.sources, c.files, c.chunks) for c in engine.collections()] == [("Default", 1, 2, 2)]
+        assert [s.collection_id for s in engine.sources()] == [1]
+        default = engine.collection_id("Default")
+        hits = engine.search("solar energy storage", 5, default)
+        assert hits and hits[0].path.endswith("plants.txt")
+        report = engine.index(collection=default)  # a re-scan: nothing changed on disk, nothing to embed
+        assert (report.unchanged, report.embedded) == (2, 0)
+        assert counting.passages == 0
+        assert engine.store.db.execute("SELECT chunk_id, vector FROM vectors ORDER BY chunk_id").fetchall() == vectors_before
+        new = engine.create_collection("Later")
+        assert engine.conversation_collection(engine.new_conversation("x", collection=new)) == new
+    finally:
+        engine.close()
+
+
+def test_restricted_dense_search_filters_inside_the_approximate_index_too(monkeypatch):
+    import desktop_rag.engine.vector_index as vi
+
+    monkeypatch.setattr(vi, "APPROX_THRESHOLD", 500)
+    rng = np.random.default_rng(1)
+    vectors = rng.standard_normal((3000, 32)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ids = np.arange(1, 3001, dtype=np.int64)
+    index = vi.VectorIndex(32, vi._build(32, ids, vectors))
+    assert index.approximate
+    allowed = ids[ids % 5 == 0]
+    for row in (4, 9, 1234):  # ids 5, 10, 1235: in the allowed set, so each is its own best hit
+        found = index.search(vectors[row], 20, vi.id_selector(allowed))
+        assert found[0][0] == row + 1 and len(found) == 20
+        assert all(cid % 5 == 0 for cid, _ in found)

@@ -1,0 +1,1 @@
+"""Attacks the project defends against: one test module per kind of hostile input."""

@@ -1,0 +1,57 @@
+"""Fixtures shared by the security tests: a real loopback chat-completions server."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.openai_server import run_openai_server
+
+
+@pytest.fixture
+def model_server():
+    with run_openai_server() as srv:
+        yield srv
+
+
+# ---- GUI attacks run in a child process: an abort, a crash or a hang fails the test, not the run ----
+
+GUI_CHILD_TIMEOUT = 120  # seconds; a hostile resource that hangs Qt (a FIFO, /dev/zero) hits this
+
+
+@pytest.fixture
+def gui_child(tmp_path):
+    """Run a Python snippet with offscreen Qt in a child process; returns its last stdout line as JSON.
+
+    The snippet gets `ARGS` (the extra arguments) and `report(obj)` (print one JSON line). A non-zero
+    exit (Qt abort, segfault, exception) or a hang past the timeout fails the calling test.
+    """
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    prelude = ("import json, os, sys\nARGS = sys.argv[1:]\n"
+               "def report(obj):\n    print(json.dumps(obj), flush=True)\n")
+
+    def run(script: str, *args: str, timeout: float = GUI_CHILD_TIMEOUT, memory_mb: int = 3072) -> dict:
+        def limit_memory() -> None:  # reading /dev/zero must abort quickly, not eat the shared machine's memory
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(repo),
+                   DESKTOP_RAG_HOME=str(tmp_path / "child-home"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+        try:
+            done = subprocess.run([sys.executable, "-c", prelude + script, *args], cwd=repo, env=env,
+                                  capture_output=True, text=True, timeout=timeout,
+                                  preexec_fn=limit_memory if sys.platform != "win32" else None)
+        except subprocess.TimeoutExpired as exc:
+            pytest.fail(f"the child process hung for {timeout} s (Qt blocked on a resource?)\n{exc.stderr}")
+        assert done.returncode == 0, f"the child process died (exit {done.returncode}):\n{done.stderr[-4000:]}"
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        assert lines, f"the child reported nothing:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        return json.loads(lines[-1])
+
+    return run
