@@ -68,5 +68,7 @@ def test_valid_extremes_are_accepted():
 
 
 def test_the_preference_holds_when_only_one_piece_is_left_over():
-    text = P1 + "\n\nBeta one two three four five. Gamma one two three four five six seven."
-    assert split_text(text, 100, 0) == [(0, 62), (64, 134)]
+    # the second paragraph is too long for one chunk: it comes as two sentences, the last one left over
+    text = (P1 + "\n\nBeta one two three four five. "
+            "Gamma one two three four five six seven eight nine ten eleven twelve thirty.")
+    assert split_text(text, 100, 0) == [(0, 62), (64, 93), (94, 170)]
