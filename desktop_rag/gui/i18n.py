@@ -107,8 +107,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "chat.you": ("You", "你"),
     "chat.assistant": ("Assistant", "助手"),
     "chat.thinking": ("Searching your library…", "正在检索资料库…"),
-    "chat.extractive_hint": ("Configure a language model in Settings to get written answers.",
-                             "在“设置”中配置语言模型即可获得完整的回答。"),
     "chat.error": ("The answer failed: {message}", "回答失败：{message}"),
     "chat.stopped": ("Stopped.", "已停止。"),
     "chat.welcome": ("Add documents on the left, then ask a question here.",
