@@ -25,6 +25,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "keyword": (["desktop_rag.engine.keyword.*"], ["tests/engine/test_keyword.py"]),
     "extractive": (["desktop_rag.engine.extractive.*"],
                    ["tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py"]),
+    "terms": (["desktop_rag.engine.terms.*"],  # the stemmer, stopwords and tokens keyword and extractive share
+              ["tests/engine/test_terms.py", "tests/engine/test_keyword.py", "tests/engine/test_extractive_rules.py"]),
     "citations": (["desktop_rag.engine.citations.*"],
                   ["tests/engine/test_citations.py", "tests/engine/test_extractive.py"]),
     # ingest: only the reconcile half (disk vs store: unchanged, touched, moved, removed)

@@ -157,7 +157,7 @@ def bench_synthetic(n: int, count: int) -> list[dict]:
     dense = [timed(lambda q=q: vectors.search(q, 50)) for q in query_vectors]
     keyword = [timed(lambda t=t: store.keyword_search(t, 50)) for t in texts]
     tag = f"synthetic{n // 1000}k" if n >= 1000 else f"synthetic{n}"
-    kind = "IVF" if vectors.approximate else "exact"
+    kind = vectors.kind  # exact, ivf-sq8 (or ivf-flat: a cache from before the compressed kind)
     rows = latency_rows(f"{tag}.retrieval", total, 50 if n >= 1_000_000 else None,
                         f"{count} queries; {kind} index; dense + keyword + fusion + hits")
     rows += latency_rows(f"{tag}.dense", dense) + latency_rows(f"{tag}.keyword", keyword)

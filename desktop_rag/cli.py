@@ -41,11 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, default=None, help="number of results")
     p.add_argument("--json", action="store_true")
     _collection_option(p, "search only this collection (default: all)")
+    _filter_options(p)
 
     p = sub.add_parser("ask", help="answer a question from your documents")
     p.add_argument("question")
     p.add_argument("--json", action="store_true")
     _collection_option(p, "ask within this collection (default: all)")
+    _filter_options(p)
 
     p = sub.add_parser("remove", help="forget a source and its chunks")
     p.add_argument("path")
@@ -88,6 +90,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _collection_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--collection", metavar="NAME", help=what)
+
+
+def _filter_options(parser: argparse.ArgumentParser) -> None:
+    """--folder and --type: search only part of the library (each may be repeated: any of them matches)."""
+    from desktop_rag.engine.restriction import TYPE_NAMES
+
+    parser.add_argument("--folder", metavar="PATH", action="append", default=[], dest="folders",
+                        help="only files inside this folder of the library (repeat for several)")
+    parser.add_argument("--type", choices=TYPE_NAMES, action="append", default=[], dest="types",
+                        help="only files of this type (repeat for several)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

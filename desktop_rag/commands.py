@@ -7,6 +7,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Sequence
 
 from desktop_rag.config import AppPaths
 from desktop_rag.engine.engine import Engine
@@ -140,9 +141,10 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
         collection = _collection(engine, args)
+        engine.restriction(collection, args.folders, args.types)  # a bad folder fails before any query
         if args.queries:
-            return _batch_search(engine, args.queries, args.k, collection)
-        hits = engine.search(args.query, args.k, collection)
+            return _batch_search(engine, args.queries, args.k, collection, args.folders, args.types)
+        hits = engine.search(args.query, args.k, collection, args.folders, args.types)
     finally:
         engine.close()
     if args.json:
@@ -155,7 +157,8 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
     return 0
 
 
-def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: int | None = None) -> int:
+def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: int | None = None,
+                  folders: Sequence[str] = (), types: Sequence[str] = ()) -> int:
     try:
         lines = open(queries_file, encoding="utf-8").read().splitlines()
     except OSError as exc:
@@ -168,7 +171,7 @@ def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: 
             query_id, text = item["_id"], item["text"]
         except (ValueError, KeyError, TypeError) as exc:
             raise UsageError(f'{queries_file}:{number}: expected a JSON object with "_id" and "text"') from exc
-        hits = engine.search(text, k, collection)
+        hits = engine.search(text, k, collection, folders, types)
         _print_json({"_id": query_id, "query": text, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
     return 0
 
@@ -181,7 +184,8 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     answer, mode, failed = "", "extractive", False
     tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
-        for event in engine.ask(args.question, collection=_collection(engine, args)):
+        for event in engine.ask(args.question, collection=_collection(engine, args), folders=args.folders,
+                                types=args.types):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, TokenEvent) and not args.json:
@@ -264,7 +268,7 @@ def cmd_download_model(paths: AppPaths, args: argparse.Namespace) -> int:
 
 def _warn_plain_http(engine: Engine) -> None:
     """Say once, on stderr, when the model is reached over plain http:// on another machine."""
-    from desktop_rag.engine.llm import plain_http_warning, resolve_llm_config
+    from desktop_rag.engine.llm_config import plain_http_warning, resolve_llm_config
 
     warning = plain_http_warning(resolve_llm_config(engine.settings))
     if warning:

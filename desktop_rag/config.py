@@ -14,6 +14,10 @@ HOME_ENV = "DESKTOP_RAG_HOME"
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
 AUTO_MODEL = "auto"  # the multilingual model for a Chinese library or interface, else BUNDLED_MODEL
 SETTINGS_VERSION = 2  # 1 (no field): embedding_model was always written out, so the old default meant "auto"
+# What a library's index is built with. A chunking change re-reads every file (a re-index, asked first); a model
+# change only re-embeds the stored chunks in the background. The store records these in its meta table.
+CHUNKING_SETTINGS = ("chunk_size", "chunk_overlap")
+INDEX_SETTINGS = ("embedding_model", *CHUNKING_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -100,12 +104,8 @@ class Settings:
 
     @property
     def index_params(self) -> dict:
-        """The settings that, when changed, require re-indexing."""
-        return {
-            "embedding_model": self.embedding_model,
-            "chunk_size": self.chunk_size,
-            "chunk_overlap": self.chunk_overlap,
-        }
+        """The settings the index is built with (INDEX_SETTINGS), by name."""
+        return {name: getattr(self, name) for name in INDEX_SETTINGS}
 
 
 _ENV_OVERRIDES = {
@@ -115,7 +115,7 @@ _ENV_OVERRIDES = {
     "DESKTOP_RAG_TOP_K": "top_k",
     "DESKTOP_RAG_MIN_SCORE": "min_score",
     "DESKTOP_RAG_EMBED_BATCH_SIZE": "embed_batch_size",
-}  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm.resolve_llm_config
+}  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 
 
 def _coerce(name: str, raw: object) -> object:

@@ -51,17 +51,22 @@ class LibraryTools:
                 self._engine.close()
                 self._engine = None
 
-    def search(self, query: str, k: int = 5, collection: str | None = None) -> dict[str, Any]:
+    def search(self, query: str, k: int = 5, collection: str | None = None, folder: str | None = None,
+               file_type: str | None = None) -> dict[str, Any]:
         query = _checked_query(query)
         engine = self.engine
-        hits = engine.search(query, max(1, min(int(k), MAX_K)), engine.collection_id(collection))
-        return {"query": query, "collection": collection, "passages": [_passage(h, n) for n, h in enumerate(hits, 1)]}
+        hits = engine.search(query, max(1, min(int(k), MAX_K)), engine.collection_id(collection),
+                             *_filters(folder, file_type))
+        return {"query": query, "collection": collection, "folder": folder, "file_type": file_type,
+                "passages": [_passage(h, n) for n, h in enumerate(hits, 1)]}
 
-    def ask(self, question: str, collection: str | None = None) -> dict[str, Any]:
+    def ask(self, question: str, collection: str | None = None, folder: str | None = None,
+            file_type: str | None = None) -> dict[str, Any]:
         question = _checked_query(question)
         engine = self.engine
         passages: tuple[Hit, ...] = ()
-        for event in engine.ask(question, collection=engine.collection_id(collection)):
+        folders, types = _filters(folder, file_type)
+        for event in engine.ask(question, collection=engine.collection_id(collection), folders=folders, types=types):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, ErrorEvent):
@@ -90,16 +95,20 @@ def build_server(tools: LibraryTools):
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(annotations=read_only)
-    def search(query: str, k: int = 5, collection: str | None = None) -> dict[str, Any]:
-        """Find passages in the user's documents. `collection`: one knowledge base by name (default: all).
-        Returns passages with file, page, heading, score and text, best first."""
-        return _guarded(tools.search, query, k, collection)
+    def search(query: str, k: int = 5, collection: str | None = None, folder: str | None = None,
+               file_type: str | None = None) -> dict[str, Any]:
+        """Find passages in the user's documents. `collection`: one knowledge base by name (default: all);
+        `folder`: only files inside this folder of the library (absolute path); `file_type`: only pdf, docx,
+        md, txt or image files. Returns passages with file, page, heading, score and text, best first."""
+        return _guarded(tools.search, query, k, collection, folder, file_type)
 
     @server.tool(annotations=read_only)
-    def ask(question: str, collection: str | None = None) -> dict[str, Any]:
+    def ask(question: str, collection: str | None = None, folder: str | None = None,
+            file_type: str | None = None) -> dict[str, Any]:
         """Answer a question from the user's documents with numbered sources (an extractive answer of quoted
-        sentences, or the configured language model's answer)."""
-        return _guarded(tools.ask, question, collection)
+        sentences, or the configured language model's answer); `folder` and `file_type` limit the documents
+        as in `search`."""
+        return _guarded(tools.ask, question, collection, folder, file_type)
 
     @server.tool(annotations=read_only)
     def list_collections() -> dict[str, Any]:
@@ -125,6 +134,13 @@ def _guarded(fn, *args):
     except sqlite3.OperationalError as exc:
         log.warning("MCP tool failed on the library: %s", exc)
         raise ToolError(f"The library could not be read ({exc}); open it once in the app, then try again.") from None
+
+
+def _filters(folder: str | None, file_type: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(folders, types) for the engine from the tools' optional single values (checked by the engine)."""
+    folders = (str(folder)[:4096],) if folder is not None and str(folder).strip() else ()
+    types = (str(file_type)[:32],) if file_type is not None and str(file_type).strip() else ()
+    return folders, types
 
 
 def _checked_query(text: str) -> str:

@@ -11,7 +11,8 @@ from typing import Any
 from desktop_rag.engine.citations import clean_citations
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.extractive import Similarity, extractive_answer
-from desktop_rag.engine.llm import LLMClient, LLMError, config_problem
+from desktop_rag.engine.llm import LLMClient, LLMError
+from desktop_rag.engine.llm_config import config_problem
 from desktop_rag.engine.prompting import (
     build_messages,
     has_cjk,

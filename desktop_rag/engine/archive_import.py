@@ -14,10 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine import collections, keyword
 from desktop_rag.engine.archive import ArchiveContent, ArchiveError, _leaf
 from desktop_rag.engine.errors import ModelMismatchError, UsageError
 from desktop_rag.engine.language import note_chunk_texts
+from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.store import Store
 
 _UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
@@ -122,7 +124,7 @@ def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict,
                 store.set_meta("dimension", str(content.manifest["dimension"]))
         store.bump_membership()
         for key, value in (content.manifest.get("chunking") or {}).items():
-            if key in ("chunk_size", "chunk_overlap") and isinstance(value, int) and store.get_meta(key) is None:
+            if key in CHUNKING_SETTINGS and isinstance(value, int) and store.get_meta(key) is None:
                 store.set_meta(key, str(value))
         note_chunk_texts(store, [c["text"] for c in content.chunks])
     report = ImportReport(name, collection_id, len(content.sources), len(content.files), len(content.chunks),
@@ -166,7 +168,7 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
             target = base[source["id"]]
         else:
             target = base[source["id"]].joinpath(*_relative_parts(f["path"], source["path"]))
-        if not _inside(target, root):
+        if not is_inside(target, root) or is_inside(root, target):  # strictly below root
             raise ArchiveError(f"A path in the archive leads outside {root}. Nothing was changed.")
         mapping[("file", f["id"])] = str(target)
     return mapping
@@ -185,10 +187,6 @@ def _relative_parts(path: str, root: str) -> list[str]:
 def _safe_part(part: str) -> str:
     cleaned = _UNSAFE_CHARS.sub("_", part).strip().rstrip(".")
     return cleaned if cleaned not in ("", ".", "..") else "_"
-
-
-def _inside(path: Path, root: Path) -> bool:
-    return os.path.normpath(path).startswith(os.path.normpath(root) + os.sep)
 
 
 def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: dict[int, str]) -> None:

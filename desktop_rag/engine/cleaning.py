@@ -6,6 +6,8 @@ import math
 import re
 from collections import Counter
 
+from desktop_rag.engine.terms import CJK, CJK_PUNCTUATION, HAN
+
 # Control characters (C0 except \t and \n, DEL, C1) and invisible format characters.
 _DROP = {c: None for c in [*range(0, 9), 11, 12, *range(14, 32), *range(127, 160)]}
 _DROP.update({ord(c): None for c in "\u200b\u200c\u200d\u2060\ufeff\u00ad"})
@@ -31,11 +33,12 @@ _PAGE_NUMBER = re.compile(
 _SENTENCE_END = tuple(".!?:;。！？；：…\"'”’)]）】」』")
 _CJK_STOP = "。！？；：…"
 _NUMBERED_HEADING = re.compile(
-    r"^(?:\d+(?:\.\d+)*\.?\s+[A-Z\u4e00-\u9fff].{0,80}"
+    rf"^(?:\d+(?:\.\d+)*\.?\s+[A-Z{HAN}].{{0,80}}"
     r"|第\s*[\d一二三四五六七八九十百零〇]+\s*[章节篇部条]\S*.{0,40}"
     r"|[一二三四五六七八九十]+、.{1,40}"
     r"|(?:Chapter|CHAPTER|Appendix|APPENDIX)\s+\S+.{0,60})$",
 )
+_CJK_OR_PUNCTUATION = re.compile(f"[{CJK}{CJK_PUNCTUATION}]")
 _LIST_OR_BLOCK = re.compile(r"^(?:[-*+>|#]\s|\d+[.)]\s|[-*+]$|#{1,6}$|\|)")
 
 
@@ -108,11 +111,7 @@ def strip_repeated_lines(
 
 def _is_cjk(ch: str) -> bool:
     """CJK ideographs, kana, Hangul and CJK/full-width punctuation."""
-    o = ord(ch)
-    return (
-        0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x3000 <= o <= 0x30FF
-        or 0xAC00 <= o <= 0xD7AF or 0xFF00 <= o <= 0xFFEF or 0x20000 <= o <= 0x2FFFF
-    )
+    return _CJK_OR_PUNCTUATION.match(ch) is not None
 
 
 def _is_heading_like(line: str) -> bool:

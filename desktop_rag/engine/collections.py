@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 import time
 import unicodedata
 from dataclasses import dataclass
-
-import numpy as np
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store import DEFAULT_COLLECTION, Store
@@ -123,30 +120,13 @@ def set_conversation_collection(store: Store, conversation_id: int, collection_i
 
 # ---- search filters ---------------------------------------------------------------
 
-_filters: dict[tuple[str, int], tuple[tuple[int, int], int, object]] = {}
-_filters_lock = threading.Lock()
-
 
 def member_filter(store: Store, collection_id: int) -> tuple[int, object | None]:
-    """(how many vectors the collection has, a FAISS IDSelector of them) for filtering inside the search.
+    """(how many vectors the collection has, a FAISS IDSelector of them): a collection is one case of a search
+    restriction (`restriction.member_filter`, cached until the vectors or the membership change)."""
+    from desktop_rag.engine.restriction import Restriction, member_filter as restricted
 
-    Cached per library and collection until the vectors or the collections' membership change, so a
-    restricted query costs one small meta read, not a scan of the collection's ids.
-    """
-    from desktop_rag.engine.vector_index import id_selector
-
-    key = (str(store.path), collection_id)
-    with store.read_snapshot():  # the stamp and the ids belong together
-        stamp = store.membership_key()
-        with _filters_lock:
-            cached = _filters.get(key)
-        if cached is not None and cached[0] == stamp:
-            return cached[1], cached[2]
-        ids: np.ndarray = store.collection_vector_ids(collection_id)
-    selector = id_selector(ids) if len(ids) else None
-    with _filters_lock:
-        _filters[key] = (stamp, len(ids), selector)
-    return len(ids), selector
+    return restricted(store, Restriction(collection=collection_id))
 
 
 def _shown(name: str) -> str:

@@ -1,4 +1,4 @@
-"""Conversations and their messages, persisted in the store."""
+"""Conversations and their messages, persisted in the store by short transactions of their own."""
 
 from __future__ import annotations
 
@@ -8,6 +8,12 @@ from dataclasses import dataclass
 
 from desktop_rag.engine.store import Store
 from desktop_rag.engine.types import ChatTurn, Hit
+
+# Who writes here: whichever thread asks or edits (in the app: the reader for a new, renamed or deleted
+# conversation, the answer worker for the turns of an answer), each change one short transaction of its
+# own (BEGIN IMMEDIATE; SQLite's busy timeout orders it with the other writers). Conversations are not
+# part of the index (no source, file, chunk, vector or collection refers to one), so they are outside the
+# index worker's writes and never take the library's writer lock (DESIGN.md: which thread writes what).
 
 
 @dataclass(frozen=True)

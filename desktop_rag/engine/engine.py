@@ -10,23 +10,26 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from desktop_rag.config import AUTO_MODEL, AppPaths, Settings, load_settings, save_settings
+from desktop_rag.config import (
+    AUTO_MODEL, CHUNKING_SETTINGS, INDEX_SETTINGS, AppPaths, Settings, load_settings, save_settings,
+)
 from desktop_rag.engine import collections, conversations, reembed
 from desktop_rag.engine.embedding import Embedder, create_embedder, default_model, known_dimension
 from desktop_rag.engine.language import interface_is_chinese, library_has_cjk
 from desktop_rag.engine.errors import ModelMismatchError, UsageError, disk_full_guard
 from desktop_rag.engine.ingest import FileCallback, Ingestor, ProgressCallback
+from desktop_rag.engine.loaders import supported_types
 from desktop_rag.engine.parsing import SafeParser
+from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.scanning import is_supported, normalise_path
-from desktop_rag.engine.store import FileRecord, SourceRecord, Store, StorePool, WriterLock
+from desktop_rag.engine.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.store_pool import StorePool, WriterLock
 from desktop_rag.engine.types import (
     AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, IndexReport, IndexStatus, SourcesEvent,
 )
 from desktop_rag.engine.vector_index import VectorIndex, open_vector_index, save_cache
 
 log = logging.getLogger(__name__)
-
-_CHUNK_META = ("chunk_size", "chunk_overlap")  # a change re-reads every file; a model change only re-embeds
 
 
 class Engine:
@@ -49,6 +52,8 @@ class Engine:
         self.interface_language: str | None = None  # the GUI's language ("zh", "en"); None: settings/locale
         self._vectors_dirty = False
         self._parser: SafeParser | None = None
+        self._loaders = 0  # threads loading the model and vectors in the background (`warm_up`): searches meanwhile
+        self._loaders_lock = threading.Lock()  # are keyword-only rather than wait (SearchHits.keyword_only)
 
     # ---- lazily opened parts -----------------------------------------------
 
@@ -150,13 +155,32 @@ class Engine:
 
         roots = [normalise_path(p) for p in under] if under is not None else None
         return [f.path for f in self.store.files() if f.status == "failed" and needs_password(f.error)
-                and (roots is None or any(_inside(f.path, r) for r in roots))]
+                and (roots is None or any(is_inside(f.path, r) for r in roots))]
 
     def warm_up(self) -> None:
-        """Load the embedding model and the vector index now (the GUI calls this in the background)."""
-        self.embedder().embed_queries(["warm up"])
-        if self.store.count_vectors():
-            self.vectors()
+        """Load the embedding model and the vector index now (the GUI calls this in the background). While it
+        runs, searches on other threads answer from keyword search at once instead of waiting for it."""
+        with self._loaders_lock:
+            self._loaders += 1
+        try:
+            self.embedder().embed_queries(["warm up"])
+            if self.store.count_vectors():
+                self.vectors()
+        finally:
+            with self._loaders_lock:
+                self._loaders -= 1
+
+    def load_in_background(self) -> threading.Thread:
+        """`warm_up` on a daemon thread (opening a large library: loading or rebuilding the vector cache)."""
+        thread = threading.Thread(target=self.warm_up, name="desktop-rag-warm-up", daemon=True)
+        thread.start()
+        return thread
+
+    def dense_ready(self) -> bool:
+        """Whether the model and the current vectors are loaded (a dense search would not wait). Never blocks."""
+        vectors, model = self._vectors, self._vectors_model
+        return (vectors is not None and model is not None and model == self.index_model
+                and model in self._embedders and not self._vectors_stale())
 
     # ---- sources -----------------------------------------------------------
 
@@ -170,7 +194,7 @@ class Engine:
                 if not path.exists():
                     raise UsageError(f"No such file or folder: {raw}")
                 if path.is_file() and not is_supported(path):
-                    raise UsageError(f"Not a supported file type: {raw} (PDF, Word .docx, .txt, .md, images)")
+                    raise UsageError(f"Not a supported file type: {raw} ({supported_types()})")
                 added.append(self._add_source(str(path), "folder" if path.is_dir() else "file", collection))
         return added
 
@@ -180,10 +204,10 @@ class Engine:
         named = collection is not None
         collection = store.first_collection_id() if collection is None else collection
         for existing in store.sources():
-            overlaps = existing.path == path or (existing.kind == "folder" and _inside(path, existing.path))
+            overlaps = existing.path == path or (existing.kind == "folder" and is_inside(path, existing.path))
             if overlaps and not named:
                 return existing
-            if overlaps or (kind == "folder" and _inside(existing.path, path)):
+            if overlaps or (kind == "folder" and is_inside(existing.path, path)):
                 if existing.collection_id != collection:  # a file is in one collection only
                     raise UsageError(
                         f"{path} overlaps {existing.path}, which is in the collection "
@@ -196,7 +220,7 @@ class Engine:
         if kind == "folder":  # absorb sources inside the new folder
             with store.transaction() as db:
                 for inner in store.sources():
-                    if inner.id != new.id and _inside(inner.path, path):
+                    if inner.id != new.id and is_inside(inner.path, path):
                         db.execute("UPDATE files SET source_id = ? WHERE source_id = ?", (new.id, inner.id))
                         db.execute("DELETE FROM sources WHERE id = ?", (inner.id,))
         return new
@@ -381,7 +405,7 @@ class Engine:
                 self.paths.vector_index.unlink(missing_ok=True)
             reembed.abandon(self.store)
             with self.store.transaction():
-                for key in (*_CHUNK_META, "embedding_model", "dimension"):
+                for key in (*INDEX_SETTINGS, "dimension"):
                     self.store.db.execute("DELETE FROM meta WHERE key = ?", (key,))
             return self.index(**kwargs)
 
@@ -391,7 +415,7 @@ class Engine:
         if self.store.count_chunks() == 0:
             return False
         wanted = {k: str(v) for k, v in settings.index_params.items()}
-        return any(self.store.get_meta(k) not in (None, wanted[k]) for k in _CHUNK_META)
+        return any(self.store.get_meta(k) not in (None, wanted[k]) for k in CHUNKING_SETTINGS)
 
     def reembed_plan(self, settings: Settings | None = None) -> tuple[str, int, float] | None:
         """(target model, chunks to embed, estimated seconds) when the settings switch the model, else None."""
@@ -405,15 +429,15 @@ class Engine:
 
     def _check_index_settings(self) -> None:
         if self.needs_reindex():
-            stored = ", ".join(f"{k}={self.store.get_meta(k)}" for k in _CHUNK_META)
-            wanted = ", ".join(f"{k}={self.settings.index_params[k]}" for k in _CHUNK_META)
+            stored = ", ".join(f"{k}={self.store.get_meta(k)}" for k in CHUNKING_SETTINGS)
+            wanted = ", ".join(f"{k}={self.settings.index_params[k]}" for k in CHUNKING_SETTINGS)
             raise ModelMismatchError(
                 f"This library was chunked with {stored}, but the settings now ask for {wanted}: "
                 "re-index everything (`desktop-rag index --reindex`, or Re-index in Settings) "
                 "or change the settings back."
             )
         with self.store.transaction():
-            for key in _CHUNK_META:
+            for key in CHUNKING_SETTINGS:
                 self.store.set_meta(key, str(self.settings.index_params[key]))
 
     def _vectors_for_writing(self) -> VectorIndex:
@@ -458,16 +482,38 @@ class Engine:
             reembed_total=total,
         )
 
-    def search(self, query: str, k: int | None = None, collection: int | None = None) -> list[Hit]:
+    def search(self, query: str, k: int | None = None, collection: int | None = None,
+               folders: Sequence[str] = (), types: Sequence[str] = (),
+               cancel: threading.Event | None = None) -> list[Hit]:
         """Hybrid search (keyword-only while no vector is stored) within one collection (its id) or all (None),
-        also in the library's other language when a language model is configured and query translation is on."""
+        and within `folders` / file `types` if given (UsageError for a folder or type the library lacks),
+        also in the library's other language when a language model is configured and query translation is on
+        (`cancel` stops waiting for that translation: the question is then searched as asked)."""
         from desktop_rag.engine.retrieval import hybrid_search
         from desktop_rag.engine.translation import translations
 
-        dense = self.dense_pair if self.store.has_vectors() else None
+        within = self.restriction(collection, folders, types)
+        stored = self.store.has_vectors()
+        dense = self._dense_source() if stored else None
         translator = None if self.read_only else self._translator()  # its cache is a write
-        return hybrid_search(query, k or self.settings.top_k, self.store, dense, self.settings.min_score,
-                             translations(query, self.store, translator), collection)
+        return SearchHits(hybrid_search(query, k or self.settings.top_k, self.store, dense, self.settings.min_score,
+                                        translations(query, self.store, translator, cancel), within=within),
+                          keyword_only=stored and dense is None)
+
+    def _dense_source(self):
+        """`dense_pair`, or None while a background `warm_up` is still loading the model or the vectors."""
+        if self._loaders and not self.dense_ready():
+            log.info("Vectors still loading: answering from keyword search only")
+            return None
+        return self.dense_pair
+
+    def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = ()):
+        """Where a search looks (`restriction.Restriction`); UsageError for a folder or file type the library lacks."""
+        from desktop_rag.engine.restriction import Restriction, build
+
+        if not folders and not types:
+            return Restriction(collection)
+        return build(self.store, collection, folders, types)
 
     def dense_pair(self) -> tuple[Embedder, VectorIndex]:
         """The embedder and the vectors of one model, taken together (a model switch may swap them)."""
@@ -478,20 +524,24 @@ class Engine:
     def _translator(self):
         if not self.settings.translate_queries:
             return None
-        from desktop_rag.engine.llm import LLMClient, resolve_llm_config
+        from desktop_rag.engine.llm import LLMClient
+        from desktop_rag.engine.llm_config import resolve_llm_config
 
         config = resolve_llm_config(self.settings)
         return LLMClient(config) if config else None
 
-    def answerer(self, collection: int | None = None):
-        """An answerer that searches within `collection` (None: all collections)."""
+    def answerer(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
+                 cancel: threading.Event | None = None):
+        """An answerer that searches within `collection` (None: all collections), `folders` and file `types`
+        (its searches stop waiting for a query translation on `cancel`)."""
         from desktop_rag.engine.answering import Answerer
-        from desktop_rag.engine.llm import LLMClient, resolve_llm_config
+        from desktop_rag.engine.llm import LLMClient
+        from desktop_rag.engine.llm_config import resolve_llm_config
 
         config = resolve_llm_config(self.settings)
 
         def search(query: str, k: int | None = None) -> list[Hit]:
-            return self.search(query, k, collection)
+            return self.search(query, k, collection, folders, types, cancel)
 
         return Answerer(self.settings, search, LLMClient(config) if config else None, self.sentence_similarity)
 
@@ -505,19 +555,21 @@ class Engine:
 
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
-        collection: int | None = None,
+        collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
     ) -> Iterator[AnswerEvent]:
         """Answer events for a question; with a conversation, history is used and both turns are saved.
 
-        The question is asked within `collection`, else within the conversation's collection, else in all.
+        The question is asked within `collection`, else within the conversation's collection, else in all;
+        and within `folders` / file `types` if given (checked first: UsageError before any event).
         The saved answer keeps every passage it was given, in order, so its `[n]` is `sources[n - 1]`.
         """
         history = self.messages(conversation_id) if conversation_id else []
         if collection is None and conversation_id:
             collection = collections.conversation_collection(self.store, conversation_id)
+        self.restriction(collection, folders, types)  # a bad folder or type fails here, not mid-answer
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
-        for event in self.answerer(collection).answer(question, history, cancel):
+        for event in self.answerer(collection, folders, types, cancel).answer(question, history, cancel):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, DoneEvent):
@@ -578,8 +630,13 @@ class Engine:
                 self._stores.close()
 
 
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/\\") + ("\\" if "\\" in folder else "/"))
+class SearchHits(list):
+    """The hits of `Engine.search`, best first; `keyword_only` is True when the library has vectors but they were
+    still loading (a large library just opened): the hits come from keyword search alone."""
+
+    def __init__(self, hits: Iterable[Hit] = (), keyword_only: bool = False) -> None:
+        super().__init__(hits)
+        self.keyword_only = keyword_only
 
 
 def open_engine(data_dir: str | Path | None = None, settings: Settings | None = None) -> Engine:
@@ -589,4 +646,4 @@ def open_engine(data_dir: str | Path | None = None, settings: Settings | None = 
     return Engine(resolve_paths(data_dir), settings)
 
 
-__all__ = ["Engine", "open_engine"]
+__all__ = ["Engine", "SearchHits", "open_engine"]

@@ -7,9 +7,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from desktop_rag.engine.prompting import EN_STOPWORDS, has_cjk
 from desktop_rag.engine.language import text_languages
 from desktop_rag.engine.locate import is_verbatim
+from desktop_rag.engine.terms import HAN_RUN, QUESTION_STOPWORDS, fold, has_han, stem, tokens
 from desktop_rag.engine.types import Hit
 
 # (question, sentences) -> similarity of each sentence to the question, by meaning (the embedding model)
@@ -27,9 +27,8 @@ NOTHING_ZH = "文档中似乎没有这个问题的答案。"
 _EN_END = re.compile(r"(?<=[.!?])\s+")
 _ZH_END = re.compile(r"([。！？；]+[”’」』）)]*)")
 _BLOCK_START = re.compile(r"(#{1,6}\s|[-*•·]\s|\d{1,3}[.)、]\s?|[（(]?\d{1,3}[）)])")
+_HEADING = re.compile(r"#{1,6}\s")  # a Markdown heading is one line: nothing joins onto it
 _ABBREVIATIONS = frozenset("e.g. i.e. etc. vs. mr. mrs. ms. dr. prof. fig. no. p. pp. cf. approx.".split())
-_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _ZH_STOP_CHARS = frozenset("的了是在和与及或吗呢吧啊么什怎如何哪谁为请问这那个些有也都就把被给对从到中上下里一不我你他她它们")
 
 
@@ -42,14 +41,14 @@ class _Sentence:
 
 
 def _unwrap(text: str) -> str:
-    """Join hard-wrapped lines; keep breaks at blank lines, headings and list items."""
+    """Join hard-wrapped lines; keep breaks at blank lines, list items and around headings."""
     out: list[str] = []
     for line in text.splitlines():
         line = line.strip()
-        if not line or not out or _BLOCK_START.match(line) or out[-1] == "":
+        if not line or not out or _BLOCK_START.match(line) or out[-1] == "" or _HEADING.match(out[-1]):
             out.append(line)
             continue
-        glue = "" if _CJK_RUN.fullmatch(out[-1][-1]) and _CJK_RUN.fullmatch(line[0]) else " "
+        glue = "" if HAN_RUN.fullmatch(out[-1][-1]) and HAN_RUN.fullmatch(line[0]) else " "
         out[-1] += glue + line
     return "\n".join(out)
 
@@ -69,7 +68,7 @@ def _is_heading_like(sentence: str) -> bool:
         return False
     if re.search(r"\d", sentence):
         return False
-    cjk = sum(len(r) for r in _CJK_RUN.findall(sentence))
+    cjk = sum(len(r) for r in HAN_RUN.findall(sentence))
     return cjk < 12 if cjk else len(sentence.split()) < 10
 
 
@@ -82,17 +81,16 @@ def _english_break(m: re.Match[str]) -> str:
     return "\n"
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def terms(text: str) -> frozenset[str]:
-    """Lower-cased, lightly stemmed words (no stopwords) plus CJK character bigrams."""
-    out = {_stem(w.lower()) for w in _WORD.findall(text) if w.lower() not in EN_STOPWORDS}
-    for run in _CJK_RUN.findall(text):
+    """Folded, stemmed words (no stopwords or request words) and CJK bigrams (not of two function characters)."""
+    out: set[str] = set()
+    for m in tokens(text):
+        run, word = m.group(1), m.group(2)
+        if word is not None:
+            w = fold(word)
+            if w not in QUESTION_STOPWORDS:
+                out.add(stem(w))
+            continue
         if len(run) == 1 and run not in _ZH_STOP_CHARS:
             out.add(run)
         for a, b in zip(run, run[1:]):
@@ -223,7 +221,7 @@ def extractive_answer(
     `n` is the 1-based position of the sentence's passage in `hits`. The "nothing found"
     message follows the question's language (Chinese or English).
     """
-    chinese = has_cjk(question)
+    chinese = has_han(question)
     picked = best_sentences(question, hits, max_sentences, similarity)
     if not picked:
         return NOTHING_ZH if chinese else NOTHING_EN

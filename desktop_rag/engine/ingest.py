@@ -241,12 +241,39 @@ class Ingestor:
             keep = [i for i, cid in enumerate(ids) if cid in stored]
             vectors.add([ids[i] for i in keep], matrix[keep])
             done += len(rows)
+            del texts, matrix, rows
+            release_freed_memory()
             rate = done / max(time.monotonic() - started, 1e-6)
             remaining = max(total - done, 0)
             self.on_progress(Progress("embed", chunks_embedded=done, chunks_total=max(total, done), rate=rate,
                                       eta_seconds=remaining / rate if rate else None))
         self.tally.embedded += done
         return done
+
+
+def release_freed_memory() -> None:
+    """Hand the C heap's freed pages back to the system after an embedding round (glibc keeps them otherwise,
+    and the next round's buffers then stack on a fragmented heap). A few ms; a no-op off glibc."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        _malloc_trim = _find_malloc_trim()
+    if _malloc_trim is not False:
+        _malloc_trim(0)
+
+
+_malloc_trim = None
+
+
+def _find_malloc_trim():
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # musl and other C libraries have no malloc_trim
+        return False
 
 
 def _same_stat(record: FileRecord, disk: DiskFile) -> bool:

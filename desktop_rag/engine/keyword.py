@@ -9,6 +9,8 @@ characters (Han, kana, Hangul) into overlapping character bigrams separated by s
 else is left as it is: unicode61 folds case and diacritics itself. :func:`match_query`
 applies the same rewriting to the query, drops English stopwords, quotes every term and
 ORs them together, so BM25 ranks documents by how many (and how rare) query terms they hold.
+:func:`term_spans` says where those terms match a passage (the sources panel marks exactly that).
+The rules themselves (CJK ranges, stopwords, the stemmer, tokens) live in ``terms.py``.
 
 Measured (bench/retrieval_research.py and variants; 500-char chunks, max chunk score per
 document, nDCG@10):
@@ -30,6 +32,18 @@ from __future__ import annotations
 
 import re
 
+from desktop_rag.engine.terms import (
+    CJK,
+    CJK_CHAR,
+    ENGLISH_STOPWORDS,
+    cjk_bigrams,
+    cjk_ratio,
+    fold,
+    is_stemmable,
+    stem,
+    tokens,
+)
+
 __all__ = [
     "ENGLISH_STOPWORDS",
     "cjk_ratio",
@@ -37,63 +51,11 @@ __all__ = [
     "is_cjk_heavy",
     "match_query",
     "query_terms",
+    "term_spans",
 ]
 
-# Han (basic, ext. A, compatibility, ext. B+), CJK symbols-free: kana, Hangul syllables.
-_CJK_CLASS = (
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u3400-\u4dbf"  # CJK Unified Ideographs Extension A
-    "\u4e00-\u9fff"  # CJK Unified Ideographs
-    "\uac00-\ud7af"  # Hangul syllables
-    "\uf900-\ufaff"  # CJK Compatibility Ideographs
-    "\U00020000-\U0003134f"  # Extensions B..G
-)
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
-_CJK_SPLIT = re.compile(f"([{_CJK_CLASS}]+)")
-_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
-# A query term: a CJK run, or a run of other word characters (letters, digits).
-_TERM = re.compile(f"([{_CJK_CLASS}]+)|((?:(?![{_CJK_CLASS}])[^\\W_])+)")
-
-# Compact English stopword list (Lucene's classic set plus frequent function words and
-# question words). Used on the query side only; the index keeps every word.
-ENGLISH_STOPWORDS: frozenset[str] = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers herself him himself his how i if in
-    into is it its itself just me more most my myself no nor not of off on once only or
-    other our ours ourselves out over own same she should so some such than that the their
-    theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves
-    """.split()
-)
-
-
+_CJK_SPLIT = re.compile(f"([{CJK}]+)")
 _add = str.__add__
-
-
-def _bigrams(run: str) -> list[str]:
-    """Overlapping character bigrams of a CJK run; a one-character run stays a unigram."""
-    if len(run) == 1:
-        return [run]
-    return list(map(_add, run, run[1:]))
-
-
-
-
-# Light English suffix stripping for the query side only: the stripped stem is searched
-# as an FTS5 prefix term ("cells" -> "cell"*), which also matches the exact word.
-_SUFFIXES = ("ations", "ation", "ies", "ing", "es", "ed", "ly", "s")
-_MIN_STEM = 3
-_MIN_PREFIX_WORD = 4
-
-
-def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:
-            return word[: -len(suffix)]
-    return word
 
 
 def index_text(text: str) -> str:
@@ -119,14 +81,14 @@ def query_terms(query: str) -> list[tuple[str, bool]]:
     prefix term so it also matches the bigrams that start with it.
     """
     items: list[tuple[str, bool, str | None]] = []  # (term, is_prefix, source word or None)
-    for m in _TERM.finditer(query):
+    for m in tokens(query):
         run, word = m.group(1), m.group(2)
         if run is not None:
-            items.extend((bg, len(bg) == 1, None) for bg in _bigrams(run))
+            items.extend((bg, len(bg) == 1, None) for bg in cjk_bigrams(run))
             continue
         w = word.lower()
-        if len(w) >= _MIN_PREFIX_WORD and w.isascii() and w.isalpha():
-            items.append((_stem(w), True, w))
+        if is_stemmable(w):
+            items.append((stem(w), True, w))
         else:
             items.append((w, False, w))
     keep_stop = all(src is not None and src in ENGLISH_STOPWORDS for _, _, src in items)
@@ -142,15 +104,52 @@ def query_terms(query: str) -> list[tuple[str, bool]]:
     return out
 
 
+def term_spans(terms: list[tuple[str, bool]], text: str) -> list[tuple[int, int, int]]:
+    """Where the query terms (from `query_terms`) match `text` the way FTS5 matches its indexed form.
+
+    One ``(start, end, term index)`` per match, in text order. The indexed tokens are the words
+    (compared without case or diacritics) and the CJK bigrams of `index_text`; a term matches a
+    token it equals, a prefix term every token it starts. A matched word is spanned whole ("cell"*
+    spans "cellular"); in a CJK run the span is the term's own characters.
+    """
+    exact: dict[str, list[int]] = {}
+    prefixes: list[tuple[str, int]] = []
+    for i, (term, is_prefix) in enumerate(terms):
+        if is_prefix:
+            prefixes.append((fold(term), i))
+        else:
+            exact.setdefault(fold(term), []).append(i)
+    out: list[tuple[int, int, int]] = []
+    for m in tokens(text):
+        run, word = m.group(1), m.group(2)
+        if word is not None:
+            token = fold(word)
+            out.extend((m.start(), m.end(), i) for i in _matching(token, exact, prefixes))
+            continue
+        for k, gram in enumerate(cjk_bigrams(run), start=m.start()):
+            out.extend((k, k + len(gram), i) for i in exact.get(gram, ()))
+            out.extend((k, k + len(p), i) for p, i in prefixes if gram.startswith(p))
+    return out
+
+
+def _matching(token: str, exact: dict[str, list[int]], prefixes: list[tuple[str, int]]) -> list[int]:
+    return [*exact.get(token, ()), *(i for p, i in prefixes if token.startswith(p))]
+
+
 def term_coverage(terms: list[tuple[str, bool]], text: str) -> float:
-    """Share (0..1) of the query terms (from `query_terms`) that occur in `text`, the way FTS5 matches them."""
+    """Share (0..1) of the query terms (from `query_terms`) that occur in `text`, nearly the way FTS5 matches them.
+
+    Unlike FTS5 and `term_spans`, a Latin term glued to CJK text ("50" in "第50届") or written with
+    diacritics in the text is not counted. Fusion scales other-language keyword scores by this share
+    (the en->zh figures in bench/README.md); making it exact needs that bench re-run, so it stays as measured.
+    """
     if not terms:
         return 0.0
     words = set(re.findall(r"[^\W_]+", text.lower()))
-    bigrams = set(index_text(text).split()) if _CJK_CHAR.search(text) else set()
+    bigrams = set(index_text(text).split()) if CJK_CHAR.search(text) else set()
     found = 0
     for term, is_prefix in terms:
-        if _CJK_CHAR.match(term):
+        if CJK_CHAR.match(term):
             found += term in bigrams or (is_prefix and any(b.startswith(term) for b in bigrams))
         else:
             found += term in words or (is_prefix and any(w.startswith(term) for w in words))
@@ -175,15 +174,6 @@ def match_expression(terms: list[tuple[str, bool]]) -> str | None:
     if not terms:
         return None
     return " OR ".join(_quote(t) + ("*" if p else "") for t, p in terms)
-
-
-def cjk_ratio(text: str) -> float:
-    """Share of CJK characters among the letters/digits of ``text`` (0.0 when none)."""
-    cjk = len(_CJK_CHAR.findall(text))
-    if not cjk:
-        return 0.0
-    alnum = sum(1 for ch in text if ch.isalnum())
-    return cjk / max(alnum, cjk)
 
 
 def is_cjk_heavy(text: str, threshold: float = 0.3) -> bool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import sqlite3
 
 from desktop_rag.engine import keyword
+from desktop_rag.engine.restriction import Restriction
 
 KEYWORD_POSTINGS_BUDGET = 20_000  # matching-chunk count a keyword query may score (bench/query.py)
 VOCABULARY_VIEW = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_terms USING fts5vocab(main, chunks_fts, 'row')"
 
 
 def search(
-    db: sqlite3.Connection, query: str, limit: int, collection_id: int | None = None
+    db: sqlite3.Connection, query: str, limit: int, within: Restriction | int | None = None
 ) -> list[tuple[int, float]]:
     """BM25 over the FTS5 index; returns (chunk_id, score) with higher = better.
 
@@ -27,12 +28,14 @@ def search(
     expression = keyword.match_expression(terms)
     if expression is None:
         return []
-    if collection_id is not None:  # within one collection (issue 12): matches joined to their chunk's source
+    if isinstance(within, int):  # a collection id (Store.keyword_search's argument)
+        within = Restriction(collection=within)
+    if within is not None and not within.everything:  # a collection, folders, file types: joined to the file
+        where, args = within.files_sql("f")
         rows = db.execute(
             "SELECT chunks_fts.rowid, bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
-            "JOIN files f ON f.id = c.file_id JOIN sources o ON o.id = f.source_id "
-            "WHERE chunks_fts MATCH ? AND o.collection_id = ? ORDER BY s LIMIT ?",
-            (expression, collection_id, limit),
+            f"JOIN files f ON f.id = c.file_id WHERE chunks_fts MATCH ? AND {where} ORDER BY s LIMIT ?",
+            (expression, *args, limit),
         ).fetchall()
         return [(int(r[0]), -float(r[1])) for r in rows]
     rows = db.execute(

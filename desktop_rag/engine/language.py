@@ -5,8 +5,8 @@ from __future__ import annotations
 import locale
 import os
 
-from desktop_rag.engine.keyword import cjk_ratio
 from desktop_rag.engine.store import Store
+from desktop_rag.engine.terms import cjk_ratio
 
 CJK_CHUNK_SHARE = 0.2  # a chunk this CJK (of its letters) is Chinese text; below 0.05 with letters, English
 _FLAGS = {"zh": ("has_cjk", "*[一-鿿]*"), "en": ("has_latin", "*[A-Za-z][A-Za-z][A-Za-z]*")}

@@ -1,187 +1,23 @@
-"""OpenAI-compatible chat client: configuration, streaming, retries and user-readable errors."""
+"""OpenAI-compatible chat client: streaming, retries, limits and user-readable errors (the model it calls:
+`llm_config`)."""
 
 from __future__ import annotations
 
-import ipaddress
 import logging
-import os
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import Any
-from urllib.parse import urlparse
 
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.llm_config import LLMConfig, plain_http_warning
 from desktop_rag.engine.llm_http import Exchange, abortable_http_client, iterate
 
 log = logging.getLogger(__name__)
 
-KEY_ENV = "OPENAI_API_KEY"
-BASE_URL_ENV = "OPENAI_BASE_URL"
-MODEL_ENV = "OPENAI_MODEL"
 _MAX_DETAIL = 300
 _WARNED_HOSTS: set[str] = set()
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A known provider: where it lives, a sensible default model, whether it needs a key."""
-
-    name: str
-    label: str
-    base_url: str
-    default_model: str
-    needs_key: bool = True
-    placeholder_key: str = ""
-
-
-PRESETS: dict[str, Preset] = {
-    "openai": Preset("openai", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini"),
-    "deepseek": Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat"),
-    "zhipu": Preset("zhipu", "Zhipu GLM", "https://open.bigmodel.cn/api/paas/v4", "glm-4-flash"),
-    "ollama": Preset("ollama", "Ollama (local)", "http://localhost:11434/v1", "", False, "ollama"),
-    "lmstudio": Preset("lmstudio", "LM Studio (local)", "http://localhost:1234/v1", "", False, "lm-studio"),
-    "custom": Preset("custom", "Custom endpoint", "", "", True),
-}
-
-
-@dataclass(frozen=True)
-class LLMConfig:
-    """Everything needed to call one endpoint. The key never shows in repr/str."""
-
-    base_url: str
-    model: str
-    api_key: str = field(default="", repr=False)
-    provider: str = "custom"
-    temperature: float = 0.2
-    timeout_s: float = 60.0
-    max_retries: int = 2
-    retry_base_delay_s: float = 0.5
-    retry_max_delay_s: float = 8.0
-    max_tokens: int = 2048  # sent with every request
-    max_answer_chars: int = 24_000  # received text beyond this is cut (a server may ignore max_tokens)
-    deadline_s: float = 300.0  # one answer (or rewrite), retries included, ends by then
-
-    @property
-    def is_local(self) -> bool:
-        return is_local_url(self.base_url)
-
-    @property
-    def host(self) -> str:
-        """host[:port] for messages (never any user:password part of the address)."""
-        try:
-            parsed = urlparse(self.base_url)
-            port = parsed.port
-        except ValueError:
-            return self.base_url
-        host = parsed.hostname or ""
-        if ":" in host:
-            host = f"[{host}]"
-        return (f"{host}:{port}" if port else host) or self.base_url
-
-
-def url_host(url: str) -> str:
-    """The host name of a URL, lower-cased, without brackets or a trailing dot ('' if none)."""
-    try:
-        host = urlparse(url.strip()).hostname or ""
-    except ValueError:  # e.g. an unbalanced '[' in the address
-        return ""
-    return host.lower().rstrip(".")
-
-
-def is_loopback_host(host: str) -> bool:
-    """True only for this machine: 'localhost', 127.0.0.0/8, ::1 (or 0.0.0.0 / ::, which reach it)."""
-    host = host.lower().rstrip(".")
-    if host == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False  # a name such as 127.evil.com is resolved by DNS: anywhere
-    mapped = getattr(address, "ipv4_mapped", None)
-    if mapped is not None:
-        address = mapped
-    return address.is_loopback or address.is_unspecified
-
-
-def is_local_url(url: str) -> bool:
-    """True for endpoints on this machine (no key needed)."""
-    return is_loopback_host(url_host(url))
-
-
-def sends_in_clear(url: str) -> bool:
-    """True when the address is plain http:// to another machine (key, questions and passages readable on the way)."""
-    try:
-        scheme = urlparse(url.strip()).scheme.lower()
-    except ValueError:
-        return False
-    return scheme == "http" and bool(url_host(url)) and not is_local_url(url)
-
-
-def plain_http_warning(config: LLMConfig | None) -> str | None:
-    """The warning to show when a configured model is reached over plain HTTP on another machine."""
-    if config is None or not sends_in_clear(config.base_url):
-        return None
-    return (f"warning: the model server {config.host} is reached over plain http://, so your API key, your "
-            "questions and the passages sent with them travel unencrypted and can be read or changed on the "
-            "way. Use an https:// address for servers on other machines.")
-
-
-def _pick(env: Mapping[str, str], name: str, fallback: str) -> str:
-    return (env.get(name) or "").strip() or (fallback or "").strip()
-
-
-def _resolve_parts(settings: Any, env: Mapping[str, str]) -> tuple[str, Preset | None, str, str, str]:
-    """(provider, preset, base_url, model, key) after env overrides and preset defaults."""
-    provider = (getattr(settings, "llm_provider", "") or "").strip().lower()
-    key = (env.get(KEY_ENV) or "").strip()
-    explicit_url = _pick(env, BASE_URL_ENV, getattr(settings, "llm_base_url", ""))
-    if not provider and not explicit_url and key:
-        provider = "openai"  # a bare OPENAI_API_KEY means OpenAI itself
-    preset = PRESETS.get(provider)
-    base_url = explicit_url or (preset.base_url if preset else "")
-    model = _pick(env, MODEL_ENV, getattr(settings, "llm_model", "")) or (preset.default_model if preset else "")
-    return provider or "custom", preset, base_url.rstrip("/"), model, key
-
-
-def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LLMConfig | None:
-    """The configured model, or None (extractive mode) when base URL, model or key is missing.
-
-    OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL override the settings. Local endpoints
-    (localhost/127.0.0.1) need no key: a placeholder is sent instead.
-    """
-    provider, preset, base_url, model, key = _resolve_parts(settings, env)
-    if not base_url or not model:
-        return None
-    if not key:
-        if not is_local_url(base_url):
-            return None
-        key = (preset.placeholder_key if preset else "") or "not-needed"
-    return LLMConfig(
-        base_url=base_url,
-        model=model,
-        api_key=key,
-        provider=provider,
-        temperature=float(getattr(settings, "temperature", 0.2)),
-    )
-
-
-def config_problem(settings: Any, env: Mapping[str, str] = os.environ) -> str | None:
-    """Why no model is configured, as advice for the user; None when one is."""
-    provider, preset, base_url, model, key = _resolve_parts(settings, env)
-    label = preset.label if preset else "the model server"
-    where = "in Settings, or in the .env file in the app's config folder"
-    if not base_url and not model:
-        return f"No language model is configured. Choose a provider {where} (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL)."
-    if not base_url:
-        return f"No server address is set for {label}. Set the base URL {where} (OPENAI_BASE_URL)."
-    if not model:
-        return f"No model name is set for {label}. Set the model {where} (OPENAI_MODEL)."
-    if not key and not is_local_url(base_url):
-        return f"No API key is set for {label}. Add your key {where} (OPENAI_API_KEY)."
-    return None
 
 
 class LLMError(DesktopRagError):
@@ -539,7 +375,7 @@ def _length_error(cap: int, partial: str) -> LLMError:
     return LLMError("length", msg, partial=partial)
 
 
-def test_connection(config: LLMConfig) -> str:
+def check_connection(config: LLMConfig) -> str:
     """Send a tiny request; return a short human result or raise LLMError (for Settings)."""
     started = time.monotonic()
     client = LLMClient(config)
@@ -549,6 +385,3 @@ def test_connection(config: LLMConfig) -> str:
     seconds = time.monotonic() - started
     said = scrub(" ".join(reply.split())[:40], config.api_key) or "(an empty reply)"
     return f"Connected to {config.model} at {config.host} in {seconds:.1f} s; it said: {said}"
-
-
-test_connection.__test__ = False  # type: ignore[attr-defined]  # not a pytest test

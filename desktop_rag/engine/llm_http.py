@@ -12,6 +12,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 POLL_S = 0.05  # how often a waiting consumer looks at cancel and the deadline
+JOIN_S = 1.0  # after a stop, how long to wait for the request thread (its sockets are shut: it ends at once)
 _CURRENT = threading.local()  # .registry: where the sockets opened by this thread's request go
 
 
@@ -175,7 +176,8 @@ def iterate(
     exchange: Exchange, stop_now: Callable[[], bool], on_deadline: Callable[[], float]
 ) -> Iterator[Any]:
     """Items of `exchange` until it ends or `stop_now()` is true; `on_deadline()` returns seconds left
-    (and raises when none are). The exchange is always stopped on the way out."""
+    (and raises when none are). The exchange is always stopped, and its thread joined, on the way out
+    (only a connection still being opened can outlast JOIN_S; it ends at its connect timeout)."""
     try:
         while True:
             if stop_now():
@@ -192,3 +194,4 @@ def iterate(
                 raise value
     finally:
         exchange.stop()
+        exchange.join(JOIN_S)

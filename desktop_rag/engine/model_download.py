@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.model_catalog import MANIFEST_NAME
+from desktop_rag.engine.paths import is_inside
 
 log = logging.getLogger(__name__)
 
@@ -597,7 +598,7 @@ def _check_space(partial: Path, files: list[RemoteFile], total: int) -> None:
 def _local(root: Path, rel: str) -> Path:
     """`root/rel`, guaranteed to stay inside root."""
     path = root.joinpath(*safe_relative_path(rel).split("/"))
-    if not path.resolve().is_relative_to(root.resolve()):
+    if not is_inside(path.resolve(), root.resolve()):
         raise DownloadError("unsafe", f"“{rel}” would be written outside the model folder; refused.")
     return path
 

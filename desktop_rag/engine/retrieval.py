@@ -5,16 +5,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from desktop_rag.engine.collections import member_filter
 from desktop_rag.engine.embedding import Embedder
 from desktop_rag.engine.fusion import dense_weight, fuse
 from desktop_rag.engine.keyword import query_terms, term_coverage
+from desktop_rag.engine.keyword_index import search as keyword_search
 from desktop_rag.engine.language import text_languages
+from desktop_rag.engine.restriction import Restriction, member_filter
 from desktop_rag.engine.store import Store
 from desktop_rag.engine.types import Hit
 from desktop_rag.engine.vector_index import VectorIndex
 
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
+MAX_MERGED_CHUNKS = 3  # a merged passage stays a passage: a long run of matching chunks is not one whole document
 
 DenseSource = Callable[[], tuple[Embedder, VectorIndex]]
 
@@ -37,33 +39,37 @@ def hybrid_search(
     min_score: float = 0.0,
     translations: Sequence[str] = (),
     collection: int | None = None,
+    within: Restriction | None = None,
 ) -> list[Hit]:
     """The top `k` passages for a query (and its translations into the library's other languages), within
-    one collection (its id) or all (None). Without a dense source (no vectors yet) it is keyword-only."""
+    a restriction (collection, folders, file types) or one collection (its id) or all (None). Without a dense
+    source (no vectors yet) it is keyword-only."""
     limit = max(k, MIN_CANDIDATES)
     return merge_neighbours(
-        ranked_candidates(query, limit, store, dense_source, min_score, translations, collection))[:k]
+        ranked_candidates(query, limit, store, dense_source, min_score, translations, collection, within))[:k]
 
 
 def ranked_candidates(
     query: str, limit: int, store: Store, dense_source: DenseSource | None, min_score: float = 0.0,
-    translations: Sequence[str] = (), collection: int | None = None,
+    translations: Sequence[str] = (), collection: int | None = None, within: Restriction | None = None,
 ) -> list[Hit]:
-    """Up to `limit` fused candidates, best first, before neighbours are merged (within `collection` if given:
-    the keyword search joins on it, the dense search filters inside FAISS with the collection's ids).
+    """Up to `limit` fused candidates, best first, before neighbours are merged (within the restriction, or
+    `collection`, if given: the keyword search joins on the chunks' files, the dense search filters inside
+    FAISS with the restriction's vector ids).
 
     Translations add their keyword matches (and their dense neighbours) as evidence in their own
     language: a passage in a language the question was translated into is no longer "other language".
     """
     queries = [query, *translations]
-    keyword = _best_of([_normalised(store.keyword_search(q, limit, collection)) for q in queries])
+    within = _restriction(collection, within)
+    keyword = _best_of([_normalised(keyword_search(store.db, q, limit, within)) for q in queries])
     dense: list[tuple[int, float]] = []
     languages: frozenset[str] | None = None
     if dense_source is not None:
         embedder, vectors = dense_source()
         languages = embedder.languages
-        members, selector = (0, None) if collection is None else member_filter(store, collection)
-        if collection is None or members:
+        members, selector = (0, None) if within is None else member_filter(store, within)
+        if within is None or members:
             dense = _best_of([dense_candidates(q, embedder, vectors, limit, min_score, selector) for q in queries])
     candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword)}
     asked = set().union(*(text_languages(q) for q in queries))
@@ -82,6 +88,13 @@ def ranked_candidates(
     fused = fuse(dense, keyword, limit, query=query, dense_languages=languages, other_language=other,
                  keyword_scale=scale, dense_weights=weights)
     return [_rescored(candidates[cid], score) for cid, score in fused if cid in candidates]
+
+
+def _restriction(collection: int | None, within: Restriction | None) -> Restriction | None:
+    """One restriction from the two ways of giving it (None: the whole library)."""
+    if collection is not None:
+        within = Restriction(collection, *((within.folders, within.types) if within else ()))
+    return None if within is None or within.everything else within
 
 
 def _normalised(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
@@ -109,17 +122,43 @@ def _rescored(hit: Hit, score: float) -> Hit:
 
 
 def merge_neighbours(hits: Sequence[Hit]) -> list[Hit]:
-    """Merge hits that are overlapping or adjacent chunks of one file into the better-ranked hit."""
+    """Merge hits that are overlapping or adjacent chunks of one file into the better-ranked hit.
+
+    A merged passage covers a run of chunk ordinals (it keeps the lowest as its own), so a chunk next to
+    either end of the run joins it too, and a chunk between two kept passages bridges them into one, up to
+    MAX_MERGED_CHUNKS chunks (past that a neighbour stays a passage of its own).
+    """
     merged: list[Hit] = []
+    spans: list[tuple[int, int]] = []  # the ordinals each kept passage covers
     for hit in hits:
-        for i, kept in enumerate(merged):
-            if (kept.file_id == hit.file_id and abs(kept.ordinal - hit.ordinal) == 1 and kept.page == hit.page
-                    and _touching(kept, hit)):  # never across pages: a passage keeps the page it is on
-                merged[i] = _join(kept, hit)
-                break
-        else:
+        span = (hit.ordinal, hit.ordinal)
+        i = _neighbour(merged, spans, hit, span)
+        if i is None:
             merged.append(hit)
+            spans.append(span)
+            continue
+        merged[i], spans[i] = _join(merged[i], hit), _union(spans[i], span)
+        while (j := _neighbour(merged, spans, merged[i], spans[i], skip=i)) is not None:
+            keep, drop = min(i, j), max(i, j)  # the better-ranked passage keeps its id, score and place
+            merged[keep], spans[keep] = _join(merged[keep], merged[drop]), _union(spans[keep], spans[drop])
+            del merged[drop], spans[drop]
+            i = keep
     return merged
+
+
+def _neighbour(kept: Sequence[Hit], spans: Sequence[tuple[int, int]], hit: Hit, span: tuple[int, int],
+               skip: int = -1) -> int | None:
+    """The first kept passage that `hit` (covering the ordinals `span`) continues, or None."""
+    for i, (other, (low, high)) in enumerate(zip(kept, spans)):
+        if (i != skip and other.file_id == hit.file_id and low - 1 <= span[1] and span[0] <= high + 1
+                and max(high, span[1]) - min(low, span[0]) < MAX_MERGED_CHUNKS
+                and other.page == hit.page and _touching(other, hit)):  # never across pages
+            return i
+    return None
+
+
+def _union(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return min(a[0], b[0]), max(a[1], b[1])
 
 
 def _touching(a: Hit, b: Hit) -> bool:
@@ -128,15 +167,17 @@ def _touching(a: Hit, b: Hit) -> bool:
 
 
 def _join(kept: Hit, other: Hit) -> Hit:
-    """One passage covering both chunks; keeps the better hit's id and score."""
+    """One passage covering both; keeps the better hit's id, score and heading."""
     first, second = (kept, other) if kept.char_start <= other.char_start else (other, kept)
     overlap = first.char_end - second.char_start
-    if overlap >= 0:
-        text = first.text + second.text[overlap:]
+    if second.char_end <= first.char_end:  # already inside the first
+        text, end = first.text, first.char_end
+    elif overlap >= 0:
+        text, end = first.text + second.text[overlap:], second.char_end
     else:
-        text = first.text + "\n\n" + second.text
+        text, end = first.text + "\n\n" + second.text, second.char_end
     return Hit(
         kept.chunk_id, kept.score, kept.path, first.page if first.page is not None else second.page,
-        kept.heading, text, kept.file_id, min(first.ordinal, second.ordinal), first.char_start, second.char_end,
+        kept.heading, text, kept.file_id, min(first.ordinal, second.ordinal), first.char_start, end,
         first.ocr or second.ocr,
     )

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_rag.engine.loaders import SUPPORTED_SUFFIXES
+from desktop_rag.engine.loaders import SUPPORTED_SUFFIXES, supported_types
+from desktop_rag.engine.paths import is_inside
 
 _TEMP_PATTERNS = ("~$*", ".~lock.*#", "*.tmp", "*.temp", "*~", "*.swp", "*.swo", "*.swx", "#*#", "*.part", "*.crdownload")
 
@@ -24,7 +25,7 @@ _TEMP_PATTERNS = ("~$*", ".~lock.*#", "*.tmp", "*.temp", "*~", "*.swp", "*.swo",
 BAD_NAME = "The file name is not valid text (UTF-8), so it cannot be stored; rename the file to index it."
 LINK_OUTSIDE = ("A link to something outside the folder you chose: links are not followed, so nothing outside "
                 "your chosen folders is read.")
-UNSUPPORTED = "Not a supported file type (PDF, Word .docx, .txt, .md, images)"
+UNSUPPORTED = f"Not a supported file type ({supported_types()})"
 
 
 @dataclass(frozen=True)
@@ -144,8 +145,7 @@ def _leads_outside(path: str, root: str) -> bool:
         target = Path(path).resolve(strict=True)
     except (OSError, RuntimeError):
         return False
-    base = Path(root).resolve()
-    return not (target == base or base in target.parents)
+    return not is_inside(target, Path(root).resolve())
 
 
 def _stat(path: str) -> DiskFile | None:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
-import sys
-import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -15,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine import keyword, keyword_index
-from desktop_rag.engine.errors import LibraryBusyError, UsageError
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.scanning import display_text, is_valid_text
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
@@ -50,6 +47,9 @@ CREATE TABLE IF NOT EXISTS files (
 );
 CREATE INDEX IF NOT EXISTS files_source ON files(source_id);
 CREATE INDEX IF NOT EXISTS files_hash ON files(sha256);
+-- `status` at 100k files: counts by status and the failed files read these small indexes, not the table
+CREATE INDEX IF NOT EXISTS files_status ON files(status);
+CREATE INDEX IF NOT EXISTS files_source_totals ON files(source_id, status, chunk_count);
 CREATE TABLE IF NOT EXISTS chunks (
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
@@ -307,12 +307,7 @@ class Store:
 
     def move_file(self, file_id: int, new_path: str, source_id: int, size: int, mtime_ns: int) -> None:
         """A renamed or moved file keeps its chunks and vectors (and may change collection with its source)."""
-        moved_across = self.db.execute(
-            "SELECT (SELECT collection_id FROM sources WHERE id = f.source_id) IS NOT "
-            "(SELECT collection_id FROM sources WHERE id = ?) FROM files f WHERE f.id = ?", (source_id, file_id)
-        ).fetchone()
-        if moved_across and moved_across[0]:
-            self.bump_membership()
+        self.bump_membership()  # its chunks may now be in another collection, folder or file type (search filters)
         self.db.execute(
             "UPDATE files SET path = ?, source_id = ?, size = ?, mtime_ns = ? WHERE id = ?",
             (new_path, source_id, size, mtime_ns, file_id),
@@ -497,10 +492,6 @@ class Store:
         cursor = self.db.execute("SELECT chunk_id FROM vectors INDEXED BY vectors_count ORDER BY chunk_id")
         return np.fromiter((r[0] for r in cursor), dtype=np.int64)
 
-    def chunk_ids(self) -> np.ndarray:
-        rows = self.db.execute("SELECT id FROM chunks ORDER BY id").fetchall()
-        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-
     def keyword_search(self, query: str, limit: int, collection_id: int | None = None) -> list[tuple[int, float]]:
         """BM25 over the FTS5 index (within one collection, or all); returns (chunk_id, score), higher = better."""
         return keyword_index.search(self.db, query, limit, collection_id)
@@ -555,65 +546,6 @@ class _Transaction:
             self.db.execute("ROLLBACK")
 
 
-class WriterLock:
-    """An advisory lock on a file beside the database: one process at a time changes a library's content.
-
-    Re-entrant within the process (callers serialise their threads); readers never take it.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._fd: int | None = None
-        self._depth = 0
-
-    def acquire(self, wait_s: float = 2.0) -> None:
-        """Take the lock, waiting up to `wait_s` for another process; raises LibraryBusyError if it stays held."""
-        if self._depth == 0:
-            self._fd = _take_file_lock(self.path, wait_s)
-        self._depth += 1
-
-    def release(self) -> None:
-        self._depth -= 1
-        if self._depth == 0 and self._fd is not None:
-            os.close(self._fd)  # closing the descriptor releases the lock
-            self._fd = None
-
-    @property
-    def held(self) -> bool:
-        return self._depth > 0
-
-
-BUSY_MESSAGE = ("The library is being updated by another Desktop RAG window or process (an index run, or a "
-                "source being removed). Wait until it has finished, then try again.")
-
-
-def _take_file_lock(path: Path, wait_s: float) -> int:
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags, 0o600)
-    deadline = time.monotonic() + wait_s
-    while True:
-        try:
-            _lock_fd(fd)
-            return fd
-        except OSError:
-            if time.monotonic() >= deadline:
-                os.close(fd)
-                raise LibraryBusyError(BUSY_MESSAGE) from None
-            time.sleep(0.05)
-
-
-def _lock_fd(fd: int) -> None:
-    """An exclusive, non-blocking lock on the open file (raises OSError when another holder has it)."""
-    if sys.platform == "win32":
-        import msvcrt
-
-        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    else:
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # per open file: two handles conflict even in one process
-
-
 def _split_sql(script: str) -> list[str]:
     """Split the schema into statements (triggers contain inner semicolons)."""
     statements, current = [], []
@@ -624,63 +556,3 @@ def _split_sql(script: str) -> list[str]:
             statements.append(joined)
             current = []
     return statements
-
-
-class StorePool:
-    """Connections for short-lived threads: a thread leases one on first use and it comes back when the thread
-    ends (the lease lives in the thread's locals), so open files stay bounded by the threads alive at once."""
-
-    def __init__(self, path: Path, keep_idle: int = 4, read_only: bool = False) -> None:
-        self.path = path
-        self.keep_idle = keep_idle
-        self.read_only = read_only
-        self._idle: list[Store] = []
-        self._all: set[Store] = set()
-        self._lock = threading.RLock()  # re-entrant: a lease may be collected while this thread holds it
-
-    def lease(self) -> "StoreLease":
-        with self._lock:
-            store = self._idle.pop() if self._idle else None
-        if store is None:
-            store = Store(self.path, read_only=self.read_only)
-            with self._lock:
-                self._all.add(store)
-        return StoreLease(self, store)
-
-    def give_back(self, store: Store) -> None:
-        with self._lock:
-            if store not in self._all:  # closed with the pool meanwhile
-                return
-            if store.db.in_transaction:  # a thread that died mid-transaction: its work is not committed
-                store.db.execute("ROLLBACK")
-            if len(self._idle) < self.keep_idle:
-                self._idle.append(store)
-                return
-            self._all.discard(store)
-        store.close()
-
-    @property
-    def open_count(self) -> int:
-        with self._lock:
-            return len(self._all)
-
-    def close(self) -> None:
-        """Close every connection, leased or idle (stop the threads using them first); the pool can be reused."""
-        with self._lock:
-            stores, self._all, self._idle = list(self._all), set(), []
-        for store in stores:
-            store.close()
-
-
-class StoreLease:
-    """A thread's hold on a pooled Store; dropping it (the thread ended) returns the Store to the pool."""
-
-    def __init__(self, pool: StorePool, store: Store) -> None:
-        self.pool = pool
-        self.store = store
-
-    def __del__(self) -> None:
-        try:
-            self.pool.give_back(self.store)
-        except Exception:  # noqa: BLE001 - never raise from a finaliser (interpreter shutdown, closed database)
-            pass

@@ -1,13 +1,19 @@
 """Cross-lingual search with a language model: the question also asked in the library's other language.
 
 One short model call per (question, language), cached in the library so a repeated question costs
-nothing. A failure (no model, unreachable, refused) never fails the search: the question is then
-searched as it was asked. Without a configured model nothing here runs and retrieval stays local.
+nothing. A failure (no model, unreachable, refused) or a cancel never fails the search: the question is
+then searched as it was asked. Without a configured model nothing here runs and retrieval stays local.
+
+Who writes the cache: the searching thread itself (in the app, the answer worker), in one short
+transaction of its own after the model call, never during it. The table is not part of the index (no
+chunk, vector or collection refers to it), so it is outside the index worker's writes (see DESIGN.md,
+"which thread writes what"); a read-only engine (the MCP server) passes no client and writes nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Protocol
 
 from desktop_rag.engine.language import library_languages, text_languages
@@ -23,7 +29,8 @@ _SCHEMA = ("CREATE TABLE IF NOT EXISTS query_translations ("
 
 
 class Completer(Protocol):
-    def complete(self, messages, *, max_tokens: int | None = None, temperature: float | None = None) -> str: ...
+    def complete(self, messages, *, max_tokens: int | None = None, temperature: float | None = None,
+                 cancel: threading.Event | None = None) -> str: ...
 
 
 def target_languages(question: str, store: Store) -> list[str]:
@@ -44,29 +51,33 @@ def messages_for(question: str, language: str) -> list[dict]:
     ]
 
 
-def translate(question: str, language: str, store: Store, client: Completer) -> str | None:
-    """The question in `language` (cached); None when the model could not give one."""
+def translate(question: str, language: str, store: Store, client: Completer,
+              cancel: threading.Event | None = None) -> str | None:
+    """The question in `language` (cached); None when the model could not give one or `cancel` was set."""
     store.db.execute(_SCHEMA)
     row = store.db.execute("SELECT text FROM query_translations WHERE question = ? AND language = ?",
                            (question, language)).fetchone()
     if row:
         return row[0]
+    if cancel is not None and cancel.is_set():
+        return None
     try:
-        reply = client.complete(messages_for(question, language), max_tokens=200, temperature=0.0)
+        reply = client.complete(messages_for(question, language), max_tokens=200, temperature=0.0, cancel=cancel)
     except Exception as exc:  # noqa: BLE001 - translation is an extra; the search goes on without it
         log.warning("Query translation failed: %s", exc)
         return None
     text = " ".join(reply.split())[:MAX_TRANSLATION_CHARS].strip().strip('"“”「」')
-    if not text or language not in text_languages(text):
+    if not text or language not in text_languages(text) or (cancel is not None and cancel.is_set()):
         return None
-    with store.transaction() as db:
+    with store.transaction() as db:  # a short write of its own, under the store's rules (busy timeout, WAL)
         db.execute("INSERT OR REPLACE INTO query_translations VALUES (?, ?, ?)", (question, language, text))
     return text
 
 
-def translations(question: str, store: Store, client: Completer | None) -> list[str]:
-    """The question in each other language of the library (none without a model)."""
+def translations(question: str, store: Store, client: Completer | None,
+                 cancel: threading.Event | None = None) -> list[str]:
+    """The question in each other language of the library (none without a model; none after `cancel`)."""
     if client is None:
         return []
-    found = (translate(question, lang, store, client) for lang in target_languages(question, store))
+    found = (translate(question, lang, store, client, cancel) for lang in target_languages(question, store))
     return [text for text in found if text]

@@ -1,9 +1,12 @@
 """FAISS index keyed by chunk id: a cache of the store's vectors, saved atomically, rebuilt when stale.
 
 Index type by size: exact search (IndexIDMap2 over IndexFlatIP) below APPROX_THRESHOLD vectors;
-above it an IndexIVFFlat with inner product (ids stored in the inverted lists, so remove by id
-works), trained on a sample of the vectors when it is (re)built. bench/query.py measures the
-recall@10 of the approximate index against exact search and the latency of both.
+above it a compressed IVF index, IndexIVFScalarQuantizer (8 bits per dimension, residuals, inner
+product; ids stored in the inverted lists, so remove by id works): a quarter of the memory of float32,
+trained on a sample of the vectors when it is (re)built. The store keeps every vector at full precision
+(the truth); a rebuild from it re-encodes them. Caches of the older IndexIVFFlat kind still load but count
+as stale (rebuilt). The cache is read straight from the file (no whole-file copy). bench/query.py and
+bench/scale.py measure recall@10 against exact search, latency, memory and open time.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ _HEADER = struct.Struct("<8sqqq")  # magic, generation, count, dimension
 APPROX_THRESHOLD = 200_000  # from this many vectors on, use the approximate (IVF) index
 RETRAIN_FACTOR = 4  # retrain the IVF index once it holds this many times what it was trained on
 TRAIN_POINTS_PER_LIST = 40  # k-means sample size per inverted list
-NPROBE_FRACTION = 0.25  # lists scanned per query: recall@10 0.96 (1M synthetic), 0.97 (SciFact); bench/query.py
+NPROBE_FRACTION = 0.35  # lists scanned per query: IVF-SQ8 recall@10 0.960 at 1M synthetic (0.944 at 25%); bench/scale.py
 MIN_NPROBE = 16
 
 
@@ -45,6 +48,15 @@ def _is_ivf(index) -> bool:
     import faiss
 
     return isinstance(index, faiss.IndexIVF)
+
+
+def kind_of(index) -> str:
+    """"exact", "ivf-sq8" (the compressed kind) or "ivf-flat" (the kind of older caches)."""
+    import faiss
+
+    if isinstance(index, faiss.IndexIVFScalarQuantizer):
+        return "ivf-sq8"
+    return "ivf-flat" if _is_ivf(index) else "exact"
 
 
 class VectorIndex:
@@ -67,8 +79,18 @@ class VectorIndex:
 
     @property
     def approximate(self) -> bool:
-        """True when the index is the IVF (approximate) kind."""
+        """True when the index is an IVF (approximate) kind."""
         return _is_ivf(self._index)
+
+    @property
+    def kind(self) -> str:
+        """"exact", "ivf-sq8" or "ivf-flat" (see `kind_of`)."""
+        return kind_of(self._index)
+
+    @property
+    def trained_on(self) -> int:
+        """How many vectors the index type was chosen (and an IVF index trained) for."""
+        return self._trained_on
 
     def add(self, ids: np.ndarray | list[int], vectors: np.ndarray) -> None:
         if len(ids) == 0:
@@ -120,7 +142,8 @@ class VectorIndex:
         return self.size >= RETRAIN_FACTOR * max(self._trained_on, 1)
 
     def _retype(self) -> None:
-        """Rebuild in place with the index type (and IVF training) that suits the current size."""
+        """Rebuild in place with the index type (and IVF training) that suits the current size (from the
+        compressed kind, the decoded vectors are re-encoded; a rebuild from the store starts from the truth)."""
         ids, vectors = _export(self._index)
         log.info("Rebuilding the vector index for %d vectors", len(ids))
         self._index = _build(self.dimension, ids, vectors)
@@ -142,15 +165,18 @@ class VectorIndex:
 
     @classmethod
     def load(cls, path: Path) -> tuple["VectorIndex", int] | None:
-        """The saved index and its generation, or None when missing or unreadable."""
+        """The saved index and its generation, or None when missing or unreadable.
+
+        faiss reads the file through a callback reader after the header: no whole-file copy in memory.
+        """
         import faiss
 
         try:
-            data = path.read_bytes()
-            magic, generation, count, dimension = _HEADER.unpack_from(data)
-            if magic != _MAGIC:
-                return None
-            index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8, offset=_HEADER.size).copy())
+            with open(path, "rb") as f:
+                magic, generation, count, dimension = _HEADER.unpack(f.read(_HEADER.size))
+                if magic != _MAGIC:
+                    return None
+                index = faiss.read_index(faiss.PyCallbackIOReader(f.read, 1 << 22))
         except Exception as exc:  # any corruption means: rebuild
             if path.exists():
                 log.warning("Vector index %s is unreadable (%s); it will be rebuilt", path, exc)
@@ -161,14 +187,15 @@ class VectorIndex:
 
 
 def _empty_index(dimension: int, count: int, sample: np.ndarray | None):
-    """An empty FAISS index for `count` vectors: exact when small, IVF trained on `sample` when large."""
+    """An empty FAISS index for `count` vectors: exact when small, IVF-SQ8 trained on `sample` when large."""
     import faiss
 
     if count < APPROX_THRESHOLD or sample is None:
         return faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
     nlist = nlist_for(count)
     quantizer = faiss.IndexFlatIP(dimension)
-    index = faiss.IndexIVFFlat(quantizer, dimension, nlist, faiss.METRIC_INNER_PRODUCT)
+    index = faiss.IndexIVFScalarQuantizer(quantizer, dimension, nlist, faiss.ScalarQuantizer.QT_8bit,
+                                          faiss.METRIC_INNER_PRODUCT)
     quantizer.this.disown()  # the IVF index owns (and frees) its quantizer
     index.own_fields = True
     index.train(np.ascontiguousarray(sample, dtype=np.float32))
@@ -193,7 +220,7 @@ def _build(dimension: int, ids: np.ndarray, vectors: np.ndarray):
 
 
 def _export(index, with_vectors: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
-    """All (ids, vectors) held by an IDMap2(Flat) or IVFFlat index."""
+    """All (ids, vectors) held by an IDMap2(Flat), IVFFlat or IVF-SQ8 index (the last decoded: approximate)."""
     import faiss
 
     if not _is_ivf(index):
@@ -204,6 +231,7 @@ def _export(index, with_vectors: bool = True) -> tuple[np.ndarray, np.ndarray | 
         vectors = faiss.vector_to_array(flat.codes).view(np.float32).reshape(-1, index.d)
         return ids, vectors.copy()
     lists = index.invlists
+    centroids = index.quantizer.reconstruct_n(0, index.nlist) if with_vectors else None
     id_parts, vec_parts = [], []
     for number in range(index.nlist):
         n = lists.list_size(number)
@@ -212,12 +240,24 @@ def _export(index, with_vectors: bool = True) -> tuple[np.ndarray, np.ndarray | 
         id_parts.append(faiss.rev_swig_ptr(lists.get_ids(number), n).copy())
         if with_vectors:
             codes = faiss.rev_swig_ptr(lists.get_codes(number), n * lists.code_size)
-            vec_parts.append(np.frombuffer(codes, dtype=np.float32).reshape(n, index.d).copy())
+            vec_parts.append(_decode(index, number, np.array(codes).reshape(n, lists.code_size), centroids))
     ids = np.concatenate(id_parts).astype(np.int64) if id_parts else np.zeros(0, dtype=np.int64)
     if not with_vectors:
         return ids, None
     vectors = np.concatenate(vec_parts) if vec_parts else np.zeros((0, index.d), dtype=np.float32)
     return ids, vectors
+
+
+def _decode(index, number: int, codes: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """The vectors of inverted list `number` from its codes (float32 as stored, or decoded scalar codes)."""
+    import faiss
+
+    if not isinstance(index, faiss.IndexIVFScalarQuantizer):
+        return codes.view(np.float32).reshape(len(codes), index.d).copy()
+    vectors = index.sq.decode(codes)
+    if index.by_residual:
+        vectors += centroids[number]
+    return vectors
 
 
 def id_selector(ids: np.ndarray):
@@ -239,10 +279,12 @@ def open_vector_index(path: Path, store: "Store", dimension: int, save: bool = T
         generation = store.vectors_generation()
         if loaded is not None:
             index, saved_generation = loaded
-            if saved_generation == generation and index.dimension == dimension and _same_ids(index, store):
+            if (saved_generation == generation and index.dimension == dimension and index.kind != "ivf-flat"
+                    and _same_ids(index, store)):
                 index.generation = generation
                 return index
-            log.info("Vector index is stale (generation %s, store %s); rebuilding", saved_generation, generation)
+            log.info("Vector index is stale (generation %s, store %s, kind %s); rebuilding", saved_generation,
+                     generation, index.kind)
         index = rebuild_vector_index(store, dimension)
     index.generation = generation
     if save:  # a read-only reader (the MCP server) rebuilds in memory and writes nothing

@@ -1,4 +1,4 @@
-"""The GUI's link to the engine: owns the index worker, the reader thread and the watcher; clean shutdown."""
+"""The GUI's link to the engine: owns the index worker, the reader pool and the watcher; ordered shutdown."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.types import IndexReport, IndexStatus
 from desktop_rag.gui import i18n
+from desktop_rag.gui.app_settings import AppSettings
 from desktop_rag.gui.watcher import FolderWatcher
-from desktop_rag.gui.workers import IndexRequest, IndexWorker, Tasks
+from desktop_rag.gui.worker import WorkerPool
+from desktop_rag.gui.workers import IndexRequest, IndexWorker
 
 log = logging.getLogger(__name__)
 STATUS_EVERY_MS = 1000
@@ -24,6 +26,11 @@ def _listing(engine: Engine, collection: int | None = None) -> tuple:
     return tuple((s, tuple(engine.files(s.id))) for s in engine.sources(collection))
 
 
+def _chunking(settings: Settings) -> dict:
+    """The index-affecting settings other than the model: changing them means reading every file again."""
+    return {k: v for k, v in settings.index_params.items() if k != "embedding_model"}
+
+
 class Backend(QObject):
     """Everything that talks to the engine off the GUI thread. Signals carry immutable values."""
 
@@ -32,15 +39,17 @@ class Backend(QObject):
     index_finished = Signal(object)  # IndexReport
     index_failed = Signal(str)
     busy_changed = Signal(int)  # 1/0, never bool (PySide6 6.12 refcount bug)
+    stopping = Signal()  # shutdown began: stop your background work (it is joined right after)
     shut_down = Signal()
 
-    def __init__(self, paths: AppPaths, settings: Settings, parent: QObject | None = None) -> None:
+    def __init__(self, paths: AppPaths, app_settings: AppSettings, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.paths = paths
-        self.settings = settings
-        self.engine = Engine(paths, settings)  # cheap: no disk or model access until used on a worker
+        self.app_settings = app_settings  # the one owner; the engine gets each change through the index worker
+        self.engine = Engine(paths, app_settings.current)  # cheap: no disk or model access until used on a worker
         self.engine.interface_language = i18n.language()  # a Chinese interface gets the multilingual model
-        self.tasks = Tasks(self)
+        # reads and conversation edits, one at a time in order; at close, what is queued still runs
+        self.reader = WorkerPool("desktop-rag-reader", 1, self, finish_queued=True)
         self.index_thread = QThread()
         self.index_thread.setObjectName("desktop-rag-index")
         self.indexer = IndexWorker(self.engine)
@@ -51,7 +60,6 @@ class Backend(QObject):
         self.indexer.run_failed.connect(self._after_failure)
         self.indexer.source_removed.connect(self._after_remove)
         self.indexer.busy_changed.connect(self._on_busy)
-        self.indexer.settings_applied.connect(self._on_settings)
         self.indexer.task_done.connect(self._task_done)
         self.collection: int | None = None  # the collection shown and added to (None: all shown, added to the first)
         self.watcher = FolderWatcher(parent=self)
@@ -64,6 +72,11 @@ class Backend(QObject):
         self.stopped = False
         self.worker_abandoned = False
         self.index_thread.start()
+        app_settings.changed.connect(self._settings_changed)
+
+    @property
+    def settings(self) -> Settings:
+        return self.app_settings.current
 
     # ---- start-up ----
 
@@ -79,7 +92,8 @@ class Backend(QObject):
         self.indexer.submit(IndexRequest("index", tuple(paths), collection=self.collection))
 
     def write(self, fn: Callable, callback: Callable | None = None, errback: Callable | None = None) -> None:
-        """Run a change to the library (a collection created, deleted, imported) on the index worker."""
+        """Run a change to the index (a collection created, renamed, deleted, imported) on the index worker,
+        the one thread that writes sources, files, chunks, vectors and collections."""
         if not self.stopped:
             self.indexer.submit(IndexRequest("task", task=(fn, callback, errback)))
 
@@ -102,19 +116,27 @@ class Backend(QObject):
     def remove(self, source: str) -> None:
         self.indexer.submit(IndexRequest("remove", (source,)))
 
-    def apply_settings(self, settings: Settings, reindex: bool) -> None:
-        self.indexer.submit(IndexRequest("reindex" if reindex else "apply", settings=settings))
-        if not reindex and settings.embedding_model != self.settings.embedding_model:
+    def _settings_changed(self, old: Settings, new: Settings) -> None:
+        """The owner saved new settings: the engine takes them on the index worker, after what is queued."""
+        if new.ui_language != old.ui_language:
+            self.engine.interface_language = i18n.resolve_language(new.ui_language)
+        self.indexer.submit(IndexRequest("apply", settings=new))
+        if new.embedding_model != old.embedding_model and _chunking(new) == _chunking(old):
             self.indexer.submit(IndexRequest("index", None))  # a model switch re-embeds in the background
+        # new chunking: the settings flow asked first and queues `reindex` (which embeds with the new model too)
+
+    def reindex(self, settings: Settings) -> None:
+        """Drop every chunk and index again with these settings (saved by the owner; applied first)."""
+        self.indexer.submit(IndexRequest("reindex", settings=settings))
 
     def cancel(self) -> None:
         """Stop the running index job and forget queued ones (runs resume where they stopped)."""
         self.indexer.cancel_current(drop_queued=True)
 
     def run(self, fn: Callable, callback: Callable | None = None, errback: Callable | None = None) -> None:
-        """Run a cheap read (or a conversation edit) on the reader thread."""
+        """Run a read, or a conversation edit (its own short transaction), on the reader thread, in order."""
         if not self.stopped:
-            self.tasks.submit(fn, callback, errback)
+            self.reader.submit(fn, callback, errback)
 
     # ---- reads ----
 
@@ -167,20 +189,21 @@ class Backend(QObject):
     def _after_remove(self, _path: str) -> None:
         self.refresh()
 
-    def _on_settings(self, settings: Settings) -> None:
-        self.settings = settings
-
     # ---- shutdown ----
 
     def shutdown(self) -> None:
-        """Cancel work, stop watching, save the vector cache (Engine.close on the worker) and join threads."""
+        """Cancel work and join every thread: the window's worker pools first (answers, viewer, dialogs are
+        cancelled; the reader finishes what is queued), then Engine.close on the index worker (it saves the
+        vector cache and closes every connection) and the index thread itself."""
         if self.stopped:
             return
         self.stopped = True
         self._status_timer.stop()
+        self.indexer.cancel_current(drop_queued=True, closing=True)  # the index run winds down meanwhile
+        self.stopping.emit()
         self.watcher.stop()
-        self.tasks.stop()
-        self.indexer.cancel_current(drop_queued=True, closing=True)
+        for pool in (self.parent() or self).findChildren(WorkerPool):
+            pool.shutdown()
         self.indexer.submit(IndexRequest("close"))
         if self.indexer.warming and not self.index_thread.wait(WARM_UP_GRACE_MS):
             # Loading the model cannot be interrupted and writes nothing (every write is a committed

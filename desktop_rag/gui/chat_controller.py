@@ -1,4 +1,4 @@
-"""Chat behaviour: conversations, streaming answers from an AnswerThread, citations -> sources panel."""
+"""Chat behaviour: conversations, answers streamed by a worker (gui/worker.py), citations -> sources panel."""
 
 from __future__ import annotations
 
@@ -6,22 +6,23 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, SourcesEvent
+from desktop_rag.engine.types import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.search_filter import SearchFilterBar
 from desktop_rag.gui.views.sources_panel import SourcesPanel
-from desktop_rag.gui.workers import AnswerThread
+from desktop_rag.gui.worker import Worker, WorkerPool
 
 log = logging.getLogger(__name__)
 TITLE_CHARS = 40
 
 
 class ChatController(QObject):
-    """Owns the answer thread; every model update happens here, on the GUI thread."""
+    """Owns the answer worker; every model update happens here, on the GUI thread."""
 
     answer_started = Signal()
     token_received = Signal(str)
@@ -42,7 +43,8 @@ class ChatController(QObject):
         self.conversations_panel = conversations_panel
         self.sources_panel = sources_panel
         self.conversation_id: int | None = None
-        self.thread: AnswerThread | None = None
+        self.answers = WorkerPool("desktop-rag-answer", 1, self)
+        self.worker: Worker | None = None  # the answer streaming now
         self._row = -1
         self.selected_row = -1
         chat_panel.ask.connect(self.ask)
@@ -51,6 +53,9 @@ class ChatController(QObject):
         chat_panel.messages.citation_clicked.connect(self.open_citation)
         conversations_panel.opened.connect(self.open_conversation)
         conversations_panel.new_requested.connect(self.new_conversation)
+        self.search_filter = SearchFilterBar(chat_panel)  # ask within a folder / a file type
+        chat_panel.layout().insertWidget(2, self.search_filter)  # between the messages and the question box
+        backend.library_loaded.connect(self._library_loaded)
         i18n.on_change(self._update_title)
 
     # ---- conversations ----
@@ -111,7 +116,7 @@ class ChatController(QObject):
 
     @property
     def streaming(self) -> bool:
-        return self.thread is not None
+        return self.worker is not None
 
     def ask(self, question: str) -> None:
         """Send a question (creating the conversation first when none is open)."""
@@ -136,21 +141,34 @@ class ChatController(QObject):
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
         self.select_message(self._row)
-        thread = AnswerThread(self.backend.engine, question, conversation_id)
-        thread.sources.connect(self._on_sources)
-        thread.token.connect(self._on_token)
-        thread.done.connect(self._on_done)
-        thread.error.connect(self._on_error)
-        thread.finished.connect(self._on_finished)
-        self.thread = thread
-        thread.start()
+        # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
+        worker = self.answers.start(self.backend.engine.ask, question, conversation_id, cancel_kw="cancel",
+                                    folders=self.search_filter.folders, types=self.search_filter.types)
+        worker.yielded.connect(self._on_event)
+        worker.errored.connect(lambda message: self._on_error(ErrorEvent(message)))
+        worker.finished.connect(self._on_finished)
+        self.worker = worker
         if created:
             self.load_conversations(select=conversation_id)
         self.answer_started.emit()
 
+    def _library_loaded(self, listing: tuple) -> None:
+        """Offer the shown collection's source folders in the search filter."""
+        self.search_filter.set_folders(source.path for source, _files in listing if source.kind == "folder")
+
     def stop(self) -> None:
-        if self.thread is not None:
-            self.thread.stop()
+        if self.worker is not None:
+            self.worker.cancel()
+
+    def _on_event(self, event: object) -> None:
+        if isinstance(event, SourcesEvent):
+            self._on_sources(event)
+        elif isinstance(event, TokenEvent):
+            self._on_token(event.text)
+        elif isinstance(event, DoneEvent):
+            self._on_done(event)
+        elif isinstance(event, ErrorEvent):
+            self._on_error(event)
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
@@ -171,13 +189,11 @@ class ChatController(QObject):
         self.chat_model.update(self._row, text=partial, error=event.message, streaming=False)
 
     def _on_finished(self) -> None:
-        thread, self.thread = self.thread, None
+        self.worker = None
         message = self.chat_model.message(self._row)
-        if message is not None and message.streaming:  # the thread ended without a terminal event
+        if message is not None and message.streaming:  # the worker ended without a terminal event
             self.chat_model.update(self._row, streaming=False)
         self.chat_panel.set_streaming(False)
-        if thread is not None:
-            thread.deleteLater()
         if self.conversation_id is not None:
             self.load_conversations()
         self.answer_finished.emit(message)
@@ -205,8 +221,5 @@ class ChatController(QObject):
     # ---- shutdown ----
 
     def shutdown(self) -> None:
-        """Cancel a running answer and join its thread."""
-        if self.thread is not None:
-            self.thread.stop()
-            if not self.thread.wait(30_000):
-                log.error("The answer thread did not stop in time")
+        """Cancel a running answer and join its thread (Engine.ask saves what was answered so far)."""
+        self.answers.shutdown()

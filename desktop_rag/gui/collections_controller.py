@@ -1,5 +1,5 @@
 """Collections in the window: which one is shown and asked in, and create/rename/delete/export/import
-(reads on the reader thread, changes on the index worker; the GUI thread never waits)."""
+(reads, exports and a conversation's choice on the reader; index changes on the index worker)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ class CollectionsController(QObject):
     def _conversation_opened(self, _conversation_id: int, collection: object) -> None:
         self.select(collection if isinstance(collection, int) else None, remember=False)
 
-    # ---- changes (on the index worker) ----
+    # ---- changes to the index (on the index worker, the one thread that writes it) ----
 
     def create(self, name: str) -> None:
         engine = self.backend.engine

@@ -7,6 +7,24 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QLocale
 
+from desktop_rag.engine.loaders import FILE_TYPES, suffix_patterns
+
+_TYPE_NAMES_ZH = {"image": "图片"}  # kinds named by a word (the others by a name or a suffix)
+
+
+def types_phrase(lang: str) -> str:
+    """The supported kinds for a sentence: "PDF, Word .docx, .txt, .md and images" (or in Chinese)."""
+    names = [_TYPE_NAMES_ZH.get(t.kind, t.label) if lang == "zh" else t.label for t in FILE_TYPES]
+    if lang == "zh":
+        return "、".join(names[:-1]) + " 和" + names[-1]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def file_filter(documents: str, all_files: str) -> str:
+    """A file dialog filter: every supported suffix under `documents`, then `all_files` (*)."""
+    return f"{documents} ({suffix_patterns()});;{all_files} (*)"
+
+
 _TEXT: dict[str, tuple[str, str]] = {
     # window and areas
     "app.title": ("Desktop RAG", "Desktop RAG 本地知识库"),
@@ -31,16 +49,31 @@ _TEXT: dict[str, tuple[str, str]] = {
                        "{sources} 个来源 · {files} 个文件 · {chunks} 个片段 · {failed} 个失败"),
     "library.empty_hint": ("Drop files or folders here, or use Add folder.",
                            "把文件或文件夹拖到这里，或点击“添加文件夹”。"),
-    "library.unsupported": ("Not added (unsupported type; PDF, Word .docx, .txt, .md and images only): {names}",
-                            "未添加（不支持的类型，仅支持 PDF、Word .docx、.txt、.md 和图片）：{names}"),
+    "library.unsupported": (f"Not added (unsupported type; {types_phrase('en')} only): {{names}}",
+                            f"未添加（不支持的类型，仅支持 {types_phrase('zh')}）：{{names}}"),
     "library.failed_reason": ("Failed: {reason}", "失败：{reason}"),
+    "library.filter": ("Filter files by name…", "按文件名筛选…"),
+    "watch.limit_watches": (
+        "The system's limit on watched folders (inotify watches) is reached, so these folders are checked for "
+        "changes every {seconds} seconds instead of at once: {names}. To watch them live, raise the limit with "
+        "“{command}” (to keep it after a restart, add the line {persist} to /etc/sysctl.d/90-inotify.conf), "
+        "then restart Desktop RAG.",
+        "已达到系统的文件夹监视数量上限（inotify watches），以下文件夹改为每 {seconds} 秒检查一次变化：{names}。"
+        "若要实时监视，请运行“{command}”提高上限（重启后仍生效：在 /etc/sysctl.d/90-inotify.conf 中加入 {persist}），"
+        "然后重新启动 Desktop RAG。"),
+    "watch.limit_instances": (
+        "The system's limit on file watchers (inotify instances) is reached, so these folders are checked for "
+        "changes every {seconds} seconds instead of at once: {names}. To watch them live, raise the limit with "
+        "“{command}” (to keep it after a restart, add the line {persist} to /etc/sysctl.d/90-inotify.conf), "
+        "then restart Desktop RAG.",
+        "已达到系统的文件监视器数量上限（inotify instances），以下文件夹改为每 {seconds} 秒检查一次变化：{names}。"
+        "若要实时监视，请运行“{command}”提高上限（重启后仍生效：在 /etc/sysctl.d/90-inotify.conf 中加入 {persist}），"
+        "然后重新启动 Desktop RAG。"),
     "library.confirm_remove": ("Remove “{path}” from the library? Its chunks are deleted; the files on disk stay.",
                                "从资料库中移除“{path}”？其索引片段会被删除，磁盘上的文件保留。"),
     "library.choose_folder": ("Choose a folder to add", "选择要添加的文件夹"),
     "library.choose_files": ("Choose documents to add", "选择要添加的文档"),
-    "library.file_filter": ("Documents (*.pdf *.docx *.txt *.md *.png *.jpg *.jpeg *.tif *.tiff *.webp *.bmp);;"
-                            "All files (*)",
-                            "文档 (*.pdf *.docx *.txt *.md *.png *.jpg *.jpeg *.tif *.tiff *.webp *.bmp);;所有文件 (*)"),
+    "library.file_filter": (file_filter("Documents", "All files"), file_filter("文档", "所有文件")),
     "state.queued": ("queued", "排队中"),
     "state.pending": ("pending", "待处理"),
     "state.indexing": ("indexing…", "索引中…"),
@@ -96,8 +129,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "status.reembed": ("switching to {model}: {done}/{total} (search uses the current model meanwhile)",
                        "正在切换到 {model}：{done}/{total}（期间搜索使用当前模型）"),
     "status.opening": ("Opening the library…", "正在打开资料库…"),
-    "status.watch_rescan": ("Folder watcher restarted; checking every source again.",
-                            "文件夹监视已重启，正在重新检查所有来源。"),
     # chat
     "chat.placeholder": ("Ask a question about your documents (Enter sends, Shift+Enter adds a line)",
                          "就你的文档提问（Enter 发送，Shift+Enter 换行）"),
@@ -111,6 +142,17 @@ _TEXT: dict[str, tuple[str, str]] = {
     "chat.stopped": ("Stopped.", "已停止。"),
     "chat.welcome": ("Add documents on the left, then ask a question here.",
                      "先在左侧添加文档，然后在这里提问。"),
+    # search filter (under the messages)
+    "filter.label": ("Search in:", "检索范围："),
+    "filter.all_folders": ("All folders", "全部文件夹"),
+    "filter.all_types": ("All file types", "全部文件类型"),
+    "filter.folder_tip": ("Only search the files inside this folder", "只检索此文件夹中的文件"),
+    "filter.type_tip": ("Only search files of this type", "只检索此类型的文件"),
+    "filter.type.pdf": ("PDF", "PDF"),
+    "filter.type.docx": ("Word (.docx)", "Word 文档 (.docx)"),
+    "filter.type.md": ("Markdown (.md)", "Markdown (.md)"),
+    "filter.type.txt": ("Text (.txt)", "纯文本 (.txt)"),
+    "filter.type.image": ("Images", "图片"),
     # links in answers
     "link.confirm_title": ("Open link?", "打开链接？"),
     "link.confirm": ("This link comes from an answer, so its text may not say where it really goes. "
@@ -190,6 +232,10 @@ _TEXT: dict[str, tuple[str, str]] = {
                                   "chunking settings.",
                                   "向量模型或分段参数已更改，需要重新索引整个资料库（可能需要一段时间）。现在重新索引吗？"
                                   "\n\n选择“否”将保留当前的向量模型和分段设置。"),
+    "settings.save_failed": ("The settings could not be saved to {path} ({reason}). Nothing was changed: the previous "
+                             "settings stay in use. Check that the folder is writable and has free space, then try again.",
+                             "无法将设置保存到 {path}（{reason}）。未做任何更改，仍使用之前的设置。"
+                             "请确认该文件夹可写且有剩余空间，然后重试。"),
     "settings.pick_model_folder": ("Choose a sentence-transformers model folder", "选择 sentence-transformers 模型文件夹"),
     "settings.get_model": ("Get a model…", "下载模型…"),
     # model download dialog
@@ -216,6 +262,74 @@ _TEXT: dict[str, tuple[str, str]] = {
     "download.done": ("Downloaded to {folder}", "已下载到 {folder}"),
     "download.cancelling": ("Cancelling…", "正在取消…"),
     "download.cancelled": ("Cancelled. Download again to resume where it stopped.", "已取消。再次点击“下载”将从中断处继续。"),
+    # collections (the library header's selector and menu, the chat header's "asking in")
+    "collections.all": ("All collections", "全部知识库"),
+    "collections.menu": ("Collections", "知识库"),
+    "collections.new": ("New collection…", "新建知识库…"),
+    "collections.rename": ("Rename…", "重命名…"),
+    "collections.delete": ("Delete…", "删除…"),
+    "collections.export": ("Export…", "导出…"),
+    "collections.export_docs": ("Export with documents…", "连同文档导出…"),
+    "collections.import": ("Import…", "导入…"),
+    "collections.name": ("Collection name:", "知识库名称："),
+    "collections.asking": ("Asking in: {name}", "提问范围：{name}"),
+    "collections.confirm_delete": (
+        "Delete the collection “{name}” and its index ({files} files, {chunks} chunks)? Your documents "
+        "on disk are not touched.",
+        "删除知识库“{name}”及其索引（{files} 个文件，{chunks} 个片段）？磁盘上的文档不会被删除。"),
+    "collections.reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
+    "collections.exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
+    "collections.imported": ("Imported “{name}”: {chunks} passages.", "已导入“{name}”：{chunks} 个段落。"),
+    "collections.failed": ("Collections", "知识库"),
+    "collections.archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),
+    # the in-app document viewer
+    "viewer.title": ("{name} — Desktop RAG viewer", "{name} — Desktop RAG 查看器"),
+    "viewer.prev_passage": ("◀ Previous passage", "◀ 上一段"),
+    "viewer.next_passage": ("Next passage ▶", "下一段 ▶"),
+    "viewer.passage_of": ("Passage [{n}] · {i} of {count}", "段落 [{n}] · 第 {i} / {count} 段"),
+    "viewer.prev_page": ("◀", "◀"),
+    "viewer.next_page": ("▶", "▶"),
+    "viewer.page_of": ("Page {page} of {count}", "第 {page} / {count} 页"),
+    "viewer.zoom_in": ("Zoom in", "放大"),
+    "viewer.zoom_out": ("Zoom out", "缩小"),
+    "viewer.open_default": ("Open in default app", "用默认程序打开"),
+    "viewer.find": ("Find in document…", "在文档中查找…"),
+    "viewer.find_next": ("Next", "下一个"),
+    "viewer.find_prev": ("Previous", "上一个"),
+    "viewer.find_none": ("Not found", "未找到"),
+    "viewer.find_at": ("Found on page {page}", "在第 {page} 页找到"),
+    "viewer.loading": ("Opening {name}…", "正在打开 {name}…"),
+    "viewer.rendering": ("Rendering page {page}…", "正在渲染第 {page} 页…"),
+    "viewer.reindex": ("Re-index this file", "重新索引此文件"),
+    "viewer.reindex_started": (
+        "Re-indexing started; open the citation again when it has finished.",
+        "已开始重新索引；完成后请重新打开此引用。"),
+    "viewer.changed_found": (
+        "This file changed since it was indexed. The passage was found again in the current file and is "
+        "highlighted, but the answer was based on the old version. Re-index to bring the library up to "
+        "date.",
+        "此文件在建立索引后已被修改。已在当前文件中重新找到该段落并高亮显示，但回答依据的是旧版本。请重新索引以更新资料库。"),
+    "viewer.changed_lost": (
+        "This file changed since it was indexed and the cited passage is no longer in it, so nothing is "
+        "highlighted. The passage as it was indexed is shown beside. Re-index to update the library.",
+        "此文件在建立索引后已被修改，且当前文件中已找不到所引用的段落，因此不做高亮。旁边显示的是索引时的段落。请重新索引以更新资料库。"),
+    "viewer.missing": ("The file was moved or deleted since it was indexed: {path}", "文件在建立索引后已被移动或删除：{path}"),
+    "viewer.unmatched": (
+        "The passage's exact position on this page could not be matched (the PDF's text layer differs "
+        "from the indexed text). The page is shown with the passage beside it.",
+        "无法在此页上匹配段落的确切位置（PDF 的文字层与索引文本不同）。下面显示该页，段落显示在旁边。"),
+    "viewer.partial": (
+        "Only the beginning and end of the passage matched the file's text; the highlight spans them.",
+        "只有段落的开头和结尾与文件文本相符；高亮覆盖两者之间的内容。"),
+    "viewer.not_found_text": (
+        "The passage could not be found in this file's text. It is shown beside.",
+        "在此文件的文本中找不到该段落。段落显示在旁边。"),
+    "viewer.error": ("This file cannot be shown here: {reason}", "无法在此显示此文件：{reason}"),
+    "viewer.unknown": (
+        "This file is not in the library any more; the passage may not match it.",
+        "此文件已不在资料库中；段落可能与之不符。"),
+    "viewer.passage_heading": ("The cited passage (as indexed)", "所引用的段落（索引时）"),
+    "viewer.no_open": ("The system could not open {path}", "系统无法打开 {path}"),
     "dialog.error": ("Desktop RAG", "Desktop RAG"),
 }
 

@@ -1,83 +1,19 @@
-"""Off-thread work for the viewer: PDF pages rendered on demand on a worker pool, kept in a bounded LRU cache."""
+"""PDF pages for the viewer, rendered on demand on a worker pool (gui/worker.py), kept in a bounded LRU cache."""
 
 from __future__ import annotations
 
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 from desktop_rag.engine.pdf_render import PageImage, PdfFile
+from desktop_rag.gui.worker import WorkerPool
 
 log = logging.getLogger(__name__)
 CACHE_BYTES = 96 * 1024 * 1024  # rendered pages kept (about 20 letter pages at 150 % on a 2x screen)
-
-
-class _Relay(QObject):
-    """Lives on the GUI thread; a worker's emit is queued to it."""
-
-    done = Signal(int, object, str)  # job id, result, error
-
-
-class _Job(QRunnable):
-    def __init__(self, job_id: int, fn: Callable[[], Any], relay: _Relay) -> None:
-        super().__init__()
-        self.job_id, self.fn, self.relay = job_id, fn, relay
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        try:
-            result, error = self.fn(), ""
-        except Exception as exc:  # reported to the GUI as text, never raised on a pool thread
-            log.warning("Viewer job failed: %s", exc, exc_info=True)
-            result, error = None, str(exc) or type(exc).__name__
-        try:
-            self.relay.done.emit(self.job_id, result, error)
-        except RuntimeError:  # the relay is gone (the app is closing)
-            pass
-
-
-class OffThread(QObject):
-    """Runs functions on a private one-thread pool; callbacks run on the GUI thread with the result."""
-
-    def __init__(self, name: str, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
-        self.pool.setObjectName(name)
-        self._relay = _Relay(self)
-        self._relay.done.connect(self._finish)
-        self._callbacks: dict[int, tuple[Callable | None, Callable | None]] = {}
-        self._next = 0
-        self.stopped = False
-
-    def submit(self, fn: Callable[[], Any], callback: Callable[[Any], None] | None = None,
-               errback: Callable[[str], None] | None = None) -> None:
-        if self.stopped:
-            return
-        self._next += 1
-        self._callbacks[self._next] = (callback, errback)
-        self.pool.start(_Job(self._next, fn, self._relay))
-
-    def _finish(self, job_id: int, result: object, error: str) -> None:
-        callback, errback = self._callbacks.pop(job_id, (None, None))
-        if self.stopped:
-            return
-        if error:
-            if errback is not None:
-                errback(error)
-        elif callback is not None:
-            callback(result)
-
-    def stop(self, wait_ms: int = 30_000) -> None:
-        """Drop queued jobs and wait for the running one."""
-        self.stopped = True
-        self.pool.clear()
-        self.pool.waitForDone(wait_ms)
 
 
 class PageCache:
@@ -126,7 +62,7 @@ class PageRenderer(QObject):
 
     def __init__(self, parent: QObject | None = None, cache_bytes: int = CACHE_BYTES) -> None:
         super().__init__(parent)
-        self.worker = OffThread("desktop-rag-viewer-render", self)
+        self.worker = WorkerPool("desktop-rag-viewer-render", 1, self)
         self.cache = PageCache(cache_bytes)
         self.pdf: PdfFile | None = None
         self._generation = 0
@@ -184,5 +120,6 @@ class PageRenderer(QObject):
             self.render_failed.emit(key[0], error)
 
     def stop(self) -> None:
+        """Forget the document, drop queued renders and join the render thread."""
         self.set_document(None)
-        self.worker.stop()
+        self.worker.shutdown()

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
 from desktop_rag.engine.loaders.pdf import needs_password
+from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.types import IndexReport
 from desktop_rag.gui import i18n
 from desktop_rag.gui.backend import Backend
@@ -29,8 +30,7 @@ class PasswordPrompt(QObject):
 
     def forget(self, path: str) -> None:
         """The user asked to re-index `path` (a file or a folder): its locked files may be asked about again."""
-        prefix = path.rstrip("/\\") + os.sep
-        self.asked = {p for p in self.asked if p != path and not p.startswith(prefix)}
+        self.asked = {p for p in self.asked if not is_inside(p, path)}
 
     def _after_run(self, report: IndexReport) -> None:
         fresh = [f.path for f in report.failed if needs_password(f.error) and f.path not in self.asked]

@@ -8,14 +8,12 @@ import sys
 
 from PySide6.QtCore import QUrl
 
+from desktop_rag.engine.keyword import query_terms, term_spans
+
 CITE_SCHEME = "cite"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
 _FENCE = re.compile(r"(```.*?(?:```|$)|`[^`\n]*`)", re.DOTALL)
 _CITATION = re.compile(r"\[(\d{1,3})\](?!\()")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-']+")
-_STOP = frozenset("""a an and are as at be by for from has have how in is it its of on or that the this to was
-were what when where which who why will with do does did can could should would about into than then there""".split())
 
 
 def _escape_plain(text: str) -> str:
@@ -51,39 +49,32 @@ def literal_html(text: str) -> str:
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 
-def query_terms(query: str) -> list[str]:
-    """Terms to highlight: words (no stop words) and CJK character pairs from the query."""
-    terms: set[str] = set()
-    for word in _WORD.findall(query):
-        if word.lower() not in _STOP:
-            terms.add(word.lower())
-    for run in _CJK.findall(query):
-        if len(run) == 1:
-            terms.add(run)
-        terms.update(run[i : i + 2] for i in range(len(run) - 1))
-    return sorted(terms, key=len, reverse=True)
-
-
 def _reflow(text: str) -> str:
     """Join hard-wrapped lines; keep paragraph breaks."""
     return re.sub(r"(?<!\n)\n(?!\n)", " ", text.strip())
 
 
 def highlight_html(text: str, query: str) -> str:
-    """The passage as HTML (escaped) with query terms marked."""
+    """The passage as HTML (escaped) with every word keyword search matched for the query marked."""
     text = _reflow(text)
-    terms = query_terms(query)
-    if not terms:
-        return html.escape(text).replace("\n", "<br>")
-    alternatives = [re.escape(t) if _CJK.match(t) else rf"\b{re.escape(t)}\b" for t in terms]
-    pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     pieces, pos = [], 0
-    for m in pattern.finditer(text):
-        pieces.append(html.escape(text[pos : m.start()]))
-        pieces.append(f'<span style="background-color:#ffe082;">{html.escape(m.group(0))}</span>')
-        pos = m.end()
+    for start, end in _merged(term_spans(query_terms(query), text)):
+        pieces.append(html.escape(text[pos:start]))
+        pieces.append(f'<span style="background-color:#ffe082;">{html.escape(text[start:end])}</span>')
+        pos = end
     pieces.append(html.escape(text[pos:]))
     return "".join(pieces).replace("\n\n", "<br><br>").replace("\n", "<br>")
+
+
+def _merged(spans: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """Matched spans (start, end, term) as ordered, non-overlapping (start, end) runs."""
+    out: list[tuple[int, int]] = []
+    for start, end, _ in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 def file_url(path: str, page: int | None = None) -> QUrl:

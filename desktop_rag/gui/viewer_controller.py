@@ -13,10 +13,11 @@ from desktop_rag.engine.locate import (
     CHANGED, MISSING, NOT_FOUND, PARTIAL, UNKNOWN, IndexedFile, Location, find_in_pdf, locate,
 )
 from desktop_rag.engine.types import Hit
-from desktop_rag.gui.page_renderer import OffThread, PageRenderer
+from desktop_rag.gui.page_renderer import PageRenderer
 from desktop_rag.gui.text import file_url
 from desktop_rag.gui.views.viewer import ViewerWindow
 from desktop_rag.gui.views.viewer.strings import tr
+from desktop_rag.gui.worker import WorkerPool
 
 log = logging.getLogger(__name__)
 ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
@@ -44,7 +45,7 @@ class ViewerController(QObject):
         self.main = main_window
         self.backend = main_window.backend
         self.sources_model = main_window.sources_model
-        self.locator = OffThread("desktop-rag-viewer-locate", self)
+        self.locator = WorkerPool("desktop-rag-viewer-locate", 1, self)
         self.renderer = PageRenderer(self)
         self.renderer.page_ready.connect(self._page_ready)
         self.renderer.render_failed.connect(self._render_failed)
@@ -61,7 +62,7 @@ class ViewerController(QObject):
         main_window.chat_panel.messages.citation_clicked.connect(self._citation_clicked)
         main_window.sources_panel.passage_requested.connect(self.open_number)
         self.backend.index_finished.connect(self._index_finished)
-        self.backend.shut_down.connect(self.shutdown)
+        self.backend.stopping.connect(self.shutdown)  # before the engine closes: a locate may be reading it
 
     # ---- opening ----
 
@@ -297,9 +298,10 @@ class ViewerController(QObject):
     # ---- shutdown ----
 
     def shutdown(self) -> None:
+        """Drop queued locate/find/render jobs, join their threads, close the document and the window."""
         self._request += 1
         self.renderer.stop()
-        self.locator.stop()
+        self.locator.shutdown()
         self._set_pdf(None)
         if self.view is not None:
             self.view.close()

@@ -1,19 +1,17 @@
-"""Background threads: the long-lived index worker (all writes), a reader for cheap reads, answer streams."""
+"""The long-lived index worker: the one thread that writes the index, fed by a queue of requests."""
 
 from __future__ import annotations
 
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, FileEvent, IndexReport, Progress, SourcesEvent, TokenEvent
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +35,14 @@ class IndexRequest:
 
 
 class IndexWorker(QObject):
-    """Owns every write to the library; processes a queue of requests on its own QThread."""
+    """Owns every write to the index; processes a queue of requests on its own long-lived QThread.
+
+    Not a `worker.WorkerPool` job, on purpose: requests are merged while queued (repeated reconciles become
+    one run), a cancel reaches the running run but not the queued `apply`/`remove`/`close` behind it, a model
+    switch re-queues itself after what is waiting, and `close` must run last on this same thread so that
+    Engine.close (vector cache saved, connections closed) follows every write. A pool would need all of that
+    on top, so the queue stays a QObject on its own QThread (joined by Backend.shutdown).
+    """
 
     progress = Signal(object)  # Progress
     file_event = Signal(object)  # FileEvent
@@ -124,7 +129,7 @@ class IndexWorker(QObject):
             elif request.kind == "task":
                 self._task(request.task)
             elif request.kind == "apply" and request.settings is not None:
-                self.engine.apply_settings(request.settings)
+                self.engine.apply_settings(request.settings, save=False)  # AppSettings saved them already
                 self.settings_applied.emit(request.settings)
             elif request.kind == "close":
                 self._closing = True
@@ -152,7 +157,7 @@ class IndexWorker(QObject):
         kwargs: dict[str, Any] = dict(cancel=cancel, on_progress=self.progress.emit, on_file=self.file_event.emit)
         if request.kind == "reindex":
             if request.settings is not None:
-                self.engine.apply_settings(request.settings)
+                self.engine.apply_settings(request.settings, save=False)
                 self.settings_applied.emit(request.settings)
             self._warm_up()
             report = self.engine.reindex(**kwargs)
@@ -184,115 +189,3 @@ class IndexWorker(QObject):
         with self._lock:
             if not self._merge(request):
                 self._queue.append(request)
-
-
-class _TaskWorker(QObject):
-    """Runs small callables (cheap reads, conversation edits) on the reader thread."""
-
-    done = Signal(int, object, str)  # task id, result, error message
-    run = Signal(int, object)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.run.connect(self._run)
-
-    @Slot(int, object)
-    def _run(self, task_id: int, fn: object) -> None:
-        try:
-            result = fn()  # type: ignore[operator]
-        except Exception as exc:  # noqa: BLE001
-            log.exception("Background task failed")
-            self.done.emit(task_id, None, str(exc) or exc.__class__.__name__)
-            return
-        self.done.emit(task_id, result, "")
-
-
-class Tasks(QObject):
-    """GUI-side handle: submit(fn, callback) runs fn on the reader thread, callback(result) on the GUI thread."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._thread = QThread()
-        self._thread.setObjectName("desktop-rag-reader")
-        self._worker = _TaskWorker()
-        self._worker.moveToThread(self._thread)
-        self._worker.done.connect(self._finish)
-        self._callbacks: dict[int, tuple[Callable | None, Callable | None]] = {}
-        self._next = 0
-        self._thread.start()
-
-    def submit(self, fn: Callable[[], Any], callback: Callable[[Any], None] | None = None,
-               errback: Callable[[str], None] | None = None) -> None:
-        self._next += 1
-        self._callbacks[self._next] = (callback, errback)
-        self._worker.run.emit(self._next, fn)
-
-    @Slot(int, object, str)
-    def _finish(self, task_id: int, result: object, error: str) -> None:
-        callback, errback = self._callbacks.pop(task_id, (None, None))
-        if error:
-            if errback is not None:
-                errback(error)
-        elif callback is not None:
-            callback(result)
-
-    def stop(self) -> None:
-        """Finish queued tasks and join the thread."""
-        self._thread.quit()
-        self._thread.wait()
-
-
-class AnswerThread(QThread):
-    """Streams one answer from Engine.ask; stop() cancels it cooperatively."""
-
-    sources = Signal(object)  # SourcesEvent
-    token = Signal(str)
-    done = Signal(object)  # DoneEvent
-    error = Signal(object)  # ErrorEvent
-
-    def __init__(self, engine: Engine, question: str, conversation_id: int | None) -> None:
-        super().__init__()
-        self.setObjectName("desktop-rag-answer")
-        self.engine = engine
-        self.question = question
-        self.conversation_id = conversation_id
-        self.cancel = threading.Event()
-
-    def stop(self) -> None:
-        self.cancel.set()
-
-    def run(self) -> None:
-        try:
-            for event in self.engine.ask(self.question, self.conversation_id, self.cancel):
-                if isinstance(event, SourcesEvent):
-                    self.sources.emit(event)
-                elif isinstance(event, TokenEvent):
-                    self.token.emit(event.text)
-                elif isinstance(event, DoneEvent):
-                    self.done.emit(event)
-                elif isinstance(event, ErrorEvent):
-                    self.error.emit(event)
-        except Exception as exc:  # noqa: BLE001 - never a traceback dialog
-            log.exception("Answer failed")
-            self.error.emit(ErrorEvent(str(exc) or exc.__class__.__name__))
-
-
-class FunctionThread(QThread):
-    """Runs one slow callable (e.g. a connection test) and reports (ok, message)."""
-
-    result = Signal(int, str)  # ok as 1/0 (see IndexWorker.busy_changed)
-
-    def __init__(self, fn: Callable[[], str]) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def run(self) -> None:
-        try:
-            self.result.emit(1, str(self.fn()))
-        except Exception as exc:  # noqa: BLE001
-            self.result.emit(0, str(exc) or exc.__class__.__name__)
-
-
-__all__ = [
-    "AnswerThread", "FileEvent", "FunctionThread", "IndexReport", "IndexRequest", "IndexWorker", "Progress", "Tasks",
-]

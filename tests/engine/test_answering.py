@@ -10,7 +10,8 @@ import pytest
 from desktop_rag.config import Settings
 from desktop_rag.engine.answering import Answerer
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.llm import LLMClient, LLMConfig
+from desktop_rag.engine.llm import LLMClient
+from desktop_rag.engine.llm_config import LLMConfig
 from desktop_rag.engine.types import ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
 from tests.support.openai_server import run_openai_server
 

@@ -168,3 +168,22 @@ def test_term_coverage_counts_terms_the_way_the_index_matches_them():
     assert term_coverage(terms, "Making green tea: hot water, not boiling.") == 1.0
     assert term_coverage(query_terms("绿茶水温"), "冲泡绿茶的水温") == pytest.approx(2 / 3)
     assert term_coverage([], "anything") == 0.0
+
+
+def test_term_spans_are_where_the_index_matches_each_term(fts: sqlite3.Connection) -> None:
+    from desktop_rag.engine.keyword import term_spans
+
+    text = "Cell, cells, cellular; an excellent Café, 小猫 and 猫咪 and 猫"
+    terms = query_terms("cells cafe 猫 cat cats")
+    assert terms == [("cell", True), ("cafe", True), ("猫", True), ("cat", False), ("cat", True)]
+    spans = term_spans(terms, text)
+    assert [(text[a:b], terms[i][0]) for a, b, i in spans] == [
+        ("Cell", "cell"), ("cells", "cell"), ("cellular", "cell"), ("Café", "cafe"),
+        ("猫", "猫"), ("猫", "猫")]  # "excellent" does not start with "cell"; the 猫 ending 小猫 starts no pair
+    assert term_spans(query_terms("cat cats"), "a cat, cats") == [(2, 5, 0), (2, 5, 1), (7, 11, 1)]
+    assert term_spans(query_terms("防守丢了"), "他们防守丢了") == [(2, 4, 0), (3, 5, 1), (4, 6, 2)]
+    assert term_spans([], "anything") == []
+    # the rows FTS5 matches are the rows with a span
+    for query in ("cells", "猫", "cafe", "naive", "防守丢了", "vitamin D"):
+        terms = query_terms(query)
+        assert {i for i, t in DOCS.items() if term_spans(terms, t)} == set(search(fts, query)), query

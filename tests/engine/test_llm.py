@@ -11,15 +11,8 @@ import traceback
 import pytest
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.llm import (
-    PRESETS,
-    LLMClient,
-    LLMConfig,
-    LLMError,
-    config_problem,
-    resolve_llm_config,
-    test_connection,
-)
+from desktop_rag.engine.llm import LLMClient, LLMError, check_connection
+from desktop_rag.engine.llm_config import PRESETS, LLMConfig, config_problem, resolve_llm_config
 from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"
@@ -331,19 +324,19 @@ def test_bare_key_means_openai():
     assert config is not None and config.provider == "openai" and config.model == "gpt-4o-mini"
 
 
-# ---- test_connection (Settings dialog) ----
+# ---- check_connection (Settings dialog) ----
 
 
-def test_connection_reports_success(server):
+def test_check_connection_reports_success(server):
     server.reply = "OK"
-    result = test_connection(make_config(server))
+    result = check_connection(make_config(server))
     assert "fake-model" in result and "OK" in result
     assert server.chat_requests()[0].body["max_tokens"] == 8
 
 
-def test_connection_raises_actionable_error(server):
+def test_check_connection_raises_actionable_error(server):
     with pytest.raises(LLMError) as info:
-        test_connection(make_config(server, model="missing-model"))
+        check_connection(make_config(server, model="missing-model"))
     assert info.value.kind == "model_not_found" and "missing-model" in str(info.value)
 
 

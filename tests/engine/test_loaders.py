@@ -145,10 +145,10 @@ def test_unsupported_and_missing(tmp_path: Path) -> None:
 
 
 def test_loader_exceptions_become_load_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def boom(path: Path):
+    def boom(path: Path, _context):
         raise ValueError("bad thing")
 
-    def vanish(path: Path):
+    def vanish(path: Path, _context):
         path.unlink()
         return path.read_bytes()
 

@@ -25,7 +25,7 @@ def test_api_key_saved_owner_only_and_connection_test(make_window, qtbot, llm_se
     dialog.model.setText("fake-model")
     dialog.key.setText("sk-secret-key-123456789")
     assert dialog.key.echoMode() == dialog.key.EchoMode.Password
-    dialog.test_connection()
+    dialog.check_connection()
     qtbot.waitUntil(lambda: "Connected" in dialog.test_result.text(), timeout=20_000)
 
     window.settings_flow.apply(dialog.result_settings(), dialog.api_key())

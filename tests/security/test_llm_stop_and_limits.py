@@ -10,7 +10,8 @@ import pytest
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.answering import STOPPED, Answerer
-from desktop_rag.engine.llm import LLMClient, LLMConfig, LLMError
+from desktop_rag.engine.llm import LLMClient, LLMError
+from desktop_rag.engine.llm_config import LLMConfig
 from desktop_rag.engine.types import ChatTurn, DoneEvent, Hit, SourcesEvent
 from tests.support.openai_server import FakeOpenAIServer
 

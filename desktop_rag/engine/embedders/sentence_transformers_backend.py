@@ -14,6 +14,11 @@ from desktop_rag.config import BUNDLED_MODEL
 from desktop_rag.engine.errors import DesktopRagError
 
 BUNDLED_DIMENSION = 384
+# Padded tokens per forward pass when embedding passages. A pass's activations grow with batch x length
+# (about 6 MB per 150-token passage with MiniLM), so a fixed 64-passage batch of long chunks set the ingest
+# peak; this budget keeps 64 short texts together but only ~27 SciFact chunks or 16 full 256-token ones
+# (bench/README.md, "Ingest memory").
+BATCH_TOKENS = 4096
 BGE_ZH_QUERY_INSTRUCTION = "为这个句子生成表示以用于检索相关文章："
 
 
@@ -47,6 +52,19 @@ def model_languages(model_id: str) -> frozenset[str] | None:
     if re.search(r"bge-[a-z]+-zh|text2vec|chinese", name):
         return frozenset({"zh"})
     return None
+
+
+def token_batches(lengths: Sequence[int], batch_size: int, budget: int) -> list[list[int]]:
+    """Indices grouped longest first so that each group has at most `batch_size` texts and its padded size
+    (count x longest) stays within `budget` tokens (a single longer text forms its own group)."""
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    batches: list[list[int]] = []
+    for i in order:
+        if batches and len(batches[-1]) < batch_size and (len(batches[-1]) + 1) * lengths[batches[-1][0]] <= budget:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
 
 
 class SentenceTransformerEmbedder:
@@ -114,7 +132,17 @@ class SentenceTransformerEmbedder:
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
     def embed(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
-        return self._encode(texts, self.passage_prefix, batch_size)
+        """Passages to vectors, in batches of at most `batch_size` texts and BATCH_TOKENS padded tokens."""
+        if len(texts) <= 1:
+            return self._encode(texts, self.passage_prefix, batch_size)
+        model = self.model
+        prefixed = [self.passage_prefix + t for t in texts]
+        lengths = [len(ids) for ids in model.tokenizer(
+            prefixed, truncation=True, max_length=model.max_seq_length or 512)["input_ids"]]
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for batch in token_batches(lengths, batch_size, BATCH_TOKENS):
+            out[batch] = self._encode([texts[i] for i in batch], self.passage_prefix, len(batch))
+        return out
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._encode(texts, self.query_prefix, 32)

@@ -1,4 +1,4 @@
-"""Loader registry: dispatch a file to the PDF, Word, text or image (OCR) loader by its suffix."""
+"""The supported file types (one table: suffixes, loader, how messages name them) and dispatch by suffix."""
 
 from __future__ import annotations
 
@@ -9,12 +9,7 @@ from typing import Callable
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.types import ParsedDocument
 
-Loader = Callable[[Path], ParsedDocument]
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
-
-TEXT_SUFFIXES: frozenset[str] = frozenset({".txt", ".md", ".markdown"})
-IMAGE_SUFFIXES: frozenset[str] = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
-SUPPORTED_SUFFIXES: frozenset[str] = frozenset({".pdf", ".docx"}) | TEXT_SUFFIXES | IMAGE_SUFFIXES
 
 VANISHED = "The file was moved or deleted while it was being read"
 NO_MEMORY = "Not enough memory to read this file"
@@ -45,39 +40,59 @@ def _load_image(path: Path, context: LoadContext) -> ParsedDocument:
     return load_image(path, context)
 
 
-def _load_docx(path: Path) -> ParsedDocument:
+def _load_docx(path: Path, _context: LoadContext) -> ParsedDocument:
     from desktop_rag.engine.loaders.docx import load_docx
 
     return load_docx(path)
 
 
-def _load_text(path: Path) -> ParsedDocument:
+def _load_text(path: Path, _context: LoadContext) -> ParsedDocument:
     from desktop_rag.engine.loaders.text import load_text
 
     return load_text(path)
 
 
-_LOADERS: dict[str, Loader] = {
-    ".docx": _load_docx,
-    ".txt": _load_text,
-    ".md": _load_text,
-    ".markdown": _load_text,
+@dataclass(frozen=True)
+class FileType:
+    """One kind of document the app reads."""
+
+    kind: str  # "pdf" | "word" | "text" | "markdown" | "image"
+    suffixes: tuple[str, ...]  # lower case, with the dot
+    label: str  # how messages name the kind ("PDF", "Word .docx", ".md", "images")
+    load: Callable[[Path, LoadContext], ParsedDocument]
+    in_process: bool  # read in this process (plain text); the others in the parser's child process
+
+
+FILE_TYPES: tuple[FileType, ...] = (
+    FileType("pdf", (".pdf",), "PDF", _load_pdf, False),
+    FileType("word", (".docx",), "Word .docx", _load_docx, False),
+    FileType("text", (".txt",), ".txt", _load_text, True),
+    FileType("markdown", (".md", ".markdown"), ".md", _load_text, True),
+    FileType("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"), "images", _load_image, False),
+)
+SUPPORTED_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES for s in t.suffixes)
+TEXT_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES if t.in_process for s in t.suffixes)
+MARKDOWN_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES if t.kind == "markdown" for s in t.suffixes)
+
+# suffix -> loader (taking the path and a LoadContext: password, OCR switch, page progress)
+_LOADERS: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
+    suffix: t.load for t in FILE_TYPES for suffix in t.suffixes
 }
-# Loaders that take a LoadContext (password, OCR switch, page progress) as well as the path.
-_CONTEXT_LOADERS: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
-    ".pdf": _load_pdf, **{suffix: _load_image for suffix in IMAGE_SUFFIXES},
-}
 
 
-def register(suffix: str, loader: Loader) -> None:
-    """Add or replace the loader for a suffix (extensions and tests)."""
-    _CONTEXT_LOADERS.pop(suffix.lower(), None)
-    _LOADERS[suffix.lower()] = loader
+def supported_types() -> str:
+    """The supported kinds for a message: "PDF, Word .docx, .txt, .md, images"."""
+    return ", ".join(t.label for t in FILE_TYPES)
 
 
-def is_supported(path: Path) -> bool:
-    """True when a loader exists for the file's suffix."""
-    return Path(path).suffix.lower() in _LOADERS or Path(path).suffix.lower() in _CONTEXT_LOADERS
+def suffix_patterns() -> str:
+    """Every supported suffix as a file-name pattern for a file dialog: "*.pdf *.docx *.txt ..."."""
+    return " ".join(f"*{s}" for t in FILE_TYPES for s in t.suffixes)
+
+
+def register(suffix: str, loader: Callable[[Path], ParsedDocument]) -> None:
+    """Add or replace the loader for a suffix (tests: a loader that hangs or crashes in the parser child)."""
+    _LOADERS[suffix.lower()] = lambda path, _context: loader(path)
 
 
 def format_mb(n_bytes: int | float) -> str:
@@ -108,13 +123,11 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
     """Parse one file in this process; every failure is a LoadError a person can read."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in _LOADERS and suffix not in _CONTEXT_LOADERS:
+    if suffix not in _LOADERS:
         raise LoadError(f"Files of type '{path.suffix or '(none)'}' are not supported")
     check_file(path, max_bytes)
     try:
-        if suffix in _CONTEXT_LOADERS:
-            return _CONTEXT_LOADERS[suffix](path, context or LoadContext())
-        return _LOADERS[suffix](path)
+        return _LOADERS[suffix](path, context or LoadContext())
     except LoadError:
         raise
     except FileNotFoundError as exc:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from desktop_rag.engine.cleaning import clean_text
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.loaders import MARKDOWN_SUFFIXES
 from desktop_rag.engine.types import ParsedDocument, Section
-
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

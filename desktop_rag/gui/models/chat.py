@@ -114,9 +114,6 @@ class ConversationsModel(QAbstractListModel):
         row = self.row_of(conversation_id)
         return self._rows[row][1] if row >= 0 else ""
 
-    def ids(self) -> list[int]:
-        return [cid for cid, _ in self._rows]
-
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 

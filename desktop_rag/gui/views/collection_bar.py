@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMenu, QMessageBox, QToolButton, QWidget,
 )
@@ -11,31 +12,10 @@ from desktop_rag.gui import i18n
 from desktop_rag.gui.collections_controller import CollectionsController
 from desktop_rag.gui.views.panel import ask_plain
 
-_TEXT = {
-    "all": ("All collections", "全部知识库"),
-    "menu": ("Collections", "知识库"),
-    "new": ("New collection…", "新建知识库…"),
-    "rename": ("Rename…", "重命名…"),
-    "delete": ("Delete…", "删除…"),
-    "export": ("Export…", "导出…"),
-    "export_docs": ("Export with documents…", "连同文档导出…"),
-    "import": ("Import…", "导入…"),
-    "name": ("Collection name:", "知识库名称："),
-    "asking": ("Asking in: {name}", "提问范围：{name}"),
-    "confirm_delete": ("Delete the collection “{name}” and its index ({files} files, {chunks} chunks)? "
-                       "Your documents on disk are not touched.",
-                       "删除知识库“{name}”及其索引（{files} 个文件，{chunks} 个片段）？磁盘上的文档不会被删除。"),
-    "reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
-    "exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
-    "imported": ("Imported “{name}”: {chunks} passages.", "已导入“{name}”：{chunks} 个段落。"),
-    "failed": ("Collections", "知识库"),
-    "archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),
-}
-
 
 def text(key: str, **values: object) -> str:
-    en, zh = _TEXT[key]
-    return (zh if i18n.language() == "zh" else en).format(**values)
+    """A collections text (i18n's `collections.*`) in the current language."""
+    return i18n.tr(f"collections.{key}", **values)
 
 
 class CollectionBar(QWidget):
@@ -52,11 +32,13 @@ class CollectionBar(QWidget):
         row.addWidget(self.combo, 1)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("⋯")
-        self.menu_button.setToolTip(text("menu"))
+        i18n.bind(self.menu_button, QToolButton.setToolTip, "collections.menu")
         self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu = QMenu(self)
-        self.actions = {key: self.menu.addAction(text(key)) for key in
+        self.actions = {key: self.menu.addAction("") for key in
                         ("new", "rename", "delete", "export", "export_docs", "import")}
+        for key, action in self.actions.items():
+            i18n.bind(action, QAction.setText, f"collections.{key}")
         self.actions["new"].triggered.connect(self.create)
         self.actions["rename"].triggered.connect(self.rename)
         self.actions["delete"].triggered.connect(self.delete)
@@ -72,6 +54,10 @@ class CollectionBar(QWidget):
         controller.exported.connect(lambda r: self._info(text("exported", name=r.collection, path=r.path)))
         controller.imported.connect(lambda r: self._info(text("imported", name=r.collection, chunks=r.chunks)))
         self._fill(())
+        i18n.on_change(self._retranslate)
+
+    def _retranslate(self) -> None:
+        self._fill(self.controller.listing)  # "All collections" is the first item
 
     def _fill(self, listing: tuple) -> None:
         self.combo.blockSignals(True)
@@ -149,6 +135,7 @@ class AskingInLabel(QLabel):
         self.controller = controller
         controller.current_changed.connect(lambda _c: self._show())
         controller.listing_changed.connect(lambda _l: self._show())
+        i18n.on_change(self._show)
         self._show()
 
     def _show(self) -> None:

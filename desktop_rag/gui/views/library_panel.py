@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QProgressBar, QPushButton, QTreeView,
+    QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLineEdit, QProgressBar, QPushButton, QTreeView,
     QVBoxLayout, QWidget,
 )
 
@@ -14,6 +14,9 @@ from desktop_rag.engine.types import Progress
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, KindRole, LibraryModel, PathRole
+
+
+FILTER_DELAY_MS = 200
 
 
 class LibraryPanel(QWidget):
@@ -40,6 +43,19 @@ class LibraryPanel(QWidget):
         self.banner.setStyleSheet("background: #fff4e5; color: #8a4b00; border-radius: 4px; padding: 6px;")
         self.banner.hide()
         layout.addWidget(self.banner)
+        self.watch_notice = plain_label(self)  # the file watcher had to fall back to polling (folder names)
+        self.watch_notice.setWordWrap(True)
+        self.watch_notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # copy the command
+        self.watch_notice.setStyleSheet("background: #fff4e5; color: #8a4b00; border-radius: 4px; padding: 6px;")
+        self.watch_notice.hide()
+        layout.addWidget(self.watch_notice)
+        self.filter_edit = QLineEdit(self)  # file names containing this text (the model filters in slices)
+        self.filter_edit.setClearButtonEnabled(True)
+        i18n.bind(self.filter_edit, QLineEdit.setPlaceholderText, "library.filter")
+        self._filter_delay = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)  # typing: one filter per pause
+        self._filter_delay.timeout.connect(lambda: model.set_filter(self.filter_edit.text()))
+        self.filter_edit.textChanged.connect(lambda _text: self._filter_delay.start())
+        layout.addWidget(self.filter_edit)
         self.tree = QTreeView(self)
         self.tree.setModel(model)
         self.tree.setUniformRowHeights(True)
@@ -57,6 +73,10 @@ class LibraryPanel(QWidget):
         self.tree.selectionModel().currentChanged.connect(self._on_current)
         model.modelReset.connect(self._after_reset)
         model.rowsInserted.connect(self._expand_new)
+        self._fetch_soon = QTimer(self, singleShot=True, interval=0)  # once per event-loop turn: it lays out
+        self._fetch_soon.timeout.connect(self._fetch_visible)
+        self.tree.verticalScrollBar().valueChanged.connect(self._fetch_soon.start)
+        self.tree.expanded.connect(self._fetch_soon.start)
         model.dataChanged.connect(self._refresh_detail)
         layout.addWidget(self.tree, 1)
         self.detail = plain_label(self)  # a failure reason
@@ -127,6 +147,11 @@ class LibraryPanel(QWidget):
         self.banner.setText(text)
         self.banner.setVisible(bool(text))
 
+    def show_watch_notice(self, text: str) -> None:
+        """Why some folders are polled instead of watched live, and how to raise the limit ('' hides it)."""
+        self.watch_notice.setText(text)
+        self.watch_notice.setVisible(bool(text))
+
     # ---- selection ----
 
     def selected(self) -> tuple[str, str] | None:
@@ -150,11 +175,35 @@ class LibraryPanel(QWidget):
     def _expand_new(self, parent: QModelIndex, first: int, last: int) -> None:
         if not parent.isValid():
             for row in range(first, last + 1):
-                self.tree.expand(self.model.index(row, 0))
+                self._expand(self.model.index(row, 0))
         self.update_totals()
 
+    def _expand(self, source: QModelIndex) -> None:
+        """Expand a source and hand the view its first files (the view may not ask before it lays out)."""
+        self.tree.expand(source)
+        if self.model.rowCount(source) == 0 and self.model.canFetchMore(source):
+            self.model.fetchMore(source)
+
+    def filter_pending(self) -> bool:
+        """True while a typed filter waits for its pause or the model is still applying it."""
+        return self._filter_delay.isActive() or self.model.filter_pending()
+
+    def _fetch_visible(self) -> None:
+        """The view only asks for more rows at the very bottom; a source in the middle gets its next files here
+        when its last shown file scrolls into view."""
+        tree, model = self.tree, self.model
+        index, height = tree.indexAt(tree.viewport().rect().topLeft()), tree.viewport().height()
+        for _ in range(200):  # the rows on screen
+            if not index.isValid() or tree.visualRect(index).top() > height:
+                break
+            parent = index.parent()
+            if parent.isValid() and index.row() == model.rowCount(parent) - 1 and model.canFetchMore(parent):
+                model.fetchMore(parent)
+            index = tree.indexBelow(index)
+
     def _after_reset(self) -> None:
-        self.tree.expandAll()
+        for row in range(self.model.rowCount()):  # sources; their files arrive in batches (never all at once)
+            self._expand(self.model.index(row, 0))
         self._refresh_detail()
         self._update_actions()
 

@@ -1,22 +1,24 @@
 """The main window: library | chat | sources in a splitter, status bar, drag and drop, settings, shutdown.
 
-The chat area also holds the first-run start screen and the model banner (views/start_screen.py).
+The chat area also holds the first-run start screen and the model banner (views/chat_area.py), driven by
+views/first_run_flow.py. Settings have one owner, `AppSettings`; the window follows its `changed` signal.
 """
 
 from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QInputDialog, QMainWindow, QSplitter, QToolBar, QWidget,
+    QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget,
 )
 
 from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine.scanning import is_supported
-from desktop_rag.engine.types import FileEvent, IndexReport, IndexStatus, Progress
+from desktop_rag.engine.types import IndexReport, IndexStatus, Progress
 from desktop_rag.gui import gc_guard, i18n
+from desktop_rag.gui.app_settings import AppSettings
 from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.chat_controller import ChatController
 from desktop_rag.gui.password_prompt import PasswordPrompt
@@ -24,15 +26,15 @@ from desktop_rag.gui.text import literal_html
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel
 from desktop_rag.gui.models.library import LibraryModel
 from desktop_rag.gui.models.sources import SourcesModel
+from desktop_rag.gui.views.chat_area import ChatArea
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.first_run_flow import FirstRunFlow
 from desktop_rag.gui.views.library_panel import LibraryPanel
 from desktop_rag.gui.views.panel import ask_plain, plain_label
 from desktop_rag.gui.views.settings_flow import SettingsFlow
 from desktop_rag.gui.views.sources_panel import SourcesPanel
-from desktop_rag.gui.views.start_screen import ChatArea, FirstRunFlow
 from desktop_rag.gui.viewer_controller import ViewerController
-from desktop_rag.gui.workers import FunctionThread
 
 
 class MainWindow(QMainWindow):
@@ -44,11 +46,11 @@ class MainWindow(QMainWindow):
     def __init__(self, paths: AppPaths, settings: Settings, start: bool = True) -> None:
         super().__init__()
         self.paths = paths
-        self.settings = settings
+        self.app_settings = AppSettings(paths, settings, self)  # the one owner of the settings in use
         i18n.set_language(i18n.resolve_language(settings.ui_language))
         i18n.bind(self, QMainWindow.setWindowTitle, "app.title")
         self.qsettings = QSettings(str(paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
-        self.backend = Backend(paths, settings, self)
+        self.backend = Backend(paths, self.app_settings, self)
         self.library_model = LibraryModel(self)
         self.chat_model = ChatModel(self)
         self.conversations_model = ConversationsModel(self)
@@ -57,9 +59,10 @@ class MainWindow(QMainWindow):
         self.chat = ChatController(self.backend, self.chat_panel, self.conversations_panel, self.sources_panel, self)
         self._build_collections()
         self.viewer = ViewerController(self)  # citations, sources rows: the in-app document viewer
-        self.settings_flow = SettingsFlow(self)
+        self.settings_flow = SettingsFlow(self.app_settings, self.backend, self)
         self.password_prompt = PasswordPrompt(self.backend, self)  # locked PDFs: ask once, then re-read
-        self.first_run = FirstRunFlow(self)
+        self.first_run = FirstRunFlow(self.chat_area, self.app_settings, self.library_model,
+                                      self.backend.library_loaded, self.qsettings, self)
         self._wire()
         self.paused = False
         self.model_state = ("loading", "")
@@ -72,6 +75,11 @@ class MainWindow(QMainWindow):
         if start:
             self.backend.start()
             self.chat.load_conversations()
+
+    @property
+    def settings(self) -> Settings:
+        """The settings in use (read-only: change them with `app_settings.update`)."""
+        return self.app_settings.current
 
     # ---- building ----
 
@@ -138,12 +146,32 @@ class MainWindow(QMainWindow):
         b.index_failed.connect(self._run_failed)
         b.busy_changed.connect(self._busy_changed)
         b.indexer.progress.connect(self._progress)
-        b.indexer.file_event.connect(self._file_event)
+        # the worker's thread drops each FileEvent into the model's inbox; the GUI thread applies them in slices
+        b.indexer.file_event.connect(self.library_model.post, Qt.ConnectionType.DirectConnection)
         b.indexer.model_state.connect(self._model_state)
+        b.watcher.watch_limited.connect(lib.show_watch_notice)
         self.conversations_panel.rename_requested.connect(self.rename_conversation)
         self.conversations_panel.delete_requested.connect(self.delete_conversation)
         self.settings_action.triggered.connect(self.settings_flow.open)
+        first = self.first_run
+        first.add_folder_requested.connect(self.library_panel.choose_folder)
+        first.add_paths_requested.connect(self.add_paths)
+        first.settings_requested.connect(self.settings_flow.open)
+        self.app_settings.changed.connect(self._settings_changed)
+        self.app_settings.save_failed.connect(self._settings_not_saved)
         i18n.on_change(self._retranslate)
+
+    # ---- settings ----
+
+    def _settings_changed(self, old: Settings, new: Settings) -> None:
+        if new.ui_language != old.ui_language:
+            i18n.set_language(i18n.resolve_language(new.ui_language))
+
+    def _settings_not_saved(self, reason: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
+                          i18n.tr("settings.save_failed", path=str(self.paths.settings_file), reason=reason), parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.open()  # not exec(): the GUI thread never waits in a nested loop
 
     # ---- adding documents ----
 
@@ -213,9 +241,6 @@ class MainWindow(QMainWindow):
 
     def _progress(self, progress: Progress) -> None:
         self.library_panel.show_progress(progress)
-
-    def _file_event(self, event: FileEvent) -> None:
-        self.library_model.apply(event)
 
     def _busy_changed(self, busy: int) -> None:
         self.library_panel.set_running(bool(busy))
@@ -316,16 +341,15 @@ class MainWindow(QMainWindow):
         q.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        """Cancel indexing and streaming, join every thread, save the vector cache; nothing is lost."""
+        """Cancel indexing and streaming, finish a settings save, save the vector cache, join the threads.
+
+        Nothing is lost; the one thread not waited for is a model still loading (Backend.shutdown).
+        """
         if not self._closed:
             self._closed = True
             self._save_layout()
             self.hide()
             self.chat.shutdown()
-            self.backend.shutdown()
-            for thread in self.findChildren(FunctionThread):
-                thread.wait(30_000)
+            self.app_settings.close()
+            self.backend.shutdown()  # joins every worker pool of the window, then the index worker
         event.accept()
-
-    def shutdown_later(self) -> None:
-        QTimer.singleShot(0, self.close)

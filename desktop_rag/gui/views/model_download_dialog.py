@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, QThread, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QProgressBar, QPushButton,
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
@@ -13,44 +12,9 @@ from PySide6.QtWidgets import (
 
 from desktop_rag.engine import model_catalog, model_download
 from desktop_rag.gui import i18n
+from desktop_rag.gui.worker import Worker, WorkerPool
 
 HUB_CHOICES = (model_download.DEFAULT_ENDPOINT, model_download.MIRROR_ENDPOINT)
-
-
-class DownloadThread(QThread):
-    """Runs engine.model_download.download_model; stop() cancels it within a fraction of a second."""
-
-    progress = Signal(object)  # DownloadProgress (frozen)
-    succeeded = Signal(str)  # the model folder
-    failed = Signal(str, str)  # kind, message
-
-    def __init__(self, repo_id: str, data_dir: Path, endpoint: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("desktop-rag-model-download")
-        self.repo_id, self.data_dir, self.endpoint = repo_id, data_dir, endpoint
-        self.cancel = threading.Event()
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.stop_and_wait)
-
-    def stop(self) -> None:
-        self.cancel.set()
-
-    def stop_and_wait(self) -> None:
-        """At application exit only (blocking is fine then)."""
-        self.cancel.set()
-        self.wait(5000)
-
-    def run(self) -> None:
-        try:
-            folder = model_download.download_model(self.repo_id, self.data_dir, endpoint=self.endpoint,
-                                                   on_progress=self.progress.emit, cancel=self.cancel)
-        except model_download.DownloadError as exc:
-            self.failed.emit(exc.kind, str(exc))
-        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback dialog
-            self.failed.emit("io", str(exc) or exc.__class__.__name__)
-        else:
-            self.succeeded.emit(str(folder))
 
 
 def default_data_dir(widget: QWidget | None) -> Path:
@@ -79,7 +43,8 @@ class ModelDownloadDialog(QDialog):
         self.setMinimumWidth(640)
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir(parent)
         self.model_path = ""
-        self.thread: DownloadThread | None = None
+        self.downloads = WorkerPool("desktop-rag-model-download", 1, self)  # joined at exit if still running
+        self.worker: Worker | None = None
         self._closing = False
         layout = QVBoxLayout(self)
         layout.addWidget(self._model_list())
@@ -163,7 +128,7 @@ class ModelDownloadDialog(QDialog):
         return self.hub.currentText().strip().rstrip("/") or model_download.DEFAULT_ENDPOINT
 
     def running(self) -> bool:
-        return self.thread is not None and self.thread.isRunning()
+        return self.worker is not None
 
     def _selected(self) -> None:
         item = self.models.currentItem()
@@ -189,15 +154,16 @@ class ModelDownloadDialog(QDialog):
         if model_download.is_downloaded(self.data_dir, repo_id):
             self._succeeded(str(model_download.local_model_path(self.data_dir, repo_id)))
             return
-        thread = DownloadThread(repo_id, self.data_dir, endpoint, self)
-        thread.progress.connect(self._progress)
-        thread.succeeded.connect(self._succeeded)
-        thread.failed.connect(self._failed)
-        thread.finished.connect(self._thread_finished)
-        self.thread = thread
+        # engine.model_download.download_model: progress as `yielded`, a cancel stops it within a fraction of a second
+        worker = self.downloads.start(model_download.download_model, repo_id, self.data_dir, endpoint=endpoint,
+                                      report_kw="on_progress", cancel_kw="cancel")
+        worker.yielded.connect(self._progress)
+        worker.returned.connect(lambda folder: self._succeeded(str(folder)))
+        worker.errored.connect(lambda message: self._failed(getattr(worker.exception, "kind", "io"), message))
+        worker.finished.connect(self._worker_finished)
+        self.worker = worker
         self._set_busy(True)
         self.status.setText(i18n.tr("download.listing", endpoint=endpoint))
-        thread.start()
 
     def _set_busy(self, busy: bool) -> None:
         self.download_button.setEnabled(not busy)
@@ -234,10 +200,8 @@ class ModelDownloadDialog(QDialog):
             self.status.clear()
             self.error.setText(message)
 
-    def _thread_finished(self) -> None:
-        thread, self.thread = self.thread, None
-        if thread is not None:
-            thread.deleteLater()
+    def _worker_finished(self) -> None:
+        self.worker = None
         self._set_busy(False)
         if self._closing:
             self._closing = False
@@ -246,7 +210,7 @@ class ModelDownloadDialog(QDialog):
     def _cancel_clicked(self) -> None:
         if self.running():
             self.status.setText(i18n.tr("download.cancelling"))
-            self.thread.stop()  # type: ignore[union-attr]
+            self.worker.cancel()  # type: ignore[union-attr]
         else:
             self.reject()
 
@@ -255,7 +219,7 @@ class ModelDownloadDialog(QDialog):
         if self.running():
             self._closing = True
             self.status.setText(i18n.tr("download.cancelling"))
-            self.thread.stop()  # type: ignore[union-attr]
+            self.worker.cancel()  # type: ignore[union-attr]
             return
         super().reject()
 

@@ -11,9 +11,10 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
-from desktop_rag.engine.llm import PRESETS, resolve_llm_config, sends_in_clear, test_connection
+from desktop_rag.engine.llm import check_connection
+from desktop_rag.engine.llm_config import PRESETS, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
-from desktop_rag.gui.workers import FunctionThread
+from desktop_rag.gui.worker import Worker, owned_pool
 
 
 class SettingsDialog(QDialog):
@@ -24,7 +25,7 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(i18n.tr("settings.title"))
         self.setMinimumWidth(560)
         self._settings = settings
-        self.test_thread: FunctionThread | None = None
+        self.test_worker: Worker | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(self._model_group(settings, api_key))
         layout.addWidget(self._index_group(settings))
@@ -63,7 +64,7 @@ class SettingsDialog(QDialog):
         form.addRow(i18n.tr("settings.api_key"), self.key)
         row = QHBoxLayout()
         self.test_button = QPushButton(i18n.tr("settings.test"), group)
-        self.test_button.clicked.connect(self.test_connection)
+        self.test_button.clicked.connect(self.check_connection)
         row.addWidget(self.test_button)
         self.test_result = QLabel(group)
         self.test_result.setWordWrap(True)
@@ -183,26 +184,25 @@ class SettingsDialog(QDialog):
     def api_key(self) -> str:
         return self.key.text().strip()
 
-    def test_connection(self) -> None:
-        """Run engine.llm.test_connection on a worker thread; the result shows beside the button."""
-        if self.test_thread is not None and self.test_thread.isRunning():
+    def check_connection(self) -> None:
+        """Run engine.llm.check_connection on a worker thread; the result shows beside the button."""
+        if self.test_worker is not None and not self.test_worker.done:
             return
         env = {"OPENAI_API_KEY": self.api_key()} if self.api_key() else {}
         config = resolve_llm_config(self.result_settings(), env)
         if config is None:
-            from desktop_rag.engine.llm import config_problem
+            from desktop_rag.engine.llm_config import config_problem
 
             self._show_test(False, config_problem(self.result_settings(), env) or "")
             return
         config = dataclasses.replace(config, timeout_s=20.0, max_retries=0)
         self.test_button.setEnabled(False)
         self.test_result.setText(i18n.tr("settings.testing"))
-        thread = FunctionThread(lambda: test_connection(config))
-        thread.setParent(self.parent() or self)  # outlives the dialog; the window joins it on close
-        thread.result.connect(self._show_test)
-        thread.finished.connect(thread.deleteLater)
-        self.test_thread = thread
-        thread.start()
+        # the pool belongs to the window: the test outlives the dialog, and closing the window joins it
+        worker = owned_pool(self.parent() or self, "desktop-rag-connection-test").start(check_connection, config)
+        worker.returned.connect(lambda message: self._show_test(1, str(message)))
+        worker.errored.connect(lambda message: self._show_test(0, message))
+        self.test_worker = worker
 
     def _show_test(self, ok: int, message: str) -> None:
         try:

@@ -4,32 +4,36 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from desktop_rag.config import Settings
 from desktop_rag.gui import i18n
+from desktop_rag.gui.app_settings import AppSettings
+from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.secrets import current_api_key, save_api_key
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
-
-if TYPE_CHECKING:
-    from desktop_rag.gui.views.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
 
 class SettingsFlow(QObject):
-    """The steps after the user presses OK in the Settings dialog."""
+    """The steps after the user presses OK in the Settings dialog; every change goes through `AppSettings`."""
 
-    def __init__(self, window: "MainWindow") -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, app_settings: AppSettings, backend: Backend, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.app_settings = app_settings
+        self.backend = backend
+        self.parent_widget = parent  # the dialog's and the questions' parent
         self.dialog: SettingsDialog | None = None
+        self._reindex_with: Settings | None = None  # re-index once these settings are saved
+        self._after_language: Settings | None = None  # check these once the new language is in use
+        app_settings.changed.connect(self._changed)
+        app_settings.save_failed.connect(self._save_failed)
 
     def open(self) -> None:
-        dialog = SettingsDialog(self.window.settings, current_api_key(), self.window)
+        dialog = SettingsDialog(self.app_settings.current, current_api_key(), self.parent_widget)
         self.dialog = dialog
         dialog.finished.connect(self._finished)
         dialog.open()
@@ -44,34 +48,51 @@ class SettingsFlow(QObject):
 
     def apply(self, new: Settings, api_key: str | None = None) -> None:
         """Save the key, switch the language, then check (on the reader thread) whether a re-index is needed."""
-        window = self.window
         if api_key is not None and api_key != current_api_key():
             try:
-                save_api_key(window.paths, api_key)
+                save_api_key(self.app_settings.paths, api_key)
             except OSError as exc:
-                QMessageBox.warning(window, i18n.tr("dialog.error"), str(exc))
-        if new.ui_language != window.settings.ui_language:
-            i18n.set_language(i18n.resolve_language(new.ui_language))
-            window.backend.engine.interface_language = i18n.language()
-        engine = window.backend.engine
-        window.backend.run(lambda: (engine.needs_reindex(new), engine.reembed_plan(new)),
-                           lambda answer: self._decide(new, bool(answer[0]), answer[1]))
+                QMessageBox.warning(self.parent_widget, i18n.tr("dialog.error"), str(exc))
+        current = self.app_settings.current
+        if new.ui_language != current.ui_language:  # the language changes first: questions come in it
+            self._after_language = new
+            self.app_settings.update(dataclasses.replace(current, ui_language=new.ui_language))
+            return
+        self._check(new)
+
+    def _check(self, new: Settings) -> None:
+        engine = self.backend.engine
+        self.backend.run(lambda: (engine.needs_reindex(new), engine.reembed_plan(new)),
+                         lambda answer: self._decide(new, bool(answer[0]), answer[1]))
 
     def _decide(self, new: Settings, needed: bool, plan: tuple[str, int, float] | None = None) -> None:
-        window = self.window
+        parent, current = self.parent_widget, self.app_settings.current
         reindex = False
         if plan is not None and not needed:
             model, chunks, seconds = plan
             question = i18n.tr("settings.reembed_question", model=model, chunks=chunks, time=i18n.format_eta(seconds))
-            answer = QMessageBox.question(window, i18n.tr("settings.reembed_title"), question)
+            answer = QMessageBox.question(parent, i18n.tr("settings.reembed_title"), question)
             if answer != QMessageBox.StandardButton.Yes:
-                new = dataclasses.replace(new, embedding_model=window.settings.embedding_model)
+                new = dataclasses.replace(new, embedding_model=current.embedding_model)
         if needed:
-            answer = QMessageBox.question(window, i18n.tr("settings.reindex_title"), i18n.tr("settings.reindex_question"))
+            answer = QMessageBox.question(parent, i18n.tr("settings.reindex_title"), i18n.tr("settings.reindex_question"))
             reindex = answer == QMessageBox.StandardButton.Yes
             if not reindex:  # keep what the library was built with
-                old = window.settings
-                new = dataclasses.replace(new, embedding_model=old.embedding_model, chunk_size=old.chunk_size,
-                                          chunk_overlap=old.chunk_overlap)
-        window.settings = new
-        window.backend.apply_settings(new, reindex)  # Engine.apply_settings saves them, on the index worker
+                new = new.replace(**current.index_params)
+        if reindex and new == current:  # nothing to save: the library was built with other settings
+            self.backend.reindex(new)
+            return
+        self._reindex_with = new if reindex else None  # a save that fails changes nothing: no re-index
+        self.app_settings.update(new)  # saved off the GUI thread; `changed` reaches the window, backend and engine
+
+    def _changed(self, _old: Settings, new: Settings) -> None:
+        waiting = self._after_language
+        if waiting is not None and new.ui_language == waiting.ui_language:
+            self._after_language = None
+            self._check(waiting)
+        if self._reindex_with is not None and new == self._reindex_with:
+            self._reindex_with = None
+            self.backend.reindex(new)
+
+    def _save_failed(self, _reason: str) -> None:
+        self._after_language = None  # the language could not be saved: stop here (the window says why)

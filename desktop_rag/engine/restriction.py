@@ -1,0 +1,169 @@
+"""Where a search looks: one collection, some folders, some file types — one SQL filter and one FAISS selector."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from desktop_rag.engine.errors import UsageError
+
+if TYPE_CHECKING:  # the store imports the keyword search, which imports this
+    import numpy as np
+
+    from desktop_rag.engine.store import Store
+
+# The file types a search can be limited to, as the CLI, the GUI and the MCP tools name them, and the kind of
+# each in the loaders' table of file types (which holds their suffixes).
+TYPE_NAMES: tuple[str, ...] = ("pdf", "docx", "md", "txt", "image")
+_KINDS = {"pdf": "pdf", "docx": "word", "md": "markdown", "txt": "text", "image": "image"}
+MAX_FOLDERS = 32
+_SHOWN_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """Which chunks a search may return: in `collection` (None: any), under one of `folders` (stored, normalised
+    paths; empty: anywhere) and of one of `types` (TYPE_NAMES; empty: any). Folders are OR-ed, types
+    are OR-ed, and the three parts are AND-ed."""
+
+    collection: int | None = None
+    folders: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+
+    @property
+    def everything(self) -> bool:
+        return self.collection is None and not self.folders and not self.types
+
+    def files_sql(self, alias: str = "f") -> tuple[str, list]:
+        """A WHERE condition on the `files` row `alias` (always true for `everything`) and its parameters."""
+        parts: list[str] = []
+        args: list = []
+        if self.collection is not None:
+            parts.append(f"{alias}.source_id IN (SELECT id FROM sources WHERE collection_id = ?)")
+            args.append(self.collection)
+        if self.folders:
+            under = []
+            for folder in self.folders:  # a range on the path: no LIKE, so % and _ in names are plain text
+                low, high = _subtree_range(folder)
+                under.append(f"{alias}.path = ? OR ({alias}.path > ? AND {alias}.path < ?)")
+                args += [folder, low, high]
+            parts.append("(" + " OR ".join(f"({u})" for u in under) + ")")
+        if self.types:
+            suffixes = [s for t in self.types for s in suffixes_of(t)]
+            parts.append("(" + (" OR ".join(f"{alias}.path LIKE ?" for _ in suffixes) or "0") + ")")
+            args += [f"%{s}" for s in suffixes]  # LIKE ignores ASCII case: .PDF is a PDF
+        return (" AND ".join(parts) or "1"), args
+
+
+def suffixes_of(name: str) -> tuple[str, ...]:
+    """The file suffixes of a type name ("md": .md and .markdown)."""
+    from desktop_rag.engine.loaders import FILE_TYPES
+
+    return next((t.suffixes for t in FILE_TYPES if t.kind == _KINDS[name]), ())
+
+
+def _subtree_range(folder: str) -> tuple[str, str]:
+    """(low, high) such that low < path < high exactly for paths inside `folder`."""
+    separator = "\\" if "\\" in folder and "/" not in folder else "/"
+    base = folder.rstrip("/\\") + separator
+    return base, base[:-1] + chr(ord(separator) + 1)
+
+
+def build(store: Store, collection: int | None = None, folders: Iterable[str] = (),
+          types: Iterable[str] = ()) -> Restriction:
+    """A checked Restriction: each folder normalised and known to the library, each type known (or UsageError)."""
+    from desktop_rag.engine.scanning import normalise_path
+
+    kinds = tuple(dict.fromkeys(str(t).strip().lower().lstrip(".") for t in types))
+    for kind in kinds:
+        if kind not in TYPE_NAMES:
+            raise UsageError(f"Unknown file type “{_shown(kind)}”: choose one of {', '.join(TYPE_NAMES)}.")
+    folders = list(folders)
+    if len(folders) > MAX_FOLDERS:
+        raise UsageError(f"A search can be limited to at most {MAX_FOLDERS} folders.")
+    chosen: list[str] = []
+    for raw in folders:
+        if not str(raw).strip():
+            raise UsageError("An empty folder name was given; name a folder of the library.")
+        try:
+            folder = normalise_path(raw)
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise UsageError(f"“{_shown(str(raw))}” is not a usable folder path ({_shown(str(exc))}).") from exc
+        if not _known_folder(store, folder):
+            raise UsageError(_unknown_folder_message(store, folder))
+        chosen.append(folder)
+    return Restriction(collection, tuple(dict.fromkeys(chosen)), kinds)
+
+
+def _known_folder(store: Store, folder: str) -> bool:
+    """The library has a file under `folder`, a source inside it, or a source containing it as a real folder."""
+    low, high = _subtree_range(folder)
+    row = store.db.execute(
+        "SELECT EXISTS (SELECT 1 FROM sources WHERE path = ? OR (path > ? AND path < ?)) "
+        "OR EXISTS (SELECT 1 FROM files WHERE path = ? OR (path > ? AND path < ?))",
+        (folder, low, high, folder, low, high)).fetchone()
+    if row[0]:
+        return True
+    inside = any(s.kind == "folder" and folder.startswith(_subtree_range(s.path)[0]) for s in store.sources())
+    return inside and os.path.isdir(folder)  # an (as yet) empty folder of a source; a mistyped one is not
+
+
+def _unknown_folder_message(store: Store, folder: str) -> str:
+    folders = [s.path for s in store.sources() if s.kind == "folder"]
+    listed = ", ".join(f"“{_shown(p)}”" for p in folders[:10]) + (" …" if len(folders) > 10 else "")
+    known = f" The library's folders are: {listed}." if folders else " The library has no folders yet."
+    return f"Nothing in the library is in the folder “{_shown(folder)}”.{known}"
+
+
+def _shown(text: str) -> str:
+    return "".join(ch if ch.isprintable() else "?" for ch in text)[:_SHOWN_CHARS]
+
+
+# ---- the dense side: a FAISS selector of the restriction's vector ids, cached ---------------
+
+_CACHE_SIZE = 16
+_selectors: OrderedDict[tuple[str, Restriction], tuple[tuple[int, int], int, object]] = OrderedDict()
+_selectors_lock = threading.Lock()
+
+
+def vector_ids(store: Store, within: Restriction) -> np.ndarray:
+    """The sorted ids of the chunks within the restriction that have a vector."""
+    import numpy as np
+
+    if within.collection is not None and not within.folders and not within.types:
+        return store.collection_vector_ids(within.collection)  # the collection's own query (uses its index)
+    where, args = within.files_sql("f")
+    cursor = store.db.execute(
+        "SELECT v.chunk_id FROM files f JOIN chunks c ON c.file_id = f.id JOIN vectors v ON v.chunk_id = c.id "
+        f"WHERE {where}", args)
+    return np.sort(np.fromiter((r[0] for r in cursor), dtype=np.int64))
+
+
+def member_filter(store: Store, within: Restriction) -> tuple[int, object | None]:
+    """(how many vectors are within, a FAISS IDSelector of them) for filtering inside the search.
+
+    Cached per library and restriction (the last few) until the vectors, or which collection or path a vector
+    belongs to, change (`Store.membership_key`), so a repeated restricted query costs one small meta read.
+    """
+    from desktop_rag.engine.vector_index import id_selector
+
+    key = (str(store.path), within)
+    with store.read_snapshot():  # the stamp and the ids belong together
+        stamp = store.membership_key()
+        with _selectors_lock:
+            cached = _selectors.get(key)
+            if cached is not None and cached[0] == stamp:
+                _selectors.move_to_end(key)
+                return cached[1], cached[2]
+        ids = vector_ids(store, within)
+    selector = id_selector(ids) if len(ids) else None
+    with _selectors_lock:
+        _selectors[key] = (stamp, len(ids), selector)
+        _selectors.move_to_end(key)
+        while len(_selectors) > _CACHE_SIZE:
+            _selectors.popitem(last=False)
+    return len(ids), selector

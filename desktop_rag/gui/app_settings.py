@@ -1,0 +1,58 @@
+"""The one owner of the running app's Settings: a change is saved off the GUI thread, then announced."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop_rag.config import AppPaths, Settings, save_settings
+from desktop_rag.gui.worker import WorkerPool
+
+
+class AppSettings(QObject):
+    """Holds the current immutable Settings; `update` saves new ones, then emits `changed(old, new)`.
+
+    Everyone else reads `current` and reacts to `changed` (the window's texts, the Backend, the flows; the
+    Backend hands the new value to the engine through the index worker). A change that cannot be saved is
+    dropped: `save_failed(reason)` says why, and the old value stays everywhere.
+    """
+
+    changed = Signal(object, object)  # old Settings, new Settings (already saved)
+    save_failed = Signal(str)  # why, for a message the user can act on
+
+    def __init__(self, paths: AppPaths, settings: Settings, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.paths = paths
+        self._current = settings
+        self._pending = 0
+        # one thread: saves land, and are announced, in the order they were asked; a save asked for is kept
+        self._saver = WorkerPool("desktop-rag-settings", 1, self, finish_queued=True)
+
+    @property
+    def current(self) -> Settings:
+        return self._current
+
+    @property
+    def saving(self) -> bool:
+        """True while a change is being written (it is announced when the write is done)."""
+        return self._pending > 0
+
+    def update(self, new: Settings) -> None:
+        """Save `new` off the GUI thread; on success every reader sees it through `changed`."""
+        paths = self.paths
+        worker = self._saver.submit(lambda: save_settings(paths, new), lambda _r: self._saved(new), self._not_saved)
+        if worker is not None:  # None once closed: nothing is saved or announced after the window closed
+            self._pending += 1
+
+    def _saved(self, new: Settings) -> None:
+        self._pending -= 1
+        old, self._current = self._current, new
+        if old != new:
+            self.changed.emit(old, new)
+
+    def _not_saved(self, reason: str) -> None:
+        self._pending -= 1
+        self.save_failed.emit(reason)
+
+    def close(self) -> None:
+        """Let a save in progress finish (a settings file is small) and stop the settings thread."""
+        self._saver.shutdown()

@@ -1,0 +1,39 @@
+"""One table of supported types decides what is scanned, where it is parsed, and what messages say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop_rag.engine import loaders, parsing, scanning
+from desktop_rag.engine.loaders import FILE_TYPES, SUPPORTED_SUFFIXES, load, supported_types
+
+
+def test_every_suffix_in_the_table_is_scanned_and_nothing_else(tmp_path: Path):
+    for kind in FILE_TYPES:
+        for suffix in kind.suffixes:
+            assert scanning.is_supported(f"a{suffix}") and scanning.is_supported(f"A{suffix.upper()}")
+    for other in ("a.doc", "a.xlsx", "a.mdx", "a", "a.pdf.tmp"):
+        assert not scanning.is_supported(other)
+    (tmp_path / "notes.markdown").write_text("# Title\n\nBody text.\n", encoding="utf-8")
+    (tmp_path / "sheet.xlsx").write_bytes(b"PK")
+    found, skipped = scanning.scan(str(tmp_path), "folder")
+    assert [Path(f.path).name for f in found] == ["notes.markdown"]
+    assert [(Path(s.path).name, s.reason) for s in skipped] == [("sheet.xlsx", scanning.UNSUPPORTED)]
+
+
+def test_text_is_read_in_process_the_rest_in_the_parser_child():
+    assert parsing.CHILD_SUFFIXES == {s for t in FILE_TYPES if not t.in_process for s in t.suffixes}
+    assert loaders.TEXT_SUFFIXES == {".txt", ".md", ".markdown"}
+    assert parsing.CHILD_SUFFIXES | loaders.TEXT_SUFFIXES == SUPPORTED_SUFFIXES
+
+
+def test_a_markdown_file_keeps_its_headings(tmp_path: Path):
+    path = tmp_path / "notes.markdown"
+    path.write_text("# Setup\n\nInstall the widget first.\n\n## Cleaning\n\nWipe it weekly.\n", encoding="utf-8")
+    sections = load(path, max_bytes=1 << 20).sections
+    assert [s.heading_path for s in sections] == [("Setup",), ("Setup", "Cleaning")]
+
+
+def test_messages_name_the_supported_kinds():
+    assert supported_types() == "PDF, Word .docx, .txt, .md, images"
+    assert scanning.UNSUPPORTED == "Not a supported file type (PDF, Word .docx, .txt, .md, images)"
