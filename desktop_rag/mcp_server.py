@@ -23,11 +23,27 @@ log = logging.getLogger(__name__)
 
 MAX_K = 50
 MAX_QUERY_CHARS = 4000
-INSTRUCTIONS = (
-    "Desktop RAG: search the user's own documents (PDF, Word, text) on this computer and get passages with "
-    "their file, page and heading. Use `search` for passages, `ask` for a short answer with cited sources, "
-    "`list_collections` to see the separate knowledge bases, `status` for what is indexed. Read-only."
-)
+
+
+def instructions() -> str:
+    """What the server offers; the document kinds come from the loaders' table of supported types."""
+    from desktop_rag.engine.loaders import FILE_TYPES, supported_types
+
+    ocr = "; images and scanned PDF pages are read with OCR" if any(t.kind == "image" for t in FILE_TYPES) else ""
+    return (f"Desktop RAG: search the user's own documents ({supported_types()}{ocr}) on this computer and "
+            "get passages with their file, page and heading. Use "
+            "`search` for passages, `ask` for a short answer with cited sources, `list_collections` to see "
+            "the separate knowledge bases, `status` for what is indexed. Read-only.")
+
+
+def search_description() -> str:
+    """The `search` tool's description; its `file_type` values are the search filter's type names."""
+    from desktop_rag.engine.restriction import TYPE_NAMES
+
+    names = ", ".join(TYPE_NAMES[:-1]) + " or " + TYPE_NAMES[-1]
+    return ("Find passages in the user's documents. `collection`: one knowledge base by name (default: all); "
+            "`folder`: only files inside this folder of the library (absolute path); `file_type`: only "
+            f"{names} files. Returns passages with file, page, heading, score and text, best first.")
 
 
 class LibraryTools:
@@ -91,15 +107,12 @@ def build_server(tools: LibraryTools):
     from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
-    server = MCPServer("desktop-rag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = MCPServer("desktop-rag", version=__version__, instructions=instructions(), log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
-    @server.tool(annotations=read_only)
+    @server.tool(annotations=read_only, description=search_description())
     def search(query: str, k: int = 5, collection: str | None = None, folder: str | None = None,
                file_type: str | None = None) -> dict[str, Any]:
-        """Find passages in the user's documents. `collection`: one knowledge base by name (default: all);
-        `folder`: only files inside this folder of the library (absolute path); `file_type`: only pdf, docx,
-        md, txt or image files. Returns passages with file, page, heading, score and text, best first."""
         return _guarded(tools.search, query, k, collection, folder, file_type)
 
     @server.tool(annotations=read_only)

@@ -56,7 +56,8 @@ class Answerer:
         """Yield the answer as events. The contract:
 
         - At most one SourcesEvent, always first when present: the passages actually given to
-          the model (or used for the extractive answer), numbered [1..n] in that order.
+          the model (or used for the extractive answer), numbered [1..n] in that order;
+          `keyword_only` when they came from keyword search alone (the vectors were still loading).
           It is left out only when search fails or the run is cancelled before searching.
         - Then zero or more TokenEvents, the answer text as it arrives.
         - Then exactly one terminal event, and nothing after it:
@@ -73,18 +74,20 @@ class Answerer:
             if _is_set(cancel):
                 yield DoneEvent("", self.mode, (), STOPPED)
                 return
-            hits = list(self.search(query, int(self.settings.top_k)))
+            found = self.search(query, int(self.settings.top_k))
+            hits = list(found)
         except DesktopRagError as exc:
             yield ErrorEvent(str(exc))
             return
+        keyword_only = bool(getattr(found, "keyword_only", False))  # vectors still loading: SourcesEvent says so
         if not hits:
-            yield SourcesEvent((), query)
+            yield SourcesEvent((), query, keyword_only)
             yield DoneEvent(NOTHING_FOUND_ZH if has_cjk(question) else NOTHING_FOUND_EN, self.mode)
             return
         if self.llm is None:
-            yield from self._extractive(question, hits, query, cancel)
+            yield from self._extractive(question, hits, query, cancel, keyword_only)
         else:
-            yield from self._generate(question, hits, history, query, cancel)
+            yield from self._generate(question, hits, history, query, cancel, keyword_only)
 
     # ---- steps ----
 
@@ -114,11 +117,12 @@ class Answerer:
         history: Sequence[ChatTurn],
         query: str,
         cancel: threading.Event | None,
+        keyword_only: bool = False,
     ) -> Iterator[AnswerEvent]:
         assert self.llm is not None
         budget = int(getattr(self.settings, "context_budget_chars", 8000))
         messages, used = build_messages(question, hits, history, budget)
-        yield SourcesEvent(tuple(used), query)
+        yield SourcesEvent(tuple(used), query, keyword_only)
         parts: list[str] = []
         try:
             for token in self.llm.stream(messages, cancel):
@@ -137,9 +141,9 @@ class Answerer:
         yield _done(text, used, "llm", notice)
 
     def _extractive(
-        self, question: str, hits: list[Hit], query: str, cancel: threading.Event | None
+        self, question: str, hits: list[Hit], query: str, cancel: threading.Event | None, keyword_only: bool = False
     ) -> Iterator[AnswerEvent]:
-        yield SourcesEvent(tuple(hits), query)
+        yield SourcesEvent(tuple(hits), query, keyword_only)
         text = extractive_answer(question, hits, similarity=self.similarity)
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):

@@ -547,8 +547,8 @@ class Engine:
 
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
         """Cosine similarity of sentences to a question with the library's model (extractive answers)."""
-        if not sentences or not self.store.has_vectors():
-            return [0.0] * len(sentences)
+        if not sentences or not self.store.has_vectors() or (self._loaders and not self.dense_ready()):
+            return [0.0] * len(sentences)  # (while a background load runs, an answer does not wait for it)
         embedder, _ = self.dense_pair()
         question_vector = embedder.embed_queries([question])[0]
         return [float(x) for x in embedder.embed(sentences) @ question_vector]

@@ -1,4 +1,5 @@
-"""Path questions answered in one place: whether a path is a folder or lies inside it."""
+"""Path questions answered in one place: whether a path is a folder or lies inside it (in Python, and as a
+range on the path for SQL)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,39 @@ def is_inside(path: str | os.PathLike, folder: str | os.PathLike) -> bool:
     path, folder = os.fspath(path), os.fspath(folder)
     if not path or not folder:
         return False
-    windows = os.name == "nt" or bool(_WINDOWS_ABSOLUTE.match(folder))
-    flavour = ntpath if windows else posixpath
+    flavour = _flavour(folder)
     path, folder = flavour.normpath(path), flavour.normpath(folder)
-    if windows:
+    if flavour is ntpath:
         path, folder = ntpath.normcase(path), ntpath.normcase(folder)
     if path == folder:
         return True
     return path.startswith(folder.rstrip(flavour.sep) + flavour.sep)
+
+
+def subtree_range(folder: str | os.PathLike) -> tuple[str, str, str]:
+    """`is_inside` as a range on the path, for SQL: (exact, low, high) such that
+
+        path = exact OR (path >= low AND path < high)      -- SQLite's default BINARY collation
+
+    holds exactly when `is_inside(path, folder)`, for every `path` in the form the store keeps (absolute and
+    normalised: no `.`, `..` or doubled separators; a Windows path with backslashes), with or without a
+    trailing separator. `low` is the folder and a separator; `high` the folder and the character after the
+    separator, so `/a/bc` (c > 0) and `/a/b.txt` (. < /) fall outside `/a/b`, and `%` or `_` in names are
+    plain characters (no LIKE). UTF-8 byte order is code point order, so non-ASCII names compare alike.
+
+    The one difference: on Windows paths `is_inside` ignores letter case and the range compares the spelling
+    as stored. The store keeps the file system's own spelling and `scanning.normalise_path` resolves a
+    folder to it, so both sides agree for paths that exist (tests/engine/test_paths.py).
+    """
+    folder = os.fspath(folder)
+    flavour = _flavour(folder)
+    exact = flavour.normpath(folder)
+    if not exact.strip("/\\"):  # a root however spelt ("/", "//"): the root itself
+        exact = flavour.sep
+    low = exact.rstrip(flavour.sep) + flavour.sep
+    return exact, low, low[:-1] + chr(ord(flavour.sep) + 1)
+
+
+def _flavour(folder: str):
+    """Windows rules on Windows, and for a folder written with a drive letter or as a UNC share anywhere."""
+    return ntpath if os.name == "nt" or _WINDOWS_ABSOLUTE.match(folder) else posixpath

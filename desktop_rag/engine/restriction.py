@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.paths import is_inside, subtree_range
 
 if TYPE_CHECKING:  # the store imports the keyword search, which imports this
     import numpy as np
@@ -47,10 +48,9 @@ class Restriction:
             args.append(self.collection)
         if self.folders:
             under = []
-            for folder in self.folders:  # a range on the path: no LIKE, so % and _ in names are plain text
-                low, high = _subtree_range(folder)
-                under.append(f"{alias}.path = ? OR ({alias}.path > ? AND {alias}.path < ?)")
-                args += [folder, low, high]
+            for folder in self.folders:  # paths.subtree_range: is_inside as a range, no LIKE
+                under.append(f"{alias}.path = ? OR ({alias}.path >= ? AND {alias}.path < ?)")
+                args += list(subtree_range(folder))
             parts.append("(" + " OR ".join(f"({u})" for u in under) + ")")
         if self.types:
             suffixes = [s for t in self.types for s in suffixes_of(t)]
@@ -64,13 +64,6 @@ def suffixes_of(name: str) -> tuple[str, ...]:
     from desktop_rag.engine.loaders import FILE_TYPES
 
     return next((t.suffixes for t in FILE_TYPES if t.kind == _KINDS[name]), ())
-
-
-def _subtree_range(folder: str) -> tuple[str, str]:
-    """(low, high) such that low < path < high exactly for paths inside `folder`."""
-    separator = "\\" if "\\" in folder and "/" not in folder else "/"
-    base = folder.rstrip("/\\") + separator
-    return base, base[:-1] + chr(ord(separator) + 1)
 
 
 def build(store: Store, collection: int | None = None, folders: Iterable[str] = (),
@@ -101,14 +94,13 @@ def build(store: Store, collection: int | None = None, folders: Iterable[str] = 
 
 def _known_folder(store: Store, folder: str) -> bool:
     """The library has a file under `folder`, a source inside it, or a source containing it as a real folder."""
-    low, high = _subtree_range(folder)
+    under = subtree_range(folder)
     row = store.db.execute(
-        "SELECT EXISTS (SELECT 1 FROM sources WHERE path = ? OR (path > ? AND path < ?)) "
-        "OR EXISTS (SELECT 1 FROM files WHERE path = ? OR (path > ? AND path < ?))",
-        (folder, low, high, folder, low, high)).fetchone()
+        "SELECT EXISTS (SELECT 1 FROM sources WHERE path = ? OR (path >= ? AND path < ?)) "
+        "OR EXISTS (SELECT 1 FROM files WHERE path = ? OR (path >= ? AND path < ?))", under + under).fetchone()
     if row[0]:
         return True
-    inside = any(s.kind == "folder" and folder.startswith(_subtree_range(s.path)[0]) for s in store.sources())
+    inside = any(s.kind == "folder" and is_inside(folder, s.path) for s in store.sources())
     return inside and os.path.isdir(folder)  # an (as yet) empty folder of a source; a mistyped one is not
 
 

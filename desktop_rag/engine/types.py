@@ -184,6 +184,7 @@ class Progress:
 class SourcesEvent:
     hits: tuple[Hit, ...]
     query: str = ""
+    keyword_only: bool = False  # the search ran while the vectors were still loading (`SearchHits.keyword_only`)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.config import AppPaths, Settings, save_settings
+from desktop_rag.gui.secrets import remember_secrets, use_api_key, write_api_key
 from desktop_rag.gui.worker import WorkerPool
 
 
@@ -13,11 +14,15 @@ class AppSettings(QObject):
 
     Everyone else reads `current` and reacts to `changed` (the window's texts, the Backend, the flows; the
     Backend hands the new value to the engine through the index worker). A change that cannot be saved is
-    dropped: `save_failed(reason)` says why, and the old value stays everywhere.
+    dropped: `save_failed(reason)` says why, and the old value stays everywhere. The API key (not a Settings
+    field: it lives in .env) is written on the same thread, in the same order: `key_saved` once it is in the
+    file and in use, or `key_save_failed(reason)` and the old key stays in use.
     """
 
     changed = Signal(object, object)  # old Settings, new Settings (already saved)
     save_failed = Signal(str)  # why, for a message the user can act on
+    key_saved = Signal()  # the API key is in .env and used from now on
+    key_save_failed = Signal(str)  # why the API key could not be written (the previous key stays in use)
 
     def __init__(self, paths: AppPaths, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +47,24 @@ class AppSettings(QObject):
         worker = self._saver.submit(lambda: save_settings(paths, new), lambda _r: self._saved(new), self._not_saved)
         if worker is not None:  # None once closed: nothing is saved or announced after the window closed
             self._pending += 1
+
+    def save_api_key(self, key: str) -> None:
+        """Write the API key to .env off the GUI thread (atomic, 0600), then use it; empty removes it."""
+        remember_secrets(key)  # redacted in logs before any thread sees it
+        paths, key = self.paths, key.strip()
+        worker = self._saver.submit(lambda: write_api_key(paths, key), lambda _r: self._key_saved(key),
+                                    self._key_not_saved)
+        if worker is not None:
+            self._pending += 1
+
+    def _key_saved(self, key: str) -> None:
+        self._pending -= 1
+        use_api_key(key)
+        self.key_saved.emit()
+
+    def _key_not_saved(self, reason: str) -> None:
+        self._pending -= 1
+        self.key_save_failed.emit(reason)
 
     def _saved(self, new: Settings) -> None:
         self._pending -= 1

@@ -67,7 +67,7 @@ class Backend(QObject):
         self.watcher.rescan_all.connect(lambda: self.reconcile(None))
         self._status_timer = QTimer(self, interval=STATUS_EVERY_MS)
         self._status_timer.timeout.connect(self.refresh_status)
-        self._status_in_flight = False
+        self._status_in_flight = self._status_again = False
         self.busy = False
         self.stopped = False
         self.worker_abandoned = False
@@ -150,23 +150,31 @@ class Backend(QObject):
         self.run(lambda: _listing(engine, collection), self._library_ready)
 
     def refresh_status(self) -> None:
+        """Read the status on the reader thread; asked again while a read is in flight, one more read follows
+        it (the one in flight may have started before the change that prompted this call)."""
         if self._status_in_flight:
+            self._status_again = True
             return
-        self._status_in_flight = True
+        self._status_in_flight, self._status_again = True, False
         engine = self.engine
         self.run(engine.status, self._status_ready, self._status_error)
+
+    def _status_read_done(self) -> None:
+        self._status_in_flight = False
+        if self._status_again:
+            self.refresh_status()
 
     def _library_ready(self, listing: tuple) -> None:
         self.watcher.set_sources((s.path, s.kind) for s, _ in listing)
         self.library_loaded.emit(listing)
 
     def _status_ready(self, status: IndexStatus) -> None:
-        self._status_in_flight = False
         self.status_changed.emit(status)
+        self._status_read_done()
 
     def _status_error(self, message: str) -> None:
-        self._status_in_flight = False
         log.warning("Status refresh failed: %s", message)
+        self._status_read_done()
 
     # ---- worker feedback ----
 

@@ -6,7 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.types import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
@@ -56,6 +56,8 @@ class ChatController(QObject):
         self.search_filter = SearchFilterBar(chat_panel)  # ask within a folder / a file type
         chat_panel.layout().insertWidget(2, self.search_filter)  # between the messages and the question box
         backend.library_loaded.connect(self._library_loaded)
+        backend.status_changed.connect(self._status_changed)
+        self.stored_vectors = 0  # passages with a vector in the library (the last status): what a load loads
         i18n.on_change(self._update_title)
 
     # ---- conversations ----
@@ -152,6 +154,9 @@ class ChatController(QObject):
             self.load_conversations(select=conversation_id)
         self.answer_started.emit()
 
+    def _status_changed(self, status: IndexStatus) -> None:
+        self.stored_vectors = max(status.chunks - status.chunks_pending_embedding, 0)
+
     def _library_loaded(self, listing: tuple) -> None:
         """Offer the shown collection's source folders in the search filter."""
         self.search_filter.set_folders(source.path for source, _files in listing if source.kind == "folder")
@@ -172,7 +177,9 @@ class ChatController(QObject):
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
-        self.chat_model.update(self._row, sources=numbered, query=event.query or self.chat_model.message(self._row).query)
+        query = event.query or self.chat_model.message(self._row).query
+        self.chat_model.update(self._row, sources=numbered, query=query,
+                               keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
         if self.selected_row == self._row:
             self._show_sources(self._row)
 

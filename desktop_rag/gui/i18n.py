@@ -115,6 +115,7 @@ _TEXT: dict[str, tuple[str, str]] = {
                           "完成：新增 {added}，更新 {updated}，移除 {removed}，失败 {failed}。"),
     # status bar
     "status.model_loading": ("Loading the embedding model…", "正在加载向量模型…"),
+    "status.index_loading": ("Loading the search index ({count} passages)…", "正在加载检索索引（{count} 个段落）…"),
     "status.model_ready": ("Model ready", "模型就绪"),
     "status.model_error": ("Model error: {message}", "模型错误：{message}"),
     "status.index": ("{indexed} indexed · {failed} failed · {pending} pending · {chunks} chunks waiting for embedding",
@@ -140,6 +141,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     "chat.thinking": ("Searching your library…", "正在检索资料库…"),
     "chat.error": ("The answer failed: {message}", "回答失败：{message}"),
     "chat.stopped": ("Stopped.", "已停止。"),
+    "chat.keyword_only": ("Still loading the search index ({count} passages): this answer used keyword matches only.",
+                          "检索索引仍在加载（{count} 个段落）：本回答只用了关键词匹配。"),
+    "chat.keyword_only_plain": ("Still loading the search index: this answer used keyword matches only.",
+                                "检索索引仍在加载：本回答只用了关键词匹配。"),
     "chat.welcome": ("Add documents on the left, then ask a question here.",
                      "先在左侧添加文档，然后在这里提问。"),
     # search filter (under the messages)
@@ -180,7 +185,7 @@ _TEXT: dict[str, tuple[str, str]] = {
                        "that cite the passages they come from.",
                        "把你的文档变成私人知识库，然后提问，回答会注明出自哪些段落。"),
     "start.drop": ("Drop files or folders here", "把文件或文件夹拖到这里"),
-    "start.types": ("PDF, Word (.docx), text and Markdown", "支持 PDF、Word (.docx)、文本和 Markdown"),
+    "start.types": (types_phrase("en"), f"支持 {types_phrase('zh')}"),  # from the loaders' table of types
     "start.samples": ("Try the sample documents", "试用示例文档"),
     "start.samples_tip": ("Adds a few short English and Chinese documents to ask questions about.",
                           "添加几篇简短的中英文示例文档，方便你试着提问。"),
@@ -236,6 +241,10 @@ _TEXT: dict[str, tuple[str, str]] = {
                              "settings stay in use. Check that the folder is writable and has free space, then try again.",
                              "无法将设置保存到 {path}（{reason}）。未做任何更改，仍使用之前的设置。"
                              "请确认该文件夹可写且有剩余空间，然后重试。"),
+    "settings.key_save_failed": ("The API key could not be saved to {path} ({reason}). The previous key stays in "
+                                 "use. Check that the folder is writable and has free space, then try again.",
+                                 "无法将 API 密钥保存到 {path}（{reason}）。仍使用之前的密钥。"
+                                 "请确认该文件夹可写且有剩余空间，然后重试。"),
     "settings.pick_model_folder": ("Choose a sentence-transformers model folder", "选择 sentence-transformers 模型文件夹"),
     "settings.get_model": ("Get a model…", "下载模型…"),
     # model download dialog

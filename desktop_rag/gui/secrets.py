@@ -1,4 +1,7 @@
-"""The API key in the config dir's .env file: written atomically, readable only by the owner, never logged."""
+"""The API key in the config dir's .env file: written atomically, readable only by the owner, never logged.
+
+The GUI writes it through `AppSettings.save_api_key`, on the settings thread; `use_api_key` then makes it the
+key of this process (on the GUI thread, once the file holds it)."""
 
 from __future__ import annotations
 
@@ -16,11 +19,17 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def save_api_key(paths: AppPaths, key: str) -> None:
-    """Set (or remove, when empty) OPENAI_API_KEY in .env with mode 0600, and in this process's environment."""
+def remember_secrets(key: str) -> None:
+    """Redact the key in logs from now on, and the one in use (it stays redacted after a change)."""
+    register_secret(os.environ.get(KEY_NAME))
+    register_secret(key.strip())
+
+
+def write_api_key(paths: AppPaths, key: str) -> None:
+    """Set (or remove, when empty) OPENAI_API_KEY in .env, mode 0600; other lines stay. Any thread; raises
+    OSError (naming the file, never the key) when the file cannot be written, leaving the old one as it was."""
     key = key.strip()
-    register_secret(os.environ.get(KEY_NAME))  # the old key stays redacted in logs after a change
-    register_secret(key)
+    remember_secrets(key)
     lines: list[str] = []
     if paths.env_file.exists():
         lines = [ln for ln in paths.env_file.read_text(encoding="utf-8").splitlines()
@@ -31,6 +40,11 @@ def save_api_key(paths: AppPaths, key: str) -> None:
     # A unique temp file made 0600 before any byte is written, then renamed over .env: a planted `.env.tmp`
     # (or a link at .env itself) is never written through, and the key is never readable by others.
     atomic_write_text(paths.env_file, "\n".join(lines) + ("\n" if lines else ""), mode=0o600)
+
+
+def use_api_key(key: str) -> None:
+    """The key (stripped; empty: none) for this process's requests from now on."""
+    key = key.strip()
     if key:
         os.environ[KEY_NAME] = key
     else:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QWidget
 
 from desktop_rag.engine.locate import (
     CHANGED, MISSING, NOT_FOUND, PARTIAL, UNKNOWN, IndexedFile, Location, find_in_pdf, locate,
@@ -18,6 +20,10 @@ from desktop_rag.gui.text import file_url
 from desktop_rag.gui.views.viewer import ViewerWindow
 from desktop_rag.gui.views.viewer.strings import tr
 from desktop_rag.gui.worker import WorkerPool
+
+if TYPE_CHECKING:
+    from desktop_rag.gui.backend import Backend
+    from desktop_rag.gui.models.sources import SourcesModel
 
 log = logging.getLogger(__name__)
 ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
@@ -40,11 +46,16 @@ class ViewerController(QObject):
     located = Signal(object)  # Location, once it is shown
     page_shown = Signal(int)  # a page index, drawn with its rendered image
 
-    def __init__(self, main_window, parent: QObject | None = None) -> None:
-        super().__init__(parent or main_window)
-        self.main = main_window
-        self.backend = main_window.backend
-        self.sources_model = main_window.sources_model
+    def __init__(self, backend: Backend, sources_model: SourcesModel, window_parent: QWidget,
+                 parent: QObject | None = None) -> None:
+        """`backend`: the engine, the settings, re-index and shutdown; `sources_model`: the passages shown, of
+        which `open_number` opens one; `window_parent`: the viewer window's parent (the main window).
+
+        The owner connects the clicks: a sources row to `open_number`, an answer's [n] to `open_citation`."""
+        super().__init__(parent or window_parent)
+        self.window_parent = window_parent
+        self.backend = backend
+        self.sources_model = sources_model
         self.locator = WorkerPool("desktop-rag-viewer-locate", 1, self)
         self.renderer = PageRenderer(self)
         self.renderer.page_ready.connect(self._page_ready)
@@ -59,15 +70,14 @@ class ViewerController(QObject):
         self.found: Found | None = None
         self._request = 0
         self._reindexing = ""
-        main_window.chat_panel.messages.citation_clicked.connect(self._citation_clicked)
-        main_window.sources_panel.passage_requested.connect(self.open_number)
         self.backend.index_finished.connect(self._index_finished)
         self.backend.stopping.connect(self.shutdown)  # before the engine closes: a locate may be reading it
 
     # ---- opening ----
 
-    def _citation_clicked(self, _row: int, number: int) -> None:
-        """Runs after ChatController.open_citation (connected earlier), so the sources are the answer's."""
+    def open_citation(self, _row: int, number: int) -> None:
+        """A click on [n] in the answer at `_row`. Connect it after ChatController.open_citation (MainWindow
+        does): that one shows the answer's sources first, so passage n is the clicked answer's."""
         self.open_number(number)
 
     def open_number(self, number: int) -> None:
@@ -84,7 +94,7 @@ class ViewerController(QObject):
 
     def window(self) -> ViewerWindow:
         if self.view is None:
-            view = self.view = ViewerWindow(self.main)
+            view = self.view = ViewerWindow(self.window_parent)
             view.previous_passage.connect(lambda: self._step_passage(-1))
             view.next_passage.connect(lambda: self._step_passage(1))
             view.page_step.connect(self._step_page)

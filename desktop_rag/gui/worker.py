@@ -21,6 +21,11 @@ saved, so it still returns); otherwise a generator is closed at its next yield (
 A pool is a named `QThreadPool` (its OS threads carry the name): one thread gives a FIFO queue (the reader),
 more give parallel work. `shutdown()` stops new work, cancels (or, with `finish_queued`, lets queued work
 finish: nothing the user asked for is lost), joins the pool's threads and drops events still on their way.
+
+Lifetime: every pool has a parent QObject (its owner; a TypeError otherwise) and dies with it, through Qt. A
+finished worker is deleted from the event loop (`_release`) while the root of its tree is held, so a callback
+holding the last reference to the pool's owner never deletes that tree under the worker (which crashed Python;
+tests/gui/test_worker_lifetime.py).
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ import inspect
 import logging
 import threading
 from collections.abc import Callable, Generator
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from shiboken6 import delete, isValid
 
 log = logging.getLogger(__name__)
 
@@ -143,11 +150,30 @@ class Worker(QObject):
                 self.errored.emit(value)
         elif kind == _FINISHED:
             self.running, self.done = False, True
-            self._fn = self._args = self._kwargs = None  # whatever the function held goes here, on this thread
             self.pool._forget(self)
             if not quiet:
                 self.finished.emit()
-            self.deleteLater()
+            QTimer.singleShot(0, partial(_release, self))  # not here, in a slot of the tree: see _release
+
+
+def _release(worker: Worker) -> None:
+    """After a worker's last event, from the event loop with no object of its pool's tree on the stack: delete
+    it, and with it what it holds (its function, the callbacks connected to it, its reference to the pool).
+
+    One of those may hold the last reference to the pool's owner (a window, a controller, the pool itself):
+    dropped while the worker is being destroyed or disconnected, it deleted the owner's tree, the worker
+    included, under that very call, and Python crashed. So the tree's root is held while the worker goes and
+    let go at the end, here, where deleting the tree is safe (tests/gui/test_worker_lifetime.py).
+    """
+    if not isValid(worker):  # its tree went first (the pool's owner was deleted): nothing is left
+        return
+    root: QObject = worker
+    while (parent := root.parent()) is not None:
+        root = parent
+    worker._fn = worker._args = worker._kwargs = None
+    worker.pool = None
+    delete(worker)  # its connections drop their callbacks; the root keeps every owner alive meanwhile
+    del worker, parent, root  # the last reference to the tree may go here: it is deleted through Qt, safely
 
 
 class _Job(QRunnable):
@@ -169,6 +195,10 @@ class WorkerPool(QObject):
 
     def __init__(self, name: str, max_threads: int = 1, parent: QObject | None = None,
                  finish_queued: bool = False) -> None:
+        if parent is None:
+            raise TypeError(f"The worker pool {name!r} needs a parent QObject (its owner, whose work it does): "
+                            "Qt deletes the pool with it, so no pool is left to Python's garbage collector while "
+                            "its threads' events are on their way")
         super().__init__(parent)
         self.setObjectName(name)
         self.finish_queued = finish_queued  # at shutdown, run what was queued (edits the user made) instead

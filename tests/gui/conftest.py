@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any Qt import
 
@@ -59,10 +61,51 @@ def make_window(qtbot, tmp_path: Path) -> Iterator[Callable]:
 
 
 def wait_idle(qtbot, window, timeout: int = INDEX_TIMEOUT_MS) -> None:
-    """Wait until the index worker has nothing running or queued and the status bar is fresh."""
-    qtbot.waitUntil(lambda: not window.backend.busy and window.backend.indexer.pending() == 0, timeout=timeout)
-    with qtbot.waitSignal(window.status_updated, timeout=timeout):
-        window.backend.refresh_status()
+    """Wait until the index worker has nothing running or queued and the status bar shows a status read after
+    that; fail with a message saying what was still going on, or why the status read failed, within `timeout`.
+
+    A status read already in flight is waited out first (it may have started before the last run ended, or
+    fail and show nothing; the backend chains any read asked for meanwhile); then one fresh read is made.
+    """
+    backend = window.backend
+    deadline = time.monotonic() + timeout / 1000
+    _wait_for(qtbot, lambda: not backend.busy and backend.indexer.pending() == 0, deadline,
+              lambda: f"the index worker is still busy (busy={backend.busy}, queued={backend.indexer.pending()})")
+    _wait_for(qtbot, lambda: not backend._status_in_flight, deadline, lambda: "a status read never ended")
+    shown: list = []
+    failures = _StatusFailures()
+    window.status_updated.connect(shown.append)
+    logging.getLogger(backend.__module__).addHandler(failures)
+    try:
+        backend.refresh_status()
+        _wait_for(qtbot, lambda: shown or not backend._status_in_flight, deadline,
+                  lambda: "the status read did not answer")
+    finally:
+        logging.getLogger(backend.__module__).removeHandler(failures)
+        window.status_updated.disconnect(shown.append)
+    if not shown:
+        pytest.fail(f"wait_idle: the status read failed: {failures.messages or ['(no message logged)']}",
+                    pytrace=False)
+
+
+class _StatusFailures(logging.Handler):
+    """Collects the backend's "Status refresh failed" warnings while wait_idle waits."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("Status refresh failed"):
+            self.messages.append(record.getMessage())
+
+
+def _wait_for(qtbot, condition: Callable[[], object], deadline: float, what: Callable[[], str]) -> None:
+    """Process events until `condition()` holds; past `deadline`, fail the test saying `what()`."""
+    try:
+        qtbot.waitUntil(lambda: bool(condition()), timeout=max(1, int((deadline - time.monotonic()) * 1000)))
+    except qtbot.TimeoutError:
+        pytest.fail(f"wait_idle timed out: {what()}", pytrace=False)
 
 
 def add_and_wait(qtbot, window, paths: list[str], timeout: int = INDEX_TIMEOUT_MS):

@@ -40,7 +40,7 @@ def test_collections_from_the_menu_to_an_answer_and_a_delete(make_window, qtbot,
     engine = window.backend.engine
     work_id = window.collections.current
     assert [s.path for s in engine.sources(work_id)] == [str(work)]
-    qtbot.waitUntil(lambda: window.library_model.rowCount() == 1, timeout=10_000)  # only this collection's source
+    qtbot.waitUntil(lambda: len(window.library_model.source_paths()) == 1, timeout=10_000)  # only this collection's
 
     message, _ = _ask(qtbot, window, "tea at 80 degrees")
     assert message.sources and {Path(h.path).parent for _, h in message.sources} == {work}

@@ -11,7 +11,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, StateRole
+from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, StateRole
 from tests.conftest import REPO
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
 
@@ -65,7 +65,11 @@ def test_add_folder_indexes_and_shows_states(make_window, qtbot, tmp_path):
     assert report.added == 4 and len(report.failed) == 2
 
     model = window.library_model
-    assert model.rowCount() == 1
+    assert model.source_paths() == [(str(tmp_path / "docs"), "folder")]
+    assert model.rowCount() == 1 + 6  # the source's row, then its files (a new source opens expanded)
+    source = model.index(0, COL_NAME)
+    assert source.data(ExpandedRole) is True and source.data(Qt.ItemDataRole.FontRole).bold()
+    assert not source.data(Qt.ItemDataRole.DecorationRole).isNull()  # the folder icon
     ok = _file_index(window, docs[0])
     assert ok.siblingAtColumn(COL_STATE).data() == "indexed"
     assert int(ok.siblingAtColumn(COL_CHUNKS).data()) >= 1

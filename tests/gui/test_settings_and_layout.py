@@ -28,7 +28,8 @@ def test_api_key_saved_owner_only_and_connection_test(make_window, qtbot, llm_se
     dialog.check_connection()
     qtbot.waitUntil(lambda: "Connected" in dialog.test_result.text(), timeout=20_000)
 
-    window.settings_flow.apply(dialog.result_settings(), dialog.api_key())
+    with qtbot.waitSignal(window.app_settings.key_saved, timeout=10_000):  # written on the settings thread
+        window.settings_flow.apply(dialog.result_settings(), dialog.api_key())
     env_file = window.paths.env_file
     assert stat.S_IMODE(os.stat(env_file).st_mode) == 0o600
     assert "OPENAI_API_KEY='sk-secret-key-123456789'" in env_file.read_text()

@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from PySide6.QtCore import Qt, QThread
+from PySide6.QtCore import QObject, Qt, QThread
 from PySide6.QtWidgets import QApplication
 
 from desktop_rag.gui.worker import Worker, WorkerPool
@@ -16,10 +16,11 @@ from desktop_rag.gui.worker import Worker, WorkerPool
 @pytest.fixture
 def pool(qtbot):
     QApplication.instance() or QApplication([])
+    owner = QObject()  # every pool has an owner (a parentless one is refused: test_worker_lifetime.py)
     made: list[WorkerPool] = []
 
     def factory(name: str = "test-worker-pool", threads: int = 1, **kwargs) -> WorkerPool:
-        made.append(WorkerPool(name, threads, **kwargs))
+        made.append(WorkerPool(name, threads, owner, **kwargs))
         return made[-1]
 
     yield factory

@@ -1,5 +1,6 @@
-"""Which thread writes what (DESIGN.md §6): the index only on the index worker; conversations and the
-translation cache in short transactions of their own on the reader / answer threads; the GUI thread never."""
+"""Which thread writes what (docs/design-notes.md, "Threads"): the index only on the index worker;
+conversations and the translation cache in short transactions of their own on the reader / answer threads;
+the GUI thread never."""
 
 from __future__ import annotations
 

@@ -88,6 +88,14 @@ def link_point(widget: MessageWidget, target: str) -> QPoint:
     return QPoint((left.left() + right.left()) // 2, left.center().y())
 
 
+def _asked_by(box: QMessageBox, widget: MessageWidget) -> bool:
+    """Whether the box belongs to this answer (the link confirmation is parented to it)."""
+    parent = box.parent()
+    while parent is not None and parent is not widget:
+        parent = parent.parent()
+    return parent is widget
+
+
 def click_link(qtbot, widget: MessageWidget, target: str, reply: str | None, remember: bool = False) -> str | None:
     """Click the link to `target`; if a dialog appears, return its text and answer it with `reply`."""
     seen: list[str] = []
@@ -95,7 +103,7 @@ def click_link(qtbot, widget: MessageWidget, target: str, reply: str | None, rem
 
     def handle() -> None:
         box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
+        if not isinstance(box, QMessageBox) or not _asked_by(box, widget):  # not some other test's leftover box
             tries[0] += 1
             if tries[0] < 100:
                 QTimer.singleShot(20, handle)

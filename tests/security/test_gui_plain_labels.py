@@ -107,16 +107,13 @@ def test_file_names_and_errors_in_the_library_are_literal(qtbot, window, tmp_pat
     assert_literal(panel.progress_label, bad_name)
 
     model = window.library_model
-    qtbot.waitUntil(lambda: model.rowCount(model.index(0, 0)) == 2, timeout=30_000)
-    source = model.index(0, 0)
-    failed = next(model.index(r, 0, source) for r in range(model.rowCount(source))
-                  if model.index(r, 0, source).data().endswith(".pdf"))
+    qtbot.waitUntil(lambda: model.rowCount() == 1 + 2, timeout=30_000)  # the source's row, then its 2 files
+    failed = next(model.index(r, 0) for r in range(1, model.rowCount()) if model.index(r, 0).data().endswith(".pdf"))
     panel.tree.setCurrentIndex(failed)
     assert panel.detail.isVisibleTo(panel)
     assert_literal(panel.detail, report.failed[0].error)  # the failure reason, as the user reads it
     assert _tooltip_over(qtbot, panel.tree, failed) == panel.detail.text()
-    other = next(model.index(r, 0, source) for r in range(model.rowCount(source))
-                 if model.index(r, 0, source).data().endswith(".txt"))
+    other = next(model.index(r, 0) for r in range(1, model.rowCount()) if model.index(r, 0).data().endswith(".txt"))
     assert _tooltip_over(qtbot, panel.tree, other) == str(docs / f"{MARKUP}.txt")  # the path, literally
 
     refused = tmp_path / f"{MARKUP}.exe"
@@ -170,10 +167,9 @@ names = sorted(os.listdir(folder))
 panel.show_progress(Progress("text", 1, 2, current_file=os.path.join(folder, names[0])))
 app.processEvents()
 model = window.library_model
-source = model.index(0, 0)
 tips = []
-for row in range(model.rowCount(source)):
-    index = model.index(row, 0, source)
+for row in range(1, model.rowCount()):  # the files, under their source's row
+    index = model.index(row, 0)
     panel.tree.setCurrentIndex(index)
     app.processEvents()
     pos = panel.tree.visualRect(index).center()

@@ -14,7 +14,7 @@ import pytest
 
 from desktop_rag.config import Settings, atomic_write_text, resolve_paths, save_settings
 from desktop_rag.engine.vector_index import VectorIndex
-from desktop_rag.gui.secrets import save_api_key
+from desktop_rag.gui.secrets import write_api_key
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="symlinks and POSIX modes")
 
@@ -29,7 +29,7 @@ def test_a_planted_env_tmp_link_does_not_redirect_the_key(tmp_path, monkeypatch)
     planted.symlink_to(victim)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 
-    save_api_key(paths, KEY)
+    write_api_key(paths, KEY)
 
     assert victim.read_text(encoding="utf-8") == "precious\n", "the key was written through the planted link"
     assert planted.is_symlink() and os.readlink(planted) == str(victim)
@@ -46,7 +46,7 @@ def test_a_link_at_env_itself_is_replaced_not_written_through(tmp_path, monkeypa
     victim.write_text("OTHER=1\n", encoding="utf-8")
     paths.env_file.symlink_to(victim)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    save_api_key(paths, KEY)
+    write_api_key(paths, KEY)
     assert victim.read_text(encoding="utf-8") == "OTHER=1\n"
     assert not paths.env_file.is_symlink() and stat.S_IMODE(paths.env_file.stat().st_mode) == 0o600
 

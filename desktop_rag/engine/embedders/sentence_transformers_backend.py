@@ -16,9 +16,10 @@ from desktop_rag.engine.errors import DesktopRagError
 BUNDLED_DIMENSION = 384
 # Padded tokens per forward pass when embedding passages. A pass's activations grow with batch x length
 # (about 6 MB per 150-token passage with MiniLM), so a fixed 64-passage batch of long chunks set the ingest
-# peak; this budget keeps 64 short texts together but only ~27 SciFact chunks or 16 full 256-token ones
-# (bench/README.md, "Ingest memory").
-BATCH_TOKENS = 4096
+# peak; this budget keeps 64 texts of up to 16 tokens together but only ~6 SciFact chunks or 4 full
+# 256-token ones. Full SciFact ingest: 1,000 MB peak with a 4,096 budget, 742 MB with 1,024, which was
+# also faster (40 vs 44 ms CPU per chunk); bench/README.md, "Ingest memory".
+BATCH_TOKENS = 1024
 BGE_ZH_QUERY_INSTRUCTION = "为这个句子生成表示以用于检索相关文章："
 
 

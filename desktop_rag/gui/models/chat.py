@@ -24,6 +24,8 @@ class Message:
     notice: str = ""
     error: str = ""
     streaming: bool = False
+    keyword_only: bool = False  # searched while the vectors were loading: keyword matches only (SourcesEvent)
+    loading_passages: int = 0  # how many passages that index holds (0: not known)
 
 
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:

@@ -1,9 +1,11 @@
-"""The library tree model: sources and their files, with live per-file state from index events.
+"""The library as a flat table: each source's row, then (while it is expanded) its files, with live state.
 
 Built for 100k files: the listing's records are kept as they are (no per-file object is made on load), a file is
-found by path in a dict, per-source totals are kept up to date instead of summed, repaints are batched, and a
-source's files reach the view in batches (canFetchMore/fetchMore), so the view never lays out more rows than the
-user has scrolled through. A name filter runs in slices between events.
+found by path in a dict, per-source totals are kept up to date instead of summed, repaints are batched, file events
+are applied in time slices, and a name filter runs in slices. A flat table instead of a tree: QTreeView lays out
+every row it holds on each insert or remove (a Python call per row), a QTableView asks only for the visible rows,
+so an expanded source shows all its files at a true scrollbar and a live insert costs the same at any size.
+Row -> (source, file position) goes through per-source start rows and a bisect; expansion is kept here.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import (
+    QAbstractTableModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer, Signal,
+)
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QApplication, QStyle
 
 from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.store import FileRecord, SourceRecord
 from desktop_rag.engine.types import FileEvent
-from desktop_rag.gui import i18n
+from desktop_rag.gui import gc_guard, i18n
 
 COL_NAME, COL_STATE, COL_CHUNKS = range(3)
 _HEADERS = ("library.col.name", "library.col.state", "library.col.chunks")
@@ -32,13 +37,13 @@ _STATE_COLOURS = {"failed": "#c62828", "indexing": "#1565c0", "queued": "#6d6d6d
 PathRole = Qt.ItemDataRole.UserRole + 1
 StateRole = Qt.ItemDataRole.UserRole + 2
 ErrorRole = Qt.ItemDataRole.UserRole + 3
-KindRole = Qt.ItemDataRole.UserRole + 4
+KindRole = Qt.ItemDataRole.UserRole + 4  # 'folder'/'file' on a source's row, 'file-row' on a file's
+ExpandedRole = Qt.ItemDataRole.UserRole + 5  # a source's row: True/False; None when it has no files to show
 
 Listing = tuple[tuple[SourceRecord, tuple[FileRecord, ...]], ...]
-FIRST_ROWS = 100  # files of a source shown at once; more arrive as the view scrolls (a tree view lays out every
-FETCH_ROWS = 100  # row it has on each insert or expand: ~17 µs a row with a Python model)
 REPAINT_MS = 50  # live state changes are repainted in batches
 SLICE_S = 0.008  # a filter, or the file events waiting in the inbox, take at most this long per event-loop turn
+MERGE_MAX = 64  # a refresh that adds/drops at most this many files of a source moves only those rows
 _PATH, _STATUS, _CHUNKS = attrgetter("path"), attrgetter("status"), attrgetter("chunk_count")
 
 
@@ -72,7 +77,6 @@ class SourceRow:
     paths: list[str] = field(default_factory=list)  # records' paths, for bisect
     shown: list[FileRecord] | None = None  # the filter's matches (None: every record)
     shown_paths: list[str] | None = None
-    fetched: int = 0  # rows of `shown` the view has
     files: int = 0
     chunks: int = 0
     failed: int = 0
@@ -81,8 +85,8 @@ class SourceRow:
         return (self.records, self.paths) if self.shown is None else (self.shown, self.shown_paths or [])
 
 
-class LibraryModel(QAbstractItemModel):
-    """Top level: sources; children: files. Columns: name, state, chunks."""
+class LibraryModel(QAbstractTableModel):
+    """Rows: a source, then its shown files while it is expanded. Columns: name, state, chunks."""
 
     filter_done = Signal()
     _wake = Signal()  # from `post` on the index worker's thread: events are waiting in the inbox
@@ -91,9 +95,15 @@ class LibraryModel(QAbstractItemModel):
         super().__init__(parent)
         self._sources: list[SourceRow] = []
         self._where: dict[str, SourceRow] = {}  # file path -> its source
-        self._rows: dict[int, int] = {}  # id(source) -> its row
+        self._unmapped: list[SourceRow] = []  # sources of a new listing whose paths are not in _where yet
+        self._map_timer = QTimer(self, interval=0)  # maps them a source per event-loop turn
+        self._map_timer.timeout.connect(self._map_step)
+        self._rows: dict[int, int] = {}  # id(source) -> its position in _sources
+        self._expanded: set[str] = set()  # source paths whose files are rows
+        self._starts: list[int] = []  # the row of each source
+        self._total = 0  # rows
         self._live: dict[str, FileRow] = {}  # files whose state changed since the listing
-        self._dirty: dict[int, tuple[int, int]] = {}  # source row -> (first, last) changed file rows
+        self._dirty: dict[int, tuple[int, int]] = {}  # source position -> (first, last) changed file positions
         self._repaint = QTimer(self, singleShot=True, interval=REPAINT_MS)
         self._repaint.timeout.connect(self._flush_repaint)
         self._needle = ""
@@ -108,45 +118,126 @@ class LibraryModel(QAbstractItemModel):
         self._drain_timer = QTimer(self, interval=0)
         self._drain_timer.timeout.connect(self._drain_slice)
         self._wake.connect(self._drain_timer.start)
+        self._bold: QFont | None = None
         i18n.on_change(self._retranslate)
+
+    # ---- rows ----
+
+    def _layout(self) -> None:
+        """Recompute each source's row (call between begin*Rows and end*Rows)."""
+        starts, row, expanded = [], 0, self._expanded
+        for source in self._sources:
+            starts.append(row)
+            row += 1 + (len(source.visible()[0]) if source.path in expanded else 0)
+        self._starts, self._total = starts, row
+
+    def _locate(self, row: int) -> tuple[int, int]:
+        """(source position, file position) of a row; file position -1 is the source's own row."""
+        s_pos = bisect.bisect_right(self._starts, row) - 1
+        return s_pos, row - self._starts[s_pos] - 1
+
+    def _file_row(self, s_pos: int, position: int) -> int:
+        return self._starts[s_pos] + 1 + position
+
+    def _shown(self, source: SourceRow) -> int:
+        """How many file rows a source has in the table now."""
+        return len(source.visible()[0]) if source.path in self._expanded else 0
+
+    # ---- expansion ----
+
+    def is_expanded(self, path: str) -> bool:
+        return path in self._expanded
+
+    def expand(self, path: str) -> None:
+        """Show a source's (filtered) files under its row."""
+        s_pos = self._position_of_source(path)
+        if s_pos is None or path in self._expanded:
+            return
+        count = len(self._sources[s_pos].visible()[0])
+        first = self._starts[s_pos] + 1
+        if count:
+            self.beginInsertRows(QModelIndex(), first, first + count - 1)
+        self._expanded.add(path)
+        self._layout()
+        if count:
+            self.endInsertRows()
+        self._source_changed(s_pos)
+
+    def collapse(self, path: str) -> None:
+        """Hide a source's files (their state and the totals stay up to date)."""
+        s_pos = self._position_of_source(path)
+        if s_pos is None or path not in self._expanded:
+            return
+        count = self._shown(self._sources[s_pos])
+        first = self._starts[s_pos] + 1
+        if count:
+            self.beginRemoveRows(QModelIndex(), first, first + count - 1)
+        self._expanded.discard(path)
+        self._layout()
+        if count:
+            self.endRemoveRows()
+        self._source_changed(s_pos)
+
+    def toggle(self, path: str) -> None:
+        (self.collapse if path in self._expanded else self.expand)(path)
+
+    def _position_of_source(self, path: str) -> int | None:
+        for s_pos, source in enumerate(self._sources):
+            if source.path == path:
+                return s_pos
+        return None
+
+    def _source_changed(self, s_pos: int) -> None:
+        row = self._starts[s_pos]
+        self.dataChanged.emit(self.createIndex(row, COL_NAME), self.createIndex(row, COL_CHUNKS))
 
     # ---- loading ----
 
     def load(self, listing: Listing) -> None:
-        """Take a fresh listing from the store: sources in place when they are the same (each source's files are
-        replaced only where they changed, keeping expansion and scroll), a reset when the sources changed."""
+        """Take a fresh listing from the store: in place when the sources are the same (a source whose files
+        changed gets only those rows moved when they are few, keeping expansion, selection and scroll), a reset
+        when the sources changed (expansion kept for the sources still there; new ones expanded)."""
         self.drain()  # events from before this listing: it supersedes them
         fresh = [self._source_row(s, files) for s, files in listing]
         self._live.clear()
         self._dirty.clear()
+        if sum(len(s.paths) for s in fresh) >= gc_guard.BIG_LISTING:
+            gc_guard.keep_out_of_collections()  # the records live as long as the listing is shown
         if [(s.path, s.kind) for s in fresh] != [(s.path, s.kind) for s in self._sources]:
             self.beginResetModel()
+            known = {s.path for s in self._sources}
+            self._expanded = {s.path for s in fresh if s.path in self._expanded or s.path not in known}
             self._sources = fresh
             self._index_rows()
-            self._where = {}
+            self._where, self._unmapped = {}, list(fresh)  # 100k paths: mapped over the next turns
+            self._map_timer.start()
             for source in fresh:
-                self._where.update(dict.fromkeys(source.paths, source))
-                self._apply_filter_now(source)  # no file rows yet: expanding a source fetches its first ones
+                self._apply_filter_now(source)
+            self._layout()
             self.endResetModel()
             return
-        for s_row, (old, new) in enumerate(zip(self._sources, fresh)):
-            if old.paths == new.paths:  # the same files: new states and totals, same rows
-                old.records, old.files, old.chunks, old.failed = new.records, new.files, new.chunks, new.failed
-                if old.shown is not None:
-                    self._apply_filter_now(old)
-                if old.fetched:
-                    parent = self.index(s_row, 0)
-                    self.dataChanged.emit(self.index(0, 0, parent), self.index(old.fetched - 1, COL_CHUNKS, parent))
-                continue
-            for path in old.paths:
-                if self._where.get(path) is old:
-                    del self._where[path]
-            self._where.update(dict.fromkeys(new.paths, new))
-            self._apply_filter_now(new)
-            self._replace_children(s_row, new, keep=old.fetched)
-        self._index_rows()
-        if fresh:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(fresh) - 1, COL_CHUNKS))
+        self._map_all()
+        for s_pos, (old, new) in enumerate(zip(self._sources, fresh)):
+            if old.paths != new.paths:
+                self._merge(s_pos, old, new)
+            old.records, old.paths, old.files, old.chunks, old.failed = (
+                new.records, new.paths, new.files, new.chunks, new.failed)
+            if old.shown is not None:  # the same paths as shown: new records, same rows
+                self._apply_filter_now(old)
+        if self._total:
+            self.dataChanged.emit(self.index(0, 0), self.index(self._total - 1, COL_CHUNKS))
+
+    def _map_step(self) -> None:
+        if self._unmapped:
+            source = self._unmapped.pop()
+            self._where.update(dict.fromkeys(source.paths, source))
+        if not self._unmapped:
+            self._map_timer.stop()
+
+    def _map_all(self) -> None:
+        """Finish mapping a new listing's paths (before any lookup by path)."""
+        while self._unmapped:
+            self._map_step()
 
     @staticmethod
     def _source_row(record: SourceRecord, files: tuple[FileRecord, ...]) -> SourceRow:
@@ -156,35 +247,98 @@ class LibraryModel(QAbstractItemModel):
                          chunks=sum(map(_CHUNKS, records)), failed=statuses.count("failed"))
 
     def _index_rows(self) -> None:
-        self._rows = {id(s): row for row, s in enumerate(self._sources)}
+        self._rows = {id(s): s_pos for s_pos, s in enumerate(self._sources)}
 
-    def _replace_children(self, s_row: int, new: SourceRow, keep: int = FIRST_ROWS) -> None:
-        """Swap a source's file rows (the view keeps the source's expansion)."""
-        parent = self.index(s_row, 0)
-        old = self._sources[s_row]
-        new.fetched = 0
-        if old.fetched:
-            self.beginRemoveRows(parent, 0, old.fetched - 1)
-            old.fetched = 0
-            self._sources[s_row] = new
-            self.endRemoveRows()
-        self._sources[s_row] = new
-        self._rows[id(new)] = s_row
-        count = min(max(keep, FIRST_ROWS), len(new.visible()[0]))
+    def _merge(self, s_pos: int, old: SourceRow, new: SourceRow) -> None:
+        """Make `old`'s files those of `new`: row by row when few changed, else all of its rows at once."""
+        old_set, new_set = set(old.paths), set(new.paths)
+        gone, come = old_set - new_set, new_set - old_set
+        if len(gone) + len(come) > MERGE_MAX:
+            self._replace_files(s_pos, old, new)
+            return
+        for path in sorted(gone, reverse=True):
+            self._drop_file(s_pos, old, path)
+        for path in sorted(come):
+            self._add_file(s_pos, old, new.records[bisect.bisect_left(new.paths, path)])
+
+    def _replace_files(self, s_pos: int, old: SourceRow, new: SourceRow) -> None:
+        for path in old.paths:
+            if self._where.get(path) is old:
+                del self._where[path]
+        first, count = self._starts[s_pos] + 1, self._shown(old)
         if count:
-            self.beginInsertRows(parent, 0, count - 1)
-            new.fetched = count
+            self.beginRemoveRows(QModelIndex(), first, first + count - 1)
+        old.records, old.paths, old.shown, old.shown_paths = [], [], None, None
+        self._layout()
+        if count:
+            self.endRemoveRows()
+        self._apply_filter_now(new)
+        count = self._shown(new) if old.path in self._expanded else 0
+        if count:
+            self.beginInsertRows(QModelIndex(), first, first + count - 1)
+        old.records, old.paths, old.shown, old.shown_paths = new.records, new.paths, new.shown, new.shown_paths
+        self._layout()
+        if count:
             self.endInsertRows()
+        self._where.update(dict.fromkeys(old.paths, old))
+
+    def _drop_file(self, s_pos: int, source: SourceRow, path: str) -> None:
+        """Take one file out of a source (and its row out of the table when it has one)."""
+        at = bisect.bisect_left(source.paths, path)
+        shown_at = self._shown_position(source, path)
+        row = self._file_row(s_pos, shown_at) if shown_at is not None and source.path in self._expanded else -1
+        if row >= 0:
+            self.beginRemoveRows(QModelIndex(), row, row)
+        del source.records[at], source.paths[at]
+        if source.shown is not None and shown_at is not None:
+            del source.shown[shown_at], source.shown_paths[shown_at]  # type: ignore[union-attr]
+        self._layout()
+        if row >= 0:
+            self.endRemoveRows()
+        if self._where.get(path) is source:
+            del self._where[path]
+
+    def _add_file(self, s_pos: int, source: SourceRow, record: FileRecord) -> int | None:
+        """Put one file into a source in path order; its position among the shown files, None if filtered out."""
+        path = record.path
+        at = bisect.bisect_left(source.paths, path)
+        if source.shown is None:
+            shown_at: int | None = at
+        else:
+            shown_at = bisect.bisect_left(source.shown_paths or [], path) if self._matches(path) else None
+        row = self._file_row(s_pos, shown_at) if shown_at is not None and source.path in self._expanded else -1
+        if row >= 0:
+            self.beginInsertRows(QModelIndex(), row, row)
+        source.records.insert(at, record)
+        source.paths.insert(at, path)
+        if source.shown is not None and shown_at is not None:
+            source.shown.insert(shown_at, record)
+            source.shown_paths.insert(shown_at, path)  # type: ignore[union-attr]
+        self._layout()
+        if row >= 0:
+            self.endInsertRows()
+        self._where[path] = source
+        return shown_at
+
+    @staticmethod
+    def _shown_position(source: SourceRow, path: str) -> int | None:
+        _shown, shown_paths = source.visible()
+        at = bisect.bisect_left(shown_paths, path)
+        return at if at < len(shown_paths) and shown_paths[at] == path else None
 
     def add_sources(self, rows: list[tuple[str, str]]) -> None:
-        """Show new (path, kind) sources at once, so live file events have a home before the next refresh."""
+        """Show new (path, kind) sources at once (expanded), so live file events have a home before the next
+        refresh."""
         for path, kind in rows:
             if self._source_row_for(path) is not None:
                 continue
-            position = sum(1 for s in self._sources if s.path < path)
-            self.beginInsertRows(QModelIndex(), position, position)
-            self._sources.insert(position, SourceRow(path, kind))
+            s_pos = sum(1 for s in self._sources if s.path < path)
+            row = self._starts[s_pos] if s_pos < len(self._sources) else self._total
+            self.beginInsertRows(QModelIndex(), row, row)
+            self._sources.insert(s_pos, SourceRow(path, kind))
+            self._expanded.add(path)
             self._index_rows()
+            self._layout()
             self.endInsertRows()
 
     def files_of(self, source_path: str) -> list[str]:
@@ -224,6 +378,9 @@ class LibraryModel(QAbstractItemModel):
         if event.state == "skipped":
             return
         source = self._where.get(event.path)
+        if source is None and self._unmapped:
+            self._map_all()
+            source = self._where.get(event.path)
         if source is None:
             if event.state != "removed":
                 self._insert(event)
@@ -238,50 +395,32 @@ class LibraryModel(QAbstractItemModel):
         source.files += new_files - files
         source.chunks += new_chunks - chunks
         source.failed += new_failed - failed
-        s_row = self._rows[id(source)]
-        _shown, shown_paths = source.visible()
-        position = bisect.bisect_left(shown_paths, event.path)
-        if position < source.fetched and shown_paths[position] == event.path:
-            first, last = self._dirty.get(s_row, (position, position))
-            self._dirty[s_row] = (min(first, position), max(last, position))
-        else:
-            self._dirty.setdefault(s_row, (-1, -1))  # the source's totals changed
-        if not self._repaint.isActive():
-            self._repaint.start()
+        self._mark(source, self._shown_position(source, event.path))
 
     def _insert(self, event: FileEvent) -> None:
-        s_row = self._source_row_for(event.path)
-        if s_row is None:
+        s_pos = self._source_row_for(event.path)
+        if s_pos is None:
             return
-        source = self._sources[s_row]
-        stand_in = FileRecord(0, 0, event.path, 0, 0, "", "pending", "", 0)
-        position = bisect.bisect_left(source.paths, event.path)
-        source.records.insert(position, stand_in)
-        source.paths.insert(position, event.path)
-        self._where[event.path] = source
+        source = self._sources[s_pos]
         row = FileRow(event.path, event.state, event.error, event.chunks)
         self._live[event.path] = row
         files, chunks, failed = _counts(row)
-        source.files, source.chunks, source.failed = source.files + files, source.chunks + chunks, source.failed + failed
-        if source.shown is not None:
-            if not self._matches(event.path):
-                self._dirty.setdefault(s_row, (-1, -1))
-                return
-            position = bisect.bisect_left(source.shown_paths, event.path)
-            source.shown.insert(position, stand_in)
-            source.shown_paths.insert(position, event.path)
-        shown_count = len(source.visible()[0])
-        parent = self.index(s_row, 0)
-        if position < source.fetched or (source.fetched == shown_count - 1 and source.fetched < FIRST_ROWS):
-            self.beginInsertRows(parent, position, position)
-            source.fetched += 1
-            self.endInsertRows()
-            if source.fetched > FIRST_ROWS and shown_count > source.fetched - 1:
-                # keep the number of rows the view lays out: the last one goes back behind fetchMore
-                self.beginRemoveRows(parent, source.fetched - 1, source.fetched - 1)
-                source.fetched -= 1
-                self.endRemoveRows()
-        self._dirty.setdefault(s_row, (-1, -1))
+        source.files, source.chunks, source.failed = (source.files + files, source.chunks + chunks,
+                                                      source.failed + failed)
+        stand_in = FileRecord(0, 0, event.path, 0, 0, "", "pending", "", 0)
+        self._mark(source, self._add_file(s_pos, source, stand_in))
+
+    def _mark(self, source: SourceRow, position: int | None) -> None:
+        """Repaint soon: the source's row (its totals) and, when it is shown, the file at `position`."""
+        key = id(source)
+        if position is None or source.path not in self._expanded:
+            if key not in self._dirty:
+                self._dirty[key] = (-1, -1)
+        else:
+            first, last = self._dirty.get(key, (position, position))
+            if first < 0:
+                first = last = position
+            self._dirty[key] = (min(first, position), max(last, position))
         if not self._repaint.isActive():
             self._repaint.start()
 
@@ -293,50 +432,70 @@ class LibraryModel(QAbstractItemModel):
 
     def _flush_repaint(self) -> None:
         dirty, self._dirty = self._dirty, {}
-        for s_row, (first, last) in dirty.items():
-            if s_row >= len(self._sources):
-                continue
+        for key, (first, last) in dirty.items():
+            s_pos = self._rows.get(key)
+            if s_pos is None:
+                continue  # replaced by a newer listing
+            start = self._starts[s_pos]
             if first >= 0:
-                parent = self.index(s_row, 0)
-                last = min(last, self._sources[s_row].fetched - 1)
+                last = min(last, self._shown(self._sources[s_pos]) - 1)
                 if first <= last:
-                    self.dataChanged.emit(self.index(first, 0, parent), self.index(last, COL_CHUNKS, parent))
-            self.dataChanged.emit(self.index(s_row, COL_STATE), self.index(s_row, COL_CHUNKS))
+                    self.dataChanged.emit(self.createIndex(start + 1 + first, COL_NAME),
+                                          self.createIndex(start + 1 + last, COL_CHUNKS))
+            self._source_changed(s_pos)
 
     # ---- lookups ----
 
     def _find(self, path: str) -> tuple[int, int] | None:
-        """(source row, file row in the view) of a file, fetching rows up to it if the view does not have it yet."""
+        """(source position, position among its shown files) of a file; None when unknown or filtered out."""
         self.drain()
+        self._map_all()
         source = self._where.get(path)
         if source is None:
             return None
-        s_row = self._rows[id(source)]
-        _shown, shown_paths = source.visible()
-        position = bisect.bisect_left(shown_paths, path)
-        if position >= len(shown_paths) or shown_paths[position] != path:
-            return None  # filtered out
-        if position >= source.fetched:
-            self._fetch(s_row, position + 1 - source.fetched + FETCH_ROWS)
-        return s_row, position
+        position = self._shown_position(source, path)
+        return None if position is None else (self._rows[id(source)], position)
 
     def _source_row_for(self, path: str) -> int | None:
         best, best_len = None, -1
-        for s_row, source in enumerate(self._sources):
+        for s_pos, source in enumerate(self._sources):
             inside = is_inside(path, source.path)
             if inside and len(source.path) > best_len:
-                best, best_len = s_row, len(source.path)
+                best, best_len = s_pos, len(source.path)
         return best
 
-    def index_of(self, path: str) -> QModelIndex:
-        """The index of a file (preferred) or source by path (invalid when unknown)."""
+    def index_of(self, path: str, expand: bool = False) -> QModelIndex:
+        """The index of a file (preferred) or source by path; invalid when unknown, filtered out, or under a
+        collapsed source (unless `expand`, which expands it)."""
         found = self._find(path)
         if found is not None:
-            return self.index(found[1], 0, self.index(found[0], 0))
-        for s_row, source in enumerate(self._sources):
-            if source.path == path:
-                return self.index(s_row, 0)
-        return QModelIndex()
+            s_pos, position = found
+            source_path = self._sources[s_pos].path
+            if source_path not in self._expanded:
+                if not expand:
+                    return QModelIndex()
+                self.expand(source_path)
+            return self.createIndex(self._file_row(s_pos, position), COL_NAME)
+        s_pos = self._position_of_source(path)
+        return QModelIndex() if s_pos is None else self.createIndex(self._starts[s_pos], COL_NAME)
+
+    def tree_state(self, row: int) -> tuple[bool, bool | None]:
+        """(a file's row?, the source's expansion: None on a file's row or a source without files to show); a
+        plain Python call for the view's painting (data() through Qt costs a GIL hand-off each)."""
+        if not 0 <= row < self._total:
+            return False, None
+        s_pos, position = self._locate(row)
+        if position >= 0:
+            return True, None
+        source = self._sources[s_pos]
+        return False, (source.path in self._expanded if source.visible()[0] else None)
+
+    def source_index(self, index: QModelIndex | QPersistentModelIndex) -> QModelIndex:
+        """The row of the source a row belongs to (a source's own row for a source)."""
+        if not index.isValid() or index.row() >= self._total:
+            return QModelIndex()
+        s_pos, _position = self._locate(index.row())
+        return self.createIndex(self._starts[s_pos], COL_NAME)
 
     def totals(self) -> dict[str, int]:
         """Files, chunks and failures as of the events applied so far (events still in the inbox follow)."""
@@ -352,8 +511,8 @@ class LibraryModel(QAbstractItemModel):
 
     def _retranslate(self) -> None:
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COL_CHUNKS)
-        if self._sources:
-            self.dataChanged.emit(self.index(0, COL_STATE), self.index(len(self._sources) - 1, COL_STATE))
+        if self._total:
+            self.dataChanged.emit(self.index(0, COL_STATE), self.index(self._total - 1, COL_STATE))
 
     # ---- filter ----
 
@@ -392,25 +551,30 @@ class LibraryModel(QAbstractItemModel):
                     shown += [r for r in part if needle in os.path.basename(r.path).casefold()]
                     start += len(part)
                     yield
-            s_row = self._rows.get(id(source))
-            if s_row is None or (shown is None and source.shown is None):
+            s_pos = self._rows.get(id(source))
+            if s_pos is None or (shown is None and source.shown is None):
                 continue  # replaced by a newer listing (filtered as it was loaded) or nothing to undo
-            self._reshow(s_row, shown)
+            self._reshow(s_pos, shown)
             yield
 
-    def _reshow(self, s_row: int, shown: list[FileRecord] | None) -> None:
-        """Show these matches (None: every file) as the source's rows; the view keeps the source's expansion."""
-        source, parent = self._sources[s_row], self.index(s_row, 0)
-        if source.fetched:
-            self.beginRemoveRows(parent, 0, source.fetched - 1)
-            source.fetched = 0
-            self.endRemoveRows()
-        source.shown, source.shown_paths = shown, None if shown is None else [r.path for r in shown]
-        count = min(FIRST_ROWS, len(source.visible()[0]))
+    def _reshow(self, s_pos: int, shown: list[FileRecord] | None) -> None:
+        """Show these matches (None: every file) as the source's file rows."""
+        source = self._sources[s_pos]
+        first, count = self._starts[s_pos] + 1, self._shown(source)
         if count:
-            self.beginInsertRows(parent, 0, count - 1)
-            source.fetched = count
+            self.beginRemoveRows(QModelIndex(), first, first + count - 1)
+        source.shown, source.shown_paths = [], []
+        self._layout()
+        if count:
+            self.endRemoveRows()
+        count = (len(source.records) if shown is None else len(shown)) if source.path in self._expanded else 0
+        if count:
+            self.beginInsertRows(QModelIndex(), first, first + count - 1)
+        source.shown, source.shown_paths = shown, None if shown is None else [r.path for r in shown]
+        self._layout()
+        if count:
             self.endInsertRows()
+        self._source_changed(s_pos)
 
     def _filter_step(self) -> None:
         job = self._filter_job
@@ -423,65 +587,19 @@ class LibraryModel(QAbstractItemModel):
             self._filter_timer.stop()
             self.filter_done.emit()
 
-    # ---- QAbstractItemModel ----
-
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802 - Qt override
-        if not parent.isValid() or not self._is_source(parent) or parent.row() >= len(self._sources):
-            return False
-        source = self._sources[parent.row()]
-        return source.fetched < len(source.visible()[0])
-
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802 - Qt override
-        if self.canFetchMore(parent):
-            self._fetch(parent.row(), FETCH_ROWS)
-
-    def _fetch(self, s_row: int, count: int) -> None:
-        source = self._sources[s_row]
-        count = min(count, len(source.visible()[0]) - source.fetched)
-        if count > 0:
-            self.beginInsertRows(self.index(s_row, 0), source.fetched, source.fetched + count - 1)
-            source.fetched += count
-            self.endInsertRows()
+    # ---- QAbstractTableModel ----
 
     def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:
-        # the view calls this for every row it lays out: bounds checked here, not through hasIndex (three calls)
-        if row < 0 or not 0 <= column < 3:
+        # bounds checked here, not through hasIndex (two more Python calls)
+        if row < 0 or row >= self._total or not 0 <= column < 3 or parent.isValid():
             return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, column, 0) if row < len(self._sources) else QModelIndex()  # a source row
-        s_row = parent.row()
-        if parent.internalId() != 0 or parent.column() != 0 or s_row >= len(self._sources) \
-                or row >= self._sources[s_row].fetched:
-            return QModelIndex()
-        return self.createIndex(row, column, s_row + 1)  # files: their source's row + 1
-
-    def parent(self, child: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
-        if not child.isValid():
-            return QModelIndex()
-        tag = child.internalId()
-        if tag == 0:
-            return QModelIndex()
-        return self.createIndex(tag - 1, 0, 0)
+        return self.createIndex(row, column)
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802 - Qt override
-        if not parent.isValid():
-            return len(self._sources)
-        if self._is_source(parent) and parent.column() == 0 and parent.row() < len(self._sources):
-            return self._sources[parent.row()].fetched
-        return 0
-
-    def hasChildren(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: N802
-        if not parent.isValid():
-            return bool(self._sources)
-        if parent.internalId() != 0 or parent.column() != 0 or parent.row() >= len(self._sources):
-            return False
-        return bool(self._sources[parent.row()].visible()[0])
+        return 0 if parent.isValid() else self._total
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        return 3
-
-    def _is_source(self, index: QModelIndex | QPersistentModelIndex) -> bool:
-        return index.internalId() == 0
+        return 0 if parent.isValid() else 3
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
@@ -489,19 +607,40 @@ class LibraryModel(QAbstractItemModel):
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        row = index.row()
+        if not index.isValid() or row >= self._total:
             return None
-        if self._is_source(index):
-            if index.row() >= len(self._sources):
-                return None
-            return self._source_data(self._sources[index.row()], index.column(), role)
-        if index.internalId() - 1 >= len(self._sources):
+        s_pos, position = self._locate(row)
+        source = self._sources[s_pos]
+        if position < 0:
+            return self._source_data(source, index.column(), role)
+        records = source.visible()[0]
+        if position >= len(records):
             return None
-        source = self._sources[index.internalId() - 1]
-        if index.row() >= source.fetched:
-            return None
-        record = source.visible()[0][index.row()]
+        record = records[position]
         return self._file_data(self._live.get(record.path) or _row_of(record), index.column(), role)
+
+    def multiData(  # noqa: N802 - Qt override
+            self, index: QModelIndex | QPersistentModelIndex, roleDataSpan: QModelRoleDataSpan) -> None:  # noqa: N803
+        """Every role a delegate asks of a cell in one Python call (Qt's default calls data() once per role: ~8
+        calls a cell, and each may wait for the GIL while the index worker runs)."""
+        row = index.row()
+        found = None
+        if index.isValid() and row < self._total:
+            s_pos, position = self._locate(row)
+            source = self._sources[s_pos]
+            if position < 0:
+                found = (self._source_data, source)
+            elif position < len(records := source.visible()[0]):
+                record = records[position]
+                found = (self._file_data, self._live.get(record.path) or _row_of(record))
+        column = index.column()
+        for item in roleDataSpan:
+            value = None if found is None else found[0](found[1], column, item.role())  # type: ignore[operator]
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
 
     def _source_data(self, source: SourceRow, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
@@ -514,6 +653,18 @@ class LibraryModel(QAbstractItemModel):
                 return source.chunks
         if role == Qt.ItemDataRole.ToolTipRole:
             return source.path
+        if column == COL_NAME:
+            if role == Qt.ItemDataRole.DecorationRole:
+                pixmap = QStyle.StandardPixmap.SP_DirIcon if source.kind == "folder" else \
+                    QStyle.StandardPixmap.SP_FileIcon
+                return QApplication.style().standardIcon(pixmap)
+            if role == Qt.ItemDataRole.FontRole:
+                if self._bold is None:
+                    self._bold = QFont()
+                    self._bold.setBold(True)
+                return self._bold
+        if role == ExpandedRole:
+            return source.path in self._expanded if source.visible()[0] else None
         if role == PathRole:
             return source.path
         if role == KindRole:

@@ -58,7 +58,10 @@ class MainWindow(QMainWindow):
         self._build()
         self.chat = ChatController(self.backend, self.chat_panel, self.conversations_panel, self.sources_panel, self)
         self._build_collections()
-        self.viewer = ViewerController(self)  # citations, sources rows: the in-app document viewer
+        self.viewer = ViewerController(self.backend, self.sources_model, self)  # the in-app document viewer
+        # after ChatController.open_citation (connected above): the clicked answer's sources are shown first
+        self.chat_panel.messages.citation_clicked.connect(self.viewer.open_citation)
+        self.sources_panel.passage_requested.connect(self.viewer.open_number)
         self.settings_flow = SettingsFlow(self.app_settings, self.backend, self)
         self.password_prompt = PasswordPrompt(self.backend, self)  # locked PDFs: ask once, then re-read
         self.first_run = FirstRunFlow(self.chat_area, self.app_settings, self.library_model,
@@ -281,8 +284,10 @@ class MainWindow(QMainWindow):
             self.model_label.setText(i18n.tr("status.model_error", message=message[:120]))
             self.model_label.setToolTip(literal_html(message))
             self.model_label.setStyleSheet("color: #c62828;")
-        else:
-            self.model_label.setText(i18n.tr("status.model_loading"))
+        else:  # a library with vectors loads them too: answers are keyword-only meanwhile (the answer says so)
+            stored = self.last_status.chunks - self.last_status.chunks_pending_embedding if self.last_status else 0
+            self.model_label.setText(i18n.tr("status.index_loading", count=f"{stored:,}") if stored > 0
+                                     else i18n.tr("status.model_loading"))
             self.model_label.setStyleSheet("color: #8a6d00;")
 
     def _show_status(self, status: IndexStatus) -> None:
@@ -293,6 +298,8 @@ class MainWindow(QMainWindow):
             text += " · " + i18n.tr("status.reembed", model=status.reembed_model, done=status.reembed_done,
                                     total=status.reembed_total)
         self.index_label.setText(text)
+        if self.model_state[0] == "loading":
+            self._show_model_state()  # how many passages the loading index holds
         self.status_updated.emit(status)
 
     def _retranslate(self) -> None:

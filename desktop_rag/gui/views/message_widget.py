@@ -18,6 +18,13 @@ _STYLE = {
 RENDER_MS = 40
 
 
+def keyword_only_notice(message: Message) -> str:
+    """Why this answer may miss passages: the search index was still loading, so only keywords matched."""
+    if message.loading_passages > 0:
+        return i18n.tr("chat.keyword_only", count=f"{message.loading_passages:,}")
+    return i18n.tr("chat.keyword_only_plain")
+
+
 class MessageWidget(QFrame):
     """Shows a Message; emits clicked() and citation_clicked(n)."""
 
@@ -91,14 +98,17 @@ class MessageWidget(QFrame):
         self._fit()
 
     def _render_notice(self, message: Message) -> None:
+        """The answer's one notice: keyword-only (vectors still loading), then the error or the engine's notice."""
+        lines = [keyword_only_notice(message)] if message.keyword_only else []
         if message.error:
-            self.notice_label.setText(i18n.tr("chat.error", message=message.error))
-            self.notice_label.setStyleSheet("color: #c62828;")
-        elif message.notice:
-            text = i18n.tr("chat.stopped") if message.notice == "Stopped." else message.notice
-            self.notice_label.setText(text)  # an extractive answer's notice already says how to set a model
-            self.notice_label.setStyleSheet("color: #8a6d00;")
-        self.notice_label.setVisible(bool(message.error or message.notice))
+            lines.append(i18n.tr("chat.error", message=message.error))
+        elif message.notice:  # an extractive answer's notice already says how to set a model
+            lines.append(i18n.tr("chat.stopped") if message.notice == "Stopped." else message.notice)
+        self.notice_label.setText("\n".join(lines))
+        style = "color: #c62828;" if message.error else "color: #8a6d00;"
+        if self.notice_label.styleSheet() != style:  # (a re-style per streamed render would cost a polish)
+            self.notice_label.setStyleSheet(style)
+        self.notice_label.setVisible(bool(lines))
 
     def set_selected(self, selected: bool) -> None:
         self._selected = selected

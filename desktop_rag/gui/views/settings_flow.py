@@ -1,18 +1,19 @@
-"""Opening Settings and applying the result: key to .env, re-index check off the GUI thread, ask first."""
+"""Opening Settings and applying the result: key to .env and settings saved by AppSettings off the GUI thread,
+re-index check off the GUI thread, ask first."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from desktop_rag.config import Settings
 from desktop_rag.gui import i18n
 from desktop_rag.gui.app_settings import AppSettings
 from desktop_rag.gui.backend import Backend
-from desktop_rag.gui.secrets import current_api_key, save_api_key
+from desktop_rag.gui.secrets import current_api_key
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,7 @@ class SettingsFlow(QObject):
         self._after_language: Settings | None = None  # check these once the new language is in use
         app_settings.changed.connect(self._changed)
         app_settings.save_failed.connect(self._save_failed)
+        app_settings.key_save_failed.connect(self._key_not_saved)
 
     def open(self) -> None:
         dialog = SettingsDialog(self.app_settings.current, current_api_key(), self.parent_widget)
@@ -47,12 +49,12 @@ class SettingsFlow(QObject):
         self.apply(new, key)
 
     def apply(self, new: Settings, api_key: str | None = None) -> None:
-        """Save the key, switch the language, then check (on the reader thread) whether a re-index is needed."""
+        """Save the key, switch the language, then check (on the reader thread) whether a re-index is needed.
+
+        The key and the settings are written in this order on the settings thread: the key is in use before
+        the new settings are announced."""
         if api_key is not None and api_key != current_api_key():
-            try:
-                save_api_key(self.app_settings.paths, api_key)
-            except OSError as exc:
-                QMessageBox.warning(self.parent_widget, i18n.tr("dialog.error"), str(exc))
+            self.app_settings.save_api_key(api_key)
         current = self.app_settings.current
         if new.ui_language != current.ui_language:  # the language changes first: questions come in it
             self._after_language = new
@@ -93,6 +95,12 @@ class SettingsFlow(QObject):
         if self._reindex_with is not None and new == self._reindex_with:
             self._reindex_with = None
             self.backend.reindex(new)
+
+    def _key_not_saved(self, reason: str) -> None:
+        text = i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=reason)
+        box = QMessageBox(QMessageBox.Icon.Warning, i18n.tr("dialog.error"), text, parent=self.parent_widget)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.open()  # not exec(): the GUI thread never waits in a nested loop
 
     def _save_failed(self, _reason: str) -> None:
         self._after_language = None  # the language could not be saved: stop here (the window says why)

@@ -108,7 +108,8 @@ class StartScreen(QScrollArea):
         layout.addWidget(arrow)
         self.drop_label = _label("start.drop", "dropTitle", zone)
         layout.addWidget(self.drop_label)
-        layout.addWidget(_label("start.types", "dropTypes", zone))
+        self.types_label = _label("start.types", "dropTypes", zone)  # i18n: from the loaders' table of types
+        layout.addWidget(self.types_label)
         return zone
 
     def _button(self, key: str, name: str, signal: Signal, parent: QWidget) -> QPushButton:

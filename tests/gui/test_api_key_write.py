@@ -1,0 +1,106 @@
+"""The API key's .env write (Settings → OK) happens on the settings thread, never the GUI thread; a write that
+fails says why in a message and leaves the old key in the file and in use."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import stat
+import subprocess
+import threading
+from contextlib import contextmanager
+
+import pytest
+from PySide6.QtCore import QThread
+from PySide6.QtWidgets import QMessageBox
+
+from desktop_rag.gui import secrets
+
+OLD_KEY = "sk-old-key-0123456789abcdef"
+NEW_KEY = "sk-new-key-fedcba9876543210"
+
+
+def _thread_name() -> str:
+    if threading.current_thread() is threading.main_thread():
+        return "GUI"
+    return QThread.currentThread().objectName() or threading.current_thread().name
+
+
+@pytest.fixture
+def env_writes(monkeypatch):
+    """The thread of every .env write (the real write runs: this only records where)."""
+    threads: list[str] = []
+    write = secrets.atomic_write_text
+
+    def audited(path, text, mode=None):
+        threads.append(_thread_name())
+        return write(path, text, mode)
+
+    monkeypatch.setattr(secrets, "atomic_write_text", audited)
+    return threads
+
+
+@contextmanager
+def unwritable(folder):
+    """The folder refuses new files: a mode without write permission, or (for root, who ignores modes) the
+    immutable attribute."""
+    if os.geteuid() != 0:
+        mode = folder.stat().st_mode
+        folder.chmod(0o500)
+        try:
+            yield
+        finally:
+            folder.chmod(stat.S_IMODE(mode))
+        return
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("running as root on a file system without chattr +i: no way to make a folder unwritable")
+    try:
+        yield
+    finally:
+        subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+def test_the_key_is_written_off_the_gui_thread_atomically_owner_only(make_window, qtbot, env_writes, caplog,
+                                                                     monkeypatch):
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    window = make_window()
+    (window.paths.config_dir / ".env").write_text("OTHER_SETTING=1\n", encoding="utf-8")
+    with qtbot.waitSignal(window.app_settings.key_saved, timeout=10_000):
+        window.settings_flow.apply(window.settings, NEW_KEY)
+        assert os.environ.get("OPENAI_API_KEY") is None  # in use only once the file holds it
+    assert env_writes == ["desktop-rag-settings"]
+    env_file = window.paths.env_file
+    assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
+    assert env_file.read_text(encoding="utf-8") == f"OTHER_SETTING=1\nOPENAI_API_KEY='{NEW_KEY}'\n"
+    assert [p.name for p in window.paths.config_dir.iterdir() if p.name.startswith(".env")] == [".env"]
+    assert os.environ["OPENAI_API_KEY"] == NEW_KEY
+    assert NEW_KEY not in caplog.text
+
+
+def test_a_failed_write_says_why_and_keeps_the_old_key(make_window, qtbot, env_writes, caplog, monkeypatch):
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    window = make_window()
+    owner = window.app_settings  # the key alone (SettingsFlow.apply would save the settings after it too)
+    with qtbot.waitSignal(owner.key_saved, timeout=10_000):
+        owner.save_api_key(OLD_KEY)
+    env_file = window.paths.env_file
+    before = env_file.read_bytes()
+
+    with unwritable(window.paths.config_dir):
+        with qtbot.waitSignal(owner.key_save_failed, timeout=10_000) as failed:
+            owner.save_api_key(NEW_KEY)
+        assert not owner.saving
+    reason = failed.args[0]
+    assert env_writes == ["desktop-rag-settings", "desktop-rag-settings"]
+    assert env_file.read_bytes() == before and os.environ["OPENAI_API_KEY"] == OLD_KEY
+    boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
+    assert len(boxes) == 1
+    text = boxes[0].text()
+    assert text.startswith(f"The API key could not be saved to {env_file} (") and reason in text
+    assert "The previous key stays in use" in text and reason and NEW_KEY not in text
+    boxes[0].close()
+    assert NEW_KEY not in caplog.text and OLD_KEY not in caplog.text
