@@ -11,85 +11,34 @@ Row -> (source, file position) goes through per-source start rows and a bisect; 
 from __future__ import annotations
 
 import bisect
-import collections
-import os
-import threading
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from operator import attrgetter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 
 from PySide6.QtCore import (
     QAbstractTableModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer, Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QApplication, QStyle
 
 from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.store import FileRecord, SourceRecord
+from desktop_rag.engine.store import FileRecord
 from desktop_rag.engine.types import FileEvent
 from desktop_rag.gui import gc_guard, i18n
+from desktop_rag.gui.models.library_cells import HEADERS, file_data, source_data
+from desktop_rag.gui.models.library_filter import NameFilter
+from desktop_rag.gui.models.library_inbox import EventInbox
+from desktop_rag.gui.models.library_rows import (  # noqa: F401 - re-exported for the views and tests
+    COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, FileRow, KindRole, Listing, PathRole, SourceRow,
+    StateRole, counts, row_of, source_row,
+)
 
-COL_NAME, COL_STATE, COL_CHUNKS = range(3)
-_HEADERS = ("library.col.name", "library.col.state", "library.col.chunks")
-_STATE_COLOURS = {"failed": "#c62828", "indexing": "#1565c0", "queued": "#6d6d6d", "pending": "#6d6d6d",
-                  "removed": "#9e9e9e"}
-PathRole = Qt.ItemDataRole.UserRole + 1
-StateRole = Qt.ItemDataRole.UserRole + 2
-ErrorRole = Qt.ItemDataRole.UserRole + 3
-KindRole = Qt.ItemDataRole.UserRole + 4  # 'folder'/'file' on a source's row, 'file-row' on a file's
-ExpandedRole = Qt.ItemDataRole.UserRole + 5  # a source's row: True/False; None when it has no files to show
-
-Listing = tuple[tuple[SourceRecord, tuple[FileRecord, ...]], ...]
 REPAINT_MS = 50  # live state changes are repainted in batches
-SLICE_S = 0.008  # a filter, or the file events waiting in the inbox, take at most this long per event-loop turn
 MERGE_MAX = 64  # a refresh that adds/drops at most this many files of a source moves only those rows
-_PATH, _STATUS, _CHUNKS = attrgetter("path"), attrgetter("status"), attrgetter("chunk_count")
-
-
-@dataclass(slots=True)
-class FileRow:
-    """GUI-thread state of one file row."""
-
-    path: str
-    state: str
-    error: str = ""
-    chunks: int = 0
-
-
-def _row_of(record: FileRecord) -> FileRow:
-    state = "queued" if record.status == "pending" else record.status
-    return FileRow(record.path, state, record.error, record.chunk_count)
-
-
-def _counts(row: FileRow) -> tuple[int, int, int]:
-    """(files, chunks, failed) this row adds to its source's totals."""
-    if row.state == "removed":
-        return 0, 0, 0
-    return 1, row.chunks, int(row.state == "failed")
-
-
-@dataclass(eq=False)
-class SourceRow:
-    path: str
-    kind: str
-    records: list[FileRecord] = field(default_factory=list)  # every file, by path (new files as stand-ins)
-    paths: list[str] = field(default_factory=list)  # records' paths, for bisect
-    shown: list[FileRecord] | None = None  # the filter's matches (None: every record)
-    shown_paths: list[str] | None = None
-    files: int = 0
-    chunks: int = 0
-    failed: int = 0
-
-    def visible(self) -> tuple[list[FileRecord], list[str]]:
-        return (self.records, self.paths) if self.shown is None else (self.shown, self.shown_paths or [])
 
 
 class LibraryModel(QAbstractTableModel):
     """Rows: a source, then its shown files while it is expanded. Columns: name, state, chunks."""
 
     filter_done = Signal()
-    _wake = Signal()  # from `post` on the index worker's thread: events are waiting in the inbox
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -106,22 +55,23 @@ class LibraryModel(QAbstractTableModel):
         self._dirty: dict[int, tuple[int, int]] = {}  # source position -> (first, last) changed file positions
         self._repaint = QTimer(self, singleShot=True, interval=REPAINT_MS)
         self._repaint.timeout.connect(self._flush_repaint)
-        self._needle = ""
-        self._filter_job: Iterator[None] | None = None
-        self._filter_timer = QTimer(self, interval=0)
-        self._filter_timer.timeout.connect(self._filter_step)
-        # File events from the index worker: a start-up reconcile sends one per file (100k), which as queued
-        # signals would be delivered in one uninterrupted batch; the inbox takes them in time slices instead.
-        self._inbox: collections.deque[FileEvent] = collections.deque()
-        self._inbox_lock = threading.Lock()
-        self._woken = False
-        self._drain_timer = QTimer(self, interval=0)
-        self._drain_timer.timeout.connect(self._drain_slice)
-        self._wake.connect(self._drain_timer.start)
-        self._bold: QFont | None = None
+        self._filter = NameFilter(self._reshow, self)
+        self._filter.done.connect(self.filter_done)
+        self._inbox = EventInbox(self.apply, self)
         i18n.on_change(self._retranslate)
 
     # ---- rows ----
+
+    @contextmanager
+    def _moving(self, insert: bool, first: int, count: int) -> Iterator[None]:
+        """Around a change that inserts (or removes) `count` rows at `first`: begin*Rows, the change, the new
+        layout, end*Rows (only the layout when `count` is 0)."""
+        if count:
+            (self.beginInsertRows if insert else self.beginRemoveRows)(QModelIndex(), first, first + count - 1)
+        yield
+        self._layout()
+        if count:
+            (self.endInsertRows if insert else self.endRemoveRows)()
 
     def _layout(self) -> None:
         """Recompute each source's row (call between begin*Rows and end*Rows)."""
@@ -153,14 +103,8 @@ class LibraryModel(QAbstractTableModel):
         s_pos = self._position_of_source(path)
         if s_pos is None or path in self._expanded:
             return
-        count = len(self._sources[s_pos].visible()[0])
-        first = self._starts[s_pos] + 1
-        if count:
-            self.beginInsertRows(QModelIndex(), first, first + count - 1)
-        self._expanded.add(path)
-        self._layout()
-        if count:
-            self.endInsertRows()
+        with self._moving(True, self._starts[s_pos] + 1, len(self._sources[s_pos].visible()[0])):
+            self._expanded.add(path)
         self._source_changed(s_pos)
 
     def collapse(self, path: str) -> None:
@@ -168,14 +112,8 @@ class LibraryModel(QAbstractTableModel):
         s_pos = self._position_of_source(path)
         if s_pos is None or path not in self._expanded:
             return
-        count = self._shown(self._sources[s_pos])
-        first = self._starts[s_pos] + 1
-        if count:
-            self.beginRemoveRows(QModelIndex(), first, first + count - 1)
-        self._expanded.discard(path)
-        self._layout()
-        if count:
-            self.endRemoveRows()
+        with self._moving(False, self._starts[s_pos] + 1, self._shown(self._sources[s_pos])):
+            self._expanded.discard(path)
         self._source_changed(s_pos)
 
     def toggle(self, path: str) -> None:
@@ -198,7 +136,7 @@ class LibraryModel(QAbstractTableModel):
         changed gets only those rows moved when they are few, keeping expansion, selection and scroll), a reset
         when the sources changed (expansion kept for the sources still there; new ones expanded)."""
         self.drain()  # events from before this listing: it supersedes them
-        fresh = [self._source_row(s, files) for s, files in listing]
+        fresh = [source_row(s, files) for s, files in listing]
         self._live.clear()
         self._dirty.clear()
         if sum(len(s.paths) for s in fresh) >= gc_guard.BIG_LISTING:
@@ -212,7 +150,7 @@ class LibraryModel(QAbstractTableModel):
             self._where, self._unmapped = {}, list(fresh)  # 100k paths: mapped over the next turns
             self._map_timer.start()
             for source in fresh:
-                self._apply_filter_now(source)
+                self._filter.apply_now(source)
             self._layout()
             self.endResetModel()
             return
@@ -223,7 +161,7 @@ class LibraryModel(QAbstractTableModel):
             old.records, old.paths, old.files, old.chunks, old.failed = (
                 new.records, new.paths, new.files, new.chunks, new.failed)
             if old.shown is not None:  # the same paths as shown: new records, same rows
-                self._apply_filter_now(old)
+                self._filter.apply_now(old)
         if self._total:
             self.dataChanged.emit(self.index(0, 0), self.index(self._total - 1, COL_CHUNKS))
 
@@ -238,13 +176,6 @@ class LibraryModel(QAbstractTableModel):
         """Finish mapping a new listing's paths (before any lookup by path)."""
         while self._unmapped:
             self._map_step()
-
-    @staticmethod
-    def _source_row(record: SourceRecord, files: tuple[FileRecord, ...]) -> SourceRow:
-        records = list(files)
-        statuses = list(map(_STATUS, records))
-        return SourceRow(record.path, record.kind, records, list(map(_PATH, records)), files=len(records),
-                         chunks=sum(map(_CHUNKS, records)), failed=statuses.count("failed"))
 
     def _index_rows(self) -> None:
         self._rows = {id(s): s_pos for s_pos, s in enumerate(self._sources)}
@@ -265,21 +196,12 @@ class LibraryModel(QAbstractTableModel):
         for path in old.paths:
             if self._where.get(path) is old:
                 del self._where[path]
-        first, count = self._starts[s_pos] + 1, self._shown(old)
-        if count:
-            self.beginRemoveRows(QModelIndex(), first, first + count - 1)
-        old.records, old.paths, old.shown, old.shown_paths = [], [], None, None
-        self._layout()
-        if count:
-            self.endRemoveRows()
-        self._apply_filter_now(new)
-        count = self._shown(new) if old.path in self._expanded else 0
-        if count:
-            self.beginInsertRows(QModelIndex(), first, first + count - 1)
-        old.records, old.paths, old.shown, old.shown_paths = new.records, new.paths, new.shown, new.shown_paths
-        self._layout()
-        if count:
-            self.endInsertRows()
+        first = self._starts[s_pos] + 1
+        with self._moving(False, first, self._shown(old)):
+            old.records, old.paths, old.shown, old.shown_paths = [], [], None, None
+        self._filter.apply_now(new)
+        with self._moving(True, first, self._shown(new) if old.path in self._expanded else 0):
+            old.records, old.paths, old.shown, old.shown_paths = new.records, new.paths, new.shown, new.shown_paths
         self._where.update(dict.fromkeys(old.paths, old))
 
     def _drop_file(self, s_pos: int, source: SourceRow, path: str) -> None:
@@ -287,14 +209,10 @@ class LibraryModel(QAbstractTableModel):
         at = bisect.bisect_left(source.paths, path)
         shown_at = self._shown_position(source, path)
         row = self._file_row(s_pos, shown_at) if shown_at is not None and source.path in self._expanded else -1
-        if row >= 0:
-            self.beginRemoveRows(QModelIndex(), row, row)
-        del source.records[at], source.paths[at]
-        if source.shown is not None and shown_at is not None:
-            del source.shown[shown_at], source.shown_paths[shown_at]  # type: ignore[union-attr]
-        self._layout()
-        if row >= 0:
-            self.endRemoveRows()
+        with self._moving(False, row, int(row >= 0)):
+            del source.records[at], source.paths[at]
+            if source.shown is not None and shown_at is not None:
+                del source.shown[shown_at], source.shown_paths[shown_at]  # type: ignore[union-attr]
         if self._where.get(path) is source:
             del self._where[path]
 
@@ -305,18 +223,14 @@ class LibraryModel(QAbstractTableModel):
         if source.shown is None:
             shown_at: int | None = at
         else:
-            shown_at = bisect.bisect_left(source.shown_paths or [], path) if self._matches(path) else None
+            shown_at = bisect.bisect_left(source.shown_paths or [], path) if self._filter.matches(path) else None
         row = self._file_row(s_pos, shown_at) if shown_at is not None and source.path in self._expanded else -1
-        if row >= 0:
-            self.beginInsertRows(QModelIndex(), row, row)
-        source.records.insert(at, record)
-        source.paths.insert(at, path)
-        if source.shown is not None and shown_at is not None:
-            source.shown.insert(shown_at, record)
-            source.shown_paths.insert(shown_at, path)  # type: ignore[union-attr]
-        self._layout()
-        if row >= 0:
-            self.endInsertRows()
+        with self._moving(True, row, int(row >= 0)):
+            source.records.insert(at, record)
+            source.paths.insert(at, path)
+            if source.shown is not None and shown_at is not None:
+                source.shown.insert(shown_at, record)
+                source.shown_paths.insert(shown_at, path)  # type: ignore[union-attr]
         self._where[path] = source
         return shown_at
 
@@ -334,12 +248,10 @@ class LibraryModel(QAbstractTableModel):
                 continue
             s_pos = sum(1 for s in self._sources if s.path < path)
             row = self._starts[s_pos] if s_pos < len(self._sources) else self._total
-            self.beginInsertRows(QModelIndex(), row, row)
-            self._sources.insert(s_pos, SourceRow(path, kind))
-            self._expanded.add(path)
-            self._index_rows()
-            self._layout()
-            self.endInsertRows()
+            with self._moving(True, row, 1):
+                self._sources.insert(s_pos, SourceRow(path, kind))
+                self._expanded.add(path)
+                self._index_rows()
 
     def files_of(self, source_path: str) -> list[str]:
         self.drain()
@@ -349,29 +261,12 @@ class LibraryModel(QAbstractTableModel):
 
     def post(self, event: FileEvent) -> None:
         """Queue a FileEvent from any thread (connect the worker's signal directly); applied on the GUI thread in
-        slices of at most SLICE_S, in order, before any read of the model."""
-        with self._inbox_lock:
-            self._inbox.append(event)
-            if self._woken:
-                return
-            self._woken = True
-        self._wake.emit()
+        time slices (library_inbox.SLICE_S), in order, before any read of the model."""
+        self._inbox.post(event)
 
     def drain(self) -> None:
         """Apply every event waiting in the inbox now."""
-        while self._inbox:
-            self.apply(self._inbox.popleft())
-
-    def _drain_slice(self) -> None:
-        deadline = time.perf_counter() + SLICE_S
-        inbox = self._inbox
-        while inbox and time.perf_counter() < deadline:
-            for _ in range(min(200, len(inbox))):
-                self.apply(inbox.popleft())
-        with self._inbox_lock:
-            if not inbox:
-                self._woken = False
-                self._drain_timer.stop()
+        self._inbox.drain()
 
     def apply(self, event: FileEvent) -> None:
         """Update one file from an index FileEvent (inserting it under its source when new)."""
@@ -386,12 +281,12 @@ class LibraryModel(QAbstractTableModel):
                 self._insert(event)
             return
         row = self._current(source, event.path)
-        files, chunks, failed = _counts(row)
+        files, chunks, failed = counts(row)
         row = FileRow(row.path, event.state, event.error if event.state == "failed" else "", row.chunks)
         if event.state in ("indexed", "unchanged", "failed", "removed"):
             row.chunks = event.chunks
         self._live[event.path] = row
-        new_files, new_chunks, new_failed = _counts(row)
+        new_files, new_chunks, new_failed = counts(row)
         source.files += new_files - files
         source.chunks += new_chunks - chunks
         source.failed += new_failed - failed
@@ -404,7 +299,7 @@ class LibraryModel(QAbstractTableModel):
         source = self._sources[s_pos]
         row = FileRow(event.path, event.state, event.error, event.chunks)
         self._live[event.path] = row
-        files, chunks, failed = _counts(row)
+        files, chunks, failed = counts(row)
         source.files, source.chunks, source.failed = (source.files + files, source.chunks + chunks,
                                                       source.failed + failed)
         stand_in = FileRecord(0, 0, event.path, 0, 0, "", "pending", "", 0)
@@ -428,7 +323,7 @@ class LibraryModel(QAbstractTableModel):
         live = self._live.get(path)
         if live is not None:
             return live
-        return _row_of(source.records[bisect.bisect_left(source.paths, path)])
+        return row_of(source.records[bisect.bisect_left(source.paths, path)])
 
     def _flush_repaint(self) -> None:
         dirty, self._dirty = self._dirty, {}
@@ -487,8 +382,11 @@ class LibraryModel(QAbstractTableModel):
         s_pos, position = self._locate(row)
         if position >= 0:
             return True, None
-        source = self._sources[s_pos]
-        return False, (source.path in self._expanded if source.visible()[0] else None)
+        return False, self._expansion(self._sources[s_pos])
+
+    def _expansion(self, source: SourceRow) -> bool | None:
+        """Whether a source's files are rows; None when it has none to show."""
+        return source.path in self._expanded if source.visible()[0] else None
 
     def source_index(self, index: QModelIndex | QPersistentModelIndex) -> QModelIndex:
         """The row of the source a row belongs to (a source's own row for a source)."""
@@ -519,73 +417,23 @@ class LibraryModel(QAbstractTableModel):
     def set_filter(self, text: str) -> None:
         """Show only files whose name contains `text` (any case); '' shows every file. Works in slices: the
         matches replace a source's rows as soon as that source is done; filter_done when all are."""
-        needle = text.strip().casefold()
-        if needle == self._needle and self._filter_job is None:
-            self.filter_done.emit()
-            return
-        self._needle = needle
-        self._filter_job = self._filter_all(needle)
-        self._filter_timer.start()
+        self._filter.start(text, list(self._sources))
 
     def filter_pending(self) -> bool:
-        return self._filter_job is not None
+        return self._filter.pending()
 
-    def _matches(self, path: str) -> bool:
-        return not self._needle or self._needle in os.path.basename(path).casefold()
-
-    def _apply_filter_now(self, source: SourceRow) -> None:
-        if not self._needle:
-            source.shown = source.shown_paths = None
-            return
-        needle = self._needle
-        source.shown = [r for r in source.records if needle in os.path.basename(r.path).casefold()]
-        source.shown_paths = [r.path for r in source.shown]
-
-    def _filter_all(self, needle: str) -> Iterator[None]:
-        for source in list(self._sources):
-            shown: list[FileRecord] | None = None
-            if needle:
-                shown, start = [], 0
-                while start < len(source.records):
-                    part = source.records[start:start + 5000]
-                    shown += [r for r in part if needle in os.path.basename(r.path).casefold()]
-                    start += len(part)
-                    yield
-            s_pos = self._rows.get(id(source))
-            if s_pos is None or (shown is None and source.shown is None):
-                continue  # replaced by a newer listing (filtered as it was loaded) or nothing to undo
-            self._reshow(s_pos, shown)
-            yield
-
-    def _reshow(self, s_pos: int, shown: list[FileRecord] | None) -> None:
+    def _reshow(self, source: SourceRow, shown: list[FileRecord] | None) -> None:
         """Show these matches (None: every file) as the source's file rows."""
-        source = self._sources[s_pos]
-        first, count = self._starts[s_pos] + 1, self._shown(source)
-        if count:
-            self.beginRemoveRows(QModelIndex(), first, first + count - 1)
-        source.shown, source.shown_paths = [], []
-        self._layout()
-        if count:
-            self.endRemoveRows()
+        s_pos = self._rows.get(id(source))
+        if s_pos is None:
+            return  # replaced by a newer listing (filtered as it was loaded)
+        first = self._starts[s_pos] + 1
+        with self._moving(False, first, self._shown(source)):
+            source.shown, source.shown_paths = [], []
         count = (len(source.records) if shown is None else len(shown)) if source.path in self._expanded else 0
-        if count:
-            self.beginInsertRows(QModelIndex(), first, first + count - 1)
-        source.shown, source.shown_paths = shown, None if shown is None else [r.path for r in shown]
-        self._layout()
-        if count:
-            self.endInsertRows()
+        with self._moving(True, first, count):
+            source.shown, source.shown_paths = shown, None if shown is None else [r.path for r in shown]
         self._source_changed(s_pos)
-
-    def _filter_step(self) -> None:
-        job = self._filter_job
-        deadline = time.perf_counter() + SLICE_S
-        try:
-            while job is not None and time.perf_counter() < deadline:
-                next(job)
-        except StopIteration:
-            self._filter_job = None
-            self._filter_timer.stop()
-            self.filter_done.emit()
 
     # ---- QAbstractTableModel ----
 
@@ -603,94 +451,37 @@ class LibraryModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return i18n.tr(_HEADERS[section])
+            return i18n.tr(HEADERS[section])
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        cell = self._cell(index)
+        return None if cell is None else cell(index.column(), role)
+
+    def multiData(  # noqa: N802 - Qt override
+            self, index: QModelIndex | QPersistentModelIndex, roleDataSpan: QModelRoleDataSpan) -> None:  # noqa: N803
+        """Every role a delegate asks of a cell in one Python call (Qt's default calls data() once per role: ~8
+        calls a cell, and each may wait for the GIL while the index worker runs)."""
+        cell = self._cell(index)
+        column = index.column()
+        for item in roleDataSpan:
+            value = None if cell is None else cell(column, item.role())
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
+
+    def _cell(self, index: QModelIndex | QPersistentModelIndex) -> Callable[[int, int], object] | None:
+        """What the row of `index` shows, as a function of (column, role); None outside the table."""
         row = index.row()
         if not index.isValid() or row >= self._total:
             return None
         s_pos, position = self._locate(row)
         source = self._sources[s_pos]
         if position < 0:
-            return self._source_data(source, index.column(), role)
+            return partial(source_data, source, self._expansion(source))
         records = source.visible()[0]
         if position >= len(records):
             return None
         record = records[position]
-        return self._file_data(self._live.get(record.path) or _row_of(record), index.column(), role)
-
-    def multiData(  # noqa: N802 - Qt override
-            self, index: QModelIndex | QPersistentModelIndex, roleDataSpan: QModelRoleDataSpan) -> None:  # noqa: N803
-        """Every role a delegate asks of a cell in one Python call (Qt's default calls data() once per role: ~8
-        calls a cell, and each may wait for the GIL while the index worker runs)."""
-        row = index.row()
-        found = None
-        if index.isValid() and row < self._total:
-            s_pos, position = self._locate(row)
-            source = self._sources[s_pos]
-            if position < 0:
-                found = (self._source_data, source)
-            elif position < len(records := source.visible()[0]):
-                record = records[position]
-                found = (self._file_data, self._live.get(record.path) or _row_of(record))
-        column = index.column()
-        for item in roleDataSpan:
-            value = None if found is None else found[0](found[1], column, item.role())  # type: ignore[operator]
-            if value is None:
-                item.clearData()
-            else:
-                item.setData(value)
-
-    def _source_data(self, source: SourceRow, column: int, role: int):
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == COL_NAME:
-                return os.path.basename(source.path.rstrip("/\\")) or source.path
-            if column == COL_STATE:
-                text = i18n.tr(f"state.{source.kind}")
-                return f"{text} · {source.failed} ✗" if source.failed else text
-            if column == COL_CHUNKS:
-                return source.chunks
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return source.path
-        if column == COL_NAME:
-            if role == Qt.ItemDataRole.DecorationRole:
-                pixmap = QStyle.StandardPixmap.SP_DirIcon if source.kind == "folder" else \
-                    QStyle.StandardPixmap.SP_FileIcon
-                return QApplication.style().standardIcon(pixmap)
-            if role == Qt.ItemDataRole.FontRole:
-                if self._bold is None:
-                    self._bold = QFont()
-                    self._bold.setBold(True)
-                return self._bold
-        if role == ExpandedRole:
-            return source.path in self._expanded if source.visible()[0] else None
-        if role == PathRole:
-            return source.path
-        if role == KindRole:
-            return source.kind
-        return None
-
-    def _file_data(self, row: FileRow, column: int, role: int):
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == COL_NAME:
-                return os.path.basename(row.path)
-            if column == COL_STATE:
-                return i18n.tr(f"state.{row.state}") if row.state else ""
-            if column == COL_CHUNKS:
-                return row.chunks if row.state in ("indexed", "unchanged") else ""
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return i18n.tr("library.failed_reason", reason=row.error) if row.error else row.path
-        if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATE and row.state in _STATE_COLOURS:
-            return QBrush(QColor(_STATE_COLOURS[row.state]))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column == COL_CHUNKS:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == PathRole:
-            return row.path
-        if role == StateRole:
-            return row.state
-        if role == ErrorRole:
-            return row.error
-        if role == KindRole:
-            return "file-row"
-        return None
+        return partial(file_data, self._live.get(record.path) or row_of(record))

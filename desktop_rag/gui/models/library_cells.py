@@ -1,0 +1,80 @@
+"""What a library table cell shows for a role: text, tooltip, colour, font, icon, alignment and the custom roles."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QApplication, QStyle
+
+from desktop_rag.gui import i18n
+from desktop_rag.gui.models.library_rows import (
+    COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, FileRow, KindRole, PathRole, SourceRow, StateRole,
+)
+
+HEADERS = ("library.col.name", "library.col.state", "library.col.chunks")
+_STATE_COLOURS = {"failed": "#c62828", "indexing": "#1565c0", "queued": "#6d6d6d", "pending": "#6d6d6d",
+                  "removed": "#9e9e9e"}
+
+
+@functools.cache
+def _bold() -> QFont:
+    font = QFont()
+    font.setBold(True)
+    return font
+
+
+def source_data(source: SourceRow, expansion: bool | None, column: int, role: int) -> object:
+    """A source's cell; `expansion` is its ExpandedRole (None when it has no files to show)."""
+    if role == Qt.ItemDataRole.DisplayRole:
+        if column == COL_NAME:
+            return os.path.basename(source.path.rstrip("/\\")) or source.path
+        if column == COL_STATE:
+            text = i18n.tr(f"state.{source.kind}")
+            return f"{text} · {source.failed} ✗" if source.failed else text
+        if column == COL_CHUNKS:
+            return source.chunks
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return source.path
+    if column == COL_NAME:
+        if role == Qt.ItemDataRole.DecorationRole:
+            pixmap = QStyle.StandardPixmap.SP_DirIcon if source.kind == "folder" else \
+                QStyle.StandardPixmap.SP_FileIcon
+            return QApplication.style().standardIcon(pixmap)
+        if role == Qt.ItemDataRole.FontRole:
+            return _bold()
+    if role == ExpandedRole:
+        return expansion
+    if role == PathRole:
+        return source.path
+    if role == KindRole:
+        return source.kind
+    return None
+
+
+def file_data(row: FileRow, column: int, role: int) -> object:
+    """A file's cell."""
+    if role == Qt.ItemDataRole.DisplayRole:
+        if column == COL_NAME:
+            return os.path.basename(row.path)
+        if column == COL_STATE:
+            return i18n.tr(f"state.{row.state}") if row.state else ""
+        if column == COL_CHUNKS:
+            return row.chunks if row.state in ("indexed", "unchanged") else ""
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return i18n.tr("library.failed_reason", reason=row.error) if row.error else row.path
+    if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATE and row.state in _STATE_COLOURS:
+        return QBrush(QColor(_STATE_COLOURS[row.state]))
+    if role == Qt.ItemDataRole.TextAlignmentRole and column == COL_CHUNKS:
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if role == PathRole:
+        return row.path
+    if role == StateRole:
+        return row.state
+    if role == ErrorRole:
+        return row.error
+    if role == KindRole:
+        return "file-row"
+    return None

@@ -1,0 +1,60 @@
+"""The library's inbox of file events: posted from any thread, applied on the GUI thread in time slices."""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from desktop_rag.engine.types import FileEvent
+
+SLICE_S = 0.008  # the events waiting take at most this long per event-loop turn
+_BATCH = 200  # events applied between two looks at the clock
+
+
+class EventInbox(QObject):
+    """File events from the index worker: a start-up reconcile sends one per file (100k), which as queued
+    signals would be delivered in one uninterrupted batch; the inbox takes them in time slices instead."""
+
+    _wake = Signal()  # from `post` on the index worker's thread: events are waiting
+
+    def __init__(self, apply: Callable[[FileEvent], None], parent: QObject) -> None:
+        super().__init__(parent)
+        self._apply = apply
+        self._events: collections.deque[FileEvent] = collections.deque()
+        self._lock = threading.Lock()
+        self._woken = False
+        self._timer = QTimer(self, interval=0)
+        self._timer.timeout.connect(self._slice)
+        self._wake.connect(self._timer.start)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def post(self, event: FileEvent) -> None:
+        """Queue an event from any thread; applied on the GUI thread in slices of at most SLICE_S, in order."""
+        with self._lock:
+            self._events.append(event)
+            if self._woken:
+                return
+            self._woken = True
+        self._wake.emit()
+
+    def drain(self) -> None:
+        """Apply every event waiting now."""
+        while self._events:
+            self._apply(self._events.popleft())
+
+    def _slice(self) -> None:
+        deadline = time.perf_counter() + SLICE_S
+        events, apply = self._events, self._apply
+        while events and time.perf_counter() < deadline:
+            for _ in range(min(_BATCH, len(events))):
+                apply(events.popleft())
+        with self._lock:
+            if not events:
+                self._woken = False
+                self._timer.stop()
