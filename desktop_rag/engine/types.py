@@ -99,6 +99,11 @@ class IndexStatus:
     reembed_done: int = 0
     reembed_total: int = 0
 
+    @property
+    def embedded_chunks(self) -> int:
+        """Chunks with a stored vector: what loading the vector index loads."""
+        return max(self.chunks - self.chunks_pending_embedding, 0)
+
     def to_json(self) -> dict:
         return {
             "embedding_model": self.embedding_model,

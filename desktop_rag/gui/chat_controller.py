@@ -155,7 +155,7 @@ class ChatController(QObject):
         self.answer_started.emit()
 
     def _status_changed(self, status: IndexStatus) -> None:
-        self.stored_vectors = max(status.chunks - status.chunks_pending_embedding, 0)
+        self.stored_vectors = status.embedded_chunks
 
     def _library_loaded(self, listing: tuple) -> None:
         """Offer the shown collection's source folders in the search filter."""

@@ -127,3 +127,15 @@ def write_docs(folder: Path, count: int = 3, words: int = 60) -> list[Path]:
         path.write_text(f"# Document {i}\n\n{body}\n", encoding="utf-8")
         out.append(path)
     return out
+
+
+def thread_name() -> str:
+    """The Qt name of the current thread (pool threads carry their pool's name), else Python's; "GUI" for the
+    main thread: how the thread-write audits name who wrote."""
+    import threading
+
+    from PySide6.QtCore import QThread
+
+    if threading.current_thread() is threading.main_thread():
+        return "GUI"
+    return QThread.currentThread().objectName() or threading.current_thread().name

@@ -8,23 +8,16 @@ import os
 import shutil
 import stat
 import subprocess
-import threading
 from contextlib import contextmanager
 
 import pytest
-from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QMessageBox
 
 from desktop_rag.gui import secrets
+from tests.gui.conftest import thread_name
 
 OLD_KEY = "sk-old-key-0123456789abcdef"
 NEW_KEY = "sk-new-key-fedcba9876543210"
-
-
-def _thread_name() -> str:
-    if threading.current_thread() is threading.main_thread():
-        return "GUI"
-    return QThread.currentThread().objectName() or threading.current_thread().name
 
 
 @pytest.fixture
@@ -34,7 +27,7 @@ def env_writes(monkeypatch):
     write = secrets.atomic_write_text
 
     def audited(path, text, mode=None):
-        threads.append(_thread_name())
+        threads.append(thread_name())
         return write(path, text, mode)
 
     monkeypatch.setattr(secrets, "atomic_write_text", audited)

@@ -5,14 +5,12 @@ the GUI thread never."""
 from __future__ import annotations
 
 import sys
-import threading
 
 import pytest
-from PySide6.QtCore import QThread
 
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store import Store
-from tests.gui.conftest import add_and_wait, llm_settings, wait_idle
+from tests.gui.conftest import add_and_wait, llm_settings, thread_name, wait_idle
 
 INDEX_THREAD = "desktop-rag-index"
 # Write transactions allowed off the index worker: (module, function) -> the threads that may run them
@@ -27,13 +25,6 @@ SIDE_WRITES = {
 QUESTION = "How hot should the water be for green tea?"
 
 
-def _thread_name() -> str:
-    """The Qt name of the current thread (pool threads carry their pool's name), else Python's."""
-    if threading.current_thread() is threading.main_thread():
-        return "GUI"
-    return QThread.currentThread().objectName() or threading.current_thread().name
-
-
 @pytest.fixture
 def audit(monkeypatch):
     """Every write transaction (Store.transaction) with its thread and the function that opened it, and every
@@ -44,11 +35,11 @@ def audit(monkeypatch):
 
     def audited_transaction(self):
         caller = sys._getframe(1)
-        writes.append((_thread_name(), caller.f_globals["__name__"], caller.f_code.co_name))
+        writes.append((thread_name(), caller.f_globals["__name__"], caller.f_code.co_name))
         return transaction(self)
 
     def audited_writing(self):
-        locked.append(_thread_name())
+        locked.append(thread_name())
         return writing(self)
 
     monkeypatch.setattr(Store, "transaction", audited_transaction)

@@ -18,11 +18,35 @@ def model_server():
 GUI_CHILD_TIMEOUT = 120  # seconds; a hostile resource that hangs Qt (a FIFO, /dev/zero) hits this
 
 
+_WAIT = """
+def wait(signal, ms=60000, until=lambda *a: True):
+    from PySide6.QtCore import QEventLoop, QTimer
+    loop, got = QEventLoop(), []
+    def done(*args):
+        if until(*args):
+            got.append(args)
+            loop.quit()
+    signal.connect(done)
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    signal.disconnect(done)
+    return got[0] if got else None
+
+def need(signal, ms=60000, until=lambda *a: True):
+    got = wait(signal, ms, until)
+    if got is None:
+        raise SystemExit("timed out waiting for " + repr(signal))
+    return got
+"""
+
+
 @pytest.fixture
 def gui_child(tmp_path):
     """Run a Python snippet with offscreen Qt in a child process; returns its last stdout line as JSON.
 
-    The snippet gets `ARGS` (the extra arguments) and `report(obj)` (print one JSON line). A non-zero
+    The snippet gets `ARGS` (the extra arguments), `report(obj)` (print one JSON line), `wait(signal, ms,
+    until)` (the signal's arguments once it fires with `until` true, None after `ms`) and `need(...)` (the
+    same, exiting with a message on a time-out). A non-zero
     exit (Qt abort, segfault, exception) or a hang past the timeout fails the calling test.
     """
     import json
@@ -33,7 +57,7 @@ def gui_child(tmp_path):
 
     repo = Path(__file__).resolve().parents[2]
     prelude = ("import json, os, sys\nARGS = sys.argv[1:]\n"
-               "def report(obj):\n    print(json.dumps(obj), flush=True)\n")
+               "def report(obj):\n    print(json.dumps(obj), flush=True)\n" + _WAIT)
 
     def run(script: str, *args: str, timeout: float = GUI_CHILD_TIMEOUT, memory_mb: int = 3072) -> dict:
         def limit_memory() -> None:  # reading /dev/zero must abort quickly, not eat the shared machine's memory

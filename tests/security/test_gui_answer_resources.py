@@ -138,7 +138,6 @@ def test_fifo_and_device_paths_do_not_block_the_view(gui_child, tmp_path: Path) 
 # The full path: a document with hostile Markdown is indexed, the question gets an extractive answer
 # (no model configured) whose sentences come from that document, then the saved conversation is reopened.
 DOCUMENT_TO_ANSWER = r"""
-from PySide6.QtCore import QEventLoop, QTimer
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.gui.app import create_application
 from desktop_rag.gui.views.main_window import MainWindow
@@ -146,28 +145,14 @@ from desktop_rag.gui.views.main_window import MainWindow
 app = create_application()
 folder, home = ARGS
 
-def wait(signal, ms=60000, until=lambda *a: True):
-    loop = QEventLoop()
-    got = []
-    def done(*args):
-        if until(*args):
-            got.append(args)
-            loop.quit()
-    signal.connect(done)
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-    signal.disconnect(done)
-    if not got:
-        raise SystemExit("timed out waiting for " + repr(signal))
-    return got[0]
 
 window = MainWindow(resolve_paths(home), Settings(embedding_model="hash:64"))
 window.show()
 window.add_paths([folder])
-wait(window.index_finished, until=lambda r: r.added > 0)
+need(window.index_finished, until=lambda r: r.added > 0)
 window.chat_panel.input.setPlainText("What does the zebra report say about zebra stripes?")
 window.chat_panel.submit()
-(message,) = wait(window.chat.answer_finished)
+(message,) = need(window.chat.answer_finished)
 app.processEvents()
 answer = window.chat_panel.messages.widget_at(1)
 links = []
@@ -185,9 +170,9 @@ window.close()
 
 again = MainWindow(resolve_paths(home), Settings(embedding_model="hash:64"))
 again.show()
-wait(again.chat.conversations_loaded)
+need(again.chat.conversations_loaded)
 again.conversations_panel.opened.emit(cid)
-wait(again.chat.messages_loaded)
+need(again.chat.messages_loaded)
 app.processEvents()
 reopened = again.chat_panel.messages.widget_at(1).message.text
 again.close()

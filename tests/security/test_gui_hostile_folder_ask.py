@@ -23,25 +23,12 @@ PLAIN = 0  # Qt.TextFormat.PlainText (the parent process does not import Qt)
 
 ASK_HOSTILE_FOLDER = r"""
 import time
-from PySide6.QtCore import QEventLoop, QTimer
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.gui.app import create_application
 from desktop_rag.gui.views.main_window import MainWindow
 
 app = create_application()
 folder, home, base_url = ARGS
-
-def wait(signal, ms, until=lambda *a: True):
-    loop, got = QEventLoop(), []
-    def done(*args):
-        if until(*args):
-            got.append(args)
-            loop.quit()
-    signal.connect(done)
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-    signal.disconnect(done)
-    return got[0] if got else None
 
 settings = Settings(embedding_model="hash:64")
 if base_url:
@@ -50,7 +37,7 @@ if base_url:
 window = MainWindow(resolve_paths(home), settings)
 window.show()
 window.add_paths([folder])
-assert wait(window.index_finished, 90000, lambda r: r.added > 0), "indexing did not finish"
+need(window.index_finished, 90000, lambda r: r.added > 0)
 bar = window.chat.search_filter
 deadline = time.monotonic() + 10
 while bar.folder_combo.findData(folder) < 0 and time.monotonic() < deadline:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.collections_controller import CollectionsController
-from desktop_rag.gui.views.panel import ask_plain
+from desktop_rag.gui.views.panel import ask_plain, show_plain
 
 
 def text(key: str, **values: object) -> str:
@@ -115,14 +115,10 @@ class CollectionBar(QWidget):
             self.controller.import_archive(path, reembed=problem is not None)
 
     def _failed(self, message: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, text("failed"), message, parent=self)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.open()  # not exec(): the GUI thread never waits in a nested loop here
+        show_plain(self, QMessageBox.Icon.Warning, text("failed"), message)
 
     def _info(self, message: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Information, text("failed"), message, parent=self)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.open()
+        show_plain(self, QMessageBox.Icon.Information, text("failed"), message)
 
 
 class AskingInLabel(QLabel):

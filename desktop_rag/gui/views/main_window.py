@@ -31,7 +31,7 @@ from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
 from desktop_rag.gui.views.first_run_flow import FirstRunFlow
 from desktop_rag.gui.views.library_panel import LibraryPanel
-from desktop_rag.gui.views.panel import ask_plain, plain_label
+from desktop_rag.gui.views.panel import ask_plain, plain_label, show_plain
 from desktop_rag.gui.views.settings_flow import SettingsFlow
 from desktop_rag.gui.views.sources_panel import SourcesPanel
 from desktop_rag.gui.viewer_controller import ViewerController
@@ -171,10 +171,8 @@ class MainWindow(QMainWindow):
             i18n.set_language(i18n.resolve_language(new.ui_language))
 
     def _settings_not_saved(self, reason: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
-                          i18n.tr("settings.save_failed", path=str(self.paths.settings_file), reason=reason), parent=self)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.open()  # not exec(): the GUI thread never waits in a nested loop
+        show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
+                   i18n.tr("settings.save_failed", path=str(self.paths.settings_file), reason=reason))
 
     # ---- adding documents ----
 
@@ -285,7 +283,7 @@ class MainWindow(QMainWindow):
             self.model_label.setToolTip(literal_html(message))
             self.model_label.setStyleSheet("color: #c62828;")
         else:  # a library with vectors loads them too: answers are keyword-only meanwhile (the answer says so)
-            stored = self.last_status.chunks - self.last_status.chunks_pending_embedding if self.last_status else 0
+            stored = self.last_status.embedded_chunks if self.last_status else 0
             self.model_label.setText(i18n.tr("status.index_loading", count=f"{stored:,}") if stored > 0
                                      else i18n.tr("status.model_loading"))
             self.model_label.setStyleSheet("color: #8a6d00;")

@@ -34,6 +34,15 @@ def titled_layout(panel: QWidget, title_key: str) -> QVBoxLayout:
     return layout
 
 
+def show_plain(parent: QWidget, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
+    """A message box whose text (an error may hold a path or a server's words) is shown literally; opened with
+    `open()`, never `exec()`: the GUI thread does not wait in a nested event loop."""
+    box = QMessageBox(icon, title, text, parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.open()
+    return box
+
+
 def ask_plain(parent: QWidget, title: str, text: str) -> bool:
     """A Yes/No question whose text (it may hold a file name or a title) is shown literally."""
     answer = QMessageBox.question(parent, title, literal_html(text))

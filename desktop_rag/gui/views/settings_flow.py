@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from desktop_rag.config import Settings
@@ -14,6 +14,7 @@ from desktop_rag.gui import i18n
 from desktop_rag.gui.app_settings import AppSettings
 from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.secrets import current_api_key
+from desktop_rag.gui.views.panel import show_plain
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
 
 log = logging.getLogger(__name__)
@@ -97,10 +98,8 @@ class SettingsFlow(QObject):
             self.backend.reindex(new)
 
     def _key_not_saved(self, reason: str) -> None:
-        text = i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=reason)
-        box = QMessageBox(QMessageBox.Icon.Warning, i18n.tr("dialog.error"), text, parent=self.parent_widget)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.open()  # not exec(): the GUI thread never waits in a nested loop
+        show_plain(self.parent_widget, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
+                   i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=reason))
 
     def _save_failed(self, _reason: str) -> None:
         self._after_language = None  # the language could not be saved: stop here (the window says why)
