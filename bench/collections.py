@@ -19,7 +19,7 @@ import numpy as np
 from bench.common import CACHE, emit, figure
 from bench.query import FixedEmbedder, latency_rows, timed
 from bench.synthetic import queries, synthetic_library
-from desktop_rag.engine.keyword_index import search as keyword_search
+from desktop_rag.engine.store.keyword_index import search as keyword_search
 
 COLLECTIONS = 5
 SUBFOLDERS = 50  # per collection folder: 400 chunks each at 100k
@@ -27,7 +27,7 @@ SUBFOLDERS = 50  # per collection folder: 400 chunks each at 100k
 
 def split_library(n: int):
     """A copy of the n-chunk synthetic library with its files in 5 collections (built once, cached)."""
-    from desktop_rag.engine.store import Store
+    from desktop_rag.engine.store.store import Store
 
     home = CACHE / f"synthetic-{n}-collections-folders"
     if not (home / ".bench-complete").exists():
@@ -53,10 +53,10 @@ def split_library(n: int):
 
 
 def bench(n: int, count: int, filters_only: bool = False) -> list[dict]:
-    from desktop_rag.engine import collections
-    from desktop_rag.engine.retrieval import hybrid_search
-    from desktop_rag.engine.store import Store
-    from desktop_rag.engine.vector_index import open_vector_index
+    from desktop_rag.engine.search.retrieval import hybrid_search
+    from desktop_rag.engine.store import collections
+    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.vector_index import open_vector_index
 
     home = split_library(n)
     store = Store(home / "library.sqlite3")
@@ -118,8 +118,8 @@ def bench(n: int, count: int, filters_only: bool = False) -> list[dict]:
 
 def bench_folders_and_types(store, vectors, texts, query_vectors, fixed, tag: str) -> list[dict]:
     """The same queries within a folder, a subfolder, a file type, and a folder and a type (issue 13)."""
-    from desktop_rag.engine.restriction import build, member_filter
-    from desktop_rag.engine.retrieval import hybrid_search
+    from desktop_rag.engine.search.retrieval import hybrid_search
+    from desktop_rag.engine.store.restriction import build, member_filter
 
     folders = [build(store, folders=[f"/synthetic/c{c}"]) for c in range(1, COLLECTIONS + 1)]
     subfolders = [build(store, folders=[f"/synthetic/c{1 + i % COLLECTIONS}/d{i}"]) for i in range(10)]

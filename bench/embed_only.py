@@ -21,7 +21,11 @@ def chunk_texts(database: Path) -> list[str]:
 
 def load_encoder(model_id: str):
     """A callable texts -> vectors: SentenceTransformer directly (bundled model), or the hash embedder."""
-    from desktop_rag.engine.embedding import HASH_PREFIX, HashEmbedder, bundled_model_path
+    from desktop_rag.engine.models.embedding import (
+        HASH_PREFIX,
+        HashEmbedder,
+        bundled_model_path,
+    )
 
     if model_id.startswith(HASH_PREFIX):
         embedder = HashEmbedder(int(model_id[len(HASH_PREFIX):]))
@@ -34,7 +38,7 @@ def load_encoder(model_id: str):
 
 
 def main() -> None:
-    from desktop_rag.engine.embedding import batch_size_for, create_embedder
+    from desktop_rag.engine.models.embedding import batch_size_for, create_embedder
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("database", type=Path)

@@ -55,7 +55,7 @@ def _fill(database: Path, docs: Path, n_sources: int, rows: list[tuple]) -> None
     import numpy as np
 
     from desktop_rag.config import Settings
-    from desktop_rag.engine.store import Store
+    from desktop_rag.engine.store.store import Store
 
     store = Store(database)
     db = store.db
@@ -205,7 +205,7 @@ def run_gui(home: Path, docs: Path, n_files: int, n_sources: int, timeout: float
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from desktop_rag.config import Settings, resolve_paths
     from desktop_rag.gui.app import create_application
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     app = create_application()
     meter = GapMeter(why)

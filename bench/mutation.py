@@ -18,21 +18,21 @@ from bench.common import CACHE, REPO, emit, figure
 # module -> (mutant-name patterns, the fast engine tests that cover it). Timing tests are left out:
 # a mutant must be caught by an assertion, and a 5 s speed test per mutant would not fit the budget.
 MODULES: dict[str, tuple[list[str], list[str]]] = {
-    "fusion": (["desktop_rag.engine.fusion.*"],
+    "fusion": (["desktop_rag.engine.search.fusion.*"],
                ["tests/engine/test_fusion.py", "tests/engine/test_fusion_coverage.py"]),
-    "chunking": (["desktop_rag.engine.chunking.*"],
+    "chunking": (["desktop_rag.engine.ingest.chunking.*"],
                  ["tests/engine/test_chunking.py", "tests/engine/test_chunking_cuts.py"]),
-    "keyword": (["desktop_rag.engine.keyword.*"], ["tests/engine/test_keyword.py"]),
-    "extractive": (["desktop_rag.engine.extractive.*"],
+    "keyword": (["desktop_rag.engine.text.keyword.*"], ["tests/engine/test_keyword.py"]),
+    "extractive": (["desktop_rag.engine.answer.extractive.*"],
                    ["tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py"]),
-    "terms": (["desktop_rag.engine.terms.*"],  # the stemmer, stopwords and tokens keyword and extractive share
+    "terms": (["desktop_rag.engine.text.terms.*"],  # the stemmer, stopwords and tokens keyword and extractive share
               ["tests/engine/test_terms.py", "tests/engine/test_keyword.py", "tests/engine/test_extractive_rules.py"]),
-    "citations": (["desktop_rag.engine.citations.*"],
+    "citations": (["desktop_rag.engine.answer.citations.*"],
                   ["tests/engine/test_citations.py", "tests/engine/test_extractive.py"]),
     # ingest: only the reconcile half (disk vs store: unchanged, touched, moved, removed)
-    "ingest_reconcile": ([f"desktop_rag.engine.ingest.xǁIngestorǁ{name}__mutmut_*"
+    "ingest_reconcile": ([f"desktop_rag.engine.ingest.ingest.xǁIngestorǁ{name}__mutmut_*"
                           for name in ("_reconcile", "_settle_without_reading", "_remove")]
-                         + ["desktop_rag.engine.ingest.x__same_stat__mutmut_*"],
+                         + ["desktop_rag.engine.ingest.ingest.x__same_stat__mutmut_*"],
                          ["tests/engine/test_ingest.py", "tests/engine/test_ingest_reconcile.py"]),
 }
 DESELECT = ["test_speed_5000_files", "test_index_text_is_fast"]
@@ -40,7 +40,8 @@ KILLED = {"killed", "timeout", "caught by type check"}
 
 
 def source_file(module: str) -> str:
-    return f"desktop_rag/engine/{module.split('_')[0]}.py"
+    """The file a MODULES entry mutates: its first pattern, as a path ("desktop_rag.engine.text.keyword.*")."""
+    return MODULES[module][0][0].split(".x")[0].removesuffix(".*").replace(".", "/") + ".py"
 
 
 def prepare(workdir: Path, modules: list[str]) -> None:

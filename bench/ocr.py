@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from bench.common import CACHE, emit, figure, rss_mb
-from desktop_rag.engine.loaders import ocr
-from desktop_rag.engine.parsing import MAX_MEMORY_MB, SafeParser
+from desktop_rag.engine.ingest.loaders import ocr
+from desktop_rag.engine.ingest.parsing import MAX_MEMORY_MB, SafeParser
 from tests.support import scans
 
 CER_TARGET = 0.05

@@ -141,7 +141,7 @@ def rrf(dense, keyword, k, c=60):
 
 
 def fixed_convex(weight):
-    from desktop_rag.engine import fusion
+    from desktop_rag.engine.search import fusion
 
     def run(dense, keyword, k):
         saved = fusion.COVERED_DENSE_WEIGHT, fusion.UNCOVERED_DENSE_WEIGHT
@@ -156,7 +156,7 @@ def fixed_convex(weight):
 
 class Dataset:
     def __init__(self, name: str, data_dir: Path, cache: Path, model_name: str | None, depth: int):
-        from desktop_rag.engine.keyword import index_text
+        from desktop_rag.engine.text.keyword import index_text
 
         self.name = name
         self.depth = depth
@@ -191,7 +191,7 @@ class Dataset:
         return [(int(j), float(s[j])) for j in idx]
 
     def keyword(self, i: int):
-        from desktop_rag.engine.keyword import match_query
+        from desktop_rag.engine.text.keyword import match_query
 
         expr = match_query(self.qtexts[i])
         if expr is None:
@@ -223,7 +223,7 @@ class Dataset:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from desktop_rag.engine.fusion import fuse
+    from desktop_rag.engine.search.fusion import fuse
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", type=Path, default=REPO_ROOT.parent / "shared" / "data")

@@ -1,5 +1,5 @@
 """`python -m desktop_rag` runs the command line (and, with no arguments, the app)."""
 
-from desktop_rag.cli import main
+from desktop_rag.cli.main import main
 
 raise SystemExit(main())

@@ -15,9 +15,14 @@ from typing import Any
 
 from desktop_rag import __version__
 from desktop_rag.config import AppPaths
-from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, Hit, SourcesEvent
+from desktop_rag.engine import (
+    DesktopRagError,
+    DoneEvent,
+    Engine,
+    ErrorEvent,
+    Hit,
+    SourcesEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +32,7 @@ MAX_QUERY_CHARS = 4000
 
 def instructions() -> str:
     """What the server offers; the document kinds come from the loaders' table of supported types."""
-    from desktop_rag.engine.loaders import FILE_TYPES, supported_types
+    from desktop_rag.engine import FILE_TYPES, supported_types
 
     ocr = "; images and scanned PDF pages are read with OCR" if any(t.kind == "image" for t in FILE_TYPES) else ""
     return (f"Desktop RAG: search the user's own documents ({supported_types()}{ocr}) on this computer and "
@@ -38,7 +43,7 @@ def instructions() -> str:
 
 def search_description() -> str:
     """The `search` tool's description; its `file_type` values are the search filter's type names."""
-    from desktop_rag.engine.restriction import TYPE_NAMES
+    from desktop_rag.engine import TYPE_NAMES
 
     names = ", ".join(TYPE_NAMES[:-1]) + " or " + TYPE_NAMES[-1]
     return ("Find passages in the user's documents. `collection`: one knowledge base by name (default: all); "

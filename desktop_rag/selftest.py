@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths, resource_path
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, TokenEvent
+from desktop_rag.engine import DoneEvent, ErrorEvent, TokenEvent
 
 # (question, file the top passage must come from, words the extractive answer must contain)
 CHECKS = (
@@ -48,8 +48,7 @@ def run_self_test(verbose: bool = True, samples: Path | None = None) -> int:
 
 
 def _run(home: Path, samples: Path, say: Callable[[str], None]) -> None:
-    from desktop_rag.engine.embedding import MULTILINGUAL_MODEL
-    from desktop_rag.engine.engine import Engine
+    from desktop_rag.engine import MULTILINGUAL_MODEL, Engine
 
     if not samples.is_dir():
         raise SelfTestFailure(f"sample documents not found at {samples}")
@@ -96,11 +95,9 @@ def _check_question(engine, question: str, expected_file: str, words: tuple[str,
         found = Path(hits[0].path).name if hits else "nothing"
         raise SelfTestFailure(f"search for {question!r} found {found}, expected {expected_file}")
     say(f"Search: {question}\n  top passage from {expected_file} (score {hits[0].score:.3f})")
-    from desktop_rag.engine.answering import Answerer
-
     # Extractive mode on purpose: the self-test must not depend on a network or an API key.
     answer, mode = "", ""
-    for event in Answerer(engine.settings, engine.search, None, engine.sentence_similarity).answer(question):
+    for event in engine.answerer(extractive=True).answer(question):
         if isinstance(event, TokenEvent):
             continue
         if isinstance(event, ErrorEvent):

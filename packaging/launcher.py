@@ -51,7 +51,7 @@ def main() -> int:
     """Run the desktop app (or a CLI command when arguments are given)."""
     attach_parent_console()
     configure_bundle()
-    from desktop_rag.cli import main as cli_main
+    from desktop_rag.cli.main import main as cli_main
 
     return cli_main()
 

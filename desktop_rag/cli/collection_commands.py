@@ -6,14 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from desktop_rag.cli.terminal import clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import UsageError
-from desktop_rag.terminal import clean_line
+from desktop_rag.engine import Engine, UsageError
 
 
 def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.commands import _print_json
+    from desktop_rag.cli.output import print_json
 
     engine = Engine(paths)
     try:
@@ -22,7 +21,7 @@ def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if args.json:
-        _print_json({"collections": [c.to_json() for c in listing]})
+        print_json({"collections": [c.to_json() for c in listing]})
         return 0
     if message:
         print(message)
@@ -64,7 +63,7 @@ def _confirm(question: str) -> bool:
 
 
 def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.commands import _print_json
+    from desktop_rag.cli.output import print_json
 
     engine = Engine(paths)
     try:
@@ -73,7 +72,7 @@ def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if args.json:
-        _print_json(report.to_json())
+        print_json(report.to_json())
         return 0
     print(f"Exported “{clean_line(report.collection)}”: {report.files} files, {report.chunks} chunks, "
           f"{report.vectors} vectors, {report.documents} documents -> {clean_line(report.path)}")
@@ -93,7 +92,7 @@ def _export_collection(engine: Engine, name: str | None) -> int:
 
 
 def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.commands import TerminalProgress, _print_json
+    from desktop_rag.cli.output import TerminalProgress, print_json
 
     engine = Engine(paths)
     try:
@@ -111,7 +110,7 @@ def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if args.json:
-        _print_json({**report.to_json(), "embedded": embedded})
+        print_json({**report.to_json(), "embedded": embedded})
         return 0
     print(f"Imported “{clean_line(report.collection)}”: {report.files} files, {report.chunks} chunks, "
           f"{report.vectors} vectors used as they are" + (f", {embedded} embedded again" if embedded else "") + ".")

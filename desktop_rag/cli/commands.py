@@ -4,65 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-import time
 from collections.abc import Sequence
 
+from desktop_rag.cli.output import TerminalProgress, print_json
+from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, Hit, Progress, SourcesEvent, TokenEvent
-from desktop_rag.terminal import StreamCleaner, clean, clean_line
-
-# Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
-# overrides): written as \uXXXX escapes, so the decoded JSON is still exactly the text.
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def _print_json(value: object) -> None:
-    text = json.dumps(value, ensure_ascii=False)
-    print(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), flush=True)
-
-
-class TerminalProgress:
-    """A one-line progress bar on stderr, only when it is a terminal."""
-
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
-        self.enabled = stream.isatty()
-        self._last = 0.0
-
-    def __call__(self, p: Progress) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if p.phase not in ("done",) and now - self._last < 0.1:
-            return
-        self._last = now
-        if p.phase == "scan":
-            line = "Scanning folders..."
-        elif p.phase == "text":
-            line = f"Reading  {_bar(p.files_done, p.files_total)} {p.files_done}/{p.files_total} files{_eta(p)}"
-            if p.ocr_pages:
-                line += f" (recognising text, page {p.ocr_page} of {p.ocr_pages})"
-        elif p.phase in ("embed", "reembed"):
-            verb = "Embedding" if p.phase == "embed" else "Switching model (search works meanwhile)"
-            line = (f"{verb} {_bar(p.chunks_embedded, p.chunks_total)} {p.chunks_embedded}/{p.chunks_total} "
-                    f"chunks, {p.rate:.1f}/s{_eta(p)}")
-        else:
-            line = ""
-        self.stream.write("\r\033[K" + line + ("\n" if p.phase == "done" and line else ""))
-        self.stream.flush()
-
-
-def _bar(done: int, total: int, width: int = 24) -> str:
-    filled = int(width * done / total) if total else 0
-    return "[" + "#" * filled + "." * (width - filled) + "]"
-
-
-def _eta(p: Progress) -> str:
-    return f", about {p.eta_seconds:.0f} s left" if p.eta_seconds else ""
+from desktop_rag.engine import (
+    DoneEvent,
+    Engine,
+    ErrorEvent,
+    Hit,
+    SourcesEvent,
+    TokenEvent,
+    UsageError,
+)
 
 
 def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
@@ -81,7 +37,7 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
         progress.stream.write("\r\033[K" if progress.enabled else "")
         engine.close()
     if args.json:
-        _print_json(report.to_json())
+        print_json(report.to_json())
     else:
         print(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
               f"{report.unchanged} unchanged, {len(report.failed)} failed; {report.chunks} new chunks, "
@@ -118,7 +74,7 @@ def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if args.json:
-        _print_json({**status.to_json(), "collection": args.collection and next(
+        print_json({**status.to_json(), "collection": args.collection and next(
             c.name for c in listing if c.id == collection), "collections": [c.to_json() for c in listing]})
         return 0
     if collection is not None:
@@ -148,7 +104,7 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if args.json:
-        _print_json({"query": args.query, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
+        print_json({"query": args.query, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
         return 0
     if not hits:
         print("No matching passages.")
@@ -172,7 +128,7 @@ def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: 
         except (ValueError, KeyError, TypeError) as exc:
             raise UsageError(f'{queries_file}:{number}: expected a JSON object with "_id" and "text"') from exc
         hits = engine.search(text, k, collection, folders, types)
-        _print_json({"_id": query_id, "query": text, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
+        print_json({"_id": query_id, "query": text, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
     return 0
 
 
@@ -208,7 +164,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     # Number each source as the answer cites it: its position among the passages sent.
     numbered = [(passages.index(h) + 1 if h in passages else i + 1, h) for i, h in enumerate(cited or passages)]
     if args.json:
-        _print_json({"question": args.question, "answer": answer, "mode": mode,
+        print_json({"question": args.question, "answer": answer, "mode": mode,
                      "sources": [h.to_json(n) for n, h in numbered]})
     else:
         print("\n\nSources:" if numbered else "")
@@ -230,45 +186,9 @@ def cmd_remove(paths: AppPaths, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.collection_commands import cmd_collections as run
-
-    return run(paths, args)
-
-
-def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.collection_commands import cmd_export as run
-
-    return run(paths, args)
-
-
-def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.collection_commands import cmd_import as run
-
-    return run(paths, args)
-
-
-def cmd_mcp(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.collection_commands import cmd_mcp as run
-
-    return run(paths, args)
-
-
-def cmd_models(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.model_commands import cmd_models as run
-
-    return run(paths, args)
-
-
-def cmd_download_model(paths: AppPaths, args: argparse.Namespace) -> int:
-    from desktop_rag.model_commands import cmd_download_model as run
-
-    return run(paths, args)
-
-
 def _warn_plain_http(engine: Engine) -> None:
     """Say once, on stderr, when the model is reached over plain http:// on another machine."""
-    from desktop_rag.engine.llm_config import plain_http_warning, resolve_llm_config
+    from desktop_rag.engine import plain_http_warning, resolve_llm_config
 
     warning = plain_http_warning(resolve_llm_config(engine.settings))
     if warning:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
 from desktop_rag.config import resolve_paths
-from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine import DesktopRagError
+
+# Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
+_COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
+                    "import": "collection_commands", "mcp": "collection_commands",
+                    "models": "model_commands", "download_model": "model_commands"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", help="a name from `desktop-rag models`, or an org/name repo id on the hub")
     p.add_argument("--hub", help="hub address (default: the hub_endpoint setting, e.g. https://hf-mirror.com)")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(command="download_model")  # dispatched to commands.cmd_download_model
+    p.set_defaults(command="download_model")  # dispatched to model_commands.cmd_download_model
     return parser
 
 
@@ -94,7 +100,7 @@ def _collection_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _filter_options(parser: argparse.ArgumentParser) -> None:
     """--folder and --type: search only part of the library (each may be repeated: any of them matches)."""
-    from desktop_rag.engine.restriction import TYPE_NAMES
+    from desktop_rag.engine import TYPE_NAMES
 
     parser.add_argument("--folder", metavar="PATH", action="append", default=[], dest="folders",
                         help="only files inside this folder of the library (repeat for several)")
@@ -115,13 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _launch_gui(args)
         if args.command == "search" and not args.query and not args.queries:
             parser.error("search needs a QUERY or --queries FILE")
-        from desktop_rag import commands
-
-        paths = resolve_paths(args.data_dir)
-        return getattr(commands, f"cmd_{args.command}")(paths, args)
+        module = importlib.import_module(f"desktop_rag.cli.{_COMMAND_MODULES.get(args.command, 'commands')}")
+        return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
     except DesktopRagError as exc:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
-        from desktop_rag.terminal import clean
+        from desktop_rag.cli.terminal import clean
 
         print(f"error: {clean(str(exc))}", file=sys.stderr)  # may quote file names or server text
         return 1

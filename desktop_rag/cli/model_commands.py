@@ -8,8 +8,7 @@ import sys
 import time
 
 from desktop_rag.config import AppPaths, load_settings
-from desktop_rag.engine import model_catalog, model_download
-from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine import UsageError, model_catalog, model_download
 
 
 def cmd_models(paths: AppPaths, args: argparse.Namespace) -> int:
@@ -18,7 +17,7 @@ def cmd_models(paths: AppPaths, args: argparse.Namespace) -> int:
     for m in model_catalog.CATALOG:
         folder = model_download.local_model_path(paths.data_dir, m.repo_id)
         rows.append({"key": m.key, "repo_id": m.repo_id, "languages": sorted(m.languages) if m.languages else None,
-                     "language_label": m.language_label, "dimension": m.dimension, "download_mb": m.download_mb,
+                     "language_label": m.language_label(), "dimension": m.dimension, "download_mb": m.download_mb,
                      "chunks_per_s_en": m.chunks_per_s_en, "chunks_per_s_zh": m.chunks_per_s_zh,
                      "query_prefix": m.query_prefix, "passage_prefix": m.passage_prefix,
                      "recommended": m.recommended,

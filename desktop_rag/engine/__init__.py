@@ -1,1 +1,58 @@
-"""The local engine: loading, chunking, storage, retrieval and answering. Never imports Qt."""
+"""The local engine: loading, chunking, storage, retrieval and answering. Never imports Qt.
+
+This module is the engine's public surface: the GUI, the CLI and the MCP server import only the names below
+(and `desktop_rag.config`); everything else is internal and may change. Names load on first use, so importing
+one (say `Hit`) does not import the whole engine. The stages behind it, bottom to top (each imports only those
+below it; `pyproject.toml` holds the rules and a test enforces them):
+
+- base: `types` (results and events), `errors`, `paths`, `file_types`
+- `text/`: terms, keyword query/index text, language detection
+- `store/` | `models/`: the SQLite store and its indexes, collections, conversations | embedders and model files
+- `ingest/`: scanning, parsing, cleaning, chunking, the ingest run, re-embedding
+- `document/`: locating a passage in its file, rendering PDF pages
+- `search/` | `answer/` | `archive/`: retrieval and fusion | prompts, the LLM, answers | collection archives
+- `engine.py`: the facade, `Engine`
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_MODULES = {  # public name -> the module (under desktop_rag.engine) that defines it
+    "Engine": "engine",
+    **dict.fromkeys(("Section", "ParsedDocument", "ChunkDraft", "Hit", "FailedFile", "IndexStatus", "IndexReport",
+                     "FileEvent", "Progress", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "ChatTurn",
+                     "AnswerEvent"), "types"),
+    **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
+                     "DiskFullError"), "errors"),
+    **dict.fromkeys(("FILE_TYPES", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported"), "file_types"),
+    **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
+    **dict.fromkeys(("FileRecord", "SourceRecord"), "store.store"),
+    "Collection": "store.collections",
+    **dict.fromkeys(("query_terms", "term_spans"), "text.keyword"),
+    **dict.fromkeys(("PRESETS", "config_problem", "plain_http_warning", "resolve_llm_config", "sends_in_clear"),
+                    "answer.llm_config"),
+    "check_connection": "answer.llm",
+    **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "UNKNOWN", "IndexedFile", "Location",
+                     "find_in_pdf", "locate"), "document.locate"),
+    **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
+    "needs_password": "ingest.loaders.pdf",
+    "MULTILINGUAL_MODEL": "models.embedding",
+}
+_SUBMODULES = {"model_catalog": "models.catalog", "model_download": "models.download"}  # used as namespaces
+
+__all__ = sorted([*_MODULES, *_SUBMODULES])
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        value = importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
+    elif name in _MODULES:
+        value = getattr(importlib.import_module(f"{__name__}.{_MODULES[name]}"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return value  # not cached here: a test that patches the defining module is seen through the surface
+
+
+def __dir__() -> list[str]:
+    return __all__

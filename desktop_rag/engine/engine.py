@@ -11,23 +11,46 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from desktop_rag.config import (
-    AUTO_MODEL, CHUNKING_SETTINGS, INDEX_SETTINGS, AppPaths, Settings, load_settings, save_settings,
+    AUTO_MODEL,
+    CHUNKING_SETTINGS,
+    INDEX_SETTINGS,
+    AppPaths,
+    Settings,
+    load_settings,
+    save_settings,
 )
-from desktop_rag.engine import collections, conversations, reembed
-from desktop_rag.engine.embedding import Embedder, create_embedder, default_model, known_dimension
-from desktop_rag.engine.language import interface_is_chinese, library_has_cjk
 from desktop_rag.engine.errors import ModelMismatchError, UsageError, disk_full_guard
-from desktop_rag.engine.ingest import FileCallback, Ingestor, ProgressCallback
-from desktop_rag.engine.loaders import supported_types
-from desktop_rag.engine.parsing import SafeParser
-from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.scanning import is_supported, normalise_path
-from desktop_rag.engine.store import FileRecord, SourceRecord, Store
-from desktop_rag.engine.store_pool import StorePool, WriterLock
-from desktop_rag.engine.types import (
-    AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, IndexReport, IndexStatus, SourcesEvent,
+from desktop_rag.engine.file_types import is_supported, supported_types
+from desktop_rag.engine.ingest import reembed
+from desktop_rag.engine.ingest.ingest import FileCallback, Ingestor, ProgressCallback
+from desktop_rag.engine.ingest.parsing import SafeParser
+from desktop_rag.engine.models.embedding import (
+    Embedder,
+    create_embedder,
+    default_model,
+    known_dimension,
 )
-from desktop_rag.engine.vector_index import VectorIndex, open_vector_index, save_cache
+from desktop_rag.engine.paths import is_inside, normalise_path
+from desktop_rag.engine.store import collections, conversations
+from desktop_rag.engine.store.languages import library_has_cjk
+from desktop_rag.engine.store.pool import StorePool, WriterLock
+from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.store.vector_index import (
+    VectorIndex,
+    open_vector_index,
+    save_cache,
+)
+from desktop_rag.engine.text.language import interface_is_chinese
+from desktop_rag.engine.types import (
+    AnswerEvent,
+    ChatTurn,
+    DoneEvent,
+    ErrorEvent,
+    Hit,
+    IndexReport,
+    IndexStatus,
+    SourcesEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +174,7 @@ class Engine:
 
     def locked_files(self, under: Iterable[str | Path] | None = None) -> list[str]:
         """Files that failed because they need a PDF password (inside `under`, or anywhere)."""
-        from desktop_rag.engine.loaders.pdf import needs_password
+        from desktop_rag.engine.ingest.loaders.pdf import needs_password
 
         roots = [normalise_path(p) for p in under] if under is not None else None
         return [f.path for f in self.store.files() if f.status == "failed" and needs_password(f.error)
@@ -250,9 +273,6 @@ class Engine:
         """The id of the collection called `name` (None: all collections); UsageError if there is none."""
         return None if name is None else collections.resolve(self.store, name)
 
-    def collection_name(self, collection_id: int) -> str | None:
-        return collections.name_of(self.store, collection_id)
-
     def create_collection(self, name: str) -> int:
         with self._writing():
             return collections.create(self.store, name)
@@ -278,27 +298,27 @@ class Engine:
     def export_collection(self, collection: int, target: str | Path, with_documents: bool = False):
         """Write one collection (metadata, chunks, vectors, optionally the documents) to one archive file."""
         from desktop_rag import __version__
-        from desktop_rag.engine.archive import export_collection
+        from desktop_rag.engine.archive.archive_file import export_collection
 
         return export_collection(self.store, collection, Path(target), app_version=__version__,
                                  with_documents=with_documents)
 
     def read_archive(self, path: str | Path):
         """A fully validated archive (ArchiveError if corrupt, truncated or foreign); nothing is written."""
-        from desktop_rag.engine.archive import read_archive
+        from desktop_rag.engine.archive.archive_file import read_archive
 
         return read_archive(Path(path))
 
     def archive_model_problem(self, content) -> str | None:
         """Why the archive's vectors cannot serve this library (so its passages would be embedded again)."""
-        from desktop_rag.engine.archive_import import model_problem
+        from desktop_rag.engine.archive.importer import model_problem
 
         model = self.store.get_meta("embedding_model")
         dimension = self.store.get_meta("dimension")
         if model is None:  # no vectors yet: the model the settings ask for, counting the archive's text
             model = self.settings.embedding_model
             if model == AUTO_MODEL:
-                from desktop_rag.engine.language import text_languages
+                from desktop_rag.engine.text.language import text_languages
 
                 cjk = library_has_cjk(self.store) or any("zh" in text_languages(c["text"]) for c in content.chunks)
                 model = default_model(cjk, interface_is_chinese(self.interface_language or self.settings.ui_language))
@@ -309,7 +329,7 @@ class Engine:
         """Import an archive as a new collection. Its vectors are used when they come from this library's
         model; otherwise ModelMismatchError, unless `reembed` (its chunks then wait for the vector phase).
         Included documents go to `documents_dir` (default: a folder beside the archive)."""
-        from desktop_rag.engine.archive_import import import_content
+        from desktop_rag.engine.archive.importer import import_content
 
         path = Path(path)
         with self._writing():
@@ -489,8 +509,8 @@ class Engine:
         and within `folders` / file `types` if given (UsageError for a folder or type the library lacks),
         also in the library's other language when a language model is configured and query translation is on
         (`cancel` stops waiting for that translation: the question is then searched as asked)."""
-        from desktop_rag.engine.retrieval import hybrid_search
-        from desktop_rag.engine.translation import translations
+        from desktop_rag.engine.search.retrieval import hybrid_search
+        from desktop_rag.engine.search.translation import translations
 
         within = self.restriction(collection, folders, types)
         stored = self.store.has_vectors()
@@ -509,7 +529,8 @@ class Engine:
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = ()):
         """Where a search looks (`restriction.Restriction`); UsageError for a folder or file type the library lacks."""
-        from desktop_rag.engine.restriction import Restriction, build
+        from desktop_rag.engine.store.restriction import build
+        from desktop_rag.engine.store.scope import Restriction
 
         if not folders and not types:
             return Restriction(collection)
@@ -524,26 +545,27 @@ class Engine:
     def _translator(self):
         if not self.settings.translate_queries:
             return None
-        from desktop_rag.engine.llm import LLMClient
-        from desktop_rag.engine.llm_config import resolve_llm_config
+        from desktop_rag.engine.answer.llm import LLMClient
+        from desktop_rag.engine.answer.llm_config import resolve_llm_config
 
         config = resolve_llm_config(self.settings)
         return LLMClient(config) if config else None
 
     def answerer(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
-                 cancel: threading.Event | None = None):
+                 cancel: threading.Event | None = None, extractive: bool = False):
         """An answerer that searches within `collection` (None: all collections), `folders` and file `types`
-        (its searches stop waiting for a query translation on `cancel`)."""
-        from desktop_rag.engine.answering import Answerer
-        from desktop_rag.engine.llm import LLMClient
-        from desktop_rag.engine.llm_config import resolve_llm_config
+        (its searches stop waiting for a query translation on `cancel`); `extractive`: never call a model."""
+        from desktop_rag.engine.answer.answering import Answerer
+        from desktop_rag.engine.answer.llm import LLMClient
+        from desktop_rag.engine.answer.llm_config import resolve_llm_config
 
         config = resolve_llm_config(self.settings)
 
         def search(query: str, k: int | None = None) -> list[Hit]:
             return self.search(query, k, collection, folders, types, cancel)
 
-        return Answerer(self.settings, search, LLMClient(config) if config else None, self.sentence_similarity)
+        client = LLMClient(config) if config and not extractive else None
+        return Answerer(self.settings, search, client, self.sentence_similarity)
 
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
         """Cosine similarity of sentences to a question with the library's model (extractive answers)."""

@@ -1,13 +1,16 @@
 """Path questions answered in one place: whether a path is a folder or lies inside it (in Python, and as a
-range on the path for SQL)."""
+range on the path for SQL), the stored form of a path, and names the OS gives us as storable text."""
 
 from __future__ import annotations
 
+import fnmatch
 import ntpath
 import os
 import posixpath
 import re
+from pathlib import Path
 
+_TEMP_PATTERNS = ("~$*", ".~lock.*#", "*.tmp", "*.temp", "*~", "*.swp", "*.swo", "*.swx", "#*#", "*.part", "*.crdownload")
 _WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")  # C:\... or C:/... or \\server\share
 
 
@@ -58,3 +61,31 @@ def subtree_range(folder: str | os.PathLike) -> tuple[str, str, str]:
 def _flavour(folder: str):
     """Windows rules on Windows, and for a folder written with a drive letter or as a UNC share anywhere."""
     return ntpath if os.name == "nt" or _WINDOWS_ABSOLUTE.match(folder) else posixpath
+
+
+def is_valid_text(name: str) -> bool:
+    """Whether a name from the OS is real text (not undecodable bytes smuggled in as surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def display_text(name: str) -> str:
+    """A name that can be stored and shown: undecodable bytes become visible escapes (b'\\xff' -> '\\xff')."""
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # lone surrogates from a Windows name
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def is_ignored_name(name: str) -> bool:
+    """Hidden files, editor/office temp and swap files."""
+    return name.startswith(".") or any(fnmatch.fnmatch(name, p) for p in _TEMP_PATTERNS)
+
+
+def normalise_path(path: str | Path) -> str:
+    """The absolute, symlink-free form under which a path is stored."""
+    return str(Path(path).expanduser().resolve())

@@ -60,7 +60,7 @@ def run(paths: AppPaths, settings: Settings) -> int:
 
     # Not in create_application: pytest-qt owns the hook in tests. The CLI has usually set up logging already.
     install_excepthook(current_log_file() or setup_logging(paths))
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     window = MainWindow(paths, settings)
     window.show()

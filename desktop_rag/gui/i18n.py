@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QLocale
 
-from desktop_rag.engine.loaders import FILE_TYPES, suffix_patterns
+from desktop_rag.engine import FILE_TYPES, suffix_patterns
 
 _TYPE_NAMES_ZH = {"image": "图片"}  # kinds named by a word (the others by a name or a suffix)
 

@@ -11,30 +11,34 @@ import os
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget,
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QToolBar,
+    QWidget,
 )
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine.scanning import is_supported
-from desktop_rag.engine.types import IndexReport, IndexStatus, Progress
+from desktop_rag.engine import IndexReport, IndexStatus, Progress, is_supported
 from desktop_rag.gui import gc_guard, i18n
-from desktop_rag.gui.app_settings import AppSettings
-from desktop_rag.gui.backend import Backend
-from desktop_rag.gui.chat_controller import ChatController
-from desktop_rag.gui.password_prompt import PasswordPrompt
-from desktop_rag.gui.text import literal_html
+from desktop_rag.gui.controllers.chat_controller import ChatController
+from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
+from desktop_rag.gui.controllers.password_prompt import PasswordPrompt
+from desktop_rag.gui.controllers.settings_flow import SettingsFlow
+from desktop_rag.gui.controllers.viewer_controller import ViewerController
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel
 from desktop_rag.gui.models.library import LibraryModel
 from desktop_rag.gui.models.sources import SourcesModel
+from desktop_rag.gui.text import literal_html
+from desktop_rag.gui.threads.app_settings import AppSettings
+from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.chat_area import ChatArea
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
-from desktop_rag.gui.views.first_run_flow import FirstRunFlow
 from desktop_rag.gui.views.library_panel import LibraryPanel
 from desktop_rag.gui.views.panel import ask_plain, plain_label, show_plain
-from desktop_rag.gui.views.settings_flow import SettingsFlow
 from desktop_rag.gui.views.sources_panel import SourcesPanel
-from desktop_rag.gui.viewer_controller import ViewerController
 
 
 class MainWindow(QMainWindow):
@@ -122,14 +126,17 @@ class MainWindow(QMainWindow):
 
     def _build_collections(self) -> None:
         """The collection selector above the library tree, and "asking in" under the chat title."""
-        from desktop_rag.gui.collections_controller import CollectionsController
+        from desktop_rag.gui.controllers.collections_controller import (
+            CollectionsController,
+        )
         from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
 
         self.collections = CollectionsController(self.backend, self.chat, self)
-        self.collection_bar = CollectionBar(self.collections, self.library_panel)
+        self.collection_bar = CollectionBar(self.library_panel)
         self.library_panel.layout().insertWidget(1, self.collection_bar)
-        self.asking_in = AskingInLabel(self.collections, self.chat_panel)
+        self.asking_in = AskingInLabel(self.chat_panel)
         self.chat_panel.layout().insertWidget(1, self.asking_in)
+        self.collections.attach(self.collection_bar, self.asking_in)
         self.backend.index_finished.connect(lambda _r: self.collections.refresh())
         self.collections.refresh()
 

@@ -8,7 +8,7 @@ import sys
 
 from PySide6.QtCore import QUrl
 
-from desktop_rag.engine.keyword import query_terms, term_spans
+from desktop_rag.engine import query_terms, term_spans
 
 CITE_SCHEME = "cite"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives

@@ -13,7 +13,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.parsing import SafeParser
+from desktop_rag.engine.ingest.parsing import SafeParser
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

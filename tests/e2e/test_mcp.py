@@ -17,7 +17,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.store_pool import WriterLock
+from desktop_rag.engine.store.pool import WriterLock
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")
@@ -78,7 +78,9 @@ def test_lists_tools_and_finds_the_passage_within_a_collection(library: Path):
     names = {t.name for t in tools.tools}
     assert names == {"search", "ask", "list_collections", "status"}
     assert all(t.annotations.read_only_hint for t in tools.tools)
-    from desktop_rag.mcp_server import search_description  # made from the table of type names
+    from desktop_rag.mcp_server import (
+        search_description,  # made from the table of type names
+    )
 
     assert next(t for t in tools.tools if t.name == "search").description == search_description()
     assert not found.is_error

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.archive import ArchiveError
+from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import ModelMismatchError
 from tests.engine.test_collections import QUERIES, CountingEmbedder, _docs, _results

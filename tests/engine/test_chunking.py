@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from desktop_rag.engine.chunking import chunk_document, document_text, split_text
+from desktop_rag.engine.ingest.chunking import chunk_document, document_text, split_text
 from desktop_rag.engine.types import ParsedDocument, Section
 
 WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu retrieval index".split()

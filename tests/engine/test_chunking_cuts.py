@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.chunking import chunk_document, split_text
+from desktop_rag.engine.ingest.chunking import chunk_document, split_text
 from desktop_rag.engine.types import ParsedDocument, Section
 
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from desktop_rag.engine.citations import clean_citations, find_citations
+from desktop_rag.engine.answer.citations import clean_citations
+
+
+def cited(text: str) -> list[int]:
+    """Every cited number in order of first use (clean_citations' second part, all numbers valid)."""
+    return clean_citations(text, 10_000)[1]
 
 
 def test_find_in_first_use_order_without_duplicates():
     text = "B is true [2]. A is true [1][2]. Both [3, 1]. 中文【4】和［5］。Range [6-8]."
-    assert find_citations(text) == [2, 1, 3, 4, 5, 6, 7, 8]
+    assert cited(text) == [2, 1, 3, 4, 5, 6, 7, 8]
 
 
 def test_find_ignores_years_links_and_plain_brackets():
-    assert find_citations("In [2023] see [docs](http://x) and [1](http://y) or [a] [ ]") == []
+    assert cited("In [2023] see [docs](http://x) and [1](http://y) or [a] [ ]") == []
 
 
 def test_clean_removes_only_invalid_numbers():
@@ -39,10 +44,10 @@ def test_clean_order_is_first_use():
 
 
 def test_ranges_expand_only_when_short_and_ascending():
-    assert find_citations("[2-2] [4-1] [5~7]") == [2, 4, 1, 5, 6, 7]  # a backwards range: its two ends
-    assert find_citations("[1-21]") == list(range(1, 22))  # 20 apart: expanded
-    assert find_citations("[1-22]") == [1, 22]  # longer: a typo or a year-like span, not 22 citations
-    assert find_citations("[1-2, 5]") == [1, 2, 5]  # parts after a range are read too
+    assert cited("[2-2] [4-1] [5~7]") == [2, 4, 1, 5, 6, 7]  # a backwards range: its two ends
+    assert cited("[1-21]") == list(range(1, 22))  # 20 apart: expanded
+    assert cited("[1-22]") == [1, 22]  # longer: a typo or a year-like span, not 22 citations
+    assert cited("[1-2, 5]") == [1, 2, 5]  # parts after a range are read too
 
 
 def test_clean_normalises_groups_and_removes_a_marker_without_a_space():

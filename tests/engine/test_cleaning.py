@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from desktop_rag.engine.cleaning import (
+from desktop_rag.engine.ingest.cleaning import (
     clean_pages,
     clean_text,
     is_page_number_line,

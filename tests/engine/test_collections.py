@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import keyword
-from desktop_rag.engine.embedders.hashing import HashEmbedder
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.models.embedders.hashing import HashEmbedder
+from desktop_rag.engine.text import keyword
 from desktop_rag.engine.types import SourcesEvent
 
 FAST = Settings(embedding_model="hash:64")
@@ -222,7 +222,7 @@ def test_a_schema_1_library_becomes_default_without_reembedding(tmp_path: Path, 
 
 
 def test_restricted_dense_search_filters_inside_the_approximate_index_too(monkeypatch):
-    import desktop_rag.engine.vector_index as vi
+    import desktop_rag.engine.store.vector_index as vi
 
     monkeypatch.setattr(vi, "APPROX_THRESHOLD", 500)
     rng = np.random.default_rng(1)

@@ -12,10 +12,10 @@ import time
 import numpy as np
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.chunking import chunk_document
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.loaders import load
-from desktop_rag.engine.scanning import file_sha256
+from desktop_rag.engine.ingest.chunking import chunk_document
+from desktop_rag.engine.ingest.loaders import load
+from desktop_rag.engine.ingest.scanning import file_sha256
 
 # The crash windows are about storage, not semantics: the hashing embedder keeps each run short,
 # so the random kills land in the scan, text and vector phases alike.

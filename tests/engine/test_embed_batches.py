@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from desktop_rag.config import BUNDLED_MODEL
-from desktop_rag.engine.embedders import sentence_transformers_backend as st
-from desktop_rag.engine.embedding import create_embedder
+from desktop_rag.engine.models.embedders import sentence_transformers_backend as st
+from desktop_rag.engine.models.embedding import create_embedder
 
 
 def test_token_batches_respect_the_count_and_the_padded_token_budget():
@@ -47,8 +47,8 @@ def test_bounded_batches_give_the_plain_vectors_in_order(monkeypatch):
 # current RSS just before (Linux: /proc/self/clear_refs "5"), and prints the peak's growth in MiB.
 PEAK_PROBE = r"""
 from desktop_rag.config import BUNDLED_MODEL
-from desktop_rag.engine.embedding import create_embedder
-from desktop_rag.engine.ingest import release_freed_memory
+from desktop_rag.engine.models.embedding import create_embedder
+from desktop_rag.engine.ingest.ingest import release_freed_memory
 
 def status(key):
     with open("/proc/self/status") as fh:

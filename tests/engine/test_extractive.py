@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from desktop_rag.engine.citations import find_citations
-from desktop_rag.engine.extractive import extractive_answer, split_sentences
+from desktop_rag.engine.answer.citations import clean_citations
+from desktop_rag.engine.answer.extractive import extractive_answer, split_sentences
 from desktop_rag.engine.types import Hit
+
+
+def cited(text: str) -> list[int]:
+    """Every cited number in order of first use (clean_citations' second part, all numbers valid)."""
+    return clean_citations(text, 10_000)[1]
 
 
 def hit(n: int, text: str) -> Hit:
@@ -23,7 +28,7 @@ def test_english_question_cites_the_right_passage():
     answer = extractive_answer("How many days of annual leave do employees get?", HITS)
     assert "language model" not in answer  # the one notice is the DoneEvent's (answering.py)
     assert "Employees get 25 days of annual leave per year. [2]" in answer
-    assert find_citations(answer) == [2]
+    assert cited(answer) == [2]
     assert "cafeteria" not in answer and "员工" not in answer
 
 
@@ -31,12 +36,12 @@ def test_chinese_question_cites_the_right_passage_and_label_is_chinese():
     answer = extractive_answer("员工有多少天年假？", HITS)
     assert "语言模型" not in answer
     assert "员工每年享有十五天带薪年假。 [3]" in answer
-    assert find_citations(answer) == [3]
+    assert cited(answer) == [3]
 
 
 def test_chinese_where_question():
     answer = extractive_answer("新办公室在哪里？", HITS)
-    assert "三号楼" in answer and find_citations(answer)[0] == 4
+    assert "三号楼" in answer and cited(answer)[0] == 4
 
 
 def test_citation_is_position_in_hits():
@@ -68,7 +73,7 @@ def test_sentence_splitting():
 
 
 def test_a_passage_in_another_language_is_quoted_by_meaning_when_it_ranks_first():
-    from desktop_rag.engine.extractive import best_sentences
+    from desktop_rag.engine.answer.extractive import best_sentences
     from desktop_rag.engine.types import Hit
 
     tea = Hit(1, 1.0, "绿茶.md", None, "", "绿茶是中国最常见的茶类之一。冲泡绿茶的水温一般在八十度左右。绿茶应当密封保存。")

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from desktop_rag.engine import loaders, parsing, scanning
-from desktop_rag.engine.loaders import FILE_TYPES, SUPPORTED_SUFFIXES, load, supported_types
+from desktop_rag.engine import file_types
+from desktop_rag.engine.file_types import (
+    FILE_TYPES,
+    SUPPORTED_SUFFIXES,
+    supported_types,
+)
+from desktop_rag.engine.ingest import parsing, scanning
+from desktop_rag.engine.ingest.loaders import load
 
 
 def test_every_suffix_in_the_table_is_scanned_and_nothing_else(tmp_path: Path):
     for kind in FILE_TYPES:
         for suffix in kind.suffixes:
-            assert scanning.is_supported(f"a{suffix}") and scanning.is_supported(f"A{suffix.upper()}")
+            assert file_types.is_supported(f"a{suffix}") and file_types.is_supported(f"A{suffix.upper()}")
     for other in ("a.doc", "a.xlsx", "a.mdx", "a", "a.pdf.tmp"):
-        assert not scanning.is_supported(other)
+        assert not file_types.is_supported(other)
     (tmp_path / "notes.markdown").write_text("# Title\n\nBody text.\n", encoding="utf-8")
     (tmp_path / "sheet.xlsx").write_bytes(b"PK")
     found, skipped = scanning.scan(str(tmp_path), "folder")
@@ -23,8 +29,8 @@ def test_every_suffix_in_the_table_is_scanned_and_nothing_else(tmp_path: Path):
 
 def test_text_is_read_in_process_the_rest_in_the_parser_child():
     assert parsing.CHILD_SUFFIXES == {s for t in FILE_TYPES if not t.in_process for s in t.suffixes}
-    assert loaders.TEXT_SUFFIXES == {".txt", ".md", ".markdown"}
-    assert parsing.CHILD_SUFFIXES | loaders.TEXT_SUFFIXES == SUPPORTED_SUFFIXES
+    assert file_types.TEXT_SUFFIXES == {".txt", ".md", ".markdown"}
+    assert parsing.CHILD_SUFFIXES | file_types.TEXT_SUFFIXES == SUPPORTED_SUFFIXES
 
 
 def test_a_markdown_file_keeps_its_headings(tmp_path: Path):

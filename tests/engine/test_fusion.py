@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from desktop_rag.engine.fusion import (
+from desktop_rag.engine.search.fusion import (
     COVERED_DENSE_WEIGHT,
     UNCOVERED_DENSE_WEIGHT,
     dense_coverage,

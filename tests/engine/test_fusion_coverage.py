@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.fusion import dense_coverage
+from desktop_rag.engine.search.fusion import dense_coverage
 
 EN, ZH, RU = frozenset({"en"}), frozenset({"zh"}), frozenset({"ru"})
 

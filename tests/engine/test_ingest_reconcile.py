@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 
-from desktop_rag.engine import ingest
+from desktop_rag.engine.ingest import ingest
 from desktop_rag.engine.types import FileEvent
 from tests.engine.test_ingest import consistent, make_engine, write_docs
 

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from desktop_rag.engine.keyword import (
+from desktop_rag.engine.text.keyword import (
     ENGLISH_STOPWORDS,
     cjk_ratio,
     index_text,
@@ -161,7 +161,7 @@ def test_index_text_is_fast() -> None:
 
 
 def test_term_coverage_counts_terms_the_way_the_index_matches_them():
-    from desktop_rag.engine.keyword import query_terms, term_coverage
+    from desktop_rag.engine.text.keyword import query_terms, term_coverage
 
     terms = query_terms("How hot should the water be when making green tea?")
     assert term_coverage(terms, "Water temperature matters when brewing coffee.") == pytest.approx(1 / len(terms))
@@ -171,7 +171,7 @@ def test_term_coverage_counts_terms_the_way_the_index_matches_them():
 
 
 def test_term_spans_are_where_the_index_matches_each_term(fts: sqlite3.Connection) -> None:
-    from desktop_rag.engine.keyword import term_spans
+    from desktop_rag.engine.text.keyword import term_spans
 
     text = "Cell, cells, cellular; an excellent Café, 小猫 and 猫咪 and 猫"
     terms = query_terms("cells cafe 猫 cat cats")

@@ -17,7 +17,7 @@ import pkgutil, importlib, desktop_rag.engine as pkg
 names = [m.name for m in pkgutil.walk_packages(pkg.__path__, 'desktop_rag.engine.')]
 for name in names:
     importlib.import_module(name)
-import desktop_rag.commands, desktop_rag.cli
+import desktop_rag.cli.commands, desktop_rag.cli.main
 print(len(names))
 """
 
@@ -30,7 +30,7 @@ def test_engine_imports_with_pyside6_blocked():
 
 def test_status_path_does_not_import_torch(tmp_path):
     code = (
-        "import sys; from desktop_rag.cli import main; rc = main(['--data-dir', sys.argv[1], 'status', '--json']);"
+        "import sys; from desktop_rag.cli.main import main; rc = main(['--data-dir', sys.argv[1], 'status', '--json']);"
         "assert 'torch' not in sys.modules and 'faiss' not in sys.modules, 'heavy import on the status path';"
         "raise SystemExit(rc)"
     )

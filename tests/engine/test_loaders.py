@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.engine import loaders
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.loaders import SUPPORTED_SUFFIXES, load
-from desktop_rag.engine.loaders.docx import check_zip_safety
-from desktop_rag.engine.loaders.text import decode_bytes
+from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES
+from desktop_rag.engine.ingest import loaders
+from desktop_rag.engine.ingest.loaders import load
+from desktop_rag.engine.ingest.loaders.docx import check_zip_safety
+from desktop_rag.engine.ingest.loaders.text import decode_bytes
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOOD, BAD = DATA / "good", DATA / "bad"
@@ -205,7 +206,7 @@ def test_crlf_text_normalised(tmp_path: Path) -> None:
 
 
 def test_plain_text_title_line_becomes_the_heading_of_every_chunk(tmp_path):
-    from desktop_rag.engine.chunking import chunk_document
+    from desktop_rag.engine.ingest.chunking import chunk_document
 
     doc = tmp_path / "article.txt"
     doc.write_text("Tea Storage Basics\n\n" + "Keep the leaves dry and cool. " * 60, encoding="utf-8")

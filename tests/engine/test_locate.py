@@ -7,15 +7,27 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.engine.chunking import chunk_document, document_text
-from desktop_rag.engine.extractive import extractive_answer
-from desktop_rag.engine.loaders import load
-from desktop_rag.engine.locate import (
-    CHANGED, EXACT, MATCHED, MISSING, NOT_FOUND, PARTIAL, UNCHANGED, UNKNOWN, IndexedFile, file_state,
-    find_in_pdf, find_passage, is_verbatim, locate,
+from desktop_rag.engine.answer.extractive import extractive_answer
+from desktop_rag.engine.document.locate import (
+    CHANGED,
+    EXACT,
+    MATCHED,
+    MISSING,
+    NOT_FOUND,
+    PARTIAL,
+    UNCHANGED,
+    UNKNOWN,
+    IndexedFile,
+    file_state,
+    find_in_pdf,
+    find_passage,
+    is_verbatim,
+    locate,
 )
-from desktop_rag.engine.pdf_render import PdfFile
-from desktop_rag.engine.scanning import file_sha256
+from desktop_rag.engine.document.pdf_render import PdfFile
+from desktop_rag.engine.ingest.chunking import chunk_document, document_text
+from desktop_rag.engine.ingest.loaders import load
+from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.types import Hit
 from tests.data.make_fixtures import PDF_PAGES, build_pdf
 

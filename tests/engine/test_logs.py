@@ -48,7 +48,7 @@ def test_log_file_lives_in_the_log_dir(tmp_path: Path) -> None:
 
 
 def test_secrets_never_reach_the_file(log_file: Path) -> None:
-    log = logging.getLogger("desktop_rag.engine.llm")
+    log = logging.getLogger("desktop_rag.engine.answer.llm")
     log.info("calling with key %s", SK_KEY)
     log.info("config: %r", {"api_key": ENV_KEY, "model": "glm-4-flash"})
     log.info("url https://x.test/v1?api_key=%s&q=1", ENV_KEY)

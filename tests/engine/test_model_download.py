@@ -10,11 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.engine import model_catalog, model_download
-from desktop_rag.engine.model_download import (
-    DownloadCancelled, DownloadError, DownloadProgress, RemoteFile, download_model, select_files,
+from desktop_rag.engine.models import catalog as model_catalog
+from desktop_rag.engine.models import download as model_download
+from desktop_rag.engine.models.download import (
+    DownloadCancelled,
+    DownloadError,
+    DownloadProgress,
+    RemoteFile,
+    download_model,
+    select_files,
 )
-from tests.support.hub_server import FakeHub, fake_model_files, repo_from_folder, run_hub_server
+from tests.support.hub_server import (
+    FakeHub,
+    fake_model_files,
+    repo_from_folder,
+    run_hub_server,
+)
 
 REPO = "acme/tiny-embed"
 WANTED = {"config.json", "modules.json", "sentence_bert_config.json", "config_sentence_transformers.json",
@@ -316,7 +327,7 @@ def test_catalog_entries_and_prefixes(tmp_path):
 
 def test_a_downloaded_bundled_model_loads_and_embeds(hub, tmp_path):
     """End to end: serve the real all-MiniLM-L6-v2 folder as a repo, download it, load it."""
-    from desktop_rag.engine.embedding import bundled_model_path
+    from desktop_rag.engine.models.embedding import bundled_model_path
 
     source = bundled_model_path()
     hub.repos["sentence-transformers/all-MiniLM-L6-v2"] = repo_from_folder(source)
@@ -333,7 +344,7 @@ def test_a_downloaded_bundled_model_loads_and_embeds(hub, tmp_path):
 
 
 def test_cli_lists_models_and_downloads_one(hub, tmp_path, capsys):
-    from desktop_rag.cli import main
+    from desktop_rag.cli.main import main
 
     hub.add_repo("intfloat/multilingual-e5-small", fake_model_files())
     home = tmp_path / "home"

@@ -18,8 +18,8 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.loaders import image as image_loader
-from desktop_rag.engine.loaders import pdf as pdf_loader
+from desktop_rag.engine.ingest.loaders import image as image_loader
+from desktop_rag.engine.ingest.loaders import pdf as pdf_loader
 from tests.support import scans
 
 pytestmark = pytest.mark.skipif(scans.cjk_font_path() is None, reason=scans.NO_CJK_FONT)

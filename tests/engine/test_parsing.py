@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.parsing import CRASHED, SafeParser, parse_in_process
+from desktop_rag.engine.ingest.parsing import CRASHED, SafeParser, parse_in_process
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOOD, BAD = DATA / "good", DATA / "bad"
@@ -32,7 +32,7 @@ def _crash(path: Path):
 
 def install_test_loaders() -> None:
     """Runs in the parser child: adds loaders that hang or crash."""
-    from desktop_rag.engine import loaders
+    from desktop_rag.engine.ingest import loaders
 
     loaders.register(".hang", _hang)
     loaders.register(".crash", _crash)

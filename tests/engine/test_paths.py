@@ -89,7 +89,7 @@ def test_the_sql_range_and_is_inside_agree_on_generated_paths(tmp_path):
     """Many folders against many stored paths (POSIX and Windows forms, prefixes shared with siblings such as
     /a/bc against /a/b, trailing separators, % and _, non-ASCII names), through the Restriction's own SQL in a
     real SQLite table: the rows the range finds are exactly those is_inside accepts."""
-    from desktop_rag.engine.restriction import Restriction
+    from desktop_rag.engine.store.scope import Restriction
 
     rng = random.Random(20261203)
     db = sqlite3.connect(str(tmp_path / "paths.sqlite3"))

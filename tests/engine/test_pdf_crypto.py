@@ -12,7 +12,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.loaders.pdf import needs_password
+from desktop_rag.engine.ingest.loaders.pdf import needs_password
 from tests.support.scans import encrypted_pdf, text_pdf_bytes
 
 # These tests are about opening files, not semantics: the deterministic hash embedder keeps them fast.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from desktop_rag.engine.prompting import (
+from desktop_rag.engine.answer.prompting import (
     build_messages,
     rewrite_query_messages,
     rule_based_standalone_query,

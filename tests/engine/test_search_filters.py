@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import restriction as rs
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.keyword_index import search as keyword_search
+from desktop_rag.engine.store import restriction as rs
+from desktop_rag.engine.store.keyword_index import search as keyword_search
 from desktop_rag.engine.types import SourcesEvent
 
 FAST = Settings(embedding_model="hash:64")
@@ -142,7 +142,7 @@ def test_a_moved_file_follows_its_new_folder_in_the_filter(lib):
 
 
 def test_filters_hold_with_the_approximate_ivf_index(tmp_path, monkeypatch):
-    import desktop_rag.engine.vector_index as vi
+    import desktop_rag.engine.store.vector_index as vi
 
     root = _library(tmp_path / "docs", count=40)  # 320 files, one chunk each
     data = tmp_path / "data"
@@ -171,10 +171,10 @@ def test_filters_hold_with_the_approximate_ivf_index(tmp_path, monkeypatch):
 
 
 def test_type_names_cover_every_supported_suffix():
-    from desktop_rag.engine.loaders import SUPPORTED_SUFFIXES
+    from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES, TYPE_NAMES, suffixes_of
 
-    covered = [s for name in rs.TYPE_NAMES for s in rs.suffixes_of(name)]
-    assert all(rs.suffixes_of(name) for name in rs.TYPE_NAMES)
+    covered = [s for name in TYPE_NAMES for s in suffixes_of(name)]
+    assert all(suffixes_of(name) for name in TYPE_NAMES)
     assert sorted(covered) == sorted(SUPPORTED_SUFFIXES)
 
 

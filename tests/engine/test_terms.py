@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine import terms
-from desktop_rag.engine.terms import (
+from desktop_rag.engine.text import terms
+from desktop_rag.engine.text.terms import (
     ENGLISH_STOPWORDS,
     QUESTION_STOPWORDS,
     REQUEST_WORDS,

@@ -6,7 +6,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.translation import target_languages
+from desktop_rag.engine.search.translation import target_languages
 from tests.support.openai_server import run_openai_server
 
 # The English-only bundled model: whatever crosses languages here is the translation's work.

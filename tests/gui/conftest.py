@@ -43,7 +43,7 @@ def llm_settings(server: FakeOpenAIServer, **changes) -> Settings:
 def make_window(qtbot, tmp_path: Path) -> Iterator[Callable]:
     """Factory for real MainWindows (real Engine, temp data dir); all are closed at the end."""
     from desktop_rag.gui.app import create_application
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     create_application()
     windows: list[MainWindow] = []

@@ -75,7 +75,7 @@ def grab(window, name: str, out: Path = OUT) -> Path:
 
 def first_run(out: Path) -> Path:
     """A brand-new library without a language model: the start screen and the model banner."""
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
         os.environ.pop(name, None)
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         app.quit()
         return 0
     samples = SAMPLES if SAMPLES.is_dir() and any(SAMPLES.iterdir()) else FALLBACK_SAMPLES
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as home, run_openai_server() as server:
         server.token_delay = 0.01

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     app = create_application()
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as docs, \
             run_openai_server() as server:

@@ -7,7 +7,7 @@ import re
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from desktop_rag.engine.loaders import FILE_TYPES, SUPPORTED_SUFFIXES
+from desktop_rag.engine.file_types import FILE_TYPES, SUPPORTED_SUFFIXES
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library import LibraryModel
 from desktop_rag.gui.views.library_panel import LibraryPanel

@@ -7,7 +7,7 @@ import os
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from desktop_rag.config import resource_path
-from desktop_rag.gui.views.first_run_flow import BANNER_DONE_KEY
+from desktop_rag.gui.controllers.first_run_flow import BANNER_DONE_KEY
 from tests.gui.conftest import FAST, wait_idle, write_docs
 
 # These tests use FAST (the deterministic hash:64 embedder, see conftest): they check the first-run

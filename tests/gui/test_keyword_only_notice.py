@@ -19,8 +19,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import vector_index
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.store import vector_index
 from desktop_rag.gui import i18n
 from tests.engine import test_vector_index_rebuild as rebuild
 from tests.gui.conftest import FAST, add_and_wait, llm_settings, wait_idle, write_docs
@@ -53,7 +53,7 @@ def _reopened_while_loading(qtbot, home: Path, settings: Settings) -> Iterator:
     """The window reopened on `home` with its background load of the model and vectors held until the block's
     `release()` (called at the latest on exit)."""
     from desktop_rag.gui.app import create_application
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     create_application()
     window = MainWindow(resolve_paths(home), settings, start=False)

@@ -11,7 +11,14 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, StateRole
+from desktop_rag.gui.models.library import (
+    COL_CHUNKS,
+    COL_NAME,
+    COL_STATE,
+    ErrorRole,
+    ExpandedRole,
+    StateRole,
+)
 from tests.conftest import REPO
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
 
@@ -27,7 +34,7 @@ _START_PROBE = """
 import json, sys, time
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.gui.app import create_application
-from desktop_rag.gui.views.main_window import MainWindow
+from desktop_rag.gui.main_window import MainWindow
 app = create_application()
 window = MainWindow(resolve_paths(sys.argv[1]), Settings(embedding_model="hash:64"))
 window.show()

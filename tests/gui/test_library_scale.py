@@ -11,10 +11,17 @@ import time
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
 
-from desktop_rag.engine.store import FileRecord, SourceRecord
+from desktop_rag.engine.store.store import FileRecord, SourceRecord
 from desktop_rag.engine.types import FileEvent
 from desktop_rag.gui.models.library import (
-    COL_CHUNKS, COL_NAME, ErrorRole, ExpandedRole, KindRole, LibraryModel, PathRole, StateRole,
+    COL_CHUNKS,
+    COL_NAME,
+    ErrorRole,
+    ExpandedRole,
+    KindRole,
+    LibraryModel,
+    PathRole,
+    StateRole,
 )
 from desktop_rag.gui.views.library_panel import LibraryPanel
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import model_download
+from desktop_rag.engine.models import download as model_download
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.model_download_dialog import ModelDownloadDialog
 from tests.support.hub_server import fake_model_files, run_hub_server

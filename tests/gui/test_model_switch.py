@@ -24,7 +24,7 @@ def test_model_switch_is_explained_then_runs_in_the_background(make_window, qtbo
     monkeypatch.setattr(QMessageBox, "question", answer_yes)
     slices: list[int] = []
     window.index_finished.connect(lambda report: slices.append(report.reembed_remaining))
-    monkeypatch.setattr("desktop_rag.gui.workers.REEMBED_SLICE_S", 0.0)  # one batch per slice: several slices
+    monkeypatch.setattr("desktop_rag.gui.threads.index_worker.REEMBED_SLICE_S", 0.0)  # one batch per slice: several slices
     window.settings_flow.apply(window.settings.replace(embedding_model="hash:48"))
     qtbot.waitUntil(lambda: bool(asked), timeout=30_000)
     assert "hash:48" in asked[0] and f"{chunks} passages" in asked[0] and "background" in asked[0]

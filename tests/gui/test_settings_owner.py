@@ -10,10 +10,10 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop_rag.config import load_settings
 from desktop_rag.gui import i18n
-from desktop_rag.gui.app_settings import AppSettings
+from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
 from desktop_rag.gui.models.library import LibraryModel
+from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.views.chat_area import ChatArea
-from desktop_rag.gui.views.first_run_flow import FirstRunFlow
 from tests.gui.conftest import FAST, wait_idle
 
 LOCAL_MODEL_URL = "http://127.0.0.1:9/v1"  # never contacted: only the configuration is checked

@@ -8,7 +8,7 @@ import threading
 
 from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.gui.worker import WorkerPool
+from desktop_rag.gui.threads.worker_pool import WorkerPool
 from tests.gui.conftest import add_and_wait, llm_settings, write_docs
 
 OS_GRACE_MS = 3000  # a thread Qt has joined may take a moment to leave the kernel's list

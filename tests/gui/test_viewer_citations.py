@@ -68,10 +68,10 @@ def test_the_viewer_needs_no_main_window(qtbot, tmp_path: Path):
 
     from desktop_rag.config import resolve_paths
     from desktop_rag.engine.types import Hit
-    from desktop_rag.gui.app_settings import AppSettings
-    from desktop_rag.gui.backend import Backend
+    from desktop_rag.gui.controllers.viewer_controller import ViewerController
     from desktop_rag.gui.models.sources import SourcesModel
-    from desktop_rag.gui.viewer_controller import ViewerController
+    from desktop_rag.gui.threads.app_settings import AppSettings
+    from desktop_rag.gui.threads.backend import Backend
     from tests.gui.conftest import FAST
 
     host = QWidget()

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from desktop_rag.gui import watcher as watcher_module
-from desktop_rag.gui.watcher import FolderWatcher
+from desktop_rag.gui.threads import watcher as watcher_module
+from desktop_rag.gui.threads.watcher import FolderWatcher
 from tests.conftest import REPO
 
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="inotify queue overflow is a Linux event")
@@ -139,7 +139,7 @@ def test_same_sources_keep_the_observer_and_new_ones_restart_it(make_watcher, qt
 _LIMIT_PROBE = """
 import json, os, sys, time
 from PySide6.QtCore import QCoreApplication
-from desktop_rag.gui import watcher as wm
+from desktop_rag.gui.threads import watcher as wm
 root, kind, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with open(f"/proc/sys/user/max_inotify_{kind}", "w") as f:
     f.write(str(limit))
@@ -223,7 +223,7 @@ def test_no_inotify_instance_left_polls_every_folder(tmp_path):
 
 
 def test_the_window_shows_the_watch_limit_notice_and_hides_it_again(make_window):
-    from desktop_rag.gui.watcher import limit_message
+    from desktop_rag.gui.threads.watcher import limit_message
 
     window = make_window()
     panel = window.library_panel

@@ -1,4 +1,4 @@
-"""The worker primitive (gui/worker.py): events on the GUI thread, errors as messages, cancel, joined threads."""
+"""The worker primitive (gui/threads/worker_pool.py): events on the GUI thread, errors as messages, cancel, joined threads."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt, QThread
 from PySide6.QtWidgets import QApplication
 
-from desktop_rag.gui.worker import Worker, WorkerPool
+from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 
 
 @pytest.fixture

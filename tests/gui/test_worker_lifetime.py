@@ -19,7 +19,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from desktop_rag.gui.worker import WorkerPool
+from desktop_rag.gui.threads.worker_pool import WorkerPool
 
 def spin(condition, limit=200_000):
     for _ in range(limit):
@@ -68,7 +68,7 @@ def test_an_owner_whose_last_reference_is_a_workers_callback_goes_without_a_cras
         from pathlib import Path
         from PySide6.QtCore import Signal
         from desktop_rag.config import Settings, resolve_paths
-        from desktop_rag.gui.app_settings import AppSettings
+        from desktop_rag.gui.threads.app_settings import AppSettings
 
         class Owner(QObject):
             changed = Signal(object)

@@ -9,18 +9,18 @@ import sys
 import pytest
 
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.store.store import Store
 from tests.gui.conftest import add_and_wait, llm_settings, thread_name, wait_idle
 
 INDEX_THREAD = "desktop-rag-index"
 # Write transactions allowed off the index worker: (module, function) -> the threads that may run them
 SIDE_WRITES = {
-    ("desktop_rag.engine.conversations", "create"): {"desktop-rag-reader"},
-    ("desktop_rag.engine.conversations", "rename"): {"desktop-rag-reader"},
-    ("desktop_rag.engine.conversations", "delete"): {"desktop-rag-reader"},
-    ("desktop_rag.engine.conversations", "add_message"): {"desktop-rag-answer"},
-    ("desktop_rag.engine.collections", "set_conversation_collection"): {"desktop-rag-reader"},
-    ("desktop_rag.engine.translation", "translate"): {"desktop-rag-answer"},
+    ("desktop_rag.engine.store.conversations", "create"): {"desktop-rag-reader"},
+    ("desktop_rag.engine.store.conversations", "rename"): {"desktop-rag-reader"},
+    ("desktop_rag.engine.store.conversations", "delete"): {"desktop-rag-reader"},
+    ("desktop_rag.engine.store.conversations", "add_message"): {"desktop-rag-answer"},
+    ("desktop_rag.engine.store.collections", "set_conversation_collection"): {"desktop-rag-reader"},
+    ("desktop_rag.engine.search.translation", "translate"): {"desktop-rag-answer"},
 }
 QUESTION = "How hot should the water be for green tea?"
 
@@ -74,8 +74,8 @@ def test_each_write_happens_on_the_thread_the_rule_names(make_window, qtbot, tmp
     wait_idle(qtbot, window)
 
     assert set(locked) == {INDEX_THREAD}  # every index change went through the writer lock on the index worker
-    assert ("desktop-rag-answer", "desktop_rag.engine.translation", "translate") in writes  # the test did translate
-    assert ("desktop-rag-answer", "desktop_rag.engine.conversations", "add_message") in writes
+    assert ("desktop-rag-answer", "desktop_rag.engine.search.translation", "translate") in writes  # the test did translate
+    assert ("desktop-rag-answer", "desktop_rag.engine.store.conversations", "add_message") in writes
     for thread, module, function in writes:
         assert thread != "GUI", f"{module}.{function} wrote on the GUI thread"
         if thread == INDEX_THREAD or function == "_migrate":  # opening a connection may upgrade the schema

@@ -140,7 +140,7 @@ def test_fifo_and_device_paths_do_not_block_the_view(gui_child, tmp_path: Path) 
 DOCUMENT_TO_ANSWER = r"""
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.gui.app import create_application
-from desktop_rag.gui.views.main_window import MainWindow
+from desktop_rag.gui.main_window import MainWindow
 
 app = create_application()
 folder, home = ARGS
@@ -203,7 +203,7 @@ def test_extractive_answer_keeps_document_markup_as_text(qapp) -> None:
     """Sentences copied from a document are literal text in the answer: no link, image, HTML or citation."""
     from PySide6.QtGui import QTextDocument
 
-    from desktop_rag.engine.extractive import extractive_answer
+    from desktop_rag.engine.answer.extractive import extractive_answer
     from desktop_rag.engine.types import Hit
     from desktop_rag.gui.text import answer_markdown
     from desktop_rag.gui.views.safe_browser import MARKDOWN_FEATURES
@@ -235,11 +235,11 @@ def test_extractive_answer_keeps_document_markup_as_text(qapp) -> None:
 REOPEN_SAVED = r"""
 from PySide6.QtCore import QEventLoop, QTimer
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import conversations
+from desktop_rag.engine.store import conversations
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.types import ChatTurn
 from desktop_rag.gui.app import create_application
-from desktop_rag.gui.views.main_window import MainWindow
+from desktop_rag.gui.main_window import MainWindow
 
 home, answer = ARGS
 settings = Settings(embedding_model="hash:64")

@@ -25,7 +25,7 @@ ASK_HOSTILE_FOLDER = r"""
 import time
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.gui.app import create_application
-from desktop_rag.gui.views.main_window import MainWindow
+from desktop_rag.gui.main_window import MainWindow
 
 app = create_application()
 folder, home, base_url = ARGS

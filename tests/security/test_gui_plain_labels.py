@@ -15,8 +15,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QEvent, Qt, QTimer  # noqa: E402
 from PySide6 import QtGui  # noqa: E402
+from PySide6.QtCore import QEvent, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QHelpEvent, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QToolTip  # noqa: E402
 
@@ -48,7 +48,7 @@ def assert_literal(label: QLabel, expected: str) -> None:
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
     from desktop_rag.gui.app import create_application
-    from desktop_rag.gui.views.main_window import MainWindow
+    from desktop_rag.gui.main_window import MainWindow
 
     create_application()
     win = MainWindow(resolve_paths(tmp_path / "home"), FAST)
@@ -149,7 +149,7 @@ from PySide6.QtWidgets import QApplication, QToolTip
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.types import Progress
 from desktop_rag.gui.app import create_application
-from desktop_rag.gui.views.main_window import MainWindow
+from desktop_rag.gui.main_window import MainWindow
 
 app = create_application()
 folder, home = ARGS

@@ -9,7 +9,13 @@ import sys
 import pytest
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.llm_config import LLMConfig, config_problem, is_local_url, plain_http_warning, resolve_llm_config
+from desktop_rag.engine.answer.llm_config import (
+    LLMConfig,
+    config_problem,
+    is_local_url,
+    plain_http_warning,
+    resolve_llm_config,
+)
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"
 

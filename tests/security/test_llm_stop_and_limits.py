@@ -9,9 +9,9 @@ import openai  # noqa: F401 - imported up front so the request is on the wire we
 import pytest
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.answering import STOPPED, Answerer
-from desktop_rag.engine.llm import LLMClient, LLMError
-from desktop_rag.engine.llm_config import LLMConfig
+from desktop_rag.engine.answer.answering import STOPPED, Answerer
+from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.llm_config import LLMConfig
 from desktop_rag.engine.types import ChatTurn, DoneEvent, Hit, SourcesEvent
 from tests.support.openai_server import FakeOpenAIServer
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.parsing import MAX_MEMORY_MB, SafeParser
+from desktop_rag.engine.ingest.parsing import MAX_MEMORY_MB, SafeParser
 from desktop_rag.engine.types import ParsedDocument, Section
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -64,7 +64,7 @@ def inflating_docx(path: Path, parts: int, text: str = "A short memo about the s
 
 def install_heading_bomb_loader() -> None:
     """Runs in the parser child: '.fat' files parse to a little text under a 3 MB heading (not counted as text)."""
-    from desktop_rag.engine import loaders
+    from desktop_rag.engine.ingest import loaders
 
     def fat(_path: Path) -> ParsedDocument:
         return ParsedDocument((Section("tiny body", heading_path=("H" * (3 * MIB),)),))

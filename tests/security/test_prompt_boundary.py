@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from desktop_rag.engine.prompting import build_messages, passage_label
+from desktop_rag.engine.answer.prompting import build_messages, passage_label
 from desktop_rag.engine.types import Hit
 
 BLOCK = re.compile(r"<documents-([0-9a-f]{16,})>\n(.*)\n</documents-\1>", re.DOTALL)

@@ -27,7 +27,7 @@ GUI_CHILD = textwrap.dedent("""
     from PySide6.QtCore import QCoreApplication, QThread, QTimer
     from desktop_rag.config import Settings, resolve_paths
     from desktop_rag.engine.engine import Engine
-    from desktop_rag.gui.workers import IndexRequest, IndexWorker
+    from desktop_rag.gui.threads.index_worker import IndexRequest, IndexWorker
 
     app = QCoreApplication([])
     engine = Engine(resolve_paths(sys.argv[1]), Settings(embedding_model="hash:64"))

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from desktop_rag.terminal import StreamCleaner, clean, clean_line
+from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 CASES = {

@@ -8,8 +8,8 @@ import sqlite3
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 
-from desktop_rag.engine.keyword import index_text, match_query
-from desktop_rag.engine.terms import fold
+from desktop_rag.engine.text.keyword import index_text, match_query
+from desktop_rag.engine.text.terms import fold
 
 
 def highlighted_runs(document: QTextDocument) -> list[str]:

@@ -8,18 +8,27 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from desktop_rag.engine.citations import clean_citations
-from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.extractive import Similarity, extractive_answer
-from desktop_rag.engine.llm import LLMClient, LLMError
-from desktop_rag.engine.llm_config import config_problem
-from desktop_rag.engine.prompting import (
+from desktop_rag.engine.answer.citations import clean_citations
+from desktop_rag.engine.answer.extractive import Similarity, extractive_answer
+from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.llm_config import config_problem
+from desktop_rag.engine.answer.prompting import (
     build_messages,
     has_cjk,
     rewrite_query_messages,
     rule_based_standalone_query,
 )
-from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
+from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.messages import message
+from desktop_rag.engine.types import (
+    AnswerEvent,
+    ChatTurn,
+    DoneEvent,
+    ErrorEvent,
+    Hit,
+    SourcesEvent,
+    TokenEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +36,6 @@ STOPPED = "Stopped."
 FALLBACK_CITED = 3
 _MAX_REWRITE_CHARS = 300
 _REWRITE_MAX_TOKENS = 120
-NOTHING_FOUND_EN = "I couldn't find anything relevant to this question in your library."
-NOTHING_FOUND_ZH = "在你的资料库中没有找到与这个问题相关的内容。"
 
 Search = Callable[[str, int], list[Hit]]
 
@@ -82,7 +89,7 @@ class Answerer:
         keyword_only = bool(getattr(found, "keyword_only", False))  # vectors still loading: SourcesEvent says so
         if not hits:
             yield SourcesEvent((), query, keyword_only)
-            yield DoneEvent(NOTHING_FOUND_ZH if has_cjk(question) else NOTHING_FOUND_EN, self.mode)
+            yield DoneEvent(message("nothing_found", _language(question)), self.mode)
             return
         if self.llm is None:
             yield from self._extractive(question, hits, query, cancel, keyword_only)
@@ -157,13 +164,16 @@ class Answerer:
 
     def _extractive_notice(self, question: str) -> str:
         """The answer's one notice that no model is set (the answer text has no label; the banner explains more)."""
-        if has_cjk(question):
-            return "未配置语言模型：本回答摘录了文档中最相关的句子。在“设置”中选择模型即可获得完整的回答。"
-        problem = config_problem(self.settings)
+        language = _language(question)
+        problem = None if language == "zh" else config_problem(self.settings)
         if problem is None or problem.startswith("No language model is configured"):
-            return ("No language model is configured: this answer quotes the most relevant sentences from your "
-                    "documents. Choose a provider in Settings for written answers.")
-        return f"This answer quotes the most relevant sentences from your documents. {problem}"
+            return message("extractive_notice", language)
+        return message("extractive_notice_problem", language, problem=problem)
+
+
+def _language(question: str) -> str:
+    """The language the answer's own sentences are written in: Chinese for a Chinese question."""
+    return "zh" if has_cjk(question) else "en"
 
 
 def _is_set(cancel: threading.Event | None) -> bool:

@@ -34,15 +34,6 @@ def _matches(text: str) -> list[re.Match[str]]:
     return [m for m in _MARKER.finditer(text) if not text.startswith("(", m.end())]
 
 
-def find_citations(text: str) -> list[int]:
-    """Every cited number in order of first use, without duplicates."""
-    seen: dict[int, None] = {}
-    for m in _matches(text):
-        for n in _numbers(m.group("body")):
-            seen.setdefault(n, None)
-    return list(seen)
-
-
 def clean_citations(text: str, n_passages: int) -> tuple[str, list[int]]:
     """Drop citations of passages that do not exist; return (text, cited numbers in first-use order).
 

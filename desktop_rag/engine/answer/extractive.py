@@ -7,9 +7,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from desktop_rag.engine.language import text_languages
-from desktop_rag.engine.locate import is_verbatim
-from desktop_rag.engine.terms import HAN_RUN, QUESTION_STOPWORDS, fold, has_han, stem, tokens
+from desktop_rag.engine.document.locate import is_verbatim
+from desktop_rag.engine.messages import message
+from desktop_rag.engine.text.language import text_languages
+from desktop_rag.engine.text.terms import (
+    HAN_RUN,
+    QUESTION_STOPWORDS,
+    fold,
+    has_han,
+    stem,
+    tokens,
+)
 from desktop_rag.engine.types import Hit
 
 # (question, sentences) -> similarity of each sentence to the question, by meaning (the embedding model)
@@ -19,8 +27,6 @@ CROSS_LANGUAGE_PASSAGES = 2  # top-ranked passages in another language that cont
 MAX_SENTENCE_CHARS = 300
 RELATIVE_FLOOR = 0.3  # keep sentences scoring at least this share of the best one
 # The answer's one notice (no model configured) is the DoneEvent's notice (answering.py), not a line here.
-NOTHING_EN = "The documents don't seem to contain the answer to this question."
-NOTHING_ZH = "文档中似乎没有这个问题的答案。"
 
 # Sentence ends: . ! ? before whitespace (not after an abbreviation or initial), and Chinese
 # 。！？； with any closing quotes/brackets that follow them.
@@ -224,6 +230,6 @@ def extractive_answer(
     chinese = has_han(question)
     picked = best_sentences(question, hits, max_sentences, similarity)
     if not picked:
-        return NOTHING_ZH if chinese else NOTHING_EN
+        return message("no_answer_in_documents", "zh" if chinese else "en")
     lines = [f"- {_as_markdown_text(_clip(s.text))} [{s.hit_index + 1}]" for s in picked]
     return "\n".join(lines)

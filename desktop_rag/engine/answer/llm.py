@@ -10,9 +10,9 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from desktop_rag.engine.answer.llm_config import LLMConfig, plain_http_warning
+from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.llm_config import LLMConfig, plain_http_warning
-from desktop_rag.engine.llm_http import Exchange, abortable_http_client, iterate
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +193,24 @@ class LLMClient:
         time.sleep(delay)
         return True
 
+    def _as_error(self, exc: Exception) -> LLMError:
+        return exc if isinstance(exc, LLMError) else map_error(exc, self.config)
+
+    def _next_attempt(self, failure: LLMError, attempt: int, cancel: threading.Event | None,
+                      deadline: float) -> int | None:
+        """After a failed attempt (the one retry rule of `stream` and `complete`): the attempt to make next
+        (the token parameter switched, or a retryable error waited out), None when cancelled while waiting;
+        raises `failure` when it is final."""
+        if self._switch_token_param(failure):
+            return attempt
+        if not self._should_retry(failure, attempt):
+            raise failure
+        if not self._backoff(attempt, cancel, deadline):
+            if _is_set(cancel):
+                return None
+            raise failure
+        return attempt + 1
+
     def _should_retry(self, err: LLMError, attempt: int) -> bool:
         retry = err.retryable and attempt < self.config.max_retries
         if retry:
@@ -253,23 +271,15 @@ class LLMClient:
             try:
                 yield from self._stream_once(messages, cancel, parts, deadline)
                 return
-            except LLMError as err:
-                failure = err
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
-                failure = map_error(exc, self.config)
+                failure = self._as_error(exc)
             if failure.kind in ("cut", "length", "deadline"):
                 raise failure from None
             if parts:
                 raise _cut_error(failure, "".join(parts)) from None
-            if self._switch_token_param(failure):
-                continue
-            if not self._should_retry(failure, attempt):
-                raise failure from None
-            if not self._backoff(attempt, cancel, deadline):
-                if _is_set(cancel):
-                    return  # cancelled while waiting to retry
-                raise failure from None
-            attempt += 1
+            attempt = self._next_attempt(failure, attempt, cancel, deadline)
+            if attempt is None:
+                return  # cancelled while waiting to retry
 
     def _stream_once(
         self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: float
@@ -323,21 +333,13 @@ class LLMClient:
         while True:
             try:
                 return self._complete_once(messages, max_tokens, temperature, cancel, deadline)
-            except LLMError as err:
-                failure = err
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
-                failure = map_error(exc, self.config)
+                failure = self._as_error(exc)
             if failure.kind == "deadline":
                 raise failure from None
-            if self._switch_token_param(failure):
-                continue
-            if not self._should_retry(failure, attempt):
-                raise failure from None
-            if not self._backoff(attempt, cancel, deadline):
-                if _is_set(cancel):
-                    return ""
-                raise failure from None
-            attempt += 1
+            attempt = self._next_attempt(failure, attempt, cancel, deadline)
+            if attempt is None:
+                return ""  # cancelled while waiting to retry
 
     def _complete_once(
         self,

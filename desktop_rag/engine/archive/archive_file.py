@@ -3,7 +3,7 @@ collection's sources and files, its chunks, its vectors (float32) and optionally
 
 Reading validates everything before anything is written: member names from a fixed pattern (no path
 ever comes from the archive), each member's size against its bound and the manifest, its sha256, the
-JSON shapes and the counts. archive_import.py writes a validated archive into a library.
+JSON shapes and the counts. importer.py writes a validated archive into a library.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.store.store import Store
 
 FORMAT = "desktop-rag-collection"
 FORMAT_VERSION = 1
@@ -266,7 +266,7 @@ def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
 
 
 def _content(zf, infos, manifest: dict, documents: dict[int, str], path: Path) -> ArchiveContent:
-    from desktop_rag.engine.archive_shapes import check_rows
+    from desktop_rag.engine.archive.shapes import check_rows
 
     collection = _json(_member(zf, infos[COLLECTION], LIMITS[COLLECTION]), COLLECTION, path)
     lines = _member(zf, infos[CHUNKS], LIMITS[CHUNKS]).decode("utf-8").splitlines()

@@ -15,12 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.config import CHUNKING_SETTINGS
-from desktop_rag.engine import collections, keyword
-from desktop_rag.engine.archive import ArchiveContent, ArchiveError, _leaf
-from desktop_rag.engine.errors import ModelMismatchError, UsageError
-from desktop_rag.engine.language import note_chunk_texts
+from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.store import collections
+from desktop_rag.engine.store.languages import note_chunk_texts
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.text import keyword
 
 _UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
 

@@ -7,9 +7,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_rag.engine.chunking import document_text
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.scanning import file_sha256
+from desktop_rag.engine.ingest.chunking import document_text
+from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.types import Hit
 
 ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
@@ -197,7 +197,7 @@ def _replace(location: Location, **changes) -> Location:
 
 def _locate_in_text(hit: Hit, base: Location, max_bytes: int) -> Location:
     """Load the document with the project's loader; the stored offsets first, then a search."""
-    from desktop_rag.engine.loaders import load
+    from desktop_rag.engine.ingest.loaders import load
 
     text = document_text(load(Path(hit.path), max_bytes=max_bytes))
     if hit.char_end > hit.char_start and text[hit.char_start:hit.char_end] == hit.text:
@@ -220,7 +220,7 @@ def page_order(cited: int | None, count: int) -> list[int]:
 
 def locate_in_pdf(hit: Hit, base: Location, pdf=None) -> Location:
     """The page holding the passage (the cited one first) and the highlight rectangles on it."""
-    from desktop_rag.engine.pdf_render import PdfFile
+    from desktop_rag.engine.document.pdf_render import PdfFile
 
     own = pdf is None
     pdf = pdf or PdfFile(hit.path)

@@ -6,7 +6,7 @@ import math
 import re
 from collections import Counter
 
-from desktop_rag.engine.terms import CJK, CJK_PUNCTUATION, HAN
+from desktop_rag.engine.text.terms import CJK, CJK_PUNCTUATION, HAN
 
 # Control characters (C0 except \t and \n, DEL, C1) and invisible format characters.
 _DROP = {c: None for c in [*range(0, 9), 11, 12, *range(14, 32), *range(127, 160)]}

@@ -10,15 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.chunking import chunk_document
-from desktop_rag.engine.embedding import Embedder, batch_size_for, embedding_text
 from desktop_rag.engine.errors import LoadError, ModelMismatchError
-from desktop_rag.engine.language import note_chunk_texts
-from desktop_rag.engine.parsing import ParseCancelled, SafeParser
-from desktop_rag.engine.scanning import DiskFile, file_sha256, scan
-from desktop_rag.engine.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.ingest.chunking import chunk_document
+from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
+from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan
+from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedding_text
+from desktop_rag.engine.store.languages import note_chunk_texts
+from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, Progress
-from desktop_rag.engine.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 

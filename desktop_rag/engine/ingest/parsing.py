@@ -18,13 +18,14 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from desktop_rag.engine import loaders
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.loaders import LoadContext
+from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES, TEXT_SUFFIXES
+from desktop_rag.engine.ingest import loaders
+from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.types import ParsedDocument
 
 STARTUP_TIMEOUT_S = 60.0
-CHILD_SUFFIXES: frozenset[str] = loaders.SUPPORTED_SUFFIXES - loaders.TEXT_SUFFIXES
+CHILD_SUFFIXES: frozenset[str] = SUPPORTED_SUFFIXES - TEXT_SUFFIXES
 CRASHED = "The reader crashed on this file (it may be damaged); it was skipped"
 MAX_MEMORY_MB = 4096  # address space of the child: OCR peaks near 1.5 GB of it (bench/README.md)
 MAX_TEXT_CHARS = 50_000_000  # about 25,000 dense pages; more is not a document a person reads

@@ -15,10 +15,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from desktop_rag.engine.embedding import Embedder, batch_size_for, embedding_text
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedding_text
+from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.types import Progress
-
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS staged_vectors ("

@@ -7,7 +7,6 @@ its reason; a link to something inside it is passed over quietly (the target is 
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import os
 import stat
@@ -16,11 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_rag.engine.loaders import SUPPORTED_SUFFIXES, supported_types
-from desktop_rag.engine.paths import is_inside
-
-_TEMP_PATTERNS = ("~$*", ".~lock.*#", "*.tmp", "*.temp", "*~", "*.swp", "*.swo", "*.swx", "#*#", "*.part", "*.crdownload")
-
+from desktop_rag.engine.file_types import is_supported, supported_types
+from desktop_rag.engine.paths import (
+    display_text,
+    is_ignored_name,
+    is_inside,
+    is_valid_text,
+)
 
 BAD_NAME = "The file name is not valid text (UTF-8), so it cannot be stored; rename the file to index it."
 LINK_OUTSIDE = ("A link to something outside the folder you chose: links are not followed, so nothing outside "
@@ -42,38 +43,6 @@ class SkippedPath:
 
     path: str
     reason: str
-
-
-def is_valid_text(name: str) -> bool:
-    """Whether a name from the OS is real text (not undecodable bytes smuggled in as surrogates)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def display_text(name: str) -> str:
-    """A name that can be stored and shown: undecodable bytes become visible escapes (b'\\xff' -> '\\xff')."""
-    try:
-        raw = name.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # lone surrogates from a Windows name
-        return name.encode("utf-8", "backslashreplace").decode("utf-8")
-    return raw.decode("utf-8", "backslashreplace")
-
-
-def is_ignored_name(name: str) -> bool:
-    """Hidden files, editor/office temp and swap files."""
-    return name.startswith(".") or any(fnmatch.fnmatch(name, p) for p in _TEMP_PATTERNS)
-
-
-def is_supported(path: str | Path) -> bool:
-    return Path(path).suffix.lower() in SUPPORTED_SUFFIXES
-
-
-def normalise_path(path: str | Path) -> str:
-    """The absolute, symlink-free form under which a path is stored."""
-    return str(Path(path).expanduser().resolve())
 
 
 def scan(root: str, kind: str) -> tuple[list[DiskFile], list[SkippedPath]]:

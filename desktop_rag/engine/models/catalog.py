@@ -6,7 +6,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-MANIFEST_NAME = ".desktop-rag-model.json"  # written by model_download into every finished model folder
+from desktop_rag.engine.messages import message
+
+MANIFEST_NAME = ".desktop-rag-model.json"  # written by models/download.py into every finished model folder
 
 
 @dataclass(frozen=True)
@@ -21,7 +23,6 @@ class CatalogModel:
     repo_id: str
     display_name: str
     languages: frozenset[str] | None
-    language_label: str
     dimension: int
     download_mb: int
     chunks_per_s_en: float
@@ -29,11 +30,16 @@ class CatalogModel:
     query_prefix: str
     passage_prefix: str
     max_seq_length: int
-    summary_en: str
-    summary_zh: str
     license: str
     recommended: bool = False
-    language_label_zh: str = ""
+
+    def summary(self, language: str = "en") -> str:
+        """One line on what the model is good at, in "en" or "zh" (engine/messages.py)."""
+        return message(f"model.{self.key}.summary", language)
+
+    def language_label(self, language: str = "en") -> str:
+        """The languages it reads, for a person ("~100 languages (incl. zh, en)")."""
+        return message(f"model.{self.key}.languages", language)
 
     @property
     def folder_name(self) -> str:
@@ -51,41 +57,33 @@ SPEED_NOTE = ("approximate chunks/s on ~500-character chunks on 2 CPU cores (sen
 CATALOG: tuple[CatalogModel, ...] = (
     CatalogModel(
         key="multilingual-e5-small", repo_id="intfloat/multilingual-e5-small",
-        display_name="multilingual-e5-small", languages=None, language_label="~100 languages (incl. zh, en)",
+        display_name="multilingual-e5-small", languages=None,
         dimension=384, download_mb=494, chunks_per_s_en=18.0, chunks_per_s_zh=10.0,
         query_prefix="query: ", passage_prefix="passage: ", max_seq_length=512,
-        summary_en="Small and multilingual: a Chinese question finds English passages and the reverse.",
-        summary_zh="小巧的多语言模型：中文问题能找到英文段落，反之亦然。",
-        license="MIT", recommended=True, language_label_zh="约 100 种语言（含中、英）",
+        license="MIT", recommended=True,
     ),
     CatalogModel(
         key="bge-small-zh-v1.5", repo_id="BAAI/bge-small-zh-v1.5",
-        display_name="bge-small-zh-v1.5", languages=frozenset({"zh"}), language_label="Chinese",
+        display_name="bge-small-zh-v1.5", languages=frozenset({"zh"}),
         dimension=512, download_mb=97, chunks_per_s_en=37.0, chunks_per_s_zh=17.0,
         query_prefix="为这个句子生成表示以用于检索相关文章：", passage_prefix="", max_seq_length=512,
-        summary_en="Small and fast, for Chinese libraries; weak across languages.",
-        summary_zh="小而快，适合中文资料库；跨语言检索较弱。",
-        license="MIT", language_label_zh="中文",
+        license="MIT",
     ),
     CatalogModel(
         key="bge-m3", repo_id="BAAI/bge-m3",
-        display_name="bge-m3", languages=None, language_label="100+ languages (incl. zh, en)",
+        display_name="bge-m3", languages=None,
         dimension=1024, download_mb=2290, chunks_per_s_en=1.3, chunks_per_s_zh=0.7,
         query_prefix="", passage_prefix="", max_seq_length=8192,
-        summary_en="Best multilingual quality, but large (2.3 GB) and slow on a laptop CPU.",
-        summary_zh="多语言效果最好，但体积大（2.3 GB），在笔记本 CPU 上较慢。",
-        license="MIT", language_label_zh="100 多种语言（含中、英）",
+        license="MIT",
     ),
     CatalogModel(
         key="paraphrase-multilingual-MiniLM-L12-v2",
         repo_id="sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2",
         display_name="paraphrase-multilingual-MiniLM-L12-v2", languages=None,
-        language_label="50+ languages (incl. zh, en)",
+       
         dimension=384, download_mb=480, chunks_per_s_en=21.0, chunks_per_s_zh=18.0,
         query_prefix="", passage_prefix="", max_seq_length=128,
-        summary_en="Multilingual and fairly fast; reads only the first ~128 tokens of a chunk.",
-        summary_zh="多语言且较快；每个片段只读取前约 128 个词元。",
-        license="Apache-2.0", language_label_zh="50 多种语言（含中、英）",
+        license="Apache-2.0",
     ),
 )
 

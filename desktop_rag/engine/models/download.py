@@ -4,6 +4,8 @@ Resumable (`.part` files continued with Range), verified (sha256 of LFS files, g
 size of the others), cancellable within a fraction of a second, and atomic: files land in
 `<data dir>/models/.<org>--<name>.partial/` and the folder is renamed to `<org>--<name>` only
 when every file is complete. Everything the server sends is treated as hostile.
+
+The jobs live beside it: `download_types`, `model_folders`, `hub_listing`, `hub_http`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import json
 import logging
 import os
 import re
-import select
 import shutil
 import socket
 import ssl
@@ -23,402 +24,55 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.model_catalog import MANIFEST_NAME
+from desktop_rag.engine.models.catalog import MANIFEST_NAME
+from desktop_rag.engine.models.download_types import (
+    DownloadCancelled,
+    DownloadError,
+    DownloadProgress,
+    ProgressCallback,
+    RemoteFile,
+)
+from desktop_rag.engine.models.hub_http import Canceller, HubClient, read_bounded
+from desktop_rag.engine.models.hub_listing import (
+    has_weights,
+    parse_listing,
+    safe_relative_path,
+    select_files,
+)
+from desktop_rag.engine.models.model_folders import (
+    DEFAULT_ENDPOINT,
+    MIRROR_ENDPOINT,
+    check_repo_id,
+    is_downloaded,
+    local_model_path,
+    normalize_endpoint,
+    partial_path,
+    resolve_endpoint,
+)
 from desktop_rag.engine.paths import is_inside
+
+__all__ = [  # the downloader's public names (callers use them through `desktop_rag.engine.model_download`)
+    "DEFAULT_ENDPOINT", "MIRROR_ENDPOINT", "DownloadCancelled", "DownloadError", "DownloadProgress", "RemoteFile",
+    "check_repo_id", "download_model", "is_downloaded", "local_model_path", "normalize_endpoint", "partial_path",
+    "resolve_endpoint", "select_files",
+]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_ENDPOINT = "https://huggingface.co"
-MIRROR_ENDPOINT = "https://hf-mirror.com"
-MODELS_FOLDER = "models"
 STATE_NAME = ".desktop-rag-download.json"
-
 MAX_LISTING_BYTES = 8 * 1024 * 1024
-MAX_FILES = 10_000
-MAX_FILE_BYTES = 50 * 1024**3
 MAX_TOTAL_BYTES = 100 * 1024**3
-MAX_REDIRECTS = 5
 MAX_ERROR_BODY = 64 * 1024
 RETRIES = 3
 CHUNK = 64 * 1024
 DISK_MARGIN = 64 * 1024 * 1024
 PROGRESS_INTERVAL_S = 0.1
 
-_REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 _REVISION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-_COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
-_SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 _CONTENT_RANGE_RE = re.compile(r"^bytes (\d+)-(\d+)/(\d+|\*)$")
-_MODULE_DIR_RE = re.compile(r"^\d+_[A-Za-z][A-Za-z0-9_]*$")
-_TOP_LEVEL_EXTRA = {"README.md", "sentencepiece.bpe.model", "spiece.model", "merges.txt", "vocab.txt",
-                    "tokenizer.model", "bpe.codes"}
-_WEIGHTS_RE = re.compile(r"^model(-\d{5}-of-\d{5})?\.safetensors$|^model\.safetensors\.index\.json$")
-_BIN_WEIGHTS_RE = re.compile(r"^pytorch_model(-\d{5}-of-\d{5})?\.bin$|^pytorch_model\.bin\.index\.json$")
-
-
-# ---- public types ----
-
-
-class DownloadError(DesktopRagError):
-    """A download failed; `kind` is one of: invalid, unreachable, not_found, gated, http, protocol,
-    unsafe, too_large, disk_full, checksum, cancelled, io."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-class DownloadCancelled(DownloadError):
-    """The user cancelled; finished and partial files are kept for a later resume."""
-
-    def __init__(self, repo_id: str) -> None:
-        super().__init__("cancelled", f"Download of {repo_id} cancelled. Starting it again resumes where it stopped.")
-
-
-@dataclass(frozen=True)
-class RemoteFile:
-    """One file of the repo listing: its path, size and the checksum to verify."""
-
-    path: str
-    size: int
-    sha256: str | None = None  # LFS files
-    git_sha1: str | None = None  # the git blob id of a regular file
-
-
-@dataclass(frozen=True)
-class DownloadProgress:
-    """A progress snapshot. phase: 'listing' | 'downloading' | 'verifying' | 'done'."""
-
-    repo_id: str
-    phase: str
-    bytes_done: int = 0
-    bytes_total: int = 0
-    files_done: int = 0
-    files_total: int = 0
-    current_file: str = ""
-    rate: float = 0.0  # bytes/s over this session
-    eta_seconds: float | None = None
-
-    @property
-    def fraction(self) -> float:
-        return self.bytes_done / self.bytes_total if self.bytes_total else 0.0
-
-
-ProgressCallback = Callable[[DownloadProgress], None]
-
-
-# ---- paths ----
-
-
-def models_dir(data_dir: str | os.PathLike) -> Path:
-    """`<data dir>/models`: where downloaded models live."""
-    return Path(data_dir) / MODELS_FOLDER
-
-
-def folder_name(repo_id: str) -> str:
-    """`org/name` -> `org--name` (validated)."""
-    return check_repo_id(repo_id).replace("/", "--")
-
-
-def local_model_path(data_dir: str | os.PathLike, repo_id: str) -> Path:
-    """Where `repo_id` lands (a finished download is a folder with the manifest in it)."""
-    return models_dir(data_dir) / folder_name(repo_id)
-
-
-def partial_path(data_dir: str | os.PathLike, repo_id: str) -> Path:
-    return models_dir(data_dir) / f".{folder_name(repo_id)}.partial"
-
-
-def is_downloaded(data_dir: str | os.PathLike, repo_id: str) -> bool:
-    """True when the finished folder (with its manifest) is there."""
-    return (local_model_path(data_dir, repo_id) / MANIFEST_NAME).is_file()
-
-
-def check_repo_id(repo_id: str) -> str:
-    repo_id = repo_id.strip()
-    if not _REPO_RE.match(repo_id) or ".." in repo_id:
-        raise DownloadError("invalid", f"“{repo_id}” is not a model name of the form organisation/name.")
-    return repo_id
-
-
-def resolve_endpoint(setting: str | None) -> str:
-    """The hub to use: the setting, except that the default gives way to $HF_ENDPOINT (the
-    variable huggingface_hub users already set for a mirror)."""
-    setting = (setting or "").strip() or DEFAULT_ENDPOINT
-    env = os.environ.get("HF_ENDPOINT", "").strip()
-    return normalize_endpoint(env if env and setting.rstrip("/") == DEFAULT_ENDPOINT else setting)
-
-
-def normalize_endpoint(endpoint: str) -> str:
-    """An http(s) base URL without trailing slash; anything else is refused."""
-    endpoint = (endpoint or DEFAULT_ENDPOINT).strip().rstrip("/")
-    parts = urllib.parse.urlsplit(endpoint)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise DownloadError("invalid", f"The hub address “{endpoint}” is not an http(s) URL such as "
-                                       f"{DEFAULT_ENDPOINT}.")
-    return endpoint
-
-
-# ---- the file list ----
-
-
-def safe_relative_path(name: object) -> str:
-    """A listing file name as a safe relative POSIX path, or DownloadError('unsafe')."""
-    if not isinstance(name, str) or not name or len(name) > 512:
-        raise DownloadError("unsafe", f"The hub listed an invalid file name: {name!r:.80}")
-    bad = ("\\" in name or name.startswith("/") or ":" in name or any(ord(c) < 32 or c == "\x7f" for c in name))
-    parts = name.split("/")
-    if bad or any(p in ("", ".", "..") or p.endswith((".", " ")) or _windows_reserved(p) for p in parts):
-        raise DownloadError("unsafe", f"The hub listed an unsafe file name ({name!r:.80}); download refused.")
-    return name
-
-
-def _windows_reserved(part: str) -> bool:
-    """CON, NUL, COM1... (with any extension) name devices on Windows."""
-    stem = part.split(".")[0].strip().upper()
-    return stem in ("CON", "PRN", "AUX", "NUL") or (len(stem) == 4 and stem[:3] in ("COM", "LPT") and stem[3].isdigit())
-
-
-def parse_listing(data: object) -> tuple[str | None, bool, list[RemoteFile]]:
-    """(commit, gated, files) from the JSON of /api/models/{repo}/revision/{rev}?blobs=true."""
-    if not isinstance(data, dict) or not isinstance(data.get("siblings"), list):
-        raise DownloadError("protocol", "The hub's answer is not a model file listing.")
-    siblings = data["siblings"]
-    if len(siblings) > MAX_FILES:
-        raise DownloadError("too_large", f"The repository lists {len(siblings)} files; refusing more than {MAX_FILES}.")
-    sha = data.get("sha")
-    commit = sha if isinstance(sha, str) and _COMMIT_RE.match(sha) else None
-    gated = bool(data.get("gated")) and data.get("gated") != "false"
-    files: list[RemoteFile] = []
-    seen: set[str] = set()
-    for entry in siblings:
-        if not isinstance(entry, dict):
-            raise DownloadError("protocol", "The hub's file listing is malformed.")
-        path = safe_relative_path(entry.get("rfilename"))
-        if path.lower() in seen:
-            raise DownloadError("unsafe", f"The hub listed “{path}” twice; download refused.")
-        seen.add(path.lower())
-        files.append(_remote_file(path, entry))
-    return commit, gated, files
-
-
-def _remote_file(path: str, entry: dict) -> RemoteFile:
-    lfs = entry.get("lfs")
-    if isinstance(lfs, dict):
-        size, sha = lfs.get("size"), lfs.get("sha256")
-        if not isinstance(sha, str) or not _SHA256_RE.match(sha):
-            raise DownloadError("protocol", f"The hub sent no valid sha256 for “{path}”.")
-        return RemoteFile(path, _checked_size(path, size), sha256=sha)
-    blob = entry.get("blobId")
-    return RemoteFile(path, _checked_size(path, entry.get("size")),
-                      git_sha1=blob if isinstance(blob, str) and _COMMIT_RE.match(blob) else None)
-
-
-def _checked_size(path: str, size: object) -> int:
-    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-        raise DownloadError("protocol", f"The hub sent no valid size for “{path}”.")
-    if size > MAX_FILE_BYTES:
-        raise DownloadError("too_large", f"“{path}” is {size / 1024**3:.0f} GB; refusing files over "
-                                         f"{MAX_FILE_BYTES // 1024**3} GB.")
-    return size
-
-
-def select_files(files: Iterable[RemoteFile]) -> list[RemoteFile]:
-    """The files a sentence-transformers folder needs: configs, tokenizer, module folders
-    (`1_Pooling/`...) and safetensors weights (PyTorch .bin only when there are none)."""
-    files = list(files)
-    chosen = [f for f in files if _wanted(f.path)]
-    by_dir: dict[str, list[RemoteFile]] = {}
-    for f in files:
-        if _is_weights(f.path, _BIN_WEIGHTS_RE) or _is_weights(f.path, _WEIGHTS_RE):
-            by_dir.setdefault(str(PurePosixPath(f.path).parent), []).append(f)
-    for group in by_dir.values():
-        safetensors = [f for f in group if _is_weights(f.path, _WEIGHTS_RE)]
-        chosen += safetensors or [f for f in group if _is_weights(f.path, _BIN_WEIGHTS_RE)]
-    return sorted({f.path: f for f in chosen}.values(), key=lambda f: (f.size, f.path))
-
-
-def _in_model_dir(path: str) -> bool:
-    parts = path.split("/")
-    return len(parts) == 1 or (len(parts) == 2 and bool(_MODULE_DIR_RE.match(parts[0])))
-
-
-def _is_weights(path: str, pattern: re.Pattern) -> bool:
-    return _in_model_dir(path) and bool(pattern.match(PurePosixPath(path).name))
-
-
-def _wanted(path: str) -> bool:
-    if not _in_model_dir(path):
-        return False
-    name = PurePosixPath(path).name
-    if name.endswith(".json") and not name.startswith(("model.safetensors.index", "pytorch_model.bin.index")):
-        return True
-    return "/" not in path and name in _TOP_LEVEL_EXTRA
-
-
-# ---- HTTP (http.client: redirects, Range, proxies and a socket the canceller can shut) ----
-
-
-class _Canceller:
-    """Shuts the current socket when `cancel` is set, so a blocked connect/recv returns at once."""
-
-    def __init__(self, cancel: threading.Event | None) -> None:
-        self.cancel = cancel or threading.Event()
-        self._sock: socket.socket | None = None
-        self._lock = threading.Lock()
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="model-download-cancel", daemon=True)
-        self._thread.start()
-
-    def _watch(self) -> None:
-        while not self._done.is_set():
-            if self.cancel.wait(0.05):
-                self._shut()
-                return
-
-    def _shut(self) -> None:
-        with self._lock:
-            sock = self._sock
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def register(self, sock: socket.socket | None) -> None:
-        with self._lock:
-            self._sock = sock
-        if sock is not None and self.cancel.is_set():
-            self._shut()
-
-    def check(self, repo_id: str) -> None:
-        if self.cancel.is_set():
-            raise DownloadCancelled(repo_id)
-
-    def close(self) -> None:
-        self._done.set()
-        self._thread.join(1.0)
-
-
-def _connect(address: tuple[str, int], timeout: float, canceller: _Canceller) -> socket.socket:
-    """A TCP connection that gives up within ~0.1 s of a cancel."""
-    host, port = address
-    last: OSError | None = None
-    for family, kind, proto, _, addr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
-        sock = socket.socket(family, kind, proto)
-        try:
-            sock.setblocking(False)
-            code = sock.connect_ex(addr)
-            deadline = time.monotonic() + timeout
-            while code in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY, getattr(errno, "WSAEWOULDBLOCK", -1)):
-                if canceller.cancel.is_set():
-                    raise OSError(errno.ECANCELED, "cancelled")
-                if time.monotonic() > deadline:
-                    raise socket.timeout("connection timed out")
-                _, writable, failed = select.select([], [sock], [sock], 0.1)
-                if writable or failed:
-                    code = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-                    break
-            if code not in (0, errno.EISCONN):
-                raise OSError(code, os.strerror(code))
-            sock.settimeout(timeout)
-            canceller.register(sock)
-            return sock
-        except OSError as exc:
-            sock.close()
-            last = exc
-            if canceller.cancel.is_set():
-                break
-    raise last or OSError(f"cannot resolve {host}")
-
-
-def _ssl_context() -> ssl.SSLContext:
-    try:
-        import certifi
-
-        return ssl.create_default_context(cafile=certifi.where())
-    except ImportError:
-        return ssl.create_default_context()
-
-
-class _Http:
-    """GET with manual redirects (http/https only, Range kept), proxy support and cancellation."""
-
-    def __init__(self, canceller: _Canceller, timeout: float, user_agent: str) -> None:
-        self.canceller = canceller
-        self.timeout = timeout
-        self.user_agent = user_agent
-        self._ssl: ssl.SSLContext | None = None
-
-    def get(self, url: str, headers: dict[str, str] | None = None) -> tuple[http.client.HTTPResponse, str]:
-        """The final response (after redirects) and its URL; the caller closes the response."""
-        for _ in range(MAX_REDIRECTS + 1):
-            response = self._request(url, headers or {})
-            if response.status in (301, 302, 303, 307, 308):
-                location = response.getheader("Location") or ""
-                response.close()
-                allowed = ("https",) if urllib.parse.urlsplit(url).scheme == "https" else ("http", "https")
-                url = urllib.parse.urljoin(url, location)
-                if urllib.parse.urlsplit(url).scheme not in allowed:  # no file:, no https -> http downgrade
-                    raise DownloadError("protocol", "The hub redirected to a non-HTTPS or non-HTTP address; refused.")
-                continue
-            return response, url
-        raise DownloadError("protocol", "The hub redirected too many times.")
-
-    def _request(self, url: str, headers: dict[str, str]) -> http.client.HTTPResponse:
-        parts = urllib.parse.urlsplit(url)
-        host, https = parts.hostname or "", parts.scheme == "https"
-        port = parts.port or (443 if https else 80)
-        proxy = None if _is_loopback(host) or urllib.request.proxy_bypass(host) else \
-            urllib.request.getproxies().get(parts.scheme)
-        target = parts.path or "/"
-        if parts.query:
-            target += "?" + parts.query
-        conn = self._connection(host, port, https, proxy)
-        if proxy and not https:
-            target = url  # a plain-HTTP proxy takes the absolute URL
-        conn.putrequest("GET", target, skip_accept_encoding=True)
-        for name, value in {"User-Agent": self.user_agent, "Accept-Encoding": "identity",
-                                             "Connection": "close", **headers}.items():
-            conn.putheader(name, value)
-        conn.endheaders()
-        return conn.getresponse()
-
-    def _connection(self, host: str, port: int, https: bool, proxy: str | None) -> http.client.HTTPConnection:
-        connect_to = (host, port)
-        if proxy:
-            p = urllib.parse.urlsplit(proxy if "://" in proxy else "http://" + proxy)
-            connect_to = (p.hostname or "", p.port or 80)
-        if https:
-            self._ssl = self._ssl or _ssl_context()
-            conn: http.client.HTTPConnection = http.client.HTTPSConnection(
-                *connect_to, timeout=self.timeout, context=self._ssl)
-            if proxy:
-                conn.set_tunnel(host, port)
-        else:
-            conn = http.client.HTTPConnection(*connect_to, timeout=self.timeout)
-        conn._create_connection = lambda address, timeout, source=None: _connect(  # type: ignore[attr-defined]
-            address, self.timeout, self.canceller)
-        return conn
-
-
-def _is_loopback(host: str) -> bool:
-    return host in ("localhost", "127.0.0.1", "::1") or host.startswith("127.")
-
-
-def _read_bounded(response: http.client.HTTPResponse, limit: int) -> bytes:
-    data = response.read(limit + 1)
-    if len(data) > limit:
-        raise DownloadError("too_large", "The hub's answer is larger than expected; refused.")
-    return data
-
-
-# ---- the download ----
 
 
 @dataclass
@@ -460,10 +114,10 @@ def download_model(repo_id: str, data_dir: str | os.PathLike, *, endpoint: str =
     endpoint = normalize_endpoint(endpoint)
     if not _REVISION_RE.match(revision):
         raise DownloadError("invalid", f"“{revision}” is not a valid revision.")
-    canceller = _Canceller(cancel)
+    canceller = Canceller(cancel)
     from desktop_rag import __version__
 
-    client = _Http(canceller, timeout_s, f"desktop-rag/{__version__}")
+    client = HubClient(canceller, timeout_s, f"desktop-rag/{__version__}")
     try:
         return _download(client, repo_id, Path(data_dir), endpoint, revision, on_progress)
     except DownloadError:
@@ -479,7 +133,7 @@ def download_model(repo_id: str, data_dir: str | os.PathLike, *, endpoint: str =
         canceller.close()
 
 
-def _download(client: _Http, repo_id: str, data_dir: Path, endpoint: str, revision: str,
+def _download(client: HubClient, repo_id: str, data_dir: Path, endpoint: str, revision: str,
               on_progress: ProgressCallback | None) -> Path:
     if on_progress:
         on_progress(DownloadProgress(repo_id, "listing"))
@@ -506,7 +160,7 @@ def _download(client: _Http, repo_id: str, data_dir: Path, endpoint: str, revisi
     return target
 
 
-def fetch_listing(client: _Http, endpoint: str, repo_id: str, revision: str) -> tuple[str | None, list[RemoteFile]]:
+def fetch_listing(client: HubClient, endpoint: str, repo_id: str, revision: str) -> tuple[str | None, list[RemoteFile]]:
     """(commit, selected files) for the repo; errors mapped to messages."""
     url = f"{endpoint}/api/models/{urllib.parse.quote(repo_id, safe='/')}/revision/" \
           f"{urllib.parse.quote(revision, safe='')}?blobs=true"
@@ -514,7 +168,7 @@ def fetch_listing(client: _Http, endpoint: str, repo_id: str, revision: str) -> 
     try:
         if response.status != 200:
             raise _http_error(response, endpoint, repo_id)
-        body = _read_bounded(response, MAX_LISTING_BYTES)
+        body = read_bounded(response, MAX_LISTING_BYTES)
     finally:
         response.close()
     try:
@@ -526,7 +180,7 @@ def fetch_listing(client: _Http, endpoint: str, repo_id: str, revision: str) -> 
     if gated:
         raise _gated(repo_id, endpoint)
     files = select_files(listed)
-    if not any(_is_weights(f.path, _WEIGHTS_RE) or _is_weights(f.path, _BIN_WEIGHTS_RE) for f in files):
+    if not has_weights(files):
         raise DownloadError("not_found", f"{repo_id} has no model weights in a format this app reads "
                                          "(safetensors or PyTorch); choose another model.")
     if sum(f.size for f in files) > MAX_TOTAL_BYTES:
@@ -603,7 +257,7 @@ def _local(root: Path, rel: str) -> Path:
     return path
 
 
-def _fetch_file(client: _Http, endpoint: str, repo_id: str, commit: str, remote: RemoteFile, partial: Path,
+def _fetch_file(client: HubClient, endpoint: str, repo_id: str, commit: str, remote: RemoteFile, partial: Path,
                 counter: _Counter) -> None:
     final = _local(partial, remote.path)
     if final.is_file() and final.stat().st_size == remote.size:
@@ -630,7 +284,7 @@ def _fetch_file(client: _Http, endpoint: str, repo_id: str, commit: str, remote:
     os.replace(part, final)
 
 
-def _transfer(client: _Http, url: str, endpoint: str, repo_id: str, remote: RemoteFile, part: Path,
+def _transfer(client: HubClient, url: str, endpoint: str, repo_id: str, remote: RemoteFile, part: Path,
               counter: _Counter, base: int) -> None:
     """Fetch the rest of one file into `part` (continuing it with Range when it has bytes)."""
     offset = part.stat().st_size if part.exists() else 0
@@ -665,7 +319,7 @@ def _check_content_range(response: http.client.HTTPResponse, offset: int, remote
 
 
 def _stream(response: http.client.HTTPResponse, part: Path, offset: int, remote: RemoteFile, counter: _Counter,
-            repo_id: str, canceller: _Canceller) -> None:
+            repo_id: str, canceller: Canceller) -> None:
     written = offset
     with open(part, "r+b" if offset else "wb") as out:
         out.seek(offset)

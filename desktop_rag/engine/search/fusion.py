@@ -44,7 +44,7 @@ Across languages (issue 15): with a multilingual model, a passage in another lan
 question can only be found by meaning -- its keyword score says nothing (an English question
 matches a Chinese paragraph only on stray numbers and names), and counting it as 0 drags the
 right passage under same-language keyword noise. So a candidate whose language (``"zh"`` /
-``"en"``, :func:`desktop_rag.engine.language.text_languages`) differs from the question's is
+``"en"``, :func:`desktop_rag.engine.text.language.text_languages`) differs from the question's is
 scored by its dense score alone; same-language candidates keep the convex combination. Measured
 with multilingual-e5-small (bench/quality.py, bench/README.md): XQuAD en->zh 0.790 with plain
 fusion vs 0.84+ with this rule, XQuAD-zh and SciFact unchanged (every candidate is same-language).
@@ -64,7 +64,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
-from desktop_rag.engine.keyword import cjk_ratio
+from desktop_rag.engine.text.keyword import cjk_ratio
 
 __all__ = [
     "COVERED_DENSE_WEIGHT",

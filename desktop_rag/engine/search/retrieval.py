@@ -5,15 +5,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from desktop_rag.engine.embedding import Embedder
-from desktop_rag.engine.fusion import dense_weight, fuse
-from desktop_rag.engine.keyword import query_terms, term_coverage
-from desktop_rag.engine.keyword_index import search as keyword_search
-from desktop_rag.engine.language import text_languages
-from desktop_rag.engine.restriction import Restriction, member_filter
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.models.embedding import Embedder
+from desktop_rag.engine.search.fusion import dense_weight, fuse
+from desktop_rag.engine.store.keyword_index import search as keyword_search
+from desktop_rag.engine.store.restriction import member_filter
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.vector_index import VectorIndex
+from desktop_rag.engine.text.keyword import query_terms, term_coverage
+from desktop_rag.engine.text.language import text_languages
 from desktop_rag.engine.types import Hit
-from desktop_rag.engine.vector_index import VectorIndex
 
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
 MAX_MERGED_CHUNKS = 3  # a merged passage stays a passage: a long run of matching chunks is not one whole document

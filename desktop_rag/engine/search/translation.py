@@ -16,8 +16,9 @@ import logging
 import threading
 from typing import Protocol
 
-from desktop_rag.engine.language import library_languages, text_languages
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.store.languages import library_languages
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.text.language import text_languages
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.store import DEFAULT_COLLECTION, Store
+from desktop_rag.engine.store.store import DEFAULT_COLLECTION, Store
 
 MAX_NAME_CHARS = 80
 
@@ -124,7 +124,8 @@ def set_conversation_collection(store: Store, conversation_id: int, collection_i
 def member_filter(store: Store, collection_id: int) -> tuple[int, object | None]:
     """(how many vectors the collection has, a FAISS IDSelector of them): a collection is one case of a search
     restriction (`restriction.member_filter`, cached until the vectors or the membership change)."""
-    from desktop_rag.engine.restriction import Restriction, member_filter as restricted
+    from desktop_rag.engine.store.restriction import member_filter as restricted
+    from desktop_rag.engine.store.scope import Restriction
 
     return restricted(store, Restriction(collection=collection_id))
 

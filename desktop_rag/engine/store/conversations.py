@@ -6,7 +6,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.types import ChatTurn, Hit
 
 # Who writes here: whichever thread asks or edits (in the app: the reader for a new, renamed or deleted

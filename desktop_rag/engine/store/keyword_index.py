@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from desktop_rag.engine import keyword
-from desktop_rag.engine.restriction import Restriction
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.text import keyword
 
 KEYWORD_POSTINGS_BUDGET = 20_000  # matching-chunk count a keyword query may score (bench/query.py)
 VOCABULARY_VIEW = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_terms USING fts5vocab(main, chunks_fts, 'row')"

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from desktop_rag.engine.errors import LibraryBusyError
-from desktop_rag.engine.store import Store
+from desktop_rag.engine.store.store import Store
 
 
 class WriterLock:
@@ -103,11 +103,6 @@ class StorePool:
                 return
             self._all.discard(store)
         store.close()
-
-    @property
-    def open_count(self) -> int:
-        with self._lock:
-            return len(self._all)
 
     def close(self) -> None:
         """Close every connection, leased or idle (stop the threads using them first); the pool can be reused."""

@@ -1,4 +1,4 @@
-"""Where a search looks: one collection, some folders, some file types — one SQL filter and one FAISS selector."""
+"""Building a checked search scope (folders known to the library, known types) and its FAISS selector, cached."""
 
 from __future__ import annotations
 
@@ -6,71 +6,26 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.paths import is_inside, subtree_range
+from desktop_rag.engine.file_types import TYPE_NAMES
+from desktop_rag.engine.paths import is_inside, normalise_path, subtree_range
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.vector_index import id_selector
 
-if TYPE_CHECKING:  # the store imports the keyword search, which imports this
+if TYPE_CHECKING:
     import numpy as np
 
-    from desktop_rag.engine.store import Store
+    from desktop_rag.engine.store.store import Store
 
-# The file types a search can be limited to, as the CLI, the GUI and the MCP tools name them, and the kind of
-# each in the loaders' table of file types (which holds their suffixes).
-TYPE_NAMES: tuple[str, ...] = ("pdf", "docx", "md", "txt", "image")
-_KINDS = {"pdf": "pdf", "docx": "word", "md": "markdown", "txt": "text", "image": "image"}
 MAX_FOLDERS = 32
 _SHOWN_CHARS = 300
-
-
-@dataclass(frozen=True)
-class Restriction:
-    """Which chunks a search may return: in `collection` (None: any), under one of `folders` (stored, normalised
-    paths; empty: anywhere) and of one of `types` (TYPE_NAMES; empty: any). Folders are OR-ed, types
-    are OR-ed, and the three parts are AND-ed."""
-
-    collection: int | None = None
-    folders: tuple[str, ...] = ()
-    types: tuple[str, ...] = ()
-
-    @property
-    def everything(self) -> bool:
-        return self.collection is None and not self.folders and not self.types
-
-    def files_sql(self, alias: str = "f") -> tuple[str, list]:
-        """A WHERE condition on the `files` row `alias` (always true for `everything`) and its parameters."""
-        parts: list[str] = []
-        args: list = []
-        if self.collection is not None:
-            parts.append(f"{alias}.source_id IN (SELECT id FROM sources WHERE collection_id = ?)")
-            args.append(self.collection)
-        if self.folders:
-            under = []
-            for folder in self.folders:  # paths.subtree_range: is_inside as a range, no LIKE
-                under.append(f"{alias}.path = ? OR ({alias}.path >= ? AND {alias}.path < ?)")
-                args += list(subtree_range(folder))
-            parts.append("(" + " OR ".join(f"({u})" for u in under) + ")")
-        if self.types:
-            suffixes = [s for t in self.types for s in suffixes_of(t)]
-            parts.append("(" + (" OR ".join(f"{alias}.path LIKE ?" for _ in suffixes) or "0") + ")")
-            args += [f"%{s}" for s in suffixes]  # LIKE ignores ASCII case: .PDF is a PDF
-        return (" AND ".join(parts) or "1"), args
-
-
-def suffixes_of(name: str) -> tuple[str, ...]:
-    """The file suffixes of a type name ("md": .md and .markdown)."""
-    from desktop_rag.engine.loaders import FILE_TYPES
-
-    return next((t.suffixes for t in FILE_TYPES if t.kind == _KINDS[name]), ())
 
 
 def build(store: Store, collection: int | None = None, folders: Iterable[str] = (),
           types: Iterable[str] = ()) -> Restriction:
     """A checked Restriction: each folder normalised and known to the library, each type known (or UsageError)."""
-    from desktop_rag.engine.scanning import normalise_path
-
     kinds = tuple(dict.fromkeys(str(t).strip().lower().lstrip(".") for t in types))
     for kind in kinds:
         if kind not in TYPE_NAMES:
@@ -141,8 +96,6 @@ def member_filter(store: Store, within: Restriction) -> tuple[int, object | None
     Cached per library and restriction (the last few) until the vectors, or which collection or path a vector
     belongs to, change (`Store.membership_key`), so a repeated restricted query costs one small meta read.
     """
-    from desktop_rag.engine.vector_index import id_selector
-
     key = (str(store.path), within)
     with store.read_snapshot():  # the stamp and the ids belong together
         stamp = store.membership_key()

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine import keyword, keyword_index
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.scanning import display_text, is_valid_text
+from desktop_rag.engine.paths import display_text, is_valid_text
+from desktop_rag.engine.store import keyword_index
+from desktop_rag.engine.text import keyword
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
 SCHEMA_VERSION = 2  # 2: collections (sources.collection_id, conversations.collection_id)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from desktop_rag.engine.store import Store
+    from desktop_rag.engine.store.store import Store
 
 log = logging.getLogger(__name__)
 

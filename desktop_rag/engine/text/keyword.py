@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from desktop_rag.engine.terms import (
+from desktop_rag.engine.text.terms import (
     CJK,
     CJK_CHAR,
     ENGLISH_STOPWORDS,

@@ -1,4 +1,4 @@
-"""Chat behaviour: conversations, answers streamed by a worker (gui/worker.py), citations -> sources panel."""
+"""Chat behaviour: conversations, answers streamed by a worker (gui/threads/worker_pool.py), citations -> sources panel."""
 
 from __future__ import annotations
 
@@ -6,16 +6,22 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, TokenEvent
+from desktop_rag.engine import (
+    DoneEvent,
+    ErrorEvent,
+    IndexStatus,
+    SourcesEvent,
+    TokenEvent,
+)
 from desktop_rag.gui import i18n
-from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
+from desktop_rag.gui.threads.backend import Backend
+from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
 from desktop_rag.gui.views.search_filter import SearchFilterBar
 from desktop_rag.gui.views.sources_panel import SourcesPanel
-from desktop_rag.gui.worker import Worker, WorkerPool
 
 log = logging.getLogger(__name__)
 TITLE_CHARS = 40

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine.collections import Collection
-from desktop_rag.gui.backend import Backend
-from desktop_rag.gui.chat_controller import ChatController
+from desktop_rag.engine import Collection
+from desktop_rag.gui.controllers.chat_controller import ChatController
+from desktop_rag.gui.threads.backend import Backend
+from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
 
 
 class CollectionsController(QObject):
@@ -27,6 +28,28 @@ class CollectionsController(QObject):
         self.listing: tuple[Collection, ...] = ()
         self.current: int | None = None
         chat.conversation_collection.connect(self._conversation_opened)
+
+    def attach(self, bar: CollectionBar, asking_in: AskingInLabel) -> None:
+        """Connect the collection bar's requests to this controller, and show the listing and choice on both."""
+        bar.chosen.connect(self.select)
+        bar.create_requested.connect(self.create)
+        bar.rename_requested.connect(self.rename)
+        bar.delete_requested.connect(self.delete)
+        bar.export_requested.connect(self.export)
+        bar.import_requested.connect(self.check_import)
+        bar.import_confirmed.connect(lambda path, reembed: self.import_archive(path, reembed))
+        self.failed.connect(bar.show_failure)
+        self.import_check.connect(bar.confirm_import)
+        self.exported.connect(bar.show_exported)
+        self.imported.connect(bar.show_imported)
+
+        def show(_changed: object = None) -> None:
+            bar.show_listing(self.listing, self.current)
+            asking_in.show_scope(self.name_of(self.current) if self.current is not None else None)
+
+        self.listing_changed.connect(show)
+        self.current_changed.connect(show)
+        show()
 
     def refresh(self) -> None:
         engine = self.backend.engine
@@ -102,7 +125,7 @@ class CollectionsController(QObject):
     def _imported(self, report) -> None:
         self._changed_library()
         if report.to_embed:  # the vector phase embeds them with this library's model
-            from desktop_rag.gui.workers import IndexRequest
+            from desktop_rag.gui.threads.index_worker import IndexRequest
 
             self.backend.indexer.submit(IndexRequest("index", (), collection=report.collection_id))
         self.select(report.collection_id)

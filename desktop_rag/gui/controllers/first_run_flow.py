@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QSettings, Signal, SignalInstance
 
 from desktop_rag.config import Settings, resource_path
-from desktop_rag.engine.llm_config import config_problem
-from desktop_rag.gui.app_settings import AppSettings
+from desktop_rag.engine import config_problem
 from desktop_rag.gui.models.library import LibraryModel
+from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.views.chat_area import ChatArea
 
 BANNER_DONE_KEY = "firstRun/modelBannerDone"  # in the window's QSettings ini

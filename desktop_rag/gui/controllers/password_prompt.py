@@ -7,11 +7,9 @@ import os
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
-from desktop_rag.engine.loaders.pdf import needs_password
-from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.types import IndexReport
+from desktop_rag.engine import IndexReport, is_inside, needs_password
 from desktop_rag.gui import i18n
-from desktop_rag.gui.backend import Backend
+from desktop_rag.gui.threads.backend import Backend
 
 
 class PasswordPrompt(QObject):

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from desktop_rag.config import Settings
 from desktop_rag.gui import i18n
-from desktop_rag.gui.app_settings import AppSettings
-from desktop_rag.gui.backend import Backend
 from desktop_rag.gui.secrets import current_api_key
+from desktop_rag.gui.threads.app_settings import AppSettings
+from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.panel import show_plain
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
 

@@ -11,19 +11,27 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
-from desktop_rag.engine.locate import (
-    CHANGED, MISSING, NOT_FOUND, PARTIAL, UNKNOWN, IndexedFile, Location, find_in_pdf, locate,
+from desktop_rag.engine import (
+    CHANGED,
+    MISSING,
+    NOT_FOUND,
+    PARTIAL,
+    UNKNOWN,
+    Hit,
+    IndexedFile,
+    Location,
+    find_in_pdf,
+    locate,
 )
-from desktop_rag.engine.types import Hit
-from desktop_rag.gui.page_renderer import PageRenderer
 from desktop_rag.gui.text import file_url
+from desktop_rag.gui.threads.page_renderer import PageRenderer
+from desktop_rag.gui.threads.worker_pool import WorkerPool
 from desktop_rag.gui.views.viewer import ViewerWindow
 from desktop_rag.gui.views.viewer.strings import tr
-from desktop_rag.gui.worker import WorkerPool
 
 if TYPE_CHECKING:
-    from desktop_rag.gui.backend import Backend
     from desktop_rag.gui.models.sources import SourcesModel
+    from desktop_rag.gui.threads.backend import Backend
 
 log = logging.getLogger(__name__)
 ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
@@ -323,8 +331,7 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     indexed = IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
     pdf = None
     if hit.path.lower().endswith(".pdf") and os.path.isfile(hit.path):
-        from desktop_rag.engine.errors import LoadError
-        from desktop_rag.engine.pdf_render import PdfFile
+        from desktop_rag.engine import LoadError, PdfFile
 
         try:
             pdf = PdfFile(hit.path)

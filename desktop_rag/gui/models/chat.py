@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine.types import ChatTurn, Hit
+from desktop_rag.engine import ChatTurn, Hit
 
 MessageRole = Qt.ItemDataRole.UserRole + 1
 ConversationIdRole = Qt.ItemDataRole.UserRole + 2

@@ -16,19 +16,35 @@ from contextlib import contextmanager
 from functools import partial
 
 from PySide6.QtCore import (
-    QAbstractTableModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer, Signal,
+    QAbstractTableModel,
+    QModelIndex,
+    QModelRoleDataSpan,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
 )
 
-from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.store import FileRecord
-from desktop_rag.engine.types import FileEvent
+from desktop_rag.engine import FileEvent, FileRecord, is_inside
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.models.library_cells import HEADERS, file_data, source_data
 from desktop_rag.gui.models.library_filter import NameFilter
 from desktop_rag.gui.models.library_inbox import EventInbox
 from desktop_rag.gui.models.library_rows import (  # noqa: F401 - re-exported for the views and tests
-    COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, FileRow, KindRole, Listing, PathRole, SourceRow,
-    StateRole, counts, row_of, source_row,
+    COL_CHUNKS,
+    COL_NAME,
+    COL_STATE,
+    ErrorRole,
+    ExpandedRole,
+    FileRow,
+    KindRole,
+    Listing,
+    PathRole,
+    SourceRow,
+    StateRole,
+    counts,
+    row_of,
+    source_row,
 )
 
 REPAINT_MS = 50  # live state changes are repainted in batches

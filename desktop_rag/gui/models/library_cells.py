@@ -11,7 +11,16 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library_rows import (
-    COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, FileRow, KindRole, PathRole, SourceRow, StateRole,
+    COL_CHUNKS,
+    COL_NAME,
+    COL_STATE,
+    ErrorRole,
+    ExpandedRole,
+    FileRow,
+    KindRole,
+    PathRole,
+    SourceRow,
+    StateRole,
 )
 
 HEADERS = ("library.col.name", "library.col.state", "library.col.chunks")

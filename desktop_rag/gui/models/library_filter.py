@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desktop_rag.engine.store import FileRecord
+from desktop_rag.engine import FileRecord
 from desktop_rag.gui.models.library_inbox import SLICE_S
 from desktop_rag.gui.models.library_rows import SourceRow
 

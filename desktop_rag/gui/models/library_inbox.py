@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desktop_rag.engine.types import FileEvent
+from desktop_rag.engine import FileEvent
 
 SLICE_S = 0.008  # the events waiting take at most this long per event-loop turn
 _BATCH = 200  # events applied between two looks at the clock

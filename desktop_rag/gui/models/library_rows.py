@@ -7,7 +7,7 @@ from operator import attrgetter
 
 from PySide6.QtCore import Qt
 
-from desktop_rag.engine.store import FileRecord, SourceRecord
+from desktop_rag.engine import FileRecord, SourceRecord
 
 COL_NAME, COL_STATE, COL_CHUNKS = range(3)
 PathRole = Qt.ItemDataRole.UserRole + 1

@@ -6,7 +6,7 @@ import os
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine import Hit
 from desktop_rag.gui import i18n
 
 COL_N, COL_FILE, COL_PAGE, COL_HEADING, COL_SCORE = range(5)

@@ -8,13 +8,12 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import IndexReport, IndexStatus
+from desktop_rag.engine import Engine, IndexReport, IndexStatus
 from desktop_rag.gui import i18n
-from desktop_rag.gui.app_settings import AppSettings
-from desktop_rag.gui.watcher import FolderWatcher
-from desktop_rag.gui.worker import WorkerPool
-from desktop_rag.gui.workers import IndexRequest, IndexWorker
+from desktop_rag.gui.threads.app_settings import AppSettings
+from desktop_rag.gui.threads.index_worker import IndexRequest, IndexWorker
+from desktop_rag.gui.threads.watcher import FolderWatcher
+from desktop_rag.gui.threads.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 STATUS_EVERY_MS = 1000

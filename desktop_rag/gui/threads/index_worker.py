@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.engine import Engine
+from desktop_rag.engine import Engine
 
 log = logging.getLogger(__name__)
 

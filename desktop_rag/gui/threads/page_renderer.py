@@ -1,4 +1,4 @@
-"""PDF pages for the viewer, rendered on demand on a worker pool (gui/worker.py), kept in a bounded LRU cache."""
+"""PDF pages for the viewer, rendered on demand on a worker pool (gui/threads/worker_pool.py), kept in a bounded LRU cache."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
-from desktop_rag.engine.pdf_render import PageImage, PdfFile
-from desktop_rag.gui.worker import WorkerPool
+from desktop_rag.engine import PageImage, PdfFile
+from desktop_rag.gui.threads.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 CACHE_BYTES = 96 * 1024 * 1024  # rendered pages kept (about 20 letter pages at 150 % on a 2x screen)

@@ -11,8 +11,7 @@ from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.scanning import is_ignored_name, is_supported
+from desktop_rag.engine import is_ignored_name, is_inside, is_supported
 from desktop_rag.gui import i18n
 
 log = logging.getLogger(__name__)
@@ -255,7 +254,7 @@ def _start_observers(folders: Folders, polled: frozenset[str], hooks) -> tuple[l
 
 
 def _polling_observer(handler: "_Handler", folders: Folders):
-    from desktop_rag.gui.watch_backends import LazyPollingObserver
+    from desktop_rag.gui.threads.watch_backends import LazyPollingObserver
 
     poller = LazyPollingObserver(timeout=POLL_SECONDS)
     for folder, recursive in folders.items():
@@ -270,7 +269,7 @@ def _native_observer(hooks):
     """Linux: an inotify observer that reports overflow and watch limits as calls (not log lines); elsewhere
     watchdog's native observer."""
     if sys.platform.startswith("linux"):
-        from desktop_rag.gui.watch_backends import LimitAwareInotifyObserver
+        from desktop_rag.gui.threads.watch_backends import LimitAwareInotifyObserver
 
         return LimitAwareInotifyObserver(on_overflow=hooks[0], on_limit=hooks[1])
     from watchdog.observers import Observer

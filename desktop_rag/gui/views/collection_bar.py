@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMenu, QMessageBox, QToolButton, QWidget,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QToolButton,
+    QWidget,
 )
 
 from desktop_rag.gui import i18n
-from desktop_rag.gui.collections_controller import CollectionsController
 from desktop_rag.gui.views.panel import ask_plain, show_plain
 
 
@@ -19,11 +26,23 @@ def text(key: str, **values: object) -> str:
 
 
 class CollectionBar(QWidget):
-    """A combo box of collections ("All collections" first) and a menu to manage them."""
+    """A combo box of collections ("All collections" first) and a menu to manage them.
 
-    def __init__(self, controller: CollectionsController, parent: QWidget | None = None) -> None:
+    A view: it shows what `show_listing` gives it and says what the user asked for with signals (the
+    collections controller connects both sides)."""
+
+    chosen = Signal(object)  # collection id, or None for all
+    create_requested = Signal(str)  # name
+    rename_requested = Signal(int, str)  # collection id, new name
+    delete_requested = Signal(int)
+    export_requested = Signal(int, str, bool)  # collection id, archive path, with documents
+    import_requested = Signal(str)  # archive path: to be checked first (`confirm_import` asks about a problem)
+    import_confirmed = Signal(str, bool)  # archive path, re-embed
+
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.controller = controller
+        self.listing: tuple = ()
+        self.current: int | None = None
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         self.combo = QComboBox(self)
@@ -47,41 +66,37 @@ class CollectionBar(QWidget):
         self.actions["import"].triggered.connect(self.import_archive)
         self.menu_button.setMenu(self.menu)
         row.addWidget(self.menu_button)
-        controller.listing_changed.connect(self._fill)
-        controller.current_changed.connect(lambda _c: self._fill(controller.listing))
-        controller.failed.connect(self._failed)
-        controller.import_check.connect(self._confirm_import)
-        controller.exported.connect(lambda r: self._info(text("exported", name=r.collection, path=r.path)))
-        controller.imported.connect(lambda r: self._info(text("imported", name=r.collection, chunks=r.chunks)))
-        self._fill(())
-        i18n.on_change(self._retranslate)
+        self._fill()
+        i18n.on_change(self._fill)  # "All collections" is the first item
 
-    def _retranslate(self) -> None:
-        self._fill(self.controller.listing)  # "All collections" is the first item
+    def show_listing(self, listing: tuple, current: int | None) -> None:
+        """Show these collections (Collection rows) with `current` (None: all) selected."""
+        self.listing, self.current = tuple(listing), current
+        self._fill()
 
-    def _fill(self, listing: tuple) -> None:
+    def _fill(self) -> None:
         self.combo.blockSignals(True)
         self.combo.clear()
         self.combo.addItem(text("all"), None)
-        for c in listing:
+        for c in self.listing:
             self.combo.addItem(c.name, c.id)  # item text is plain text in a combo box
-        index = self.combo.findData(self.controller.current)
+        index = self.combo.findData(self.current)
         self.combo.setCurrentIndex(max(index, 0))
         self.combo.blockSignals(False)
-        chosen = self.controller.current is not None
+        chosen = self.current is not None
         for key in ("rename", "delete", "export", "export_docs"):
             self.actions[key].setEnabled(chosen)
 
     def _chosen(self, index: int) -> None:
-        self.controller.select(self.combo.itemData(index))
+        self.chosen.emit(self.combo.itemData(index))
 
     def _selected(self):
-        return next((c for c in self.controller.listing if c.id == self.controller.current), None)
+        return next((c for c in self.listing if c.id == self.current), None)
 
     def create(self) -> None:
         name, ok = QInputDialog.getText(self, text("new"), text("name"))
         if ok and name.strip():
-            self.controller.create(name)
+            self.create_requested.emit(name)
 
     def rename(self) -> None:
         chosen = self._selected()
@@ -89,13 +104,13 @@ class CollectionBar(QWidget):
             return
         name, ok = QInputDialog.getText(self, text("rename"), text("name"), text=chosen.name)
         if ok and name.strip():
-            self.controller.rename(chosen.id, name)
+            self.rename_requested.emit(chosen.id, name)
 
     def delete(self) -> None:
         chosen = self._selected()
         if chosen is not None and ask_plain(self, text("delete"), text(
                 "confirm_delete", name=chosen.name, files=chosen.files, chunks=chosen.chunks)):
-            self.controller.delete(chosen.id)
+            self.delete_requested.emit(chosen.id)
 
     def export(self, with_documents: bool) -> None:
         chosen = self._selected()
@@ -103,19 +118,26 @@ class CollectionBar(QWidget):
             return
         path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{chosen.name}.zip", text("archive"))
         if path:
-            self.controller.export(chosen.id, path, with_documents)
+            self.export_requested.emit(chosen.id, path, with_documents)
 
     def import_archive(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, text("import"), "", text("archive"))
         if path:
-            self.controller.check_import(path)  # validated first; a model change is asked about
+            self.import_requested.emit(path)  # validated first; a model change is asked about
 
-    def _confirm_import(self, path: str, problem: object) -> None:
+    def confirm_import(self, path: str, problem: object) -> None:
+        """A checked archive: import it, after asking when its model differs (`problem`)."""
         if problem is None or ask_plain(self, text("import"), text("reembed", problem=problem)):
-            self.controller.import_archive(path, reembed=problem is not None)
+            self.import_confirmed.emit(path, problem is not None)
 
-    def _failed(self, message: str) -> None:
+    def show_failure(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, text("failed"), message)
+
+    def show_exported(self, report) -> None:
+        self._info(text("exported", name=report.collection, path=report.path))
+
+    def show_imported(self, report) -> None:
+        self._info(text("imported", name=report.collection, chunks=report.chunks))
 
     def _info(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Information, text("failed"), message)
@@ -124,16 +146,18 @@ class CollectionBar(QWidget):
 class AskingInLabel(QLabel):
     """The chat header's line: which collection a question is asked in."""
 
-    def __init__(self, controller: CollectionsController, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setStyleSheet("color: #555; padding: 0 4px;")
-        self.controller = controller
-        controller.current_changed.connect(lambda _c: self._show())
-        controller.listing_changed.connect(lambda _l: self._show())
+        self._name: str | None = None
         i18n.on_change(self._show)
         self._show()
 
+    def show_scope(self, name: str | None) -> None:
+        """Asking in the collection called `name` (None: in all collections)."""
+        self._name = name
+        self._show()
+
     def _show(self) -> None:
-        name = self.controller.name_of(self.controller.current) if self.controller.current is not None else None
-        self.setText(text("asking", name=name or text("all")))
+        self.setText(text("asking", name=self._name or text("all")))

@@ -6,8 +6,8 @@ from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QHBoxLayout, QListView, QPushButton, QWidget
 
 from desktop_rag.gui import i18n
-from desktop_rag.gui.views.panel import plain_tooltips, titled_layout
 from desktop_rag.gui.models.chat import ConversationIdRole, ConversationsModel
+from desktop_rag.gui.views.panel import plain_tooltips, titled_layout
 
 
 class ConversationsPanel(QWidget):

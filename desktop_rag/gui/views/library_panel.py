@@ -7,17 +7,36 @@ import os
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QLineEdit, QProgressBar, QPushButton,
-    QStyle, QStyledItemDelegate, QStyleOption, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QApplication,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOption,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
-from desktop_rag.engine.types import Progress
+from desktop_rag.engine import Progress
 from desktop_rag.gui import i18n
-from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 from desktop_rag.gui.models.library import (
-    COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, KindRole, LibraryModel, PathRole,
+    COL_CHUNKS,
+    COL_NAME,
+    COL_STATE,
+    ErrorRole,
+    ExpandedRole,
+    KindRole,
+    LibraryModel,
+    PathRole,
 )
-
+from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 
 FILTER_DELAY_MS = 200
 ARROW_PX = 18  # the expand arrow's column at the left of a source's name

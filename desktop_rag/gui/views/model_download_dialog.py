@@ -6,13 +6,24 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QProgressBar, QPushButton,
-    QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from desktop_rag.engine import model_catalog, model_download
 from desktop_rag.gui import i18n
-from desktop_rag.gui.worker import Worker, WorkerPool
+from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 
 HUB_CHOICES = (model_download.DEFAULT_ENDPOINT, model_download.MIRROR_ENDPOINT)
 
@@ -81,8 +92,7 @@ class ModelDownloadDialog(QDialog):
             name = model.display_name + (" ★" if model.recommended else "")
             if model_download.is_downloaded(self.data_dir, model.repo_id):
                 name += " — " + i18n.tr("download.present")
-            languages = model.language_label_zh if i18n.language() == "zh" and model.language_label_zh \
-                else model.language_label
+            languages = model.language_label(i18n.language())
             item = QTreeWidgetItem([name, languages, _mb(model.download_mb * 1e6),
                                     i18n.tr("download.speed", en=model.chunks_per_s_en, zh=model.chunks_per_s_zh),
                                     str(model.dimension)])
@@ -136,7 +146,7 @@ class ModelDownloadDialog(QDialog):
         if model is None:
             return
         self.repo.setText(model.repo_id)
-        summary = model.summary_zh if i18n.language() == "zh" else model.summary_en
+        summary = model.summary(i18n.language())
         self.summary.setText(f"{model.repo_id}: {summary} ({model.license})")
 
     def start(self) -> None:
@@ -154,7 +164,7 @@ class ModelDownloadDialog(QDialog):
         if model_download.is_downloaded(self.data_dir, repo_id):
             self._succeeded(str(model_download.local_model_path(self.data_dir, repo_id)))
             return
-        # engine.model_download.download_model: progress as `yielded`, a cancel stops it within a fraction of a second
+        # model_download.download_model: progress as `yielded`, a cancel stops it within a fraction of a second
         worker = self.downloads.start(model_download.download_model, repo_id, self.data_dir, endpoint=endpoint,
                                       report_kw="on_progress", cancel_kw="cancel")
         worker.yielded.connect(self._progress)

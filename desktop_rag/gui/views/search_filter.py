@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from desktop_rag.engine.restriction import TYPE_NAMES
+from desktop_rag.engine import TYPE_NAMES
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.panel import plain_label
 

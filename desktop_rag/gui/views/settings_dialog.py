@@ -6,15 +6,32 @@ import dataclasses
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-    QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
-from desktop_rag.engine.llm import check_connection
-from desktop_rag.engine.llm_config import PRESETS, resolve_llm_config, sends_in_clear
+from desktop_rag.engine import (
+    PRESETS,
+    check_connection,
+    resolve_llm_config,
+    sends_in_clear,
+)
 from desktop_rag.gui import i18n
-from desktop_rag.gui.worker import Worker, owned_pool
+from desktop_rag.gui.threads.worker_pool import Worker, owned_pool
 
 
 class SettingsDialog(QDialog):
@@ -191,7 +208,7 @@ class SettingsDialog(QDialog):
         env = {"OPENAI_API_KEY": self.api_key()} if self.api_key() else {}
         config = resolve_llm_config(self.result_settings(), env)
         if config is None:
-            from desktop_rag.engine.llm_config import config_problem
+            from desktop_rag.engine import config_problem
 
             self._show_test(False, config_problem(self.result_settings(), env) or "")
             return

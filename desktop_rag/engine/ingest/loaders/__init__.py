@@ -1,4 +1,4 @@
-"""The supported file types (one table: suffixes, loader, how messages name them) and dispatch by suffix."""
+"""Reading a file by its type: the loader of each kind in `file_types.FILE_TYPES`, dispatch by suffix, size checks."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.file_types import FILE_TYPES
 from desktop_rag.engine.types import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
@@ -29,65 +30,36 @@ class LoadContext:
 
 
 def _load_pdf(path: Path, context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.loaders.pdf import load_pdf
+    from desktop_rag.engine.ingest.loaders.pdf import load_pdf
 
     return load_pdf(path, context)
 
 
 def _load_image(path: Path, context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.loaders.image import load_image
+    from desktop_rag.engine.ingest.loaders.image import load_image
 
     return load_image(path, context)
 
 
 def _load_docx(path: Path, _context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.loaders.docx import load_docx
+    from desktop_rag.engine.ingest.loaders.docx import load_docx
 
     return load_docx(path)
 
 
 def _load_text(path: Path, _context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.loaders.text import load_text
+    from desktop_rag.engine.ingest.loaders.text import load_text
 
     return load_text(path)
 
 
-@dataclass(frozen=True)
-class FileType:
-    """One kind of document the app reads."""
-
-    kind: str  # "pdf" | "word" | "text" | "markdown" | "image"
-    suffixes: tuple[str, ...]  # lower case, with the dot
-    label: str  # how messages name the kind ("PDF", "Word .docx", ".md", "images")
-    load: Callable[[Path, LoadContext], ParsedDocument]
-    in_process: bool  # read in this process (plain text); the others in the parser's child process
-
-
-FILE_TYPES: tuple[FileType, ...] = (
-    FileType("pdf", (".pdf",), "PDF", _load_pdf, False),
-    FileType("word", (".docx",), "Word .docx", _load_docx, False),
-    FileType("text", (".txt",), ".txt", _load_text, True),
-    FileType("markdown", (".md", ".markdown"), ".md", _load_text, True),
-    FileType("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"), "images", _load_image, False),
-)
-SUPPORTED_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES for s in t.suffixes)
-TEXT_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES if t.in_process for s in t.suffixes)
-MARKDOWN_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES if t.kind == "markdown" for s in t.suffixes)
-
-# suffix -> loader (taking the path and a LoadContext: password, OCR switch, page progress)
-_LOADERS: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
-    suffix: t.load for t in FILE_TYPES for suffix in t.suffixes
+# kind (file_types.FILE_TYPES) -> loader, taking the path and a LoadContext: password, OCR switch, page progress
+_BY_KIND: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
+    "pdf": _load_pdf, "word": _load_docx, "text": _load_text, "markdown": _load_text, "image": _load_image,
 }
-
-
-def supported_types() -> str:
-    """The supported kinds for a message: "PDF, Word .docx, .txt, .md, images"."""
-    return ", ".join(t.label for t in FILE_TYPES)
-
-
-def suffix_patterns() -> str:
-    """Every supported suffix as a file-name pattern for a file dialog: "*.pdf *.docx *.txt ..."."""
-    return " ".join(f"*{s}" for t in FILE_TYPES for s in t.suffixes)
+_LOADERS: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
+    suffix: _BY_KIND[t.kind] for t in FILE_TYPES for suffix in t.suffixes
+}
 
 
 def register(suffix: str, loader: Callable[[Path], ParsedDocument]) -> None:

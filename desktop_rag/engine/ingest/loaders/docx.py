@@ -7,8 +7,8 @@ import zipfile
 from pathlib import Path
 from typing import Iterator
 
-from desktop_rag.engine.cleaning import normalize_text
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NOT_DOCX = "Not a Word .docx file (it may be an old .doc renamed; save it as .docx)"
@@ -25,7 +25,7 @@ _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
 
 def _too_large(total: int, xml: int, max_total: int, max_xml: int) -> str:
     """The reason for a document whose parts unpack to more than the reader can hold, or ''."""
-    from desktop_rag.engine.loaders import format_mb
+    from desktop_rag.engine.ingest.loaders import format_mb
 
     if total > max_total:
         return (f"This .docx is too large when unpacked ({format_mb(total)} MB; the limit is "

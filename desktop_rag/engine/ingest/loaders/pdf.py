@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from desktop_rag.engine.cleaning import clean_pages
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.loaders import LoadContext
+from desktop_rag.engine.ingest.cleaning import clean_pages
+from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.types import ParsedDocument, Section
 
 DAMAGED = "This PDF is damaged or is not a valid PDF file, so it could not be read"
@@ -107,7 +107,7 @@ def _page_texts(reader) -> list[str]:
 
 def _page_images(page) -> Iterator:
     """The page's embedded images worth reading (a scan is one image per page), as PIL images, one at a time."""
-    from desktop_rag.engine.loaders import ocr
+    from desktop_rag.engine.ingest.loaders import ocr
 
     try:
         files = list(page.images)[:MAX_IMAGES_PER_PAGE]
@@ -138,7 +138,7 @@ def _has_images(page) -> bool:
 
 def _recognise_pages(reader, texts: list[str], context: LoadContext) -> tuple[set[int], bool]:
     """OCR the pages with (almost) no text layer; returns (pages read by OCR, whether any page had images)."""
-    from desktop_rag.engine.loaders import ocr
+    from desktop_rag.engine.ingest.loaders import ocr
 
     wanted = [i for i, t in enumerate(texts) if len("".join(t.split())) < MIN_TEXT_CHARS]
     scanned = [i for i in wanted if _has_images(reader.pages[i])]

@@ -6,9 +6,9 @@ import codecs
 import re
 from pathlib import Path
 
-from desktop_rag.engine.cleaning import clean_text
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.loaders import MARKDOWN_SUFFIXES
+from desktop_rag.engine.file_types import MARKDOWN_SUFFIXES
+from desktop_rag.engine.ingest.cleaning import clean_text
 from desktop_rag.engine.types import ParsedDocument, Section
 
 _BOMS: tuple[tuple[bytes, str], ...] = (

@@ -6,7 +6,7 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.config import AppPaths, Settings, save_settings
 from desktop_rag.gui.secrets import remember_secrets, use_api_key, write_api_key
-from desktop_rag.gui.worker import WorkerPool
+from desktop_rag.gui.threads.worker_pool import WorkerPool
 
 
 class AppSettings(QObject):

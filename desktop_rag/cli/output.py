@@ -1,0 +1,60 @@
+"""Output shared by the command modules: JSON lines safe for a terminal, and a progress bar on stderr."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+
+from desktop_rag.engine import Progress
+
+# Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
+# overrides): written as \uXXXX escapes, so the decoded JSON is still exactly the text.
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def print_json(value: object) -> None:
+    """One JSON line on stdout (non-ASCII kept, terminal-active characters escaped)."""
+    text = json.dumps(value, ensure_ascii=False)
+    print(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), flush=True)
+
+
+class TerminalProgress:
+    """A one-line progress bar on stderr, only when it is a terminal."""
+
+    def __init__(self, stream=sys.stderr) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self._last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if p.phase not in ("done",) and now - self._last < 0.1:
+            return
+        self._last = now
+        if p.phase == "scan":
+            line = "Scanning folders..."
+        elif p.phase == "text":
+            line = f"Reading  {_bar(p.files_done, p.files_total)} {p.files_done}/{p.files_total} files{_eta(p)}"
+            if p.ocr_pages:
+                line += f" (recognising text, page {p.ocr_page} of {p.ocr_pages})"
+        elif p.phase in ("embed", "reembed"):
+            verb = "Embedding" if p.phase == "embed" else "Switching model (search works meanwhile)"
+            line = (f"{verb} {_bar(p.chunks_embedded, p.chunks_total)} {p.chunks_embedded}/{p.chunks_total} "
+                    f"chunks, {p.rate:.1f}/s{_eta(p)}")
+        else:
+            line = ""
+        self.stream.write("\r\033[K" + line + ("\n" if p.phase == "done" and line else ""))
+        self.stream.flush()
+
+
+def _bar(done: int, total: int, width: int = 24) -> str:
+    filled = int(width * done / total) if total else 0
+    return "[" + "#" * filled + "." * (width - filled) + "]"
+
+
+def _eta(p: Progress) -> str:
+    return f", about {p.eta_seconds:.0f} s left" if p.eta_seconds else ""

@@ -1,0 +1,57 @@
+"""Every sentence the engine writes for a person, in English and Chinese: one table.
+
+The GUI's own texts are in `gui/i18n.py`; these are the ones the engine itself produces (answers and notices,
+which follow the question's language, and the model catalog's descriptions, which follow the interface's).
+"""
+
+from __future__ import annotations
+
+TEXTS: dict[str, dict[str, str]] = {
+    # answers
+    "nothing_found": {
+        "en": "I couldn't find anything relevant to this question in your library.",
+        "zh": "在你的资料库中没有找到与这个问题相关的内容。",
+    },
+    "no_answer_in_documents": {
+        "en": "The documents don't seem to contain the answer to this question.",
+        "zh": "文档中似乎没有这个问题的答案。",
+    },
+    "extractive_notice": {
+        "en": "No language model is configured: this answer quotes the most relevant sentences from your "
+              "documents. Choose a provider in Settings for written answers.",
+        "zh": "未配置语言模型：本回答摘录了文档中最相关的句子。在“设置”中选择模型即可获得完整的回答。",
+    },
+    "extractive_notice_problem": {  # {problem}: why the configured model is not used (config_problem, English;
+        # a Chinese question gets "extractive_notice")
+        "en": "This answer quotes the most relevant sentences from your documents. {problem}",
+    },
+    # the model catalog (models/catalog.py): model.<key>.summary and model.<key>.languages
+    "model.multilingual-e5-small.summary": {
+        "en": "Small and multilingual: a Chinese question finds English passages and the reverse.",
+        "zh": "小巧的多语言模型：中文问题能找到英文段落，反之亦然。",
+    },
+    "model.multilingual-e5-small.languages": {"en": "~100 languages (incl. zh, en)", "zh": "约 100 种语言（含中、英）"},
+    "model.bge-small-zh-v1.5.summary": {
+        "en": "Small and fast, for Chinese libraries; weak across languages.",
+        "zh": "小而快，适合中文资料库；跨语言检索较弱。",
+    },
+    "model.bge-small-zh-v1.5.languages": {"en": "Chinese", "zh": "中文"},
+    "model.bge-m3.summary": {
+        "en": "Best multilingual quality, but large (2.3 GB) and slow on a laptop CPU.",
+        "zh": "多语言效果最好，但体积大（2.3 GB），在笔记本 CPU 上较慢。",
+    },
+    "model.bge-m3.languages": {"en": "100+ languages (incl. zh, en)", "zh": "100 多种语言（含中、英）"},
+    "model.paraphrase-multilingual-MiniLM-L12-v2.summary": {
+        "en": "Multilingual and fairly fast; reads only the first ~128 tokens of a chunk.",
+        "zh": "多语言且较快；每个片段只读取前约 128 个词元。",
+    },
+    "model.paraphrase-multilingual-MiniLM-L12-v2.languages": {
+        "en": "50+ languages (incl. zh, en)", "zh": "50 多种语言（含中、英）",
+    },
+}
+
+
+def message(key: str, language: str = "en", **values: object) -> str:
+    """The text for `key` in `language` ("en" or "zh"; anything else is English), with `values` filled in."""
+    texts = TEXTS[key]
+    return texts.get(language, texts["en"]).format(**values)

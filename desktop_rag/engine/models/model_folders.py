@@ -1,0 +1,66 @@
+"""Where downloaded models live (`<data dir>/models/<org>--<name>`), valid repo ids and hub endpoints."""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.parse
+from pathlib import Path
+
+from desktop_rag.engine.models.catalog import MANIFEST_NAME
+from desktop_rag.engine.models.download_types import DownloadError
+
+DEFAULT_ENDPOINT = "https://huggingface.co"
+MIRROR_ENDPOINT = "https://hf-mirror.com"
+MODELS_FOLDER = "models"
+
+_REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
+
+
+def models_dir(data_dir: str | os.PathLike) -> Path:
+    """`<data dir>/models`: where downloaded models live."""
+    return Path(data_dir) / MODELS_FOLDER
+
+
+def folder_name(repo_id: str) -> str:
+    """`org/name` -> `org--name` (validated)."""
+    return check_repo_id(repo_id).replace("/", "--")
+
+
+def local_model_path(data_dir: str | os.PathLike, repo_id: str) -> Path:
+    """Where `repo_id` lands (a finished download is a folder with the manifest in it)."""
+    return models_dir(data_dir) / folder_name(repo_id)
+
+
+def partial_path(data_dir: str | os.PathLike, repo_id: str) -> Path:
+    return models_dir(data_dir) / f".{folder_name(repo_id)}.partial"
+
+
+def is_downloaded(data_dir: str | os.PathLike, repo_id: str) -> bool:
+    """True when the finished folder (with its manifest) is there."""
+    return (local_model_path(data_dir, repo_id) / MANIFEST_NAME).is_file()
+
+
+def check_repo_id(repo_id: str) -> str:
+    repo_id = repo_id.strip()
+    if not _REPO_RE.match(repo_id) or ".." in repo_id:
+        raise DownloadError("invalid", f"“{repo_id}” is not a model name of the form organisation/name.")
+    return repo_id
+
+
+def resolve_endpoint(setting: str | None) -> str:
+    """The hub to use: the setting, except that the default gives way to $HF_ENDPOINT (the
+    variable huggingface_hub users already set for a mirror)."""
+    setting = (setting or "").strip() or DEFAULT_ENDPOINT
+    env = os.environ.get("HF_ENDPOINT", "").strip()
+    return normalize_endpoint(env if env and setting.rstrip("/") == DEFAULT_ENDPOINT else setting)
+
+
+def normalize_endpoint(endpoint: str) -> str:
+    """An http(s) base URL without trailing slash; anything else is refused."""
+    endpoint = (endpoint or DEFAULT_ENDPOINT).strip().rstrip("/")
+    parts = urllib.parse.urlsplit(endpoint)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise DownloadError("invalid", f"The hub address “{endpoint}” is not an http(s) URL such as "
+                                       f"{DEFAULT_ENDPOINT}.")
+    return endpoint
