@@ -137,7 +137,6 @@ class MainWindow(QMainWindow):
         self.asking_in = AskingInLabel(self.chat_panel)
         self.chat_panel.layout().insertWidget(1, self.asking_in)
         self.collections.attach(self.collection_bar, self.asking_in)
-        self.backend.index_finished.connect(lambda _r: self.collections.refresh())
         self.collections.refresh()
 
     def _wire(self) -> None:

@@ -1,4 +1,4 @@
-"""The CLI contract (DESIGN.md section 7) with the real bundled embedding model."""
+"""The CLI contract (docs/ARCHITECTURE.md section 10) with the real bundled embedding model."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`search`/`ask` --folder and --type through the real CLI (a child process, the bundled model): only matching
 files come back, and a folder or type the library lacks is a clear error with the contract's exit code
-(DESIGN.md section 7: a bad option value is a usage error, 2; a folder the library does not hold is a failed
+(docs/ARCHITECTURE.md section 10: a bad option value is a usage error, 2; a folder the library does not hold is a failed
 request, 1, like an unknown collection or `remove` of a path that is not a source)."""
 
 from __future__ import annotations

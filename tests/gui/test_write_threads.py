@@ -1,4 +1,4 @@
-"""Which thread writes what (docs/design-notes.md, "Threads"): the index only on the index worker;
+"""Which thread writes what (docs/ARCHITECTURE.md, "Threads, and who writes what"): the index only on the index worker;
 conversations and the translation cache in short transactions of their own on the reader / answer threads;
 the GUI thread never."""
 

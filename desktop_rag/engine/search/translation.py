@@ -6,7 +6,7 @@ then searched as it was asked. Without a configured model nothing here runs and 
 
 Who writes the cache: the searching thread itself (in the app, the answer worker), in one short
 transaction of its own after the model call, never during it. The table is not part of the index (no
-chunk, vector or collection refers to it), so it is outside the index worker's writes (see DESIGN.md,
+chunk, vector or collection refers to it), so it is outside the index worker's writes (see docs/ARCHITECTURE.md,
 "which thread writes what"); a read-only engine (the MCP server) passes no client and writes nothing.
 """
 

@@ -13,7 +13,7 @@ from desktop_rag.engine.types import ChatTurn, Hit
 # conversation, the answer worker for the turns of an answer), each change one short transaction of its
 # own (BEGIN IMMEDIATE; SQLite's busy timeout orders it with the other writers). Conversations are not
 # part of the index (no source, file, chunk, vector or collection refers to one), so they are outside the
-# index worker's writes and never take the library's writer lock (DESIGN.md: which thread writes what).
+# index worker's writes and never take the library's writer lock (docs/ARCHITECTURE.md: threads, and who writes what).
 
 
 @dataclass(frozen=True)

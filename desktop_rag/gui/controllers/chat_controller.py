@@ -63,10 +63,15 @@ class ChatController(QObject):
         chat_panel.layout().insertWidget(2, self.search_filter)  # between the messages and the question box
         backend.library_loaded.connect(self._library_loaded)
         backend.status_changed.connect(self._status_changed)
+        backend.library_changed.connect(self._library_changed)
         self.stored_vectors = 0  # passages with a vector in the library (the last status): what a load loads
         i18n.on_change(self._update_title)
 
     # ---- conversations ----
+
+    def _library_changed(self, change) -> None:
+        if change.touches("conversations"):
+            self.load_conversations()
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -105,8 +110,7 @@ class ChatController(QObject):
 
     def rename_conversation(self, conversation_id: int, title: str) -> None:
         engine = self.backend.engine
-        self.backend.run(lambda: engine.rename_conversation(conversation_id, title),
-                         lambda _r: self.load_conversations())
+        self.backend.edit(lambda: engine.rename_conversation(conversation_id, title), ("conversations",))
 
     def delete_conversation(self, conversation_id: int) -> None:
         if conversation_id == self.conversation_id:
@@ -114,7 +118,7 @@ class ChatController(QObject):
                 return
             self.new_conversation()
         engine = self.backend.engine
-        self.backend.run(lambda: engine.delete_conversation(conversation_id), lambda _r: self.load_conversations())
+        self.backend.edit(lambda: engine.delete_conversation(conversation_id), ("conversations",))
 
     def _update_title(self) -> None:
         title = self.conversations_model.title_of(self.conversation_id) if self.conversation_id else ""
@@ -135,16 +139,14 @@ class ChatController(QObject):
             engine = self.backend.engine
             title = " ".join(question.split())[:TITLE_CHARS] or i18n.tr("conv.default_title")
             collection = self.collection
-            self.backend.run(lambda: engine.new_conversation(title, collection),
-                             lambda cid: self._start(question, cid),
-                             lambda _msg: self._start(question, None))
+            self.backend.edit(lambda: engine.new_conversation(title, collection), ("conversations",),
+                              lambda cid: self._start(question, cid), lambda _msg: self._start(question, None))
         else:
             self._start(question, self.conversation_id)
 
     def _start(self, question: str, conversation_id: int | None) -> None:
         if self.backend.stopped:
             return
-        created = conversation_id is not None and conversation_id != self.conversation_id
         self.conversation_id = conversation_id
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
@@ -156,8 +158,6 @@ class ChatController(QObject):
         worker.errored.connect(lambda message: self._on_error(ErrorEvent(message)))
         worker.finished.connect(self._on_finished)
         self.worker = worker
-        if created:
-            self.load_conversations(select=conversation_id)
         self.answer_started.emit()
 
     def _status_changed(self, status: IndexStatus) -> None:
@@ -208,7 +208,7 @@ class ChatController(QObject):
             self.chat_model.update(self._row, streaming=False)
         self.chat_panel.set_streaming(False)
         if self.conversation_id is not None:
-            self.load_conversations()
+            self.backend.announce("conversations")  # Engine.ask saved the turns (on the answer worker)
         self.answer_finished.emit(message)
 
     # ---- sources ----

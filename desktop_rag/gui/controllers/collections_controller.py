@@ -28,6 +28,7 @@ class CollectionsController(QObject):
         self.listing: tuple[Collection, ...] = ()
         self.current: int | None = None
         chat.conversation_collection.connect(self._conversation_opened)
+        backend.library_changed.connect(self._library_changed)
 
     def attach(self, bar: CollectionBar, asking_in: AskingInLabel) -> None:
         """Connect the collection bar's requests to this controller, and show the listing and choice on both."""
@@ -50,6 +51,10 @@ class CollectionsController(QObject):
         self.listing_changed.connect(show)
         self.current_changed.connect(show)
         show()
+
+    def _library_changed(self, change) -> None:
+        if change.touches("files", "collections"):  # the listing shows each collection's files and chunks
+            self.refresh()
 
     def refresh(self) -> None:
         engine = self.backend.engine
@@ -74,7 +79,7 @@ class CollectionsController(QObject):
         conversation = self.chat.conversation_id
         if remember and conversation is not None:
             engine = self.backend.engine
-            self.backend.run(lambda: engine.set_conversation_collection(conversation, collection))
+            self.backend.edit(lambda: engine.set_conversation_collection(conversation, collection), ("conversations",))
         self.backend.refresh_library()
         self.current_changed.emit(collection)
 
@@ -85,26 +90,19 @@ class CollectionsController(QObject):
 
     def create(self, name: str) -> None:
         engine = self.backend.engine
-        self.backend.write(lambda: engine.create_collection(name), self._created, self.failed.emit)
-
-    def _created(self, collection: int) -> None:
-        self.refresh()
-        self.select(collection)
+        self.backend.write(lambda: engine.create_collection(name), ("collections",), self.select, self.failed.emit)
 
     def rename(self, collection: int, name: str) -> None:
         engine = self.backend.engine
-        self.backend.write(lambda: engine.rename_collection(collection, name), lambda _r: self.refresh(),
-                           self.failed.emit)
+        self.backend.write(lambda: engine.rename_collection(collection, name), ("collections",),
+                           errback=self.failed.emit)
 
     def delete(self, collection: int) -> None:
         engine = self.backend.engine
         if self.current == collection:
             self.select(None)
-        self.backend.write(lambda: engine.delete_collection(collection), self._changed_library, self.failed.emit)
-
-    def _changed_library(self, _result: object = None) -> None:
-        self.refresh()
-        self.backend.refresh()
+        self.backend.write(lambda: engine.delete_collection(collection), ("collections", "files"),
+                           errback=self.failed.emit)
 
     def export(self, collection: int, path: str, with_documents: bool) -> None:
         engine = self.backend.engine
@@ -120,10 +118,9 @@ class CollectionsController(QObject):
     def import_archive(self, path: str, reembed: bool, documents_dir: str | None = None) -> None:
         engine = self.backend.engine
         self.backend.write(lambda: engine.import_archive(path, reembed=reembed, documents_dir=documents_dir),
-                           self._imported, self.failed.emit)
+                           ("collections", "files"), self._imported, self.failed.emit)
 
     def _imported(self, report) -> None:
-        self._changed_library()
         if report.to_embed:  # the vector phase embeds them with this library's model
             from desktop_rag.gui.threads.index_worker import IndexRequest
 

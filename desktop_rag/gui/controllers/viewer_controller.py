@@ -78,7 +78,7 @@ class ViewerController(QObject):
         self.found: Found | None = None
         self._request = 0
         self._reindexing = ""
-        self.backend.index_finished.connect(self._index_finished)
+        self.backend.library_changed.connect(self._library_changed)
         self.backend.stopping.connect(self.shutdown)  # before the engine closes: a locate may be reading it
 
     # ---- opening ----
@@ -306,10 +306,10 @@ class ViewerController(QObject):
         self.backend.force([hit.path])
         self.view.set_banner(tr("reindex_started"), level="info")
 
-    def _index_finished(self, _report) -> None:
+    def _library_changed(self, change) -> None:
         """After the re-index the user asked for, look for the passage again (the store is now current)."""
         hit = self.hit
-        if self._reindexing and hit is not None and hit.path == self._reindexing:
+        if change.touches("files") and self._reindexing and hit is not None and hit.path == self._reindexing:
             self._reindexing = ""
             self._show_position()
 

@@ -1,9 +1,14 @@
-"""The GUI's link to the engine: owns the index worker, the reader pool and the watcher; ordered shutdown."""
+"""The GUI's link to the engine: owns the index worker, the reader pool and the watcher; ordered shutdown.
+
+After every committed write it emits one `library_changed(LibraryChange)` saying what changed (the idea of
+Anki's `CollectionOp`): views and controllers refresh from that signal, not from refresh calls placed after
+each operation."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
@@ -18,6 +23,20 @@ from desktop_rag.gui.threads.worker_pool import WorkerPool
 log = logging.getLogger(__name__)
 STATUS_EVERY_MS = 1000
 WARM_UP_GRACE_MS = 300  # at close, how long to wait for a model load before leaving it behind
+
+
+CHANGE_KINDS = frozenset({"files", "collections", "conversations", "model"})
+
+
+@dataclass(frozen=True)
+class LibraryChange:
+    """What a committed write changed: some of CHANGE_KINDS ("files": sources, files, chunks or vectors;
+    "collections"; "conversations"; "model": the embedding model the library moves to)."""
+
+    kinds: frozenset[str]
+
+    def touches(self, *kinds: str) -> bool:
+        return not self.kinds.isdisjoint(kinds)
 
 
 def _listing(engine: Engine, collection: int | None = None) -> tuple:
@@ -38,6 +57,7 @@ class Backend(QObject):
     index_finished = Signal(object)  # IndexReport
     index_failed = Signal(str)
     busy_changed = Signal(int)  # 1/0, never bool (PySide6 6.12 refcount bug)
+    library_changed = Signal(object)  # LibraryChange, after every committed write
     stopping = Signal()  # shutdown began: stop your background work (it is joined right after)
     shut_down = Signal()
 
@@ -72,6 +92,7 @@ class Backend(QObject):
         self.worker_abandoned = False
         self.index_thread.start()
         app_settings.changed.connect(self._settings_changed)
+        self.library_changed.connect(self._refresh_for)
 
     @property
     def settings(self) -> Settings:
@@ -90,11 +111,41 @@ class Backend(QObject):
     def add(self, paths: Sequence[str]) -> None:
         self.indexer.submit(IndexRequest("index", tuple(paths), collection=self.collection))
 
-    def write(self, fn: Callable, callback: Callable | None = None, errback: Callable | None = None) -> None:
+    def write(self, fn: Callable, changes: Sequence[str], callback: Callable | None = None,
+              errback: Callable | None = None) -> None:
         """Run a change to the index (a collection created, renamed, deleted, imported) on the index worker,
-        the one thread that writes sources, files, chunks, vectors and collections."""
+        the one thread that writes sources, files, chunks, vectors and collections; once it is committed,
+        `library_changed` says what it changed (`changes`), then `callback` gets its result."""
         if not self.stopped:
-            self.indexer.submit(IndexRequest("task", task=(fn, callback, errback)))
+            self.indexer.submit(IndexRequest("task", task=(fn, self._announcing(changes, callback), errback)))
+
+    def edit(self, fn: Callable, changes: Sequence[str], callback: Callable | None = None,
+             errback: Callable | None = None) -> None:
+        """Run a conversation edit (its own short transaction) on the reader thread, in order with the reads;
+        then `library_changed` and `callback`, as `write` does."""
+        self.run(fn, self._announcing(changes, callback), errback)
+
+    def announce(self, *kinds: str) -> None:
+        """Say that a write committed elsewhere (an answer's turns, saved by the answer worker) changed these."""
+        unknown = set(kinds) - CHANGE_KINDS
+        if unknown:
+            raise ValueError(f"unknown change kinds: {sorted(unknown)}")
+        if not self.stopped:
+            self.library_changed.emit(LibraryChange(frozenset(kinds)))
+
+    def _announcing(self, changes: Sequence[str], callback: Callable | None) -> Callable:
+        def done(result: object) -> None:
+            self.announce(*changes)
+            if callback is not None:
+                callback(result)
+        return done
+
+    def _refresh_for(self, change: LibraryChange) -> None:
+        """The backend's own views of the library: the listing and the status."""
+        if change.touches("files", "collections"):
+            self.refresh_library()
+        if change.touches("files", "collections", "model"):
+            self.refresh_status()
 
     def _task_done(self, payload: tuple) -> None:
         callback, errback, result, error = payload
@@ -120,6 +171,8 @@ class Backend(QObject):
         if new.ui_language != old.ui_language:
             self.engine.interface_language = i18n.resolve_language(new.ui_language)
         self.indexer.submit(IndexRequest("apply", settings=new))
+        if new.embedding_model != old.embedding_model:
+            self.announce("model")
         if new.embedding_model != old.embedding_model and _chunking(new) == _chunking(old):
             self.indexer.submit(IndexRequest("index", None))  # a model switch re-embeds in the background
         # new chunking: the settings flow asked first and queues `reindex` (which embeds with the new model too)
@@ -186,15 +239,15 @@ class Backend(QObject):
         self.busy_changed.emit(1 if busy else 0)
 
     def _after_run(self, report: IndexReport) -> None:
-        self.refresh()
+        self.announce("files")
         self.index_finished.emit(report)
 
     def _after_failure(self, message: str) -> None:
-        self.refresh()
+        self.announce("files")  # what the run committed before it failed stays
         self.index_failed.emit(message)
 
     def _after_remove(self, _path: str) -> None:
-        self.refresh()
+        self.announce("files")
 
     # ---- shutdown ----
 
