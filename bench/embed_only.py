@@ -21,11 +21,7 @@ def chunk_texts(database: Path) -> list[str]:
 
 def load_encoder(model_id: str):
     """A callable texts -> vectors: SentenceTransformer directly (bundled model), or the hash embedder."""
-    from desktop_rag.engine.models.embedding import (
-        HASH_PREFIX,
-        HashEmbedder,
-        bundled_model_path,
-    )
+    from desktop_rag.engine.models.embedding import HASH_PREFIX, HashEmbedder, bundled_model_path
 
     if model_id.startswith(HASH_PREFIX):
         embedder = HashEmbedder(int(model_id[len(HASH_PREFIX):]))

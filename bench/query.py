@@ -8,15 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bench.common import (
-    HASH_MODEL,
-    emit,
-    figure,
-    library,
-    load_beir,
-    percentile,
-    uncapped_keyword_search,
-)
+from bench.common import HASH_MODEL, emit, figure, library, load_beir, percentile, uncapped_keyword_search
 from bench.synthetic import DIM, queries, synthetic_library
 
 

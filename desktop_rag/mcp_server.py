@@ -15,14 +15,7 @@ from typing import Any
 
 from desktop_rag import __version__
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import (
-    DesktopRagError,
-    DoneEvent,
-    Engine,
-    ErrorEvent,
-    Hit,
-    SourcesEvent,
-)
+from desktop_rag.engine import DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent
 
 log = logging.getLogger(__name__)
 

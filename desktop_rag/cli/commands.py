@@ -10,15 +10,7 @@ from collections.abc import Sequence
 from desktop_rag.cli.output import TerminalProgress, print_json
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import (
-    DoneEvent,
-    Engine,
-    ErrorEvent,
-    Hit,
-    SourcesEvent,
-    TokenEvent,
-    UsageError,
-)
+from desktop_rag.engine import DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, TokenEvent, UsageError
 
 
 def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:

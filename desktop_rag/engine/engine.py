@@ -24,22 +24,13 @@ from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.ingest import reembed
 from desktop_rag.engine.ingest.ingest import FileCallback, Ingestor, ProgressCallback
 from desktop_rag.engine.ingest.parsing import SafeParser
-from desktop_rag.engine.models.embedding import (
-    Embedder,
-    create_embedder,
-    default_model,
-    known_dimension,
-)
+from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
 from desktop_rag.engine.paths import is_inside, normalise_path
 from desktop_rag.engine.store import collections, conversations
 from desktop_rag.engine.store.languages import library_has_cjk
 from desktop_rag.engine.store.pool import StorePool, WriterLock
 from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
-from desktop_rag.engine.store.vector_index import (
-    VectorIndex,
-    open_vector_index,
-    save_cache,
-)
+from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index, save_cache
 from desktop_rag.engine.text.language import interface_is_chinese
 from desktop_rag.engine.types import (
     AnswerEvent,

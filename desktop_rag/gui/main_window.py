@@ -10,14 +10,7 @@ import os
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (
-    QInputDialog,
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QToolBar,
-    QWidget,
-)
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget
 
 from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine import IndexReport, IndexStatus, Progress, is_supported
@@ -126,9 +119,7 @@ class MainWindow(QMainWindow):
 
     def _build_collections(self) -> None:
         """The collection selector above the library tree, and "asking in" under the chat title."""
-        from desktop_rag.gui.controllers.collections_controller import (
-            CollectionsController,
-        )
+        from desktop_rag.gui.controllers.collections_controller import CollectionsController
         from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
 
         self.collections = CollectionsController(self.backend, self.chat, self)

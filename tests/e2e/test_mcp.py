@@ -78,9 +78,7 @@ def test_lists_tools_and_finds_the_passage_within_a_collection(library: Path):
     names = {t.name for t in tools.tools}
     assert names == {"search", "ask", "list_collections", "status"}
     assert all(t.annotations.read_only_hint for t in tools.tools)
-    from desktop_rag.mcp_server import (
-        search_description,  # made from the table of type names
-    )
+    from desktop_rag.mcp_server import search_description  # made from the table of type names
 
     assert next(t for t in tools.tools if t.name == "search").description == search_description()
     assert not found.is_error

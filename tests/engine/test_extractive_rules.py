@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 from desktop_rag.engine.answer import extractive
-from desktop_rag.engine.answer.extractive import (
-    best_sentences,
-    extractive_answer,
-    split_sentences,
-    terms,
-)
+from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, split_sentences, terms
 from desktop_rag.engine.types import Hit
 
 

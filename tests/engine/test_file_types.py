@@ -5,11 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop_rag.engine import file_types
-from desktop_rag.engine.file_types import (
-    FILE_TYPES,
-    SUPPORTED_SUFFIXES,
-    supported_types,
-)
+from desktop_rag.engine.file_types import FILE_TYPES, SUPPORTED_SUFFIXES, supported_types
 from desktop_rag.engine.ingest import parsing, scanning
 from desktop_rag.engine.ingest.loaders import load
 

@@ -12,12 +12,7 @@ import pytest
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.answer.llm import LLMClient, LLMError, check_connection
-from desktop_rag.engine.answer.llm_config import (
-    PRESETS,
-    LLMConfig,
-    config_problem,
-    resolve_llm_config,
-)
+from desktop_rag.engine.answer.llm_config import PRESETS, LLMConfig, config_problem, resolve_llm_config
 from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"

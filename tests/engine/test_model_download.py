@@ -20,12 +20,7 @@ from desktop_rag.engine.models.download import (
     download_model,
     select_files,
 )
-from tests.support.hub_server import (
-    FakeHub,
-    fake_model_files,
-    repo_from_folder,
-    run_hub_server,
-)
+from tests.support.hub_server import FakeHub, fake_model_files, repo_from_folder, run_hub_server
 
 REPO = "acme/tiny-embed"
 WANTED = {"config.json", "modules.json", "sentence_bert_config.json", "config_sentence_transformers.json",

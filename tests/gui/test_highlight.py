@@ -8,11 +8,7 @@ from PySide6.QtGui import QTextDocument
 from desktop_rag.engine.text.keyword import query_terms
 from desktop_rag.engine.text.terms import fold
 from desktop_rag.gui.text import highlight_html
-from tests.support.highlight import (
-    highlighted_runs,
-    marked_occurrences,
-    retrieval_matched_words,
-)
+from tests.support.highlight import highlighted_runs, marked_occurrences, retrieval_matched_words
 
 
 def marked(text: str, query: str) -> tuple[list[str], str]:

@@ -11,14 +11,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_rag.gui.models.library import (
-    COL_CHUNKS,
-    COL_NAME,
-    COL_STATE,
-    ErrorRole,
-    ExpandedRole,
-    StateRole,
-)
+from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, StateRole
 from tests.conftest import REPO
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
 

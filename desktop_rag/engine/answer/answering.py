@@ -20,15 +20,7 @@ from desktop_rag.engine.answer.prompting import (
 )
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import message
-from desktop_rag.engine.types import (
-    AnswerEvent,
-    ChatTurn,
-    DoneEvent,
-    ErrorEvent,
-    Hit,
-    SourcesEvent,
-    TokenEvent,
-)
+from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
 
 log = logging.getLogger(__name__)
 

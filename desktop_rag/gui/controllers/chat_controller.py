@@ -6,13 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import (
-    DoneEvent,
-    ErrorEvent,
-    IndexStatus,
-    SourcesEvent,
-    TokenEvent,
-)
+from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel

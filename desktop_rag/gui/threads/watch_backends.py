@@ -35,11 +35,7 @@ class _LazyPollingEmitter(PollingEmitter):
 
 
 try:  # inotify exists on Linux only
-    from watchdog.observers.inotify import (
-        InotifyEmitter,
-        InotifyObserver,
-        InotifyWatchGroup,
-    )
+    from watchdog.observers.inotify import InotifyEmitter, InotifyObserver, InotifyWatchGroup
     from watchdog.observers.inotify_c import InotifyFD
 except (ImportError, OSError, AttributeError):  # pragma: no cover - not Linux
     InotifyObserver = None  # type: ignore[assignment,misc]

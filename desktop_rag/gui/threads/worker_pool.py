@@ -37,16 +37,7 @@ from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import (
-    QCoreApplication,
-    QObject,
-    QRunnable,
-    Qt,
-    QThreadPool,
-    QTimer,
-    Signal,
-    Slot,
-)
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 from shiboken6 import delete, isValid
 
 log = logging.getLogger(__name__)

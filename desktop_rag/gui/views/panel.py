@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QLabel,
-    QMessageBox,
-    QToolTip,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QToolTip, QVBoxLayout, QWidget
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.text import literal_html

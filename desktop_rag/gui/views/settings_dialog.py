@@ -24,12 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
-from desktop_rag.engine import (
-    PRESETS,
-    check_connection,
-    resolve_llm_config,
-    sends_in_clear,
-)
+from desktop_rag.engine import PRESETS, check_connection, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
 from desktop_rag.gui.threads.worker_pool import Worker, owned_pool
 

@@ -6,24 +6,10 @@ import html
 import os
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QLabel,
-    QSplitter,
-    QTableView,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QWidget
 
 from desktop_rag.gui import i18n
-from desktop_rag.gui.models.sources import (
-    COL_FILE,
-    COL_HEADING,
-    COL_N,
-    COL_PAGE,
-    COL_SCORE,
-    SourcesModel,
-)
+from desktop_rag.gui.models.sources import COL_FILE, COL_HEADING, COL_N, COL_PAGE, COL_SCORE, SourcesModel
 from desktop_rag.gui.text import highlight_html
 from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 from desktop_rag.gui.views.safe_browser import SafeTextBrowser

@@ -9,10 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
-    model_languages,
-    model_prompts,
-)
+from desktop_rag.engine.models.embedders.sentence_transformers_backend import model_languages, model_prompts
 
 API_PREFIX = "api:"
 KEY_ENV = "DESKTOP_RAG_EMBEDDING_API_KEY"
