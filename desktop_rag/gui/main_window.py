@@ -272,8 +272,9 @@ class MainWindow(QMainWindow):
 
     def _show_model_state(self) -> None:
         state, message = self.model_state
-        if state == "ready":
-            self.model_label.setText(f"{i18n.tr('status.model_ready')} · {message}")
+        if state == "ready":  # the library's model as the last status read it (an "auto" library can move to
+            model = self.last_status.embedding_model if self.last_status else message  # e5 on its first Chinese text)
+            self.model_label.setText(f"{i18n.tr('status.model_ready')} · {model}")
             self.model_label.setStyleSheet("color: #2e7d32;")
         elif state == "error":
             self.model_label.setText(i18n.tr("status.model_error", message=message[:120]))
@@ -293,8 +294,8 @@ class MainWindow(QMainWindow):
             text += " · " + i18n.tr("status.reembed", model=status.reembed_model, done=status.reembed_done,
                                     total=status.reembed_total)
         self.index_label.setText(text)
-        if self.model_state[0] == "loading":
-            self._show_model_state()  # how many passages the loading index holds
+        if self.model_state[0] != "error":
+            self._show_model_state()  # how many passages a loading index holds; which model the library uses
         self.status_updated.emit(status)
 
     def _retranslate(self) -> None:
