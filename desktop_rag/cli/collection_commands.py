@@ -77,7 +77,8 @@ def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
     print(f"Exported “{clean_line(report.collection)}”: {report.files} files, {report.chunks} chunks, "
           f"{report.vectors} vectors, {report.documents} documents -> {clean_line(report.path)}")
     for missing in report.missing_documents:
-        print(f"  not included (not found on disk): {clean_line(missing)}")
+        print(f"  not included (missing, changed since it was indexed, not linked, or not a plain file in its "
+              f"folder): {clean_line(missing)}")
     return 0
 
 

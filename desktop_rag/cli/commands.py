@@ -79,7 +79,9 @@ def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
         print(f"Switching to {clean_line(status.reembed_model)}: {status.reembed_done}/{status.reembed_total} chunks re-embedded "
               "(search uses the current model until it is complete; `desktop-rag index` continues it)")
     for source in status.sources:
-        print(f"Source: {clean_line(source)}")
+        linked = " (not linked: imported without its documents; `desktop-rag link` it to a folder)" \
+            if source in status.not_linked else ""
+        print(f"Source: {clean_line(source)}{linked}")
     for failure in status.failed_files:
         print(f"Failed: {clean_line(failure.path)}: {clean(failure.error)}")
     return 0
@@ -176,6 +178,18 @@ def cmd_remove(paths: AppPaths, args: argparse.Namespace) -> int:
         raise UsageError(f"{args.path} is not a source in {where} (see `desktop-rag status`)")
     print(f"Removed {clean_line(args.path)} and its chunks.")
     return 0
+
+
+def cmd_link(paths: AppPaths, args: argparse.Namespace) -> int:
+    engine = Engine(paths)
+    try:
+        source = engine.relink_source(args.source, args.folder, _collection(engine, args))
+        report = engine.index([source.path], collection=source.collection_id)
+    finally:
+        engine.close()
+    print(f"Linked {clean_line(args.source)} to {clean_line(source.path)}: {report.unchanged} unchanged, "
+          f"{report.added + report.updated} read, {report.removed} gone.")
+    return 1 if report.failed else 0
 
 
 def _warn_plain_http(engine: Engine) -> None:

@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     _collection_option(p, "the collection the source is in")
 
+    p = sub.add_parser("link", help="link a source imported without its documents to a folder (then index it)")
+    p.add_argument("source", help="the source as `status` shows it")
+    p.add_argument("folder", help="the folder (or, for a single-file source, the file) on this computer")
+    _collection_option(p, "the collection the source is in")
+
     p = sub.add_parser("collections", help="list, create, rename or delete collections (knowledge bases)")
     p.add_argument("action", nargs="?", default="list", choices=("list", "create", "rename", "delete"))
     p.add_argument("names", nargs="*", help="create NAME | rename OLD NEW | delete NAME")

@@ -219,6 +219,11 @@ class Engine:
         collection = store.first_collection_id() if collection is None else collection
         for existing in store.sources():
             overlaps = existing.path == path or (existing.kind == "folder" and is_inside(path, existing.path))
+            if existing.detached and (overlaps or is_inside(existing.path, path)):
+                raise UsageError(
+                    f"{path} overlaps {existing.path}, a source imported from an archive and not linked to this "
+                    "computer yet: link it to a folder first (`desktop-rag link`, or Link to a folder… in the "
+                    "library), or remove it.")
             if overlaps and not named:
                 return existing
             if overlaps or (kind == "folder" and is_inside(existing.path, path)):
@@ -238,6 +243,17 @@ class Engine:
                         db.execute("UPDATE files SET source_id = ? WHERE source_id = ?", (new.id, inner.id))
                         db.execute("DELETE FROM sources WHERE id = ?", (inner.id,))
         return new
+
+    def relink_source(self, path: str, chosen: str | Path, collection: int | None = None) -> SourceRecord:
+        """Link a source imported without its documents (shown as not linked) to a folder or file the user
+        chose; it is indexed by the next run. UsageError if it is not such a source or `chosen` does not fit."""
+        from desktop_rag.engine.archive.relink import relink
+
+        with self._writing():
+            source = self.store.source_by_path(path)
+            if source is None or (collection is not None and source.collection_id != collection):
+                raise UsageError(f"{path} is not a source in this library (see `desktop-rag status`).")
+            return relink(self.store, source, chosen)
 
     def remove_source(self, path: str | Path, collection: int | None = None) -> bool:
         """Forget a source with its files, chunks and vectors. False if it was not a source (of `collection`)."""
@@ -355,7 +371,7 @@ class Engine:
     ) -> IndexReport:
         """Add `paths` as sources (if given) and reconcile them; None reconciles every source (of `collection`
         if given; new paths join `collection`, or the first collection). Sources imported without their
-        documents are left alone while their folder is missing.
+        documents are never scanned until they are linked to a folder (`relink_source`).
 
         `force` re-reads those files even if unchanged. When the settings ask for another embedding
         model, the library is re-embedded in the background of this run (for at most
@@ -367,7 +383,7 @@ class Engine:
             if paths is not None:
                 sources = self.add_sources(paths, collection)
             else:
-                sources = [s for s in self.store.sources(collection) if not (s.detached and not Path(s.path).exists())]
+                sources = [s for s in self.store.sources(collection) if not s.detached]
             ingestor = Ingestor(self.store, self.settings, self.embedder, self._vectors_for_writing,
                                 self.parser(), cancel, on_progress, on_file)
             try:
@@ -477,6 +493,7 @@ class Engine:
         dimension = store.get_meta("dimension")
         staged = reembed.staged_model(store)
         done, total = reembed.staged_counts(store) if staged else (0, 0)
+        sources = store.sources(collection)
         return IndexStatus(
             embedding_model=self.index_model,
             dimension=int(dimension) if dimension else known_dimension(self.index_model),
@@ -487,7 +504,8 @@ class Engine:
             files_failed=counts.get("failed", 0),
             files_pending=counts.get("pending", 0),
             failed_files=tuple(store.failed_files(collection)),
-            sources=tuple(s.path for s in store.sources(collection)),
+            sources=tuple(s.path for s in sources),
+            not_linked=tuple(s.path for s in sources if s.detached),
             reembed_model=staged or "",
             reembed_done=done,
             reembed_total=total,

@@ -95,6 +95,7 @@ class IndexStatus:
     files_pending: int
     failed_files: tuple[FailedFile, ...] = ()
     sources: tuple[str, ...] = ()
+    not_linked: tuple[str, ...] = ()  # sources imported without their documents: never scanned until linked
     reembed_model: str = ""  # a model switch under way: the new model, and its vectors done so far
     reembed_done: int = 0
     reembed_total: int = 0
@@ -118,6 +119,7 @@ class IndexStatus:
             },
             "failed_files": [{"path": f.path, "error": f.error} for f in self.failed_files],
             "sources": list(self.sources),
+            "not_linked": list(self.not_linked),
             "reembedding": {"model": self.reembed_model, "done": self.reembed_done, "total": self.reembed_total}
             if self.reembed_model else None,
         }

@@ -37,6 +37,15 @@ _TEXT: dict[str, tuple[str, str]] = {
     "library.add_files": ("Add files…", "添加文件…"),
     "library.reindex": ("Re-index", "重新索引"),
     "library.remove": ("Remove", "移除"),
+    "library.link": ("Link to a folder…", "关联到文件夹…"),
+    "library.link_folder": ("Choose the folder that holds “{path}” on this computer",
+                            "选择本机上存放“{path}”的文件夹"),
+    "library.link_file": ("Choose the file “{path}” on this computer", "选择本机上的文件“{path}”"),
+    "library.not_linked_tip": ("{path}\nImported from an archive without its documents: not linked to this computer, "
+                               "so it is never scanned or opened. Link it to a folder you choose to index it.",
+                               "{path}\n从归档导入、未附带文档：尚未关联到本机，因此不会被扫描或打开。"
+                               "将其关联到您选择的文件夹后才会索引。"),
+    "library.link_failed": ("Could not link “{path}”: {reason}", "无法关联“{path}”：{reason}"),
     "library.pause": ("Pause", "暂停"),
     "library.pause_tip": ("Stops after the current step; Resume continues where it stopped.",
                           "在当前步骤后停止；“继续”会从停止处接着做。"),
@@ -83,6 +92,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "state.removed": ("removed", "已移除"),
     "state.folder": ("folder", "文件夹"),
     "state.file": ("file", "文件"),
+    "state.not_linked": ("not linked", "未关联"),
     # progress
     "progress.scan": ("Scanning for changes…", "正在检查变化…"),
     "progress.text": ("Reading {done}/{total}: {file}", "正在读取 {done}/{total}：{file}"),
@@ -339,6 +349,12 @@ _TEXT: dict[str, tuple[str, str]] = {
         "此文件已不在资料库中；段落可能与之不符。"),
     "viewer.passage_heading": ("The cited passage (as indexed)", "所引用的段落（索引时）"),
     "viewer.no_open": ("The system could not open {path}", "系统无法打开 {path}"),
+    "viewer.not_handed": ("{path} is not handed to another app: only documents of a supported type that are on "
+                          "this computer (not a network path, not in a source that is not linked) are opened.",
+                          "{path} 不会交给其他应用打开：只打开本机上受支持类型的文档（不含网络路径，也不含尚未关联的来源中的文件）。"),
+    "viewer.not_linked": ("This document comes from an archive imported without its documents and is not linked to "
+                          "a folder on this computer, so it is not opened. Link its source in the library first.",
+                          "此文档来自未附带文档的归档，尚未关联到本机的文件夹，因此不会打开。请先在资料库中关联其来源。"),
     "dialog.error": ("Desktop RAG", "Desktop RAG"),
 }
 

@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
         lib.reindex_requested.connect(lambda path, _kind: self.password_prompt.forget(path))
         lib.reindex_requested.connect(self.reindex_path)
         lib.remove_requested.connect(self.confirm_remove)
+        lib.link_requested.connect(self.link_source)
         lib.pause_requested.connect(self.pause_indexing)
         lib.resume_requested.connect(self.resume_indexing)
         lib.cancel_requested.connect(self.cancel_indexing)
@@ -216,6 +217,13 @@ class MainWindow(QMainWindow):
             self.backend.force([path], [path])
         else:
             self.backend.force([path])
+
+    def link_source(self, source: str, chosen: str) -> None:
+        """Link a not-linked source to the folder the user chose, then index it (on the index worker)."""
+        def failed(reason: str) -> None:
+            show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
+                       i18n.tr("library.link_failed", path=source, reason=reason))
+        self.backend.link(source, chosen, failed)
 
     def confirm_remove(self, path: str) -> None:
         if ask_plain(self, i18n.tr("dialog.error"), i18n.tr("library.confirm_remove", path=path)):

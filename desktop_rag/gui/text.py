@@ -8,7 +8,7 @@ import sys
 
 from PySide6.QtCore import QUrl
 
-from desktop_rag.engine import query_terms, term_spans
+from desktop_rag.engine import is_supported, query_terms, term_spans
 
 CITE_SCHEME = "cite"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
@@ -75,6 +75,12 @@ def _merged(spans: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
         else:
             out.append((start, end))
     return out
+
+
+def openable_file(path: str) -> bool:
+    """Whether a document path may be handed to the system's default app: a supported document type, on this
+    computer (a network path such as `\\\\server\\share` or `//server/share` is never opened)."""
+    return is_supported(path) and not path.startswith(("\\\\", "//"))
 
 
 def file_url(path: str, page: int | None = None) -> QUrl:

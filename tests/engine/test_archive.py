@@ -64,9 +64,14 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
         assert _results(target, second.collection_id) == _results(engine, grid)
         assert counting.passages == 0
         assert _vectors_by_text(target) == _vectors_by_text(engine)
-        # the sources keep their paths; the documents are still there, so a re-scan finds nothing to do
+        # the sources keep their paths but are not linked: a run scans nothing until the user links them; linked
+        # to the folders where the documents still are, each file's hash is checked and nothing is read again
+        assert target.index().unchanged == 0 and set(target.status().not_linked) == {str(a), str(b)}
+        for folder in (a, b):
+            target.relink_source(str(folder), folder)
         report = target.index()
         assert (report.unchanged, report.embedded, report.removed) == (4, 0, 0) and counting.passages == 0
+        assert target.status().not_linked == ()
     finally:
         target.close()
     reopened = Engine(resolve_paths(tmp_path / "fresh"), FAST)  # the FAISS cache saved by the import is valid

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 import zipfile
@@ -22,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.store.store import Store
 
 FORMAT = "desktop-rag-collection"
@@ -33,6 +35,9 @@ _GIB = 1 << 30
 LIMITS = {MANIFEST: 1 << 20, COLLECTION: _GIB // 4, CHUNKS: 2 * _GIB, VECTORS: 8 * _GIB, VECTOR_IDS: _GIB}
 MAX_DOCUMENT_BYTES = 2 * _GIB
 MAX_DOCUMENTS_TOTAL = 64 * _GIB
+MAX_LOADED_BYTES = 10 * _GIB  # the members read into memory (all but the documents), together
+MAX_RATIO = 100  # a member read into memory may inflate at most this much (real ones: 1-10x); over 1 MiB only
+MAX_DIMENSION = 1 << 16
 _COPY = 1 << 20
 
 
@@ -88,6 +93,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
         if name is None:
             raise UsageError("That collection no longer exists.")
         sources, files, chunks, ids, vectors = _collection_rows(store, collection_id)
+        detached = {s.id for s in store.sources(collection_id) if s.detached}
         meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -101,12 +107,16 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
             members[VECTOR_IDS] = _put(zf, VECTOR_IDS, ids.astype("<i8").tobytes())
             members[VECTORS] = _put(zf, VECTORS, vectors.astype("<f4").tobytes())
             if with_documents:
+                linked = {s["id"]: s for s in sources if s["id"] not in detached}
                 for f in files:
                     member = f"documents/{f['id']}/{_leaf(f['path'])}"
-                    if DOCUMENT_NAME.fullmatch(member) and os.path.isfile(f["path"]):
-                        members[member] = _put_file(zf, member, f["path"])
-                    else:
+                    entry = None
+                    if DOCUMENT_NAME.fullmatch(member) and f["source_id"] in linked:
+                        entry = _put_file(zf, member, f, linked[f["source_id"]])
+                    if entry is None:
                         missing.append(f["path"])
+                    else:
+                        members[member] = entry
             manifest = {
                 "format": FORMAT, "format_version": FORMAT_VERSION, "app_version": app_version,
                 "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name[0],
@@ -157,14 +167,50 @@ def _put(zf: zipfile.ZipFile, name: str, data: bytes) -> dict:
     return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def _put_file(zf: zipfile.ZipFile, name: str, path: str) -> dict:
+def _put_file(zf: zipfile.ZipFile, name: str, file: dict, source: dict) -> dict | None:
+    """Copy the document as it was indexed into the archive; None (left out) when the path is now a link,
+    leads outside its source, is not a regular file, or holds other bytes than the ones indexed."""
+    fd = _open_indexed(file["path"], source)
+    if fd is None:
+        return None
+    with os.fdopen(fd, "rb") as src:
+        if not file["sha256"] or _digest(src, None)[0] != file["sha256"]:
+            return None
+        src.seek(0)
+        with zf.open(name, "w", force_zip64=True) as dst:
+            digest, size = _digest(src, dst)
+    if digest != file["sha256"]:  # changed between the check and the copy: the archive would hold other bytes
+        raise ArchiveError(f"{file['path']} changed while it was being exported; export again.")
+    return {"size": size, "sha256": digest}
+
+
+def _open_indexed(path: str, source: dict) -> int | None:
+    """A descriptor on the regular file at `path` itself (no link followed, not even a folder above it),
+    inside its source; None otherwise. Non-blocking, so a FIFO put there cannot stall the export."""
+    real = os.path.realpath(path)
+    inside = real == source["path"] if source["kind"] == "file" else is_inside(real, source["path"])
+    if real != os.path.normpath(path) or not inside:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+def _digest(src, dst) -> tuple[str, int]:
+    """sha256 and size of the rest of `src`, written on to `dst` when given."""
     digest, size = hashlib.sha256(), 0
-    with open(path, "rb") as src, zf.open(name, "w", force_zip64=True) as dst:
-        while block := src.read(_COPY):
-            digest.update(block)
-            size += len(block)
+    while block := src.read(_COPY):
+        digest.update(block)
+        size += len(block)
+        if dst is not None:
             dst.write(block)
-    return {"size": size, "sha256": digest.hexdigest()}
+    return digest.hexdigest(), size
 
 
 # ---- reading and validation --------------------------------------------------------------------
@@ -212,9 +258,28 @@ def _read(zf: zipfile.ZipFile, path: Path) -> ArchiveContent:
             documents[int(match.group(1))] = name
     if total_documents > MAX_DOCUMENTS_TOTAL:
         raise ArchiveError(_damaged(path, "its documents are larger than 64 GB"))
-    for name in listed:  # every hash before anything is parsed or written
+    _check_declared(manifest, infos, path)
+    loaded = {name: _load(zf, infos[name], listed[name], path) for name in LIMITS if name != MANIFEST}
+    for name in documents.values():  # every hash before anything is parsed or written
         _verify(zf, infos[name], listed[name], path)
-    return _content(zf, infos, manifest, documents, path)
+    return _content(loaded, manifest, documents, path)
+
+
+def _check_declared(manifest: dict, infos: dict[str, zipfile.ZipInfo], path: Path) -> None:
+    """Before inflating anything: the vectors' sizes follow from the counts, and nothing read into memory
+    inflates past a ratio or a total a real archive never reaches (a zip bomb is refused from its headers)."""
+    vectors, dimension = manifest["counts"]["vectors"], manifest.get("dimension") or 0
+    if vectors and not 0 < dimension <= MAX_DIMENSION:
+        raise ArchiveError(_damaged(path, "its vectors have an impossible dimension"))
+    if infos[VECTOR_IDS].file_size != vectors * 8 or infos[VECTORS].file_size != vectors * dimension * 4:
+        raise ArchiveError(_damaged(path, "its vectors do not match their count and dimension"))
+    members = [infos[name] for name in LIMITS]
+    if sum(i.file_size for i in members) > MAX_LOADED_BYTES:
+        raise ArchiveError(_damaged(path, "its passages and vectors are larger than this app reads"))
+    for info in members:
+        if info.file_size > _COPY and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise ArchiveError(_damaged(path, f"{info.filename!r} inflates more than {MAX_RATIO} times "
+                                              "(a zip bomb, or not made by `desktop-rag export`)"))
 
 
 def _check_manifest(manifest: object, path: Path) -> None:
@@ -265,17 +330,26 @@ def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
     return b"".join(_blocks(zf, info, info.file_size))
 
 
-def _content(zf, infos, manifest: dict, documents: dict[int, str], path: Path) -> ArchiveContent:
+def _load(zf: zipfile.ZipFile, info: zipfile.ZipInfo, entry: dict, path: Path) -> bytearray:
+    """A member read once into a buffer of its declared size while its hash is checked (nothing parsed yet)."""
+    buffer, digest, at = bytearray(entry["size"]), hashlib.sha256(), 0
+    for block in _blocks(zf, info, entry["size"]):
+        buffer[at:at + len(block)] = block
+        digest.update(block)
+        at += len(block)
+    if digest.hexdigest() != entry["sha256"]:
+        raise ArchiveError(_damaged(path, f"the content of {info.filename!r} does not match its checksum"))
+    return buffer
+
+
+def _content(loaded: dict[str, bytearray], manifest: dict, documents: dict[int, str], path: Path) -> ArchiveContent:
     from desktop_rag.engine.archive.shapes import check_rows
 
-    collection = _json(_member(zf, infos[COLLECTION], LIMITS[COLLECTION]), COLLECTION, path)
-    lines = _member(zf, infos[CHUNKS], LIMITS[CHUNKS]).decode("utf-8").splitlines()
-    chunks = [_json(line.encode("utf-8"), CHUNKS, path) for line in lines if line.strip()]
-    ids = np.frombuffer(_member(zf, infos[VECTOR_IDS], LIMITS[VECTOR_IDS]), dtype="<i8").astype(np.int64)
-    raw = _member(zf, infos[VECTORS], LIMITS[VECTORS])
+    collection = _json(loaded.pop(COLLECTION), COLLECTION, path)
+    chunks = [_json(line, CHUNKS, path) for line in loaded.pop(CHUNKS).split(b"\n") if line.strip()]
+    ids = np.frombuffer(loaded.pop(VECTOR_IDS), dtype="<i8").astype(np.int64, copy=False)
     dimension = manifest.get("dimension") or 0
-    if len(ids) and len(raw) != len(ids) * dimension * 4:
-        raise ArchiveError(_damaged(path, "its vectors do not match their count and dimension"))
+    raw = loaded.pop(VECTORS)
     vectors = np.frombuffer(raw, dtype="<f4").reshape(len(ids), dimension) if len(ids) else np.zeros((0, 0), "<f4")
     if not np.isfinite(vectors).all():
         raise ArchiveError(_damaged(path, "its vectors hold invalid numbers"))
@@ -285,7 +359,7 @@ def _content(zf, infos, manifest: dict, documents: dict[int, str], path: Path) -
     problem = check_rows(sources, files, chunks, ids, manifest["counts"], documents)
     if problem:
         raise ArchiveError(_damaged(path, problem))
-    return ArchiveContent(manifest, sources, files, chunks, ids, vectors.astype(np.float32), documents)
+    return ArchiveContent(manifest, sources, files, chunks, ids, vectors.astype(np.float32, copy=False), documents)
 
 
 def _json(data: bytes, name: str, path: Path):

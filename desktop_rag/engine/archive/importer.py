@@ -17,6 +17,7 @@ import numpy as np
 from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.store import collections
 from desktop_rag.engine.store.languages import note_chunk_texts
@@ -24,6 +25,7 @@ from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text import keyword
 
 _UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
+SPACE_MARGIN = 64 << 20  # left free on a disk after an import's writes
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
     file_paths = {f["id"]: mapping.get(("file", f["id"]), f["path"]) for f in content.files}
     _check_conflicts(store, source_paths.values(), file_paths.values())
+    check_space(store.path.parent, _stored_bytes(content), "the imported passages")
     if extract:
         _extract(content, zip_path, documents_dir, file_paths)
     try:
@@ -84,6 +87,11 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
                              "documents_dir": str(documents_dir) if extract else None})
     vectors = content.vectors if use_vectors else np.zeros((0, 0), np.float32)
     return report, new_ids, vectors
+
+
+def _stored_bytes(content: ArchiveContent) -> int:
+    """About what the import adds to the library file: each passage twice (text, keyword row), the vectors."""
+    return 2 * sum(len(c["text"]) + len(c["heading"]) for c in content.chunks) + content.vectors.nbytes
 
 
 def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict, file_paths: dict,
@@ -134,23 +142,41 @@ def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict,
 
 
 def _check_conflicts(store: Store, sources, files) -> None:
+    """No archive source may be, contain or lie inside a source of this library; no file may be here already."""
     for path in sources:
-        existing = store.source_by_path(path)
-        if existing is not None:
-            raise UsageError(f"{path} is already a source in this library (collection "
-                             f"“{collections.name_of(store, existing.collection_id)}”): a file or folder can be in "
-                             "one collection only. Nothing was changed.")
+        for existing in store.sources():
+            if is_inside(path, existing.path) or is_inside(existing.path, path):
+                where = collections.name_of(store, existing.collection_id)
+                same = "is already" if path == existing.path else f"overlaps {existing.path}, which is"
+                raise UsageError(f"The archive's source {path} {same} a source in this library (collection "
+                                 f"“{where}”): a file or folder can be in one collection only. Nothing was changed.")
     for path in files:
         if store.file_by_path(path) is not None:
             raise UsageError(f"{path} is already in this library: a file can be in one collection only. "
                              "Nothing was changed.")
 
 
+def check_space(folder: Path, needed: int, what: str) -> None:
+    """UsageError unless `folder`'s disk has room for `needed` bytes and a margin (checked before writing)."""
+    probe = folder
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    free = shutil.disk_usage(probe).free
+    if free < needed + SPACE_MARGIN:
+        raise UsageError(f"Not enough free disk space for {what}: about {_mb(needed + SPACE_MARGIN)} needed on "
+                         f"{probe}, {_mb(free)} free. Nothing was changed.")
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:,.0f} MB"
+
+
 # ---- documents -------------------------------------------------------------------------------------
 
 
 def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str]:
-    """New paths under `root` for the sources and files (names cleaned, every path kept inside `root`)."""
+    """New paths under `root` for the sources and files (names cleaned, every path kept inside `root`, two
+    names that clean to the same one told apart)."""
     mapping: dict[tuple[str, int], str] = {}
     used: set[str] = set()
     base = {}
@@ -163,6 +189,8 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
         base[s["id"]] = root / candidate
         mapping[("source", s["id"])] = str(base[s["id"]])
     sources = {s["id"]: s for s in content.sources}
+    files: set[str] = set()
+    folders: set[str] = set()
     for f in content.files:
         source = sources[f["source_id"]]
         if source["kind"] == "file":
@@ -171,8 +199,27 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
             target = base[source["id"]].joinpath(*_relative_parts(f["path"], source["path"]))
         if not is_inside(target, root) or is_inside(root, target):  # strictly below root
             raise ArchiveError(f"A path in the archive leads outside {root}. Nothing was changed.")
+        target = _unique(target, files, folders, root)
         mapping[("file", f["id"])] = str(target)
     return mapping
+
+
+def _unique(target: Path, files: set[str], folders: set[str], root: Path) -> Path:
+    """`target`, or `name (2).ext`... when another document or folder already has that name (compared
+    without case); always a supported type."""
+    if not is_supported(target):
+        raise ArchiveError(f"The document name {target.name!r} in the archive is not a supported document type. "
+                           "Nothing was changed.")
+    parents = [str(p).lower() for p in target.parents if p != root and is_inside(p, root)]
+    if any(p in files for p in parents):
+        raise ArchiveError(f"A folder in the archive has the name of a document once names are cleaned for this "
+                           f"computer ({target.parent.name!r}). Nothing was changed.")
+    candidate, n = target, 2
+    while str(candidate).lower() in files or str(candidate).lower() in folders:
+        candidate, n = target.with_name(f"{target.stem} ({n}){target.suffix}"), n + 1
+    files.add(str(candidate).lower())
+    folders.update(parents)
+    return candidate
 
 
 def _relative_parts(path: str, root: str) -> list[str]:
@@ -195,10 +242,11 @@ def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: di
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise UsageError(f"{dest} already exists and is not empty: choose another folder for the documents. "
                          "Nothing was changed.")
+    members = content.manifest["members"]
+    check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()), "the documents")
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
     try:
-        members = content.manifest["members"]
         files = {f["id"]: f for f in content.files}
         with zipfile.ZipFile(zip_path) as zf:
             for file_id, member in content.documents.items():

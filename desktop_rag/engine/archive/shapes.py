@@ -1,8 +1,18 @@
-"""Shape checks for the rows of a collection archive: types, references between them, and counts."""
+"""Shape checks for the rows of a collection archive: types, integer ranges, paths, references, counts.
+
+Paths come from someone else's computer: each must be absolute and local (a POSIX path or a drive-letter
+path; never relative, `..`, or a network share), name a supported document type, and lie inside its source;
+sources never overlap one another.
+"""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+
+from desktop_rag.engine.file_types import is_supported
+from desktop_rag.engine.paths import is_inside
 
 _SOURCE = {"id": int, "path": str, "kind": str}
 _FILE = {"id": int, "source_id": int, "path": str, "size": int, "mtime_ns": int, "sha256": str, "status": str,
@@ -10,6 +20,9 @@ _FILE = {"id": int, "source_id": int, "path": str, "size": int, "mtime_ns": int,
 _CHUNK = {"id": int, "file_id": int, "ordinal": int, "text": str, "heading": str, "char_start": int, "char_end": int,
           "ocr": int}
 MAX_PATH_CHARS = 4096
+INT64_MAX = (1 << 63) - 1
+_SIGNED = {"mtime_ns"}  # the only integer that may be negative (a file dated before 1970)
+_LOCAL_ABSOLUTE = re.compile(r"^(?:/(?![/\\])|[A-Za-z]:[\\/])")  # /x (not //x) or C:\x; never \\server
 
 
 def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndarray, counts: dict,
@@ -21,10 +34,18 @@ def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndar
         bad = next((r for r in rows if not _fits(r, shape)), None)
         if bad is not None:
             return f"a {what} record is malformed"
+    if any(not _in_range(r) for rows in (sources, files, chunks) for r in rows):
+        return "a record holds a number out of range"
     if any(s["kind"] not in ("folder", "file") or not _sane_path(s["path"]) for s in sources):
-        return "a source has an invalid kind or path"
+        return "a source has an invalid kind, or a path that is not an absolute local path (relative, with '..', " \
+               "or a network share)"
     if any(f["status"] not in ("pending", "indexed", "failed") or not _sane_path(f["path"]) for f in files):
-        return "a file has an invalid status or path"
+        return "a file has an invalid status, or a path that is not an absolute local path"
+    if any(not is_supported(f["path"]) for f in files):
+        return "a file is not a supported document type"
+    problem = _placement(sources, files)
+    if problem:
+        return problem
     if any(c.get("page") is not None and not isinstance(c["page"], int) for c in chunks):
         return "a chunk has an invalid page"
     source_ids = {s["id"] for s in sources}
@@ -52,5 +73,31 @@ def _fits(row: object, shape: dict[str, type]) -> bool:
     return all(isinstance(row.get(key), kind) and not isinstance(row.get(key), bool) for key, kind in shape.items())
 
 
+def _in_range(row: dict) -> bool:
+    return all(-INT64_MAX <= v <= INT64_MAX if k in _SIGNED else 0 <= v <= INT64_MAX
+               for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool))
+
+
 def _sane_path(path: str) -> bool:
-    return 0 < len(path) <= MAX_PATH_CHARS and "\x00" not in path
+    """Absolute, local, without `.`/`..` parts or NUL, and not too long (other names are cleaned on extraction)."""
+    if not 0 < len(path) <= MAX_PATH_CHARS or "\x00" in path or not _LOCAL_ABSOLUTE.match(path):
+        return False
+    return not any(part in (".", "..") for part in re.split(r"[/\\]", path))
+
+
+def _placement(sources: list[dict], files: list[dict]) -> str | None:
+    """Sources apart from one another, and every file inside its own source."""
+    for i, a in enumerate(sources):
+        for b in sources[i + 1:]:
+            if is_inside(a["path"], b["path"]) or is_inside(b["path"], a["path"]):
+                return "two of its sources overlap"
+    by_id = {s["id"]: s for s in sources}
+    for f in files:
+        source = by_id.get(f["source_id"])
+        if source is None:
+            continue  # reported below as a missing source
+        inside = f["path"] == source["path"] if source["kind"] == "file" else \
+            is_inside(f["path"], source["path"]) and not is_inside(source["path"], f["path"])
+        if not inside:
+            return "a file lies outside its source"
+    return None

@@ -302,6 +302,12 @@ class Store:
         ).fetchone()
         return FileRecord(*row) if row else None
 
+    def file_linked(self, path: str) -> bool:
+        """False for a file of a source imported without its documents (not linked): never read from disk."""
+        row = self.db.execute("SELECT s.detached FROM files f JOIN sources s ON s.id = f.source_id WHERE f.path = ?",
+                              (path,)).fetchone()
+        return row is None or not row[0]
+
     def touch_file(self, file_id: int, size: int, mtime_ns: int) -> None:
         """Record a new size/mtime for a file whose content hash did not change."""
         self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, file_id))

@@ -23,7 +23,7 @@ from desktop_rag.engine import (
     find_in_pdf,
     locate,
 )
-from desktop_rag.gui.text import file_url
+from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
 from desktop_rag.gui.threads.worker_pool import WorkerPool
 from desktop_rag.gui.views.viewer import ViewerWindow
@@ -294,7 +294,12 @@ class ViewerController(QObject):
         hit = self.hit
         if hit is None:
             return
-        page = self.page + 1 if self.location is not None and self.location.kind == "pdf" else hit.page
+        location = self.location
+        if not openable_file(hit.path) or location is None or location.file_state == MISSING:
+            if self.view is not None:  # a .bat named like a report, a network path, a not-linked archive file
+                self.view.set_banner(tr("not_handed", path=hit.path), level="info")
+            return
+        page = self.page + 1 if location.kind == "pdf" else hit.page
         if not QDesktopServices.openUrl(file_url(hit.path, page)) and self.view is not None:
             self.view.set_banner(tr("no_open", path=hit.path), level="info")
 
@@ -329,6 +334,10 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now."""
     record = engine.store.file_by_path(hit.path)
     indexed = IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
+    if not engine.store.file_linked(hit.path):  # its path came from someone else's archive: nothing is read there
+        kind = "pdf" if hit.path.lower().endswith(".pdf") else "text"
+        return Location(hit.path, kind, MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
+                        error=tr("not_linked")), None
     pdf = None
     if hit.path.lower().endswith(".pdf") and os.path.isfile(hit.path):
         from desktop_rag.engine import LoadError, PdfFile

@@ -38,6 +38,7 @@ from desktop_rag.gui.models.library_rows import (  # noqa: F401 - re-exported fo
     ExpandedRole,
     FileRow,
     KindRole,
+    LinkedRole,
     Listing,
     PathRole,
     SourceRow,

@@ -18,6 +18,7 @@ from desktop_rag.gui.models.library_rows import (
     ExpandedRole,
     FileRow,
     KindRole,
+    LinkedRole,
     PathRole,
     SourceRow,
     StateRole,
@@ -41,12 +42,14 @@ def source_data(source: SourceRow, expansion: bool | None, column: int, role: in
         if column == COL_NAME:
             return os.path.basename(source.path.rstrip("/\\")) or source.path
         if column == COL_STATE:
-            text = i18n.tr(f"state.{source.kind}")
+            text = i18n.tr(f"state.{source.kind}" if source.linked else "state.not_linked")
             return f"{text} · {source.failed} ✗" if source.failed else text
         if column == COL_CHUNKS:
             return source.chunks
     if role == Qt.ItemDataRole.ToolTipRole:
-        return source.path
+        return source.path if source.linked else i18n.tr("library.not_linked_tip", path=source.path)
+    if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATE and not source.linked:
+        return QBrush(QColor(_STATE_COLOURS["removed"]))
     if column == COL_NAME:
         if role == Qt.ItemDataRole.DecorationRole:
             pixmap = QStyle.StandardPixmap.SP_DirIcon if source.kind == "folder" else \
@@ -60,6 +63,8 @@ def source_data(source: SourceRow, expansion: bool | None, column: int, role: in
         return source.path
     if role == KindRole:
         return source.kind
+    if role == LinkedRole:
+        return source.linked
     return None
 
 

@@ -15,6 +15,7 @@ StateRole = Qt.ItemDataRole.UserRole + 2
 ErrorRole = Qt.ItemDataRole.UserRole + 3
 KindRole = Qt.ItemDataRole.UserRole + 4  # 'folder'/'file' on a source's row, 'file-row' on a file's
 ExpandedRole = Qt.ItemDataRole.UserRole + 5  # a source's row: True/False; None when it has no files to show
+LinkedRole = Qt.ItemDataRole.UserRole + 6  # a source's row: False when imported without documents (not linked)
 
 Listing = tuple[tuple[SourceRecord, tuple[FileRecord, ...]], ...]
 _PATH, _STATUS, _CHUNKS = attrgetter("path"), attrgetter("status"), attrgetter("chunk_count")
@@ -56,6 +57,7 @@ class SourceRow:
     files: int = 0
     chunks: int = 0
     failed: int = 0
+    linked: bool = True  # False: imported without its documents, never scanned until the user links it
 
     def visible(self) -> tuple[list[FileRecord], list[str]]:
         return (self.records, self.paths) if self.shown is None else (self.shown, self.shown_paths or [])
@@ -66,4 +68,4 @@ def source_row(record: SourceRecord, files: tuple[FileRecord, ...]) -> SourceRow
     records = list(files)
     statuses = list(map(_STATUS, records))
     return SourceRow(record.path, record.kind, records, list(map(_PATH, records)), files=len(records),
-                     chunks=sum(map(_CHUNKS, records)), failed=statuses.count("failed"))
+                     chunks=sum(map(_CHUNKS, records)), failed=statuses.count("failed"), linked=not record.detached)

@@ -163,6 +163,11 @@ class Backend(QObject):
     def force(self, files: Sequence[str], sources: Sequence[str] | None = None) -> None:
         self.indexer.submit(IndexRequest("index", None if sources is None else tuple(sources), tuple(files)))
 
+    def link(self, source: str, chosen: str, errback: Callable[[str], None]) -> None:
+        """Link a not-linked source (imported without its documents) to `chosen`, then reconcile it."""
+        engine = self.engine
+        self.write(lambda: engine.relink_source(source, chosen).path, lambda path: self.reconcile([path]), errback)
+
     def remove(self, source: str) -> None:
         self.indexer.submit(IndexRequest("remove", (source,)))
 
@@ -217,7 +222,7 @@ class Backend(QObject):
             self.refresh_status()
 
     def _library_ready(self, listing: tuple) -> None:
-        self.watcher.set_sources((s.path, s.kind) for s, _ in listing)
+        self.watcher.set_sources((s.path, s.kind) for s, _ in listing if not s.detached)  # never a not-linked one
         self.library_loaded.emit(listing)
 
     def _status_ready(self, status: IndexStatus) -> None:

@@ -34,6 +34,7 @@ from desktop_rag.gui.models.library import (
     ExpandedRole,
     KindRole,
     LibraryModel,
+    LinkedRole,
     PathRole,
 )
 from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
@@ -171,6 +172,7 @@ class LibraryPanel(QWidget):
     paths_chosen = Signal(list)
     reindex_requested = Signal(str, str)  # path, kind ('folder'/'file' source or 'file-row')
     remove_requested = Signal(str)
+    link_requested = Signal(str, str)  # a not-linked source's path, the folder (or file) the user chose for it
     pause_requested = Signal()
     resume_requested = Signal()
     cancel_requested = Signal()
@@ -227,6 +229,7 @@ class LibraryPanel(QWidget):
         actions = QHBoxLayout()
         self.reindex_button = self._button("library.reindex", self._reindex_selected, actions)
         self.remove_button = self._button("library.remove", self._remove_selected, actions)
+        self.link_button = self._button("library.link", self._link_selected, actions)
         actions.addStretch(1)
         layout.addLayout(actions)
         self._build_progress(layout)
@@ -293,6 +296,10 @@ class LibraryPanel(QWidget):
 
     # ---- selection ----
 
+    def _not_linked(self) -> bool:
+        index = self.tree.currentIndex()
+        return index.isValid() and index.siblingAtColumn(COL_NAME).data(LinkedRole) is False
+
     def selected(self) -> tuple[str, str] | None:
         index = self.tree.currentIndex()
         if not index.isValid():
@@ -325,13 +332,29 @@ class LibraryPanel(QWidget):
 
     def _update_actions(self) -> None:
         chosen = self.selected()
-        self.reindex_button.setEnabled(chosen is not None)
+        not_linked = self._not_linked()
+        self.reindex_button.setEnabled(chosen is not None and not not_linked)
         self.remove_button.setEnabled(chosen is not None and chosen[1] in ("folder", "file"))
+        self.link_button.setVisible(not_linked)
 
     def _reindex_selected(self) -> None:
         chosen = self.selected()
         if chosen:
             self.reindex_requested.emit(*chosen)
+
+    def _link_selected(self) -> None:
+        """Ask where a not-linked source's documents are on this computer (the user's choice, never a guess)."""
+        chosen = self.selected()
+        if not chosen or not self._not_linked():
+            return
+        path, kind = chosen
+        if kind == "folder":
+            target = QFileDialog.getExistingDirectory(self, i18n.tr("library.link_folder", path=path))
+        else:
+            target, _ = QFileDialog.getOpenFileName(self, i18n.tr("library.link_file", path=path), "",
+                                                    i18n.tr("library.file_filter"))
+        if target:
+            self.link_requested.emit(path, target)
 
     def _remove_selected(self) -> None:
         chosen = self.selected()

@@ -1,0 +1,52 @@
+"""Linking a source imported without its documents ("not linked") to a folder or file the user chose.
+
+Until then such a source is never scanned, watched or opened: its path came from someone else's computer.
+Linking moves the source and each of its files below the chosen place and marks every file for one hash
+check, so a file whose content is what the archive indexed keeps its passages and any other is read anew.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.file_types import is_supported, supported_types
+from desktop_rag.engine.paths import is_inside, normalise_path
+from desktop_rag.engine.store import collections
+from desktop_rag.engine.store.store import SourceRecord, Store
+
+
+def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceRecord:
+    """Point the not-linked `source` at `chosen` (a folder, or a file for a file source); UsageError if that
+    is not possible (wrong kind, missing, or overlapping another source). The caller indexes it afterwards."""
+    if not source.detached:
+        raise UsageError(f"{source.path} is already linked to this computer. Nothing was changed.")
+    target = normalise_path(chosen)
+    if source.kind == "folder" and not os.path.isdir(target):
+        raise UsageError(f"Choose a folder to link {source.path} to: {chosen} is not a folder.")
+    if source.kind == "file" and not (os.path.isfile(target) and is_supported(target)):
+        raise UsageError(f"Choose a document ({supported_types()}) to link {source.path} to: {chosen} is not one.")
+    for other in store.sources():
+        if other.id != source.id and (is_inside(target, other.path) or is_inside(other.path, target)):
+            raise UsageError(f"{target} overlaps {other.path}, which is a source in the collection "
+                             f"“{collections.name_of(store, other.collection_id)}”: choose another folder.")
+    files = store.files(source.id)
+    moved = {f.id: target if source.kind == "file" else os.path.join(target, *_below(f.path, source.path))
+             for f in files}
+    if len(set(moved.values())) != len(moved):
+        raise UsageError(f"Two files of {source.path} would have the same path in {target}. Nothing was changed.")
+    with store.transaction() as db:
+        for file_id, path in moved.items():  # mtime 0: the next run checks each file's hash before keeping it
+            db.execute("UPDATE files SET path = ?, mtime_ns = 0 WHERE id = ?", (path, file_id))
+        db.execute("UPDATE sources SET path = ?, detached = 0 WHERE id = ?", (target, source.id))
+        store.bump_membership()
+    return store.source_by_path(target)
+
+
+def _below(path: str, root: str) -> list[str]:
+    """The parts of `path` below `root`, as written on any system (the archive's rows keep files inside)."""
+    trimmed = root.rstrip("/\\")
+    rest = path[len(trimmed) + 1:] if path.startswith(trimmed) else re.split(r"[/\\]", path)[-1]
+    return [part for part in re.split(r"[/\\]", rest) if part not in ("", ".", "..")] or ["document"]
