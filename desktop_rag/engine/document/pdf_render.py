@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from desktop_rag.engine.errors import LoadError
 PDFIUM_LOCK = threading.RLock()
 DEVICE_PRECISION = 8  # device coordinates are integers: compute them at 8 px per point, then divide
 MAX_RENDER_PIXELS = 40_000_000  # a page rendered larger than this (a huge page at a high zoom) is scaled down
+MAX_RENDER_SIDE = 16_384  # pixels on either side (a 1e-6 x 1e9 point MediaBox bounds no area, only its sides)
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom in points, top-left origin (as displayed)
 
@@ -49,6 +51,17 @@ def open_error(path: Path, exc: Exception) -> LoadError:
     if "format" in text or "data" in text:
         return LoadError("This PDF is damaged or is not a valid PDF file, so it cannot be shown")
     return LoadError(f"This PDF could not be opened ({exc})")
+
+
+def render_scale(width: float, height: float, scale: float) -> float:
+    """The scale a page of `width` x `height` points is drawn at: `scale` unless the bitmap would exceed a side
+    or the pixel budget; LoadError when the page is so thin or so large that it would be under a pixel wide."""
+    if not (0 < width < math.inf and 0 < height < math.inf and scale > 0):
+        raise LoadError("This page has no size a viewer can draw, so it cannot be shown")
+    scale = min(scale, MAX_RENDER_SIDE / max(width, height), (MAX_RENDER_PIXELS / (width * height)) ** 0.5)
+    if min(width, height) * scale < 1:
+        raise LoadError(f"This page is too large or too thin to show ({width:.6g} x {height:.6g} points)")
+    return scale
 
 
 class PdfFile:
@@ -98,10 +111,9 @@ class PdfFile:
     # ---- rendering ----
 
     def render(self, index: int, scale: float) -> PageImage:
-        """Render page `index` (0-based) at `scale` pixels per point."""
-        width, height = self.page_sizes[index]
-        if width * height * scale * scale > MAX_RENDER_PIXELS:
-            scale = (MAX_RENDER_PIXELS / (width * height)) ** 0.5
+        """Render page `index` (0-based) at `scale` pixels per point, scaled down to at most MAX_RENDER_SIDE
+        pixels a side and MAX_RENDER_PIXELS in all; LoadError for a page that would not show at that size."""
+        scale = render_scale(*self.page_sizes[index], scale)
         with PDFIUM_LOCK:
             self._check()
             page = self._doc[index]
