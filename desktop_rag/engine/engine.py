@@ -207,6 +207,8 @@ class Engine:
                 path = Path(normalise_path(raw))
                 if not path.exists():
                     raise UsageError(f"No such file or folder: {raw}")
+                if not path.is_dir() and not path.is_file():
+                    raise UsageError(f"Not a regular file or folder: {raw} (a pipe, device or socket is never read)")
                 if path.is_file() and not is_supported(path):
                     raise UsageError(f"Not a supported file type: {raw} ({supported_types()})")
                 added.append(self._add_source(str(path), "folder" if path.is_dir() else "file", collection))

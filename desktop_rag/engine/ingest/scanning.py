@@ -22,6 +22,7 @@ BAD_NAME = "The file name is not valid text (UTF-8), so it cannot be stored; ren
 LINK_OUTSIDE = ("A link to something outside the folder you chose: links are not followed, so nothing outside "
                 "your chosen folders is read.")
 UNSUPPORTED = f"Not a supported file type ({supported_types()})"
+NOT_REGULAR = "Not a regular file (a pipe, device or socket is never read)"
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def scan(root: str, kind: str) -> tuple[list[DiskFile], list[SkippedPath]]:
     if kind == "file":
         entry = _stat(root)
         if entry is None:
-            return [], []
+            return ([], [SkippedPath(root, NOT_REGULAR)]) if os.path.exists(root) else ([], [])
         return ([entry], []) if is_supported(root) else ([], [SkippedPath(root, UNSUPPORTED)])
     found: list[DiskFile] = []
     skipped: list[SkippedPath] = []
@@ -113,17 +114,22 @@ def _leads_outside(path: str, root: str) -> bool:
 
 
 def _stat(path: str) -> DiskFile | None:
+    """The listing of a regular file; None for anything else (gone, a FIFO, a device, a socket)."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return DiskFile(path, st.st_size, st.st_mtime_ns)
+    return DiskFile(path, st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None
 
 
 def file_sha256(path: str) -> str:
-    """Content hash; raises OSError if the file cannot be read."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    """Content hash; raises OSError if the file cannot be read or is not a regular file. Opened non-blocking,
+    so a FIFO swapped in after the listing fails at once instead of waiting for a writer."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        digest = hashlib.sha256()
         while block := f.read(1 << 20):
             digest.update(block)
     return digest.hexdigest()
