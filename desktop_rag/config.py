@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,8 +47,33 @@ class AppPaths:
 
     def ensure(self) -> "AppPaths":
         for d in (self.data_dir, self.config_dir, self.log_dir):
-            d.mkdir(parents=True, exist_ok=True)
+            private_dir(d)
         return self
+
+
+# The library holds the text of every document (decrypted text of password-protected PDFs included): on POSIX its
+# folders are 0700 and its files 0600 whatever the umask, so other local users read none of it.
+def private_dir(folder: Path) -> Path:
+    """Create `folder` (and its parents) if needed; the folder itself is made owner-only (0700)."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _owner_only(folder, 0o700)
+    return folder
+
+
+def private_file(path: Path) -> Path:
+    """Create `path` empty if it does not exist, and make it owner-only (0600), before anything writes to it."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600))
+    _owner_only(path, 0o600)
+    return path
+
+
+def _owner_only(path: Path, mode: int) -> None:
+    """Take group/other bits away from a path this user owns (POSIX; a no-op on Windows and for others' paths)."""
+    if os.name != "posix":
+        return
+    st = os.stat(path)
+    if st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & ~mode:
+        os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
 
 
 def resource_path(*parts: str) -> Path:
@@ -148,7 +174,7 @@ def load_settings(paths: AppPaths) -> Settings:
 
 def save_settings(paths: AppPaths, settings: Settings) -> None:
     """Write the settings file atomically."""
-    paths.config_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(paths.config_dir)
     atomic_write_text(paths.settings_file, json.dumps(dataclasses.asdict(settings), indent=2))
 
 
@@ -168,7 +194,7 @@ def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
 def atomic_write_bytes(path: Path, data: bytes | list[bytes | memoryview], mode: int | None = None) -> None:
     """A fresh uniquely named temp file beside `path` (O_EXCL, so no planted file or link is followed), fsync, rename.
 
-    The file gets `mode` (default 0644) before it takes the name; a link at `path` itself is replaced, not
+    The file gets `mode` (default 0600: owner-only, see private_dir) before it takes the name; a link at `path` itself is replaced, not
     written through. On failure (a full disk) the temp file is removed and `path` is untouched.
     """
     import tempfile
@@ -177,7 +203,7 @@ def atomic_write_bytes(path: Path, data: bytes | list[bytes | memoryview], mode:
     try:
         with os.fdopen(fd, "wb") as f:
             if hasattr(os, "fchmod"):
-                os.fchmod(f.fileno(), mode if mode is not None else 0o644)
+                os.fchmod(f.fileno(), mode if mode is not None else 0o600)
             for part in [data] if isinstance(data, bytes) else data:
                 f.write(part)
             f.flush()

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from desktop_rag.config import AppPaths
+from desktop_rag.config import AppPaths, private_dir, private_file
 
 LOG_FILE_NAME = "desktop-rag.log"
 MAX_BYTES = 1_000_000
@@ -101,10 +101,17 @@ def _level(level: int | str | None) -> int:
     return value if isinstance(value, int) else logging.INFO
 
 
+class _PrivateRotatingHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log whose every file (the first and each after a rollover) is owner-only (0600)."""
+
+    def _open(self):
+        private_file(Path(self.baseFilename))
+        return super()._open()
+
+
 def _open_handler(path: Path) -> logging.Handler:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return logging.handlers.RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUP_COUNT,
-                                                encoding="utf-8", delay=False)
+    private_dir(path.parent)
+    return _PrivateRotatingHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUP_COUNT, encoding="utf-8", delay=False)
 
 
 def setup_logging(paths: AppPaths, level: int | str | None = None) -> Path:

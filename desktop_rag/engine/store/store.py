@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_rag.config import private_dir, private_file
+
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.store import keyword_index
@@ -136,7 +138,8 @@ class Store:
         if read_only:
             self.db = _connect_read_only(path)
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(path.parent)
+            private_file(path)  # SQLite gives its -wal and -shm files the database's mode
             self.db = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
