@@ -5,11 +5,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import logging
+import math
 import os
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+log = logging.getLogger(__name__)
 APP_NAME = "desktop-rag"
 HOME_ENV = "DESKTOP_RAG_HOME"
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
@@ -144,31 +148,86 @@ _ENV_OVERRIDES = {
 }  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 
 
+_BAD = object()  # a stored value that cannot be used: the default stands
+_LOWEST = {"chunk_size": 1, "chunk_overlap": 0, "top_k": 1, "embed_batch_size": 1, "context_budget_chars": 1,
+           "max_file_mb": 1e-9, "parse_timeout_s": 1e-9, "temperature": 0.0}  # anything lower is refused
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
 def _coerce(name: str, raw: object) -> object:
+    """`raw` as the type of the setting `name`, strictly ("false" is False, "abc" is no int), or _BAD."""
     kind = type(getattr(Settings(), name))
+    value: object = _BAD
+    if kind is bool:
+        text = raw.strip().lower() if isinstance(raw, str) else None
+        value = raw if isinstance(raw, bool) else True if text in _TRUE else False if text in _FALSE else _BAD
+    elif kind is str:
+        value = raw if isinstance(raw, str) else _BAD
+    elif isinstance(raw, int) and not isinstance(raw, bool):
+        value = kind(raw) if abs(raw) < 1 << 31 else _BAD  # no setting needs more; SQLite and C want less
+    elif isinstance(raw, (float, str)):
+        try:
+            number = float(raw)
+        except (ValueError, OverflowError):
+            number = math.nan
+        if math.isfinite(number) and (kind is float or number == int(number)):
+            value = kind(int(number) if kind is int else number)
+    if value is not _BAD and name in _LOWEST and value < _LOWEST[name]:
+        value = _BAD
+    return value
+
+
+def _warn(message: str) -> None:
+    """A bad setting never stops the app: it is logged, and said on stderr (a command line's user sees it)."""
+    log.warning("%s", message)
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def _checked(name: str, raw: object, where: str, values: dict[str, object]) -> None:
+    value = _coerce(name, raw)
+    if value is _BAD:
+        shown = repr(raw) if len(repr(raw)) <= 80 else repr(raw)[:77] + "..."
+        _warn(f"the setting {name!r} in {where} has an unusable value {shown}; using the default "
+              f"{getattr(Settings(), name)!r}")
+    else:
+        values[name] = value
+
+
+def _stored(path: Path) -> dict:
+    """The settings file's object; {} (with a warning) when it is not a readable JSON object."""
+    if not path.exists():
+        return {}
     try:
-        return kind(raw)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"Setting {name!r} should be {kind.__name__}, got {raw!r}") from exc
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        _warn(f"{path} could not be read ({exc}); using the default settings")
+        return {}
+    if not isinstance(stored, dict):
+        _warn(f"{path} is not a JSON object of settings; using the default settings")
+        return {}
+    return stored
 
 
 def load_settings(paths: AppPaths) -> Settings:
-    """Settings file, then .env in the config dir, then the process environment."""
+    """Settings file, then .env in the config dir, then the process environment. A value that does not fit
+    its setting falls back to the default with a warning naming the key; nothing here stops the app."""
     load_env_file(paths)
     values: dict[str, object] = {}
+    stored = _stored(paths.settings_file)
     if paths.settings_file.exists():
-        try:
-            stored = json.loads(paths.settings_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            stored = {}
         known = {f.name for f in dataclasses.fields(Settings)}
-        values.update({k: _coerce(k, v) for k, v in stored.items() if k in known})
+        for key, raw in stored.items():
+            if key in known:
+                _checked(key, raw, paths.settings_file.name, values)
         if "settings_version" not in stored and values.get("embedding_model") == BUNDLED_MODEL:
             values["embedding_model"] = AUTO_MODEL  # written by 0.1, which saved its default explicitly
         values["settings_version"] = SETTINGS_VERSION
     for env, name in _ENV_OVERRIDES.items():
         if os.environ.get(env):
-            values[name] = _coerce(name, os.environ[env])
+            _checked(name, os.environ[env], f"the environment variable {env}", values)
+    if values.get("chunk_overlap", Settings.chunk_overlap) >= values.get("chunk_size", Settings.chunk_size):
+        _warn("the setting 'chunk_overlap' is not smaller than 'chunk_size'; using no overlap")
+        values["chunk_overlap"] = 0
     return Settings(**values)
 
 
