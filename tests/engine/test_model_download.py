@@ -296,11 +296,12 @@ def test_file_selection_rules():
                  "openvino/openvino_model.bin", "imgs/logo.png", "colbert_linear.pt", "1_Pooling/config.json") == {
         "config.json", "model.safetensors", "2_Dense/config.json", "2_Dense/model.safetensors",
         "1_Pooling/config.json"}
-    # no safetensors: the PyTorch weights (sharded too)
+    # no safetensors: never the PyTorch pickles (sharded or not); the download then says why (tests/security)
     assert names("config.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin",
-                 "pytorch_model.bin.index.json", "flax_model.msgpack") == {
-        "config.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin",
-        "pytorch_model.bin.index.json"}
+                 "pytorch_model.bin.index.json", "flax_model.msgpack") == {"config.json"}
+    assert names("model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors",
+                 "model.safetensors.index.json", "pytorch_model.bin") == {
+        "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors", "model.safetensors.index.json"}
 
 
 def test_catalog_entries_and_prefixes(tmp_path):

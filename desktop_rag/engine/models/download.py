@@ -36,8 +36,15 @@ from desktop_rag.engine.models.download_types import (
     RemoteFile,
 )
 from desktop_rag.engine.models.hub_http import Canceller, HubClient, read_bounded
-from desktop_rag.engine.models.hub_listing import has_weights, parse_listing, safe_relative_path, select_files
+from desktop_rag.engine.models.hub_listing import (
+    has_pickle_weights,
+    has_weights,
+    parse_listing,
+    safe_relative_path,
+    select_files,
+)
 from desktop_rag.engine.models.model_folders import (
+    PICKLE_ONLY,
     DEFAULT_ENDPOINT,
     MIRROR_ENDPOINT,
     check_repo_id,
@@ -176,8 +183,10 @@ def fetch_listing(client: HubClient, endpoint: str, repo_id: str, revision: str)
         raise _gated(repo_id, endpoint)
     files = select_files(listed)
     if not has_weights(files):
+        if has_pickle_weights(listed):
+            raise DownloadError("not_found", PICKLE_ONLY.format(model=repo_id))
         raise DownloadError("not_found", f"{repo_id} has no model weights in a format this app reads "
-                                         "(safetensors or PyTorch); choose another model.")
+                                         "(safetensors); choose another model.")
     if sum(f.size for f in files) > MAX_TOTAL_BYTES:
         raise DownloadError("too_large", f"{repo_id} is larger than {MAX_TOTAL_BYTES // 1024**3} GB; refused.")
     return commit, files

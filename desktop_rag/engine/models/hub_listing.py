@@ -82,23 +82,20 @@ def _checked_size(path: str, size: object) -> int:
 
 
 def select_files(files: Iterable[RemoteFile]) -> list[RemoteFile]:
-    """The files a sentence-transformers folder needs: configs, tokenizer, module folders
-    (`1_Pooling/`...) and safetensors weights (PyTorch .bin only when there are none)."""
-    files = list(files)
-    chosen = [f for f in files if _wanted(f.path)]
-    by_dir: dict[str, list[RemoteFile]] = {}
-    for f in files:
-        if _is_weights(f.path, _BIN_WEIGHTS_RE) or _is_weights(f.path, _WEIGHTS_RE):
-            by_dir.setdefault(str(PurePosixPath(f.path).parent), []).append(f)
-    for group in by_dir.values():
-        safetensors = [f for f in group if _is_weights(f.path, _WEIGHTS_RE)]
-        chosen += safetensors or [f for f in group if _is_weights(f.path, _BIN_WEIGHTS_RE)]
+    """The files a sentence-transformers folder needs: configs, tokenizer, module folders (`1_Pooling/`...) and
+    safetensors weights. PyTorch pickles (`pytorch_model.bin`) are never fetched: unpickling can run code."""
+    chosen = [f for f in files if _wanted(f.path) or _is_weights(f.path, _WEIGHTS_RE)]
     return sorted({f.path: f for f in chosen}.values(), key=lambda f: (f.size, f.path))
 
 
 def has_weights(files: Iterable[RemoteFile]) -> bool:
-    """Whether the files include model weights in a format the app reads (safetensors or PyTorch)."""
-    return any(_is_weights(f.path, _WEIGHTS_RE) or _is_weights(f.path, _BIN_WEIGHTS_RE) for f in files)
+    """Whether the files include model weights in the one format the app loads (safetensors)."""
+    return any(_is_weights(f.path, _WEIGHTS_RE) for f in files)
+
+
+def has_pickle_weights(files: Iterable[RemoteFile]) -> bool:
+    """Whether the files include PyTorch pickle weights (the format the app refuses)."""
+    return any(_is_weights(f.path, _BIN_WEIGHTS_RE) for f in files)
 
 
 def _in_model_dir(path: str) -> bool:

@@ -1,4 +1,5 @@
-"""Where downloaded models live (`<data dir>/models/<org>--<name>`), valid repo ids and hub endpoints."""
+"""Where downloaded models live (`<data dir>/models/<org>--<name>`), valid repo ids and hub endpoints, and which
+weight files a model folder may be loaded from (safetensors only: a PyTorch pickle can run code when loaded)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ DEFAULT_ENDPOINT = "https://huggingface.co"
 MIRROR_ENDPOINT = "https://hf-mirror.com"
 MODELS_FOLDER = "models"
 
+PICKLE_ONLY = ("{model} has its weights only as PyTorch pickle files (pytorch_model.bin, .pt, .pth, .ckpt), "
+               "which can run code on this computer when they are loaded; this app loads safetensors weights "
+               "only. Choose another model (most have model.safetensors), or convert this one to safetensors.")
+_PICKLE_NAMES = re.compile(r".*\.(bin|pt|pth|ckpt|pkl|pickle)$", re.IGNORECASE)
 _REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 
 
@@ -64,3 +69,16 @@ def normalize_endpoint(endpoint: str) -> str:
         raise DownloadError("invalid", f"The hub address “{endpoint}” is not an http(s) URL such as "
                                        f"{DEFAULT_ENDPOINT}.")
     return endpoint
+
+
+def pickle_only_parts(folder: str | os.PathLike) -> list[str]:
+    """The parts of a local model folder (itself, `1_Pooling/`...) that hold pickle weights and no safetensors:
+    loading them would unpickle. Empty when the folder may be loaded."""
+    root = Path(folder)
+    parts = [root, *(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))] if root.is_dir() else []
+    bad = []
+    for part in parts:
+        names = [p.name for p in part.iterdir() if p.is_file()]
+        if any(_PICKLE_NAMES.match(n) for n in names) and not any(n.endswith(".safetensors") for n in names):
+            bad.append(part.name if part != root else ".")
+    return bad

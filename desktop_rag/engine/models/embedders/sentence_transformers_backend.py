@@ -12,6 +12,7 @@ import numpy as np
 
 from desktop_rag.config import BUNDLED_MODEL
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.models.model_folders import PICKLE_ONLY, pickle_only_parts
 
 BUNDLED_DIMENSION = 384
 # Padded tokens per forward pass when embedding passages. A pass's activations grow with batch x length
@@ -110,13 +111,18 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        if local and pickle_only_parts(Path(location).expanduser()):
+            raise DesktopRagError(PICKLE_ONLY.format(model=self.model_id))
         try:
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as transformers_logging
 
             transformers_logging.disable_progress_bar()
 
-            return SentenceTransformer(str(Path(location).expanduser()) if local else location, device="cpu")
+            # safetensors only: transformers refuses pickle weights, and a local folder holding only pickles
+            # (which sentence-transformers' own modules would unpickle) is refused before anything is read
+            return SentenceTransformer(str(Path(location).expanduser()) if local else location, device="cpu",
+                                       model_kwargs={"use_safetensors": True})
         except Exception as exc:
             raise DesktopRagError(
                 f"Could not load the embedding model {self.model_id!r}: {exc}. "
