@@ -16,6 +16,7 @@ MARKDOWN_FEATURES = QTextDocument.MarkdownFeature(
     _TABLES | _STRIKETHROUGH | _TASKLISTS | _UNDERLINE | QTextDocument.MarkdownFeature.MarkdownNoHTML.value
 )
 OPENABLE_SCHEMES = frozenset({"http", "https", "mailto"})
+MAIL_FIELDS = frozenset({"to", "subject", "body"})  # what a mailto: link may fill in (never attach=, cc=, bcc=...)
 MAX_SHOWN_URL = 2000  # characters of the target shown in the confirmation (the full one is in the details)
 _trusted_sites: set[tuple[str, str, int]] = set()  # (scheme, host, port) the user chose not to be asked about again
 
@@ -92,11 +93,24 @@ def is_openable(url: QUrl) -> bool:
     return scheme == "mailto" or bool(url.host())
 
 
+def mail_only(url: QUrl) -> QUrl:
+    """A mailto: link with only its addresses, subject and body: `attach=/etc/passwd` and other parameters
+    (headers a mail app may honour) are dropped, and so is any fragment."""
+    kept = [part for part in url.query(QUrl.ComponentFormattingOption.FullyEncoded).split("&")
+            if part and QUrl.fromPercentEncoding(part.split("=", 1)[0].encode()).strip().lower() in MAIL_FIELDS]
+    clean = QUrl(url)
+    clean.setQuery("&".join(kept) or None)
+    clean.setFragment(None)
+    return clean
+
+
 def open_link(parent: QWidget, url: QUrl, opened=None) -> bool:
     """Open `url` in the system's browser or mail app after the user saw its real target and agreed."""
     if not is_openable(url):
         _refuse(parent, url)
         return False
+    if url.scheme().lower() == "mailto":
+        url = mail_only(url)  # what the user confirms is exactly what the mail app gets
     if _site(url) not in _trusted_sites and not _confirm(parent, url):
         return False
     QDesktopServices.openUrl(url)

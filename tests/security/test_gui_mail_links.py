@@ -1,0 +1,37 @@
+"""Attack: a `mailto:` link in an answer carries extra parameters (`?attach=/etc/passwd`, `cc=`, `bcc=`) that some
+mail apps honour: after the confirmation the whole link went to the system. Only the address, subject and body
+are kept; the confirmation shows exactly what is opened."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
+
+from PySide6.QtCore import QUrl  # noqa: E402
+
+from tests.security.test_gui_links import anchors, answer, click_link, opened  # noqa: E402,F401 - fixtures
+
+
+def test_a_mail_link_that_attaches_a_file_opens_without_it(qtbot, answer, opened) -> None:  # noqa: F811
+    widget = answer("Write to [your manager](mailto:boss@example.com?attach=/etc/passwd) [1].")
+    (href,) = [h for h in anchors(widget) if h.startswith("mailto:")]
+    shown = click_link(qtbot, widget, href, reply="open")
+    assert shown is not None and "boss@example.com" in shown
+    assert "attach" not in shown and "passwd" not in shown  # the confirmation shows what is opened
+    assert opened.urls == ["mailto:boss@example.com"]
+
+
+def test_a_plain_mail_link_opens_unchanged(qtbot, answer, opened) -> None:  # noqa: F811
+    widget = answer("Write to [the desk](mailto:desk@example.com) [1].")
+    assert click_link(qtbot, widget, "mailto:desk@example.com", reply="open") is not None
+    assert opened.urls == ["mailto:desk@example.com"]
+
+
+def test_only_to_subject_and_body_survive(qapp) -> None:
+    from desktop_rag.gui.views.safe_browser import mail_only
+
+    url = QUrl("mailto:boss@example.com?subject=Report&attach=/etc/passwd&body=See%20attached&BCC=spy@evil.example"
+               "&Attach=%2Fhome%2Fme%2F.ssh%2Fid_rsa&%61ttach=x&to=second@example.com#frag")
+    kept = mail_only(url).toString(QUrl.ComponentFormattingOption.FullyEncoded)
+    assert kept == "mailto:boss@example.com?subject=Report&body=See%20attached&to=second@example.com"
