@@ -73,7 +73,7 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     mapping = _map_paths(content, documents_dir) if extract else {}
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
     file_paths = {f["id"]: mapping.get(("file", f["id"]), f["path"]) for f in content.files}
-    _check_conflicts(store, source_paths.values(), file_paths.values())
+    _check_conflicts(store, source_paths.values(), file_paths.values(), extract)
     check_space(store.path.parent, _stored_bytes(content), "the imported passages")
     if extract:
         _extract(content, zip_path, documents_dir, file_paths)
@@ -141,15 +141,17 @@ def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict,
     return report, new_ids
 
 
-def _check_conflicts(store: Store, sources, files) -> None:
+def _check_conflicts(store: Store, sources, files, extracting: bool) -> None:
     """No archive source may be, contain or lie inside a source of this library; no file may be here already."""
+    advice = " Choose another folder for its documents (`--documents-dir`)." if extracting else ""
     for path in sources:
         for existing in store.sources():
             if is_inside(path, existing.path) or is_inside(existing.path, path):
                 where = collections.name_of(store, existing.collection_id)
                 same = "is already" if path == existing.path else f"overlaps {existing.path}, which is"
                 raise UsageError(f"The archive's source {path} {same} a source in this library (collection "
-                                 f"“{where}”): a file or folder can be in one collection only. Nothing was changed.")
+                                 f"“{where}”): a file or folder can be in one collection only.{advice} Nothing was "
+                                 "changed.")
     for path in files:
         if store.file_by_path(path) is not None:
             raise UsageError(f"{path} is already in this library: a file can be in one collection only. "
