@@ -181,17 +181,17 @@ print(json.dumps({"error": error, "seconds": time.monotonic() - start,
 """
 
 
-def _bomb(archive: Path, target: Path, consistent: bool) -> None:
-    """`archive` with a 1 GiB vectors member of zeros (about 1 MB compressed). `consistent`: the manifest's
-    counts and ids agree with that size, so only the compression ratio gives it away."""
+def _bomb(archive: Path, target: Path, member: str, consistent: bool = False) -> None:
+    """`archive` with `member` inflating to 1 GiB of zeros (about 1 MB compressed). `consistent`: the manifest's
+    counts and ids agree with a vectors member of that size, so only the compression ratio gives it away."""
     size, block = 1 << 30, bytes(1 << 20)
     digest = hashlib.sha256()
     for _ in range(size // len(block)):
         digest.update(block)
     with zipfile.ZipFile(archive) as zf:
-        members = {n: zf.read(n) for n in zf.namelist() if n != "vectors.f32"}
+        members = {n: zf.read(n) for n in zf.namelist() if n != member}
     manifest = json.loads(members.pop("manifest.json"))
-    manifest["members"]["vectors.f32"] = {"size": size, "sha256": digest.hexdigest()}
+    manifest["members"][member] = {"size": size, "sha256": digest.hexdigest()}
     if consistent:
         count = size // (64 * 4)
         ids = bytes(count * 8)
@@ -201,17 +201,21 @@ def _bomb(archive: Path, target: Path, consistent: bool) -> None:
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         for name, data in members.items():
             zf.writestr(name, data)
-        with zf.open("vectors.f32", "w", force_zip64=True) as out:
+        with zf.open(member, "w", force_zip64=True) as out:
             for _ in range(size // len(block)):
                 out.write(block)
         zf.writestr("manifest.json", json.dumps(manifest))
 
 
-@pytest.mark.parametrize("consistent, message", [(False, "do not match their count"), (True, "inflates more than")])
-def test_a_zip_bomb_is_refused_from_its_headers_without_inflating_it(tmp_path: Path, consistent, message):
-    archive, _ = _exported(tmp_path)
+@pytest.mark.parametrize("member, consistent, message", [
+    ("vectors.f32", False, "do not match their count"),
+    ("vectors.f32", True, "inflates more than"),
+    ("documents/1/plan.txt", False, "inflates more than"),
+])
+def test_a_zip_bomb_is_refused_from_its_headers_without_inflating_it(tmp_path: Path, member, consistent, message):
+    archive, _ = _exported(tmp_path, with_documents=member.startswith("documents/"))
     bomb = tmp_path / "bomb.zip"
-    _bomb(archive, bomb, consistent)
+    _bomb(archive, bomb, member, consistent)
     assert bomb.stat().st_size < 8 << 20
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     done = subprocess.run([sys.executable, "-c", _READ_IN_CHILD, str(bomb)], capture_output=True, text=True,
