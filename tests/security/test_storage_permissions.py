@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.config import Settings, save_settings, resolve_paths
+from desktop_rag.config import Settings, resolve_paths, save_settings
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 

@@ -44,9 +44,9 @@ from desktop_rag.engine.models.hub_listing import (
     select_files,
 )
 from desktop_rag.engine.models.model_folders import (
-    PICKLE_ONLY,
     DEFAULT_ENDPOINT,
     MIRROR_ENDPOINT,
+    PICKLE_ONLY,
     check_repo_id,
     is_downloaded,
     local_model_path,

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.config import private_dir, private_file
-
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.store import keyword_index
