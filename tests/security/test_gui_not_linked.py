@@ -22,7 +22,7 @@ from tests.security.test_archive_hostile import SECRET, _exported, _forge, _move
 
 
 def test_a_not_linked_source_is_shown_as_such_and_indexed_only_where_the_user_links_it(
-        make_window,  # noqa: F811 qtbot, tmp_path: Path, monkeypatch):
+        make_window, qtbot, tmp_path: Path, monkeypatch):  # noqa: F811 - the fixture imported above
     archive, docs = _exported(tmp_path)
     private = tmp_path / "private"
     private.mkdir()

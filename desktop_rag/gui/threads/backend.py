@@ -166,7 +166,8 @@ class Backend(QObject):
     def link(self, source: str, chosen: str, errback: Callable[[str], None]) -> None:
         """Link a not-linked source (imported without its documents) to `chosen`, then reconcile it."""
         engine = self.engine
-        self.write(lambda: engine.relink_source(source, chosen).path, lambda path: self.reconcile([path]), errback)
+        self.write(lambda: engine.relink_source(source, chosen).path, ("files",), lambda path: self.reconcile([path]),
+                   errback)
 
     def remove(self, source: str) -> None:
         self.indexer.submit(IndexRequest("remove", (source,)))
