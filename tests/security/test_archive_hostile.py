@@ -170,6 +170,12 @@ _READ_IN_CHILD = """
 import json, resource, sys, time
 from pathlib import Path
 from desktop_rag.engine.archive.archive_file import read_archive
+def peak_mb():  # VmHWM, this process's own peak: on Linux ru_maxrss keeps the forking parent's across exec
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 start = time.monotonic()
 try:
     read_archive(Path(sys.argv[1]))
@@ -177,7 +183,7 @@ try:
 except Exception as exc:
     error = str(exc)
 print(json.dumps({"error": error, "seconds": time.monotonic() - start,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "rss_mb": peak_mb()}))
 """
 
 
