@@ -66,7 +66,7 @@ def private_dir(folder: Path) -> Path:
 
 def private_file(path: Path) -> Path:
     """Create `path` empty if it does not exist, and make it owner-only (0600), before anything writes to it."""
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600))
+    os.close(os.open(path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600))
     _owner_only(path, 0o600)
     return path
 
@@ -77,7 +77,10 @@ def _owner_only(path: Path, mode: int) -> None:
         return
     st = os.stat(path)
     if st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & ~mode:
-        os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
+        try:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
+        except OSError as exc:  # a read-only file system: the data is as safe as its mount
+            log.warning("Could not make %s owner-only: %s", path, exc)
 
 
 def resource_path(*parts: str) -> Path:
