@@ -74,7 +74,7 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
     file_paths = {f["id"]: mapping.get(("file", f["id"]), f["path"]) for f in content.files}
     _check_conflicts(store, source_paths.values(), file_paths.values(), extract)
-    check_space(store.path.parent, _stored_bytes(content), "the imported passages")
+    _check_space(store.path.parent, _stored_bytes(content), "the imported passages")
     if extract:
         _extract(content, zip_path, documents_dir, file_paths)
     try:
@@ -144,8 +144,9 @@ def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict,
 def _check_conflicts(store: Store, sources, files, extracting: bool) -> None:
     """No archive source may be, contain or lie inside a source of this library; no file may be here already."""
     advice = " Choose another folder for its documents (`--documents-dir`)." if extracting else ""
+    existing_sources = store.sources()
     for path in sources:
-        for existing in store.sources():
+        for existing in existing_sources:
             if is_inside(path, existing.path) or is_inside(existing.path, path):
                 where = collections.name_of(store, existing.collection_id)
                 same = "is already" if path == existing.path else f"overlaps {existing.path}, which is"
@@ -158,7 +159,7 @@ def _check_conflicts(store: Store, sources, files, extracting: bool) -> None:
                              "Nothing was changed.")
 
 
-def check_space(folder: Path, needed: int, what: str) -> None:
+def _check_space(folder: Path, needed: int, what: str) -> None:
     """UsageError unless `folder`'s disk has room for `needed` bytes and a margin (checked before writing)."""
     probe = folder
     while not probe.exists() and probe.parent != probe:
@@ -245,7 +246,7 @@ def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: di
         raise UsageError(f"{dest} already exists and is not empty: choose another folder for the documents. "
                          "Nothing was changed.")
     members = content.manifest["members"]
-    check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()), "the documents")
+    _check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()), "the documents")
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
     try:
