@@ -26,6 +26,7 @@ from desktop_rag.engine.ingest.ingest import FileCallback, Ingestor, ProgressCal
 from desktop_rag.engine.ingest.parsing import SafeParser
 from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
 from desktop_rag.engine.paths import is_inside, normalise_path
+from desktop_rag.engine.search.cache import query_vector_cache, result_cache
 from desktop_rag.engine.store import collections, conversations
 from desktop_rag.engine.store.languages import library_has_cjk
 from desktop_rag.engine.store.pool import StorePool, WriterLock
@@ -68,6 +69,8 @@ class Engine:
         self._parser: SafeParser | None = None
         self._loaders = 0  # threads loading the model and vectors in the background (`warm_up`): searches meanwhile
         self._loaders_lock = threading.Lock()  # are keyword-only rather than wait (SearchHits.keyword_only)
+        self._results = result_cache()  # ranked hits by query and library version (search.cache)
+        self._query_vectors = query_vector_cache()  # question vectors by model id
 
     # ---- lazily opened parts -----------------------------------------------
 
@@ -520,16 +523,36 @@ class Engine:
         and within `folders` / file `types` if given (UsageError for a folder or type the library lacks),
         also in the library's other language when a language model is configured and query translation is on
         (`cancel` stops waiting for that translation: the question is then searched as asked)."""
+        from desktop_rag.engine.search.cache import hits_size
         from desktop_rag.engine.search.retrieval import hybrid_search
         from desktop_rag.engine.search.translation import translations
 
         within = self.restriction(collection, folders, types)
+        query = " ".join(query.split())
         stored = self.store.has_vectors()
         dense = self._dense_source() if stored else None
         translator = None if self.read_only else self._translator()  # its cache is a write
-        return SearchHits(hybrid_search(query, k or self.settings.top_k, self.store, dense, self.settings.min_score,
-                                        translations(query, self.store, translator, cancel), within=within),
-                          keyword_only=stored and dense is None)
+        versions = tuple(translations(query, self.store, translator, cancel))
+        k = k or self.settings.top_k
+        keyword_only = stored and dense is None
+        key = self._result_key(query, versions, within, k, dense is not None)
+        cached = None if key is None or keyword_only else self._results.get(key)
+        if cached is not None:
+            return SearchHits(cached, keyword_only=False)
+        hits = hybrid_search(query, k, self.store, dense, self.settings.min_score, versions, within=within)
+        if key is not None and not keyword_only and key == self._result_key(query, versions, within, k, True):
+            self._results.put(key, tuple(hits), hits_size(hits))  # (nothing changed while it searched)
+        return SearchHits(hits, keyword_only=keyword_only)
+
+    def _result_key(self, query: str, versions: tuple[str, ...], within, k: int, dense: bool) -> tuple | None:
+        """What a search's result depends on (`search.cache`), or None when it cannot be cached (a read-only
+        library without the version counter). The in-memory vector count is in it: the FAISS cache follows a
+        commit a moment later, and a search in between must not be kept."""
+        version = self.store.library_version()
+        if version is None:
+            return None
+        vectors = self._vectors.size if dense and self._vectors is not None else -1
+        return (version, vectors, query, versions, within, k, self.settings.min_score, self.index_model, dense)
 
     def _dense_source(self):
         """`dense_pair`, or None while a background `warm_up` is still loading the model or the vectors."""
@@ -549,9 +572,12 @@ class Engine:
 
     def dense_pair(self) -> tuple[Embedder, VectorIndex]:
         """The embedder and the vectors of one model, taken together (a model switch may swap them)."""
+        from desktop_rag.engine.search.cache import CachedQueries
+
         with self._lock:
             vectors = self.vectors()
-            return self.embedder(self._vectors_model), vectors
+            model = self._vectors_model or self.index_model
+            return CachedQueries(self.embedder(model), model, self._query_vectors), vectors
 
     def _translator(self):
         if not self.settings.translate_queries:

@@ -14,7 +14,7 @@ import numpy as np
 from desktop_rag.config import private_dir, private_file
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
-from desktop_rag.engine.store import keyword_index
+from desktop_rag.engine.store import keyword_index, versioning
 from desktop_rag.engine.text import keyword
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
@@ -175,6 +175,7 @@ class Store:
             if "ocr" not in columns:  # libraries made before OCR: text recognised from images is flagged
                 self.db.execute("ALTER TABLE chunks ADD COLUMN ocr INTEGER NOT NULL DEFAULT 0")
             self._add_collections()
+            versioning.install(self.db)
             self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
     def _add_collections(self) -> None:
@@ -225,6 +226,10 @@ class Store:
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def library_version(self) -> int | None:
+        """Moves with every committed write that can change search results (`versioning`)."""
+        return versioning.library_version(self.db)
 
     def vectors_generation(self) -> int:
         return int(self.get_meta("vectors_generation") or 0)
