@@ -123,6 +123,9 @@ class Settings:
     ocr_enabled: bool = True  # read scanned PDF pages and image files with local text recognition (OCR)
     embed_batch_size: int = 64
     context_budget_chars: int = 8000
+    context_compression: str = "auto"  # "off" | "auto" (over the token budget) | "always" (answer/compression.py)
+    context_budget_tokens: int = 1500  # the passages' token budget for compression
+    answer_cache: bool = True  # replay a stored answer to the same question, passages, model and settings
     temperature: float = 0.2
     llm_provider: str = ""
     llm_base_url: str = ""
@@ -148,6 +151,7 @@ _ENV_OVERRIDES = {
     "DESKTOP_RAG_TOP_K": "top_k",
     "DESKTOP_RAG_MIN_SCORE": "min_score",
     "DESKTOP_RAG_EMBED_BATCH_SIZE": "embed_batch_size",
+    "DESKTOP_RAG_CONTEXT_COMPRESSION": "context_compression",
 }  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 
 

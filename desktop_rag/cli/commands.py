@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from desktop_rag.cli.output import TerminalProgress, print_json
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
@@ -109,6 +109,14 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
 
 def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: int | None = None,
                   folders: Sequence[str] = (), types: Sequence[str] = ()) -> int:
+    for query_id, text in _queries(queries_file):
+        hits = engine.search(text, k, collection, folders, types)
+        print_json({"_id": query_id, "query": text, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
+    return 0
+
+
+def _queries(queries_file: str) -> Iterator[tuple[object, str]]:
+    """(_id, text) of each line of a JSONL file of {"_id", "text"} (blank lines skipped; UsageError if malformed)."""
     try:
         lines = open(queries_file, encoding="utf-8").read().splitlines()
     except OSError as exc:
@@ -121,8 +129,30 @@ def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: 
             query_id, text = item["_id"], item["text"]
         except (ValueError, KeyError, TypeError) as exc:
             raise UsageError(f'{queries_file}:{number}: expected a JSON object with "_id" and "text"') from exc
-        hits = engine.search(text, k, collection, folders, types)
-        print_json({"_id": query_id, "query": text, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
+        yield query_id, text
+
+
+def cmd_context(paths: AppPaths, args: argparse.Namespace) -> int:
+    """The numbered passages an answer would send (after context compression), with their tokens before and after."""
+    engine = Engine(paths)
+    try:
+        collection = _collection(engine, args)
+        engine.restriction(collection, args.folders, args.types)  # a bad folder fails before any question
+        if args.queries:
+            for query_id, text in _queries(args.queries):
+                print_json({"_id": query_id, **engine.context(text, collection, args.folders, args.types)})
+            return 0
+        shown = engine.context(args.question, collection, args.folders, args.types)
+    finally:
+        engine.close()
+    if args.json:
+        print_json(shown)
+        return 0
+    if not shown["passages"]:
+        print("No matching passages.")
+    for passage in shown["passages"]:
+        print(f"[{passage['n']}] {clean_line(passage['path'])}\n{clean(passage['text'])}\n")
+    print(f"Tokens: {shown['tokens_before']} before compression, {shown['tokens_after']} sent")
     return 0
 
 

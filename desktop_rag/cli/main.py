@@ -1,4 +1,4 @@
-"""Command line: launches the desktop app, or runs index/status/search/ask/remove/collections/export/import/mcp."""
+"""Command line: launches the desktop app, or runs index/status/search/context/ask/remove/collections/export/import/mcp."""
 
 from __future__ import annotations
 
@@ -45,6 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", nargs="?")
     p.add_argument("--queries", help='JSONL file of {"_id", "text"}; one JSON line out per query')
     p.add_argument("-k", type=int, default=None, help="number of results")
+    p.add_argument("--json", action="store_true")
+    _collection_option(p, "search only this collection (default: all)")
+    _filter_options(p)
+
+    p = sub.add_parser("context", help="show what an answer would send the model (passages after compression)")
+    p.add_argument("question", nargs="?")
+    p.add_argument("--queries", help='JSONL file of {"_id", "text"}; one JSON line out per question')
     p.add_argument("--json", action="store_true")
     _collection_option(p, "search only this collection (default: all)")
     _filter_options(p)
@@ -126,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _launch_gui(args)
         if args.command == "search" and not args.query and not args.queries:
             parser.error("search needs a QUERY or --queries FILE")
+        if args.command == "context" and not args.question and not args.queries:
+            parser.error("context needs a QUESTION or --queries FILE")
         module = importlib.import_module(f"desktop_rag.cli.{_COMMAND_MODULES.get(args.command, 'commands')}")
         return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
     except DesktopRagError as exc:

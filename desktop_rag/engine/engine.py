@@ -602,7 +602,40 @@ class Engine:
             return self.search(query, k, collection, folders, types, cancel)
 
         client = LLMClient(config) if config and not extractive else None
-        return Answerer(self.settings, search, client, self.sentence_similarity)
+        return Answerer(self.settings, search, client, self.sentence_similarity, self.compress_passages)
+
+    def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
+        """The hits with `focus` on the sentences to send (answer/compression.py, by the settings' mode and
+        token budget; sentence meaning from the library's model when its vectors are loaded)."""
+        from desktop_rag.engine.answer.compression import compress, compression_mode
+        from desktop_rag.engine.search.fusion import dense_weight
+
+        mode = compression_mode(self.settings.context_compression)
+        dense = self.store.has_vectors() and not (self._loaders and not self.dense_ready())
+        weight = dense_weight(query, self.embedder().languages) if dense and mode != "off" else 0.0
+        return compress(query, hits, mode, int(self.settings.context_budget_tokens), self.sentence_similarity,
+                        weight)
+
+    def context(self, question: str, collection: int | None = None, folders: Sequence[str] = (),
+                types: Sequence[str] = ()) -> dict:
+        """What an answer to `question` would send the model: the numbered passages after compression, and the
+        passages' tokens before and after it (`desktop-rag context`)."""
+        from desktop_rag.engine.answer.compression import sent_text
+        from desktop_rag.engine.answer.prompting import build_messages
+        from desktop_rag.engine.models.tokens import count_tokens
+
+        hits = self.search(question, None, collection, folders, types)
+        budget = int(self.settings.context_budget_chars)
+        whole = build_messages(question, hits, (), budget)[1]
+        sent = build_messages(question, self.compress_passages(question, hits), (), budget)[1]
+        return {
+            "question": question,
+            "passages": [{"n": n, "chunk_id": h.chunk_id, "path": h.path, "page": h.page, "heading": h.heading,
+                          "text": sent_text(h), "focus": [list(span) for span in h.focus]}
+                         for n, h in enumerate(sent, 1)],
+            "tokens_before": sum(count_tokens(h.text) for h in whole),
+            "tokens_after": sum(count_tokens(sent_text(h)) for h in sent),
+        }
 
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
         """Cosine similarity of sentences to a question with the library's model (extractive answers)."""

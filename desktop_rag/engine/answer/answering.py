@@ -30,17 +30,19 @@ _MAX_REWRITE_CHARS = 300
 _REWRITE_MAX_TOKENS = 120
 
 Search = Callable[[str, int], list[Hit]]
+Compress = Callable[[str, list[Hit]], list[Hit]]  # (query, hits) -> hits whose `focus` says what to send
 
 
 class Answerer:
     """Turns a question (plus chat history) into a stream of answer events."""
 
     def __init__(self, settings: Any, search: Search, llm: LLMClient | None,
-                 similarity: Similarity | None = None) -> None:
+                 similarity: Similarity | None = None, compress: Compress | None = None) -> None:
         self.settings = settings
         self.search = search
         self.llm = llm
         self.similarity = similarity  # sentence meaning, for extractive answers across languages
+        self.compress = compress  # context compression before the prompt (answer/compression.py)
 
     @property
     def mode(self) -> str:
@@ -120,6 +122,8 @@ class Answerer:
     ) -> Iterator[AnswerEvent]:
         assert self.llm is not None
         budget = int(getattr(self.settings, "context_budget_chars", 8000))
+        if self.compress is not None:
+            hits = self.compress(query, hits)
         messages, used = build_messages(question, hits, history, budget)
         yield SourcesEvent(tuple(used), query, keyword_only)
         parts: list[str] = []

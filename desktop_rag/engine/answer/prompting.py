@@ -8,6 +8,7 @@ import secrets
 import unicodedata
 from collections.abc import Sequence
 
+from desktop_rag.engine.answer.compression import sent_text
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
 from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
 from desktop_rag.engine.types import ChatTurn, Hit
@@ -102,7 +103,8 @@ def _passage_text(text: str) -> str:
 
 
 def format_passage(n: int, hit: Hit, text: str | None = None) -> str:
-    return f"{passage_label(n, hit)}\n{_passage_text(hit.text if text is None else text)}"
+    """The label line and the passage's text as sent (its focus sentences when it was compressed)."""
+    return f"{passage_label(n, hit)}\n{_passage_text(sent_text(hit) if text is None else text)}"
 
 
 def _user_message(blocks: Sequence[str], question: str, boundary: str) -> str:
@@ -146,7 +148,7 @@ def _fit_passages(hits: Sequence[Hit], budget: int) -> tuple[list[str], list[Hit
             if blocks:
                 break
             room = max(200, budget - len(passage_label(1, hit)) - len(_TRUNCATED) - 3)
-            block = format_passage(1, hit, hit.text.strip()[:room] + _TRUNCATED)
+            block = format_passage(1, hit, sent_text(hit).strip()[:room] + _TRUNCATED)
             cost = len(block) + 2
         blocks.append(block)
         used_hits.append(hit)
