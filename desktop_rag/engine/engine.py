@@ -602,7 +602,21 @@ class Engine:
             return self.search(query, k, collection, folders, types, cancel)
 
         client = LLMClient(config) if config and not extractive else None
-        return Answerer(self.settings, search, client, self.sentence_similarity, self.compress_passages)
+        replay = self._replay(config) if client is not None and self.settings.answer_cache else None
+        return Answerer(self.settings, search, client, self.sentence_similarity, self.compress_passages, replay)
+
+    def _replay(self, config):
+        """Stored answers for this model, endpoint and these answer settings (answer/replay.py)."""
+        from desktop_rag.engine.answer.compression import compression_mode
+        from desktop_rag.engine.answer.replay import AnswerReplay
+
+        settings = self.settings
+        fingerprint = {"model": config.model, "endpoint": config.base_url, "provider": config.provider,
+                       "temperature": config.temperature, "max_tokens": config.max_tokens,
+                       "budget_chars": settings.context_budget_chars, "budget_tokens": settings.context_budget_tokens,
+                       "compression": compression_mode(settings.context_compression),
+                       "embedding_model": self.index_model}
+        return AnswerReplay(lambda: self.store, fingerprint, writable=not self.read_only)
 
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         """The hits with `focus` on the sentences to send (answer/compression.py, by the settings' mode and
@@ -648,8 +662,10 @@ class Engine:
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
         collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
+        refresh: bool = False,
     ) -> Iterator[AnswerEvent]:
         """Answer events for a question; with a conversation, history is used and both turns are saved.
+        A stored answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`.
 
         The question is asked within `collection`, else within the conversation's collection, else in all;
         and within `folders` / file `types` if given (checked first: UsageError before any event).
@@ -661,7 +677,7 @@ class Engine:
         self.restriction(collection, folders, types)  # a bad folder or type fails here, not mid-answer
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
-        for event in self.answerer(collection, folders, types, cancel).answer(question, history, cancel):
+        for event in self.answerer(collection, folders, types, cancel).answer(question, history, cancel, refresh):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, DoneEvent):

@@ -210,6 +210,7 @@ class DoneEvent:
     mode: str  # "llm" | "extractive"
     cited: tuple[Hit, ...] = ()
     notice: str = ""  # e.g. "The answer was cut off: ..." or the extractive label
+    cached: bool = False  # a stored answer to the same question, passages, model and settings (answer/replay.py)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from desktop_rag.engine.answer.prompting import (
     rewrite_query_messages,
     rule_based_standalone_query,
 )
+from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
@@ -37,12 +38,14 @@ class Answerer:
     """Turns a question (plus chat history) into a stream of answer events."""
 
     def __init__(self, settings: Any, search: Search, llm: LLMClient | None,
-                 similarity: Similarity | None = None, compress: Compress | None = None) -> None:
+                 similarity: Similarity | None = None, compress: Compress | None = None,
+                 replay: AnswerReplay | None = None) -> None:
         self.settings = settings
         self.search = search
         self.llm = llm
         self.similarity = similarity  # sentence meaning, for extractive answers across languages
         self.compress = compress  # context compression before the prompt (answer/compression.py)
+        self.replay = replay  # stored answers (answer/replay.py); None: the cache is off
 
     @property
     def mode(self) -> str:
@@ -53,8 +56,9 @@ class Answerer:
         question: str,
         history: Sequence[ChatTurn] = (),
         cancel: threading.Event | None = None,
+        refresh: bool = False,
     ) -> Iterator[AnswerEvent]:
-        """Yield the answer as events. The contract:
+        """Yield the answer as events (`refresh`: ask the model even when a stored answer fits). The contract:
 
         - At most one SourcesEvent, always first when present: the passages actually given to
           the model (or used for the extractive answer), numbered [1..n] in that order;
@@ -65,7 +69,7 @@ class Answerer:
           * DoneEvent(answer, mode, cited, notice): `answer` is the final text with invalid
             citations removed and replaces whatever the tokens built up; `cited` are the
             passages cited (or the top few when none are cited); `mode` is 'llm' or
-            'extractive'. No passages -> a DoneEvent saying nothing relevant was found (no
+            'extractive'; `cached` when it is a stored answer replayed (one TokenEvent with all of it). No passages -> a DoneEvent saying nothing relevant was found (no
             model call). Cancelled -> a DoneEvent with the partial text and notice 'Stopped.'.
           * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
             the text received before a stream was cut. No DoneEvent follows.
@@ -88,7 +92,7 @@ class Answerer:
         if self.llm is None:
             yield from self._extractive(question, hits, query, cancel, keyword_only)
         else:
-            yield from self._generate(question, hits, history, query, cancel, keyword_only)
+            yield from self._generate(question, hits, history, query, cancel, keyword_only, refresh)
 
     # ---- steps ----
 
@@ -119,8 +123,18 @@ class Answerer:
         query: str,
         cancel: threading.Event | None,
         keyword_only: bool = False,
+        refresh: bool = False,
     ) -> Iterator[AnswerEvent]:
         assert self.llm is not None
+        key = self.replay.key(question, query, hits) if self.replay is not None and not keyword_only else None
+        stored = None if key is None or refresh else self.replay.get(key, hits)
+        if stored is not None:
+            text, used, cited = stored
+            yield SourcesEvent(tuple(used), query, keyword_only)
+            yield TokenEvent(text)
+            yield DoneEvent(text, "llm", tuple(cited), "", cached=True)
+            return
+        retrieved = hits
         budget = int(getattr(self.settings, "context_budget_chars", 8000))
         if self.compress is not None:
             hits = self.compress(query, hits)
@@ -141,7 +155,10 @@ class Answerer:
         notice = STOPPED if _is_set(cancel) else ""
         if not text.strip() and not notice:
             notice = "The model returned an empty answer. Try asking again or rephrasing."
-        yield _done(text, used, "llm", notice)
+        done = _done(text, used, "llm", notice)
+        if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
+            self.replay.put(key, done.answer, done.mode, retrieved, used, done.cited)
+        yield done
 
     def _extractive(
         self, question: str, hits: list[Hit], query: str, cancel: threading.Event | None, keyword_only: bool = False

@@ -1,0 +1,55 @@
+"""Replaying stored answers: the key of an answer, and the passages and citations it is shown with again.
+
+The key holds the question (whitespace-normalised) and the search query it became, every retrieved passage
+(chunk id and a hash of its text, in rank order), and a fingerprint of whatever else shapes the answer: model,
+endpoint, provider, temperature, answer size, context budget and compression (`Engine.answerer` builds it).
+So another model or endpoint never replays this one's answer, and a changed passage is another key (the stored
+answer is removed too: store/answer_cache.py). Only complete answers are stored (Answerer: not stopped, cut,
+empty or failed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+
+from desktop_rag.engine.store import answer_cache
+from desktop_rag.engine.store.answer_cache import StoredAnswer
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.types import Hit
+
+
+class AnswerReplay:
+    """Stored answers of one library for one answer configuration (`fingerprint`)."""
+
+    def __init__(self, store: Callable[[], Store], fingerprint: dict, writable: bool = True) -> None:
+        self._store, self._writable = store, writable
+        self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
+
+    def key(self, question: str, query: str, hits: Sequence[Hit]) -> str:
+        passages = [[h.chunk_id, hashlib.sha256(h.text.encode("utf-8")).hexdigest()] for h in hits]
+        material = json.dumps([" ".join(question.split()), " ".join(query.split()), passages, self._fingerprint],
+                              ensure_ascii=False)
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+    def get(self, key: str, hits: Sequence[Hit]) -> tuple[str, list[Hit], list[Hit]] | None:
+        """(answer, passages sent, passages cited) of a stored answer for these hits, or None."""
+        stored = answer_cache.get(self._store().db, key)
+        if stored is None or any(i >= len(hits) for i, _ in stored.passages):
+            return None
+        used = [dataclasses.replace(hits[i], focus=focus) for i, focus in stored.passages]
+        return stored.answer, used, [used[n - 1] for n in stored.cited if 0 < n <= len(used)]
+
+    def put(self, key: str, answer: str, mode: str, hits: Sequence[Hit], used: Sequence[Hit],
+            cited: Sequence[Hit]) -> None:
+        if not self._writable:
+            return
+        index = {h.chunk_id: i for i, h in enumerate(hits)}
+        numbers = {h.chunk_id: n for n, h in enumerate(used, 1)}
+        stored = StoredAnswer(answer, mode, tuple((index[h.chunk_id], h.focus) for h in used),
+                              tuple(numbers[h.chunk_id] for h in cited))
+        store = self._store()
+        with store.transaction() as db:
+            answer_cache.put(db, key, stored, [h.chunk_id for h in hits])

@@ -1,0 +1,71 @@
+"""The answer cache in the library: an answer by its key, and the chunks it was given (SQLite, survives a restart).
+
+Written by the thread that answered (one short transaction, like the turns of a conversation: the cache is not
+part of the index, so it does not move the library version nor take the writer lock). A trigger removes every
+answer one of whose passages' chunks is deleted or changed (a re-index of the file, its removal, a new chunking);
+chunk ids are never reused, so an answer never comes back for other text.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MAX_ANSWERS = 2000  # the oldest go beyond this
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS answer_cache (key TEXT PRIMARY KEY, answer TEXT NOT NULL, mode TEXT NOT NULL, "
+    "passages_json TEXT NOT NULL, cited_json TEXT NOT NULL, created_at REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS answer_cache_chunks (key TEXT NOT NULL REFERENCES answer_cache(key) "
+    "ON DELETE CASCADE, chunk_id INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS answer_cache_chunk ON answer_cache_chunks(chunk_id)",
+    "CREATE INDEX IF NOT EXISTS answer_cache_key ON answer_cache_chunks(key)",
+    "CREATE TRIGGER IF NOT EXISTS answer_cache_chunk_deleted AFTER DELETE ON chunks BEGIN "
+    "DELETE FROM answer_cache WHERE key IN (SELECT key FROM answer_cache_chunks WHERE chunk_id = old.id); END",
+    "CREATE TRIGGER IF NOT EXISTS answer_cache_chunk_changed AFTER UPDATE OF text ON chunks BEGIN "
+    "DELETE FROM answer_cache WHERE key IN (SELECT key FROM answer_cache_chunks WHERE chunk_id = old.id); END",
+)
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    answer: str
+    mode: str
+    passages: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # per passage sent: its index among the hits, focus
+    cited: tuple[int, ...]  # the passage numbers ([n]) the answer cites
+
+
+def install(db: sqlite3.Connection) -> None:
+    """Create the tables and triggers (inside the caller's migration transaction)."""
+    for statement in SCHEMA:
+        db.execute(statement)
+
+
+def get(db: sqlite3.Connection, key: str) -> StoredAnswer | None:
+    try:
+        row = db.execute("SELECT answer, mode, passages_json, cited_json FROM answer_cache WHERE key = ?",
+                               (key,)).fetchone()
+    except sqlite3.OperationalError:  # a library opened read-only that predates the cache
+        return None
+    if row is None:
+        return None
+    passages = tuple((int(i), tuple((int(a), int(b)) for a, b in focus)) for i, focus in json.loads(row[2]))
+    return StoredAnswer(row[0], row[1], passages, tuple(int(n) for n in json.loads(row[3])))
+
+
+def put(db: sqlite3.Connection, key: str, stored: StoredAnswer, chunk_ids: Sequence[int]) -> None:
+    """Keep an answer (replacing one under the same key), linked to its passages' chunks (call it inside a
+    transaction: `with store.transaction() as db`)."""
+    passages = json.dumps([[i, [list(span) for span in focus]] for i, focus in stored.passages])
+    db.execute("INSERT OR REPLACE INTO answer_cache VALUES (?, ?, ?, ?, ?, ?)",
+               (key, stored.answer, stored.mode, passages, json.dumps(list(stored.cited)), time.time()))
+    db.execute("DELETE FROM answer_cache_chunks WHERE key = ?", (key,))
+    db.executemany("INSERT INTO answer_cache_chunks VALUES (?, ?)", [(key, c) for c in sorted(set(chunk_ids))])
+    db.execute("DELETE FROM answer_cache WHERE key IN (SELECT key FROM answer_cache ORDER BY created_at DESC "
+               "LIMIT -1 OFFSET ?)", (MAX_ANSWERS,))
+
+
+def count(db: sqlite3.Connection) -> int:
+    return db.execute("SELECT count(*) FROM answer_cache").fetchone()[0]

@@ -1,0 +1,145 @@
+"""The answer cache against the local chat-completions server: replayed at once, never stale, never another
+model's, never a stopped or failed answer, kept across a restart."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.store import answer_cache
+from desktop_rag.engine.types import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from tests.support.openai_server import run_openai_server
+
+QUESTION = "How often do city buses run at night?"
+
+
+@pytest.fixture
+def server():
+    with run_openai_server() as srv:
+        srv.reply = "At night they run every half hour [2]."
+        yield srv
+
+
+@pytest.fixture
+def docs(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "tea.txt").write_text("Green tea is brewed with water at about eighty degrees.", encoding="utf-8")
+    (folder / "bus.txt").write_text("City buses run every ten minutes during the day. At night they run every "
+                                    "half hour.", encoding="utf-8")
+    return folder
+
+
+def open_engine(tmp_path, server, **changes) -> Engine:
+    values = dict(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
+                  translate_queries=False)
+    values.update(changes)
+    return Engine(resolve_paths(tmp_path / "home"), Settings(**values))
+
+
+def ask(engine, question=QUESTION, **kwargs):
+    events = list(engine.ask(question, **kwargs))
+    done = events[-1]
+    return events, done
+
+
+def streamed(server) -> int:
+    return len([r for r in server.chat_requests() if r.body.get("stream")])
+
+
+def test_a_repeated_question_is_replayed_with_the_same_passages_and_citations(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    first_events, first = ask(engine)
+    assert isinstance(first, DoneEvent) and not first.cached and streamed(server) == 1
+    events, done = ask(engine)
+    assert streamed(server) == 1, "the second ask never reached the model"
+    assert done.cached and done.answer == first.answer and done.mode == "llm" and not done.notice
+    assert [type(e) for e in events] == [SourcesEvent, TokenEvent, DoneEvent]
+    sources = events[0].hits
+    assert sources == first_events[0].hits
+    assert done.cited == (sources[1],) == first.cited  # [2] still names the second passage
+    assert ask(engine, refresh=True)[1].cached is False and streamed(server) == 2  # Regenerate asks afresh
+    engine.close()
+
+
+def test_the_stored_answer_survives_a_restart(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    ask(engine)
+    engine.close()
+    engine = open_engine(tmp_path, server)
+    assert ask(engine)[1].cached and streamed(server) == 1
+    engine.close()
+
+
+@pytest.mark.parametrize("how", ["changed", "reindex", "removed"])
+def test_a_reindexed_or_removed_cited_file_makes_the_next_identical_question_answer_afresh(tmp_path, server, docs,
+                                                                                           how):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    ask(engine)
+    assert answer_cache.count(engine.store.db) == 1
+    if how == "changed":
+        (docs / "bus.txt").write_text("City buses run every ten minutes during the day. At night they run every "
+                                      "hour.", encoding="utf-8")
+        engine.index()
+    elif how == "reindex":
+        engine.reindex()
+    else:
+        (docs / "bus.txt").unlink()
+        engine.index()
+    assert answer_cache.count(engine.store.db) == 0, "the answer citing the old passage is removed"
+    assert ask(engine)[1].cached is False and streamed(server) == 2
+    engine.close()
+
+
+def test_another_model_or_endpoint_never_replays_this_answer(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    ask(engine)
+    engine.close()
+    server.models.append("other-model")
+    engine = open_engine(tmp_path, server, llm_model="other-model")
+    server.reply = "Every thirty minutes [2]."
+    done = ask(engine)[1]
+    assert not done.cached and done.answer.startswith("Every thirty") and streamed(server) == 2
+    engine.close()
+    with run_openai_server() as other:  # the same model name at another endpoint
+        other.reply = "Hourly [2]."
+        engine = open_engine(tmp_path, other)
+        done = ask(engine)[1]
+        assert not done.cached and done.answer.startswith("Hourly") and streamed(other) == 1
+        engine.close()
+
+
+def test_failed_cut_and_stopped_answers_are_never_stored(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    server.fail_next(400, message="bad request")
+    assert isinstance(ask(engine)[1], ErrorEvent)
+    server.cut_after = 2
+    assert isinstance(ask(engine)[1], ErrorEvent)
+    server.cut_after = None
+    stop = threading.Event()
+    for event in engine.ask(QUESTION, cancel=stop):
+        if isinstance(event, TokenEvent):
+            stop.set()
+        last = event
+    assert isinstance(last, DoneEvent) and last.notice == "Stopped."
+    assert answer_cache.count(engine.store.db) == 0
+    assert ask(engine)[1].cached is False  # a complete answer, now stored
+    assert answer_cache.count(engine.store.db) == 1
+    engine.close()
+
+
+def test_the_off_switch(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server, answer_cache=False)
+    engine.index([docs])
+    ask(engine)
+    assert ask(engine)[1].cached is False and streamed(server) == 2
+    assert answer_cache.count(engine.store.db) == 0
+    engine.close()
