@@ -133,6 +133,15 @@ _TEXT: dict[str, tuple[str, str]] = {
     "settings.translate_queries": ("Also search each question in the library's other language (one short call to "
                                    "the model per new question)",
                                    "同时用资料库的另一种语言搜索每个问题（每个新问题向模型发送一次简短请求）"),
+    "settings.compression": ("Shorten passages sent to the model", "精简发送给模型的段落"),
+    "settings.compression_auto": ("When they exceed the budget", "超出预算时"),
+    "settings.compression_always": ("Always", "总是"),
+    "settings.compression_off": ("Off", "关闭"),
+    "settings.compression_tip": ("Keeps the sentences that carry the question (and the one around the best), so "
+                                 "prompts are smaller; passage numbers stay the same",
+                                 "只保留与问题相关的句子（以及最相关句子前后的句子），让提示更短；段落编号不变"),
+    "settings.answer_cache": ("Reuse the stored answer when the same question meets the same passages and model",
+                              "同一问题遇到相同段落和模型时，直接使用已保存的回答"),
     "settings.embedding_auto": ("Automatic", "自动"),
     "settings.embedding_auto_tip": ("auto: the multilingual model when the library or the interface is Chinese, "
                                     "else the fast English model",
@@ -151,6 +160,9 @@ _TEXT: dict[str, tuple[str, str]] = {
     "chat.thinking": ("Searching your library…", "正在检索资料库…"),
     "chat.error": ("The answer failed: {message}", "回答失败：{message}"),
     "chat.stopped": ("Stopped.", "已停止。"),
+    "chat.cached": ("Cached answer: the same question, passages and model as before.",
+                    "缓存的回答：问题、段落和模型均与之前相同。"),
+    "chat.regenerate": ("Regenerate", "重新生成"),
     "chat.keyword_only": ("Still loading the search index ({count} passages): this answer used keyword matches only.",
                           "检索索引仍在加载（{count} 个段落）：本回答只用了关键词匹配。"),
     "chat.keyword_only_plain": ("Still loading the search index: this answer used keyword matches only.",

@@ -143,3 +143,14 @@ def test_the_off_switch(tmp_path, server, docs):
     assert ask(engine)[1].cached is False and streamed(server) == 2
     assert answer_cache.count(engine.store.db) == 0
     engine.close()
+
+
+def test_a_question_repeated_in_its_conversation_is_replayed_without_a_rewrite_call(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    conversation = engine.new_conversation()
+    ask(engine, conversation_id=conversation)
+    done = ask(engine, conversation_id=conversation)[1]  # it stands alone: no follow-up rewrite by the model
+    assert done.cached and len(server.chat_requests()) == 1
+    assert [t.role for t in engine.messages(conversation)] == ["user", "assistant"] * 2
+    engine.close()

@@ -15,6 +15,7 @@ from desktop_rag.engine.answer.llm_config import config_problem
 from desktop_rag.engine.answer.prompting import (
     build_messages,
     has_cjk,
+    is_follow_up,
     rewrite_query_messages,
     rule_based_standalone_query,
 )
@@ -99,8 +100,9 @@ class Answerer:
     def _standalone_query(
         self, question: str, history: Sequence[ChatTurn], cancel: threading.Event | None = None
     ) -> str:
-        """The question rewritten to stand alone (model first, then the rule); as is without history."""
-        if not history:
+        """The question rewritten to stand alone (model first, then the rule); as is without history or when it
+        already stands alone (so a repeated question is the same query, and its stored answer fits)."""
+        if not history or not is_follow_up(question):
             return question
         if self.llm is not None:
             try:

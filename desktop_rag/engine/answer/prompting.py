@@ -211,7 +211,8 @@ _ZH_FILLER = re.compile(
 )
 
 
-def _is_follow_up(question: str) -> bool:
+def is_follow_up(question: str) -> bool:
+    """Whether a question leans on the conversation (a pronoun, a continuation, or too short to stand alone)."""
     q = question.strip()
     lower = q.lower()
     words = _EN_WORD.findall(lower)
@@ -236,7 +237,7 @@ def content_words(text: str) -> str:
 def rule_based_standalone_query(question: str, history: Sequence[ChatTurn]) -> str:
     """Without a model: prefix a follow-up with the previous user question's content words."""
     previous = next((t.content for t in reversed(list(history)) if t.role == "user" and t.content.strip()), "")
-    if not previous or not _is_follow_up(question):
+    if not previous or not is_follow_up(question):
         return question
     context = content_words(previous)
     return f"{context} {question.strip()}".strip() if context else question

@@ -51,6 +51,7 @@ class ChatController(QObject):
         chat_panel.stop.connect(self.stop)
         chat_panel.messages.message_selected.connect(self.select_message)
         chat_panel.messages.citation_clicked.connect(self.open_citation)
+        chat_panel.messages.regenerate_requested.connect(self.regenerate)
         conversations_panel.opened.connect(self.open_conversation)
         conversations_panel.new_requested.connect(self.new_conversation)
         self.search_filter = SearchFilterBar(chat_panel)  # ask within a folder / a file type
@@ -124,8 +125,14 @@ class ChatController(QObject):
     def streaming(self) -> bool:
         return self.worker is not None
 
-    def ask(self, question: str) -> None:
-        """Send a question (creating the conversation first when none is open)."""
+    def regenerate(self, row: int) -> None:
+        """Ask a cached answer's question again, to the model (the stored answer is replaced)."""
+        previous = self.chat_model.message(row - 1)
+        if previous is not None and previous.role == "user":
+            self.ask(previous.text, refresh=True)
+
+    def ask(self, question: str, refresh: bool = False) -> None:
+        """Send a question (creating the conversation first when none is open); `refresh`: never a cached answer."""
         if self.streaming or self.backend.stopped:
             return
         self.chat_panel.set_streaming(True)
@@ -134,11 +141,12 @@ class ChatController(QObject):
             title = " ".join(question.split())[:TITLE_CHARS] or i18n.tr("conv.default_title")
             collection = self.collection
             self.backend.edit(lambda: engine.new_conversation(title, collection), ("conversations",),
-                              lambda cid: self._start(question, cid), lambda _msg: self._start(question, None))
+                              lambda cid: self._start(question, cid, refresh),
+                              lambda _msg: self._start(question, None, refresh))
         else:
-            self._start(question, self.conversation_id)
+            self._start(question, self.conversation_id, refresh)
 
-    def _start(self, question: str, conversation_id: int | None) -> None:
+    def _start(self, question: str, conversation_id: int | None, refresh: bool = False) -> None:
         if self.backend.stopped:
             return
         self.conversation_id = conversation_id
@@ -147,7 +155,8 @@ class ChatController(QObject):
         self.select_message(self._row)
         # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
         worker = self.answers.start(self.backend.engine.ask, question, conversation_id, cancel_kw="cancel",
-                                    folders=self.search_filter.folders, types=self.search_filter.types)
+                                    folders=self.search_filter.folders, types=self.search_filter.types,
+                                    refresh=refresh)
         worker.yielded.connect(self._on_event)
         worker.errored.connect(lambda message: self._on_error(ErrorEvent(message)))
         worker.finished.connect(self._on_finished)
@@ -188,7 +197,8 @@ class ChatController(QObject):
         self.token_received.emit(text)
 
     def _on_done(self, event: DoneEvent) -> None:
-        self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False)
+        self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False,
+                               cached=event.cached)
 
     def _on_error(self, event: ErrorEvent) -> None:
         message = self.chat_model.message(self._row)

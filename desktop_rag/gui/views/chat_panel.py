@@ -39,6 +39,7 @@ class MessageListView(QScrollArea):
 
     message_selected = Signal(int)  # row
     citation_clicked = Signal(int, int)  # row, number
+    regenerate_requested = Signal(int)  # row of a cached answer
 
     def __init__(self, model: ChatModel, parent=None) -> None:
         super().__init__(parent)
@@ -75,6 +76,8 @@ class MessageListView(QScrollArea):
         widget = MessageWidget(self.model.message(row), self._host)
         widget.clicked.connect(lambda w=widget: self._on_clicked(w))
         widget.citation_clicked.connect(lambda n, w=widget: self._on_citation(w, n))
+        widget.regenerate_requested.connect(
+            lambda w=widget: w in self._widgets and self.regenerate_requested.emit(self._widgets.index(w)))
         return widget
 
     def _rebuild(self) -> None:

@@ -1,4 +1,4 @@
-"""One chat bubble: role, rendered answer (Markdown, clickable citations), notice, copy button."""
+"""One chat bubble: role, rendered answer (Markdown, clickable citations), notice, copy and regenerate buttons."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ class MessageWidget(QFrame):
 
     clicked = Signal()
     citation_clicked = Signal(int)
+    regenerate_requested = Signal()  # a cached answer: ask the model afresh
 
     def __init__(self, message: Message, parent=None) -> None:
         super().__init__(parent)
@@ -51,6 +52,12 @@ class MessageWidget(QFrame):
         self.copy_button.clicked.connect(self.copy_text)
         i18n.bind(self.copy_button, QPushButton.setText, "chat.copy")
         header.addWidget(self.copy_button)
+        self.regenerate_button = QPushButton(self)
+        self.regenerate_button.setFlat(True)
+        self.regenerate_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.regenerate_button.clicked.connect(self.regenerate_requested)
+        i18n.bind(self.regenerate_button, QPushButton.setText, "chat.regenerate")
+        header.addWidget(self.regenerate_button)
         layout.addLayout(header)
         self.browser = SafeTextBrowser(self)
         self.browser.setFrameShape(QFrame.Shape.NoFrame)
@@ -87,6 +94,7 @@ class MessageWidget(QFrame):
         message = self.message
         self.role_label.setText(i18n.tr("chat.you" if message.role == "user" else "chat.assistant"))
         self.copy_button.setVisible(message.role == "assistant" and not message.streaming and bool(message.text))
+        self.regenerate_button.setVisible(message.cached and not message.streaming)
         if message.role == "user":
             self.browser.setPlainText(message.text)
         elif not message.text and message.streaming:
@@ -100,6 +108,8 @@ class MessageWidget(QFrame):
     def _render_notice(self, message: Message) -> None:
         """The answer's one notice: keyword-only (vectors still loading), then the error or the engine's notice."""
         lines = [keyword_only_notice(message)] if message.keyword_only else []
+        if message.cached:
+            lines.append(i18n.tr("chat.cached"))
         if message.error:
             lines.append(i18n.tr("chat.error", message=message.error))
         elif message.notice:  # an extractive answer's notice already says how to set a model

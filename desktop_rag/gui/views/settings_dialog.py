@@ -86,6 +86,15 @@ class SettingsDialog(QDialog):
         self.translate = QCheckBox(i18n.tr("settings.translate_queries"), group)
         self.translate.setChecked(settings.translate_queries)
         form.addRow(self.translate)
+        self.compression = QComboBox(group)
+        for mode in ("auto", "always", "off"):
+            self.compression.addItem(i18n.tr(f"settings.compression_{mode}"), mode)
+        self.compression.setCurrentIndex(max(self.compression.findData(settings.context_compression), 0))
+        self.compression.setToolTip(i18n.tr("settings.compression_tip"))
+        form.addRow(i18n.tr("settings.compression"), self.compression)
+        self.answer_cache = QCheckBox(i18n.tr("settings.answer_cache"), group)
+        self.answer_cache.setChecked(settings.answer_cache)
+        form.addRow(self.answer_cache)
         return group
 
     def _index_group(self, settings: Settings) -> QGroupBox:
@@ -191,6 +200,8 @@ class SettingsDialog(QDialog):
             ui_language=self.language.currentData() or "auto",
             ocr_enabled=self.ocr.isChecked(),
             translate_queries=self.translate.isChecked(),
+            context_compression=self.compression.currentData() or "auto",
+            answer_cache=self.answer_cache.isChecked(),
         )
 
     def api_key(self) -> str:

@@ -1,0 +1,50 @@
+"""A repeated question in the window answers from the answer cache at once, says so, and offers Regenerate."""
+
+from __future__ import annotations
+
+import time
+
+from tests.gui.conftest import add_and_wait, llm_settings, write_docs
+
+QUESTION = "What does topic1 say about gamma?"
+
+
+def _ask(qtbot, window, question: str):
+    """Send a question; (final message, seconds from Send to the answer's first source on screen)."""
+    shown: list[float] = []
+    model = window.sources_model
+    on_sources = lambda *_: shown.append(time.perf_counter()) if model.rowCount() and not shown else None  # noqa: E731
+    model.modelReset.connect(on_sources)
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        window.chat_panel.input.setPlainText(question)
+        started = time.perf_counter()
+        window.chat_panel.send_button.click()
+    model.modelReset.disconnect(on_sources)
+    return blocker.args[0], (shown[0] - started if shown else None)
+
+
+def _streamed(server) -> int:
+    return len([r for r in server.chat_requests() if r.body.get("stream")])
+
+
+def test_second_ask_is_cached_on_screen_and_regenerate_asks_the_model(make_window, qtbot, tmp_path, llm_server,
+                                                                      monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    llm_server.tokens = ["Topic1 ", "is ", "about ", "gamma ", "[1]", "."]
+    write_docs(tmp_path / "docs", count=3)
+    window = make_window(llm_settings(llm_server, translate_queries=False))
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    first, _ = _ask(qtbot, window, QUESTION)
+    assert not first.cached and _streamed(llm_server) == 1
+    second, seconds = _ask(qtbot, window, QUESTION)
+    assert second.cached and second.text == first.text and _streamed(llm_server) == 1
+    assert [h.chunk_id for _, h in second.sources] == [h.chunk_id for _, h in first.sources]
+    assert seconds is not None
+    row = window.chat_model.last_assistant_row()
+    bubble = window.chat_panel.messages.widget_at(row)
+    assert bubble.regenerate_button.isVisibleTo(window) and "Cached answer" in bubble.notice_label.text()
+    first_bubble = window.chat_panel.messages.widget_at(row - 2)
+    assert not first_bubble.regenerate_button.isVisibleTo(window)
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        bubble.regenerate_button.click()
+    assert not blocker.args[0].cached and _streamed(llm_server) == 2
