@@ -154,3 +154,13 @@ def test_a_question_repeated_in_its_conversation_is_replayed_without_a_rewrite_c
     assert done.cached and len(server.chat_requests()) == 1
     assert [t.role for t in engine.messages(conversation)] == ["user", "assistant"] * 2
     engine.close()
+
+
+def test_a_saved_turn_keeps_the_spans_that_were_sent(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server, context_compression="always")
+    engine.index([docs])
+    conversation = engine.new_conversation()
+    sources = ask(engine, conversation_id=conversation)[0][0].hits
+    assert any(h.focus for h in sources)
+    assert engine.messages(conversation)[1].sources == sources  # focus included: the viewer highlights the same
+    engine.close()

@@ -61,12 +61,16 @@ def messages(store: Store, conversation_id: int) -> list[ChatTurn]:
     rows = store.db.execute(
         "SELECT role, content, sources_json FROM messages WHERE conversation_id = ? ORDER BY id", (conversation_id,)
     )
-    return [ChatTurn(role, content, tuple(Hit(**d) for d in json.loads(src))) for role, content, src in rows]
+    return [ChatTurn(role, content, tuple(_hit_from_dict(d) for d in json.loads(src))) for role, content, src in rows]
+
+
+def _hit_from_dict(d: dict) -> Hit:
+    return Hit(**{**d, "focus": tuple((int(a), int(b)) for a, b in d.get("focus", ()))})
 
 
 def _hit_to_dict(hit: Hit) -> dict:
     return {
         "chunk_id": hit.chunk_id, "score": hit.score, "path": hit.path, "page": hit.page, "heading": hit.heading,
         "text": hit.text, "file_id": hit.file_id, "ordinal": hit.ordinal, "char_start": hit.char_start,
-        "char_end": hit.char_end,
+        "char_end": hit.char_end, "focus": [list(span) for span in hit.focus],
     }
