@@ -161,7 +161,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     _warn_plain_http(engine)
     passages: tuple[Hit, ...] = ()
     cited: tuple[Hit, ...] = ()
-    answer, mode, failed = "", "extractive", False
+    answer, mode, failed, cached = "", "extractive", False, False
     tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
         for event in engine.ask(args.question, collection=_collection(engine, args), folders=args.folders,
@@ -171,12 +171,14 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
             elif isinstance(event, TokenEvent) and not args.json:
                 print(tokens.feed(event.text), end="", flush=True)
             elif isinstance(event, DoneEvent):
-                answer, mode = event.answer, event.mode
+                answer, mode, cached = event.answer, event.mode, event.cached
                 cited = event.cited
                 if not args.json:
                     print(tokens.finish(), end="")
                 if event.notice and not args.json:
                     print(f"\n\n({clean(event.notice)})", end="")
+                if cached and not args.json:
+                    print("\n\n(A stored answer: the same question, passages and model as before.)", end="")
             elif isinstance(event, ErrorEvent):
                 failed = True
                 answer = event.partial
@@ -188,7 +190,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     # Number each source as the answer cites it: its position among the passages sent.
     numbered = [(passages.index(h) + 1 if h in passages else i + 1, h) for i, h in enumerate(cited or passages)]
     if args.json:
-        print_json({"question": args.question, "answer": answer, "mode": mode,
+        print_json({"question": args.question, "answer": answer, "mode": mode, "cached": cached,
                      "sources": [h.to_json(n) for n, h in numbered]})
     else:
         print("\n\nSources:" if numbered else "")
