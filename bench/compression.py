@@ -37,7 +37,8 @@ def rows_for(name: str, limit: int, docs: int | None, mode: str) -> list[dict]:
     engine.settings = engine.settings.replace(context_compression=mode)
     engine.warm_up()
     before = after = had = kept = 0
-    for question, answers in items(name, limit):
+    questions = items(name, limit)
+    for question, answers in questions:
         hits = engine.search(question, 5)
         sent = engine.compress_passages(question, hits)
         whole, short = "\n\n".join(h.text for h in hits), "\n\n".join(sent_text(h) for h in sent)
@@ -51,7 +52,7 @@ def rows_for(name: str, limit: int, docs: int | None, mode: str) -> list[dict]:
     engine.close()
     saved = 1 - after / max(before, 1)
     rows = [figure(f"compression.{name}.tokens_saved", saved, "share", ">= 0.40", saved >= 0.40,
-                   note=f"{limit} questions, top 5, {before} -> {after} tokens, {model}, mode {mode}")]
+                   note=f"{len(questions)} questions, top 5, {before} -> {after} tokens, {model}, mode {mode}")]
     if had:
         retention = kept / had
         rows.append(figure(f"compression.{name}.retention", retention, "share", ">= 0.97", retention >= 0.97,
