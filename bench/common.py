@@ -20,7 +20,8 @@ from pathlib import Path
 from tests.support.probes import NO_TORCH_PROBE
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"  # ../shared/data from the repo root; never copied into the repo
+# ../shared/data from the repo root (a worktree elsewhere names it); never copied into the repo
+DATA = Path(os.environ.get("DESKTOP_RAG_BENCH_DATA", REPO.parent / "shared" / "data"))
 CACHE = Path(os.environ.get("DESKTOP_RAG_BENCH_CACHE", Path(tempfile.gettempdir()) / "desktop-rag-bench"))
 HASH_MODEL = "hash:384"  # tiny mode: deterministic embedder, no torch, so the smoke test stays fast
 
@@ -156,9 +157,16 @@ def library(name: str, limit: int | None = None, model: str | None = None, fresh
     under the bench cache; rebuilt when `fresh` or when it was built by code of another LIBRARY_FORMAT.
     The index run's report (chunks, seconds) is kept beside it in .bench-complete."""
     corpus = SHARED_CORPUS.get(name, name)
-    label = MODEL_LABELS.get(model) or "".join(ch if ch.isalnum() else "-" for ch in str(model))
-    home = CACHE / f"{corpus}-home{'-' + str(limit) if limit else ''}-{label}"
-    folder = build_folder(corpus, limit)
+    home = CACHE / f"{corpus}-home{'-' + str(limit) if limit else ''}-{model_label(model)}"
+    return indexed(home, build_folder(corpus, limit), model, fresh)
+
+
+def model_label(model: str | None) -> str:
+    return MODEL_LABELS.get(model) or "".join(ch if ch.isalnum() else "-" for ch in str(model))
+
+
+def indexed(home: Path, folder: Path, model: str | None = None, fresh: bool = False) -> Path:
+    """`home` holding `folder` indexed through the CLI (see `library`), reused when built by this format."""
     marker = home / ".bench-complete"
     if fresh or not marker.exists() or json.loads(marker.read_text()).get("format") != LIBRARY_FORMAT:
         shutil.rmtree(home, ignore_errors=True)

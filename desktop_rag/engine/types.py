@@ -61,8 +61,9 @@ class Hit:
     char_start: int = 0
     char_end: int = 0
     ocr: bool = False  # recognised from an image (OCR): the sources panel says so
-    # character spans inside `text` that the viewer highlights strongly: the sentences sent to the model when
-    # context compression applied (answer/compression.py); empty: the whole passage was sent
+    # character spans inside `text` the answer drew on: the sentences sent to the model when context compression
+    # applied (answer/compression.py), or those an extractive answer quotes (answer/extractive.py); the viewer
+    # highlights them strongly and the rest of the passage lightly; empty: the whole passage
     focus: tuple[tuple[int, int], ...] = ()
 
     def to_json(self, rank: int) -> dict:

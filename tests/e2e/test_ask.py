@@ -107,3 +107,15 @@ def test_samples_green_tea_question_cites_the_chinese_guide_first(library):
     assert answer["mode"] == "extractive"
     assert answer["sources"][0]["path"].endswith("绿茶冲泡指南.md")
     assert "[1]" in answer["answer"] and "八十度" in answer["answer"]
+
+
+def test_samples_coffee_question_in_chinese_ranks_the_english_coffee_guide_first(library):
+    """Chinese question, English answer passage, no model: the language-centred query (search/calibration.py)
+    puts the coffee guide above the Chinese tea guide, and the answer quotes no help text."""
+    out = ask(library, "冲咖啡时咖啡粉和水的比例是多少？", {}, "--json")
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    first = answer["sources"][0]
+    assert first["rank"] == 1 and first["path"].endswith("coffee-brewing-guide.txt")
+    assert "sixteen grams of water. [1]" in answer["answer"]
+    assert "square brackets" not in answer["answer"]  # getting-started.md is help text, not an answer about coffee

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 
@@ -139,7 +140,10 @@ def test_extractive_mode_without_model():
     assert done.mode == "extractive"
     assert "".join(e.text for e in events if isinstance(e, TokenEvent)) == done.answer
     assert "Employees get 25 days of annual leave per year. [1]" in done.answer
-    assert done.cited[0] == HITS[0]
+    cited = done.cited[0]  # the passage, with the quoted sentence as its focus (the viewer lights it strongly)
+    assert dataclasses.replace(cited, focus=()) == HITS[0]
+    assert cited.text[slice(*cited.focus[0])] == "Employees get 25 days of annual leave per year."
+    assert events[0].hits[0].focus == cited.focus
     assert "No language model is configured" in done.notice and "Settings" in done.notice
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from desktop_rag.engine.answer.citations import clean_citations
-from desktop_rag.engine.answer.extractive import Similarity, extractive_answer
+from desktop_rag.engine.answer.extractive import Similarity, quoted_answer
 from desktop_rag.engine.answer.llm import LLMClient, LLMError
 from desktop_rag.engine.answer.llm_config import config_problem
 from desktop_rag.engine.answer.prompting import (
@@ -165,8 +165,8 @@ class Answerer:
     def _extractive(
         self, question: str, hits: list[Hit], query: str, cancel: threading.Event | None, keyword_only: bool = False
     ) -> Iterator[AnswerEvent]:
+        text, hits = quoted_answer(question, hits, similarity=self.similarity)  # hits with the quoted spans
         yield SourcesEvent(tuple(hits), query, keyword_only)
-        text = extractive_answer(question, hits, similarity=self.similarity)
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):
             if _is_set(cancel):

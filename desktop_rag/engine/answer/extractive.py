@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from desktop_rag.engine.document.locate import is_verbatim
+from desktop_rag.config import resource_path
+from desktop_rag.engine.document.locate import find_passage, is_verbatim
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.text.language import text_languages
 from desktop_rag.engine.text.terms import HAN_RUN, QUESTION_STOPWORDS, fold, has_han, stem, tokens
@@ -127,10 +130,31 @@ def _clip(sentence: str) -> str:
     return sentence if len(sentence) <= MAX_SENTENCE_CHARS else sentence[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
 
 
-def _candidates(hits: Sequence[Hit]) -> list[_Sentence]:
+# The app's own help text (a bundled sample) answers questions about the app, not about the user's documents.
+_HELP_TEXT = ("samples", "getting-started.md")
+_ABOUT_APP = re.compile(r"desktop[\s-]?rag|\b(this|the) (app|application|program|software)\b|本(应用|软件|程序)|这个(应用|软件|程序)",
+                        re.I)
+
+
+def _help_text(path: str) -> bool:
+    try:
+        return Path(path).resolve() == resource_path(*_HELP_TEXT).resolve()
+    except (OSError, ValueError):
+        return False
+
+
+def _quotable(question: str, hits: Sequence[Hit]) -> list[int]:
+    """Positions of the passages an answer may quote: the app's help text only when it is the best passage or
+    the question names the app."""
+    about_app = bool(_ABOUT_APP.search(question))
+    return [i for i, hit in enumerate(hits) if i == 0 or about_app or not _help_text(hit.path)]
+
+
+def _candidates(hits: Sequence[Hit], quotable: Sequence[int]) -> list[_Sentence]:
     seen: set[str] = set()
     out: list[_Sentence] = []
-    for i, hit in enumerate(hits):
+    for i in quotable:
+        hit = hits[i]
         for pos, text in enumerate(split_sentences(hit.text)):
             key = text.lower()
             if key in seen or _is_heading_like(text) or not is_verbatim(text, hit.text):
@@ -168,7 +192,7 @@ def best_sentences(
     shares no words with it, so with `similarity` (the embedding model) each of the top such
     passages contributes its sentence closest in meaning to the question.
     """
-    sentences = _candidates(hits)
+    sentences = _candidates(hits, _quotable(question, hits))
     cross = _other_language_passages(question, hits) if similarity else set()
     picked: list[_Sentence] = []
     query = terms(question)
@@ -215,14 +239,32 @@ def _by_meaning(question: str, sentences: list[_Sentence], similarity: Similarit
 def extractive_answer(
     question: str, hits: Sequence[Hit], max_sentences: int = 4, similarity: Similarity | None = None
 ) -> str:
-    """The most relevant sentences, each followed by `[n]` (no label: the answer's notice says what it is).
+    """The answer's text alone (see `quoted_answer`)."""
+    return quoted_answer(question, hits, max_sentences, similarity)[0]
+
+
+def quoted_answer(
+    question: str, hits: Sequence[Hit], max_sentences: int = 4, similarity: Similarity | None = None
+) -> tuple[str, list[Hit]]:
+    """The most relevant sentences, each followed by `[n]` (no label: the answer's notice says what it is), and
+    the hits with `focus` set to the spans of the sentences quoted from each.
 
     `n` is the 1-based position of the sentence's passage in `hits`. The "nothing found"
     message follows the question's language (Chinese or English).
     """
-    chinese = has_han(question)
     picked = best_sentences(question, hits, max_sentences, similarity)
     if not picked:
-        return message("no_answer_in_documents", "zh" if chinese else "en")
+        return message("no_answer_in_documents", "zh" if has_han(question) else "en"), list(hits)
     lines = [f"- {_as_markdown_text(_clip(s.text))} [{s.hit_index + 1}]" for s in picked]
-    return "\n".join(lines)
+    return "\n".join(lines), _focused(hits, picked)
+
+
+def _focused(hits: Sequence[Hit], picked: Sequence[_Sentence]) -> list[Hit]:
+    """Each hit with the character spans (in its text) of the sentences quoted from it."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for s in picked:
+        found = find_passage(hits[s.hit_index].text, s.text)
+        if found is not None:
+            spans.setdefault(s.hit_index, []).append((found[0], found[1]))
+    return [dataclasses.replace(hit, focus=tuple(sorted(spans[i]))) if i in spans else hit
+            for i, hit in enumerate(hits)]

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from desktop_rag.engine.models.embedding import Embedder
+from desktop_rag.engine.search.calibration import centred_query
 from desktop_rag.engine.search.fusion import dense_weight, fuse
 from desktop_rag.engine.store.keyword_index import search as keyword_search
 from desktop_rag.engine.store.restriction import member_filter
@@ -25,10 +26,12 @@ DenseSource = Callable[[], tuple[Embedder, VectorIndex]]
 def dense_candidates(
     query: str, embedder: Embedder, vectors: VectorIndex, limit: int, min_score: float, selector=None
 ) -> list[tuple[int, float]]:
-    """Nearest chunks by cosine similarity, under-threshold scores dropped (among `selector`'s ids if given)."""
+    """Nearest chunks by cosine similarity, under-threshold scores dropped (among `selector`'s ids if given).
+    With a multilingual model the question's vector is first centred on its language (calibration.py), so the
+    score is the cosine with that centred vector."""
     if vectors.size == 0:
         return []
-    query_vector = embedder.embed_queries([query])[0]
+    query_vector = centred_query(query, embedder.embed_queries([query])[0], embedder)
     return [(cid, score) for cid, score in vectors.search(query_vector, limit, selector) if score >= min_score]
 
 

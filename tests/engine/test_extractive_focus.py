@@ -1,0 +1,58 @@
+"""Extractive answers quote only what answers: no help text unless asked about the app, spans for the viewer."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from desktop_rag.config import resource_path
+from desktop_rag.engine.answer.extractive import extractive_answer, quoted_answer
+from desktop_rag.engine.types import Hit
+
+COFFEE = ("Water temperature matters more than most people think.\n\n"
+          "A good starting ratio is one gram of coffee for every sixteen grams of water. Weigh both.")
+HELP = ("Type a question in the chat box and press Enter. The answer cites its sources with numbers in\n"
+        "square brackets, such as [1]. Click a number to see the passage it came from.")
+
+
+def hit(n: int, text: str, path: str | None = None) -> Hit:
+    return Hit(chunk_id=n, score=1.0, path=path or f"/docs/{n}.txt", page=None, heading="", text=text)
+
+
+def help_hit(n: int) -> Hit:
+    return hit(n, HELP, str(resource_path("samples", "getting-started.md")))
+
+
+def test_the_apps_help_text_is_not_quoted_for_a_question_about_something_else():
+    hits = [hit(1, COFFEE), hit(2, "Green tea wants water at about eighty degrees."), help_hit(3)]
+    answer = extractive_answer("What ratio of coffee to water, with numbers in brackets?", hits)
+    assert "sixteen grams of water. [1]" in answer
+    assert "square brackets" not in answer and "[3]" not in answer
+
+
+def test_the_help_text_answers_a_question_about_the_app():
+    hits = [hit(1, COFFEE), help_hit(2)]
+    assert "square brackets" in extractive_answer("How does Desktop RAG show the numbers of its sources?", hits)
+    assert "square brackets" in extractive_answer("What numbers in brackets does the answer show?", [help_hit(1)])
+
+
+def test_a_copy_of_the_help_text_elsewhere_is_an_ordinary_document():
+    hits = [hit(1, COFFEE), hit(2, HELP, "/home/me/notes/getting-started.md")]
+    assert "square brackets" in extractive_answer("What ratio of coffee, with numbers in square brackets?", hits)
+
+
+def test_quoted_sentences_become_the_hits_focus_spans():
+    hits = [hit(1, COFFEE), hit(2, "Nothing here about beans.")]
+    text, focused = quoted_answer("What ratio of coffee to water?", hits)
+    assert "sixteen grams" in text
+    spans = focused[0].focus
+    assert spans and all(0 <= a < b <= len(COFFEE) for a, b in spans)
+    assert any(COFFEE[a:b] == "A good starting ratio is one gram of coffee for every sixteen grams of water."
+               for a, b in spans)
+    assert focused[1].focus == () and dataclasses.replace(focused[0], focus=()) == hits[0]
+
+
+def test_a_wrapped_sentence_is_found_across_its_line_break():
+    wrapped = "Intro line.\n\nThe ideal range for brewing is between\n90 and 96 degrees Celsius."
+    _, focused = quoted_answer("What is the ideal brewing range in degrees?", [hit(1, wrapped)])
+    (a, b), = focused[0].focus
+    assert wrapped[a:b] == "The ideal range for brewing is between\n90 and 96 degrees Celsius."
