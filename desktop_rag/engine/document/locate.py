@@ -50,6 +50,8 @@ class Location:
     text: str = ""
     error: str = ""  # the file could not be read: why
     passage: str = ""  # the stored passage text, shown beside the page when it is not matched
+    focus: tuple[tuple[int, int], ...] = ()  # the hit's focus (quoted sentences) as start/end like `start`/`end`
+    focus_rects: tuple[tuple[float, float, float, float], ...] = ()  # PDFs: the focus spans' rectangles
 
     @property
     def found(self) -> bool:
@@ -201,12 +203,24 @@ def _locate_in_text(hit: Hit, base: Location, max_bytes: int) -> Location:
 
     text = document_text(load(Path(hit.path), max_bytes=max_bytes))
     if hit.char_end > hit.char_start and text[hit.char_start:hit.char_end] == hit.text:
-        return _replace(base, match=EXACT, start=hit.char_start, end=hit.char_end, text=text)
-    found = find_passage(text, hit.text, hit.char_start)
-    if found is None:
+        start, end, how = hit.char_start, hit.char_end, EXACT
+    elif (found := find_passage(text, hit.text, hit.char_start)) is not None:
+        start, end, how = found
+    else:
         return _replace(base, text=text)
-    start, end, how = found
-    return _replace(base, match=how, start=start, end=end, text=text)
+    return _replace(base, match=how, start=start, end=end, text=text, focus=focus_in(text, start, end, hit))
+
+
+def focus_in(text: str, start: int, end: int, hit: Hit) -> tuple[tuple[int, int], ...]:
+    """The hit's focus spans (offsets into hit.text) as offsets into `text`, whose [start:end] is the passage
+    found; a span that cannot be found there is left out."""
+    region = text[start:end]
+    spans = []
+    for a, b in hit.focus:
+        found = find_passage(region, hit.text[a:b], a) if 0 <= a < b <= len(hit.text) else None
+        if found is not None:
+            spans.append((start + found[0], start + found[1]))
+    return tuple(spans)
 
 
 def page_order(cited: int | None, count: int) -> list[int]:
@@ -232,7 +246,10 @@ def locate_in_pdf(hit: Hit, base: Location, pdf=None) -> Location:
                 continue
             start, end, how = found
             rects = tuple(pdf.text_rects(index, start, end))
-            return _replace(base, match=how, page=index + 1, start=start, end=end, rects=rects, page_count=count)
+            focus = focus_in(pdf.page_text(index), start, end, hit)
+            focus_rects = tuple(r for a, b in focus for r in pdf.text_rects(index, a, b))
+            return _replace(base, match=how, page=index + 1, start=start, end=end, rects=rects, page_count=count,
+                            focus=focus, focus_rects=focus_rects)
         return _replace(base, page_count=count)
     finally:
         if own:

@@ -200,7 +200,8 @@ class ViewerController(QObject):
     def _show_text(self, location: Location) -> None:
         self.view.set_page_nav(None, 0)
         self.view.text_pane.set_zoom(ZOOMS[self.zoom_index] / ZOOMS[DEFAULT_ZOOM])
-        self.view.text_pane.show_text(location.text, (location.start, location.end) if location.found else None)
+        self.view.text_pane.show_text(location.text, (location.start, location.end) if location.found else None,
+                                      location.focus)
         self.view.show_text_area("" if location.found else location.passage)
 
     # ---- PDF pages ----
@@ -210,11 +211,12 @@ class ViewerController(QObject):
         ratio = self.view.devicePixelRatioF() if self.view is not None else 1.0
         return ZOOMS[self.zoom_index] * ratio
 
-    def highlight_on(self, page: int) -> tuple:
+    def highlight_on(self, page: int, focus: bool = False) -> tuple:
+        """The passage's rectangles on `page` (0-based), or with `focus` those of its quoted sentences."""
         location = self.location
         if location is None or not location.found or location.page != page + 1:
             return ()
-        return location.rects
+        return location.focus_rects if focus else location.rects
 
     def _draw_page(self, reveal: bool = False) -> None:
         pdf, view = self.pdf, self.view
@@ -223,12 +225,12 @@ class ViewerController(QObject):
         self.page = min(max(self.page, 0), pdf.page_count - 1)
         image = self.renderer.image(self.page, self.scale, prefetch=(self.page + 1, self.page - 1))
         find = self.found.rects if self.found is not None and self.found.page == self.page else ()
-        highlight = self.highlight_on(self.page)
+        highlight, focus = self.highlight_on(self.page), self.highlight_on(self.page, focus=True)
         view.page_view.set_page(pdf.page_sizes[self.page], ZOOMS[self.zoom_index], image, highlight, find,
-                                tr("rendering", page=self.page + 1))
+                                tr("rendering", page=self.page + 1), focus)
         view.set_page_nav(self.page, pdf.page_count)
         if reveal:
-            view.page_scroll.reveal(find or highlight)
+            view.page_scroll.reveal(find or focus or highlight)
         if image is not None:
             self.page_shown.emit(self.page)
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QScrollArea, QSizePolicy, QWidget
 
 Rect = tuple[float, float, float, float]  # points, top-left origin
 HIGHLIGHT = QColor(255, 213, 0, 110)
+LIGHT = QColor(255, 213, 0, 40)  # the rest of a passage whose quoted sentences are highlighted (HIGHLIGHT)
 HIGHLIGHT_EDGE = QColor(230, 160, 0, 200)
 FIND = QColor(255, 120, 0, 120)
 PAD_PT = 1.5  # the highlight extends this far around the text boxes
@@ -23,12 +24,16 @@ class PageWidget(QWidget):
         self.image: QImage | None = None
         self.highlight: tuple[Rect, ...] = ()
         self.find_rects: tuple[Rect, ...] = ()
+        self.focus: tuple[Rect, ...] = ()
         self.placeholder = ""
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def set_page(self, page_size: tuple[float, float], zoom: float, image: QImage | None,
-                 highlight: tuple[Rect, ...] = (), find_rects: tuple[Rect, ...] = (), placeholder: str = "") -> None:
+                 highlight: tuple[Rect, ...] = (), find_rects: tuple[Rect, ...] = (), placeholder: str = "",
+                 focus: tuple[Rect, ...] = ()) -> None:
+        """`highlight`: the passage (lightly when `focus`, the quoted sentences' rectangles, is drawn strongly)."""
         self.page_size, self.zoom, self.image = page_size, zoom, image
+        self.focus = tuple(focus)
         self.highlight, self.find_rects, self.placeholder = tuple(highlight), tuple(find_rects), placeholder
         self.setFixedSize(self.sizeHint())
         self.update()
@@ -64,6 +69,8 @@ class PageWidget(QWidget):
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.placeholder)
         painter.setPen(QPen(HIGHLIGHT_EDGE, 1))
         for rect in self.highlight:
+            painter.fillRect(self.to_pixels(rect), LIGHT if self.focus else HIGHLIGHT)
+        for rect in self.focus:
             painter.fillRect(self.to_pixels(rect), HIGHLIGHT)
         painter.setPen(Qt.PenStyle.NoPen)
         for rect in self.find_rects:

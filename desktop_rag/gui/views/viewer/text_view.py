@@ -6,6 +6,7 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 HIGHLIGHT = QColor(255, 224, 130)
+LIGHT = QColor(255, 245, 214)  # the rest of a passage whose quoted sentences are highlighted (HIGHLIGHT)
 FIND = QColor(255, 167, 38)
 
 
@@ -31,18 +32,23 @@ class TextPane(QPlainTextEdit):
         self.setReadOnly(True)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.passage: tuple[int, int] | None = None
+        self.focus: tuple[tuple[int, int], ...] = ()
         self.found: tuple[int, int] | None = None
         self.base_point_size = self.font().pointSizeF()
 
-    def show_text(self, text: str, passage: tuple[int, int] | None) -> None:
-        """Show `text`; highlight and scroll to `passage` (start, end offsets into `text`) when given."""
+    def show_text(self, text: str, passage: tuple[int, int] | None,
+                  focus: tuple[tuple[int, int], ...] = ()) -> None:
+        """Show `text`; highlight and scroll to `passage` (start, end offsets into `text`) when given. With `focus`
+        (spans inside the passage: the sentences an answer quoted) those are highlighted strongly, the rest of
+        the passage lightly, and the first of them is scrolled to."""
         self.setPlainText(text)
         if passage is not None:  # Python offsets count code points; the document counts UTF-16 units
             passage = (utf16_position(text, passage[0]), utf16_position(text, passage[1]))
         self.passage, self.found = passage, None
+        self.focus = tuple((utf16_position(text, a), utf16_position(text, b)) for a, b in focus) if passage else ()
         self._apply()
         if passage is not None:
-            self.reveal(passage[0], passage[1])
+            self.reveal(*(self.focus[0] if self.focus else passage))
 
     def reveal(self, start: int, end: int) -> None:
         """Bring text[start:end] into view, its first line near the middle."""
@@ -64,7 +70,8 @@ class TextPane(QPlainTextEdit):
     def _apply(self) -> None:
         selections = []
         if self.passage is not None:
-            selections.append(_selection(self._cursor(*self.passage), HIGHLIGHT))
+            selections.append(_selection(self._cursor(*self.passage), LIGHT if self.focus else HIGHLIGHT))
+        selections += [_selection(self._cursor(*span), HIGHLIGHT) for span in self.focus]
         if self.found is not None:
             selections.append(_selection(self._cursor(*self.found), FIND))
         self.setExtraSelections(selections)
@@ -73,6 +80,10 @@ class TextPane(QPlainTextEdit):
         """The text under the passage highlight (tests and accessibility)."""
         selections = self.extraSelections()
         return selections[0].cursor.selectedText().replace("\u2029", "\n") if self.passage and selections else ""
+
+    def focused_text(self) -> list[str]:
+        """The texts under the strong (quoted sentence) highlights (tests and accessibility)."""
+        return [self._cursor(*span).selectedText().replace("\u2029", "\n") for span in self.focus]
 
     def find(self, query: str, forward: bool = True) -> bool:  # type: ignore[override]
         """Find the next (or previous) occurrence after the last find, wrapping around."""
