@@ -532,17 +532,18 @@ class Engine:
         stored = self.store.has_vectors()
         dense = self._dense_source() if stored else None
         translator = None if self.read_only else self._translator()  # its cache is a write
-        versions = tuple(translations(query, self.store, translator, cancel))
+        translated = tuple(translations(query, self.store, translator, cancel))
+        versions = tuple(text for _, text in translated)
         k = k or self.settings.top_k
         keyword_only = stored and dense is None
         key = self._result_key(query, versions, within, k, dense is not None)
         cached = None if key is None or keyword_only else self._results.get(key)
         if cached is not None:
-            return SearchHits(cached, keyword_only=False)
+            return SearchHits(cached, keyword_only=False, translations=translated)
         hits = hybrid_search(query, k, self.store, dense, self.settings.min_score, versions, within=within)
         if key is not None and not keyword_only and key == self._result_key(query, versions, within, k, True):
             self._results.put(key, tuple(hits), hits_size(hits))  # (nothing changed while it searched)
-        return SearchHits(hits, keyword_only=keyword_only)
+        return SearchHits(hits, keyword_only=keyword_only, translations=translated)
 
     def _result_key(self, query: str, versions: tuple[str, ...], within, k: int, dense: bool) -> tuple | None:
         """What a search's result depends on (`search.cache`), or None when it cannot be cached (a read-only
@@ -740,11 +741,14 @@ class Engine:
 
 class SearchHits(list):
     """The hits of `Engine.search`, best first; `keyword_only` is True when the library has vectors but they were
-    still loading (a large library just opened): the hits come from keyword search alone."""
+    still loading (a large library just opened): the hits come from keyword search alone. `translations`: the
+    (language, text) versions of the question that were searched too (a language model translated it)."""
 
-    def __init__(self, hits: Iterable[Hit] = (), keyword_only: bool = False) -> None:
+    def __init__(self, hits: Iterable[Hit] = (), keyword_only: bool = False,
+                 translations: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(hits)
         self.keyword_only = keyword_only
+        self.translations = translations
 
 
 def open_engine(data_dir: str | Path | None = None, settings: Settings | None = None) -> Engine:

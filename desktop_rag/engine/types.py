@@ -196,6 +196,7 @@ class SourcesEvent:
     hits: tuple[Hit, ...]
     query: str = ""
     keyword_only: bool = False  # the search ran while the vectors were still loading (`SearchHits.keyword_only`)
+    translations: tuple[tuple[str, str], ...] = ()  # (language, text): the question as also searched (translated)
 
 
 @dataclass(frozen=True)

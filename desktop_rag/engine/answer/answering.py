@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
@@ -85,15 +86,17 @@ class Answerer:
         except DesktopRagError as exc:
             yield ErrorEvent(str(exc))
             return
-        keyword_only = bool(getattr(found, "keyword_only", False))  # vectors still loading: SourcesEvent says so
+        # vectors still loading (keyword only) and the translations searched: the SourcesEvent says so
+        searched = SourcesEvent((), query, bool(getattr(found, "keyword_only", False)),
+                                tuple(getattr(found, "translations", ())))
         if not hits:
-            yield SourcesEvent((), query, keyword_only)
+            yield searched
             yield DoneEvent(message("nothing_found", _language(question)), self.mode)
             return
         if self.llm is None:
-            yield from self._extractive(question, hits, query, cancel, keyword_only)
+            yield from self._extractive(question, hits, searched, cancel)
         else:
-            yield from self._generate(question, hits, history, query, cancel, keyword_only, refresh)
+            yield from self._generate(question, hits, history, searched, cancel, refresh)
 
     # ---- steps ----
 
@@ -122,17 +125,17 @@ class Answerer:
         question: str,
         hits: list[Hit],
         history: Sequence[ChatTurn],
-        query: str,
+        searched: SourcesEvent,
         cancel: threading.Event | None,
-        keyword_only: bool = False,
         refresh: bool = False,
     ) -> Iterator[AnswerEvent]:
         assert self.llm is not None
-        key = self.replay.key(question, query, hits) if self.replay is not None and not keyword_only else None
+        query = searched.query
+        key = self.replay.key(question, query, hits) if self.replay is not None and not searched.keyword_only else None
         stored = None if key is None or refresh else self.replay.get(key, hits)
         if stored is not None:
             text, used, cited = stored
-            yield SourcesEvent(tuple(used), query, keyword_only)
+            yield dataclasses.replace(searched, hits=tuple(used))
             yield TokenEvent(text)
             yield DoneEvent(text, "llm", tuple(cited), "", cached=True)
             return
@@ -141,7 +144,7 @@ class Answerer:
         if self.compress is not None:
             hits = self.compress(query, hits)
         messages, used = build_messages(question, hits, history, budget)
-        yield SourcesEvent(tuple(used), query, keyword_only)
+        yield dataclasses.replace(searched, hits=tuple(used))
         parts: list[str] = []
         try:
             for token in self.llm.stream(messages, cancel):
@@ -163,10 +166,10 @@ class Answerer:
         yield done
 
     def _extractive(
-        self, question: str, hits: list[Hit], query: str, cancel: threading.Event | None, keyword_only: bool = False
+        self, question: str, hits: list[Hit], searched: SourcesEvent, cancel: threading.Event | None
     ) -> Iterator[AnswerEvent]:
         text, hits = quoted_answer(question, hits, similarity=self.similarity)  # hits with the quoted spans
-        yield SourcesEvent(tuple(hits), query, keyword_only)
+        yield dataclasses.replace(searched, hits=tuple(hits))
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):
             if _is_set(cancel):

@@ -76,9 +76,10 @@ def translate(question: str, language: str, store: Store, client: Completer,
 
 
 def translations(question: str, store: Store, client: Completer | None,
-                 cancel: threading.Event | None = None) -> list[str]:
-    """The question in each other language of the library (none without a model; none after `cancel`)."""
+                 cancel: threading.Event | None = None) -> list[tuple[str, str]]:
+    """(language, the question in it) for each other language of the library (none without a model; none after
+    `cancel`). A library in the question's language alone costs no call."""
     if client is None:
         return []
-    found = (translate(question, lang, store, client, cancel) for lang in target_languages(question, store))
-    return [text for text in found if text]
+    found = ((lang, translate(question, lang, store, client, cancel)) for lang in target_languages(question, store))
+    return [(lang, text) for lang, text in found if text]

@@ -189,6 +189,8 @@ class ChatController(QObject):
         query = event.query or self.chat_model.message(self._row).query
         self.chat_model.update(self._row, sources=numbered, query=query,
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
+        if event.translations:  # shown under the question it translates (the row before the answer's)
+            self.chat_model.update(self._row - 1, translations=event.translations)
         if self.selected_row == self._row:
             self._show_sources(self._row)
 

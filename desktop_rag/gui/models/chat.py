@@ -27,6 +27,7 @@ class Message:
     keyword_only: bool = False  # searched while the vectors were loading: keyword matches only (SourcesEvent)
     loading_passages: int = 0  # how many passages that index holds (0: not known)
     cached: bool = False  # a stored answer replayed (DoneEvent.cached): the bubble offers Regenerate
+    translations: tuple[tuple[str, str], ...] = ()  # a question's (language, translation) also searched
 
 
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:

@@ -69,6 +69,11 @@ class MessageWidget(QFrame):
         self.browser.viewport().installEventFilter(self)
         self.browser.installEventFilter(self)  # refit when its width changes
         layout.addWidget(self.browser)
+        self.translation_label = QLabel(self)  # a question's translation, as searched (small, plain text)
+        self.translation_label.setWordWrap(True)
+        self.translation_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.translation_label.setStyleSheet("color: #5f6368; font-size: 11px;")
+        layout.addWidget(self.translation_label)
         self.notice_label = QLabel(self)
         self.notice_label.setWordWrap(True)
         self.notice_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -101,9 +106,16 @@ class MessageWidget(QFrame):
             self.browser.setPlainText(i18n.tr("chat.thinking"))
         else:
             self.browser.set_answer_markdown(message.text)
+        self._render_translation(message)
         self._render_notice(message)
         self._apply_style()
         self._fit()
+
+    def _render_translation(self, message: Message) -> None:
+        lines = [i18n.tr("chat.translation", language=i18n.tr(f"language.{lang}"), text=text)
+                 for lang, text in message.translations]
+        self.translation_label.setText("\n".join(lines))
+        self.translation_label.setVisible(bool(lines))
 
     def _render_notice(self, message: Message) -> None:
         """The answer's one notice: keyword-only (vectors still loading), then the error or the engine's notice."""
@@ -160,3 +172,4 @@ class MessageWidget(QFrame):
     def _on_citation(self, number: int) -> None:
         self.clicked.emit()
         self.citation_clicked.emit(number)
+
