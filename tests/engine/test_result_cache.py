@@ -85,7 +85,8 @@ def test_the_query_vector_is_embedded_once_per_model(engine, monkeypatch):
     engine.search("buses every ten minutes", 2)
     engine._results.clear()  # a new library version would do the same: the vector is still known
     engine.search("buses every ten minutes", 2)
-    assert calls == [["buses every ten minutes"]]
+    asked = [texts for texts in calls if "buses every ten minutes" in texts]  # (not the language centroids)
+    assert asked == [["buses every ten minutes"]]
 
 
 def test_the_lru_is_bounded_by_entries_and_bytes():

@@ -78,3 +78,28 @@ def test_a_pdf_page_highlights_the_quoted_sentence_within_the_passage(make_windo
     top = min(f[1] for f in view.focus)
     other_lines = [h for h in view.highlight if h[3] <= top]
     assert other_lines  # the passage's other lines are highlighted, lightly, above the quoted one
+
+
+def test_a_compressed_answer_highlights_the_sentences_sent_to_the_model(make_window, qtbot, tmp_path, llm_server,
+                                                                         monkeypatch):
+    from tests.gui.conftest import llm_settings
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    llm_server.tokens = ["Two ", "broods ", "[1]", "."]
+    filler = " ".join(f"Remark {i} concerns gardening tools, soil and compost bins." for i in range(12))
+    doc = tmp_path / "docs" / "birds.md"
+    doc.parent.mkdir()
+    doc.write_text(f"{filler} {OTHER} {QUOTED} {filler}\n", encoding="utf-8")
+    window = make_window(llm_settings(llm_server, translate_queries=False, context_compression="always"))
+    add_and_wait(qtbot, window, [str(doc)])
+    message = _ask(qtbot, window, "How many broods does the heron raise each summer?")
+    assert message.mode == "llm"
+    hit = dict(message.sources)[1]
+    sent = [hit.text[a:b] for a, b in hit.focus]
+    assert QUOTED in sent and hit.text not in sent  # part of the passage, the answering sentence among it
+    prompt = "\n".join(m["content"] for m in llm_server.chat_requests()[-1].body["messages"])
+    assert all(s in prompt for s in sent) and "Remark 11 concerns" not in prompt
+
+    location = _open_first_citation(qtbot, window)
+    pane = window.viewer.view.text_pane
+    assert location.found and pane.focused_text() == sent  # the viewer lights exactly what was sent
