@@ -56,3 +56,19 @@ def test_a_wrapped_sentence_is_found_across_its_line_break():
     _, focused = quoted_answer("What is the ideal brewing range in degrees?", [hit(1, wrapped)])
     (a, b), = focused[0].focus
     assert wrapped[a:b] == "The ideal range for brewing is between\n90 and 96 degrees Celsius."
+
+
+def _by_length(question: str, sentences: list[str]) -> list[float]:
+    """A stand-in meaning score: the sentence's length in characters over 100 (deterministic, ordered)."""
+    return [len(s) / 100 for s in sentences]
+
+
+def test_an_other_language_sentence_far_below_the_best_is_not_quoted():
+    best = "咖啡粉和水的比例通常是一比十六，冲泡前请称量咖啡粉和水的重量，这样味道会更加稳定一些。"
+    near = "咖啡粉和水的比例可以按个人口味调整，但一比十五到一比十七之间最常见，也最容易掌握。"
+    far = "绿茶适合用八十度左右的水冲泡。"
+    question = "What ratio of coffee to water should I use?"
+    both = extractive_answer(question, [hit(1, best), hit(2, near)], similarity=_by_length)
+    assert "[1]" in both and "[2]" in both  # within the margin: both passages speak
+    answer = extractive_answer(question, [hit(1, best), hit(2, far)], similarity=_by_length)
+    assert "[1]" in answer and "[2]" not in answer  # 0.28 below the best: dropped

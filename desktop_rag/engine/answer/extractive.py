@@ -22,6 +22,7 @@ CROSS_LANGUAGE_PASSAGES = 2  # top-ranked passages in another language that cont
 
 MAX_SENTENCE_CHARS = 300
 RELATIVE_FLOOR = 0.3  # keep sentences scoring at least this share of the best one
+MEANING_MARGIN = 0.05  # an other-language passage's sentence is kept within this cosine of the best such sentence
 # The answer's one notice (no model configured) is the DoneEvent's notice (answering.py), not a line here.
 
 # Sentence ends: . ! ? before whitespace (not after an abbreviation or initial), and Chinese
@@ -233,7 +234,8 @@ def _by_meaning(question: str, sentences: list[_Sentence], similarity: Similarit
         score += 0.02 if any(p.search(sentence.text) for p in intents) else 0.0
         if sentence.hit_index not in best or score > best[sentence.hit_index][0]:
             best[sentence.hit_index] = (score, sentence)
-    return [sentence for _, sentence in best.values()]
+    top = max(score for score, _ in best.values())
+    return [sentence for score, sentence in best.values() if score >= top - MEANING_MARGIN]
 
 
 def extractive_answer(

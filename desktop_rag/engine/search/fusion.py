@@ -81,7 +81,13 @@ need the chunks' languages in FAISS (a selector per language: not stored today) 
 version first for half the questions; a mean shift inside the one list was rejected on the bundled samples:
 with 4-7 candidates per language the means are noise, and "绿茶用多少度的水冲泡？" ranked the English coffee
 guide above the Chinese tea guide. Query-side pseudo-relevance feedback (the mean of the top 1-5 passages
-added, 0.3-1.0) lost everywhere (en->zh dense 0.819-0.844, zh->en 0.740-0.786).
+added, 0.3-1.0) lost everywhere (en->zh dense 0.819-0.844, zh->en 0.740-0.786). Also tried on top of
+centring, dense nDCG@10 en->zh / zh->en / XQuAD-zh from 0.868 / 0.869 / 0.941: keyword evidence for
+other-language candidates (the numbers and Latin names they share with the question), convex 0.9-0.6 or
+added: 0.859-0.797 / 0.866-0.874 (no gain); passages centred on their language's mean vector and renormalised,
+0.25-1.0: 0.871-0.878 / 0.868-0.869 / 0.942-0.944 (small, and it needs every vector rescored as the library
+changes: not shipped); a CSLS-style hubness penalty (mean cosine to the 3 or 10 nearest reference questions,
+0.5-1.0): 0.837-0.860 / 0.846-0.867 / 0.920-0.934 (worse). The remaining cross-language gap is the model's.
 
 Fixed weights cannot satisfy both sets: English wants w about 0.6, while noise-level
 dense scores on Chinese must weigh at most 0.3. Purely distribution-based confidences
