@@ -40,7 +40,7 @@ class TextPane(QPlainTextEdit):
                   focus: tuple[tuple[int, int], ...] = ()) -> None:
         """Show `text`; highlight and scroll to `passage` (start, end offsets into `text`) when given. With `focus`
         (spans inside the passage: the sentences an answer quoted) those are highlighted strongly, the rest of
-        the passage lightly, and the first of them is scrolled to."""
+        the passage lightly, and the first of them is scrolled to (with the passage's start when both fit)."""
         self.setPlainText(text)
         if passage is not None:  # Python offsets count code points; the document counts UTF-16 units
             passage = (utf16_position(text, passage[0]), utf16_position(text, passage[1]))
@@ -48,7 +48,19 @@ class TextPane(QPlainTextEdit):
         self.focus = tuple((utf16_position(text, a), utf16_position(text, b)) for a, b in focus) if passage else ()
         self._apply()
         if passage is not None:
-            self.reveal(*(self.focus[0] if self.focus else passage))
+            self.reveal(*self._scroll_span(passage))
+
+    def _scroll_span(self, passage: tuple[int, int]) -> tuple[int, int]:
+        """What to bring into view: the passage; with focus, from the passage's start to the first focus span's
+        end when that fits in the view, else that span alone."""
+        if not self.focus:
+            return passage
+        start, end = passage[0], self.focus[0][1]
+        fits = self._top(end) - self._top(start) <= 0.8 * self.viewport().height()
+        return (start, end) if fits else self.focus[0]
+
+    def _top(self, position: int) -> int:
+        return self.cursorRect(self._cursor(position, position)).top()
 
     def reveal(self, start: int, end: int) -> None:
         """Bring text[start:end] into view, its first line near the middle."""
