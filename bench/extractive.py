@@ -39,10 +39,9 @@ def rows_for(name: str, limit: int, margins: list[float | None]) -> list[dict]:
         return memo[key]
 
     asked = [(q, answers, engine.search(q, engine.settings.top_k)) for q, answers in questions(name, limit)]
-    engine.close()
     rows = []
     for margin in margins:
-        label = "shipped" if margin is None else f"margin {margin}"
+        label = "shipped" if margin is None else f"margin_{margin}"
         if margin is not None:
             extractive.MEANING_MARGIN = margin
         gold = bullets = 0
@@ -50,10 +49,10 @@ def rows_for(name: str, limit: int, margins: list[float | None]) -> list[dict]:
             text = extractive.extractive_answer(question, list(hits), similarity=similarity)
             gold += any(a.lower() in text.lower() for a in answers)
             bullets += sum(line.startswith("- ") for line in text.splitlines())
-        rows.append(figure(f"extractive.{name}.gold_quoted.{label.replace(' ', '_')}", gold / len(asked), "share",
+        rows.append(figure(f"extractive.{name}.gold_quoted.{label}", gold / len(asked), "share",
                            note=f"{gold}/{len(asked)} questions, {engine.index_model}, {label}"))
-        rows.append(figure(f"extractive.{name}.sentences.{label.replace(' ', '_')}", bullets / len(asked),
-                           "per answer", note=label))
+        rows.append(figure(f"extractive.{name}.sentences.{label}", bullets / len(asked), "per answer", note=label))
+    engine.close()
     return rows
 
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shutil
 from pathlib import Path
 
-from bench.common import CACHE, DATA, emit, figure, indexed, load_beir, model_label
+from bench.common import CACHE, DATA, emit, figure, indexed, load_beir, model_label, ndcg_at
 
 MODELS = {"auto": None, "e5": "bundled:multilingual-e5-small"}
 TARGETS = {"other_recall@10": 0.85, "zh2en.ndcg@10": 0.88}
@@ -72,8 +71,7 @@ def score(engine, queries: dict[str, str], qrels: dict[str, set[str]], asked: st
         doc = next(iter(qrels[qid]))
         ranked = ranked_versions(engine, text)[:10]
         relevant = {f"{v}/{doc}" for v in versions}
-        dcg = sum(1 / math.log2(i + 2) for i, d in enumerate(ranked) if d in relevant)
-        totals["ndcg@10"] += dcg / sum(1 / math.log2(i + 2) for i in range(len(relevant)))
+        totals["ndcg@10"] += ndcg_at(ranked, relevant, 10)
         totals["first_same"] += bool(ranked) and ranked[0] == f"{asked}/{doc}"
         for v in versions:
             totals[f"{v}_recall@10"] += f"{v}/{doc}" in ranked

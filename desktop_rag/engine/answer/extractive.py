@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -137,9 +138,14 @@ _ABOUT_APP = re.compile(r"desktop[\s-]?rag|\b(this|the) (app|application|program
                         re.I)
 
 
+@functools.cache
+def _help_text_path() -> Path:
+    return resource_path(*_HELP_TEXT).resolve()
+
+
 def _help_text(path: str) -> bool:
     try:
-        return Path(path).resolve() == resource_path(*_HELP_TEXT).resolve()
+        return Path(path).resolve() == _help_text_path()
     except (OSError, ValueError):
         return False
 

@@ -50,7 +50,7 @@ class Location:
     text: str = ""
     error: str = ""  # the file could not be read: why
     passage: str = ""  # the stored passage text, shown beside the page when it is not matched
-    focus: tuple[tuple[int, int], ...] = ()  # the hit's focus (quoted sentences) as start/end like `start`/`end`
+    focus: tuple[tuple[int, int], ...] = ()  # the hit's focus (sentences quoted or sent) as start/end like `start`/`end`
     focus_rects: tuple[tuple[float, float, float, float], ...] = ()  # PDFs: the focus spans' rectangles
 
     @property

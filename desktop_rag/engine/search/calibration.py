@@ -9,9 +9,9 @@ passage in the other language then competes with same-language passages on meani
 options that did not win, in fusion.py's docstring).
 
 Only multilingual models (``Embedder.languages`` None) are corrected; an English-only model searching an
-English library keeps its plain cosines, and so does an embedder whose ``language_direction`` is False (the test
-suite's bag-of-words hash, whose centroid would only be noise). The reference questions were written for this module (not taken
-from any benchmark set).
+English library keeps its plain cosines, and so does an embedder whose ``language_direction`` is False (the
+test suite's bag-of-words hash, whose centroid would only be noise). The reference questions were written for
+this module (not taken from any benchmark set).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
+
 import numpy as np
 
 from desktop_rag.engine.models.embedding import Embedder
@@ -82,8 +83,8 @@ def _centroid(embedder: Embedder, language: str) -> np.ndarray | None:
 def centred_query(query: str, vector: np.ndarray, embedder: Embedder) -> np.ndarray:
     """The question's vector with its language's direction taken out (unchanged for a one-language model)."""
     language = single_language(query)
-    if embedder.languages is not None or not getattr(embedder, "language_direction", True) \
-            or language not in REFERENCE_QUESTIONS:
+    multilingual = embedder.languages is None and getattr(embedder, "language_direction", True)
+    if not multilingual or language not in REFERENCE_QUESTIONS:
         return vector
     centroid = _centroid(embedder, language)
     if centroid is None or centroid.shape != np.shape(vector):

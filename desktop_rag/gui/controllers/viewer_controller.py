@@ -212,7 +212,7 @@ class ViewerController(QObject):
         return ZOOMS[self.zoom_index] * ratio
 
     def highlight_on(self, page: int, focus: bool = False) -> tuple:
-        """The passage's rectangles on `page` (0-based), or with `focus` those of its quoted sentences."""
+        """The passage's rectangles on `page` (0-based), or with `focus` those of its focus sentences."""
         location = self.location
         if location is None or not location.found or location.page != page + 1:
             return ()

@@ -172,4 +172,3 @@ class MessageWidget(QFrame):
     def _on_citation(self, number: int) -> None:
         self.clicked.emit()
         self.citation_clicked.emit(number)
-

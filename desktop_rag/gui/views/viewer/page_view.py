@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QScrollArea, QSizePolicy, QWidget
 
 Rect = tuple[float, float, float, float]  # points, top-left origin
 HIGHLIGHT = QColor(255, 213, 0, 110)
-LIGHT = QColor(255, 213, 0, 40)  # the rest of a passage whose quoted sentences are highlighted (HIGHLIGHT)
+LIGHT = QColor(255, 213, 0, 40)  # the rest of a passage whose focus sentences are highlighted (HIGHLIGHT)
 HIGHLIGHT_EDGE = QColor(230, 160, 0, 200)
 FIND = QColor(255, 120, 0, 120)
 PAD_PT = 1.5  # the highlight extends this far around the text boxes

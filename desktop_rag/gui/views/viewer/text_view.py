@@ -6,7 +6,7 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 HIGHLIGHT = QColor(255, 224, 130)
-LIGHT = QColor(255, 245, 214)  # the rest of a passage whose quoted sentences are highlighted (HIGHLIGHT)
+LIGHT = QColor(255, 245, 214)  # the rest of a passage whose focus sentences are highlighted (HIGHLIGHT)
 FIND = QColor(255, 167, 38)
 
 
@@ -39,7 +39,7 @@ class TextPane(QPlainTextEdit):
     def show_text(self, text: str, passage: tuple[int, int] | None,
                   focus: tuple[tuple[int, int], ...] = ()) -> None:
         """Show `text`; highlight and scroll to `passage` (start, end offsets into `text`) when given. With `focus`
-        (spans inside the passage: the sentences an answer quoted) those are highlighted strongly, the rest of
+        (spans inside the passage: the sentences an answer quoted or sent to the model) those are highlighted strongly, the rest of
         the passage lightly, and the first of them is scrolled to (with the passage's start when both fit)."""
         self.setPlainText(text)
         if passage is not None:  # Python offsets count code points; the document counts UTF-16 units
