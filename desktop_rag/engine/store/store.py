@@ -140,7 +140,8 @@ class Store:
             private_dir(path.parent)
             private_file(path)  # SQLite gives its -wal and -shm files the database's mode
             self.db = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
+            if self.db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # persistent: set once per library
+                self.db.execute("PRAGMA journal_mode=WAL")  # (setting it again can fail "locked" while another opens)
             self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
