@@ -37,6 +37,10 @@ def apply_fonts(app: QApplication) -> None:
     app.setFont(font)
 
 
+GIL_SWITCH_S = 0.0005  # a view's paint makes a Python call per cell from C++; behind a busy worker thread each
+# waited up to one switch interval (5 ms by default) for the GIL: 100-300 ms stalls under a 100k-event flood
+
+
 def create_application(argv: list[str] | None = None) -> QApplication:
     """The QApplication (reused when one exists, e.g. under pytest-qt)."""
     app = QApplication.instance()
@@ -49,6 +53,7 @@ def create_application(argv: list[str] | None = None) -> QApplication:
         QGuiApplication.setDesktopFileName("desktop-rag")
     apply_fonts(app)  # type: ignore[arg-type]
     gc_guard.install(app)
+    sys.setswitchinterval(GIL_SWITCH_S)
     return app  # type: ignore[return-value]
 
 

@@ -115,6 +115,9 @@ def _make_panel(qtbot, model: LibraryModel) -> LibraryPanel:
 
 @pytest.fixture
 def panel(qtbot):
+    from desktop_rag.gui.app import create_application
+
+    create_application()  # the app's garbage collector and thread switch interval, as in the window
     return _make_panel(qtbot, LibraryModel())
 
 
