@@ -133,6 +133,7 @@ class Settings:
     ui_language: str = "auto"  # "auto" | "en" | "zh"
     translate_queries: bool = True  # with a language model: also search the question in the library's other language
     hub_endpoint: str = "https://huggingface.co"  # model downloads; a mirror such as https://hf-mirror.com in China
+    offer_multilingual: bool = True  # GUI: offer a Chinese library a multilingual download where none is bundled
     settings_version: int = SETTINGS_VERSION
 
     def replace(self, **changes) -> "Settings":

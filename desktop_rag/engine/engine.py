@@ -12,6 +12,7 @@ from pathlib import Path
 
 from desktop_rag.config import (
     AUTO_MODEL,
+    BUNDLED_MODEL,
     CHUNKING_SETTINGS,
     INDEX_SETTINGS,
     AppPaths,
@@ -490,6 +491,13 @@ class Engine:
 
     # ---- reading -------------------------------------------------------------
 
+    def multilingual_missing(self) -> bool:
+        """The library holds Chinese but "auto" can only mean the English-only model here (the bundled
+        multilingual one cannot load on this platform): a downloaded multilingual model would serve it."""
+        return (self.settings.embedding_model == AUTO_MODEL
+                and default_model(library_has_cjk=True, interface_chinese=False) == BUNDLED_MODEL
+                and library_has_cjk(self.store))
+
     def status(self, collection: int | None = None) -> IndexStatus:
         """The library's state, or one collection's (its files, chunks and sources; the model is the library's)."""
         store = self.store
@@ -514,6 +522,7 @@ class Engine:
             reembed_model=staged or "",
             reembed_done=done,
             reembed_total=total,
+            multilingual_missing=self.multilingual_missing(),
         )
 
     def search(self, query: str, k: int | None = None, collection: int | None = None,

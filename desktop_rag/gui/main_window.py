@@ -1,7 +1,7 @@
 """The main window: library | chat | sources in a splitter, status bar, drag and drop, settings, shutdown.
 
 The chat area also holds the first-run start screen and the model banner (views/chat_area.py), driven by
-views/first_run_flow.py. Settings have one owner, `AppSettings`; the window follows its `changed` signal.
+controllers/first_run_flow.py, and the multilingual model offer (controllers/multilingual_offer.py). Settings have one owner, `AppSettings`; the window follows its `changed` signal.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from desktop_rag.engine import IndexReport, IndexStatus, Progress, is_supported
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
+from desktop_rag.gui.controllers.multilingual_offer import MultilingualOffer
 from desktop_rag.gui.controllers.password_prompt import PasswordPrompt
 from desktop_rag.gui.controllers.settings_flow import SettingsFlow
 from desktop_rag.gui.controllers.viewer_controller import ViewerController
@@ -63,6 +64,8 @@ class MainWindow(QMainWindow):
         self.password_prompt = PasswordPrompt(self.backend, self)  # locked PDFs: ask once, then re-read
         self.first_run = FirstRunFlow(self.chat_area, self.app_settings, self.library_model,
                                       self.backend.library_loaded, self.qsettings, self)
+        self.multilingual_offer = MultilingualOffer(self.chat_area.offer, self.app_settings, self.settings_flow,
+                                                    self.backend.status_changed, self)
         self._wire()
         self.paused = False
         self.model_state = ("loading", "")

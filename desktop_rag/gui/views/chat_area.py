@@ -1,4 +1,4 @@
-"""The middle of the window: the model banner above a stack of the chat panel and the start screen."""
+"""The middle of the window: the model banner and the multilingual offer above a stack of the chat panel and the start screen."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from desktop_rag.gui.views.model_banner import ModelBanner
+from desktop_rag.gui.views.multilingual_offer_bar import MultilingualOfferBar
 from desktop_rag.gui.views.start_screen import StartScreen
 
 if TYPE_CHECKING:
@@ -25,6 +26,9 @@ class ChatArea(QWidget):
         self.banner = ModelBanner(self)
         self.banner.hide()
         layout.addWidget(self.banner)
+        self.offer = MultilingualOfferBar(self)
+        self.offer.hide()
+        layout.addWidget(self.offer)
         self.stack = QStackedWidget(self)
         self.chat_panel = chat_panel_factory(self.stack)
         self.start_screen = StartScreen(self.stack)

@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QSizePol
 
 from desktop_rag.gui import i18n
 
-_BANNER_STYLE = """
-QFrame#modelBanner { background: #e8f0fe; border: 1px solid #c6dafc; border-radius: 6px; }
+BANNER_STYLE = """
+QFrame#modelBanner, QFrame#multilingualOffer { background: #e8f0fe; border: 1px solid #c6dafc; border-radius: 6px; }
 QLabel#bannerIcon { color: #1a73e8; font-size: 13pt; font-weight: 700; }
 QLabel#bannerText { color: #174ea6; }
 QToolButton#bannerClose { border: none; color: #5f6368; font-size: 11pt; padding: 2px 4px; }
@@ -30,7 +30,7 @@ class ModelBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("modelBanner")
-        self.setStyleSheet(_BANNER_STYLE)
+        self.setStyleSheet(BANNER_STYLE)
         # never widen the window for the banner: it takes the chat column's width and its text wraps
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.grid = QGridLayout(self)

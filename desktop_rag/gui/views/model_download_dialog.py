@@ -45,10 +45,11 @@ def _mb(n: float) -> str:
 
 
 class ModelDownloadDialog(QDialog):
-    """Lists the recommended models; `model_path` and `endpoint()` after accept."""
+    """Lists the recommended models (`repo_id` selected, else the recommended one); `model_path` and
+    `endpoint()` after accept."""
 
     def __init__(self, data_dir: Path | None = None, endpoint: str = model_download.DEFAULT_ENDPOINT,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, repo_id: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle(i18n.tr("download.title"))
         self.setMinimumWidth(640)
@@ -58,7 +59,7 @@ class ModelDownloadDialog(QDialog):
         self.worker: Worker | None = None
         self._closing = False
         layout = QVBoxLayout(self)
-        layout.addWidget(self._model_list())
+        layout.addWidget(self._model_list(repo_id))
         self.summary = self._label()
         layout.addWidget(self.summary)
         layout.addLayout(self._form(endpoint))
@@ -82,7 +83,7 @@ class ModelDownloadDialog(QDialog):
         label.setTextFormat(Qt.TextFormat.PlainText)
         return label
 
-    def _model_list(self) -> QTreeWidget:
+    def _model_list(self, repo_id: str) -> QTreeWidget:
         tree = QTreeWidget(self)
         tree.setRootIsDecorated(False)
         tree.setHeaderLabels([i18n.tr("download.col.model"), i18n.tr("download.col.languages"),
@@ -98,7 +99,7 @@ class ModelDownloadDialog(QDialog):
                                     str(model.dimension)])
             item.setData(0, Qt.ItemDataRole.UserRole, model.repo_id)
             tree.addTopLevelItem(item)
-            if model.recommended:
+            if model.repo_id == repo_id or (model.recommended and not repo_id):
                 tree.setCurrentItem(item)
         tree.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         tree.setToolTip(model_catalog.SPEED_NOTE)
