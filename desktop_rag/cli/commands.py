@@ -16,6 +16,7 @@ from desktop_rag.engine import DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent,
 def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     progress = TerminalProgress()
+    engine.on_model_progress = progress.model
     try:
         collection = _collection(engine, args)
         if args.reindex:

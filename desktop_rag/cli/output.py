@@ -7,7 +7,7 @@ import re
 import sys
 import time
 
-from desktop_rag.engine import Progress
+from desktop_rag.engine import Progress, model_download
 
 # Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
 # overrides): written as \uXXXX escapes, so the decoded JSON is still exactly the text.
@@ -49,6 +49,14 @@ class TerminalProgress:
             line = ""
         self.stream.write("\r\033[K" + line + ("\n" if p.phase == "done" and line else ""))
         self.stream.flush()
+
+    def model(self, p: model_download.DownloadProgress) -> None:
+        """A model's first-use preparation (Engine.on_model_progress)."""
+        if self.enabled:
+            line = "" if p.phase == "done" else f"Preparing the embedding model (first use only): step " \
+                                                 f"{p.files_done + 1} of {p.files_total}"
+            self.stream.write("\r\033[K" + line)
+            self.stream.flush()
 
 
 def _bar(done: int, total: int, width: int = 24) -> str:

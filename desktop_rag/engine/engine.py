@@ -7,7 +7,7 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from desktop_rag.config import (
@@ -25,6 +25,7 @@ from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.ingest import reembed
 from desktop_rag.engine.ingest.ingest import FileCallback, Ingestor, ProgressCallback
 from desktop_rag.engine.ingest.parsing import SafeParser
+from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
 from desktop_rag.engine.paths import is_inside, normalise_path
 from desktop_rag.engine.search.cache import query_vector_cache, result_cache
@@ -63,6 +64,8 @@ class Engine:
         self._lock = threading.RLock()  # guards lazy members and the store list
         self._write_lock = threading.RLock()
         self._embedders: dict[str, Embedder] = {}
+        # a model's first-use preparation (the bundled e5's conversion, an ONNX export), from the loading thread
+        self.on_model_progress: Callable[[DownloadProgress], None] | None = None
         self._vectors: VectorIndex | None = None
         self._vectors_model: str | None = None
         self.interface_language: str | None = None  # the GUI's language ("zh", "en"); None: settings/locale
@@ -102,8 +105,14 @@ class Engine:
         with self._lock:
             if model_id not in self._embedders:
                 self._embedders = {k: v for k, v in self._embedders.items() if k == self.index_model}
-                self._embedders[model_id] = create_embedder(model_id, self.paths.data_dir, self.settings.embed_runtime)
+                self._embedders[model_id] = create_embedder(model_id, self.paths.data_dir, self.settings.embed_runtime,
+                                                            self._model_progress)
             return self._embedders[model_id]
+
+    def _model_progress(self, progress: DownloadProgress) -> None:
+        listener = self.on_model_progress
+        if listener is not None:
+            listener(progress)
 
     def vectors(self) -> VectorIndex:
         """The FAISS cache of the stored vectors (reopened when a model switch swapped them)."""

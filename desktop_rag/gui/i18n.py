@@ -125,6 +125,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                           "完成：新增 {added}，更新 {updated}，移除 {removed}，失败 {failed}。"),
     # status bar
     "status.model_loading": ("Loading the embedding model…", "正在加载向量模型…"),
+    "status.model_preparing": ("Preparing the embedding model for fast search (first use only), step {done} of "
+                               "{total}…", "正在为快速检索准备向量模型（仅首次），第 {done}/{total} 步…"),
     "status.index_loading": ("Loading the search index ({count} passages)…", "正在加载检索索引（{count} 个段落）…"),
     "status.model_ready": ("Model ready", "模型就绪"),
     "status.model_error": ("Model error: {message}", "模型错误：{message}"),

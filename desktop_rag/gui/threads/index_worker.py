@@ -48,7 +48,7 @@ class IndexWorker(QObject):
     file_event = Signal(object)  # FileEvent
     run_finished = Signal(object)  # IndexReport
     run_failed = Signal(str)
-    model_state = Signal(str, str)  # 'loading' | 'ready' | 'error', message
+    model_state = Signal(str, str)  # 'loading' | 'preparing' ("done/total") | 'ready' | 'error', message
     busy_changed = Signal(int)  # 1/0: PySide6 6.12 Signal(bool).emit drops a reference to True/False
     source_removed = Signal(str)
     settings_applied = Signal(object)  # Settings
@@ -142,6 +142,7 @@ class IndexWorker(QObject):
 
     def _warm_up(self) -> None:
         self.model_state.emit("loading", self.engine.index_model)
+        self.engine.on_model_progress = self._preparing
         self.warming = True
         try:
             self.engine.warm_up()
@@ -151,6 +152,11 @@ class IndexWorker(QObject):
         finally:
             self.warming = False
         self.model_state.emit("ready", self.engine.index_model)
+
+    def _preparing(self, progress) -> None:
+        """The model's first-use preparation, step by step (on this thread; the signal is queued)."""
+        if progress.phase != "done":
+            self.model_state.emit("preparing", f"{progress.files_done + 1}/{progress.files_total}")
 
     def _index(self, request: IndexRequest, cancel: threading.Event) -> None:
         self.busy_changed.emit(1)

