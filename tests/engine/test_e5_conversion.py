@@ -154,10 +154,10 @@ def test_conversion_is_atomic_resumable_and_checked(tmp_path, monkeypatch):
         calls.append("weights")
         real_weights(folder, m)
 
-    def onnx_fails(folder, target):
+    def onnx_fails(folder, target, quantisation):
         raise OSError("interrupted")
 
-    def onnx_small(folder, target):
+    def onnx_small(folder, target, quantisation):
         calls.append("onnx")
         target.mkdir(exist_ok=True)
         for name in (TABLE_FILE, ENCODER_FILE):

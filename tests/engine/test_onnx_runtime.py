@@ -27,7 +27,7 @@ from desktop_rag.engine.models.embedding import create_embedder
 from tests.support.probes import NO_TORCH_PROBE
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-MINILM_PARITY = (0.97, 0.985)  # min, mean cosine of int8 MiniLM against sentence-transformers (0.979 / 0.991 seen)
+MINILM_PARITY = (0.97, 0.985)  # min, mean cosine of the int8-ffn MiniLM against sentence-transformers (0.984 / 0.993 seen)
 ENGLISH = ["Cats are small domesticated felines that purr and hunt mice.",
            "A rocket engine burns propellant to produce thrust in the opposite direction.",
            "Vitamin D deficiency is associated with a higher risk of bone fractures in older adults.",

