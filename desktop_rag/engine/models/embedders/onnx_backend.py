@@ -1,5 +1,7 @@
 """The fast runtime: a standard model folder's tokenizer.json and config, and the files onnx_export writes (the
 word-embedding table, read from disk as rows are needed, and the int8 encoder graph), through ONNX Runtime, no torch.
+The bundled e5's runtime folder also has a lean tokenizer (segmenter.model + normalizer.json, 50 MB loaded where
+tokenizer.json's 250k-piece Unigram takes about 280 MB), used when present.
 
 The folder's pooling (mean over the attention mask, or the first token) and L2 normalisation, as
 sentence-transformers does. A text longer than the model's positions is truncated, as sentence-transformers does,
@@ -13,6 +15,7 @@ passages and queries (ONNX Runtime sessions are safe to run from several threads
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -21,7 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import token_batches
-from desktop_rag.engine.models.onnx_export import ENCODER_FILE, TABLE_FILE, RuntimeFolders
+from desktop_rag.engine.models.onnx_export import (
+    ENCODER_FILE,
+    NORMALIZER_FILE,
+    SEGMENTER_FILE,
+    TABLE_FILE,
+    RuntimeFolders,
+)
 
 BATCH_TOKENS = 1024  # padded tokens per pass: measured against 4,096 (bench/README.md, "Embedding runtimes")
 THREADS_ENV = "DESKTOP_RAG_EMBED_THREADS"
@@ -74,6 +83,54 @@ def windows(content: list[int], head: list[int], tail: list[int], limit: int,
     return [(head + span + tail, max(1, len(span))) for span in (spans if windowed else spans[:1])]
 
 
+def _tokenizer(folders: RuntimeFolders) -> tuple[list[int], Callable[[list[str]], list[list[int]]]]:
+    """The special tokens framing one input (e.g. [<s>, </s>] or [CLS, SEP]) and texts -> content token ids:
+    the runtime's lean segmenter when it has one, else the model folder's tokenizer.json."""
+    from tokenizers import Tokenizer
+
+    if (folders.runtime / SEGMENTER_FILE).is_file():
+        from sentencepiece import SentencePieceProcessor
+
+        normaliser = Tokenizer.from_file(str(folders.runtime / NORMALIZER_FILE))
+        segmenter = SentencePieceProcessor(model_file=str(folders.runtime / SEGMENTER_FILE))
+        def normalise(text: str) -> str:  # a space in front unless there is one (tokenizer.json's Metaspace)
+            text = normaliser.normalizer.normalize_str(text)
+            return text if not text or text.startswith(" ") else " " + text
+
+        return normaliser.encode("").ids, lambda texts: segmenter.encode([normalise(t) for t in texts])
+    tokenizer = Tokenizer.from_file(str(folders.model / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer.encode("").ids, lambda texts: [e.ids for e in tokenizer.encode_batch(texts,
+                                                                                          add_special_tokens=False)]
+
+
+class TableRows:
+    """The word-embedding table's rows, read from its file as texts first use them. A memory map would do the
+    same but the kernel maps neighbouring pages around each touched row too (fault-around: about 190 MB of a
+    Chinese library's 192 MB table resident after a few hundred passages); untouched rows of this array are
+    never allocated."""
+
+    def __init__(self, path: Path) -> None:
+        header = np.load(path, mmap_mode="r")  # shape, dtype and where the data starts; nothing read
+        self._start, self._row_bytes = header.offset, header.shape[1] * header.dtype.itemsize
+        size = int(np.prod(header.shape)) * header.dtype.itemsize
+        # anonymous pages, allocated as rows are written (numpy's own large arrays ask for huge pages: 2 MB each)
+        self._rows = np.frombuffer(mmap.mmap(-1, size), header.dtype).reshape(header.shape)
+        self._loaded = np.zeros(header.shape[0], bool)
+        self._file = open(path, "rb")  # noqa: SIM115 - open while the embedder lives
+        self._lock = threading.Lock()
+
+    def take(self, ids: np.ndarray) -> np.ndarray:
+        """Rows `ids` (any shape) as float32."""
+        with self._lock:
+            for row in np.unique(ids[~self._loaded[ids]]):
+                self._file.seek(self._start + int(row) * self._row_bytes)
+                self._file.readinto(memoryview(self._rows[row]).cast("B"))
+                self._loaded[row] = True
+        return self._rows[ids].astype(np.float32)
+
+
 class OnnxEmbedder:
     """A model through ONNX Runtime; `folders` is called on first use and may build the runtime files then (the
     bundled model's one-time conversion, an export of a downloaded model)."""
@@ -90,8 +147,8 @@ class OnnxEmbedder:
         self.speed = speed
         self._lock = threading.Lock()
         self._session = None
-        self._tokenizer = None
-        self._table: np.ndarray | None = None
+        self._token_ids: Callable[[list[str]], list[list[int]]] = lambda texts: []
+        self._table: TableRows | None = None
         self._frame: tuple[list[int], list[int], int] = ([], [], 512)
 
     @property
@@ -108,23 +165,18 @@ class OnnxEmbedder:
             if self._session is not None:
                 return
             import onnxruntime
-            from tokenizers import Tokenizer
 
             folders = self._folders()
             self._pooling = pooling(folders.model)
-            tokenizer = Tokenizer.from_file(str(folders.model / "tokenizer.json"))
-            tokenizer.no_padding()
-            tokenizer.no_truncation()
-            specials = tokenizer.encode("").ids  # e.g. [<s>, </s>] or [CLS, SEP]
+            specials, self._token_ids = _tokenizer(folders)
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = intra_op_threads()
             options.inter_op_num_threads = 1
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # no busy-wait on a busy CPU
-            self._table = np.load(folders.runtime / TABLE_FILE, mmap_mode="r")  # rows paged in as used
+            self._table = TableRows(folders.runtime / TABLE_FILE)
             self._session = onnxruntime.InferenceSession(str(folders.runtime / ENCODER_FILE), options,
                                                          providers=["CPUExecutionProvider"])
             self._frame = (specials[:1], specials[1:], max_positions(folders.model))
-            self._tokenizer = tokenizer
 
     def _pooled(self, ids: list[list[int]]) -> np.ndarray:
         """Pooled, not normalised, vectors of framed inputs."""
@@ -134,7 +186,7 @@ class OnnxEmbedder:
         for r, row in enumerate(ids):
             input_ids[r, :len(row)] = row
             mask[r, :len(row)] = 1
-        rows = self._table[input_ids.ravel()].astype(np.float32).reshape(len(ids), width, -1)
+        rows = self._table.take(input_ids)
         hidden = self._session.run(None, {"inputs_embeds": rows, "attention_mask": mask})[0]
         if self._pooling == "cls":
             return hidden[:, 0]
@@ -147,10 +199,9 @@ class OnnxEmbedder:
             return out
         self.load()
         head, tail, limit = self._frame
-        encoded = self._tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=False)
         owner, weight, ids = [], [], []
-        for i, e in enumerate(encoded):
-            for row, w in windows(e.ids, head, tail, limit, self._windowed):
+        for i, content in enumerate(self._token_ids([prefix + t for t in texts])):
+            for row, w in windows(content, head, tail, limit, self._windowed):
                 owner.append(i)
                 weight.append(w)
                 ids.append(row)
