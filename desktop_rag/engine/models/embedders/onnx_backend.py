@@ -93,6 +93,7 @@ def _tokenizer(folders: RuntimeFolders) -> tuple[list[int], Callable[[list[str]]
 
         normaliser = Tokenizer.from_file(str(folders.runtime / NORMALIZER_FILE))
         segmenter = SentencePieceProcessor(model_file=str(folders.runtime / SEGMENTER_FILE))
+
         def normalise(text: str) -> str:  # a space in front unless there is one (tokenizer.json's Metaspace)
             text = normaliser.normalizer.normalize_str(text)
             return text if not text or text.startswith(" ") else " " + text
@@ -106,16 +107,14 @@ def _tokenizer(folders: RuntimeFolders) -> tuple[list[int], Callable[[list[str]]
 
 
 class TableRows:
-    """The word-embedding table's rows, read from its file as texts first use them. A memory map would do the
-    same but the kernel maps neighbouring pages around each touched row too (fault-around: about 190 MB of a
-    Chinese library's 192 MB table resident after a few hundred passages); untouched rows of this array are
-    never allocated."""
+    """The word-embedding table's rows, read from its file as texts first use them, into anonymous pages that are
+    allocated only when a row is written. A memory map of the file, or a numpy array of the table's size (numpy
+    asks for 2 MB huge pages), had most of the 192 MB table resident after a few hundred Chinese passages."""
 
     def __init__(self, path: Path) -> None:
         header = np.load(path, mmap_mode="r")  # shape, dtype and where the data starts; nothing read
         self._start, self._row_bytes = header.offset, header.shape[1] * header.dtype.itemsize
         size = int(np.prod(header.shape)) * header.dtype.itemsize
-        # anonymous pages, allocated as rows are written (numpy's own large arrays ask for huge pages: 2 MB each)
         self._rows = np.frombuffer(mmap.mmap(-1, size), header.dtype).reshape(header.shape)
         self._loaded = np.zeros(header.shape[0], bool)
         self._file = open(path, "rb")  # noqa: SIM115 - open while the embedder lives
