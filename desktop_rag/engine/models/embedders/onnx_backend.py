@@ -117,7 +117,7 @@ class TableRows:
         size = int(np.prod(header.shape)) * header.dtype.itemsize
         self._rows = np.frombuffer(mmap.mmap(-1, size), header.dtype).reshape(header.shape)
         self._loaded = np.zeros(header.shape[0], bool)
-        self._file = open(path, "rb")  # noqa: SIM115 - open while the embedder lives
+        self._file = open(path, "rb", buffering=0)  # noqa: SIM115 - open while the embedder lives; one read a row
         self._lock = threading.Lock()
 
     def take(self, ids: np.ndarray) -> np.ndarray:
