@@ -48,7 +48,8 @@ def test_booleans_parse_strictly(tmp_path, raw, expected):
 
 
 @pytest.mark.parametrize("body", ["[1, 2]", '"top_k"', "{not json", "\xff\xfe"])
-def test_a_settings_file_that_is_not_an_object_gives_the_defaults(tmp_path, capsys, body):
+def test_a_settings_file_that_is_not_an_object_gives_the_defaults(tmp_path, capsys, monkeypatch, body):
+    monkeypatch.delenv("DESKTOP_RAG_EMBED_RUNTIME", raising=False)  # tests/conftest.py's override of a default
     paths = _paths_with(tmp_path, body)
     assert load_settings(paths) == Settings()
     assert "using the default settings" in capsys.readouterr().err
