@@ -32,7 +32,7 @@ from desktop_rag.engine.models.onnx_export import (
     RuntimeFolders,
 )
 
-BATCH_TOKENS = 1024  # padded tokens per pass: measured against 4,096 (bench/README.md, "Embedding runtimes")
+BATCH_TOKENS = 1024  # padded tokens per pass, as sentence-transformers_backend (bench/README.md "Ingest memory")
 THREADS_ENV = "DESKTOP_RAG_EMBED_THREADS"
 
 
