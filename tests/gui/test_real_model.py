@@ -66,7 +66,8 @@ def _ask_the_samples(make_window, qtbot, home, ui_language: str, question: str):
     with qtbot.waitSignal(window.index_finished, timeout=180_000, check_params_cb=lambda r: r.added > 0):
         window.start_screen.samples_button.click()
     qtbot.waitUntil(lambda: window.last_status is not None and window.last_status.chunks_pending_embedding == 0
-                    and window.last_status.embedding_model == "bundled:multilingual-e5-small", timeout=180_000)
+                    and window.last_status.embedding_model == "bundled:multilingual-e5-small"
+                    and not window.last_status.reembed_model, timeout=180_000)  # no model switch under way
     # until the vectors are loaded an answer is keyword-only (and says so), which cannot cross languages
     qtbot.waitUntil(lambda: window.model_state[0] == "ready" and window.backend.engine.dense_ready(), timeout=180_000)
     with qtbot.waitSignal(window.chat.answer_finished, timeout=120_000) as blocker:
