@@ -76,6 +76,14 @@ def ensure_built(final: Path, steps: Sequence[Step], info: dict, model_id: str,
     return final
 
 
+def write_atomically(path: Path, write: Callable[[str], None]) -> None:
+    """`write(name)` to a temp name beside `path` (ending like it: np.save adds .npy otherwise), then renamed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp" + path.suffix)
+    write(str(tmp))
+    os.replace(tmp, path)
+
+
 def sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as f:

