@@ -32,7 +32,7 @@ from desktop_rag.engine.models.onnx_export import (
     RuntimeFolders,
 )
 
-BATCH_TOKENS = 1024  # padded tokens per pass, as sentence-transformers_backend (bench/README.md "Ingest memory")
+BATCH_TOKENS = 512  # padded tokens per pass: 1024 held 47 MB more at peak, no faster (bench/README.md "Embedding runtimes")
 THREADS_ENV = "DESKTOP_RAG_EMBED_THREADS"
 
 
