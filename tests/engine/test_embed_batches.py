@@ -48,7 +48,7 @@ def test_bounded_batches_give_the_plain_vectors_in_order(monkeypatch):
 PEAK_PROBE = r"""
 from desktop_rag.config import BUNDLED_MODEL
 from desktop_rag.engine.models.embedding import create_embedder
-from desktop_rag.engine.ingest.ingest import release_freed_memory
+from desktop_rag.engine.heap import release_freed_memory
 
 def status(key):
     with open("/proc/self/status") as fh:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.errors import LoadError, ModelMismatchError
+from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
 from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan
@@ -251,25 +252,6 @@ class Ingestor:
         return done
 
 
-def release_freed_memory() -> None:
-    """Hand the C heap's freed pages back to the system after an embedding round (glibc keeps them otherwise,
-    and the next round's buffers then stack on a fragmented heap). A few ms; a no-op off glibc."""
-    global _malloc_trim
-    if _malloc_trim is None:
-        _malloc_trim = _find_malloc_trim()
-    if _malloc_trim is not False:
-        _malloc_trim(0)
-
-
-_malloc_trim = None
-
-
-def _find_malloc_trim():
-    import ctypes
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return False
     try:
         return ctypes.CDLL("libc.so.6").malloc_trim
     except (OSError, AttributeError):  # musl and other C libraries have no malloc_trim

@@ -14,7 +14,6 @@ passages and queries (ONNX Runtime sessions are safe to run from several threads
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import threading
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import token_batches
 from desktop_rag.engine.models.onnx_export import (
     ENCODER_FILE,
@@ -138,14 +138,6 @@ class TableRows:
             return self._rows[self._slots[ids]].astype(np.float32)
 
 
-def _release_freed_memory() -> None:
-    """Hand memory that malloc keeps after frees back to the system (glibc's malloc_trim; elsewhere nothing)."""
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
-
-
 class OnnxEmbedder:
     """A model through ONNX Runtime; `folders` is called on first use and may build the runtime files then (the
     bundled model's one-time conversion, an export of a downloaded model)."""
@@ -191,7 +183,7 @@ class OnnxEmbedder:
             self._table = TableRows(folders.runtime / TABLE_FILE)
             self._session = onnxruntime.InferenceSession(str(folders.runtime / ENCODER_FILE), options,
                                                          providers=["CPUExecutionProvider"])
-            _release_freed_memory()  # the model file's bytes, read and parsed by the session (8 MB)
+            release_freed_memory()  # the model file's bytes, read and parsed by the session (8 MB)
             self._frame = (specials[:1], specials[1:], max_positions(folders.model))
 
     def _pooled(self, ids: list[list[int]]) -> np.ndarray:
