@@ -252,12 +252,6 @@ class Ingestor:
         return done
 
 
-    try:
-        return ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # musl and other C libraries have no malloc_trim
-        return False
-
-
 def _same_stat(record: FileRecord, disk: DiskFile) -> bool:
     return record.size == disk.size and record.mtime_ns == disk.mtime_ns
 
