@@ -42,7 +42,7 @@ def _hashes(points: np.ndarray, starts: np.ndarray, ends: np.ndarray, which: int
         return (prefix[ends] - prefix[starts]) * _powers(_INVERSES[which], len(points))[starts]
 
 
-def piece_hashes(pieces: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def _piece_hashes(pieces: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """Both hashes of each piece."""
     points = [_code_points(p) for p in pieces]
     lengths = np.array([len(p) for p in points])
@@ -55,7 +55,7 @@ def piece_hashes(pieces: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 def write_segmenter(path: Path, pieces: Sequence[str], scores: Sequence[float], unk: int,
                     controls: Sequence[int]) -> None:
     """The segmenter's arrays for a vocabulary, as an .npz file at `path` (the caller makes it atomic)."""
-    first, second = piece_hashes(pieces)
+    first, second = _piece_hashes(pieces)
     usable = np.ones(len(pieces), bool)
     usable[[unk, *controls]] = False
     usable &= np.array([bool(p) for p in pieces])
