@@ -46,7 +46,7 @@ def test_only_a_chinese_library_is_offered_and_accepting_opens_the_download(no_w
     add_and_wait(qtbot, window, [_doc(tmp_path / "zh", "绿茶.md", ZH)])
     assert window.last_status.embedding_model == BUNDLED_MODEL  # what today's fallback uses
     assert window.last_status.multilingual_missing
-    qtbot.waitUntil(lambda: _offered(window), timeout=5_000)
+    qtbot.waitUntil(lambda: _offered(window), timeout=20_000)
     bar = window.chat_area.offer
     assert "English-only" in bar.text.text() and "Chinese questions need" in bar.text.text()
     assert "multilingual-e5-small" in bar.text.text()
@@ -69,7 +69,7 @@ def test_not_now_is_for_this_run_and_dont_ask_again_is_remembered(no_wheel, make
     home = tmp_path / "home"
     window = make_window(AUTO, home=home)
     add_and_wait(qtbot, window, [_doc(tmp_path / "zh", "绿茶.md", ZH)])
-    qtbot.waitUntil(lambda: _offered(window), timeout=5_000)
+    qtbot.waitUntil(lambda: _offered(window), timeout=20_000)
     window.chat_area.offer.later_button.click()
     assert not _offered(window)
     wait_idle(qtbot, window)  # a fresh status still says so, and the bar stays away
@@ -78,7 +78,7 @@ def test_not_now_is_for_this_run_and_dont_ask_again_is_remembered(no_wheel, make
 
     again = make_window(load_settings(resolve_paths(home)), home=home)  # a new run asks again
     wait_idle(qtbot, again)
-    qtbot.waitUntil(lambda: _offered(again), timeout=5_000)
+    qtbot.waitUntil(lambda: _offered(again), timeout=20_000)
     again.chat_area.offer.never_button.click()
     assert not _offered(again)
     qtbot.waitUntil(lambda: not again.app_settings.saving, timeout=10_000)
@@ -106,7 +106,7 @@ def test_a_download_from_the_offer_becomes_the_library_model(no_wheel, make_wind
         hub.repos[E5] = repo_from_folder(bundled_model_path())  # a real, loadable model under the offered id
         window = make_window(AUTO.replace(hub_endpoint=hub.endpoint))
         add_and_wait(qtbot, window, [_doc(tmp_path / "zh", "绿茶.md", ZH)])
-        qtbot.waitUntil(lambda: _offered(window), timeout=5_000)
+        qtbot.waitUntil(lambda: _offered(window), timeout=20_000)
         window.chat_area.offer.download_button.click()
         dialog = window.multilingual_offer.dialog
         with qtbot.waitSignal(dialog.finished, timeout=60_000):
