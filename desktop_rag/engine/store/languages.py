@@ -22,18 +22,6 @@ def note_chunk_texts(store: Store, texts: list[str]) -> None:
                 store.set_meta(_FLAGS[lang][0], "1")
 
 
-def _has(store: Store, lang: str) -> bool:
-    key, pattern = _FLAGS[lang]
-    flag = store.get_meta(key)
-    if flag is None:  # a library from before the flags: one query, then remembered
-        found = store.db.execute(f"SELECT EXISTS (SELECT 1 FROM chunks WHERE text GLOB '{pattern}')").fetchone()[0]
-        flag = "1" if found else "0"
-        if found or store.count_chunks():
-            with store.transaction():
-                store.set_meta(key, flag)
-    return flag == "1"
-
-
 def library_has_cjk(store: Store) -> bool:
     """Whether the library holds Chinese text."""
     return _has(store, "zh")
@@ -42,3 +30,24 @@ def library_has_cjk(store: Store) -> bool:
 def library_languages(store: Store) -> set[str]:
     """The languages of the library ("zh", "en"), for query translation."""
     return {lang for lang in _FLAGS if _has(store, lang)}
+
+
+def _has(store: Store, lang: str) -> bool:
+    key, _ = _FLAGS[lang]
+    flag = store.get_meta(key)
+    if flag is None:  # not known yet (an empty library, or one from before the flags): scanned, then remembered
+        if store.read_only:
+            return _scan(store, lang)
+        with store.transaction():  # read and remembered in one write transaction: an index run committing
+            flag = store.get_meta(key)  # meanwhile can neither be missed nor have its flag overwritten
+            if flag is None:
+                flag = "1" if _scan(store, lang) else "0"
+                if flag == "1" or store.count_chunks():
+                    store.set_meta(key, flag)
+    return flag == "1"
+
+
+def _scan(store: Store, lang: str) -> bool:
+    """Whether any stored chunk holds text of `lang` (a scan of the chunks' text)."""
+    pattern = _FLAGS[lang][1]
+    return bool(store.db.execute(f"SELECT EXISTS (SELECT 1 FROM chunks WHERE text GLOB '{pattern}')").fetchone()[0])
