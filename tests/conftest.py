@@ -30,6 +30,28 @@ def _isolated_home(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture(scope="session")
+def built_lexicon(tmp_path_factory) -> Path:
+    """The Chinese-English word list built once per test run from the packaged CC-CEDICT (about 2 s)."""
+    from desktop_rag.engine.text.lexicon import build_lexicon
+
+    path = tmp_path_factory.mktemp("lexicon") / "lexicon.sqlite3"
+    build_lexicon(path)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _shared_lexicon(built_lexicon, monkeypatch):
+    """Every data folder's first-use build of the word list is a hard link to the run's one (in-process
+    engines; tests/engine/test_lexicon.py builds for real)."""
+    def link(path: Path, source=None) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)
+        os.link(built_lexicon, path)
+
+    monkeypatch.setattr("desktop_rag.engine.text.lexicon.build_lexicon", link)
+
+
+@pytest.fixture(scope="session")
 def converted_home(tmp_path_factory) -> Path:
     """A data folder holding the fast runtime's files for both bundled models, built once per test run."""
     from desktop_rag.config import BUNDLED_MODEL

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -30,11 +31,12 @@ from desktop_rag.engine.models.embedding import Embedder, create_embedder, defau
 from desktop_rag.engine.paths import is_inside, normalise_path
 from desktop_rag.engine.search.cache import query_vector_cache, result_cache
 from desktop_rag.engine.store import collections, conversations
-from desktop_rag.engine.store.languages import library_has_cjk
+from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.pool import StorePool, WriterLock
 from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
 from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index, save_cache
 from desktop_rag.engine.text.language import interface_is_chinese
+from desktop_rag.engine.text.lexicon import Lexicon, open_lexicon
 from desktop_rag.engine.types import (
     AnswerEvent,
     ChatTurn,
@@ -75,6 +77,7 @@ class Engine:
         self._loaders_lock = threading.Lock()  # are keyword-only rather than wait (SearchHits.keyword_only)
         self._results = result_cache()  # ranked hits by query and library version (search.cache)
         self._query_vectors = query_vector_cache()  # question vectors by model id
+        self._lexicon: Lexicon | None | bool = None  # the Chinese-English word list once opened; False: unavailable
 
     # ---- lazily opened parts -----------------------------------------------
 
@@ -558,10 +561,24 @@ class Engine:
         cached = None if key is None or keyword_only else self._results.get(key)
         if cached is not None:
             return SearchHits(cached, keyword_only=False, translations=translated)
-        hits = hybrid_search(query, k, self.store, dense, self.settings.min_score, versions, within=within)
+        lexicon = self.lexicon() if dense is not None and len(library_languages(self.store)) > 1 else None
+        hits = hybrid_search(query, k, self.store, dense, self.settings.min_score, versions, within=within,
+                             lexicon=lexicon)
         if key is not None and not keyword_only and key == self._result_key(query, versions, within, k, True):
             self._results.put(key, tuple(hits), hits_size(hits))  # (nothing changed while it searched)
         return SearchHits(hits, keyword_only=keyword_only, translations=translated)
+
+    def lexicon(self) -> Lexicon | None:
+        """The Chinese-English word list for cross-language keyword evidence (built in the data folder on first
+        use, about 2 s); None when it cannot be built or read (search then goes on without it; said once)."""
+        with self._lock:
+            if self._lexicon is None:
+                try:
+                    self._lexicon = open_lexicon(self.paths.data_dir / "lexicon.sqlite3")
+                except (OSError, sqlite3.Error, ValueError) as exc:
+                    log.warning("Cross-language keyword matching is off: the word list is unavailable (%s)", exc)
+                    self._lexicon = False
+            return self._lexicon or None
 
     def _result_key(self, query: str, versions: tuple[str, ...], within, k: int, dense: bool) -> tuple | None:
         """What a search's result depends on (`search.cache`), or None when it cannot be cached (a read-only
@@ -746,13 +763,17 @@ class Engine:
         return self.needs_reindex()
 
     def close(self) -> None:
-        """Save the vector cache, stop the parser and close every thread's connection (stop readers first)."""
+        """Save the vector cache, stop the parser, close the word list and every thread's connection (stop readers
+        first)."""
         with self._write_lock:
             self.save_vectors()
             with self._lock:
                 if self._parser is not None:
                     self._parser.close()
                     self._parser = None
+                if self._lexicon:
+                    self._lexicon.close()
+                self._lexicon = None
                 self._local = threading.local()
                 self._stores.close()
 

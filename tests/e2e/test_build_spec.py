@@ -113,6 +113,10 @@ def test_every_data_path_exists_and_the_model_is_complete() -> None:
     for name in ("icons/desktop-rag.svg", "icons/desktop-rag.png", "desktop-rag.desktop"):
         assert (resources / name).is_file(), name
     assert len(list((resources / "samples").iterdir())) >= 4
+    from desktop_rag.engine.text.lexicon import CEDICT_FILE
+
+    cedict = by_dest[CEDICT_FILE.parent.as_posix()]  # the word list's source, where lexicon.py looks in a bundle
+    assert cedict.name == CEDICT_FILE.name and cedict.is_file()
 
 
 def test_hidden_imports_cover_the_lazily_imported_app_modules() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from desktop_rag.engine.search.fusion import (
     COVERED_DENSE_WEIGHT,
+    GLOSS_WEIGHT,
     UNCOVERED_DENSE_WEIGHT,
     dense_coverage,
     dense_weight,
@@ -152,3 +153,22 @@ def test_per_chunk_dense_weights_override_the_query_weight():
                          dense_weights={2: UNCOVERED_DENSE_WEIGHT}))
     assert weighted[1] == pytest.approx(default[1])
     assert weighted[2] == pytest.approx(1 - UNCOVERED_DENSE_WEIGHT) and weighted[2] > default[2]
+
+
+def test_a_dictionary_gloss_lifts_the_other_language_passage_it_matches() -> None:
+    dense = [(1, 0.82), (2, 0.80), (3, 0.70), (4, 0.60)]  # 1-3 in the other language, 4 in the question's
+    keyword = [(4, 5.0)]
+    plain = fuse(dense, keyword, 4, other_language=[1, 2, 3])
+    assert plain[0][0] == 1  # dense alone: 1 above 2
+    glossed = fuse(dense, keyword, 4, other_language=[1, 2, 3], glossed={2: 1.0, 4: 1.0, 9: 0.5})
+    scores = dict(glossed)
+    assert glossed[0][0] == 2  # the gloss matched passage 2: it now leads the other-language ones
+    assert scores[2] == pytest.approx((1 - GLOSS_WEIGHT) * dict(plain)[2] + GLOSS_WEIGHT)
+    assert scores[4] == dict(plain)[4]  # a same-language passage's score ignores the gloss
+    assert 9 not in scores  # a gloss match is evidence only for passages known to be in the other language
+
+
+def test_without_a_gloss_match_other_language_passages_keep_their_dense_score() -> None:
+    dense = [(1, 0.9), (2, 0.5)]
+    assert fuse(dense, [], 2, other_language=[1, 2], glossed={}) == fuse(dense, [], 2, other_language=[1, 2])
+    assert fuse(dense, [], 2, other_language=[1, 2])[0] == (1, 1.0)

@@ -8,13 +8,16 @@ from collections.abc import Callable, Sequence
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search.calibration import centred_query
 from desktop_rag.engine.search.fusion import dense_weight, fuse
+from desktop_rag.engine.search.gloss import gloss
 from desktop_rag.engine.store.keyword_index import search as keyword_search
+from desktop_rag.engine.store.languages import library_languages
 from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.text.keyword import query_terms, term_coverage
 from desktop_rag.engine.text.language import text_languages
+from desktop_rag.engine.text.lexicon import Lexicon
 from desktop_rag.engine.types import Hit
 
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
@@ -44,18 +47,21 @@ def hybrid_search(
     translations: Sequence[str] = (),
     collection: int | None = None,
     within: Restriction | None = None,
+    lexicon: Lexicon | None = None,
 ) -> list[Hit]:
     """The top `k` passages for a query (and its translations into the library's other languages), within
     a restriction (collection, folders, file types) or one collection (its id) or all (None). Without a dense
-    source (no vectors yet) it is keyword-only."""
+    source (no vectors yet) it is keyword-only. `lexicon`: glosses the question into the library's other
+    language where no translation did (gloss.py)."""
     limit = max(k, MIN_CANDIDATES)
-    return merge_neighbours(
-        ranked_candidates(query, limit, store, dense_source, min_score, translations, collection, within))[:k]
+    return merge_neighbours(ranked_candidates(
+        query, limit, store, dense_source, min_score, translations, collection, within, lexicon))[:k]
 
 
 def ranked_candidates(
     query: str, limit: int, store: Store, dense_source: DenseSource | None, min_score: float = 0.0,
     translations: Sequence[str] = (), collection: int | None = None, within: Restriction | None = None,
+    lexicon: Lexicon | None = None,
 ) -> list[Hit]:
     """Up to `limit` fused candidates, best first, before neighbours are merged (within the restriction, or
     `collection`, if given: the keyword search joins on the chunks' files, the dense search filters inside
@@ -63,6 +69,8 @@ def ranked_candidates(
 
     Translations add their keyword matches (and their dense neighbours) as evidence in their own
     language: a passage in a language the question was translated into is no longer "other language".
+    A dictionary gloss (`lexicon`) into a language no translation covers adds its keyword matches as evidence
+    for the passages in that language.
     """
     queries = [query, *translations]
     within = _restriction(collection, within)
@@ -75,8 +83,9 @@ def ranked_candidates(
         members, selector = (0, None) if within is None else member_filter(store, within)
         if within is None or members:
             dense = _best_of([dense_candidates(q, embedder, vectors, limit, min_score, selector) for q in queries])
-    candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword)}
     asked = set().union(*(text_languages(q) for q in queries))
+    glossed = _glossed(query, asked, store, lexicon, limit, within) if languages is None and dense else []
+    candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword + glossed)}
     other = [cid for cid, hit in candidates.items()
              if asked and (langs := text_languages(hit.text)) and not langs & asked]
     scale = None
@@ -90,8 +99,18 @@ def ranked_candidates(
         weights = {cid: dense_weight(by_language.get(next(iter(langs)), query), languages)
                    for cid, hit in candidates.items() if len(langs := text_languages(hit.text)) == 1}
     fused = fuse(dense, keyword, limit, query=query, dense_languages=languages, other_language=other,
-                 keyword_scale=scale, dense_weights=weights)
+                 keyword_scale=scale, dense_weights=weights, glossed=dict(glossed))
     return [_rescored(candidates[cid], score) for cid, score in fused if cid in candidates]
+
+
+def _glossed(query: str, asked: set[str], store: Store, lexicon: Lexicon | None, limit: int,
+             within: Restriction | None) -> list[tuple[int, float]]:
+    """Keyword matches (normalised to the best) of the question's gloss into each other language of the
+    library that neither the question nor a translation is written in."""
+    if lexicon is None or not asked:
+        return []
+    glosses = [gloss(query, lang, lexicon) for lang in sorted(library_languages(store) - asked)]
+    return _best_of([_normalised(keyword_search(store.db, text, limit, within)) for text in glosses if text])
 
 
 def _restriction(collection: int | None, within: Restriction | None) -> Restriction | None:
