@@ -78,6 +78,7 @@ class Engine:
         self._results = result_cache()  # ranked hits by query and library version (search.cache)
         self._query_vectors = query_vector_cache()  # question vectors by model id
         self._lexicon: Lexicon | None | bool = None  # the Chinese-English word list once opened; False: unavailable
+        self._lexicon_lock = threading.Lock()  # its first build takes seconds: not under the lazy members' lock
 
     # ---- lazily opened parts -----------------------------------------------
 
@@ -188,14 +189,17 @@ class Engine:
                 and (roots is None or any(is_inside(f.path, r) for r in roots))]
 
     def warm_up(self) -> None:
-        """Load the embedding model and the vector index now (the GUI calls this in the background). While it
-        runs, searches on other threads answer from keyword search at once instead of waiting for it."""
+        """Load the embedding model, the vector index and (for a bilingual library) the word list now (the GUI
+        calls this in the background). While it runs, searches on other threads answer from keyword search at
+        once instead of waiting for it."""
         with self._loaders_lock:
             self._loaders += 1
         try:
             self.embedder().embed_queries(["warm up"])
             if self.store.count_vectors():
                 self.vectors()
+            if len(library_languages(self.store)) > 1:
+                self.lexicon()  # a bilingual library's searches use it (built once per data folder)
         finally:
             with self._loaders_lock:
                 self._loaders -= 1
@@ -571,7 +575,7 @@ class Engine:
     def lexicon(self) -> Lexicon | None:
         """The Chinese-English word list for cross-language keyword evidence (built in the data folder on first
         use, about 2 s); None when it cannot be built or read (search then goes on without it; said once)."""
-        with self._lock:
+        with self._lexicon_lock:
             if self._lexicon is None:
                 try:
                     self._lexicon = open_lexicon(self.paths.data_dir / "lexicon.sqlite3")
@@ -771,9 +775,10 @@ class Engine:
                 if self._parser is not None:
                     self._parser.close()
                     self._parser = None
-                if self._lexicon:
-                    self._lexicon.close()
-                self._lexicon = None
+                with self._lexicon_lock:
+                    if self._lexicon:
+                        self._lexicon.close()
+                    self._lexicon = None
                 self._local = threading.local()
                 self._stores.close()
 

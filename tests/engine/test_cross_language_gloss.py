@@ -77,3 +77,14 @@ def test_a_one_language_library_never_opens_the_word_list(tmp_path):
         assert not (engine.paths.data_dir / "lexicon.sqlite3").exists()
     finally:
         engine.close()
+
+
+def test_warming_up_a_bilingual_library_builds_the_word_list(engine):
+    path = engine.paths.data_dir / "lexicon.sqlite3"
+    path.unlink()  # as on another data folder's first start (the open engine keeps reading its unlinked copy)
+    reopened = Engine(engine.paths, engine.settings)
+    try:
+        reopened.warm_up()
+        assert path.is_file() and reopened.lexicon() is not None
+    finally:
+        reopened.close()
