@@ -102,3 +102,12 @@ def test_a_missing_damaged_or_older_file_is_rebuilt(tmp_path, monkeypatch):
     assert rebuilt.chinese("water").split()[0] == "水"
     rebuilt.close()
     assert [p.name for p in path.parent.iterdir()] == ["lexicon.sqlite3"]  # no temporary file left
+
+
+def test_a_huge_question_is_glossed_by_its_beginning_in_bounded_time(small):
+    import time
+
+    started = time.perf_counter()
+    assert gloss("绿茶" + "龘" * 200_000, "en", small) == "green tea"
+    assert gloss("green tea " * 50_000, "zh", small) == "绿茶"
+    assert time.perf_counter() - started < 2.0

@@ -13,7 +13,8 @@ from __future__ import annotations
 from desktop_rag.engine.text.lexicon import MAX_PHRASE_WORDS, MAX_WORD, WORD, Lexicon
 from desktop_rag.engine.text.terms import ENGLISH_STOPWORDS, HAN_RUN
 
-MAX_GLOSS_WORDS = 64  # a long question is glossed by its first words only
+MAX_GLOSS_CHARS = 500  # a long question is glossed by its beginning only (lookups are per character)
+MAX_GLOSS_WORDS = 64
 # Chinese words of asking and grammar: their senses ("what", "is", "of") would only add noise
 CHINESE_FUNCTION_WORDS = frozenset(
     "什么 哪 哪个 哪些 哪里 哪儿 多少 几 谁 何 何时 怎么 怎样 如何 为什么 为何 是 的 了 在 和 与 有 被 把 吗 呢 么 个 "
@@ -23,6 +24,7 @@ CHINESE_FUNCTION_WORDS = frozenset(
 
 def gloss(question: str, language: str, lexicon: Lexicon) -> str:
     """The question's words in `language` ("zh" or "en"), space-separated; "" when none are known."""
+    question = question[:MAX_GLOSS_CHARS]
     words = _into_chinese(question, lexicon) if language == "zh" else _into_english(question, lexicon)
     return " ".join(dict.fromkeys(words))
 
