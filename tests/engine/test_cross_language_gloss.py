@@ -88,3 +88,25 @@ def test_warming_up_a_bilingual_library_builds_the_word_list(engine):
         assert path.is_file() and reopened.lexicon() is not None
     finally:
         reopened.close()
+
+
+def test_an_english_only_model_crosses_languages_by_the_gloss(tmp_path, monkeypatch):
+    """Where no multilingual model runs (Windows without a download), a Chinese question still finds the
+    English passage that answers it."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    english = {"tea.txt": "Green tea is brewed with water at about eighty degrees; boiling water makes it bitter.",
+               "coffee.txt": "Pour-over coffee uses one gram of coffee for fifteen grams of water.",
+               "bus.txt": DOCS["bus.txt"], "火车票.txt": DOCS["火车票.txt"]}
+    for name, text in english.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="bundled:all-MiniLM-L6-v2",
+                                                               ui_language="en"))
+    try:
+        engine.index([docs])
+        question = "绿茶应该用多少度的水冲泡？"
+        assert _ranked(engine, question)[0][0] == "tea.txt"
+        monkeypatch.setattr(Engine, "lexicon", lambda self: None)
+        assert _ranked(engine, question)[0][0] != "tea.txt"  # MiniLM's cosines across languages are noise
+    finally:
+        engine.close()

@@ -172,3 +172,15 @@ def test_without_a_gloss_match_other_language_passages_keep_their_dense_score() 
     dense = [(1, 0.9), (2, 0.5)]
     assert fuse(dense, [], 2, other_language=[1, 2], glossed={}) == fuse(dense, [], 2, other_language=[1, 2])
     assert fuse(dense, [], 2, other_language=[1, 2])[0] == (1, 1.0)
+
+
+def test_with_an_english_only_model_the_gloss_is_an_other_language_passage_s_keyword_score() -> None:
+    dense = [(1, 0.9), (2, 0.3), (3, 0.2)]  # 1 and 2 Chinese (MiniLM's cosines there are noise), 3 English
+    keyword = [(3, 4.0), (9, 1.0)]
+    fused = dict(fuse(dense, keyword, 5, query="green tea", dense_languages=EN, other_language=[1, 2],
+                      glossed={2: 1.0}))
+    d2 = (0.3 - 0.2) / (0.9 - 0.2)
+    assert fused[2] == pytest.approx(UNCOVERED_DENSE_WEIGHT * d2 + (1 - UNCOVERED_DENSE_WEIGHT) * 1.0)
+    assert fused[2] > fused[1]  # the passage the gloss found beats the one only noise put first
+    plain = dict(fuse(dense, keyword, 5, query="green tea", dense_languages=EN, other_language=[1, 2]))
+    assert fused[3] == plain[3] and fused[1] == plain[1]  # the others score as before

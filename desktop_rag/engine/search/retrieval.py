@@ -84,7 +84,7 @@ def ranked_candidates(
         if within is None or members:
             dense = _best_of([dense_candidates(q, embedder, vectors, limit, min_score, selector) for q in queries])
     asked = set().union(*(text_languages(q) for q in queries))
-    glossed = _glossed(query, asked, store, lexicon, limit, within) if languages is None and dense else []
+    glossed = _glossed(query, asked, store, lexicon, limit, within) if dense else []
     candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword + glossed)}
     other = [cid for cid, hit in candidates.items()
              if asked and (langs := text_languages(hit.text)) and not langs & asked]
