@@ -15,7 +15,8 @@ i.e. trusted everywhere). The bundled all-MiniLM-L6-v2 is English-only, so a Chi
 leans on the CJK-bigram keyword index while dense results still count (weight 0.2: they
 break ties and surface what BM25 misses); a user who picks a Chinese or multilingual
 model declares it and dense gets its full say again. When one list is empty (no keyword
-term matched, or vectors not yet computed) the other is used alone, unscaled.
+term matched, nor any of the question's gloss (below), or vectors not yet computed) the other is used alone,
+unscaled.
 
 Inputs are best-first ``(chunk_id, score)``: dense = cosine similarity (normalised
 embeddings, inner product); keyword = BM25 where HIGHER is better -- FTS5's ``bm25()``
