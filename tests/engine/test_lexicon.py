@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import os
+import stat
 
 import pytest
 
@@ -102,6 +104,8 @@ def test_a_missing_damaged_or_older_file_is_rebuilt(tmp_path, monkeypatch):
     assert rebuilt.chinese("water").split()[0] == "水"
     rebuilt.close()
     assert [p.name for p in path.parent.iterdir()] == ["lexicon.sqlite3"]  # no temporary file left
+    if os.name == "posix":
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600  # owner-only, as every file of the data folder
 
 
 def test_a_huge_question_is_glossed_by_its_beginning_in_bounded_time(small):

@@ -29,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+from desktop_rag.config import private_dir, private_file
 from desktop_rag.engine.heap import release_freed_memory
 
 log = logging.getLogger(__name__)
@@ -122,8 +123,8 @@ def build_lexicon(path: Path, source: Path | None = None) -> None:
     frequency = _containment_counts(zh_en)
     en_zh = {phrase: " ".join(_likeliest(found, frequency)) for phrase, found in candidates.items()}
     del candidates, frequency
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    private_dir(path.parent)  # owner-only, as every folder and file of the data folder
+    tmp = private_file(path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp"))
     try:
         db = sqlite3.connect(tmp)
         with db:
