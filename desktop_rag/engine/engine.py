@@ -629,9 +629,11 @@ class Engine:
         return LLMClient(config) if config else None
 
     def answerer(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
-                 cancel: threading.Event | None = None, extractive: bool = False):
+                 cancel: threading.Event | None = None, extractive: bool = False,
+                 conversation_id: int | None = None):
         """An answerer that searches within `collection` (None: all collections), `folders` and file `types`
-        (its searches stop waiting for a query translation on `cancel`); `extractive`: never call a model."""
+        (its searches stop waiting for a query translation on `cancel`); `extractive`: never call a model;
+        `conversation_id`: the conversation its stored answers belong to (deleted with it)."""
         from desktop_rag.engine.answer.answering import Answerer
         from desktop_rag.engine.answer.llm import LLMClient
         from desktop_rag.engine.answer.llm_config import resolve_llm_config
@@ -642,10 +644,12 @@ class Engine:
             return self.search(query, k, collection, folders, types, cancel)
 
         client = LLMClient(config) if config and not extractive else None
-        replay = self._replay(config) if client is not None and self.settings.answer_cache else None
+        if not self.settings.answer_cache:
+            self._forget_answers_when_off()
+        replay = self._replay(config, conversation_id) if client is not None and self.settings.answer_cache else None
         return Answerer(self.settings, search, client, self.sentence_similarity, self.compress_passages, replay)
 
-    def _replay(self, config):
+    def _replay(self, config, conversation_id: int | None = None):
         """Stored answers for this model, endpoint and these answer settings (answer/replay.py)."""
         from desktop_rag.engine.answer.compression import compression_mode
         from desktop_rag.engine.answer.replay import AnswerReplay
@@ -656,7 +660,22 @@ class Engine:
                        "budget_chars": settings.context_budget_chars, "budget_tokens": settings.context_budget_tokens,
                        "compression": compression_mode(settings.context_compression),
                        "embedding_model": self.index_model}
-        return AnswerReplay(lambda: self.store, fingerprint, writable=not self.read_only)
+        return AnswerReplay(lambda: self.store, fingerprint, writable=not self.read_only,
+                            conversation_id=conversation_id)
+
+    def forget_answers(self) -> int:
+        """Remove every stored answer (Settings' "Clear stored answers", `desktop-rag clear-answers`); how many."""
+        from desktop_rag.engine.store import answer_cache
+
+        with self.store.transaction() as db:
+            return answer_cache.clear(db)
+
+    def _forget_answers_when_off(self) -> None:
+        """With `Settings.answer_cache` off nothing stays stored (the setting may have been turned off in the file)."""
+        from desktop_rag.engine.store import answer_cache
+
+        if not self.read_only and answer_cache.count(self.store.db):
+            self.forget_answers()
 
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         """The hits with `focus` on the sentences to send (answer/compression.py, by the settings' mode and
@@ -717,7 +736,8 @@ class Engine:
         self.restriction(collection, folders, types)  # a bad folder or type fails here, not mid-answer
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
-        for event in self.answerer(collection, folders, types, cancel).answer(question, history, cancel, refresh):
+        answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id)
+        for event in answerer.answer(question, history, cancel, refresh):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, DoneEvent):
@@ -764,6 +784,8 @@ class Engine:
         self.settings = settings
         if save:
             save_settings(self.paths, settings)
+        if not settings.answer_cache:  # turned off: the stored answers go now
+            self._forget_answers_when_off()
         return self.needs_reindex()
 
     def close(self) -> None:

@@ -162,7 +162,10 @@ class Answerer:
             notice = "The model returned an empty answer. Try asking again or rephrasing."
         done = _done(text, used, "llm", notice)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
-            self.replay.put(key, done.answer, done.mode, retrieved, used, done.cited)
+            if not history:
+                self.replay.put(key, done.answer, done.mode, retrieved, used, done.cited)
+            elif refresh:  # never keep what a conversation's history shaped; Regenerate drops the stored one
+                self.replay.forget(key)
         yield done
 
     def _extractive(

@@ -4,8 +4,9 @@ The key holds the question (whitespace-normalised) and the search query it becam
 (chunk id and a hash of its text, in rank order), and a fingerprint of whatever else shapes the answer: model,
 endpoint, provider, temperature, answer size, context budget and compression (`Engine.answerer` builds it).
 So another model or endpoint never replays this one's answer, and a changed passage is another key (the stored
-answer is removed too: store/answer_cache.py). Only complete answers are stored (Answerer: not stopped, cut,
-empty or failed).
+answer is removed too: store/answer_cache.py). Only complete answers made without a conversation's history are
+stored (Answerer: not stopped, cut, empty, failed or given earlier turns), so what one conversation said never
+reaches another chat, the CLI or an MCP client; an answer made in a conversation keeps its id and goes with it.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from desktop_rag.engine.types import Hit
 class AnswerReplay:
     """Stored answers of one library for one answer configuration (`fingerprint`)."""
 
-    def __init__(self, store: Callable[[], Store], fingerprint: dict, writable: bool = True) -> None:
-        self._store, self._writable = store, writable
+    def __init__(self, store: Callable[[], Store], fingerprint: dict, writable: bool = True,
+                 conversation_id: int | None = None) -> None:
+        self._store, self._writable, self._conversation = store, writable, conversation_id
         self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
 
     def key(self, question: str, query: str, hits: Sequence[Hit]) -> str:
@@ -52,4 +54,10 @@ class AnswerReplay:
                               tuple(numbers[h.chunk_id] for h in cited))
         store = self._store()
         with store.transaction() as db:
-            answer_cache.put(db, key, stored, [h.chunk_id for h in hits])
+            answer_cache.put(db, key, stored, [h.chunk_id for h in hits], self._conversation)
+
+    def forget(self, key: str) -> None:
+        """Remove the answer stored under `key` (Regenerate in a conversation: the new answer is not kept)."""
+        if self._writable:
+            with self._store().transaction() as db:
+                answer_cache.forget(db, key)

@@ -1,0 +1,117 @@
+"""Issue 35 (1): a stored answer never carries one conversation's history into another chat, the CLI or MCP.
+
+A conversation tells the (local, echoing) model a passport number, then asks a question that stands alone; the
+model's answer repeats the earlier turns, as a model with history may. Asked again by `desktop-rag ask --json`
+(a real child process, another API key) or by the MCP `ask` tool, the question must reach the model afresh and
+the answer must not hold the number: answers made with a conversation's history are never stored. Deleting the
+conversation removes every answer it produced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths, save_settings
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.types import DoneEvent
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "X1234567"
+QUESTION = "How often do city buses run at night?"
+
+
+def _echo(body: dict) -> str:
+    """An echoing model: it repeats every earlier turn it was sent, then answers."""
+    earlier = [m["content"] for m in body.get("messages", [])[1:-1]]
+    return ("Earlier you said: " + " / ".join(earlier) + ". " if earlier else "") + "Every half hour [1]."
+
+
+@pytest.fixture
+def library(tmp_path: Path, model_server) -> Path:
+    """A library whose settings use the local model; a conversation whose history holds the secret."""
+    model_server.reply_for = _echo
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bus.txt").write_text("City buses run every ten minutes during the day. At night they run every half "
+                                  "hour.", encoding="utf-8")
+    home = tmp_path / "home"
+    paths = resolve_paths(home)
+    settings = Settings(embedding_model="hash:64", llm_base_url=model_server.base_url, llm_model="fake-model",
+                        translate_queries=False)
+    paths.ensure()
+    save_settings(paths, settings)
+    engine = Engine(paths, settings)
+    try:
+        engine.index([docs])
+        conversation = engine.new_conversation()
+        list(engine.ask(f"My passport number is {SECRET}.", conversation_id=conversation))
+        done = list(engine.ask(QUESTION, conversation_id=conversation))[-1]
+        assert isinstance(done, DoneEvent) and SECRET in done.answer, "the model saw the conversation's history"
+    finally:
+        engine.close()
+    return home
+
+
+def _child_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    return {**env, "PYTHONPATH": str(REPO), "OPENAI_API_KEY": "sk-another-key-after-the-change"}
+
+
+def _delete_conversations(home: Path) -> None:
+    engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64"))
+    try:
+        for conversation in engine.conversations():
+            engine.delete_conversation(conversation.id)
+    finally:
+        engine.close()
+
+
+def _stored(home: Path) -> list[str]:
+    with sqlite3.connect(home / "library.sqlite3") as db:
+        return [row[0] for row in db.execute("SELECT answer FROM answer_cache")]
+
+
+@pytest.mark.parametrize("conversation", ["kept", "deleted"])
+def test_cli_ask_json_never_replays_the_conversation_history(library: Path, model_server, conversation: str):
+    if conversation == "deleted":
+        _delete_conversations(library)
+        assert _stored(library) == [], "deleting the conversation removes the answers it produced"
+    asked = len(model_server.chat_requests())
+    out = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(library), "ask", QUESTION, "--json"],
+                         capture_output=True, text=True, timeout=300, env=_child_env(), cwd=str(REPO))
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert SECRET not in out.stdout + out.stderr
+    assert answer["cached"] is False and answer["mode"] == "llm"
+    assert len(model_server.chat_requests()) == asked + 1, "the question reached the model afresh"
+    assert not any(SECRET in text for text in _stored(library))
+
+
+def test_mcp_ask_never_replays_the_conversation_history(library: Path, model_server):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def ask() -> str:
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "desktop_rag", "--data-dir", str(library), "mcp"],
+                                       env=_child_env(), cwd=str(REPO))
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    result = await session.call_tool("ask", {"question": QUESTION})
+                    assert not result.is_error, result.content
+                    return json.dumps(result.structured_content, ensure_ascii=False)
+
+    asked = len(model_server.chat_requests())
+    text = anyio.run(ask)
+    assert SECRET not in text and "Every half hour" in text
+    assert len(model_server.chat_requests()) == asked + 1, "the question reached the model afresh"
