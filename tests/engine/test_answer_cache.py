@@ -3,6 +3,7 @@ model's, never a stopped or failed answer, kept across a restart."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 import pytest
@@ -163,4 +164,70 @@ def test_a_saved_turn_keeps_the_spans_that_were_sent(tmp_path, server, docs):
     sources = ask(engine, conversation_id=conversation)[0][0].hits
     assert any(h.focus for h in sources)
     assert engine.messages(conversation)[1].sources == sources  # focus included: the viewer highlights the same
+    engine.close()
+
+
+def test_turning_the_setting_off_empties_the_cache_and_clear_removes_every_answer(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    ask(engine)
+    ask(engine, "Is green tea brewed with boiling water?")
+    assert answer_cache.count(engine.store.db) == 2
+    assert engine.forget_answers() == 2 and answer_cache.count(engine.store.db) == 0
+    assert ask(engine)[1].cached is False and answer_cache.count(engine.store.db) == 1
+    engine.apply_settings(engine.settings.replace(answer_cache=False), save=False)  # the Settings dialog's way
+    assert answer_cache.count(engine.store.db) == 0
+    engine.apply_settings(engine.settings.replace(answer_cache=True), save=False)
+    ask(engine)
+    engine.close()
+    engine = open_engine(tmp_path, server, answer_cache=False)  # turned off in the settings file
+    assert answer_cache.count(engine.store.db) == 1
+    ask(engine)
+    assert answer_cache.count(engine.store.db) == 0
+    engine.close()
+
+
+def test_regenerate_in_a_conversation_drops_the_stored_answer_and_keeps_none(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    conversation = engine.new_conversation()
+    ask(engine, conversation_id=conversation)
+    assert ask(engine, conversation_id=conversation)[1].cached
+    server.reply = "Every thirty minutes at night [2]."
+    assert not ask(engine, conversation_id=conversation, refresh=True)[1].cached
+    assert answer_cache.count(engine.store.db) == 0, "what the history shaped is not kept, the rejected one goes"
+    done = ask(engine)[1]
+    assert not done.cached and done.answer.startswith("Every thirty")
+    engine.close()
+
+
+def test_an_answer_whose_conversation_was_deleted_meanwhile_is_not_kept(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    conversation = engine.new_conversation()
+    events = engine.ask(QUESTION, conversation_id=conversation)
+    next(events)  # the passages: the model is being asked
+    engine.delete_conversation(conversation)
+    try:
+        list(events)
+    except sqlite3.IntegrityError:  # the turns of a deleted conversation cannot be saved; the cache is the point
+        pass
+    assert answer_cache.count(engine.store.db) == 0
+    engine.close()
+
+
+def test_a_cache_from_before_conversations_were_recorded_is_dropped(tmp_path, server, docs):
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    ask(engine)
+    with engine.store.transaction() as db:  # the layout of the previous version, which keyed answers without history
+        db.execute("DROP TABLE answer_cache_chunks")
+        db.execute("DROP TABLE answer_cache")
+        db.execute("CREATE TABLE answer_cache (key TEXT PRIMARY KEY, answer TEXT NOT NULL, mode TEXT NOT NULL, "
+                   "passages_json TEXT NOT NULL, cited_json TEXT NOT NULL, created_at REAL NOT NULL)")
+        db.execute("INSERT INTO answer_cache VALUES ('k', 'My passport number is X1234567', 'llm', '[]', '[]', 0)")
+    engine.close()
+    engine = open_engine(tmp_path, server)
+    assert answer_cache.count(engine.store.db) == 0
+    assert ask(engine)[1].cached is False and answer_cache.count(engine.store.db) == 1
     engine.close()
