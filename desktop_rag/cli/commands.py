@@ -1,4 +1,4 @@
-"""The headless CLI commands (index, status, search, ask, remove) on top of the engine facade."""
+"""The headless CLI commands (index, status, search, ask, clear-answers, remove) on top of the engine facade."""
 
 from __future__ import annotations
 
@@ -198,6 +198,19 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
         for n, hit in numbered:
             print(f"[{n}] {_where(hit)}\n    {_snippet(hit.text)}")
     return 1 if failed else 0
+
+
+def cmd_clear_answers(paths: AppPaths, args: argparse.Namespace) -> int:
+    engine = Engine(paths)
+    try:
+        removed = engine.forget_answers()
+    finally:
+        engine.close()
+    if args.json:
+        print_json({"removed": removed})
+    else:
+        print(f"Removed {removed} stored answer{'' if removed == 1 else 's'}.")
+    return 0
 
 
 def cmd_remove(paths: AppPaths, args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""Command line: launches the desktop app, or runs index/status/search/context/ask/remove/collections/export/import/mcp."""
+"""Command line: launches the desktop app, or runs index/status/search/context/ask/clear-answers/remove/collections/
+export/import/mcp."""
 
 from __future__ import annotations
 
@@ -61,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _collection_option(p, "ask within this collection (default: all)")
     _filter_options(p)
+
+    p = sub.add_parser("clear-answers", help="remove every stored answer (the answer cache)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(command="clear_answers")
 
     p = sub.add_parser("remove", help="forget a source and its chunks")
     p.add_argument("path")

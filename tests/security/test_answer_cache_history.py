@@ -115,3 +115,11 @@ def test_mcp_ask_never_replays_the_conversation_history(library: Path, model_ser
     text = anyio.run(ask)
     assert SECRET not in text and "Every half hour" in text
     assert len(model_server.chat_requests()) == asked + 1, "the question reached the model afresh"
+
+
+def test_cli_clear_answers_removes_every_stored_answer(library: Path):
+    assert _stored(library), "the conversation's first answer (asked without history) was stored"
+    out = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(library), "clear-answers", "--json"],
+                         capture_output=True, text=True, timeout=300, env=_child_env(), cwd=str(REPO))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"removed": 1} and _stored(library) == []
