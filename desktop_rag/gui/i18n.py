@@ -144,6 +144,12 @@ _TEXT: dict[str, tuple[str, str]] = {
                                  "只保留与问题相关的句子（以及最相关句子前后的句子），让提示更短；段落编号不变"),
     "settings.answer_cache": ("Reuse the stored answer when the same question meets the same passages and model",
                               "同一问题遇到相同段落和模型时，直接使用已保存的回答"),
+    "settings.clear_answers": ("Clear stored answers", "清除已保存的回答"),
+    "settings.clear_answers_tip": ("Remove every stored answer now (turning reuse off does this too)",
+                                   "立即删除所有已保存的回答（关闭复用也会删除）"),
+    "settings.answers_cleared": ("Stored answers removed: {count}.", "已删除已保存的回答：{count} 条。"),
+    "settings.answers_not_cleared": ("The stored answers could not be removed: {reason}",
+                                     "无法删除已保存的回答：{reason}"),
     "settings.embedding_auto": ("Automatic", "自动"),
     "settings.embedding_auto_tip": ("auto: the multilingual model when the library or the interface is Chinese, "
                                     "else the fast English model",

@@ -51,3 +51,42 @@ def test_second_ask_is_cached_on_screen_and_regenerate_asks_the_model(make_windo
     with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
         bubble.regenerate_button.click()
     assert not blocker.args[0].cached and _streamed(llm_server) == 2
+
+
+def test_clear_stored_answers_in_settings_and_turning_reuse_off_empty_the_cache(make_window, qtbot, tmp_path,
+                                                                               llm_server, monkeypatch):
+    from desktop_rag.engine.store import answer_cache
+    from desktop_rag.gui import i18n
+
+    from tests.gui.conftest import wait_idle
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    llm_server.tokens = ["Topic1 ", "is ", "about ", "gamma ", "[1]", "."]
+    write_docs(tmp_path / "docs", count=3)
+    settings = llm_settings(llm_server, translate_queries=False)
+    window = make_window(settings)
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    _ask(qtbot, window, QUESTION)
+    stored = lambda: answer_cache.count(window.backend.engine.store.db)  # noqa: E731 - read from the test thread
+    assert stored() == 1
+    window.settings_flow.open()
+    dialog = window.settings_flow.dialog
+    assert dialog.clear_answers_button.text() == i18n.tr("settings.clear_answers") == "Clear stored answers"
+    dialog.clear_answers_button.click()
+    qtbot.waitUntil(lambda: dialog.clear_answers_result.text() == "Stored answers removed: 1.", timeout=10_000)
+    assert stored() == 0 and dialog.clear_answers_button.isEnabled()
+    dialog.reject()
+    assert not _ask(qtbot, window, QUESTION)[0].cached and _streamed(llm_server) == 2
+    assert stored() == 0, "asked with the conversation's history: not stored"
+    window.chat.new_conversation()
+    assert not _ask(qtbot, window, QUESTION)[0].cached and _streamed(llm_server) == 3 and stored() == 1
+    with qtbot.waitSignal(window.app_settings.changed, timeout=10_000):
+        window.settings_flow.apply(settings.replace(answer_cache=False))
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: stored() == 0, timeout=10_000)  # applied on the index worker
+    i18n.set_language("zh")
+    try:
+        assert i18n.tr("settings.clear_answers") == "清除已保存的回答"
+        assert i18n.tr("settings.answers_cleared", count=3) == "已删除已保存的回答：3 条。"
+    finally:
+        i18n.set_language("en")

@@ -39,7 +39,13 @@ class SettingsFlow(QObject):
         dialog = SettingsDialog(self.app_settings.current, current_api_key(), self.parent_widget)
         self.dialog = dialog
         dialog.finished.connect(self._finished)
+        dialog.clear_answers_requested.connect(lambda: self._clear_answers(dialog))
         dialog.open()
+
+    def _clear_answers(self, dialog: SettingsDialog) -> None:
+        """Remove every stored answer on the reader thread (the answer cache is not part of the index)."""
+        self.backend.run(self.backend.engine.forget_answers, lambda removed: dialog.show_answers_cleared(removed),
+                         lambda reason: dialog.show_answers_cleared(None, reason))
 
     def _finished(self, result: int) -> None:
         dialog, self.dialog = self.dialog, None

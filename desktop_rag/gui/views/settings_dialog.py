@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,7 +30,10 @@ from desktop_rag.gui.threads.worker_pool import Worker, owned_pool
 
 
 class SettingsDialog(QDialog):
-    """Edits a copy of Settings plus the API key; `result_settings()` and `api_key()` after accept."""
+    """Edits a copy of Settings plus the API key; `result_settings()` and `api_key()` after accept.
+    `clear_answers_requested`: the user asked to remove the stored answers now (answered by `show_answers_cleared`)."""
+
+    clear_answers_requested = Signal()
 
     def __init__(self, settings: Settings, api_key: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -95,7 +98,20 @@ class SettingsDialog(QDialog):
         self.answer_cache = QCheckBox(i18n.tr("settings.answer_cache"), group)
         self.answer_cache.setChecked(settings.answer_cache)
         form.addRow(self.answer_cache)
+        form.addRow(self._clear_answers_row(group))
         return group
+
+    def _clear_answers_row(self, group: QGroupBox) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.clear_answers_button = QPushButton(i18n.tr("settings.clear_answers"), group)
+        self.clear_answers_button.setToolTip(i18n.tr("settings.clear_answers_tip"))
+        self.clear_answers_button.clicked.connect(self._clear_answers)
+        self.clear_answers_result = QLabel(group)
+        self.clear_answers_result.setTextFormat(Qt.TextFormat.PlainText)
+        self.clear_answers_result.setWordWrap(True)
+        row.addWidget(self.clear_answers_button)
+        row.addWidget(self.clear_answers_result, 1)
+        return row
 
     def _index_group(self, settings: Settings) -> QGroupBox:
         group = QGroupBox(i18n.tr("settings.index_group"), self)
@@ -226,6 +242,20 @@ class SettingsDialog(QDialog):
         worker.returned.connect(lambda message: self._show_test(1, str(message)))
         worker.errored.connect(lambda message: self._show_test(0, message))
         self.test_worker = worker
+
+    def _clear_answers(self) -> None:
+        self.clear_answers_button.setEnabled(False)
+        self.clear_answers_result.clear()
+        self.clear_answers_requested.emit()
+
+    def show_answers_cleared(self, removed: int | None, reason: str = "") -> None:
+        """The stored answers were removed (`removed` of them), or not (None, `reason`)."""
+        try:
+            self.clear_answers_button.setEnabled(True)
+            self.clear_answers_result.setText(i18n.tr("settings.answers_cleared", count=removed) if removed is not None
+                                              else i18n.tr("settings.answers_not_cleared", reason=reason))
+        except RuntimeError:  # the dialog closed meanwhile
+            pass
 
     def _show_test(self, ok: int, message: str) -> None:
         try:
