@@ -623,10 +623,17 @@ class Engine:
         if not self.settings.translate_queries:
             return None
         from desktop_rag.engine.answer.llm import LLMClient
+
+        config = self._llm_config()
+        return LLMClient(config) if config else None
+
+    def _llm_config(self):
+        """The configured model (answer/llm_config.py), its client's messages in the interface's language."""
         from desktop_rag.engine.answer.llm_config import resolve_llm_config
 
         config = resolve_llm_config(self.settings)
-        return LLMClient(config) if config else None
+        chinese = interface_is_chinese(self.interface_language or self.settings.ui_language)
+        return dataclasses.replace(config, language="zh" if chinese else "en") if config else None
 
     def answerer(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                  cancel: threading.Event | None = None, extractive: bool = False,
@@ -636,9 +643,8 @@ class Engine:
         `conversation_id`: the conversation its stored answers belong to (deleted with it)."""
         from desktop_rag.engine.answer.answering import Answerer
         from desktop_rag.engine.answer.llm import LLMClient
-        from desktop_rag.engine.answer.llm_config import resolve_llm_config
 
-        config = resolve_llm_config(self.settings)
+        config = self._llm_config()
 
         def search(query: str, k: int | None = None) -> list[Hit]:
             return self.search(query, k, collection, folders, types, cancel)

@@ -25,6 +25,17 @@ TEXTS: dict[str, dict[str, str]] = {
         # a Chinese question gets "extractive_notice")
         "en": "This answer quotes the most relevant sentences from your documents. {problem}",
     },
+    # settings the engine checks (in the interface's language)
+    "api_key_unsendable": {  # {what}: one of the api_key_char_* texts; {position}: 1-based, in the key as typed
+        "en": "The API key has {what} at position {position}, which cannot be sent to a model server (an HTTP "
+              "header takes only plain ASCII letters, digits and signs). Type or paste the key again in Settings "
+              "(API key), or fix OPENAI_API_KEY in the .env file in the app's config folder.",
+        "zh": "API 密钥的第 {position} 个字符是{what}，无法发送给模型服务器（HTTP 请求头只能包含 ASCII 字母、数字和符号）。"
+              "请在“设置”的“API 密钥”中重新输入或粘贴密钥，或修改应用配置文件夹中 .env 文件里的 OPENAI_API_KEY。",
+    },
+    "api_key_char_control": {"en": "a control character ({code})", "zh": "控制字符（{code}）"},
+    "api_key_char_invisible": {"en": "an invisible character ({code})", "zh": "不可见字符（{code}）"},
+    "api_key_char_other": {"en": "the non-ASCII character “{char}” ({code})", "zh": "非 ASCII 字符“{char}”（{code}）"},
     # the model catalog (models/catalog.py): model.<key>.summary and model.<key>.languages
     "model.multilingual-e5-small.summary": {
         "en": "Small and multilingual: a Chinese question finds English passages and the reverse.",

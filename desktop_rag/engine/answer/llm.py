@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from desktop_rag.engine.answer.llm_config import LLMConfig, plain_http_warning
+from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
 from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
 from desktop_rag.engine.errors import DesktopRagError
 
@@ -23,7 +23,7 @@ _WARNED_HOSTS: set[str] = set()
 class LLMError(DesktopRagError):
     """A model call failed; `kind` says how, the message says what to do.
 
-    Kinds: no_key, auth, unreachable, model_not_found, rate_limit, timeout, cut, bad_request,
+    Kinds: no_key, bad_key (a key that cannot be sent: said in the interface's language), auth, unreachable, model_not_found, rate_limit, timeout, cut, bad_request,
     server, length (the answer hit `max_answer_chars`), deadline (the call outlived `deadline_s`).
     `partial` holds the text received before a stream was cut or stopped.
     """
@@ -169,6 +169,9 @@ class LLMClient:
                 f"No API key is set for {self.config.host}. Add it in Settings or put "
                 "OPENAI_API_KEY=... in the .env file in the app's config folder.",
             )
+        problem = key_problem(self.config.api_key, self.config.language)
+        if problem:  # a local mistake, said before any request (the HTTP library would fail on the header)
+            raise LLMError("bad_key", problem)
         with self._lock:
             if self._client is None:
                 import openai

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
+
+from desktop_rag.engine.messages import message
 
 KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -52,6 +55,7 @@ class LLMConfig:
     max_tokens: int = 2048  # sent with every request
     max_answer_chars: int = 24_000  # received text beyond this is cut (a server may ignore max_tokens)
     deadline_s: float = 300.0  # one answer (or rewrite), retries included, ends by then
+    language: str = "en"  # the interface's language ("en"/"zh"): the client's messages about its settings
 
     @property
     def is_local(self) -> bool:
@@ -155,6 +159,21 @@ def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LL
         provider=provider,
         temperature=float(getattr(settings, "temperature", 0.2)),
     )
+
+
+def key_problem(key: str, language: str = "en") -> str | None:
+    """Why `key` cannot go into an HTTP header (a character outside printable ASCII: an input method's text, a
+    zero-width space from a web page, a control character), said in `language`; None when it can."""
+    for position, char in enumerate(key, 1):
+        if " " <= char <= "~":
+            continue
+        kind = unicodedata.category(char)
+        code = f"U+{ord(char):04X}"
+        what = ("api_key_char_control" if kind == "Cc" else "api_key_char_invisible" if kind[0] in "CZ"
+                else "api_key_char_other")
+        return message("api_key_unsendable", language, position=position,
+                       what=message(what, language, code=code, char=char))
+    return None
 
 
 def config_problem(settings: Any, env: Mapping[str, str] = os.environ) -> str | None:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
-from desktop_rag.engine import PRESETS, check_connection, resolve_llm_config, sends_in_clear
+from desktop_rag.engine import PRESETS, check_connection, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
 from desktop_rag.gui.threads.worker_pool import Worker, owned_pool
 
@@ -77,6 +77,13 @@ class SettingsDialog(QDialog):
         self._update_http_warning()
         form.addRow(i18n.tr("settings.model"), self.model)
         form.addRow(i18n.tr("settings.api_key"), self.key)
+        self.key_problem = QLabel(group)  # a key that cannot be sent: what is wrong and where (OK is refused)
+        self.key_problem.setTextFormat(Qt.TextFormat.PlainText)
+        self.key_problem.setWordWrap(True)
+        self.key_problem.setStyleSheet("color: #c62828;")
+        form.addRow(self.key_problem)
+        self.key.textChanged.connect(self._update_key_problem)
+        self._update_key_problem()
         row = QHBoxLayout()
         self.test_button = QPushButton(i18n.tr("settings.test"), group)
         self.test_button.clicked.connect(self.check_connection)
@@ -181,6 +188,19 @@ class SettingsDialog(QDialog):
         """Plain http:// to another machine: the key and the passages would travel unencrypted."""
         self.http_warning.setVisible(sends_in_clear(self.base_url.text()))
 
+    def _update_key_problem(self) -> str | None:
+        problem = key_problem(self.api_key(), i18n.language())
+        self.key_problem.setText(problem or "")
+        self.key_problem.setVisible(problem is not None)
+        return problem
+
+    def accept(self) -> None:
+        """OK, unless the API key cannot be sent (the message beside the key says why; nothing is saved)."""
+        if self._update_key_problem() is not None:
+            self.key.setFocus()
+            return
+        super().accept()
+
     def _pick_model_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, i18n.tr("settings.pick_model_folder"))
         if folder:
@@ -234,7 +254,7 @@ class SettingsDialog(QDialog):
 
             self._show_test(False, config_problem(self.result_settings(), env) or "")
             return
-        config = dataclasses.replace(config, timeout_s=20.0, max_retries=0)
+        config = dataclasses.replace(config, timeout_s=20.0, max_retries=0, language=i18n.language())
         self.test_button.setEnabled(False)
         self.test_result.setText(i18n.tr("settings.testing"))
         # the pool belongs to the window: the test outlives the dialog, and closing the window joins it

@@ -1,0 +1,87 @@
+"""Issue 35 (6): an API key that cannot go into an HTTP header (an input method's Chinese text, a zero-width
+space pasted from a web page, a control character) is refused by Settings, and the connection test and an answer
+say what is wrong and where, in the interface's language, without sending anything or blaming the server."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from desktop_rag.config import Settings, resolve_paths  # noqa: E402
+from desktop_rag.engine.engine import Engine  # noqa: E402
+from desktop_rag.engine.types import ErrorEvent, SourcesEvent  # noqa: E402
+
+ZERO_WIDTH = "sk-abc\u200bdef123456"  # a zero-width space at position 7
+CHINESE = "sk-abc中文def123456"  # an input method left text at position 7
+BELL = "sk-abc\x07def123456"
+
+
+@pytest.fixture
+def zh():
+    from desktop_rag.gui import i18n
+
+    i18n.set_language("zh")
+    yield
+    i18n.set_language("en")
+
+
+def _dialog(qtbot, server, key: str):
+    from desktop_rag.gui.views.settings_dialog import SettingsDialog
+
+    settings = Settings(llm_provider="custom", llm_base_url=server.base_url, llm_model="fake-model")
+    dialog = SettingsDialog(settings, "")
+    qtbot.addWidget(dialog)
+    dialog.key.setText(key)
+    return dialog
+
+
+@pytest.mark.parametrize("key, said", [(ZERO_WIDTH, "an invisible character (U+200B) at position 7"),
+                                       (CHINESE, "the non-ASCII character “中” (U+4E2D) at position 7"),
+                                       (BELL, "a control character (U+0007) at position 7")])
+def test_settings_refuse_the_key_and_say_what_and_where(qtbot, model_server, key: str, said: str):
+    dialog = _dialog(qtbot, model_server, key)
+    dialog.show()
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted, "OK is refused: nothing is saved"
+    shown = dialog.key_problem.text()
+    assert dialog.key_problem.isVisible() and said in shown and "Settings (API key)" in shown
+    assert key not in shown
+    dialog.key.setText("sk-abcdef123456")
+    assert not dialog.key_problem.isVisible()
+    dialog.accept()
+    assert dialog.result() == dialog.DialogCode.Accepted
+
+
+def test_the_connection_test_says_the_same_in_chinese_and_sends_nothing(qtbot, model_server, zh):
+    dialog = _dialog(qtbot, model_server, CHINESE)
+    assert "API 密钥的第 7 个字符是非 ASCII 字符“中”" in dialog.key_problem.text()
+    dialog.check_connection()
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled() and dialog.test_result.text() != "", timeout=20_000)
+    assert dialog.test_result.text() == dialog.key_problem.text()
+    assert "codec" not in dialog.test_result.text() and not model_server.chat_requests()
+
+
+@pytest.mark.parametrize("interface, said", [("en", "The API key has an invisible character (U+200B) at position 7"),
+                                             ("zh", "API 密钥的第 7 个字符是不可见字符（U+200B）")])
+def test_an_answer_says_the_key_cannot_be_sent_in_the_interface_language(tmp_path, model_server, monkeypatch,
+                                                                          interface: str, said: str):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bus.txt").write_text("City buses run every ten minutes during the day.", encoding="utf-8")
+    monkeypatch.setenv("OPENAI_API_KEY", ZERO_WIDTH)
+    engine = Engine(resolve_paths(tmp_path / "home"),
+                    Settings(embedding_model="hash:64", llm_base_url=model_server.base_url, llm_model="fake-model"))
+    engine.interface_language = interface
+    try:
+        engine.index([docs])
+        events = list(engine.ask("How often do city buses run during the day?"))
+    finally:
+        engine.close()
+    assert isinstance(events[0], SourcesEvent) and events[0].hits
+    error = events[-1]
+    assert isinstance(error, ErrorEvent) and error.message.startswith(said)
+    assert "returned an unexpected reply" not in error.message and "codec" not in error.message
+    assert not model_server.chat_requests(), "nothing was sent: the mistake is local"
