@@ -206,6 +206,10 @@ _TEXT: dict[str, tuple[str, str]] = {
                      "answer. Local files, network shares and other kinds of links are never opened.",
                      "未打开此链接：回答中只能打开网页（http、https）和电子邮件链接，"
                      "本地文件、网络共享和其他类型的链接一律不会打开。"),
+    "link.mail_refused": ("This e-mail link was not opened: its address hides an encoded “?” or “&”, after which "
+                          "a mail app could read extra fields such as a file to attach.",
+                          "未打开此邮件链接：其地址中藏有编码的“?”或“&”，邮件程序可能把其后的内容当作附加字段"
+                          "（例如要附加的文件）。"),
     "conv.new": ("New", "新建"),
     "conv.rename": ("Rename", "重命名"),
     "conv.delete": ("Delete", "删除"),

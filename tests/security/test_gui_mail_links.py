@@ -8,6 +8,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
 
+import pytest  # noqa: E402
 from PySide6.QtCore import QUrl  # noqa: E402
 
 from tests.security.test_gui_links import anchors, answer, click_link, opened  # noqa: E402,F401 - fixtures
@@ -35,3 +36,21 @@ def test_only_to_subject_and_body_survive(qapp) -> None:
                "&Attach=%2Fhome%2Fme%2F.ssh%2Fid_rsa&%61ttach=x&to=second@example.com#frag")
     kept = mail_only(url).toString(QUrl.ComponentFormattingOption.FullyEncoded)
     assert kept == "mailto:boss@example.com?subject=Report&body=See%20attached&to=second@example.com"
+
+
+@pytest.mark.parametrize("href", ["mailto:a@b.c%3Fattach=/etc/passwd", "mailto:a@b.c%3fsubject=x%26attach=/etc/passwd",
+                                  "mailto:a@b.c%253Fattach=/etc/passwd", "mailto:a@b.c%26attach=/etc/passwd"])
+def test_a_mail_address_hiding_an_encoded_question_mark_or_ampersand_is_refused(qtbot, answer, opened,  # noqa: F811
+                                                                                href: str) -> None:
+    widget = answer(f"Write to [the desk]({href}) [1].")
+    (shown_href,) = [h for h in anchors(widget) if h.startswith("mailto:")]
+    shown = click_link(qtbot, widget, shown_href, reply="open")
+    assert shown is not None and "was not opened" in shown and "encoded" in shown, "the user is told why"
+    assert opened.urls == []
+
+
+def test_an_ordinary_encoded_address_still_opens(qtbot, answer, opened) -> None:  # noqa: F811
+    widget = answer("Write to [the desk](mailto:the%20desk@example.com) [1].")
+    (href,) = [h for h in anchors(widget) if h.startswith("mailto:")]
+    assert click_link(qtbot, widget, href, reply="open") is not None
+    assert opened.urls == ["mailto:the desk@example.com"]  # (the fixture records the URL decoded)

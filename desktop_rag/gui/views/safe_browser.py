@@ -104,12 +104,27 @@ def mail_only(url: QUrl) -> QUrl:
     return clean
 
 
+def hides_mail_fields(url: QUrl) -> bool:
+    """A mailto: address that decodes to a `?` or `&` (`a@b.c%3Fattach=/etc/passwd`, also encoded twice): a mail
+    app that decodes the address first may read what follows as fields, such as a file to attach."""
+    path = url.path(QUrl.ComponentFormattingOption.FullyEncoded)
+    for _ in range(4):
+        decoded = QUrl.fromPercentEncoding(path.encode())
+        if decoded == path:
+            break
+        path = decoded
+    return "?" in path or "&" in path
+
+
 def open_link(parent: QWidget, url: QUrl, opened=None) -> bool:
     """Open `url` in the system's browser or mail app after the user saw its real target and agreed."""
     if not is_openable(url):
         _refuse(parent, url)
         return False
     if url.scheme().lower() == "mailto":
+        if hides_mail_fields(url):
+            _refuse(parent, url, "link.mail_refused")
+            return False
         url = mail_only(url)  # what the user confirms is exactly what the mail app gets
     if _site(url) not in _trusted_sites and not _confirm(parent, url):
         return False
@@ -155,8 +170,8 @@ def _confirm(parent: QWidget, url: QUrl) -> bool:
     return accepted
 
 
-def _refuse(parent: QWidget, url: QUrl) -> None:
-    text = f"{i18n.tr('link.refused')}\n\n{i18n.tr('link.address', url=_target_text(url))}"
+def _refuse(parent: QWidget, url: QUrl, why: str = "link.refused") -> None:
+    text = f"{i18n.tr(why)}\n\n{i18n.tr('link.address', url=_target_text(url))}"
     box = _plain_box(parent, QMessageBox.Icon.Warning, i18n.tr("link.confirm_title"), text)
     box.setObjectName("linkRefused")
     box.addButton(QMessageBox.StandardButton.Ok)
