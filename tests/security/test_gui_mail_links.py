@@ -1,6 +1,8 @@
 """Attack: a `mailto:` link in an answer carries extra parameters (`?attach=/etc/passwd`, `cc=`, `bcc=`) that some
 mail apps honour: after the confirmation the whole link went to the system. Only the address, subject and body
-are kept; the confirmation shows exactly what is opened."""
+are kept; the confirmation shows exactly what is opened. An address that hides an encoded `?` or `&`
+(`a@b.c%3Fattach=/etc/passwd`, issue 35) is refused: a mail app that decodes it first would read the rest as
+fields."""
 
 from __future__ import annotations
 
