@@ -35,7 +35,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "api_key_char_control": {"en": "a control character ({code})", "zh": "控制字符（{code}）"},
     "api_key_char_invisible": {"en": "an invisible character ({code})", "zh": "不可见字符（{code}）"},
-    "api_key_char_other": {"en": "the non-ASCII character “{char}” ({code})", "zh": "非 ASCII 字符“{char}”（{code}）"},
+    "api_key_char_other": {"en": "the non-ASCII character “{char}” ({code})",
+                           "zh": "非 ASCII 字符“{char}”（{code}）"},
     # the model catalog (models/catalog.py): model.<key>.summary and model.<key>.languages
     "model.multilingual-e5-small.summary": {
         "en": "Small and multilingual: a Chinese question finds English passages and the reverse.",

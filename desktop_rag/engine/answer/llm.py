@@ -23,8 +23,8 @@ _WARNED_HOSTS: set[str] = set()
 class LLMError(DesktopRagError):
     """A model call failed; `kind` says how, the message says what to do.
 
-    Kinds: no_key, bad_key (a key that cannot be sent: said in the interface's language), auth, unreachable, model_not_found, rate_limit, timeout, cut, bad_request,
-    server, length (the answer hit `max_answer_chars`), deadline (the call outlived `deadline_s`).
+    Kinds: no_key, bad_key (a key that cannot be sent: said in the interface's language), auth, unreachable,
+    model_not_found, rate_limit, timeout, cut, bad_request, server, length (the answer hit `max_answer_chars`), deadline (the call outlived `deadline_s`).
     `partial` holds the text received before a stream was cut or stopped.
     """
 
