@@ -1,5 +1,6 @@
 """The answer cache against the local chat-completions server: replayed at once, never stale, never another
-model's, never a stopped or failed answer, kept across a restart."""
+model's, never a stopped or failed answer, kept across a restart; emptied when turned off or cleared, never
+holding what a conversation's history shaped (issue 35: tests/security/test_answer_cache_history.py)."""
 
 from __future__ import annotations
 
