@@ -169,8 +169,8 @@ def _quotable(question: str, hits: Sequence[Hit]) -> list[int]:
 def _candidates(hits: Sequence[Hit], quotable: Sequence[int]) -> list[_Sentence]:
     """The passages' sentences that may be quoted: not a repeat, not a heading, found in the passage.
 
-    A sentence is found in its passage when its non-space characters come next in the passage's (split_sentences
-    keeps every non-space character, in order): one pass over the passage, not one search per sentence.
+    A sentence is found in its passage when its non-space characters come next among the passage's
+    (split_sentences keeps every non-space character, in order): one pass, not one search per sentence.
     """
     seen: set[str] = set()
     out: list[_Sentence] = []
