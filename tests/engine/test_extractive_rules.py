@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from desktop_rag.engine.answer import extractive
 from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, split_sentences, terms
 from desktop_rag.engine.types import Hit
@@ -144,3 +146,14 @@ def test_other_language_passages_take_their_share_of_the_limit():
     assert lines.splitlines() == ["- 绿茶的水温在八十度左右。 [1]", "- 红茶的水温在九十五度左右。 [2]"]
     assert extractive_answer("How hot should tea water be?", hits, max_sentences=3, similarity=similarity
                              ).splitlines()[-1] == "- Tea water should be hot. [3]"
+
+
+def test_sentences_keep_every_non_space_character_in_order():
+    """The extractive answer and compression find each sentence in its passage by this (one pass, not a search per
+    sentence): the sentences' non-space characters, joined, are the passage's."""
+    pieces = [*"ab.!?。！？；”’」』）)#-*•·1(（、 ", "中", "文", "e.g.", "Dr.", "approx.", "\n", "\n\n", "\r\n", "\u3000",
+              "\x85", "\u2028", "\x0c", "\t", "\xa0", "# ", "## ", "- ", "12. "]
+    rng = random.Random(35)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 80)))
+        assert "".join("".join(s.split()) for s in split_sentences(text)) == "".join(text.split()), repr(text)

@@ -17,9 +17,12 @@ Tokens are counted by `models.tokens` (a real tokenizer; the answering model's i
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-import re
+import sys
 from collections.abc import Sequence
+
+import numpy as np
 
 from desktop_rag.engine.answer.extractive import Similarity, split_sentences, terms
 from desktop_rag.engine.models.tokens import count_tokens
@@ -38,16 +41,32 @@ def compression_mode(setting: str) -> str:
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences of `text` (extractive.split_sentences, found again in the raw text)."""
+    """Character spans of the sentences of `text` (extractive.split_sentences, found again in the raw text).
+
+    split_sentences keeps every non-space character, in order, so each sentence's non-space characters come next
+    in the text: one pass, whatever the passage's length.
+    """
+    letters = "".join(text.split())
+    where = _non_space_positions(text)  # where[k]: the position in `text` of letters[k]
     spans: list[tuple[int, int]] = []
     at = 0
     for sentence in split_sentences(text):
-        pattern = r"\s*".join(re.escape(c) for c in sentence if not c.isspace())
-        found = re.compile(pattern).search(text, at) if pattern else None
-        if found:
-            spans.append((found.start(), found.end()))
-            at = found.end()
+        key = "".join(sentence.split())
+        if key and letters.startswith(key, at):
+            spans.append((int(where[at]), int(where[at + len(key) - 1]) + 1))
+            at += len(key)
     return spans
+
+
+def _non_space_positions(text: str) -> np.ndarray:
+    """The positions of the characters of `text` that are not whitespace (as str.split sees it)."""
+    points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+    return np.flatnonzero(~np.isin(points, _spaces()))
+
+
+@functools.cache
+def _spaces() -> np.ndarray:
+    return np.array([c for c in range(sys.maxunicode + 1) if chr(c).isspace()], np.uint32)
 
 
 def sent_text(hit: Hit) -> str:

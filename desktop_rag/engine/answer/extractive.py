@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.config import resource_path
-from desktop_rag.engine.document.locate import find_passage, is_verbatim
+from desktop_rag.engine.document.locate import find_passage, keyed
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.text.language import text_languages
 from desktop_rag.engine.text.terms import HAN_RUN, QUESTION_STOPWORDS, fold, has_han, stem, tokens
@@ -32,7 +32,9 @@ _EN_END = re.compile(r"(?<=[.!?])\s+")
 _ZH_END = re.compile(r"([。！？；]+[”’」』）)]*)")
 _BLOCK_START = re.compile(r"(#{1,6}\s|[-*•·]\s|\d{1,3}[.)、]\s?|[（(]?\d{1,3}[）)])")
 _HEADING = re.compile(r"#{1,6}\s")  # a Markdown heading is one line: nothing joins onto it
+_HEAD_CHARS = 8  # _HEADING matches within a line's first 7 characters
 _ABBREVIATIONS = frozenset("e.g. i.e. etc. vs. mr. mrs. ms. dr. prof. fig. no. p. pp. cf. approx.".split())
+_WORD_TAIL = max(map(len, _ABBREVIATIONS)) + 1  # a word this long is no abbreviation and no initial
 _ZH_STOP_CHARS = frozenset("的了是在和与及或吗呢吧啊么什怎如何哪谁为请问这那个些有也都就把被给对从到中上下里一不我你他她它们")
 
 
@@ -45,16 +47,23 @@ class _Sentence:
 
 
 def _unwrap(text: str) -> str:
-    """Join hard-wrapped lines; keep breaks at blank lines, list items and around headings."""
-    out: list[str] = []
+    """Join hard-wrapped lines; keep breaks at blank lines, list items and around headings.
+
+    Each output line is built as a list of parts (joined once at the end), so a long paragraph costs linear time.
+    """
+    lines: list[list[str]] = []
+    heads: list[str] = []  # each output line's first characters, enough to tell a Markdown heading
     for line in text.splitlines():
         line = line.strip()
-        if not line or not out or _BLOCK_START.match(line) or out[-1] == "" or _HEADING.match(out[-1]):
-            out.append(line)
+        if not line or not lines or _BLOCK_START.match(line) or lines[-1] == [""] or _HEADING.match(heads[-1]):
+            lines.append([line])
+            heads.append(line[:_HEAD_CHARS])
             continue
-        glue = "" if HAN_RUN.fullmatch(out[-1][-1]) and HAN_RUN.fullmatch(line[0]) else " "
-        out[-1] += glue + line
-    return "\n".join(out)
+        glue = "" if HAN_RUN.fullmatch(lines[-1][-1][-1]) and HAN_RUN.fullmatch(line[0]) else " "
+        lines[-1].append(glue + line)
+        if len(heads[-1]) < _HEAD_CHARS:
+            heads[-1] = (heads[-1] + glue + line)[:_HEAD_CHARS]
+    return "\n".join("".join(parts) for parts in lines)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -78,7 +87,7 @@ def _is_heading_like(sentence: str) -> bool:
 
 def _english_break(m: re.Match[str]) -> str:
     """A newline after a sentence end, but not after an abbreviation or a single initial."""
-    before = m.string[: m.start()].rsplit(None, 1)
+    before = m.string[max(0, m.start() - _WORD_TAIL): m.start()].rsplit(None, 1)  # (not the whole text before)
     word = before[-1].lower() if before else ""
     if word in _ABBREVIATIONS or re.fullmatch(r"[a-z]\.", word):
         return m.group(0)
@@ -158,15 +167,23 @@ def _quotable(question: str, hits: Sequence[Hit]) -> list[int]:
 
 
 def _candidates(hits: Sequence[Hit], quotable: Sequence[int]) -> list[_Sentence]:
+    """The passages' sentences that may be quoted: not a repeat, not a heading, found in the passage.
+
+    A sentence is found in its passage when its non-space characters come next among the passage's
+    (split_sentences keeps every non-space character, in order): one pass, not one search per sentence.
+    """
     seen: set[str] = set()
     out: list[_Sentence] = []
     for i in quotable:
         hit = hits[i]
+        letters, at = "".join(hit.text.split()), 0
         for pos, text in enumerate(split_sentences(hit.text)):
-            key = text.lower()
-            if key in seen or _is_heading_like(text) or not is_verbatim(text, hit.text):
-                continue  # overlapping chunks repeat sentences; a quote must exist in its source (up to whitespace)
-            seen.add(key)
+            key = "".join(text.split())
+            found = letters.startswith(key, at)  # a quote must exist in its source (up to whitespace)
+            at += len(key) if found else 0
+            if not found or text.lower() in seen or _is_heading_like(text):
+                continue  # overlapping chunks repeat sentences
+            seen.add(text.lower())
             out.append(_Sentence(text, i, pos, terms(text)))
     return out
 
@@ -270,8 +287,12 @@ def quoted_answer(
 def _focused(hits: Sequence[Hit], picked: Sequence[_Sentence]) -> list[Hit]:
     """Each hit with the character spans (in its text) of the sentences quoted from it."""
     spans: dict[int, list[tuple[int, int]]] = {}
+    keys: dict[int, tuple[str, list[int]]] = {}  # each passage's keyed form, made once (a passage may be long)
     for s in picked:
-        found = find_passage(hits[s.hit_index].text, s.text)
+        text = hits[s.hit_index].text
+        if s.text not in text and s.hit_index not in keys:
+            keys[s.hit_index] = keyed(text)
+        found = find_passage(text, s.text, keys=keys.get(s.hit_index))
         if found is not None:
             spans.setdefault(s.hit_index, []).append((found[0], found[1]))
     return [dataclasses.replace(hit, focus=tuple(sorted(spans[i]))) if i in spans else hit

@@ -343,7 +343,7 @@ def _load(zf: zipfile.ZipFile, info: zipfile.ZipInfo, entry: dict, path: Path) -
 
 
 def _content(loaded: dict[str, bytearray], manifest: dict, documents: dict[int, str], path: Path) -> ArchiveContent:
-    from desktop_rag.engine.archive.shapes import check_rows
+    from desktop_rag.engine.archive.shapes import check_rows, oversized_passage
 
     collection = _json(loaded.pop(COLLECTION), COLLECTION, path)
     chunks = [_json(line, CHUNKS, path) for line in loaded.pop(CHUNKS).split(b"\n") if line.strip()]
@@ -359,6 +359,9 @@ def _content(loaded: dict[str, bytearray], manifest: dict, documents: dict[int, 
     problem = check_rows(sources, files, chunks, ids, manifest["counts"], documents)
     if problem:
         raise ArchiveError(_damaged(path, problem))
+    problem = oversized_passage(chunks)
+    if problem:
+        raise ArchiveError(f"{path.name} cannot be imported: {problem}. Nothing was changed.")
     return ArchiveContent(manifest, sources, files, chunks, ids, vectors.astype(np.float32, copy=False), documents)
 
 

@@ -20,6 +20,9 @@ _FILE = {"id": int, "source_id": int, "path": str, "size": int, "mtime_ns": int,
 _CHUNK = {"id": int, "file_id": int, "ordinal": int, "text": str, "heading": str, "char_start": int, "char_end": int,
           "ocr": int}
 MAX_PATH_CHARS = 4096
+# A passage may be this long at most (its heading too). The app writes passages of at most chunk_size + chunk_overlap
+# characters (500 + 50 by default, 8,000 + 7,999 at most in Settings); one of megabytes made answering take minutes.
+MAX_PASSAGE_CHARS = 64_000
 INT64_MAX = (1 << 63) - 1
 _SIGNED = {"mtime_ns"}  # the only integer that may be negative (a file dated before 1970)
 _LOCAL_ABSOLUTE = re.compile(r"^(?:/(?![/\\])|[A-Za-z]:[\\/])")  # /x (not //x) or C:\x; never \\server
@@ -65,6 +68,15 @@ def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndar
     if any(counts.get(k) != v for k, v in found.items()):
         return "its counts do not match its content"
     return None
+
+
+def oversized_passage(chunks: list[dict]) -> str | None:
+    """Why a passage (or its heading) is too long to import, or None (rows already checked by check_rows)."""
+    longest = max((max(len(c["text"]), len(c["heading"])) for c in chunks), default=0)
+    if longest <= MAX_PASSAGE_CHARS:
+        return None
+    return (f"one of its passages is {longest:,} characters long, and a passage may be at most {MAX_PASSAGE_CHARS:,} "
+            "characters (Desktop RAG writes passages of about the chunk size, 500 characters by default)")
 
 
 def _fits(row: object, shape: dict[str, type]) -> bool:

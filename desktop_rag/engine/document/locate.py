@@ -115,14 +115,17 @@ def _nearest(haystack: str, needle: str, near: int) -> int:
     return best
 
 
-def find_passage(text: str, passage: str, near: int = 0) -> tuple[int, int, str] | None:
-    """(start, end, how) of `passage` in `text`: exact, else keyed (whitespace-insensitive), else by its ends."""
+def find_passage(text: str, passage: str, near: int = 0,
+                 keys: tuple[str, list[int]] | None = None) -> tuple[int, int, str] | None:
+    """(start, end, how) of `passage` in `text`: exact, else keyed (whitespace-insensitive), else by its ends.
+
+    `keys` is `keyed(text)` when the caller already has it (several passages looked for in one long text)."""
     if not passage.strip():
         return None
     pos = _nearest(text, passage, near)
     if pos >= 0:
         return pos, pos + len(passage), EXACT
-    key, index = keyed(text)
+    key, index = keys or keyed(text)
     needle, _ = keyed(passage)
     if not needle or not key:
         return None

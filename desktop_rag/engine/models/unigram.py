@@ -3,14 +3,15 @@ vocabulary, where sentencepiece takes about 54 MB and the `tokenizers` Unigram a
 
 Every piece is kept as two 64-bit polynomial hashes of its code points (the first sorted for lookup, the second
 to confirm a match), its id and its score. A text's candidate pieces (every substring of at most the longest
-piece's length) are hashed at once from prefix sums and looked up with one `searchsorted`; Viterbi then runs over
-the matches, as sentencepiece and `tokenizers` do: the best total score, a later start never replacing an equal
+piece's length) are hashed from prefix sums and looked up with one `searchsorted` for each WINDOW of start
+positions (all at once, a 1 MB text took 0.9 GB); Viterbi then runs over the matches, as sentencepiece and `tokenizers` do: the best total score, a later start never replacing an equal
 earlier one, a character no piece covers becoming the unknown piece (scored 10 below the lowest piece), and
 consecutive unknowns fused into one. The unknown and control pieces are never matched in text.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +21,7 @@ _BASES = (np.uint64(0x100000001B3), np.uint64(0x9E3779B97F4A7C15))  # odd, so in
 _INVERSES = tuple(np.uint64(pow(int(b), -1, 1 << 64)) for b in _BASES)
 UNK_PENALTY = 10.0
 SPACE, METASPACE = " ", "\u2581"
+WINDOW = 4096  # piece starts looked up at once: the lookup's arrays take about 1 KB a start (16 candidate pieces)
 
 
 def _code_points(text: str) -> np.ndarray:
@@ -82,43 +84,50 @@ class UnigramSegmenter:
     def encode(self, texts: Sequence[str]) -> list[list[int]]:
         return [self._segment(t.replace(SPACE, METASPACE)) for t in texts]
 
-    def _matches(self, text: str) -> tuple[list[int], list[int], list[int], list[float]]:
-        """Every (start, end, id, score) of a piece found in `text`, by start then end."""
-        points = _code_points(text)
+    def _matches(self, points: np.ndarray, first: int,
+                 last: int) -> tuple[list[int], list[int], list[int], list[float]]:
+        """Every (start, end, id, score) of a piece found in the text `points` starting at first..last-1, by start
+        then end (positions in the whole text; a piece's hashes do not depend on where it starts)."""
         n = len(points)
-        starts = np.repeat(np.arange(n), self._longest)
-        ends = starts + np.tile(np.arange(1, self._longest + 1), n)
+        points = points[first:min(n, last + self._longest - 1)]
+        starts = np.repeat(np.arange(first, last), self._longest)
+        ends = starts + np.tile(np.arange(1, self._longest + 1), last - first)
         inside = ends <= n
         starts, ends = starts[inside], ends[inside]
-        first = _hashes(points, starts, ends, 0)
-        order = np.argsort(first)  # sorted needles: searchsorted walks the table in order (several times faster)
+        hashes = _hashes(points, starts - first, ends - first, 0)
+        order = np.argsort(hashes)  # sorted needles: searchsorted walks the table in order (several times faster)
         found = np.empty_like(order)
-        found[order] = np.minimum(np.searchsorted(self._keys, first[order]), len(self._keys) - 1)
-        hit = self._keys[found] == first
+        found[order] = np.minimum(np.searchsorted(self._keys, hashes[order]), len(self._keys) - 1)
+        hit = self._keys[found] == hashes
         starts, ends, ids = starts[hit], ends[hit], self._ids[found[hit]]
-        confirmed = self._check[ids] == _hashes(points, starts, ends, 1)
+        confirmed = self._check[ids] == _hashes(points, starts - first, ends - first, 1)
         starts, ends, ids = starts[confirmed], ends[confirmed], ids[confirmed]
         return starts.tolist(), ends.tolist(), ids.tolist(), self._scores[ids].tolist()
 
     def _segment(self, text: str) -> list[int]:
+        """Viterbi over the whole text; the candidate pieces are found WINDOW starts at a time, so memory stays
+        about 30 bytes a character (code points, best scores, back-pointers) however long the text is."""
         n = len(text)
         if not n:
             return []
-        starts, ends, ids, scores = self._matches(text)
-        best = [0.0] + [float("-inf")] * n
-        came_from, piece = [0] * (n + 1), [self._unk] * (n + 1)
-        k, count = 0, len(starts)
-        for i in range(n):
-            here = best[i]
-            single = False
-            while k < count and starts[k] == i:
-                end, score = ends[k], here + scores[k]
-                single |= end == i + 1
-                if score > best[end]:
-                    best[end], came_from[end], piece[end] = score, i, ids[k]
-                k += 1
-            if not single and here + self._unk_score > best[i + 1]:
-                best[i + 1], came_from[i + 1], piece[i + 1] = here + self._unk_score, i, self._unk
+        points = _code_points(text)
+        best = array("d", [0.0]) + array("d", [float("-inf")]) * n
+        came_from, piece = array("q", [0]) * (n + 1), array("i", [self._unk]) * (n + 1)
+        for first in range(0, n, WINDOW):
+            last = min(n, first + WINDOW)
+            starts, ends, ids, scores = self._matches(points, first, last)
+            k, count = 0, len(starts)
+            for i in range(first, last):
+                here = best[i]
+                single = False
+                while k < count and starts[k] == i:
+                    end, score = ends[k], here + scores[k]
+                    single |= end == i + 1
+                    if score > best[end]:
+                        best[end], came_from[end], piece[end] = score, i, ids[k]
+                    k += 1
+                if not single and here + self._unk_score > best[i + 1]:
+                    best[i + 1], came_from[i + 1], piece[i + 1] = here + self._unk_score, i, self._unk
         out: list[int] = []
         at = n
         while at > 0:
