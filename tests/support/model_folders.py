@@ -12,9 +12,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 TEXT = "Glaciers\n\nThe Rhone glacier lost forty metres of ice in one summer of record heat.\n"
-# runs the CLI, then prints its exit code and peak RSS as the last line of stdout
-_CLI = ("import sys, json, resource\nfrom desktop_rag.cli.main import main\nrc = main(sys.argv[1:])\n"
-        "print(json.dumps({'rc': rc, 'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n")
+# runs the CLI, then prints its exit code and peak RSS as the last line of stdout (VmHWM: ru_maxrss would keep the
+# parent's peak across exec on Linux)
+_CLI = ("import sys, json, re\nfrom desktop_rag.cli.main import main\nrc = main(sys.argv[1:])\n"
+        "peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)) / 1024\n"
+        "print(json.dumps({'rc': rc, 'peak_mb': peak}))\n")
 
 
 def minilm_copy(target: Path) -> Path:
