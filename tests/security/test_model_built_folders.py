@@ -5,6 +5,7 @@ rebuilt when it differs, and every model folder and file is owner-only whatever 
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -28,7 +29,7 @@ def _embed_in_a_new_process(home: Path) -> np.ndarray:
     done = subprocess.run([sys.executable, "-c", _EMBED, str(home)], capture_output=True, text=True, timeout=300,
                           env=env, cwd=REPO)
     assert done.returncode == 0, done.stderr[-3000:]
-    return np.array(__import__("json").loads(done.stdout.splitlines()[-1]))
+    return np.array(json.loads(done.stdout.splitlines()[-1]))
 
 
 def test_a_zeroed_word_table_of_the_same_size_is_detected_and_rebuilt(fast_models_home: Path):
@@ -47,7 +48,7 @@ def test_a_zeroed_word_table_of_the_same_size_is_detected_and_rebuilt(fast_model
     assert verify(table.parent) == []  # rebuilt
 
 
-pytestmark_posix = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 
 
 def _loose(root: Path) -> dict[str, str]:
@@ -56,7 +57,7 @@ def _loose(root: Path) -> dict[str, str]:
             and stat.S_IMODE(p.stat().st_mode) & 0o077}
 
 
-@pytestmark_posix
+@posix_only
 def test_exported_and_downloaded_model_folders_are_owner_only_under_umask_022(tmp_path: Path):
     from desktop_rag.config import BUNDLED_MODEL
     from desktop_rag.engine.models.download import download_model
@@ -77,7 +78,7 @@ def test_exported_and_downloaded_model_folders_are_owner_only_under_umask_022(tm
     assert _loose(home / "models") == {}
 
 
-@pytestmark_posix
+@posix_only
 def test_a_built_folder_an_older_version_left_open_is_tightened_on_use(tmp_path: Path):
     from desktop_rag.config import BUNDLED_MODEL
     from desktop_rag.engine.models.embedders.sentence_transformers_backend import bundled_model_path
