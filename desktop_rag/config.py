@@ -71,6 +71,20 @@ def private_file(path: Path) -> Path:
     return path
 
 
+def private_tree(folder: Path) -> Path:
+    """`folder` and everything below it owner-only (folders 0700, files 0600; links are not followed): for trees
+    written by libraries that create files with the umask's mode (model downloads, a model's exported files)."""
+    _owner_only(folder, 0o700)
+    for root, dirs, files in os.walk(folder):
+        for name in dirs:
+            if not os.path.islink(os.path.join(root, name)):
+                _owner_only(Path(root, name), 0o700)
+        for name in files:
+            if not os.path.islink(os.path.join(root, name)):
+                _owner_only(Path(root, name), 0o600)
+    return folder
+
+
 def _owner_only(path: Path, mode: int) -> None:
     """Take group/other bits away from a path this user owns (POSIX; a no-op on Windows and for others' paths)."""
     if os.name != "posix":

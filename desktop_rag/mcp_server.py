@@ -15,7 +15,7 @@ from typing import Any
 
 from desktop_rag import __version__
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent
+from desktop_rag.engine import DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, contain_panics
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,8 @@ def _guarded(fn, *args):
     from mcp.server.mcpserver.exceptions import ToolError
 
     try:
-        return fn(*args)
+        with contain_panics("The tool"):  # a native library's panic would end the server: the tool fails instead
+            return fn(*args)
     except DesktopRagError as exc:
         raise ToolError(str(exc)) from None
     except sqlite3.OperationalError as exc:

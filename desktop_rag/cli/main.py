@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from desktop_rag import __version__
 from desktop_rag.config import resolve_paths
-from desktop_rag.engine import DesktopRagError
+from desktop_rag.engine import DesktopRagError, contain_panics
 
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
@@ -141,7 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "context" and not args.question and not args.queries:
             parser.error("context needs a QUESTION or --queries FILE")
         module = importlib.import_module(f"desktop_rag.cli.{_COMMAND_MODULES.get(args.command, 'commands')}")
-        return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
+        with contain_panics(f"desktop-rag {args.command}"):  # a native library's panic: an error, not a traceback
+            return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
     except DesktopRagError as exc:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
         from desktop_rag.cli.terminal import clean

@@ -24,7 +24,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "FileEvent", "Progress", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "ChatTurn",
                      "AnswerEvent"), "types"),
     **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
-                     "DiskFullError"), "errors"),
+                     "DiskFullError", "PASS_THROUGH", "contain_panics"), "errors"),
     **dict.fromkeys(("FILE_TYPES", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
     **dict.fromkeys(("FileRecord", "SourceRecord"), "store.store"),

@@ -59,3 +59,25 @@ class disk_full_guard:  # noqa: N801 - used as a context manager, reads like one
         if exc is not None and not isinstance(exc, DiskFullError) and is_disk_full(exc):
             raise DiskFullError(disk_full_message(self.where)) from exc
         return False
+
+
+# What ends a program or closes a generator: these pass through every handler. Anything else that derives from
+# BaseException alone is a failure like any other, e.g. pyo3's PanicException, raised when a Rust library such as
+# `tokenizers` panics (a crafted tokenizer.json's regex): caught as Exception it would not be, and escape every handler.
+PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
+
+
+class contain_panics:  # noqa: N801 - used as a context manager, reads like one
+    """Turn a native library's panic inside the block (a BaseException that is neither an Exception nor one of
+    PASS_THROUGH) into a DesktopRagError: `what` failed, with the library's words."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc is not None and not isinstance(exc, (Exception, *PASS_THROUGH)):
+            raise DesktopRagError(f"{self.what} failed inside a native library ({str(exc)[:300]}).") from exc
+        return False

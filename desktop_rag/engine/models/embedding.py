@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Protocol
@@ -19,6 +20,8 @@ from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
     SentenceTransformerEmbedder,
     bundled_model_path,
 )
+
+log = logging.getLogger(__name__)
 
 E5_ONNX_SPEED = 18.0  # passages/s on 2 cores, for time estimates (bench/README.md "Embedding runtimes")
 ONNX_GAIN = 1.8  # a folder model through ONNX against sentence-transformers (MiniLM measured 1.86x)
@@ -105,7 +108,11 @@ def create_embedder(model_id: str, data_dir: str | os.PathLike | None = None, ru
     folder = bundled_model_path() if model_id == BUNDLED_MODEL else Path(model_id).expanduser()
     if not fast or not (folder / "model.safetensors").is_file():
         return previous  # a hub id, or weights in several files: sentence-transformers only
-    return FallbackEmbedder(_exported(model_id, folder, Path(data_dir), previous, on_progress), previous)
+    try:
+        return FallbackEmbedder(_exported(model_id, folder, Path(data_dir), previous, on_progress), previous)
+    except ValueError as exc:  # no hidden size the ONNX runtime could use: sentence-transformers reads the model
+        log.info("%s: the fast runtime is not used (%s)", model_id, exc)
+        return previous
 
 
 def _converted_e5(data_dir: Path, on_progress: ProgressCallback | None):

@@ -19,6 +19,7 @@ import numpy as np
 
 from desktop_rag.engine.models.built_folder import Step, ensure_built, write_atomically
 from desktop_rag.engine.models.download_types import ProgressCallback
+from desktop_rag.engine.models.folder_checks import check_weights
 from desktop_rag.engine.models.model_folders import models_dir
 
 ENCODER_FILE = "encoder.onnx"
@@ -59,13 +60,18 @@ def ensure_exported(model_folder: Path, data_dir: str | os.PathLike, model_id: s
 
 def export_for_runtime(folder: Path, target: Path, quantisation: str | None = None) -> None:
     """Write target/TABLE_FILE and target/ENCODER_FILE (each atomically) from the weights in `folder`; torch,
-    transformers and onnxruntime.quantization are imported here only (first use of a model)."""
+    transformers and onnxruntime.quantization are imported here only (first use of a model).
+
+    The folder is someone else's: its weights must hold what its config.json declares (checked from the headers
+    first, folder_checks.check_weights), and nothing in it runs: never a pickle, never its Python files (`auto_map`),
+    nothing fetched from a hub."""
     import torch
     from transformers import AutoModel
 
+    check_weights(folder)
     target.mkdir(parents=True, exist_ok=True)
     model = AutoModel.from_pretrained(str(folder), add_pooling_layer=False, attn_implementation="eager",
-                                      use_safetensors=True).eval()  # never a pickle
+                                      use_safetensors=True, trust_remote_code=False, local_files_only=True).eval()
     table = model.get_input_embeddings().weight.detach().numpy().astype(np.float16)
     write_atomically(target / TABLE_FILE, lambda tmp: np.save(tmp, table))
 

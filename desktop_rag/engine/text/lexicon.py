@@ -14,6 +14,10 @@ read-only: lookups are indexed SQLite reads, so the list costs no memory while t
 
 Senses that are cross-references, classifiers or variant notes ("CL:", "variant of", "see ...") are skipped;
 parenthesised notes are dropped. The text is dictionary data, never instructions.
+
+The file is in the data folder, so it may be damaged or replaced: it is opened only when its schema is the three
+tables (no view: a recursive one hung a search), else rebuilt; a lookup is bounded in time (LOOKUP_SECONDS) and
+length, and a lookup that fails is "no gloss" (logged once), never a failed search.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import re
 import sqlite3
 import sys
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,6 +54,9 @@ _SKIPPED = re.compile(r"^(CL:|variant of|old variant|see |surname |used in |abbr
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # English words that say nothing about meaning in a dictionary sense ("to do sth", "a kind of")
 SENSE_STOPWORDS = frozenset("sb sth something someone person thing kind type etc one".split())
+TABLES = frozenset({"meta", "zh_en", "en_zh"})
+LOOKUP_SECONDS = 0.5  # one indexed read takes microseconds (and never reaches the handler, called every 1,000 steps)
+MAX_GLOSS = 1000  # characters of one looked-up value
 
 
 def cedict_path() -> Path:
@@ -69,32 +77,51 @@ class Lexicon:
         self.path = path
         self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         self._lock = threading.Lock()
-        if self._meta("format") != LEXICON_FORMAT:
+        self._deadline = 0.0
+        self._failed = False
+        self._db.set_progress_handler(lambda: int(time.monotonic() > self._deadline), 1000)
+        if not self._schema_ok() or self._meta("format") != LEXICON_FORMAT:
             self._db.close()
             raise ValueError(f"{path} is not a lexicon of format {LEXICON_FORMAT}")
 
     def english(self, word: str) -> str | None:
         """The English content words of a Chinese headword, or None when it is not one."""
-        return self._one("SELECT english FROM zh_en WHERE word = ?", word)
+        return self._one(f"SELECT substr(english, 1, {MAX_GLOSS}) FROM zh_en WHERE word = ?", word)
 
     def chinese(self, phrase: str) -> str | None:
         """The likeliest Chinese headwords (space-separated) for a lowercase English phrase, or None."""
-        return self._one("SELECT chinese FROM en_zh WHERE phrase = ?", phrase)
+        return self._one(f"SELECT substr(chinese, 1, {MAX_GLOSS}) FROM en_zh WHERE phrase = ?", phrase)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def _meta(self, key: str) -> str | None:
+    def _schema_ok(self) -> bool:
+        """The three tables, each a table, and no view (a view can recurse without end)."""
         try:
-            return self._one("SELECT value FROM meta WHERE key = ?", key)
+            with self._lock:
+                self._deadline = time.monotonic() + LOOKUP_SECONDS
+                rows = self._db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")
+                kinds = dict((name, kind) for kind, name in rows.fetchall())
         except sqlite3.DatabaseError:
-            return None
+            return False
+        return "view" not in kinds.values() and all(kinds.get(name) == "table" for name in TABLES)
+
+    def _meta(self, key: str) -> str | None:
+        return self._one("SELECT value FROM meta WHERE key = ?", key)
 
     def _one(self, sql: str, arg: str) -> str | None:
-        with self._lock:
-            row = self._db.execute(sql, (arg,)).fetchone()
-        return row[0] if row else None
+        """The first column of the first row, or None (also when the file fails or the read runs out of time)."""
+        try:
+            with self._lock:
+                self._deadline = time.monotonic() + LOOKUP_SECONDS
+                row = self._db.execute(sql, (arg,)).fetchone()
+        except sqlite3.Error as exc:
+            if not self._failed:
+                self._failed = True
+                log.warning("The word list %s failed a lookup (%s); its glosses are left out", self.path, exc)
+            return None
+        return row[0] if row and isinstance(row[0], str) else None
 
 
 def open_lexicon(path: Path) -> Lexicon:

@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_rag.config import Settings
-from desktop_rag.engine import Engine
+from desktop_rag.engine import PASS_THROUGH, Engine
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,10 @@ class IndexWorker(QObject):
                 self._closing = True
                 self.engine.close()
                 self.closed.emit()
-        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback dialog
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - shown to the user, never a traceback dialog; a native
+            # library's panic too (pyo3's PanicException is no Exception): the thread lives on
             log.exception("Index worker request %s failed", request.kind)
             self.busy_changed.emit(0)
             self.run_failed.emit(str(exc) or exc.__class__.__name__)
@@ -146,7 +149,9 @@ class IndexWorker(QObject):
         self.warming = True
         try:
             self.engine.warm_up()
-        except Exception as exc:  # noqa: BLE001
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a native library's panic too
             self.model_state.emit("error", str(exc))
             return
         finally:
@@ -185,7 +190,9 @@ class IndexWorker(QObject):
         fn, callback, errback = task
         try:
             result, error = fn(), ""
-        except Exception as exc:  # noqa: BLE001 - a user-facing message for the errback
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a user-facing message for the errback (a panic too)
             log.info("Index worker task failed: %s", exc)
             result, error = None, str(exc) or exc.__class__.__name__
         self.task_done.emit((callback, errback, result, error))

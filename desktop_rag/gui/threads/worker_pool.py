@@ -7,8 +7,8 @@ pool's threads and returns a `Worker` whose signals fire on the thread that crea
     yielded(value)     each value a generator yields, or each value the function reports through the
                        callback passed as `report_kw`
     returned(value)    the return value (a generator's `return` value)
-    errored(message)   an exception, as a message for the user (`worker.exception` keeps the object);
-                       never raised on the pool thread, never a crash
+    errored(message)   an exception (or a native library's panic), as a message for the user (`worker.exception`
+                       keeps the object); never raised on the pool thread, never a crash
     finished           always, last, exactly once per started worker (also after an error or a cancel)
 
 Signals are delivered through the GUI event loop, so connecting right after `start()` misses nothing.
@@ -39,6 +39,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 from shiboken6 import delete, isValid
+
+from desktop_rag.engine import PASS_THROUGH
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +111,10 @@ class Worker(QObject):
             elif self.cancelled and not self._cancel_kw:
                 return
             self._send(_RETURNED, result)
-        except Exception as exc:  # noqa: BLE001 - delivered as a message, never raised on a pool thread
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a message, never raised on a pool thread (a native library's
+            # panic too: pyo3's PanicException is no Exception)
             log.warning("Background work %s failed: %s", getattr(self._fn, "__qualname__", self._fn), exc,
                         exc_info=True)
             self.exception = exc.with_traceback(None)  # keeps no worker frame (nor what it holds) alive

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from desktop_rag.engine.errors import contain_panics
+
 log = logging.getLogger(__name__)
 
 
@@ -27,7 +29,8 @@ class FallbackEmbedder:
         with self._lock:
             if self._active is None:
                 try:
-                    self._primary.load()
+                    with contain_panics(f"Loading the embedding model {self.model_id}"):  # a native library's too
+                        self._primary.load()
                     self._active = self._primary
                 except Exception as exc:  # an unloadable fast path of any kind: the fallback serves
                     log.warning("fast embedding runtime unavailable for %s (%s); using the fallback",

@@ -22,7 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_rag.engine.errors import contain_panics
 from desktop_rag.engine.heap import release_freed_memory
+from desktop_rag.engine.models.folder_checks import check_tokenizer
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import token_batches
 from desktop_rag.engine.models.onnx_export import (
     ENCODER_FILE,
@@ -70,8 +72,20 @@ def pooling(folder: Path) -> str:
     raise ValueError(f"pooling {chosen} is not supported by the ONNX runtime")
 
 
+MAX_DIMENSION = 16_384  # vectors wider than any embedding model's
+
+
 def hidden_size(folder: Path) -> int:
-    return int(json.loads((folder / "config.json").read_text(encoding="utf-8"))["hidden_size"])
+    """The width of the model's vectors from config.json (`hidden_size`, DistilBERT's `dim`); ValueError when it
+    states none that fits."""
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        size = next(config[k] for k in ("hidden_size", "dim", "d_model") if k in config)
+    except (OSError, ValueError, TypeError, StopIteration) as exc:
+        raise ValueError(f"{folder / 'config.json'} states no hidden size ({type(exc).__name__})") from exc
+    if not isinstance(size, int) or not 0 < size <= MAX_DIMENSION:
+        raise ValueError(f"{folder / 'config.json'} states a hidden size of {size!r}")
+    return size
 
 
 def windows(content: list[int], head: list[int], tail: list[int], limit: int,
@@ -91,6 +105,7 @@ def _tokenizer(folders: RuntimeFolders) -> tuple[list[int], Callable[[list[str]]
     if (folders.runtime / SEGMENTER_FILE).is_file():
         from desktop_rag.engine.models.unigram import UnigramSegmenter
 
+        check_tokenizer(folders.runtime / NORMALIZER_FILE)
         normaliser = Tokenizer.from_file(str(folders.runtime / NORMALIZER_FILE))
         segmenter = UnigramSegmenter(folders.runtime / SEGMENTER_FILE)
 
@@ -99,6 +114,7 @@ def _tokenizer(folders: RuntimeFolders) -> tuple[list[int], Callable[[list[str]]
             return text if not text or text.startswith(" ") else " " + text
 
         return normaliser.encode("").ids, lambda texts: segmenter.encode([normalise(t) for t in texts])
+    check_tokenizer(folders.model / "tokenizer.json")  # someone else's file: only regexes that cannot backtrack
     tokenizer = Tokenizer.from_file(str(folders.model / "tokenizer.json"))
     tokenizer.no_padding()
     tokenizer.no_truncation()
@@ -208,7 +224,9 @@ class OnnxEmbedder:
         self.load()
         head, tail, limit = self._frame
         owner, weight, ids = [], [], []
-        for i, content in enumerate(self._token_ids([prefix + t for t in texts])):
+        with contain_panics(f"The embedding model {self.model_id}'s tokenizer"):  # a Rust library: it may panic
+            tokenized = self._token_ids([prefix + t for t in texts])
+        for i, content in enumerate(tokenized):
             for row, w in windows(content, head, tail, limit, self._windowed):
                 owner.append(i)
                 weight.append(w)

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.config import BUNDLED_MODEL
-from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.errors import DesktopRagError, contain_panics
+from desktop_rag.engine.models.folder_checks import check_model_folder
 from desktop_rag.engine.models.model_folders import PICKLE_ONLY, pickle_only_parts
 
 BUNDLED_DIMENSION = 384
@@ -113,6 +114,8 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         if local and pickle_only_parts(Path(location).expanduser()):
             raise DesktopRagError(PICKLE_ONLY.format(model=self.model_id))
+        if local:
+            check_model_folder(Path(location).expanduser())  # a known tokenizer, the weights config.json declares
         try:
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as transformers_logging
@@ -120,9 +123,12 @@ class SentenceTransformerEmbedder:
             transformers_logging.disable_progress_bar()
 
             # safetensors only: transformers refuses pickle weights, and a local folder holding only pickles
-            # (which sentence-transformers' own modules would unpickle) is refused before anything is read
-            return SentenceTransformer(str(Path(location).expanduser()) if local else location, device="cpu",
-                                       model_kwargs={"use_safetensors": True})
+            # (which sentence-transformers' own modules would unpickle) is refused before anything is read; the
+            # folder's own Python files (`auto_map`) never run
+            with contain_panics(f"Loading the embedding model {self.model_id}"):
+                return SentenceTransformer(str(Path(location).expanduser()) if local else location, device="cpu",
+                                           model_kwargs={"use_safetensors": True}, trust_remote_code=False,
+                                           local_files_only=local)
         except Exception as exc:
             raise DesktopRagError(
                 f"Could not load the embedding model {self.model_id!r}: {exc}. "
@@ -132,10 +138,10 @@ class SentenceTransformerEmbedder:
     def _encode(self, texts: Sequence[str], prefix: str, batch_size: int) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vectors = self.model.encode(
-            [prefix + t for t in texts], batch_size=batch_size, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=False,
-        )
+        model = self.model
+        with contain_panics(f"The embedding model {self.model_id}"):  # its tokenizer (a Rust library) may panic
+            vectors = model.encode([prefix + t for t in texts], batch_size=batch_size, normalize_embeddings=True,
+                                   convert_to_numpy=True, show_progress_bar=False)
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
     def embed(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
@@ -144,8 +150,9 @@ class SentenceTransformerEmbedder:
             return self._encode(texts, self.passage_prefix, batch_size)
         model = self.model
         prefixed = [self.passage_prefix + t for t in texts]
-        lengths = [len(ids) for ids in model.tokenizer(
-            prefixed, truncation=True, max_length=model.max_seq_length or 512)["input_ids"]]
+        with contain_panics(f"The embedding model {self.model_id}"):
+            lengths = [len(ids) for ids in model.tokenizer(
+                prefixed, truncation=True, max_length=model.max_seq_length or 512)["input_ids"]]
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         for batch in token_batches(lengths, batch_size, BATCH_TOKENS):
             out[batch] = self._encode([texts[i] for i in batch], self.passage_prefix, len(batch))
