@@ -24,6 +24,7 @@ class ParsedDocument:
     """What a loader extracted from one file, already cleaned."""
 
     sections: tuple[Section, ...]
+    notes: tuple[str, ...] = ()  # what the file's status should say besides its chunks (PDF pages read by OCR)
 
     @property
     def char_count(self) -> int:
