@@ -54,8 +54,10 @@ def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
         return PypdfPages(open_pypdf(path, password))
 
 
-def _reread(path: Path, password: str, primary, texts: list[str], bad: dict[int, str]) -> None:
-    """Read the broken pages again with the other engine; a page it reads well leaves `bad`."""
+def _reread(path: Path, password: str, primary, texts: list[str], bad: dict[int, str], unmapped: list[float]) -> None:
+    """Read the broken pages again with the other engine; a page it reads well leaves `bad`. Its text is judged
+    with PDFium's share of characters without a Unicode value, so that glyph numbers read as characters by
+    pypdf too are still caught."""
     try:
         other = PypdfPages(open_pypdf(path, password)) if isinstance(primary, PdfiumPages) else None
     except LoadError:
@@ -63,26 +65,28 @@ def _reread(path: Path, password: str, primary, texts: list[str], bad: dict[int,
     if other is None or len(other) != len(texts):
         return
     for index in sorted(bad):
-        text, unmapped = other.text(index)
-        if text and text.strip() and broken(text, unmapped) is None:
+        text, _ = other.text(index)
+        if text and text.strip() and broken(text, unmapped[index]) is None:
             texts[index] = text
             del bad[index]
 
 
-def _read_texts(pages) -> tuple[list[str], dict[int, str]]:
-    """Every page's text and the pages whose text is broken (index -> why)."""
+def _read_texts(pages) -> tuple[list[str], dict[int, str], list[float]]:
+    """Every page's text, the pages whose text is broken (index -> why), each page's share of unmapped characters."""
     texts: list[str] = []
     bad: dict[int, str] = {}
+    unmapped: list[float] = []
     failures = 0
     for index in range(len(pages)):
-        text, unmapped = pages.text(index)
+        text, share = pages.text(index)
         failures += text is None
         texts.append(text or "")
-        if (reason := broken(texts[-1], unmapped)) is not None:
+        unmapped.append(share)
+        if (reason := broken(texts[-1], share)) is not None:
             bad[index] = reason
     if texts and failures == len(texts):
         raise LoadError(DAMAGED)
-    return texts, bad
+    return texts, bad, unmapped
 
 
 def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContext) -> tuple[set[int], bool]:
@@ -116,9 +120,9 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     context = context or LoadContext()
     pages = _open(path, context.password)
     try:
-        texts, bad = _read_texts(pages)
+        texts, bad, unmapped = _read_texts(pages)
         if bad:
-            _reread(path, context.password, pages, texts, bad)
+            _reread(path, context.password, pages, texts, bad, unmapped)
         reasons = sorted(set(bad.values()))
         recognised, had_images = _recognise(pages, texts, bad, context)
     finally:
