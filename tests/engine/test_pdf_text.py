@@ -119,3 +119,27 @@ def test_every_chunk_of_a_pdfium_read_pdf_is_located_with_boxes(tmp_path, lines,
         hit = Hit(i, 1.0, str(path), c.page, c.heading, c.text, char_start=c.char_start, char_end=c.char_end)
         where = locate(hit, None)
         assert where.match in (EXACT, MATCHED) and where.page == c.page and where.rects, c.text
+
+
+def test_indexing_says_which_pages_were_recovered_and_stores_no_garbage(tmp_path) -> None:
+    from desktop_rag.config import Settings, resolve_paths
+    from desktop_rag.engine.engine import Engine
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _write(folder, "no-map.pdf", build.embedded_pdf([EN], build.DEJAVU, to_unicode=False))
+    _write(folder, "gbk.pdf", build.predefined_pdf([ZH], build.Predefined("GBKp-EUC-H", "gbk", "GB1", "STSong-Light")))
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
+    try:
+        report = engine.index([folder])
+        texts = [row[0] for row in engine.store.db.execute("SELECT text FROM chunks")]
+        stored = {Path(f.path).name: (f.status, f.error) for f in engine.store.files()}
+    finally:
+        engine.close()
+    assert report.added == 2 and not report.failed
+    note = pdf_loader.RECOVERED.format(n=1)
+    assert [(Path(n.path).name, n.error) for n in report.notes] == [("no-map.pdf", note)]
+    assert report.to_json()["notes"] == [{"path": str(folder / "no-map.pdf"), "note": note}]
+    assert stored == {"no-map.pdf": ("indexed", note), "gbk.pdf": ("indexed", "")}
+    assert not any(sign in t for t in texts for sign in GARBAGE_SIGNS) and not any("7KH" in t for t in texts)
+    assert any("关于红军作战的原则" in t for t in texts) and any("lighthouse keeper" in t for t in texts)
