@@ -36,6 +36,13 @@ GB_EUC_H = Predefined("GB-EUC-H", "gb2312", "GB1", "STSong-Light")
 RKSJ_H = Predefined("90ms-RKSJ-H", "cp932", "Japan1", "KozMinPro-Regular")
 UNIJIS_UCS2_H = Predefined("UniJIS-UCS2-H", "utf-16-be", "Japan1", "KozMinPro-Regular")
 UHC_H = Predefined("KSCms-UHC-H", "cp949", "Korea1", "HYSMyeongJo-Medium")
+GBKP_EUC_H = Predefined("GBKp-EUC-H", "gbk", "GB1", "STSong-Light")  # pypdf 7: "not implemented"
+UNIGB_UTF16_H = Predefined("UniGB-UTF16-H", "utf-16-be", "GB1", "STSong-Light")
+RKSJP_H = Predefined("90msp-RKSJ-H", "cp932", "Japan1", "KozMinPro-Regular")
+EUC_H = Predefined("EUC-H", "euc_jp", "Japan1", "KozMinPro-Regular")
+ETEN_B5_H = Predefined("ETen-B5-H", "cp950", "CNS1", "MSungStd-Light")
+UNICNS_UCS2_H = Predefined("UniCNS-UCS2-H", "utf-16-be", "CNS1", "MSungStd-Light")
+UNIKS_UCS2_H = Predefined("UniKS-UCS2-H", "utf-16-be", "Korea1", "HYSMyeongJo-Medium")
 
 
 def _hex(data: bytes) -> str:
@@ -105,17 +112,26 @@ def standard_pdf(pages: list[list[str]], size: float = 12) -> bytes:
     return _document(contents, ["<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"])
 
 
-def predefined_pdf(pages: list[list[str]], font: Predefined, size: float = 12) -> bytes:
-    """CJK text in a non-embedded Type 0 font through a predefined CMap (no ToUnicode map)."""
+def predefined_pdf(pages: list[list[str]], font: Predefined, size: float = 12, embed: str | Path | None = None) -> bytes:
+    """CJK text in a Type 0 font through a predefined CMap (no ToUnicode map): not embedded (the viewer substitutes
+    a system font), or with `embed` a TrueType file embedded as the CIDFont (CIDToGIDMap /Identity: the glyph
+    shapes do not follow the CIDs, so such a file renders wrong glyphs; its text layer is what is measured)."""
     contents = [_content(p, lambda s: _hex(s.encode(font.codec)), size) for p in pages]
     this = len(pages) * 2 + 3  # the Type 0 font's own number: the descendant and descriptor follow it
+    kind, file_ref, extra = "CIDFontType0", "", []
+    if embed is not None:
+        data = Path(embed).read_bytes()
+        kind, file_ref = "CIDFontType2", f" /FontFile2 {this + 3} 0 R"
+        extra = [_stream(data, f" /Length1 {len(data)}")]
     objects = [
         f"<< /Type /Font /Subtype /Type0 /BaseFont /{font.base_font} /Encoding /{font.cmap} "
         f"/DescendantFonts [{this + 1} 0 R] >>",
-        f"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /{font.base_font} /CIDSystemInfo << /Registry (Adobe) "
-        f"/Ordering ({font.registry_ordering}) /Supplement 2 >> /FontDescriptor {this + 2} 0 R /DW 1000 >>",
+        f"<< /Type /Font /Subtype /{kind} /BaseFont /{font.base_font} /CIDSystemInfo << /Registry (Adobe) "
+        f"/Ordering ({font.registry_ordering}) /Supplement 2 >> /FontDescriptor {this + 2} 0 R /DW 1000"
+        f"{' /CIDToGIDMap /Identity' if embed is not None else ''} >>",
         f"<< /Type /FontDescriptor /FontName /{font.base_font} /Flags 6 /FontBBox [0 -200 1000 900] "
-        "/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
+        f"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80{file_ref} >>",
+        *extra,
     ]
     return _document(contents, objects)
 
