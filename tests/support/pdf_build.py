@@ -112,7 +112,9 @@ def standard_pdf(pages: list[list[str]], size: float = 12) -> bytes:
     return _document(contents, ["<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"])
 
 
-def predefined_pdf(pages: list[list[str]], font: Predefined, size: float = 12, embed: str | Path | None = None) -> bytes:
+def predefined_pdf(
+    pages: list[list[str]], font: Predefined, size: float = 12, embed: str | Path | None = None
+) -> bytes:
     """CJK text in a Type 0 font through a predefined CMap (no ToUnicode map): not embedded (the viewer substitutes
     a system font), or with `embed` a TrueType file embedded as the CIDFont (CIDToGIDMap /Identity: the glyph
     shapes do not follow the CIDs, so such a file renders wrong glyphs; its text layer is what is measured)."""
@@ -221,7 +223,8 @@ def embedded_pdf(pages: list[list[str]], font_path: str | Path, *, to_unicode: b
         f"<< /Type /Font /Subtype /Type0 /BaseFont /Embedded /Encoding /Identity-H "
         f"/DescendantFonts [{this + 1} 0 R]{unicode_ref} >>",
         f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Embedded /CIDSystemInfo << /Registry (Adobe) "
-        f"/Ordering (Identity) /Supplement 0 >> /FontDescriptor {this + 2} 0 R /DW 1000 /W {_widths(data, set(gids.values()))} /CIDToGIDMap /Identity >>",
+        f"/Ordering (Identity) /Supplement 0 >> /FontDescriptor {this + 2} 0 R /DW 1000 "
+        f"/W {_widths(data, set(gids.values()))} /CIDToGIDMap /Identity >>",
         f"<< /Type /FontDescriptor /FontName /Embedded /Flags 4 /FontBBox [-1000 -300 2000 1000] /ItalicAngle 0 "
         f"/Ascent 900 /Descent -250 /CapHeight 700 /StemV 80 /FontFile2 {this + 3} 0 R >>",
         _stream(data, f" /Length1 {len(data)}"),
