@@ -143,3 +143,19 @@ def test_indexing_says_which_pages_were_recovered_and_stores_no_garbage(tmp_path
     assert stored == {"no-map.pdf": ("indexed", note), "gbk.pdf": ("indexed", "")}
     assert not any(sign in t for t in texts for sign in GARBAGE_SIGNS) and not any("7KH" in t for t in texts)
     assert any("关于红军作战的原则" in t for t in texts) and any("lighthouse keeper" in t for t in texts)
+
+
+
+def test_a_password_pdfium_refuses_and_pypdf_accepts_is_read_by_pypdf(tmp_path, monkeypatch) -> None:
+    """A file whose owner password is empty: pypdf opens it with "" (as before issue 36), PDFium asks for the user
+    password (pypdf's resources/encryption_r5-user-password.pdf; bench/pdf_extraction's corpus)."""
+    path = _write(tmp_path, "en.pdf", build.standard_pdf([EN]))
+
+    def ask(_path, _password=""):
+        raise LoadError(pdf_open.PASSWORD)
+
+    monkeypatch.setattr(pdf_loader, "open_pdfium", ask)
+    assert "lighthouse keeper" in _text(load(path, max_bytes=0))
+    monkeypatch.setattr(pdf_loader, "open_pypdf", ask)
+    with pytest.raises(LoadError, match="password-protected"):
+        load(path, max_bytes=0)

@@ -45,13 +45,21 @@ def needs_password(reason: str) -> bool:
 
 
 def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
-    """PDFium's pages, or pypdf's when PDFium cannot parse the file."""
+    """PDFium's pages, or pypdf's when PDFium cannot parse the file, or refuses a password pypdf accepts (a file
+    whose owner password is empty opens in pypdf without its user password; PDFium asks for the latter)."""
     if not has_pdf_header(path):
         raise LoadError(NOT_PDF)
     try:
         return PdfiumPages(open_pdfium(path, password))
     except Unreadable:
         return PypdfPages(open_pypdf(path, password))
+    except LoadError as exc:
+        if not needs_password(str(exc)):
+            raise
+        try:
+            return PypdfPages(open_pypdf(path, password))
+        except LoadError:
+            raise exc from None
 
 
 def _reread(path: Path, password: str, primary, texts: list[str], bad: dict[int, str], unmapped: list[float]) -> None:

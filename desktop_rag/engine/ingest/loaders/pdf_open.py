@@ -1,8 +1,9 @@
 """Opening a PDF for text: PDFium first, pypdf where PDFium cannot; the reasons a person reads when neither can.
 
 PDFium (pypdfium2, also the viewer's engine) decrypts every standard security handler (RC4 40/128, AES-128,
-AES-256 R5 and R6) with the user or the owner password, so pypdf is kept only for a file PDFium refuses as
-malformed (pypdf repairs some files differently) and for re-reading a page whose PDFium text is broken
+AES-256 R5 and R6) with the user or the owner password, so pypdf is kept only for what PDFium does not do: a
+file PDFium refuses as malformed (pypdf repairs some files differently), a file whose owner password is empty
+(pypdf opens it with "", PDFium asks for the user password), and re-reading a page whose PDFium text is broken
 (`pdf.py`). Both are opened with the empty password first, then with the one given.
 """
 
