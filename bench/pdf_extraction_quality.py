@@ -75,7 +75,10 @@ def _index(home: Path, folder: Path, old: Path | None) -> dict:
                                "--json"], env=bench_env(PYTHONPATH=str(old)), cwd=old, capture_output=True,
                               text=True, timeout=7200)
         stdout, seconds = done.stdout, time.perf_counter() - started
-    report = json.loads(stdout.strip().splitlines()[-1])
+    lines = stdout.strip().splitlines()
+    if not lines:  # the index run died before its report (the old code on GBKp-EUC-H did, 2026-12-05)
+        return {"added": 0, "failed": [], "chunks": 0, "seconds": seconds, "died": True}
+    report = json.loads(lines[-1])
     report["seconds"] = seconds
     return report
 
@@ -112,6 +115,9 @@ def main(argv: list[str] | None = None) -> None:
                     continue
                 home = CACHE / f"{name}-pdf-{label}-home-{'old' if old else 'new'}"
                 report = _index(home, folder, old)
+                if report.get("died"):
+                    rows.append(figure(f"{name} PDFs {label}, {code}", None, note="the index run printed no report"))
+                    continue
                 scores = _score(home, name, limit)
                 delta = scores["ndcg@10"] - text["ndcg@10"]
                 rows.append(figure(f"{name} PDFs {label}, {code}: hybrid nDCG@10 / Recall@10",

@@ -1,7 +1,7 @@
 """PDF loader: one section per page, 1-based page numbers, headers/footers removed; scanned pages by OCR.
 
 Text comes from PDFium (`pdf_pages.PdfiumPages`), which reads the predefined CJK CMaps (GBK-EUC-H, UniGB-UCS2-H,
-90ms-RKSJ-H, ...) pypdf reads wrong or not at all, and is about ten times faster; pypdf reads a file only where
+90ms-RKSJ-H, ...) pypdf reads wrong or not at all, and is about nine times faster; pypdf reads a file only where
 PDFium cannot parse it (`pdf_open`). Every page's text is checked (`pdf_layer.broken`): a page whose text layer is
 garbage is read again by the other engine, and if still broken, drawn and read by OCR like a scanned page (the
 same OCR switch); it is never indexed as garbage. `ParsedDocument.notes` says how many pages were recovered so,
