@@ -133,6 +133,10 @@ check_qt_libraries() {
     if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
       packages="$packages fonts-noto-cjk"
     fi
+    # One TrueType file with CJK glyphs: the PDF tests and bench/pdf_extraction embed it in the PDFs they write.
+    if [ ! -e /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] && apt-cache show fonts-droid-fallback >/dev/null 2>&1; then
+      packages="$packages fonts-droid-fallback"
+    fi
   fi
   if [ -n "${packages// /}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "Installing the system libraries the window needs: $packages"

@@ -37,6 +37,8 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
               f"{report.embedded} embedded in {report.seconds:.1f} s")
         for failure in report.failed:
             print(f"  failed: {clean_line(failure.path)}: {clean(failure.error)}")
+        for note in report.notes:
+            print(f"  note: {clean_line(note.path)}: {clean(note.error)}")
     return 1 if report.failed or report.cancelled else 0
 
 

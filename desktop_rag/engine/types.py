@@ -24,6 +24,7 @@ class ParsedDocument:
     """What a loader extracted from one file, already cleaned."""
 
     sections: tuple[Section, ...]
+    notes: tuple[str, ...] = ()  # what the file's status should say besides its chunks (PDF pages read by OCR)
 
     @property
     def char_count(self) -> int:
@@ -147,6 +148,7 @@ class IndexReport:
     seconds: float = 0.0
     cancelled: bool = False
     reembed_remaining: int = 0  # chunks a model switch still has to embed (the GUI continues in slices)
+    notes: tuple[FailedFile, ...] = ()  # indexed files with a note from their reader (`error`: the note)
 
     def to_json(self) -> dict:
         return {
@@ -160,6 +162,7 @@ class IndexReport:
             "seconds": round(self.seconds, 3),
             "cancelled": self.cancelled,
             "reembed_remaining": self.reembed_remaining,
+            "notes": [{"path": f.path, "note": f.error} for f in self.notes],
         }
 
 
@@ -167,7 +170,8 @@ class IndexReport:
 class FileEvent:
     """Progress: one file changed state (queued, indexing, indexed, failed, unchanged, removed, skipped).
 
-    'skipped' is an unsupported file inside a source folder (the error says why).
+    'skipped' is an unsupported file inside a source folder (the error says why); on 'indexed' and 'unchanged'
+    the error is the reader's note, if any (e.g. "2 page(s) with an unreadable text layer were read by ...").
     """
 
     path: str

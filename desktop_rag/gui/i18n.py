@@ -61,6 +61,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "library.unsupported": (f"Not added (unsupported type; {types_phrase('en')} only): {{names}}",
                             f"未添加（不支持的类型，仅支持 {types_phrase('zh')}）：{{names}}"),
     "library.failed_reason": ("Failed: {reason}", "失败：{reason}"),
+    "library.note": ("Indexed; {reason}", "已索引；{reason}"),
     "library.filter": ("Filter files by name…", "按文件名筛选…"),
     "watch.limit_watches": (
         "The system's limit on watched folders (inotify watches) is reached, so these folders are checked for "

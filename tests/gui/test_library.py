@@ -140,3 +140,31 @@ def test_pause_then_resume_continues(make_window, qtbot, tmp_path):
         window.library_panel.resume_button.click()
     wait_idle(qtbot, window)
     assert window.last_status.files_indexed == 150 and window.last_status.chunks_pending_embedding == 0
+
+
+
+def test_an_indexed_pdf_with_pages_left_out_says_so(make_window, qtbot, tmp_path):
+    """A PDF whose second page has a text layer no font maps to Unicode, OCR off: indexed, with the note."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    from tests.gui.conftest import FAST
+    from tests.support import pdf_build
+
+    lines = ["The lighthouse keeper recorded the storm at four in the morning."]
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(pdf_build.standard_pdf([lines]))))
+    writer.append(PdfReader(io.BytesIO(pdf_build.embedded_pdf([lines], pdf_build.DEJAVU, to_unicode=False))))
+    (tmp_path / "docs").mkdir()
+    writer.write(tmp_path / "docs" / "mixed.pdf")
+    window = make_window(FAST.replace(ocr_enabled=False))
+    report = add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    assert report.added == 1 and not report.failed
+    row = _file_index(window, tmp_path / "docs" / "mixed.pdf")
+    assert row.siblingAtColumn(COL_NAME).data(StateRole) == "indexed"
+    note = "1 page(s) with an unreadable text layer were left out"
+    assert note in row.siblingAtColumn(COL_STATE).data(Qt.ItemDataRole.ToolTipRole)
+    assert "Failed" not in row.siblingAtColumn(COL_STATE).data(Qt.ItemDataRole.ToolTipRole)
+    window.library_panel.tree.setCurrentIndex(row)
+    assert window.library_panel.detail.isVisibleTo(window) and note in window.library_panel.detail.text()

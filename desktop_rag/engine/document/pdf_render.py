@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import ctypes
 import math
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders.pdf_pages import PDFIUM_LOCK  # noqa: F401  (re-exported)
 
-# PDFium is not thread-safe: every call into it, from any thread, holds this lock.
-PDFIUM_LOCK = threading.RLock()
+# PDFium is not thread-safe: every call into it, from any thread (the viewer here, the PDF loader when it runs in
+# this process), holds PDFIUM_LOCK.
 DEVICE_PRECISION = 8  # device coordinates are integers: compute them at 8 px per point, then divide
 MAX_RENDER_PIXELS = 40_000_000  # a page rendered larger than this (a huge page at a high zoom) is scaled down
 MAX_RENDER_SIDE = 16_384  # pixels on either side (a 1e-6 x 1e9 point MediaBox bounds no area, only its sides)

@@ -6,7 +6,7 @@ import math
 import re
 from collections import Counter
 
-from desktop_rag.engine.text.terms import CJK, CJK_PUNCTUATION, HAN
+from desktop_rag.engine.text.terms import CJK, CJK_PUNCTUATION, HAN, KANA
 
 # Control characters (C0 except \t and \n, DEL, C1) and invisible format characters.
 _DROP = {c: None for c in [*range(0, 9), 11, 12, *range(14, 32), *range(127, 160)]}
@@ -29,6 +29,11 @@ _PAGE_NUMBER = re.compile(
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
+
+# Characters written without spaces between them (Chinese and Japanese; not Hangul, whose words are spaced):
+# ideographs, kana, CJK and full-width punctuation and digits, the ellipsis and dash of tables of contents.
+_UNSPACED = f"{HAN}{KANA}\u3001-\u303f\uff01-\uff20\uff3b-\uff40\uff5b-\uff9f\u2026\u2014\u00b7"
+_SPACE_IN_CJK = re.compile(f"(?<=[{_UNSPACED}])[ \t]+(?=[{_UNSPACED}])")
 
 _SENTENCE_END = tuple(".!?:;。！？；：…\"'”’)]）】」』")
 _CJK_STOP = "。！？；：…"
@@ -59,6 +64,12 @@ def normalize_text(text: str) -> str:
         else:
             out.append(_SPACES.sub(" ", line).strip())
     return _MANY_BLANKS.sub("\n\n", "\n".join(out)).strip("\n")
+
+
+def remove_cjk_spaces(text: str) -> str:
+    """Drop the spaces PDF extractors put between Chinese or Japanese characters ("目 录" -> "目录"); spaces
+    between Latin words, next to Latin letters or digits, and between Korean words stay."""
+    return _SPACE_IN_CJK.sub("", text)
 
 
 def is_page_number_line(line: str) -> bool:
@@ -179,7 +190,8 @@ def clean_text(text: str, *, join_lines: bool = True, page_numbers: bool = False
 
 
 def clean_pages(pages: list[str]) -> list[str]:
-    """Clean the pages of one PDF: page numbers, repeated headers/footers, broken lines."""
-    pages = [remove_page_number_lines(normalize_text(p)) for p in pages]
+    """Clean the pages of one PDF: spaces between CJK characters, page numbers, repeated headers/footers, broken
+    lines."""
+    pages = [remove_page_number_lines(remove_cjk_spaces(normalize_text(p))) for p in pages]
     pages = strip_repeated_lines(pages)
     return [clean_text(p) for p in pages]

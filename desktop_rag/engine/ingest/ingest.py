@@ -40,6 +40,7 @@ class _Tally:
     chunks: int = 0
     embedded: int = 0
     failed: list[FailedFile] = field(default_factory=list)
+    notes: list[FailedFile] = field(default_factory=list)  # indexed files the reader said something about
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class Ingestor:
         t = self.tally
         return IndexReport(
             t.added, t.updated, t.removed, t.unchanged, tuple(t.failed), t.chunks, t.embedded,
-            time.monotonic() - started, self.cancel.is_set(),
+            time.monotonic() - started, self.cancel.is_set(), notes=tuple(t.notes),
         )
 
     # ---- reconcile ---------------------------------------------------------
@@ -192,8 +193,9 @@ class Ingestor:
             self.tally.failed.append(FailedFile(disk.path, error))
             self.on_file(FileEvent(disk.path, "failed", error))
             return
+        note = "; ".join(doc.notes)
         dropped = self.store.replace_file_chunks(
-            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks)
+            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note)
         self._drop_vectors(dropped)
         note_chunk_texts(self.store, [c.text for c in chunks])
         if item.existing is None:
@@ -201,7 +203,9 @@ class Ingestor:
         else:
             self.tally.updated += 1
         self.tally.chunks += len(chunks)
-        self.on_file(FileEvent(disk.path, "indexed", chunks=len(chunks)))
+        if note:
+            self.tally.notes.append(FailedFile(disk.path, note))
+        self.on_file(FileEvent(disk.path, "indexed", note, chunks=len(chunks)))
 
     def _ocr_progress(self, page: int, pages: int) -> None:
         """Text recognition inside the current file: "recognising text, page 3 of 40"."""

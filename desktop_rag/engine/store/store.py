@@ -342,9 +342,11 @@ class Store:
         return dropped
 
     def replace_file_chunks(
-        self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft]
+        self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
+        note: str = "",
     ) -> list[int]:
-        """Text phase: swap a file's chunks (and keyword rows) in one transaction.
+        """Text phase: swap a file's chunks (and keyword rows) in one transaction. `note` (what the reader says
+        about an indexed file, e.g. PDF pages read by OCR) is kept in its `error` column.
 
         Returns the ids of old chunks whose vectors were dropped, for the FAISS cache.
         """
@@ -363,9 +365,9 @@ class Store:
                 self.db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
             self.set_meta("next_chunk_id", str(next_id + len(chunks)))
             self.db.execute(
-                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error='', chunk_count=?, "
+                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, chunk_count=?, "
                 "indexed_at=? WHERE id=?",
-                (size, mtime_ns, sha256, len(chunks), time.time(), file_id),
+                (size, mtime_ns, sha256, note, len(chunks), time.time(), file_id),
             )
         return dropped
 

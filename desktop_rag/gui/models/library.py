@@ -27,7 +27,7 @@ from PySide6.QtCore import (
 
 from desktop_rag.engine import FileEvent, FileRecord, is_inside
 from desktop_rag.gui import gc_guard, i18n
-from desktop_rag.gui.models.library_cells import HEADERS, file_data, source_data
+from desktop_rag.gui.models.library_cells import HEADERS, file_data, file_detail, source_data  # noqa: F401
 from desktop_rag.gui.models.library_filter import NameFilter
 from desktop_rag.gui.models.library_inbox import EventInbox
 from desktop_rag.gui.models.library_rows import (  # noqa: F401 - re-exported for the views and tests
@@ -299,7 +299,8 @@ class LibraryModel(QAbstractTableModel):
             return
         row = self._current(source, event.path)
         files, chunks, failed = counts(row)
-        row = FileRow(row.path, event.state, event.error if event.state == "failed" else "", row.chunks)
+        keeps_error = event.state in ("failed", "indexed", "unchanged")  # a failure's reason, or the reader's note
+        row = FileRow(row.path, event.state, event.error if keeps_error else "", row.chunks)
         if event.state in ("indexed", "unchanged", "failed", "removed"):
             row.chunks = event.chunks
         self._live[event.path] = row

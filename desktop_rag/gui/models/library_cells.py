@@ -68,6 +68,13 @@ def source_data(source: SourceRow, expansion: bool | None, column: int, role: in
     return None
 
 
+def file_detail(state: str, error: str) -> str:
+    """What is said about a file besides its name: why it failed, or its reader's note on an indexed file."""
+    if not error:
+        return ""
+    return i18n.tr("library.failed_reason" if state == "failed" else "library.note", reason=error)
+
+
 def file_data(row: FileRow, column: int, role: int) -> object:
     """A file's cell."""
     if role == Qt.ItemDataRole.DisplayRole:
@@ -78,7 +85,7 @@ def file_data(row: FileRow, column: int, role: int) -> object:
         if column == COL_CHUNKS:
             return row.chunks if row.state in ("indexed", "unchanged") else ""
     if role == Qt.ItemDataRole.ToolTipRole:
-        return i18n.tr("library.failed_reason", reason=row.error) if row.error else row.path
+        return file_detail(row.state, row.error) or row.path
     if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATE and row.state in _STATE_COLOURS:
         return QBrush(QColor(_STATE_COLOURS[row.state]))
     if role == Qt.ItemDataRole.TextAlignmentRole and column == COL_CHUNKS:

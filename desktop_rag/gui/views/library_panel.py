@@ -36,6 +36,8 @@ from desktop_rag.gui.models.library import (
     LibraryModel,
     LinkedRole,
     PathRole,
+    StateRole,
+    file_detail,
 )
 from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 
@@ -313,9 +315,10 @@ class LibraryPanel(QWidget):
 
     def _refresh_detail(self, *_args) -> None:
         index = self.tree.currentIndex()
-        error = index.siblingAtColumn(COL_NAME).data(ErrorRole) if index.isValid() else ""
-        self.detail.setText(i18n.tr("library.failed_reason", reason=error) if error else "")
-        self.detail.setVisible(bool(error))
+        name = index.siblingAtColumn(COL_NAME)
+        detail = file_detail(name.data(StateRole) or "", name.data(ErrorRole) or "") if index.isValid() else ""
+        self.detail.setText(detail)
+        self.detail.setVisible(bool(detail))
         self.update_totals()
 
     def _expand_new(self, *_args) -> None:

@@ -1,33 +1,42 @@
-"""PDF loader (pypdf): one section per page, 1-based page numbers, headers/footers removed; scanned pages by OCR."""
+"""PDF loader: one section per page, 1-based page numbers, headers/footers removed; scanned pages by OCR.
+
+Text comes from PDFium (`pdf_pages.PdfiumPages`), which reads the predefined CJK CMaps (GBK-EUC-H, UniGB-UCS2-H,
+90ms-RKSJ-H, ...) pypdf reads wrong or not at all, and is about nine times faster; pypdf reads a file only where
+PDFium cannot parse it (`pdf_open`). Every page's text is checked (`pdf_layer.broken`): a page whose text layer is
+garbage is read again by the other engine, and if still broken, drawn and read by OCR like a scanned page (the
+same OCR switch); it is never indexed as garbage. `ParsedDocument.notes` says how many pages were recovered so,
+and a file whose text stays broken on every page fails with the reason.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext
+from desktop_rag.engine.ingest.loaders.pdf_layer import broken
+from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-exported: the reasons callers test)
+    DAMAGED, NOT_PDF, PASSWORD, PASSWORD_PREFIX, TRUNCATED, WRONG_PASSWORD, Unreadable, damaged, has_pdf_header,
+    open_pdfium, open_pypdf,
+)
+from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
 from desktop_rag.engine.types import ParsedDocument, Section
 
-DAMAGED = "This PDF is damaged or is not a valid PDF file, so it could not be read"
-TRUNCATED = "This PDF is incomplete (cut off before its end); it may not have finished downloading or copying"
-PASSWORD_PREFIX = "This PDF is password-protected"
-HOW_TO_UNLOCK = (
-    "the app asks for the password when it finds the file (Re-index the file to be asked again); "
-    'on the command line run: desktop-rag index --password PASSWORD "FILE"'
-)
-PASSWORD = f"{PASSWORD_PREFIX}: give its password to index it ({HOW_TO_UNLOCK})"
-WRONG_PASSWORD = f"{PASSWORD_PREFIX} and the password given was not accepted ({HOW_TO_UNLOCK})"
-NOT_PDF = "This file is not a PDF (it has no PDF header); it may be another kind of file renamed .pdf"
 NO_TEXT = "This PDF has no text layer and no scanned page images, so there is nothing to index"
 NO_TEXT_OCR_OFF = (
     "This PDF has no text layer (its pages are scanned images) and text recognition (OCR) is turned off "
     "in Settings, so there is nothing to index"
 )
 NO_TEXT_RECOGNISED = "This PDF has no text layer, and text recognition (OCR) found no readable text on its scanned pages"
+BROKEN = ("This PDF's text layer is unreadable ({reason}: its fonts do not say which characters they draw), and "
+          "text recognition (OCR) found no text on its pages, so it was not indexed")
+BROKEN_OCR_OFF = ("This PDF's text layer is unreadable ({reason}: its fonts do not say which characters they draw) "
+                  "and text recognition (OCR) is turned off in Settings, so it was not indexed (turn OCR on to read "
+                  "its pages as images)")
+RECOVERED = "{n} page(s) with an unreadable text layer were read by text recognition (OCR)"
+LEFT_OUT = "{n} page(s) with an unreadable text layer were left out"
 MIN_TEXT_CHARS = 16  # a page with less text than this, and an image, is read by OCR (a scan with a stray page number)
-MAX_IMAGES_PER_PAGE = 32
 
 
 def needs_password(reason: str) -> bool:
@@ -35,138 +44,108 @@ def needs_password(reason: str) -> bool:
     return reason.startswith(PASSWORD_PREFIX)
 
 
-def _has_pdf_header(path: Path) -> bool:
-    """PDFs start with %PDF- (some tools put a little junk before it)."""
-    with path.open("rb") as fh:
-        return b"%PDF-" in fh.read(1024)
-
-
-def _has_eof_marker(path: Path) -> bool:
-    """A complete PDF ends with %%EOF (allowing a little trailing junk)."""
-    with path.open("rb") as fh:
-        fh.seek(0, 2)
-        size = fh.tell()
-        fh.seek(max(0, size - 2048))
-        return b"%%EOF" in fh.read()
-
-
-def _decrypt(reader, password: str) -> None:
-    """Open an encrypted PDF with the empty user password, else with `password`."""
-    if reader.decrypt(""):
-        return
-    if not password:
-        raise LoadError(PASSWORD)
-    if not reader.decrypt(password):
-        raise LoadError(WRONG_PASSWORD)
-
-
-def _open_reader(path: Path, password: str = ""):
-    """Open with pypdf, decrypting (RC4, AES-128, AES-256) with the empty password or the one given."""
-    if not _has_pdf_header(path):
+def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
+    """PDFium's pages, or pypdf's when PDFium cannot parse the file, or refuses a password pypdf accepts (a file
+    whose owner password is empty opens in pypdf without its user password; PDFium asks for the latter)."""
+    if not has_pdf_header(path):
         raise LoadError(NOT_PDF)
-    from pypdf import PdfReader
-    from pypdf.errors import DependencyError, FileNotDecryptedError
-
     try:
-        reader = PdfReader(path, strict=False)
-        if reader.is_encrypted:
-            _decrypt(reader, password)
-        if len(reader.pages) == 0:  # also forces the page tree to load
-            raise LoadError("This PDF has no pages")
-    except LoadError:
-        raise
-    except FileNotDecryptedError as exc:
-        raise LoadError(WRONG_PASSWORD if password else PASSWORD) from exc
-    except DependencyError as exc:
-        raise LoadError(
-            "This PDF uses an encryption method that needs the 'cryptography' package to read"
-        ) from exc
-    except (OSError, MemoryError):
-        raise
-    except Exception as exc:  # pypdf raises many exception types on broken files
-        raise LoadError(DAMAGED if _has_eof_marker(path) else TRUNCATED) from exc
-    return reader
-
-
-def _page_texts(reader) -> list[str]:
-    """Text of every page; a page that fails to extract counts as empty."""
-    texts: list[str] = []
-    failures = 0
-    for page in reader.pages:
-        try:
-            texts.append(page.extract_text() or "")
-        except (MemoryError, RecursionError):
+        return PdfiumPages(open_pdfium(path, password))
+    except Unreadable:
+        return PypdfPages(open_pypdf(path, password))
+    except LoadError as exc:
+        if not needs_password(str(exc)):
             raise
-        except Exception:  # a broken page should not lose the others
-            failures += 1
-            texts.append("")
+        try:
+            return PypdfPages(open_pypdf(path, password))
+        except LoadError:
+            raise exc from None
+
+
+def _reread(path: Path, password: str, primary, texts: list[str], bad: dict[int, str], unmapped: list[float]) -> None:
+    """Read the broken pages again with the other engine; a page it reads well leaves `bad`. Its text is judged
+    with PDFium's share of characters without a Unicode value, so that glyph numbers read as characters by
+    pypdf too are still caught."""
+    try:
+        other = PypdfPages(open_pypdf(path, password)) if isinstance(primary, PdfiumPages) else None
+    except LoadError:
+        return
+    if other is None or len(other) != len(texts):
+        return
+    for index in sorted(bad):
+        text, _ = other.text(index)
+        if text and text.strip() and broken(text, unmapped[index]) is None:
+            texts[index] = text
+            del bad[index]
+
+
+def _read_texts(pages) -> tuple[list[str], dict[int, str], list[float]]:
+    """Every page's text, the pages whose text is broken (index -> why), each page's share of unmapped characters."""
+    texts: list[str] = []
+    bad: dict[int, str] = {}
+    unmapped: list[float] = []
+    failures = 0
+    for index in range(len(pages)):
+        text, share = pages.text(index)
+        failures += text is None
+        texts.append(text or "")
+        unmapped.append(share)
+        if (reason := broken(texts[-1], share)) is not None:
+            bad[index] = reason
     if texts and failures == len(texts):
         raise LoadError(DAMAGED)
-    return texts
+    return texts, bad, unmapped
 
 
-def _page_images(page) -> Iterator:
-    """The page's embedded images worth reading (a scan is one image per page), as PIL images, one at a time."""
+def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContext) -> tuple[set[int], bool]:
+    """OCR the scanned pages (almost no text, an image) and the broken ones (drawn); returns (pages whose text
+    came from OCR, whether any page was a scan). A broken page OCR cannot read is emptied (left out)."""
     from desktop_rag.engine.ingest.loaders import ocr
 
-    try:
-        files = list(page.images)[:MAX_IMAGES_PER_PAGE]
-    except (MemoryError, RecursionError):
-        raise
-    except Exception:  # a broken image dictionary: no image rather than no document
-        return
-    for image_file in files:
-        try:
-            image = image_file.image
-        except (MemoryError, RecursionError):
-            raise
-        except Exception:
-            continue
-        if image is not None and ocr.worth_reading(*image.size):
-            ocr.check_size(*image.size)
-            yield image
-
-
-def _has_images(page) -> bool:
-    try:
-        return len(page.images) > 0
-    except (MemoryError, RecursionError):
-        raise
-    except Exception:
-        return False
-
-
-def _recognise_pages(reader, texts: list[str], context: LoadContext) -> tuple[set[int], bool]:
-    """OCR the pages with (almost) no text layer; returns (pages read by OCR, whether any page had images)."""
-    from desktop_rag.engine.ingest.loaders import ocr
-
-    wanted = [i for i, t in enumerate(texts) if len("".join(t.split())) < MIN_TEXT_CHARS]
-    scanned = [i for i in wanted if _has_images(reader.pages[i])]
-    if not scanned or not context.ocr:
-        return set(), bool(scanned)
+    scanned = [i for i, t in enumerate(texts)
+               if i not in bad and len("".join(t.split())) < MIN_TEXT_CHARS and pages.has_images(i)]
+    todo = sorted([*scanned, *bad]) if context.ocr else []
     recognised: set[int] = set()
-    for n, index in enumerate(scanned):
-        context.page(n + 1, len(scanned))
-        parts = [ocr.recognise(image) for image in _page_images(reader.pages[index])]
-        text = "\n\n".join(p for p in parts if p.strip())
-        if len("".join(text.split())) > len("".join(texts[index].split())):
+    for n, index in enumerate(todo):
+        context.page(n + 1, len(todo))
+        if index in bad:
+            image = pages.render(index)
+            text = ocr.recognise(image) if image is not None else ""
+            del image
+        else:
+            text = "\n\n".join(p for p in (ocr.recognise(im) for im in pages.images(index)) if p.strip())
+        if len("".join(text.split())) > (0 if index in bad else len("".join(texts[index].split()))):
             texts[index] = text
             recognised.add(index)
-    return recognised, True
+    for index in bad:
+        if index not in recognised:
+            texts[index] = ""
+    return recognised, bool(scanned)
 
 
 def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
-    """Load a PDF: one Section per page with text, page numbers 1-based; pages without text are OCR'd."""
+    """Load a PDF: one Section per page with text, page numbers 1-based; scanned and broken pages are OCR'd."""
     context = context or LoadContext()
-    reader = _open_reader(path, context.password)
-    texts = _page_texts(reader)
-    recognised, had_images = _recognise_pages(reader, texts, context)
-    pages = clean_pages(texts)
+    pages = _open(path, context.password)
+    try:
+        texts, bad, unmapped = _read_texts(pages)
+        if bad:
+            _reread(path, context.password, pages, texts, bad, unmapped)
+        reasons = sorted(set(bad.values()))
+        recognised, had_images = _recognise(pages, texts, bad, context)
+    finally:
+        pages.close()
+    cleaned = clean_pages(texts)
     sections = tuple(
-        Section(text=t, page=i + 1, ocr=i in recognised) for i, t in enumerate(pages) if t.strip()
+        Section(text=t, page=i + 1, ocr=i in recognised) for i, t in enumerate(cleaned) if t.strip()
     )
+    recovered = len(recognised & bad.keys())
+    left_out = len(bad) - recovered
     if not sections:
+        if bad:
+            raise LoadError((BROKEN if context.ocr else BROKEN_OCR_OFF).format(reason=", ".join(reasons)))
         if had_images and not context.ocr:
             raise LoadError(NO_TEXT_OCR_OFF)
         raise LoadError(NO_TEXT_RECOGNISED if had_images else NO_TEXT)
-    return ParsedDocument(sections=sections)
+    notes = tuple(note.format(n=n) for note, n in ((RECOVERED, recovered), (LEFT_OUT, left_out)) if n)
+    return ParsedDocument(sections=sections, notes=notes)

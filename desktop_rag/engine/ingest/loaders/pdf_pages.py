@@ -1,0 +1,189 @@
+"""A PDF's pages through one engine: text, the share of characters without a Unicode value, scanned images, renders.
+
+`PdfiumPages` (the usual reader) and `PypdfPages` (a file PDFium cannot parse, or a second reading of a page
+whose PDFium text is broken) answer the same questions, so `pdf.py` does not care which it has. PDFium is not
+thread-safe: every PDFium call here holds `PDFIUM_LOCK`, the lock the viewer (`document.pdf_render`) holds too.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+
+_LINE_END_HYPHEN = re.compile("\ufffe")  # PDFium's mark of a hyphen at a line end
+PDFIUM_LOCK = threading.RLock()
+MAX_IMAGES_PER_PAGE = 32
+UNMAPPED_SAMPLE = 256  # characters of a page checked for a missing Unicode value (spread over the page)
+RENDER_DPI = 200  # a page whose text layer is broken is rendered at this resolution for OCR
+MAX_RENDER_PIXELS = 25_000_000  # ... and scaled down to at most this many pixels
+
+
+class PdfiumPages:
+    """Pages of a PDFium document (pypdfium2 PdfDocument); closes it with `close`."""
+
+    def __init__(self, doc) -> None:
+        self._doc = doc
+
+    def __len__(self) -> int:
+        return len(self._doc)
+
+    def close(self) -> None:
+        with PDFIUM_LOCK:
+            self._doc.close()
+
+    def text(self, index: int) -> tuple[str | None, float]:
+        """The page's text (PDFium's reading order, lines ended by CR LF; None when the page cannot be loaded) and
+        the share of its characters that have no Unicode value (a font with no usable ToUnicode map or encoding)."""
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as raw
+
+        with PDFIUM_LOCK:
+            try:
+                page = self._doc[index]
+            except pdfium.PdfiumError:
+                return None, 0.0
+            try:
+                textpage = page.get_textpage()
+                try:
+                    count = textpage.count_chars()
+                    if count <= 0:
+                        return "", 0.0
+                    text = _LINE_END_HYPHEN.sub(_hyphen, textpage.get_text_range(0, count))
+                    step = max(1, count // UNMAPPED_SAMPLE)
+                    sample = range(0, count, step)
+                    unmapped = sum(1 for i in sample if raw.FPDFText_HasUnicodeMapError(textpage, i) == 1)
+                    return text, unmapped / len(sample)
+                finally:
+                    textpage.close()
+            finally:
+                page.close()
+
+    def has_images(self, index: int) -> bool:
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as raw
+
+        with PDFIUM_LOCK:
+            try:
+                page = self._doc[index]
+            except pdfium.PdfiumError:
+                return False
+            try:
+                return next(iter(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,), max_depth=3)), None) is not None
+            finally:
+                page.close()
+
+    def images(self, index: int) -> Iterator:
+        """The page's images worth reading (a scan is one image per page), as PIL images, one at a time."""
+        from desktop_rag.engine.ingest.loaders import ocr
+        import pypdfium2.raw as raw
+
+        with PDFIUM_LOCK:
+            page = self._doc[index]
+            found = list(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,), max_depth=3))[:MAX_IMAGES_PER_PAGE]
+        try:
+            for obj in found:  # the lock is held while an image is decoded, not while it is read by OCR
+                with PDFIUM_LOCK:
+                    width, height = obj.get_px_size()
+                    if not ocr.worth_reading(width, height):
+                        continue
+                    ocr.check_size(width, height)
+                    image = _decoded(obj)
+                if image is not None:
+                    yield image
+        finally:
+            with PDFIUM_LOCK:
+                page.close()
+
+    def render(self, index: int):
+        """The page drawn as a PIL image (white background) at RENDER_DPI, for OCR of a page whose text is broken."""
+        with PDFIUM_LOCK:
+            page = self._doc[index]
+            try:
+                width, height = page.get_size()
+                scale = RENDER_DPI / 72
+                if width * height * scale * scale > MAX_RENDER_PIXELS:
+                    scale = (MAX_RENDER_PIXELS / max(width * height, 1.0)) ** 0.5
+                bitmap = page.render(scale=scale, draw_annots=False, grayscale=True)
+                try:
+                    return bitmap.to_pil().copy()
+                finally:
+                    bitmap.close()
+            finally:
+                page.close()
+
+
+def _hyphen(match: re.Match) -> str:
+    """PDFium writes U+FFFE for a hyphen at a line end and joins the lines: "exam\ufffeple" is "example"; before
+    anything but a lower-case letter the hyphen stays ("Jean\ufffeMarc")."""
+    after = match.string[match.end():match.end() + 1]
+    return "" if after.islower() else "-"
+
+
+def _decoded(obj):
+    """An image object's pixels as a PIL image: its own bitmap, else PDFium's rendering of it; None if neither."""
+    import pypdfium2 as pdfium
+
+    for render in (False, True):
+        try:
+            bitmap = obj.get_bitmap(render=render)
+            try:
+                return bitmap.to_pil().copy()
+            finally:
+                bitmap.close()
+        except (pdfium.PdfiumError, ValueError, KeyError, OSError):
+            continue
+    return None
+
+
+class PypdfPages:
+    """Pages of a pypdf PdfReader: text and scanned images (no rendering: pypdf cannot draw a page)."""
+
+    def __init__(self, reader) -> None:
+        self._reader = reader
+
+    def __len__(self) -> int:
+        return len(self._reader.pages)
+
+    def close(self) -> None:
+        return None
+
+    def text(self, index: int) -> tuple[str | None, float]:
+        """The page's text; None for a page that fails to extract."""
+        try:
+            return self._reader.pages[index].extract_text() or "", 0.0
+        except (MemoryError, RecursionError):
+            raise
+        except Exception:  # a broken page should not lose the others
+            return None, 0.0
+
+    def has_images(self, index: int) -> bool:
+        try:
+            return len(self._reader.pages[index].images) > 0
+        except (MemoryError, RecursionError):
+            raise
+        except Exception:
+            return False
+
+    def images(self, index: int) -> Iterator:
+        from desktop_rag.engine.ingest.loaders import ocr
+
+        try:
+            files = list(self._reader.pages[index].images)[:MAX_IMAGES_PER_PAGE]
+        except (MemoryError, RecursionError):
+            raise
+        except Exception:  # a broken image dictionary: no image rather than no document
+            return
+        for image_file in files:
+            try:
+                image = image_file.image
+            except (MemoryError, RecursionError):
+                raise
+            except Exception:
+                continue
+            if image is not None and ocr.worth_reading(*image.size):
+                ocr.check_size(*image.size)
+                yield image
+
+    def render(self, index: int):
+        return None

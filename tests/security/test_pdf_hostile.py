@@ -1,0 +1,72 @@
+"""Crafted PDFs against the PDFium text path: declared image sizes, giant pages with a broken layer, odd security."""
+
+from __future__ import annotations
+
+import io
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders import LoadContext, load
+from desktop_rag.engine.ingest.loaders import ocr
+from desktop_rag.engine.ingest.loaders import pdf_open
+from desktop_rag.engine.ingest.loaders import pdf_pages
+from tests.support import pdf_build as build
+
+EN = ["The lighthouse keeper recorded the storm at four in the morning.",
+      "Fresh basil should be added at the very end of cooking."]
+
+
+def _image_page_pdf(width: int, height: int) -> bytes:
+    """One page showing one greyscale image that declares `width` x `height` pixels but holds a few bytes."""
+    data = zlib.compress(b"\x00" * 64)
+    content = b"q 595 0 0 842 0 0 cm /Im1 Do Q"
+    return build.write_pdf([
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        "/Resources << /XObject << /Im1 5 0 R >> >> >>",
+        f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
+        f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace /DeviceGray "
+        f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\nstream\n".encode() + data + b"\nendstream",
+    ])
+
+
+def test_a_scan_declaring_a_gigapixel_image_is_refused_before_decoding(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "bomb.pdf"
+    path.write_bytes(_image_page_pdf(100_000, 100_000))
+    monkeypatch.setattr(ocr, "recognise", lambda image: pytest.fail("an image of 10 gigapixels reached OCR"))
+    started = time.monotonic()
+    with pytest.raises(LoadError, match="too large to read"):
+        load(path, max_bytes=0)
+    assert time.monotonic() - started < 10
+
+
+def test_a_broken_layer_on_a_giant_page_is_rendered_within_the_pixel_budget(tmp_path: Path, monkeypatch) -> None:
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import RectangleObject
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(build.embedded_pdf([EN], build.DEJAVU, to_unicode=False))))
+    writer.pages[0].mediabox = RectangleObject([0, 0, 14_400, 14_400])  # 200 x 200 inches, the PDF maximum
+    path = tmp_path / "giant.pdf"
+    writer.write(path)
+    seen = []
+    monkeypatch.setattr(ocr, "recognise", lambda image: seen.append(image.size) or "")
+    with pytest.raises(LoadError, match="text layer is unreadable"):  # OCR (stubbed) read nothing: no garbage kept
+        load(path, max_bytes=0, context=LoadContext(ocr=True))
+    assert len(seen) == 1 and seen[0][0] * seen[0][1] <= pdf_pages.MAX_RENDER_PIXELS
+
+
+def test_an_unknown_security_handler_is_refused_with_a_reason(tmp_path: Path) -> None:
+    body = build.standard_pdf([EN])
+    trailer = b"trailer\n<< /Size "
+    crafted = body.replace(trailer, b"trailer\n<< /Encrypt << /Filter /NoSuchHandler /V 1 /R 2 /P -4 "
+                           b"/O <00> /U <00> >> /Size")
+    path = tmp_path / "custom-security.pdf"
+    path.write_bytes(crafted)
+    with pytest.raises(LoadError) as caught:
+        load(path, max_bytes=0)
+    assert str(caught.value) == pdf_open.UNSUPPORTED_SECURITY
