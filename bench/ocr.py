@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         wall = time.monotonic() - t0
         n = 2 * opts.repeat
         rows.append(figure("OCR throughput, image-only PDF through the child", n / wall, "pages/s",
-                           note=f"{n} pages in {wall:.1f} s ({wall / n:.1f} s/page); max side {ocr.MAX_SIDE} px"))
+                           note=f"{n} pages in {wall:.1f} s ({wall / n:.1f} s/page); detection at max side {ocr.DET_SIDE} px"))
         pid = parser.child_pid
         rows.append(figure("Peak RSS of the parser child (VmHWM)", rss_mb(pid, "VmHWM"), "MB"))
         rows.append(figure("Peak address space of the child (VmPeak)", rss_mb(pid, "VmPeak"), "MB",

@@ -130,7 +130,8 @@ check_qt_libraries() {
   packages="$("$VPY" -m desktop_rag.platform_check --packages 2>/dev/null || true)"
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     # Chinese text needs a CJK font; minimal images have none.
-    if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
+    # (No fc-list at all means no fontconfig, so no CJK font either: the OCR and PDF tests need one.)
+    if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
       packages="$packages fonts-noto-cjk"
     fi
     # One TrueType file with CJK glyphs: the PDF tests and bench/pdf_extraction embed it in the PDFs they write.
