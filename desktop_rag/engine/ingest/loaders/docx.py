@@ -3,64 +3,34 @@
 from __future__ import annotations
 
 import re
-import zipfile
 from pathlib import Path
 from typing import Iterator
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import normalize_text
+from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NOT_DOCX = "Not a Word .docx file (it may be an old .doc renamed; save it as .docx)"
 DAMAGED = "This Word file is damaged and could not be read"
 MAX_UNCOMPRESSED = 512 << 20  # all parts together, unpacked (pictures included)
 MAX_XML = 192 << 20  # the XML parts python-docx parses into trees (several times their size in memory)
-MAX_ENTRIES = 10_000
-MAX_RATIO = 100  # for entries over 1 MiB
-RATIO_MIN_SIZE = 1 << 20
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
 
 
-def _too_large(total: int, xml: int, max_total: int, max_xml: int) -> str:
-    """The reason for a document whose parts unpack to more than the reader can hold, or ''."""
+def check_zip_safety(path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_xml: int = MAX_XML) -> None:
+    """Raise LoadError unless `path` is a zip whose declared sizes pass the zip guard and hold a Word document."""
     from desktop_rag.engine.ingest.loaders import format_mb
 
-    if total > max_total:
-        return (f"This .docx is too large when unpacked ({format_mb(total)} MB; the limit is "
-                f"{format_mb(max_total)} MB), so it was not opened")
-    if xml > max_xml:
-        return (f"This .docx is too large when unpacked (its text and layout take {format_mb(xml)} MB; the limit "
-                f"is {format_mb(max_xml)} MB), so it was not opened")
-    return ""
-
-
-def check_zip_safety(
-    path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_ratio: float = MAX_RATIO, max_xml: int = MAX_XML
-) -> None:
-    """Raise LoadError unless `path` is a zip whose declared sizes are sane (no zip bomb, not too large unpacked)."""
-    if not zipfile.is_zipfile(path):
-        raise LoadError(NOT_DOCX)
-    try:
-        with zipfile.ZipFile(path) as zf:
-            infos = zf.infolist()
-            names = {i.filename for i in infos}
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as exc:
-        raise LoadError(DAMAGED) from exc
-    total = sum(i.file_size for i in infos)
-    bomb = len(infos) > MAX_ENTRIES or any(
-        i.file_size > RATIO_MIN_SIZE and i.file_size > max_ratio * max(i.compress_size, 1) for i in infos
-    )
-    if bomb:
-        raise LoadError(
-            f"This .docx looks like a zip bomb (it would expand to {total / 1048576:,.0f} MB "
-            f"from {path.stat().st_size / 1024:,.0f} KB); it was not opened"
-        )
+    with open_zip(path, max_total_bytes=max_total, not_zip=NOT_DOCX) as zf:
+        infos = zf.infolist()
     xml = sum(i.file_size for i in infos if i.filename.lower().endswith((".xml", ".rels")))
-    if reason := _too_large(total, xml, max_total, max_xml):
-        raise LoadError(reason)
-    if "word/document.xml" not in names:
+    if xml > max_xml:
+        raise LoadError(f"This .docx is too large when unpacked (its text and layout take {format_mb(xml)} MB; "
+                        f"the limit is {format_mb(max_xml)} MB), so it was not opened")
+    if "word/document.xml" not in {i.filename for i in infos}:
         raise LoadError("This zip file is not a Word document (there is no word/document.xml inside)")
 
 
