@@ -10,7 +10,9 @@ from collections.abc import Iterator, Sequence
 from desktop_rag.cli.output import TerminalProgress, print_json
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, TokenEvent, UsageError
+from desktop_rag.engine import (
+    DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, TokenEvent, UsageError, location_text,
+)
 
 
 def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
@@ -237,7 +239,7 @@ def _warn_plain_http(engine: Engine) -> None:
 def _where(hit: Hit) -> str:
     parts = [hit.path]
     if hit.page is not None:
-        parts.append(f"page {hit.page}")
+        parts.append(location_text(hit.path, hit.page))
     if hit.heading:
         parts.append(hit.heading)
     return clean_line(", ".join(parts))

@@ -167,6 +167,7 @@ class Engine:
             self._parser.timeout_s = self.settings.parse_timeout_s
             self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
             self._parser.ocr = self.settings.ocr_enabled
+            self._parser.table_chars = self.settings.chunk_size
             return self._parser
 
     def set_password(self, password: str, path: str | Path | None = None) -> None:

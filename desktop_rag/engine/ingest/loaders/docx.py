@@ -8,6 +8,7 @@ from typing import Iterator
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import normalize_text
+from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -115,7 +116,7 @@ def _sections(blocks: Iterator[tuple[int | None, str]]) -> list[Section]:
     return sections
 
 
-def load_docx(path: Path) -> ParsedDocument:
+def load_docx(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load a .docx after checking that it is a sane zip."""
     check_zip_safety(path)
     import docx
