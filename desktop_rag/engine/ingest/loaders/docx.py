@@ -1,4 +1,4 @@
-"""Word .docx loader (python-docx): paragraphs and tables in document order, headings kept."""
+"""Word .docx loader (python-docx): paragraphs and tables in document order, headings kept, tables as Markdown."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
+from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NOT_DOCX = "Not a Word .docx file (it may be an old .doc renamed; save it as .docx)"
@@ -59,28 +60,26 @@ def _cell_texts(row) -> list[str]:
     return texts
 
 
-def _table_text(table) -> str:
-    """Rows of cells joined with ' | ', one row per line; empty rows dropped."""
-    lines = []
-    for row in table.rows:
-        cells = _cell_texts(row)
-        if any(cells):
-            lines.append(" | ".join(cells))
-    return "\n".join(lines)
+def _table_rows(table) -> list[list[str]]:
+    """The cell texts of a table's rows (the first is taken as its header)."""
+    return [_cell_texts(row) for row in table.rows]
 
 
-def _blocks(document) -> Iterator[tuple[int | None, str]]:
-    """(heading level or None, text) for body paragraphs and tables, in document order."""
+Block = tuple[int | None, str, list[list[str]] | None]  # heading level or None, paragraph text, a table's rows
+
+
+def _blocks(document) -> Iterator[Block]:
+    """Body paragraphs (with their heading level) and tables, in document order."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    def walk(parent_element) -> Iterator[tuple[int | None, str]]:
+    def walk(parent_element) -> Iterator[Block]:
         for child in parent_element.iterchildren():
             if child.tag == _W + "p":
                 para = Paragraph(child, document)
-                yield _heading_level(para), normalize_text(para.text)
+                yield _heading_level(para), normalize_text(para.text), None
             elif child.tag == _W + "tbl":
-                yield None, _table_text(Table(child, document))
+                yield None, "", _table_rows(Table(child, document))
             elif child.tag == _W + "sdt":  # content controls wrap ordinary blocks
                 for content in child.iterchildren(_W + "sdtContent"):
                     yield from walk(content)
@@ -88,8 +87,9 @@ def _blocks(document) -> Iterator[tuple[int | None, str]]:
     yield from walk(document.element.body)
 
 
-def _sections(blocks: Iterator[tuple[int | None, str]]) -> list[Section]:
-    """Group blocks into sections; each heading starts one and extends the heading path."""
+def _sections(blocks: Iterator[Block], table_chars: int) -> list[Section]:
+    """Group blocks into sections; each heading starts one and extends the heading path; each table becomes
+    Markdown row groups of its own (`ingest.tables`), so a chunk never holds table rows without their header."""
     sections: list[Section] = []
     stack: list[tuple[int, str]] = []
     parts: list[str] = []
@@ -99,7 +99,12 @@ def _sections(blocks: Iterator[tuple[int | None, str]]) -> list[Section]:
         if has_body:
             sections.append(Section(text="\n\n".join(parts), heading_path=tuple(t for _, t in stack)))
 
-    for level, text in blocks:
+    for level, text, rows in blocks:
+        if rows is not None:
+            flush()
+            sections.extend(table_sections(rows, max_chars=table_chars, heading_path=tuple(t for _, t in stack)))
+            parts, has_body = [], False
+            continue
         if not text.strip():
             continue
         if level is None:
@@ -123,7 +128,7 @@ def load_docx(path: Path, context: LoadContext | None = None) -> ParsedDocument:
 
     try:
         document = docx.Document(str(path))
-        sections = _sections(_blocks(document))
+        sections = _sections(_blocks(document), (context or LoadContext()).table_chars)
     except (OSError, MemoryError):
         raise
     except Exception as exc:  # python-docx/lxml raise many types on broken files
