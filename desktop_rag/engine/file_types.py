@@ -33,6 +33,11 @@ class Reader:
 READERS: tuple[Reader, ...] = (
     Reader("pdf", "pdf", (".pdf",), "PDF", "PDF", f"{_LOADERS}.pdf:load_pdf"),
     Reader("docx", "word", (".docx",), "Word .docx", "Word .docx", f"{_LOADERS}.docx:load_docx", location=""),
+    Reader("pptx", "slides", (".pptx",), "PowerPoint .pptx", "PowerPoint .pptx", f"{_LOADERS}.pptx:load_pptx",
+           location="slide"),
+    Reader("xlsx", "spreadsheet", (".xlsx", ".ods"), "spreadsheets (.xlsx, .ods)", "电子表格（.xlsx、.ods）",
+           f"{_LOADERS}.sheets:load_workbook", location="sheet"),
+    Reader("csv", "table", (".csv", ".tsv"), "CSV/TSV", "CSV/TSV", f"{_LOADERS}.sheets:load_csv", location="sheet"),
     Reader("md", "markdown", (".md", ".markdown"), ".md", ".md", f"{_LOADERS}.text:load_markdown", in_child=False,
            location=""),
     Reader("txt", "text", (".txt",), ".txt", ".txt", f"{_LOADERS}.text:load_text", in_child=False, location=""),

@@ -25,7 +25,8 @@ def _load(path: Path):
 
 
 def test_supported_suffixes() -> None:
-    assert SUPPORTED_SUFFIXES == frozenset({".pdf", ".docx", ".txt", ".md", ".markdown",
+    assert SUPPORTED_SUFFIXES == frozenset({".pdf", ".docx", ".pptx", ".xlsx", ".ods", ".csv", ".tsv", ".txt", ".md",
+                                            ".markdown",
                                             ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
 
 
@@ -139,7 +140,7 @@ def test_size_limit_checked_before_parsing(tmp_path: Path) -> None:
 
 def test_unsupported_and_missing(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="not supported"):
-        _load(tmp_path / "x.xlsx")
+        _load(tmp_path / "x.key")
     with pytest.raises(LoadError, match="moved or deleted"):
         _load(tmp_path / "missing.txt")
 

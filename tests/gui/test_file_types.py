@@ -39,11 +39,13 @@ def test_the_file_dialog_offers_every_supported_suffix(language, qtbot, monkeypa
 
 
 def test_the_not_added_message_names_every_kind(language):
-    message = i18n.tr("library.unsupported", names="sheet.xlsx")
+    message = i18n.tr("library.unsupported", names="slides.key")
     for kind in READERS:
         assert (kind.label_zh if language == "zh" else kind.label) in message
-    assert message.endswith("sheet.xlsx")
+    assert message.endswith("slides.key")
     if language == "en":
-        assert message == "Not added (unsupported type; PDF, Word .docx, .md, .txt and images only): sheet.xlsx"
+        assert message == ("Not added (unsupported type; PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), "
+                           "CSV/TSV, .md, .txt and images only): slides.key")
     else:
-        assert message == "未添加（不支持的类型，仅支持 PDF、Word .docx、.md、.txt 和图片）：sheet.xlsx"
+        assert message == ("未添加（不支持的类型，仅支持 PDF、Word .docx、PowerPoint .pptx、电子表格（.xlsx、.ods）、CSV/TSV、.md、.txt "
+                           "和图片）：slides.key")

@@ -105,7 +105,7 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0)
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-    for name in ("pypdf", "docx"):  # import now so the first file's time limit is fair
+    for name in ("pypdf", "docx", "pptx", "python_calamine"):  # import now so the first file's time limit is fair
         try:
             importlib.import_module(name)
         except ImportError:
