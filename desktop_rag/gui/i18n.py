@@ -173,6 +173,9 @@ _TEXT: dict[str, tuple[str, str]] = {
                                 "检索索引仍在加载：本回答只用了关键词匹配。"),
     "chat.welcome": ("Add documents on the left, then ask a question here.",
                      "先在左侧添加文档，然后在这里提问。"),
+    "chat.welcome_ready": ("Ask a question about your documents below, for example “What are the key dates in "
+                           "my notes?” The answer cites the passages it comes from.",
+                           "在下方就你的文档提问，例如“我的笔记里有哪些关键日期？”回答会注明出自哪些段落。"),
     # search filter (under the messages)
     "filter.label": ("Search in:", "检索范围："),
     "filter.all_folders": ("All folders", "全部文件夹"),
