@@ -130,3 +130,22 @@ def test_found_by_its_question_and_cited_with_its_location(library, question, na
     assert text in top.text
     if name.endswith(("xlsx", "csv", "tsv")):  # a row's passage carries its table's header
         assert top.text.startswith("| ") and top.text.splitlines()[1].startswith("| --- |")
+
+
+@pytest.mark.parametrize("name", ["deck.pptx", "book.xlsx"])
+def test_the_viewer_finds_every_cited_passage_of_a_slide_or_sheet(tmp_path: Path, name: str):
+    """Citations open the viewer at the passage as for .docx: `locate` re-reads the file and finds each chunk."""
+    from desktop_rag.engine.document.locate import EXACT, IndexedFile, locate
+    from desktop_rag.engine.ingest.chunking import chunk_document
+    from desktop_rag.engine.ingest.scanning import file_sha256
+    from desktop_rag.engine.types import Hit
+
+    path = (write_pptx if name.endswith("pptx") else write_xlsx)(tmp_path / name)
+    st = path.stat()
+    indexed = IndexedFile(st.st_size, st.st_mtime_ns, file_sha256(str(path)))
+    chunks = chunk_document(load(path, max_bytes=LIMIT))
+    for c in chunks:
+        hit = Hit(c.ordinal, 1.0, str(path), c.page, c.heading, c.text, char_start=c.char_start, char_end=c.char_end)
+        location = locate(hit, indexed, max_bytes=LIMIT)
+        assert location.kind == "text" and location.match == EXACT
+        assert location.text[location.start:location.end] == c.text
