@@ -15,7 +15,8 @@ from typing import Any
 
 from desktop_rag import __version__
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, contain_panics
+from desktop_rag.engine import (DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, contain_panics,
+                                 location_text)
 
 log = logging.getLogger(__name__)
 
@@ -24,10 +25,10 @@ MAX_QUERY_CHARS = 4000
 
 
 def instructions() -> str:
-    """What the server offers; the document kinds come from the loaders' table of supported types."""
-    from desktop_rag.engine import FILE_TYPES, supported_types
+    """What the server offers; the document formats come from the engine's reader registry."""
+    from desktop_rag.engine import READERS, supported_types
 
-    ocr = "; images and scanned PDF pages are read with OCR" if any(t.kind == "image" for t in FILE_TYPES) else ""
+    ocr = "; images and scanned PDF pages are read with OCR" if any(r.kind == "image" for r in READERS) else ""
     return (f"Desktop RAG: search the user's own documents ({supported_types()}{ocr}) on this computer and "
             "get passages with their file, page and heading. Use "
             "`search` for passages, `ask` for a short answer with cited sources, `list_collections` to see "
@@ -163,7 +164,8 @@ def _checked_query(text: str) -> str:
 
 
 def _passage(hit: Hit, rank: int) -> dict[str, Any]:
-    return {"rank": rank, "file": hit.path, "page": hit.page, "heading": hit.heading,
+    return {"rank": rank, "file": hit.path, "page": hit.page, "location": location_text(hit.path, hit.page),
+            "heading": hit.heading,
             "score": round(float(hit.score), 6), "text": hit.text, "chunk_id": hit.chunk_id, "ocr": hit.ocr}
 
 

@@ -10,7 +10,9 @@ from collections.abc import Iterator, Sequence
 from desktop_rag.cli.output import TerminalProgress, print_json
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, TokenEvent, UsageError
+from desktop_rag.engine import (
+    DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, TokenEvent, UsageError, location_text, skipped_summary,
+)
 
 
 def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
@@ -35,6 +37,8 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
         print(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
               f"{report.unchanged} unchanged, {len(report.failed)} failed; {report.chunks} new chunks, "
               f"{report.embedded} embedded in {report.seconds:.1f} s")
+        if report.skipped:
+            print(clean_line(skipped_summary(report.skipped)))
         for failure in report.failed:
             print(f"  failed: {clean_line(failure.path)}: {clean(failure.error)}")
         for note in report.notes:
@@ -78,6 +82,8 @@ def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
     print(f"Files: {status.files_total} total, {status.files_indexed} indexed, {status.files_failed} failed, "
           f"{status.files_pending} pending")
     print(f"Chunks: {status.chunks} ({status.chunks_pending_embedding} waiting for embedding)")
+    if status.skipped:
+        print(f"Last scan: {clean_line(skipped_summary(status.skipped))}")
     if status.reembed_model:
         print(f"Switching to {clean_line(status.reembed_model)}: {status.reembed_done}/{status.reembed_total} chunks re-embedded "
               "(search uses the current model until it is complete; `desktop-rag index` continues it)")
@@ -252,7 +258,7 @@ def _warn_plain_http(engine: Engine) -> None:
 def _where(hit: Hit) -> str:
     parts = [hit.path]
     if hit.page is not None:
-        parts.append(f"page {hit.page}")
+        parts.append(location_text(hit.path, hit.page))
     if hit.heading:
         parts.append(hit.heading)
     return clean_line(", ".join(parts))

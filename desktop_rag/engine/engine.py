@@ -33,6 +33,7 @@ from desktop_rag.engine.search.cache import query_vector_cache, result_cache
 from desktop_rag.engine.store import collections, conversations
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.pool import StorePool, WriterLock
+from desktop_rag.engine.store.skipped import skipped_counts
 from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
 from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index, save_cache
 from desktop_rag.engine.text.language import interface_is_chinese
@@ -167,6 +168,7 @@ class Engine:
             self._parser.timeout_s = self.settings.parse_timeout_s
             self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
             self._parser.ocr = self.settings.ocr_enabled
+            self._parser.table_chars = self.settings.chunk_size
             return self._parser
 
     def set_password(self, password: str, path: str | Path | None = None) -> None:
@@ -539,6 +541,7 @@ class Engine:
             reembed_done=done,
             reembed_total=total,
             multilingual_missing=self.multilingual_missing(),
+            skipped=skipped_counts(store, (s.id for s in sources if not s.detached)),
         )
 
     def search(self, query: str, k: int | None = None, collection: int | None = None,

@@ -1,53 +1,99 @@
-"""The supported file types: one table of kinds, suffixes and how messages name them, and the type names
-that searches are limited by. Which loader reads each kind lives in `ingest.loaders`."""
+"""The reader registry: one declaration per format the app reads, and everything derived from it.
+
+Each `Reader` says which suffixes it takes, its kind, the type name a search is limited by (CLI `--type`, the
+GUI's type filter, the MCP `file_type`), how messages name it in English and Chinese, its loader (a lazily
+imported "module:function" taking `(path, LoadContext)`), whether it is read in the memory-capped parser child,
+and the word a front end puts before `Section.page` ("page 3", "slide 3"). Adding a format is one loader module
+plus one entry in `READERS`; scanning, the parser, the file dialog, the drop area, the "not supported" messages
+and the MCP server all read this table.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+_LOADERS = "desktop_rag.engine.ingest.loaders"
+
 
 @dataclass(frozen=True)
-class FileType:
-    """One kind of document the app reads."""
+class Reader:
+    """One format the app reads."""
 
-    kind: str  # "pdf" | "word" | "text" | "markdown" | "image"
+    name: str  # the type name searches filter by ("pdf", "docx", ...), unique
+    kind: str  # what it is ("pdf", "word", "text", "markdown", "image", ...)
     suffixes: tuple[str, ...]  # lower case, with the dot
-    label: str  # how messages name the kind ("PDF", "Word .docx", ".md", "images")
-    in_process: bool  # read in this process (plain text); the others in the parser's child process
+    label: str  # how English messages name it ("PDF", "Word .docx", "images")
+    label_zh: str  # how Chinese messages name it ("PDF", "Word .docx", "图片")
+    loader: str  # "module:function", imported when the first such file is read
+    in_child: bool = True  # read in the memory-capped parser child (False: plain text, read in this process)
+    location: str = "page"  # the unit `Section.page` counts: a key of LOCATION_WORDS, "" when it has none
 
 
-FILE_TYPES: tuple[FileType, ...] = (
-    FileType("pdf", (".pdf",), "PDF", False),
-    FileType("word", (".docx",), "Word .docx", False),
-    FileType("text", (".txt",), ".txt", True),
-    FileType("markdown", (".md", ".markdown"), ".md", True),
-    FileType("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"), "images", False),
+READERS: tuple[Reader, ...] = (
+    Reader("pdf", "pdf", (".pdf",), "PDF", "PDF", f"{_LOADERS}.pdf:load_pdf"),
+    Reader("docx", "word", (".docx",), "Word .docx", "Word .docx", f"{_LOADERS}.docx:load_docx", location=""),
+    Reader("pptx", "slides", (".pptx",), "PowerPoint .pptx", "PowerPoint .pptx", f"{_LOADERS}.pptx:load_pptx",
+           location="slide"),
+    Reader("xlsx", "spreadsheet", (".xlsx", ".ods"), "spreadsheets (.xlsx, .ods)", "电子表格（.xlsx、.ods）",
+           f"{_LOADERS}.sheets:load_workbook", location="sheet"),
+    Reader("csv", "table", (".csv", ".tsv"), "CSV/TSV", "CSV/TSV", f"{_LOADERS}.sheets:load_csv", location="sheet"),
+    Reader("md", "markdown", (".md", ".markdown"), ".md", ".md", f"{_LOADERS}.text:load_markdown", in_child=False,
+           location=""),
+    Reader("txt", "text", (".txt",), ".txt", ".txt", f"{_LOADERS}.text:load_text", in_child=False, location=""),
+    Reader("image", "image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"), "images", "图片",
+           f"{_LOADERS}.image:load_image", location=""),
 )
-SUPPORTED_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES for s in t.suffixes)
-TEXT_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES if t.in_process for s in t.suffixes)
-MARKDOWN_SUFFIXES: frozenset[str] = frozenset(s for t in FILE_TYPES if t.kind == "markdown" for s in t.suffixes)
 
-# The file types a search can be limited to, as the CLI, the GUI and the MCP tools name them, and the kind of
-# each in the table above (which holds their suffixes).
-TYPE_NAMES: tuple[str, ...] = ("pdf", "docx", "md", "txt", "image")
-_KINDS = {"pdf": "pdf", "docx": "word", "md": "markdown", "txt": "text", "image": "image"}
+# how a front end words `Section.page` for each location kind: English, Chinese ({n}: the 1-based unit)
+LOCATION_WORDS: dict[str, tuple[str, str]] = {
+    "page": ("page {n}", "第 {n} 页"),
+    "slide": ("slide {n}", "第 {n} 张幻灯片"),
+    "sheet": ("sheet {n}", "第 {n} 个工作表"),
+    "chapter": ("chapter {n}", "第 {n} 章"),
+    "message": ("message {n}", "第 {n} 封邮件"),
+}
+
+_BY_SUFFIX: dict[str, Reader] = {s: r for r in READERS for s in r.suffixes}
+SUPPORTED_SUFFIXES: frozenset[str] = frozenset(_BY_SUFFIX)
+TEXT_SUFFIXES: frozenset[str] = frozenset(s for r in READERS if not r.in_child for s in r.suffixes)
+CHILD_SUFFIXES: frozenset[str] = SUPPORTED_SUFFIXES - TEXT_SUFFIXES
+TYPE_NAMES: tuple[str, ...] = tuple(r.name for r in READERS)
 
 
-def supported_types() -> str:
-    """The supported kinds for a message: "PDF, Word .docx, .txt, .md, images"."""
-    return ", ".join(t.label for t in FILE_TYPES)
+def reader_for(path: str | Path) -> Reader | None:
+    """The reader of a file by its suffix (any case), None when the app does not read it."""
+    return _BY_SUFFIX.get(Path(path).suffix.lower())
+
+
+def is_supported(path: str | Path) -> bool:
+    return reader_for(path) is not None
+
+
+def suffixes_of(name: str) -> tuple[str, ...]:
+    """The file suffixes of a type name ("md": .md and .markdown); () for an unknown name."""
+    return next((r.suffixes for r in READERS if r.name == name), ())
+
+
+def type_labels(lang: str = "en") -> list[str]:
+    """How messages name each format, in registry order."""
+    return [r.label_zh if lang == "zh" else r.label for r in READERS]
+
+
+def supported_types(lang: str = "en") -> str:
+    """The supported formats for a message: "PDF, Word .docx, .md, .txt, images"."""
+    return ("、" if lang == "zh" else ", ").join(type_labels(lang))
 
 
 def suffix_patterns() -> str:
     """Every supported suffix as a file-name pattern for a file dialog: "*.pdf *.docx *.txt ..."."""
-    return " ".join(f"*{s}" for t in FILE_TYPES for s in t.suffixes)
+    return " ".join(f"*{s}" for r in READERS for s in r.suffixes)
 
 
-def suffixes_of(name: str) -> tuple[str, ...]:
-    """The file suffixes of a type name ("md": .md and .markdown)."""
-    return next((t.suffixes for t in FILE_TYPES if t.kind == _KINDS[name]), ())
-
-
-def is_supported(path: str | Path) -> bool:
-    return Path(path).suffix.lower() in SUPPORTED_SUFFIXES
+def location_text(path: str | Path, page: int | None, lang: str = "en") -> str:
+    """How a passage's unit reads: "page 3", "slide 3", "第 3 张幻灯片"; "" when it has none."""
+    if page is None:
+        return ""
+    reader = reader_for(path)
+    word = LOCATION_WORDS.get(reader.location if reader is not None and reader.location else "page")
+    return word[1 if lang == "zh" else 0].format(n=page)

@@ -7,6 +7,10 @@ which follow the question's language, and the model catalog's descriptions, whic
 from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
+    # what a folder scan skipped ({n} files; {types}: "8 .key, 4 .pages")
+    "skipped_types": {"en": "{n} skipped: {types}, not supported", "zh": "跳过 {n} 个文件：{types}，不支持这些类型"},
+    "skipped_type": {"en": "{count} {suffix}", "zh": "{count} 个 {suffix}"},
+    "skipped_more": {"en": "{count} other", "zh": "其他 {count} 个"},
     # answers
     "nothing_found": {
         "en": "I couldn't find anything relevant to this question in your library.",
@@ -61,6 +65,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "50+ languages (incl. zh, en)", "zh": "50 多种语言（含中、英）",
     },
 }
+
+
+def skipped_summary(skipped: tuple[tuple[str, int], ...] | dict[str, int], language: str = "en",
+                    most: int = 5) -> str:
+    """ "12 skipped: 8 .key, 4 .pages, not supported" (the `most` commonest types named), or "" for none."""
+    items = list(dict(skipped).items())
+    if not items:
+        return ""
+    named = [message("skipped_type", language, count=n, suffix=s) for s, n in items[:most]]
+    if rest := sum(n for _, n in items[most:]):
+        named.append(message("skipped_more", language, count=rest))
+    joiner = "、" if language == "zh" else ", "
+    return message("skipped_types", language, n=sum(n for _, n in items), types=joiner.join(named))
 
 
 def message(key: str, language: str = "en", **values: object) -> str:

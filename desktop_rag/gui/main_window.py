@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine import IndexReport, IndexStatus, Progress, is_supported
+from desktop_rag.engine import IndexReport, IndexStatus, Progress, is_supported, skipped_summary
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
@@ -268,8 +268,10 @@ class MainWindow(QMainWindow):
     def _finished_text(self, report: IndexReport) -> str:
         if self.library_model.rowCount() == 0 and not (report.added or report.updated or report.failed):
             return ""  # an empty library's start-up check: nothing to report
-        return i18n.tr("progress.finished", added=report.added, updated=report.updated, removed=report.removed,
+        text = i18n.tr("progress.finished", added=report.added, updated=report.updated, removed=report.removed,
                        failed=len(report.failed))
+        skipped = skipped_summary(report.skipped, i18n.language())
+        return f"{text} · {skipped}" if skipped else text
 
     def _run_failed(self, message: str) -> None:
         self.library_panel.show_progress_text(message)
@@ -305,6 +307,8 @@ class MainWindow(QMainWindow):
         self.last_status = status
         text = i18n.tr("status.index", indexed=status.files_indexed, failed=status.files_failed,
                        pending=status.files_pending, chunks=status.chunks_pending_embedding)
+        if status.skipped:
+            text += " · " + skipped_summary(status.skipped, i18n.language())
         if status.reembed_model:
             text += " · " + i18n.tr("status.reembed", model=status.reembed_model, done=status.reembed_done,
                                     total=status.reembed_total)

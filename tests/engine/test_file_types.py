@@ -1,30 +1,30 @@
-"""One table of supported types decides what is scanned, where it is parsed, and what messages say."""
+"""One reader registry decides what is scanned, where it is parsed, which loader reads it and what messages say."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from desktop_rag.engine import file_types
-from desktop_rag.engine.file_types import FILE_TYPES, SUPPORTED_SUFFIXES, supported_types
+from desktop_rag.engine.file_types import READERS, SUPPORTED_SUFFIXES, supported_types
 from desktop_rag.engine.ingest import parsing, scanning
 from desktop_rag.engine.ingest.loaders import load
 
 
 def test_every_suffix_in_the_table_is_scanned_and_nothing_else(tmp_path: Path):
-    for kind in FILE_TYPES:
+    for kind in READERS:
         for suffix in kind.suffixes:
             assert file_types.is_supported(f"a{suffix}") and file_types.is_supported(f"A{suffix.upper()}")
-    for other in ("a.doc", "a.xlsx", "a.mdx", "a", "a.pdf.tmp"):
+    for other in ("a.doc", "a.key", "a.mdx", "a", "a.pdf.tmp"):
         assert not file_types.is_supported(other)
     (tmp_path / "notes.markdown").write_text("# Title\n\nBody text.\n", encoding="utf-8")
-    (tmp_path / "sheet.xlsx").write_bytes(b"PK")
+    (tmp_path / "slides.key").write_bytes(b"PK")
     found, skipped = scanning.scan(str(tmp_path), "folder")
     assert [Path(f.path).name for f in found] == ["notes.markdown"]
-    assert [(Path(s.path).name, s.reason) for s in skipped] == [("sheet.xlsx", scanning.UNSUPPORTED)]
+    assert [(Path(s.path).name, s.reason) for s in skipped] == [("slides.key", scanning.UNSUPPORTED)]
 
 
 def test_text_is_read_in_process_the_rest_in_the_parser_child():
-    assert parsing.CHILD_SUFFIXES == {s for t in FILE_TYPES if not t.in_process for s in t.suffixes}
+    assert parsing.CHILD_SUFFIXES == {s for t in READERS if t.in_child for s in t.suffixes}
     assert file_types.TEXT_SUFFIXES == {".txt", ".md", ".markdown"}
     assert parsing.CHILD_SUFFIXES | file_types.TEXT_SUFFIXES == SUPPORTED_SUFFIXES
 
@@ -37,5 +37,22 @@ def test_a_markdown_file_keeps_its_headings(tmp_path: Path):
 
 
 def test_messages_name_the_supported_kinds():
-    assert supported_types() == "PDF, Word .docx, .txt, .md, images"
-    assert scanning.UNSUPPORTED == "Not a supported file type (PDF, Word .docx, .txt, .md, images)"
+    assert supported_types() == "PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, .md, .txt, images"
+    assert scanning.UNSUPPORTED == "Not a supported file type (PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, .md, .txt, images)"
+
+
+def test_every_reader_declares_a_loader_that_imports_and_a_unique_type_name():
+    from desktop_rag.engine.ingest.loaders import loader_for
+
+    assert len({r.name for r in READERS}) == len(READERS)
+    assert len(SUPPORTED_SUFFIXES) == sum(len(r.suffixes) for r in READERS)  # no suffix read by two readers
+    for reader in READERS:
+        assert callable(loader_for(reader.suffixes[0])), reader.name
+        assert reader.location in file_types.LOCATION_WORDS or reader.location == ""
+        assert reader.label and reader.label_zh
+
+
+def test_location_words_follow_the_reader():
+    assert file_types.location_text("a.pdf", 3) == "page 3"
+    assert file_types.location_text("a.PDF", 3, "zh") == "第 3 页"
+    assert file_types.location_text("a.pdf", None) == ""

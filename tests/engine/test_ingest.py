@@ -134,17 +134,17 @@ def test_bad_paths_are_usage_errors(tmp_path):
     engine = make_engine(tmp_path / "home")
     with pytest.raises(UsageError, match="No such file"):
         engine.index([tmp_path / "missing"])
-    (tmp_path / "x.xlsx").write_bytes(b"PK")
+    (tmp_path / "x.key").write_bytes(b"PK")
     with pytest.raises(UsageError, match="Not a supported"):
-        engine.index([tmp_path / "x.xlsx"])
+        engine.index([tmp_path / "x.key"])
     engine.close()
 
 
 def test_hidden_temp_and_unsupported_files_are_skipped(tmp_path):
     folder = tmp_path / "docs"
     write_docs(folder, 2)
-    # .xlsx: a type no loader reads (a .png is read by OCR since images became documents)
-    for name in (".hidden.txt", "~$draft.docx", ".~lock.report.docx#", "notes.tmp", "a.txt~", "sheet.xlsx"):
+    # .key: a type no loader reads (a .png is read by OCR since images became documents)
+    for name in (".hidden.txt", "~$draft.docx", ".~lock.report.docx#", "notes.tmp", "a.txt~", "slides.key"):
         (folder / name).write_bytes(b"whatever")
     (folder / "sub").mkdir()
     (folder / "sub" / "loop").symlink_to(folder, target_is_directory=True)
@@ -152,7 +152,7 @@ def test_hidden_temp_and_unsupported_files_are_skipped(tmp_path):
     engine = make_engine(tmp_path / "home")
     report = engine.index([folder], on_file=events.append)
     assert report.added == 2 and not report.failed
-    assert {e.path.rsplit("/", 1)[-1] for e in events if e.state == "skipped"} == {"sheet.xlsx"}
+    assert {e.path.rsplit("/", 1)[-1] for e in events if e.state == "skipped"} == {"slides.key"}
     engine.close()
 
 

@@ -39,10 +39,10 @@ def count_hashing(monkeypatch) -> list[str]:
 
 def test_every_kind_of_change_has_its_event_and_count(tmp_path, monkeypatch):
     docs = write_docs(tmp_path / "docs", 6)
-    (tmp_path / "docs" / "sheet.xlsx").write_bytes(b"PK")
+    (tmp_path / "docs" / "slides.key").write_bytes(b"PK")
     engine = make_engine(tmp_path / "home")
     first, report = events_of(engine, [tmp_path / "docs"])
-    assert first["sheet.xlsx"][0].state == "skipped" and "not a supported" in first["sheet.xlsx"][0].error.lower()
+    assert first["slides.key"][0].state == "skipped" and "not a supported" in first["slides.key"][0].error.lower()
     assert all(states(first)[d.name][:1] == ["queued"] for d in docs)
     chunks = {d.name: engine.store.file_by_path(str(d)).chunk_count for d in docs}
 
@@ -63,7 +63,7 @@ def test_every_kind_of_change_has_its_event_and_count(tmp_path, monkeypatch):
     read = count_hashing(monkeypatch)  # the touched files' new times were stored: nothing is read again
     third, report = events_of(engine)
     assert read == [] and report.unchanged == 4
-    assert {name: [(e.state, e.chunks) for e in evs] for name, evs in third.items() if name != "sheet.xlsx"} == {
+    assert {name: [(e.state, e.chunks) for e in evs] for name, evs in third.items() if name != "slides.key"} == {
         docs[0].name: [("unchanged", chunks[docs[0].name])], docs[1].name: [("unchanged", chunks[docs[1].name])],
         "renamed.txt": [("unchanged", chunks[docs[2].name])], docs[5].name: [("unchanged", chunks[docs[5].name])]}
     consistent(engine)

@@ -25,7 +25,8 @@ def _load(path: Path):
 
 
 def test_supported_suffixes() -> None:
-    assert SUPPORTED_SUFFIXES == frozenset({".pdf", ".docx", ".txt", ".md", ".markdown",
+    assert SUPPORTED_SUFFIXES == frozenset({".pdf", ".docx", ".pptx", ".xlsx", ".ods", ".csv", ".tsv", ".txt", ".md",
+                                            ".markdown",
                                             ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
 
 
@@ -47,16 +48,15 @@ def test_pdf_encrypted_with_empty_password_opens() -> None:
 
 def test_docx_headings_paragraphs_and_tables_in_order() -> None:
     doc = _load(GOOD / "manual.docx")
-    paths = [s.heading_path for s in doc.sections]
-    assert paths == [
-        ("Widget Manual",),
-        ("Widget Manual", "Setup"),
-        ("Widget Manual", "Setup", "Install"),
-        ("Widget Manual", "Usage"),
+    install = ("Widget Manual", "Setup", "Install")
+    assert [(s.heading_path, s.text) for s in doc.sections[2:5]] == [
+        (install, "Install\n\nBefore the table."),
+        (install, "| Part | Count |\n| --- | --- |\n| Bolt | 4 |"),  # a table is a Markdown section of its own
+        (install, "After the table."),
     ]
-    install = doc.sections[2].text
-    assert install.split("\n\n") == ["Install", "Before the table.", "Part | Count\nBolt | 4", "After the table."]
-    assert "中文段落：按下按钮即可开始。" in doc.sections[3].text
+    assert [s.heading_path for s in doc.sections[:2]] == [("Widget Manual",), ("Widget Manual", "Setup")]
+    assert doc.sections[5].heading_path == ("Widget Manual", "Usage")
+    assert "中文段落：按下按钮即可开始。" in doc.sections[5].text
     assert all(s.page is None for s in doc.sections)
 
 
@@ -140,7 +140,7 @@ def test_size_limit_checked_before_parsing(tmp_path: Path) -> None:
 
 def test_unsupported_and_missing(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="not supported"):
-        _load(tmp_path / "x.xlsx")
+        _load(tmp_path / "x.key")
     with pytest.raises(LoadError, match="moved or deleted"):
         _load(tmp_path / "missing.txt")
 

@@ -1,4 +1,4 @@
-"""The file dialog and the "not added" message come from the engine's one table of supported types."""
+"""The file dialog and the "not added" message come from the engine's reader registry."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from desktop_rag.engine.file_types import FILE_TYPES, SUPPORTED_SUFFIXES
+from desktop_rag.engine.file_types import READERS, SUPPORTED_SUFFIXES
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library import LibraryModel
 from desktop_rag.gui.views.library_panel import LibraryPanel
@@ -39,11 +39,13 @@ def test_the_file_dialog_offers_every_supported_suffix(language, qtbot, monkeypa
 
 
 def test_the_not_added_message_names_every_kind(language):
-    message = i18n.tr("library.unsupported", names="sheet.xlsx")
-    for kind in FILE_TYPES:
-        assert (i18n._TYPE_NAMES_ZH.get(kind.kind, kind.label) if language == "zh" else kind.label) in message
-    assert message.endswith("sheet.xlsx")
+    message = i18n.tr("library.unsupported", names="slides.key")
+    for kind in READERS:
+        assert (kind.label_zh if language == "zh" else kind.label) in message
+    assert message.endswith("slides.key")
     if language == "en":
-        assert message == "Not added (unsupported type; PDF, Word .docx, .txt, .md and images only): sheet.xlsx"
+        assert message == ("Not added (unsupported type; PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), "
+                           "CSV/TSV, .md, .txt and images only): slides.key")
     else:
-        assert message == "未添加（不支持的类型，仅支持 PDF、Word .docx、.txt、.md 和图片）：sheet.xlsx"
+        assert message == ("未添加（不支持的类型，仅支持 PDF、Word .docx、PowerPoint .pptx、电子表格（.xlsx、.ods）、CSV/TSV、.md、.txt "
+                           "和图片）：slides.key")

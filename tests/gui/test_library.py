@@ -92,7 +92,7 @@ def test_add_folder_indexes_and_shows_states(make_window, qtbot, tmp_path):
 
 def test_drop_unsupported_file_says_so_and_indexes_supported(make_window, qtbot, tmp_path):
     good = write_docs(tmp_path / "in", count=1)[0]
-    image = tmp_path / "in" / "sheet.xlsx"  # a type no loader reads (images are documents since issue 11)
+    image = tmp_path / "in" / "slides.key"  # a type no loader reads (images are documents since issue 11)
     image.write_bytes(b"PK\x03\x04")
     window = make_window()
     wait_idle(qtbot, window)
@@ -103,7 +103,7 @@ def test_drop_unsupported_file_says_so_and_indexes_supported(make_window, qtbot,
     with qtbot.waitSignal(window.index_finished, timeout=30_000, check_params_cb=lambda r: r.added == 1):
         window.dropEvent(event)
     banner = window.library_panel.banner
-    assert banner.isVisibleTo(window) and "sheet.xlsx" in banner.text()
+    assert banner.isVisibleTo(window) and "slides.key" in banner.text()
     wait_idle(qtbot, window)
     assert _file_index(window, good).siblingAtColumn(COL_STATE).data() == "indexed"
 

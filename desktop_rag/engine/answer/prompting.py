@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from desktop_rag.engine.answer.compression import sent_text
+from desktop_rag.engine.file_types import location_text
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
 from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
 from desktop_rag.engine.types import ChatTurn, Hit
@@ -74,10 +75,10 @@ def new_boundary(*texts: str) -> str:
 
 
 def passage_label(n: int, hit: Hit) -> str:
-    """`[n] file name, page p, heading` (page and heading only when known), always on one line."""
+    """`[n] file name, page p (slide p, ...), heading` (page and heading only when known), always on one line."""
     parts = [os.path.basename(hit.path) or hit.path or "document"]
     if hit.page is not None:
-        parts.append(f"page {hit.page}")
+        parts.append(location_text(hit.path, hit.page))
     if hit.heading:
         parts.append(hit.heading)
     return f"[{n}] " + _neutralise(_one_line(", ".join(parts)))

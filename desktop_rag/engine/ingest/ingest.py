@@ -14,9 +14,10 @@ from desktop_rag.engine.errors import LoadError, ModelMismatchError
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
-from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan
+from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skipped_types
 from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedding_text
 from desktop_rag.engine.store.languages import note_chunk_texts
+from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
 from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, Progress
@@ -41,6 +42,7 @@ class _Tally:
     embedded: int = 0
     failed: list[FailedFile] = field(default_factory=list)
     notes: list[FailedFile] = field(default_factory=list)  # indexed files the reader said something about
+    skipped: dict[str, int] = field(default_factory=dict)  # not supported, by suffix
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ class Ingestor:
         return IndexReport(
             t.added, t.updated, t.removed, t.unchanged, tuple(t.failed), t.chunks, t.embedded,
             time.monotonic() - started, self.cancel.is_set(), notes=tuple(t.notes),
+            skipped=tuple(sorted(t.skipped.items(), key=lambda kv: (-kv[1], kv[0]))),
         )
 
     # ---- reconcile ---------------------------------------------------------
@@ -102,6 +105,11 @@ class Ingestor:
             found, skipped = scan(source.path, source.kind)
             for item in skipped:
                 self.on_file(FileEvent(item.path, "skipped", item.reason))
+            by_type = skipped_types(skipped)
+            for suffix, n in by_type.items():
+                self.tally.skipped[suffix] = self.tally.skipped.get(suffix, 0) + n
+            with self.store.transaction():  # what `status` reports: the last scan of each source
+                set_skipped(self.store, source.id, by_type)
             stored = {f.path: f for f in self.store.files(source.id)}
             on_disk = {d.path for d in found}
             vanished.update({p: f for p, f in stored.items() if p not in on_disk})

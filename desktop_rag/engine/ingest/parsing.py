@@ -1,4 +1,4 @@
-"""Crash- and hang-safe parsing: PDF, Word and image files are read in a long-lived child process.
+"""Crash- and hang-safe parsing: every format but plain text is read in a long-lived child process.
 
 The child runs under a memory cap (RLIMIT_AS where the OS has it), a time budget that grows with the
 number of pages it has to recognise (OCR), and a cap on the text it may send back. While it recognises
@@ -19,13 +19,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES, TEXT_SUFFIXES
+from desktop_rag.engine.file_types import CHILD_SUFFIXES
 from desktop_rag.engine.ingest import loaders
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.types import ParsedDocument
 
 STARTUP_TIMEOUT_S = 60.0
-CHILD_SUFFIXES: frozenset[str] = SUPPORTED_SUFFIXES - TEXT_SUFFIXES
 CRASHED = "The reader crashed on this file (it may be damaged); it was skipped"
 MAX_MEMORY_MB = 4096  # address space of the child: OCR peaks near 1.5 GB of it (bench/README.md)
 MAX_TEXT_CHARS = 50_000_000  # about 25,000 dense pages; more is not a document a person reads
@@ -78,7 +77,7 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
     path, max_bytes, options = request
     context = LoadContext(
         password=options.get("password", ""), ocr=options.get("ocr", True),
-        page=lambda done, total: conn.send(("page", done, total)),
+        page=lambda done, total: conn.send(("page", done, total)), table_chars=options.get("table_chars", 500),
     )
     try:
         doc = parse_in_process(Path(path), max_bytes, context)
@@ -106,7 +105,8 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0)
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-    for name in ("pypdfium2", "pypdf", "docx"):  # import now so the first file's time limit is fair
+    # import now so the first file's time limit is fair
+    for name in ("pypdfium2", "pypdf", "docx", "pptx", "python_calamine"):
         try:
             importlib.import_module(name)
         except ImportError:
@@ -169,6 +169,7 @@ class SafeParser:
         self.ocr_page_s = ocr_page_s
         self.passwords: dict[str, str] = {}
         self.password = ""
+        self.table_chars = 500  # the chunk size: tables are cut into row groups of at most this
         self.restarts = 0
         self.memory_capped = False  # whether the current child runs under the memory cap
         self._ctx = multiprocessing.get_context("spawn")
@@ -197,9 +198,10 @@ class SafeParser:
         path = Path(path)
         loaders.check_file(path, self.max_bytes)
         options = {"password": self.passwords.get(str(path), self.password), "ocr": self.ocr,
-                   "max_text_chars": self.max_text_chars}
+                   "max_text_chars": self.max_text_chars, "table_chars": self.table_chars}
         if path.suffix.lower() not in self.child_suffixes:
-            context = LoadContext(password=options["password"], ocr=self.ocr, page=on_page or _ignore_page)
+            context = LoadContext(password=options["password"], ocr=self.ocr, page=on_page or _ignore_page,
+                                  table_chars=self.table_chars)
             return parse_in_process(path, self.max_bytes, context)
         with self._lock:
             return self._parse_in_child(path, options, on_page or _ignore_page, cancel)

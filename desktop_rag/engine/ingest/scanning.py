@@ -23,6 +23,7 @@ LINK_OUTSIDE = ("A link to something outside the folder you chose: links are not
                 "your chosen folders is read.")
 UNSUPPORTED = f"Not a supported file type ({supported_types()})"
 NOT_REGULAR = "Not a regular file (a pipe, device or socket is never read)"
+NO_SUFFIX = "(no extension)"
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,16 @@ class SkippedPath:
 
     path: str
     reason: str
+
+
+def skipped_types(skipped: list[SkippedPath]) -> dict[str, int]:
+    """How many files of each suffix were skipped as not supported ({".key": 8, ".pages": 4}), most first."""
+    counts: dict[str, int] = {}
+    for item in skipped:
+        if item.reason == UNSUPPORTED:
+            suffix = os.path.splitext(item.path)[1].lower() or NO_SUFFIX
+            counts[suffix] = counts.get(suffix, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def scan(root: str, kind: str) -> tuple[list[DiskFile], list[SkippedPath]]:

@@ -165,6 +165,7 @@ class ChatController(QObject):
 
     def _status_changed(self, status: IndexStatus) -> None:
         self.stored_vectors = status.embedded_chunks
+        self.chat_panel.messages.set_has_documents(status.files_indexed > 0)
 
     def _library_loaded(self, listing: tuple) -> None:
         """Offer the shown collection's source folders in the search filter."""

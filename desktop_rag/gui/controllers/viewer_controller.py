@@ -22,7 +22,9 @@ from desktop_rag.engine import (
     Location,
     find_in_pdf,
     locate,
+    location_text,
 )
+from desktop_rag.gui import i18n
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
 from desktop_rag.gui.threads.worker_pool import WorkerPool
@@ -123,7 +125,8 @@ class ViewerController(QObject):
             return
         view = self.window()
         number = self.passages[self.position][0]
-        view.set_title(os.path.basename(hit.path))
+        where = "" if hit.path.lower().endswith(".pdf") else location_text(hit.path, hit.page, i18n.language())
+        view.set_title(" · ".join(p for p in (os.path.basename(hit.path), where, hit.heading) if p))
         view.set_passage_nav(self.position, len(self.passages), number)
         view.set_banner("")
         view.set_find_result("")

@@ -6,7 +6,7 @@ import os
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine import Hit
+from desktop_rag.engine import Hit, location_text, reader_for
 from desktop_rag.gui import i18n
 
 COL_N, COL_FILE, COL_PAGE, COL_HEADING, COL_SCORE = range(5)
@@ -67,7 +67,7 @@ class SourcesModel(QAbstractTableModel):
             if column == COL_FILE:
                 return os.path.basename(hit.path)
             if column == COL_PAGE:
-                page = "" if hit.page is None else str(hit.page)
+                page = _unit(hit)
                 return f"{page} · {i18n.tr('sources.ocr')}".strip(" ·") if hit.ocr else page
             if column == COL_HEADING:
                 return hit.heading
@@ -82,3 +82,11 @@ class SourcesModel(QAbstractTableModel):
         if role == NumberRole:
             return number
         return None
+
+
+def _unit(hit: Hit) -> str:
+    """The page column: a PDF's page number, another unit with its word ("slide 3", "第 3 张幻灯片"), or ""."""
+    reader = reader_for(hit.path)
+    if hit.page is None or reader is None or reader.location == "page":
+        return "" if hit.page is None else str(hit.page)
+    return location_text(hit.path, hit.page, i18n.language())

@@ -55,7 +55,9 @@ class MessageListView(QScrollArea):
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._empty.setWordWrap(True)
         self._empty.setStyleSheet("color: #80868b; padding: 40px;")
-        i18n.bind(self._empty, QLabel.setText, "chat.welcome")
+        self._has_documents = False
+        self._show_welcome()
+        i18n.on_change(self._show_welcome)
         self._layout.addWidget(self._empty)
         self._layout.addStretch(1)
         self.setWidget(self._host)
@@ -68,6 +70,14 @@ class MessageListView(QScrollArea):
         self.verticalScrollBar().rangeChanged.connect(self._on_range)
         self.verticalScrollBar().valueChanged.connect(self._on_scroll)
         self._rebuild()
+
+    def set_has_documents(self, has_documents: bool) -> None:
+        """The empty chat's hint: add documents (an empty library), or a question to ask (once it holds some)."""
+        self._has_documents = has_documents
+        self._show_welcome()
+
+    def _show_welcome(self) -> None:
+        self._empty.setText(i18n.tr("chat.welcome_ready" if self._has_documents else "chat.welcome"))
 
     def widget_at(self, row: int) -> MessageWidget | None:
         return self._widgets[row] if 0 <= row < len(self._widgets) else None

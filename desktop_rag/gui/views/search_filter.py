@@ -93,4 +93,4 @@ class SearchFilterBar(QWidget):
         self.type_combo.setToolTip(i18n.tr("filter.type_tip"))
         self.type_combo.setItemText(0, i18n.tr("filter.all_types"))
         for i, name in enumerate(TYPE_NAMES, 1):
-            self.type_combo.setItemText(i, i18n.tr(f"filter.type.{name}"))
+            self.type_combo.setItemText(i, i18n.type_name(name))

@@ -8,6 +8,7 @@ import os
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QWidget
 
+from desktop_rag.engine import location_text
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.sources import COL_FILE, COL_HEADING, COL_N, COL_PAGE, COL_SCORE, SourcesModel
 from desktop_rag.gui.text import highlight_html
@@ -87,7 +88,7 @@ class SourcesPanel(QWidget):
         number = self.model.number(current.row())
         where = [html.escape(os.path.basename(hit.path))]
         if hit.page:
-            where.append(html.escape(i18n.tr("sources.page", page=hit.page)))
+            where.append(html.escape(location_text(hit.path, hit.page, i18n.language())))
         if hit.heading:
             where.append(html.escape(hit.heading))
         if hit.ocr:  # recognised from a scan: say so, recognition errors are possible

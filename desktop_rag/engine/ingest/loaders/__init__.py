@@ -1,13 +1,14 @@
-"""Reading a file by its type: the loader of each kind in `file_types.FILE_TYPES`, dispatch by suffix, size checks."""
+"""Reading a file by its type: each suffix's loader from the reader registry (`file_types.READERS`), size checks."""
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.file_types import FILE_TYPES
+from desktop_rag.engine.file_types import reader_for
 from desktop_rag.engine.types import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
@@ -27,44 +28,28 @@ class LoadContext:
     password: str = ""  # tried when a PDF does not open with the empty password
     ocr: bool = True
     page: PageCallback = _no_progress
+    table_chars: int = 500  # the chunk size: a table is cut into row groups of at most this (ingest.tables)
 
 
-def _load_pdf(path: Path, context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.ingest.loaders.pdf import load_pdf
-
-    return load_pdf(path, context)
-
-
-def _load_image(path: Path, context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.ingest.loaders.image import load_image
-
-    return load_image(path, context)
-
-
-def _load_docx(path: Path, _context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.ingest.loaders.docx import load_docx
-
-    return load_docx(path)
-
-
-def _load_text(path: Path, _context: LoadContext) -> ParsedDocument:
-    from desktop_rag.engine.ingest.loaders.text import load_text
-
-    return load_text(path)
-
-
-# kind (file_types.FILE_TYPES) -> loader, taking the path and a LoadContext: password, OCR switch, page progress
-_BY_KIND: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
-    "pdf": _load_pdf, "word": _load_docx, "text": _load_text, "markdown": _load_text, "image": _load_image,
-}
-_LOADERS: dict[str, Callable[[Path, LoadContext], ParsedDocument]] = {
-    suffix: _BY_KIND[t.kind] for t in FILE_TYPES for suffix in t.suffixes
-}
+Loader = Callable[[Path, LoadContext], ParsedDocument]
+# loaders put in place by `register` (tests); every other suffix is read by its reader in the registry
+_LOADERS: dict[str, Loader] = {}
 
 
 def register(suffix: str, loader: Callable[[Path], ParsedDocument]) -> None:
     """Add or replace the loader for a suffix (tests: a loader that hangs or crashes in the parser child)."""
     _LOADERS[suffix.lower()] = lambda path, _context: loader(path)
+
+
+def loader_for(suffix: str) -> Loader | None:
+    """The loader of a suffix: a registered one, else its reader's "module:function", imported now."""
+    if suffix in _LOADERS:
+        return _LOADERS[suffix]
+    reader = reader_for(f"x{suffix}")
+    if reader is None:
+        return None
+    module, _, function = reader.loader.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def format_mb(n_bytes: int | float) -> str:
@@ -95,11 +80,12 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
     """Parse one file in this process; every failure is a LoadError a person can read."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in _LOADERS:
+    loader = loader_for(suffix)
+    if loader is None:
         raise LoadError(f"Files of type '{path.suffix or '(none)'}' are not supported")
     check_file(path, max_bytes)
     try:
-        return _LOADERS[suffix](path, context or LoadContext())
+        return loader(path, context or LoadContext())
     except LoadError:
         raise
     except FileNotFoundError as exc:

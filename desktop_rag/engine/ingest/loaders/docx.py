@@ -1,66 +1,38 @@
-"""Word .docx loader (python-docx): paragraphs and tables in document order, headings kept."""
+"""Word .docx loader (python-docx): paragraphs and tables in document order, headings kept, tables as Markdown."""
 
 from __future__ import annotations
 
 import re
-import zipfile
 from pathlib import Path
 from typing import Iterator
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import normalize_text
+from desktop_rag.engine.ingest.loaders import LoadContext
+from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
+from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NOT_DOCX = "Not a Word .docx file (it may be an old .doc renamed; save it as .docx)"
 DAMAGED = "This Word file is damaged and could not be read"
 MAX_UNCOMPRESSED = 512 << 20  # all parts together, unpacked (pictures included)
 MAX_XML = 192 << 20  # the XML parts python-docx parses into trees (several times their size in memory)
-MAX_ENTRIES = 10_000
-MAX_RATIO = 100  # for entries over 1 MiB
-RATIO_MIN_SIZE = 1 << 20
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
 
 
-def _too_large(total: int, xml: int, max_total: int, max_xml: int) -> str:
-    """The reason for a document whose parts unpack to more than the reader can hold, or ''."""
+def check_zip_safety(path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_xml: int = MAX_XML) -> None:
+    """Raise LoadError unless `path` is a zip whose declared sizes pass the zip guard and hold a Word document."""
     from desktop_rag.engine.ingest.loaders import format_mb
 
-    if total > max_total:
-        return (f"This .docx is too large when unpacked ({format_mb(total)} MB; the limit is "
-                f"{format_mb(max_total)} MB), so it was not opened")
-    if xml > max_xml:
-        return (f"This .docx is too large when unpacked (its text and layout take {format_mb(xml)} MB; the limit "
-                f"is {format_mb(max_xml)} MB), so it was not opened")
-    return ""
-
-
-def check_zip_safety(
-    path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_ratio: float = MAX_RATIO, max_xml: int = MAX_XML
-) -> None:
-    """Raise LoadError unless `path` is a zip whose declared sizes are sane (no zip bomb, not too large unpacked)."""
-    if not zipfile.is_zipfile(path):
-        raise LoadError(NOT_DOCX)
-    try:
-        with zipfile.ZipFile(path) as zf:
-            infos = zf.infolist()
-            names = {i.filename for i in infos}
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as exc:
-        raise LoadError(DAMAGED) from exc
-    total = sum(i.file_size for i in infos)
-    bomb = len(infos) > MAX_ENTRIES or any(
-        i.file_size > RATIO_MIN_SIZE and i.file_size > max_ratio * max(i.compress_size, 1) for i in infos
-    )
-    if bomb:
-        raise LoadError(
-            f"This .docx looks like a zip bomb (it would expand to {total / 1048576:,.0f} MB "
-            f"from {path.stat().st_size / 1024:,.0f} KB); it was not opened"
-        )
+    with open_zip(path, max_total_bytes=max_total, not_zip=NOT_DOCX) as zf:
+        infos = zf.infolist()
     xml = sum(i.file_size for i in infos if i.filename.lower().endswith((".xml", ".rels")))
-    if reason := _too_large(total, xml, max_total, max_xml):
-        raise LoadError(reason)
-    if "word/document.xml" not in names:
+    if xml > max_xml:
+        raise LoadError(f"This .docx is too large when unpacked (its text and layout take {format_mb(xml)} MB; "
+                        f"the limit is {format_mb(max_xml)} MB), so it was not opened")
+    if "word/document.xml" not in {i.filename for i in infos}:
         raise LoadError("This zip file is not a Word document (there is no word/document.xml inside)")
 
 
@@ -88,28 +60,26 @@ def _cell_texts(row) -> list[str]:
     return texts
 
 
-def _table_text(table) -> str:
-    """Rows of cells joined with ' | ', one row per line; empty rows dropped."""
-    lines = []
-    for row in table.rows:
-        cells = _cell_texts(row)
-        if any(cells):
-            lines.append(" | ".join(cells))
-    return "\n".join(lines)
+def _table_rows(table) -> list[list[str]]:
+    """The cell texts of a table's rows (the first is taken as its header)."""
+    return [_cell_texts(row) for row in table.rows]
 
 
-def _blocks(document) -> Iterator[tuple[int | None, str]]:
-    """(heading level or None, text) for body paragraphs and tables, in document order."""
+Block = tuple[int | None, str, list[list[str]] | None]  # heading level or None, paragraph text, a table's rows
+
+
+def _blocks(document) -> Iterator[Block]:
+    """Body paragraphs (with their heading level) and tables, in document order."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    def walk(parent_element) -> Iterator[tuple[int | None, str]]:
+    def walk(parent_element) -> Iterator[Block]:
         for child in parent_element.iterchildren():
             if child.tag == _W + "p":
                 para = Paragraph(child, document)
-                yield _heading_level(para), normalize_text(para.text)
+                yield _heading_level(para), normalize_text(para.text), None
             elif child.tag == _W + "tbl":
-                yield None, _table_text(Table(child, document))
+                yield None, "", _table_rows(Table(child, document))
             elif child.tag == _W + "sdt":  # content controls wrap ordinary blocks
                 for content in child.iterchildren(_W + "sdtContent"):
                     yield from walk(content)
@@ -117,8 +87,9 @@ def _blocks(document) -> Iterator[tuple[int | None, str]]:
     yield from walk(document.element.body)
 
 
-def _sections(blocks: Iterator[tuple[int | None, str]]) -> list[Section]:
-    """Group blocks into sections; each heading starts one and extends the heading path."""
+def _sections(blocks: Iterator[Block], table_chars: int) -> list[Section]:
+    """Group blocks into sections; each heading starts one and extends the heading path; each table becomes
+    Markdown row groups of its own (`ingest.tables`), so a chunk never holds table rows without their header."""
     sections: list[Section] = []
     stack: list[tuple[int, str]] = []
     parts: list[str] = []
@@ -128,7 +99,12 @@ def _sections(blocks: Iterator[tuple[int | None, str]]) -> list[Section]:
         if has_body:
             sections.append(Section(text="\n\n".join(parts), heading_path=tuple(t for _, t in stack)))
 
-    for level, text in blocks:
+    for level, text, rows in blocks:
+        if rows is not None:
+            flush()
+            sections.extend(table_sections(rows, max_chars=table_chars, heading_path=tuple(t for _, t in stack)))
+            parts, has_body = [], False
+            continue
         if not text.strip():
             continue
         if level is None:
@@ -145,14 +121,14 @@ def _sections(blocks: Iterator[tuple[int | None, str]]) -> list[Section]:
     return sections
 
 
-def load_docx(path: Path) -> ParsedDocument:
+def load_docx(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load a .docx after checking that it is a sane zip."""
     check_zip_safety(path)
     import docx
 
     try:
         document = docx.Document(str(path))
-        sections = _sections(_blocks(document))
+        sections = _sections(_blocks(document), (context or LoadContext()).table_chars)
     except (OSError, MemoryError):
         raise
     except Exception as exc:  # python-docx/lxml raise many types on broken files

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.file_types import MARKDOWN_SUFFIXES
 from desktop_rag.engine.ingest.cleaning import clean_text
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -213,14 +212,19 @@ def _title_of(body: str) -> tuple[str, ...]:
     return (first.strip(),)
 
 
-def load_text(path: Path) -> ParsedDocument:
-    """Load a .txt, .md or .markdown file."""
+def load_text(path: Path, _context: object = None) -> ParsedDocument:
+    """Load a plain-text file (.txt): cleaned, its lone first line as every chunk's heading."""
+    body = clean_text(read_text_file(path))
+    return _document([Section(text=body, heading_path=_title_of(body))] if body else [])
+
+
+def load_markdown(path: Path, _context: object = None) -> ParsedDocument:
+    """Load a Markdown file (.md, .markdown): a section per heading."""
     text = read_text_file(path)
-    if path.suffix.lower() in MARKDOWN_SUFFIXES:
-        sections = _markdown_sections(text.replace("\r\n", "\n").replace("\r", "\n"))
-    else:
-        body = clean_text(text)
-        sections = [Section(text=body, heading_path=_title_of(body))] if body else []
+    return _document(_markdown_sections(text.replace("\r\n", "\n").replace("\r", "\n")))
+
+
+def _document(sections: list[Section]) -> ParsedDocument:
     if not sections:
         raise LoadError("The file contains no text (only spaces or blank lines)")
     return ParsedDocument(sections=tuple(sections))

@@ -1,0 +1,55 @@
+"""Skipped files are reported (issue 37 item 4): a folder scan counts the files it skipped as not supported by
+suffix; the index report and `status` carry the counts and say "3 skipped: 2 .key, 1 .pages, not supported" in
+English and Chinese. The hashing embedder: these tests are about counting, not meaning."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.ingest.scanning import LINK_OUTSIDE, NO_SUFFIX, UNSUPPORTED, SkippedPath, skipped_types
+from desktop_rag.engine.messages import skipped_summary
+
+FAST = Settings(embedding_model="hash:64")
+
+
+def test_counts_by_suffix_most_first_links_apart():
+    skipped = [SkippedPath("/d/a.key", UNSUPPORTED), SkippedPath("/d/b.KEY", UNSUPPORTED),
+               SkippedPath("/d/c.pages", UNSUPPORTED), SkippedPath("/d/README", UNSUPPORTED),
+               SkippedPath("/d/out.pdf", LINK_OUTSIDE)]
+    assert skipped_types(skipped) == {".key": 2, NO_SUFFIX: 1, ".pages": 1}
+
+
+def test_the_summary_in_both_languages():
+    counts = ((".key", 8), (".pages", 4))
+    assert skipped_summary(counts) == "12 skipped: 8 .key, 4 .pages, not supported"
+    assert skipped_summary(counts, "zh") == "跳过 12 个文件：8 个 .key、4 个 .pages，不支持这些类型"
+    many = tuple((f".x{i}", 1) for i in range(7))
+    assert skipped_summary(many).endswith(", 1 .x4, 2 other, not supported")
+    assert skipped_summary(()) == ""
+
+
+def test_index_report_and_status_carry_the_counts(tmp_path: Path):
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "notes.md").write_text("# Notes\n\nThe harbour opens in May.\n", "utf-8")
+    for name in ("a.key", "sub/b.key", "c.pages"):
+        (docs / name).write_bytes(b"PK\x03\x04")
+    engine = Engine(resolve_paths(tmp_path / "home"), FAST)
+    try:
+        report = engine.index([docs])
+        assert report.added == 1 and report.skipped == ((".key", 2), (".pages", 1))
+        assert report.to_json()["skipped"] == {".key": 2, ".pages": 1}
+        status = engine.status()
+        assert status.skipped == ((".key", 2), (".pages", 1)) and status.to_json()["skipped"] == {".key": 2, ".pages": 1}
+        (docs / "c.pages").unlink()  # the next scan replaces the counts
+        engine.index([docs])
+        assert engine.status().skipped == ((".key", 2),)
+    finally:
+        engine.close()
+    reader = Engine(resolve_paths(tmp_path / "home"), FAST, read_only=True)
+    try:
+        assert reader.status().skipped == ((".key", 2),)  # kept in the library, read by another process
+    finally:
+        reader.close()
