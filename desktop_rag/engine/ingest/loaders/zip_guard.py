@@ -1,0 +1,80 @@
+"""One zip guard for every zip-based format (.docx, .pptx, .xlsx, .epub, .odt).
+
+`open_zip` checks what the central directory declares (member count, each member's size and compression ratio,
+the total unpacked) before a byte is inflated; `read_member` reads one member with a byte cap. Python's zipfile
+never inflates a member past its declared size (a member that lies fails its CRC), so checking the declared sizes
+bounds what any reader built on zipfile (python-docx, python-pptx, openpyxl) can unpack.
+"""
+
+from __future__ import annotations
+
+import zipfile
+import zlib
+from pathlib import Path
+
+from desktop_rag.engine.errors import LoadError
+
+RATIO_MIN_SIZE = 1 << 20  # the ratio is judged on members over 1 MiB (small XML parts compress 100:1 honestly)
+
+
+def _mb(n_bytes: int) -> str:
+    from desktop_rag.engine.ingest.loaders import format_mb
+
+    return format_mb(n_bytes)
+
+
+def _kind(path: Path) -> str:
+    return path.suffix.lower() or "zip"
+
+
+def open_zip(
+    path: Path, *, max_members: int = 10_000, max_total_bytes: int = 1 << 30, max_ratio: float = 100,
+    not_zip: str = "",
+) -> zipfile.ZipFile:
+    """Open `path` as a zip after checking its declared sizes; the caller closes it. Raises LoadError.
+
+    `not_zip` is the message for a file that is no zip at all (a format's own advice, e.g. an old .doc renamed).
+    """
+    kind = _kind(Path(path))
+    try:
+        zf = zipfile.ZipFile(path)
+    except FileNotFoundError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
+        raise LoadError(not_zip or f"This {kind} file is damaged or not a {kind} file (it is not a valid zip "
+                                   "package), so it could not be read") from exc
+    try:
+        _check(zf, Path(path), kind, max_members, max_total_bytes, max_ratio)
+    except BaseException:
+        zf.close()
+        raise
+    return zf
+
+
+def _check(zf: zipfile.ZipFile, path: Path, kind: str, max_members: int, max_total: int, max_ratio: float) -> None:
+    infos = zf.infolist()
+    if len(infos) > max_members:
+        raise LoadError(f"This {kind} holds {len(infos):,} parts, more than the limit of {max_members:,}; it looks "
+                        "like a zip bomb and was not opened")
+    total = sum(i.file_size for i in infos)
+    if any(i.file_size > RATIO_MIN_SIZE and i.file_size > max_ratio * max(i.compress_size, 1) for i in infos):
+        raise LoadError(f"This {kind} looks like a zip bomb (it would expand to {_mb(total)} MB from "
+                        f"{_mb(path.stat().st_size)} MB); it was not opened")
+    if total > max_total:
+        raise LoadError(f"This {kind} is too large when unpacked ({_mb(total)} MB; the limit is "
+                        f"{_mb(max_total)} MB), so it was not opened")
+
+
+def read_member(zf: zipfile.ZipFile, name: str, max_bytes: int) -> bytes:
+    """The bytes of member `name`, at most `max_bytes` (LoadError past it, or when it is missing or damaged)."""
+    try:
+        with zf.open(name) as member:
+            data = member.read(max_bytes + 1)
+    except KeyError as exc:
+        raise LoadError(f"A part of this file is missing ({name})") from exc
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, NotImplementedError) as exc:
+        raise LoadError(f"A part of this file is damaged ({name}) and could not be read") from exc
+    if len(data) > max_bytes:
+        raise LoadError(f"A part of this file ({name}) is larger than the limit of {_mb(max_bytes)} MB; "
+                        "it was not read")
+    return data
