@@ -29,7 +29,9 @@ from email.parser import BytesParser
 from pathlib import Path, PurePath
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES
 from desktop_rag.engine.ingest.cleaning import normalize_text
+from desktop_rag.engine.ingest.loaders import LoadContext, load
 from desktop_rag.engine.ingest.loaders.html import blocks_to_sections, decode_html, html_blocks
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -132,8 +134,6 @@ def _attachment_name(part: Message, index: int) -> str:
 
 def _read_file_attachment(data: bytes, suffix: str) -> list[Section]:
     """An attachment of a type the app reads, through its loader, from a private temporary folder."""
-    from desktop_rag.engine.ingest.loaders import LoadContext, load
-
     with tempfile.TemporaryDirectory(prefix="desktop-rag-mail-") as folder:
         path = Path(folder) / f"attachment{suffix}"
         path.write_bytes(data)
@@ -143,8 +143,6 @@ def _read_file_attachment(data: bytes, suffix: str) -> list[Section]:
 def _attachment_sections(part: Message, name: str, base: tuple[str, ...], page: int | None, depth: int,
                          budget: _Budget) -> list[Section]:
     """Sections of one attachment under (subject, "attachment: NAME"); [] when it is skipped."""
-    from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES
-
     heading = (*base, f"attachment: {name}")
     ctype = part.get_content_type()
     if ctype == "message/rfc822":
@@ -215,7 +213,7 @@ def _parse(raw: bytes) -> Message:
     return BytesParser(policy=policy.default).parsebytes(raw)
 
 
-def load_eml(path: Path, _context: object = None) -> ParsedDocument:
+def load_eml(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
     """Load one message (.eml)."""
     raw = path.read_bytes()
     if not raw.strip():
@@ -235,7 +233,7 @@ def mbox_messages(data: bytes) -> list[bytes]:
     return [_ESCAPED_FROM.sub(rb"\1", data[body:end]) for (_, body), end in zip(starts, ends)]
 
 
-def load_mbox(path: Path, _context: object = None) -> ParsedDocument:
+def load_mbox(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
     """Load a mailbox (.mbox): page = message number; a crafted message is skipped, the others are read."""
     messages = mbox_messages(path.read_bytes())
     if len(messages) > MAX_MESSAGES:

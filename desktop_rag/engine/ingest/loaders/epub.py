@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.html import blocks_to_sections, decode_html, html_blocks
 from desktop_rag.engine.ingest.loaders.safe_xml import local, parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
@@ -111,7 +112,7 @@ def _chapter_markup(data: bytes) -> str:
     return decode_html(data, declared=match.group(1).decode("ascii") if match else "")
 
 
-def load_epub(path: Path, _context: object = None) -> ParsedDocument:
+def load_epub(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
     """Load an .epub: each chapter of the spine in order, page = chapter number, headed by the chapter's title."""
     sections: list[Section] = []
     total = 0

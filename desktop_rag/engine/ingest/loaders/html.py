@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -336,7 +337,7 @@ def html_sections(markup: str, base: tuple[str, ...] = (), page: int | None = No
     return title, blocks_to_sections(blocks, base or ((title,) if title else ()), page)
 
 
-def load_html(path: Path, _context: object = None) -> ParsedDocument:
+def load_html(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
     """Load a saved web page (.html, .htm)."""
     data = path.read_bytes()
     if not data.strip():

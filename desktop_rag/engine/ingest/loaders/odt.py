@@ -13,6 +13,7 @@ from pathlib import Path
 from xml.etree.ElementTree import Element
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.html import blocks_to_sections, markdown_table
 from desktop_rag.engine.ingest.loaders.safe_xml import parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
@@ -104,7 +105,7 @@ def _blocks(body: Element) -> list[tuple[int | None, str]]:
     return blocks
 
 
-def load_odt(path: Path, _context: object = None) -> ParsedDocument:
+def load_odt(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
     """Load an .odt: headings become the heading path, tables Markdown tables."""
     with open_zip(path, not_zip=NOT_ODT) as zf:
         if "content.xml" not in zf.namelist():

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -35,7 +36,7 @@ def _source_text(data: bytes) -> str:
     return decode_bytes(data)[0]
 
 
-def load_rtf(path: Path, _context: object = None) -> ParsedDocument:
+def load_rtf(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
     """Load an .rtf file as one section."""
     from striprtf.striprtf import rtf_to_text
 
