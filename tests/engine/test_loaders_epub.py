@@ -22,7 +22,8 @@ def _xhtml(title: str, body: str, encoding: str = "utf-8") -> str:
 
 
 def write_epub(path: Path, chapters: list[tuple[str, str, str]], *, spine: list[str] | None = None,
-               nav: bool = True, opf_dir: str = "OEBPS", extra: dict[str, bytes] | None = None) -> Path:
+               nav: bool = True, opf_dir: str = "OEBPS", extra: dict[str, bytes] | None = None,
+               compression: int = zipfile.ZIP_DEFLATED) -> Path:
     """A minimal valid EPUB 3 (also with an EPUB 2 NCX): chapters are (file name, TOC label, XHTML)."""
     items = "".join(f'<item id="c{i}" href="text/{name}" media-type="application/xhtml+xml"/>'
                     for i, (name, _, _) in enumerate(chapters))
@@ -53,7 +54,7 @@ def write_epub(path: Path, chapters: list[tuple[str, str, str]], *, spine: list[
         zf.writestr(f"{top}images/cover.png", b"\x89PNG\r\n\x1a\n")
         for name, _, markup in chapters:
             data = markup if isinstance(markup, bytes) else markup.encode("utf-8")
-            zf.writestr(f"{top}text/{name}", data, zipfile.ZIP_DEFLATED)
+            zf.writestr(f"{top}text/{name}", data, compression)
         for name, data in (extra or {}).items():
             zf.writestr(name, data)
     return path
