@@ -107,3 +107,13 @@ def test_not_an_epub_and_no_spine(tmp_path: Path) -> None:
         load_epub(empty)
     with pytest.raises(LoadError, match="no chapters"):
         load_epub(write_epub(tmp_path / "n.epub", CHAPTERS, spine=["cover-missing"]))
+
+
+def test_xhtml_self_closed_anchors_do_not_swallow_the_text(tmp_path: Path) -> None:
+    """<a id="p5"/> is closed in XHTML; parsed as HTML it would open a link around the rest of the paragraph."""
+    paragraphs = "".join(f'<p><a id="page{i}"/>Paragraph {i} tells of the long voyage north.<br/></p>'
+                         for i in range(6000))
+    path = write_epub(tmp_path / "a.epub", [("a.xhtml", "Voyage", _xhtml("Book", "<h1>Voyage</h1>" + paragraphs))])
+    doc = load_epub(path)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Paragraph 0 tells" in text and "Paragraph 5999 tells of the long voyage north." in text

@@ -18,7 +18,7 @@ from urllib.parse import unquote
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.ingest.loaders.html import blocks_to_sections, decode_html, html_blocks
+from desktop_rag.engine.ingest.loaders.html import VOID, blocks_to_sections, decode_html, html_blocks
 from desktop_rag.engine.ingest.loaders.safe_xml import local, parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
 from desktop_rag.engine.types import ParsedDocument, Section
@@ -31,6 +31,7 @@ MAX_TEXT_BYTES = 256 << 20  # all chapters' markup together
 _XHTML = frozenset({"application/xhtml+xml", "text/html", "application/xml", "text/x-oeb1-document"})
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]{0,200}?encoding\s*=\s*["']([A-Za-z0-9_.:-]{1,40})""")
 _SPACE = re.compile(r"\s+")
+_SELF_CLOSED = re.compile(r"<([a-zA-Z][\w:-]{0,30})(\s[^<>]{0,2000}?)?/>")
 
 
 def _member_path(base: str, href: str) -> str:
@@ -107,9 +108,17 @@ def _spine(zf: zipfile.ZipFile) -> tuple[list[str], dict[str, str]]:
     return chapters, _toc_labels(zf, base, manifest, ncx_id)
 
 
+def _open_close(match: re.Match) -> str:
+    tag = match.group(1)
+    return match.group(0) if tag.lower() in VOID else f"<{tag}{match.group(2) or ''}></{tag}>"
+
+
 def _chapter_markup(data: bytes) -> str:
+    """A chapter as HTML: decoded by its XML declaration, XHTML's self-closed elements (<a id="p5"/>) closed,
+    which an HTML parser would otherwise leave open around the text that follows."""
     match = _XML_ENCODING.match(data)
-    return decode_html(data, declared=match.group(1).decode("ascii") if match else "")
+    markup = decode_html(data, declared=match.group(1).decode("ascii") if match else "")
+    return _SELF_CLOSED.sub(_open_close, markup)
 
 
 def load_epub(path: Path, _context: LoadContext | None = None) -> ParsedDocument:

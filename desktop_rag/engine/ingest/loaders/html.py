@@ -53,7 +53,7 @@ _BLOCK_TAGS = frozenset({
 })
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _LINK_BLOCKS = frozenset({"div", "ul", "ol", "section", "table", "td", "dl", "p", "span"})
-_VOID = frozenset({
+VOID = frozenset({
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
     "keygen", "command", "basefont", "bgsound", "frame", "image", "isindex", "nextid",
 })
@@ -76,7 +76,7 @@ def nesting_depth(markup: str, limit: int = MAX_DEPTH) -> int:
     depth = deepest = 0
     for match in _TAG.finditer(markup):
         name = match.group(2).lower()
-        if name in _VOID or name in _AUTO_CLOSED:
+        if name in VOID or name in _AUTO_CLOSED:
             continue
         if match.group(1):
             depth = max(0, depth - 1)
@@ -156,7 +156,7 @@ def _subtree_stats(root) -> dict[int, _Stats]:
                 s.link_chars += cs.link_chars
                 s.links += cs.links
                 s.headings += cs.headings
-        if tag == "a":
+        if tag == "a" and node.attributes.get("href") is not None:  # an anchor (<a id=..>) is no link
             s.link_chars, s.links = s.chars, s.links + 1
         elif tag in _HEADINGS:
             s.headings += 1
