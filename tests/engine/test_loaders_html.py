@@ -123,3 +123,10 @@ def test_nesting_depth_counts_what_a_parser_keeps_open() -> None:
     assert nesting_depth("<div><div><p>a<p>b<br><img></div></div>") == 2
     assert nesting_depth("<ul>" + "<li>x" * 1000 + "</ul>") == 1  # <li> closes the previous one
     assert nesting_depth("<div>" * 50) == 50
+    assert nesting_depth("<div>" + '<p><a name="x"/>text' * 5000 + "</div>") == 2  # a new <a> closes the last
+
+
+def test_many_unclosed_anchors_are_read(tmp_path: Path) -> None:
+    html = "<html><body>" + "".join(f'<p><a name="n{i}"/>Note {i} on the survey.</p>' for i in range(5000))
+    doc = load_html(_write(tmp_path, "anchors.html", (html + "</body></html>").encode()))
+    assert "Note 4999 on the survey." in doc.sections[0].text

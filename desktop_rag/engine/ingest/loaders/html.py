@@ -74,10 +74,15 @@ TOO_DEEP = ("This web page is nested more than {n:,} levels deep (no real page i
 def nesting_depth(markup: str, limit: int = MAX_DEPTH) -> int:
     """The deepest nesting of elements a parser keeps open, counted on the tags; stops counting past `limit`."""
     depth = deepest = 0
+    in_link = False  # an <a> start tag closes an open <a> first (HTML's adoption agency): links never nest
     for match in _TAG.finditer(markup):
         name = match.group(2).lower()
         if name in VOID or name in _AUTO_CLOSED:
             continue
+        if name == "a":
+            if match.group(1) == "/" and not in_link or not match.group(1) and in_link:
+                continue
+            in_link = not match.group(1)
         if match.group(1):
             depth = max(0, depth - 1)
         else:
