@@ -101,6 +101,8 @@ def test_attachments_become_sections_of_their_own(tmp_path: Path) -> None:
     assert "第一项：预算审议。" in by_heading[("Files for the board", "attachment: agenda.html")]
     assert "warehouse in Ningbo" in by_heading[("Files for the board", "attachment: minutes.docx")]
     assert "Alpha section" in by_heading[("Files for the board", "attachment: report.pdf")]
+    pdf_pages = [s.heading_path[2] for s in doc.sections if s.heading_path[1:2] == ("attachment: report.pdf",)]
+    assert pdf_pages == ["page 1", "page 2", "page 3"]
     forwarded = by_heading[("Files for the board", "attachment: Forwarded: supplier quote.eml")]
     assert "The quote is 4,200 euros." in forwarded
     assert not any("logo.png" in s.heading_path[-1] for s in doc.sections)  # pictures are listed, not read
@@ -156,3 +158,15 @@ def test_not_mail(tmp_path: Path) -> None:
     empty.write_bytes(b"\n")
     with pytest.raises(LoadError, match="empty"):
         load_eml(empty)
+
+
+def test_eml_file_attachment_is_a_nested_message_within_the_nesting_bound(tmp_path: Path) -> None:
+    inner = _message("Innermost", "Deep text.")
+    for level in range(5):  # each message carries the previous one as an .eml file
+        outer = _message(f"Level {level}", f"Body {level}.")
+        outer.add_attachment(bytes(inner), maintype="application", subtype="octet-stream", filename="fwd.eml")
+        inner = outer
+    doc = load_eml(_write(tmp_path / "nest.eml", inner))
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Body 4." in text and "Body 1." in text and "Body 0." not in text  # three levels below the top
+    assert doc.sections[1].heading_path == ("Level 4", "attachment: fwd.eml")

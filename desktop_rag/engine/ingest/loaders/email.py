@@ -44,7 +44,9 @@ MAX_ATTACHMENT_BYTES = 20 << 20
 MAX_ATTACHMENT_TOTAL = 100 << 20  # per file
 _TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 _HTML_SUFFIXES = (".html", ".htm")
-_NOT_READ = (".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".webp", ".bmp")  # signatures and logos: no OCR
+_NOT_READ = (".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".webp", ".bmp",  # signatures and logos: no OCR
+             ".mbox")  # a mailbox inside a message: not unpacked
+_UNIT = {".pdf": "page", ".pptx": "slide", ".epub": "chapter"}  # an attachment's units, named in its heading
 _PART_HEADER = re.compile(rb"^content-type:", re.IGNORECASE | re.MULTILINE)
 _MULTIPART = re.compile(rb"^content-type:[ \t]*multipart/", re.IGNORECASE | re.MULTILINE)
 _MBOX_FROM = re.compile(rb"(?:\A|\r?\n\r?\n)From [^\n]*\n")
@@ -145,16 +147,18 @@ def _attachment_sections(part: Message, name: str, base: tuple[str, ...], page: 
     """Sections of one attachment under (subject, "attachment: NAME"); [] when it is skipped."""
     heading = (*base, f"attachment: {name}")
     ctype = part.get_content_type()
+    suffix = PurePath(name).suffix.lower()
     if ctype == "message/rfc822":
         inner = part.get_payload()
         if depth >= MAX_NESTING or not inner or not isinstance(inner[0], Message):
             return []
         return _message_sections(inner[0], page, depth + 1, budget, heading)
-    suffix = PurePath(name).suffix.lower()
     data = part.get_payload(decode=True) or b""
     if not data or len(data) > MAX_ATTACHMENT_BYTES or len(data) > budget.bytes_left or suffix in _NOT_READ:
         return []
     budget.bytes_left -= len(data)
+    if suffix == ".eml":  # a forwarded message sent as a file: nested like message/rfc822, in the same bounds
+        return _message_sections(_parse(data), page, depth + 1, budget, heading) if depth < MAX_NESTING else []
     if ctype == "text/html" or suffix in _HTML_SUFFIXES:
         return blocks_to_sections(_html_of(part), heading, page)
     if ctype == "text/plain" or suffix in _TEXT_SUFFIXES:
@@ -162,8 +166,12 @@ def _attachment_sections(part: Message, name: str, base: tuple[str, ...], page: 
         return [Section(text=text, page=page, heading_path=heading)] if text else []
     if suffix not in SUPPORTED_SUFFIXES:
         return []
-    return [Section(text=s.text, page=page, heading_path=heading + s.heading_path, ocr=s.ocr)
-            for s in _read_file_attachment(data, suffix)]
+    sections = _read_file_attachment(data, suffix)
+    paged = len({s.page for s in sections}) > 1  # a PDF's pages, a presentation's slides: kept in the heading
+    return [Section(text=s.text, page=page, ocr=s.ocr,
+                    heading_path=heading + ((f"{_UNIT.get(suffix, 'part')} {s.page}",) if paged and s.page else ())
+                    + s.heading_path)
+            for s in sections]
 
 
 def _message_sections(msg: Message, page: int | None, depth: int, budget: _Budget,
