@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,16 @@ def test_data_table_becomes_markdown_with_header(tmp_path: Path) -> None:
             "<tr><td>王伟</td><td>Room 7</td></tr></table>")
     doc = load_html(_write(tmp_path, "staff.html", _page("Staff", body).encode()))
     assert "| Name | Office |\n| --- | --- |\n| Ann Lee | Room 12 |\n| 王伟 | Room 7 |" in doc.sections[0].text
+
+
+def test_long_table_is_cut_into_row_groups_that_repeat_the_header(tmp_path: Path) -> None:
+    rows = "".join(f"<tr><td>Person {i}</td><td>Room {i}</td></tr>" for i in range(40))
+    body = f"<h1>Rooms</h1><p>Who sits where.</p><table><tr><th>Name</th><th>Room</th></tr>{rows}</table>"
+    doc = load_html(_write(tmp_path, "rooms.html", _page("Rooms", body).encode()), SimpleNamespace(table_chars=120))
+    groups = doc.sections[1:]
+    assert len(groups) > 3 and all(s.text.startswith("| Name | Room |\n| --- | --- |\n") for s in groups)
+    assert all(len(s.text) <= 120 and s.heading_path == ("Rooms",) for s in groups)
+    assert "| Person 39 | Room 39 |" in groups[-1].text
 
 
 def test_layout_table_read_as_blocks(tmp_path: Path) -> None:

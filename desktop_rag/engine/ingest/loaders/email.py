@@ -32,7 +32,8 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.ingest.loaders import LoadContext, load
-from desktop_rag.engine.ingest.loaders.html import blocks_to_sections, decode_html, html_blocks
+from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS, Block, blocks_to_sections, table_chars
+from desktop_rag.engine.ingest.loaders.html import decode_html, html_blocks
 from desktop_rag.engine.types import ParsedDocument, Section
 
 MAX_MESSAGES = 50_000  # in one mbox
@@ -59,9 +60,10 @@ TOO_MANY_PARTS = ("This e-mail has more than {n:,} parts (attachments or alterna
 
 @dataclass
 class _Budget:
-    """What one file's attachments may still use."""
+    """What one file's attachments may still use, and the size of a table's row groups."""
 
     bytes_left: int = MAX_ATTACHMENT_TOTAL
+    table_chars: int = TABLE_CHARS
 
 
 def _header(msg: Message, name: str) -> str:
@@ -94,7 +96,7 @@ def _text_of(part: Message) -> str:
         return ""
 
 
-def _html_of(part: Message) -> list[tuple[int | None, str]]:
+def _html_of(part: Message) -> list[Block]:
     payload = part.get_payload(decode=True) or b""
     return html_blocks(decode_html(payload, declared=part.get_content_charset() or ""))[1] if payload else []
 
@@ -160,7 +162,7 @@ def _attachment_sections(part: Message, name: str, base: tuple[str, ...], page: 
     if suffix == ".eml":  # a forwarded message sent as a file: nested like message/rfc822, in the same bounds
         return _message_sections(_parse(data), page, depth + 1, budget, heading) if depth < MAX_NESTING else []
     if ctype == "text/html" or suffix in _HTML_SUFFIXES:
-        return blocks_to_sections(_html_of(part), heading, page)
+        return blocks_to_sections(_html_of(part), heading, page, budget.table_chars)
     if ctype == "text/plain" or suffix in _TEXT_SUFFIXES:
         text = normalize_text(_text_of(part))
         return [Section(text=text, page=page, heading_path=heading)] if text else []
@@ -181,7 +183,7 @@ def _message_sections(msg: Message, page: int | None, depth: int, budget: _Budge
     path = base or ((subject,) if subject else ())
     body = _body_part(msg)
     texts: list[str] = []
-    html: list[tuple[int | None, str]] = []
+    html: list[Block] = []
     attachments: list[tuple[Message, str]] = []
     for index, (part, in_alternative) in enumerate(_leaves(msg), 1):
         if part is body:
@@ -206,7 +208,7 @@ def _message_sections(msg: Message, page: int | None, depth: int, budget: _Budge
     first = normalize_text("\n".join(header) + "\n\n" + "\n\n".join(t for t in texts if t.strip()))
     sections = [Section(text=first, page=page, heading_path=path)] if first else []
     if html:
-        sections.extend(blocks_to_sections(html, path, page))
+        sections.extend(blocks_to_sections(html, path, page, budget.table_chars))
     for part, name in attachments[:MAX_ATTACHMENTS]:
         try:
             sections.extend(_attachment_sections(part, name, path, page, depth, budget))
@@ -221,12 +223,12 @@ def _parse(raw: bytes) -> Message:
     return BytesParser(policy=policy.default).parsebytes(raw)
 
 
-def load_eml(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
+def load_eml(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load one message (.eml)."""
     raw = path.read_bytes()
     if not raw.strip():
         raise LoadError("The e-mail file is empty")
-    sections = _message_sections(_parse(raw), None, 0, _Budget())
+    sections = _message_sections(_parse(raw), None, 0, _Budget(table_chars=table_chars(context)))
     if not any(s.text for s in sections):
         raise LoadError("This e-mail contains no text")
     return ParsedDocument(sections=tuple(sections))
@@ -241,13 +243,13 @@ def mbox_messages(data: bytes) -> list[bytes]:
     return [_ESCAPED_FROM.sub(rb"\1", data[body:end]) for (_, body), end in zip(starts, ends)]
 
 
-def load_mbox(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
+def load_mbox(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load a mailbox (.mbox): page = message number; a crafted message is skipped, the others are read."""
     messages = mbox_messages(path.read_bytes())
     if len(messages) > MAX_MESSAGES:
         raise LoadError(f"This mailbox holds {len(messages):,} messages, more than the limit of {MAX_MESSAGES:,}; "
                         "split it into smaller mailboxes")
-    budget, sections = _Budget(), []
+    budget, sections = _Budget(table_chars=table_chars(context)), []
     first_error: LoadError | None = None
     for number, raw in enumerate(messages, 1):
         try:

@@ -18,7 +18,8 @@ from urllib.parse import unquote
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.ingest.loaders.html import VOID, blocks_to_sections, decode_html, html_blocks
+from desktop_rag.engine.ingest.loaders.blocks import blocks_to_sections, first_heading, has_body, table_chars
+from desktop_rag.engine.ingest.loaders.html import VOID, decode_html, html_blocks
 from desktop_rag.engine.ingest.loaders.safe_xml import local, parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
 from desktop_rag.engine.types import ParsedDocument, Section
@@ -121,7 +122,7 @@ def _chapter_markup(data: bytes) -> str:
     return _SELF_CLOSED.sub(_open_close, markup)
 
 
-def load_epub(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
+def load_epub(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load an .epub: each chapter of the spine in order, page = chapter number, headed by the chapter's title."""
     sections: list[Section] = []
     total = 0
@@ -138,13 +139,12 @@ def load_epub(path: Path, _context: LoadContext | None = None) -> ParsedDocument
                 raise LoadError(f"This EPUB's chapters hold more than {MAX_TEXT_BYTES >> 20} MB of text; "
                                 "it was not read")
             title, blocks = html_blocks(_chapter_markup(data))
-            if not any(level is None for level, _ in blocks):
+            if not has_body(blocks):
                 continue  # a cover picture or an empty page
             number += 1
-            first_heading = next((text for level, text in blocks if level is not None), "")
-            heading = labels.get(member) or first_heading or title
+            heading = labels.get(member) or first_heading(blocks) or title
             base = (_SPACE.sub(" ", heading).strip(),) if heading else ()
-            sections.extend(blocks_to_sections(blocks, base, page=number))
+            sections.extend(blocks_to_sections(blocks, base, page=number, max_table_chars=table_chars(context)))
     if not sections:
         raise LoadError("This EPUB contains no text (its chapters are empty or only pictures)")
     return ParsedDocument(sections=tuple(sections))

@@ -15,7 +15,9 @@ Boilerplate: nav/aside/footer/forms' controls, site headers without a heading, A
 (navigation, banner, contentinfo, complementary, search), class/id words (menu, sidebar, breadcrumb, cookie,
 share, ...), and link lists (link text >= 70 % of a block's text) are skipped unless that would leave less
 than a fifth of the page's text (a bookmarks page is all links). `<main>` / `role=main` / the largest `<article>`
-is the content when it holds most of the text. Inert: the parser never runs scripts or fetches anything, and
+is the content when it holds most of the text. A data table becomes Markdown row groups with its header repeated
+(loaders/blocks.py, ingest/tables.py); a layout table (a table inside, or a cell over 300 characters) is read as
+ordinary blocks. Inert: the parser never runs scripts or fetches anything, and
 script, style, template and embedded-object content is never read.
 """
 
@@ -28,8 +30,8 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.ingest.cleaning import normalize_text
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.loaders.blocks import TABLE, Block, blocks_to_sections, table_chars
+from desktop_rag.engine.types import ParsedDocument
 
 MAX_DEPTH = 3_000  # nesting levels; Lexbor parses 5,000 in 0.04 s, 20,000 in 0.9 s
 MAX_TABLE_CELL = 300  # a table with a longer cell (or a table inside) is page layout, read as blocks
@@ -206,26 +208,14 @@ def _table_rows(table) -> list[list[str]] | None:
     return rows
 
 
-def markdown_table(rows: list[list[str]]) -> str:
-    """Rows as a Markdown table whose first row is the header."""
-    width = max(len(r) for r in rows)
-    lines = []
-    for i, row in enumerate(rows):
-        cells = [c.replace("|", "\\|") for c in row] + [""] * (width - len(row))
-        lines.append("| " + " | ".join(cells) + " |")
-        if i == 0:
-            lines.append("|" + " --- |" * width)
-    return "\n".join(lines)
-
-
 @dataclass
 class _Walk:
-    """Blocks (heading level or None, text) collected in document order."""
+    """Blocks (loaders/blocks.py) collected in document order."""
 
     stats: dict[int, _Stats]
     page_chars: int
     prune_links: bool
-    blocks: list[tuple[int | None, str]] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
     buffer: list[str] = field(default_factory=list)
 
     def flush(self) -> None:
@@ -260,7 +250,7 @@ class _Walk:
             if tag == "table" and (rows := _table_rows(node)) is not None:
                 self.flush()
                 if rows:
-                    self.blocks.append((None, markdown_table(rows)))
+                    self.blocks.append((TABLE, rows))
                 continue
             block = tag in _BLOCK_TAGS
             if block:
@@ -281,8 +271,8 @@ def _content_root(tree, stats: dict[int, _Stats]):
     return body
 
 
-def html_blocks(markup: str) -> tuple[str, list[tuple[int | None, str]]]:
-    """(page title, blocks) of a page's main content: (heading level, title) or (None, paragraph text)."""
+def html_blocks(markup: str) -> tuple[str, list[Block]]:
+    """(page title, blocks) of a page's main content (loaders/blocks.py)."""
     from selectolax.lexbor import LexborHTMLParser
 
     if nesting_depth(markup) > MAX_DEPTH:
@@ -298,56 +288,20 @@ def html_blocks(markup: str) -> tuple[str, list[tuple[int | None, str]]]:
     walk = _Walk(stats, page_chars, prune_links=True)
     walk.run(root)
     walk.flush()
-    if sum(len(t) for _, t in walk.blocks) < 0.2 * page_chars:  # mostly links: a link page, keep them
+    if sum(len(str(t)) for _, t in walk.blocks) < 0.2 * page_chars:  # mostly links: a link page, keep them
         walk = _Walk(stats, page_chars, prune_links=False)
         walk.run(root)
         walk.flush()
     return title, walk.blocks
 
 
-def blocks_to_sections(
-    blocks: list[tuple[int | None, str]], base: tuple[str, ...] = (), page: int | None = None
-) -> list[Section]:
-    """Group blocks into sections: each heading starts one; a heading repeating the last of `base` adds none."""
-    sections: list[Section] = []
-    stack: list[tuple[int, str]] = []
-    parts: list[str] = []
-    has_body = False
-
-    def flush() -> None:
-        text = normalize_text("\n\n".join(parts))
-        if text and has_body:
-            sections.append(Section(text=text, page=page, heading_path=base + tuple(t for _, t in stack)))
-
-    for level, text in blocks:
-        if level is None:
-            parts.append(text)
-            has_body = True
-            continue
-        flush()
-        has_body = False
-        title = " ".join(text.split())
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        if not (not stack and base and title == base[-1]):
-            stack.append((level, title))
-        parts = [title]
-    flush()
-    return sections
-
-
-def html_sections(markup: str, base: tuple[str, ...] = (), page: int | None = None) -> tuple[str, list[Section]]:
-    """(title, sections) of a page; the title heads every section unless `base` is given."""
-    title, blocks = html_blocks(markup)
-    return title, blocks_to_sections(blocks, base or ((title,) if title else ()), page)
-
-
-def load_html(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
-    """Load a saved web page (.html, .htm)."""
+def load_html(path: Path, context: LoadContext | None = None) -> ParsedDocument:
+    """Load a saved web page (.html, .htm): the title heads every section, tables are row groups."""
     data = path.read_bytes()
     if not data.strip():
         raise LoadError("The web page is empty")
-    _, sections = html_sections(decode_html(data))
+    title, blocks = html_blocks(decode_html(data))
+    sections = blocks_to_sections(blocks, (title,) if title else (), max_table_chars=table_chars(context))
     if not sections:
         raise LoadError("This web page contains no text (only markup, scripts or pictures)")
     return ParsedDocument(sections=tuple(sections))

@@ -14,7 +14,7 @@ from xml.etree.ElementTree import Element
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.ingest.loaders.html import blocks_to_sections, markdown_table
+from desktop_rag.engine.ingest.loaders.blocks import TABLE, Block, blocks_to_sections, table_chars
 from desktop_rag.engine.ingest.loaders.safe_xml import parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
 from desktop_rag.engine.types import ParsedDocument
@@ -62,8 +62,8 @@ def _inline(element: Element) -> str:
     return "".join(out)
 
 
-def _table(table: Element) -> str:
-    """A table as Markdown (first row the header), each cell's paragraphs on one line."""
+def _table(table: Element) -> list[list[str]]:
+    """A table's rows (the first is the header), each cell's paragraphs on one line."""
     rows = []
     for row in table.iter(f"{_TABLE}table-row"):
         cells = []
@@ -77,12 +77,12 @@ def _table(table: Element) -> str:
             cells.pop()  # trailing empty cells a spreadsheet-like table repeats
         if any(cells):
             rows.append(cells)
-    return markdown_table(rows) if rows else ""
+    return rows
 
 
-def _blocks(body: Element) -> list[tuple[int | None, str]]:
-    """(heading level or None, text) for headings, paragraphs and tables, in document order."""
-    blocks: list[tuple[int | None, str]] = []
+def _blocks(body: Element) -> list[Block]:
+    """Headings, paragraphs and tables in document order (loaders/blocks.py)."""
+    blocks: list[Block] = []
     stack = list(reversed(list(body)))
     while stack:
         element = stack.pop()
@@ -98,15 +98,15 @@ def _blocks(body: Element) -> list[tuple[int | None, str]]:
             if text := _inline(element).strip():
                 blocks.append((None, text))
         elif tag == f"{_TABLE}table":
-            if text := _table(element):
-                blocks.append((None, text))
+            if rows := _table(element):
+                blocks.append((TABLE, rows))
         else:  # lists, sections, frames, text boxes: containers of blocks
             stack.extend(reversed(list(element)))
     return blocks
 
 
-def load_odt(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
-    """Load an .odt: headings become the heading path, tables Markdown tables."""
+def load_odt(path: Path, context: LoadContext | None = None) -> ParsedDocument:
+    """Load an .odt: headings become the heading path, tables Markdown row groups with the header repeated."""
     with open_zip(path, not_zip=NOT_ODT) as zf:
         if "content.xml" not in zf.namelist():
             raise LoadError("This zip file is not an OpenDocument document (there is no content.xml inside)")
@@ -116,7 +116,7 @@ def load_odt(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
     if text is None:
         raise LoadError("This OpenDocument file holds no text document (is it a spreadsheet or a presentation "
                         "renamed .odt?)")
-    sections = blocks_to_sections(_blocks(text))
+    sections = blocks_to_sections(_blocks(text), max_table_chars=table_chars(context))
     if not sections:
         raise LoadError("This OpenDocument text contains no text")
     return ParsedDocument(sections=tuple(sections))
