@@ -170,3 +170,12 @@ def test_eml_file_attachment_is_a_nested_message_within_the_nesting_bound(tmp_pa
     text = "\n".join(s.text for s in doc.sections)
     assert "Body 4." in text and "Body 1." in text and "Body 0." not in text  # three levels below the top
     assert doc.sections[1].heading_path == ("Level 4", "attachment: fwd.eml")
+
+
+def test_load_email_dispatches_by_suffix(tmp_path: Path) -> None:
+    msg = _message("One", "Single message.")
+    eml = _write(tmp_path / "one.EML", msg)
+    assert mail.load_email(eml).sections[0].page is None
+    box = tmp_path / "box.mbox"
+    box.write_bytes(b"From a@b Sat Dec  5 10:00:00 2026\n" + bytes(msg) + b"\n")
+    assert mail.load_email(box).sections[0].page == 1

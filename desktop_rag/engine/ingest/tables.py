@@ -56,7 +56,7 @@ def table_sections(
 
     A group holds as many whole rows as fit (at least one: a single row longer than `max_chars` is left whole
     for the chunker). With `row_numbers` (each row's number in its sheet, header included) each group's
-    heading path ends with "rows a-b".
+    heading path ends with "rows a-b" ("row a" for one).
     """
     numbered = [(n, [cell_text(v) for v in row]) for n, row in
                 zip(row_numbers if row_numbers is not None else itertools.count(1), rows)]
@@ -82,5 +82,7 @@ def table_sections(
 
 def _group(header: list[str], body: list[list[str]], numbers: list[int], start: int, end: int,
            heading_path: tuple[str, ...], page: int | None, numbered: bool) -> Section:
-    path = (*heading_path, f"rows {numbers[start]}-{numbers[end - 1]}") if numbered else heading_path
+    first, last = numbers[start], numbers[end - 1]
+    rows = f"rows {first}-{last}" if last > first else f"row {first}"
+    path = (*heading_path, rows) if numbered else heading_path
     return Section(text=markdown_table(header, body[start:end]), page=page, heading_path=path)

@@ -259,3 +259,8 @@ def load_mbox(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     if not sections:
         raise first_error or LoadError("This mailbox contains no text")
     return ParsedDocument(sections=tuple(sections))
+
+
+def load_email(path: Path, context: LoadContext | None = None) -> ParsedDocument:
+    """One loader for the registry's e-mail entry: an .mbox as a mailbox, anything else as one message."""
+    return (load_mbox if path.suffix.lower() == ".mbox" else load_eml)(path, context)

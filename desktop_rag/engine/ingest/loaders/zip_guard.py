@@ -59,7 +59,7 @@ def _check(zf: zipfile.ZipFile, path: Path, kind: str, max_members: int, max_tot
     total = sum(i.file_size for i in infos)
     if any(i.file_size > RATIO_MIN_SIZE and i.file_size > max_ratio * max(i.compress_size, 1) for i in infos):
         raise LoadError(f"This {kind} looks like a zip bomb (it would expand to {_mb(total)} MB from "
-                        f"{_mb(path.stat().st_size)} MB); it was not opened")
+                        f"{path.stat().st_size / 1024:,.0f} KB); it was not opened")
     if total > max_total:
         raise LoadError(f"This {kind} is too large when unpacked ({_mb(total)} MB; the limit is "
                         f"{_mb(max_total)} MB), so it was not opened")
