@@ -72,7 +72,8 @@ def _message(k: int, lang: str, unit: int = 0) -> EmailMessage:
     msg["Subject"] = f"{'港口报告' if lang == 'zh' else 'Harbour report'} {k}-{unit}"
     msg["From"] = "Harbour Office <office@example.org>"
     msg["Date"] = "Tue, 01 Dec 2026 09:30:00 +0000"
-    msg.set_content("\n\n".join(_paragraphs(k, lang)[: PARAGRAPHS // UNITS if unit else PARAGRAPHS]))
+    paragraphs = _paragraphs(k * 10 + unit, lang)  # each message of a mailbox its own paragraphs
+    msg.set_content("\n\n".join(paragraphs[: PARAGRAPHS // UNITS if unit else PARAGRAPHS]))
     return msg
 
 
