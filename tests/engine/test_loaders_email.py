@@ -179,3 +179,14 @@ def test_load_email_dispatches_by_suffix(tmp_path: Path) -> None:
     box = tmp_path / "box.mbox"
     box.write_bytes(b"From a@b Sat Dec  5 10:00:00 2026\n" + bytes(msg) + b"\n")
     assert mail.load_email(box).sections[0].page == 1
+
+
+def test_malformed_headers_do_not_cost_the_message(tmp_path: Path) -> None:
+    raw = (b"Subject: =?utf-8?B?broken base64?=\r\nFrom: <<<@@@>>>\r\nDate: not a date\r\nMIME-Version: 1.0\r\n"
+           b"Content-Type: multipart/mixed; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/plain; charset=x-unknown\r\n\r\n"
+           b"Body survives.\r\n--B\r\nContent-Type: text/plain; name*=bogus''%%%\r\n"
+           b"Content-Disposition: attachment; filename*=utf-8''%E4%BD%A0.txt\r\n\r\nattached words\r\n--B--\r\n")
+    path = tmp_path / "bad.eml"
+    path.write_bytes(raw)
+    text = "\n".join(s.text for s in load_eml(path).sections)
+    assert "Body survives." in text and "attached words" in text

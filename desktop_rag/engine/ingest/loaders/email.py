@@ -124,6 +124,15 @@ def _leaves(msg: Message) -> list[tuple[Message, bool]]:
     return leaves
 
 
+def _is_attachment(part: Message) -> bool:
+    """Whether a part is an attachment: so disposed, or named (a malformed header reads as not)."""
+    try:
+        return (part.get_content_disposition() == "attachment" or bool(part.get_param("name"))
+                or part.get_filename() is not None)
+    except Exception:  # the policy's header parsers raise many types on a malformed header
+        return False
+
+
 def _attachment_name(part: Message, index: int) -> str:
     try:
         name = part.get_filename() or ""
@@ -192,11 +201,7 @@ def _message_sections(msg: Message, page: int | None, depth: int, budget: _Budge
             else:
                 texts.append(_text_of(part))
             continue
-        try:
-            disposition = part.get_content_disposition()
-        except Exception:
-            disposition = None
-        named = disposition == "attachment" or bool(part.get_param("name")) or part.get_filename() is not None
+        named = _is_attachment(part)
         if not named and part.get_content_maintype() == "text" and not in_alternative:
             texts.append(_text_of(part))  # more body text after an inline picture (Apple Mail)
         elif named or part.get_content_type() == "message/rfc822":
