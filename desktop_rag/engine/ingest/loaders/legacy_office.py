@@ -1,0 +1,86 @@
+"""Legacy Office files (.doc, .ppt, .xls): converted by LibreOffice where it is installed, else a clear message.
+
+With `soffice` on PATH (or in LibreOffice's usual install folder), the file is copied into a private temporary
+folder under a plain name (a name starting with "-" must not reach the command line), converted headless to
+.docx/.pptx/.xlsx with a throw-away user profile (no clash with a LibreOffice the person has open) within
+CONVERT_SECONDS, and the result is read by the loader of its new type. Without it, LoadError says which format
+this is and how to convert it. No converter is bundled: the old binary formats are not parsed by the app itself.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders import LoadContext, load
+from desktop_rag.engine.types import ParsedDocument
+
+CONVERT_SECONDS = 120
+# suffix -> (LibreOffice filter target, the suffix of the result, how to name the format, the app to save it from)
+FORMATS: dict[str, tuple[str, str, str, str]] = {
+    ".doc": ("docx", ".docx", "an old Word document (.doc)", "Word or LibreOffice Writer"),
+    ".ppt": ("pptx", ".pptx", "an old PowerPoint presentation (.ppt)", "PowerPoint or LibreOffice Impress"),
+    ".xls": ("xlsx", ".xlsx", "an old Excel workbook (.xls)", "Excel or LibreOffice Calc"),
+}
+_USUAL = (
+    "/Applications/LibreOffice.app/Contents/MacOS/soffice",
+    r"C:\Program Files\LibreOffice\program\soffice.exe",
+    r"C:\Program Files (x86)\LibreOffice\program\soffice.exe",
+)
+
+
+def find_soffice() -> str | None:
+    """LibreOffice's command-line program, or None when it is not installed."""
+    found = shutil.which("soffice") or shutil.which("libreoffice")
+    return found or next((p for p in _USUAL if os.path.isfile(p)), None)
+
+
+def no_converter_message(suffix: str) -> str:
+    _, target, name, apps = FORMATS[suffix]
+    return (f"This is {name}, which is read only through LibreOffice, and LibreOffice is not installed. "
+            f"Open it in {apps} and save it as {target}, or install LibreOffice (libreoffice.org) and index "
+            "the folder again.")
+
+
+def _run(command: list[str]) -> None:
+    """Run the converter in its own process group; on timeout the whole group is killed."""
+    posix = sys.platform != "win32"
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=posix)
+    try:
+        process.wait(timeout=CONVERT_SECONDS)
+    except subprocess.TimeoutExpired:
+        if posix:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+        process.wait()
+        raise LoadError(f"LibreOffice did not finish converting this file within {CONVERT_SECONDS} seconds") from None
+
+
+def load_legacy_office(path: Path, context: LoadContext | None = None) -> ParsedDocument:
+    """Convert a .doc/.ppt/.xls with LibreOffice and read the result; LoadError when it is not installed."""
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise LoadError(f"Files of type '{path.suffix}' are not supported")
+    soffice = find_soffice()
+    if soffice is None:
+        raise LoadError(no_converter_message(suffix))
+    target, new_suffix, name, _ = FORMATS[suffix]
+    with tempfile.TemporaryDirectory(prefix="desktop-rag-convert-") as folder:
+        source = Path(folder) / f"input{suffix}"
+        shutil.copyfile(path, source)
+        out = Path(folder) / "out"
+        profile = (Path(folder) / "profile").as_uri()
+        _run([soffice, f"-env:UserInstallation={profile}", "--headless", "--norestore", "--nologo",
+              "--nolockcheck", "--convert-to", target, "--outdir", str(out), str(source)])
+        result = out / f"input{new_suffix}"
+        if not result.is_file():
+            raise LoadError(f"LibreOffice could not convert this file; it may be damaged or not really {name}")
+        return load(result, max_bytes=0, context=context)

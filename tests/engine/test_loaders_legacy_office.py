@@ -1,0 +1,99 @@
+"""Legacy .doc/.ppt/.xls: a clear message without LibreOffice; with a converter, its result is read.
+
+LibreOffice is not installed on the test machine, so conversion runs against a stand-in `soffice` script that
+behaves as LibreOffice's command line does (writes <name>.docx into --outdir), and one that hangs.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders import legacy_office
+from desktop_rag.engine.ingest.loaders.legacy_office import load_legacy_office
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the stand-in converter is a POSIX shell script")
+
+
+def _no_soffice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(legacy_office.shutil, "which", lambda _name: None)
+    monkeypatch.setattr(legacy_office, "_USUAL", ())
+
+
+@pytest.mark.parametrize(("suffix", "target", "app"), [(".doc", ".docx", "Word"), (".ppt", ".pptx", "PowerPoint"),
+                                                       (".xls", ".xlsx", "Excel")])
+def test_without_libreoffice_the_message_names_the_format_and_the_way_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str, target: str, app: str
+) -> None:
+    _no_soffice(monkeypatch)
+    path = tmp_path / f"old{suffix}"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504)  # an OLE2 compound file header
+    with pytest.raises(LoadError) as caught:
+        load_legacy_office(path)
+    message = str(caught.value)
+    assert f"({suffix})" in message and f"save it as {target}" in message and app in message
+    assert "LibreOffice is not installed" in message
+
+
+def _fake_soffice(folder: Path, body: str) -> Path:
+    script = folder / "soffice"
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def test_converted_result_is_read_by_its_loader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import docx
+
+    made = tmp_path / "made.docx"
+    document = docx.Document()
+    document.add_heading("Old memo", level=1)
+    document.add_paragraph("The 1998 memo about the river survey.")
+    document.save(str(made))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "args.txt"
+    # like LibreOffice: the last argument is the source, --outdir where <stem>.docx goes
+    _fake_soffice(bin_dir, f'echo "$@" > "{log}"\nfor a; do last="$a"; done\n'
+                           f'while [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"\n'
+                           f'stem=$(basename "$last" .doc)\ncp "{made}" "$2/$stem.docx"\n')
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    source = tmp_path / "-rf memo.doc"  # a hostile name never reaches the command line
+    source.write_bytes(b"\xd0\xcf\x11\xe0")
+    doc = load_legacy_office(source)
+    assert doc.sections[0].heading_path == ("Old memo",)
+    assert "river survey" in doc.sections[0].text
+    args = log.read_text()
+    assert "--headless" in args and "--convert-to docx" in args and "-rf memo" not in args
+    assert "-env:UserInstallation=file://" in args
+
+
+def test_a_hanging_converter_is_killed_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    _fake_soffice(bin_dir, "sleep 60 & sleep 60\n")  # a child of its own too, as soffice.bin is
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(legacy_office, "CONVERT_SECONDS", 1)
+    path = tmp_path / "slow.xls"
+    path.write_bytes(b"\xd0\xcf\x11\xe0")
+    started = time.monotonic()
+    with pytest.raises(LoadError, match="did not finish converting"):
+        load_legacy_office(path)
+    assert time.monotonic() - started < 10
+
+
+def test_converter_that_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    _fake_soffice(bin_dir, "exit 0\n")
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    path = tmp_path / "broken.ppt"
+    path.write_bytes(b"junk")
+    with pytest.raises(LoadError, match="could not convert"):
+        load_legacy_office(path)
