@@ -116,11 +116,13 @@ def _collection_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def _filter_options(parser: argparse.ArgumentParser) -> None:
-    """--folder and --type: search only part of the library (each may be repeated: any of them matches)."""
+    """--folder, --file and --type: search only part of the library (each may be repeated: any of them matches)."""
     from desktop_rag.engine import TYPE_NAMES
 
     parser.add_argument("--folder", metavar="PATH", action="append", default=[], dest="folders",
                         help="only files inside this folder of the library (repeat for several)")
+    parser.add_argument("--file", metavar="PATH", action="append", default=[], dest="files",
+                        help="only this file of the library (ask one document; repeat for several)")
     parser.add_argument("--type", choices=TYPE_NAMES, action="append", default=[], dest="types",
                         help="only files of this type (repeat for several)")
 

@@ -543,16 +543,17 @@ class Engine:
 
     def search(self, query: str, k: int | None = None, collection: int | None = None,
                folders: Sequence[str] = (), types: Sequence[str] = (),
-               cancel: threading.Event | None = None) -> list[Hit]:
+               cancel: threading.Event | None = None, files: Sequence[str] = ()) -> list[Hit]:
         """Hybrid search (keyword-only while no vector is stored) within one collection (its id) or all (None),
-        and within `folders` / file `types` if given (UsageError for a folder or type the library lacks),
+        and within `folders` / `files` / file `types` if given (UsageError for a folder, file or type the library
+        lacks),
         also in the library's other language when a language model is configured and query translation is on
         (`cancel` stops waiting for that translation: the question is then searched as asked)."""
         from desktop_rag.engine.search.cache import hits_size
         from desktop_rag.engine.search.retrieval import hybrid_search
         from desktop_rag.engine.search.translation import translations
 
-        within = self.restriction(collection, folders, types)
+        within = self.restriction(collection, folders, types, files)
         query = " ".join(query.split())
         stored = self.store.has_vectors()
         dense = self._dense_source() if stored else None
@@ -601,14 +602,16 @@ class Engine:
             return None
         return self.dense_pair
 
-    def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = ()):
-        """Where a search looks (`restriction.Restriction`); UsageError for a folder or file type the library lacks."""
+    def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
+                    files: Sequence[str] = ()):
+        """Where a search looks (`restriction.Restriction`); UsageError for a folder, file or file type the library
+        lacks."""
         from desktop_rag.engine.store.restriction import build
         from desktop_rag.engine.store.scope import Restriction
 
-        if not folders and not types:
+        if not folders and not types and not files:
             return Restriction(collection)
-        return build(self.store, collection, folders, types)
+        return build(self.store, collection, folders, types, files)
 
     def dense_pair(self) -> tuple[Embedder, VectorIndex]:
         """The embedder and the vectors of one model, taken together (a model switch may swap them)."""
@@ -637,8 +640,8 @@ class Engine:
 
     def answerer(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                  cancel: threading.Event | None = None, extractive: bool = False,
-                 conversation_id: int | None = None):
-        """An answerer that searches within `collection` (None: all collections), `folders` and file `types`
+                 conversation_id: int | None = None, files: Sequence[str] = ()):
+        """An answerer that searches within `collection` (None: all collections), `folders`, `files` and file `types`
         (its searches stop waiting for a query translation on `cancel`); `extractive`: never call a model;
         `conversation_id`: the conversation its stored answers belong to (deleted with it)."""
         from desktop_rag.engine.answer.answering import Answerer
@@ -647,7 +650,7 @@ class Engine:
         config = self._llm_config()
 
         def search(query: str, k: int | None = None) -> list[Hit]:
-            return self.search(query, k, collection, folders, types, cancel)
+            return self.search(query, k, collection, folders, types, cancel, files)
 
         client = LLMClient(config) if config and not extractive else None
         if not self.settings.answer_cache:
@@ -696,14 +699,14 @@ class Engine:
                         weight)
 
     def context(self, question: str, collection: int | None = None, folders: Sequence[str] = (),
-                types: Sequence[str] = ()) -> dict:
+                types: Sequence[str] = (), files: Sequence[str] = ()) -> dict:
         """What an answer to `question` would send the model: the numbered passages after compression, and the
         passages' tokens before and after it (`desktop-rag context`)."""
         from desktop_rag.engine.answer.compression import sent_text
         from desktop_rag.engine.answer.prompting import build_messages
         from desktop_rag.engine.models.tokens import count_tokens
 
-        hits = self.search(question, None, collection, folders, types)
+        hits = self.search(question, None, collection, folders, types, files=files)
         budget = int(self.settings.context_budget_chars)
         whole = build_messages(question, hits, (), budget)[1]
         sent = build_messages(question, self.compress_passages(question, hits), (), budget)[1]
@@ -727,22 +730,22 @@ class Engine:
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
         collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
-        refresh: bool = False,
+        refresh: bool = False, files: Sequence[str] = (),
     ) -> Iterator[AnswerEvent]:
         """Answer events for a question; with a conversation, history is used and both turns are saved.
         A stored answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`.
 
         The question is asked within `collection`, else within the conversation's collection, else in all;
-        and within `folders` / file `types` if given (checked first: UsageError before any event).
+        and within `folders` / `files` / file `types` if given (checked first: UsageError before any event).
         The saved answer keeps every passage it was given, in order, so its `[n]` is `sources[n - 1]`.
         """
         history = self.messages(conversation_id) if conversation_id else []
         if collection is None and conversation_id:
             collection = collections.conversation_collection(self.store, conversation_id)
-        self.restriction(collection, folders, types)  # a bad folder or type fails here, not mid-answer
+        self.restriction(collection, folders, types, files)  # a bad folder, file or type fails here, not mid-answer
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
-        answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id)
+        answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
         for event in answerer.answer(question, history, cancel, refresh):
             if isinstance(event, SourcesEvent):
                 passages = event.hits

@@ -191,6 +191,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     "filter.type.md": ("Markdown (.md)", "Markdown (.md)"),
     "filter.type.txt": ("Text (.txt)", "纯文本 (.txt)"),
     "filter.type.image": ("Images", "图片"),
+    # one document (issue 40): "Ask this document", "What was sent", summaries
+    "scope.asking_in": ("Asking in: {name}", "提问范围：{name}"),
+    "scope.clear_tip": ("Ask in the whole library again", "恢复为在整个资料库中提问"),
+    "scope.ask_document": ("Ask this document", "就此文档提问"),
     # links in answers
     "link.confirm_title": ("Open link?", "打开链接？"),
     "link.confirm": ("This link comes from an answer, so its text may not say where it really goes. "

@@ -60,6 +60,8 @@ class MainWindow(QMainWindow):
         # after ChatController.open_citation (connected above): the clicked answer's sources are shown first
         self.chat_panel.messages.citation_clicked.connect(self.viewer.open_citation)
         self.sources_panel.passage_requested.connect(self.viewer.open_number)
+        self.viewer.ask_file_requested.connect(self.chat.ask_in_file)  # "Ask this document" (issue 40)
+        self.library_panel.document_menu.ask_requested.connect(self.chat.ask_in_file)
         self.settings_flow = SettingsFlow(self.app_settings, self.backend, self)
         self.password_prompt = PasswordPrompt(self.backend, self)  # locked PDFs: ask once, then re-read
         self.first_run = FirstRunFlow(self.chat_area, self.app_settings, self.library_model,

@@ -14,6 +14,7 @@ from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.file_scope import FileScopeBar
 from desktop_rag.gui.views.search_filter import SearchFilterBar
 from desktop_rag.gui.views.sources_panel import SourcesPanel
 
@@ -56,6 +57,9 @@ class ChatController(QObject):
         conversations_panel.new_requested.connect(self.new_conversation)
         self.search_filter = SearchFilterBar(chat_panel)  # ask within a folder / a file type
         chat_panel.layout().insertWidget(2, self.search_filter)  # between the messages and the question box
+        self.file_scope = FileScopeBar(chat_panel)  # "Ask this document": replaces the filters while set
+        chat_panel.layout().insertWidget(3, self.file_scope)
+        self.file_scope.cleared.connect(lambda: self.ask_in_file(None))
         backend.library_loaded.connect(self._library_loaded)
         backend.status_changed.connect(self._status_changed)
         backend.library_changed.connect(self._library_changed)
@@ -155,13 +159,25 @@ class ChatController(QObject):
         self.select_message(self._row)
         # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
         worker = self.answers.start(self.backend.engine.ask, question, conversation_id, cancel_kw="cancel",
-                                    folders=self.search_filter.folders, types=self.search_filter.types,
-                                    refresh=refresh)
+                                    refresh=refresh, **self.scope())
         worker.yielded.connect(self._on_event)
         worker.errored.connect(lambda message: self._on_error(ErrorEvent(message)))
         worker.finished.connect(self._on_finished)
         self.worker = worker
         self.answer_started.emit()
+
+    def scope(self) -> dict:
+        """Where the next question is asked: the document in scope, else the filters' folder and type."""
+        if self.file_scope.path:
+            return {"files": (self.file_scope.path,)}
+        return {"folders": self.search_filter.folders, "types": self.search_filter.types}
+
+    def ask_in_file(self, path: str | None) -> None:
+        """Limit the next questions to the file at `path` ("Ask this document"; None: as the filters say)."""
+        self.file_scope.set_path(path)
+        self.search_filter.setEnabled(path is None)
+        if path:
+            self.chat_panel.input.setFocus()
 
     def _status_changed(self, status: IndexStatus) -> None:
         self.stored_vectors = status.embedded_chunks
