@@ -41,7 +41,8 @@ def search_description() -> str:
     names = ", ".join(TYPE_NAMES[:-1]) + " or " + TYPE_NAMES[-1]
     return ("Find passages in the user's documents. `collection`: one knowledge base by name (default: all); "
             "`folder`: only files inside this folder of the library (absolute path); `file`: only this one "
-            f"document of the library (absolute path); `file_type`: only {names} files. Returns passages with file, page, heading, score and text, best first.")
+            f"document of the library (absolute path); `file_type`: only {names} files. Returns passages with "
+            "file, page, heading, score and text, best first.")
 
 
 class LibraryTools:
