@@ -21,8 +21,8 @@ import importlib
 _MODULES = {  # public name -> the module (under desktop_rag.engine) that defines it
     "Engine": "engine",
     **dict.fromkeys(("Section", "ParsedDocument", "ChunkDraft", "Hit", "FailedFile", "IndexStatus", "IndexReport",
-                     "FileEvent", "Progress", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "ChatTurn",
-                     "AnswerEvent"), "types"),
+                     "FileEvent", "Progress", "SentPrompt", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent",
+                     "ChatTurn", "AnswerEvent"), "types"),
     **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
                      "DiskFullError"), "errors"),
     **dict.fromkeys(("FILE_TYPES", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported"), "file_types"),

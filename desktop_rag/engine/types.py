@@ -196,11 +196,28 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class SentPrompt:
+    """What an answer sent the model ("What was sent", answer/sent.py): the request's messages exactly, as
+    (role, content), each one's tokens, and the passages' tokens before and after context compression."""
+
+    messages: tuple[tuple[str, str], ...]
+    tokens: tuple[int, ...]
+    passages_before: int
+    passages_after: int
+    model: str = ""
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(self.tokens)
+
+
+@dataclass(frozen=True)
 class SourcesEvent:
     hits: tuple[Hit, ...]
     query: str = ""
     keyword_only: bool = False  # the search ran while the vectors were still loading (`SearchHits.keyword_only`)
     translations: tuple[tuple[str, str], ...] = ()  # (language, text): the question as also searched (translated)
+    prompt: SentPrompt | None = None  # with a model: what the answer request sends (a cached answer: sent then)
 
 
 @dataclass(frozen=True)

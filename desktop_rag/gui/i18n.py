@@ -195,6 +195,16 @@ _TEXT: dict[str, tuple[str, str]] = {
     "scope.asking_in": ("Asking in: {name}", "提问范围：{name}"),
     "scope.clear_tip": ("Ask in the whole library again", "恢复为在整个资料库中提问"),
     "scope.ask_document": ("Ask this document", "就此文档提问"),
+    "sent.button": ("What was sent", "发送了什么"),
+    "sent.title": ("What was sent to the model", "发送给模型的内容"),
+    "sent.message": ("──── {role} · {tokens} tokens ────", "──── {role} · {tokens} 个 token ────"),
+    "sent.totals": ("Model {model}: {count} messages, {tokens} tokens.", "模型 {model}：{count} 条消息，{tokens} 个 token。"),
+    "sent.saving": ("Passages: {before} tokens found, {after} sent after shortening ({percent} % saved).",
+                    "段落：检索到 {before} 个 token，精简后发送 {after} 个（节省 {percent}%）。"),
+    "sent.no_saving": ("Passages: {tokens} tokens, sent whole.", "段落：{tokens} 个 token，完整发送。"),
+    "sent.cached": ("A stored answer: this is what was sent when it was made.", "已保存的回答：这是当时生成它时发送的内容。"),
+    "sent.estimate": ("Token counts are estimates (a standard tokenizer, not the model's own).",
+                      "token 数为估算值（使用通用分词器，而非该模型自己的）。"),
     # links in answers
     "link.confirm_title": ("Open link?", "打开链接？"),
     "link.confirm": ("This link comes from an answer, so its text may not say where it really goes. "

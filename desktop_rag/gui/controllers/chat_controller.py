@@ -53,6 +53,8 @@ class ChatController(QObject):
         chat_panel.messages.message_selected.connect(self.select_message)
         chat_panel.messages.citation_clicked.connect(self.open_citation)
         chat_panel.messages.regenerate_requested.connect(self.regenerate)
+        chat_panel.messages.sent_requested.connect(self.show_sent)
+        self.sent_dialog = None  # the last "What was sent" dialog opened
         conversations_panel.opened.connect(self.open_conversation)
         conversations_panel.new_requested.connect(self.new_conversation)
         self.search_filter = SearchFilterBar(chat_panel)  # ask within a folder / a file type
@@ -203,7 +205,7 @@ class ChatController(QObject):
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
         query = event.query or self.chat_model.message(self._row).query
-        self.chat_model.update(self._row, sources=numbered, query=query,
+        self.chat_model.update(self._row, sources=numbered, query=query, prompt=event.prompt,
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
         if event.translations:  # shown under the question it translates (the row before the answer's)
             self.chat_model.update(self._row - 1, translations=event.translations)
@@ -232,6 +234,16 @@ class ChatController(QObject):
         if self.conversation_id is not None:
             self.backend.announce("conversations")  # Engine.ask saved the turns (on the answer worker)
         self.answer_finished.emit(message)
+
+    def show_sent(self, row: int) -> None:
+        """Open "What was sent" for the answer at `row` (read-only, copyable; not modal)."""
+        from desktop_rag.gui.views.sent_dialog import SentDialog
+
+        message = self.chat_model.message(row)
+        if message is None or message.prompt is None:
+            return
+        self.sent_dialog = SentDialog(message.prompt, message.cached, self.chat_panel)
+        self.sent_dialog.show()
 
     # ---- sources ----
 
