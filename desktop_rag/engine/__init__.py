@@ -22,7 +22,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     "Engine": "engine",
     **dict.fromkeys(("Section", "ParsedDocument", "ChunkDraft", "Hit", "FailedFile", "IndexStatus", "IndexReport",
                      "FileEvent", "Progress", "SentPrompt", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent",
-                     "ChatTurn", "AnswerEvent"), "types"),
+                     "ChatTurn", "AnswerEvent", "SummaryStep", "SummaryPlan"), "types"),
     **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
                      "DiskFullError"), "errors"),
     **dict.fromkeys(("FILE_TYPES", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported"), "file_types"),

@@ -660,30 +660,78 @@ class Engine:
 
     def _replay(self, config, conversation_id: int | None = None):
         """Stored answers for this model, endpoint and these answer settings (answer/replay.py)."""
-        from desktop_rag.engine.answer.compression import compression_mode
         from desktop_rag.engine.answer.replay import AnswerReplay
 
-        settings = self.settings
-        fingerprint = {"model": config.model, "endpoint": config.base_url, "provider": config.provider,
-                       "temperature": config.temperature, "max_tokens": config.max_tokens,
-                       "budget_chars": settings.context_budget_chars, "budget_tokens": settings.context_budget_tokens,
-                       "compression": compression_mode(settings.context_compression),
-                       "embedding_model": self.index_model}
-        return AnswerReplay(lambda: self.store, fingerprint, writable=not self.read_only,
+        return AnswerReplay(lambda: self.store, self._fingerprint(config), writable=not self.read_only,
                             conversation_id=conversation_id)
 
+    def _fingerprint(self, config) -> dict:
+        """Whatever besides the passages shapes a stored answer or summary: model, endpoint, settings."""
+        from desktop_rag.engine.answer.compression import compression_mode
+
+        settings = self.settings
+        return {"model": config.model, "endpoint": config.base_url, "provider": config.provider,
+                "temperature": config.temperature, "max_tokens": config.max_tokens,
+                "budget_chars": settings.context_budget_chars, "budget_tokens": settings.context_budget_tokens,
+                "compression": compression_mode(settings.context_compression),
+                "embedding_model": self.index_model}
+
+    # ---- one document: summaries (issue 40) ----
+
+    def summariser(self, extractive: bool = False):
+        """Summaries of one document (answer/summarising.py) with the configured model (`extractive` or none:
+        the document's most central sentences by the library's embedding model)."""
+        from desktop_rag.engine.answer.llm import LLMClient
+        from desktop_rag.engine.answer.summarising import Summariser
+
+        config = self._llm_config()
+        client = LLMClient(config) if config and not extractive else None
+        if not self.settings.answer_cache:
+            self._forget_answers_when_off()
+        return Summariser(lambda: self.store, self.settings, client, self._fingerprint(config) if client else {},
+                          lambda texts: self.embedder().embed(texts), self._stored_vectors,
+                          cache=self.settings.answer_cache, writable=not self.read_only)
+
+    def summary_plan(self, path: str | Path, language: str | None = None, extractive: bool = False):
+        """What summarising the library's file at `path` takes (`types.SummaryPlan`): the estimate shown first."""
+        return self.summariser(extractive).plan(str(path), language)
+
+    def summarise(self, path: str | Path, language: str | None = None, cancel: threading.Event | None = None,
+                  extractive: bool = False) -> Iterator[AnswerEvent]:
+        """A summary of the library's file at `path` as answer events (UsageError first if it is not one), in
+        `language` ("en"/"zh"; None: the document's)."""
+        events = self.summariser(extractive).summarise(str(path), language, cancel)
+        first = next(events, None)  # the checks run before anything is yielded
+        if first is not None:
+            yield first
+            yield from events
+
+    def _stored_vectors(self, chunk_ids: list[int]) -> dict:
+        """The stored vectors of these chunks (they are the embedder's: `embedder()` is the library's model)."""
+        import numpy as np
+
+        found = {}
+        for start in range(0, len(chunk_ids), 500):
+            batch = chunk_ids[start:start + 500]
+            rows = self.store.db.execute(
+                f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
+            found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
+        return found
+
     def forget_answers(self) -> int:
-        """Remove every stored answer (Settings' "Clear stored answers", `desktop-rag clear-answers`); how many."""
-        from desktop_rag.engine.store import answer_cache
+        """Remove every stored answer and summary (Settings' "Clear stored answers", `desktop-rag clear-answers`);
+        how many answers there were."""
+        from desktop_rag.engine.store import answer_cache, summary_cache
 
         with self.store.transaction() as db:
+            summary_cache.clear(db)  # stored summaries go with them (not counted)
             return answer_cache.clear(db)
 
     def _forget_answers_when_off(self) -> None:
         """With `Settings.answer_cache` off nothing stays stored (the setting may have been turned off in the file)."""
-        from desktop_rag.engine.store import answer_cache
+        from desktop_rag.engine.store import answer_cache, summary_cache
 
-        if not self.read_only and answer_cache.count(self.store.db):
+        if not self.read_only and (answer_cache.count(self.store.db) or summary_cache.count(self.store.db)):
             self.forget_answers()
 
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:

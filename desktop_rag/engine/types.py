@@ -242,7 +242,29 @@ class ErrorEvent:
     partial: str = ""
 
 
-AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent
+@dataclass(frozen=True)
+class SummaryStep:
+    """A summary's progress, before each of its model requests: `done` of `total` requests made (the last one
+    writes the summary). Only summaries that take more than one request send it, before their SourcesEvent."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class SummaryPlan:
+    """What summarising a document will take (`Engine.summary_plan`): "whole" (one request), "map-reduce" (one
+    per section, then one for the summary) or "extractive" (no model); `requests` leaves out stored ones."""
+
+    path: str
+    mode: str
+    sections: int
+    tokens: int
+    requests: int
+    language: str
+
+
+AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent | SummaryStep
 
 
 @dataclass(frozen=True)
