@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import logging
 import sqlite3
 import threading
@@ -697,14 +698,28 @@ class Engine:
         return self.summariser(extractive).plan(str(path), language)
 
     def summarise(self, path: str | Path, language: str | None = None, cancel: threading.Event | None = None,
-                  extractive: bool = False) -> Iterator[AnswerEvent]:
+                  extractive: bool = False, conversation_id: int | None = None,
+                  question: str = "") -> Iterator[AnswerEvent]:
         """A summary of the library's file at `path` as answer events (UsageError first if it is not one), in
-        `language` ("en"/"zh"; None: the document's)."""
+        `language` ("en"/"zh"; None: the document's); with a conversation, `question` and the summary (with its
+        sections as sources) are saved as its two turns."""
         events = self.summariser(extractive).summarise(str(path), language, cancel)
         first = next(events, None)  # the checks run before anything is yielded
-        if first is not None:
-            yield first
-            yield from events
+        if first is None:
+            return
+        summary, sections = "", ()
+        for event in itertools.chain((first,), events):
+            if isinstance(event, SourcesEvent):
+                sections = event.hits
+            elif isinstance(event, DoneEvent):
+                summary = event.answer
+            elif isinstance(event, ErrorEvent):
+                summary = event.partial
+            yield event
+        if conversation_id:
+            conversations.add_message(self.store, conversation_id, ChatTurn("user", question or str(path)))
+            if summary:
+                conversations.add_message(self.store, conversation_id, ChatTurn("assistant", summary, sections))
 
     def _stored_vectors(self, chunk_ids: list[int]) -> dict:
         """The stored vectors of these chunks (they are the embedder's: `embedder()` is the library's model)."""

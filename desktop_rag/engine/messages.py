@@ -36,10 +36,6 @@ TEXTS: dict[str, dict[str, str]] = {
               "summary budget).",
         "zh": "本摘要只涵盖文档 {total} 个部分中的前 {shown} 个（其余部分超出了摘要预算）。",
     },
-    "summary_question": {  # {name}: the file's name; the user turn a summary shows in a conversation
-        "en": "Summarise {name}",
-        "zh": "总结 {name}",
-    },
     # settings the engine checks (in the interface's language)
     "api_key_unsendable": {  # {what}: one of the api_key_char_* texts; {position}: 1-based, in the key as typed
         "en": "The API key has {what} at position {position}, which cannot be sent to a model server (an HTTP "

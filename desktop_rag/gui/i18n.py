@@ -195,6 +195,16 @@ _TEXT: dict[str, tuple[str, str]] = {
     "scope.asking_in": ("Asking in: {name}", "提问范围：{name}"),
     "scope.clear_tip": ("Ask in the whole library again", "恢复为在整个资料库中提问"),
     "scope.ask_document": ("Ask this document", "就此文档提问"),
+    "summary.action": ("Summarise this document", "总结此文档"),
+    "summary.question": ("Summarise {name}", "总结 {name}"),
+    "summary.estimate_title": ("Summarise a long document", "总结长文档"),
+    "summary.estimate": ("“{name}” is too long for one request: it has {sections} sections ({tokens} tokens), so "
+                         "summarising it takes {requests} requests to the model (each section, then the summary). "
+                         "Go ahead?",
+                         "“{name}”太长，无法在一次请求中处理：它有 {sections} 个部分（{tokens} 个 token），总结需要向模型发送 "
+                         "{requests} 次请求（每个部分一次，最后汇总一次）。继续吗？"),
+    "summary.progress": ("Summarising: request {done} of {total}…", "正在总结：第 {done} / {total} 次请求…"),
+    "summary.failed_title": ("Cannot summarise", "无法总结"),
     "sent.button": ("What was sent", "发送了什么"),
     "sent.title": ("What was sent to the model", "发送给模型的内容"),
     "sent.message": ("──── {role} · {tokens} tokens ────", "──── {role} · {tokens} 个 token ────"),

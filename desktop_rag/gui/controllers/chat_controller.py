@@ -6,7 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, TokenEvent
+from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
@@ -141,27 +141,32 @@ class ChatController(QObject):
         """Send a question (creating the conversation first when none is open); `refresh`: never a cached answer."""
         if self.streaming or self.backend.stopped:
             return
+        # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
+        self.begin(question, lambda cid: self.stream(question, cid, self.backend.engine.ask, question, cid,
+                                                     refresh=refresh, **self.scope()))
+
+    def begin(self, question: str, start) -> None:
+        """Create the conversation when none is open (titled by `question`), then `start(conversation id)`."""
         self.chat_panel.set_streaming(True)
         if self.conversation_id is None:
             engine = self.backend.engine
             title = " ".join(question.split())[:TITLE_CHARS] or i18n.tr("conv.default_title")
             collection = self.collection
             self.backend.edit(lambda: engine.new_conversation(title, collection), ("conversations",),
-                              lambda cid: self._start(question, cid, refresh),
-                              lambda _msg: self._start(question, None, refresh))
+                              start, lambda _msg: start(None))
         else:
-            self._start(question, self.conversation_id, refresh)
+            start(self.conversation_id)
 
-    def _start(self, question: str, conversation_id: int | None, refresh: bool = False) -> None:
+    def stream(self, question: str, conversation: int | None, fn, /, *args, **kwargs) -> None:
+        """Show `question` and a streaming answer fed by the events of `fn(*args, **kwargs, cancel=...)` (an
+        answer, a summary) on the answer thread, which saves the turns in the conversation."""
         if self.backend.stopped:
             return
-        self.conversation_id = conversation_id
+        self.conversation_id = conversation
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
         self.select_message(self._row)
-        # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
-        worker = self.answers.start(self.backend.engine.ask, question, conversation_id, cancel_kw="cancel",
-                                    refresh=refresh, **self.scope())
+        worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
         worker.yielded.connect(self._on_event)
         worker.errored.connect(lambda message: self._on_error(ErrorEvent(message)))
         worker.finished.connect(self._on_finished)
@@ -201,6 +206,9 @@ class ChatController(QObject):
             self._on_done(event)
         elif isinstance(event, ErrorEvent):
             self._on_error(event)
+        elif isinstance(event, SummaryStep):  # a summary of several requests: which one is running
+            self.chat_model.update(self._row, notice=i18n.tr("summary.progress", done=event.done + 1,
+                                                             total=event.total))
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))

@@ -1,4 +1,4 @@
-"""The library's context menu on a document: "Ask this document" (and the one-document actions beside it)."""
+"""The library's context menu on a document: "Ask this document" and "Summarise this document"."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ class DocumentMenu(QObject):
     """A right click on a document row of `view` offers the one-document actions; each emits its path."""
 
     ask_requested = Signal(str)
+    summarise_requested = Signal(str)
 
     def __init__(self, view: QAbstractItemView) -> None:
         super().__init__(view)
@@ -40,6 +41,9 @@ class DocumentMenu(QObject):
         ask = QAction(i18n.tr("scope.ask_document"), menu)
         ask.triggered.connect(lambda: self.ask_requested.emit(path))
         menu.addAction(ask)
+        summarise = QAction(i18n.tr("summary.action"), menu)
+        summarise.triggered.connect(lambda: self.summarise_requested.emit(path))
+        menu.addAction(summarise)
         return menu
 
     def _open(self, pos: QPoint) -> None:
