@@ -721,6 +721,19 @@ class Engine:
             if summary:
                 conversations.add_message(self.store, conversation_id, ChatTurn("assistant", summary, sections))
 
+    def _summary_target(self, question: str, within) -> str | None:
+        """The file a summary question names (answer/summary_intent.py): among the files in `within` that have
+        text, or the one file in scope for "this document"."""
+        from desktop_rag.engine.answer.summary_intent import summary_target
+
+        def names() -> Iterator[str]:  # read only when the question has a summary's shape
+            where, args = within.files_sql("f")
+            for (path,) in self.store.db.execute(f"SELECT f.path FROM files f WHERE {where} AND f.chunk_count > 0",
+                                                 args):
+                yield path
+
+        return summary_target(question, names(), within.files[0] if len(within.files) == 1 else None)
+
     def _stored_vectors(self, chunk_ids: list[int]) -> dict:
         """The stored vectors of these chunks (they are the embedder's: `embedder()` is the library's model)."""
         import numpy as np
@@ -805,7 +818,15 @@ class Engine:
         history = self.messages(conversation_id) if conversation_id else []
         if collection is None and conversation_id:
             collection = collections.conversation_collection(self.store, conversation_id)
-        self.restriction(collection, folders, types, files)  # a bad folder, file or type fails here, not mid-answer
+        within = self.restriction(collection, folders, types, files)  # a bad folder, file or type fails here
+        target = self._summary_target(question, within)
+        if target is not None:  # "summarise X", "what is X about", "总结一下 X": the document's summary
+            from desktop_rag.engine.text.terms import has_han
+
+            asked = question.replace(Path(target).stem, "")  # the question's own language, not the name's
+            yield from self.summarise(target, "zh" if has_han(asked) else "en", cancel,
+                                      conversation_id=conversation_id, question=question)
+            return
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
