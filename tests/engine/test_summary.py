@@ -127,3 +127,26 @@ def test_a_file_the_library_lacks_is_a_usage_error_before_any_event(tmp_path, se
             next(engine.summarise(path))
     assert server.chat_requests() == []
     engine.close()
+
+
+def test_cancel_stops_a_map_reduce_summary_at_once_and_closes_the_request(tmp_path, server):
+    import threading
+    import time
+
+    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
+    engine = _engine(tmp_path / "home", server)
+    engine.index([tmp_path / "docs"])
+    server.hang_if = lambda body: len(server.chat_requests()) >= 2  # the second map request never answers
+    cancel = threading.Event()
+    events, stopped_at = [], []
+    for event in engine.summarise(report, cancel=cancel):
+        events.append(event)
+        if isinstance(event, SummaryStep) and event.done == 1:
+            threading.Timer(0.3, cancel.set).start()
+            started = time.perf_counter()
+    stopped_at.append((time.perf_counter() - started) * 1000)
+    assert isinstance(events[-1], DoneEvent) and events[-1].answer == "" and events[-1].notice == "Stopped."
+    assert stopped_at[0] < 300 + 1500  # the cancel, then at most the client's poll
+    assert server.chat_requests()[-1].client_gone.wait(5) and len(server.chat_requests()) == 2
+    server.release()
+    engine.close()

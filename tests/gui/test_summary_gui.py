@@ -89,8 +89,29 @@ def test_a_long_document_asks_first_shows_progress_and_stops_at_once(make_window
         started = time.perf_counter()
         window.chat_panel.stop_button.click()
     stopped_ms = (time.perf_counter() - started) * 1000
-    release.set()
     assert blocker.args[0].notice == "Stopped." and stopped_ms < 2000
     assert hanging.client_gone.wait(5)  # the request was closed, not left running
+    release.set()
     assert len(llm_server.chat_requests()) == 3  # no request after the stop
     print(f"summary stop: {stopped_ms:.0f} ms from Stop to the stopped answer")
+
+
+def test_no_stall_while_a_long_summary_streams(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    from tests.gui.test_responsiveness import STALL_LIMIT_MS, GapMeter
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
+    window = make_window(llm_settings(llm_server, translate_queries=False))
+    add_and_wait(qtbot, window, [str(report.parent)])
+    llm_server.tokens = [f"tok{i} " for i in range(300)] + ["[1]"]
+    llm_server.token_delay = 0.002
+    window.summaries.summarise(str(report))
+    qtbot.waitUntil(lambda: window.summaries.estimate_box is not None and window.summaries.estimate_box.isVisible(),
+                    timeout=30_000)
+    with GapMeter() as streaming:
+        with qtbot.waitSignal(window.chat.answer_finished, timeout=60_000) as blocker:
+            window.summaries.estimate_box.button(window.summaries.estimate_box.StandardButton.Yes).click()
+    assert blocker.args[0].text.startswith("tok0 ") and len(llm_server.chat_requests()) > 2
+    print(f"\nGUI stall while a map-reduce summary ran ({len(llm_server.chat_requests())} requests, the last "
+          f"streaming 301 tokens): longest gap {streaming.longest:.1f} ms over {streaming.ticks} ticks")
+    assert streaming.longest < STALL_LIMIT_MS
