@@ -141,6 +141,7 @@ class Settings:
     context_compression: str = "auto"  # "off" | "auto" (over the token budget) | "always" (answer/compression.py)
     context_budget_tokens: int = 1500  # the passages' token budget for compression
     answer_cache: bool = True  # replay a stored answer to the same question, passages, model and settings
+    summary_budget_tokens: int = 8000  # a summary's request size: a document over it is summarised section by section
     temperature: float = 0.2
     llm_provider: str = ""
     llm_base_url: str = ""
@@ -174,7 +175,8 @@ _ENV_OVERRIDES = {
 
 _BAD = object()  # a stored value that cannot be used: the default stands
 _LOWEST = {"chunk_size": 1, "chunk_overlap": 0, "top_k": 1, "embed_batch_size": 1, "context_budget_chars": 1,
-           "max_file_mb": 1e-9, "parse_timeout_s": 1e-9, "temperature": 0.0}  # anything lower is refused
+           "max_file_mb": 1e-9, "parse_timeout_s": 1e-9, "temperature": 0.0,
+           "summary_budget_tokens": 1000}  # anything lower is refused
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 
 

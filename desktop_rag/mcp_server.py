@@ -41,8 +41,9 @@ def search_description() -> str:
 
     names = ", ".join(TYPE_NAMES[:-1]) + " or " + TYPE_NAMES[-1]
     return ("Find passages in the user's documents. `collection`: one knowledge base by name (default: all); "
-            "`folder`: only files inside this folder of the library (absolute path); `file_type`: only "
-            f"{names} files. Returns passages with file, page, heading, score and text, best first.")
+            "`folder`: only files inside this folder of the library (absolute path); `file`: only this one "
+            f"document of the library (absolute path); `file_type`: only {names} files. Returns passages with "
+            "file, page, heading, score and text, best first.")
 
 
 class LibraryTools:
@@ -67,21 +68,23 @@ class LibraryTools:
                 self._engine = None
 
     def search(self, query: str, k: int = 5, collection: str | None = None, folder: str | None = None,
-               file_type: str | None = None) -> dict[str, Any]:
+               file_type: str | None = None, file: str | None = None) -> dict[str, Any]:
         query = _checked_query(query)
         engine = self.engine
-        hits = engine.search(query, max(1, min(int(k), MAX_K)), engine.collection_id(collection),
-                             *_filters(folder, file_type))
-        return {"query": query, "collection": collection, "folder": folder, "file_type": file_type,
+        folders, types = _filters(folder, file_type)
+        hits = engine.search(query, max(1, min(int(k), MAX_K)), engine.collection_id(collection), folders, types,
+                             files=_one(file, 4096))
+        return {"query": query, "collection": collection, "folder": folder, "file": file, "file_type": file_type,
                 "passages": [_passage(h, n) for n, h in enumerate(hits, 1)]}
 
     def ask(self, question: str, collection: str | None = None, folder: str | None = None,
-            file_type: str | None = None) -> dict[str, Any]:
+            file_type: str | None = None, file: str | None = None) -> dict[str, Any]:
         question = _checked_query(question)
         engine = self.engine
         passages: tuple[Hit, ...] = ()
         folders, types = _filters(folder, file_type)
-        for event in engine.ask(question, collection=engine.collection_id(collection), folders=folders, types=types):
+        for event in engine.ask(question, collection=engine.collection_id(collection), folders=folders, types=types,
+                                files=_one(file, 4096)):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, ErrorEvent):
@@ -111,16 +114,16 @@ def build_server(tools: LibraryTools):
 
     @server.tool(annotations=read_only, description=search_description())
     def search(query: str, k: int = 5, collection: str | None = None, folder: str | None = None,
-               file_type: str | None = None) -> dict[str, Any]:
-        return _guarded(tools.search, query, k, collection, folder, file_type)
+               file_type: str | None = None, file: str | None = None) -> dict[str, Any]:
+        return _guarded(tools.search, query, k, collection, folder, file_type, file)
 
     @server.tool(annotations=read_only)
     def ask(question: str, collection: str | None = None, folder: str | None = None,
-            file_type: str | None = None) -> dict[str, Any]:
+            file_type: str | None = None, file: str | None = None) -> dict[str, Any]:
         """Answer a question from the user's documents with numbered sources (an extractive answer of quoted
-        sentences, or the configured language model's answer); `folder` and `file_type` limit the documents
-        as in `search`."""
-        return _guarded(tools.ask, question, collection, folder, file_type)
+        sentences, or the configured language model's answer); `folder`, `file` (one document) and `file_type`
+        limit the documents as in `search`."""
+        return _guarded(tools.ask, question, collection, folder, file_type, file)
 
     @server.tool(annotations=read_only)
     def list_collections() -> dict[str, Any]:
@@ -151,9 +154,12 @@ def _guarded(fn, *args):
 
 def _filters(folder: str | None, file_type: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(folders, types) for the engine from the tools' optional single values (checked by the engine)."""
-    folders = (str(folder)[:4096],) if folder is not None and str(folder).strip() else ()
-    types = (str(file_type)[:32],) if file_type is not None and str(file_type).strip() else ()
-    return folders, types
+    return _one(folder, 4096), _one(file_type, 32)
+
+
+def _one(value: str | None, limit: int) -> tuple[str, ...]:
+    """An optional tool argument as the engine's tuple (empty when absent or blank; bounded)."""
+    return (str(value)[:limit],) if value is not None and str(value).strip() else ()
 
 
 def _checked_query(text: str) -> str:

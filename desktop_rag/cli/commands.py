@@ -100,10 +100,10 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
         collection = _collection(engine, args)
-        engine.restriction(collection, args.folders, args.types)  # a bad folder fails before any query
+        engine.restriction(collection, args.folders, args.types, args.files)  # a bad folder fails before any query
         if args.queries:
-            return _batch_search(engine, args.queries, args.k, collection, args.folders, args.types)
-        hits = engine.search(args.query, args.k, collection, args.folders, args.types)
+            return _batch_search(engine, args.queries, args.k, collection, args.folders, args.types, args.files)
+        hits = engine.search(args.query, args.k, collection, args.folders, args.types, files=args.files)
     finally:
         engine.close()
     if args.json:
@@ -117,9 +117,9 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
 
 
 def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: int | None = None,
-                  folders: Sequence[str] = (), types: Sequence[str] = ()) -> int:
+                  folders: Sequence[str] = (), types: Sequence[str] = (), files: Sequence[str] = ()) -> int:
     for query_id, text in _queries(queries_file):
-        hits = engine.search(text, k, collection, folders, types)
+        hits = engine.search(text, k, collection, folders, types, files=files)
         print_json({"_id": query_id, "query": text, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
     return 0
 
@@ -146,12 +146,12 @@ def cmd_context(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
         collection = _collection(engine, args)
-        engine.restriction(collection, args.folders, args.types)  # a bad folder fails before any question
+        engine.restriction(collection, args.folders, args.types, args.files)  # a bad folder fails before any question
         if args.queries:
             for query_id, text in _queries(args.queries):
-                print_json({"_id": query_id, **engine.context(text, collection, args.folders, args.types)})
+                print_json({"_id": query_id, **engine.context(text, collection, args.folders, args.types, args.files)})
             return 0
-        shown = engine.context(args.question, collection, args.folders, args.types)
+        shown = engine.context(args.question, collection, args.folders, args.types, args.files)
     finally:
         engine.close()
     if args.json:
@@ -174,7 +174,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
         for event in engine.ask(args.question, collection=_collection(engine, args), folders=args.folders,
-                                types=args.types):
+                                types=args.types, files=args.files):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, TokenEvent) and not args.json:

@@ -16,7 +16,8 @@ from desktop_rag.engine import DesktopRagError, contain_panics
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
                     "import": "collection_commands", "mcp": "collection_commands",
-                    "models": "model_commands", "download_model": "model_commands"}
+                    "models": "model_commands", "download_model": "model_commands",
+                    "summarise": "document_commands"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,6 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _collection_option(p, "ask within this collection (default: all)")
     _filter_options(p)
+
+    p = sub.add_parser("summarise", aliases=["summarize"], help="summarise one document of the library")
+    p.add_argument("path", help="a file of the library")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--language", choices=("en", "zh"), help="the summary's language (default: the document's)")
+    p.add_argument("--extractive", action="store_true",
+                   help="no model: the document's most central sentences (the default when none is configured)")
+    p.set_defaults(command="summarise")
 
     p = sub.add_parser("clear-answers", help="remove every stored answer (the answer cache)")
     p.add_argument("--json", action="store_true")
@@ -116,11 +125,13 @@ def _collection_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def _filter_options(parser: argparse.ArgumentParser) -> None:
-    """--folder and --type: search only part of the library (each may be repeated: any of them matches)."""
+    """--folder, --file and --type: search only part of the library (each may be repeated: any of them matches)."""
     from desktop_rag.engine import TYPE_NAMES
 
     parser.add_argument("--folder", metavar="PATH", action="append", default=[], dest="folders",
                         help="only files inside this folder of the library (repeat for several)")
+    parser.add_argument("--file", metavar="PATH", action="append", default=[], dest="files",
+                        help="only this file of the library (ask one document; repeat for several)")
     parser.add_argument("--type", choices=TYPE_NAMES, action="append", default=[], dest="types",
                         help="only files of this type (repeat for several)")
 

@@ -21,8 +21,8 @@ import importlib
 _MODULES = {  # public name -> the module (under desktop_rag.engine) that defines it
     "Engine": "engine",
     **dict.fromkeys(("Section", "ParsedDocument", "ChunkDraft", "Hit", "FailedFile", "IndexStatus", "IndexReport",
-                     "FileEvent", "Progress", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "ChatTurn",
-                     "AnswerEvent"), "types"),
+                     "FileEvent", "Progress", "SentPrompt", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent",
+                     "ChatTurn", "AnswerEvent", "SummaryStep", "SummaryPlan"), "types"),
     **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
                      "DiskFullError", "PASS_THROUGH", "contain_panics"), "errors"),
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",

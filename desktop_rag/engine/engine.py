@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import logging
 import sqlite3
 import threading
@@ -546,16 +547,17 @@ class Engine:
 
     def search(self, query: str, k: int | None = None, collection: int | None = None,
                folders: Sequence[str] = (), types: Sequence[str] = (),
-               cancel: threading.Event | None = None) -> list[Hit]:
+               cancel: threading.Event | None = None, files: Sequence[str] = ()) -> list[Hit]:
         """Hybrid search (keyword-only while no vector is stored) within one collection (its id) or all (None),
-        and within `folders` / file `types` if given (UsageError for a folder or type the library lacks),
+        and within `folders` / `files` / file `types` if given (UsageError for a folder, file or type the library
+        lacks),
         also in the library's other language when a language model is configured and query translation is on
         (`cancel` stops waiting for that translation: the question is then searched as asked)."""
         from desktop_rag.engine.search.cache import hits_size
         from desktop_rag.engine.search.retrieval import hybrid_search
         from desktop_rag.engine.search.translation import translations
 
-        within = self.restriction(collection, folders, types)
+        within = self.restriction(collection, folders, types, files)
         query = " ".join(query.split())
         stored = self.store.has_vectors()
         dense = self._dense_source() if stored else None
@@ -604,14 +606,16 @@ class Engine:
             return None
         return self.dense_pair
 
-    def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = ()):
-        """Where a search looks (`restriction.Restriction`); UsageError for a folder or file type the library lacks."""
+    def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
+                    files: Sequence[str] = ()):
+        """Where a search looks (`restriction.Restriction`); UsageError for a folder, file or file type the library
+        lacks."""
         from desktop_rag.engine.store.restriction import build
         from desktop_rag.engine.store.scope import Restriction
 
-        if not folders and not types:
+        if not folders and not types and not files:
             return Restriction(collection)
-        return build(self.store, collection, folders, types)
+        return build(self.store, collection, folders, types, files)
 
     def dense_pair(self) -> tuple[Embedder, VectorIndex]:
         """The embedder and the vectors of one model, taken together (a model switch may swap them)."""
@@ -640,8 +644,8 @@ class Engine:
 
     def answerer(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                  cancel: threading.Event | None = None, extractive: bool = False,
-                 conversation_id: int | None = None):
-        """An answerer that searches within `collection` (None: all collections), `folders` and file `types`
+                 conversation_id: int | None = None, files: Sequence[str] = ()):
+        """An answerer that searches within `collection` (None: all collections), `folders`, `files` and file `types`
         (its searches stop waiting for a query translation on `cancel`); `extractive`: never call a model;
         `conversation_id`: the conversation its stored answers belong to (deleted with it)."""
         from desktop_rag.engine.answer.answering import Answerer
@@ -650,7 +654,7 @@ class Engine:
         config = self._llm_config()
 
         def search(query: str, k: int | None = None) -> list[Hit]:
-            return self.search(query, k, collection, folders, types, cancel)
+            return self.search(query, k, collection, folders, types, cancel, files)
 
         client = LLMClient(config) if config and not extractive else None
         if not self.settings.answer_cache:
@@ -660,30 +664,105 @@ class Engine:
 
     def _replay(self, config, conversation_id: int | None = None):
         """Stored answers for this model, endpoint and these answer settings (answer/replay.py)."""
-        from desktop_rag.engine.answer.compression import compression_mode
         from desktop_rag.engine.answer.replay import AnswerReplay
 
-        settings = self.settings
-        fingerprint = {"model": config.model, "endpoint": config.base_url, "provider": config.provider,
-                       "temperature": config.temperature, "max_tokens": config.max_tokens,
-                       "budget_chars": settings.context_budget_chars, "budget_tokens": settings.context_budget_tokens,
-                       "compression": compression_mode(settings.context_compression),
-                       "embedding_model": self.index_model}
-        return AnswerReplay(lambda: self.store, fingerprint, writable=not self.read_only,
+        return AnswerReplay(lambda: self.store, self._fingerprint(config), writable=not self.read_only,
                             conversation_id=conversation_id)
 
+    def _fingerprint(self, config) -> dict:
+        """Whatever besides the passages shapes a stored answer or summary: model, endpoint, settings."""
+        from desktop_rag.engine.answer.compression import compression_mode
+
+        settings = self.settings
+        return {"model": config.model, "endpoint": config.base_url, "provider": config.provider,
+                "temperature": config.temperature, "max_tokens": config.max_tokens,
+                "budget_chars": settings.context_budget_chars, "budget_tokens": settings.context_budget_tokens,
+                "compression": compression_mode(settings.context_compression),
+                "embedding_model": self.index_model}
+
+    # ---- one document: summaries (issue 40) ----
+
+    def summariser(self, extractive: bool = False):
+        """Summaries of one document (answer/summarising.py) with the configured model (`extractive` or none:
+        the document's most central sentences by the library's embedding model)."""
+        from desktop_rag.engine.answer.llm import LLMClient
+        from desktop_rag.engine.answer.summarising import Summariser
+
+        config = self._llm_config()
+        client = LLMClient(config) if config and not extractive else None
+        if not self.settings.answer_cache:
+            self._forget_answers_when_off()
+        return Summariser(lambda: self.store, self.settings, client, self._fingerprint(config) if client else {},
+                          lambda texts: self.embedder().embed(texts), self._stored_vectors,
+                          cache=self.settings.answer_cache, writable=not self.read_only)
+
+    def summary_plan(self, path: str | Path, language: str | None = None, extractive: bool = False):
+        """What summarising the library's file at `path` takes (`types.SummaryPlan`): the estimate shown first."""
+        return self.summariser(extractive).plan(str(path), language)
+
+    def summarise(self, path: str | Path, language: str | None = None, cancel: threading.Event | None = None,
+                  extractive: bool = False, conversation_id: int | None = None,
+                  question: str = "") -> Iterator[AnswerEvent]:
+        """A summary of the library's file at `path` as answer events (UsageError first if it is not one), in
+        `language` ("en"/"zh"; None: the document's); with a conversation, `question` and the summary (with its
+        sections as sources) are saved as its two turns."""
+        events = self.summariser(extractive).summarise(str(path), language, cancel)
+        first = next(events, None)  # the checks run before anything is yielded
+        if first is None:
+            return
+        summary, sections = "", ()
+        for event in itertools.chain((first,), events):
+            if isinstance(event, SourcesEvent):
+                sections = event.hits
+            elif isinstance(event, DoneEvent):
+                summary = event.answer
+            elif isinstance(event, ErrorEvent):
+                summary = event.partial
+            yield event
+        if conversation_id:
+            conversations.add_message(self.store, conversation_id, ChatTurn("user", question or str(path)))
+            if summary:
+                conversations.add_message(self.store, conversation_id, ChatTurn("assistant", summary, sections))
+
+    def _summary_target(self, question: str, within) -> str | None:
+        """The file a summary question names (answer/summary_intent.py): among the files in `within` that have
+        text, or the one file in scope for "this document"."""
+        from desktop_rag.engine.answer.summary_intent import summary_target
+
+        def names() -> Iterator[str]:  # read only when the question has a summary's shape
+            where, args = within.files_sql("f")
+            for (path,) in self.store.db.execute(f"SELECT f.path FROM files f WHERE {where} AND f.chunk_count > 0",
+                                                 args):
+                yield path
+
+        return summary_target(question, names(), within.files[0] if len(within.files) == 1 else None)
+
+    def _stored_vectors(self, chunk_ids: list[int]) -> dict:
+        """The stored vectors of these chunks (they are the embedder's: `embedder()` is the library's model)."""
+        import numpy as np
+
+        found = {}
+        for start in range(0, len(chunk_ids), 500):
+            batch = chunk_ids[start:start + 500]
+            rows = self.store.db.execute(
+                f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
+            found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
+        return found
+
     def forget_answers(self) -> int:
-        """Remove every stored answer (Settings' "Clear stored answers", `desktop-rag clear-answers`); how many."""
-        from desktop_rag.engine.store import answer_cache
+        """Remove every stored answer and summary (Settings' "Clear stored answers", `desktop-rag clear-answers`);
+        how many answers there were."""
+        from desktop_rag.engine.store import answer_cache, summary_cache
 
         with self.store.transaction() as db:
+            summary_cache.clear(db)  # stored summaries go with them (not counted)
             return answer_cache.clear(db)
 
     def _forget_answers_when_off(self) -> None:
         """With `Settings.answer_cache` off nothing stays stored (the setting may have been turned off in the file)."""
-        from desktop_rag.engine.store import answer_cache
+        from desktop_rag.engine.store import answer_cache, summary_cache
 
-        if not self.read_only and answer_cache.count(self.store.db):
+        if not self.read_only and (answer_cache.count(self.store.db) or summary_cache.count(self.store.db)):
             self.forget_answers()
 
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
@@ -699,14 +778,14 @@ class Engine:
                         weight)
 
     def context(self, question: str, collection: int | None = None, folders: Sequence[str] = (),
-                types: Sequence[str] = ()) -> dict:
+                types: Sequence[str] = (), files: Sequence[str] = ()) -> dict:
         """What an answer to `question` would send the model: the numbered passages after compression, and the
         passages' tokens before and after it (`desktop-rag context`)."""
         from desktop_rag.engine.answer.compression import sent_text
         from desktop_rag.engine.answer.prompting import build_messages
         from desktop_rag.engine.models.tokens import count_tokens
 
-        hits = self.search(question, None, collection, folders, types)
+        hits = self.search(question, None, collection, folders, types, files=files)
         budget = int(self.settings.context_budget_chars)
         whole = build_messages(question, hits, (), budget)[1]
         sent = build_messages(question, self.compress_passages(question, hits), (), budget)[1]
@@ -730,22 +809,30 @@ class Engine:
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
         collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
-        refresh: bool = False,
+        refresh: bool = False, files: Sequence[str] = (),
     ) -> Iterator[AnswerEvent]:
         """Answer events for a question; with a conversation, history is used and both turns are saved.
         A stored answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`.
 
         The question is asked within `collection`, else within the conversation's collection, else in all;
-        and within `folders` / file `types` if given (checked first: UsageError before any event).
+        and within `folders` / `files` / file `types` if given (checked first: UsageError before any event).
         The saved answer keeps every passage it was given, in order, so its `[n]` is `sources[n - 1]`.
         """
         history = self.messages(conversation_id) if conversation_id else []
         if collection is None and conversation_id:
             collection = collections.conversation_collection(self.store, conversation_id)
-        self.restriction(collection, folders, types)  # a bad folder or type fails here, not mid-answer
+        within = self.restriction(collection, folders, types, files)  # a bad folder, file or type fails here
+        target = self._summary_target(question, within)
+        if target is not None:  # "summarise X", "what is X about", "总结一下 X": the document's summary
+            from desktop_rag.engine.text.terms import has_han
+
+            asked = question.replace(Path(target).stem, "")  # the question's own language, not the name's
+            yield from self.summarise(target, "zh" if has_han(asked) else "en", cancel,
+                                      conversation_id=conversation_id, question=question)
+            return
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
-        answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id)
+        answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
         for event in answerer.answer(question, history, cancel, refresh):
             if isinstance(event, SourcesEvent):
                 passages = event.hits

@@ -29,6 +29,17 @@ TEXTS: dict[str, dict[str, str]] = {
         # a Chinese question gets "extractive_notice")
         "en": "This answer quotes the most relevant sentences from your documents. {problem}",
     },
+    # summaries of one document (answer/summarising.py; issue 40)
+    "summary_extractive": {
+        "en": "Extractive summary: no language model is configured, so these are the document's most central "
+              "sentences, in reading order. Choose a provider in Settings for a written summary.",
+        "zh": "摘录式摘要：未配置语言模型，以下是文档中最核心的句子，按原文顺序排列。在“设置”中选择模型即可获得写成的摘要。",
+    },
+    "summary_partial": {  # {shown}, {total}: sections
+        "en": "This summary covers the first {shown} of the document's {total} sections (the rest did not fit the "
+              "summary budget).",
+        "zh": "本摘要只涵盖文档 {total} 个部分中的前 {shown} 个（其余部分超出了摘要预算）。",
+    },
     # settings the engine checks (in the interface's language)
     "api_key_unsendable": {  # {what}: one of the api_key_char_* texts; {position}: 1-based, in the key as typed
         "en": "The API key has {what} at position {position}, which cannot be sent to a model server (an HTTP "

@@ -204,11 +204,28 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class SentPrompt:
+    """What an answer sent the model ("What was sent", answer/sent.py): the request's messages exactly, as
+    (role, content), each one's tokens, and the passages' tokens before and after context compression."""
+
+    messages: tuple[tuple[str, str], ...]
+    tokens: tuple[int, ...]
+    passages_before: int
+    passages_after: int
+    model: str = ""
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(self.tokens)
+
+
+@dataclass(frozen=True)
 class SourcesEvent:
     hits: tuple[Hit, ...]
     query: str = ""
     keyword_only: bool = False  # the search ran while the vectors were still loading (`SearchHits.keyword_only`)
     translations: tuple[tuple[str, str], ...] = ()  # (language, text): the question as also searched (translated)
+    prompt: SentPrompt | None = None  # with a model: what the answer request sends (a cached answer: sent then)
 
 
 @dataclass(frozen=True)
@@ -233,7 +250,29 @@ class ErrorEvent:
     partial: str = ""
 
 
-AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent
+@dataclass(frozen=True)
+class SummaryStep:
+    """A summary's progress, before each of its model requests: `done` of `total` requests made (the last one
+    writes the summary). Only summaries that take more than one request send it, before their SourcesEvent."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class SummaryPlan:
+    """What summarising a document will take (`Engine.summary_plan`): "whole" (one request), "map-reduce" (one
+    per section, then one for the summary) or "extractive" (no model); `requests` leaves out stored ones."""
+
+    path: str
+    mode: str
+    sections: int
+    tokens: int
+    requests: int
+    language: str
+
+
+AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent | SummaryStep
 
 
 @dataclass(frozen=True)

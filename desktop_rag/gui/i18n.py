@@ -189,6 +189,30 @@ _TEXT: dict[str, tuple[str, str]] = {
     "filter.all_types": ("All file types", "全部文件类型"),
     "filter.folder_tip": ("Only search the files inside this folder", "只检索此文件夹中的文件"),
     "filter.type_tip": ("Only search files of this type", "只检索此类型的文件"),
+    # one document (issue 40): "Ask this document", "What was sent", summaries
+    "scope.asking_in": ("Asking in: {name}", "提问范围：{name}"),
+    "scope.clear_tip": ("Ask in the whole library again", "恢复为在整个资料库中提问"),
+    "scope.ask_document": ("Ask this document", "就此文档提问"),
+    "summary.action": ("Summarise this document", "总结此文档"),
+    "summary.question": ("Summarise {name}", "总结 {name}"),
+    "summary.estimate_title": ("Summarise a long document", "总结长文档"),
+    "summary.estimate": ("“{name}” is too long for one request: it has {sections} sections ({tokens} tokens), so "
+                         "summarising it takes {requests} requests to the model (each section, then the summary). "
+                         "Go ahead?",
+                         "“{name}”太长，无法在一次请求中处理：它有 {sections} 个部分（{tokens} 个 token），总结需要向模型发送 "
+                         "{requests} 次请求（每个部分一次，最后汇总一次）。继续吗？"),
+    "summary.progress": ("Summarising: request {done} of {total}…", "正在总结：第 {done} / {total} 次请求…"),
+    "summary.failed_title": ("Cannot summarise", "无法总结"),
+    "sent.button": ("What was sent", "发送了什么"),
+    "sent.title": ("What was sent to the model", "发送给模型的内容"),
+    "sent.message": ("──── {role} · {tokens} tokens ────", "──── {role} · {tokens} 个 token ────"),
+    "sent.totals": ("Model {model}: {count} messages, {tokens} tokens.", "模型 {model}：{count} 条消息，{tokens} 个 token。"),
+    "sent.saving": ("Passages: {before} tokens found, {after} sent after shortening ({percent} % saved).",
+                    "段落：检索到 {before} 个 token，精简后发送 {after} 个（节省 {percent}%）。"),
+    "sent.no_saving": ("Passages: {tokens} tokens, sent whole.", "段落：{tokens} 个 token，完整发送。"),
+    "sent.cached": ("A stored answer: this is what was sent when it was made.", "已保存的回答：这是当时生成它时发送的内容。"),
+    "sent.estimate": ("Token counts are estimates (a standard tokenizer, not the model's own).",
+                      "token 数为估算值（使用通用分词器，而非该模型自己的）。"),
     # links in answers
     "link.confirm_title": ("Open link?", "打开链接？"),
     "link.confirm": ("This link comes from an answer, so its text may not say where it really goes. "

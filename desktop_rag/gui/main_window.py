@@ -20,6 +20,7 @@ from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
 from desktop_rag.gui.controllers.multilingual_offer import MultilingualOffer
 from desktop_rag.gui.controllers.password_prompt import PasswordPrompt
 from desktop_rag.gui.controllers.settings_flow import SettingsFlow
+from desktop_rag.gui.controllers.summary_flow import SummaryFlow
 from desktop_rag.gui.controllers.viewer_controller import ViewerController
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel
 from desktop_rag.gui.models.library import LibraryModel
@@ -60,6 +61,11 @@ class MainWindow(QMainWindow):
         # after ChatController.open_citation (connected above): the clicked answer's sources are shown first
         self.chat_panel.messages.citation_clicked.connect(self.viewer.open_citation)
         self.sources_panel.passage_requested.connect(self.viewer.open_number)
+        self.viewer.ask_file_requested.connect(self.chat.ask_in_file)  # "Ask this document" (issue 40)
+        self.library_panel.document_menu.ask_requested.connect(self.chat.ask_in_file)
+        self.summaries = SummaryFlow(self.backend, self.chat, self)  # "Summarise this document" (issue 40)
+        self.library_panel.document_menu.summarise_requested.connect(self.summaries.summarise)
+        self.viewer.summarise_requested.connect(self.summaries.summarise)
         self.settings_flow = SettingsFlow(self.app_settings, self.backend, self)
         self.password_prompt = PasswordPrompt(self.backend, self)  # locked PDFs: ask once, then re-read
         self.first_run = FirstRunFlow(self.chat_area, self.app_settings, self.library_model,

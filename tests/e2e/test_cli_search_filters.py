@@ -85,3 +85,18 @@ def test_bad_folder_or_type_is_a_clear_error_with_the_contracts_exit_code(librar
     hostile = "evil\x1b[31m\u202e"
     out = cli("--data-dir", str(home), "search", "glacier", "--folder", str(docs / hostile))
     assert out.returncode == 1 and "\x1b" not in out.stderr and "\u202e" not in out.stderr
+
+
+def test_search_context_and_ask_in_one_file(library):
+    docs, home = library
+    memo = str(docs / "office" / "memo.txt")
+    assert {h["path"] for h in search(home, "--file", memo)} == {memo}
+    out = cli("--data-dir", str(home), "context", "glacier meltwater rivers", "--json", "--file", memo)
+    assert out.returncode == 0, out.stderr
+    assert {p["path"] for p in json.loads(out.stdout)["passages"]} == {memo}
+    out = cli("--data-dir", str(home), "ask", "How does glacier meltwater feed rivers?", "--json", "--file", memo)
+    assert out.returncode == 0, out.stderr
+    sources = json.loads(out.stdout)["sources"]
+    assert sources and {s["path"] for s in sources} == {memo}
+    out = cli("--data-dir", str(home), "ask", "glacier?", "--file", str(docs / "office"))
+    assert out.returncode == 1 and out.stdout == "" and "is not a file of the library" in out.stderr

@@ -28,3 +28,19 @@ def test_search_and_ask_within_a_folder_or_type_and_clear_errors(library: Path):
     assert [Path(s["file"]).name for s in asked.structured_content["sources"]] == ["bread.txt"]
     assert nowhere.is_error and "Nothing in the library is in the folder" in nowhere.content[0].text
     assert exe.is_error and "Unknown file type" in exe.content[0].text
+
+
+def test_search_and_ask_within_one_file(library: Path):  # noqa: F811
+    bread = str(library.parent / "docs" / "kitchen" / "bread.txt")
+
+    async def calls(session):
+        found = await session.call_tool("search", {"query": "glacier sourdough", "k": 5, "file": bread})
+        asked = await session.call_tool("ask", {"question": "What do glaciers and sourdough need?", "file": bread})
+        missing = await session.call_tool("search", {"query": "x", "file": bread + ".bak"})
+        return found, asked, missing
+
+    found, asked, missing = _run(library, calls)
+    assert [p["file"] for p in found.structured_content["passages"]] == [bread]
+    assert found.structured_content["file"] == bread
+    assert not asked.is_error and {s["file"] for s in asked.structured_content["sources"]} == {bread}
+    assert missing.is_error and "is not a file of the library" in missing.content[0].text

@@ -21,6 +21,7 @@ from desktop_rag.engine.answer.prompting import (
     rule_based_standalone_query,
 )
 from desktop_rag.engine.answer.replay import AnswerReplay
+from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
@@ -134,8 +135,8 @@ class Answerer:
         key = self.replay.key(question, query, hits) if self.replay is not None and not searched.keyword_only else None
         stored = None if key is None or refresh else self.replay.get(key, hits)
         if stored is not None:
-            text, used, cited = stored
-            yield dataclasses.replace(searched, hits=tuple(used))
+            text, used, cited, prompt = stored
+            yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
             yield TokenEvent(text)
             yield DoneEvent(text, "llm", tuple(cited), "", cached=True)
             return
@@ -144,7 +145,8 @@ class Answerer:
         if self.compress is not None:
             hits = self.compress(query, hits)
         messages, used = build_messages(question, hits, history, budget)
-        yield dataclasses.replace(searched, hits=tuple(used))
+        prompt = sent_prompt(messages, used, self.llm.config.model)
+        yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
         parts: list[str] = []
         try:
             for token in self.llm.stream(messages, cancel):
@@ -163,7 +165,7 @@ class Answerer:
         done = _done(text, used, "llm", notice)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:
-                self.replay.put(key, done.answer, done.mode, retrieved, used, done.cited)
+                self.replay.put(key, done.answer, done.mode, retrieved, used, done.cited, prompt)
             elif refresh:  # never keep what a conversation's history shaped; Regenerate drops the stored one
                 self.replay.forget(key)
         yield done

@@ -16,10 +16,11 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 
+from desktop_rag.engine.answer import sent
 from desktop_rag.engine.store import answer_cache
 from desktop_rag.engine.store.answer_cache import StoredAnswer
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.types import Hit, SentPrompt
 
 
 class AnswerReplay:
@@ -36,22 +37,23 @@ class AnswerReplay:
                               ensure_ascii=False)
         return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
-    def get(self, key: str, hits: Sequence[Hit]) -> tuple[str, list[Hit], list[Hit]] | None:
-        """(answer, passages sent, passages cited) of a stored answer for these hits, or None."""
+    def get(self, key: str, hits: Sequence[Hit]) -> tuple[str, list[Hit], list[Hit], SentPrompt | None] | None:
+        """(answer, passages sent, passages cited, what was sent then) of a stored answer for these hits, or None."""
         stored = answer_cache.get(self._store().db, key)
         if stored is None or any(i >= len(hits) for i, _ in stored.passages):
             return None
         used = [dataclasses.replace(hits[i], focus=focus) for i, focus in stored.passages]
-        return stored.answer, used, [used[n - 1] for n in stored.cited if 0 < n <= len(used)]
+        cited = [used[n - 1] for n in stored.cited if 0 < n <= len(used)]
+        return stored.answer, used, cited, sent.from_json(stored.sent)
 
     def put(self, key: str, answer: str, mode: str, hits: Sequence[Hit], used: Sequence[Hit],
-            cited: Sequence[Hit]) -> None:
+            cited: Sequence[Hit], prompt: SentPrompt | None = None) -> None:
         if not self._writable:
             return
         index = {h.chunk_id: i for i, h in enumerate(hits)}
         numbers = {h.chunk_id: n for n, h in enumerate(used, 1)}
         stored = StoredAnswer(answer, mode, tuple((index[h.chunk_id], h.focus) for h in used),
-                              tuple(numbers[h.chunk_id] for h in cited))
+                              tuple(numbers[h.chunk_id] for h in cited), sent.to_json(prompt) if prompt else None)
         store = self._store()
         with store.transaction() as db:
             answer_cache.put(db, key, stored, [h.chunk_id for h in hits], self._conversation)

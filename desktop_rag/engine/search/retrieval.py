@@ -116,7 +116,7 @@ def _glossed(query: str, asked: set[str], store: Store, lexicon: Lexicon | None,
 def _restriction(collection: int | None, within: Restriction | None) -> Restriction | None:
     """One restriction from the two ways of giving it (None: the whole library)."""
     if collection is not None:
-        within = Restriction(collection, *((within.folders, within.types) if within else ()))
+        within = dataclasses.replace(within, collection=collection) if within else Restriction(collection)
     return None if within is None or within.everything else within
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 MAX_ANSWERS = 2000  # the oldest go beyond this
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS answer_cache (key TEXT PRIMARY KEY, answer TEXT NOT NULL, mode TEXT NOT NULL, "
-    "passages_json TEXT NOT NULL, cited_json TEXT NOT NULL, created_at REAL NOT NULL, conversation_id INTEGER)",
+    "passages_json TEXT NOT NULL, cited_json TEXT NOT NULL, created_at REAL NOT NULL, conversation_id INTEGER, "
+    "sent_json TEXT)",
     "CREATE TABLE IF NOT EXISTS answer_cache_chunks (key TEXT NOT NULL REFERENCES answer_cache(key) "
     "ON DELETE CASCADE, chunk_id INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS answer_cache_chunk ON answer_cache_chunks(chunk_id)",
@@ -39,6 +40,7 @@ class StoredAnswer:
     mode: str
     passages: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # per passage sent: its index among the hits, focus
     cited: tuple[int, ...]  # the passage numbers ([n]) the answer cites
+    sent: str | None = None  # what the request sent (answer/sent.py JSON; issue 40), None before it was kept
 
 
 def install(db: sqlite3.Connection) -> None:
@@ -48,20 +50,22 @@ def install(db: sqlite3.Connection) -> None:
     if columns and "conversation_id" not in columns:
         db.execute("DROP TABLE IF EXISTS answer_cache_chunks")
         db.execute("DROP TABLE answer_cache")
+    elif columns and "sent_json" not in columns:  # before "What was sent" (issue 40): those answers show none
+        db.execute("ALTER TABLE answer_cache ADD COLUMN sent_json TEXT")
     for statement in SCHEMA:
         db.execute(statement)
 
 
 def get(db: sqlite3.Connection, key: str) -> StoredAnswer | None:
     try:
-        row = db.execute("SELECT answer, mode, passages_json, cited_json FROM answer_cache WHERE key = ?",
-                               (key,)).fetchone()
+        row = db.execute("SELECT answer, mode, passages_json, cited_json, sent_json FROM answer_cache WHERE key = ?",
+                         (key,)).fetchone()
     except sqlite3.OperationalError:  # a library opened read-only that predates the cache
         return None
     if row is None:
         return None
     passages = tuple((int(i), tuple((int(a), int(b)) for a, b in focus)) for i, focus in json.loads(row[2]))
-    return StoredAnswer(row[0], row[1], passages, tuple(int(n) for n in json.loads(row[3])))
+    return StoredAnswer(row[0], row[1], passages, tuple(int(n) for n in json.loads(row[3])), row[4])
 
 
 def put(db: sqlite3.Connection, key: str, stored: StoredAnswer, chunk_ids: Sequence[int],
@@ -74,9 +78,9 @@ def put(db: sqlite3.Connection, key: str, stored: StoredAnswer, chunk_ids: Seque
         return
     passages = json.dumps([[i, [list(span) for span in focus]] for i, focus in stored.passages])
     db.execute("INSERT OR REPLACE INTO answer_cache (key, answer, mode, passages_json, cited_json, created_at, "
-               "conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+               "conversation_id, sent_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                (key, stored.answer, stored.mode, passages, json.dumps(list(stored.cited)), time.time(),
-                conversation_id))
+                conversation_id, stored.sent))
     db.execute("DELETE FROM answer_cache_chunks WHERE key = ?", (key,))
     db.executemany("INSERT INTO answer_cache_chunks VALUES (?, ?)", [(key, c) for c in sorted(set(chunk_ids))])
     db.execute("DELETE FROM answer_cache WHERE key IN (SELECT key FROM answer_cache ORDER BY created_at DESC "

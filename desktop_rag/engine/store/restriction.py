@@ -1,4 +1,5 @@
-"""Building a checked search scope (folders known to the library, known types) and its FAISS selector, cached."""
+"""Building a checked search scope (folders and files known to the library, known types) and its FAISS selector,
+cached."""
 
 from __future__ import annotations
 
@@ -20,12 +21,14 @@ if TYPE_CHECKING:
     from desktop_rag.engine.store.store import Store
 
 MAX_FOLDERS = 32
+MAX_FILES = 32
 _SHOWN_CHARS = 300
 
 
 def build(store: Store, collection: int | None = None, folders: Iterable[str] = (),
-          types: Iterable[str] = ()) -> Restriction:
-    """A checked Restriction: each folder normalised and known to the library, each type known (or UsageError)."""
+          types: Iterable[str] = (), files: Iterable[str] = ()) -> Restriction:
+    """A checked Restriction: each folder and file normalised and known to the library, each type known (or
+    UsageError)."""
     kinds = tuple(dict.fromkeys(str(t).strip().lower().lstrip(".") for t in types))
     for kind in kinds:
         if kind not in TYPE_NAMES:
@@ -44,7 +47,27 @@ def build(store: Store, collection: int | None = None, folders: Iterable[str] = 
         if not _known_folder(store, folder):
             raise UsageError(_unknown_folder_message(store, folder))
         chosen.append(folder)
-    return Restriction(collection, tuple(dict.fromkeys(chosen)), kinds)
+    return Restriction(collection, tuple(dict.fromkeys(chosen)), kinds, _files(store, files))
+
+
+def _files(store: Store, files: Iterable[str]) -> tuple[str, ...]:
+    """Each file normalised and indexed in the library (a file of any source; UsageError otherwise)."""
+    files = list(files)
+    if len(files) > MAX_FILES:
+        raise UsageError(f"A search can be limited to at most {MAX_FILES} files.")
+    chosen: list[str] = []
+    for raw in files:
+        if not str(raw).strip():
+            raise UsageError("An empty file name was given; name a file of the library.")
+        try:
+            path = normalise_path(raw)
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise UsageError(f"“{_shown(str(raw))}” is not a usable file path ({_shown(str(exc))}).") from exc
+        if store.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is None:
+            raise UsageError(f"“{_shown(path)}” is not a file of the library (see `desktop-rag status`; a folder "
+                             "is limited with --folder).")
+        chosen.append(path)
+    return tuple(dict.fromkeys(chosen))
 
 
 def _known_folder(store: Store, folder: str) -> bool:
@@ -81,7 +104,7 @@ def vector_ids(store: Store, within: Restriction) -> np.ndarray:
     """The sorted ids of the chunks within the restriction that have a vector."""
     import numpy as np
 
-    if within.collection is not None and not within.folders and not within.types:
+    if within.collection is not None and not within.folders and not within.types and not within.files:
         return store.collection_vector_ids(within.collection)  # the collection's own query (uses its index)
     where, args = within.files_sql("f")
     cursor = store.db.execute(

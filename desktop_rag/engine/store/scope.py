@@ -1,4 +1,4 @@
-"""Where a search looks: one collection, some folders, some file types, as one SQL condition on `files`.
+"""Where a search looks: one collection, some folders, some files, some file types, as one SQL condition on `files`.
 
 The plain value the keyword index, the store and retrieval share; `restriction` builds checked ones and their
 FAISS selectors."""
@@ -14,16 +14,17 @@ from desktop_rag.engine.paths import subtree_range
 @dataclass(frozen=True)
 class Restriction:
     """Which chunks a search may return: in `collection` (None: any), under one of `folders` (stored, normalised
-    paths; empty: anywhere) and of one of `types` (TYPE_NAMES; empty: any). Folders are OR-ed, types
-    are OR-ed, and the three parts are AND-ed."""
+    paths; empty: anywhere), one of `files` (stored paths; empty: any; "Ask this document") and of one of `types`
+    (TYPE_NAMES; empty: any). Folders, files and types are each OR-ed, and the four parts are AND-ed."""
 
     collection: int | None = None
     folders: tuple[str, ...] = ()
     types: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
 
     @property
     def everything(self) -> bool:
-        return self.collection is None and not self.folders and not self.types
+        return self.collection is None and not self.folders and not self.types and not self.files
 
     def files_sql(self, alias: str = "f") -> tuple[str, list]:
         """A WHERE condition on the `files` row `alias` (always true for `everything`) and its parameters."""
@@ -38,6 +39,9 @@ class Restriction:
                 under.append(f"{alias}.path = ? OR ({alias}.path >= ? AND {alias}.path < ?)")
                 args += list(subtree_range(folder))
             parts.append("(" + " OR ".join(f"({u})" for u in under) + ")")
+        if self.files:
+            parts.append(f"{alias}.path IN ({', '.join('?' for _ in self.files)})")
+            args += list(self.files)
         if self.types:
             suffixes = [s for t in self.types for s in suffixes_of(t)]
             parts.append("(" + (" OR ".join(f"{alias}.path LIKE ?" for _ in suffixes) or "0") + ")")

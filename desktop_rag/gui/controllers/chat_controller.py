@@ -6,7 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, TokenEvent
+from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
@@ -14,6 +14,7 @@ from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.file_scope import FileScopeBar
 from desktop_rag.gui.views.search_filter import SearchFilterBar
 from desktop_rag.gui.views.sources_panel import SourcesPanel
 
@@ -52,10 +53,15 @@ class ChatController(QObject):
         chat_panel.messages.message_selected.connect(self.select_message)
         chat_panel.messages.citation_clicked.connect(self.open_citation)
         chat_panel.messages.regenerate_requested.connect(self.regenerate)
+        chat_panel.messages.sent_requested.connect(self.show_sent)
+        self.sent_dialog = None  # the last "What was sent" dialog opened
         conversations_panel.opened.connect(self.open_conversation)
         conversations_panel.new_requested.connect(self.new_conversation)
         self.search_filter = SearchFilterBar(chat_panel)  # ask within a folder / a file type
         chat_panel.layout().insertWidget(2, self.search_filter)  # between the messages and the question box
+        self.file_scope = FileScopeBar(chat_panel)  # "Ask this document": replaces the filters while set
+        chat_panel.layout().insertWidget(3, self.file_scope)
+        self.file_scope.cleared.connect(lambda: self.ask_in_file(None))
         backend.library_loaded.connect(self._library_loaded)
         backend.status_changed.connect(self._status_changed)
         backend.library_changed.connect(self._library_changed)
@@ -135,33 +141,50 @@ class ChatController(QObject):
         """Send a question (creating the conversation first when none is open); `refresh`: never a cached answer."""
         if self.streaming or self.backend.stopped:
             return
+        # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
+        self.begin(question, lambda cid: self.stream(question, cid, self.backend.engine.ask, question, cid,
+                                                     refresh=refresh, **self.scope()))
+
+    def begin(self, question: str, start) -> None:
+        """Create the conversation when none is open (titled by `question`), then `start(conversation id)`."""
         self.chat_panel.set_streaming(True)
         if self.conversation_id is None:
             engine = self.backend.engine
             title = " ".join(question.split())[:TITLE_CHARS] or i18n.tr("conv.default_title")
             collection = self.collection
             self.backend.edit(lambda: engine.new_conversation(title, collection), ("conversations",),
-                              lambda cid: self._start(question, cid, refresh),
-                              lambda _msg: self._start(question, None, refresh))
+                              start, lambda _msg: start(None))
         else:
-            self._start(question, self.conversation_id, refresh)
+            start(self.conversation_id)
 
-    def _start(self, question: str, conversation_id: int | None, refresh: bool = False) -> None:
+    def stream(self, question: str, conversation: int | None, fn, /, *args, **kwargs) -> None:
+        """Show `question` and a streaming answer fed by the events of `fn(*args, **kwargs, cancel=...)` (an
+        answer, a summary) on the answer thread, which saves the turns in the conversation."""
         if self.backend.stopped:
             return
-        self.conversation_id = conversation_id
+        self.conversation_id = conversation
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
         self.select_message(self._row)
-        # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
-        worker = self.answers.start(self.backend.engine.ask, question, conversation_id, cancel_kw="cancel",
-                                    folders=self.search_filter.folders, types=self.search_filter.types,
-                                    refresh=refresh)
+        worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
         worker.yielded.connect(self._on_event)
         worker.errored.connect(lambda message: self._on_error(ErrorEvent(message)))
         worker.finished.connect(self._on_finished)
         self.worker = worker
         self.answer_started.emit()
+
+    def scope(self) -> dict:
+        """Where the next question is asked: the document in scope, else the filters' folder and type."""
+        if self.file_scope.path:
+            return {"files": (self.file_scope.path,)}
+        return {"folders": self.search_filter.folders, "types": self.search_filter.types}
+
+    def ask_in_file(self, path: str | None) -> None:
+        """Limit the next questions to the file at `path` ("Ask this document"; None: as the filters say)."""
+        self.file_scope.set_path(path)
+        self.search_filter.setEnabled(path is None)
+        if path:
+            self.chat_panel.input.setFocus()
 
     def _status_changed(self, status: IndexStatus) -> None:
         self.stored_vectors = status.embedded_chunks
@@ -184,11 +207,14 @@ class ChatController(QObject):
             self._on_done(event)
         elif isinstance(event, ErrorEvent):
             self._on_error(event)
+        elif isinstance(event, SummaryStep):  # a summary of several requests: which one is running
+            self.chat_model.update(self._row, notice=i18n.tr("summary.progress", done=event.done + 1,
+                                                             total=event.total))
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
         query = event.query or self.chat_model.message(self._row).query
-        self.chat_model.update(self._row, sources=numbered, query=query,
+        self.chat_model.update(self._row, sources=numbered, query=query, prompt=event.prompt,
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
         if event.translations:  # shown under the question it translates (the row before the answer's)
             self.chat_model.update(self._row - 1, translations=event.translations)
@@ -217,6 +243,16 @@ class ChatController(QObject):
         if self.conversation_id is not None:
             self.backend.announce("conversations")  # Engine.ask saved the turns (on the answer worker)
         self.answer_finished.emit(message)
+
+    def show_sent(self, row: int) -> None:
+        """Open "What was sent" for the answer at `row` (read-only, copyable; not modal)."""
+        from desktop_rag.gui.views.sent_dialog import SentDialog
+
+        message = self.chat_model.message(row)
+        if message is None or message.prompt is None:
+            return
+        self.sent_dialog = SentDialog(message.prompt, message.cached, self.chat_panel)
+        self.sent_dialog.show()
 
     # ---- sources ----
 

@@ -55,6 +55,8 @@ class ViewerController(QObject):
 
     located = Signal(object)  # Location, once it is shown
     page_shown = Signal(int)  # a page index, drawn with its rendered image
+    ask_file_requested = Signal(str)  # the viewer's "Ask this document": the path of the file shown
+    summarise_requested = Signal(str)  # the viewer's "Summarise this document"
 
     def __init__(self, backend: Backend, sources_model: SourcesModel, window_parent: QWidget,
                  parent: QObject | None = None) -> None:
@@ -112,6 +114,9 @@ class ViewerController(QObject):
             view.open_default.connect(self.open_in_default_app)
             view.reindex.connect(self.reindex)
             view.find.connect(self.find)
+            view.ask_document.connect(lambda: self.hit is not None and self.ask_file_requested.emit(self.hit.path))
+            view.summarise_document.connect(
+                lambda: self.hit is not None and self.summarise_requested.emit(self.hit.path))
             view.set_zoom_label(ZOOMS[self.zoom_index])
         return self.view
 

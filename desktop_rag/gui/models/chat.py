@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine import ChatTurn, Hit
+from desktop_rag.engine import ChatTurn, Hit, SentPrompt
 
 MessageRole = Qt.ItemDataRole.UserRole + 1
 ConversationIdRole = Qt.ItemDataRole.UserRole + 2
@@ -28,6 +28,7 @@ class Message:
     loading_passages: int = 0  # how many passages that index holds (0: not known)
     cached: bool = False  # a stored answer replayed (DoneEvent.cached): the bubble offers Regenerate
     translations: tuple[tuple[str, str], ...] = ()  # a question's (language, translation) also searched
+    prompt: SentPrompt | None = None  # what the answer's request sent ("What was sent"; SourcesEvent.prompt)
 
 
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:

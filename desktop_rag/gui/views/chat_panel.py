@@ -40,6 +40,7 @@ class MessageListView(QScrollArea):
     message_selected = Signal(int)  # row
     citation_clicked = Signal(int, int)  # row, number
     regenerate_requested = Signal(int)  # row of a cached answer
+    sent_requested = Signal(int)  # row of an answer whose "What was sent" was clicked
 
     def __init__(self, model: ChatModel, parent=None) -> None:
         super().__init__(parent)
@@ -88,6 +89,8 @@ class MessageListView(QScrollArea):
         widget.citation_clicked.connect(lambda n, w=widget: self._on_citation(w, n))
         widget.regenerate_requested.connect(
             lambda w=widget: w in self._widgets and self.regenerate_requested.emit(self._widgets.index(w)))
+        widget.sent_requested.connect(
+            lambda w=widget: w in self._widgets and self.sent_requested.emit(self._widgets.index(w)))
         return widget
 
     def _rebuild(self) -> None:

@@ -39,6 +39,7 @@ from desktop_rag.gui.models.library import (
     StateRole,
     file_detail,
 )
+from desktop_rag.gui.views.document_menu import DocumentMenu
 from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 
 FILTER_DELAY_MS = 200
@@ -208,6 +209,7 @@ class LibraryPanel(QWidget):
         layout.addWidget(self.filter_edit)
         self.tree = LibraryView(model, self)  # the name `tree`: it looks like one (a flat table: see the model)
         plain_tooltips(self.tree)  # paths and failure reasons
+        self.document_menu = DocumentMenu(self.tree)  # a document's right-click actions (issue 40)
         header = self.tree.horizontalHeader()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)

@@ -31,6 +31,7 @@ class MessageWidget(QFrame):
     clicked = Signal()
     citation_clicked = Signal(int)
     regenerate_requested = Signal()  # a cached answer: ask the model afresh
+    sent_requested = Signal()  # "What was sent": show the messages the model received
 
     def __init__(self, message: Message, parent=None) -> None:
         super().__init__(parent)
@@ -58,6 +59,12 @@ class MessageWidget(QFrame):
         self.regenerate_button.clicked.connect(self.regenerate_requested)
         i18n.bind(self.regenerate_button, QPushButton.setText, "chat.regenerate")
         header.addWidget(self.regenerate_button)
+        self.sent_button = QPushButton(self)
+        self.sent_button.setFlat(True)
+        self.sent_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.sent_button.clicked.connect(self.sent_requested)
+        i18n.bind(self.sent_button, QPushButton.setText, "sent.button")
+        header.addWidget(self.sent_button)
         layout.addLayout(header)
         self.browser = SafeTextBrowser(self)
         self.browser.setFrameShape(QFrame.Shape.NoFrame)
@@ -100,6 +107,7 @@ class MessageWidget(QFrame):
         self.role_label.setText(i18n.tr("chat.you" if message.role == "user" else "chat.assistant"))
         self.copy_button.setVisible(message.role == "assistant" and not message.streaming and bool(message.text))
         self.regenerate_button.setVisible(message.cached and not message.streaming)
+        self.sent_button.setVisible(message.role == "assistant" and message.prompt is not None)
         if message.role == "user":
             self.browser.setPlainText(message.text)
         elif not message.text and message.streaming:

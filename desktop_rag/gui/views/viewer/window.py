@@ -52,6 +52,8 @@ class ViewerWindow(QWidget):
     open_default = Signal()
     reindex = Signal()
     find = Signal(str, int)  # query, 1 forward / 0 backward
+    ask_document = Signal()  # "Ask this document": questions limited to the file shown
+    summarise_document = Signal()  # "Summarise": a summary of the file shown, in the chat
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -98,6 +100,8 @@ class ViewerWindow(QWidget):
         self.zoom_in_button = _button(self, "+", lambda: self.zoom_step.emit(1))
         self.zoom_in_button.setToolTip(tr("zoom_in"))
         self.open_button = _button(self, tr("open_default"), self.open_default.emit)
+        self.ask_button = _button(self, i18n.tr("scope.ask_document"), self.ask_document.emit)
+        self.summarise_button = _button(self, i18n.tr("summary.action"), self.summarise_document.emit)
         for w in (self.prev_button, self.passage_label, self.next_button):
             bar.addWidget(w)
         bar.addSpacing(16)
@@ -107,6 +111,8 @@ class ViewerWindow(QWidget):
         for w in (self.zoom_out_button, self.zoom_label, self.zoom_in_button):
             bar.addWidget(w)
         bar.addStretch(1)
+        bar.addWidget(self.ask_button)
+        bar.addWidget(self.summarise_button)
         bar.addWidget(self.open_button)
         return bar
 
@@ -155,6 +161,8 @@ class ViewerWindow(QWidget):
                             (self.open_button, "open_default"), (self.reindex_button, "reindex"),
                             (self.find_prev_button, "find_prev"), (self.find_next_button, "find_next")):
             widget.setText(tr(key))
+        self.ask_button.setText(i18n.tr("scope.ask_document"))
+        self.summarise_button.setText(i18n.tr("summary.action"))
         self.zoom_out_button.setToolTip(tr("zoom_out"))
         self.zoom_in_button.setToolTip(tr("zoom_in"))
         self.side_title.setText(tr("passage_heading"))

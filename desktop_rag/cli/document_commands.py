@@ -1,0 +1,61 @@
+"""`desktop-rag summarise PATH`: a summary of one document of the library (issue 40), streamed, cited by section."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from desktop_rag.cli.output import print_json
+from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
+from desktop_rag.config import AppPaths
+from desktop_rag.engine import DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, SummaryStep, TokenEvent
+
+
+def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
+    engine = Engine(paths)
+    sections: tuple[Hit, ...] = ()
+    summary, mode, notice, cached, failed = "", "extractive", "", False, False
+    tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
+    try:
+        plan = engine.summary_plan(args.path, args.language, args.extractive)
+        if plan.requests > 1:  # the cost, said before it starts (stderr: stdout stays the summary or the JSON)
+            print(f"{clean_line(os.path.basename(plan.path))}: {plan.sections} sections, {plan.tokens:,} tokens: "
+                  f"{plan.requests} requests to the model (each section, then the summary).", file=sys.stderr)
+        for event in engine.summarise(args.path, args.language, extractive=args.extractive):
+            if isinstance(event, SummaryStep):
+                if sys.stderr.isatty():
+                    sys.stderr.write(f"\r\033[KRequest {event.done + 1} of {event.total}…")
+                    sys.stderr.flush()
+            elif isinstance(event, SourcesEvent):
+                sections = event.hits
+                if sys.stderr.isatty():
+                    sys.stderr.write("\r\033[K")
+            elif isinstance(event, TokenEvent) and not args.json:
+                print(tokens.feed(event.text), end="", flush=True)
+            elif isinstance(event, DoneEvent):
+                summary, mode, notice, cached = event.answer, event.mode, event.notice, event.cached
+                if not args.json:
+                    print(tokens.finish(), end="")
+            elif isinstance(event, ErrorEvent):
+                failed, summary = True, event.partial
+                if not args.json:
+                    print(tokens.finish(), end="", flush=True)
+                print(f"\nerror: {clean(event.message)}", file=sys.stderr)
+    finally:
+        engine.close()
+    if args.json:
+        print_json({"path": plan.path, "summary": summary, "mode": mode, "plan": plan.mode,
+                    "language": plan.language, "cached": cached, "notice": notice, "tokens": plan.tokens,
+                    "requests": plan.requests, "sections": [h.to_json(n) for n, h in enumerate(sections, 1)]})
+        return 1 if failed else 0
+    if notice:
+        print(f"\n\n({clean(notice)})", end="")
+    if cached:
+        print("\n\n(A stored summary: the same document text and model as before.)", end="")
+    print("\n\nSections:" if sections else "")
+    for n, hit in enumerate(sections, 1):
+        where = f"page {hit.page}" if hit.page is not None else ""
+        heading = clean_line(hit.heading) if hit.heading else ""
+        print(f"[{n}] " + (", ".join(p for p in (where, heading) if p) or clean_line(" ".join(hit.text.split())[:60])))
+    return 1 if failed else 0

@@ -1,0 +1,254 @@
+"""Summaries of one document (issue 40), streamed as answer events.
+
+With a model: the whole document in one request when it fits `Settings.summary_budget_tokens` (less the
+answer's `max_tokens` and the prompt's own text), else map-reduce: each section summarised (`SummaryStep`
+before each request), then one request writes the summary from the sections' summaries. Sections are numbered
+[n] and cited like passages (`summary_sections`). Section summaries and finished summaries are stored by a hash
+of their chunks' text, model and language (`store.summary_cache`), so a second summary, or one of an edited
+document, asks only for what changed. Without a model: the extractive summary (`summary_extractive`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from desktop_rag.engine.answer import sent
+from desktop_rag.engine.answer.citations import clean_citations
+from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
+from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, whole_messages
+from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, joined, sections
+from desktop_rag.engine.messages import message
+from desktop_rag.engine.models.tokens import count_tokens
+from desktop_rag.engine.store import summary_cache
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.text.terms import has_han
+from desktop_rag.engine.types import (
+    AnswerEvent,
+    DoneEvent,
+    ErrorEvent,
+    Hit,
+    SourcesEvent,
+    SummaryPlan,
+    SummaryStep,
+    TokenEvent,
+)
+
+log = logging.getLogger(__name__)
+
+STOPPED = "Stopped."
+PROMPT_TOKENS = 600  # the rules, labels and question of a summary request, beside the document's text
+WHOLE_SECTION_TOKENS = 1000  # a document that fits is cited in sections of about this size
+MAP_TOKENS = 300  # a section's summary, at most (fewer when many sections must share the last request)
+MIN_MAP_TOKENS = 80
+
+
+class Summariser:
+    """Summaries of the library's documents for one model (None: extractive) and settings."""
+
+    def __init__(self, store: Callable[[], Store], settings: Any, llm: LLMClient | None, fingerprint: dict,
+                 embed: Embed, stored_vectors: Stored | None = None, cache: bool = True, writable: bool = True,
+                 ) -> None:
+        self._store, self.settings, self.llm = store, settings, llm
+        self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
+        self._embed, self._stored_vectors = embed, stored_vectors
+        self._cache, self._writable = cache, writable
+
+    # ---- planning ----
+
+    def plan(self, path: str, language: str | None = None) -> SummaryPlan:
+        """What a summary of `path` will take (UsageError if it is not a file of the library with text)."""
+        return self._layout(path, language)[0]
+
+    def _layout(self, path: str, language: str | None) -> tuple[SummaryPlan, list[DocSection], int]:
+        """(the plan, the sections, the tokens a section's summary may take)."""
+        chunks = document_chunks(self._store(), path)
+        path = chunks[0].path
+        text = joined(chunks)
+        tokens = count_tokens(text)
+        language = language if language in ("en", "zh") else document_language(text)
+        if self.llm is None:
+            parts = sections(chunks, WHOLE_SECTION_TOKENS)
+            return SummaryPlan(path, "extractive", len(parts), tokens, 0, language), parts, 0
+        room = self._room()
+        if tokens + PROMPT_TOKENS // 2 <= room:
+            parts = sections(chunks, WHOLE_SECTION_TOKENS)
+            stored = self._cached(self._final_key("whole", parts, language)) is not None
+            return SummaryPlan(path, "whole", len(parts), tokens, 0 if stored else 1, language), parts, 0
+        parts = sections(chunks, room)
+        map_tokens = max(MIN_MAP_TOKENS, min(MAP_TOKENS, room // len(parts)))
+        if self._cached(self._final_key("reduce", parts, language, map_tokens)) is not None:
+            requests = 0
+        else:
+            requests = 1 + sum(self._cached(self._map_key(s, language, map_tokens)) is None for s in parts)
+        return SummaryPlan(path, "map-reduce", len(parts), tokens, requests, language), parts, map_tokens
+
+    def _room(self) -> int:
+        """The document tokens one request may carry: the budget less the answer's room and the prompt's text."""
+        budget = int(self.settings.summary_budget_tokens)
+        reserve = min(int(self.llm.config.max_tokens), budget // 4) if self.llm is not None else 0
+        return max(budget - reserve - PROMPT_TOKENS, 200)
+
+    # ---- summarising ----
+
+    def summarise(self, path: str, language: str | None = None, cancel: threading.Event | None = None,
+                  ) -> Iterator[AnswerEvent]:
+        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any)."""
+        plan, parts, map_tokens = self._layout(path, language)
+        if plan.mode == "extractive":
+            yield from self._extractive(parts, plan.language, cancel)
+        elif plan.mode == "whole":
+            hits = [s.hit() for s in parts]
+            messages = whole_messages(hits, os.path.basename(plan.path), plan.language, plan.tokens)
+            yield from self._final(messages, parts, hits, plan, self._final_key("whole", parts, plan.language),
+                                   cancel)
+        else:
+            yield from self._map_reduce(parts, plan, map_tokens, cancel)
+
+    def _map_reduce(self, parts: list[DocSection], plan: SummaryPlan, map_tokens: int,
+                    cancel: threading.Event | None) -> Iterator[AnswerEvent]:
+        key = self._final_key("reduce", parts, plan.language, map_tokens)
+        if self._cached(key) is not None:
+            yield from self._final([], parts, (), plan, key, cancel)
+            return
+        summaries: list[Hit] = []
+        done = 0
+        for section in parts:
+            section_key = self._map_key(section, plan.language, map_tokens)
+            text = self._cached(section_key)
+            if text is None:
+                yield SummaryStep(done, plan.requests)
+                if _is_set(cancel):
+                    yield DoneEvent("", "llm", (), STOPPED)
+                    return
+                try:
+                    text = self.llm.complete(map_messages(section.hit(), section.number, len(parts), plan.language),
+                                             max_tokens=map_tokens, cancel=cancel).strip()
+                except LLMError as exc:
+                    yield ErrorEvent(str(exc))
+                    return
+                if _is_set(cancel):
+                    yield DoneEvent("", "llm", (), STOPPED)
+                    return
+                done += 1
+                self._keep(section_key, section.chunks[0].file_id, text)
+            summaries.append(dataclasses.replace(section.hit(), text=text or "(empty)"))
+        yield SummaryStep(done, plan.requests)
+        fitted = _fitting(summaries, self._room())
+        messages = reduce_messages(fitted, plan.language, plan.tokens)
+        notice = "" if len(fitted) == len(parts) else message("summary_partial", plan.language, shown=len(fitted),
+                                                              total=len(parts))
+        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice)
+
+    def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
+               key: str, cancel: threading.Event | None, notice: str = "") -> Iterator[AnswerEvent]:
+        """The request that writes the summary, streamed (or the stored one, replayed), cited by section."""
+        hits = tuple(s.hit() for s in parts)
+        stored = self._cached(key)
+        if stored is not None:
+            data = json.loads(stored)
+            yield SourcesEvent(hits, _query(plan), prompt=sent.from_json(data.get("prompt")))
+            yield TokenEvent(data["text"])
+            yield _done(data["text"], hits, "llm", data.get("notice", ""), cached=True)
+            return
+        prompt = dataclasses.replace(sent.sent_prompt(messages, sent_hits, self.llm.config.model),
+                                     passages_before=plan.tokens)
+        yield SourcesEvent(hits, _query(plan), prompt=prompt)
+        pieces: list[str] = []
+        try:
+            for token in self.llm.stream(messages, cancel):
+                pieces.append(token)
+                yield TokenEvent(token)
+        except LLMError as exc:
+            if exc.kind == "length":
+                yield _done(exc.partial or "".join(pieces), hits, "llm", str(exc))
+                return
+            yield ErrorEvent(str(exc), partial=exc.partial or "".join(pieces))
+            return
+        text = "".join(pieces)
+        if _is_set(cancel):
+            yield _done(text, hits, "llm", STOPPED)
+            return
+        done = _done(text, hits, "llm", notice)
+        if text.strip():
+            self._keep(key, parts[0].chunks[0].file_id,
+                       json.dumps({"text": done.answer, "notice": notice, "prompt": sent.to_json(prompt)},
+                                  ensure_ascii=False))
+        yield done
+
+    def _extractive(self, parts: list[DocSection], language: str,
+                    cancel: threading.Event | None) -> Iterator[AnswerEvent]:
+        hits = tuple(s.hit() for s in parts)
+        chosen = extractive_summary(parts, self._embed, self._stored_vectors)
+        yield SourcesEvent(hits, _query_name(parts))
+        lines: list[str] = []
+        for number, sentence in chosen:
+            if _is_set(cancel):
+                yield _done("".join(lines), hits, "extractive", STOPPED)
+                return
+            lines.append(f"- {sentence} [{number}]\n")
+            yield TokenEvent(lines[-1])
+        yield _done("".join(lines), hits, "extractive", message("summary_extractive", language))
+
+    # ---- the stored summaries ----
+
+    def _map_key(self, section: DocSection, language: str, map_tokens: int) -> str:
+        return self._key("map", [section.key], language, map_tokens)
+
+    def _final_key(self, kind: str, parts: Sequence[DocSection], language: str, map_tokens: int = 0) -> str:
+        return self._key(kind, [s.key for s in parts], language, map_tokens)
+
+    def _key(self, kind: str, keys: list[str], language: str, map_tokens: int) -> str:
+        material = json.dumps([kind, keys, language, map_tokens, self._room(), self._fingerprint])
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+    def _cached(self, key: str) -> str | None:
+        return summary_cache.get(self._store().db, key) if self._cache else None
+
+    def _keep(self, key: str, file_id: int, text: str) -> None:
+        if self._cache and self._writable and text:
+            with self._store().transaction() as db:
+                summary_cache.put(db, key, file_id, text)
+
+
+def document_language(text: str) -> str:
+    """"zh" when Chinese characters are at least a third of the letters of the document's first 20k characters."""
+    sample = text[:20_000]
+    han = sum(1 for ch in sample if has_han(ch))
+    letters = sum(1 for ch in sample if ch.isalpha())
+    return "zh" if letters and han * 3 >= letters else "en"
+
+
+def _fitting(summaries: list[Hit], room: int) -> list[Hit]:
+    """The first section summaries whose tokens fit one request (all of them, unless the document is huge)."""
+    kept, used = [], 0
+    for hit in summaries:
+        used += count_tokens(hit.text) + 12  # its label line
+        if used > room and kept:
+            break
+        kept.append(hit)
+    return kept
+
+
+def _query(plan: SummaryPlan) -> str:
+    return f"summary: {os.path.basename(plan.path)}"
+
+
+def _query_name(parts: Sequence[DocSection]) -> str:
+    return f"summary: {os.path.basename(parts[0].chunks[0].path)}"
+
+
+def _done(text: str, hits: Sequence[Hit], mode: str, notice: str, cached: bool = False) -> DoneEvent:
+    cleaned, numbers = clean_citations(text, len(hits))
+    return DoneEvent(cleaned, mode, tuple(hits[n - 1] for n in numbers), notice, cached=cached)
+
+
+def _is_set(cancel: threading.Event | None) -> bool:
+    return cancel is not None and cancel.is_set()

@@ -1,0 +1,152 @@
+"""Summaries of one document (issue 40) against the local chat server, counting the requests it receives: one
+when the document fits the budget, map-reduce (one per section, then one) for a 50-page PDF; stored section
+summaries make a second summary, or one of an edited document, ask only for what changed; citations name
+sections; the language follows the document or the request; a file the library lacks is a UsageError first.
+
+The hashing embedder (hash:64): these tests are about requests and sections, not about meaning.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.types import DoneEvent, SourcesEvent, SummaryStep, TokenEvent
+from tests.support.long_document import write_long_pdf
+from tests.support.openai_server import run_openai_server
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "resources" / "samples"
+
+
+@pytest.fixture
+def server():
+    with run_openai_server() as srv:
+        srv.reply = "The document surveys regions [1] and their rivers [2]."
+        yield srv
+
+
+def _engine(home: Path, server, **changes) -> Engine:
+    values = dict(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
+                  translate_queries=False)
+    values.update(changes)
+    return Engine(resolve_paths(home), Settings(**values))
+
+
+def _requests(server) -> list[list[dict]]:
+    return [r.body["messages"] for r in server.chat_requests()]
+
+
+def test_each_bundled_sample_is_summarised_in_one_request(tmp_path, server):
+    engine = _engine(tmp_path / "home", server)
+    engine.index([SAMPLES])
+    for n, sample in enumerate(sorted(SAMPLES.iterdir()), 1):
+        plan = engine.summary_plan(sample)
+        assert (plan.mode, plan.requests) == ("whole", 1)
+        events = list(engine.summarise(sample))
+        assert len(server.chat_requests()) == n  # exactly one more request
+        assert not any(isinstance(e, SummaryStep) for e in events)  # one request: no progress steps
+        sources = next(e for e in events if isinstance(e, SourcesEvent))
+        done = events[-1]
+        assert isinstance(done, DoneEvent) and done.mode == "llm" and not done.cached
+        assert sources.prompt.messages == tuple((m["role"], m["content"]) for m in _requests(server)[-1])
+        assert done.cited == sources.hits[:2] if len(sources.hits) > 1 else done.cited == sources.hits[:1]
+        language = "Chinese" if re.search(r"[\u4e00-\u9fff]", sample.name) else "English"
+        assert f"Write in {language}" in _requests(server)[-1][0]["content"]
+        text = sample.read_text("utf-8")
+        assert text.split()[1] in _requests(server)[-1][1]["content"]  # the document itself is in the request
+    assert engine.summary_plan(SAMPLES / "绿茶冲泡指南.md", language="en").language == "en"  # on request
+    list(engine.summarise(SAMPLES / "绿茶冲泡指南.md", language="en"))
+    assert "Write in English" in _requests(server)[-1][0]["content"]
+    events = list(engine.summarise(SAMPLES / "getting-started.md"))  # again: the stored summary, no request
+    assert events[-1].cached and len(server.chat_requests()) == 5
+    engine.close()
+
+
+def test_a_50_page_pdf_is_summarised_by_map_reduce_and_an_edit_redoes_only_what_changed(tmp_path, server):
+    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
+    engine = _engine(tmp_path / "home", server)
+    engine.index([tmp_path / "docs"])
+    plan = engine.summary_plan(report)
+    assert plan.mode == "map-reduce" and plan.tokens > 25_000 and plan.sections >= 5
+    assert plan.requests == plan.sections + 1
+    events = list(engine.summarise(report))
+    requests = _requests(server)
+    assert len(requests) == plan.requests
+    steps = [e for e in events if isinstance(e, SummaryStep)]
+    assert [(s.done, s.total) for s in steps] == [(i, plan.requests) for i in range(plan.requests)]
+    kinds = [type(e) for e in events]
+    assert kinds.index(SourcesEvent) == len(steps)  # the steps, then the sources, the tokens, the end
+    assert kinds[-1] is DoneEvent and TokenEvent in kinds
+    sources = events[len(steps)].hits
+    assert len(sources) == plan.sections
+    page_order = [int(m) for h in sources for m in re.findall(r"Section (\d+):", h.text)]
+    assert page_order == list(range(1, 51))  # the sections cover the document in reading order, once
+    for n, messages in enumerate(requests[:-1], 1):  # map: one section each, in order, no other section
+        pages = [int(m) for m in re.findall(r"Section (\d+):", messages[1]["content"])]
+        assert pages == [int(m) for m in re.findall(r"Section (\d+):", sources[n - 1].text)]
+        assert f"section [{n}] of {plan.sections}" in messages[0]["content"]
+    reduce = requests[-1][1]["content"]
+    assert all(f"[{n}] report.pdf" in reduce for n in range(1, plan.sections + 1))
+    assert "Section 1:" not in reduce  # the reduce sees the section summaries, not the text
+    assert events[-1].cited == sources[:2]
+
+    assert list(engine.summarise(report))[-1].cached and len(server.chat_requests()) == plan.requests  # stored
+    write_long_pdf(report, edited=(40,))  # one page edited: its section (or two, if a cut moved) is asked again
+    engine.index([tmp_path / "docs"])
+    again = engine.summary_plan(report)
+    assert 2 <= again.requests <= 3
+    before = len(server.chat_requests())
+    list(engine.summarise(report))
+    assert len(server.chat_requests()) - before == again.requests
+    engine.close()
+
+
+def test_a_smaller_budget_turns_a_sample_into_map_reduce(tmp_path, server):
+    engine = _engine(tmp_path / "home", server, summary_budget_tokens=1000, chunk_size=300)
+    engine.index([SAMPLES / "getting-started.md"])
+    plan = engine.summary_plan(SAMPLES / "getting-started.md")
+    assert plan.mode == "map-reduce" and plan.requests == plan.sections + 1 >= 3
+    list(engine.summarise(SAMPLES / "getting-started.md"))
+    assert len(server.chat_requests()) == plan.requests
+    engine.close()
+
+
+def test_a_file_the_library_lacks_is_a_usage_error_before_any_event(tmp_path, server):
+    engine = _engine(tmp_path / "home", server)
+    engine.index([SAMPLES / "getting-started.md"])
+    for path in (SAMPLES / "coffee-brewing-guide.txt", tmp_path / "nowhere.md", SAMPLES):
+        with pytest.raises(UsageError, match="is not a file of the library"):
+            engine.summary_plan(path)
+        with pytest.raises(UsageError, match="is not a file of the library"):
+            next(engine.summarise(path))
+    assert server.chat_requests() == []
+    engine.close()
+
+
+def test_cancel_stops_a_map_reduce_summary_at_once_and_closes_the_request(tmp_path, server):
+    import threading
+    import time
+
+    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
+    engine = _engine(tmp_path / "home", server)
+    engine.index([tmp_path / "docs"])
+    server.hang_if = lambda body: len(server.chat_requests()) >= 2  # the second map request never answers
+    cancel = threading.Event()
+    events, stopped_at = [], []
+    for event in engine.summarise(report, cancel=cancel):
+        events.append(event)
+        if isinstance(event, SummaryStep) and event.done == 1:
+            threading.Timer(0.3, cancel.set).start()
+            started = time.perf_counter()
+    stopped_at.append((time.perf_counter() - started) * 1000)
+    assert isinstance(events[-1], DoneEvent) and events[-1].answer == "" and events[-1].notice == "Stopped."
+    assert stopped_at[0] < 300 + 1500  # the cancel, then at most the client's poll
+    assert server.chat_requests()[-1].client_gone.wait(5) and len(server.chat_requests()) == 2
+    server.release()
+    engine.close()
