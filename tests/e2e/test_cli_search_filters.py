@@ -81,7 +81,7 @@ def test_bad_folder_or_type_is_a_clear_error_with_the_contracts_exit_code(librar
     out = cli("--data-dir", str(home), "ask", "glacier?", "--folder", str(docs / "offic"))
     assert out.returncode == 1 and "Nothing in the library is in the folder" in out.stderr
     out = cli("--data-dir", str(home), "search", "glacier", "--type", "exe")
-    assert out.returncode == 2 and "invalid choice: 'exe'" in out.stderr and "'pdf', 'docx', 'pptx', 'xlsx', 'csv', 'md', 'txt'" in out.stderr
+    assert out.returncode == 2 and "invalid choice: 'exe'" in out.stderr and "'pdf', 'docx', 'pptx', 'xlsx', 'csv', 'html', 'epub', 'email', 'odt', 'rtf', 'doc', 'ppt', 'xls', 'md', 'txt'" in out.stderr
     hostile = "evil\x1b[31m\u202e"
     out = cli("--data-dir", str(home), "search", "glacier", "--folder", str(docs / hostile))
     assert out.returncode == 1 and "\x1b" not in out.stderr and "\u202e" not in out.stderr

@@ -14,7 +14,7 @@ def test_every_suffix_in_the_table_is_scanned_and_nothing_else(tmp_path: Path):
     for kind in READERS:
         for suffix in kind.suffixes:
             assert file_types.is_supported(f"a{suffix}") and file_types.is_supported(f"A{suffix.upper()}")
-    for other in ("a.doc", "a.key", "a.mdx", "a", "a.pdf.tmp"):
+    for other in ("a.pages", "a.key", "a.mdx", "a", "a.pdf.tmp"):
         assert not file_types.is_supported(other)
     (tmp_path / "notes.markdown").write_text("# Title\n\nBody text.\n", encoding="utf-8")
     (tmp_path / "slides.key").write_bytes(b"PK")
@@ -37,8 +37,8 @@ def test_a_markdown_file_keeps_its_headings(tmp_path: Path):
 
 
 def test_messages_name_the_supported_kinds():
-    assert supported_types() == "PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, .md, .txt, images"
-    assert scanning.UNSUPPORTED == "Not a supported file type (PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, .md, .txt, images)"
+    assert supported_types() == "PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, web pages (.html), EPUB e-books, e-mail (.eml, .mbox), OpenDocument .odt, RTF, Word 97-2003 .doc, PowerPoint 97-2003 .ppt, Excel 97-2003 .xls, .md, .txt, images"
+    assert scanning.UNSUPPORTED == "Not a supported file type (PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, web pages (.html), EPUB e-books, e-mail (.eml, .mbox), OpenDocument .odt, RTF, Word 97-2003 .doc, PowerPoint 97-2003 .ppt, Excel 97-2003 .xls, .md, .txt, images)"
 
 
 def test_every_reader_declares_a_loader_that_imports_and_a_unique_type_name():

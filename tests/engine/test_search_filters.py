@@ -93,7 +93,7 @@ def test_unknown_folder_or_type_is_a_clear_usage_error(lib, tmp_path):
     engine, root = lib
     with pytest.raises(UsageError, match=r"Nothing in the library is in the folder .*library's folders are: “.*docs”"):
         engine.search("energy", 5, folders=[str(tmp_path / "elsewhere")])
-    with pytest.raises(UsageError, match="Unknown file type “exe”: choose one of pdf, docx, pptx, xlsx, csv, md, txt, image"):
+    with pytest.raises(UsageError, match="Unknown file type “exe”: choose one of pdf, docx, pptx, xlsx, csv, html, epub, email, odt, rtf, doc, ppt, xls, md, txt, image"):
         engine.search("energy", 5, types=["exe"])
     with pytest.raises(UsageError, match="empty folder"):
         engine.search("energy", 5, folders=[" "])

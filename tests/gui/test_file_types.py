@@ -45,7 +45,7 @@ def test_the_not_added_message_names_every_kind(language):
     assert message.endswith("slides.key")
     if language == "en":
         assert message == ("Not added (unsupported type; PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), "
-                           "CSV/TSV, .md, .txt and images only): slides.key")
+                           "CSV/TSV, web pages (.html), EPUB e-books, e-mail (.eml, .mbox), OpenDocument .odt, RTF, Word 97-2003 .doc, PowerPoint 97-2003 .ppt, Excel 97-2003 .xls, .md, .txt and images only): slides.key")
     else:
-        assert message == ("未添加（不支持的类型，仅支持 PDF、Word .docx、PowerPoint .pptx、电子表格（.xlsx、.ods）、CSV/TSV、.md、.txt "
+        assert message == ("未添加（不支持的类型，仅支持 PDF、Word .docx、PowerPoint .pptx、电子表格（.xlsx、.ods）、CSV/TSV、网页（.html）、EPUB 电子书、电子邮件（.eml、.mbox）、OpenDocument .odt、RTF、Word 97-2003 .doc、PowerPoint 97-2003 .ppt、Excel 97-2003 .xls、.md、.txt "
                            "和图片）：slides.key")

@@ -30,8 +30,8 @@ def test_the_start_screen_names_every_supported_kind(language, qtbot):
     qtbot.addWidget(screen)
     shown = screen.types_label.text()
     assert [k.kind for k in READERS if _name(k, language) not in shown] == []
-    assert shown == {"en": "PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, .md, .txt and images",
-                     "zh": "支持 PDF、Word .docx、PowerPoint .pptx、电子表格（.xlsx、.ods）、CSV/TSV、.md、.txt 和图片"}[language]
+    assert shown == {"en": "PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, web pages (.html), EPUB e-books, e-mail (.eml, .mbox), OpenDocument .odt, RTF, Word 97-2003 .doc, PowerPoint 97-2003 .ppt, Excel 97-2003 .xls, .md, .txt and images",
+                     "zh": "支持 PDF、Word .docx、PowerPoint .pptx、电子表格（.xlsx、.ods）、CSV/TSV、网页（.html）、EPUB 电子书、电子邮件（.eml、.mbox）、OpenDocument .odt、RTF、Word 97-2003 .doc、PowerPoint 97-2003 .ppt、Excel 97-2003 .xls、.md、.txt 和图片"}[language]
 
 
 def test_the_mcp_texts_name_every_kind_and_every_filter_value():
@@ -39,7 +39,7 @@ def test_the_mcp_texts_name_every_kind_and_every_filter_value():
     assert [k.kind for k in READERS if k.label not in text] == []
     assert "OCR" in text  # images are among the kinds: they are read with OCR
     assert [name for name in TYPE_NAMES if f" {name}" not in search] == []
-    assert "only pdf, docx, pptx, xlsx, csv, md, txt or image files" in search
+    assert "only pdf, docx, pptx, xlsx, csv, html, epub, email, odt, rtf, doc, ppt, xls, md, txt or image files" in search
     # every reader of the registry can be chosen as a filter value (so the list above is the whole registry)
     assert TYPE_NAMES == tuple(k.name for k in READERS)
 
