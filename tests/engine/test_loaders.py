@@ -26,7 +26,8 @@ def _load(path: Path):
 
 def test_supported_suffixes() -> None:
     assert SUPPORTED_SUFFIXES == frozenset({".pdf", ".docx", ".pptx", ".xlsx", ".ods", ".csv", ".tsv", ".txt", ".md",
-                                            ".markdown",
+                                            ".markdown", ".html", ".htm", ".epub", ".eml", ".mbox", ".odt", ".rtf",
+                                            ".doc", ".ppt", ".xls",
                                             ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
 
 
