@@ -9,7 +9,7 @@ from typing import Iterator
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
+from desktop_rag.engine.ingest.loaders.zip_guard import check_office_package
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -24,16 +24,8 @@ _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
 
 def check_zip_safety(path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_xml: int = MAX_XML) -> None:
     """Raise LoadError unless `path` is a zip whose declared sizes pass the zip guard and hold a Word document."""
-    from desktop_rag.engine.ingest.loaders import format_mb
-
-    with open_zip(path, max_total_bytes=max_total, not_zip=NOT_DOCX) as zf:
-        infos = zf.infolist()
-    xml = sum(i.file_size for i in infos if i.filename.lower().endswith((".xml", ".rels")))
-    if xml > max_xml:
-        raise LoadError(f"This .docx is too large when unpacked (its text and layout take {format_mb(xml)} MB; "
-                        f"the limit is {format_mb(max_xml)} MB), so it was not opened")
-    if "word/document.xml" not in {i.filename for i in infos}:
-        raise LoadError("This zip file is not a Word document (there is no word/document.xml inside)")
+    check_office_package(path, kind=".docx", what="Word document", main_part="word/document.xml", not_zip=NOT_DOCX,
+                         max_total=max_total, max_xml=max_xml)
 
 
 def _heading_level(paragraph) -> int | None:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import normalize_text
-from desktop_rag.engine.ingest.loaders import LoadContext, format_mb
-from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
+from desktop_rag.engine.ingest.loaders import LoadContext
+from desktop_rag.engine.ingest.loaders.zip_guard import check_office_package
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -26,14 +26,8 @@ MAX_GROUP_DEPTH = 32  # groups inside groups: deeper shapes are not read
 
 def check_zip_safety(path: Path) -> None:
     """Raise LoadError unless `path` passes the zip guard and holds a presentation of sane XML size."""
-    with open_zip(path, max_total_bytes=MAX_UNCOMPRESSED, not_zip=NOT_PPTX) as zf:
-        infos = zf.infolist()
-    xml = sum(i.file_size for i in infos if i.filename.lower().endswith((".xml", ".rels")))
-    if xml > MAX_XML:
-        raise LoadError(f"This .pptx is too large when unpacked (its text and layout take {format_mb(xml)} MB; "
-                        f"the limit is {format_mb(MAX_XML)} MB), so it was not opened")
-    if "ppt/presentation.xml" not in {i.filename for i in infos}:
-        raise LoadError("This zip file is not a PowerPoint presentation (there is no ppt/presentation.xml inside)")
+    check_office_package(path, kind=".pptx", what="PowerPoint presentation", main_part="ppt/presentation.xml",
+                         not_zip=NOT_PPTX, max_total=MAX_UNCOMPRESSED, max_xml=MAX_XML)
 
 
 def _shapes(shapes, depth: int = 0) -> Iterator:

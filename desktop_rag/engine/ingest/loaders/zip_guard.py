@@ -78,3 +78,17 @@ def read_member(zf: zipfile.ZipFile, name: str, max_bytes: int) -> bytes:
         raise LoadError(f"A part of this file ({name}) is larger than the limit of {_mb(max_bytes)} MB; "
                         "it was not read")
     return data
+
+
+def check_office_package(path: Path, *, kind: str, what: str, main_part: str, not_zip: str, max_total: int,
+                         max_xml: int) -> None:
+    """Raise LoadError unless `path` passes the zip guard, its XML parts stay under `max_xml` unpacked and it holds
+    `main_part` (an Office package: .docx, .pptx). `kind` (".docx") and `what` ("Word document") name it."""
+    with open_zip(path, max_total_bytes=max_total, not_zip=not_zip) as zf:
+        infos = zf.infolist()
+    xml = sum(i.file_size for i in infos if i.filename.lower().endswith((".xml", ".rels")))
+    if xml > max_xml:
+        raise LoadError(f"This {kind} is too large when unpacked (its text and layout take {_mb(xml)} MB; "
+                        f"the limit is {_mb(max_xml)} MB), so it was not opened")
+    if main_part not in {i.filename for i in infos}:
+        raise LoadError(f"This zip file is not a {what} (there is no {main_part} inside)")
