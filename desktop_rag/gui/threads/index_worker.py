@@ -160,8 +160,9 @@ class IndexWorker(QObject):
 
     def _preparing(self, progress) -> None:
         """The model's first-use preparation, step by step (on this thread; the signal is queued)."""
-        if progress.phase != "done":
-            self.model_state.emit("preparing", f"{progress.files_done + 1}/{progress.files_total}")
+        if progress.phase != "done":  # the last report ("verifying") has every step done: it shows the last step
+            step = min(progress.files_done + 1, progress.files_total)
+            self.model_state.emit("preparing", f"{step}/{progress.files_total}")
 
     def _index(self, request: IndexRequest, cancel: threading.Event) -> None:
         self.busy_changed.emit(1)
