@@ -24,7 +24,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "FileEvent", "Progress", "SentPrompt", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent",
                      "ChatTurn", "AnswerEvent", "SummaryStep", "SummaryPlan"), "types"),
     **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
-                     "DiskFullError", "PASS_THROUGH", "contain_panics"), "errors"),
+                     "DiskFullError", "PASS_THROUGH", "contain_panics", "error_text"), "errors"),
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",
                      "location_text", "reader_for"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),

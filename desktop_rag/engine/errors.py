@@ -4,7 +4,24 @@ from __future__ import annotations
 
 
 class DesktopRagError(Exception):
-    """Base class: the message is meant for the user."""
+    """Base class: the message is meant for the user.
+
+    Raise it with a message code to have it shown in the user's language: `UsageError.coded("unknown_collection",
+    name=name)` takes the texts of "error.unknown_collection" in `messages.TEXTS` (English and Chinese); str(exc) is
+    the English text, `error_text(exc, language)` the one a front end shows.
+    """
+
+    code: str | None = None
+    values: dict[str, object] = {}
+
+    @classmethod
+    def coded(cls, code: str, /, **values: object) -> "DesktopRagError":
+        """This error with the text of message "error.<code>" filled with `values` (KeyError for an unknown code)."""
+        from desktop_rag.engine.messages import message
+
+        exc = cls(message(f"error.{code}", "en", **values))
+        exc.code, exc.values = code, dict(values)
+        return exc
 
 
 class LoadError(DesktopRagError):
@@ -27,11 +44,15 @@ class DiskFullError(DesktopRagError):
     """The disk holding the library filled up during a write; what was committed before is intact."""
 
 
-def disk_full_message(where: object) -> str:
-    """What happened, that nothing is lost, and what to do, for a full disk under `where`."""
-    return (f"The disk holding your library ({where}) is full, so indexing stopped. Nothing is lost: every "
-            "file indexed before this point is saved and intact. Free some disk space, then run the index "
-            "again; it continues where it stopped.")
+def error_text(exc: BaseException, language: str = "en") -> str:
+    """What a front end shows for `exc` in `language` ("en" or "zh"): a coded error's text in that language, any
+    other error's own message."""
+    code = getattr(exc, "code", None)
+    if isinstance(exc, DesktopRagError) and code:
+        from desktop_rag.engine.messages import message
+
+        return message(f"error.{code}", language, **exc.values)
+    return str(exc)
 
 
 def is_disk_full(exc: BaseException) -> bool:
@@ -57,7 +78,7 @@ class disk_full_guard:  # noqa: N801 - used as a context manager, reads like one
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc is not None and not isinstance(exc, DiskFullError) and is_disk_full(exc):
-            raise DiskFullError(disk_full_message(self.where)) from exc
+            raise DiskFullError.coded("disk_full", where=self.where) from exc
         return False
 
 

@@ -7,6 +7,14 @@ which follow the question's language, and the model catalog's descriptions, whic
 from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
+    # errors raised to a front end ("error.<code>", raised as `SomeError.coded(code, **values)`: errors.py)
+    "error.disk_full": {  # {where}: the library's folder
+        "en": "The disk holding your library ({where}) is full, so indexing stopped. Nothing is lost: every file "
+              "indexed before this point is saved and intact. Free some disk space, then run the index again; it "
+              "continues where it stopped.",
+        "zh": "资料库所在的磁盘（{where}）已满，索引已停止。没有丢失任何内容：此前已索引的文件都已保存且完好。"
+              "请释放一些磁盘空间，然后重新运行索引，它会从停止处继续。",
+    },
     # what a folder scan skipped ({n} files; {types}: "8 .key, 4 .pages")
     "skipped_types": {"en": "{n} skipped: {types}, not supported", "zh": "跳过 {n} 个文件：{types}，不支持这些类型"},
     "skipped_type": {"en": "{count} {suffix}", "zh": "{count} 个 {suffix}"},
