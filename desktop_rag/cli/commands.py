@@ -7,11 +7,13 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 
+from desktop_rag.cli.document_commands import say_estimate, say_step
 from desktop_rag.cli.output import TerminalProgress, print_json
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
-    DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, TokenEvent, UsageError, location_text, skipped_summary,
+    DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, SummaryStep, TokenEvent, UsageError, location_text,
+    skipped_summary,
 )
 
 
@@ -173,9 +175,14 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     answer, mode, failed, cached = "", "extractive", False, False
     tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
-        for event in engine.ask(args.question, collection=_collection(engine, args), folders=args.folders,
-                                types=args.types, files=args.files):
-            if isinstance(event, SourcesEvent):
+        where = {"collection": _collection(engine, args), "folders": args.folders, "types": args.types,
+                 "files": args.files}
+        say_estimate(engine.summary_question_plan(args.question, **where))  # a summary question: its cost first
+        for event in engine.ask(args.question, **where):
+            if isinstance(event, SummaryStep):
+                say_step(event)
+            elif isinstance(event, SourcesEvent):
+                say_step(None)  # (a summary's progress line, if any, is cleared)
                 passages = event.hits
             elif isinstance(event, TokenEvent) and not args.json:
                 print(tokens.feed(event.text), end="", flush=True)

@@ -9,7 +9,16 @@ import sys
 from desktop_rag.cli.output import print_json
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine import (
+    DoneEvent,
+    Engine,
+    ErrorEvent,
+    Hit,
+    SourcesEvent,
+    SummaryPlan,
+    SummaryStep,
+    TokenEvent,
+)
 
 
 def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
@@ -19,18 +28,13 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
     tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
         plan = engine.summary_plan(args.path, args.language, args.extractive)
-        if plan.requests > 1:  # the cost, said before it starts (stderr: stdout stays the summary or the JSON)
-            print(f"{clean_line(os.path.basename(plan.path))}: {plan.sections} sections, {plan.tokens:,} tokens: "
-                  f"{plan.requests} requests to the model (each section, then the summary).", file=sys.stderr)
+        say_estimate(plan)
         for event in engine.summarise(args.path, args.language, extractive=args.extractive):
             if isinstance(event, SummaryStep):
-                if sys.stderr.isatty():
-                    sys.stderr.write(f"\r\033[KRequest {event.done + 1} of {event.total}…")
-                    sys.stderr.flush()
+                say_step(event)
             elif isinstance(event, SourcesEvent):
                 sections = event.hits
-                if sys.stderr.isatty():
-                    sys.stderr.write("\r\033[K")
+                say_step(None)
             elif isinstance(event, TokenEvent) and not args.json:
                 print(tokens.feed(event.text), end="", flush=True)
             elif isinstance(event, DoneEvent):
@@ -59,3 +63,17 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
         heading = clean_line(hit.heading) if hit.heading else ""
         print(f"[{n}] " + (", ".join(p for p in (where, heading) if p) or clean_line(" ".join(hit.text.split())[:60])))
     return 1 if failed else 0
+
+
+def say_estimate(plan: SummaryPlan | None) -> None:
+    """A summary's cost, said before it starts when it takes several requests (stderr: stdout stays the text)."""
+    if plan is not None and plan.requests > 1:
+        print(f"{clean_line(os.path.basename(plan.path))}: {plan.sections} sections, {plan.tokens:,} tokens: "
+              f"{plan.requests} requests to the model (each section, then the summary).", file=sys.stderr)
+
+
+def say_step(step: SummaryStep | None) -> None:
+    """Which request of a summary runs (on a terminal; None: clear the line, the summary starts)."""
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\033[KRequest {step.done + 1} of {step.total}…" if step else "\r\033[K")
+        sys.stderr.flush()

@@ -36,6 +36,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "sends_in_clear"),
                     "answer.llm_config"),
     "check_connection": "answer.llm",
+    "summary_shaped": "answer.summary_intent",
     **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "UNKNOWN", "IndexedFile", "Location",
                      "find_in_pdf", "locate"), "document.locate"),
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),

@@ -702,18 +702,18 @@ class Engine:
 
     def summarise(self, path: str | Path, language: str | None = None, cancel: threading.Event | None = None,
                   extractive: bool = False, conversation_id: int | None = None,
-                  question: str = "") -> Iterator[AnswerEvent]:
+                  question: str = "", refresh: bool = False) -> Iterator[AnswerEvent]:
         """A summary of the library's file at `path` as answer events (UsageError first if it is not one), in
         `language` ("en"/"zh"; None: the document's); with a conversation, `question` and the summary (with its
-        sections as sources) are saved as its two turns."""
-        events = self.summariser(extractive).summarise(str(path), language, cancel)
+        sections as sources) are saved as its two turns. `refresh`: write it anew, never the stored one."""
+        events = self.summariser(extractive).summarise(str(path), language, cancel, refresh)
         first = next(events, None)  # the checks run before anything is yielded
         if first is None:
             return
-        summary, sections = "", ()
+        summary, sections, prompt = "", (), None
         for event in itertools.chain((first,), events):
             if isinstance(event, SourcesEvent):
-                sections = event.hits
+                sections, prompt = event.hits, event.prompt
             elif isinstance(event, DoneEvent):
                 summary = event.answer
             elif isinstance(event, ErrorEvent):
@@ -722,7 +722,7 @@ class Engine:
         if conversation_id:
             conversations.add_message(self.store, conversation_id, ChatTurn("user", question or str(path)))
             if summary:
-                conversations.add_message(self.store, conversation_id, ChatTurn("assistant", summary, sections))
+                conversations.add_message(self.store, conversation_id, ChatTurn("assistant", summary, sections, prompt))
 
     def _summary_target(self, question: str, within) -> str | None:
         """The file a summary question names (answer/summary_intent.py): among the files in `within` that have
@@ -824,18 +824,17 @@ class Engine:
         within = self.restriction(collection, folders, types, files)  # a bad folder, file or type fails here
         target = self._summary_target(question, within)
         if target is not None:  # "summarise X", "what is X about", "总结一下 X": the document's summary
-            from desktop_rag.engine.text.terms import has_han
+            from desktop_rag.engine.answer.summary_intent import question_language
 
-            asked = question.replace(Path(target).stem, "")  # the question's own language, not the name's
-            yield from self.summarise(target, "zh" if has_han(asked) else "en", cancel,
-                                      conversation_id=conversation_id, question=question)
+            yield from self.summarise(target, question_language(question, target), cancel,
+                                      conversation_id=conversation_id, question=question, refresh=refresh)
             return
         passages: tuple[Hit, ...] = ()
-        answer: str | None = None
+        answer, prompt = None, None
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
         for event in answerer.answer(question, history, cancel, refresh):
             if isinstance(event, SourcesEvent):
-                passages = event.hits
+                passages, prompt = event.hits, event.prompt
             elif isinstance(event, DoneEvent):
                 answer = event.answer
             elif isinstance(event, ErrorEvent) and event.partial:
@@ -844,7 +843,7 @@ class Engine:
         if conversation_id:
             conversations.add_message(self.store, conversation_id, ChatTurn("user", question))
             if answer:
-                conversations.add_message(self.store, conversation_id, ChatTurn("assistant", answer, passages))
+                conversations.add_message(self.store, conversation_id, ChatTurn("assistant", answer, passages, prompt))
 
     # ---- conversations ---------------------------------------------------------
 
@@ -899,6 +898,20 @@ class Engine:
                     self._lexicon = None
                 self._local = threading.local()
                 self._stores.close()
+
+    # ---- one document: the estimate before a summary asked as a question (issue 40) ----
+
+    def summary_question_plan(self, question: str, conversation_id: int | None = None, collection: int | None = None,
+                              folders: Sequence[str] = (), types: Sequence[str] = (), files: Sequence[str] = ()):
+        """The plan (`summary_plan`) of the summary `ask` writes for `question`, or None when it asks no summary."""
+        if collection is None and conversation_id:
+            collection = collections.conversation_collection(self.store, conversation_id)
+        target = self._summary_target(question, self.restriction(collection, folders, types, files))
+        if target is None:
+            return None
+        from desktop_rag.engine.answer.summary_intent import question_language
+
+        return self.summary_plan(target, question_language(question, target))
 
 
 class SearchHits(list):

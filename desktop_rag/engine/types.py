@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+
+MAX_SENT_JSON_CHARS = 2_000_000  # a stored "What was sent" larger than this (a damaged row) is not shown
+MAX_EARLIER_REQUESTS = 16  # earlier requests read back with one
 
 
 @dataclass(frozen=True)
@@ -213,10 +217,42 @@ class SentPrompt:
     passages_before: int
     passages_after: int
     model: str = ""
+    purpose: str = "answer"  # "answer", or for an earlier request: "rewrite" (the question made to stand alone),
+    # "translation" (the question in the library's other language)
+    earlier: tuple["SentPrompt", ...] = ()  # the requests made before this one for the same answer, in order
 
     @property
     def total_tokens(self) -> int:
         return sum(self.tokens)
+
+    def to_json(self) -> str:
+        """As kept with a stored answer or a conversation's message (`from_json` reads it back)."""
+        return json.dumps(self._data(), ensure_ascii=False)
+
+    def _data(self) -> dict:
+        return {"messages": [list(m) for m in self.messages], "tokens": list(self.tokens),
+                "passages_before": self.passages_before, "passages_after": self.passages_after,
+                "model": self.model, "purpose": self.purpose, "earlier": [e._data() for e in self.earlier]}
+
+    @staticmethod
+    def from_json(text: str | None) -> "SentPrompt | None":
+        """The stored prompt, or None when there is none or it does not read as one (a damaged row)."""
+        if not text or len(text) > MAX_SENT_JSON_CHARS:
+            return None
+        try:
+            return SentPrompt._from_data(json.loads(text))
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return None
+
+    @staticmethod
+    def _from_data(data: dict) -> "SentPrompt":
+        messages = tuple((str(role), str(content)) for role, content in data["messages"])
+        tokens = tuple(int(t) for t in data["tokens"])
+        if len(tokens) != len(messages):
+            raise ValueError("one token count per message")
+        earlier = tuple(SentPrompt._from_data(e) for e in data.get("earlier", ())[:MAX_EARLIER_REQUESTS])
+        return SentPrompt(messages, tokens, int(data["passages_before"]), int(data["passages_after"]),
+                          str(data.get("model", "")), str(data.get("purpose", "answer")), earlier)
 
 
 @dataclass(frozen=True)
@@ -280,3 +316,4 @@ class ChatTurn:
     role: str  # "user" | "assistant"
     content: str
     sources: tuple[Hit, ...] = field(default=())
+    prompt: SentPrompt | None = None  # an answer's: what its request sent ("What was sent"), kept with it

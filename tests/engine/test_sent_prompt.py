@@ -10,11 +10,10 @@ import sqlite3
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.answer import sent
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import answer_cache
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.types import DoneEvent, SentPrompt, SourcesEvent
 from tests.support.openai_server import run_openai_server
 
 LONG = " ".join(f"Sentence {n} talks about unrelated weather and gardens in spring number {n}." for n in range(60))
@@ -108,4 +107,4 @@ def test_an_older_cache_gains_the_column_and_a_damaged_prompt_shows_none(tmp_pat
     stored = answer_cache.get(db, "k")
     assert stored is not None and stored.answer == "an answer" and stored.sent is None  # kept, without a prompt
     for damaged in ("{", '{"messages": 3}', "[]", '{"messages": [["system"]], "tokens": []}'):
-        assert sent.from_json(damaged) is None
+        assert SentPrompt.from_json(damaged) is None

@@ -21,10 +21,20 @@ from desktop_rag.engine.answer.prompting import (
     rule_based_standalone_query,
 )
 from desktop_rag.engine.answer.replay import AnswerReplay
+from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import message
-from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
+from desktop_rag.engine.types import (
+    AnswerEvent,
+    ChatTurn,
+    DoneEvent,
+    ErrorEvent,
+    Hit,
+    SentPrompt,
+    SourcesEvent,
+    TokenEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +88,13 @@ class Answerer:
             the text received before a stream was cut. No DoneEvent follows.
         """
         try:
-            query = self._standalone_query(question, history, cancel)
+            with sent.recording("rewrite") as rewrites:  # the model calls made before the answer's ("What was sent")
+                query = self._standalone_query(question, history, cancel)
             if _is_set(cancel):
                 yield DoneEvent("", self.mode, (), STOPPED)
                 return
-            found = self.search(query, int(self.settings.top_k))
+            with sent.recording("translation") as translations:
+                found = self.search(query, int(self.settings.top_k))
             hits = list(found)
         except DesktopRagError as exc:
             yield ErrorEvent(str(exc))
@@ -97,7 +109,7 @@ class Answerer:
         if self.llm is None:
             yield from self._extractive(question, hits, searched, cancel)
         else:
-            yield from self._generate(question, hits, history, searched, cancel, refresh)
+            yield from self._generate(question, hits, history, searched, cancel, refresh, (*rewrites, *translations))
 
     # ---- steps ----
 
@@ -129,6 +141,7 @@ class Answerer:
         searched: SourcesEvent,
         cancel: threading.Event | None,
         refresh: bool = False,
+        earlier: Sequence[SentPrompt] = (),
     ) -> Iterator[AnswerEvent]:
         assert self.llm is not None
         query = searched.query
@@ -145,7 +158,7 @@ class Answerer:
         if self.compress is not None:
             hits = self.compress(query, hits)
         messages, used = build_messages(question, hits, history, budget)
-        prompt = sent_prompt(messages, used, self.llm.config.model)
+        prompt = dataclasses.replace(sent_prompt(messages, used, self.llm.config.model), earlier=tuple(earlier))
         yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
         parts: list[str] = []
         try:

@@ -331,6 +331,9 @@ class LLMClient:
 
         Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`.
         """
+        from desktop_rag.engine.answer import sent
+
+        sent.note(messages, self.config.model)  # "What was sent" lists it when an answer is recording
         deadline = time.monotonic() + self.config.deadline_s
         attempt = 0
         while True:

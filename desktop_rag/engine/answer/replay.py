@@ -16,7 +16,6 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 
-from desktop_rag.engine.answer import sent
 from desktop_rag.engine.store import answer_cache
 from desktop_rag.engine.store.answer_cache import StoredAnswer
 from desktop_rag.engine.store.store import Store
@@ -44,7 +43,7 @@ class AnswerReplay:
             return None
         used = [dataclasses.replace(hits[i], focus=focus) for i, focus in stored.passages]
         cited = [used[n - 1] for n in stored.cited if 0 < n <= len(used)]
-        return stored.answer, used, cited, sent.from_json(stored.sent)
+        return stored.answer, used, cited, SentPrompt.from_json(stored.sent)
 
     def put(self, key: str, answer: str, mode: str, hits: Sequence[Hit], used: Sequence[Hit],
             cited: Sequence[Hit], prompt: SentPrompt | None = None) -> None:
@@ -53,7 +52,7 @@ class AnswerReplay:
         index = {h.chunk_id: i for i, h in enumerate(hits)}
         numbers = {h.chunk_id: n for n, h in enumerate(used, 1)}
         stored = StoredAnswer(answer, mode, tuple((index[h.chunk_id], h.focus) for h in used),
-                              tuple(numbers[h.chunk_id] for h in cited), sent.to_json(prompt) if prompt else None)
+                              tuple(numbers[h.chunk_id] for h in cited), prompt.to_json() if prompt else None)
         store = self._store()
         with store.transaction() as db:
             answer_cache.put(db, key, stored, [h.chunk_id for h in hits], self._conversation)

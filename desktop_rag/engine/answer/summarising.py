@@ -35,6 +35,7 @@ from desktop_rag.engine.types import (
     DoneEvent,
     ErrorEvent,
     Hit,
+    SentPrompt,
     SourcesEvent,
     SummaryPlan,
     SummaryStep,
@@ -99,8 +100,10 @@ class Summariser:
     # ---- summarising ----
 
     def summarise(self, path: str, language: str | None = None, cancel: threading.Event | None = None,
-                  ) -> Iterator[AnswerEvent]:
-        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any)."""
+                  refresh: bool = False) -> Iterator[AnswerEvent]:
+        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any).
+        `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section summaries
+        are still used (they depend on their section's text alone)."""
         plan, parts, map_tokens = self._layout(path, language)
         if plan.mode == "extractive":
             yield from self._extractive(parts, plan.language, cancel)
@@ -108,14 +111,14 @@ class Summariser:
             hits = [s.hit() for s in parts]
             messages = whole_messages(hits, os.path.basename(plan.path), plan.language, plan.tokens)
             yield from self._final(messages, parts, hits, plan, self._final_key("whole", parts, plan.language),
-                                   cancel)
+                                   cancel, refresh=refresh)
         else:
-            yield from self._map_reduce(parts, plan, map_tokens, cancel)
+            yield from self._map_reduce(parts, plan, map_tokens, cancel, refresh)
 
     def _map_reduce(self, parts: list[DocSection], plan: SummaryPlan, map_tokens: int,
-                    cancel: threading.Event | None) -> Iterator[AnswerEvent]:
+                    cancel: threading.Event | None, refresh: bool) -> Iterator[AnswerEvent]:
         key = self._final_key("reduce", parts, plan.language, map_tokens)
-        if self._cached(key) is not None:
+        if not refresh and self._cached(key) is not None:
             yield from self._final([], parts, (), plan, key, cancel)
             return
         summaries: list[Hit] = []
@@ -145,16 +148,18 @@ class Summariser:
         messages = reduce_messages(fitted, plan.language, plan.tokens)
         notice = "" if len(fitted) == len(parts) else message("summary_partial", plan.language, shown=len(fitted),
                                                               total=len(parts))
-        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice)
+        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice, refresh=True)
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
-               key: str, cancel: threading.Event | None, notice: str = "") -> Iterator[AnswerEvent]:
-        """The request that writes the summary, streamed (or the stored one, replayed), cited by section."""
+               key: str, cancel: threading.Event | None, notice: str = "", refresh: bool = False,
+               ) -> Iterator[AnswerEvent]:
+        """The request that writes the summary, streamed (or the stored one replayed, unless `refresh`), cited by
+        section."""
         hits = tuple(s.hit() for s in parts)
-        stored = self._cached(key)
+        stored = None if refresh else self._cached(key)
         if stored is not None:
             data = json.loads(stored)
-            yield SourcesEvent(hits, _query(plan), prompt=sent.from_json(data.get("prompt")))
+            yield SourcesEvent(hits, _query(plan), prompt=SentPrompt.from_json(data.get("prompt")))
             yield TokenEvent(data["text"])
             yield _done(data["text"], hits, "llm", data.get("notice", ""), cached=True)
             return
@@ -179,7 +184,7 @@ class Summariser:
         done = _done(text, hits, "llm", notice)
         if text.strip():
             self._keep(key, parts[0].chunks[0].file_id,
-                       json.dumps({"text": done.answer, "notice": notice, "prompt": sent.to_json(prompt)},
+                       json.dumps({"text": done.answer, "notice": notice, "prompt": prompt.to_json()},
                                   ensure_ascii=False))
         yield done
 

@@ -19,6 +19,8 @@ import os
 import re
 from collections.abc import Iterable
 
+from desktop_rag.engine.text.terms import has_han
+
 _EN_SHAPES = (
     re.compile(r"^(?:please\s+|can you\s+|could you\s+)?(?:summari[sz]e|sum up|recap|give me (?:a |an )?(?:summary|"
                r"overview|gist) of|(?:a |an )?(?:summary|overview|tl;?dr) of)(?:\s+(?P<target>.*?))?[\s.?!]*$", re.I),
@@ -50,6 +52,17 @@ def summary_target(question: str, names: Iterable[str], scoped: str | None = Non
     if _DEICTIC.match(target.strip(" \"'“”‘’「」《》")):
         return scoped
     return _named(target, names)
+
+
+def summary_shaped(question: str) -> bool:
+    """The question has a summary request's shape (cheap, no library read): a front end asks the engine for the
+    summary's plan, to show its estimate first, only then."""
+    return _target(question) is not None
+
+
+def question_language(question: str, target: str) -> str:
+    """The summary's language: the question's own ("zh" when it has Chinese beside the file's name), else "en"."""
+    return "zh" if has_han(question.replace(os.path.splitext(os.path.basename(target))[0], "")) else "en"
 
 
 def _target(question: str) -> str | None:

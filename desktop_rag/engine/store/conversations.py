@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import ChatTurn, Hit
+from desktop_rag.engine.types import ChatTurn, Hit, SentPrompt
 
 # Who writes here: whichever thread asks or edits (in the app: the reader for a new, renamed or deleted
 # conversation, the answer worker for the turns of an answer), each change one short transaction of its
@@ -46,22 +46,34 @@ def delete(store: Store, conversation_id: int) -> None:
         db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
 
 
-def add_message(store: Store, conversation_id: int, turn: ChatTurn) -> None:
+def add_message(store: Store, conversation_id: int, turn: ChatTurn) -> bool:
+    """Keep a turn (with what its answer sent); False, and nothing kept, when the conversation is gone (deleted
+    while its answer was streaming: the turn goes with it)."""
     sources = json.dumps([_hit_to_dict(h) for h in turn.sources], ensure_ascii=False)
+    sent = turn.prompt.to_json() if turn.prompt is not None else None
     now = time.time()
     with store.transaction() as db:
-        db.execute(
-            "INSERT INTO messages (conversation_id, role, content, sources_json, created_at) VALUES (?, ?, ?, ?, ?)",
-            (conversation_id, turn.role, turn.content, sources, now),
-        )
+        added = db.execute(
+            "INSERT INTO messages (conversation_id, role, content, sources_json, created_at, sent_json) "
+            "SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?)",
+            (conversation_id, turn.role, turn.content, sources, now, sent, conversation_id),
+        ).rowcount
         db.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
+    return added == 1
 
 
 def messages(store: Store, conversation_id: int) -> list[ChatTurn]:
+    sent = "sent_json" if _has_sent(store) else "NULL"  # (a library opened read-only before its upgrade has none)
     rows = store.db.execute(
-        "SELECT role, content, sources_json FROM messages WHERE conversation_id = ? ORDER BY id", (conversation_id,)
+        f"SELECT role, content, sources_json, {sent} FROM messages WHERE conversation_id = ? ORDER BY id",
+        (conversation_id,),
     )
-    return [ChatTurn(role, content, tuple(_hit_from_dict(d) for d in json.loads(src))) for role, content, src in rows]
+    return [ChatTurn(role, content, tuple(_hit_from_dict(d) for d in json.loads(src)), SentPrompt.from_json(prompt))
+            for role, content, src, prompt in rows]
+
+
+def _has_sent(store: Store) -> bool:
+    return any(r[1] == "sent_json" for r in store.db.execute("PRAGMA table_info(messages)"))
 
 
 def _hit_from_dict(d: dict) -> Hit:

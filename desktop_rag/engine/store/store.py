@@ -118,11 +118,12 @@ class SourceRecord:
 
 
 _SOURCE_COLUMNS = "id, path, kind, collection_id, detached"
-# Added by schema 2 to tables that older libraries already have (ALTER TABLE: no REFERENCES with a default).
+# Added (schema 2 and later) to tables that older libraries already have (ALTER TABLE: no REFERENCES with a default).
 _ADDED_COLUMNS = (
     ("sources", "collection_id", "INTEGER NOT NULL DEFAULT 1"),
     ("sources", "detached", "INTEGER NOT NULL DEFAULT 0"),
     ("conversations", "collection_id", "INTEGER"),
+    ("messages", "sent_json", "TEXT"),  # what an answer sent, kept with it (issue 40); older messages have none
 )
 _SCHEMA_2_INDEXES = "CREATE INDEX IF NOT EXISTS sources_collection ON sources(collection_id)"
 DEFAULT_COLLECTION = "Default"

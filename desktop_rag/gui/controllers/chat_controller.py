@@ -66,6 +66,9 @@ class ChatController(QObject):
         backend.status_changed.connect(self._status_changed)
         backend.library_changed.connect(self._library_changed)
         self.stored_vectors = 0  # passages with a vector in the library (the last status): what a load loads
+        self.before_ask = None  # (question, scope, go(bool)): checks a question first (SummaryFlow's estimate)
+        self.checking = False  # a question waits for that check
+        self.summary_paths: dict[int, str] = {}  # answer row -> the file a summary of this session summarised
         i18n.on_change(self._update_title)
 
     # ---- conversations ----
@@ -95,6 +98,7 @@ class ChatController(QObject):
         self._update_title()
 
     def _messages_ready(self, turns: list) -> None:
+        self.summary_paths.clear()
         self.chat_model.set_turns(turns)
         self.select_message(self.chat_model.last_assistant_row())
         self.messages_loaded.emit()
@@ -104,6 +108,7 @@ class ChatController(QObject):
         if self.streaming:
             return
         self.conversation_id = None
+        self.summary_paths.clear()
         self.chat_model.clear()
         self.sources_model.set_sources(())
         self.conversations_panel.select_id(None)
@@ -132,18 +137,54 @@ class ChatController(QObject):
         return self.worker is not None
 
     def regenerate(self, row: int) -> None:
-        """Ask a cached answer's question again, to the model (the stored answer is replaced)."""
+        """Ask a cached answer's question again, to the model (the stored answer is replaced); a stored summary is
+        written anew."""
         previous = self.chat_model.message(row - 1)
-        if previous is not None and previous.role == "user":
+        if previous is None or previous.role != "user" or self.streaming or self.checking:
+            return
+        if row in self.summary_paths:  # started from the document's menu: not a question to recognise again
+            self.summarise(self.summary_paths[row], previous.text, refresh=True)
+        else:
             self.ask(previous.text, refresh=True)
 
     def ask(self, question: str, refresh: bool = False) -> None:
-        """Send a question (creating the conversation first when none is open); `refresh`: never a cached answer."""
+        """Send a question (creating the conversation first when none is open); `refresh`: never a cached answer.
+        With `before_ask` set (SummaryFlow), it decides first whether to go on (a long summary's estimate)."""
+        if self.streaming or self.backend.stopped or self.checking:
+            return
+        scope = self.scope()
+        if self.before_ask is None:
+            self._ask(question, refresh, scope)
+            return
+        self.checking = True
+        self.chat_panel.set_streaming(True)
+
+        def checked(go: bool) -> None:
+            self.checking = False
+            self.chat_panel.set_streaming(False)
+            if go:
+                self._ask(question, refresh, scope)
+
+        self.before_ask(question, scope, checked)
+
+    def _ask(self, question: str, refresh: bool, scope: dict) -> None:
         if self.streaming or self.backend.stopped:
             return
         # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
         self.begin(question, lambda cid: self.stream(question, cid, self.backend.engine.ask, question, cid,
-                                                     refresh=refresh, **self.scope()))
+                                                     refresh=refresh, **scope))
+
+    def summarise(self, path: str, text: str, refresh: bool = False) -> None:
+        """Stream the summary of the file at `path` under the question `text` (`refresh`: written anew)."""
+        if self.streaming or self.backend.stopped:
+            return
+        engine = self.backend.engine
+
+        def start(cid: int | None) -> None:
+            self.stream(text, cid, engine.summarise, path, conversation_id=cid, question=text, refresh=refresh)
+            self.summary_paths[self._row] = path
+
+        self.begin(text, start)
 
     def begin(self, question: str, start) -> None:
         """Create the conversation when none is open (titled by `question`), then `start(conversation id)`."""

@@ -1,12 +1,16 @@
 """Summarise a document from the library's menu or the viewer (issue 40): the plan read off the GUI thread, the
 estimate asked first when the summary takes more than one request, then the summary streams in the chat like an
-answer (ChatController.stream), its progress shown and Stop cancelling it."""
+answer (ChatController.summarise), its progress shown and Stop cancelling it. A question with a summary's shape
+("summarise X", `summary_shaped`) gets the same estimate before it is asked (ChatController.before_ask)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMessageBox
 
+from desktop_rag.engine import summary_shaped
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.threads.backend import Backend
@@ -22,35 +26,45 @@ class SummaryFlow(QObject):
         self.backend = backend
         self.chat = chat
         self.estimate_box: QMessageBox | None = None
+        chat.before_ask = self.check_question
 
     def summarise(self, path: str) -> None:
-        if self.chat.streaming or self.backend.stopped:
+        if self.chat.streaming or self.chat.checking or self.backend.stopped:
             return
         engine = self.backend.engine
-        self.backend.run(lambda: engine.summary_plan(path), lambda plan: self._planned(path, plan), self._failed)
+        self.backend.run(lambda: engine.summary_plan(path),
+                         lambda plan: self._confirm(plan, lambda go: go and self._start(path)), self._failed)
 
-    def _planned(self, path: str, plan) -> None:
+    def check_question(self, question: str, scope: dict, proceed: Callable[[bool], object]) -> None:
+        """`proceed(True)` at once for an ordinary question; for a summary question, after its estimate (or
+        `proceed(False)` when it is declined). A failed check goes on: the answer says what is wrong."""
+        if not summary_shaped(question):
+            proceed(True)
+            return
+        engine, chat = self.backend.engine, self.chat
+        conversation, collection = chat.conversation_id, chat.collection
+        self.backend.run(lambda: engine.summary_question_plan(question, conversation, collection, **scope),
+                         lambda plan: self._confirm(plan, proceed) if plan else proceed(True),
+                         lambda _message: proceed(True))
+
+    def _confirm(self, plan, proceed: Callable[[bool], object]) -> None:
+        """Ask before a summary of several requests (`proceed(yes)`); go on at once for one."""
         if plan.requests <= 1:
-            self._start(path)
+            proceed(True)
             return
         box = QMessageBox(QMessageBox.Icon.Question, i18n.tr("summary.estimate_title"),
-                          i18n.tr("summary.estimate", name=shown_name(path), sections=plan.sections,
+                          i18n.tr("summary.estimate", name=shown_name(plan.path), sections=plan.sections,
                                   tokens=f"{plan.tokens:,}", requests=plan.requests),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.chat.chat_panel)
         box.setTextFormat(Qt.TextFormat.PlainText)  # a file name
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         yes = box.button(QMessageBox.StandardButton.Yes)
-        box.finished.connect(lambda _result: box.clickedButton() is yes and self._start(path))
+        box.finished.connect(lambda _result: proceed(box.clickedButton() is yes))
         self.estimate_box = box
         box.open()  # never exec(): the GUI thread does not wait in a nested loop
 
     def _start(self, path: str) -> None:
-        if self.chat.streaming or self.backend.stopped:
-            return
-        text = i18n.tr("summary.question", name=shown_name(path))
-        engine = self.backend.engine
-        self.chat.begin(text, lambda cid: self.chat.stream(text, cid, engine.summarise, path, conversation_id=cid,
-                                                           question=text))
+        self.chat.summarise(path, i18n.tr("summary.question", name=shown_name(path)))
 
     def _failed(self, message: str) -> None:
         show_plain(self.chat.chat_panel, QMessageBox.Icon.Warning, i18n.tr("summary.failed_title"), message)
