@@ -69,3 +69,22 @@ def test_extractive_without_a_model_and_a_clear_error_for_a_path_the_library_lac
     assert shown["mode"] == "extractive" and shown["summary"].startswith("- ") and "Extractive" in shown["notice"]
     out = summarise(home, tmp_path / "nowhere.pdf", {})
     assert out.returncode == 1 and out.stdout == "" and "is not a file of the library" in out.stderr
+
+
+def test_ask_says_the_cost_first_when_a_question_becomes_a_long_summary(library, server):
+    home, report = library
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    env.update(OPENAI_BASE_URL=server.base_url, OPENAI_MODEL="fake-model", DESKTOP_RAG_EMBEDDING_MODEL="hash:64")
+
+    def ask(question: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "ask", question],
+                              capture_output=True, text=True, timeout=300, env=env)
+
+    out = ask("总结一下 report.pdf")  # in Chinese: not the stored English summary of the first test
+    assert out.returncode == 0, out.stderr
+    requests = len([r for r in server.chat_requests() if "Translate" not in r.body["messages"][0]["content"]])
+    assert requests > 2 and f"report.pdf: {requests - 1} sections" in out.stderr
+    assert f"{requests} requests to the model" in out.stderr and out.stdout.startswith("The guide explains")
+    out = ask("How hot should the water be for coffee?")  # an ordinary question: no estimate
+    assert out.returncode == 0 and "requests to the model" not in out.stderr
+    assert len(server.chat_requests()) == requests + 1 + 1  # (its translation, and the answer)

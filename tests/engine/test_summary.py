@@ -150,3 +150,32 @@ def test_cancel_stops_a_map_reduce_summary_at_once_and_closes_the_request(tmp_pa
     assert server.chat_requests()[-1].client_gone.wait(5) and len(server.chat_requests()) == 2
     server.release()
     engine.close()
+
+
+def test_regenerate_writes_a_stored_summary_anew(tmp_path, server):
+    engine = _engine(tmp_path / "home", server)
+    guide = SAMPLES / "getting-started.md"
+    engine.index([guide])
+    list(engine.summarise(guide))
+    assert list(engine.summarise(guide))[-1].cached and len(server.chat_requests()) == 1
+    server.reply = "A second summary [1]."
+    fresh = list(engine.summarise(guide, refresh=True))
+    assert not fresh[-1].cached and fresh[-1].answer == "A second summary [1]." and len(server.chat_requests()) == 2
+    assert list(engine.summarise(guide))[-1].answer == "A second summary [1]."  # it replaced the stored one
+    server.reply = "A third summary [1]."
+    asked = list(engine.ask("Summarise getting-started", refresh=True))  # Regenerate on a summary question
+    assert asked[-1].answer == "A third summary [1]." and len(server.chat_requests()) == 3
+    engine.close()
+
+
+def test_a_summary_question_has_its_plan_before_it_is_asked(tmp_path, server):
+    engine = _engine(tmp_path / "home", server, summary_budget_tokens=1000, chunk_size=300)
+    engine.index([SAMPLES])
+    plan = engine.summary_question_plan("summarise getting-started")
+    assert plan == engine.summary_plan(SAMPLES / "getting-started.md", "en") and plan.requests >= 3
+    assert engine.summary_question_plan("总结一下 getting-started").language == "zh"
+    assert engine.summary_question_plan("How do I start?") is None
+    assert engine.summary_question_plan("summarise this document",
+                                        files=(str(SAMPLES / "getting-started.md"),)).path == plan.path
+    assert server.chat_requests() == []
+    engine.close()
