@@ -12,17 +12,33 @@ from desktop_rag.gui.views.panel import plain_label
 
 
 def sent_text(prompt: SentPrompt) -> str:
-    """The messages as plain text: each under a line naming its role and tokens, its content exactly as sent."""
+    """The messages as plain text: each under a line naming its role and tokens, its content exactly as sent;
+    with earlier requests (a rewrite, translations), each request in order under a line saying what it was for."""
+    requests = (*prompt.earlier, prompt)
     parts = []
-    for (role, content), tokens in zip(prompt.messages, prompt.tokens, strict=True):
-        parts.append(i18n.tr("sent.message", role=role, tokens=f"{tokens:,}") + "\n" + content)
+    for number, request in enumerate(requests, 1):
+        if len(requests) > 1:
+            parts.append(i18n.tr("sent.request", number=number, total=len(requests),
+                                 purpose=_purpose(request.purpose)))
+        for (role, content), tokens in zip(request.messages, request.tokens, strict=True):
+            parts.append(i18n.tr("sent.message", role=role, tokens=f"{tokens:,}") + "\n" + content)
     return "\n\n".join(parts)
 
 
+def _purpose(purpose: str) -> str:
+    return i18n.tr(f"sent.purpose_{purpose}") if purpose in ("rewrite", "translation") else i18n.tr(
+        "sent.purpose_answer")
+
+
 def sent_summary(prompt: SentPrompt, cached: bool) -> str:
-    """Model, message count, tokens, the compression's saving; for a stored answer, that it is what was sent then."""
+    """Model, message count, tokens, the compression's saving, the earlier requests; for a stored answer, that it is
+    what was sent then."""
     lines = [i18n.tr("sent.totals", model=prompt.model or "?", count=len(prompt.messages),
                      tokens=f"{prompt.total_tokens:,}")]
+    if prompt.earlier:
+        lines.append(i18n.tr("sent.earlier", count=len(prompt.earlier),
+                             tokens=f"{sum(e.total_tokens for e in prompt.earlier):,}",
+                             purposes=", ".join(dict.fromkeys(_purpose(e.purpose) for e in prompt.earlier))))
     before, after = prompt.passages_before, prompt.passages_after
     if before > after:
         lines.append(i18n.tr("sent.saving", before=f"{before:,}", after=f"{after:,}",
