@@ -141,7 +141,7 @@ class Settings:
     context_compression: str = "auto"  # "off" | "auto" (over the token budget) | "always" (answer/compression.py)
     context_budget_tokens: int = 1500  # the passages' token budget for compression
     answer_cache: bool = True  # replay a stored answer to the same question, passages, model and settings
-    summary_budget_tokens: int = 8000  # a summary's request size: a document over it is summarised section by section
+    summary_budget_tokens: int = 0  # a summary's request size (over it: section by section); 0: from the model's window
     temperature: float = 0.2
     llm_provider: str = ""
     llm_base_url: str = ""
@@ -177,6 +177,7 @@ _BAD = object()  # a stored value that cannot be used: the default stands
 _LOWEST = {"chunk_size": 1, "chunk_overlap": 0, "top_k": 1, "embed_batch_size": 1, "context_budget_chars": 1,
            "max_file_mb": 1e-9, "parse_timeout_s": 1e-9, "temperature": 0.0,
            "summary_budget_tokens": 1000}  # anything lower is refused
+_AUTOMATIC = {"summary_budget_tokens": 0}  # a value below the lowest that means "automatic"
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 
 
@@ -198,7 +199,7 @@ def _coerce(name: str, raw: object) -> object:
             number = math.nan
         if math.isfinite(number) and (kind is float or number == int(number)):
             value = kind(int(number) if kind is int else number)
-    if value is not _BAD and name in _LOWEST and value < _LOWEST[name]:
+    if value is not _BAD and name in _LOWEST and value < _LOWEST[name] and value != _AUTOMATIC.get(name):
         value = _BAD
     return value
 

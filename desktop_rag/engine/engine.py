@@ -687,12 +687,14 @@ class Engine:
         the document's most central sentences by the library's embedding model)."""
         from desktop_rag.engine.answer.llm import LLMClient
         from desktop_rag.engine.answer.summarising import Summariser
+        from desktop_rag.engine.answer.summary_budget import summary_budget
 
         config = self._llm_config()
         client = LLMClient(config) if config and not extractive else None
         if not self.settings.answer_cache:
             self._forget_answers_when_off()
-        return Summariser(lambda: self.store, self.settings, client, self._fingerprint(config) if client else {},
+        budget = summary_budget(int(self.settings.summary_budget_tokens), config if client else None)
+        return Summariser(lambda: self.store, budget, client, self._fingerprint(config) if client else {},
                           lambda texts: self.embedder().embed(texts), self._stored_vectors,
                           cache=self.settings.answer_cache, writable=not self.read_only)
 

@@ -54,6 +54,8 @@ class FakeOpenAIServer:
     - `api_key`: when set, other bearer tokens get 401 (the message echoes the key, as a
       careless server might, so tests can check that clients scrub it).
     - `models`: known model ids; others get 404 with code model_not_found.
+    - `model_details`: extra fields of a model's entry in the /models listing (e.g. {"context_length": 4096});
+      `listing_body`: raw bytes sent instead of the listing; `listing_drip`: seconds between its bytes.
     - `reply_for(body)`: a reply computed from the request (None: the scripted one), e.g. an oracle translator.
     """
 
@@ -62,6 +64,9 @@ class FakeOpenAIServer:
         self.tokens: list[str] | None = None
         self.token_delay = 0.0
         self.models: list[str] = ["fake-model"]
+        self.model_details: dict[str, dict] = {}
+        self.listing_body: bytes | None = None
+        self.listing_drip = 0.0
         self.api_key: str | None = None
         self.cut_after: int | None = None
         self.hang = False
@@ -225,13 +230,34 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
         rec = self._record(None)
-        if self.path.rstrip("/").endswith("/models"):
-            data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in self.state.models]
+        if self.path.rstrip("/").endswith("/models") and (self.state.listing_body or self.state.listing_drip):
+            self._send_listing()
+        elif self.path.rstrip("/").endswith("/models"):
+            data = [{"id": m, "object": "model", "created": 0, "owned_by": "test", **self.state.model_details.get(m, {})}
+                    for m in self.state.models]
             self._send_json(200, {"object": "list", "data": data})
         else:
             self._send_json(404, _error_body(404, None, f"No route {self.path}"))
         rec.completed = True
         rec.finished.set()
+
+    def _send_listing(self) -> None:
+        """The scripted listing body, byte by byte every `listing_drip` seconds when set (a slow server)."""
+        body = self.state.listing_body or json.dumps({"data": [{"id": m} for m in self.state.models]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            if not self.state.listing_drip:
+                self.wfile.write(body)
+                return
+            for i in range(len(body)):
+                self.wfile.write(body[i:i + 1])
+                self.wfile.flush()
+                time.sleep(self.state.listing_drip)
+        except OSError:  # the client gave up
+            pass
 
     def do_POST(self) -> None:  # noqa: N802 - http.server naming
         length = int(self.headers.get("Content-Length") or 0)

@@ -38,6 +38,22 @@ PRESETS: dict[str, Preset] = {
     "custom": Preset("custom", "Custom endpoint", "", "", True),
 }
 
+# The context windows (tokens) of the presets' models, as their providers document them: a summary's request size
+# follows them (answer/summary_budget.py). Matched by the longest name the configured model starts with.
+MODEL_CONTEXT: dict[str, int] = {
+    "gpt-4o": 128_000, "gpt-4.1": 1_047_576, "gpt-4-turbo": 128_000, "gpt-3.5-turbo": 16_385, "o1": 200_000,
+    "o3": 200_000, "o4-mini": 200_000, "gpt-5": 400_000,
+    "deepseek-chat": 65_536, "deepseek-reasoner": 65_536,
+    "glm-4-flash": 128_000, "glm-4-plus": 128_000, "glm-4-air": 128_000, "glm-4-long": 1_000_000,
+}
+
+
+def known_context(model: str) -> int | None:
+    """The documented context window of `model` (MODEL_CONTEXT), or None."""
+    name = model.strip().lower()
+    matches = [prefix for prefix in MODEL_CONTEXT if name.startswith(prefix)]
+    return MODEL_CONTEXT[max(matches, key=len)] if matches else None
+
 
 @dataclass(frozen=True)
 class LLMConfig:

@@ -1,7 +1,7 @@
 """Summaries of one document (issue 40), streamed as answer events.
 
-With a model: the whole document in one request when it fits `Settings.summary_budget_tokens` (less the
-answer's `max_tokens` and the prompt's own text), else map-reduce: each section summarised (`SummaryStep`
+With a model: the whole document in one request when it fits the budget (`summary_budget`: the setting, else the
+model's context window where known; less the answer's `max_tokens` and the prompt's own text), else map-reduce: each section summarised (`SummaryStep`
 before each request), then one request writes the summary from the sections' summaries. Sections are numbered
 [n] and cited like passages (`summary_sections`). Section summaries and finished summaries are stored by a hash
 of their chunks' text, model and language (`store.summary_cache`), so a second summary, or one of an edited
@@ -17,7 +17,6 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.citations import clean_citations
@@ -52,12 +51,12 @@ MIN_MAP_TOKENS = 80
 
 
 class Summariser:
-    """Summaries of the library's documents for one model (None: extractive) and settings."""
+    """Summaries of the library's documents for one model (None: extractive) and request size (`budget` tokens)."""
 
-    def __init__(self, store: Callable[[], Store], settings: Any, llm: LLMClient | None, fingerprint: dict,
+    def __init__(self, store: Callable[[], Store], budget: int, llm: LLMClient | None, fingerprint: dict,
                  embed: Embed, stored_vectors: Stored | None = None, cache: bool = True, writable: bool = True,
                  ) -> None:
-        self._store, self.settings, self.llm = store, settings, llm
+        self._store, self.budget, self.llm = store, budget, llm
         self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
         self._embed, self._stored_vectors = embed, stored_vectors
         self._cache, self._writable = cache, writable
@@ -93,7 +92,7 @@ class Summariser:
 
     def _room(self) -> int:
         """The document tokens one request may carry: the budget less the answer's room and the prompt's text."""
-        budget = int(self.settings.summary_budget_tokens)
+        budget = self.budget
         reserve = min(int(self.llm.config.max_tokens), budget // 4) if self.llm is not None else 0
         return max(budget - reserve - PROMPT_TOKENS, 200)
 
