@@ -142,6 +142,13 @@ _TEXT: dict[str, tuple[str, str]] = {
     "settings.compression_tip": ("Keeps the sentences that carry the question (and the one around the best), so "
                                  "prompts are smaller; passage numbers stay the same",
                                  "只保留与问题相关的句子（以及最相关句子前后的句子），让提示更短；段落编号不变"),
+    "settings.summary_budget": ("Summary request size (tokens)", "总结的单次请求大小（token）"),
+    "settings.summary_budget_auto": ("Automatic (from the model)", "自动（按模型）"),
+    "settings.summary_budget_tip": ("A document larger than this is summarised section by section (several "
+                                    "requests). Automatic: the model's context window where the provider or the "
+                                    "server says it, else 8000.",
+                                    "超过这个大小的文档会逐节总结（多次请求）。自动：使用服务商或服务器给出的模型上下文长度，"
+                                    "否则为 8000。"),
     "settings.answer_cache": ("Reuse the stored answer when the same question meets the same passages and model",
                               "同一问题遇到相同段落和模型时，直接使用已保存的回答"),
     "settings.clear_answers": ("Clear stored answers", "清除已保存的回答"),

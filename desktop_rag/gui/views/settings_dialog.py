@@ -105,6 +105,11 @@ class SettingsDialog(QDialog):
         self.answer_cache = QCheckBox(i18n.tr("settings.answer_cache"), group)
         self.answer_cache.setChecked(settings.answer_cache)
         form.addRow(self.answer_cache)
+        self.summary_budget = self._spin(group, 0, 2_000_000, settings.summary_budget_tokens)  # 0: automatic
+        self.summary_budget.setSingleStep(1000)
+        self.summary_budget.setSpecialValueText(i18n.tr("settings.summary_budget_auto"))
+        self.summary_budget.setToolTip(i18n.tr("settings.summary_budget_tip"))
+        form.addRow(i18n.tr("settings.summary_budget"), self.summary_budget)
         form.addRow(self._clear_answers_row(group))
         return group
 
@@ -238,6 +243,7 @@ class SettingsDialog(QDialog):
             translate_queries=self.translate.isChecked(),
             context_compression=self.compression.currentData() or "auto",
             answer_cache=self.answer_cache.isChecked(),
+            summary_budget_tokens=self.summary_budget.value() and max(self.summary_budget.value(), 1000),
         )
 
     def api_key(self) -> str:

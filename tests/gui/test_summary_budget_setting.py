@@ -1,0 +1,44 @@
+"""The summary request size in Settings (issue 40): "Automatic (from the model)" by default, a number of tokens
+when set (never below 1000), saved and used by the engine's next summary plan; English and Chinese labels."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFormLayout, QLabel
+
+from desktop_rag.config import load_settings
+from desktop_rag.gui import i18n
+from desktop_rag.gui.views.settings_dialog import SettingsDialog
+from tests.gui.conftest import llm_settings, wait_idle
+
+
+def _label_of(dialog: SettingsDialog, field) -> str:
+    for form in dialog.findChildren(QFormLayout):
+        label = form.labelForField(field)
+        if isinstance(label, QLabel):
+            return label.text()
+    return ""
+
+
+def test_the_summary_budget_is_automatic_until_set(make_window, qtbot, llm_server):
+    window = make_window(llm_settings(llm_server))
+    dialog = SettingsDialog(window.settings, "", window)
+    qtbot.addWidget(dialog)
+    spin = dialog.summary_budget
+    assert spin.value() == 0 and spin.text() == "Automatic (from the model)"
+    assert _label_of(dialog, spin) == "Summary request size (tokens)"
+    assert dialog.result_settings().summary_budget_tokens == 0
+    spin.setValue(500)
+    assert dialog.result_settings().summary_budget_tokens == 1000  # the least that works
+    spin.setValue(12000)
+    window.settings_flow.apply(dialog.result_settings(), dialog.api_key())
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.backend.engine.settings.summary_budget_tokens == 12000, timeout=10_000)
+    assert load_settings(window.paths).summary_budget_tokens == 12000
+    i18n.set_language("zh")
+    try:
+        dialog = SettingsDialog(window.settings.replace(summary_budget_tokens=0), "", window)
+        qtbot.addWidget(dialog)
+        assert dialog.summary_budget.text() == "自动（按模型）"
+        assert _label_of(dialog, dialog.summary_budget) == "总结的单次请求大小（token）"
+    finally:
+        i18n.set_language("en")
