@@ -306,6 +306,7 @@ class SummaryPlan:
     tokens: int
     requests: int
     language: str
+    seconds: float | None = None  # about how long its requests take at the model's recent speed (None: not known)
 
 
 AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent | SummaryStep

@@ -208,6 +208,10 @@ _TEXT: dict[str, tuple[str, str]] = {
                          "Go ahead?",
                          "“{name}”太长，无法在一次请求中处理：它有 {sections} 个部分（{tokens} 个 token），总结需要向模型发送 "
                          "{requests} 次请求（每个部分一次，最后汇总一次）。继续吗？"),
+    "summary.estimate_time": ("At this model's recent speed that takes about {time}.",
+                              "按此模型最近的速度，大约需要 {time}。"),
+    "summary.seconds": ("{n} seconds", "{n} 秒"),
+    "summary.minutes": ("{n} minutes", "{n} 分钟"),
     "summary.progress": ("Summarising: request {done} of {total}…", "正在总结：第 {done} / {total} 次请求…"),
     "summary.failed_title": ("Cannot summarise", "无法总结"),
     "sent.button": ("What was sent", "发送了什么"),

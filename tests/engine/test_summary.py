@@ -179,3 +179,21 @@ def test_a_summary_question_has_its_plan_before_it_is_asked(tmp_path, server):
                                         files=(str(SAMPLES / "getting-started.md"),)).path == plan.path
     assert server.chat_requests() == []
     engine.close()
+
+
+def test_the_plan_says_how_long_at_the_models_recent_speed(tmp_path):
+    timings = []
+    for delay in (0.002, 0.02):  # a fast model, then a slow one (another endpoint: its own history)
+        with run_openai_server() as server:
+            server.tokens = [f"word{i} " for i in range(40)]
+            server.token_delay = delay
+            engine = _engine(tmp_path / f"home{delay}", server, summary_budget_tokens=1000, chunk_size=300)
+            engine.index([SAMPLES])
+            guide = SAMPLES / "getting-started.md"
+            assert engine.summary_plan(guide).seconds is None  # nothing known before the model has answered
+            list(engine.summarise(SAMPLES / "coffee-brewing-guide.txt"))
+            plan = engine.summary_plan(guide)
+            assert plan.requests >= 3 and plan.seconds > 0
+            timings.append(plan.seconds)
+            engine.close()
+    assert timings[1] > 2 * timings[0]

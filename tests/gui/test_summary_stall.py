@@ -53,6 +53,7 @@ def test_no_stall_while_a_summary_starts_runs_streams_and_stops(make_window, qtb
         window.chat_panel.send_button.click()
         qtbot.waitUntil(lambda: _estimate_shown(window, box), timeout=30_000)
     gaps.append(_report("summary-question", meter, "a typed question until the estimate shows"))
+    assert "At this model's recent speed" in window.summaries.estimate_box.informativeText()  # it has answered
     before = len(llm_server.chat_requests())
     llm_server.hang_if = lambda body: len(llm_server.chat_requests()) >= before + 3
     window.summaries.estimate_box.button(window.summaries.estimate_box.StandardButton.Yes).click()

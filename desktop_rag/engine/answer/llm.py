@@ -268,11 +268,14 @@ class LLMClient:
         past `deadline_s`, LLMError 'deadline' (or 'cut' once text has arrived).
         """
         parts: list[str] = []
-        deadline = time.monotonic() + self.config.deadline_s
+        started = time.monotonic()
+        deadline = started + self.config.deadline_s
         attempt = 0
         while True:
             try:
                 yield from self._stream_once(messages, cancel, parts, deadline)
+                if not _is_set(cancel):
+                    self._observe(messages, "".join(parts), started)
                 return
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
@@ -283,6 +286,13 @@ class LLMClient:
             attempt = self._next_attempt(failure, attempt, cancel, deadline)
             if attempt is None:
                 return  # cancelled while waiting to retry
+
+    def _observe(self, messages: Sequence[dict], reply: str, started: float) -> None:
+        """The request's speed, for time estimates (`llm_speed`)."""
+        from desktop_rag.engine.answer import llm_speed
+
+        llm_speed.observe(self.config.base_url, self.config.model, sum(len(str(m["content"])) for m in messages),
+                          len(reply), time.monotonic() - started)
 
     def _stream_once(
         self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: float
@@ -334,11 +344,15 @@ class LLMClient:
         from desktop_rag.engine.answer import sent
 
         sent.note(messages, self.config.model)  # "What was sent" lists it when an answer is recording
-        deadline = time.monotonic() + self.config.deadline_s
+        started = time.monotonic()
+        deadline = started + self.config.deadline_s
         attempt = 0
         while True:
             try:
-                return self._complete_once(messages, max_tokens, temperature, cancel, deadline)
+                reply = self._complete_once(messages, max_tokens, temperature, cancel, deadline)
+                if not _is_set(cancel):
+                    self._observe(messages, reply, started)
+                return reply
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
             if failure.kind == "deadline":

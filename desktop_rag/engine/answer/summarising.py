@@ -18,11 +18,11 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 
-from desktop_rag.engine.answer import sent
+from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient, LLMError
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
-from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, whole_messages
+from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, joined, sections
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.models.tokens import count_tokens
@@ -78,17 +78,33 @@ class Summariser:
             parts = sections(chunks, WHOLE_SECTION_TOKENS)
             return SummaryPlan(path, "extractive", len(parts), tokens, 0, language), parts, 0
         room = self._room()
+        per_token = len(text) / max(tokens, 1)  # characters per token: the estimate's replies in characters
+        final = (len(text), int(summary_words(tokens) * 1.5 * per_token))  # (read, written) of the last request
         if tokens + PROMPT_TOKENS // 2 <= room:
             parts = sections(chunks, WHOLE_SECTION_TOKENS)
             stored = self._cached(self._final_key("whole", parts, language)) is not None
-            return SummaryPlan(path, "whole", len(parts), tokens, 0 if stored else 1, language), parts, 0
+            requests = [] if stored else [final]
+            return SummaryPlan(path, "whole", len(parts), tokens, len(requests), language,
+                               self._seconds(requests)), parts, 0
         parts = sections(chunks, room)
         map_tokens = max(MIN_MAP_TOKENS, min(MAP_TOKENS, room // len(parts)))
         if self._cached(self._final_key("reduce", parts, language, map_tokens)) is not None:
-            requests = 0
+            requests = []
         else:
-            requests = 1 + sum(self._cached(self._map_key(s, language, map_tokens)) is None for s in parts)
-        return SummaryPlan(path, "map-reduce", len(parts), tokens, requests, language), parts, map_tokens
+            reply = int(map_tokens * per_token)
+            requests = [(len(joined(s.chunks)), reply) for s in parts
+                        if self._cached(self._map_key(s, language, map_tokens)) is None]
+            requests.append((reply * len(parts), final[1]))
+        return SummaryPlan(path, "map-reduce", len(parts), tokens, len(requests), language,
+                           self._seconds(requests)), parts, map_tokens
+
+    def _seconds(self, requests: list[tuple[int, int]]) -> float | None:
+        """About how long these (read, written characters) requests take at the model's recent speed."""
+        if not requests:
+            return 0.0
+        config = self.llm.config
+        return llm_speed.estimate(config.base_url, config.model,
+                                  [(read + PROMPT_TOKENS * 4, written) for read, written in requests])
 
     def _room(self) -> int:
         """The document tokens one request may carry: the budget less the answer's room and the prompt's text."""

@@ -56,8 +56,13 @@ def language_rule(language: str) -> str:
             else "Write in English, whatever the document's language.")
 
 
+def summary_words(document_tokens: int) -> int:
+    """The summary's length asked for, in words (one in 25 of the document's tokens, 80 to 400)."""
+    return max(80, min(400, document_tokens // 25))
+
+
 def length_rule(document_tokens: int) -> str:
-    words = max(80, min(400, document_tokens // 25))
+    words = summary_words(document_tokens)
     return f"Write about {words} words (in Chinese, about {words * 2} characters), as paragraphs or short bullets."
 
 

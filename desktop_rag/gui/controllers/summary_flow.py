@@ -57,6 +57,8 @@ class SummaryFlow(QObject):
                                   tokens=f"{plan.tokens:,}", requests=plan.requests),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.chat.chat_panel)
         box.setTextFormat(Qt.TextFormat.PlainText)  # a file name
+        if plan.seconds:  # known once the model has answered in this session
+            box.setInformativeText(i18n.tr("summary.estimate_time", time=duration_text(plan.seconds)))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         yes = box.button(QMessageBox.StandardButton.Yes)
         box.finished.connect(lambda _result: proceed(box.clickedButton() is yes))
@@ -68,3 +70,10 @@ class SummaryFlow(QObject):
 
     def _failed(self, message: str) -> None:
         show_plain(self.chat.chat_panel, QMessageBox.Icon.Warning, i18n.tr("summary.failed_title"), message)
+
+
+def duration_text(seconds: float) -> str:
+    """"40 seconds" (rounded to 10 s) or "3 minutes" (over 90 s), in the interface language."""
+    if seconds <= 90:
+        return i18n.tr("summary.seconds", n=max(10, round(seconds / 10) * 10))
+    return i18n.tr("summary.minutes", n=round(seconds / 60))
