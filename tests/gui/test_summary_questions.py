@@ -20,6 +20,11 @@ def _library(make_window, qtbot, tmp_path, llm_server, **changes):
     return window
 
 
+def _estimate_shown(window, previous=None) -> bool:
+    box = window.summaries.estimate_box
+    return box is not None and box is not previous and box.isVisible()
+
+
 def _type(window, question: str) -> None:
     window.chat_panel.input.setPlainText(question)
     window.chat_panel.send_button.click()
@@ -54,8 +59,19 @@ def test_a_summary_question_shows_the_estimate_first(make_window, qtbot, tmp_pat
     finally:
         i18n.set_language("en")
     assert blocker.args[0].text == "The guide [1]." and len(llm_server.chat_requests()) >= 3
+    asked = len(llm_server.chat_requests())
     _type(window, "How do I add documents?")  # an ordinary question: no estimate, asked at once
-    qtbot.waitUntil(lambda: not window.chat.streaming and len(llm_server.chat_requests()) >= 4, timeout=20_000)
+    qtbot.waitUntil(lambda: not window.chat.streaming and len(llm_server.chat_requests()) == asked + 1,
+                    timeout=20_000)
+    box = window.summaries.estimate_box
+    _type(window, "Summarise getting-started")  # (in English: not stored yet) then Stop
+    qtbot.waitUntil(lambda: _estimate_shown(window, box), timeout=20_000)
+    rows = window.chat_model.rowCount()
+    window.chat_panel.stop_button.click()
+    assert not window.chat.checking and window.chat_panel.send_button.isEnabled()
+    window.summaries.estimate_box.button(box.StandardButton.Yes).click()  # too late: the question was dropped
+    qtbot.wait(300)
+    assert window.chat_model.rowCount() == rows and len(llm_server.chat_requests()) == asked + 1
 
 
 def test_regenerate_on_a_stored_summary_writes_a_new_one(make_window, qtbot, tmp_path, llm_server, monkeypatch):

@@ -157,9 +157,11 @@ class ChatController(QObject):
             self._ask(question, refresh, scope)
             return
         self.checking = True
-        self.chat_panel.set_streaming(True)
+        self.chat_panel.set_streaming(True)  # Stop drops the question (`stop`)
 
         def checked(go: bool) -> None:
+            if not self.checking:  # stopped meanwhile
+                return
             self.checking = False
             self.chat_panel.set_streaming(False)
             if go:
@@ -238,6 +240,9 @@ class ChatController(QObject):
     def stop(self) -> None:
         if self.worker is not None:
             self.worker.cancel()
+        elif self.checking:  # a question still being checked (a summary's estimate): it is not asked
+            self.checking = False
+            self.chat_panel.set_streaming(False)
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, SourcesEvent):

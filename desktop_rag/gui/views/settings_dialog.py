@@ -105,12 +105,12 @@ class SettingsDialog(QDialog):
         self.answer_cache = QCheckBox(i18n.tr("settings.answer_cache"), group)
         self.answer_cache.setChecked(settings.answer_cache)
         form.addRow(self.answer_cache)
+        form.addRow(self._clear_answers_row(group))
         self.summary_budget = self._spin(group, 0, 2_000_000, settings.summary_budget_tokens)  # 0: automatic
         self.summary_budget.setSingleStep(1000)
         self.summary_budget.setSpecialValueText(i18n.tr("settings.summary_budget_auto"))
         self.summary_budget.setToolTip(i18n.tr("settings.summary_budget_tip"))
         form.addRow(i18n.tr("settings.summary_budget"), self.summary_budget)
-        form.addRow(self._clear_answers_row(group))
         return group
 
     def _clear_answers_row(self, group: QGroupBox) -> QHBoxLayout:
