@@ -233,7 +233,8 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.rstrip("/").endswith("/models") and (self.state.listing_body or self.state.listing_drip):
             self._send_listing()
         elif self.path.rstrip("/").endswith("/models"):
-            data = [{"id": m, "object": "model", "created": 0, "owned_by": "test", **self.state.model_details.get(m, {})}
+            details = self.state.model_details
+            data = [{"id": m, "object": "model", "created": 0, "owned_by": "test", **details.get(m, {})}
                     for m in self.state.models]
             self._send_json(200, {"object": "list", "data": data})
         else:

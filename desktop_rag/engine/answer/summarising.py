@@ -1,8 +1,9 @@
 """Summaries of one document (issue 40), streamed as answer events.
 
 With a model: the whole document in one request when it fits the budget (`summary_budget`: the setting, else the
-model's context window where known; less the answer's `max_tokens` and the prompt's own text), else map-reduce: each section summarised (`SummaryStep`
-before each request), then one request writes the summary from the sections' summaries. Sections are numbered
+model's context window where known; less the answer's `max_tokens` and the prompt's own text), else map-reduce:
+each section summarised (`SummaryStep` before each request), then one request writes the summary from the
+sections' summaries. The plan says about how long at the model's recent speed (`llm_speed`). Sections are numbered
 [n] and cited like passages (`summary_sections`). Section summaries and finished summaries are stored by a hash
 of their chunks' text, model and language (`store.summary_cache`), so a second summary, or one of an edited
 document, asks only for what changed. Without a model: the extractive summary (`summary_extractive`).
