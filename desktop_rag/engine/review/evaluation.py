@@ -51,10 +51,10 @@ def run(engine, collection: int | None, queries: str | Path | None, qrels: str |
             scores = {name: _scores(rank(question.query, question.within), question) for name, rank in modes.items()}
         except UsageError:  # a folder or file of the question's scope is no longer in the library
             stale.append(StaleLabel(question.id, question.question, "vanished"))
-            continue
-        for name, values in scores.items():
-            totals[name] = [t + v for t, v in zip(totals[name], values)]
-        measured += 1
+        else:
+            for name, values in scores.items():
+                totals[name] = [t + v for t, v in zip(totals[name], values)]
+            measured += 1
         if progress is not None:
             progress(done, len(questions))
     results = tuple(EvalScores(name, measured, *(t / measured if measured else 0.0 for t in total))
