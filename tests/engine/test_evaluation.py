@@ -36,3 +36,32 @@ def test_one_collection_progress_and_cancel(tmp_path):
     cancelled = engine.evaluate(cancel=stop)
     assert cancelled.cancelled and cancelled.main.queries == 0
     engine.close()
+
+
+def test_a_marked_passage_survives_another_chunk_size_and_goes_stale_when_its_words_change(tmp_path):
+    home, docs = tmp_path / "home", tmp_path / "docs"
+    docs.mkdir()
+    filler = " ".join(f"Note {n} is about nothing in particular." for n in range(12))
+    (docs / "tea.txt").write_text(f"{filler}\n\nGreen tea is brewed with water at about eighty degrees. It steeps "
+                                  f"for two minutes. {filler}", encoding="utf-8")
+    (docs / "bus.txt").write_text("City buses run every half hour at night.", encoding="utf-8")
+    engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64", chunk_size=400, chunk_overlap=40))
+    engine.index([docs])
+    question = "How hot should the water be for green tea?"
+    events = list(engine.ask(question))
+    right = next(h for h in next(e.hits for e in events if isinstance(e, SourcesEvent)) if "eighty" in h.text)
+    engine.mark_passage(events[-1].answer_id, right.chunk_id)
+    engine.close()
+
+    engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64", chunk_size=150, chunk_overlap=20))
+    engine.reindex()
+    assert not engine.store.hits_for([(right.chunk_id, 0.0)]), "every chunk is new"
+    report = engine.evaluate()
+    assert report.stale == () and report.main.queries == 1 and report.main.recall_at_5 == 1.0
+    eighty = next(cid for cid, text in engine.store.db.execute("SELECT id, text FROM chunks")
+                  if "eighty" in text)
+    with engine.store.transaction() as db:  # the words at the marked place change
+        db.execute("UPDATE chunks SET text = replace(text, 'eighty', 'ninety') WHERE id = ?", (eighty,))
+    report = engine.evaluate()
+    assert report.main.queries == 0 and [(s.question, s.reason) for s in report.stale] == [(question, "changed")]
+    engine.close()

@@ -6,8 +6,9 @@ vectors alone; only when the library has some) and "keyword" (FTS5 BM25 alone), 
 app does; then "compression off" / "compression on": the `top_k` passages an answer is given, before and after
 context compression ("always": a passage none of whose sentences would be sent does not count as given).
 Feedback rules never apply here (a marked passage would rank itself first). A user label is relevant where a
-passage holds the marked chunk; an imported one where a passage comes from the judged document (documents
-ranked by their best passage, as bench/quality.py does).
+passage is the marked one (labelled.Target: the chunk, or most of its place in its file after a re-index); an
+imported one where a passage comes from the judged document (documents ranked by their best passage, as
+bench/quality.py does).
 """
 
 from __future__ import annotations
@@ -70,21 +71,16 @@ def _scores(hits: list[Hit], question: sets.Labelled) -> tuple[float, float, flo
 
 
 def _ranked_ids(hits: list[Hit], question: sets.Labelled) -> list[str]:
-    """The ranking as the ids the labels use: documents by their best passage, or passages (a passage holding a
-    marked chunk is that chunk's id)."""
-    if not question.chunks:
+    """The ranking as the ids the labels use: documents by their best passage, or passages (a passage that is a
+    marked passage, `Target.found_in`, is its key)."""
+    if not question.targets:
         return docs_by_max_score((Path(h.path).stem, h.score) for h in hits)
     ranked: list[str] = []
     for hit in hits:
-        unit = next((str(c.chunk_id) for c in question.chunks if _holds(hit, c)), f"#{hit.chunk_id}")
+        unit = next((t.key for t in question.targets if t.found_in(hit)), f"#{hit.chunk_id}")
         if unit not in ranked:
             ranked.append(unit)
     return ranked
-
-
-def _holds(hit: Hit, chunk: Hit) -> bool:
-    return hit.chunk_id == chunk.chunk_id or (
-        hit.file_id == chunk.file_id and hit.char_start <= chunk.char_start and chunk.char_end <= hit.char_end)
 
 
 def _modes(engine) -> dict[str, Rank]:
