@@ -32,10 +32,10 @@ def cmd_eval(paths: AppPaths, args: argparse.Namespace) -> int:
               "--qrels).")
     else:
         print(f"{report.modes[0].queries} labelled question(s)")
-        print(f"{'mode':<18}{'recall@5':>10}{'precision@5':>13}{'nDCG@10':>10}")
+        print(f"{'mode':<18}{'recall@5':>10}{'precision@5':>13}{'nDCG@10':>10}{'questions':>11}")
         for scores in report.modes:
             print(f"{scores.mode:<18}{scores.recall_at_5:>10.3f}{scores.precision_at_5:>13.3f}"
-                  f"{scores.ndcg_at_10:>10.3f}")
+                  f"{scores.ndcg_at_10:>10.3f}{scores.queries:>11}")
     for stale in report.stale:
         print(f"stale ({stale.reason}): {clean_line(stale.question)[:100]}")
     return 0

@@ -9,7 +9,7 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.types import SourcesEvent
 
 
-def test_one_collection_progress_and_cancel(tmp_path):
+def test_one_collection_progress_and_cancel(tmp_path, monkeypatch):
     home, tea, bus = tmp_path / "home", tmp_path / "tea", tmp_path / "bus"
     for folder, name, text in ((tea, "tea.txt", "Green tea is brewed with water at about eighty degrees."),
                                (tea, "black.txt", "Black tea takes boiling water and four minutes."),
@@ -31,6 +31,9 @@ def test_one_collection_progress_and_cancel(tmp_path):
     assert report.main.queries == 2 and seen == [(1, 2), (2, 2)] and not report.cancelled
     assert report.main.recall_at_5 == 1.0 and report.main.precision_at_5 == 0.2  # only its two files searched
     assert engine.evaluate().main.queries == 3
+    monkeypatch.setattr("desktop_rag.engine.review.evaluation.COMPRESSION_SAMPLE", 2)  # the slow modes: a sample
+    sampled = {m.mode: m.queries for m in engine.evaluate().modes}
+    assert sampled == {"hybrid": 3, "dense": 3, "keyword": 3, "compression off": 2, "compression on": 2}
     stop = threading.Event()
     stop.set()
     cancelled = engine.evaluate(cancel=stop)
