@@ -82,22 +82,24 @@ def test_every_row_group_of_a_table_carries_the_header(library):
         assert all(t.startswith(TABLE_HEADERS[name]) for t in texts), name
 
 
+@pytest.mark.parametrize("size", [500, 300, 1000])
 @pytest.mark.parametrize("suffix", list(WRITERS))
-def test_the_viewer_finds_every_passage_of_each_format(tmp_path: Path, suffix: str):
-    """Citations open the viewer at the passage: `locate` re-reads the file and finds each chunk exactly."""
+def test_the_viewer_finds_every_passage_of_each_format(tmp_path: Path, suffix: str, size: int):
+    """Citations open the viewer at the passage: `locate` re-reads the file and finds each chunk exactly, also
+    when the library's chunk size (the tables' row-group size) is not the default."""
     from desktop_rag.engine.document.locate import EXACT, IndexedFile, locate
     from desktop_rag.engine.ingest.chunking import chunk_document
-    from desktop_rag.engine.ingest.loaders import load
+    from desktop_rag.engine.ingest.loaders import LoadContext, load
     from desktop_rag.engine.ingest.scanning import file_sha256
     from desktop_rag.engine.types import Hit
 
     path = WRITERS[suffix](tmp_path / f"doc.{suffix}")
     st = path.stat()
     indexed = IndexedFile(st.st_size, st.st_mtime_ns, file_sha256(str(path)))
-    chunks = chunk_document(load(path, max_bytes=LIMIT))
+    chunks = chunk_document(load(path, max_bytes=LIMIT, context=LoadContext(table_chars=size)), size, 50)
     assert chunks
     for c in chunks:
         hit = Hit(c.ordinal, 1.0, str(path), c.page, c.heading, c.text, char_start=c.char_start, char_end=c.char_end)
-        location = locate(hit, indexed, max_bytes=LIMIT)
+        location = locate(hit, indexed, max_bytes=LIMIT, table_chars=size)
         assert location.kind == "text" and location.match == EXACT and location.file_state == "unchanged"
         assert location.text[location.start:location.end] == c.text

@@ -22,14 +22,16 @@ PASSAGES = {
 }
 
 
-@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("language,chunk_size", [("en", 500), ("zh", 1000)])
 @pytest.mark.parametrize("suffix", list(WRITERS))
-def test_the_viewer_shows_the_passage_of_each_format(qtbot, tmp_path: Path, suffix: str, language: str):
+def test_the_viewer_shows_the_passage_of_each_format(qtbot, tmp_path: Path, suffix: str, language: str,
+                                                     chunk_size: int):
+    """In English at the default chunk size; in Chinese at a larger one (tables are re-read in its row groups)."""
     from PySide6.QtWidgets import QWidget
 
     from desktop_rag.config import resolve_paths
     from desktop_rag.engine.ingest.chunking import chunk_document
-    from desktop_rag.engine.ingest.loaders import load
+    from desktop_rag.engine.ingest.loaders import LoadContext, load
     from desktop_rag.engine.types import Hit
     from desktop_rag.gui import i18n
     from desktop_rag.gui.controllers.viewer_controller import ViewerController
@@ -40,14 +42,15 @@ def test_the_viewer_shows_the_passage_of_each_format(qtbot, tmp_path: Path, suff
 
     path = WRITERS[suffix](tmp_path / f"sample.{suffix}")
     target, heading = PASSAGES[suffix]
-    chunk = next(c for c in chunk_document(load(path, max_bytes=1 << 26)) if target in c.text)
+    doc = load(path, max_bytes=1 << 26, context=LoadContext(table_chars=chunk_size))
+    chunk = next(c for c in chunk_document(doc, chunk_size, 50) if target in c.text)
     assert chunk.heading == heading
     hit = Hit(chunk.ordinal, 1.0, str(path), chunk.page, chunk.heading, chunk.text,
               char_start=chunk.char_start, char_end=chunk.char_end)
     host = QWidget()
     qtbot.addWidget(host)
     paths = resolve_paths(tmp_path / "home")
-    backend = Backend(paths, AppSettings(paths, FAST, host), host)
+    backend = Backend(paths, AppSettings(paths, FAST.replace(chunk_size=chunk_size), host), host)
     sources = SourcesModel(host)
     viewer = ViewerController(backend, sources, host)
     sources.set_sources(((1, hit),))
