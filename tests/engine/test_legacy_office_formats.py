@@ -102,3 +102,21 @@ def test_found_by_its_question_and_cited_with_its_location(library, question, na
     assert (location_text(top.path, top.page), location_text(top.path, top.page, "zh")) == where
     if text.startswith("| "):  # a row's passage starts with its table's header
         assert top.text.splitlines()[1].startswith("| --- |")
+
+
+@pytest.mark.parametrize("name,target", [("handbook.doc", "| Spectrometer |"), ("office.xls", "| 紫砂茶壶 |"),
+                                         ("lighthouse.ppt", "第一个星期六")])
+def test_the_viewer_finds_a_passage_of_each_legacy_file(legacy_files: Path, name: str, target: str):
+    """The viewer re-reads the file (converting it again) and finds the indexed passage at its offsets."""
+    from desktop_rag.engine.document.locate import EXACT, IndexedFile, locate
+    from desktop_rag.engine.ingest.chunking import chunk_document
+    from desktop_rag.engine.ingest.scanning import file_sha256
+    from desktop_rag.engine.types import Hit
+
+    path = legacy_files / name
+    st = path.stat()
+    chunk = next(c for c in chunk_document(load(path, max_bytes=LIMIT)) if target in c.text)
+    hit = Hit(chunk.ordinal, 1.0, str(path), chunk.page, chunk.heading, chunk.text,
+              char_start=chunk.char_start, char_end=chunk.char_end)
+    location = locate(hit, IndexedFile(st.st_size, st.st_mtime_ns, file_sha256(str(path))), max_bytes=LIMIT)
+    assert location.match == EXACT and location.text[location.start:location.end] == chunk.text
