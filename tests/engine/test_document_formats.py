@@ -56,7 +56,8 @@ CASES = [
     ("What time do the museum's night tours start?", "sample.rtf", None, "", "eight o'clock on Fridays", ("", "")),
     ("博物馆的青铜器展厅哪天闭馆？", "sample.rtf", None, "", "每周一闭馆", ("", "")),
 ]
-TABLE_HEADERS = {"sample.html": "| Station | Departure | Platform |", "sample.odt": "| Instrument | Owner | Serial number |"}
+TABLE_HEADERS = {"sample.html": "| Station | Departure | Platform |",
+                 "sample.odt": "| Instrument | Owner | Serial number |"}
 
 
 @pytest.mark.parametrize("question,name,page,heading,text,where", CASES, 

@@ -1,7 +1,7 @@
 """A LibreOffice conversion never outlives the reader (issue 37): when the parser child is killed (its time budget
 is shorter than the converter's, or indexing is cancelled), the converter and its children go with it instead of
-running on, hung, in the background, and its temporary folder is removed. A stand-in `soffice` that hangs with a child of its own, as soffice.bin is
-oosplash's child."""
+running on, hung, in the background, and its temporary folder is removed. A stand-in `soffice` that hangs with a
+child of its own, as soffice.bin is oosplash's child."""
 
 from __future__ import annotations
 
