@@ -55,9 +55,11 @@ CASES = [
     ("含重金属的废液应该倒入哪里？", "sample.odt", None, "Laboratory handbook > 废液处理", "红色标签的收集桶", ("", "")),
     ("What time do the museum's night tours start?", "sample.rtf", None, "", "eight o'clock on Fridays", ("", "")),
     ("博物馆的青铜器展厅哪天闭馆？", "sample.rtf", None, "", "每周一闭馆", ("", "")),
+    ("In which room and on which floor is the bronze ding cauldron?", "sample.rtf", None, "",
+     "| Bronze ding cauldron | Room 317 | Floor 3 |", ("", "")),
 ]
 TABLE_HEADERS = {"sample.html": "| Station | Departure | Platform |",
-                 "sample.odt": "| Instrument | Owner | Serial number |"}
+                 "sample.odt": "| Instrument | Owner | Serial number |", "sample.rtf": "| Exhibit | Room | Floor |"}
 
 
 @pytest.mark.parametrize("question,name,page,heading,text,where", CASES, 
@@ -69,8 +71,10 @@ def test_found_by_its_question_and_cited_with_its_location(library, question, na
     assert (location_text(top.path, top.page), location_text(top.path, top.page, "zh")) == where
     label = passage_label(1, top)  # how the passage is cited to the model
     assert label == "[1] " + ", ".join(p for p in (name, where[0], heading) if p)
-    if text.startswith("| "):  # a row's passage starts with its table's header, however far down the row is
-        assert top.text.startswith(TABLE_HEADERS[name] + "\n| --- | --- | --- |\n")
+    if text.startswith("| "):  # the row's passage holds its table's header above it, however far down the row is
+        header = TABLE_HEADERS[name] + "\n| --- | --- | --- |\n"
+        assert header in top.text[:top.text.index(text)]
+        assert "\n\n" not in top.text[top.text.rindex(header, 0, top.text.index(text)):top.text.index(text)]
 
 
 def test_every_row_group_of_a_table_carries_the_header(library):

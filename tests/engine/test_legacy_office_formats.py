@@ -1,6 +1,7 @@
 """Legacy .doc/.xls/.ppt through real LibreOffice (issue 37 item 2): files LibreOffice itself writes from an .odt,
 .xlsx and .pptx (written by odfpy, openpyxl, python-pptx) are converted by the reader, indexed in the parser
-child, found by an English and a Chinese question and cited with their location.
+child, found by an English and a Chinese question and cited with their location. LibreOffice also writes the
+.rtf and .epub of one test: a real writer's files for those readers.
 
 Skipped where `soffice` is not installed, except when DESKTOP_RAG_REQUIRE_SOFFICE is set: CI installs
 LibreOffice (.ci/run) and sets it, so there a missing converter fails instead of skipping."""
@@ -120,3 +121,20 @@ def test_the_viewer_finds_a_passage_of_each_legacy_file(legacy_files: Path, name
               char_start=chunk.char_start, char_end=chunk.char_end)
     location = locate(hit, IndexedFile(st.st_size, st.st_mtime_ns, file_sha256(str(path))), max_bytes=LIMIT)
     assert location.match == EXACT and location.text[location.start:location.end] == chunk.text
+
+
+@pytest.mark.parametrize("target", ["rtf", "epub"])
+def test_rtf_and_epub_written_by_libreoffice_keep_the_table_header(tmp_path: Path, target: str):
+    """A real writer's .rtf (Word-style \\trowd tables) and .epub (libepubgen's XHTML): the text in order, each
+    row group of the table under its header."""
+    made = write_odt(tmp_path / "handbook.odt")
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([SOFFICE, f"-env:UserInstallation={Path(profile).as_uri()}", "--headless", "--norestore",
+                        "--convert-to", target, "--outdir", str(tmp_path / "out"), str(made)],
+                       check=True, capture_output=True, timeout=180)
+    doc = load(tmp_path / "out" / f"handbook.{target}", max_bytes=LIMIT)
+    texts = [s.text for s in doc.sections]
+    tables = [t for t in texts if t.startswith("| ")]
+    assert len(tables) >= 2 and all(t.startswith("| Instrument | Owner | Serial number |\n| --- |") for t in tables)
+    assert any("| Spectrometer | Lab Orion | SN-9912 |" in t for t in tables)
+    assert texts[0].startswith("Laboratory handbook") and "红色标签的收集桶" in texts[-1]

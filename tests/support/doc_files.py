@@ -177,14 +177,28 @@ def _rtf_escape(text: str) -> str:
     return "".join(out)
 
 
+# rows of the RTF's table (exhibit, room, floor): longer than one chunk
+EXHIBITS = [(f"Exhibit {i:02d}", f"Room {200 + i}", f"Floor {i % 4 + 1}") for i in range(30)]
+EXHIBITS[17] = ("Bronze ding cauldron", "Room 317", "Floor 3")
+
+
+def _rtf_row(cells: tuple[str, ...]) -> str:
+    """A table row as Word writes it: the row's cell boundaries, then each cell's text ended by \\cell."""
+    bounds = "".join(rf"\cellx{3000 * (i + 1)}" for i in range(len(cells)))
+    return (rf"\trowd\trgaph108{bounds}\pard\intbl " + "".join(_rtf_escape(c) + r"\cell " for c in cells)
+            + r"\row" + "\n")
+
+
 def write_rtf(path: Path) -> Path:
-    """An RTF file as Word writes it for a Chinese system: code page 936, a font table, two paragraphs."""
+    """An RTF file as Word writes it for a Chinese system: code page 936, a font table, two paragraphs and a
+    table with a header row."""
     english = ("The museum's night tours start at eight o'clock on Fridays; tickets cost twelve euros and "
                "include the rooftop observatory.")
     chinese = "博物馆的青铜器展厅每周一闭馆，讲解员每天上午十点提供免费讲解。"
+    table = "".join(_rtf_row(row) for row in [("Exhibit", "Room", "Floor"), *EXHIBITS])
     body = (r"{\rtf1\ansi\ansicpg936\deff0{\fonttbl{\f0\fnil\fcharset134 SimSun;}{\f1\fswiss Arial;}}"
             r"{\*\generator Test writer;}\viewkind4\uc1\pard\f1\fs24 " + _rtf_escape(english) + r"\par"
-            "\n" + r"\pard\f0 " + _rtf_escape(chinese) + r"\par" + "\n}")
+            "\n" + r"\pard\f0 " + _rtf_escape(chinese) + r"\par" + "\n" + table + r"\pard\par" + "\n}")
     path.write_bytes(body.encode("ascii"))
     return path
 
