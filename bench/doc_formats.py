@@ -1,6 +1,6 @@
 """Slides, spreadsheets and tables (issue 37): parse speed per format, and table questions before/after.
 
-    python -m bench.doc_formats [--files 20] [--rows 60]
+    python -m bench.doc_formats [--files 20] [--rows 60] [--legacy]
 
 1. Parse speed: files written by the formats' own writers (python-docx, python-pptx, openpyxl, csv), English and
    Chinese, read by the real parser child (SafeParser): files/s, units/s (slides, sheet rows), the child's peak RSS.
@@ -9,6 +9,10 @@
    hit@5: a top-5 passage holds X's row; header share: of the passages holding X's row, those that carry the
    table's header. "before": each table one section cut by the chunker (the header only in the first chunk);
    "after": row groups of at most the chunk size with the header repeated (`ingest.tables`). Bundled e5 model.
+3. --legacy (needs LibreOffice): .doc/.xls/.ppt that LibreOffice saves from an .odt (odfpy; its .doc export drops
+   python-docx's tables), the .xlsx and the .pptx, read by the real parser child, which converts each with
+   LibreOffice: files/s, the child's peak RSS, LibreOffice's (its largest process over all runs of the bench) and
+   the wall time of converting one file alone (LibreOffice's start included).
 """
 
 from __future__ import annotations
@@ -83,6 +87,26 @@ def write_csv(path: Path, table: list[list[str]], chinese: bool) -> None:
         csv.writer(f).writerows(table)
 
 
+def write_odt(path: Path, table: list[list[str]], intro: str) -> None:
+    from odf.opendocument import OpenDocumentText
+    from odf.table import Table, TableCell, TableColumn, TableRow
+    from odf.text import H, P
+
+    doc = OpenDocumentText()
+    doc.text.addElement(H(outlinelevel=1, text=intro))
+    grid = Table(name="Staff")
+    grid.addElement(TableColumn(numbercolumnsrepeated=len(table[0])))
+    for row in table:
+        line = TableRow()
+        for text in row:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=text))
+            line.addElement(cell)
+        grid.addElement(line)
+    doc.text.addElement(grid)
+    doc.save(str(path))
+
+
 def _peak_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -120,6 +144,57 @@ def parse_speed(root: Path, files: int, rows: int) -> None:
         unit = "slides" if suffix == ".pptx" else "rows"
         print(f"| {suffix} | {files} (half Chinese) | {files / seconds:.1f} | {units / seconds:,.0f} {unit} | "
               f"{rss:.0f} MB |")
+
+
+def _soffice(soffice: str, target: str, sources: list[Path], out: Path) -> None:
+    """LibreOffice saves `sources` as `target` (doc, xls, ppt) into `out`, in one run."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([soffice, f"-env:UserInstallation={Path(profile).as_uri()}", "--headless", "--norestore",
+                        "--convert-to", target, "--outdir", str(out), *map(str, sources)],
+                       check=True, capture_output=True, timeout=1800)
+
+
+def legacy_speed(root: Path, files: int, rows: int) -> None:
+    import resource
+
+    from desktop_rag.engine.ingest.loaders.legacy_office import find_soffice
+    from desktop_rag.engine.ingest.parsing import SafeParser
+
+    soffice = find_soffice()
+    if soffice is None:
+        raise SystemExit("--legacy needs LibreOffice (soffice)")
+    writers = {"doc": (".odt", lambda p, t, zh: write_odt(p, t, "员工通讯录" if zh else "Staff directory")),
+               "xls": (".xlsx", lambda p, t, zh: write_xlsx(p, t, "员工" if zh else "Staff")),
+               "ppt": (".pptx", lambda p, t, zh: write_pptx(p, t, "员工通讯录" if zh else "Staff directory", slides=10))}
+    print("| format | files | files/s | units/s | child peak RSS | LibreOffice peak RSS | one file alone |\n"
+          "|---|---|---|---|---|---|---|")
+    for target, (suffix, write) in writers.items():
+        made, folder = root / f"made-{target}", root / target
+        made.mkdir()
+        sources = []
+        for i in range(files):
+            sources.append(made / f"f{i}{suffix}")
+            write(sources[-1], staff(rows, chinese=i % 2 == 1), i % 2 == 1)
+        _soffice(soffice, target, sources, folder)
+        started = time.perf_counter()
+        _soffice(soffice, "docx" if target == "doc" else target + "x", [folder / f"f0.{target}"], root / "one")
+        one_seconds = time.perf_counter() - started
+        paths = sorted(folder.iterdir())
+        with SafeParser(timeout_s=300) as parser:
+            parser.start()
+            start = time.perf_counter()
+            units = 0
+            for path in paths:
+                doc = parser.parse(path)
+                units += len({s.page for s in doc.sections}) if target == "ppt" else rows
+            seconds = time.perf_counter() - start
+            rss = _peak_rss_mb(parser.child_pid)
+        office_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest waited-for process
+        unit = "slides" if target == "ppt" else "rows"
+        print(f"| .{target} | {len(paths)} (half Chinese) | {len(paths) / seconds:.2f} | {units / seconds:,.0f} {unit} "
+              f"| {rss:.0f} MB | {office_rss:.0f} MB | {one_seconds:.1f} s |")
 
 
 def table_questions(root: Path, rows: int) -> None:
@@ -168,9 +243,13 @@ def main() -> None:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--files", type=int, default=20)
     args.add_argument("--rows", type=int, default=60)
+    args.add_argument("--legacy", action="store_true", help="only the legacy .doc/.xls/.ppt through LibreOffice")
     ns = args.parse_args()
     root = Path(tempfile.mkdtemp(prefix="bench-doc-formats-"))
     try:
+        if ns.legacy:
+            legacy_speed(root, ns.files, ns.rows)
+            return
         parse_speed(root, ns.files, ns.rows)
         table_questions(root, ns.rows)
     finally:

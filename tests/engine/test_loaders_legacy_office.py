@@ -1,7 +1,7 @@
 """Legacy .doc/.ppt/.xls: a clear message without LibreOffice; with a converter, its result is read.
 
-LibreOffice is not installed on the test machine, so conversion runs against a stand-in `soffice` script that
-behaves as LibreOffice's command line does (writes <name>.docx into --outdir), and one that hangs.
+Here conversion runs against a stand-in `soffice` script that behaves as LibreOffice's command line does (writes
+<name>.docx into --outdir), and one that hangs; real LibreOffice: tests/engine/test_legacy_office_formats.py.
 """
 
 from __future__ import annotations

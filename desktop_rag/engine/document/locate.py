@@ -9,6 +9,7 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.chunking import document_text
+from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.types import Hit
 
@@ -178,10 +179,12 @@ def is_verbatim(sentence: str, source: str) -> bool:
 # ---- locating ----
 
 
-def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None) -> Location:
+def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None,
+           table_chars: int = TABLE_CHARS) -> Location:
     """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets).
 
-    `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages).
+    `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages). `table_chars` is
+    the library's chunk size: tables are re-read in the row groups they were indexed in.
     """
     state = file_state(hit.path, indexed)
     kind = "pdf" if Path(hit.path).suffix.lower() == ".pdf" else "text"
@@ -189,7 +192,7 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     if state == MISSING:
         return _replace(base, error="The file was moved or deleted since it was indexed")
     try:
-        return locate_in_pdf(hit, base, pdf) if kind == "pdf" else _locate_in_text(hit, base, max_bytes)
+        return locate_in_pdf(hit, base, pdf) if kind == "pdf" else _locate_in_text(hit, base, max_bytes, table_chars)
     except LoadError as exc:
         return _replace(base, error=str(exc))
 
@@ -200,11 +203,11 @@ def _replace(location: Location, **changes) -> Location:
     return replace(location, **changes)
 
 
-def _locate_in_text(hit: Hit, base: Location, max_bytes: int) -> Location:
+def _locate_in_text(hit: Hit, base: Location, max_bytes: int, table_chars: int) -> Location:
     """Load the document with the project's loader; the stored offsets first, then a search."""
-    from desktop_rag.engine.ingest.loaders import load
+    from desktop_rag.engine.ingest.loaders import LoadContext, load
 
-    text = document_text(load(Path(hit.path), max_bytes=max_bytes))
+    text = document_text(load(Path(hit.path), max_bytes=max_bytes, context=LoadContext(table_chars=table_chars)))
     if hit.char_end > hit.char_start and text[hit.char_start:hit.char_end] == hit.text:
         start, end, how = hit.char_start, hit.char_end, EXACT
     elif (found := find_passage(text, hit.text, hit.char_start)) is not None:

@@ -357,7 +357,7 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
         except LoadError:
             return locate(hit, indexed, max_bytes=max_bytes), None  # opens it again, reports the reason
     try:
-        return locate(hit, indexed, max_bytes=max_bytes, pdf=pdf), pdf
+        return locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size), pdf
     except BaseException:
         if pdf is not None:
             pdf.close()

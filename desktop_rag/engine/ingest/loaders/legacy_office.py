@@ -48,11 +48,22 @@ def no_converter_message(suffix: str) -> str:
             "the folder again.")
 
 
-def _run(command: list[str]) -> None:
-    """Run the converter in its own process group; on timeout the whole group is killed."""
+def _watchdog(group: int, folder: str) -> subprocess.Popen:
+    """POSIX: a shell that waits until this process ends (its stdin reaches end of file then, also when the parser
+    child is killed on its time limit or a cancel), then kills the converter's process group and removes the
+    temporary folder: a conversion never outlives the reader. Killed unused when the conversion ends in time."""
+    return subprocess.Popen(["/bin/sh", "-c", 'read -r _; kill -9 "-$1" 2>/dev/null; rm -rf -- "$2"',
+                             "desktop-rag-watchdog", str(group), folder],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def _run(command: list[str], folder: str) -> None:
+    """Run the converter in its own process group; on timeout, or when this process dies, the group is killed."""
     posix = sys.platform != "win32"
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=posix)
+    watchdog = _watchdog(process.pid, folder) if posix else None
     try:
         process.wait(timeout=CONVERT_SECONDS)
     except subprocess.TimeoutExpired:
@@ -62,6 +73,11 @@ def _run(command: list[str]) -> None:
             process.kill()
         process.wait()
         raise LoadError(f"LibreOffice did not finish converting this file within {CONVERT_SECONDS} seconds") from None
+    finally:
+        if watchdog is not None:
+            watchdog.kill()
+            watchdog.wait()
+            watchdog.stdin.close()
 
 
 def load_legacy_office(path: Path, context: LoadContext | None = None) -> ParsedDocument:
@@ -79,7 +95,7 @@ def load_legacy_office(path: Path, context: LoadContext | None = None) -> Parsed
         out = Path(folder) / "out"
         profile = (Path(folder) / "profile").as_uri()
         _run([soffice, f"-env:UserInstallation={profile}", "--headless", "--norestore", "--nologo",
-              "--nolockcheck", "--convert-to", target, "--outdir", str(out), str(source)])
+              "--nolockcheck", "--convert-to", target, "--outdir", str(out), str(source)], folder)
         result = out / f"input{new_suffix}"
         if not result.is_file():
             raise LoadError(f"LibreOffice could not convert this file; it may be damaged or not really {name}")

@@ -4,7 +4,9 @@ striprtf (BSD-3-Clause, pure Python) skips destinations that are not text (fonts
 instructions) and decodes \\'hh by the declared code page and font charsets. It reads about 2 MB/s, so the
 hexadecimal runs of embedded pictures (most of a large .rtf) are removed before it sees them: no prose is
 1,000 hexadecimal digits long. Its group stack is a list, so deep nesting cannot exhaust Python's stack.
-RTF has no dependable headings, so the document is one section of paragraphs.
+RTF has no dependable headings, so the paragraphs are one section; a table (striprtf ends each cell with "|" and
+each row with a line break: two such lines or more in a row) becomes Markdown row groups with its header
+repeated (loaders/blocks.py), as a .docx table does.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.ingest.cleaning import normalize_text
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.loaders.blocks import TABLE, Block, blocks_to_sections, table_chars
+from desktop_rag.engine.types import ParsedDocument
 
 _HEX_RUN = re.compile(rb"[0-9a-fA-F\r\n]{1000,}")
 _CODE_PAGE = re.compile(rb"\\ansicpg(\d{3,5})")
@@ -36,15 +38,39 @@ def _source_text(data: bytes) -> str:
     return decode_bytes(data)[0]
 
 
-def load_rtf(path: Path, _context: LoadContext | None = None) -> ParsedDocument:
-    """Load an .rtf file as one section."""
+def _blocks(text: str) -> list[Block]:
+    """Paragraphs, one a line, and tables: runs of at least two lines of cells each ended by "|"."""
+    blocks: list[Block] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if len(run) > 1:
+            blocks.append((TABLE, [line[:-1].split("|") for line in run]))
+        else:
+            blocks.extend((None, line) for line in run)
+        run.clear()
+
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = line.strip()
+        if line.endswith("|"):
+            run.append(line)
+            continue
+        flush()
+        if line:
+            blocks.append((None, line))
+    flush()
+    return blocks
+
+
+def load_rtf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
+    """Load an .rtf file: its paragraphs as one section, its tables as row groups with the header."""
     from striprtf.striprtf import rtf_to_text
 
     data = path.read_bytes()
     if not data.lstrip().startswith(b"{\\rtf"):
         raise LoadError("Not an RTF document (it does not start with {\\rtf; was another file renamed .rtf?)")
     text = rtf_to_text(_source_text(_HEX_RUN.sub(b"", data)), errors="ignore")
-    body = normalize_text(text.replace("\r\n", "\n").replace("\n", "\n\n"))
-    if not body:
+    sections = blocks_to_sections(_blocks(text), max_table_chars=table_chars(context))
+    if not sections:
         raise LoadError("This RTF document contains no text")
-    return ParsedDocument(sections=(Section(text=body),))
+    return ParsedDocument(sections=tuple(sections))
