@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 
 MAX_SENT_JSON_CHARS = 2_000_000  # a stored "What was sent" larger than this (a damaged row) is not shown
-MAX_EARLIER_REQUESTS = 16  # earlier requests read back with one
+MAX_EARLIER_REQUESTS = 256  # earlier requests kept with one (a long document's section requests)
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ class SentPrompt:
     passages_after: int
     model: str = ""
     purpose: str = "answer"  # "answer", or for an earlier request: "rewrite" (the question made to stand alone),
-    # "translation" (the question in the library's other language)
+    # "translation" (the question in the library's other language), "section" (a summary's section summarised)
     earlier: tuple["SentPrompt", ...] = ()  # the requests made before this one for the same answer, in order
 
     @property

@@ -220,6 +220,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "sent.purpose_answer": ("the answer", "回答"),
     "sent.purpose_rewrite": ("the follow-up made to stand alone", "把追问改写成独立的问题"),
     "sent.purpose_translation": ("the question translated for search", "翻译问题以便检索"),
+    "sent.purpose_section": ("a section summarised", "总结一个部分"),
     "sent.earlier": ("Before it, {count} more request(s) of {tokens} tokens: {purposes}.",
                      "在此之前另有 {count} 个请求，共 {tokens} 个 token：{purposes}。"),
     "sent.title": ("What was sent to the model", "发送给模型的内容"),

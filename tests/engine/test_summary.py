@@ -95,8 +95,14 @@ def test_a_50_page_pdf_is_summarised_by_map_reduce_and_an_edit_redoes_only_what_
     assert all(f"[{n}] report.pdf" in reduce for n in range(1, plan.sections + 1))
     assert "Section 1:" not in reduce  # the reduce sees the section summaries, not the text
     assert events[-1].cited == sources[:2]
+    prompt = events[len(steps)].prompt  # "What was sent": the section requests, then the summary's, as received
+    assert [e.purpose for e in prompt.earlier] == ["section"] * plan.sections
+    assert [[{"role": r, "content": c} for r, c in e.messages] for e in prompt.earlier] == requests[:-1]
+    assert [{"role": r, "content": c} for r, c in prompt.messages] == requests[-1]
 
-    assert list(engine.summarise(report))[-1].cached and len(server.chat_requests()) == plan.requests  # stored
+    replayed = list(engine.summarise(report))
+    assert replayed[-1].cached and len(server.chat_requests()) == plan.requests  # stored
+    assert next(e for e in replayed if isinstance(e, SourcesEvent)).prompt == prompt  # what was sent then
     write_long_pdf(report, edited=(40,))  # one page edited: its section (or two, if a cut moved) is asked again
     engine.index([tmp_path / "docs"])
     again = engine.summary_plan(report)

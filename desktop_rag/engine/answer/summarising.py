@@ -138,6 +138,7 @@ class Summariser:
             yield from self._final([], parts, (), plan, key, cancel)
             return
         summaries: list[Hit] = []
+        made: list[SentPrompt] = []  # the section requests sent ("What was sent" lists them before the last)
         done = 0
         for section in parts:
             section_key = self._map_key(section, plan.language, map_tokens)
@@ -148,8 +149,11 @@ class Summariser:
                     yield DoneEvent("", "llm", (), STOPPED)
                     return
                 try:
-                    text = self.llm.complete(map_messages(section.hit(), section.number, len(parts), plan.language),
-                                             max_tokens=map_tokens, cancel=cancel).strip()
+                    with sent.recording("section") as calls:
+                        text = self.llm.complete(map_messages(section.hit(), section.number, len(parts),
+                                                              plan.language), max_tokens=map_tokens, cancel=cancel)
+                    text = text.strip()
+                    made.extend(calls)
                 except LLMError as exc:
                     yield ErrorEvent(str(exc))
                     return
@@ -164,11 +168,12 @@ class Summariser:
         messages = reduce_messages(fitted, plan.language, plan.tokens)
         notice = "" if len(fitted) == len(parts) else message("summary_partial", plan.language, shown=len(fitted),
                                                               total=len(parts))
-        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice, refresh=True)
+        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice, refresh=True,
+                               earlier=made)
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
                key: str, cancel: threading.Event | None, notice: str = "", refresh: bool = False,
-               ) -> Iterator[AnswerEvent]:
+               earlier: Sequence[SentPrompt] = ()) -> Iterator[AnswerEvent]:
         """The request that writes the summary, streamed (or the stored one replayed, unless `refresh`), cited by
         section."""
         hits = tuple(s.hit() for s in parts)
@@ -180,7 +185,7 @@ class Summariser:
             yield _done(data["text"], hits, "llm", data.get("notice", ""), cached=True)
             return
         prompt = dataclasses.replace(sent.sent_prompt(messages, sent_hits, self.llm.config.model),
-                                     passages_before=plan.tokens)
+                                     passages_before=plan.tokens, earlier=tuple(earlier))
         yield SourcesEvent(hits, _query(plan), prompt=prompt)
         pieces: list[str] = []
         try:

@@ -26,7 +26,7 @@ def sent_text(prompt: SentPrompt) -> str:
 
 
 def _purpose(purpose: str) -> str:
-    return i18n.tr(f"sent.purpose_{purpose}") if purpose in ("rewrite", "translation") else i18n.tr(
+    return i18n.tr(f"sent.purpose_{purpose}") if purpose in ("rewrite", "translation", "section") else i18n.tr(
         "sent.purpose_answer")
 
 
