@@ -97,6 +97,7 @@ def test_a_50_page_pdf_is_summarised_by_map_reduce_and_an_edit_redoes_only_what_
     assert events[-1].cited == sources[:2]
     prompt = events[len(steps)].prompt  # "What was sent": the section requests, then the summary's, as received
     assert [e.purpose for e in prompt.earlier] == ["section"] * plan.sections
+    assert prompt.passages_before == prompt.passages_after == plan.tokens  # the text went whole, section by section
     assert [[{"role": r, "content": c} for r, c in e.messages] for e in prompt.earlier] == requests[:-1]
     assert [{"role": r, "content": c} for r, c in prompt.messages] == requests[-1]
 

@@ -184,8 +184,10 @@ class Summariser:
             yield TokenEvent(data["text"])
             yield _done(data["text"], hits, "llm", data.get("notice", ""), cached=True)
             return
-        prompt = dataclasses.replace(sent.sent_prompt(messages, sent_hits, self.llm.config.model),
-                                     passages_before=plan.tokens, earlier=tuple(earlier))
+        prompt = sent.sent_prompt(messages, sent_hits, self.llm.config.model)
+        # map-reduce: the document went whole, in the section requests (this request's are the sections' summaries)
+        after = plan.tokens if plan.mode == "map-reduce" else prompt.passages_after
+        prompt = dataclasses.replace(prompt, passages_before=plan.tokens, passages_after=after, earlier=tuple(earlier))
         yield SourcesEvent(hits, _query(plan), prompt=prompt)
         pieces: list[str] = []
         try:
