@@ -66,12 +66,17 @@ def test_a_summary_question_shows_the_estimate_first(make_window, qtbot, tmp_pat
     box = window.summaries.estimate_box
     _type(window, "Summarise getting-started")  # (in English: not stored yet) then Stop
     qtbot.waitUntil(lambda: _estimate_shown(window, box), timeout=20_000)
-    rows = window.chat_model.rowCount()
     window.chat_panel.stop_button.click()
     assert not window.chat.checking and window.chat_panel.send_button.isEnabled()
-    window.summaries.estimate_box.button(box.StandardButton.Yes).click()  # too late: the question was dropped
+    stale = window.summaries.estimate_box
+    _type(window, "Summarise getting-started.md")  # asked again: a new estimate
+    qtbot.waitUntil(lambda: _estimate_shown(window, stale), timeout=20_000)
+    rows = window.chat_model.rowCount()
+    stale.button(box.StandardButton.Yes).click()  # the stopped one's Yes: too late, and not the new one's
     qtbot.wait(300)
-    assert window.chat_model.rowCount() == rows and len(llm_server.chat_requests()) == asked + 1
+    assert window.chat.checking and window.chat_model.rowCount() == rows
+    window.summaries.estimate_box.button(box.StandardButton.No).click()
+    assert not window.chat.checking and len(llm_server.chat_requests()) == asked + 1
 
 
 def test_regenerate_on_a_stored_summary_writes_a_new_one(make_window, qtbot, tmp_path, llm_server, monkeypatch):

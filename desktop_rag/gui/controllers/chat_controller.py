@@ -67,7 +67,7 @@ class ChatController(QObject):
         backend.library_changed.connect(self._library_changed)
         self.stored_vectors = 0  # passages with a vector in the library (the last status): what a load loads
         self.before_ask = None  # (question, scope, go(bool)): checks a question first (SummaryFlow's estimate)
-        self.checking = False  # a question waits for that check
+        self._pending: object | None = None  # the question waiting for that check (a token: Stop drops it)
         self.summary_paths: dict[int, str] = {}  # answer row -> the file a summary of this session summarised
         i18n.on_change(self._update_title)
 
@@ -136,6 +136,11 @@ class ChatController(QObject):
     def streaming(self) -> bool:
         return self.worker is not None
 
+    @property
+    def checking(self) -> bool:
+        """A question waits for `before_ask` (a summary's estimate)."""
+        return self._pending is not None
+
     def regenerate(self, row: int) -> None:
         """Ask a cached answer's question again, to the model (the stored answer is replaced); a stored summary is
         written anew."""
@@ -156,13 +161,13 @@ class ChatController(QObject):
         if self.before_ask is None:
             self._ask(question, refresh, scope)
             return
-        self.checking = True
+        pending = self._pending = object()
         self.chat_panel.set_streaming(True)  # Stop drops the question (`stop`)
 
         def checked(go: bool) -> None:
-            if not self.checking:  # stopped meanwhile
+            if self._pending is not pending:  # stopped meanwhile
                 return
-            self.checking = False
+            self._pending = None
             self.chat_panel.set_streaming(False)
             if go:
                 self._ask(question, refresh, scope)
@@ -241,7 +246,7 @@ class ChatController(QObject):
         if self.worker is not None:
             self.worker.cancel()
         elif self.checking:  # a question still being checked (a summary's estimate): it is not asked
-            self.checking = False
+            self._pending = None
             self.chat_panel.set_streaming(False)
 
     def _on_event(self, event: object) -> None:
