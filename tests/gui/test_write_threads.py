@@ -20,7 +20,7 @@ SIDE_WRITES = {
     ("desktop_rag.engine.store.conversations", "delete"): {"desktop-rag-reader"},
     ("desktop_rag.engine.store.conversations", "add_message"): {"desktop-rag-answer"},
     ("desktop_rag.engine.store.collections", "set_conversation_collection"): {"desktop-rag-reader"},
-    ("desktop_rag.engine.search.translation", "translate"): {"desktop-rag-answer"},
+    ("desktop_rag.engine.store.translations", "remember"): {"desktop-rag-answer"},
     ("desktop_rag.engine.answer.replay", "put"): {"desktop-rag-answer"},  # the answer cache
 }
 QUESTION = "How hot should the water be for green tea?"
