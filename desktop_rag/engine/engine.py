@@ -32,6 +32,19 @@ from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
 from desktop_rag.engine.types import AnswerEvent, ChatTurn, Hit, IndexReport, IndexStatus
 
 
+class _Kept:
+    """An attribute the runtime keeps (the facade holds no state of its own)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, engine: Engine | None, owner: type | None = None):
+        return self if engine is None else getattr(engine.runtime, self.name)
+
+    def __set__(self, engine: Engine, value) -> None:
+        setattr(engine.runtime, self.name, value)
+
+
 class Engine:
     """One library (a data dir). Safe to call from several threads: each gets its own SQLite connection;
     writes (index runs, source changes, settings) are serialised by the runtime's writing lock."""
@@ -49,39 +62,14 @@ class Engine:
         """This thread's connection to the library."""
         return self._stores.current()
 
-    @property
-    def settings(self) -> Settings:
-        return self.runtime.settings
-
-    @settings.setter
-    def settings(self, settings: Settings) -> None:
-        self.runtime.settings = settings
-
-    @property
-    def interface_language(self) -> str | None:
-        """The GUI's language ("zh", "en"); None: the settings' or the locale's ("auto" follows it)."""
-        return self.runtime.interface_language
-
-    @interface_language.setter
-    def interface_language(self, language: str | None) -> None:
-        self.runtime.interface_language = language
-
-    @property
-    def on_model_progress(self) -> Callable[[DownloadProgress], None] | None:
-        """Called with a model's first-use preparation (a conversion, an ONNX export), from the loading thread."""
-        return self.runtime.on_model_progress
-
-    @on_model_progress.setter
-    def on_model_progress(self, listener: Callable[[DownloadProgress], None] | None) -> None:
-        self.runtime.on_model_progress = listener
+    settings: Settings = _Kept()
+    interface_language: str | None = _Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
+    on_model_progress: Callable[[DownloadProgress], None] | None = _Kept()  # a model's first-use preparation
 
     @property
     def index_model(self) -> str:
         """The embedding model of the stored vectors (the target model for a library without vectors)."""
         return self.runtime.index_model
-
-    def _writing(self):
-        return self.runtime.writing()
 
     def warm_up(self) -> None:
         """Load the embedding model, the vectors and (for a bilingual library) the word list now; searches on
@@ -112,7 +100,7 @@ class Engine:
     def add_sources(self, paths: Iterable[str | Path], collection: int | None = None) -> list[SourceRecord]:
         """Register folders/files as sources of a collection (None: the first one; no indexing yet).
         Raises UsageError for bad paths, or for a path already in another collection."""
-        with self._writing():
+        with self.runtime.writing():
             return library_sources.add(self.store, paths, collection)
 
     def relink_source(self, path: str, chosen: str | Path, collection: int | None = None) -> SourceRecord:
@@ -120,7 +108,7 @@ class Engine:
         chose; it is indexed by the next run. UsageError if it is not such a source or `chosen` does not fit."""
         from desktop_rag.engine.archive.relink import relink
 
-        with self._writing():
+        with self.runtime.writing():
             source = self.store.source_by_path(path)
             if source is None or (collection is not None and source.collection_id != collection):
                 raise UsageError.coded("not_a_source", path=path)
@@ -128,7 +116,7 @@ class Engine:
 
     def remove_source(self, path: str | Path, collection: int | None = None) -> bool:
         """Forget a source with its files, chunks and vectors. False if it was not a source (of `collection`)."""
-        with self._writing():
+        with self.runtime.writing():
             source = self.store.source_by_path(normalise_path(path))
             if source is None or (collection is not None and source.collection_id != collection):
                 return False
@@ -149,16 +137,16 @@ class Engine:
         return None if name is None else collections.resolve(self.store, name)
 
     def create_collection(self, name: str) -> int:
-        with self._writing():
+        with self.runtime.writing():
             return collections.create(self.store, name)
 
     def rename_collection(self, collection_id: int, name: str) -> None:
-        with self._writing():
+        with self.runtime.writing():
             collections.rename(self.store, collection_id, name)
 
     def delete_collection(self, collection_id: int) -> None:
         """Forget a collection's sources, files, chunks and vectors (the documents on disk stay)."""
-        with self._writing():
+        with self.runtime.writing():
             self.runtime.remove_vectors(collections.delete(self.store, collection_id))
             self.runtime.save_vectors()
 
@@ -203,7 +191,7 @@ class Engine:
         from desktop_rag.engine.archive.importer import import_content
 
         path = Path(path)
-        with self._writing():
+        with self.runtime.writing():
             content = content or self.read_archive(path)
             problem = self.archive_model_problem(content)
             if problem and not reembed:
@@ -239,7 +227,7 @@ class Engine:
         `reembed_budget_s`, None = to the end) while the old vectors keep answering. Raises
         ModelMismatchError if the library was chunked with other settings (see `reindex`).
         """
-        with self._writing():
+        with self.runtime.writing():
             chunking.record(self.store, self.settings.index_params)
             if paths is not None:
                 sources = self.add_sources(paths, collection)
@@ -262,7 +250,7 @@ class Engine:
 
     def reindex(self, **kwargs) -> IndexReport:
         """Drop every chunk and vector and index all sources again with the current settings."""
-        with self._writing():
+        with self.runtime.writing():
             self.store.clear_index()
             self.runtime.drop_vectors(delete_file=True)
             reembed.abandon(self.store)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.runtime import Runtime
 from desktop_rag.engine.store.store import Store
 from tests.gui.conftest import add_and_wait, llm_settings, thread_name, wait_idle
 
@@ -29,10 +29,10 @@ QUESTION = "How hot should the water be for green tea?"
 @pytest.fixture
 def audit(monkeypatch):
     """Every write transaction (Store.transaction) with its thread and the function that opened it, and every
-    use of the library's writer lock (Engine._writing) with its thread."""
+    use of the library's writer lock (Runtime.writing) with its thread."""
     writes: list[tuple[str, str, str]] = []
     locked: list[str] = []
-    transaction, writing = Store.transaction, Engine._writing
+    transaction, writing = Store.transaction, Runtime.writing
 
     def audited_transaction(self):
         caller = sys._getframe(1)
@@ -44,7 +44,7 @@ def audit(monkeypatch):
         return writing(self)
 
     monkeypatch.setattr(Store, "transaction", audited_transaction)
-    monkeypatch.setattr(Engine, "_writing", audited_writing)
+    monkeypatch.setattr(Runtime, "writing", audited_writing)
     return writes, locked
 
 
