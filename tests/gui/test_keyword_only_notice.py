@@ -58,13 +58,13 @@ def _reopened_while_loading(qtbot, home: Path, settings: Settings) -> Iterator:
     create_application()
     window = MainWindow(resolve_paths(home), settings, start=False)
     engine = window.backend.engine
-    engine._lock.acquire()  # the load (Engine.warm_up) waits here, as on a slow disk; searches do not need it
+    engine.runtime._lock.acquire()  # the load (Engine.warm_up) waits here, as on a slow disk; searches do not need it
     held = [True]
 
     def release() -> None:
         if held[0]:
             held[0] = False
-            engine._lock.release()
+            engine.runtime._lock.release()
 
     reader_gate = threading.Event()  # the first status read waits until the load has been seen to begin
     try:

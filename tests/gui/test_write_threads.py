@@ -75,7 +75,7 @@ def test_each_write_happens_on_the_thread_the_rule_names(make_window, qtbot, tmp
     wait_idle(qtbot, window)
 
     assert set(locked) == {INDEX_THREAD}  # every index change went through the writer lock on the index worker
-    assert ("desktop-rag-answer", "desktop_rag.engine.search.translation", "translate") in writes  # the test did translate
+    assert ("desktop-rag-answer", "desktop_rag.engine.store.translations", "remember") in writes  # the test did translate
     assert ("desktop-rag-answer", "desktop_rag.engine.store.conversations", "add_message") in writes
     for thread, module, function in writes:
         assert thread != "GUI", f"{module}.{function} wrote on the GUI thread"
