@@ -99,6 +99,40 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "{path} 第 {line} 行：{problem}。查询文件每行一个 {{\"_id\", \"text\"}} 对象；qrels 文件在标题行之后，"
               "每行为以制表符分隔的 query-id、corpus-id 和 score。",
     },
+    # errors of the facade, its runtime and source registration (issue 38)
+    "error.read_only": {
+        "en": "This library is open read-only here (the MCP server): nothing can be changed.",
+        "zh": "此资料库在这里以只读方式打开（MCP 服务器）：无法做任何更改。",
+    },
+    "error.no_such_path": {"en": "No such file or folder: {path}", "zh": "没有这个文件或文件夹：{path}"},
+    "error.not_regular_path": {
+        "en": "Not a regular file or folder: {path} (a pipe, device or socket is never read)",
+        "zh": "不是普通文件或文件夹：{path}（管道、设备或套接字从不读取）",
+    },
+    "error.unsupported_type": {
+        "en": "Not a supported file type: {path} ({types})", "zh": "不支持的文件类型：{path}（{types}）",
+    },
+    "error.overlaps_not_linked": {
+        "en": "{path} overlaps {other}, a source imported from an archive and not linked to this computer yet: "
+              "link it to a folder first (`desktop-rag link`, or Link to a folder… in the library), or remove it.",
+        "zh": "{path} 与 {other} 重叠，后者是从归档导入、尚未关联到这台电脑的来源：请先把它关联到一个文件夹"
+              "（`desktop-rag link`，或在资料库中选择“关联到文件夹…”），或将其移除。",
+    },
+    "error.overlaps_collection": {
+        "en": "{path} overlaps {other}, which is in the collection “{collection}”: a file or folder can be in one "
+              "collection only (remove it there first).",
+        "zh": "{path} 与 {other} 重叠，后者属于知识库“{collection}”：一个文件或文件夹只能属于一个知识库（请先从那里移除）。",
+    },
+    "error.not_a_source": {
+        "en": "{path} is not a source in this library (see `desktop-rag status`).",
+        "zh": "{path} 不是此资料库中的来源（见 `desktop-rag status`）。",
+    },
+    "error.chunked_with": {
+        "en": "This library was chunked with {stored}, but the settings now ask for {wanted}: re-index everything "
+              "(`desktop-rag index --reindex`, or Re-index in Settings) or change the settings back.",
+        "zh": "此资料库的分块设置是 {stored}，但现在的设置要求 {wanted}：请全部重新索引（`desktop-rag index --reindex`，"
+              "或在设置中选择“重新索引”），或把设置改回去。",
+    },
 }
 
 

@@ -129,7 +129,7 @@ def test_progress_reaches_the_caller_and_cancel_stops_recognition(tmp_path: Path
                 cancel.set()
 
     try:
-        parser = engine.parser()
+        parser = engine.runtime.parser()
         report = engine.index([long_scan], cancel=cancel, on_progress=on_progress)
         stopped = time.monotonic()
         assert seen[:2] == [(1, 4, str(long_scan)), (2, 4, str(long_scan))]

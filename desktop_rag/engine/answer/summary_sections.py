@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.paths import normalise_path
+from desktop_rag.engine.store import passages
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.types import Hit
 
@@ -54,9 +55,7 @@ def document_chunks(store: Store, path: str) -> list[Hit]:
     record = store.file_by_path(path)
     if record is None:
         raise UsageError(f"“{_shown(path)}” is not a file of the library (see `desktop-rag status`).")
-    rows = store.db.execute(
-        "SELECT id, page, heading, text, ordinal, char_start, char_end, ocr FROM chunks WHERE file_id = ? "
-        "ORDER BY ordinal LIMIT ?", (record.id, MAX_CHUNKS)).fetchall()
+    rows = passages.file_chunks(store, record.id, MAX_CHUNKS)
     if not rows:
         why = f" ({_shown(record.error)})" if record.error else ""
         raise UsageError(f"“{_shown(path)}” has no text in the library yet{why}: nothing to summarise.")

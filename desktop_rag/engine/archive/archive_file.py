@@ -24,6 +24,7 @@ import numpy as np
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import is_inside
+from desktop_rag.engine.store import archive_rows
 from desktop_rag.engine.store.store import Store
 
 FORMAT = "desktop-rag-collection"
@@ -89,10 +90,10 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
                       with_documents: bool = False) -> ExportReport:
     """Write one collection to `target` (a temp file beside it, renamed when complete)."""
     with store.read_snapshot():
-        name = store.db.execute("SELECT name FROM collections WHERE id = ?", (collection_id,)).fetchone()
+        name = archive_rows.collection_name(store, collection_id)
         if name is None:
             raise UsageError("That collection no longer exists.")
-        sources, files, chunks, ids, vectors = _collection_rows(store, collection_id)
+        sources, files, chunks, ids, vectors = archive_rows.collection_rows(store, collection_id)
         detached = {s.id for s in store.sources(collection_id) if s.detached}
         meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -119,7 +120,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
                         members[member] = entry
             manifest = {
                 "format": FORMAT, "format_version": FORMAT_VERSION, "app_version": app_version,
-                "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name[0],
+                "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name,
                 "embedding_model": meta["embedding_model"] if len(ids) else None,
                 "dimension": int(meta["dimension"]) if len(ids) and meta["dimension"] else None,
                 "chunking": {"chunk_size": _int_or_none(meta["chunk_size"]),
@@ -135,31 +136,8 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return ExportReport(str(target), name[0], len(files), len(chunks), len(ids),
+    return ExportReport(str(target), name, len(files), len(chunks), len(ids),
                         manifest["counts"]["documents"], tuple(missing))
-
-
-def _collection_rows(store: Store, collection_id: int):
-    db = store.db
-    sources = [{"id": r[0], "path": r[1], "kind": r[2]} for r in db.execute(
-        "SELECT id, path, kind FROM sources WHERE collection_id = ? ORDER BY id", (collection_id,))]
-    files = [dict(zip(("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count"), r))
-             for r in db.execute(
-                 "SELECT f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count "
-                 "FROM files f JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY f.id",
-                 (collection_id,))]
-    chunks = [dict(zip(("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr"), r))
-              for r in db.execute(
-                  "SELECT c.id, c.file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
-                  "FROM chunks c JOIN files f ON f.id = c.file_id JOIN sources s ON s.id = f.source_id "
-                  "WHERE s.collection_id = ? ORDER BY c.id", (collection_id,))]
-    rows = db.execute(
-        "SELECT v.chunk_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id "
-        "JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY v.chunk_id", (collection_id,)).fetchall()
-    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    blob = b"".join(r[1] for r in rows)
-    vectors = np.frombuffer(blob, dtype=np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
-    return sources, files, chunks, ids, vectors
 
 
 def _put(zf: zipfile.ZipFile, name: str, data: bytes) -> dict:

@@ -7,22 +7,18 @@ import os
 import re
 import shutil
 import tempfile
-import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.store import collections
-from desktop_rag.engine.store.languages import note_chunk_texts
+from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.text import keyword
 
 _UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
 SPACE_MARGIN = 64 << 20  # left free on a disk after an import's writes
@@ -96,46 +92,11 @@ def _stored_bytes(content: ArchiveContent) -> int:
 
 def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict, file_paths: dict,
            use_vectors: bool, detached: bool) -> tuple[ImportReport, np.ndarray]:
-    now = time.time()
-    with store.transaction() as db:
-        collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, now)).lastrowid
-        new_source = {}
-        for s in content.sources:
-            new_source[s["id"]] = db.execute(
-                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
-                (source_paths[s["id"]], s["kind"], now, collection_id, int(detached))).lastrowid
-        new_file = {}
-        for f in content.files:
-            new_file[f["id"]] = db.execute(
-                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?)", (new_source[f["source_id"]], file_paths[f["id"]], f["size"],
-                                               f["mtime_ns"], f["sha256"], f["status"], f["error"], f["chunk_count"],
-                                               now)).lastrowid
-        next_id = store._next_chunk_id()
-        new_chunk = {}
-        for number, c in enumerate(sorted(content.chunks, key=lambda c: c["id"])):
-            chunk_id = new_chunk[c["id"]] = next_id + number
-            db.execute("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
-                       "VALUES (?,?,?,?,?,?,?,?,?)", (chunk_id, new_file[c["file_id"]], c["ordinal"], c["text"],
-                                                      c.get("page"), c["heading"], c["char_start"], c["char_end"],
-                                                      int(bool(c["ocr"]))))
-            body = keyword.index_text(f"{c['heading']}\n{c['text']}" if c["heading"] else c["text"])
-            db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
-        store.set_meta("next_chunk_id", str(next_id + len(content.chunks)))
-        new_ids = np.array([new_chunk[int(i)] for i in content.vector_ids], dtype=np.int64) if use_vectors else \
-            np.zeros(0, np.int64)
-        if len(new_ids):
-            db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
-                           ((int(i), v.astype("<f4").tobytes()) for i, v in zip(new_ids, content.vectors)))
-            db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
-            if not store.get_meta("embedding_model"):
-                store.set_meta("embedding_model", content.model)
-                store.set_meta("dimension", str(content.manifest["dimension"]))
-        store.bump_membership()
-        for key, value in (content.manifest.get("chunking") or {}).items():
-            if key in CHUNKING_SETTINGS and isinstance(value, int) and store.get_meta(key) is None:
-                store.set_meta(key, str(value))
-        note_chunk_texts(store, [c["text"] for c in content.chunks])
+    vectors = (content.vector_ids, content.vectors, content.model, content.manifest["dimension"]) if use_vectors \
+        else None
+    collection_id, new_ids = archive_rows.insert_collection(
+        store, name, content.sources, content.files, content.chunks, source_paths, file_paths, detached, vectors,
+        content.manifest.get("chunking"))
     report = ImportReport(name, collection_id, len(content.sources), len(content.files), len(content.chunks),
                           len(new_ids), len(content.chunks) - len(new_ids), content.model)
     return report, new_ids

@@ -14,7 +14,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.paths import is_inside, normalise_path
-from desktop_rag.engine.store import collections
+from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.store import SourceRecord, Store
 
 
@@ -37,11 +37,7 @@ def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceReco
              for f in files}
     if len(set(moved.values())) != len(moved):
         raise UsageError(f"Two files of {source.path} would have the same path in {target}. Nothing was changed.")
-    with store.transaction() as db:
-        for file_id, path in moved.items():  # mtime 0: the next run checks each file's hash before keeping it
-            db.execute("UPDATE files SET path = ?, mtime_ns = 0 WHERE id = ?", (path, file_id))
-        db.execute("UPDATE sources SET path = ?, detached = 0 WHERE id = ?", (target, source.id))
-        store.bump_membership()
+    archive_rows.relink_rows(store, source.id, target, moved)  # the next run checks each file's hash
     return store.source_by_path(target)
 
 

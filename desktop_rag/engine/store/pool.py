@@ -124,3 +124,24 @@ class StoreLease:
             self.pool.give_back(self.store)
         except Exception:  # noqa: BLE001 - never raise from a finaliser (interpreter shutdown, closed database)
             pass
+
+
+class ThreadStores:
+    """Each thread's own connection to one library, leased from a pool on first use and given back when the
+    thread ends (the provider the engine and its runtime read the library through)."""
+
+    def __init__(self, path: Path, read_only: bool = False) -> None:
+        self._pool = StorePool(path, read_only=read_only)
+        self._local = threading.local()
+
+    def current(self) -> Store:
+        """This thread's connection."""
+        lease = getattr(self._local, "lease", None)
+        if lease is None:
+            lease = self._local.lease = self._pool.lease()
+        return lease.store
+
+    def close(self) -> None:
+        """Close every connection (stop the threads using them first); connections are leased anew afterwards."""
+        self._local = threading.local()
+        self._pool.close()

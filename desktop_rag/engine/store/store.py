@@ -231,6 +231,9 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
+    def delete_meta(self, *keys: str) -> None:
+        self.db.executemany("DELETE FROM meta WHERE key = ?", ((key,) for key in keys))
+
     def library_version(self) -> int | None:
         """Moves with every committed write that can change search results (`versioning`)."""
         return versioning.library_version(self.db)

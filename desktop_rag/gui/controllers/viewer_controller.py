@@ -342,9 +342,9 @@ class ViewerController(QObject):
 
 def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now."""
-    record = engine.store.file_by_path(hit.path)
+    record, linked = engine.indexed_file(hit.path)
     indexed = IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
-    if not engine.store.file_linked(hit.path):  # its path came from someone else's archive: nothing is read there
+    if not linked:  # its path came from someone else's archive: nothing is read there
         kind = "pdf" if hit.path.lower().endswith(".pdf") else "text"
         return Location(hit.path, kind, MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
                         error=tr("not_linked")), None
