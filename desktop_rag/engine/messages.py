@@ -6,15 +6,14 @@ which follow the question's language, and the model catalog's descriptions, whic
 
 from __future__ import annotations
 
+import re
+import string
+from functools import lru_cache
+
+from desktop_rag.engine.error_texts import ERROR_TEXTS
+
 TEXTS: dict[str, dict[str, str]] = {
-    # errors raised to a front end ("error.<code>", raised as `SomeError.coded(code, **values)`: errors.py)
-    "error.disk_full": {  # {where}: the library's folder
-        "en": "The disk holding your library ({where}) is full, so indexing stopped. Nothing is lost: every file "
-              "indexed before this point is saved and intact. Free some disk space, then run the index again; it "
-              "continues where it stopped.",
-        "zh": "资料库所在的磁盘（{where}）已满，索引已停止。没有丢失任何内容：此前已索引的文件都已保存且完好。"
-              "请释放一些磁盘空间，然后重新运行索引，它会从停止处继续。",
-    },
+    **ERROR_TEXTS,  # errors raised to a front end: "error.<code>" (errors.py) and the phrases they quote
     # what a folder scan skipped ({n} files; {types}: "8 .key, 4 .pages")
     "skipped_types": {"en": "{n} skipped: {types}, not supported", "zh": "跳过 {n} 个文件：{types}，不支持这些类型"},
     "skipped_type": {"en": "{count} {suffix}", "zh": "{count} 个 {suffix}"},
@@ -99,7 +98,59 @@ def skipped_summary(skipped: tuple[tuple[str, int], ...] | dict[str, int], langu
     return message("skipped_types", language, n=sum(n for _, n in items), types=joiner.join(named))
 
 
+class Phrase:
+    """A text of the table used as a value of another (`UsageError.coded("x", detail=Phrase("archive.no_manifest"))`):
+    it is written in the language of the text it fills."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        TEXTS[key]  # noqa: B018 - an unknown key fails here, where it is written
+        self.key, self.values = key, values
+
+    def text(self, language: str) -> str:
+        return message(self.key, language, **self.values)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+class _Lenient(string.Formatter):
+    """Fills a template with values read back from a text (strings): a number's format spec is not applied."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        return str(value) if isinstance(value, str) else super().format_field(value, format_spec)
+
+
 def message(key: str, language: str = "en", **values: object) -> str:
     """The text for `key` in `language` ("en" or "zh"; anything else is English), with `values` filled in."""
     texts = TEXTS[key]
-    return texts.get(language, texts["en"]).format(**values)
+    shown = {k: v.text(language) if isinstance(v, Phrase) else v for k, v in values.items()}
+    return _Lenient().format(texts.get(language, texts["en"]), **shown)
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The English error texts as patterns that read their values back, most specific (most fixed words) first."""
+    found = []
+    for key, texts in ERROR_TEXTS.items():
+        parts, seen, literal = [], set(), 0
+        for text, field, _spec, _conv in string.Formatter().parse(texts["en"]):
+            parts.append(re.escape(text))
+            literal += len(text)
+            if field is not None:
+                parts.append(f"(?P={field})" if field in seen else f"(?P<{field}>.+?)")
+                seen.add(field)
+        if literal >= 8 and "zh" in texts:
+            found.append((literal, re.compile("".join(parts), re.DOTALL), key))
+    return [(pattern, key) for _, pattern, key in sorted(found, key=lambda f: -f[0])]
+
+
+def translated(text: str, language: str, depth: int = 2) -> str:
+    """An English error text of the table (as stored on a failed file, or sent on as a string) in `language`,
+    its quoted values translated too; any other text as it is."""
+    if language == "en" or depth <= 0:
+        return text
+    for pattern, key in _patterns():
+        if found := pattern.fullmatch(text):
+            values = {k: translated(v, language, depth - 1) for k, v in found.groupdict().items()}
+            return message(key, language, **values)
+    return text
