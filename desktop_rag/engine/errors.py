@@ -94,9 +94,9 @@ PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 class contain_panics:  # noqa: N801 - used as a context manager, reads like one
     """Turn a native library's panic inside the block (a BaseException that is neither an Exception nor one of
-    PASS_THROUGH) into a DesktopRagError: `what` failed, with the library's words."""
+    PASS_THROUGH) into a DesktopRagError: `what` (a name, or a `messages.Phrase`) failed, with the library's words."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: object) -> None:
         self.what = what
 
     def __enter__(self) -> None:
