@@ -99,7 +99,7 @@ def skipped_summary(skipped: tuple[tuple[str, int], ...] | dict[str, int], langu
 
 
 class Phrase:
-    """A text of the table used as a value of another (`UsageError.coded("x", detail=Phrase("archive.no_manifest"))`):
+    """A text of the table used as a value of another (`ArchiveError.coded("not_archive", name=name, why=Phrase("phrase.archive.no_manifest"))`):
     it is written in the language of the text it fills."""
 
     def __init__(self, key: str, /, **values: object) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QLocale
 
-from desktop_rag.engine import READERS, suffix_patterns, type_labels
+from desktop_rag.engine import READERS, error_text, suffix_patterns, type_labels
 
 
 def types_phrase(lang: str) -> str:
@@ -430,6 +430,13 @@ def resolve_language(setting: str) -> str:
 
 def language() -> str:
     return _language
+
+
+def error(failure: BaseException | str) -> str:
+    """What the interface shows for a failure in its language: an engine error (or its English text passed on as a
+    string: a failed file's reason, an answer's error) through the engine's message table; other text as it is;
+    the class name of an exception without a message."""
+    return error_text(failure, _language) or (failure.__class__.__name__ if isinstance(failure, BaseException) else "")
 
 
 def type_name(name: str) -> str:
