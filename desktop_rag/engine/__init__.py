@@ -28,7 +28,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",
                      "location_text", "reader_for"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
-    "skipped_summary": "messages",
+    **dict.fromkeys(("skipped_summary", "environment_language"), "messages"),
     **dict.fromkeys(("FileRecord", "SourceRecord"), "store.store"),
     "Collection": "store.collections",
     **dict.fromkeys(("query_terms", "term_spans"), "text.keyword"),

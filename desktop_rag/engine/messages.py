@@ -6,8 +6,10 @@ which follow the question's language, and the model catalog's descriptions, whic
 
 from __future__ import annotations
 
+import os
 import re
 import string
+from collections.abc import Mapping
 from functools import lru_cache
 
 from desktop_rag.engine.error_texts import ERROR_TEXTS
@@ -98,9 +100,17 @@ def skipped_summary(skipped: tuple[tuple[str, int], ...] | dict[str, int], langu
     return message("skipped_types", language, n=sum(n for _, n in items), types=joiner.join(named))
 
 
+def environment_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """"zh" or "en" as the POSIX locale variables say (the first set of LC_ALL, LC_MESSAGES, LANG: Chinese when it
+    begins with "zh"), None when none is set. The CLI's language; the GUI's too when one is set (gui/i18n.py)."""
+    environ = os.environ if environ is None else environ
+    value = next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), None)
+    return None if value is None else "zh" if value.lower().startswith("zh") else "en"
+
+
 class Phrase:
-    """A text of the table used as a value of another (`ArchiveError.coded("not_archive", name=name, why=Phrase("phrase.archive.no_manifest"))`):
-    it is written in the language of the text it fills."""
+    """A text of the table used as a value of another, written in the language of the text it fills:
+    `ArchiveError.coded("not_archive", name=name, why=Phrase("phrase.archive.no_manifest"))`."""
 
     def __init__(self, key: str, /, **values: object) -> None:
         TEXTS[key]  # noqa: B018 - an unknown key fails here, where it is written
