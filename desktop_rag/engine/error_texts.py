@@ -177,13 +177,13 @@ ERROR_TEXTS: dict[str, dict[str, str]] = {
                                  "password when it finds the file (Re-index the file to be asked again); on the "
                                  "command line run: desktop-rag index --password PASSWORD \"FILE\")",
                            "zh": "此 PDF 受密码保护：提供密码后才能索引（应用发现该文件时会询问密码，“重新索引”该文件可再次"
-                                 "询问；在命令行中运行：desktop-rag index --password 密码 \"文件\"）"},
+                                 "询问；在命令行中运行：`desktop-rag index --password 密码 \"文件\"`）"},
     "error.pdf_wrong_password": {"en": "This PDF is password-protected and the password given was not accepted (the app "
                                        "asks for the password when it finds the file (Re-index the file to be asked "
                                        "again); on the command line run: desktop-rag index --password PASSWORD "
                                        "\"FILE\")",
                                  "zh": "此 PDF 受密码保护，提供的密码不正确（应用发现该文件时会询问密码，“重新索引”该文件可"
-                                       "再次询问；在命令行中运行：desktop-rag index --password 密码 \"文件\"）"},
+                                       "再次询问；在命令行中运行：`desktop-rag index --password 密码 \"文件\"`）"},
     "error.pdf_no_pages": {"en": "This PDF has no pages", "zh": "此 PDF 没有页面"},
     "error.pdf_security": {"en": "This PDF is protected by a security handler other than the standard one, so it "
                                  "cannot be read",
