@@ -158,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
         from desktop_rag.cli.terminal import clean
 
-        # in Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI; the text may quote file names or server text
+        # in Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI; it may quote file names or server text
         language = environment_language() or "en"
         print(f"{'错误：' if language == 'zh' else 'error: '}{clean(error_text(exc, language))}", file=sys.stderr)
         return 1

@@ -23,8 +23,8 @@ _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
 
 def check_zip_safety(path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_xml: int = MAX_XML) -> None:
     """Raise LoadError unless `path` is a zip whose declared sizes pass the zip guard and hold a Word document."""
-    check_office_package(path, kind=".docx", what=Phrase("phrase.word_document"), main_part="word/document.xml", not_zip="not_docx",
-                         max_total=max_total, max_xml=max_xml)
+    check_office_package(path, kind=".docx", what=Phrase("phrase.word_document"), main_part="word/document.xml",
+                         not_zip="not_docx", max_total=max_total, max_xml=max_xml)
 
 
 def _heading_level(paragraph) -> int | None:

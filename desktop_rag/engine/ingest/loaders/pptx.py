@@ -25,8 +25,9 @@ MAX_GROUP_DEPTH = 32  # groups inside groups: deeper shapes are not read
 
 def check_zip_safety(path: Path) -> None:
     """Raise LoadError unless `path` passes the zip guard and holds a presentation of sane XML size."""
-    check_office_package(path, kind=".pptx", what=Phrase("phrase.powerpoint_presentation"), main_part="ppt/presentation.xml",
-                         not_zip="not_pptx", max_total=MAX_UNCOMPRESSED, max_xml=MAX_XML)
+    check_office_package(path, kind=".pptx", what=Phrase("phrase.powerpoint_presentation"),
+                         main_part="ppt/presentation.xml", not_zip="not_pptx", max_total=MAX_UNCOMPRESSED,
+                         max_xml=MAX_XML)
 
 
 def _shapes(shapes, depth: int = 0) -> Iterator:

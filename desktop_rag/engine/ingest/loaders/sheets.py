@@ -154,7 +154,8 @@ def load_csv(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         reader = csv.reader(io.StringIO(text, newline=""), _dialect(text[:1 << 16], path.suffix.lower()))
         sections = _sheet_sections(path.stem, reader, 1, table_chars, _Budget())
     except csv.Error as exc:
-        raise LoadError.coded("csv_unreadable", suffix=path.suffix.lower(), detail=str(exc), mb=format_mb(MAX_FIELD)) from exc
+        raise LoadError.coded("csv_unreadable", suffix=path.suffix.lower(), detail=str(exc),
+                              mb=format_mb(MAX_FIELD)) from exc
     if not sections:
         raise LoadError.coded("no_text_left")
     return ParsedDocument(sections=tuple(sections))
