@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{'错误：' if language == 'zh' else 'error: '}{clean(error_text(exc, language))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("已中断" if environment_language() == "zh" else "interrupted", file=sys.stderr)
         return 130
 
 
