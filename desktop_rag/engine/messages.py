@@ -156,11 +156,13 @@ def _patterns() -> list[tuple[re.Pattern[str], str]]:
 
 def translated(text: str, language: str, depth: int = 2) -> str:
     """An English error text of the table (as stored on a failed file, or sent on as a string) in `language`,
-    its quoted values translated too; any other text as it is."""
+    its quoted values translated too (several "; "-joined texts one by one); any other text as it is."""
     if language == "en" or depth <= 0:
         return text
     for pattern, key in _patterns():
         if found := pattern.fullmatch(text):
             values = {k: translated(v, language, depth - 1) for k, v in found.groupdict().items()}
             return message(key, language, **values)
+    if "; " in text:  # an indexed file's notes, joined
+        return "；".join(translated(part, language, depth) for part in text.split("; "))
     return text

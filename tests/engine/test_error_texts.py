@@ -114,3 +114,10 @@ def test_the_password_errors_keep_the_prefix_needs_password_reads(code: str) -> 
     from desktop_rag.engine import needs_password
 
     assert needs_password(str(LoadError.coded(code)))
+
+
+def test_an_indexed_files_joined_notes_read_back_one_by_one() -> None:
+    from desktop_rag.engine.ingest.loaders import pdf
+
+    stored = "; ".join((pdf.RECOVERED.format(n=2), pdf.LEFT_OUT.format(n=1)))
+    assert translated(stored, "zh") == "2 页文字层无法读取的页面已通过文字识别（OCR）读取；1 页文字层无法读取的页面被略过"

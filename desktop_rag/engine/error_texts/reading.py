@@ -247,4 +247,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.view_damaged": {"en": "This PDF is damaged or is not a valid PDF file, so it cannot be shown",
                            "zh": "此 PDF 已损坏或不是有效的 PDF 文件，无法显示"},
     "error.view_unopenable": {"en": "This PDF could not be opened ({detail})", "zh": "无法打开此 PDF（{detail}）"},
+    # notes on an indexed file, stored like a failed file's reason ("; "-joined when there are several)
+    "note.pdf_recovered": {"en": "{n} page(s) with an unreadable text layer were read by text recognition (OCR)",
+                           "zh": "{n} 页文字层无法读取的页面已通过文字识别（OCR）读取"},
+    "note.pdf_left_out": {"en": "{n} page(s) with an unreadable text layer were left out",
+                          "zh": "{n} 页文字层无法读取的页面被略过"},
 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.messages import message
+from desktop_rag.engine.messages import TEXTS, message
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.pdf_layer import broken
@@ -24,8 +24,8 @@ from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NO_TEXT_OCR_OFF = message("error.pdf_no_text_ocr_off")
-RECOVERED = "{n} page(s) with an unreadable text layer were read by text recognition (OCR)"
-LEFT_OUT = "{n} page(s) with an unreadable text layer were left out"
+RECOVERED = TEXTS["note.pdf_recovered"]["en"]  # notes on an indexed file (its stored reason, read back like errors)
+LEFT_OUT = TEXTS["note.pdf_left_out"]["en"]
 MIN_TEXT_CHARS = 16  # a page with less text than this, and an image, is read by OCR (a scan with a stray page number)
 
 
