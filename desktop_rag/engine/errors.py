@@ -8,7 +8,7 @@ class DesktopRagError(Exception):
 
     Raise it with a message code to have it shown in the user's language: `UsageError.coded("unknown_collection",
     name=name)` takes the texts of "error.unknown_collection" in `messages.TEXTS` (English and Chinese; the error
-    texts live in `error_texts.py`); str(exc) is the English text, `error_text(exc, language)` the one a front end
+    texts live in `error_texts/`); str(exc) is the English text, `error_text(exc, language)` the one a front end
     shows. A value may be a `messages.Phrase` (a text of its own, shown in the same language).
     """
 
@@ -94,7 +94,8 @@ PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 class contain_panics:  # noqa: N801 - used as a context manager, reads like one
     """Turn a native library's panic inside the block (a BaseException that is neither an Exception nor one of
-    PASS_THROUGH) into a DesktopRagError: `what` (a name, or a `messages.Phrase`) failed, with the library's words."""
+    PASS_THROUGH) into a DesktopRagError: `what` (a name, or a `messages.Phrase`) failed, with the library's
+    words."""
 
     def __init__(self, what: object) -> None:
         self.what = what

@@ -137,6 +137,9 @@ def message(key: str, language: str = "en", **values: object) -> str:
     return _Lenient().format(texts.get(language, texts["en"]), **shown)
 
 
+MAX_READ_BACK = 8000  # characters: a longer text is shown as it is (bounded matching time)
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> list[tuple[re.Pattern[str], str]]:
     """The English error texts as patterns that read their values back, most specific (most fixed words) first."""
@@ -157,7 +160,7 @@ def _patterns() -> list[tuple[re.Pattern[str], str]]:
 def translated(text: str, language: str, depth: int = 2) -> str:
     """An English error text of the table (as stored on a failed file, or sent on as a string) in `language`,
     its quoted values translated too (several "; "-joined texts one by one); any other text as it is."""
-    if language == "en" or depth <= 0:
+    if language == "en" or depth <= 0 or len(text) > MAX_READ_BACK:
         return text
     for pattern, key in _patterns():
         if found := pattern.fullmatch(text):
