@@ -5,7 +5,8 @@ This module is the engine's public surface: the GUI, the CLI and the MCP server 
 one (say `Hit`) does not import the whole engine. The stages behind it, bottom to top (each imports only those
 below it; `pyproject.toml` holds the rules and a test enforces them):
 
-- base: `types` (results and events), `errors`, `paths`, `file_types`
+- base: `types` (results and events), `errors`, `paths`, `file_types`; below them the texts: `messages`,
+  `error_texts/`
 - `text/`: terms, keyword query/index text, language detection
 - `store/` | `models/`: the SQLite store and its indexes, collections, conversations | embedders and model files
 - `ingest/`: scanning, parsing, cleaning, chunking, the ingest run, re-embedding

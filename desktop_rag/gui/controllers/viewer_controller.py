@@ -248,7 +248,7 @@ class ViewerController(QObject):
 
     def _render_failed(self, index: int, error: str) -> None:
         if index == self.page and self.view is not None:
-            self.view.set_banner(tr("error", reason=error), level="info")
+            self.view.set_banner(tr("error", reason=i18n.error(error)), level="info")
 
     def _step_page(self, step: int) -> None:
         if self.pdf is not None and self.location is not None and self.location.kind == "pdf":

@@ -131,7 +131,7 @@ class CollectionBar(QWidget):
             self.import_confirmed.emit(path, problem is not None)
 
     def show_failure(self, message: str) -> None:
-        show_plain(self, QMessageBox.Icon.Warning, text("failed"), message)
+        show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
 
     def show_exported(self, report) -> None:
         self._info(text("exported", name=report.collection, path=report.path))
