@@ -141,3 +141,16 @@ def test_the_crash_dialog(qtbot, tmp_path, error: Exception) -> None:
     finally:
         sys.excepthook = saved
         logs.shutdown_logging()
+
+
+def test_the_connection_test_without_a_model(qtbot) -> None:
+    from desktop_rag.config import Settings
+    from desktop_rag.gui.controllers.settings_work import ConnectionTests
+    from desktop_rag.gui.views.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(), "")
+    qtbot.addWidget(dialog)
+    ConnectionTests(dialog).serve(dialog)
+    dialog.check_connection()
+    shown = dialog.test_result.text()
+    assert shown.startswith("未配置语言模型") and english_sentence(shown) is None, shown

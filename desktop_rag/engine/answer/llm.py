@@ -13,7 +13,7 @@ from typing import Any
 from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
 from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.messages import Phrase, message
 
 log = logging.getLogger(__name__)
 
@@ -367,5 +367,6 @@ def check_connection(config: LLMConfig) -> str:
         [{"role": "user", "content": "Reply with the single word OK."}], max_tokens=8, temperature=0.0
     )
     seconds = time.monotonic() - started
-    said = scrub(" ".join(reply.split())[:40], config.api_key) or "(an empty reply)"
-    return f"Connected to {config.model} at {config.host} in {seconds:.1f} s; it said: {said}"
+    said = scrub(" ".join(reply.split())[:40], config.api_key)
+    return message("note.connected" if said else "note.connected_empty", config.language, model=config.model,
+                   host=config.host, seconds=f"{seconds:.1f}", said=said)

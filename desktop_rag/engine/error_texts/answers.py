@@ -51,4 +51,27 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_length": {"en": "The answer was stopped at {cap:,} characters, the limit for one answer. Ask a narrower "
                                "question to get the rest.",
                          "zh": "回答在 {cap:,} 个字符处停止（单个回答的上限）。把问题问得更具体即可得到其余部分。"},
+    # why no model is used (answer/llm_config.config_problem: returned, not raised; shown in Settings and notices)
+    "error.no_model_configured": {"en": "No language model is configured. Choose a provider in Settings, or in the .env "
+                                        "file in the app's config folder (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL).",
+                                  "zh": "未配置语言模型。请在“设置”中，或在应用配置文件夹的 .env 文件中选择服务商"
+                                        "（OPENAI_API_KEY、OPENAI_BASE_URL、OPENAI_MODEL）。"},
+    "error.no_server_address": {"en": "No server address is set for {label}. Set the base URL in Settings, or in the "
+                                      ".env file in the app's config folder (OPENAI_BASE_URL).",
+                                "zh": "没有为{label}设置服务器地址。请在“设置”中，或在应用配置文件夹的 .env 文件中设置基础地址"
+                                      "（OPENAI_BASE_URL）。"},
+    "error.no_model_name": {"en": "No model name is set for {label}. Set the model in Settings, or in the .env file in "
+                                  "the app's config folder (OPENAI_MODEL).",
+                            "zh": "没有为{label}设置模型名称。请在“设置”中，或在应用配置文件夹的 .env 文件中设置模型"
+                                  "（OPENAI_MODEL）。"},
+    "error.no_api_key_set": {"en": "No API key is set for {label}. Add your key in Settings, or in the .env file in the "
+                                   "app's config folder (OPENAI_API_KEY).",
+                             "zh": "没有为{label}设置 API 密钥。请在“设置”中，或在应用配置文件夹的 .env 文件中添加密钥"
+                                   "（OPENAI_API_KEY）。"},
+    "phrase.the_model_server": {"en": "the model server", "zh": "模型服务器"},
+    # the Settings connection test's result (in the interface's language: LLMConfig.language)
+    "note.connected": {"en": "Connected to {model} at {host} in {seconds} s; it said: {said}",
+                       "zh": "已连接 {host} 上的 {model}，用时 {seconds} 秒；它回复：{said}"},
+    "note.connected_empty": {"en": "Connected to {model} at {host} in {seconds} s; it said: (an empty reply)",
+                             "zh": "已连接 {host} 上的 {model}，用时 {seconds} 秒；它的回复为空"},
 }

@@ -278,6 +278,6 @@ class SettingsDialog(QDialog):
             self.testing = False
             self.test_button.setEnabled(True)
             self.test_result.setStyleSheet("color: #2e7d32;" if ok else "color: #c62828;")
-            self.test_result.setText(message)
+            self.test_result.setText(i18n.error(message))
         except RuntimeError:  # the dialog closed meanwhile
             pass
