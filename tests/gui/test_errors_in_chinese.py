@@ -136,7 +136,10 @@ def test_the_crash_dialog(qtbot, tmp_path, error: Exception) -> None:
         box = crash_handler.crash_dialog()
         shown = box.windowTitle() + box.text() + box.informativeText()
         assert "意外错误" in box.windowTitle() and english_sentence(shown) is None, shown
-        assert str(error) in box.detailedText() or "collection_gone" not in shown  # the details keep the words
+        if isinstance(error, DesktopRagError):
+            assert "该合集已不存在。" in box.text()
+        else:  # named by its type; its English words stay in the details (the traceback)
+            assert "程序内部错误（ValueError）" in box.text() and str(error) in box.detailedText()
         box.button(QMessageBox.StandardButton.Ok).click()
     finally:
         sys.excepthook = saved
