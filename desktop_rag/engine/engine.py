@@ -197,7 +197,8 @@ class Engine(ReviewMethods):
             content = content or self.read_archive(path)
             problem = self.archive_model_problem(content)
             if problem and not reembed:
-                raise ModelMismatchError(problem)
+                raise ModelMismatchError.coded("archive_model", model=content.model, library_model=self.index_model,
+                                               count=len(content.chunks))
             folder = Path(documents_dir) if documents_dir else path.with_name(f"{path.stem} documents")
             report, ids, matrix = import_content(
                 self.store, content, name=name, use_vectors=problem is None,

@@ -51,14 +51,15 @@ def document_chunks(store: Store, path: str) -> list[Hit]:
     try:
         path = normalise_path(path)
     except (OSError, RuntimeError, ValueError) as exc:
-        raise UsageError(f"“{_shown(path)}” is not a usable file path ({_shown(str(exc))}).") from exc
+        raise UsageError.coded("bad_file_path", path=_shown(path), detail=_shown(str(exc))) from exc
     record = store.file_by_path(path)
     if record is None:
-        raise UsageError(f"“{_shown(path)}” is not a file of the library (see `desktop-rag status`).")
+        raise UsageError.coded("not_in_library", path=_shown(path))
     rows = passages.file_chunks(store, record.id, MAX_CHUNKS)
     if not rows:
-        why = f" ({_shown(record.error)})" if record.error else ""
-        raise UsageError(f"“{_shown(path)}” has no text in the library yet{why}: nothing to summarise.")
+        if record.error:
+            raise UsageError.coded("nothing_to_summarise_because", path=_shown(path), why=_shown(record.error))
+        raise UsageError.coded("nothing_to_summarise", path=_shown(path))
     return [Hit(r[0], 1.0, path, r[1], r[2], r[3], record.id, r[4], r[5], r[6], bool(r[7])) for r in rows]
 
 

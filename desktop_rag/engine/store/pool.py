@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from desktop_rag.engine.errors import LibraryBusyError
+from desktop_rag.engine.messages import message
 from desktop_rag.engine.store.store import Store
 
 
@@ -40,8 +41,7 @@ class WriterLock:
         return self._depth > 0
 
 
-BUSY_MESSAGE = ("The library is being updated by another Desktop RAG window or process (an index run, or a "
-                "source being removed). Wait until it has finished, then try again.")
+BUSY_MESSAGE = message("error.library_busy")
 
 
 def _take_file_lock(path: Path, wait_s: float) -> int:
@@ -55,7 +55,7 @@ def _take_file_lock(path: Path, wait_s: float) -> int:
         except OSError:
             if time.monotonic() >= deadline:
                 os.close(fd)
-                raise LibraryBusyError(BUSY_MESSAGE) from None
+                raise LibraryBusyError.coded("library_busy") from None
             time.sleep(0.05)
 
 

@@ -23,7 +23,7 @@ def add(store: Store, paths: Iterable[str | Path], collection: int | None = None
         if not path.is_dir() and not path.is_file():
             raise UsageError.coded("not_regular_path", path=raw)
         if path.is_file() and not is_supported(path):
-            raise UsageError.coded("unsupported_type", path=raw, types=supported_types())
+            raise UsageError.coded("unsupported_source_type", path=raw, types=supported_types())
         added.append(_add(store, str(path), "folder" if path.is_dir() else "file", collection))
     return added
 

@@ -165,7 +165,7 @@ class ViewerController(QObject):
         self.location, self.found = location, None
         self._banner(location)
         if location.error:
-            self.view.show_message(tr("error", reason=location.error))
+            self.view.show_message(tr("error", reason=i18n.error(location.error)))
             self.view.set_page_nav(None, 0)
         elif location.kind == "pdf":
             self._show_pdf(location)
@@ -175,7 +175,7 @@ class ViewerController(QObject):
 
     def _locate_failed(self, request: int, error: str) -> None:
         if request == self._request and self.view is not None:
-            self.view.show_message(tr("error", reason=error))
+            self.view.show_message(tr("error", reason=i18n.error(error)))
 
     def _set_pdf(self, pdf) -> None:
         if pdf is self.pdf:
@@ -248,7 +248,7 @@ class ViewerController(QObject):
 
     def _render_failed(self, index: int, error: str) -> None:
         if index == self.page and self.view is not None:
-            self.view.set_banner(tr("error", reason=error), level="info")
+            self.view.set_banner(tr("error", reason=i18n.error(error)), level="info")
 
     def _step_page(self, step: int) -> None:
         if self.pdf is not None and self.location is not None and self.location.kind == "pdf":
