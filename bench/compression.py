@@ -40,7 +40,7 @@ def rows_for(name: str, limit: int, docs: int | None, mode: str) -> list[dict]:
     questions = items(name, limit)
     for question, answers in questions:
         hits = engine.search(question, 5)
-        sent = engine.compress_passages(question, hits)
+        sent = engine.runtime.compress_passages(question, hits)
         whole, short = "\n\n".join(h.text for h in hits), "\n\n".join(sent_text(h) for h in sent)
         before += count_tokens(whole)
         after += count_tokens(short)

@@ -200,6 +200,7 @@ def legacy_speed(root: Path, files: int, rows: int) -> None:
 def table_questions(root: Path, rows: int) -> None:
     from desktop_rag.config import Settings, resolve_paths
     from desktop_rag.engine.engine import Engine
+    from desktop_rag.engine.runtime import Runtime
     from desktop_rag.engine.models.embedding import MULTILINGUAL_MODEL
 
     docs = root / "tables"
@@ -210,7 +211,7 @@ def table_questions(root: Path, rows: int) -> None:
         write_docx(docs / f"directory-{lang}.docx", table, intro)
         write_pptx(docs / f"directory-{lang}.pptx", table[:13], intro)  # a slide holds a dozen rows
         write_xlsx(docs / f"directory-{lang}.xlsx", table, intro)
-    original = Engine.parser
+    original = Runtime.parser
     print("| tables | questions | hit@5 | header share |\n|---|---|---|---|")
     for mode in ("before", "after"):
         def parser(self, _mode=mode):
@@ -219,7 +220,7 @@ def table_questions(root: Path, rows: int) -> None:
                 p.table_chars = 10 ** 9  # one section per table: the chunker cuts it, the header in one chunk
             return p
 
-        Engine.parser = parser
+        Runtime.parser = parser
         engine = Engine(resolve_paths(root / f"home-{mode}"), Settings(embedding_model=MULTILINGUAL_MODEL))
         try:
             engine.index([docs])
@@ -236,7 +237,7 @@ def table_questions(root: Path, rows: int) -> None:
             print(f"| {mode} | {questions} | {hits / questions:.3f} | {carry / max(holding, 1):.3f} |")
         finally:
             engine.close()
-            Engine.parser = original
+            Runtime.parser = original
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ def rows_for(name: str, limit: int, margins: list[float | None]) -> list[dict]:
     def similarity(question: str, sentences: list[str]) -> list[float]:  # the same scores for every margin
         key = (question, tuple(sentences))
         if key not in memo:
-            memo[key] = engine.sentence_similarity(question, sentences)
+            memo[key] = engine.runtime.sentence_similarity(question, sentences)
         return memo[key]
 
     asked = [(q, answers, engine.search(q, engine.settings.top_k)) for q, answers in questions(name, limit)]

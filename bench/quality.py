@@ -52,7 +52,7 @@ def bench_dataset(name: str, limit: int | None, model: str | None, methods: tupl
     beir = load_beir(name, limit)
     engine = open_engine(home)
     engine.warm_up()
-    store, (embedder, vectors) = engine.store, engine.dense_pair()
+    store, (embedder, vectors) = engine.store, engine.runtime.dense_pair()
     label = f"{name}.{MODEL_LABELS.get(model, model)}"
     doc_of = {cid: doc_id_of(path) for cid, path in
               store.db.execute("SELECT c.id, f.path FROM chunks c JOIN files f ON f.id = c.file_id")}

@@ -89,7 +89,7 @@ def bench_scifact(limit: int | None, model: str | None, warmup: int) -> list[dic
     for text in texts[:warmup]:
         engine.search(text)
     total = [timed(lambda t=t: engine.search(t)) for t in texts]
-    (embedder, vectors), store = engine.dense_pair(), engine.store
+    (embedder, vectors), store = engine.runtime.dense_pair(), engine.store
     embed = [timed(lambda t=t: embedder.embed_queries([t])) for t in texts]
     query_vectors = embedder.embed_queries(texts)
     dense = [timed(lambda q=q: vectors.search(q, 50)) for q in query_vectors]

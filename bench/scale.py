@@ -51,7 +51,7 @@ for text in texts[1:]:
     ms.append((time.perf_counter() - started) * 1000)
 ms.sort()
 from bench.synthetic import queries
-_, vectors = engine.dense_pair()
+_, vectors = engine.runtime.dense_pair()
 dense = []
 for q in queries(100, n)[1]:
     started = time.perf_counter()
@@ -62,7 +62,7 @@ print(json.dumps({"dense_p50_ms": dense[50], "dense_p95_ms": dense[95], "first_s
                   "search_p50_ms": ms[len(ms) // 2], "search_p95_ms": ms[int(len(ms) * 0.95)],
                   "after_keyword_only": bool(getattr(hits, "keyword_only", False)),
                   "idle_rss_mb": rss("VmRSS"), "peak_rss_mb": rss("VmHWM"),
-                  "index": type(engine.vectors()._index).__name__}))
+                  "index": type(engine.runtime.vectors()._index).__name__}))
 """
 
 

@@ -19,8 +19,8 @@ from desktop_rag.engine.engine import open_engine
 from bench.common import rss_mb
 engine = open_engine(sys.argv[1])
 engine.warm_up()
-vectors = engine.vectors()
-engine.embedder().embed(["an idle engine has answered one query"])
+vectors = engine.runtime.vectors()
+engine.runtime.embedder().embed(["an idle engine has answered one query"])
 gc.collect()
 print(json.dumps({"rss_mb": rss_mb(), "vectors": vectors.size, "approximate": vectors.approximate}))
 """

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from desktop_rag import __version__
 from desktop_rag.config import resolve_paths
-from desktop_rag.engine import DesktopRagError, contain_panics
+from desktop_rag.engine import DesktopRagError, contain_panics, environment_language, error_text
 
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
@@ -171,10 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
         from desktop_rag.cli.terminal import clean
 
-        print(f"error: {clean(str(exc))}", file=sys.stderr)  # may quote file names or server text
+        # in Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI; it may quote file names or server text
+        language = environment_language() or "en"
+        print(f"{'错误：' if language == 'zh' else 'error: '}{clean(error_text(exc, language))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("已中断" if environment_language() == "zh" else "interrupted", file=sys.stderr)
         return 130
 
 

@@ -7,19 +7,21 @@ class DesktopRagError(Exception):
     """Base class: the message is meant for the user.
 
     Raise it with a message code to have it shown in the user's language: `UsageError.coded("unknown_collection",
-    name=name)` takes the texts of "error.unknown_collection" in `messages.TEXTS` (English and Chinese); str(exc) is
-    the English text, `error_text(exc, language)` the one a front end shows.
+    name=name)` takes the texts of "error.unknown_collection" in `messages.TEXTS` (English and Chinese; the error
+    texts live in `error_texts/`); str(exc) is the English text, `error_text(exc, language)` the one a front end
+    shows. A value may be a `messages.Phrase` (a text of its own, shown in the same language).
     """
 
     code: str | None = None
     values: dict[str, object] = {}
 
     @classmethod
-    def coded(cls, code: str, /, **values: object) -> "DesktopRagError":
-        """This error with the text of message "error.<code>" filled with `values` (KeyError for an unknown code)."""
+    def coded(cls, code: str, /, *args: object, **values: object) -> "DesktopRagError":
+        """This error with the text of message "error.<code>" filled with `values` (KeyError for an unknown code);
+        `args` go before the text to the constructor (`DownloadError.coded("bad_revision", "invalid", ...)`)."""
         from desktop_rag.engine.messages import message
 
-        exc = cls(message(f"error.{code}", "en", **values))
+        exc = cls(*args, message(f"error.{code}", "en", **values))
         exc.code, exc.values = code, dict(values)
         return exc
 
@@ -44,15 +46,17 @@ class DiskFullError(DesktopRagError):
     """The disk holding the library filled up during a write; what was committed before is intact."""
 
 
-def error_text(exc: BaseException, language: str = "en") -> str:
-    """What a front end shows for `exc` in `language` ("en" or "zh"): a coded error's text in that language, any
-    other error's own message."""
+def error_text(exc: BaseException | str, language: str = "en") -> str:
+    """What a front end shows for `exc` in `language` ("en" or "zh"): a coded error's text in that language; for
+    any other error, or the English text of an error passed on as a string (a failed file's stored reason, an
+    answer's ErrorEvent), that text in `language` when it is an error text of the table, else as it is."""
+    from desktop_rag.engine.messages import message, translated
+
     code = getattr(exc, "code", None)
     if isinstance(exc, DesktopRagError) and code:
-        from desktop_rag.engine.messages import message
-
         return message(f"error.{code}", language, **exc.values)
-    return str(exc)
+    text = exc if isinstance(exc, str) else str(exc)
+    return translated(text, language) if language != "en" else text
 
 
 def is_disk_full(exc: BaseException) -> bool:
@@ -90,9 +94,10 @@ PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 class contain_panics:  # noqa: N801 - used as a context manager, reads like one
     """Turn a native library's panic inside the block (a BaseException that is neither an Exception nor one of
-    PASS_THROUGH) into a DesktopRagError: `what` failed, with the library's words."""
+    PASS_THROUGH) into a DesktopRagError: `what` (a name, or a `messages.Phrase`) failed, with the library's
+    words."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: object) -> None:
         self.what = what
 
     def __enter__(self) -> None:
@@ -100,5 +105,5 @@ class contain_panics:  # noqa: N801 - used as a context manager, reads like one
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc is not None and not isinstance(exc, (Exception, *PASS_THROUGH)):
-            raise DesktopRagError(f"{self.what} failed inside a native library ({str(exc)[:300]}).") from exc
+            raise DesktopRagError.coded("native_panic", what=self.what, detail=str(exc)[:300]) from exc
         return False

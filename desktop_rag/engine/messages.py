@@ -6,15 +6,16 @@ which follow the question's language, and the model catalog's descriptions, whic
 
 from __future__ import annotations
 
+import os
+import re
+import string
+from collections.abc import Mapping
+from functools import lru_cache
+
+from desktop_rag.engine.error_texts import ERROR_TEXTS
+
 TEXTS: dict[str, dict[str, str]] = {
-    # errors raised to a front end ("error.<code>", raised as `SomeError.coded(code, **values)`: errors.py)
-    "error.disk_full": {  # {where}: the library's folder
-        "en": "The disk holding your library ({where}) is full, so indexing stopped. Nothing is lost: every file "
-              "indexed before this point is saved and intact. Free some disk space, then run the index again; it "
-              "continues where it stopped.",
-        "zh": "资料库所在的磁盘（{where}）已满，索引已停止。没有丢失任何内容：此前已索引的文件都已保存且完好。"
-              "请释放一些磁盘空间，然后重新运行索引，它会从停止处继续。",
-    },
+    **ERROR_TEXTS,  # errors raised to a front end: "error.<code>" (errors.py) and the phrases they quote
     # what a folder scan skipped ({n} files; {types}: "8 .key, 4 .pages")
     "skipped_types": {"en": "{n} skipped: {types}, not supported", "zh": "跳过 {n} 个文件：{types}，不支持这些类型"},
     "skipped_type": {"en": "{count} {suffix}", "zh": "{count} 个 {suffix}"},
@@ -83,22 +84,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "model.paraphrase-multilingual-MiniLM-L12-v2.languages": {
         "en": "50+ languages (incl. zh, en)", "zh": "50 多种语言（含中、英）",
     },
-    # the review log and `desktop-rag eval` (issue 39)
-    "error.unknown_grade": {"en": "Unknown grade {grade}: one of {grades}.", "zh": "未知的评分 {grade}：应为 {grades} 之一。"},
-    "error.unknown_answer": {
-        "en": "Answer {answer_id} is not in the review log (it was deleted with its conversation, or never logged).",
-        "zh": "评审记录中没有回答 {answer_id}（它已随对话删除，或从未记录）。",
-    },
-    "error.labelled_set_pair": {
-        "en": "An imported labelled set needs both files: the queries (JSONL) and the qrels (TSV).",
-        "zh": "导入的标注集需要两个文件：查询文件（JSONL）和 qrels 文件（TSV）。",
-    },
-    "error.bad_labelled_set": {  # {path}: the file, {line}: its line number, {problem}: what is wrong
-        "en": "{path}, line {line}: {problem}. Queries are one {{\"_id\", \"text\"}} object a line; qrels are "
-              "query-id, corpus-id and score separated by tabs, after a header line.",
-        "zh": "{path} 第 {line} 行：{problem}。查询文件每行一个 {{\"_id\", \"text\"}} 对象；qrels 文件在标题行之后，"
-              "每行为以制表符分隔的 query-id、corpus-id 和 score。",
-    },
 }
 
 
@@ -115,7 +100,72 @@ def skipped_summary(skipped: tuple[tuple[str, int], ...] | dict[str, int], langu
     return message("skipped_types", language, n=sum(n for _, n in items), types=joiner.join(named))
 
 
+def environment_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """"zh" or "en" as the POSIX locale variables say (the first set of LC_ALL, LC_MESSAGES, LANG: Chinese when it
+    begins with "zh"), None when none is set. The CLI's language; the GUI's too when one is set (gui/i18n.py)."""
+    environ = os.environ if environ is None else environ
+    value = next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), None)
+    return None if value is None else "zh" if value.lower().startswith("zh") else "en"
+
+
+class Phrase:
+    """A text of the table used as a value of another, written in the language of the text it fills:
+    `ArchiveError.coded("not_archive", name=name, why=Phrase("phrase.archive.no_manifest"))`."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        TEXTS[key]  # noqa: B018 - an unknown key fails here, where it is written
+        self.key, self.values = key, values
+
+    def text(self, language: str) -> str:
+        return message(self.key, language, **self.values)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+class _Lenient(string.Formatter):
+    """Fills a template with values read back from a text (strings): a number's format spec is not applied."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        return str(value) if isinstance(value, str) else super().format_field(value, format_spec)
+
+
 def message(key: str, language: str = "en", **values: object) -> str:
     """The text for `key` in `language` ("en" or "zh"; anything else is English), with `values` filled in."""
     texts = TEXTS[key]
-    return texts.get(language, texts["en"]).format(**values)
+    shown = {k: v.text(language) if isinstance(v, Phrase) else v for k, v in values.items()}
+    return _Lenient().format(texts.get(language, texts["en"]), **shown)
+
+
+MAX_READ_BACK = 8000  # characters: a longer text is shown as it is (bounded matching time)
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The English error texts as patterns that read their values back, most specific (most fixed words) first."""
+    found = []
+    for key, texts in ERROR_TEXTS.items():
+        parts, seen, literal = [], set(), 0
+        for text, field, _spec, _conv in string.Formatter().parse(texts["en"]):
+            parts.append(re.escape(text))
+            literal += len(text)
+            if field is not None:
+                parts.append(f"(?P={field})" if field in seen else f"(?P<{field}>.+?)")
+                seen.add(field)
+        if literal >= 8 and "zh" in texts:
+            found.append((literal, re.compile("".join(parts), re.DOTALL), key))
+    return [(pattern, key) for _, pattern, key in sorted(found, key=lambda f: -f[0])]
+
+
+def translated(text: str, language: str, depth: int = 2) -> str:
+    """An English error text of the table (as stored on a failed file, or sent on as a string) in `language`,
+    its quoted values translated too (several "; "-joined texts one by one); any other text as it is."""
+    if language == "en" or depth <= 0 or len(text) > MAX_READ_BACK:
+        return text
+    for pattern, key in _patterns():
+        if found := pattern.fullmatch(text):
+            values = {k: translated(v, language, depth - 1) for k, v in found.groupdict().items()}
+            return message(key, language, **values)
+    if "; " in text:  # an indexed file's notes, joined
+        return "；".join(translated(part, language, depth) for part in text.split("; "))
+    return text

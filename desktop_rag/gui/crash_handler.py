@@ -12,6 +12,8 @@ from types import TracebackType
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from desktop_rag.engine import DesktopRagError
+from desktop_rag.gui import i18n
 from desktop_rag.logs import redact
 
 log = logging.getLogger(__name__)
@@ -39,12 +41,10 @@ class _CrashNotifier(QObject):
             self.suppressed += 1
             return
         parent = QApplication.activeWindow()
-        box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error",
-                          f"Something went wrong, but the app is still running.\n\n{summary}", parent=parent)
+        box = QMessageBox(QMessageBox.Icon.Critical, i18n.tr("crash.title"), i18n.tr("crash.text", summary=summary),
+                          parent=parent)
         box.setObjectName(DIALOG_OBJECT_NAME)
-        box.setInformativeText(f"The details were written to the log file:\n{self.log_file}\n\n"
-                               "If this keeps happening, save your work, restart the app, and include "
-                               "the log file when you report the problem.")
+        box.setInformativeText(i18n.tr("crash.details", log_file=self.log_file))
         box.setDetailedText(details)
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         box.setModal(False)
@@ -65,7 +65,14 @@ def _visible(box: QMessageBox | None) -> bool:
 
 def _describe(exc_type: type[BaseException], exc: BaseException | None,
               tb: TracebackType | None) -> tuple[str, str]:
-    summary = "".join(traceback.format_exception_only(exc_type, exc)).strip()
+    """The dialog's summary in the interface's language (an engine error's own text; in Chinese, a program error
+    is named by its type, its English message staying in the details) and the traceback."""
+    if isinstance(exc, DesktopRagError):
+        summary = i18n.error(exc)
+    elif i18n.language() == "en":
+        summary = "".join(traceback.format_exception_only(exc_type, exc)).strip()
+    else:
+        summary = i18n.tr("crash.internal", type=exc_type.__name__)
     if len(summary) > _MAX_MESSAGE:
         summary = summary[:_MAX_MESSAGE] + "…"
     details = "".join(traceback.format_exception(exc_type, exc, tb))

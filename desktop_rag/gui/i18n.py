@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QLocale
 
-from desktop_rag.engine import READERS, suffix_patterns, type_labels
+from desktop_rag.engine import READERS, environment_language, error_text, suffix_patterns, type_labels
 
 
 def types_phrase(lang: str) -> str:
@@ -430,6 +430,14 @@ _TEXT: dict[str, tuple[str, str]] = {
                           "a folder on this computer, so it is not opened. Link its source in the library first.",
                           "此文档来自未附带文档的归档，尚未关联到本机的文件夹，因此不会打开。请先在资料库中关联其来源。"),
     "dialog.error": ("Desktop RAG", "Desktop RAG"),
+    # the crash dialog (crash_handler.py)
+    "crash.title": ("Unexpected error", "意外错误"),
+    "crash.text": ("Something went wrong, but the app is still running.\n\n{summary}",
+                   "出了点问题，但应用仍在运行。\n\n{summary}"),
+    "crash.details": ("The details were written to the log file:\n{log_file}\n\nIf this keeps happening, save your "
+                      "work, restart the app, and include the log file when you report the problem.",
+                      "详细信息已写入日志文件：\n{log_file}\n\n如果反复出现，请保存工作、重启应用，并在报告问题时附上该日志文件。"),
+    "crash.internal": ("A program error ({type})", "程序内部错误（{type}）"),
 }
 
 _language = "en"
@@ -438,8 +446,9 @@ _listeners: list[weakref.WeakMethod] = []
 
 
 def system_language() -> str:
-    """'zh' when the system locale is Chinese, else 'en'."""
-    return "zh" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+    """'zh' when the system's language is Chinese, else 'en': the CLI's rule (LC_ALL, LC_MESSAGES or LANG) when one
+    of those is set, else the system locale Qt reads (Windows' and macOS' own setting)."""
+    return environment_language() or ("zh" if QLocale.system().language() == QLocale.Language.Chinese else "en")
 
 
 def resolve_language(setting: str) -> str:
@@ -449,6 +458,13 @@ def resolve_language(setting: str) -> str:
 
 def language() -> str:
     return _language
+
+
+def error(failure: BaseException | str) -> str:
+    """What the interface shows for a failure in its language: an engine error (or its English text passed on as a
+    string: a failed file's reason, an answer's error) through the engine's message table; other text as it is;
+    the class name of an exception without a message."""
+    return error_text(failure, _language) or (failure.__class__.__name__ if isinstance(failure, BaseException) else "")
 
 
 def type_name(name: str) -> str:

@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
 
     def _settings_not_saved(self, reason: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
-                   i18n.tr("settings.save_failed", path=str(self.paths.settings_file), reason=reason))
+                   i18n.tr("settings.save_failed", path=str(self.paths.settings_file), reason=i18n.error(reason)))
 
     # ---- adding documents ----
 
@@ -231,7 +231,7 @@ class MainWindow(QMainWindow):
         """Link a not-linked source to the folder the user chose, then index it (on the index worker)."""
         def failed(reason: str) -> None:
             show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
-                       i18n.tr("library.link_failed", path=source, reason=reason))
+                       i18n.tr("library.link_failed", path=source, reason=i18n.error(reason)))
         self.backend.link(source, chosen, failed)
 
     def confirm_remove(self, path: str) -> None:
@@ -280,6 +280,7 @@ class MainWindow(QMainWindow):
         return f"{text} · {skipped}" if skipped else text
 
     def _run_failed(self, message: str) -> None:
+        message = i18n.error(message)
         self.library_panel.show_progress_text(message)
         self.statusBar().showMessage(message, 15000)
 
@@ -291,6 +292,7 @@ class MainWindow(QMainWindow):
 
     def _show_model_state(self) -> None:
         state, message = self.model_state
+        message = i18n.error(message) if state == "error" else message
         if state == "ready":  # the library's model as the last status read it (an "auto" library can move to
             model = self.last_status.embedding_model if self.last_status else message  # e5 on its first Chinese text)
             self.model_label.setText(f"{i18n.tr('status.model_ready')} · {model}")

@@ -39,7 +39,7 @@ def source(tmp_path: Path):
 def _fresh(path: Path, settings: Settings = FAST) -> tuple[Engine, CountingEmbedder]:
     engine = Engine(resolve_paths(path), settings)
     counting = CountingEmbedder()
-    engine._embedders["hash:64"] = counting  # every passage embedding in the fresh library is counted
+    engine.runtime._embedders["hash:64"] = counting  # every passage embedding in the fresh library is counted
     return engine, counting
 
 
@@ -112,7 +112,7 @@ def test_another_model_is_said_first_and_reembeds_only_when_asked(source, tmp_pa
         assert (report.vectors, report.to_embed) == (0, 2)
         target.index([], collection=report.collection_id)
         assert target.status(report.collection_id).chunks_pending_embedding == 0
-        assert target.store.get_meta("embedding_model") == "hash:48" and target.vectors().dimension == 48
+        assert target.store.get_meta("embedding_model") == "hash:48" and target.runtime.vectors().dimension == 48
         assert {h.path for h in target.search("pumped hydro grid", 5, report.collection_id)} <= {
             str(b / "grid.txt"), str(b / "hydro.txt")}
     finally:

@@ -89,7 +89,7 @@ def test_deleting_a_collection_leaves_the_other_byte_identical(two, tmp_path: Pa
     before_order = [[h.chunk_id for h in engine.search(q, 10, second)] for q in QUERIES]
     engine.delete_collection(first)
     assert [c.name for c in engine.collections()] == ["Grid"]
-    assert engine.vectors().size == len(before_rows)  # A's vectors left the FAISS cache too
+    assert engine.runtime.vectors().size == len(before_rows)  # A's vectors left the FAISS cache too
     assert all(p.exists() for p in (a / "plants.txt", a / "soil.txt"))  # never the user's files
     assert store.db.execute(b_rows, (second,)).fetchall() == before_rows
     assert [[h.chunk_id for h in engine.search(q, 10, second)] for q in QUERIES] == before_order
@@ -203,7 +203,7 @@ def test_a_schema_1_library_becomes_default_without_reembedding(tmp_path: Path, 
     old.close()
     engine = Engine(resolve_paths(data), FAST)
     counting = CountingEmbedder()
-    engine._embedders["hash:64"] = counting  # the engine's embedder cache: every passage embedding is counted
+    engine.runtime._embedders["hash:64"] = counting  # the engine's embedder cache: every passage embedding is counted
     try:
         assert engine.store.get_meta("schema_version") == "2"
         assert [(c.name, c.sources, c.files, c.chunks) for c in engine.collections()] == [("Default", 1, 2, 2)]

@@ -47,7 +47,7 @@ def check_invariants(home, folder, versions: dict[int, dict[str, list[str]]]) ->
         assert texts in versions[i].values(), f"file {i} is half old, half new"
         assert record.chunk_count == len(texts)
     stored = np.array(sorted(r[0] for r in store.db.execute("SELECT chunk_id FROM vectors")), dtype=np.int64)
-    assert np.array_equal(engine.vectors().ids(), stored), "FAISS ids differ from the store's"
+    assert np.array_equal(engine.runtime.vectors().ids(), stored), "FAISS ids differ from the store's"
     assert store.db.execute("SELECT count(*) FROM chunks_fts").fetchone()[0] == store.count_chunks()
     assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     engine.close()

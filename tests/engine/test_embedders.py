@@ -158,7 +158,7 @@ def test_an_embedder_that_changes_dimension_is_refused_with_a_clear_message(tmp_
     engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
     engine.index([docs])
     (docs / "b.txt").write_text(TRAIN_EN, encoding="utf-8")
-    engine._embedders["hash:64"] = HashEmbedder(32)  # the same model id now answering in 32 dimensions
+    engine.runtime._embedders["hash:64"] = HashEmbedder(32)  # the same model id now answering in 32 dimensions
     with pytest.raises(ModelMismatchError, match="never mixed"):
         engine.index()
     assert {len(r[0]) for r in engine.store.db.execute("SELECT vector FROM vectors")} == {64 * 4}

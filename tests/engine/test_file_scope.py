@@ -52,7 +52,7 @@ def test_a_file_scope_returns_only_that_file_keyword_dense_and_hybrid(lib):
     within = engine.restriction(files=[target])
     keyword = engine.store.hits_for(keyword_search(engine.store.db, "energy storage", 50, within))
     assert keyword and {h.path for h in keyword} == {target}
-    embedder, vectors = engine.dense_pair()
+    embedder, vectors = engine.runtime.dense_pair()
     count, selector = rs.member_filter(engine.store, within)
     dense = engine.store.hits_for(vectors.search(embedder.embed_queries(["energy storage"])[0], 50, selector))
     assert count == len(dense) == len(keyword) and {h.path for h in dense} == {target}

@@ -34,7 +34,7 @@ def make_engine(home, settings=HASH) -> Engine:
 def consistent(engine: Engine) -> None:
     """FAISS ids equal the store's vector ids, and every vector belongs to a chunk."""
     stored = np.array(sorted(r[0] for r in engine.store.db.execute("SELECT chunk_id FROM vectors")), dtype=np.int64)
-    assert np.array_equal(engine.vectors().ids(), stored)
+    assert np.array_equal(engine.runtime.vectors().ids(), stored)
     orphans = engine.store.db.execute(
         "SELECT count(*) FROM vectors v LEFT JOIN chunks c ON c.id = v.chunk_id WHERE c.id IS NULL").fetchone()[0]
     assert orphans == 0
@@ -87,7 +87,7 @@ def test_faiss_cache_rebuilt_when_missing_corrupt_or_stale(tmp_path):
     home = tmp_path / "数据 用户"  # a non-ASCII data dir must work
     engine = make_engine(home)
     engine.index([tmp_path / "docs"])
-    expected = engine.vectors().ids()
+    expected = engine.runtime.vectors().ids()
     engine.close()
     faiss_file = resolve_paths(home).vector_index
     assert faiss_file.exists()
@@ -103,12 +103,12 @@ def test_faiss_cache_rebuilt_when_missing_corrupt_or_stale(tmp_path):
             engine.store.add_vectors(ids.tolist(), -old)  # a new generation
             engine.close()
         engine = make_engine(home)
-        assert np.array_equal(engine.vectors().ids(), expected), damage
+        assert np.array_equal(engine.runtime.vectors().ids(), expected), damage
         if damage == "stale":  # the cache now serves the new vectors, not the old ones
             for chunk_id, vector in zip(ids[:3], -old[:3]):
-                top = engine.vectors().search(vector, 1)[0]
+                top = engine.runtime.vectors().search(vector, 1)[0]
                 assert top[0] == chunk_id and top[1] == pytest.approx(1.0, abs=1e-4), damage
-        assert not engine._embedders, "rebuilding the cache must not load or run the model"
+        assert not engine.runtime._embedders, "rebuilding the cache must not load or run the model"
         engine.close()
 
 
@@ -125,7 +125,7 @@ def test_other_chunking_refuses_to_mix_and_reindex_rebuilds(tmp_path):
     assert other.status().embedding_model == "hash:64"  # nothing changed
     report = other.reindex()
     assert report.added == 0 and report.updated == 3 and report.embedded == report.chunks
-    assert other.status().embedding_model == "hash:32" and other.vectors().dimension == 32
+    assert other.status().embedding_model == "hash:32" and other.runtime.vectors().dimension == 32
     consistent(other)
     other.close()
 
@@ -196,13 +196,13 @@ def test_embedding_batches_span_files(tmp_path, monkeypatch):
     write_docs(tmp_path / "docs", 40)
     engine = make_engine(tmp_path / "home")
     sizes = []
-    real = engine.embedder().embed
+    real = engine.runtime.embedder().embed
 
     def spy(texts, batch_size=64):
         sizes.append(len(texts))
         return real(texts, batch_size)
 
-    monkeypatch.setattr(engine.embedder(), "embed", spy)
+    monkeypatch.setattr(engine.runtime.embedder(), "embed", spy)
     engine.index([tmp_path / "docs"])
     assert sum(sizes) == engine.store.count_chunks()
     assert max(sizes) > engine.store.count_chunks() / 40 * 5  # one embed call covers many files

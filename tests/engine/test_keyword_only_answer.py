@@ -1,4 +1,4 @@
-"""An answer asked while the vectors still load in the background (Engine.load_in_background) does not wait for
+"""An answer asked while the vectors still load in the background (Engine.warm_up on a thread of its own) does not wait for
 them: its SourcesEvent says `keyword_only`, and the extractive answer's cross-language step (which needs the
 model) is skipped instead of waiting. Once loaded, answers are dense again and not flagged.
 
@@ -45,21 +45,22 @@ def _ask_within_bound(engine: Engine) -> list:
 
 def test_an_answer_during_the_background_load_is_flagged_and_does_not_wait(tmp_path: Path) -> None:
     engine = Engine(resolve_paths(_library(tmp_path)), SETTINGS)  # the app reopens the library
-    engine._lock.acquire()  # the background load (warm_up) waits here; searches and answers must not
+    engine.runtime._lock.acquire()  # the background load (warm_up) waits here; searches and answers must not
     try:
-        loader = engine.load_in_background()
-        while engine._loaders == 0:  # the load has begun
+        loader = threading.Thread(target=engine.warm_up, daemon=True)  # as the GUI's index worker does
+        loader.start()
+        while not engine.runtime.loading():  # the load has begun
             loader.join(0.01)
         events = _ask_within_bound(engine)
     finally:
-        engine._lock.release()
+        engine.runtime._lock.release()
     sources = next(e for e in events if isinstance(e, SourcesEvent))
     done = next(e for e in events if isinstance(e, DoneEvent))
     assert sources.keyword_only and [h.path.endswith("zh.md") for h in sources.hits] == [True]
     assert done.mode == "extractive" and "四千转" in done.answer
 
     loader.join(30)
-    assert not loader.is_alive() and engine.dense_ready()
+    assert not loader.is_alive() and engine.runtime.dense_ready()
     events = _ask_within_bound(engine)
     sources = next(e for e in events if isinstance(e, SourcesEvent))
     assert not sources.keyword_only and sources.hits

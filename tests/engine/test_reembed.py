@@ -59,7 +59,7 @@ def test_search_answers_at_every_moment_of_a_switch_on_2000_files(tmp_path):
             try:
                 hits = reader.search(words(1234), 3)
                 answers.append(bool(hits) and "doc01234" in hits[0].path)
-                models.add(reader.dense_pair()[1].dimension)
+                models.add(reader.runtime.dense_pair()[1].dimension)
             except Exception as exc:  # noqa: BLE001 - recorded, asserted below
                 failures.append(repr(exc))
 
@@ -80,7 +80,7 @@ def test_search_answers_at_every_moment_of_a_switch_on_2000_files(tmp_path):
     status = switching.status()
     assert status.embedding_model == "hash:48" and status.dimension == 48 and status.reembed_model == ""
     stored = np.array(sorted(r[0] for r in switching.store.db.execute("SELECT chunk_id FROM vectors")))
-    assert np.array_equal(np.sort(switching.vectors().ids()), stored) and switching.vectors().dimension == 48
+    assert np.array_equal(np.sort(switching.runtime.vectors().ids()), stored) and switching.runtime.vectors().dimension == 48
     assert {len(r[0]) for r in switching.store.db.execute("SELECT vector FROM vectors")} == {48 * 4}
     assert "doc01234" in reader.search(words(1234), 1)[0].path
     reader.close()

@@ -30,9 +30,9 @@ def searches_run(engine, monkeypatch) -> list[str]:
     ran: list[str] = []
     real = retrieval.hybrid_search
 
-    def counting(query, *args, **kwargs):
-        ran.append(query)
-        return real(query, *args, **kwargs)
+    def counting(question, *args, **kwargs):
+        ran.append(question.normalised)
+        return real(question, *args, **kwargs)
 
     monkeypatch.setattr(retrieval, "hybrid_search", counting)
     return ran
@@ -73,7 +73,7 @@ def test_removing_a_source_and_new_vectors_move_the_library_version(engine, tmp_
 
 
 def test_the_query_vector_is_embedded_once_per_model(engine, monkeypatch):
-    embedder, _ = engine.dense_pair()
+    embedder, _ = engine.runtime.dense_pair()
     calls: list[list[str]] = []
     real = type(embedder._embedder).embed_queries
 
@@ -83,7 +83,7 @@ def test_the_query_vector_is_embedded_once_per_model(engine, monkeypatch):
 
     monkeypatch.setattr(type(embedder._embedder), "embed_queries", counting)
     engine.search("buses every ten minutes", 2)
-    engine._results.clear()  # a new library version would do the same: the vector is still known
+    engine.runtime.results.clear()  # a new library version would do the same: the vector is still known
     engine.search("buses every ten minutes", 2)
     asked = [texts for texts in calls if "buses every ten minutes" in texts]  # (not the language centroids)
     assert asked == [["buses every ten minutes"]]

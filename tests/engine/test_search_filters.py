@@ -61,7 +61,7 @@ def test_folder_filter_returns_only_that_folders_files_keyword_dense_and_hybrid(
     within = engine.restriction(folders=[alpha])
     keyword = keyword_search(engine.store.db, "energy storage", 50, within)
     assert len(keyword) == 3 and _folders_of(engine.store.hits_for(keyword), root) == {"alpha", "alpha/deep"}
-    embedder, vectors = engine.dense_pair()
+    embedder, vectors = engine.runtime.dense_pair()
     count, selector = rs.member_filter(engine.store, within)
     dense = vectors.search(embedder.embed_queries(["energy storage"])[0], 50, selector)
     assert count == 3 and len(dense) == 3
@@ -136,7 +136,7 @@ def test_a_moved_file_follows_its_new_folder_in_the_filter(lib):
     assert names == ["a1.txt", "b1.txt", "b2.md"]
     within = engine.restriction(folders=[beta])
     assert rs.member_filter(engine.store, within)[0] == 3  # the dense side too, not only the keyword join
-    embedder, vectors = engine.dense_pair()
+    embedder, vectors = engine.runtime.dense_pair()
     dense = vectors.search(embedder.embed_queries(["energy"])[0], 20, rs.member_filter(engine.store, within)[1])
     assert sorted(Path(h.path).name for h in engine.store.hits_for(dense)) == names
 
@@ -153,9 +153,9 @@ def test_filters_hold_with_the_approximate_ivf_index(tmp_path, monkeypatch):
     monkeypatch.setattr(vi, "APPROX_THRESHOLD", 200)  # rebuilt from the store as an IVF index
     engine = Engine(resolve_paths(data), FAST)
     try:
-        assert engine.vectors().approximate
+        assert engine.runtime.vectors().approximate
         beta, md = str(root / "beta"), ["md"]
-        embedder, vectors = engine.dense_pair()
+        embedder, vectors = engine.runtime.dense_pair()
         for q in QUERIES:
             query = embedder.embed_queries([q])[0]
             _, in_beta = rs.member_filter(engine.store, engine.restriction(folders=[beta]))

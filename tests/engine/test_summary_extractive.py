@@ -94,7 +94,7 @@ def test_a_long_document_embeds_a_bounded_number_of_sentences(engine, monkeypatc
     engine, docs = engine
     monkeypatch.setattr(summary_extractive, "MAX_EMBEDDED", 40)
     seen: list[int] = []
-    real = engine.embedder().embed
-    monkeypatch.setattr(engine.embedder(), "embed", lambda texts: seen.append(len(texts)) or real(texts))
+    real = engine.runtime.embedder().embed
+    monkeypatch.setattr(engine.runtime.embedder(), "embed", lambda texts: seen.append(len(texts)) or real(texts))
     lines, _, _ = _summary(engine, docs / "long.md")
     assert sum(seen) <= 40 and len(lines) >= len(TOPICS)  # stored chunk vectors narrowed it; still every part

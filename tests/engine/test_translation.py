@@ -6,6 +6,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.runtime import Runtime
 from desktop_rag.engine.search.translation import target_languages
 from tests.support.openai_server import run_openai_server
 
@@ -68,8 +69,8 @@ def test_a_chinese_question_is_translated_to_english(tmp_path, server, library):
 def test_without_translation_only_the_word_list_finds_the_chinese_passage(tmp_path, server, library, monkeypatch):
     engine = engine_for(tmp_path, server, library, translate_queries=False)
     assert engine.search("Which ticket discount do students get?", 3)[0].path.endswith("火车票.txt")  # the gloss
-    monkeypatch.setattr(Engine, "lexicon", lambda self: None)
-    engine._results.clear()
+    monkeypatch.setattr(Runtime, "lexicon", lambda self: None)
+    engine.runtime.results.clear()
     hits = engine.search("Which ticket discount do students get?", 3)
     assert not hits or not hits[0].path.endswith("火车票.txt")  # the English-only model alone misses it
     assert translation_requests(server) == []

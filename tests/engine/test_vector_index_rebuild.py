@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import os
 import time
 
@@ -73,7 +75,8 @@ def test_large_cache_rebuilt_in_background_while_keyword_search_answers(how, tmp
     _damage(data_dir, how)
 
     engine = Engine(resolve_paths(data_dir), Settings(embedding_model=MODEL))  # the app starts
-    loader = engine.load_in_background()
+    loader = threading.Thread(target=engine.warm_up, daemon=True)  # as the GUI's index worker does
+    loader.start()
     during: list[tuple[float, list[int]]] = []
     while loader.is_alive():
         started = time.perf_counter()
@@ -89,7 +92,7 @@ def test_large_cache_rebuilt_in_background_while_keyword_search_answers(how, tmp
         assert ids and needle not in ids  # keyword results only: the topic7 passages, not the dense-only needle
     after = engine.search(QUERY, 10)
     assert not after.keyword_only and needle in [h.chunk_id for h in after], "dense results return after"
-    assert engine.vectors().kind == "ivf-sq8" and engine.vectors().size == LARGE + 1
+    assert engine.runtime.vectors().kind == "ivf-sq8" and engine.runtime.vectors().size == LARGE + 1
     loaded = VectorIndex.load(engine.paths.vector_index)
     assert loaded is not None and loaded[1] == engine.store.vectors_generation(), "the rebuilt cache is saved"
     engine.close()

@@ -1,4 +1,4 @@
-"""A library reopened while its vectors still load answers from keyword search at once (Engine.load_in_background):
+"""A library reopened while its vectors still load answers from keyword search at once (Engine.warm_up on the index worker):
 the answer's one notice says so, and the status bar says the search index is loading until it is ready.
 
 Real MainWindow, real engine, offscreen Qt, the loopback OpenAI server for the model answer. In the first two tests
@@ -58,13 +58,13 @@ def _reopened_while_loading(qtbot, home: Path, settings: Settings) -> Iterator:
     create_application()
     window = MainWindow(resolve_paths(home), settings, start=False)
     engine = window.backend.engine
-    engine._lock.acquire()  # the load (Engine.warm_up) waits here, as on a slow disk; searches do not need it
+    engine.runtime._lock.acquire()  # the load (Engine.warm_up) waits here, as on a slow disk; searches do not need it
     held = [True]
 
     def release() -> None:
         if held[0]:
             held[0] = False
-            engine._lock.release()
+            engine.runtime._lock.release()
 
     reader_gate = threading.Event()  # the first status read waits until the load has been seen to begin
     try:
@@ -72,7 +72,7 @@ def _reopened_while_loading(qtbot, home: Path, settings: Settings) -> Iterator:
         window.backend.run(lambda: reader_gate.wait(10))
         window.backend.start()
         window.chat.load_conversations()
-        qtbot.waitUntil(lambda: engine._loaders == 1, timeout=10_000)  # the background load has begun
+        qtbot.waitUntil(lambda: engine.runtime.loading(), timeout=10_000)  # the background load has begun
         QApplication.processEvents()  # its "loading" state, emitted before, is shown
         assert window.last_status is None and window.model_label.text() == "Loading the embedding model…"
         reader_gate.set()  # the status arrives during the load: the status bar says what is loading
@@ -92,10 +92,10 @@ def _check_loading_then_ready(qtbot, window, passages: int) -> None:
     qtbot.waitUntil(lambda: window.last_status is not None, timeout=10_000)
     label = window.model_label
     assert label.text().startswith(f"Loading the search index ({passages} passages)"), label.text()
-    assert not engine.dense_ready()
+    assert not engine.runtime.dense_ready()
     window.release()
     qtbot.waitUntil(lambda: window.model_state[0] == "ready", timeout=30_000)  # shown on the GUI thread
-    assert engine.dense_ready()
+    assert engine.runtime.dense_ready()
     assert "Loading" not in label.text() and label.text().startswith("Model ready"), label.text()
 
 
@@ -164,7 +164,7 @@ def test_a_corrupt_cache_rebuilt_at_start_shows_loading_until_dense_is_ready(mak
     qtbot.waitUntil(lambda: window.model_state[0] == "ready", timeout=60_000)
     recorder.stop()
     assert f"Loading the search index ({passages:,} passages)…" in seen, seen
-    assert window.backend.engine.dense_ready() and window.model_label.text().startswith("Model ready")
+    assert window.backend.engine.runtime.dense_ready() and window.model_label.text().startswith("Model ready")
     window.chat.new_conversation()
     message, _ = _ask(qtbot, window, rebuild.QUERY)
     assert not message.keyword_only and LOADING_EN not in _notice(window)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.models import download as model_download
 from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.settings_work import ModelDownloads
 from desktop_rag.gui.views.model_download_dialog import ModelDownloadDialog
 from tests.support.hub_server import fake_model_files, run_hub_server
 
@@ -30,8 +31,11 @@ def _english():
 
 
 def _dialog(qtbot, data_dir: Path, endpoint: str) -> ModelDownloadDialog:
+    """The dialog, its downloads run by the controller that serves it (as SettingsFlow does)."""
     dialog = ModelDownloadDialog(data_dir, endpoint)
     qtbot.addWidget(dialog)
+    downloads = ModelDownloads(dialog)
+    downloads.serve(dialog)
     dialog.show()
     return dialog
 
@@ -115,6 +119,7 @@ def test_settings_get_a_model_fills_the_embedding_field(qtbot, hub, tmp_path):
     window = _Window(tmp_path / "home")
     qtbot.addWidget(window)
     settings = SettingsDialog(Settings(hub_endpoint=hub.endpoint), "", window)
+    ModelDownloads(window).serve_settings(settings)
     settings.show()
     qtbot.mouseClick(settings.get_model_button, Qt.MouseButton.LeftButton)
     dialog = settings.model_dialog

@@ -22,5 +22,5 @@ def test_the_status_bar_shows_the_first_use_preparation(make_window, qtbot, tmp_
     shown = [tuple(map(int, re.search(r"step (\d+) of (\d+)", t).groups())) for t in steps]
     assert all(done <= total for done, total in shown), shown  # never "step 2 of 1" while verifying
     assert window.model_label.text().endswith(BUNDLED_MODEL)
-    assert window.backend.engine.embedder().runtime == "OnnxEmbedder"
+    assert window.backend.engine.runtime.embedder().runtime == "OnnxEmbedder"
     assert (tmp_path / "fresh" / "models" / ".onnx").is_dir()

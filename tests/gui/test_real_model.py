@@ -24,7 +24,7 @@ def test_bundled_model_loads_in_background_and_answers(make_window, qtbot, tmp_p
     assert window.model_state[0] == "ready", window.model_state
     add_and_wait(qtbot, window, [str(docs)], timeout=120_000)
     assert window.last_status.chunks_pending_embedding == 0
-    assert window.backend.engine.embedder().runtime == "OnnxEmbedder"  # the default path, not the fallback
+    assert window.backend.engine.runtime.embedder().runtime == "OnnxEmbedder"  # the default path, not the fallback
 
     with qtbot.waitSignal(window.chat.answer_finished, timeout=60_000) as blocker:
         window.chat_panel.input.setPlainText("Which animal purrs?")
@@ -69,13 +69,13 @@ def _ask_the_samples(make_window, qtbot, home, ui_language: str, question: str):
                     and window.last_status.embedding_model == "bundled:multilingual-e5-small"
                     and not window.last_status.reembed_model, timeout=180_000)  # no model switch under way
     # until the vectors are loaded an answer is keyword-only (and says so), which cannot cross languages
-    qtbot.waitUntil(lambda: window.model_state[0] == "ready" and window.backend.engine.dense_ready(), timeout=180_000)
+    qtbot.waitUntil(lambda: window.model_state[0] == "ready" and window.backend.engine.runtime.dense_ready(), timeout=180_000)
     with qtbot.waitSignal(window.chat.answer_finished, timeout=120_000) as blocker:
         window.chat_panel.input.setPlainText(question)
         window.chat_panel.send_button.click()
     message = blocker.args[0]
     assert message.mode == "extractive" and not message.error and not message.keyword_only
-    assert window.backend.engine.embedder().runtime == "OnnxEmbedder"
+    assert window.backend.engine.runtime.embedder().runtime == "OnnxEmbedder"
     return message
 
 

@@ -19,6 +19,7 @@ def test_api_key_saved_owner_only_and_connection_test(make_window, qtbot, llm_se
     window = make_window(llm_settings(llm_server))
     dialog = SettingsDialog(window.settings, "", window)
     qtbot.addWidget(dialog)
+    window.settings_flow.serve(dialog)  # the controller runs the test the dialog asks for
     dialog.provider.setCurrentIndex(dialog.provider.findData("deepseek"))
     assert dialog.base_url.text() == "https://api.deepseek.com/v1" and dialog.model.text() == "deepseek-chat"
     dialog.base_url.setText(llm_server.base_url)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.runtime import Runtime
 from desktop_rag.engine.store.store import Store
 from tests.gui.conftest import add_and_wait, llm_settings, thread_name, wait_idle
 
@@ -20,7 +20,7 @@ SIDE_WRITES = {
     ("desktop_rag.engine.store.conversations", "delete"): {"desktop-rag-reader"},
     ("desktop_rag.engine.store.conversations", "add_message"): {"desktop-rag-answer"},
     ("desktop_rag.engine.store.collections", "set_conversation_collection"): {"desktop-rag-reader"},
-    ("desktop_rag.engine.search.translation", "translate"): {"desktop-rag-answer"},
+    ("desktop_rag.engine.store.translations", "remember"): {"desktop-rag-answer"},
     ("desktop_rag.engine.answer.replay", "put"): {"desktop-rag-answer"},  # the answer cache
     ("desktop_rag.engine.review.recording", "_log"): {"desktop-rag-answer"},  # the review log (issue 39)
 }
@@ -30,10 +30,10 @@ QUESTION = "How hot should the water be for green tea?"
 @pytest.fixture
 def audit(monkeypatch):
     """Every write transaction (Store.transaction) with its thread and the function that opened it, and every
-    use of the library's writer lock (Engine._writing) with its thread."""
+    use of the library's writer lock (Runtime.writing) with its thread."""
     writes: list[tuple[str, str, str]] = []
     locked: list[str] = []
-    transaction, writing = Store.transaction, Engine._writing
+    transaction, writing = Store.transaction, Runtime.writing
 
     def audited_transaction(self):
         caller = sys._getframe(1)
@@ -45,7 +45,7 @@ def audit(monkeypatch):
         return writing(self)
 
     monkeypatch.setattr(Store, "transaction", audited_transaction)
-    monkeypatch.setattr(Engine, "_writing", audited_writing)
+    monkeypatch.setattr(Runtime, "writing", audited_writing)
     return writes, locked
 
 
@@ -76,7 +76,7 @@ def test_each_write_happens_on_the_thread_the_rule_names(make_window, qtbot, tmp
     wait_idle(qtbot, window)
 
     assert set(locked) == {INDEX_THREAD}  # every index change went through the writer lock on the index worker
-    assert ("desktop-rag-answer", "desktop_rag.engine.search.translation", "translate") in writes  # the test did translate
+    assert ("desktop-rag-answer", "desktop_rag.engine.store.translations", "remember") in writes  # the test did translate
     assert ("desktop-rag-answer", "desktop_rag.engine.store.conversations", "add_message") in writes
     for thread, module, function in writes:
         assert thread != "GUI", f"{module}.{function} wrote on the GUI thread"

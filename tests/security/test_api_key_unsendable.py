@@ -29,11 +29,13 @@ def zh():
 
 
 def _dialog(qtbot, server, key: str):
+    from desktop_rag.gui.controllers.settings_work import ConnectionTests
     from desktop_rag.gui.views.settings_dialog import SettingsDialog
 
     settings = Settings(llm_provider="custom", llm_base_url=server.base_url, llm_model="fake-model")
     dialog = SettingsDialog(settings, "")
     qtbot.addWidget(dialog)
+    ConnectionTests(dialog).serve(dialog)  # as SettingsFlow does
     dialog.key.setText(key)
     return dialog
 

@@ -34,7 +34,7 @@ def stored_ids(engine: Engine) -> np.ndarray:
 
 
 def assert_cache_matches_store(engine: Engine) -> None:
-    assert np.array_equal(engine.vectors().ids(), stored_ids(engine))
+    assert np.array_equal(engine.runtime.vectors().ids(), stored_ids(engine))
 
 
 def two_windows(tmp_path):

@@ -53,8 +53,9 @@ def test_not_a_zip_has_a_format_message_or_the_callers(tmp_path: Path) -> None:
     f.write_bytes(b"PK not really a zip" * 10)
     with pytest.raises(LoadError, match=r"This \.xlsx file is damaged or not a \.xlsx file"):
         open_zip(f)
-    with pytest.raises(LoadError, match="^Old format$"):
-        open_zip(f, not_zip="Old format")
+    with pytest.raises(LoadError, match=r"^Not an Excel \.xlsx file") as caught:  # the caller's own error code
+        open_zip(f, not_zip="not_xlsx")
+    assert caught.value.code == "not_xlsx"
 
 
 def test_read_member_stops_at_its_cap(tmp_path: Path) -> None:

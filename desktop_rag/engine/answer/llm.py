@@ -13,6 +13,7 @@ from typing import Any
 from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
 from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.messages import Phrase, message
 
 log = logging.getLogger(__name__)
 
@@ -77,28 +78,23 @@ def _status_error(exc: Any, config: LLMConfig) -> LLMError:
     code = str(getattr(exc, "code", "") or "")
     host = config.host
     if status in (401, 403):
-        msg = (
-            f"The API key was rejected by {host} (HTTP {status}). Check the key in Settings "
-            f"or OPENAI_API_KEY. Server said: {detail}"
-        )
-        return LLMError("auth", msg, status=status)
+        return _with(LLMError.coded("llm_auth", "auth", host=host, status=status, detail=detail), status=status)
     if status == 404 or code == "model_not_found":
-        msg = (
-            f"The model '{config.model}' was not found at {host} (HTTP {status}). Check the model "
-            f"name and the base URL in Settings. Server said: {detail}"
-        )
-        return LLMError("model_not_found", msg, status=status)
+        return _with(LLMError.coded("llm_model_not_found", "model_not_found", model=config.model, host=host,
+                                    status=status, detail=detail), status=status)
     if status == 429:
-        msg = (
-            f"{host} is rate-limiting requests (HTTP 429). Wait a minute and try again, or check "
-            f"your plan's quota. Server said: {detail}"
-        )
-        return LLMError("rate_limit", msg, status=status)
+        return _with(LLMError.coded("llm_rate_limit", "rate_limit", host=host, detail=detail), status=status)
     if 400 <= status < 500:
-        msg = f"{host} rejected the request (HTTP {status}): {detail}"
-        return LLMError("bad_request", msg, status=status)
-    msg = f"The model server {host} had an internal error (HTTP {status}). Try again later. Server said: {detail}"
-    return LLMError("server", msg, status=status)
+        return _with(LLMError.coded("llm_bad_request", "bad_request", host=host, status=status, detail=detail),
+                     status=status)
+    return _with(LLMError.coded("llm_server", "server", host=host, status=status, detail=detail), status=status)
+
+
+def _with(exc: LLMError, **attributes: object) -> LLMError:
+    """`exc` with its `partial` text or HTTP `status` set (the constructor's keywords, not text values)."""
+    for name, value in attributes.items():
+        setattr(exc, name, value)
+    return exc
 
 
 def map_error(exc: Exception, config: LLMConfig) -> LLMError:
@@ -108,31 +104,22 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
     if isinstance(exc, LLMError):
         return exc
     if isinstance(exc, openai.APITimeoutError):
-        msg = (
-            f"The model server {config.host} did not answer within {config.timeout_s:g} s. "
-            "Try again; a slow local model may need a longer timeout."
-        )
-        return LLMError("timeout", msg)
+        return LLMError.coded("llm_timeout", "timeout", host=config.host, seconds=f"{config.timeout_s:g}")
     if isinstance(exc, openai.APIConnectionError):
-        hint = " Is the local server (Ollama / LM Studio) running?" if config.is_local else ""
-        msg = (
-            f"Could not reach the model server at {config.base_url}. Check the base URL and "
-            f"your network connection.{hint}"
-        )
-        return LLMError("unreachable", msg)
+        return LLMError.coded("llm_unreachable_local" if config.is_local else "llm_unreachable", "unreachable",
+                              url=config.base_url)
     if isinstance(exc, openai.APIStatusError):
         return _status_error(exc, config)
     detail = _server_detail(exc, config.api_key)
-    return LLMError("server", f"The model server {config.host} returned an unexpected reply: {detail}")
+    return LLMError.coded("llm_unexpected", "server", host=config.host, detail=detail)
 
 
 def _cut_error(cause: LLMError, partial: str) -> LLMError:
     why = {
-        "unreachable": "the connection to the model server dropped",
-        "timeout": "the model server stopped sending",
-    }.get(cause.kind, f"the model server reported an error ({cause.message})")
-    msg = f"The answer was cut off: {why} mid-answer. The partial answer is kept; ask again to get the rest."
-    return LLMError("cut", msg, partial=partial, status=cause.status)
+        "unreachable": Phrase("phrase.llm_dropped"),
+        "timeout": Phrase("phrase.llm_stopped"),
+    }.get(cause.kind) or Phrase("phrase.llm_reported", detail=cause.message)
+    return _with(LLMError.coded("llm_cut", "cut", why=why), partial=partial, status=cause.status)
 
 
 # ---- the client ----
@@ -164,11 +151,7 @@ class LLMClient:
         """The SDK client, made once on the first request's thread (importing the SDK takes a while, and
         cancel must not wait for it); its connections can be shut down by a cancel, see llm_http."""
         if not self.config.api_key and not self.config.is_local:
-            raise LLMError(
-                "no_key",
-                f"No API key is set for {self.config.host}. Add it in Settings or put "
-                "OPENAI_API_KEY=... in the .env file in the app's config folder.",
-            )
+            raise LLMError.coded("llm_no_key", "no_key", host=self.config.host)
         problem = key_problem(self.config.api_key, self.config.language)
         if problem:  # a local mistake, said before any request (the HTTP library would fail on the header)
             raise LLMError("bad_key", problem)
@@ -250,13 +233,11 @@ class LLMClient:
             remaining = deadline - time.monotonic()
             if remaining > 0:
                 return remaining
-            limit = f"{self.config.deadline_s:g} s, the limit for one answer"
+            limit = f"{self.config.deadline_s:g}"
             if received:
-                msg = (f"The answer was cut off: {self.config.host} took longer than {limit}. "
-                       "The partial answer is kept; ask a narrower question to get the rest.")
-                raise LLMError("cut", msg, partial="".join(received))
-            raise LLMError("deadline", f"The model server {self.config.host} did not finish within {limit}. "
-                                       "Try again later, or ask a narrower question.")
+                raise _with(LLMError.coded("llm_cut_deadline", "cut", host=self.config.host, seconds=limit),
+                            partial="".join(received))
+            raise LLMError.coded("llm_deadline", "deadline", host=self.config.host, seconds=limit)
         return left
 
     def stream(self, messages: Sequence[dict], cancel: threading.Event | None = None) -> Iterator[str]:
@@ -392,9 +373,7 @@ def _is_set(cancel: threading.Event | None) -> bool:
 
 
 def _length_error(cap: int, partial: str) -> LLMError:
-    msg = (f"The answer was stopped at {cap:,} characters, the limit for one answer. "
-           "Ask a narrower question to get the rest.")
-    return LLMError("length", msg, partial=partial)
+    return _with(LLMError.coded("llm_length", "length", cap=cap), partial=partial)
 
 
 def check_connection(config: LLMConfig) -> str:
@@ -405,5 +384,6 @@ def check_connection(config: LLMConfig) -> str:
         [{"role": "user", "content": "Reply with the single word OK."}], max_tokens=8, temperature=0.0
     )
     seconds = time.monotonic() - started
-    said = scrub(" ".join(reply.split())[:40], config.api_key) or "(an empty reply)"
-    return f"Connected to {config.model} at {config.host} in {seconds:.1f} s; it said: {said}"
+    said = scrub(" ".join(reply.split())[:40], config.api_key)
+    return message("note.connected" if said else "note.connected_empty", config.language, model=config.model,
+                   host=config.host, seconds=f"{seconds:.1f}", said=said)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from desktop_rag.engine.messages import message
+from desktop_rag.engine.messages import Phrase, message
 
 KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -195,14 +195,13 @@ def key_problem(key: str, language: str = "en") -> str | None:
 def config_problem(settings: Any, env: Mapping[str, str] = os.environ) -> str | None:
     """Why no model is configured, as advice for the user; None when one is."""
     provider, preset, base_url, model, key = _resolve_parts(settings, env)
-    label = preset.label if preset else "the model server"
-    where = "in Settings, or in the .env file in the app's config folder"
+    label = preset.label if preset else Phrase("phrase.the_model_server")
     if not base_url and not model:
-        return f"No language model is configured. Choose a provider {where} (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL)."
+        return message("error.no_model_configured")  # English: front ends read it back (error_text)
     if not base_url:
-        return f"No server address is set for {label}. Set the base URL {where} (OPENAI_BASE_URL)."
+        return message("error.no_server_address", label=label)
     if not model:
-        return f"No model name is set for {label}. Set the model {where} (OPENAI_MODEL)."
+        return message("error.no_model_name", label=label)
     if not key and not is_local_url(base_url):
-        return f"No API key is set for {label}. Add your key {where} (OPENAI_API_KEY)."
+        return message("error.no_api_key_set", label=label)
     return None

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.paths import normalise_path
+from desktop_rag.engine.store import passages
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.types import Hit
 
@@ -50,16 +51,15 @@ def document_chunks(store: Store, path: str) -> list[Hit]:
     try:
         path = normalise_path(path)
     except (OSError, RuntimeError, ValueError) as exc:
-        raise UsageError(f"“{_shown(path)}” is not a usable file path ({_shown(str(exc))}).") from exc
+        raise UsageError.coded("bad_file_path", path=_shown(path), detail=_shown(str(exc))) from exc
     record = store.file_by_path(path)
     if record is None:
-        raise UsageError(f"“{_shown(path)}” is not a file of the library (see `desktop-rag status`).")
-    rows = store.db.execute(
-        "SELECT id, page, heading, text, ordinal, char_start, char_end, ocr FROM chunks WHERE file_id = ? "
-        "ORDER BY ordinal LIMIT ?", (record.id, MAX_CHUNKS)).fetchall()
+        raise UsageError.coded("not_in_library", path=_shown(path))
+    rows = passages.file_chunks(store, record.id, MAX_CHUNKS)
     if not rows:
-        why = f" ({_shown(record.error)})" if record.error else ""
-        raise UsageError(f"“{_shown(path)}” has no text in the library yet{why}: nothing to summarise.")
+        if record.error:
+            raise UsageError.coded("nothing_to_summarise_because", path=_shown(path), why=_shown(record.error))
+        raise UsageError.coded("nothing_to_summarise", path=_shown(path))
     return [Hit(r[0], 1.0, path, r[1], r[2], r[3], record.id, r[4], r[5], r[6], bool(r[7])) for r in rows]
 
 

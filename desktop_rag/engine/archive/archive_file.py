@@ -23,7 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.paths import is_inside
+from desktop_rag.engine.store import archive_rows
 from desktop_rag.engine.store.store import Store
 
 FORMAT = "desktop-rag-collection"
@@ -89,10 +91,10 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
                       with_documents: bool = False) -> ExportReport:
     """Write one collection to `target` (a temp file beside it, renamed when complete)."""
     with store.read_snapshot():
-        name = store.db.execute("SELECT name FROM collections WHERE id = ?", (collection_id,)).fetchone()
+        name = archive_rows.collection_name(store, collection_id)
         if name is None:
-            raise UsageError("That collection no longer exists.")
-        sources, files, chunks, ids, vectors = _collection_rows(store, collection_id)
+            raise UsageError.coded("collection_gone")
+        sources, files, chunks, ids, vectors = archive_rows.collection_rows(store, collection_id)
         detached = {s.id for s in store.sources(collection_id) if s.detached}
         meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -119,7 +121,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
                         members[member] = entry
             manifest = {
                 "format": FORMAT, "format_version": FORMAT_VERSION, "app_version": app_version,
-                "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name[0],
+                "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name,
                 "embedding_model": meta["embedding_model"] if len(ids) else None,
                 "dimension": int(meta["dimension"]) if len(ids) and meta["dimension"] else None,
                 "chunking": {"chunk_size": _int_or_none(meta["chunk_size"]),
@@ -135,31 +137,8 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return ExportReport(str(target), name[0], len(files), len(chunks), len(ids),
+    return ExportReport(str(target), name, len(files), len(chunks), len(ids),
                         manifest["counts"]["documents"], tuple(missing))
-
-
-def _collection_rows(store: Store, collection_id: int):
-    db = store.db
-    sources = [{"id": r[0], "path": r[1], "kind": r[2]} for r in db.execute(
-        "SELECT id, path, kind FROM sources WHERE collection_id = ? ORDER BY id", (collection_id,))]
-    files = [dict(zip(("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count"), r))
-             for r in db.execute(
-                 "SELECT f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count "
-                 "FROM files f JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY f.id",
-                 (collection_id,))]
-    chunks = [dict(zip(("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr"), r))
-              for r in db.execute(
-                  "SELECT c.id, c.file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
-                  "FROM chunks c JOIN files f ON f.id = c.file_id JOIN sources s ON s.id = f.source_id "
-                  "WHERE s.collection_id = ? ORDER BY c.id", (collection_id,))]
-    rows = db.execute(
-        "SELECT v.chunk_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id "
-        "JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY v.chunk_id", (collection_id,)).fetchall()
-    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    blob = b"".join(r[1] for r in rows)
-    vectors = np.frombuffer(blob, dtype=np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
-    return sources, files, chunks, ids, vectors
 
 
 def _put(zf: zipfile.ZipFile, name: str, data: bytes) -> dict:
@@ -180,7 +159,7 @@ def _put_file(zf: zipfile.ZipFile, name: str, file: dict, source: dict) -> dict 
         with zf.open(name, "w", force_zip64=True) as dst:
             digest, size = _digest(src, dst)
     if digest != file["sha256"]:  # changed between the check and the copy: the archive would hold other bytes
-        raise ArchiveError(f"{file['path']} changed while it was being exported; export again.")
+        raise ArchiveError.coded("changed_during_export", path=file["path"])
     return {"size": size, "sha256": digest}
 
 
@@ -222,42 +201,42 @@ def read_archive(path: Path) -> ArchiveContent:
         with zipfile.ZipFile(path) as zf:
             return _read(zf, path)
     except FileNotFoundError as exc:
-        raise UsageError(f"No such file: {path}") from exc
+        raise UsageError.coded("no_such_file", path=path) from exc
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, KeyError, OSError) as exc:
         if isinstance(exc, ArchiveError):
             raise
-        raise ArchiveError(_not_archive(path, f"it is not a readable zip file ({exc})")) from exc
+        raise _not_archive(path, Phrase("phrase.archive.unreadable_zip", detail=str(exc))) from exc
 
 
 def _read(zf: zipfile.ZipFile, path: Path) -> ArchiveContent:
     infos = {i.filename: i for i in zf.infolist()}
     if len(infos) != len(zf.infolist()):
-        raise ArchiveError(_not_archive(path, "a member name occurs twice"))
+        raise _not_archive(path, Phrase("phrase.archive.member_twice"))
     if MANIFEST not in infos:
-        raise ArchiveError(_not_archive(path, "it has no manifest.json (not made by `desktop-rag export`)"))
+        raise _not_archive(path, Phrase("phrase.archive.no_manifest"))
     manifest = _json(_member(zf, infos[MANIFEST], LIMITS[MANIFEST]), MANIFEST, path)
     _check_manifest(manifest, path)
     listed = manifest["members"]
     extra = set(infos) - set(listed) - {MANIFEST}
     if extra:
-        raise ArchiveError(_not_archive(path, f"it holds a member the manifest does not list ({sorted(extra)[0]!r})"))
+        raise _not_archive(path, Phrase("phrase.archive.unlisted_member", name=repr(sorted(extra)[0])))
     documents: dict[int, str] = {}
     total_documents = 0
     for name, entry in listed.items():
         match = DOCUMENT_NAME.fullmatch(name)
         if name not in LIMITS and not match:
-            raise ArchiveError(_not_archive(path, f"its manifest lists an unexpected member name {name!r}"))
+            raise _not_archive(path, Phrase("phrase.archive.unexpected_member", name=repr(name)))
         if name not in infos:
-            raise ArchiveError(_damaged(path, f"the member {name!r} is missing (a truncated or edited archive)"))
+            raise _damaged(path, Phrase("phrase.archive.member_missing", name=repr(name)))
         bound = MAX_DOCUMENT_BYTES if match else LIMITS[name]
         if not (isinstance(entry, dict) and isinstance(entry.get("size"), int) and 0 <= entry["size"] <= bound
                 and isinstance(entry.get("sha256"), str) and infos[name].file_size == entry["size"]):
-            raise ArchiveError(_damaged(path, f"the size of {name!r} does not match its manifest or is too large"))
+            raise _damaged(path, Phrase("phrase.archive.member_size", name=repr(name)))
         if match:
             total_documents += entry["size"]
             documents[int(match.group(1))] = name
     if total_documents > MAX_DOCUMENTS_TOTAL:
-        raise ArchiveError(_damaged(path, "its documents are larger than 64 GB"))
+        raise _damaged(path, Phrase("phrase.archive.documents_large"))
     _check_declared(manifest, infos, path)
     loaded = {name: _load(zf, infos[name], listed[name], path) for name in LIMITS if name != MANIFEST}
     for name in documents.values():  # every hash before anything is parsed or written
@@ -271,36 +250,34 @@ def _check_declared(manifest: dict, infos: dict[str, zipfile.ZipInfo], path: Pat
     headers; documents are streamed, and their total is bounded and checked against free disk space)."""
     vectors, dimension = manifest["counts"]["vectors"], manifest.get("dimension") or 0
     if vectors and not 0 < dimension <= MAX_DIMENSION:
-        raise ArchiveError(_damaged(path, "its vectors have an impossible dimension"))
+        raise _damaged(path, Phrase("phrase.archive.vector_dimension"))
     if infos[VECTOR_IDS].file_size != vectors * 8 or infos[VECTORS].file_size != vectors * dimension * 4:
-        raise ArchiveError(_damaged(path, "its vectors do not match their count and dimension"))
+        raise _damaged(path, Phrase("phrase.archive.vector_shape"))
     if sum(infos[name].file_size for name in LIMITS) > MAX_LOADED_BYTES:
-        raise ArchiveError(_damaged(path, "its passages and vectors are larger than this app reads"))
+        raise _damaged(path, Phrase("phrase.archive.too_large"))
     for info in infos.values():
         if info.file_size > _COPY and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise ArchiveError(_damaged(path, f"{info.filename!r} inflates more than {MAX_RATIO} times "
-                                              "(a zip bomb, or not made by `desktop-rag export`)"))
+            raise _damaged(path, Phrase("phrase.archive.inflates", name=repr(info.filename), ratio=MAX_RATIO))
 
 
 def _check_manifest(manifest: object, path: Path) -> None:
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ArchiveError(_not_archive(path, "its manifest is not a Desktop RAG collection manifest"))
+        raise _not_archive(path, Phrase("phrase.archive.bad_manifest"))
     version = manifest.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise ArchiveError(f"{path} was written by a newer Desktop RAG (archive format {version}); "
-                           "update the app to import it. Nothing was changed.")
+        raise ArchiveError.coded("archive_newer", path=path, version=version)
     shapes = {"collection": str, "members": dict, "counts": dict}
     for key, kind in shapes.items():
         if not isinstance(manifest.get(key), kind):
-            raise ArchiveError(_damaged(path, f"its manifest has no valid {key!r}"))
+            raise _damaged(path, Phrase("phrase.archive.manifest_key", key=repr(key)))
     if not all(isinstance(manifest["counts"].get(k), int) for k in ("sources", "files", "chunks", "vectors")):
-        raise ArchiveError(_damaged(path, "its manifest's counts are missing"))
+        raise _damaged(path, Phrase("phrase.archive.no_counts"))
     model, dimension = manifest.get("embedding_model"), manifest.get("dimension")
     if manifest["counts"]["vectors"] and not (isinstance(model, str) and isinstance(dimension, int) and dimension > 0):
-        raise ArchiveError(_damaged(path, "its manifest does not say which model made its vectors"))
+        raise _damaged(path, Phrase("phrase.archive.no_model"))
     for name in (COLLECTION, CHUNKS, VECTORS, VECTOR_IDS):
         if name not in manifest["members"]:
-            raise ArchiveError(_damaged(path, f"its manifest does not list {name}"))
+            raise _damaged(path, Phrase("phrase.archive.unlisted", name=name))
 
 
 def _verify(zf: zipfile.ZipFile, info: zipfile.ZipInfo, entry: dict, path: Path) -> None:
@@ -308,7 +285,7 @@ def _verify(zf: zipfile.ZipFile, info: zipfile.ZipInfo, entry: dict, path: Path)
     for block in _blocks(zf, info, entry["size"]):
         digest.update(block)
     if digest.hexdigest() != entry["sha256"]:
-        raise ArchiveError(_damaged(path, f"the content of {info.filename!r} does not match its checksum"))
+        raise _damaged(path, Phrase("phrase.archive.checksum", name=repr(info.filename)))
 
 
 def _blocks(zf: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> Iterator[bytes]:
@@ -318,15 +295,15 @@ def _blocks(zf: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> Iterator[b
         while block := fh.read(min(_COPY, size - read + 1)):
             read += len(block)
             if read > size:
-                raise ArchiveError(f"{info.filename!r} in the archive is larger than it says. Nothing was changed.")
+                raise ArchiveError.coded("member_larger", name=repr(info.filename))
             yield block
     if read != size:
-        raise ArchiveError(f"{info.filename!r} in the archive is shorter than it says. Nothing was changed.")
+        raise ArchiveError.coded("member_shorter", name=repr(info.filename))
 
 
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
     if info.file_size > limit:
-        raise ArchiveError(f"{info.filename!r} in the archive is too large. Nothing was changed.")
+        raise ArchiveError.coded("member_too_large", name=repr(info.filename))
     return b"".join(_blocks(zf, info, info.file_size))
 
 
@@ -338,7 +315,7 @@ def _load(zf: zipfile.ZipFile, info: zipfile.ZipInfo, entry: dict, path: Path) -
         digest.update(block)
         at += len(block)
     if digest.hexdigest() != entry["sha256"]:
-        raise ArchiveError(_damaged(path, f"the content of {info.filename!r} does not match its checksum"))
+        raise _damaged(path, Phrase("phrase.archive.checksum", name=repr(info.filename)))
     return buffer
 
 
@@ -352,16 +329,16 @@ def _content(loaded: dict[str, bytearray], manifest: dict, documents: dict[int, 
     raw = loaded.pop(VECTORS)
     vectors = np.frombuffer(raw, dtype="<f4").reshape(len(ids), dimension) if len(ids) else np.zeros((0, 0), "<f4")
     if not np.isfinite(vectors).all():
-        raise ArchiveError(_damaged(path, "its vectors hold invalid numbers"))
+        raise _damaged(path, Phrase("phrase.archive.vector_numbers"))
     if not isinstance(collection, dict):
-        raise ArchiveError(_damaged(path, "collection.json is not an object"))
+        raise _damaged(path, Phrase("phrase.archive.collection_json"))
     sources, files = collection.get("sources"), collection.get("files")
     problem = check_rows(sources, files, chunks, ids, manifest["counts"], documents)
     if problem:
-        raise ArchiveError(_damaged(path, problem))
+        raise _damaged(path, problem)
     problem = oversized_passage(chunks)
     if problem:
-        raise ArchiveError(f"{path.name} cannot be imported: {problem}. Nothing was changed.")
+        raise ArchiveError.coded("cannot_import", name=path.name, problem=problem)
     return ArchiveContent(manifest, sources, files, chunks, ids, vectors.astype(np.float32, copy=False), documents)
 
 
@@ -369,15 +346,15 @@ def _json(data: bytes, name: str, path: Path):
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise ArchiveError(_damaged(path, f"{name} is not valid JSON")) from exc
+        raise _damaged(path, Phrase("phrase.archive.json", name=name)) from exc
 
 
-def _not_archive(path: Path, why: str) -> str:
-    return f"{path.name} is not a Desktop RAG collection archive: {why}. Nothing was changed."
+def _not_archive(path: Path, why: Phrase) -> ArchiveError:
+    return ArchiveError.coded("not_archive", name=path.name, why=why)
 
 
-def _damaged(path: Path, why: str) -> str:
-    return f"{path.name} is damaged or incomplete: {why}. Nothing was changed; export it again."
+def _damaged(path: Path, why: Phrase | str) -> ArchiveError:
+    return ArchiveError.coded("archive_damaged", name=path.name, why=why)
 
 
 def _json_bytes(value: object) -> bytes:

@@ -7,22 +7,19 @@ import os
 import re
 import shutil
 import tempfile
-import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.store import collections
-from desktop_rag.engine.store.languages import note_chunk_texts
+from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.text import keyword
 
 _UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
 SPACE_MARGIN = 64 << 20  # left free on a disk after an import's writes
@@ -48,14 +45,13 @@ class ImportReport:
 
 
 def model_problem(content: ArchiveContent, library_model: str, library_dimension: int | None) -> str | None:
-    """Why the archive's vectors cannot be used here (a message for the user), or None."""
+    """Why the archive's vectors cannot be used here (the English text of error "archive_model", which a front end
+    shows in its language through `errors.error_text`), or None."""
     same_dimension = library_dimension in (None, content.manifest["dimension"])
     if not len(content.vector_ids) or (content.model == library_model and same_dimension):
         return None
-    return (f"The vectors in this archive were made with the embedding model “{content.model}”, but this library "
-            f"uses “{library_model}”. Its {len(content.chunks)} passages would be embedded again with "
-            f"“{library_model}”. To do that, import with --reembed (in the app: confirm the import); to avoid it, "
-            f"switch this library's embedding model to “{content.model}” in Settings first.")
+    return message("error.archive_model", "en", model=content.model, library_model=library_model,
+                   count=len(content.chunks))
 
 
 def import_content(store: Store, content: ArchiveContent, *, name: str | None, use_vectors: bool,
@@ -67,14 +63,13 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     """
     name = collections.checked_name(name or content.name)
     if collections.find(store, name) is not None:
-        raise UsageError(f"A collection called “{name}” already exists here; import it under another name "
-                         "(`desktop-rag import FILE --name NEW`) or delete that one first.")
+        raise UsageError.coded("import_name_taken", name=name)
     extract = documents_dir is not None and bool(content.documents)
     mapping = _map_paths(content, documents_dir) if extract else {}
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
     file_paths = {f["id"]: mapping.get(("file", f["id"]), f["path"]) for f in content.files}
     _check_conflicts(store, source_paths.values(), file_paths.values(), extract)
-    _check_space(store.path.parent, _stored_bytes(content), "the imported passages")
+    _check_space(store.path.parent, _stored_bytes(content), Phrase("phrase.imported_passages"))
     if extract:
         _extract(content, zip_path, documents_dir, file_paths)
     try:
@@ -96,46 +91,11 @@ def _stored_bytes(content: ArchiveContent) -> int:
 
 def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict, file_paths: dict,
            use_vectors: bool, detached: bool) -> tuple[ImportReport, np.ndarray]:
-    now = time.time()
-    with store.transaction() as db:
-        collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, now)).lastrowid
-        new_source = {}
-        for s in content.sources:
-            new_source[s["id"]] = db.execute(
-                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
-                (source_paths[s["id"]], s["kind"], now, collection_id, int(detached))).lastrowid
-        new_file = {}
-        for f in content.files:
-            new_file[f["id"]] = db.execute(
-                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?)", (new_source[f["source_id"]], file_paths[f["id"]], f["size"],
-                                               f["mtime_ns"], f["sha256"], f["status"], f["error"], f["chunk_count"],
-                                               now)).lastrowid
-        next_id = store._next_chunk_id()
-        new_chunk = {}
-        for number, c in enumerate(sorted(content.chunks, key=lambda c: c["id"])):
-            chunk_id = new_chunk[c["id"]] = next_id + number
-            db.execute("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
-                       "VALUES (?,?,?,?,?,?,?,?,?)", (chunk_id, new_file[c["file_id"]], c["ordinal"], c["text"],
-                                                      c.get("page"), c["heading"], c["char_start"], c["char_end"],
-                                                      int(bool(c["ocr"]))))
-            body = keyword.index_text(f"{c['heading']}\n{c['text']}" if c["heading"] else c["text"])
-            db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
-        store.set_meta("next_chunk_id", str(next_id + len(content.chunks)))
-        new_ids = np.array([new_chunk[int(i)] for i in content.vector_ids], dtype=np.int64) if use_vectors else \
-            np.zeros(0, np.int64)
-        if len(new_ids):
-            db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
-                           ((int(i), v.astype("<f4").tobytes()) for i, v in zip(new_ids, content.vectors)))
-            db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
-            if not store.get_meta("embedding_model"):
-                store.set_meta("embedding_model", content.model)
-                store.set_meta("dimension", str(content.manifest["dimension"]))
-        store.bump_membership()
-        for key, value in (content.manifest.get("chunking") or {}).items():
-            if key in CHUNKING_SETTINGS and isinstance(value, int) and store.get_meta(key) is None:
-                store.set_meta(key, str(value))
-        note_chunk_texts(store, [c["text"] for c in content.chunks])
+    vectors = (content.vector_ids, content.vectors, content.model, content.manifest["dimension"]) if use_vectors \
+        else None
+    collection_id, new_ids = archive_rows.insert_collection(
+        store, name, content.sources, content.files, content.chunks, source_paths, file_paths, detached, vectors,
+        content.manifest.get("chunking"))
     report = ImportReport(name, collection_id, len(content.sources), len(content.files), len(content.chunks),
                           len(new_ids), len(content.chunks) - len(new_ids), content.model)
     return report, new_ids
@@ -143,31 +103,30 @@ def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict,
 
 def _check_conflicts(store: Store, sources, files, extracting: bool) -> None:
     """No archive source may be, contain or lie inside a source of this library; no file may be here already."""
-    advice = " Choose another folder for its documents (`--documents-dir`)." if extracting else ""
+    advice = Phrase("phrase.other_documents_dir" if extracting else "phrase.empty")
     existing_sources = store.sources()
     for path in sources:
         for existing in existing_sources:
             if is_inside(path, existing.path) or is_inside(existing.path, path):
                 where = collections.name_of(store, existing.collection_id)
-                same = "is already" if path == existing.path else f"overlaps {existing.path}, which is"
-                raise UsageError(f"The archive's source {path} {same} a source in this library (collection "
-                                 f"“{where}”): a file or folder can be in one collection only.{advice} Nothing was "
-                                 "changed.")
+                if path == existing.path:
+                    raise UsageError.coded("import_source_exists", path=path, collection=where, advice=advice)
+                raise UsageError.coded("import_source_overlaps", path=path, other=existing.path, collection=where,
+                                       advice=advice)
     for path in files:
         if store.file_by_path(path) is not None:
-            raise UsageError(f"{path} is already in this library: a file can be in one collection only. "
-                             "Nothing was changed.")
+            raise UsageError.coded("import_file_exists", path=path)
 
 
-def _check_space(folder: Path, needed: int, what: str) -> None:
+def _check_space(folder: Path, needed: int, what: Phrase) -> None:
     """UsageError unless `folder`'s disk has room for `needed` bytes and a margin (checked before writing)."""
     probe = folder
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent
     free = shutil.disk_usage(probe).free
     if free < needed + SPACE_MARGIN:
-        raise UsageError(f"Not enough free disk space for {what}: about {_mb(needed + SPACE_MARGIN)} needed on "
-                         f"{probe}, {_mb(free)} free. Nothing was changed.")
+        raise UsageError.coded("import_no_space", what=what, needed=_mb(needed + SPACE_MARGIN), where=probe,
+                               free=_mb(free))
 
 
 def _mb(size: int) -> str:
@@ -201,7 +160,7 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
         else:
             target = base[source["id"]].joinpath(*_relative_parts(f["path"], source["path"]))
         if not is_inside(target, root) or is_inside(root, target):  # strictly below root
-            raise ArchiveError(f"A path in the archive leads outside {root}. Nothing was changed.")
+            raise ArchiveError.coded("path_outside", root=root)
         target = _unique(target, files, folders, root)
         mapping[("file", f["id"])] = str(target)
     return mapping
@@ -211,12 +170,10 @@ def _unique(target: Path, files: set[str], folders: set[str], root: Path) -> Pat
     """`target`, or `name (2).ext`... when another document or folder already has that name (compared
     without case); always a supported type."""
     if not is_supported(target):
-        raise ArchiveError(f"The document name {target.name!r} in the archive is not a supported document type. "
-                           "Nothing was changed.")
+        raise ArchiveError.coded("unsupported_member", name=repr(target.name))
     parents = [str(p).lower() for p in target.parents if p != root and is_inside(p, root)]
     if any(p in files for p in parents):
-        raise ArchiveError(f"A folder in the archive has the name of a document once names are cleaned for this "
-                           f"computer ({target.parent.name!r}). Nothing was changed.")
+        raise ArchiveError.coded("folder_named_like_document", name=repr(target.parent.name))
     candidate, n = target, 2
     while str(candidate).lower() in files or str(candidate).lower() in folders:
         candidate, n = target.with_name(f"{target.stem} ({n}){target.suffix}"), n + 1
@@ -243,10 +200,10 @@ def _safe_part(part: str) -> str:
 def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: dict[int, str]) -> None:
     """Write the documents to a fresh folder beside `dest`, checking each hash again, then rename it to `dest`."""
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise UsageError(f"{dest} already exists and is not empty: choose another folder for the documents. "
-                         "Nothing was changed.")
+        raise UsageError.coded("documents_dir_not_empty", dest=dest)
     members = content.manifest["members"]
-    _check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()), "the documents")
+    _check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()),
+                 Phrase("phrase.the_documents"))
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
     try:
@@ -278,4 +235,4 @@ def _extract_one(zf: zipfile.ZipFile, member: str, entry: dict, target: Path) ->
             digest.update(block)
             out.write(block)
     if size != entry["size"] or digest.hexdigest() != entry["sha256"]:
-        raise ArchiveError(f"The document {member!r} changed while it was being extracted. Nothing was changed.")
+        raise ArchiveError.coded("changed_during_extract", name=repr(member))

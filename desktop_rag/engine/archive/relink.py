@@ -14,7 +14,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.paths import is_inside, normalise_path
-from desktop_rag.engine.store import collections
+from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.store import SourceRecord, Store
 
 
@@ -22,26 +22,22 @@ def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceReco
     """Point the not-linked `source` at `chosen` (a folder, or a file for a file source); UsageError if that
     is not possible (wrong kind, missing, or overlapping another source). The caller indexes it afterwards."""
     if not source.detached:
-        raise UsageError(f"{source.path} is already linked to this computer. Nothing was changed.")
+        raise UsageError.coded("already_linked", path=source.path)
     target = normalise_path(chosen)
     if source.kind == "folder" and not os.path.isdir(target):
-        raise UsageError(f"Choose a folder to link {source.path} to: {chosen} is not a folder.")
+        raise UsageError.coded("link_not_folder", path=source.path, chosen=chosen)
     if source.kind == "file" and not (os.path.isfile(target) and is_supported(target)):
-        raise UsageError(f"Choose a document ({supported_types()}) to link {source.path} to: {chosen} is not one.")
+        raise UsageError.coded("link_not_document", types=supported_types(), path=source.path, chosen=chosen)
     for other in store.sources():
         if other.id != source.id and (is_inside(target, other.path) or is_inside(other.path, target)):
-            raise UsageError(f"{target} overlaps {other.path}, which is a source in the collection "
-                             f"“{collections.name_of(store, other.collection_id)}”: choose another folder.")
+            raise UsageError.coded("link_overlaps", target=target, other=other.path,
+                                   collection=collections.name_of(store, other.collection_id))
     files = store.files(source.id)
     moved = {f.id: target if source.kind == "file" else os.path.join(target, *_below(f.path, source.path))
              for f in files}
     if len(set(moved.values())) != len(moved):
-        raise UsageError(f"Two files of {source.path} would have the same path in {target}. Nothing was changed.")
-    with store.transaction() as db:
-        for file_id, path in moved.items():  # mtime 0: the next run checks each file's hash before keeping it
-            db.execute("UPDATE files SET path = ?, mtime_ns = 0 WHERE id = ?", (path, file_id))
-        db.execute("UPDATE sources SET path = ?, detached = 0 WHERE id = ?", (target, source.id))
-        store.bump_membership()
+        raise UsageError.coded("link_collision", path=source.path, target=target)
+    archive_rows.relink_rows(store, source.id, target, moved)  # the next run checks each file's hash
     return store.source_by_path(target)
 
 

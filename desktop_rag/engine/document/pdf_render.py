@@ -45,22 +45,22 @@ def open_error(path: Path, exc: Exception) -> LoadError:
     """A readable reason why PDFium could not open a file."""
     text = str(exc).lower()
     if "password" in text:
-        return LoadError("This PDF is password-protected, so it cannot be shown here; use Open in default app")
+        return LoadError.coded("view_password")
     if isinstance(exc, FileNotFoundError) or not path.exists():
-        return LoadError("The file was moved or deleted since it was indexed")
+        return LoadError.coded("view_vanished")
     if "format" in text or "data" in text:
-        return LoadError("This PDF is damaged or is not a valid PDF file, so it cannot be shown")
-    return LoadError(f"This PDF could not be opened ({exc})")
+        return LoadError.coded("view_damaged")
+    return LoadError.coded("view_unopenable", detail=str(exc))
 
 
 def render_scale(width: float, height: float, scale: float) -> float:
     """The scale a page of `width` x `height` points is drawn at: `scale` unless the bitmap would exceed a side
     or the pixel budget; LoadError when the page is so thin or so large that it would be under a pixel wide."""
     if not (0 < width < math.inf and 0 < height < math.inf and scale > 0):
-        raise LoadError("This page has no size a viewer can draw, so it cannot be shown")
+        raise LoadError.coded("page_no_size")
     scale = min(scale, MAX_RENDER_SIDE / max(width, height), (MAX_RENDER_PIXELS / (width * height)) ** 0.5)
     if min(width, height) * scale < 1:
-        raise LoadError(f"This page is too large or too thin to show ({width:.6g} x {height:.6g} points)")
+        raise LoadError.coded("page_bad_size", width=f"{width:.6g}", height=f"{height:.6g}")
     return scale
 
 
@@ -95,7 +95,7 @@ class PdfFile:
 
     def _check(self) -> None:
         if self._closed:
-            raise LoadError("The document was closed")
+            raise LoadError.coded("document_closed")
 
     def _display_size(self, index: int) -> tuple[float, float]:
         """Width and height in points as the page is displayed (its /Rotate applied)."""

@@ -191,7 +191,7 @@ class Ingestor:
             _check_unchanged(disk)
             chunks = chunk_document(doc, self.settings.chunk_size, self.settings.chunk_overlap)
             if not chunks:
-                raise LoadError("No text could be extracted from this file")
+                raise LoadError.coded("no_text_extracted")
         except ParseCancelled:
             return  # nothing recorded: the file is read again on the next run
         except LoadError as exc:
@@ -245,10 +245,8 @@ class Ingestor:
             texts = [embedding_text(heading, text) for _, heading, text in rows]
             matrix = embedder.embed(texts, batch_size=self.settings.embed_batch_size)
             if matrix.shape[1] != vectors.dimension:  # e.g. an endpoint now serving another model under one name
-                raise ModelMismatchError(
-                    f"The embedding model {embedder.model_id} now gives {matrix.shape[1]}-dimensional vectors, but "
-                    f"the library holds {vectors.dimension}-dimensional ones; vectors of two models are never "
-                    "mixed. Re-index the library (`desktop-rag index --reindex`, or Re-index in Settings) to use it.")
+                raise ModelMismatchError.coded("dimension_changed", model=embedder.model_id, now=matrix.shape[1],
+                                               held=vectors.dimension)
             ids = [r[0] for r in rows]
             stored = set(self.store.add_vectors(ids, matrix))
             keep = [i for i, cid in enumerate(ids) if cid in stored]
@@ -275,6 +273,6 @@ def _check_unchanged(disk: DiskFile) -> None:
     try:
         st = os.stat(disk.path)
     except OSError as exc:
-        raise LoadError("The file was moved or deleted while it was being read") from exc
+        raise LoadError.coded("file_vanished") from exc
     if st.st_size != disk.size or st.st_mtime_ns != disk.mtime_ns:
-        raise LoadError("The file changed while it was being read; it will be read again on the next scan")
+        raise LoadError.coded("file_changed")

@@ -19,20 +19,18 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.file_types import CHILD_SUFFIXES
 from desktop_rag.engine.ingest import loaders
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.types import ParsedDocument
 
 STARTUP_TIMEOUT_S = 60.0
-CRASHED = "The reader crashed on this file (it may be damaged); it was skipped"
+CRASHED = message("error.reader_crashed")
 MAX_MEMORY_MB = 4096  # address space of the child: OCR peaks near 1.5 GB of it (bench/README.md)
 MAX_TEXT_CHARS = 50_000_000  # about 25,000 dense pages; more is not a document a person reads
 OCR_PAGE_S = 60.0  # time budget added per page to recognise (a page takes 2-10 s on a slow laptop)
 POLL_S = 0.1  # how often a waiting parse looks at its cancel flag
-OUT_OF_MEMORY = "Reading this file needs more memory than the limit of {mb:,} MB for one file; it was skipped"
-TOO_MUCH_TEXT = ("This file holds more text than the limit of {chars:,} characters for one file; "
-                 "it was not indexed (split it into smaller files)")
 
 PageCallback = Callable[[int, int], None]
 
@@ -82,16 +80,16 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
     try:
         doc = parse_in_process(Path(path), max_bytes, context)
     except LoadError as exc:
-        if capped and str(exc) == loaders.NO_MEMORY:
-            return ("fatal", OUT_OF_MEMORY.format(mb=max_memory_mb))
-        return ("error", str(exc))
+        if capped and exc.code == "no_memory":
+            return ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
+        return ("error", exc)
     except BaseException as exc:  # noqa: BLE001 - report, keep serving
         if capped and _is_memory_failure(exc):
-            return ("fatal", OUT_OF_MEMORY.format(mb=max_memory_mb))
-        return ("error", f"The reader failed on this file ({type(exc).__name__}: {exc})")
+            return ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
+        return ("error", LoadError.coded("reader_failed", error=f"{type(exc).__name__}: {exc}"))
     limit = options.get("max_text_chars", MAX_TEXT_CHARS)
     if limit and doc.char_count > limit:
-        return ("error", TOO_MUCH_TEXT.format(chars=limit))
+        return ("error", LoadError.coded("too_much_text", chars=limit))
     return ("ok", doc)
 
 
@@ -248,7 +246,7 @@ class SafeParser:
                 ok, message = False, None
             if not ok:
                 self._stop_child(graceful=False)
-                raise LoadError("The document reader could not be started")
+                raise LoadError.coded("reader_not_started")
             self.memory_capped = bool(message[1])
             self._ready = True
         return self._conn
@@ -293,7 +291,7 @@ class SafeParser:
             conn = self._ensure_child()
             conn.send((str(path), self.max_bytes, options))
         started = time.monotonic()
-        budget, described = self.timeout_s, f"{self.timeout_s:g} s"
+        budget, described = self.timeout_s, Phrase("phrase.seconds", n=f"{self.timeout_s:g}")
         while True:
             message = self._next_message(conn, started + budget, cancel, described)
             if message[0] != "page":
@@ -301,15 +299,15 @@ class SafeParser:
             _, done, total = message
             if self.timeout_s + total * self.ocr_page_s > budget:
                 budget = self.timeout_s + total * self.ocr_page_s
-                described = (f"{budget:g} s ({self.timeout_s:g} s, plus {self.ocr_page_s:g} s for each of the "
-                             f"{total} pages to recognise)")
+                described = Phrase("phrase.ocr_budget", budget=f"{budget:g}", base=f"{self.timeout_s:g}",
+                                   page=f"{self.ocr_page_s:g}", total=total)
             on_page(done, total)
         status, payload = message
         if status == "ok":
             return payload
         if status == "fatal":
             self._replace_child()
-        raise LoadError(payload)
+        raise payload if isinstance(payload, LoadError) else LoadError(str(payload))
 
     def _next_message(
         self, conn: Connection, deadline: float, cancel: threading.Event | None, budget: str
@@ -322,7 +320,7 @@ class SafeParser:
             left = deadline - time.monotonic()
             if left <= 0:
                 self._replace_child()
-                raise LoadError(f"Reading this file took longer than {budget}; it was skipped")
+                raise LoadError.coded("read_timeout", budget=budget)
             if conn.poll(min(POLL_S, left) if cancel is not None else left):
                 break
         try:
@@ -330,11 +328,11 @@ class SafeParser:
         except OSError as exc:  # longer than the cap ("bad message length"), or the child died
             self._replace_child()
             if "length" in str(exc):
-                raise LoadError(TOO_MUCH_TEXT.format(chars=self.max_text_chars)) from exc
-            raise LoadError(CRASHED) from exc
+                raise LoadError.coded("too_much_text", chars=self.max_text_chars) from exc
+            raise LoadError.coded("reader_crashed") from exc
         except (EOFError, ValueError) as exc:
             self._replace_child()
-            raise LoadError(CRASHED) from exc
+            raise LoadError.coded("reader_crashed") from exc
         return pickle.loads(raw)
 
 

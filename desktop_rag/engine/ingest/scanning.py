@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.file_types import is_supported, supported_types
+from desktop_rag.engine.messages import message
 from desktop_rag.engine.paths import display_text, is_ignored_name, is_inside, is_valid_text
 
-BAD_NAME = "The file name is not valid text (UTF-8), so it cannot be stored; rename the file to index it."
-LINK_OUTSIDE = ("A link to something outside the folder you chose: links are not followed, so nothing outside "
-                "your chosen folders is read.")
-UNSUPPORTED = f"Not a supported file type ({supported_types()})"
-NOT_REGULAR = "Not a regular file (a pipe, device or socket is never read)"
+BAD_NAME = message("error.bad_file_name")  # stored as a failed file's reason (front ends show it translated)
+LINK_OUTSIDE = message("error.link_outside")
+UNSUPPORTED = message("error.unsupported_type", types=supported_types())
+NOT_REGULAR = message("error.not_regular_skipped")
 NO_SUFFIX = "(no extension)"
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.config import private_dir, private_tree
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.models.catalog import MANIFEST_NAME
 from desktop_rag.engine.models.download_types import (
     DownloadCancelled,
@@ -47,7 +48,6 @@ from desktop_rag.engine.models.hub_listing import (
 from desktop_rag.engine.models.model_folders import (
     DEFAULT_ENDPOINT,
     MIRROR_ENDPOINT,
-    PICKLE_ONLY,
     check_repo_id,
     is_downloaded,
     local_model_path,
@@ -116,7 +116,7 @@ def download_model(repo_id: str, data_dir: str | os.PathLike, *, endpoint: str =
     repo_id = check_repo_id(repo_id)
     endpoint = normalize_endpoint(endpoint)
     if not _REVISION_RE.match(revision):
-        raise DownloadError("invalid", f"“{revision}” is not a valid revision.")
+        raise DownloadError.coded("bad_revision", "invalid", revision=revision)
     canceller = Canceller(cancel)
     from desktop_rag import __version__
 
@@ -130,8 +130,8 @@ def download_model(repo_id: str, data_dir: str | os.PathLike, *, endpoint: str =
         raise _os_error(exc, endpoint) from exc
     except (http.client.HTTPException, ssl.SSLError) as exc:
         canceller.check(repo_id)
-        raise DownloadError("unreachable", f"The connection to {endpoint} failed ({exc.__class__.__name__}: "
-                                           f"{str(exc)[:200]}). Try again; the download resumes.") from exc
+        raise DownloadError.coded("connection_failed", "unreachable", endpoint=endpoint,
+                                  detail=f"{exc.__class__.__name__}: {str(exc)[:200]}") from exc
     finally:
         canceller.close()
 
@@ -177,56 +177,50 @@ def fetch_listing(client: HubClient, endpoint: str, repo_id: str, revision: str)
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise DownloadError("protocol", f"{endpoint} did not answer like a model hub (no JSON file listing). "
-                                        "Check the hub address in Settings.") from exc
+        raise DownloadError.coded("not_a_hub", "protocol", endpoint=endpoint) from exc
     commit, gated, listed = parse_listing(data)
     if gated:
         raise _gated(repo_id, endpoint)
     files = select_files(listed)
     if not has_weights(files):
         if has_pickle_weights(listed):
-            raise DownloadError("not_found", PICKLE_ONLY.format(model=repo_id))
-        raise DownloadError("not_found", f"{repo_id} has no model weights in a format this app reads "
-                                         "(safetensors); choose another model.")
+            raise DownloadError.coded("pickle_only", "not_found", model=repo_id)
+        raise DownloadError.coded("no_weights", "not_found", repo_id=repo_id)
     if sum(f.size for f in files) > MAX_TOTAL_BYTES:
-        raise DownloadError("too_large", f"{repo_id} is larger than {MAX_TOTAL_BYTES // 1024**3} GB; refused.")
+        raise DownloadError.coded("model_too_large", "too_large", repo_id=repo_id, gb=MAX_TOTAL_BYTES // 1024**3)
     return commit, files
 
 
 def _http_error(response: http.client.HTTPResponse, endpoint: str, repo_id: str, path: str = "") -> DownloadError:
     status, code = response.status, response.getheader("X-Error-Code") or ""
-    what = f"“{path}” of {repo_id}" if path else repo_id
+    what = Phrase("phrase.file_of", path=path, repo_id=repo_id) if path else repo_id
     if code == "GatedRepo" or (status == 403 and code != "RepoNotFound"):
         return _gated(repo_id, endpoint)
     if code == "RevisionNotFound":
-        return DownloadError("not_found", f"{repo_id} has no such revision on {endpoint}.")
+        return DownloadError.coded("no_revision", "not_found", repo_id=repo_id, endpoint=endpoint)
     if code in ("RepoNotFound", "EntryNotFound") or status in (401, 404):
-        return DownloadError("not_found", f"{what} was not found on {endpoint}. Check the name; private "
-                                          "repositories cannot be downloaded here.")
+        return DownloadError.coded("not_on_hub", "not_found", what=what, endpoint=endpoint)
     if status == 429:
-        return DownloadError("http", f"{endpoint} is limiting requests (HTTP 429). Wait a few minutes and try again.")
+        return DownloadError.coded("hub_rate_limit", "http", endpoint=endpoint)
     if status == 416:
-        return DownloadError("http", f"{endpoint} refused to resume “{path}” (HTTP 416).")
-    return DownloadError("http", f"{endpoint} answered HTTP {status} for {what}. Try again later, or another hub.")
+        return DownloadError.coded("hub_no_resume", "http", endpoint=endpoint, path=path)
+    return DownloadError.coded("hub_http", "http", endpoint=endpoint, status=status, what=what)
 
 
 def _gated(repo_id: str, endpoint: str) -> DownloadError:
-    return DownloadError("gated", f"{repo_id} is gated on {endpoint}: its licence must be accepted while signed in. "
-                                  "Choose another model, or download it yourself and pick its folder with Folder….")
+    return DownloadError.coded("gated", "gated", repo_id=repo_id, endpoint=endpoint)
 
 
 def _os_error(exc: OSError, endpoint: str) -> DownloadError:
     if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
-        return DownloadError("disk_full", "The disk is full. Free some space and try again; the download resumes.")
+        return DownloadError.coded("download_disk_full", "disk_full")
     if isinstance(exc, (socket.timeout, TimeoutError)):
-        return DownloadError("unreachable", f"{endpoint} stopped answering (timed out). Check the connection, or "
-                                            f"choose a mirror such as {MIRROR_ENDPOINT} as the hub address.")
+        return DownloadError.coded("hub_timeout", "unreachable", endpoint=endpoint, mirror=MIRROR_ENDPOINT)
     if isinstance(exc, (socket.gaierror, ConnectionError)) or exc.errno in (errno.ECONNREFUSED, errno.ENETUNREACH,
                                                                               errno.EHOSTUNREACH):
-        return DownloadError("unreachable", f"Cannot reach {endpoint} ({exc.strerror or exc}). Check the internet "
-                                            f"connection, or choose a mirror such as {MIRROR_ENDPOINT} as the hub "
-                                            "address.")
-    return DownloadError("io", f"The download failed: {exc}")
+        return DownloadError.coded("hub_unreachable", "unreachable", endpoint=endpoint, detail=exc.strerror or str(exc),
+                                   mirror=MIRROR_ENDPOINT)
+    return DownloadError.coded("download_failed", "io", detail=str(exc))
 
 
 def _prepare_partial(partial: Path, repo_id: str, endpoint: str, commit: str) -> None:
@@ -251,15 +245,15 @@ def _check_space(partial: Path, files: list[RemoteFile], total: int) -> None:
     need = max(total - have, 0)
     free = shutil.disk_usage(partial).free
     if need + DISK_MARGIN > free:
-        raise DownloadError("disk_full", f"Not enough disk space: the model needs {need / 1e6:,.0f} MB more, "
-                                         f"{free / 1e6:,.0f} MB are free in {partial.parent}.")
+        raise DownloadError.coded("download_no_space", "disk_full", need=f"{need / 1e6:,.0f}",
+                                  free=f"{free / 1e6:,.0f}", where=partial.parent)
 
 
 def _local(root: Path, rel: str) -> Path:
     """`root/rel`, guaranteed to stay inside root."""
     path = root.joinpath(*safe_relative_path(rel).split("/"))
     if not is_inside(path.resolve(), root.resolve()):
-        raise DownloadError("unsafe", f"“{rel}” would be written outside the model folder; refused.")
+        raise DownloadError.coded("outside_folder", "unsafe", path=rel)
     return path
 
 
@@ -321,7 +315,7 @@ def _transfer(client: HubClient, url: str, endpoint: str, repo_id: str, remote: 
 def _check_content_range(response: http.client.HTTPResponse, offset: int, remote: RemoteFile) -> None:
     match = _CONTENT_RANGE_RE.match(response.getheader("Content-Range") or "")
     if not match or int(match.group(1)) != offset or (match.group(3) != "*" and int(match.group(3)) != remote.size):
-        raise DownloadError("protocol", f"The hub resumed “{remote.path}” at the wrong place; try again.")
+        raise DownloadError.coded("bad_resume", "protocol", path=remote.path)
 
 
 def _stream(response: http.client.HTTPResponse, part: Path, offset: int, remote: RemoteFile, counter: _Counter,
@@ -342,7 +336,7 @@ def _stream(response: http.client.HTTPResponse, part: Path, offset: int, remote:
             counter.session_bytes += len(data)
             counter.emit()
         if response.read1(1):
-            raise DownloadError("checksum", f"“{remote.path}” is larger than the hub's listing says; refused.")
+            raise DownloadError.coded("larger_than_listed", "checksum", path=remote.path)
         out.flush()
         os.fsync(out.fileno())
 
@@ -359,8 +353,7 @@ def _verify(part: Path, remote: RemoteFile) -> None:
         ok = digest.hexdigest() == (remote.sha256 or remote.git_sha1)
     if not ok:
         part.unlink(missing_ok=True)
-        raise DownloadError("checksum", f"“{remote.path}” did not match the hub's checksum and was deleted. "
-                                        "Try again; if it happens again, try another hub address.")
+        raise DownloadError.coded("checksum", "checksum", path=remote.path)
 
 
 def _write_manifest(partial: Path, repo_id: str, endpoint: str, commit: str, files: list[RemoteFile]) -> None:

@@ -21,7 +21,10 @@ class DownloadCancelled(DownloadError):
     """The user cancelled; finished and partial files are kept for a later resume."""
 
     def __init__(self, repo_id: str) -> None:
-        super().__init__("cancelled", f"Download of {repo_id} cancelled. Starting it again resumes where it stopped.")
+        from desktop_rag.engine.messages import message
+
+        super().__init__("cancelled", message("error.download_cancelled", repo_id=repo_id))
+        self.code, self.values = "download_cancelled", {"repo_id": repo_id}
 
 
 @dataclass(frozen=True)

@@ -58,18 +58,15 @@ def check_tokenizer(path: Path) -> None:
     except FileNotFoundError:
         return
     if size > MAX_TOKENIZER_BYTES:
-        raise DesktopRagError(f"The embedding model's tokenizer {path} ({size / 1e6:,.0f} MB) is larger than any "
-                              f"real one ({MAX_TOKENIZER_BYTES >> 20} MB); it is not loaded.")
+        raise DesktopRagError.coded("tokenizer_too_large", path=path, mb=f"{size / 1e6:,.0f}",
+                                    limit=MAX_TOKENIZER_BYTES >> 20)
     try:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError, RecursionError) as exc:
-        raise DesktopRagError(f"The embedding model's tokenizer {path} cannot be read: {exc}") from exc
+        raise DesktopRagError.coded("tokenizer_unreadable", path=path, detail=str(exc)) from exc
     unknown = [p for p in _patterns(data) if not is_known_pattern(p)]
     if unknown:
-        raise DesktopRagError(
-            f"The embedding model's tokenizer {path} uses a regular expression this app does not run "
-            f"({unknown[0][:80]!r}): an unknown pattern can hang or crash the tokenizer. Choose another model in "
-            "Settings, or go back to the bundled default.")
+        raise DesktopRagError.coded("tokenizer_pattern", path=path, pattern=repr(unknown[0][:80]))
 
 
 def _patterns(node) -> list[str]:
@@ -132,7 +129,7 @@ def check_weights(folder: Path) -> None:
         for file in sorted(folder.glob("*.safetensors")):
             stored.update(safetensors_shapes(file))
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RuntimeError) as exc:
-        raise DesktopRagError(f"The embedding model in {folder} cannot be loaded: {str(exc)[:300]}") from exc
+        raise DesktopRagError.coded("model_folder_unloadable", folder=folder, detail=str(exc)[:300]) from exc
     prefix = f"{declared.base_model_prefix}."
     wrong = []
     for name, parameter in declared.named_parameters():
@@ -141,10 +138,8 @@ def check_weights(folder: Path) -> None:
         if shape != tuple(parameter.shape):
             wrong.append(f"{name} {tuple(parameter.shape)}: {'missing' if shape is None else shape}")
     if wrong:
-        raise DesktopRagError(
-            f"The embedding model in {folder} does not hold the weights its config.json declares "
-            f"({len(wrong)} of {len(list(declared.parameters()))}, e.g. {wrong[0]}); it is not loaded, so nothing "
-            "runs with made-up weights. Download the model again, or choose another one.")
+        raise DesktopRagError.coded("model_weights_missing", folder=folder, wrong=len(wrong),
+                                    total=len(list(declared.parameters())), example=wrong[0])
 
 
 def _refuse_custom_code(folder: Path) -> None:
@@ -157,9 +152,7 @@ def _refuse_custom_code(folder: Path) -> None:
     except (OSError, ValueError):
         return  # AutoConfig says what is wrong
     if isinstance(config, dict) and "auto_map" in config and str(config.get("model_type")) not in CONFIG_MAPPING:
-        raise DesktopRagError(f"The embedding model in {folder} needs its own Python code to load (config.json's "
-                              "auto_map); this app never runs code from a model folder. Choose another model in "
-                              "Settings, or go back to the bundled default.")
+        raise DesktopRagError.coded("model_custom_code", folder=folder)
 
 
 def _legacy_names(name: str) -> tuple[str, ...]:

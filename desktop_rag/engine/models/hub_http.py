@@ -119,10 +119,10 @@ class HubClient:
                 allowed = ("https",) if urllib.parse.urlsplit(url).scheme == "https" else ("http", "https")
                 url = urllib.parse.urljoin(url, location)
                 if urllib.parse.urlsplit(url).scheme not in allowed:  # no file:, no https -> http downgrade
-                    raise DownloadError("protocol", "The hub redirected to a non-HTTPS or non-HTTP address; refused.")
+                    raise DownloadError.coded("bad_redirect", "protocol")
                 continue
             return response, url
-        raise DownloadError("protocol", "The hub redirected too many times.")
+        raise DownloadError.coded("too_many_redirects", "protocol")
 
     def _request(self, url: str, headers: dict[str, str]) -> http.client.HTTPResponse:
         parts = urllib.parse.urlsplit(url)
@@ -168,5 +168,5 @@ def is_loopback(host: str) -> bool:
 def read_bounded(response: http.client.HTTPResponse, limit: int) -> bytes:
     data = response.read(limit + 1)
     if len(data) > limit:
-        raise DownloadError("too_large", "The hub's answer is larger than expected; refused.")
+        raise DownloadError.coded("answer_too_large", "too_large")
     return data

@@ -23,11 +23,11 @@ _BIN_WEIGHTS_RE = re.compile(r"^pytorch_model(-\d{5}-of-\d{5})?\.bin$|^pytorch_m
 def safe_relative_path(name: object) -> str:
     """A listing file name as a safe relative POSIX path, or DownloadError('unsafe')."""
     if not isinstance(name, str) or not name or len(name) > 512:
-        raise DownloadError("unsafe", f"The hub listed an invalid file name: {name!r:.80}")
+        raise DownloadError.coded("invalid_file_name", "unsafe", name=f"{name!r:.80}")
     bad = ("\\" in name or name.startswith("/") or ":" in name or any(ord(c) < 32 or c == "\x7f" for c in name))
     parts = name.split("/")
     if bad or any(p in ("", ".", "..") or p.endswith((".", " ")) or _windows_reserved(p) for p in parts):
-        raise DownloadError("unsafe", f"The hub listed an unsafe file name ({name!r:.80}); download refused.")
+        raise DownloadError.coded("unsafe_file_name", "unsafe", name=f"{name!r:.80}")
     return name
 
 
@@ -40,10 +40,10 @@ def _windows_reserved(part: str) -> bool:
 def parse_listing(data: object) -> tuple[str | None, bool, list[RemoteFile]]:
     """(commit, gated, files) from the JSON of /api/models/{repo}/revision/{rev}?blobs=true."""
     if not isinstance(data, dict) or not isinstance(data.get("siblings"), list):
-        raise DownloadError("protocol", "The hub's answer is not a model file listing.")
+        raise DownloadError.coded("not_a_listing", "protocol")
     siblings = data["siblings"]
     if len(siblings) > MAX_FILES:
-        raise DownloadError("too_large", f"The repository lists {len(siblings)} files; refusing more than {MAX_FILES}.")
+        raise DownloadError.coded("too_many_files", "too_large", n=len(siblings), limit=MAX_FILES)
     sha = data.get("sha")
     commit = sha if isinstance(sha, str) and _COMMIT_RE.match(sha) else None
     gated = bool(data.get("gated")) and data.get("gated") != "false"
@@ -51,10 +51,10 @@ def parse_listing(data: object) -> tuple[str | None, bool, list[RemoteFile]]:
     seen: set[str] = set()
     for entry in siblings:
         if not isinstance(entry, dict):
-            raise DownloadError("protocol", "The hub's file listing is malformed.")
+            raise DownloadError.coded("listing_malformed", "protocol")
         path = safe_relative_path(entry.get("rfilename"))
         if path.lower() in seen:
-            raise DownloadError("unsafe", f"The hub listed “{path}” twice; download refused.")
+            raise DownloadError.coded("listed_twice", "unsafe", path=path)
         seen.add(path.lower())
         files.append(_remote_file(path, entry))
     return commit, gated, files
@@ -65,7 +65,7 @@ def _remote_file(path: str, entry: dict) -> RemoteFile:
     if isinstance(lfs, dict):
         size, sha = lfs.get("size"), lfs.get("sha256")
         if not isinstance(sha, str) or not _SHA256_RE.match(sha):
-            raise DownloadError("protocol", f"The hub sent no valid sha256 for “{path}”.")
+            raise DownloadError.coded("no_sha256", "protocol", path=path)
         return RemoteFile(path, _checked_size(path, size), sha256=sha)
     blob = entry.get("blobId")
     return RemoteFile(path, _checked_size(path, entry.get("size")),
@@ -74,10 +74,10 @@ def _remote_file(path: str, entry: dict) -> RemoteFile:
 
 def _checked_size(path: str, size: object) -> int:
     if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-        raise DownloadError("protocol", f"The hub sent no valid size for “{path}”.")
+        raise DownloadError.coded("no_size", "protocol", path=path)
     if size > MAX_FILE_BYTES:
-        raise DownloadError("too_large", f"“{path}” is {size / 1024**3:.0f} GB; refusing files over "
-                                         f"{MAX_FILE_BYTES // 1024**3} GB.")
+        raise DownloadError.coded("file_too_large_hub", "too_large", path=path, gb=f"{size / 1024**3:.0f}",
+                                  limit=MAX_FILE_BYTES // 1024**3)
     return size
 
 

@@ -15,9 +15,6 @@ DEFAULT_ENDPOINT = "https://huggingface.co"
 MIRROR_ENDPOINT = "https://hf-mirror.com"
 MODELS_FOLDER = "models"
 
-PICKLE_ONLY = ("{model} has its weights only as PyTorch pickle files (pytorch_model.bin, .pt, .pth, .ckpt), "
-               "which can run code on this computer when they are loaded; this app loads safetensors weights "
-               "only. Choose another model (most have model.safetensors), or convert this one to safetensors.")
 _PICKLE_NAMES = re.compile(r".*\.(bin|pt|pth|ckpt|pkl|pickle)$", re.IGNORECASE)
 _REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 
@@ -49,7 +46,7 @@ def is_downloaded(data_dir: str | os.PathLike, repo_id: str) -> bool:
 def check_repo_id(repo_id: str) -> str:
     repo_id = repo_id.strip()
     if not _REPO_RE.match(repo_id) or ".." in repo_id:
-        raise DownloadError("invalid", f"“{repo_id}” is not a model name of the form organisation/name.")
+        raise DownloadError.coded("bad_repo_id", "invalid", repo_id=repo_id)
     return repo_id
 
 
@@ -66,8 +63,7 @@ def normalize_endpoint(endpoint: str) -> str:
     endpoint = (endpoint or DEFAULT_ENDPOINT).strip().rstrip("/")
     parts = urllib.parse.urlsplit(endpoint)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise DownloadError("invalid", f"The hub address “{endpoint}” is not an http(s) URL such as "
-                                       f"{DEFAULT_ENDPOINT}.")
+        raise DownloadError.coded("bad_hub_address", "invalid", endpoint=endpoint, default=DEFAULT_ENDPOINT)
     return endpoint
 
 

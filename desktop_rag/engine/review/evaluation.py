@@ -23,6 +23,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.review import labelled as sets
 from desktop_rag.engine.review.metrics import docs_by_max_score, ndcg_at, precision_at, recall_at
 from desktop_rag.engine.search.fusion import dense_weight
+from desktop_rag.engine.search.question import Version
 from desktop_rag.engine.search.retrieval import dense_candidates, hybrid_search, merge_neighbours
 from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
@@ -105,11 +106,11 @@ def _modes(engine) -> dict[str, Rank]:
         return hybrid_search(query, DEPTH, store, None, settings.min_score, within=within)
 
     def dense(query: str, within: Restriction) -> list[Hit]:
-        embedder, vectors = engine.dense_pair()
+        embedder, vectors = engine.runtime.dense_pair()
         members, selector = (1, None) if within.everything else member_filter(store, within)
         if not members:
             return []
-        found = dense_candidates(query, embedder, vectors, DEPTH, settings.min_score, selector)
+        found = dense_candidates(Version.of(query), embedder, vectors, DEPTH, settings.min_score, selector)
         return merge_neighbours(store.hits_for(found))[:DEPTH]
 
     def given(query: str, within: Restriction) -> list[Hit]:
@@ -117,8 +118,8 @@ def _modes(engine) -> dict[str, Rank]:
 
     def compressed(query: str, within: Restriction) -> list[Hit]:
         hits = given(query, within)
-        weight = dense_weight(query, engine.embedder().languages) if store.has_vectors() else 0.0
-        kept = compress(query, hits, "always", int(settings.context_budget_tokens), engine.sentence_similarity,
+        weight = dense_weight(query, engine.runtime.embedder().languages) if store.has_vectors() else 0.0
+        kept = compress(query, hits, "always", int(settings.context_budget_tokens), engine.runtime.sentence_similarity,
                         weight)
         return [h for h in kept if h.focus != NOTHING]
 

@@ -22,6 +22,17 @@ log = logging.getLogger(__name__)
 REASK_WINDOW_S = 300.0  # a question within five minutes of the last answer of its conversation can be a re-ask
 
 
+def recorded(runtime, answerer, events: Iterable[AnswerEvent], question: str, within: Restriction,
+             conversation_id: int | None) -> Iterator[AnswerEvent]:
+    """`record` for an answerer's events: the model and the settings that shaped the answer from the runtime."""
+    from desktop_rag.engine.answer.assembly import fingerprint
+
+    llm = answerer.llm
+    settings = fingerprint(runtime, llm.config) if llm else {"embedding_model": runtime.index_model}
+    return record(lambda: runtime.store, events, question, within, conversation_id,
+                  llm.config.model if llm else "", {**settings, "top_k": runtime.settings.top_k})
+
+
 def record(store: Callable[[], Store], events: Iterable[AnswerEvent], question: str, within: Restriction,
            conversation_id: int | None, model: str, settings: dict) -> Iterator[AnswerEvent]:
     """The events, the DoneEvent with its `answer_id` once the answer is logged (nothing fails for the log:

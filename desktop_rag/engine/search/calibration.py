@@ -57,12 +57,6 @@ _centroids: weakref.WeakKeyDictionary[Embedder, dict[str, np.ndarray | None]] = 
 _lock = threading.Lock()
 
 
-def single_language(text: str) -> str | None:
-    """The one language ("en" / "zh") a text is written in, or None (none, or both)."""
-    langs = text_languages(text)
-    return next(iter(langs)) if len(langs) == 1 else None
-
-
 def _centroid(embedder: Embedder, language: str) -> np.ndarray | None:
     """The mean query vector of the reference questions in `language` (once per embedder; None on failure)."""
     with _lock:
@@ -80,9 +74,12 @@ def _centroid(embedder: Embedder, language: str) -> np.ndarray | None:
     return centroid
 
 
-def centred_query(query: str, vector: np.ndarray, embedder: Embedder) -> np.ndarray:
-    """The question's vector with its language's direction taken out (unchanged for a one-language model)."""
-    language = single_language(query)
+def centred_query(query: str, vector: np.ndarray, embedder: Embedder,
+                  languages: frozenset[str] | None = None) -> np.ndarray:
+    """The question's vector with its language's direction taken out (unchanged for a one-language model);
+    `languages`: the question's languages when already known (search/question.py), else worked out here."""
+    languages = text_languages(query) if languages is None else languages
+    language = next(iter(languages)) if len(languages) == 1 else None
     multilingual = embedder.languages is None and getattr(embedder, "language_direction", True)
     if not multilingual or language not in REFERENCE_QUESTIONS:
         return vector

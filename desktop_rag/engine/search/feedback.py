@@ -13,11 +13,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.types import Hit
+
+
+def applied(store: Store, question: str, hits: SearchHits, within: Restriction) -> SearchHits:
+    """An answer's search hits after the rules (`apply`), keeping what the search said of itself."""
+    return SearchHits(apply(store, question, hits, within), hits.keyword_only, hits.translations)
 
 
 def apply(store: Store, question: str, hits: Sequence[Hit], within: Restriction) -> list[Hit]:

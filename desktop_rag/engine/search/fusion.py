@@ -143,6 +143,7 @@ __all__ = [
     "dense_coverage",
     "dense_weight",
     "fuse",
+    "script_shares",
 ]
 
 COVERED_DENSE_WEIGHT = 0.6
@@ -176,7 +177,7 @@ def _scripts(languages: Iterable[str]) -> set[str] | None:
     return scripts
 
 
-def _script_shares(query: str) -> dict[str, float]:
+def script_shares(query: str) -> dict[str, float]:
     """Share of the query's letters/digits per script class: latin, cjk, other."""
     cjk = cjk_ratio(query)
     rest = [ch for ch in query if ch.isalnum()]
@@ -197,20 +198,23 @@ def _is_cjk_char(ch: str) -> bool:
     return cjk_ratio(ch) > 0.0
 
 
-def dense_coverage(query: str, dense_languages: frozenset[str] | None) -> float:
-    """Share (0..1) of the query's text written in scripts the embedding model covers."""
+def dense_coverage(query: str, dense_languages: frozenset[str] | None,
+                   shares: Mapping[str, float] | None = None) -> float:
+    """Share (0..1) of the query's text written in scripts the embedding model covers (`shares`: the query's
+    script shares when already known)."""
     if dense_languages is None:
         return 1.0
     scripts = _scripts(dense_languages)
     if scripts is None:
         return 1.0
-    shares = _script_shares(query)
+    shares = script_shares(query) if shares is None else shares
     return sum(share for script, share in shares.items() if script in scripts)
 
 
-def dense_weight(query: str, dense_languages: frozenset[str] | None) -> float:
+def dense_weight(query: str, dense_languages: frozenset[str] | None,
+                 shares: Mapping[str, float] | None = None) -> float:
     """Weight of the dense scores for this query (the keyword weight is 1 - this)."""
-    c = dense_coverage(query, dense_languages)
+    c = dense_coverage(query, dense_languages, shares)
     return UNCOVERED_DENSE_WEIGHT + (COVERED_DENSE_WEIGHT - UNCOVERED_DENSE_WEIGHT) * c
 
 
@@ -241,6 +245,7 @@ def fuse(
     keyword_scale: Mapping[int, float] | None = None,
     dense_weights: Mapping[int, float] | None = None,
     glossed: Mapping[int, float] | None = None,
+    shares: Mapping[str, float] | None = None,
 ) -> list[tuple[int, float]]:
     """Fuse dense (cosine) and keyword (BM25, higher is better) hits into the top ``k``.
 
@@ -255,7 +260,7 @@ def fuse(
     passage then scores ``(1 - GLOSS_WEIGHT) * dense + GLOSS_WEIGHT * glossed`` with a multilingual model (dense
     alone when no gloss matched), and with a model that does not cover both languages the gloss is its keyword
     score, weighed as for a query in a script the model does not cover (``UNCOVERED_DENSE_WEIGHT``).
-    Returns ``(chunk_id, score)`` best-first with scores in [0, 1]. Ties keep the order
+    ``shares``: the query's script shares when already known (search/question.py). Returns ``(chunk_id, score)`` best-first with scores in [0, 1]. Ties keep the order
     of first appearance (dense list first, then keyword list).
     """
     if k <= 0:
@@ -268,7 +273,7 @@ def fuse(
     if not d or not (kw or glossed):  # one side found nothing (the gloss's matches are keyword evidence too)
         w = 1.0 if d else 0.0
     else:
-        w = dense_weight(query, dense_languages)
+        w = dense_weight(query, dense_languages, shares)
     order: dict[int, int] = {}
     for cid in [*d, *kw, *glossed]:
         order.setdefault(cid, len(order))

@@ -8,16 +8,14 @@ from collections.abc import Callable, Sequence
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search.calibration import centred_query
 from desktop_rag.engine.search.fusion import dense_weight, fuse
-from desktop_rag.engine.search.gloss import gloss
+from desktop_rag.engine.search.question import Question, Version, plain
 from desktop_rag.engine.store.keyword_index import search as keyword_search
-from desktop_rag.engine.store.languages import library_languages
 from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.text.keyword import query_terms, term_coverage
 from desktop_rag.engine.text.language import text_languages
-from desktop_rag.engine.text.lexicon import Lexicon
 from desktop_rag.engine.types import Hit
 
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
@@ -27,41 +25,39 @@ DenseSource = Callable[[], tuple[Embedder, VectorIndex]]
 
 
 def dense_candidates(
-    query: str, embedder: Embedder, vectors: VectorIndex, limit: int, min_score: float, selector=None
+    version: Version, embedder: Embedder, vectors: VectorIndex, limit: int, min_score: float, selector=None
 ) -> list[tuple[int, float]]:
     """Nearest chunks by cosine similarity, under-threshold scores dropped (among `selector`'s ids if given).
     With a multilingual model the question's vector is first centred on its language (calibration.py), so the
     score is the cosine with that centred vector."""
     if vectors.size == 0:
         return []
-    query_vector = centred_query(query, embedder.embed_queries([query])[0], embedder)
+    vector = embedder.embed_queries([version.text])[0]
+    query_vector = centred_query(version.text, vector, embedder, version.languages)
     return [(cid, score) for cid, score in vectors.search(query_vector, limit, selector) if score >= min_score]
 
 
 def hybrid_search(
-    query: str,
+    question: Question | str,
     k: int,
     store: Store,
     dense_source: DenseSource | None,
     min_score: float = 0.0,
-    translations: Sequence[str] = (),
     collection: int | None = None,
     within: Restriction | None = None,
-    lexicon: Lexicon | None = None,
 ) -> list[Hit]:
-    """The top `k` passages for a query (and its translations into the library's other languages), within
-    a restriction (collection, folders, file types) or one collection (its id) or all (None). Without a dense
-    source (no vectors yet) it is keyword-only. `lexicon`: glosses the question into the library's other
-    language where no translation did (gloss.py)."""
+    """The top `k` passages for a question (search/question.py: with its translations into the library's other
+    languages and its glosses; a plain string is searched as asked), within a restriction (collection, folders,
+    file types) or one collection (its id) or all (None). Without a dense source (no vectors yet) it is
+    keyword-only."""
     limit = max(k, MIN_CANDIDATES)
-    return merge_neighbours(ranked_candidates(
-        query, limit, store, dense_source, min_score, translations, collection, within, lexicon))[:k]
+    asked = plain(question) if isinstance(question, str) else question
+    return merge_neighbours(ranked_candidates(asked, limit, store, dense_source, min_score, collection, within))[:k]
 
 
 def ranked_candidates(
-    query: str, limit: int, store: Store, dense_source: DenseSource | None, min_score: float = 0.0,
-    translations: Sequence[str] = (), collection: int | None = None, within: Restriction | None = None,
-    lexicon: Lexicon | None = None,
+    question: Question, limit: int, store: Store, dense_source: DenseSource | None, min_score: float = 0.0,
+    collection: int | None = None, within: Restriction | None = None,
 ) -> list[Hit]:
     """Up to `limit` fused candidates, best first, before neighbours are merged (within the restriction, or
     `collection`, if given: the keyword search joins on the chunks' files, the dense search filters inside
@@ -69,12 +65,12 @@ def ranked_candidates(
 
     Translations add their keyword matches (and their dense neighbours) as evidence in their own
     language: a passage in a language the question was translated into is no longer "other language".
-    A dictionary gloss (`lexicon`) into a language no translation covers adds its keyword matches as evidence
+    The question's glosses into a language no translation covers add their keyword matches as evidence
     for the passages in that language.
     """
-    queries = [query, *translations]
+    versions = question.versions
     within = _restriction(collection, within)
-    keyword = _best_of([_normalised(keyword_search(store.db, q, limit, within)) for q in queries])
+    keyword = _best_of([_normalised(keyword_search(store.db, v.text, limit, within)) for v in versions])
     dense: list[tuple[int, float]] = []
     languages: frozenset[str] | None = None
     if dense_source is not None:
@@ -82,35 +78,27 @@ def ranked_candidates(
         languages = embedder.languages
         members, selector = (0, None) if within is None else member_filter(store, within)
         if within is None or members:
-            dense = _best_of([dense_candidates(q, embedder, vectors, limit, min_score, selector) for q in queries])
-    asked = set().union(*(text_languages(q) for q in queries))
-    glossed = _glossed(query, asked, store, lexicon, limit, within) if dense else []
+            dense = _best_of([dense_candidates(v, embedder, vectors, limit, min_score, selector) for v in versions])
+    asked = question.languages
+    glossed = _best_of([_normalised(keyword_search(store.db, text, limit, within))
+                        for text in question.glosses]) if dense and question.glosses else []
     candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword + glossed)}
-    other = [cid for cid, hit in candidates.items()
-             if asked and (langs := text_languages(hit.text)) and not langs & asked]
+    written = {cid: frozenset(text_languages(hit.text)) for cid, hit in candidates.items()}
+    other = [cid for cid, langs in written.items() if asked and langs and not langs & asked]
     scale = None
     if other and languages is None:
-        terms = [query_terms(q) for q in queries]
+        terms = [query_terms(v.text) for v in versions]
         scale = {cid: max(term_coverage(t, f"{hit.heading}\n{hit.text}") for t in terms)
                  for cid, hit in candidates.items()}
     weights = None
-    if translations:  # each passage is weighed by the version of the question in its own language
-        by_language = {lang: q for q in reversed(queries) for lang in text_languages(q)}
-        weights = {cid: dense_weight(by_language.get(next(iter(langs)), query), languages)
-                   for cid, hit in candidates.items() if len(langs := text_languages(hit.text)) == 1}
-    fused = fuse(dense, keyword, limit, query=query, dense_languages=languages, other_language=other,
-                 keyword_scale=scale, dense_weights=weights, glossed=dict(glossed))
+    if question.others:  # each passage is weighed by the version of the question in its own language
+        by_language = {lang: v for v in reversed(versions) for lang in v.languages}
+        weights = {cid: dense_weight(version.text, languages, version.shares)
+                   for cid, langs in written.items() if len(langs) == 1
+                   for version in [by_language.get(next(iter(langs)), question.asked)]}
+    fused = fuse(dense, keyword, limit, query=question.normalised, dense_languages=languages, other_language=other,
+                 keyword_scale=scale, dense_weights=weights, glossed=dict(glossed), shares=question.asked.shares)
     return [_rescored(candidates[cid], score) for cid, score in fused if cid in candidates]
-
-
-def _glossed(query: str, asked: set[str], store: Store, lexicon: Lexicon | None, limit: int,
-             within: Restriction | None) -> list[tuple[int, float]]:
-    """Keyword matches (normalised to the best) of the question's gloss into each other language of the
-    library that neither the question nor a translation is written in."""
-    if lexicon is None or not asked:
-        return []
-    glosses = [gloss(query, lang, lexicon) for lang in sorted(library_languages(store) - asked)]
-    return _best_of([_normalised(keyword_search(store.db, text, limit, within)) for text in glosses if text])
 
 
 def _restriction(collection: int | None, within: Restriction | None) -> Restriction | None:

@@ -16,6 +16,7 @@ import logging
 import threading
 from typing import Protocol
 
+from desktop_rag.engine.store import translations as cache
 from desktop_rag.engine.store.languages import library_languages
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.language import text_languages
@@ -25,8 +26,6 @@ log = logging.getLogger(__name__)
 LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}
 MAX_QUESTION_CHARS = 1000  # longer questions are searched as asked
 MAX_TRANSLATION_CHARS = 2000
-_SCHEMA = ("CREATE TABLE IF NOT EXISTS query_translations ("
-           " question TEXT NOT NULL, language TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (question, language))")
 
 
 class Completer(Protocol):
@@ -34,9 +33,10 @@ class Completer(Protocol):
                  cancel: threading.Event | None = None) -> str: ...
 
 
-def target_languages(question: str, store: Store) -> list[str]:
-    """The library's languages the question is not written in (empty for a one-language match)."""
-    asked = text_languages(question)
+def target_languages(question: str, store: Store, asked: frozenset[str] | None = None) -> list[str]:
+    """The library's languages the question (written in `asked`: its languages, when known) is not written in
+    (empty for a one-language match)."""
+    asked = text_languages(question) if asked is None else asked
     if not asked or len(question) > MAX_QUESTION_CHARS:
         return []
     return sorted(library_languages(store) - asked)
@@ -55,11 +55,9 @@ def messages_for(question: str, language: str) -> list[dict]:
 def translate(question: str, language: str, store: Store, client: Completer,
               cancel: threading.Event | None = None) -> str | None:
     """The question in `language` (cached); None when the model could not give one or `cancel` was set."""
-    store.db.execute(_SCHEMA)
-    row = store.db.execute("SELECT text FROM query_translations WHERE question = ? AND language = ?",
-                           (question, language)).fetchone()
-    if row:
-        return row[0]
+    known = cache.recall(store, question, language)
+    if known:
+        return known
     if cancel is not None and cancel.is_set():
         return None
     try:
@@ -70,16 +68,17 @@ def translate(question: str, language: str, store: Store, client: Completer,
     text = " ".join(reply.split())[:MAX_TRANSLATION_CHARS].strip().strip('"“”「」')
     if not text or language not in text_languages(text) or (cancel is not None and cancel.is_set()):
         return None
-    with store.transaction() as db:  # a short write of its own, under the store's rules (busy timeout, WAL)
-        db.execute("INSERT OR REPLACE INTO query_translations VALUES (?, ?, ?)", (question, language, text))
+    cache.remember(store, question, language, text)
     return text
 
 
-def translations(question: str, store: Store, client: Completer | None,
-                 cancel: threading.Event | None = None) -> list[tuple[str, str]]:
+def translations(question: str, store: Store, client: Completer | None, cancel: threading.Event | None = None,
+                 asked: frozenset[str] | None = None) -> list[tuple[str, str]]:
     """(language, the question in it) for each other language of the library (none without a model; none after
-    `cancel`). A library in the question's language alone costs no call."""
+    `cancel`); `asked`: the question's languages, when known. A library in the question's language alone costs no
+    call."""
     if client is None:
         return []
-    found = ((lang, translate(question, lang, store, client, cancel)) for lang in target_languages(question, store))
+    found = ((lang, translate(question, lang, store, client, cancel))
+             for lang in target_languages(question, store, asked))
     return [(lang, text) for lang, text in found if text]

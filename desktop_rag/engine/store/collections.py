@@ -49,8 +49,7 @@ def resolve(store: Store, name: str) -> int:
     found = find(store, name)
     if found is None:
         names = ", ".join(f"“{c.name}”" for c in listing(store))
-        raise UsageError(f"There is no collection called “{_shown(name)}”. The collections are: {names} "
-                         "(`desktop-rag collections create NAME` makes a new one).")
+        raise UsageError.coded("unknown_collection", name=_shown(name), names=names)
     return found
 
 
@@ -63,11 +62,11 @@ def checked_name(name: str) -> str:
     """A collection name as stored: trimmed, printable, 1..MAX_NAME_CHARS characters (or a UsageError)."""
     name = " ".join(name.split())
     if not name:
-        raise UsageError("A collection needs a name.")
+        raise UsageError.coded("collection_no_name")
     if len(name) > MAX_NAME_CHARS:
-        raise UsageError(f"A collection name can have at most {MAX_NAME_CHARS} characters.")
+        raise UsageError.coded("collection_name_long", n=MAX_NAME_CHARS)
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise UsageError("A collection name cannot contain control or invisible characters.")
+        raise UsageError.coded("collection_name_controls")
     return name
 
 
@@ -76,7 +75,7 @@ def create(store: Store, name: str) -> int:
     name = checked_name(name)
     with store.transaction() as db:
         if find(store, name) is not None:
-            raise UsageError(f"A collection called “{name}” already exists.")
+            raise UsageError.coded("collection_exists", name=name)
         return db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, time.time())).lastrowid
 
 
@@ -85,9 +84,9 @@ def rename(store: Store, collection_id: int, name: str) -> None:
     with store.transaction() as db:
         taken = find(store, name)
         if taken is not None and taken != collection_id:
-            raise UsageError(f"A collection called “{name}” already exists.")
+            raise UsageError.coded("collection_exists", name=name)
         if db.execute("UPDATE collections SET name = ? WHERE id = ?", (name, collection_id)).rowcount == 0:
-            raise UsageError("That collection no longer exists.")
+            raise UsageError.coded("collection_gone")
 
 
 def delete(store: Store, collection_id: int) -> list[int]:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from desktop_rag.engine.errors import LibraryBusyError
+from desktop_rag.engine.messages import message
 from desktop_rag.engine.store.store import Store
 
 
@@ -40,8 +41,7 @@ class WriterLock:
         return self._depth > 0
 
 
-BUSY_MESSAGE = ("The library is being updated by another Desktop RAG window or process (an index run, or a "
-                "source being removed). Wait until it has finished, then try again.")
+BUSY_MESSAGE = message("error.library_busy")
 
 
 def _take_file_lock(path: Path, wait_s: float) -> int:
@@ -55,7 +55,7 @@ def _take_file_lock(path: Path, wait_s: float) -> int:
         except OSError:
             if time.monotonic() >= deadline:
                 os.close(fd)
-                raise LibraryBusyError(BUSY_MESSAGE) from None
+                raise LibraryBusyError.coded("library_busy") from None
             time.sleep(0.05)
 
 
@@ -124,3 +124,24 @@ class StoreLease:
             self.pool.give_back(self.store)
         except Exception:  # noqa: BLE001 - never raise from a finaliser (interpreter shutdown, closed database)
             pass
+
+
+class ThreadStores:
+    """Each thread's own connection to one library, leased from a pool on first use and given back when the
+    thread ends (the provider the engine and its runtime read the library through)."""
+
+    def __init__(self, path: Path, read_only: bool = False) -> None:
+        self._pool = StorePool(path, read_only=read_only)
+        self._local = threading.local()
+
+    def current(self) -> Store:
+        """This thread's connection."""
+        lease = getattr(self._local, "lease", None)
+        if lease is None:
+            lease = self._local.lease = self._pool.lease()
+        return lease.store
+
+    def close(self) -> None:
+        """Close every connection (stop the threads using them first); connections are leased anew afterwards."""
+        self._local = threading.local()
+        self._pool.close()

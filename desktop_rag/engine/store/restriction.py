@@ -32,20 +32,20 @@ def build(store: Store, collection: int | None = None, folders: Iterable[str] = 
     kinds = tuple(dict.fromkeys(str(t).strip().lower().lstrip(".") for t in types))
     for kind in kinds:
         if kind not in TYPE_NAMES:
-            raise UsageError(f"Unknown file type “{_shown(kind)}”: choose one of {', '.join(TYPE_NAMES)}.")
+            raise UsageError.coded("unknown_type", kind=_shown(kind), types=", ".join(TYPE_NAMES))
     folders = list(folders)
     if len(folders) > MAX_FOLDERS:
-        raise UsageError(f"A search can be limited to at most {MAX_FOLDERS} folders.")
+        raise UsageError.coded("too_many_folders", n=MAX_FOLDERS)
     chosen: list[str] = []
     for raw in folders:
         if not str(raw).strip():
-            raise UsageError("An empty folder name was given; name a folder of the library.")
+            raise UsageError.coded("empty_folder_name")
         try:
             folder = normalise_path(raw)
         except (OSError, RuntimeError, ValueError) as exc:
-            raise UsageError(f"“{_shown(str(raw))}” is not a usable folder path ({_shown(str(exc))}).") from exc
+            raise UsageError.coded("bad_folder_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
         if not _known_folder(store, folder):
-            raise UsageError(_unknown_folder_message(store, folder))
+            raise _unknown_folder(store, folder)
         chosen.append(folder)
     return Restriction(collection, tuple(dict.fromkeys(chosen)), kinds, _files(store, files))
 
@@ -54,18 +54,17 @@ def _files(store: Store, files: Iterable[str]) -> tuple[str, ...]:
     """Each file normalised and indexed in the library (a file of any source; UsageError otherwise)."""
     files = list(files)
     if len(files) > MAX_FILES:
-        raise UsageError(f"A search can be limited to at most {MAX_FILES} files.")
+        raise UsageError.coded("too_many_files_scope", n=MAX_FILES)
     chosen: list[str] = []
     for raw in files:
         if not str(raw).strip():
-            raise UsageError("An empty file name was given; name a file of the library.")
+            raise UsageError.coded("empty_file_name")
         try:
             path = normalise_path(raw)
         except (OSError, RuntimeError, ValueError) as exc:
-            raise UsageError(f"“{_shown(str(raw))}” is not a usable file path ({_shown(str(exc))}).") from exc
+            raise UsageError.coded("bad_file_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
         if store.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is None:
-            raise UsageError(f"“{_shown(path)}” is not a file of the library (see `desktop-rag status`; a folder "
-                             "is limited with --folder).")
+            raise UsageError.coded("not_a_library_file", path=_shown(path))
         chosen.append(path)
     return tuple(dict.fromkeys(chosen))
 
@@ -82,11 +81,12 @@ def _known_folder(store: Store, folder: str) -> bool:
     return inside and os.path.isdir(folder)  # an (as yet) empty folder of a source; a mistyped one is not
 
 
-def _unknown_folder_message(store: Store, folder: str) -> str:
+def _unknown_folder(store: Store, folder: str) -> UsageError:
     folders = [s.path for s in store.sources() if s.kind == "folder"]
     listed = ", ".join(f"“{_shown(p)}”" for p in folders[:10]) + (" …" if len(folders) > 10 else "")
-    known = f" The library's folders are: {listed}." if folders else " The library has no folders yet."
-    return f"Nothing in the library is in the folder “{_shown(folder)}”.{known}"
+    if folders:
+        return UsageError.coded("unknown_folder", folder=_shown(folder), folders=listed)
+    return UsageError.coded("unknown_folder_none", folder=_shown(folder))
 
 
 def _shown(text: str) -> str:

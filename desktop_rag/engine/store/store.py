@@ -166,9 +166,7 @@ class Store:
             has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
             version = int(self.get_meta("schema_version") or 0) if has_meta else 0
             if version > SCHEMA_VERSION:
-                raise RuntimeError(
-                    f"This library was written by a newer Desktop RAG (schema {version}); please update the app."
-                )
+                raise UsageError.coded("library_newer_schema", version=version)
             for statement in _split_sql(_SCHEMA):
                 self.db.execute(statement)
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -202,12 +200,10 @@ class Store:
             version = int(self.get_meta("schema_version") or 0)
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise UsageError(f"{self.path} is not a Desktop RAG library ({exc}).") from exc
+            raise UsageError.coded("not_a_library", path=self.path, detail=str(exc)) from exc
         if version != SCHEMA_VERSION:
             self.db.close()
-            newer = "a newer Desktop RAG; please update the app" if version > SCHEMA_VERSION else (
-                "an older Desktop RAG; open it once with the app (or run `desktop-rag status`) to upgrade it")
-            raise UsageError(f"This library was written by {newer}.")
+            raise UsageError.coded("library_newer" if version > SCHEMA_VERSION else "library_older")
 
     def transaction(self) -> "_Transaction":
         return _Transaction(self.db)
@@ -231,6 +227,9 @@ class Store:
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def delete_meta(self, *keys: str) -> None:
+        self.db.executemany("DELETE FROM meta WHERE key = ?", ((key,) for key in keys))
 
     def library_version(self) -> int | None:
         """Moves with every committed write that can change search results (`versioning`)."""
@@ -257,8 +256,7 @@ class Store:
     def add_source(self, path: str, kind: str, collection_id: int | None = None, detached: bool = False) -> int:
         """Register a source in a collection (None: the first collection); an existing path keeps its own."""
         if not is_valid_text(path):
-            raise UsageError(f"The name of {display_text(path)} is not valid text (UTF-8), so it cannot be "
-                             "stored; rename it and add it again.")
+            raise UsageError.coded("bad_source_name", path=display_text(path))
         with self.transaction():
             if collection_id is None:
                 collection_id = self.first_collection_id()
@@ -530,8 +528,7 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     from urllib.parse import quote
 
     if not path.is_file():
-        raise UsageError(f"There is no library in {path.parent} yet: index some documents first "
-                         "(`desktop-rag index PATH`, or drop files on the window).")
+        raise UsageError.coded("no_library", folder=path.parent)
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     return sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None, check_same_thread=False)
 

@@ -53,8 +53,8 @@ class MultilingualOffer(QObject):
 
     def open_download(self) -> None:
         """The Get-a-model dialog with the offered model selected and the hub (or mirror) of the settings."""
-        dialog = ModelDownloadDialog(endpoint=self.app_settings.current.hub_endpoint, parent=self.parent_widget,
-                                     repo_id=self.bar.model.repo_id)
+        dialog = self.settings_flow.downloads.open_dialog(self.app_settings.current.hub_endpoint, self.parent_widget,
+                                                          repo_id=self.bar.model.repo_id)
         self.dialog = dialog
         dialog.finished.connect(self._finished)
         self._update()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 from desktop_rag.config import Settings
 from desktop_rag.gui import i18n
 from desktop_rag.gui.secrets import current_api_key
+from desktop_rag.gui.controllers.settings_work import ConnectionTests, ModelDownloads
 from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.panel import show_plain
@@ -28,6 +29,8 @@ class SettingsFlow(QObject):
         self.app_settings = app_settings
         self.backend = backend
         self.parent_widget = parent  # the dialog's and the questions' parent
+        self.downloads = ModelDownloads(parent)  # the Get-a-model dialogs' downloads
+        self.connection_tests = ConnectionTests(parent)
         self.dialog: SettingsDialog | None = None
         self._reindex_with: Settings | None = None  # re-index once these settings are saved
         self._after_language: Settings | None = None  # check these once the new language is in use
@@ -38,9 +41,15 @@ class SettingsFlow(QObject):
     def open(self) -> None:
         dialog = SettingsDialog(self.app_settings.current, current_api_key(), self.parent_widget)
         self.dialog = dialog
+        self.serve(dialog)
         dialog.finished.connect(self._finished)
         dialog.clear_answers_requested.connect(lambda: self._clear_answers(dialog))
         dialog.open()
+
+    def serve(self, dialog: SettingsDialog) -> None:
+        """Do the work `dialog` asks for: its connection test, its Get-a-model downloads."""
+        self.connection_tests.serve(dialog)
+        self.downloads.serve_settings(dialog)
 
     def _clear_answers(self, dialog: SettingsDialog) -> None:
         """Remove every stored answer on the reader thread (the answer cache is not part of the index)."""
@@ -105,7 +114,7 @@ class SettingsFlow(QObject):
 
     def _key_not_saved(self, reason: str) -> None:
         show_plain(self.parent_widget, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
-                   i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=reason))
+                   i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=i18n.error(reason)))
 
     def _save_failed(self, _reason: str) -> None:
         self._after_language = None  # the language could not be saved: stop here (the window says why)

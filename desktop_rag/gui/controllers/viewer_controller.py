@@ -165,7 +165,7 @@ class ViewerController(QObject):
         self.location, self.found = location, None
         self._banner(location)
         if location.error:
-            self.view.show_message(tr("error", reason=location.error))
+            self.view.show_message(tr("error", reason=i18n.error(location.error)))
             self.view.set_page_nav(None, 0)
         elif location.kind == "pdf":
             self._show_pdf(location)
@@ -175,7 +175,7 @@ class ViewerController(QObject):
 
     def _locate_failed(self, request: int, error: str) -> None:
         if request == self._request and self.view is not None:
-            self.view.show_message(tr("error", reason=error))
+            self.view.show_message(tr("error", reason=i18n.error(error)))
 
     def _set_pdf(self, pdf) -> None:
         if pdf is self.pdf:
@@ -248,7 +248,7 @@ class ViewerController(QObject):
 
     def _render_failed(self, index: int, error: str) -> None:
         if index == self.page and self.view is not None:
-            self.view.set_banner(tr("error", reason=error), level="info")
+            self.view.set_banner(tr("error", reason=i18n.error(error)), level="info")
 
     def _step_page(self, step: int) -> None:
         if self.pdf is not None and self.location is not None and self.location.kind == "pdf":
@@ -342,9 +342,9 @@ class ViewerController(QObject):
 
 def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now."""
-    record = engine.store.file_by_path(hit.path)
+    record, linked = engine.indexed_file(hit.path)
     indexed = IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
-    if not engine.store.file_linked(hit.path):  # its path came from someone else's archive: nothing is read there
+    if not linked:  # its path came from someone else's archive: nothing is read there
         kind = "pdf" if hit.path.lower().endswith(".pdf") else "text"
         return Location(hit.path, kind, MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
                         error=tr("not_linked")), None

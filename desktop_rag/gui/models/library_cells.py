@@ -72,7 +72,7 @@ def file_detail(state: str, error: str) -> str:
     """What is said about a file besides its name: why it failed, or its reader's note on an indexed file."""
     if not error:
         return ""
-    return i18n.tr("library.failed_reason" if state == "failed" else "library.note", reason=error)
+    return i18n.tr("library.failed_reason" if state == "failed" else "library.note", reason=i18n.error(error))
 
 
 def file_data(row: FileRow, column: int, role: int) -> object:

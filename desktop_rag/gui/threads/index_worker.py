@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_rag.config import Settings
 from desktop_rag.engine import PASS_THROUGH, Engine
+from desktop_rag.gui import i18n
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +142,7 @@ class IndexWorker(QObject):
             # library's panic too (pyo3's PanicException is no Exception): the thread lives on
             log.exception("Index worker request %s failed", request.kind)
             self.busy_changed.emit(0)
-            self.run_failed.emit(str(exc) or exc.__class__.__name__)
+            self.run_failed.emit(i18n.error(exc))
 
     def _warm_up(self) -> None:
         self.model_state.emit("loading", self.engine.index_model)
@@ -152,7 +153,7 @@ class IndexWorker(QObject):
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # noqa: BLE001 - a native library's panic too
-            self.model_state.emit("error", str(exc))
+            self.model_state.emit("error", i18n.error(exc))
             return
         finally:
             self.warming = False
@@ -195,7 +196,7 @@ class IndexWorker(QObject):
             raise
         except BaseException as exc:  # noqa: BLE001 - a user-facing message for the errback (a panic too)
             log.info("Index worker task failed: %s", exc)
-            result, error = None, str(exc) or exc.__class__.__name__
+            result, error = None, i18n.error(exc)
         self.task_done.emit((callback, errback, result, error))
 
     def _requeue(self, request: IndexRequest) -> None:

@@ -41,6 +41,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool
 from shiboken6 import delete, isValid
 
 from desktop_rag.engine import PASS_THROUGH
+from desktop_rag.gui import i18n
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +50,8 @@ _STARTED, _YIELDED, _RETURNED, _ERRORED, _FINISHED = range(5)
 
 
 def error_message(exc: BaseException) -> str:
-    """The text a user sees for a failure (the class name when the exception has no message)."""
-    return str(exc) or exc.__class__.__name__
+    """The text a user sees for a failure, in the interface's language (the class name when it has no message)."""
+    return i18n.error(exc)
 
 
 class Worker(QObject):

@@ -127,11 +127,11 @@ class CollectionBar(QWidget):
 
     def confirm_import(self, path: str, problem: object) -> None:
         """A checked archive: import it, after asking when its model differs (`problem`)."""
-        if problem is None or ask_plain(self, text("import"), text("reembed", problem=problem)):
+        if problem is None or ask_plain(self, text("import"), text("reembed", problem=i18n.error(problem))):
             self.import_confirmed.emit(path, problem is not None)
 
     def show_failure(self, message: str) -> None:
-        show_plain(self, QMessageBox.Icon.Warning, text("failed"), message)
+        show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
 
     def show_exported(self, report) -> None:
         self._info(text("exported", name=report.collection, path=report.path))

@@ -131,7 +131,7 @@ class MessageWidget(QFrame):
         if message.cached:
             lines.append(i18n.tr("chat.cached"))
         if message.error:
-            lines.append(i18n.tr("chat.error", message=message.error))
+            lines.append(i18n.tr("chat.error", message=i18n.error(message.error)))
         elif message.notice:  # an extractive answer's notice already says how to set a model
             lines.append(i18n.tr("chat.stopped") if message.notice == "Stopped." else message.notice)
         self.notice_label.setText("\n".join(lines))

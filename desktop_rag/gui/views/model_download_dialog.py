@@ -1,10 +1,14 @@
-"""The "Get a model" dialog: pick a recommended embedding model, download it with progress and cancel."""
+"""The "Get a model" dialog: pick a recommended embedding model, download it with progress and cancel.
+
+The dialog asks (`download_requested`, `cancel_requested`) and shows what it is told (`show_progress`,
+`download_succeeded`, `download_failed`, `download_finished`): the download runs on a controller's pool
+(gui/controllers/settings_work.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -23,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from desktop_rag.engine import model_catalog, model_download
 from desktop_rag.gui import i18n
-from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 
 HUB_CHOICES = (model_download.DEFAULT_ENDPOINT, model_download.MIRROR_ENDPOINT)
 
@@ -48,6 +51,9 @@ class ModelDownloadDialog(QDialog):
     """Lists the recommended models (`repo_id` selected, else the recommended one); `model_path` and
     `endpoint()` after accept."""
 
+    download_requested = Signal(str, str)  # repo id, hub address
+    cancel_requested = Signal()
+
     def __init__(self, data_dir: Path | None = None, endpoint: str = model_download.DEFAULT_ENDPOINT,
                  parent: QWidget | None = None, repo_id: str = "") -> None:
         super().__init__(parent)
@@ -55,8 +61,7 @@ class ModelDownloadDialog(QDialog):
         self.setMinimumWidth(640)
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir(parent)
         self.model_path = ""
-        self.downloads = WorkerPool("desktop-rag-model-download", 1, self)  # joined at exit if still running
-        self.worker: Worker | None = None
+        self.downloading = False
         self._closing = False
         layout = QVBoxLayout(self)
         layout.addWidget(self._model_list(repo_id))
@@ -139,7 +144,7 @@ class ModelDownloadDialog(QDialog):
         return self.hub.currentText().strip().rstrip("/") or model_download.DEFAULT_ENDPOINT
 
     def running(self) -> bool:
-        return self.worker is not None
+        return self.downloading
 
     def _selected(self) -> None:
         item = self.models.currentItem()
@@ -160,20 +165,14 @@ class ModelDownloadDialog(QDialog):
             model_download.check_repo_id(repo_id)
             endpoint = model_download.normalize_endpoint(self.endpoint())
         except model_download.DownloadError as exc:
-            self.error.setText(str(exc))
+            self.error.setText(i18n.error(exc))
             return
         if model_download.is_downloaded(self.data_dir, repo_id):
-            self._succeeded(str(model_download.local_model_path(self.data_dir, repo_id)))
+            self.download_succeeded(str(model_download.local_model_path(self.data_dir, repo_id)))
             return
-        # model_download.download_model: progress as `yielded`, a cancel stops it within a fraction of a second
-        worker = self.downloads.start(model_download.download_model, repo_id, self.data_dir, endpoint=endpoint,
-                                      report_kw="on_progress", cancel_kw="cancel")
-        worker.yielded.connect(self._progress)
-        worker.returned.connect(lambda folder: self._succeeded(str(folder)))
-        worker.errored.connect(lambda message: self._failed(getattr(worker.exception, "kind", "io"), message))
-        worker.finished.connect(self._worker_finished)
-        self.worker = worker
+        self.downloading = True
         self._set_busy(True)
+        self.download_requested.emit(repo_id, endpoint)
         self.status.setText(i18n.tr("download.listing", endpoint=endpoint))
 
     def _set_busy(self, busy: bool) -> None:
@@ -183,7 +182,7 @@ class ModelDownloadDialog(QDialog):
         self.hub.setEnabled(not busy)
         self.cancel_button.setText(i18n.tr("download.stop" if busy else "download.cancel"))
 
-    def _progress(self, p: model_download.DownloadProgress) -> None:
+    def show_progress(self, p: model_download.DownloadProgress) -> None:
         if p.phase == "listing" or not p.bytes_total:
             return
         self.bar.setValue(int(p.fraction * 1000))
@@ -197,22 +196,22 @@ class ModelDownloadDialog(QDialog):
             text += "\n" + p.current_file
         self.status.setText(text)
 
-    def _succeeded(self, folder: str) -> None:
+    def download_succeeded(self, folder: str) -> None:
         self.model_path = folder
         self.bar.setValue(1000)
         self.status.setText(i18n.tr("download.done", folder=folder))
         if not self._closing:
             self.accept()
 
-    def _failed(self, kind: str, message: str) -> None:
+    def download_failed(self, kind: str, message: str) -> None:
         if kind == "cancelled":
             self.status.setText(i18n.tr("download.cancelled"))
         else:
             self.status.clear()
             self.error.setText(message)
 
-    def _worker_finished(self) -> None:
-        self.worker = None
+    def download_finished(self) -> None:
+        self.downloading = False
         self._set_busy(False)
         if self._closing:
             self._closing = False
@@ -221,7 +220,7 @@ class ModelDownloadDialog(QDialog):
     def _cancel_clicked(self) -> None:
         if self.running():
             self.status.setText(i18n.tr("download.cancelling"))
-            self.worker.cancel()  # type: ignore[union-attr]
+            self.cancel_requested.emit()
         else:
             self.reject()
 
@@ -230,7 +229,7 @@ class ModelDownloadDialog(QDialog):
         if self.running():
             self._closing = True
             self.status.setText(i18n.tr("download.cancelling"))
-            self.worker.cancel()  # type: ignore[union-attr]
+            self.cancel_requested.emit()
             return
         super().reject()
 

@@ -24,23 +24,27 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
-from desktop_rag.engine import PRESETS, check_connection, key_problem, resolve_llm_config, sends_in_clear
+from desktop_rag.engine import PRESETS, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
-from desktop_rag.gui.threads.worker_pool import Worker, owned_pool
 
 
 class SettingsDialog(QDialog):
     """Edits a copy of Settings plus the API key; `result_settings()` and `api_key()` after accept.
-    `clear_answers_requested`: the user asked to remove the stored answers now (answered by `show_answers_cleared`)."""
+    `clear_answers_requested`: the user asked to remove the stored answers now (answered by `show_answers_cleared`);
+    `connection_test_requested(config)`: test this model server (answered by `show_test`); `model_download_requested`:
+    open the Get-a-model dialog (answered by `use_downloaded_model`). A controller does the work
+    (gui/controllers/settings_work.py)."""
 
     clear_answers_requested = Signal()
+    connection_test_requested = Signal(object)
+    model_download_requested = Signal()
 
     def __init__(self, settings: Settings, api_key: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(i18n.tr("settings.title"))
         self.setMinimumWidth(560)
         self._settings = settings
-        self.test_worker: Worker | None = None
+        self.testing = False
         layout = QVBoxLayout(self)
         layout.addWidget(self._model_group(settings, api_key))
         layout.addWidget(self._index_group(settings))
@@ -143,7 +147,7 @@ class SettingsDialog(QDialog):
         row.addWidget(bundled)
         row.addWidget(browse)
         self.get_model_button = QPushButton(i18n.tr("settings.get_model"), group)
-        self.get_model_button.clicked.connect(self.open_model_download)
+        self.get_model_button.clicked.connect(self.model_download_requested)
         row.addWidget(self.get_model_button)
         form.addRow(i18n.tr("settings.embedding"), row)
         self.chunk_size = self._spin(group, 100, 8000, settings.chunk_size)
@@ -211,21 +215,14 @@ class SettingsDialog(QDialog):
         if folder:
             self.embedding.setText(folder)
 
-    def open_model_download(self) -> None:
-        """The Get-a-model dialog; a finished download fills the embedding field (and keeps the hub chosen)."""
-        from desktop_rag.gui.views.model_download_dialog import ModelDownloadDialog
+    def hub_endpoint(self) -> str:
+        """The model hub (or mirror) these settings download from."""
+        return self._settings.hub_endpoint
 
-        dialog = ModelDownloadDialog(endpoint=self._settings.hub_endpoint, parent=self)
-        self.model_dialog = dialog
-
-        def done(result: int) -> None:
-            if result == QDialog.DialogCode.Accepted and dialog.model_path:
-                self.embedding.setText(dialog.model_path)
-                self._settings = dataclasses.replace(self._settings, hub_endpoint=dialog.endpoint())
-            dialog.deleteLater()
-
-        dialog.finished.connect(done)
-        dialog.open()
+    def use_downloaded_model(self, folder: str, endpoint: str) -> None:
+        """A finished download fills the embedding field (and keeps the hub chosen)."""
+        self.embedding.setText(folder)
+        self._settings = dataclasses.replace(self._settings, hub_endpoint=endpoint)
 
     def result_settings(self) -> Settings:
         return dataclasses.replace(
@@ -250,24 +247,22 @@ class SettingsDialog(QDialog):
         return self.key.text().strip()
 
     def check_connection(self) -> None:
-        """Run engine.llm.check_connection on a worker thread; the result shows beside the button."""
-        if self.test_worker is not None and not self.test_worker.done:
+        """Ask for engine.llm.check_connection with these settings (a controller runs it off the GUI thread); the
+        result shows beside the button (`show_test`)."""
+        if self.testing:
             return
         env = {"OPENAI_API_KEY": self.api_key()} if self.api_key() else {}
         config = resolve_llm_config(self.result_settings(), env)
         if config is None:
             from desktop_rag.engine import config_problem
 
-            self._show_test(False, config_problem(self.result_settings(), env) or "")
+            self.show_test(False, config_problem(self.result_settings(), env) or "")
             return
         config = dataclasses.replace(config, timeout_s=20.0, max_retries=0, language=i18n.language())
         self.test_button.setEnabled(False)
         self.test_result.setText(i18n.tr("settings.testing"))
-        # the pool belongs to the window: the test outlives the dialog, and closing the window joins it
-        worker = owned_pool(self.parent() or self, "desktop-rag-connection-test").start(check_connection, config)
-        worker.returned.connect(lambda message: self._show_test(1, str(message)))
-        worker.errored.connect(lambda message: self._show_test(0, message))
-        self.test_worker = worker
+        self.testing = True
+        self.connection_test_requested.emit(config)
 
     def _clear_answers(self) -> None:
         self.clear_answers_button.setEnabled(False)
@@ -283,10 +278,12 @@ class SettingsDialog(QDialog):
         except RuntimeError:  # the dialog closed meanwhile
             pass
 
-    def _show_test(self, ok: int, message: str) -> None:
+    def show_test(self, ok: int, message: str) -> None:
+        """The connection test's result: `ok` 1 with the server's answer, 0 with why it failed."""
         try:
+            self.testing = False
             self.test_button.setEnabled(True)
             self.test_result.setStyleSheet("color: #2e7d32;" if ok else "color: #c62828;")
-            self.test_result.setText(message)
+            self.test_result.setText(i18n.error(message))
         except RuntimeError:  # the dialog closed meanwhile
             pass

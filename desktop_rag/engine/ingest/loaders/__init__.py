@@ -13,8 +13,6 @@ from desktop_rag.engine.types import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
 
-VANISHED = "The file was moved or deleted while it was being read"
-NO_MEMORY = "Not enough memory to read this file"
 
 
 def _no_progress(_done: int, _total: int) -> None:
@@ -63,16 +61,13 @@ def check_file(path: Path, max_bytes: int) -> int:
     try:
         st = path.stat()
     except FileNotFoundError as exc:
-        raise LoadError(VANISHED) from exc
+        raise LoadError.coded("file_vanished") from exc
     except OSError as exc:
-        raise LoadError(f"The file could not be read ({exc.strerror or exc})") from exc
+        raise LoadError.coded("file_unreadable", reason=exc.strerror or exc) from exc
     if not path.is_file():
-        raise LoadError("This is not a regular file")
+        raise LoadError.coded("not_regular_file")
     if max_bytes and st.st_size > max_bytes:
-        raise LoadError(
-            f"{path.name} is {format_mb(st.st_size)} MB, larger than the limit of "
-            f"{format_mb(max_bytes)} MB (Settings)"
-        )
+        raise LoadError.coded("file_too_large", name=path.name, mb=format_mb(st.st_size), limit=format_mb(max_bytes))
     return st.st_size
 
 
@@ -82,21 +77,21 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
     suffix = path.suffix.lower()
     loader = loader_for(suffix)
     if loader is None:
-        raise LoadError(f"Files of type '{path.suffix or '(none)'}' are not supported")
+        raise LoadError.coded("type_not_supported", suffix=path.suffix or "(none)")
     check_file(path, max_bytes)
     try:
         return loader(path, context or LoadContext())
     except LoadError:
         raise
     except FileNotFoundError as exc:
-        raise LoadError(VANISHED) from exc
+        raise LoadError.coded("file_vanished") from exc
     except PermissionError as exc:
-        raise LoadError("Permission denied: this file cannot be opened for reading") from exc
+        raise LoadError.coded("permission_denied") from exc
     except MemoryError as exc:
-        raise LoadError(NO_MEMORY) from exc
+        raise LoadError.coded("no_memory") from exc
     except RecursionError as exc:
-        raise LoadError("This file is too deeply nested to be read") from exc
+        raise LoadError.coded("too_deeply_nested") from exc
     except OSError as exc:
-        raise LoadError(f"The file could not be read ({exc.strerror or exc})") from exc
+        raise LoadError.coded("file_unreadable", reason=exc.strerror or exc) from exc
     except Exception as exc:  # a loader bug must not stop the batch
-        raise LoadError(f"The reader failed on this file ({type(exc).__name__}: {exc})") from exc
+        raise LoadError.coded("reader_failed", error=f"{type(exc).__name__}: {exc}") from exc

@@ -7,14 +7,13 @@ from pathlib import Path
 from typing import Iterator
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.zip_guard import check_office_package
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
-NOT_DOCX = "Not a Word .docx file (it may be an old .doc renamed; save it as .docx)"
-DAMAGED = "This Word file is damaged and could not be read"
 MAX_UNCOMPRESSED = 512 << 20  # all parts together, unpacked (pictures included)
 MAX_XML = 192 << 20  # the XML parts python-docx parses into trees (several times their size in memory)
 
@@ -24,8 +23,8 @@ _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
 
 def check_zip_safety(path: Path, *, max_total: int = MAX_UNCOMPRESSED, max_xml: int = MAX_XML) -> None:
     """Raise LoadError unless `path` is a zip whose declared sizes pass the zip guard and hold a Word document."""
-    check_office_package(path, kind=".docx", what="Word document", main_part="word/document.xml", not_zip=NOT_DOCX,
-                         max_total=max_total, max_xml=max_xml)
+    check_office_package(path, kind=".docx", what=Phrase("phrase.word_document"), main_part="word/document.xml",
+                         not_zip="not_docx", max_total=max_total, max_xml=max_xml)
 
 
 def _heading_level(paragraph) -> int | None:
@@ -124,7 +123,7 @@ def load_docx(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     except (OSError, MemoryError):
         raise
     except Exception as exc:  # python-docx/lxml raise many types on broken files
-        raise LoadError(DAMAGED) from exc
+        raise LoadError.coded("docx_damaged") from exc
     if not sections:
-        raise LoadError("This Word document contains no text")
+        raise LoadError.coded("docx_no_text")
     return ParsedDocument(sections=tuple(sections))

@@ -54,8 +54,6 @@ _MBOX_FROM = re.compile(rb"(?:\A|\r?\n\r?\n)From [^\n]*\n")
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 _NAME_BAD = re.compile(r"[\x00-\x1f\x7f/\\]")
 
-TOO_MANY_PARTS = ("This e-mail has more than {n:,} parts (attachments or alternatives); it looks crafted and "
-                  "was not read")
 
 
 @dataclass
@@ -224,7 +222,7 @@ def _message_sections(msg: Message, page: int | None, depth: int, budget: _Budge
 
 def _parse(raw: bytes) -> Message:
     if len(_PART_HEADER.findall(raw)) > MAX_PARTS + 1 or len(_MULTIPART.findall(raw)) > MAX_MULTIPARTS:
-        raise LoadError(TOO_MANY_PARTS.format(n=MAX_PARTS))
+        raise LoadError.coded("email_too_many_parts", n=MAX_PARTS)
     return BytesParser(policy=policy.default).parsebytes(raw)
 
 
@@ -232,10 +230,10 @@ def load_eml(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load one message (.eml)."""
     raw = path.read_bytes()
     if not raw.strip():
-        raise LoadError("The e-mail file is empty")
+        raise LoadError.coded("email_empty")
     sections = _message_sections(_parse(raw), None, 0, _Budget(table_chars=table_chars(context)))
     if not any(s.text for s in sections):
-        raise LoadError("This e-mail contains no text")
+        raise LoadError.coded("email_no_text")
     return ParsedDocument(sections=tuple(sections))
 
 
@@ -243,7 +241,7 @@ def mbox_messages(data: bytes) -> list[bytes]:
     """The raw messages of an mbox, "From " separator lines removed and ">From " lines unescaped."""
     starts = [(m.start(), m.end()) for m in _MBOX_FROM.finditer(data)]
     if not starts or starts[0][0] != 0:
-        raise LoadError("Not an mbox mailbox (it does not start with a \"From \" line)")
+        raise LoadError.coded("not_mbox")
     ends = [s for s, _ in starts[1:]] + [len(data)]
     return [_ESCAPED_FROM.sub(rb"\1", data[body:end]) for (_, body), end in zip(starts, ends)]
 
@@ -252,8 +250,7 @@ def load_mbox(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load a mailbox (.mbox): page = message number; a crafted message is skipped, the others are read."""
     messages = mbox_messages(path.read_bytes())
     if len(messages) > MAX_MESSAGES:
-        raise LoadError(f"This mailbox holds {len(messages):,} messages, more than the limit of {MAX_MESSAGES:,}; "
-                        "split it into smaller mailboxes")
+        raise LoadError.coded("mbox_too_many", n=len(messages), limit=MAX_MESSAGES)
     budget, sections = _Budget(table_chars=table_chars(context)), []
     first_error: LoadError | None = None
     for number, raw in enumerate(messages, 1):
@@ -262,7 +259,7 @@ def load_mbox(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         except LoadError as exc:
             first_error = first_error or exc
     if not sections:
-        raise first_error or LoadError("This mailbox contains no text")
+        raise first_error or LoadError.coded("mbox_no_text")
     return ParsedDocument(sections=tuple(sections))
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.blocks import blocks_to_sections, first_heading, has_body, table_chars
 from desktop_rag.engine.ingest.loaders.html import VOID, decode_html, html_blocks
@@ -24,7 +25,6 @@ from desktop_rag.engine.ingest.loaders.safe_xml import local, parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
 from desktop_rag.engine.types import ParsedDocument, Section
 
-NOT_EPUB = "Not an EPUB e-book (it is not a zip package; was another file renamed .epub?)"
 MAX_PACKAGE_BYTES = 8 << 20  # container.xml, the OPF and the NCX table of contents
 MAX_CHAPTER_BYTES = 32 << 20
 MAX_CHAPTERS = 5_000
@@ -47,12 +47,12 @@ def _package_path(zf: zipfile.ZipFile) -> str:
         opf = [n for n in names if n.lower().endswith(".opf")]
         if len(opf) == 1:  # some tools forget the container; one package file is unambiguous
             return opf[0]
-        raise LoadError("This EPUB has no META-INF/container.xml, so its chapters cannot be found")
-    root = parse_xml(read_member(zf, "META-INF/container.xml", MAX_PACKAGE_BYTES), "the e-book's container.xml")
+        raise LoadError.coded("epub_no_container")
+    root = parse_xml(read_member(zf, "META-INF/container.xml", MAX_PACKAGE_BYTES), Phrase("phrase.epub_container"))
     for element in root.iter():
         if local(element.tag) == "rootfile" and element.get("full-path"):
             return _member_path("", element.get("full-path", ""))
-    raise LoadError("This EPUB's container.xml names no package file, so its chapters cannot be found")
+    raise LoadError.coded("epub_no_package")
 
 
 def _toc_labels(zf: zipfile.ZipFile, base: str, manifest: dict[str, tuple[str, str, str]], ncx_id: str) -> dict:
@@ -69,7 +69,7 @@ def _toc_labels(zf: zipfile.ZipFile, base: str, manifest: dict[str, tuple[str, s
             labels.setdefault(_member_path(nav_base, link.attributes.get("href") or ""), label)
     elif ncx_id in manifest:
         ncx = manifest[ncx_id][0]
-        root = parse_xml(read_member(zf, ncx, MAX_PACKAGE_BYTES), "the e-book's table of contents (NCX)")
+        root = parse_xml(read_member(zf, ncx, MAX_PACKAGE_BYTES), Phrase("phrase.epub_ncx"))
         for point in root.iter():
             if local(point.tag) != "navPoint":
                 continue
@@ -84,7 +84,7 @@ def _spine(zf: zipfile.ZipFile) -> tuple[list[str], dict[str, str]]:
     """(chapter members in reading order, chapter member -> table-of-contents label)."""
     opf = _package_path(zf)
     base = posixpath.dirname(opf)
-    root = parse_xml(read_member(zf, opf, MAX_PACKAGE_BYTES), "the e-book's package file")
+    root = parse_xml(read_member(zf, opf, MAX_PACKAGE_BYTES), Phrase("phrase.epub_package"))
     manifest: dict[str, tuple[str, str, str]] = {}  # id -> (member, media type, properties)
     order: list[str] = []
     ncx_id = ""
@@ -98,14 +98,14 @@ def _spine(zf: zipfile.ZipFile) -> tuple[list[str], dict[str, str]]:
         elif name == "itemref" and element.get("idref"):
             order.append(element.get("idref", ""))
     if len(order) > MAX_CHAPTERS:
-        raise LoadError(f"This EPUB lists {len(order):,} chapters, more than the limit of {MAX_CHAPTERS:,}")
+        raise LoadError.coded("epub_too_many_chapters", n=len(order), limit=MAX_CHAPTERS)
     chapters = []
     for idref in order:
         member, media, props = manifest.get(idref, ("", "", ""))
         if member and media in _XHTML and "nav" not in props.split() and member not in chapters:
             chapters.append(member)
     if not chapters:
-        raise LoadError("This EPUB's reading order (spine) lists no chapters")
+        raise LoadError.coded("epub_no_spine")
     return chapters, _toc_labels(zf, base, manifest, ncx_id)
 
 
@@ -126,7 +126,7 @@ def load_epub(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load an .epub: each chapter of the spine in order, page = chapter number, headed by the chapter's title."""
     sections: list[Section] = []
     total = 0
-    with open_zip(path, not_zip=NOT_EPUB) as zf:
+    with open_zip(path, not_zip="not_epub") as zf:
         chapters, labels = _spine(zf)
         names = set(zf.namelist())
         number = 0
@@ -136,8 +136,7 @@ def load_epub(path: Path, context: LoadContext | None = None) -> ParsedDocument:
             data = read_member(zf, member, MAX_CHAPTER_BYTES)
             total += len(data)
             if total > MAX_TEXT_BYTES:
-                raise LoadError(f"This EPUB's chapters hold more than {MAX_TEXT_BYTES >> 20} MB of text; "
-                                "it was not read")
+                raise LoadError.coded("epub_too_much_text", mb=MAX_TEXT_BYTES >> 20)
             title, blocks = html_blocks(_chapter_markup(data))
             if not has_body(blocks):
                 continue  # a cover picture or an empty page
@@ -146,5 +145,5 @@ def load_epub(path: Path, context: LoadContext | None = None) -> ParsedDocument:
             base = (_SPACE.sub(" ", heading).strip(),) if heading else ()
             sections.extend(blocks_to_sections(blocks, base, page=number, max_table_chars=table_chars(context)))
     if not sections:
-        raise LoadError("This EPUB contains no text (its chapters are empty or only pictures)")
+        raise LoadError.coded("epub_no_text")
     return ParsedDocument(sections=tuple(sections))

@@ -69,8 +69,6 @@ _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
 _WORD_SPLIT = re.compile(r"[\s_-]+")
 
-TOO_DEEP = ("This web page is nested more than {n:,} levels deep (no real page is); it looks crafted and was "
-            "not read")
 
 
 def nesting_depth(markup: str, limit: int = MAX_DEPTH) -> int:
@@ -276,7 +274,7 @@ def html_blocks(markup: str) -> tuple[str, list[Block]]:
     from selectolax.lexbor import LexborHTMLParser
 
     if nesting_depth(markup) > MAX_DEPTH:
-        raise LoadError(TOO_DEEP.format(n=MAX_DEPTH))
+        raise LoadError.coded("html_too_deep", n=MAX_DEPTH)
     tree = LexborHTMLParser(markup)
     title_node = tree.css_first("title")
     title = _SPACE.sub(" ", title_node.text() if title_node is not None else "").strip()
@@ -299,9 +297,9 @@ def load_html(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load a saved web page (.html, .htm): the title heads every section, tables are row groups."""
     data = path.read_bytes()
     if not data.strip():
-        raise LoadError("The web page is empty")
+        raise LoadError.coded("html_empty")
     title, blocks = html_blocks(decode_html(data))
     sections = blocks_to_sections(blocks, (title,) if title else (), max_table_chars=table_chars(context))
     if not sections:
-        raise LoadError("This web page contains no text (only markup, scripts or pictures)")
+        raise LoadError.coded("html_no_text")
     return ParsedDocument(sections=tuple(sections))

@@ -10,9 +10,6 @@ from desktop_rag.engine.ingest.loaders import LoadContext, ocr
 from desktop_rag.engine.types import ParsedDocument, Section
 
 MAX_FRAMES = 2000  # pages of a multi-page TIFF
-OCR_OFF = "This is an image; text recognition (OCR) is turned off in Settings, so there is nothing to index"
-NOT_IMAGE = "This file is not a readable image (it may be damaged, or another kind of file renamed)"
-NO_TEXT = "No text was recognised in this image"
 
 
 def _open(path: Path):
@@ -22,7 +19,7 @@ def _open(path: Path):
     try:
         image = Image.open(path)
     except (UnidentifiedImageError, SyntaxError, ValueError) as exc:
-        raise LoadError(NOT_IMAGE) from exc
+        raise LoadError.coded("not_image") from exc
     ocr.check_size(*image.size)
     return image
 
@@ -40,7 +37,7 @@ def _frames(image):
 def load_image(path: Path, context: LoadContext) -> ParsedDocument:
     """Recognise the text of every frame; a multi-page TIFF keeps its page numbers."""
     if not context.ocr:
-        raise LoadError(OCR_OFF)
+        raise LoadError.coded("image_ocr_off")
     texts: list[str] = []
     with _open(path) as image:
         count = 1
@@ -52,11 +49,11 @@ def load_image(path: Path, context: LoadContext) -> ParsedDocument:
         except (OSError, SyntaxError, ValueError, EOFError) as exc:  # truncated or corrupt pixel data
             if isinstance(exc, (FileNotFoundError, PermissionError)):
                 raise
-            raise LoadError(NOT_IMAGE) from exc
+            raise LoadError.coded("not_image") from exc
     pages = clean_pages(texts)
     sections = tuple(
         Section(text=t, page=i + 1 if count > 1 else None, ocr=True) for i, t in enumerate(pages) if t.strip()
     )
     if not sections:
-        raise LoadError(NO_TEXT)
+        raise LoadError.coded("image_no_text")
     return ParsedDocument(sections=sections)

@@ -18,16 +18,14 @@ import tempfile
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.loaders import LoadContext, load
 from desktop_rag.engine.types import ParsedDocument
 
 CONVERT_SECONDS = 120
-# suffix -> (LibreOffice filter target, the suffix of the result, how to name the format, the app to save it from)
-FORMATS: dict[str, tuple[str, str, str, str]] = {
-    ".doc": ("docx", ".docx", "an old Word document (.doc)", "Word or LibreOffice Writer"),
-    ".ppt": ("pptx", ".pptx", "an old PowerPoint presentation (.ppt)", "PowerPoint or LibreOffice Impress"),
-    ".xls": ("xlsx", ".xlsx", "an old Excel workbook (.xls)", "Excel or LibreOffice Calc"),
-}
+# suffix -> (LibreOffice filter target, the suffix of the result, the name of the format and of the app to save it
+# from: the phrases "phrase.legacy<suffix>" and "phrase.legacy_app<suffix>")
+FORMATS: dict[str, tuple[str, str]] = {".doc": ("docx", ".docx"), ".ppt": ("pptx", ".pptx"), ".xls": ("xlsx", ".xlsx")}
 _USUAL = (
     "/Applications/LibreOffice.app/Contents/MacOS/soffice",
     r"C:\Program Files\LibreOffice\program\soffice.exe",
@@ -41,11 +39,10 @@ def find_soffice() -> str | None:
     return found or next((p for p in _USUAL if os.path.isfile(p)), None)
 
 
-def no_converter_message(suffix: str) -> str:
-    _, target, name, apps = FORMATS[suffix]
-    return (f"This is {name}, which is read only through LibreOffice, and LibreOffice is not installed. "
-            f"Open it in {apps} and save it as {target}, or install LibreOffice (libreoffice.org) and index "
-            "the folder again.")
+def no_converter_error(suffix: str) -> LoadError:
+    """What a .doc/.ppt/.xls gets when LibreOffice is not installed: which app to save it from, as what."""
+    return LoadError.coded("no_libreoffice", name=Phrase(f"phrase.legacy{suffix}"),
+                           apps=Phrase(f"phrase.legacy_app{suffix}"), target=FORMATS[suffix][1])
 
 
 def _watchdog(group: int, folder: str) -> subprocess.Popen:
@@ -72,7 +69,7 @@ def _run(command: list[str], folder: str) -> None:
         else:
             process.kill()
         process.wait()
-        raise LoadError(f"LibreOffice did not finish converting this file within {CONVERT_SECONDS} seconds") from None
+        raise LoadError.coded("libreoffice_timeout", seconds=CONVERT_SECONDS) from None
     finally:
         if watchdog is not None:
             watchdog.kill()
@@ -84,11 +81,11 @@ def load_legacy_office(path: Path, context: LoadContext | None = None) -> Parsed
     """Convert a .doc/.ppt/.xls with LibreOffice and read the result; LoadError when it is not installed."""
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise LoadError(f"Files of type '{path.suffix}' are not supported")
+        raise LoadError.coded("type_not_supported", suffix=path.suffix)
     soffice = find_soffice()
     if soffice is None:
-        raise LoadError(no_converter_message(suffix))
-    target, new_suffix, name, _ = FORMATS[suffix]
+        raise no_converter_error(suffix)
+    target, new_suffix = FORMATS[suffix]
     with tempfile.TemporaryDirectory(prefix="desktop-rag-convert-") as folder:
         source = Path(folder) / f"input{suffix}"
         shutil.copyfile(path, source)
@@ -98,5 +95,5 @@ def load_legacy_office(path: Path, context: LoadContext | None = None) -> Parsed
               "--nolockcheck", "--convert-to", target, "--outdir", str(out), str(source)], folder)
         result = out / f"input{new_suffix}"
         if not result.is_file():
-            raise LoadError(f"LibreOffice could not convert this file; it may be damaged or not really {name}")
+            raise LoadError.coded("libreoffice_failed", name=Phrase(f"phrase.legacy{suffix}"))
         return load(result, max_bytes=0, context=context)

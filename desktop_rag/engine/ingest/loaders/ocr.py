@@ -14,8 +14,6 @@ DET_SIDE = 1280  # text is found on the page shrunk to this longest side (a 10 p
 # tall), then read from the full-resolution page; 2.2x faster at equal or lower CER (bench/ocr_speed.py)
 MIN_SIDE = 24  # smaller images (rules, bullets, logos) hold no readable line
 MAX_THREADS = 4  # onnxruntime's pools: enough for a laptop, and a bounded address space under the memory cap
-UNAVAILABLE = "Text recognition (OCR) is not available in this installation (the rapidocr-onnxruntime package is missing)"
-TOO_BIG = "This image is too large to read ({mp:,.0f} megapixels; the limit is {limit:,.0f})"
 
 _engine: Any = None
 _lock = threading.Lock()
@@ -38,7 +36,7 @@ def engine() -> Any:
             try:
                 from rapidocr_onnxruntime import RapidOCR
             except ImportError as exc:
-                raise LoadError(UNAVAILABLE) from exc
+                raise LoadError.coded("ocr_unavailable") from exc
             threads = max(1, min(MAX_THREADS, os.cpu_count() or 1))
             _engine = RapidOCR(max_side_len=MAX_SIDE, print_verbose=False, intra_op_num_threads=threads)
             _quiet_sessions(_engine, threads)
@@ -66,7 +64,7 @@ def _quiet_sessions(rapid: Any, threads: int) -> None:
 def check_size(width: int, height: int) -> None:
     """Refuse images whose pixel count alone would exhaust memory (checked before decoding)."""
     if width * height > MAX_PIXELS:
-        raise LoadError(TOO_BIG.format(mp=width * height / 1e6, limit=MAX_PIXELS / 1e6))
+        raise LoadError.coded("image_too_big", mp=width * height / 1e6, limit=MAX_PIXELS / 1e6)
 
 
 def worth_reading(width: int, height: int) -> bool:

@@ -13,13 +13,13 @@ from pathlib import Path
 from xml.etree.ElementTree import Element
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.blocks import TABLE, Block, blocks_to_sections, table_chars
 from desktop_rag.engine.ingest.loaders.safe_xml import parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
 from desktop_rag.engine.types import ParsedDocument
 
-NOT_ODT = "Not an OpenDocument .odt file (it is not a zip package; was another file renamed .odt?)"
 MAX_CONTENT_BYTES = 192 << 20  # content.xml unpacked
 
 _TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
@@ -107,16 +107,15 @@ def _blocks(body: Element) -> list[Block]:
 
 def load_odt(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load an .odt: headings become the heading path, tables Markdown row groups with the header repeated."""
-    with open_zip(path, not_zip=NOT_ODT) as zf:
+    with open_zip(path, not_zip="not_odt") as zf:
         if "content.xml" not in zf.namelist():
-            raise LoadError("This zip file is not an OpenDocument document (there is no content.xml inside)")
-        root = parse_xml(read_member(zf, "content.xml", MAX_CONTENT_BYTES), "this document's content.xml")
+            raise LoadError.coded("odt_no_content")
+        root = parse_xml(read_member(zf, "content.xml", MAX_CONTENT_BYTES), Phrase("phrase.odt_content"))
     body = root.find(f"{_OFFICE}body")
     text = body.find(f"{_OFFICE}text") if body is not None else None
     if text is None:
-        raise LoadError("This OpenDocument file holds no text document (is it a spreadsheet or a presentation "
-                        "renamed .odt?)")
+        raise LoadError.coded("odt_not_text")
     sections = blocks_to_sections(_blocks(text), max_table_chars=table_chars(context))
     if not sections:
-        raise LoadError("This OpenDocument text contains no text")
+        raise LoadError.coded("odt_no_text")
     return ParsedDocument(sections=tuple(sections))

@@ -13,29 +13,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import TEXTS, message
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.pdf_layer import broken
 from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-exported: the reasons callers test)
-    DAMAGED, NOT_PDF, PASSWORD, PASSWORD_PREFIX, TRUNCATED, WRONG_PASSWORD, Unreadable, damaged, has_pdf_header,
-    open_pdfium, open_pypdf,
+    PASSWORD, PASSWORD_PREFIX, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
 )
 from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
 from desktop_rag.engine.types import ParsedDocument, Section
 
-NO_TEXT = "This PDF has no text layer and no scanned page images, so there is nothing to index"
-NO_TEXT_OCR_OFF = (
-    "This PDF has no text layer (its pages are scanned images) and text recognition (OCR) is turned off "
-    "in Settings, so there is nothing to index"
-)
-NO_TEXT_RECOGNISED = "This PDF has no text layer, and text recognition (OCR) found no readable text on its scanned pages"
-BROKEN = ("This PDF's text layer is unreadable ({reason}: its fonts do not say which characters they draw), and "
-          "text recognition (OCR) found no text on its pages, so it was not indexed")
-BROKEN_OCR_OFF = ("This PDF's text layer is unreadable ({reason}: its fonts do not say which characters they draw) "
-                  "and text recognition (OCR) is turned off in Settings, so it was not indexed (turn OCR on to read "
-                  "its pages as images)")
-RECOVERED = "{n} page(s) with an unreadable text layer were read by text recognition (OCR)"
-LEFT_OUT = "{n} page(s) with an unreadable text layer were left out"
+NO_TEXT_OCR_OFF = message("error.pdf_no_text_ocr_off")
+RECOVERED = TEXTS["note.pdf_recovered"]["en"]  # notes on an indexed file (its stored reason, read back like errors)
+LEFT_OUT = TEXTS["note.pdf_left_out"]["en"]
 MIN_TEXT_CHARS = 16  # a page with less text than this, and an image, is read by OCR (a scan with a stray page number)
 
 
@@ -48,7 +38,7 @@ def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
     """PDFium's pages, or pypdf's when PDFium cannot parse the file, or refuses a password pypdf accepts (a file
     whose owner password is empty opens in pypdf without its user password; PDFium asks for the latter)."""
     if not has_pdf_header(path):
-        raise LoadError(NOT_PDF)
+        raise LoadError.coded("not_pdf")
     try:
         return PdfiumPages(open_pdfium(path, password))
     except Unreadable:
@@ -93,7 +83,7 @@ def _read_texts(pages) -> tuple[list[str], dict[int, str], list[float]]:
         if (reason := broken(texts[-1], share)) is not None:
             bad[index] = reason
     if texts and failures == len(texts):
-        raise LoadError(DAMAGED)
+        raise LoadError.coded("pdf_damaged")
     return texts, bad, unmapped
 
 
@@ -143,9 +133,9 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     left_out = len(bad) - recovered
     if not sections:
         if bad:
-            raise LoadError((BROKEN if context.ocr else BROKEN_OCR_OFF).format(reason=", ".join(reasons)))
+            raise LoadError.coded("pdf_broken" if context.ocr else "pdf_broken_ocr_off", reason=", ".join(reasons))
         if had_images and not context.ocr:
-            raise LoadError(NO_TEXT_OCR_OFF)
-        raise LoadError(NO_TEXT_RECOGNISED if had_images else NO_TEXT)
+            raise LoadError.coded("pdf_no_text_ocr_off")
+        raise LoadError.coded("pdf_no_text_recognised" if had_images else "pdf_no_text")
     notes = tuple(note.format(n=n) for note, n in ((RECOVERED, recovered), (LEFT_OUT, left_out)) if n)
     return ParsedDocument(sections=sections, notes=notes)

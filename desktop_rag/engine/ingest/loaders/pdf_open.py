@@ -12,19 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import message
 
-DAMAGED = "This PDF is damaged or is not a valid PDF file, so it could not be read"
-TRUNCATED = "This PDF is incomplete (cut off before its end); it may not have finished downloading or copying"
-PASSWORD_PREFIX = "This PDF is password-protected"
-HOW_TO_UNLOCK = (
-    "the app asks for the password when it finds the file (Re-index the file to be asked again); "
-    'on the command line run: desktop-rag index --password PASSWORD "FILE"'
-)
-PASSWORD = f"{PASSWORD_PREFIX}: give its password to index it ({HOW_TO_UNLOCK})"
-WRONG_PASSWORD = f"{PASSWORD_PREFIX} and the password given was not accepted ({HOW_TO_UNLOCK})"
-NOT_PDF = "This file is not a PDF (it has no PDF header); it may be another kind of file renamed .pdf"
-NO_PAGES = "This PDF has no pages"
-UNSUPPORTED_SECURITY = "This PDF is protected by a security handler other than the standard one, so it cannot be read"
+PASSWORD_PREFIX = "This PDF is password-protected"  # how the English texts of both password errors begin
+PASSWORD = message("error.pdf_password")
+UNSUPPORTED_SECURITY = message("error.pdf_security")
+
+
+def _password_error(password: str) -> LoadError:
+    return LoadError.coded("pdf_wrong_password" if password else "pdf_password")
 
 
 def has_pdf_header(path: Path) -> bool:
@@ -43,7 +39,7 @@ def has_eof_marker(path: Path) -> bool:
 
 
 def damaged(path: Path) -> LoadError:
-    return LoadError(DAMAGED if has_eof_marker(path) else TRUNCATED)
+    return LoadError.coded("pdf_damaged" if has_eof_marker(path) else "pdf_truncated")
 
 
 class Unreadable(Exception):
@@ -65,13 +61,13 @@ def open_pdfium(path: Path, password: str = ""):
             if code == raw.FPDF_ERR_PASSWORD:
                 if attempt is None and password:
                     continue
-                raise LoadError(WRONG_PASSWORD if password else PASSWORD) from exc
+                raise _password_error(password) from exc
             if code == raw.FPDF_ERR_SECURITY:
-                raise LoadError(UNSUPPORTED_SECURITY) from exc
+                raise LoadError.coded("pdf_security") from exc
             raise Unreadable(str(exc)) from exc
         if len(doc) == 0:
             doc.close()
-            raise LoadError(NO_PAGES)
+            raise LoadError.coded("pdf_no_pages")
         return doc
     raise AssertionError("unreachable")
 
@@ -81,9 +77,9 @@ def _decrypt(reader, password: str) -> None:
     if reader.decrypt(""):
         return
     if not password:
-        raise LoadError(PASSWORD)
+        raise LoadError.coded("pdf_password")
     if not reader.decrypt(password):
-        raise LoadError(WRONG_PASSWORD)
+        raise LoadError.coded("pdf_wrong_password")
 
 
 def open_pypdf(path: Path, password: str = ""):
@@ -96,13 +92,13 @@ def open_pypdf(path: Path, password: str = ""):
         if reader.is_encrypted:
             _decrypt(reader, password)
         if len(reader.pages) == 0:  # also forces the page tree to load
-            raise LoadError(NO_PAGES)
+            raise LoadError.coded("pdf_no_pages")
     except LoadError:
         raise
     except FileNotDecryptedError as exc:
-        raise LoadError(WRONG_PASSWORD if password else PASSWORD) from exc
+        raise _password_error(password) from exc
     except DependencyError as exc:
-        raise LoadError("This PDF uses an encryption method that needs the 'cryptography' package to read") from exc
+        raise LoadError.coded("pdf_needs_cryptography") from exc
     except (OSError, MemoryError):
         raise
     except Exception as exc:  # pypdf raises many exception types on broken files

@@ -11,14 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.zip_guard import check_office_package
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
-NOT_PPTX = "Not a PowerPoint .pptx file (it may be an old .ppt renamed; save it as .pptx)"
-DAMAGED = "This PowerPoint file is damaged and could not be read"
 MAX_UNCOMPRESSED = 512 << 20  # all parts together, unpacked (pictures and media included)
 MAX_XML = 192 << 20  # the XML parts parsed into trees
 MAX_GROUP_DEPTH = 32  # groups inside groups: deeper shapes are not read
@@ -26,8 +25,9 @@ MAX_GROUP_DEPTH = 32  # groups inside groups: deeper shapes are not read
 
 def check_zip_safety(path: Path) -> None:
     """Raise LoadError unless `path` passes the zip guard and holds a presentation of sane XML size."""
-    check_office_package(path, kind=".pptx", what="PowerPoint presentation", main_part="ppt/presentation.xml",
-                         not_zip=NOT_PPTX, max_total=MAX_UNCOMPRESSED, max_xml=MAX_XML)
+    check_office_package(path, kind=".pptx", what=Phrase("phrase.powerpoint_presentation"),
+                         main_part="ppt/presentation.xml", not_zip="not_pptx", max_total=MAX_UNCOMPRESSED,
+                         max_xml=MAX_XML)
 
 
 def _shapes(shapes, depth: int = 0) -> Iterator:
@@ -84,7 +84,7 @@ def load_pptx(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     except (OSError, MemoryError, RecursionError):
         raise
     except Exception as exc:  # python-pptx/lxml raise many types on broken files
-        raise LoadError(DAMAGED) from exc
+        raise LoadError.coded("pptx_damaged") from exc
     if not sections:
-        raise LoadError("This presentation contains no text")
+        raise LoadError.coded("pptx_no_text")
     return ParsedDocument(sections=tuple(sections))

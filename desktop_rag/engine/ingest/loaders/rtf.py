@@ -68,9 +68,9 @@ def load_rtf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
 
     data = path.read_bytes()
     if not data.lstrip().startswith(b"{\\rtf"):
-        raise LoadError("Not an RTF document (it does not start with {\\rtf; was another file renamed .rtf?)")
+        raise LoadError.coded("not_rtf")
     text = rtf_to_text(_source_text(_HEX_RUN.sub(b"", data)), errors="ignore")
     sections = blocks_to_sections(_blocks(text), max_table_chars=table_chars(context))
     if not sections:
-        raise LoadError("This RTF document contains no text")
+        raise LoadError.coded("rtf_no_text")
     return ParsedDocument(sections=tuple(sections))

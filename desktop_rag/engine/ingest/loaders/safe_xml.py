@@ -9,9 +9,10 @@ from __future__ import annotations
 from xml.etree.ElementTree import Element, ParseError
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
 
 
-def parse_xml(data: bytes, what: str) -> Element:
+def parse_xml(data: bytes, what: Phrase) -> Element:
     """The root element of `data`; LoadError naming `what` (e.g. "the e-book's package file") when refused."""
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import fromstring
@@ -19,11 +20,9 @@ def parse_xml(data: bytes, what: str) -> Element:
     try:
         return fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
-        raise LoadError(f"{what[:1].upper()}{what[1:]} declares XML entities or external references (as a "
-                        "billion-laughs or external-entity attack does); it was not read") from exc
+        raise LoadError.coded("xml_entities", what=what) from exc
     except (ParseError, ValueError) as exc:
-        raise LoadError(f"{what[:1].upper()}{what[1:]} is damaged (not well-formed XML), so it could not be "
-                        "read") from exc
+        raise LoadError.coded("xml_damaged", what=what) from exc
 
 
 def local(tag: object) -> str:

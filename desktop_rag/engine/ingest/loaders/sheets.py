@@ -32,12 +32,6 @@ MAX_CELLS = 1_000_000  # filled cells per file (about 20 M characters of tables)
 MAX_AREA = 20_000_000  # the rectangle a sheet's cell references span (calamine allocates all of it)
 MAX_UNCOMPRESSED = 512 << 20
 MAX_FIELD = 1 << 20  # one CSV field
-NOT_XLSX = "Not an Excel .xlsx file (it may be an old .xls renamed; save it as .xlsx)"
-DAMAGED = "This spreadsheet is damaged and could not be read"
-TOO_MANY = ("This spreadsheet holds more than {cells:,} filled cells, the limit for one file; it was not indexed "
-            "(split it into smaller files, or save the part you need as its own file)")
-TOO_WIDE = ("The sheet “{sheet}” spans {rows:,} rows x {cols:,} columns, more than the limit of {area:,} cells; "
-            "the file was not indexed (delete the far-away cells, or split it)")
 
 _CELL_REF = re.compile(rb"<(?:\w+:)?c\b[^>]*?\br=\"([A-Z]{1,3})([0-9]{1,7})\"")
 
@@ -79,7 +73,7 @@ def _check_extent(zf: zipfile.ZipFile) -> None:
                 tail = data[-256:]
         if rows * cols > MAX_AREA:
             sheet = info.filename.rsplit("/", 1)[-1].removesuffix(".xml")
-            raise LoadError(TOO_WIDE.format(sheet=sheet, rows=rows, cols=cols, area=MAX_AREA))
+            raise LoadError.coded("sheet_too_wide", sheet=sheet, rows=rows, cols=cols, area=MAX_AREA)
 
 
 class _Budget:
@@ -91,7 +85,7 @@ class _Budget:
     def take(self, row: Sequence[str]) -> Sequence[str]:
         self.cells += sum(1 for c in row if c)
         if self.cells > MAX_CELLS:
-            raise LoadError(TOO_MANY.format(cells=MAX_CELLS))
+            raise LoadError.coded("sheet_too_many_cells", cells=MAX_CELLS)
         return row
 
 
@@ -110,7 +104,7 @@ def load_workbook(path: Path, context: LoadContext | None = None) -> ParsedDocum
     zipped = path.suffix.lower() in (".xlsx", ".ods")
     if zipped:
         with open_zip(path, max_total_bytes=MAX_UNCOMPRESSED,
-                      not_zip=NOT_XLSX if path.suffix.lower() == ".xlsx" else "") as zf:
+                      not_zip="not_xlsx" if path.suffix.lower() == ".xlsx" else "") as zf:
             if path.suffix.lower() == ".xlsx":
                 _check_extent(zf)
     table_chars = (context or LoadContext()).table_chars
@@ -123,7 +117,8 @@ def load_workbook(path: Path, context: LoadContext | None = None) -> ParsedDocum
                 continue
             sheet = workbook.get_sheet_by_name(meta.name)
             if sheet.height * sheet.width > MAX_AREA:
-                raise LoadError(TOO_WIDE.format(sheet=meta.name, rows=sheet.height, cols=sheet.width, area=MAX_AREA))
+                raise LoadError.coded("sheet_too_wide", sheet=meta.name, rows=sheet.height, cols=sheet.width,
+                                      area=MAX_AREA)
             first_row = (sheet.start[0] if sheet.start else 0) + 1
             rows = ([display(v) for v in row] for row in sheet.iter_rows())
             sections.extend(_sheet_sections(meta.name, rows, first_row, table_chars, budget))
@@ -132,10 +127,10 @@ def load_workbook(path: Path, context: LoadContext | None = None) -> ParsedDocum
         raise
     except Exception as exc:  # calamine raises its own errors on damaged files
         if "limit exceeded" in str(exc).lower():  # calamine's own cap on a sheet's rectangle (.ods repeats)
-            raise LoadError(f"This spreadsheet is too large to read ({exc}); it was not indexed") from exc
-        raise LoadError(DAMAGED) from exc
+            raise LoadError.coded("sheet_too_large", detail=str(exc)) from exc
+        raise LoadError.coded("sheet_damaged") from exc
     if not sections:
-        raise LoadError("This spreadsheet contains no text")
+        raise LoadError.coded("sheet_no_text")
     return ParsedDocument(sections=tuple(sections))
 
 
@@ -159,8 +154,8 @@ def load_csv(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         reader = csv.reader(io.StringIO(text, newline=""), _dialect(text[:1 << 16], path.suffix.lower()))
         sections = _sheet_sections(path.stem, reader, 1, table_chars, _Budget())
     except csv.Error as exc:
-        raise LoadError(f"This {path.suffix.lower()} file could not be read as a table ({exc}; the largest field "
-                        f"read is {format_mb(MAX_FIELD)} MB)") from exc
+        raise LoadError.coded("csv_unreadable", suffix=path.suffix.lower(), detail=str(exc),
+                              mb=format_mb(MAX_FIELD)) from exc
     if not sections:
-        raise LoadError("The file contains no text (only spaces or blank lines)")
+        raise LoadError.coded("no_text_left")
     return ParsedDocument(sections=tuple(sections))

@@ -30,7 +30,6 @@ _IMPLAUSIBLE = re.compile(
 _IDEOGRAPH = re.compile(r"[\u4e00-\u9fff]")
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\ufffd]")
 
-BINARY_MESSAGE = "This file looks like binary data, not text (is it another format renamed .txt?)"
 
 
 def _plausible_ratio(text: str) -> float:
@@ -110,7 +109,7 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
         if text is not None:
             return _checked(text, "utf-16")
     if _looks_binary(data):
-        raise LoadError(BINARY_MESSAGE)
+        raise LoadError.coded("binary_text")
     try:
         return _checked(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
@@ -132,7 +131,7 @@ def _checked(text: str, codec: str) -> tuple[str, str]:
     sample = text[:_SAMPLE]
     bad = len(_BAD_CHARS.findall(sample))
     if sample and bad > max(2, len(sample) // 20):
-        raise LoadError(BINARY_MESSAGE)
+        raise LoadError.coded("binary_text")
     return text, codec
 
 
@@ -140,7 +139,7 @@ def read_text_file(path: Path) -> str:
     """Read and decode a text file; LoadError when empty or binary."""
     data = path.read_bytes()
     if not data:
-        raise LoadError("The file is empty")
+        raise LoadError.coded("file_empty")
     text, _ = decode_bytes(data)
     return text
 
@@ -226,5 +225,5 @@ def load_markdown(path: Path, _context: object = None) -> ParsedDocument:
 
 def _document(sections: list[Section]) -> ParsedDocument:
     if not sections:
-        raise LoadError("The file contains no text (only spaces or blank lines)")
+        raise LoadError.coded("no_text_left")
     return ParsedDocument(sections=tuple(sections))

@@ -13,6 +13,7 @@ import zlib
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
 
 RATIO_MIN_SIZE = 1 << 20  # the ratio is judged on members over 1 MiB (small XML parts compress 100:1 honestly)
 
@@ -33,7 +34,7 @@ def open_zip(
 ) -> zipfile.ZipFile:
     """Open `path` as a zip after checking its declared sizes; the caller closes it. Raises LoadError.
 
-    `not_zip` is the message for a file that is no zip at all (a format's own advice, e.g. an old .doc renamed).
+    `not_zip` is the error code for a file that is no zip at all (a format's own advice, e.g. an old .doc renamed).
     """
     kind = _kind(Path(path))
     try:
@@ -41,8 +42,7 @@ def open_zip(
     except FileNotFoundError:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
-        raise LoadError(not_zip or f"This {kind} file is damaged or not a {kind} file (it is not a valid zip "
-                                   "package), so it could not be read") from exc
+        raise (LoadError.coded(not_zip) if not_zip else LoadError.coded("zip_damaged", kind=kind)) from exc
     try:
         _check(zf, Path(path), kind, max_members, max_total_bytes, max_ratio)
     except BaseException:
@@ -54,15 +54,12 @@ def open_zip(
 def _check(zf: zipfile.ZipFile, path: Path, kind: str, max_members: int, max_total: int, max_ratio: float) -> None:
     infos = zf.infolist()
     if len(infos) > max_members:
-        raise LoadError(f"This {kind} holds {len(infos):,} parts, more than the limit of {max_members:,}; it looks "
-                        "like a zip bomb and was not opened")
+        raise LoadError.coded("zip_too_many_parts", kind=kind, n=len(infos), limit=max_members)
     total = sum(i.file_size for i in infos)
     if any(i.file_size > RATIO_MIN_SIZE and i.file_size > max_ratio * max(i.compress_size, 1) for i in infos):
-        raise LoadError(f"This {kind} looks like a zip bomb (it would expand to {_mb(total)} MB from "
-                        f"{path.stat().st_size / 1024:,.0f} KB); it was not opened")
+        raise LoadError.coded("zip_bomb", kind=kind, mb=_mb(total), kb=f"{path.stat().st_size / 1024:,.0f}")
     if total > max_total:
-        raise LoadError(f"This {kind} is too large when unpacked ({_mb(total)} MB; the limit is "
-                        f"{_mb(max_total)} MB), so it was not opened")
+        raise LoadError.coded("zip_too_large", kind=kind, mb=_mb(total), limit=_mb(max_total))
 
 
 def read_member(zf: zipfile.ZipFile, name: str, max_bytes: int) -> bytes:
@@ -71,16 +68,15 @@ def read_member(zf: zipfile.ZipFile, name: str, max_bytes: int) -> bytes:
         with zf.open(name) as member:
             data = member.read(max_bytes + 1)
     except KeyError as exc:
-        raise LoadError(f"A part of this file is missing ({name})") from exc
+        raise LoadError.coded("part_missing", name=name) from exc
     except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, NotImplementedError) as exc:
-        raise LoadError(f"A part of this file is damaged ({name}) and could not be read") from exc
+        raise LoadError.coded("part_damaged", name=name) from exc
     if len(data) > max_bytes:
-        raise LoadError(f"A part of this file ({name}) is larger than the limit of {_mb(max_bytes)} MB; "
-                        "it was not read")
+        raise LoadError.coded("part_too_large", name=name, limit=_mb(max_bytes))
     return data
 
 
-def check_office_package(path: Path, *, kind: str, what: str, main_part: str, not_zip: str, max_total: int,
+def check_office_package(path: Path, *, kind: str, what: Phrase, main_part: str, not_zip: str, max_total: int,
                          max_xml: int) -> None:
     """Raise LoadError unless `path` passes the zip guard, its XML parts stay under `max_xml` unpacked and it holds
     `main_part` (an Office package: .docx, .pptx). `kind` (".docx") and `what` ("Word document") name it."""
@@ -88,7 +84,6 @@ def check_office_package(path: Path, *, kind: str, what: str, main_part: str, no
         infos = zf.infolist()
     xml = sum(i.file_size for i in infos if i.filename.lower().endswith((".xml", ".rels")))
     if xml > max_xml:
-        raise LoadError(f"This {kind} is too large when unpacked (its text and layout take {_mb(xml)} MB; "
-                        f"the limit is {_mb(max_xml)} MB), so it was not opened")
+        raise LoadError.coded("office_xml_too_large", kind=kind, mb=_mb(xml), limit=_mb(max_xml))
     if main_part not in {i.filename for i in infos}:
-        raise LoadError(f"This zip file is not a {what} (there is no {main_part} inside)")
+        raise LoadError.coded("zip_not_office", what=what, part=main_part)

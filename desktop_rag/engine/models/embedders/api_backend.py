@@ -22,10 +22,7 @@ def parse_api_model(model_id: str) -> tuple[str, str]:
     body = model_id[len(API_PREFIX):]
     model, sep, base_url = body.partition("@")
     if not sep or not model or not base_url.startswith(("http://", "https://")):
-        raise DesktopRagError(
-            f"An endpoint embedding model is written api:MODEL@BASE_URL "
-            f"(e.g. api:bge-m3@http://localhost:11434/v1), not {model_id!r}."
-        )
+        raise DesktopRagError.coded("api_model_form", model=repr(model_id))
     return model, base_url.rstrip("/")
 
 
@@ -73,23 +70,18 @@ class ApiEmbedder:
         try:
             response = self._client_once().embeddings.create(model=self.model, input=texts)
         except openai.APIConnectionError as exc:
-            raise DesktopRagError(f"The embedding endpoint {self.base_url} could not be reached: {exc}") from exc
+            raise DesktopRagError.coded("endpoint_unreachable", url=self.base_url, detail=str(exc)) from exc
         except openai.APIStatusError as exc:
-            raise DesktopRagError(
-                f"The embedding endpoint {self.base_url} refused the request (HTTP {exc.status_code}); "
-                f"check the model name {self.model!r} and the key."
-            ) from exc
+            raise DesktopRagError.coded("endpoint_refused", url=self.base_url, status=exc.status_code,
+                                        model=repr(self.model)) from exc
         rows = sorted(response.data, key=lambda item: item.index)
         if len(rows) != len(texts):
-            raise DesktopRagError(f"The embedding endpoint returned {len(rows)} vectors for {len(texts)} texts.")
+            raise DesktopRagError.coded("endpoint_count", got=len(rows), sent=len(texts))
         matrix = np.asarray([row.embedding for row in rows], dtype=np.float32)
         if matrix.ndim != 2 or not 0 < matrix.shape[1] <= MAX_DIMENSION or not np.isfinite(matrix).all():
-            raise DesktopRagError("The embedding endpoint returned malformed vectors.")
+            raise DesktopRagError.coded("endpoint_malformed")
         if self._dimension is not None and matrix.shape[1] != self._dimension:
-            raise DesktopRagError(
-                f"The embedding endpoint changed dimension ({self._dimension} -> {matrix.shape[1]}); "
-                "vectors of two models are never mixed: re-embed the library."
-            )
+            raise DesktopRagError.coded("endpoint_dimension", before=self._dimension, now=matrix.shape[1])
         self._dimension = matrix.shape[1]
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.where(norms > 0, norms, 1.0)

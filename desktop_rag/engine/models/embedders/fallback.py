@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from desktop_rag.engine.errors import contain_panics
+from desktop_rag.engine.messages import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ class FallbackEmbedder:
         with self._lock:
             if self._active is None:
                 try:
-                    with contain_panics(f"Loading the embedding model {self.model_id}"):  # a native library's too
+                    with contain_panics(Phrase("phrase.loading_model", model=self.model_id)):  # a native library's too
                         self._primary.load()
                     self._active = self._primary
                 except Exception as exc:  # an unloadable fast path of any kind: the fallback serves

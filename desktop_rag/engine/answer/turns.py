@@ -1,0 +1,29 @@
+"""A question and its answer (or summary) saved as a conversation's two turns once the answer's events are out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from desktop_rag.engine.store import conversations
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, SourcesEvent
+
+
+def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversation_id: int | None,
+          question: str) -> Iterator[AnswerEvent]:
+    """The events as they come; then, with a conversation, `question` and the answer (the finished one, or what a
+    failed one had said) with every passage it was given, in order (its `[n]` is `sources[n - 1]`)."""
+    passages: tuple = ()
+    answer, prompt = "", None
+    for event in events:
+        if isinstance(event, SourcesEvent):
+            passages, prompt = event.hits, event.prompt  # what the answer sent ("What was sent"), kept with it
+        elif isinstance(event, DoneEvent):
+            answer = event.answer
+        elif isinstance(event, ErrorEvent) and event.partial:
+            answer = event.partial
+        yield event
+    if conversation_id:
+        conversations.add_message(store(), conversation_id, ChatTurn("user", question))
+        if answer:
+            conversations.add_message(store(), conversation_id, ChatTurn("assistant", answer, passages, prompt))

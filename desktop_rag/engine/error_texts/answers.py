@@ -1,0 +1,77 @@
+"""The language model (answer/llm.py)."""
+
+from __future__ import annotations
+
+TEXTS: dict[str, dict[str, str]] = {
+    # the language model (answer/llm.py); {detail}: the server's own words
+    "error.llm_auth": {"en": "The API key was rejected by {host} (HTTP {status}). Check the key in Settings or "
+                             "OPENAI_API_KEY. Server said: {detail}",
+                       "zh": "{host} 拒绝了 API 密钥（HTTP {status}）。请在“设置”中或 OPENAI_API_KEY 里检查密钥。服务器返回：{detail}"},
+    "error.llm_model_not_found": {"en": "The model '{model}' was not found at {host} (HTTP {status}). Check the model "
+                                        "name and the base URL in Settings. Server said: {detail}",
+                                  "zh": "在 {host} 上找不到模型“{model}”（HTTP {status}）。请在“设置”中检查模型名称和基础地址。"
+                                        "服务器返回：{detail}"},
+    "error.llm_rate_limit": {"en": "{host} is rate-limiting requests (HTTP 429). Wait a minute and try again, or check "
+                                   "your plan's quota. Server said: {detail}",
+                             "zh": "{host} 正在限制请求频率（HTTP 429）。请等一分钟再试，或检查你的套餐额度。服务器返回：{detail}"},
+    "error.llm_bad_request": {"en": "{host} rejected the request (HTTP {status}): {detail}",
+                              "zh": "{host} 拒绝了请求（HTTP {status}）：{detail}"},
+    "error.llm_server": {"en": "The model server {host} had an internal error (HTTP {status}). Try again later. Server "
+                               "said: {detail}",
+                         "zh": "模型服务器 {host} 发生内部错误（HTTP {status}）。请稍后再试。服务器返回：{detail}"},
+    "error.llm_timeout": {"en": "The model server {host} did not answer within {seconds} s. Try again; a slow local "
+                                "model may need a longer timeout.",
+                          "zh": "模型服务器 {host} 在 {seconds} 秒内没有响应。请重试；较慢的本地模型可能需要更长的超时时间。"},
+    "error.llm_unreachable": {"en": "Could not reach the model server at {url}. Check the base URL and your network "
+                                    "connection.",
+                              "zh": "无法连接位于 {url} 的模型服务器。请检查基础地址和网络连接。"},
+    "error.llm_unreachable_local": {"en": "Could not reach the model server at {url}. Check the base URL and your network "
+                                          "connection. Is the local server (Ollama / LM Studio) running?",
+                                    "zh": "无法连接位于 {url} 的模型服务器。请检查基础地址和网络连接。本地服务器（Ollama / "
+                                          "LM Studio）是否在运行？"},
+    "error.llm_unexpected": {"en": "The model server {host} returned an unexpected reply: {detail}",
+                             "zh": "模型服务器 {host} 返回了意外的回复：{detail}"},
+    "error.llm_cut": {"en": "The answer was cut off: {why} mid-answer. The partial answer is kept; ask again to get the "
+                            "rest.",
+                      "zh": "回答被中断：回答到一半时{why}。已保留部分回答；再问一次即可得到其余部分。"},
+    "phrase.llm_dropped": {"en": "the connection to the model server dropped", "zh": "与模型服务器的连接断开了"},
+    "phrase.llm_stopped": {"en": "the model server stopped sending", "zh": "模型服务器停止了发送"},
+    "phrase.llm_reported": {"en": "the model server reported an error ({detail})", "zh": "模型服务器报告了错误（{detail}）"},
+    "error.llm_no_key": {"en": "No API key is set for {host}. Add it in Settings or put OPENAI_API_KEY=... in the .env "
+                               "file in the app's config folder.",
+                         "zh": "没有为 {host} 设置 API 密钥。请在“设置”中添加，或在应用配置文件夹的 .env 文件中写入 "
+                               "OPENAI_API_KEY=...。"},
+    "error.llm_cut_deadline": {"en": "The answer was cut off: {host} took longer than {seconds} s, the limit for one "
+                                     "answer. The partial answer is kept; ask a narrower question to get the rest.",
+                               "zh": "回答被中断：{host} 用时超过了单个回答 {seconds} 秒的上限。已保留部分回答；把问题问得更具体"
+                                     "即可得到其余部分。"},
+    "error.llm_deadline": {"en": "The model server {host} did not finish within {seconds} s, the limit for one answer. "
+                                 "Try again later, or ask a narrower question.",
+                           "zh": "模型服务器 {host} 未能在单个回答 {seconds} 秒的上限内完成。请稍后再试，或把问题问得更具体。"},
+    "error.llm_length": {"en": "The answer was stopped at {cap:,} characters, the limit for one answer. Ask a narrower "
+                               "question to get the rest.",
+                         "zh": "回答在 {cap:,} 个字符处停止（单个回答的上限）。把问题问得更具体即可得到其余部分。"},
+    # why no model is used (answer/llm_config.config_problem: returned, not raised; shown in Settings and notices)
+    "error.no_model_configured": {"en": "No language model is configured. Choose a provider in Settings, or in the .env "
+                                        "file in the app's config folder (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL).",
+                                  "zh": "未配置语言模型。请在“设置”中，或在应用配置文件夹的 .env 文件中选择服务商"
+                                        "（OPENAI_API_KEY、OPENAI_BASE_URL、OPENAI_MODEL）。"},
+    "error.no_server_address": {"en": "No server address is set for {label}. Set the base URL in Settings, or in the "
+                                      ".env file in the app's config folder (OPENAI_BASE_URL).",
+                                "zh": "没有为{label}设置服务器地址。请在“设置”中，或在应用配置文件夹的 .env 文件中设置基础地址"
+                                      "（OPENAI_BASE_URL）。"},
+    "error.no_model_name": {"en": "No model name is set for {label}. Set the model in Settings, or in the .env file in "
+                                  "the app's config folder (OPENAI_MODEL).",
+                            "zh": "没有为{label}设置模型名称。请在“设置”中，或在应用配置文件夹的 .env 文件中设置模型"
+                                  "（OPENAI_MODEL）。"},
+    "error.no_api_key_set": {"en": "No API key is set for {label}. Add your key in Settings, or in the .env file in the "
+                                   "app's config folder (OPENAI_API_KEY).",
+                             "zh": "没有为{label}设置 API 密钥。请在“设置”中，或在应用配置文件夹的 .env 文件中添加密钥"
+                                   "（OPENAI_API_KEY）。"},
+    "phrase.the_model_server": {"en": "the model server", "zh": "模型服务器"},
+    # the Settings connection test's result (in the interface's language: LLMConfig.language)
+    "note.connected": {"en": "Connected to {model} at {host} in {seconds} s; it said: {said}",
+                       "zh": "已连接 {host} 上的 {model}，用时 {seconds} 秒；它回复：{said}"},
+    "note.connected_empty": {"en": "Connected to {model} at {host} in {seconds} s; it said: (an empty reply)",
+                             "zh": "已连接 {host} 上的 {model}，用时 {seconds} 秒；它的回复为空"},
+}

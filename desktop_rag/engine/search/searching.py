@@ -1,0 +1,87 @@
+"""One search, start to end: the question made once (question.py: languages, translations, glosses), a result
+from memory when nothing changed (cache.py), else the two retrievers fused (retrieval.py).
+
+`Engine.search` only says where to look; what is loaded (the model, the vectors, the word list, the caches)
+comes from the runtime, passed in as `Loaded`. A new stage (a reranker over the fused candidates) goes here.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from desktop_rag.config import Settings
+from desktop_rag.engine.models.embedding import Embedder
+from desktop_rag.engine.search import retrieval
+from desktop_rag.engine.search.cache import BoundedLRU, hits_size
+from desktop_rag.engine.search.question import Question, question
+from desktop_rag.engine.search.translation import Completer
+from desktop_rag.engine.store.languages import library_languages
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.vector_index import VectorIndex
+from desktop_rag.engine.text.lexicon import Lexicon
+from desktop_rag.engine.types import Hit
+
+log = logging.getLogger(__name__)
+
+
+class SearchHits(list):
+    """The hits of `Engine.search`, best first; `keyword_only` is True when the library has vectors but they were
+    still loading (a large library just opened): the hits come from keyword search alone. `translations`: the
+    (language, text) versions of the question that were searched too (a language model translated it)."""
+
+    def __init__(self, hits: Iterable[Hit] = (), keyword_only: bool = False,
+                 translations: tuple[tuple[str, str], ...] = ()) -> None:
+        super().__init__(hits)
+        self.keyword_only = keyword_only
+        self.translations = translations
+
+
+class Loaded(Protocol):
+    """What a search takes from the runtime (engine/runtime.py)."""
+
+    results: BoundedLRU
+    index_model: str
+
+    def dense_now(self) -> bool: ...
+    def dense_pair(self) -> tuple[Embedder, VectorIndex]: ...
+    def lexicon(self) -> Lexicon | None: ...
+    def loaded_vectors(self) -> int: ...
+
+
+def search(text: str, k: int, within: Restriction, loaded: Loaded, store: Store, settings: Settings,
+           translator: Callable[[], Completer | None], cancel: threading.Event | None = None) -> SearchHits:
+    """The top `k` passages for `text` within `within` (dense search only when it would not wait for a background
+    load; `translator` gives the language model that translates the question, or None; `cancel` stops waiting
+    for the translation: the question is then searched as asked)."""
+    dense = loaded.dense_pair if loaded.dense_now() else None
+    keyword_only = dense is None and store.has_vectors()
+    if keyword_only:
+        log.info("Vectors still loading: answering from keyword search only")
+    bilingual = dense is not None and len(library_languages(store)) > 1
+    asked = question(text, store, translator(), cancel, loaded.lexicon if bilingual else None)
+    key = _result_key(asked, within, k, dense is not None, loaded, store, settings)
+    cached = None if key is None or keyword_only else loaded.results.get(key)
+    if cached is not None:
+        return SearchHits(cached, keyword_only=False, translations=asked.translations)
+    hits = retrieval.hybrid_search(asked, k, store, dense, settings.min_score, within=within)
+    if key is not None and not keyword_only and key == _result_key(asked, within, k, True, loaded, store, settings):
+        loaded.results.put(key, tuple(hits), hits_size(hits))  # (nothing changed while it searched)
+    return SearchHits(hits, keyword_only=keyword_only, translations=asked.translations)
+
+
+def _result_key(asked: Question, within: Restriction, k: int, dense: bool, loaded: Loaded, store: Store,
+                settings: Settings) -> tuple | None:
+    """What a search's result depends on (`search.cache`), or None when it cannot be cached (a read-only
+    library without the version counter). The in-memory vector count is in it: the FAISS cache follows a
+    commit a moment later, and a search in between must not be kept."""
+    version = store.library_version()
+    if version is None:
+        return None
+    vectors = loaded.loaded_vectors() if dense else -1
+    texts = tuple(text for _, text in asked.translations)
+    return (version, vectors, asked.normalised, texts, asked.glosses, within, k, settings.min_score,
+            loaded.index_model, dense)

@@ -1,0 +1,105 @@
+"""A collection's rows as an archive holds them (archive/archive_file.py writes them out, archive/importer.py
+brings them back in as a new collection), and the re-link of a source imported without its documents."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from desktop_rag.config import CHUNKING_SETTINGS
+from desktop_rag.engine.store.languages import note_chunk_texts
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.text import keyword
+
+FILE_FIELDS = ("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count")
+CHUNK_FIELDS = ("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr")
+
+
+def collection_name(store: Store, collection_id: int) -> str | None:
+    row = store.db.execute("SELECT name FROM collections WHERE id = ?", (collection_id,)).fetchone()
+    return row[0] if row else None
+
+
+def collection_rows(store: Store, collection_id: int):
+    """(sources, files, chunks as dicts; vector ids; vectors as one float32 matrix) of one collection."""
+    db = store.db
+    sources = [{"id": r[0], "path": r[1], "kind": r[2]} for r in db.execute(
+        "SELECT id, path, kind FROM sources WHERE collection_id = ? ORDER BY id", (collection_id,))]
+    files = [dict(zip(FILE_FIELDS, r)) for r in db.execute(
+        "SELECT f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count "
+        "FROM files f JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY f.id", (collection_id,))]
+    chunks = [dict(zip(CHUNK_FIELDS, r)) for r in db.execute(
+        "SELECT c.id, c.file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
+        "FROM chunks c JOIN files f ON f.id = c.file_id JOIN sources s ON s.id = f.source_id "
+        "WHERE s.collection_id = ? ORDER BY c.id", (collection_id,))]
+    rows = db.execute(
+        "SELECT v.chunk_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id "
+        "JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY v.chunk_id", (collection_id,)).fetchall()
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    blob = b"".join(r[1] for r in rows)
+    vectors = np.frombuffer(blob, dtype=np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
+    return sources, files, chunks, ids, vectors
+
+
+def insert_collection(store: Store, name: str, sources: Sequence[dict], files: Sequence[dict],
+                      chunks: Sequence[dict], source_paths: Mapping, file_paths: Mapping, detached: bool,
+                      vectors: tuple[Sequence[int], np.ndarray, str | None, int | None] | None,
+                      chunking: Mapping | None) -> tuple[int, np.ndarray]:
+    """Write an archive's rows as a new collection called `name`, in one transaction (paths as mapped here;
+    `vectors`: (the archive's chunk ids, their vectors, model, dimension), or None to embed them again;
+    `chunking`: the archive's chunking settings). Returns the collection's id and the new chunk ids of the
+    vectors written."""
+    now = time.time()
+    with store.transaction() as db:
+        collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, now)).lastrowid
+        new_source = {}
+        for s in sources:
+            new_source[s["id"]] = db.execute(
+                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
+                (source_paths[s["id"]], s["kind"], now, collection_id, int(detached))).lastrowid
+        new_file = {}
+        for f in files:
+            new_file[f["id"]] = db.execute(
+                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?)", (new_source[f["source_id"]], file_paths[f["id"]], f["size"],
+                                               f["mtime_ns"], f["sha256"], f["status"], f["error"], f["chunk_count"],
+                                               now)).lastrowid
+        next_id = store._next_chunk_id()
+        new_chunk = {}
+        for number, c in enumerate(sorted(chunks, key=lambda c: c["id"])):
+            chunk_id = new_chunk[c["id"]] = next_id + number
+            db.execute("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
+                       "VALUES (?,?,?,?,?,?,?,?,?)", (chunk_id, new_file[c["file_id"]], c["ordinal"], c["text"],
+                                                      c.get("page"), c["heading"], c["char_start"], c["char_end"],
+                                                      int(bool(c["ocr"]))))
+            body = keyword.index_text(f"{c['heading']}\n{c['text']}" if c["heading"] else c["text"])
+            db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
+        store.set_meta("next_chunk_id", str(next_id + len(chunks)))
+        new_ids = np.zeros(0, np.int64)
+        if vectors is not None:
+            vector_ids, matrix, model, dimension = vectors
+            new_ids = np.array([new_chunk[int(i)] for i in vector_ids], dtype=np.int64)
+            if len(new_ids):
+                db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
+                               ((int(i), v.astype("<f4").tobytes()) for i, v in zip(new_ids, matrix)))
+                db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
+                if not store.get_meta("embedding_model"):
+                    store.set_meta("embedding_model", model)
+                    store.set_meta("dimension", str(dimension))
+        store.bump_membership()
+        for key, value in (chunking or {}).items():
+            if key in CHUNKING_SETTINGS and isinstance(value, int) and store.get_meta(key) is None:
+                store.set_meta(key, str(value))
+        note_chunk_texts(store, [c["text"] for c in chunks])
+    return collection_id, new_ids
+
+
+def relink_rows(store: Store, source_id: int, target: str, moved: Mapping[int, str]) -> None:
+    """Move a source to `target` and its files to their `moved` paths, each marked for one hash check (mtime 0)."""
+    with store.transaction() as db:
+        for file_id, path in moved.items():
+            db.execute("UPDATE files SET path = ?, mtime_ns = 0 WHERE id = ?", (path, file_id))
+        db.execute("UPDATE sources SET path = ?, detached = 0 WHERE id = ?", (target, source_id))
+        store.bump_membership()

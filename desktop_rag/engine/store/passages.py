@@ -1,0 +1,36 @@
+"""Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
+that have text, the stored vectors of given chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.store import Store
+
+
+def file_chunks(store: Store, file_id: int, limit: int) -> list[tuple]:
+    """(id, page, heading, text, ordinal, char_start, char_end, ocr) of a file's first `limit` chunks, in order."""
+    return store.db.execute(
+        "SELECT id, page, heading, text, ordinal, char_start, char_end, ocr FROM chunks WHERE file_id = ? "
+        "ORDER BY ordinal LIMIT ?", (file_id, limit)).fetchall()
+
+
+def files_with_text(store: Store, within: Restriction) -> Iterator[str]:
+    """The paths of the files in `within` that have chunks."""
+    where, args = within.files_sql("f")
+    for (path,) in store.db.execute(f"SELECT f.path FROM files f WHERE {where} AND f.chunk_count > 0", args):
+        yield path
+
+
+def stored_vectors(store: Store, chunk_ids: list[int]) -> dict[int, np.ndarray]:
+    """The stored vectors of these chunks, by chunk id."""
+    found = {}
+    for start in range(0, len(chunk_ids), 500):
+        batch = chunk_ids[start:start + 500]
+        rows = store.db.execute(
+            f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
+        found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
+    return found

@@ -1,0 +1,80 @@
+"""Vectors of the model a library is switching to, staged beside the ones in use (ingest/reembed.py), and the
+one transaction that swaps them in."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from desktop_rag.engine.store.store import Store
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS staged_vectors ("
+    " chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE, vector BLOB NOT NULL)"
+)
+
+
+def _ensure(store: Store) -> None:
+    store.db.execute(_SCHEMA)
+
+
+def model(store: Store) -> str | None:
+    """The model being staged, or None."""
+    return store.get_meta("staged_model")
+
+
+def count(store: Store) -> int:
+    _ensure(store)
+    return store.db.execute("SELECT count(*) FROM staged_vectors").fetchone()[0]
+
+
+def begin(store: Store, model_id: str) -> None:
+    """Stage for `model_id` (a different target drops what was staged for another model)."""
+    _ensure(store)
+    with store.transaction() as db:
+        if store.get_meta("staged_model") != model_id:
+            db.execute("DELETE FROM staged_vectors")
+            store.set_meta("staged_model", model_id)
+
+
+def abandon(store: Store) -> None:
+    """Forget a staged switch."""
+    _ensure(store)
+    with store.transaction() as db:
+        db.execute("DELETE FROM staged_vectors")
+        db.execute("DELETE FROM meta WHERE key = 'staged_model'")
+
+
+def pending(store: Store, limit: int, after_id: int) -> list[tuple[int, str, str]]:
+    """(id, heading, text) of chunks after `after_id` still without a staged vector, in id order."""
+    return store.db.execute(
+        "SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
+        "WHERE s.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?", (after_id, limit),
+    ).fetchall()
+
+
+def stage(store: Store, ids: list[int], matrix: np.ndarray) -> None:
+    """One batch, committed (a chunk deleted meanwhile gets none)."""
+    with store.transaction() as db:
+        for chunk_id, vec in zip(ids, matrix):
+            db.execute(
+                "INSERT OR REPLACE INTO staged_vectors (chunk_id, vector) SELECT id, ? FROM chunks WHERE id = ?",
+                (np.asarray(vec, dtype=np.float32).tobytes(), chunk_id),
+            )
+
+
+def swap(store: Store, model_id: str, dimension: int) -> bool:
+    """Replace the vectors with the staged ones in one transaction; False if chunks arrived meanwhile."""
+    with store.transaction() as db:
+        missing = db.execute(
+            "SELECT EXISTS (SELECT 1 FROM chunks c LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
+            "WHERE s.chunk_id IS NULL)").fetchone()[0]
+        if missing or store.get_meta("staged_model") != model_id:
+            return False
+        db.execute("DELETE FROM vectors")
+        db.execute("INSERT INTO vectors (chunk_id, vector) SELECT chunk_id, vector FROM staged_vectors")
+        db.execute("DELETE FROM staged_vectors")
+        db.execute("DELETE FROM meta WHERE key = 'staged_model'")
+        store.set_meta("embedding_model", model_id)
+        store.set_meta("dimension", str(dimension))
+        db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
+    return True

@@ -1,0 +1,38 @@
+"""The library's state as the status line and `desktop-rag status` show it (`types.IndexStatus`)."""
+
+from __future__ import annotations
+
+from desktop_rag.engine.store import staged_vectors
+from desktop_rag.engine.store.skipped import skipped_counts
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.types import IndexStatus
+
+
+def library_status(store: Store, collection: int | None, model: str, dimension: int | None,
+                   multilingual_missing: bool) -> IndexStatus:
+    """The library's state, or one collection's (its files, chunks and sources; `model`, its `dimension` when the
+    library has none stored, and `multilingual_missing` are the library's)."""
+    counts = store.file_counts(collection)
+    chunks = store.count_chunks(collection)
+    stored = store.get_meta("dimension")
+    staged = staged_vectors.model(store)
+    done, total = (staged_vectors.count(store), store.count_chunks()) if staged else (0, 0)
+    sources = store.sources(collection)
+    return IndexStatus(
+        embedding_model=model,
+        dimension=int(stored) if stored else dimension,
+        chunks=chunks,
+        chunks_pending_embedding=chunks - store.count_vectors(collection),
+        files_total=sum(counts.values()),
+        files_indexed=counts.get("indexed", 0),
+        files_failed=counts.get("failed", 0),
+        files_pending=counts.get("pending", 0),
+        failed_files=tuple(store.failed_files(collection)),
+        sources=tuple(s.path for s in sources),
+        not_linked=tuple(s.path for s in sources if s.detached),
+        reembed_model=staged or "",
+        reembed_done=done,
+        reembed_total=total,
+        multilingual_missing=multilingual_missing,
+        skipped=skipped_counts(store, (s.id for s in sources if not s.detached)),
+    )
