@@ -209,18 +209,10 @@ class Engine(ReviewMethods):
 
     # ---- index runs --------------------------------------------------------
 
-    def index(
-        self,
-        paths: Iterable[str | Path] | None = None,
-        *,
-        cancel: threading.Event | None = None,
-        on_progress: ProgressCallback | None = None,
-        on_file: FileCallback | None = None,
-        embed: bool = True,
-        force: Sequence[str | Path] = (),
-        reembed_budget_s: float | None = None,
-        collection: int | None = None,
-    ) -> IndexReport:
+    def index(self, paths: Iterable[str | Path] | None = None, *, cancel: threading.Event | None = None,
+              on_progress: ProgressCallback | None = None, on_file: FileCallback | None = None, embed: bool = True,
+              force: Sequence[str | Path] = (), reembed_budget_s: float | None = None,
+              collection: int | None = None) -> IndexReport:
         """Add `paths` as sources (if given) and reconcile them; None reconciles every source (of `collection`
         if given; new paths join `collection`, or the first collection). Sources imported without their
         documents are never scanned until they are linked to a folder (`relink_source`).
@@ -351,22 +343,8 @@ class Engine(ReviewMethods):
                 types: Sequence[str] = (), files: Sequence[str] = ()) -> dict:
         """What an answer to `question` would send the model: the numbered passages after compression, and the
         passages' tokens before and after it (`desktop-rag context`)."""
-        from desktop_rag.engine.answer.compression import sent_text
-        from desktop_rag.engine.answer.prompting import build_messages
-        from desktop_rag.engine.models.tokens import count_tokens
-
         hits = self.search(question, None, collection, folders, types, files=files)
-        budget = int(self.settings.context_budget_chars)
-        whole = build_messages(question, hits, (), budget)[1]
-        sent = build_messages(question, self.runtime.compress_passages(question, hits), (), budget)[1]
-        return {
-            "question": question,
-            "passages": [{"n": n, "chunk_id": h.chunk_id, "path": h.path, "page": h.page, "heading": h.heading,
-                          "text": sent_text(h), "focus": [list(span) for span in h.focus]}
-                         for n, h in enumerate(sent, 1)],
-            "tokens_before": sum(count_tokens(h.text) for h in whole),
-            "tokens_after": sum(count_tokens(sent_text(h)) for h in sent),
-        }
+        return assembly.context(self.runtime, question, hits)
 
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
@@ -380,17 +358,11 @@ class Engine(ReviewMethods):
         and within `folders` / `files` / file `types` if given (checked first: UsageError before any event).
         A question asking for a document's summary ("summarise X") gets that summary (answer/summary_intent.py).
         """
-        from desktop_rag.engine.answer.summary_intent import question_language, summary_target
-
         history = self.messages(conversation_id) if conversation_id else []
-        if collection is None and conversation_id:
-            collection = collections.conversation_collection(self.store, conversation_id)
-        within = self.restriction(collection, folders, types, files)  # a bad folder, file or type fails here
-        target = summary_target(question, passages.files_with_text(self.store, within),
-                                within.files[0] if len(within.files) == 1 else None)
-        if target is not None:  # answered in the question's own language, not the name's
-            yield from self.summarise(target, question_language(question, target), cancel,
-                                      conversation_id=conversation_id, question=question, refresh=refresh)
+        collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
+        if summary is not None:
+            yield from self.summarise(*summary, cancel, conversation_id=conversation_id, question=question,
+                                      refresh=refresh)
             return
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
         events = answerer.answer(question, history, cancel, refresh)
@@ -448,6 +420,13 @@ class Engine(ReviewMethods):
     def summary_question_plan(self, question: str, conversation_id: int | None = None, collection: int | None = None,
                               folders: Sequence[str] = (), types: Sequence[str] = (), files: Sequence[str] = ()):
         """The plan (`summary_plan`) of the summary `ask` writes for `question`, or None when it asks no summary."""
+        summary = self._asked(question, conversation_id, collection, folders, types, files)[2]
+        return None if summary is None else self.summary_plan(*summary)
+
+    def _asked(self, question: str, conversation_id: int | None, collection: int | None, folders: Sequence[str],
+               types: Sequence[str], files: Sequence[str]):
+        """Where `question` is asked (the collection, else the conversation's; the restriction: UsageError for a bad
+        folder, file or type) and, when it asks for a document's summary, (that file, the question's language)."""
         from desktop_rag.engine.answer.summary_intent import question_language, summary_target
 
         if collection is None and conversation_id:
@@ -455,7 +434,7 @@ class Engine(ReviewMethods):
         within = self.restriction(collection, folders, types, files)
         target = summary_target(question, passages.files_with_text(self.store, within),
                                 within.files[0] if len(within.files) == 1 else None)
-        return None if target is None else self.summary_plan(target, question_language(question, target))
+        return collection, within, None if target is None else (target, question_language(question, target))
 
 
 def open_engine(data_dir: str | Path | None = None, settings: Settings | None = None) -> Engine:

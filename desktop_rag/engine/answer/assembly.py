@@ -102,3 +102,23 @@ def forget_when_off(loaded: Loaded) -> None:
     if (not loaded.settings.answer_cache and not loaded.read_only
             and (answer_cache.count(store.db) or summary_cache.count(store.db))):
         forget_answers(store)
+
+
+def context(loaded: Loaded, question: str, hits: Sequence[Hit]) -> dict:
+    """What an answer to `question` over `hits` would send the model (`desktop-rag context`): the numbered passages
+    after compression, and the passages' tokens before and after it."""
+    from desktop_rag.engine.answer.compression import sent_text
+    from desktop_rag.engine.answer.prompting import build_messages
+    from desktop_rag.engine.models.tokens import count_tokens
+
+    budget = int(loaded.settings.context_budget_chars)
+    whole = build_messages(question, hits, (), budget)[1]
+    sent = build_messages(question, loaded.compress_passages(question, hits), (), budget)[1]
+    return {
+        "question": question,
+        "passages": [{"n": n, "chunk_id": h.chunk_id, "path": h.path, "page": h.page, "heading": h.heading,
+                      "text": sent_text(h), "focus": [list(span) for span in h.focus]}
+                     for n, h in enumerate(sent, 1)],
+        "tokens_before": sum(count_tokens(h.text) for h in whole),
+        "tokens_after": sum(count_tokens(sent_text(h)) for h in sent),
+    }
