@@ -53,8 +53,9 @@ class PdfiumPages:
                     count = textpage.count_chars()
                     if count <= 0:
                         return "", 0.0
-                    text = _LINE_END_HYPHEN.sub(_hyphen, textpage.get_text_range(0, count))
-                    if looks_tabular(textpage, text) and (found := find_tables(textpage)) is not None:
+                    raw_text = textpage.get_text_range(0, count)
+                    text = _LINE_END_HYPHEN.sub(_hyphen, raw_text)
+                    if (spans := looks_tabular(textpage, text)) and (found := find_tables(textpage, raw_text, spans)):
                         self.tables[index] = PageTables(_LINE_END_HYPHEN.sub(_hyphen, found.text), found.tables)
                     step = max(1, count // UNMAPPED_SAMPLE)
                     sample = range(0, count, step)

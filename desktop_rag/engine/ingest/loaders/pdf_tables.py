@@ -3,9 +3,10 @@
 A PDF has no tables, only characters at places. Here the characters are grouped into lines (by their vertical
 centre), a line into runs (split where the gap is wider than `CELL_GAP` line heights), and consecutive lines whose
 runs fall into the same column bands (the union of the runs' x ranges) into a table, the first line its header.
-Two-column prose is kept out by the cells' length; a page is looked at only when it looks tabular (more PDFium
-text objects than lines: every cell is drawn by its own text operator), and never when it has more than
-`MAX_CHARS` characters, so the cost stays bounded. The caller holds `PDFIUM_LOCK`.
+Two-column prose is kept out by the cells' length; a page's characters are looked at only when it looks tabular
+(`looks_tabular`: more PDFium text objects than lines, as when every cell is drawn by its own text operator, and
+lines of objects a cell gap apart), and never when it has more than `MAX_CHARS` characters, so the cost stays
+bounded (about 1 ms for a page of prose, 5-20 ms for a page searched). The caller holds `PDFIUM_LOCK`.
 """
 
 from __future__ import annotations
@@ -60,29 +61,55 @@ class PageTables:
     tables: list[list[list[str]]]
 
 
-def looks_tabular(textpage, text: str) -> bool:
-    """A cheap first look: enough PDFium text objects per line of text for cells drawn one by one."""
+def looks_tabular(textpage, text: str) -> list[tuple[float, float]]:
+    """A cheap first look: enough PDFium text objects (one a cell when cells are drawn one by one) per line of
+    text, and at least `MIN_ROWS` lines where two of them are a cell gap apart (judged on the objects' boxes).
+    Returns the vertical spans (bottom, top) holding such lines, near ones merged; empty: no table here."""
     if len(text) > MAX_CHARS:
-        return False
-    rects = textpage.count_rects()
-    return rects >= MIN_RECTS and rects >= RECTS_PER_LINE * (text.count("\n") + 1)
+        return []
+    count = textpage.count_rects()
+    if count < MIN_RECTS or count < RECTS_PER_LINE * (text.count("\n") + 1):
+        return []
+    boxes = (textpage.get_rect(i) for i in range(count))
+    lines = [line for line in _lines([_Char(-1, "", *box) for box in boxes if box[3] > box[1]])
+             if len(line.runs) >= 2]
+    if len(lines) < MIN_ROWS:
+        return []
+    spans: list[list[float]] = []
+    for line in lines:  # top to bottom
+        bottom, top = line.middle - line.height / 2, line.middle + line.height / 2
+        if spans and spans[-1][0] - top <= ROW_GAP * line.height:
+            spans[-1][0] = bottom
+        else:
+            spans.append([bottom, top])
+    return [(bottom, top) for bottom, top in spans]
 
 
-def find_tables(textpage) -> PageTables | None:
-    """The page's tables and its text without them; None when it has none (or too many characters)."""
+def find_tables(textpage, text: str, spans: list[tuple[float, float]]) -> PageTables | None:
+    """The tables within `spans` (`looks_tabular`) and the page's text (`text`: PDFium's, unchanged) without
+    them; None when there are none. Only the characters of text lines starting within a span are measured."""
     import pypdfium2.raw as raw
 
     count = textpage.count_chars()
     if count <= 0 or count > MAX_CHARS:
         return None
-    letters = [chr(raw.FPDFText_GetUnicode(textpage, i)) for i in range(count)]
+    letters = list(text) if len(text) == count else [chr(raw.FPDFText_GetUnicode(textpage, i)) for i in range(count)]
     chars = []
-    for i, ch in enumerate(letters):
-        if ch in _SKIP or raw.FPDFText_IsGenerated(textpage, i) == 1:
+    start = 0
+    for end in [*(i for i, ch in enumerate(letters) if ch == "\n"), count]:
+        line, start = range(start, end), end + 1
+        first = next((i for i in line if letters[i] not in _SKIP), None)
+        if first is None:
             continue
-        left, bottom, right, top = textpage.get_charbox(i, loose=True)
-        if top > bottom and right >= left:
-            chars.append(_Char(i, ch, left, bottom, right, top))
+        _left, bottom, _right, top = textpage.get_charbox(first, loose=True)
+        if not any(low <= (bottom + top) / 2 <= high for low, high in spans):
+            continue
+        for i in line:
+            if letters[i] in _SKIP or raw.FPDFText_IsGenerated(textpage, i) == 1:
+                continue
+            left, bottom, right, top = textpage.get_charbox(i, loose=True)
+            if top > bottom and right >= left:
+                chars.append(_Char(i, letters[i], left, bottom, right, top))
     tables = [table for table in _tables(_lines(chars)) if _is_table(table)]
     if not tables:
         return None
