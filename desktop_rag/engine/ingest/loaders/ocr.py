@@ -17,6 +17,8 @@ LOW_CONFIDENCE = 0.8  # a page read with a lower mean line confidence is read ag
 # sideways scan: upright pages score >= 0.95, turned ones <= 0.55 on bench/ocr_speed.py's page kinds)
 SIDEWAYS = 1.5  # text boxes this many times taller than wide, summed over the page: its lines stand on end
 MIN_SIDE = 24  # smaller images (rules, bullets, logos) hold no readable line
+REC_BATCH = 1  # lines recognised per call: RapidOCR's 6 pads each batch to its widest line (a page's lines differ
+# in length), which cost ~40 % more CPU on dense pages at equal text (bench/ocr_speed.py)
 MAX_THREADS = 4  # onnxruntime's pools: enough for a laptop, and a bounded address space under the memory cap
 UNAVAILABLE = "Text recognition (OCR) is not available in this installation (the rapidocr-onnxruntime package is missing)"
 TOO_BIG = "This image is too large to read ({mp:,.0f} megapixels; the limit is {limit:,.0f})"
@@ -27,7 +29,8 @@ _profile = "after"  # "before" = RapidOCR's own pipeline at MAX_SIDE with the an
 
 
 def use_profile(name: str) -> None:
-    """Select the OCR pipeline: "after" (the shipped one) or "before" (the former, kept for bench/ocr_speed.py)."""
+    """Select the OCR pipeline: "after" (the shipped one) or "before" (the former, kept for bench/ocr_speed.py);
+    before the first use (the engine keeps the recognition batch it was loaded with)."""
     global _profile
     if name not in ("before", "after"):
         raise ValueError(name)
@@ -46,6 +49,8 @@ def engine() -> Any:
             threads = max(1, min(MAX_THREADS, os.cpu_count() or 1))
             _engine = RapidOCR(max_side_len=MAX_SIDE, print_verbose=False, intra_op_num_threads=threads)
             _quiet_sessions(_engine, threads)
+            if _profile == "after":
+                _engine.text_rec.rec_batch_num = REC_BATCH
         return _engine
 
 
