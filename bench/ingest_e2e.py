@@ -119,7 +119,7 @@ def _prose(lang: str, chars: int, skip: int) -> list[str]:
             codec = "cp1252" if lang == "en" else "gbk"  # what the page's font can show
             text = " ".join(json.loads(raw)["text"].encode(codec, "ignore").decode(codec).split())
             while text:
-                cut = len(text[:width]) if lang == "zh" or len(text) <= width else text.rfind(" ", 0, width) + 1 or width
+                cut = width if lang == "zh" or len(text) <= width else text.rfind(" ", 0, width) + 1 or width
                 lines.append(text[:cut].strip())
                 text = text[cut:]
             lines.append("")
@@ -131,8 +131,8 @@ def _prose(lang: str, chars: int, skip: int) -> list[str]:
 def _table(lang: str, page: int) -> list[list[str]]:
     if lang == "zh":
         head = ["批次", "产地", "数量", "检验员"]
-        return [head] + [[f"第{page}-{r}批", ["浙江", "四川", "福建"][r % 3], f"{(page * 7 + r) * 13}", f"检验员{r}"]
-                         for r in range(1, 9)]
+        return [head] + [[f"第{page}-{r}批", ["浙江", "四川", "福建"][r % 3], f"{(page * 7 + r) * 13}",
+                          f"检验员{r}"] for r in range(1, 9)]
     head = ["Batch", "Origin", "Quantity", "Inspector"]
     return [head] + [[f"B-{page:02d}-{r}", ["Lisbon", "Oslo", "Quito"][r % 3], f"{(page * 7 + r) * 13}",
                       f"Inspector {r}"] for r in range(1, 9)]

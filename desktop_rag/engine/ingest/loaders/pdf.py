@@ -4,9 +4,9 @@ Text comes from PDFium (`pdf_pages.PdfiumPages`), which reads the predefined CJK
 90ms-RKSJ-H, ...) pypdf reads wrong or not at all, and is about nine times faster; pypdf reads a file only where
 PDFium cannot parse it (`pdf_open`). Every page's text is checked (`pdf_layer.broken`): a page whose text layer is
 garbage is read again by the other engine, and if still broken, drawn and read by OCR like a scanned page (the
-same OCR switch); it is never indexed as garbage. Tables found on a page (`pdf_tables`) leave its text and
-become Markdown row groups with the header repeated (`ingest.tables`), as the Office readers' tables do. `ParsedDocument.notes` says how many pages were recovered so,
-and a file whose text stays broken on every page fails with the reason.
+same OCR switch); it is never indexed as garbage. `ParsedDocument.notes` says how many pages were recovered so,
+and a file whose text stays broken on every page fails with the reason. Tables found on a page (`pdf_tables`)
+leave its text and become Markdown row groups with the header repeated (`ingest.tables`), as Office tables do.
 """
 
 from __future__ import annotations
