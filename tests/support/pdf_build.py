@@ -232,3 +232,54 @@ def embedded_pdf(pages: list[list[str]], font_path: str | Path, *, to_unicode: b
     if to_unicode:
         objects.append(_stream(_to_unicode(gids)))
     return _document(contents, objects)
+
+
+# ---- text placed at given positions (tables) ----
+
+
+def table_lines(before: list[str], rows: list[list[str]], after: list[str], widths: list[float],
+                size: float = 10) -> list[tuple[float, float, str]]:
+    """(x, y from the top, text) placements: `before` lines, then `rows` as a grid (one text operator per cell,
+    column i starting at 56 + sum(widths[:i]) pt), then `after` lines."""
+    lead, y, placed = size * 1.6, 72.0, []
+    for line in before:
+        placed.append((56.0, y, line))
+        y += lead
+    y += lead
+    for row in rows:
+        x = 56.0
+        for cell, width in zip(row, widths):
+            if cell:
+                placed.append((x, y, cell))
+            x += width
+        y += lead
+    y += lead
+    for line in after:
+        placed.append((56.0, y, line))
+        y += lead
+    return placed
+
+
+def _placed(items: list[tuple[float, float, str]], encode, size: float) -> bytes:
+    ops = [f"BT /F1 {size:g} Tf"]
+    ops += [f"1 0 0 1 {x:g} {PAGE_H - y:g} Tm {encode(text)} Tj" for x, y, text in items]
+    ops.append("ET")
+    return "\n".join(ops).encode("latin-1")
+
+
+def placed_pdf(pages: list[list[tuple[float, float, str]]], font: Predefined | None = None, size: float = 10) -> bytes:
+    """Text at given places (`table_lines`): Latin in Helvetica, or CJK through a predefined CMap (`font`)."""
+    if font is None:
+        contents = [_placed(p, lambda s: _literal(s.encode("cp1252").decode("latin-1")), size) for p in pages]
+        return _document(contents, ["<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+                                    "/Encoding /WinAnsiEncoding >>"])
+    this = len(pages) * 2 + 3
+    contents = [_placed(p, lambda s: _hex(s.encode(font.codec)), size) for p in pages]
+    return _document(contents, [
+        f"<< /Type /Font /Subtype /Type0 /BaseFont /{font.base_font} /Encoding /{font.cmap} "
+        f"/DescendantFonts [{this + 1} 0 R] >>",
+        f"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /{font.base_font} /CIDSystemInfo << /Registry (Adobe) "
+        f"/Ordering ({font.registry_ordering}) /Supplement 2 >> /FontDescriptor {this + 2} 0 R /DW 1000 >>",
+        f"<< /Type /FontDescriptor /FontName /{font.base_font} /Flags 6 /FontBBox [0 -200 1000 900] "
+        f"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
+    ])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from desktop_rag.engine.errors import LoadError
@@ -12,7 +13,12 @@ MAX_PIXELS = 120_000_000  # a 300-dpi A0 sheet is ~140 MP; beyond this an image 
 MAX_SIDE = 2000  # the former rule: the whole page shrunk to this side, then detected and read (profile "before")
 DET_SIDE = 1280  # text is found on the page shrunk to this longest side (a 10 pt line at 300 dpi stays ~12 px
 # tall), then read from the full-resolution page; 2.2x faster at equal or lower CER (bench/ocr_speed.py)
+LOW_CONFIDENCE = 0.8  # a page read with a lower mean line confidence is read again turned (an upside-down or
+# sideways scan: upright pages score >= 0.95, turned ones <= 0.55 on bench/ocr_speed.py's page kinds)
+SIDEWAYS = 1.5  # text boxes this many times taller than wide, summed over the page: its lines stand on end
 MIN_SIDE = 24  # smaller images (rules, bullets, logos) hold no readable line
+REC_BATCH = 1  # lines recognised per call: RapidOCR's 6 pads each batch to its widest line (a page's lines differ
+# in length), which cost ~40 % more CPU on dense pages at equal text (bench/ocr_speed.py)
 MAX_THREADS = 4  # onnxruntime's pools: enough for a laptop, and a bounded address space under the memory cap
 
 _engine: Any = None
@@ -21,7 +27,8 @@ _profile = "after"  # "before" = RapidOCR's own pipeline at MAX_SIDE with the an
 
 
 def use_profile(name: str) -> None:
-    """Select the OCR pipeline: "after" (the shipped one) or "before" (the former, kept for bench/ocr_speed.py)."""
+    """Select the OCR pipeline: "after" (the shipped one) or "before" (the former, kept for bench/ocr_speed.py);
+    before the first use (the engine keeps the recognition batch it was loaded with)."""
     global _profile
     if name not in ("before", "after"):
         raise ValueError(name)
@@ -40,6 +47,8 @@ def engine() -> Any:
             threads = max(1, min(MAX_THREADS, os.cpu_count() or 1))
             _engine = RapidOCR(max_side_len=MAX_SIDE, print_verbose=False, intra_op_num_threads=threads)
             _quiet_sessions(_engine, threads)
+            if _profile == "after":
+                _engine.text_rec.rec_batch_num = REC_BATCH
         return _engine
 
 
@@ -84,7 +93,34 @@ def recognise(image) -> str:
     if _profile == "before":
         result, _elapsed = engine()(bgr)
         return layout_text(result or [])
-    return layout_text(_read(bgr))
+    return layout_text(_oriented(bgr))
+
+
+def _oriented(bgr) -> list:
+    """The page's lines read upright. A page whose lines stand on end is read turned 90 and 270 degrees
+    (the recogniser would read each line but give them in a scrambled order); a page read with low confidence
+    is read again turned 180 degrees; the best-scored reading is kept."""
+    import numpy as np
+
+    first = best = _read(bgr, upright=True)
+    if best.confidence >= LOW_CONFIDENCE or not best.found:
+        return best.lines
+    for turns in (1, 3) if first.sideways else (2,):
+        other = _read(np.ascontiguousarray(np.rot90(bgr, turns)))
+        if other.confidence > best.confidence:
+            best = other
+    if first.sideways and best.confidence < LOW_CONFIDENCE:  # vertical writing, not a turned page
+        other = _read(bgr)
+        best = other if other.confidence > best.confidence else best
+    return best.lines
+
+
+@dataclass(frozen=True)
+class _Reading:
+    lines: list  # (box, text, score) of the lines scored at least the recogniser's text_score
+    confidence: float  # mean score of every line read, weighted by its length (0 when nothing was read)
+    sideways: bool  # the detected boxes are taller than wide, taken together (a page turned by 90 degrees)
+    found: bool  # any text box was detected
 
 
 def detection_side(width: int, height: int) -> int:
@@ -92,8 +128,9 @@ def detection_side(width: int, height: int) -> int:
     return min(max(width, height), DET_SIDE)
 
 
-def _read(bgr) -> list:
-    """Detect lines on the page shrunk to `detection_side`, read each line from the full-resolution page.
+def _read(bgr, upright: bool = False) -> _Reading:
+    """Detect lines on the page shrunk to `detection_side`, read each line from the full-resolution page; with
+    `upright`, a page whose lines stand on end is not read (confidence 0: `_oriented` turns it first).
 
     No angle classifier: on whole-line crops it flipped correct lines and lost them (26 % CER on a dense
     10 pt page, bench/ocr_speed.py), and it costs time on every line.
@@ -110,14 +147,21 @@ def _read(bgr) -> list:
     padded, record = rapid.maybe_add_letterbox(small, {})
     boxes, _elapsed = rapid.auto_text_det(padded)
     if boxes is None or len(boxes) == 0:
-        return []
+        return _Reading([], 0.0, False, False)
     boxes = np.array(boxes, dtype=np.float32)
     boxes[:, :, 1] -= record["padding_1"]["top"]
     boxes[:, :, 0] = np.clip(boxes[:, :, 0] * (w / small.shape[1]), 0, w - 1)
     boxes[:, :, 1] = np.clip(boxes[:, :, 1] * (h / small.shape[0]), 0, h - 1)
+    spans = boxes.max(axis=1) - boxes.min(axis=1)
+    sideways = float(spans[:, 1].sum()) > SIDEWAYS * float(spans[:, 0].sum())
+    if sideways and upright:
+        return _Reading([], 0.0, True, True)
     crops = rapid.get_crop_img_list(bgr, boxes)
     texts, _elapsed = rapid.text_rec(crops)
-    return [(box.tolist(), text, score) for box, (text, score) in zip(boxes, texts) if score >= rapid.text_score]
+    lines = [(box.tolist(), text, score) for box, (text, score) in zip(boxes, texts) if score >= rapid.text_score]
+    length = sum(len(text.strip()) for text, _ in texts)
+    confidence = sum(score * len(text.strip()) for text, score in texts) / length if length else 0.0
+    return _Reading(lines, float(confidence), sideways, True)
 
 
 def _to_rgb(image):

@@ -5,7 +5,8 @@ Text comes from PDFium (`pdf_pages.PdfiumPages`), which reads the predefined CJK
 PDFium cannot parse it (`pdf_open`). Every page's text is checked (`pdf_layer.broken`): a page whose text layer is
 garbage is read again by the other engine, and if still broken, drawn and read by OCR like a scanned page (the
 same OCR switch); it is never indexed as garbage. `ParsedDocument.notes` says how many pages were recovered so,
-and a file whose text stays broken on every page fails with the reason.
+and a file whose text stays broken on every page fails with the reason. Tables found on a page (`pdf_tables`)
+leave its text and become Markdown row groups with the header repeated (`ingest.tables`), as Office tables do.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-expo
     PASSWORD, PASSWORD_PREFIX, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
 )
 from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
+from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables
+from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NO_TEXT_OCR_OFF = message("error.pdf_no_text_ocr_off")
@@ -113,6 +116,15 @@ def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContex
     return recognised, bool(scanned)
 
 
+def _page_sections(cleaned: list[str], tables: dict[int, PageTables], recognised: set[int], table_chars: int):
+    """Each page's text as one Section, then its tables as Markdown row groups with the header repeated."""
+    for index, text in enumerate(cleaned):
+        if text.strip():
+            yield Section(text=text, page=index + 1, ocr=index in recognised)
+        for rows in tables[index].tables if index in tables else ():
+            yield from table_sections(rows, max_chars=table_chars, page=index + 1)
+
+
 def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load a PDF: one Section per page with text, page numbers 1-based; scanned and broken pages are OCR'd."""
     context = context or LoadContext()
@@ -125,10 +137,11 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         recognised, had_images = _recognise(pages, texts, bad, context)
     finally:
         pages.close()
+    tables = {i: found for i, found in pages.tables.items() if i not in bad and i not in recognised}
+    for index, found in tables.items():
+        texts[index] = found.text
     cleaned = clean_pages(texts)
-    sections = tuple(
-        Section(text=t, page=i + 1, ocr=i in recognised) for i, t in enumerate(cleaned) if t.strip()
-    )
+    sections = tuple(_page_sections(cleaned, tables, recognised, context.table_chars))
     recovered = len(recognised & bad.keys())
     left_out = len(bad) - recovered
     if not sections:

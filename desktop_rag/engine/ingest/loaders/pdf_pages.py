@@ -11,6 +11,8 @@ import re
 import threading
 from collections.abc import Iterator
 
+from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, find_tables, looks_tabular
+
 _LINE_END_HYPHEN = re.compile("\ufffe")  # PDFium's mark of a hyphen at a line end
 PDFIUM_LOCK = threading.RLock()
 MAX_IMAGES_PER_PAGE = 32
@@ -24,6 +26,7 @@ class PdfiumPages:
 
     def __init__(self, doc) -> None:
         self._doc = doc
+        self.tables: dict[int, PageTables] = {}  # page index -> its tables and its text without them (`text`)
 
     def __len__(self) -> int:
         return len(self._doc)
@@ -34,7 +37,8 @@ class PdfiumPages:
 
     def text(self, index: int) -> tuple[str | None, float]:
         """The page's text (PDFium's reading order, lines ended by CR LF; None when the page cannot be loaded) and
-        the share of its characters that have no Unicode value (a font with no usable ToUnicode map or encoding)."""
+        the share of its characters that have no Unicode value (a font with no usable ToUnicode map or encoding).
+        A page that looks tabular is searched for tables (`pdf_tables`), kept in `tables`."""
         import pypdfium2 as pdfium
         import pypdfium2.raw as raw
 
@@ -49,7 +53,10 @@ class PdfiumPages:
                     count = textpage.count_chars()
                     if count <= 0:
                         return "", 0.0
-                    text = _LINE_END_HYPHEN.sub(_hyphen, textpage.get_text_range(0, count))
+                    raw_text = textpage.get_text_range(0, count)
+                    text = _LINE_END_HYPHEN.sub(_hyphen, raw_text)
+                    if (spans := looks_tabular(textpage, text)) and (found := find_tables(textpage, raw_text, spans)):
+                        self.tables[index] = PageTables(_LINE_END_HYPHEN.sub(_hyphen, found.text), found.tables)
                     step = max(1, count // UNMAPPED_SAMPLE)
                     sample = range(0, count, step)
                     unmapped = sum(1 for i in sample if raw.FPDFText_HasUnicodeMapError(textpage, i) == 1)
@@ -141,6 +148,7 @@ class PypdfPages:
 
     def __init__(self, reader) -> None:
         self._reader = reader
+        self.tables: dict[int, PageTables] = {}  # pypdf gives no character boxes: no tables
 
     def __len__(self) -> int:
         return len(self._reader.pages)
