@@ -27,6 +27,7 @@ from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
 from desktop_rag.engine import PRESETS, check_connection, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
 from desktop_rag.gui.threads.worker_pool import Worker, owned_pool
+from desktop_rag.gui.views.feedback_settings import FeedbackSettings
 
 
 class SettingsDialog(QDialog):
@@ -106,6 +107,8 @@ class SettingsDialog(QDialog):
         self.answer_cache.setChecked(settings.answer_cache)
         form.addRow(self.answer_cache)
         form.addRow(self._clear_answers_row(group))
+        self.feedback = FeedbackSettings(settings.feedback, group)  # learn from grades; forget them (issue 39)
+        form.addRow(self.feedback)
         return group
 
     def _clear_answers_row(self, group: QGroupBox) -> QHBoxLayout:
@@ -238,6 +241,7 @@ class SettingsDialog(QDialog):
             translate_queries=self.translate.isChecked(),
             context_compression=self.compression.currentData() or "auto",
             answer_cache=self.answer_cache.isChecked(),
+            feedback=self.feedback.learn.isChecked(),
         )
 
     def api_key(self) -> str:
