@@ -1,4 +1,5 @@
-"""GUI responsiveness: the longest event-loop gap while indexing and while streaming, from tests/gui."""
+"""GUI responsiveness: the longest event-loop gap while indexing, streaming, grading answers and using the Review
+view (issue 39), from tests/gui."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from bench.common import Run, bench_env, emit, figure, run
 
 TEST = "tests/gui/test_responsiveness.py"
+GRADING_TEST = "tests/gui/test_grading_stall.py"
 
 
 def stall_rows(test: str, prefix: str, phases: str) -> tuple[list[dict], Run]:
@@ -30,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.parse_args(argv)
     rows, _ = stall_rows(TEST, "gui", "indexing|streaming")
+    rows += stall_rows(GRADING_TEST, "gui", "grading|reviewing")[0]
     emit("gui_stall", rows)
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QPushButton,
@@ -34,7 +35,7 @@ class OverviewPage(QWidget):
     """Shows the engine's ReviewStats: all-time totals, then one row per week (newest first)."""
 
     refresh_requested = Signal()
-    export_requested = Signal()
+    export_requested = Signal(str)  # the JSONL file the user chose
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -61,7 +62,7 @@ class OverviewPage(QWidget):
         self.refresh_button = QPushButton(self)
         self.refresh_button.clicked.connect(self.refresh_requested)
         self.export_button = QPushButton(self)
-        self.export_button.clicked.connect(self.export_requested)
+        self.export_button.clicked.connect(self.choose_export)
         buttons.addWidget(self.refresh_button)
         buttons.addStretch(1)
         buttons.addWidget(self.export_button)
@@ -98,6 +99,12 @@ class OverviewPage(QWidget):
             return
         self.totals.setText(i18n.tr("review.totals", answers=stats.answers, ungraded=stats.ungraded,
                                     **dict(stats.grades)))
+
+    def choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, i18n.tr("review.export_title"), "graded-questions.jsonl",
+                                              f"{i18n.tr('review.export_filter')} (*.jsonl)")
+        if path:
+            self.export_requested.emit(path)
 
     def show_result(self, text: str, ok: bool = True) -> None:
         self.result.setStyleSheet("" if ok else "color: #c62828;")
