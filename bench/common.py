@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_rag.engine.review.metrics import docs_by_max_score, ndcg_at, recall_at  # noqa: F401 (bench's names)
 from tests.support.probes import NO_TORCH_PROBE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -218,26 +219,6 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def median(values: Sequence[float]) -> float:
     return statistics.median(values)
-
-
-def docs_by_max_score(hits: Iterable[tuple[str, float]]) -> list[str]:
-    """Chunk hits (doc id, score) -> doc ids ranked by their best chunk's score."""
-    best: dict[str, float] = {}
-    for doc, score in hits:
-        if doc not in best or score > best[doc]:
-            best[doc] = score
-    return sorted(best, key=best.__getitem__, reverse=True)
-
-
-def ndcg_at(ranked: Sequence[str], relevant: set[str], k: int = 10) -> float:
-    """Binary-relevance nDCG@k (BEIR/trec_eval convention: gain 1, discount log2(rank + 1))."""
-    dcg = sum(1 / math.log2(i + 2) for i, doc in enumerate(ranked[:k]) if doc in relevant)
-    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(relevant), k)))
-    return dcg / ideal if ideal else 0.0
-
-
-def recall_at(ranked: Sequence[str], relevant: set[str], k: int) -> float:
-    return len(set(ranked[:k]) & relevant) / len(relevant) if relevant else 0.0
 
 
 # ---- output ---------------------------------------------------------------------

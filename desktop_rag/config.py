@@ -150,6 +150,7 @@ class Settings:
     translate_queries: bool = True  # with a language model: also search the question in the library's other language
     hub_endpoint: str = "https://huggingface.co"  # model downloads; a mirror such as https://hf-mirror.com in China
     offer_multilingual: bool = True  # GUI: offer a Chinese library a multilingual download where none is bundled
+    feedback: bool = True  # grades and marked passages change answers (search/feedback.py, answer/replay.py)
     settings_version: int = SETTINGS_VERSION
 
     def replace(self, **changes) -> "Settings":

@@ -11,6 +11,7 @@ below it; `pyproject.toml` holds the rules and a test enforces them):
 - `ingest/`: scanning, parsing, cleaning, chunking, the ingest run, re-embedding
 - `document/`: locating a passage in its file, rendering PDF pages
 - `search/` | `answer/` | `archive/`: retrieval and fusion | prompts, the LLM, answers | collection archives
+- `review/`: the review log's grades and signals, the user's labelled questions measured (issue 39)
 - `engine.py`: the facade, `Engine`
 """
 
@@ -23,6 +24,8 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("Section", "ParsedDocument", "ChunkDraft", "Hit", "FailedFile", "IndexStatus", "IndexReport",
                      "FileEvent", "Progress", "SentPrompt", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent",
                      "ChatTurn", "AnswerEvent", "SummaryStep", "SummaryPlan"), "types"),
+    **dict.fromkeys(("GRADES", "LoggedAnswer", "ReviewStats", "ReviewWeek", "EvalScores", "EvalReport",
+                     "StaleLabel"), "types"),
     **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
                      "DiskFullError", "PASS_THROUGH", "contain_panics", "error_text"), "errors"),
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",

@@ -654,7 +654,8 @@ class Engine:
         config = self._llm_config()
 
         def search(query: str, k: int | None = None) -> list[Hit]:
-            return self.search(query, k, collection, folders, types, cancel, files)
+            return self._with_feedback(query, self.search(query, k, collection, folders, types, cancel, files),
+                                       collection, folders, types, files)
 
         client = LLMClient(config) if config and not extractive else None
         if not self.settings.answer_cache:
@@ -667,7 +668,7 @@ class Engine:
         from desktop_rag.engine.answer.replay import AnswerReplay
 
         return AnswerReplay(lambda: self.store, self._fingerprint(config), writable=not self.read_only,
-                            conversation_id=conversation_id)
+                            conversation_id=conversation_id, feedback=self.settings.feedback)
 
     def _fingerprint(self, config) -> dict:
         """Whatever besides the passages shapes a stored answer or summary: model, endpoint, settings."""
@@ -833,7 +834,8 @@ class Engine:
         passages: tuple[Hit, ...] = ()
         answer: str | None = None
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
-        for event in answerer.answer(question, history, cancel, refresh):
+        events = answerer.answer(question, history, cancel, refresh)
+        for event in self._recorded(events, question, within, conversation_id, answerer):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, DoneEvent):
@@ -867,7 +869,10 @@ class Engine:
     def rename_conversation(self, conversation_id: int, title: str) -> None:
         conversations.rename(self.store, conversation_id, title)
 
-    def delete_conversation(self, conversation_id: int) -> None:
+    def delete_conversation(self, conversation_id: int, keep_grades: bool = False) -> None:
+        """Delete a conversation with its turns and its answers' review log (`keep_grades`: keep its graded ones)."""
+        if keep_grades:
+            self._keep_graded(conversation_id)
         conversations.delete(self.store, conversation_id)
 
     def messages(self, conversation_id: int) -> list[ChatTurn]:
@@ -899,6 +904,97 @@ class Engine:
                     self._lexicon = None
                 self._local = threading.local()
                 self._stores.close()
+
+    # ---- the review log: grades, signals, the user's own test set (issue 39; engine/review/) ----
+
+    def _recorded(self, events: Iterator[AnswerEvent], question: str, within, conversation_id: int | None,
+                  answerer) -> Iterator[AnswerEvent]:
+        """The answer events, the DoneEvent with its review log id (`answer_id`; none in a read-only library)."""
+        if self.read_only:
+            return events
+        from desktop_rag.engine.review.recording import record
+
+        llm = answerer.llm
+        settings = self._fingerprint(llm.config) if llm else {"embedding_model": self.index_model}
+        return record(lambda: self.store, events, question, within, conversation_id,
+                      llm.config.model if llm else "", {**settings, "top_k": self.settings.top_k})
+
+    def _with_feedback(self, query: str, hits: "SearchHits", collection: int | None, folders: Sequence[str],
+                       types: Sequence[str], files: Sequence[str]) -> "SearchHits":
+        """An answer's passages after the feedback rules (search/feedback.py), unless `Settings.feedback` is off."""
+        if not self.settings.feedback:
+            return hits
+        from desktop_rag.engine.search import feedback
+
+        within = self.restriction(collection, folders, types, files)
+        return SearchHits(feedback.apply(self.store, query, hits, within), hits.keyword_only, hits.translations)
+
+    def _keep_graded(self, conversation_id: int) -> None:
+        from desktop_rag.engine.store import grades
+
+        with self.store.transaction() as db:
+            grades.detach_graded(db, conversation_id)
+
+    def set_grade(self, answer_id: int, grade: str | None) -> None:
+        """Grade a logged answer: one of types.GRADES ("right", "partly", "wrong", "refused"), None: ungraded."""
+        from desktop_rag.engine.review import grading
+
+        grading.set_grade(self.store, answer_id, grade)
+
+    def mark_passage(self, answer_id: int, chunk_id: int | None, right: bool | None = True) -> None:
+        """Mark a source of an answer right (one per answer) or wrong (`right` False), or unmark it (None);
+        `chunk_id` None: "none of them was right" (with `right` None: take that back)."""
+        from desktop_rag.engine.review import grading
+
+        grading.mark_passage(self.store, answer_id, chunk_id, right)
+
+    def record_source_opened(self, answer_id: int, chunk_id: int | None = None) -> bool:
+        """The user opened a cited source of this answer in the viewer (the "opened" signal)."""
+        from desktop_rag.engine.review import grading
+
+        return grading.record_source_opened(self.store, answer_id, chunk_id)
+
+    def logged_answers(self, answer_ids: Sequence[int] = (), conversation_id: int | None = None) -> list:
+        """The review log's answers (types.LoggedAnswer) with these ids, or of a conversation (oldest first)."""
+        from desktop_rag.engine.store import grades
+
+        ids = list(answer_ids) or (grades.conversation_answer_ids(self.store.db, conversation_id)
+                                   if conversation_id is not None else [])
+        return grades.answers(self.store.db, ids)
+
+    def review_stats(self):
+        """Grade counts, labelled questions and the two signals' counts, overall and by week (types.ReviewStats)."""
+        from desktop_rag.engine.review import grading
+
+        return grading.stats(self.store)
+
+    def spot_check(self, n: int = 50) -> list:
+        """Up to `n` random recent ungraded answers (types.LoggedAnswer, with answer text and sources)."""
+        from desktop_rag.engine.review import grading
+
+        return grading.spot_check(self.store, n)
+
+    def export_grades(self, path: str | Path) -> int:
+        """Write the graded or marked answers to `path` as JSONL; how many."""
+        from desktop_rag.engine.review import grading
+
+        return grading.export(self.store, path)
+
+    def forget_grades(self) -> int:
+        """Take back every grade and marked passage (`desktop-rag forget-grades`); how many answers had one."""
+        from desktop_rag.engine.store import grades
+
+        with self.store.transaction() as db:
+            return grades.forget(db)
+
+    def evaluate(self, collection: int | None = None, queries: str | Path | None = None,
+                 qrels: str | Path | None = None, progress: Callable[[int, int], None] | None = None,
+                 cancel: threading.Event | None = None):
+        """The labelled questions (the answers with a marked right passage, or the BEIR `queries` + `qrels` files)
+        against the library now: recall@5, precision@5, nDCG@10 per retrieval mode (types.EvalReport)."""
+        from desktop_rag.engine.review import evaluation
+
+        return evaluation.run(self, collection, queries, qrels, progress, cancel)
 
 
 class SearchHits(list):

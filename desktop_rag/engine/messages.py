@@ -83,6 +83,22 @@ TEXTS: dict[str, dict[str, str]] = {
     "model.paraphrase-multilingual-MiniLM-L12-v2.languages": {
         "en": "50+ languages (incl. zh, en)", "zh": "50 多种语言（含中、英）",
     },
+    # the review log and `desktop-rag eval` (issue 39)
+    "error.unknown_grade": {"en": "Unknown grade {grade}: one of {grades}.", "zh": "未知的评分 {grade}：应为 {grades} 之一。"},
+    "error.unknown_answer": {
+        "en": "Answer {answer_id} is not in the review log (it was deleted with its conversation, or never logged).",
+        "zh": "评审记录中没有回答 {answer_id}（它已随对话删除，或从未记录）。",
+    },
+    "error.labelled_set_pair": {
+        "en": "An imported labelled set needs both files: the queries (JSONL) and the qrels (TSV).",
+        "zh": "导入的标注集需要两个文件：查询文件（JSONL）和 qrels 文件（TSV）。",
+    },
+    "error.bad_labelled_set": {  # {path}: the file, {line}: its line number, {problem}: what is wrong
+        "en": "{path}, line {line}: {problem}. Queries are one {{\"_id\", \"text\"}} object a line; qrels are "
+              "query-id, corpus-id and score separated by tabs, after a header line.",
+        "zh": "{path} 第 {line} 行：{problem}。查询文件每行一个 {{\"_id\", \"text\"}} 对象；qrels 文件在标题行之后，"
+              "每行为以制表符分隔的 query-id、corpus-id 和 score。",
+    },
 }
 
 

@@ -133,7 +133,7 @@ class Answerer:
         assert self.llm is not None
         query = searched.query
         key = self.replay.key(question, query, hits) if self.replay is not None and not searched.keyword_only else None
-        stored = None if key is None or refresh else self.replay.get(key, hits)
+        stored = None if key is None or refresh else self.replay.get(key, hits, question)
         if stored is not None:
             text, used, cited, prompt = stored
             yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)

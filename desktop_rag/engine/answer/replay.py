@@ -17,9 +17,10 @@ import json
 from collections.abc import Callable, Sequence
 
 from desktop_rag.engine.answer import sent
-from desktop_rag.engine.store import answer_cache
+from desktop_rag.engine.store import answer_cache, grades
 from desktop_rag.engine.store.answer_cache import StoredAnswer
 from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.types import Hit, SentPrompt
 
 
@@ -27,8 +28,9 @@ class AnswerReplay:
     """Stored answers of one library for one answer configuration (`fingerprint`)."""
 
     def __init__(self, store: Callable[[], Store], fingerprint: dict, writable: bool = True,
-                 conversation_id: int | None = None) -> None:
+                 conversation_id: int | None = None, feedback: bool = True) -> None:
         self._store, self._writable, self._conversation = store, writable, conversation_id
+        self._feedback = feedback  # Settings.feedback: an answer graded wrong or refused is never replayed
         self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
 
     def key(self, question: str, query: str, hits: Sequence[Hit]) -> str:
@@ -37,10 +39,15 @@ class AnswerReplay:
                               ensure_ascii=False)
         return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
-    def get(self, key: str, hits: Sequence[Hit]) -> tuple[str, list[Hit], list[Hit], SentPrompt | None] | None:
-        """(answer, passages sent, passages cited, what was sent then) of a stored answer for these hits, or None."""
-        stored = answer_cache.get(self._store().db, key)
+    def get(self, key: str, hits: Sequence[Hit],
+            question: str = "") -> tuple[str, list[Hit], list[Hit], SentPrompt | None] | None:
+        """(answer, passages sent, passages cited, what was sent then) of a stored answer for these hits, or None
+        (also, with feedback on, when the user graded that answer to `question` wrong or refused)."""
+        db = self._store().db
+        stored = answer_cache.get(db, key)
         if stored is None or any(i >= len(hits) for i, _ in stored.passages):
+            return None
+        if self._feedback and grades.graded_down(db, normalised_question(question), stored.answer):
             return None
         used = [dataclasses.replace(hits[i], focus=focus) for i, focus in stored.passages]
         cited = [used[n - 1] for n in stored.cited if 0 < n <= len(used)]

@@ -14,7 +14,7 @@ import numpy as np
 from desktop_rag.config import private_dir, private_file
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
-from desktop_rag.engine.store import answer_cache, keyword_index, summary_cache, versioning
+from desktop_rag.engine.store import answer_cache, grades, keyword_index, summary_cache, versioning
 from desktop_rag.engine.text import keyword
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
@@ -179,6 +179,7 @@ class Store:
             versioning.install(self.db)
             answer_cache.install(self.db)
             summary_cache.install(self.db)
+            grades.install(self.db)  # the review log (issue 39)
             self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
     def _add_collections(self) -> None:

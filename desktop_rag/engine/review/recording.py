@@ -1,0 +1,64 @@
+"""Every answer the app gives goes into the review log (store/grades.py) as it is given: the question, the search
+query, the scope, the passages shown (chunk ids and hashes of their text), the model and settings, the answer.
+Its DoneEvent then carries the log row's id (`answer_id`) for grading. A question asked again soon after in the
+same conversation (rephrased, or "are you sure") is the "reasked" signal on the answer before it."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+from desktop_rag.engine.store import grades
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.text.questions import REPHRASED, is_doubt, normalised_question, similarity
+from desktop_rag.engine.types import AnswerEvent, DoneEvent, Hit, SourcesEvent
+
+log = logging.getLogger(__name__)
+
+REASK_WINDOW_S = 300.0  # a question within five minutes of the last answer of its conversation can be a re-ask
+
+
+def record(store: Callable[[], Store], events: Iterable[AnswerEvent], question: str, within: Restriction,
+           conversation_id: int | None, model: str, settings: dict) -> Iterator[AnswerEvent]:
+    """The events, the DoneEvent with its `answer_id` once the answer is logged (nothing fails for the log:
+    a write error only leaves the answer without an id)."""
+    shown: tuple[Hit, ...] = ()
+    query = question
+    for event in events:
+        if isinstance(event, SourcesEvent):
+            shown, query = event.hits, event.query or question
+        elif isinstance(event, DoneEvent):
+            answer_id = _log(store(), question, query, within, shown, conversation_id, model, settings, event)
+            event = dataclasses.replace(event, answer_id=answer_id)
+        yield event
+
+
+def _log(store: Store, question: str, query: str, within: Restriction, shown: tuple[Hit, ...],
+         conversation_id: int | None, model: str, settings: dict, done: DoneEvent) -> int | None:
+    try:
+        with store.transaction() as db:
+            answer_id = grades.log_answer(
+                db, question=question, normalised=normalised_question(question), query=query,
+                query_normalised=normalised_question(query), scope=grades.scope_key(within), passages=shown,
+                hashes=[grades.text_hash(h.text) for h in shown], model=model, settings=settings, answer=done.answer,
+                mode=done.mode, cached=done.cached, conversation_id=conversation_id)
+            if answer_id is not None and conversation_id is not None:
+                _reasked(db, conversation_id, answer_id, question)
+            return answer_id
+    except sqlite3.Error as exc:
+        log.warning("The answer was not added to the review log (%s)", exc)
+        return None
+
+
+def _reasked(db: sqlite3.Connection, conversation_id: int, answer_id: int, question: str) -> None:
+    """The "asked again" signal on the conversation's previous answer, when this question repeats, rephrases or
+    doubts it within REASK_WINDOW_S."""
+    previous = grades.previous_answer(db, conversation_id, answer_id)
+    if previous is None or time.time() - previous[2] > REASK_WINDOW_S:
+        return
+    if is_doubt(question) or similarity(question, previous[1]) >= REPHRASED:
+        grades.add_signal(db, previous[0], "reasked")
