@@ -350,7 +350,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "review.mode.hybrid": ("Hybrid (keywords + meaning)", "混合（关键词 + 语义）"),
     "review.mode.dense": ("Meaning only", "仅语义"),
     "review.mode.keyword": ("Keywords only", "仅关键词"),
-    "review.mode.hybrid_compressed": ("Hybrid, passages shortened", "混合，精简段落"),
+    "review.mode.compression_off": ("Hybrid, whole passages", "混合，完整段落"),
+    "review.mode.compression_on": ("Hybrid, passages shortened", "混合，精简段落"),
     "review.stale": ("Stale (the marked passage changed or is gone, so not measured): {count}",
                      "已过时（所标段落已更改或已不存在，未计入）：{count}"),
     "settings.feedback": ("Learn from my grades (a wrong answer is never reused; a passage marked right comes "

@@ -108,8 +108,9 @@ def test_deleting_a_graded_conversation_asks_to_keep_or_forget_its_grades(make_w
         cids.append(window.chat.conversation_id)
     for cid in cids[:2]:  # the third stays ungraded
         window.chat.open_conversation(cid)
-        qtbot.waitUntil(lambda: last_bubble(window) is not None and last_bubble(window).grade_bar.isVisibleTo(window),
-                        timeout=10_000)
+        answer_id = logged(window, cid)[0].id
+        qtbot.waitUntil(lambda a=answer_id: last_bubble(window) is not None  # its grades shown
+                        and last_bubble(window).message.answer_id == a, timeout=10_000)
         last_bubble(window).grade_bar.buttons["right"].click()
         qtbot.waitUntil(lambda c=cid: logged(window, c)[0].grade == "right", timeout=10_000)
     assert engine.review_stats().answers == 3

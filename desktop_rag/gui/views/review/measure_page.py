@@ -26,7 +26,7 @@ _HEADERS = ("review.col.mode", "recall@5", "precision@5", "nDCG@10", "review.col
 
 def mode_name(mode: str) -> str:
     """A retrieval mode's name in the interface language (an unknown one as the engine names it)."""
-    key = f"review.mode.{mode.replace('+compression', '_compressed')}"
+    key = f"review.mode.{mode.replace(' ', '_')}"
     text = i18n.tr(key)
     return mode if text == key else text
 
