@@ -9,7 +9,7 @@ from desktop_rag.gui import i18n
 
 GRADES = ("right", "partly", "wrong", "refused")  # the engine's grade names, in the order shown (keys 1-4)
 _STYLE = ("QPushButton { border: 1px solid #dadce0; border-radius: 10px; padding: 1px 8px; color: #3c4043; }"
-          "QPushButton:checked { background: #d2e3fc; border-color: #4c8bf5; color: #174ea6; font-weight: 600; }"
+          "QPushButton:checked { background: #d2e3fc; border-color: #4c8bf5; color: #174ea6; }"
           "QPushButton:focus { border-color: #1a73e8; }")
 
 

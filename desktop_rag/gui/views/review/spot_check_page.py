@@ -59,6 +59,8 @@ class SpotCheckPage(QWidget):
         layout.addWidget(_heading(self, "review.spot_sources"))
         self.sources = QListWidget(self)
         self.sources.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.sources.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.sources.setTextElideMode(Qt.TextElideMode.ElideRight)
         layout.addWidget(self.sources, 2)
         self.grade_bar = GradeBar(self)
         self.grade_bar.graded.connect(self.grade)
