@@ -1,5 +1,5 @@
-"""Command line: launches the desktop app, or runs index/status/search/context/ask/clear-answers/remove/collections/
-export/import/mcp."""
+"""Command line: launches the desktop app, or runs index/status/search/context/ask/clear-answers/forget-grades/eval/
+remove/collections/export/import/mcp."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from desktop_rag.engine import DesktopRagError, contain_panics
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
                     "import": "collection_commands", "mcp": "collection_commands",
                     "models": "model_commands", "download_model": "model_commands",
-                    "summarise": "document_commands"}
+                    "summarise": "document_commands", "eval": "review_commands",
+                    "forget_grades": "review_commands"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,6 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("clear-answers", help="remove every stored answer (the answer cache)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(command="clear_answers")
+
+    p = sub.add_parser("forget-grades", help="take back every grade and marked passage of your answers")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(command="forget_grades")
+
+    p = sub.add_parser("eval", help="measure search on your labelled questions: recall@5, precision@5, nDCG@10")
+    p.add_argument("--queries", metavar="QUERIES.jsonl", help='a labelled set: one {"_id", "text"} a line')
+    p.add_argument("--qrels", metavar="QRELS.tsv", help="its judgements: query-id, corpus-id, score (header line)")
+    p.add_argument("--json", action="store_true")
+    _collection_option(p, "search only this collection (default: all)")
 
     p = sub.add_parser("remove", help="forget a source and its chunks")
     p.add_argument("path")
@@ -149,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _launch_gui(args)
         if args.command == "search" and not args.query and not args.queries:
             parser.error("search needs a QUERY or --queries FILE")
+        if args.command == "eval" and (args.queries is None) != (args.qrels is None):
+            parser.error("eval needs both --queries and --qrels, or neither")
         if args.command == "context" and not args.question and not args.queries:
             parser.error("context needs a QUESTION or --queries FILE")
         module = importlib.import_module(f"desktop_rag.cli.{_COMMAND_MODULES.get(args.command, 'commands')}")

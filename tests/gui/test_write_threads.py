@@ -22,6 +22,7 @@ SIDE_WRITES = {
     ("desktop_rag.engine.store.collections", "set_conversation_collection"): {"desktop-rag-reader"},
     ("desktop_rag.engine.search.translation", "translate"): {"desktop-rag-answer"},
     ("desktop_rag.engine.answer.replay", "put"): {"desktop-rag-answer"},  # the answer cache
+    ("desktop_rag.engine.review.recording", "_log"): {"desktop-rag-answer"},  # the review log (issue 39)
 }
 QUESTION = "How hot should the water be for green tea?"
 

@@ -4,10 +4,12 @@ recall@5, precision@5 and nDCG@10 for each retrieval mode side by side.
 Modes: "hybrid" (the app's search, `Engine.search`, DEPTH passages: what bench/quality.py ranks), "dense" (the
 vectors alone; only when the library has some) and "keyword" (FTS5 BM25 alone), with neighbours merged as the
 app does; then "compression off" / "compression on": the `top_k` passages an answer is given, before and after
-context compression ("always": a passage none of whose sentences would be sent does not count as given).
+context compression ("always": a passage none of whose sentences would be sent does not count as given), on
+at most COMPRESSION_SAMPLE questions spread over the set (each mode says how many questions it measured).
 Feedback rules never apply here (a marked passage would rank itself first). A user label is relevant where a
-passage holds the marked chunk; an imported one where a passage comes from the judged document (documents
-ranked by their best passage, as bench/quality.py does).
+passage is the marked one (labelled.Target: the chunk, or most of its place in its file after a re-index); an
+imported one where a passage comes from the judged document (documents ranked by their best passage, as
+bench/quality.py does).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.types import EvalReport, EvalScores, Hit, StaleLabel
 
 DEPTH = 100  # passages ranked per question and mode (bench/quality.py's hybrid depth)
+COMPRESSION_SAMPLE = 200  # questions the compression modes measure at most (evenly spread): ~2 s each on 2 cores
+COMPRESSION_MODES = ("compression off", "compression on")
 Rank = Callable[[str, Restriction], list[Hit]]
 
 
@@ -42,24 +46,32 @@ def run(engine, collection: int | None, queries: str | Path | None, qrels: str |
         questions, stale = sets.from_grades(engine.store, collection)
     modes = _modes(engine)
     totals = {name: [0.0, 0.0, 0.0] for name in modes}
-    measured, cancelled = 0, False
+    measured = dict.fromkeys(modes, 0)
+    sampled = _spread(len(questions), COMPRESSION_SAMPLE)
+    cancelled = False
     for done, question in enumerate(questions, 1):
         if cancel is not None and cancel.is_set():
             cancelled = True
             break
+        chosen = [name for name in modes if name not in COMPRESSION_MODES or done - 1 in sampled]
         try:
-            scores = {name: _scores(rank(question.query, question.within), question) for name, rank in modes.items()}
+            scores = {name: _scores(modes[name](question.query, question.within), question) for name in chosen}
         except UsageError:  # a folder or file of the question's scope is no longer in the library
             stale.append(StaleLabel(question.id, question.question, "vanished"))
-            continue
-        for name, values in scores.items():
-            totals[name] = [t + v for t, v in zip(totals[name], values)]
-        measured += 1
+        else:
+            for name, values in scores.items():
+                totals[name] = [t + v for t, v in zip(totals[name], values)]
+                measured[name] += 1
         if progress is not None:
             progress(done, len(questions))
-    results = tuple(EvalScores(name, measured, *(t / measured if measured else 0.0 for t in total))
+    results = tuple(EvalScores(name, measured[name], *(t / measured[name] if measured[name] else 0.0 for t in total))
                     for name, total in totals.items())
     return EvalReport("import" if queries is not None else "grades", results, tuple(stale), cancelled)
+
+
+def _spread(total: int, most: int) -> set[int]:
+    """Up to `most` indices of `total`, evenly spread (all of them when they are fewer)."""
+    return set(range(total)) if total <= most else {i * total // most for i in range(most)}
 
 
 def _scores(hits: list[Hit], question: sets.Labelled) -> tuple[float, float, float]:
@@ -70,21 +82,16 @@ def _scores(hits: list[Hit], question: sets.Labelled) -> tuple[float, float, flo
 
 
 def _ranked_ids(hits: list[Hit], question: sets.Labelled) -> list[str]:
-    """The ranking as the ids the labels use: documents by their best passage, or passages (a passage holding a
-    marked chunk is that chunk's id)."""
-    if not question.chunks:
+    """The ranking as the ids the labels use: documents by their best passage, or passages (a passage that is a
+    marked passage, `Target.found_in`, is its key)."""
+    if not question.targets:
         return docs_by_max_score((Path(h.path).stem, h.score) for h in hits)
     ranked: list[str] = []
     for hit in hits:
-        unit = next((str(c.chunk_id) for c in question.chunks if _holds(hit, c)), f"#{hit.chunk_id}")
+        unit = next((t.key for t in question.targets if t.found_in(hit)), f"#{hit.chunk_id}")
         if unit not in ranked:
             ranked.append(unit)
     return ranked
-
-
-def _holds(hit: Hit, chunk: Hit) -> bool:
-    return hit.chunk_id == chunk.chunk_id or (
-        hit.file_id == chunk.file_id and hit.char_start <= chunk.char_start and chunk.char_end <= hit.char_end)
 
 
 def _modes(engine) -> dict[str, Rank]:

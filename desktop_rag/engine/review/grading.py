@@ -36,7 +36,7 @@ def mark_passage(store: Store, answer_id: int, chunk_id: int | None, right: bool
             grades.mark_none(db, answer_id, right is not None)
             return
         found = store.hits_for([(chunk_id, 0.0)])
-        grades.mark(db, answer_id, chunk_id, grades.text_hash(found[0].text) if found else "", right)
+        grades.mark(db, answer_id, chunk_id, found[0] if found else None, right)
 
 
 def record_source_opened(store: Store, answer_id: int, chunk_id: int | None) -> bool:

@@ -1,8 +1,11 @@
 """The labelled questions `desktop-rag eval` measures: the user's (answers with a passage marked right, grouped by
 normalised search query and scope) or an imported BEIR set (queries.jsonl + qrels.tsv, relevance by document).
 
-A question whose marked passage changed or vanished, or whose relevant documents are none in the library, is
-reported as stale (types.StaleLabel) rather than dropped silently."""
+A marked passage is its chunk while that chunk's text is unchanged; after a re-index (another chunk size, a
+file read again) it is the same place of the same file, while the text there is the same words (whitespace
+aside): so changing the chunking, the very thing a test set should measure, keeps the labels. A question whose
+marked passage changed or vanished, or whose relevant documents are none in the library, is reported as stale
+(types.StaleLabel) rather than dropped silently."""
 
 from __future__ import annotations
 
@@ -22,17 +25,35 @@ MAX_LINE = 100_000  # characters; a longer line in a labelled set is refused
 
 
 @dataclass(frozen=True)
+class Target:
+    """A marked passage as the library holds it now: `key` names it among the relevant ids; a hit is it when it is
+    the chunk `chunk_id` or covers at least half of [start, end) of file `file_id` (or half of itself)."""
+
+    key: str
+    chunk_id: int
+    file_id: int
+    start: int
+    end: int
+
+    def found_in(self, hit: Hit) -> bool:
+        if hit.chunk_id == self.chunk_id:
+            return True
+        shared = min(hit.char_end, self.end) - max(hit.char_start, self.start)
+        return hit.file_id == self.file_id and shared > 0 and 2 * shared >= min(hit.char_end - hit.char_start,
+                                                                                self.end - self.start)
+
+
+@dataclass(frozen=True)
 class Labelled:
-    """One question to measure: searched as `query` within `within`; `relevant` are chunk ids (as text) of the
-    marked passages (`chunks`, as stored now), or document ids (file names without extension) when `chunks` is
-    empty."""
+    """One question to measure: searched as `query` within `within`; `relevant` are the keys of the marked
+    passages (`targets`), or document ids (file names without extension) when `targets` is empty."""
 
     id: str
     question: str
     query: str
     within: Restriction
     relevant: frozenset[str]
-    chunks: tuple[Hit, ...] = ()
+    targets: tuple[Target, ...] = ()
 
 
 def from_grades(store: Store, collection: int | None) -> tuple[list[Labelled], list[StaleLabel]]:
@@ -48,22 +69,43 @@ def from_grades(store: Store, collection: int | None) -> tuple[list[Labelled], l
         where, folders, types, files = json.loads(scope)
         if collection is not None and where not in (None, collection):
             continue
-        marked = {cid: digest for *_, cid, digest in rows}
-        current = store.hits_for([(cid, 0.0) for cid in marked])
-        if collection is not None and current:
-            inside = grades.chunks_within(store.db, [h.chunk_id for h in current], Restriction(collection))
-            if not inside:
+        found = [_target(store, row[4:]) for row in {row[4]: row for row in rows}.values()]
+        targets = [t for t in found if isinstance(t, Target)]
+        if collection is not None:
+            inside = grades.chunks_within(store.db, [t.chunk_id for t in targets], Restriction(collection))
+            if targets and not inside:
                 continue
-            current = [h for h in current if h.chunk_id in inside]
-        same = [h for h in current if grades.text_hash(h.text) == marked[h.chunk_id]]
-        if not same:
-            stale.append(StaleLabel(str(answer_id), question, "changed" if current else "vanished"))
+            targets = [t for t in targets if t.chunk_id in inside]
+        if not targets:
+            stale.append(StaleLabel(str(answer_id), question, "changed" if "changed" in found else "vanished"))
             continue
         within = Restriction(collection if collection is not None else where, tuple(folders), tuple(types),
                              tuple(files))
         labelled.append(Labelled(str(answer_id), question, query, within,
-                                 frozenset(str(h.chunk_id) for h in same), tuple(same)))
+                                 frozenset(t.key for t in targets), tuple(targets)))
     return labelled, stale
+
+
+def _target(store: Store, mark: tuple) -> Target | str:
+    """The marked passage now, or why it cannot be measured ("changed", "vanished")."""
+    chunk_id, digest, path, start, end, squeezed = mark
+    key = f"m{chunk_id}"
+    current = store.hits_for([(chunk_id, 0.0)])
+    if current and grades.text_hash(current[0].text) == digest:
+        hit = current[0]
+        return Target(key, chunk_id, hit.file_id, hit.char_start, hit.char_end)
+    over = grades.chunks_over(store.db, path, start, end) if path else []
+    if not over:
+        return "vanished"
+    pieces, at = [], start
+    for _, _, first, last, text in over:  # the text of [start, end) from the chunks that hold it now
+        if last > at:
+            pieces.append(text[max(at, first) - first:min(end, last) - first])
+            at = min(end, last)
+    if at < end or grades.squeezed_hash("".join(pieces)) != squeezed:
+        return "changed"
+    best = max(over, key=lambda c: min(c[3], end) - max(c[2], start))
+    return Target(key, best[0], best[1], start, end)
 
 
 def from_beir(store: Store, queries: str | Path, qrels: str | Path,

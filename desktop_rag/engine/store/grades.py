@@ -31,7 +31,8 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS answer_log_conversation ON answer_log(conversation_id, id)",
     "CREATE TABLE IF NOT EXISTS answer_marks (answer_id INTEGER NOT NULL REFERENCES answer_log(id) "
     "ON DELETE CASCADE, chunk_id INTEGER NOT NULL, content_hash TEXT NOT NULL, is_right INTEGER NOT NULL, "
-    "marked_at REAL NOT NULL, PRIMARY KEY (answer_id, chunk_id))",
+    "marked_at REAL NOT NULL, path TEXT NOT NULL DEFAULT '', char_start INTEGER NOT NULL DEFAULT 0, "
+    "char_end INTEGER NOT NULL DEFAULT 0, squeezed_hash TEXT NOT NULL DEFAULT '', PRIMARY KEY (answer_id, chunk_id))",
     "CREATE TABLE IF NOT EXISTS answer_signals (answer_id INTEGER NOT NULL REFERENCES answer_log(id) "
     "ON DELETE CASCADE, kind TEXT NOT NULL CHECK (kind IN ('opened', 'reasked')), chunk_id INTEGER, "
     "at REAL NOT NULL)",
@@ -46,6 +47,11 @@ _COLUMNS = ("id, question, query, answer, mode, model, created_at, passages_json
 def text_hash(text: str) -> str:
     """The content hash the log keeps of a passage's or a chunk's text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def squeezed_hash(text: str) -> str:
+    """The hash of the text without its whitespace (the same words, cut into other chunks)."""
+    return text_hash("".join(text.split()))
 
 
 def scope_key(within: Restriction) -> str:
@@ -106,17 +112,19 @@ def set_grade(db: sqlite3.Connection, answer_id: int, grade: str | None) -> bool
                       (grade, time.time() if grade else None, answer_id)).rowcount > 0
 
 
-def mark(db: sqlite3.Connection, answer_id: int, chunk_id: int, content_hash: str, right: bool | None) -> None:
+def mark(db: sqlite3.Connection, answer_id: int, chunk_id: int, chunk: Hit | None, right: bool | None) -> None:
     """Mark a passage right (the one right passage: others lose that mark, "none of them" goes) or wrong, or
-    unmark it (None)."""
+    unmark it (None). `chunk`: the chunk as stored now (its text hashed, its file and span kept), None if gone."""
     db.execute("DELETE FROM answer_marks WHERE answer_id = ? AND chunk_id = ?", (answer_id, chunk_id))
     if right is None:
         return
     if right:
         db.execute("DELETE FROM answer_marks WHERE answer_id = ? AND is_right = 1", (answer_id,))
         db.execute("UPDATE answer_log SET none_right = 0 WHERE id = ?", (answer_id,))
-    db.execute("INSERT INTO answer_marks VALUES (?, ?, ?, ?, ?)",
-               (answer_id, chunk_id, content_hash, int(right), time.time()))
+    db.execute("INSERT INTO answer_marks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (answer_id, chunk_id, text_hash(chunk.text) if chunk else "", int(right), time.time(),
+                chunk.path if chunk else "", chunk.char_start if chunk else 0, chunk.char_end if chunk else 0,
+                squeezed_hash(chunk.text) if chunk else ""))
 
 
 def mark_none(db: sqlite3.Connection, answer_id: int, none: bool) -> None:
@@ -189,12 +197,22 @@ def week_rows(db: sqlite3.Connection) -> list[tuple[float, str | None, int, int]
         "s.kind = 'reasked') FROM answer_log a ORDER BY id").fetchall()
 
 
-def labelled(db: sqlite3.Connection) -> list[tuple[int, str, str, str, int, str]]:
+def labelled(db: sqlite3.Connection) -> list[tuple]:
     """Every answer with a passage marked right: (answer id, question, search query, scope JSON, chunk id,
-    hash of the chunk's text when marked), oldest first: the user's test set."""
+    hash of the chunk's text when marked, its file's path, start, end, hash without whitespace), oldest first:
+    the user's test set."""
     return db.execute(
-        "SELECT a.id, a.question, a.query, a.scope, m.chunk_id, m.content_hash FROM answer_log a "
-        "JOIN answer_marks m ON m.answer_id = a.id WHERE m.is_right = 1 ORDER BY a.id").fetchall()
+        "SELECT a.id, a.question, a.query, a.scope, m.chunk_id, m.content_hash, m.path, m.char_start, m.char_end, "
+        "m.squeezed_hash FROM answer_log a JOIN answer_marks m ON m.answer_id = a.id WHERE m.is_right = 1 "
+        "ORDER BY a.id").fetchall()
+
+
+def chunks_over(db: sqlite3.Connection, path: str, start: int, end: int) -> list[tuple[int, int, int, int, str]]:
+    """(chunk id, file id, start, end, text) of the chunks of the file at `path` over [start, end), in order."""
+    return db.execute(
+        "SELECT c.id, c.file_id, c.char_start, c.char_end, c.text FROM chunks c JOIN files f ON f.id = c.file_id "
+        "WHERE f.path = ? AND c.char_start < ? AND c.char_end > ? ORDER BY c.char_start", (path, end, start)
+    ).fetchall()
 
 
 def labelled_count(db: sqlite3.Connection) -> int:

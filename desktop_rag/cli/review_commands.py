@@ -1,0 +1,69 @@
+"""`desktop-rag eval` (the labelled questions against the library: recall@5, precision@5, nDCG@10 per retrieval
+mode) and `desktop-rag forget-grades` (issue 39)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from desktop_rag.cli.output import print_json
+from desktop_rag.cli.terminal import clean_line
+from desktop_rag.config import AppPaths
+from desktop_rag.engine import Engine
+
+_QUIET_S = 10.0  # progress on a stderr that is not a terminal: one line at most this often
+
+
+def cmd_eval(paths: AppPaths, args: argparse.Namespace) -> int:
+    engine = Engine(paths)
+    try:
+        collection = engine.collection_id(args.collection)
+        report = engine.evaluate(collection, args.queries, args.qrels, _progress())
+    finally:
+        engine.close()
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+    if args.json:
+        print_json(report.to_json())
+        return 0
+    if not report.modes or not report.modes[0].queries:
+        print("No labelled questions to measure: mark the right passage of some answers (or use --queries and "
+              "--qrels).")
+    else:
+        print(f"{report.modes[0].queries} labelled question(s)")
+        print(f"{'mode':<18}{'recall@5':>10}{'precision@5':>13}{'nDCG@10':>10}{'questions':>11}")
+        for scores in report.modes:
+            print(f"{scores.mode:<18}{scores.recall_at_5:>10.3f}{scores.precision_at_5:>13.3f}"
+                  f"{scores.ndcg_at_10:>10.3f}{scores.queries:>11}")
+    for stale in report.stale:
+        print(f"stale ({stale.reason}): {clean_line(stale.question)[:100]}")
+    return 0
+
+
+def cmd_forget_grades(paths: AppPaths, args: argparse.Namespace) -> int:
+    engine = Engine(paths)
+    try:
+        forgotten = engine.forget_grades()
+    finally:
+        engine.close()
+    if args.json:
+        print_json({"forgotten": forgotten})
+    else:
+        print(f"Forgot the grades and marked passages of {forgotten} answer{'' if forgotten == 1 else 's'}.")
+    return 0
+
+
+def _progress():
+    """Questions measured so far, on stderr: a live line on a terminal, else a line every _QUIET_S seconds."""
+    last = [time.monotonic()]
+
+    def show(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\r\033[KMeasuring question {done} of {total}…")
+        elif time.monotonic() - last[0] >= _QUIET_S:
+            last[0] = time.monotonic()
+            sys.stderr.write(f"measured {done} of {total} questions\n")
+        sys.stderr.flush()
+
+    return show

@@ -1,0 +1,127 @@
+"""`desktop-rag eval` and `forget-grades` through the real CLI (issue 39): an imported BEIR set on the bundled
+samples gives bench/quality.py's figures for the same library; the user's marked passages are measured, and one
+whose passage vanished or changed is reported as stale; `ask --json` stays as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bench.common import Beir
+from bench.quality import evaluate, hybrid_ranker
+from desktop_rag.config import Settings, resolve_paths, resource_path
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.types import SourcesEvent
+
+MODEL = "hash:64"
+QUERIES = {"q1": "What water temperature is best for coffee?", "q2": "新办公室在哪里？",
+           "q3": "How long should green tea steep?", "q4": "冲咖啡时咖啡粉和水的比例是多少？",
+           "q5": "How do I add documents to the library?", "q6": "Which floor is the new office on?"}
+QRELS = [("q1", "coffee-brewing-guide.txt", 1), ("q2", "办公室搬迁通知", 1), ("q3", "绿茶冲泡指南.md", 1),
+         ("q4", "coffee-brewing-guide", 1), ("q5", "getting-started.md", 1), ("q6", "办公室搬迁通知.txt", 1),
+         ("q6", "getting-started", 0), ("q9", "coffee-brewing-guide", 1)]
+
+
+def cli(home, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": MODEL}
+    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
+                          capture_output=True, text=True, timeout=600, env=env)
+
+
+def last_json(out: subprocess.CompletedProcess) -> dict:
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory):
+    home = tmp_path_factory.mktemp("samples")
+    engine = Engine(resolve_paths(home), Settings(embedding_model=MODEL))
+    assert not engine.index([resource_path("samples")]).failed
+    engine.close()
+    return home
+
+
+def test_an_imported_beir_set_gives_bench_quality_figures_on_the_samples(samples, tmp_path):
+    queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
+    queries.write_text("".join(json.dumps({"_id": q, "text": t}, ensure_ascii=False) + "\n"
+                               for q, t in QUERIES.items()), encoding="utf-8")
+    qrels.write_text("query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{s}\n" for q, d, s in QRELS),
+                     encoding="utf-8")
+    report = last_json(cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json"))
+    assert report["queries"] == 6 and report["source"] == "import"
+    assert {"recall@5", "precision@5", "ndcg@10"} <= report.keys()
+    assert list(report["modes"]) == ["hybrid", "dense", "keyword", "compression off", "compression on"]
+
+    engine = Engine(resolve_paths(samples), Settings(embedding_model=MODEL))
+    judged = {"q1": {"coffee-brewing-guide"}, "q2": {"办公室搬迁通知"}, "q3": {"绿茶冲泡指南"},
+              "q4": {"coffee-brewing-guide"}, "q5": {"getting-started"}, "q6": {"办公室搬迁通知"}}
+    bench = evaluate(Beir({}, QUERIES, judged), hybrid_ranker(engine))
+    engine.close()
+    assert report["recall@5"] == pytest.approx(bench["recall@5"], abs=1e-6)
+    assert report["ndcg@10"] == pytest.approx(bench["ndcg@10"], abs=1e-6)
+    assert 0 < report["precision@5"] <= 0.2 + 1e-9  # one relevant document per question
+
+    text = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    assert text.returncode == 0 and "recall@5" in text.stdout and "hybrid" in text.stdout
+
+
+def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
+    queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
+    queries.write_text('{"_id": "q1", "text": "coffee"}\nnot json\n', encoding="utf-8")
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\tcoffee-brewing-guide\t1\n", encoding="utf-8")
+    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json")
+    assert out.returncode == 1 and "line 2" in out.stderr
+    assert cli(samples, "eval", "--queries", str(queries)).returncode == 2  # both files, or neither
+
+
+def test_the_users_marked_passages_are_measured_and_stale_ones_reported(tmp_path):
+    folder, home = tmp_path / "docs", tmp_path / "home"
+    folder.mkdir()
+    texts = {"tea.txt": "Green tea is brewed with water at about eighty degrees for two minutes.",
+             "bus.txt": "City buses run every ten minutes during the day and every half hour at night.",
+             "move.txt": "The office moves to the fifth floor on Monday; boxes go by lift."}
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    engine = Engine(resolve_paths(home), Settings(embedding_model=MODEL))
+    engine.index([folder])
+    for question, name in (("How hot should the water be for green tea?", "tea.txt"),
+                           ("When do the buses run at night?", "bus.txt"),
+                           ("Which floor does the office move to?", "move.txt")):
+        events = list(engine.ask(question))
+        sources = next(e.hits for e in events if isinstance(e, SourcesEvent))
+        right = next(h for h in sources if h.path.endswith(name))
+        engine.mark_passage(events[-1].answer_id, right.chunk_id, right=True)
+        engine.set_grade(events[-1].answer_id, "right")
+    engine.close()
+
+    report = last_json(cli(home, "eval", "--json"))
+    assert report["source"] == "grades" and report["queries"] == 3 and report["stale"] == []
+    assert report["recall@5"] == 1.0 and report["precision@5"] == pytest.approx(0.2)
+
+    (folder / "bus.txt").write_text("The buses are replaced by trams from May.", encoding="utf-8")  # changed
+    (folder / "move.txt").unlink()  # vanished
+    indexed = last_json(cli(home, "index", "--json"))
+    assert indexed["updated"] == 1 and indexed["removed"] == 1
+    report = last_json(cli(home, "eval", "--json"))
+    assert report["queries"] == 1 and report["recall@5"] == 1.0
+    assert sorted((s["question"], s["reason"]) for s in report["stale"]) == [
+        ("When do the buses run at night?", "changed"), ("Which floor does the office move to?", "vanished")]
+    text = cli(home, "eval")
+    assert "stale (vanished): Which floor does the office move to?" in text.stdout
+
+    assert last_json(cli(home, "forget-grades", "--json")) == {"forgotten": 3}
+    assert last_json(cli(home, "eval", "--json"))["queries"] == 0
+
+
+def test_ask_json_is_unchanged_though_the_answer_is_logged(samples):
+    answer = last_json(cli(samples, "ask", "How long should green tea steep?", "--json"))
+    assert list(answer) == ["question", "answer", "mode", "cached", "sources"]
+    assert list(answer["sources"][0]) == ["rank", "chunk_id", "score", "path", "page", "heading", "text", "ocr"]
+    engine = Engine(resolve_paths(samples), Settings(embedding_model=MODEL))
+    assert engine.review_stats().answers >= 1
+    engine.close()

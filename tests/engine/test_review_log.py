@@ -1,0 +1,156 @@
+"""The review log (issue 39): every answer logged with an id, grades and marked passages that survive a restart,
+the two online signals (a source opened, a question asked again), deletion with the conversation unless kept,
+the spot check, the JSONL export and forgetting every grade."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.types import DoneEvent, SourcesEvent
+
+TEA = "How hot should the water be for green tea?"
+
+
+@pytest.fixture
+def docs(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "tea.txt").write_text("Green tea is brewed with water at about eighty degrees for two minutes.",
+                                    encoding="utf-8")
+    (folder / "bus.txt").write_text("City buses run every ten minutes during the day and every half hour at "
+                                    "night.", encoding="utf-8")
+    (folder / "move.txt").write_text("The office moves to the fifth floor on Monday; boxes go by lift.",
+                                     encoding="utf-8")
+    return folder
+
+
+def open_engine(tmp_path, **changes) -> Engine:
+    return Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64", **changes))
+
+
+def ask(engine: Engine, question: str = TEA, **kwargs) -> tuple[tuple, DoneEvent]:
+    events = list(engine.ask(question, **kwargs))
+    sources = next(e.hits for e in events if isinstance(e, SourcesEvent))
+    return sources, events[-1]
+
+
+def test_a_graded_answer_and_its_marked_passages_survive_a_restart(tmp_path, docs):
+    engine = open_engine(tmp_path)
+    engine.index([docs])
+    sources, done = ask(engine)
+    assert isinstance(done, DoneEvent) and done.answer_id is not None
+    engine.set_grade(done.answer_id, "partly")
+    engine.set_grade(done.answer_id, "right")  # changeable
+    engine.mark_passage(done.answer_id, sources[0].chunk_id, right=True)
+    engine.mark_passage(done.answer_id, sources[-1].chunk_id, right=False)
+    engine.close()
+
+    engine = open_engine(tmp_path)
+    [logged] = engine.logged_answers([done.answer_id])
+    assert logged.grade == "right" and logged.question == TEA and logged.query == TEA
+    assert logged.answer == done.answer and logged.mode == "extractive"
+    assert logged.sources == tuple(h.__class__(**{**h.__dict__, "focus": (), "ocr": False}) for h in sources)
+    assert logged.right_chunk == sources[0].chunk_id and logged.wrong_chunks == (sources[-1].chunk_id,)
+    stats = engine.review_stats()
+    assert stats.answers == 1 and dict(stats.grades)["right"] == 1 and stats.ungraded == 0 and stats.labelled == 1
+    engine.mark_passage(done.answer_id, None)  # "none of them": the right mark goes
+    [logged] = engine.logged_answers([done.answer_id])
+    assert logged.none_right and logged.right_chunk is None and engine.review_stats().labelled == 0
+    with pytest.raises(UsageError):
+        engine.set_grade(done.answer_id, "excellent")
+    with pytest.raises(UsageError):
+        engine.set_grade(done.answer_id + 99, "wrong")
+    engine.close()
+
+
+def test_the_log_keeps_the_question_scope_passage_hashes_model_and_settings(tmp_path, docs):
+    engine = open_engine(tmp_path)
+    engine.index([docs])
+    sources, done = ask(engine, folders=[str(docs)])
+    row = sqlite3.connect(engine.paths.database).execute(
+        "SELECT scope, passages_json, settings_json FROM answer_log WHERE id = ?", (done.answer_id,)).fetchone()
+    scope, passages, settings = json.loads(row[0]), json.loads(row[1]), json.loads(row[2])
+    assert scope[1] == [str(docs.resolve())]
+    assert [p["chunk_id"] for p in passages] == [h.chunk_id for h in sources]
+    assert all(len(p["hash"]) == 64 for p in passages)
+    assert settings["embedding_model"] == "hash:64" and settings["top_k"] == 5
+    engine.close()
+
+
+def test_the_two_online_signals(tmp_path, docs):
+    engine = open_engine(tmp_path)
+    engine.index([docs])
+    conversation = engine.new_conversation()
+    sources, first = ask(engine, conversation_id=conversation)
+    assert engine.record_source_opened(first.answer_id, sources[0].chunk_id)
+    _, second = ask(engine, "how hot should the water be for green tea", conversation_id=conversation)  # again
+    _, third = ask(engine, "When do the city buses run?", conversation_id=conversation)  # another question
+    _, fourth = ask(engine, "Are you sure?", conversation_id=conversation)  # doubts the third
+    _, fifth = ask(engine, "你确定吗？", conversation_id=conversation)  # doubts the fourth
+    ask(engine, "How hot should the water be for green tea?")  # no conversation: no re-ask of anything
+    stats = engine.review_stats()
+    assert stats.answers == 6 and stats.opened == 1 and stats.reasked == 3
+    reasked = {r[0] for r in sqlite3.connect(engine.paths.database).execute(
+        "SELECT answer_id FROM answer_signals WHERE kind = 'reasked'")}
+    assert reasked == {first.answer_id, third.answer_id, fourth.answer_id}
+    week = stats.weeks[-1]
+    assert week.answers == 6 and week.opened_rate == pytest.approx(1 / 6) and week.reasked_rate == 0.5
+    engine.close()
+
+
+def test_deleting_a_conversation_deletes_its_log_unless_the_user_keeps_the_grades(tmp_path, docs):
+    engine = open_engine(tmp_path)
+    engine.index([docs])
+    dropped, kept = engine.new_conversation(), engine.new_conversation()
+    _, a = ask(engine, conversation_id=dropped)
+    engine.set_grade(a.answer_id, "wrong")
+    _, graded = ask(engine, conversation_id=kept)
+    _, ungraded = ask(engine, "When do the city buses run?", conversation_id=kept)
+    engine.set_grade(graded.answer_id, "right")
+    engine.delete_conversation(dropped)
+    engine.delete_conversation(kept, keep_grades=True)
+    assert engine.logged_answers([a.answer_id, graded.answer_id, ungraded.answer_id])[0].id == graded.answer_id
+    assert len(engine.logged_answers([a.answer_id, graded.answer_id, ungraded.answer_id])) == 1
+    assert engine.logged_answers([graded.answer_id])[0].conversation_id is None
+    engine.close()
+
+
+def test_spot_check_export_and_forget(tmp_path, docs):
+    engine = open_engine(tmp_path)
+    engine.index([docs])
+    conversation = engine.new_conversation()
+    ids = [ask(engine, q, conversation_id=conversation)[1].answer_id for q in
+           (TEA, "When do the city buses run?", "Where does the office move?")]
+    assert [a.id for a in engine.logged_answers(conversation_id=conversation)] == ids
+    engine.set_grade(ids[0], "refused")
+    sample = engine.spot_check(50)
+    assert sorted(a.id for a in sample) == ids[1:] and all(a.answer and a.sources for a in sample)
+    assert len(engine.spot_check(1)) == 1
+    engine.mark_passage(ids[1], engine.logged_answers([ids[1]])[0].sources[0].chunk_id)
+    target = tmp_path / "grades.jsonl"
+    assert engine.export_grades(target) == 2
+    lines = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    assert [line["id"] for line in lines] == ids[:2] and lines[0]["grade"] == "refused"
+    assert lines[1]["right_passage"] == lines[1]["passages"][0]["chunk_id"] and lines[0]["question"] == TEA
+    assert engine.forget_grades() == 2
+    assert engine.review_stats().labelled == 0 and dict(engine.review_stats().grades)["refused"] == 0
+    assert engine.review_stats().answers == 3  # the answers and signals stay
+    engine.close()
+
+
+def test_a_read_only_library_logs_nothing(tmp_path, docs):
+    engine = open_engine(tmp_path)
+    engine.index([docs])
+    engine.close()
+    reader = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"), read_only=True)
+    assert ask(reader)[1].answer_id is None
+    reader.close()
+    engine = open_engine(tmp_path)
+    assert engine.review_stats().answers == 0
+    engine.close()
