@@ -79,6 +79,7 @@ class SourcesPanel(QWidget):
             i18n.bind(button, QPushButton.setText, key)
             i18n.bind(button, QPushButton.setToolTip, f"{key}_tip")
             button.clicked.connect(mark)
+            button.setMinimumWidth(1)  # never widens the window's minimum (the panel may be narrow)
             row.addWidget(button)
             action = QAction(self.table)
             i18n.bind(action, QAction.setText, key)
