@@ -1,5 +1,5 @@
-"""GUI responsiveness: the longest event-loop gap while indexing, while streaming, and while a summary starts,
-runs, streams and stops (issue 40), from tests/gui."""
+"""GUI responsiveness: the longest event-loop gap while indexing, while streaming, while a summary starts,
+runs, streams and stops (issue 40), and while grading answers and using the Review view (issue 39), from tests/gui."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bench.common import Run, bench_env, emit, figure, run
 TEST = "tests/gui/test_responsiveness.py"
 SUMMARY_TEST = "tests/gui/test_summary_stall.py"  # a 50-page PDF's summary: start, progress, streaming, Stop
 SUMMARY_PHASES = "summary-start|summary-progress|summary-streaming|summary-question|summary-cancel"
+GRADING_TEST = "tests/gui/test_grading_stall.py"
 
 
 def stall_rows(test: str, prefix: str, phases: str) -> tuple[list[dict], Run]:
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.parse_args(argv)
     rows, _ = stall_rows(TEST, "gui", "indexing|streaming")
     rows += stall_rows(SUMMARY_TEST, "gui", SUMMARY_PHASES)[0]
+    rows += stall_rows(GRADING_TEST, "gui", "grading|reviewing")[0]
     emit("gui_stall", rows)
     return 0
 

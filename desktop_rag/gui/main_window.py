@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget
 
 from desktop_rag.config import AppPaths, Settings
@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
         self.library_panel.document_menu.summarise_requested.connect(self.summaries.summarise)
         self.viewer.summarise_requested.connect(self.summaries.summarise)
         self.settings_flow = SettingsFlow(self.app_settings, self.backend, self)
+        self._build_review()  # grading in the chat, the Review view (issue 39)
         self.password_prompt = PasswordPrompt(self.backend, self)  # locked PDFs: ask once, then re-read
         self.first_run = FirstRunFlow(self.chat_area, self.app_settings, self.library_model,
                                       self.backend.library_loaded, self.qsettings, self)
@@ -138,6 +139,18 @@ class MainWindow(QMainWindow):
         self.chat_panel.layout().insertWidget(1, self.asking_in)
         self.collections.attach(self.collection_bar, self.asking_in)
         self.collections.refresh()
+
+    def _build_review(self) -> None:
+        from desktop_rag.gui.controllers.grading import GradingController
+        from desktop_rag.gui.controllers.review_controller import ReviewController
+
+        self.grading = GradingController(self.backend, self.chat, self)
+        self.review = ReviewController(self.backend, self)
+        self.review_action = QAction(self)
+        self.review_action.setShortcut(QKeySequence("Ctrl+Shift+R"))
+        i18n.bind(self.review_action, QAction.setText, "menu.review")
+        self.review_action.triggered.connect(self.review.open)
+        self.findChild(QToolBar, "mainToolbar").addAction(self.review_action)
 
     def _wire(self) -> None:
         lib = self.library_panel
@@ -344,7 +357,7 @@ class MainWindow(QMainWindow):
     def delete_conversation(self, conversation_id: int) -> None:
         title = self.conversations_model.title_of(conversation_id)
         if ask_plain(self, i18n.tr("dialog.error"), i18n.tr("conv.confirm_delete", title=title)):
-            self.chat.delete_conversation(conversation_id)
+            self.grading.delete_conversation(conversation_id)  # asks whether to keep its grades, if any
 
     # ---- layout memory and shutdown ----
 

@@ -23,6 +23,10 @@ SIDE_WRITES = {
     ("desktop_rag.engine.store.translations", "remember"): {"desktop-rag-answer"},
     ("desktop_rag.engine.answer.replay", "put"): {"desktop-rag-answer"},  # the answer cache
     ("desktop_rag.engine.review.recording", "_log"): {"desktop-rag-answer"},  # the review log (issue 39)
+    ("desktop_rag.engine.review.grading", "set_grade"): {"desktop-rag-reader"},  # grading in the window
+    ("desktop_rag.engine.review.grading", "mark_passage"): {"desktop-rag-reader"},
+    ("desktop_rag.engine.review.grading", "record_source_opened"): {"desktop-rag-reader"},
+    ("desktop_rag.engine.review.facade_methods", "_keep_graded"): {"desktop-rag-reader"},
 }
 QUESTION = "How hot should the water be for green tea?"
 
@@ -66,11 +70,15 @@ def test_each_write_happens_on_the_thread_the_rule_names(make_window, qtbot, tmp
         window.chat_panel.input.setPlainText(QUESTION)
         window.chat_panel.send_button.click()
     conversation = window.chat.conversation_id
+    row = window.chat_model.last_assistant_row()
+    window.chat_panel.messages.widget_at(row).grade_bar.buttons["right"].click()  # grading (issue 39)
+    window.grading.source_opened(row, 1)  # what a click on [1] records: the "opened" signal
+    qtbot.waitUntil(lambda: window.backend.reader.pending == 0, timeout=30_000)
     with qtbot.waitSignal(window.chat.conversations_loaded, timeout=30_000):
         window.chat.rename_conversation(conversation, "Tea")
     window.collections.select(None)  # the open conversation remembers "all": a conversation write
     with qtbot.waitSignal(window.chat.conversations_loaded, timeout=30_000):
-        window.chat.delete_conversation(conversation)
+        window.chat.delete_conversation(conversation, keep_grades=True)
     with qtbot.waitSignal(window.backend.library_loaded, timeout=30_000):
         window.backend.remove(str(docs))
     wait_idle(qtbot, window)
@@ -78,6 +86,8 @@ def test_each_write_happens_on_the_thread_the_rule_names(make_window, qtbot, tmp
     assert set(locked) == {INDEX_THREAD}  # every index change went through the writer lock on the index worker
     assert ("desktop-rag-answer", "desktop_rag.engine.store.translations", "remember") in writes  # the test did translate
     assert ("desktop-rag-answer", "desktop_rag.engine.store.conversations", "add_message") in writes
+    assert {f for _t, m, f in writes if m == "desktop_rag.engine.review.grading"} == {
+        "set_grade", "record_source_opened"}  # (marking: tests/gui/test_grading_gui.py)
     for thread, module, function in writes:
         assert thread != "GUI", f"{module}.{function} wrote on the GUI thread"
         if thread == INDEX_THREAD or function == "_migrate":  # opening a connection may upgrade the schema

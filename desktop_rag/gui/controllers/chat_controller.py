@@ -118,13 +118,15 @@ class ChatController(QObject):
         engine = self.backend.engine
         self.backend.edit(lambda: engine.rename_conversation(conversation_id, title), ("conversations",))
 
-    def delete_conversation(self, conversation_id: int) -> None:
+    def delete_conversation(self, conversation_id: int, keep_grades: bool = False) -> None:
+        """Delete a conversation; `keep_grades`: its graded answers stay in the review log (issue 39)."""
         if conversation_id == self.conversation_id:
             if self.streaming:
                 return
             self.new_conversation()
         engine = self.backend.engine
-        self.backend.edit(lambda: engine.delete_conversation(conversation_id), ("conversations",))
+        self.backend.edit(lambda: engine.delete_conversation(conversation_id, keep_grades=keep_grades),
+                          ("conversations",))
 
     def _update_title(self) -> None:
         title = self.conversations_model.title_of(self.conversation_id) if self.conversation_id else ""
@@ -278,7 +280,7 @@ class ChatController(QObject):
 
     def _on_done(self, event: DoneEvent) -> None:
         self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False,
-                               cached=event.cached)
+                               cached=event.cached, answer_id=event.answer_id)
 
     def _on_error(self, event: ErrorEvent) -> None:
         message = self.chat_model.message(self._row)

@@ -44,6 +44,7 @@ class SettingsFlow(QObject):
         self.serve(dialog)
         dialog.finished.connect(self._finished)
         dialog.clear_answers_requested.connect(lambda: self._clear_answers(dialog))
+        dialog.feedback.forget_requested.connect(lambda: self._forget_grades(dialog))
         dialog.open()
 
     def serve(self, dialog: SettingsDialog) -> None:
@@ -55,6 +56,11 @@ class SettingsFlow(QObject):
         """Remove every stored answer on the reader thread (the answer cache is not part of the index)."""
         self.backend.run(self.backend.engine.forget_answers, lambda removed: dialog.show_answers_cleared(removed),
                          lambda reason: dialog.show_answers_cleared(None, reason))
+
+    def _forget_grades(self, dialog: SettingsDialog) -> None:
+        """Remove every grade on the reader thread (grades are not part of the index)."""
+        self.backend.run(self.backend.engine.forget_grades, lambda removed: dialog.feedback.show_forgotten(removed),
+                         lambda reason: dialog.feedback.show_forgotten(None, reason))
 
     def _finished(self, result: int) -> None:
         dialog, self.dialog = self.dialog, None

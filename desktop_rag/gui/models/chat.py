@@ -29,6 +29,9 @@ class Message:
     cached: bool = False  # a stored answer replayed (DoneEvent.cached): the bubble offers Regenerate
     translations: tuple[tuple[str, str], ...] = ()  # a question's (language, translation) also searched
     prompt: SentPrompt | None = None  # what the answer's request sent ("What was sent"; SourcesEvent.prompt)
+    answer_id: int | None = None  # the engine's answer log id: the answer can be graded (issue 39)
+    grade: str = ""  # "right" | "partly" | "wrong" | "refused" | "" (not graded)
+    passage: int | None = None  # the source number marked right; 0: none of them; None: not marked
 
 
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:

@@ -41,6 +41,7 @@ class MessageListView(QScrollArea):
     citation_clicked = Signal(int, int)  # row, number
     regenerate_requested = Signal(int)  # row of a cached answer
     sent_requested = Signal(int)  # row of an answer whose "What was sent" was clicked
+    grade_requested = Signal(int, str)  # row of an answer, the grade clicked under it
 
     def __init__(self, model: ChatModel, parent=None) -> None:
         super().__init__(parent)
@@ -91,6 +92,8 @@ class MessageListView(QScrollArea):
             lambda w=widget: w in self._widgets and self.regenerate_requested.emit(self._widgets.index(w)))
         widget.sent_requested.connect(
             lambda w=widget: w in self._widgets and self.sent_requested.emit(self._widgets.index(w)))
+        widget.grade_requested.connect(
+            lambda grade, w=widget: w in self._widgets and self.grade_requested.emit(self._widgets.index(w), grade))
         return widget
 
     def _rebuild(self) -> None:

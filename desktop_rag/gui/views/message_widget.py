@@ -1,4 +1,5 @@
-"""One chat bubble: role, rendered answer (Markdown, clickable citations), notice, copy and regenerate buttons."""
+"""One chat bubble: role, rendered answer (Markdown, clickable citations), notice, copy and regenerate buttons,
+and under a finished answer the grade bar (views/grade_bar.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePol
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import Message
+from desktop_rag.gui.views.grade_bar import GradeBar
 from desktop_rag.gui.views.safe_browser import SafeTextBrowser
 
 _STYLE = {
@@ -32,6 +34,7 @@ class MessageWidget(QFrame):
     citation_clicked = Signal(int)
     regenerate_requested = Signal()  # a cached answer: ask the model afresh
     sent_requested = Signal()  # "What was sent": show the messages the model received
+    grade_requested = Signal(str)  # a grade button was clicked (GradeBar.GRADES)
 
     def __init__(self, message: Message, parent=None) -> None:
         super().__init__(parent)
@@ -85,6 +88,9 @@ class MessageWidget(QFrame):
         self.notice_label.setWordWrap(True)
         self.notice_label.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(self.notice_label)
+        self.grade_bar = GradeBar(self)  # under a finished answer that the engine logged
+        self.grade_bar.graded.connect(self.grade_requested)
+        layout.addWidget(self.grade_bar)
         self._render_timer = QTimer(self, singleShot=True, interval=RENDER_MS)
         self._render_timer.timeout.connect(self._render)
         i18n.on_change(self._render)
@@ -116,6 +122,10 @@ class MessageWidget(QFrame):
             self.browser.set_answer_markdown(message.text)
         self._render_translation(message)
         self._render_notice(message)
+        gradable = message.role == "assistant" and not message.streaming and message.answer_id is not None
+        if gradable:
+            self.grade_bar.set_grade(message.grade, message.passage)
+        self.grade_bar.setVisible(gradable)
         self._apply_style()
         self._fit()
 

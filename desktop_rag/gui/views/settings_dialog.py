@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
 from desktop_rag.engine import PRESETS, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
+from desktop_rag.gui.views.feedback_settings import FeedbackSettings
 
 
 class SettingsDialog(QDialog):
@@ -115,6 +116,8 @@ class SettingsDialog(QDialog):
         self.summary_budget.setSpecialValueText(i18n.tr("settings.summary_budget_auto"))
         self.summary_budget.setToolTip(i18n.tr("settings.summary_budget_tip"))
         form.addRow(i18n.tr("settings.summary_budget"), self.summary_budget)
+        self.feedback = FeedbackSettings(settings.feedback, group)  # learn from grades; forget them (issue 39)
+        form.addRow(self.feedback)
         return group
 
     def _clear_answers_row(self, group: QGroupBox) -> QHBoxLayout:
@@ -241,6 +244,7 @@ class SettingsDialog(QDialog):
             context_compression=self.compression.currentData() or "auto",
             answer_cache=self.answer_cache.isChecked(),
             summary_budget_tokens=self.summary_budget.value() and max(self.summary_budget.value(), 1000),
+            feedback=self.feedback.learn.isChecked(),
         )
 
     def api_key(self) -> str:

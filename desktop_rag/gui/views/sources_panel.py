@@ -6,7 +6,17 @@ import html
 import os
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QWidget
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QWidget,
+)
 
 from desktop_rag.engine import location_text
 from desktop_rag.gui import i18n
@@ -20,6 +30,7 @@ class SourcesPanel(QWidget):
     """A table of numbered passages and a detail view; double-click opens the passage in the viewer."""
 
     passage_requested = Signal(int)  # [n] of a double-clicked row: the in-app viewer opens it
+    passage_marked = Signal(int)  # [n] marked as the passage that answers the question; 0: none of them
 
     def __init__(self, model: SourcesModel, parent=None) -> None:
         super().__init__(parent)
@@ -47,6 +58,7 @@ class SourcesPanel(QWidget):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         layout.addWidget(self.splitter, 1)
+        layout.addLayout(self._marking_row())
         self.hint = plain_label(self)
         self.hint.setWordWrap(True)  # a long hint must not set the window's minimum width
         self.hint.setStyleSheet("color: #80868b; padding: 0 4px;")
@@ -54,6 +66,38 @@ class SourcesPanel(QWidget):
         layout.addWidget(self.hint)
         model.modelReset.connect(self._after_reset)
         i18n.on_change(self._retranslate)
+
+    def _marking_row(self) -> QHBoxLayout:
+        """"✓ Right passage" (the selected row) and "None of them", also in the table's context menu."""
+        row = QHBoxLayout()
+        row.setContentsMargins(4, 0, 4, 0)
+        self.mark_button = QPushButton(self)
+        self.none_button = QPushButton(self)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for button, key, mark in ((self.mark_button, "sources.mark_right", self._mark_current),
+                                  (self.none_button, "sources.mark_none", lambda: self.passage_marked.emit(0))):
+            i18n.bind(button, QPushButton.setText, key)
+            i18n.bind(button, QPushButton.setToolTip, f"{key}_tip")
+            button.clicked.connect(mark)
+            button.setMinimumWidth(1)  # never widens the window's minimum (the panel may be narrow)
+            row.addWidget(button)
+            action = QAction(self.table)
+            i18n.bind(action, QAction.setText, key)
+            action.triggered.connect(mark)
+            self.table.addAction(action)
+        row.addStretch(1)
+        self.set_marking_enabled(False)
+        return row
+
+    def set_marking_enabled(self, enabled: bool) -> None:
+        """Marking applies to a gradable answer (one the engine logged) that has passages."""
+        for widget in (self.mark_button, self.none_button, *self.table.actions()):
+            widget.setEnabled(enabled)
+
+    def _mark_current(self) -> None:
+        number = self.current_number()
+        if number:
+            self.passage_marked.emit(number)
 
     def select_number(self, number: int) -> bool:
         """Select the passage cited as [number]; False when the answer has no such passage."""
