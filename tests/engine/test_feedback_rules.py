@@ -10,22 +10,12 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from tests.support.review_docs import TEA, three_docs
 from tests.support.openai_server import run_openai_server
-
-TEA = "How hot should the water be for green tea?"
-
 
 @pytest.fixture
 def docs(tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "tea.txt").write_text("Green tea is brewed with water at about eighty degrees for two minutes.",
-                                    encoding="utf-8")
-    (folder / "bus.txt").write_text("City buses run every ten minutes during the day and every half hour at "
-                                    "night.", encoding="utf-8")
-    (folder / "move.txt").write_text("The office moves to the fifth floor on Monday; boxes go by lift.",
-                                     encoding="utf-8")
-    return folder
+    return three_docs(tmp_path / "docs")
 
 
 @pytest.fixture

@@ -13,21 +13,11 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.types import DoneEvent, SourcesEvent
-
-TEA = "How hot should the water be for green tea?"
-
+from tests.support.review_docs import TEA, three_docs
 
 @pytest.fixture
 def docs(tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "tea.txt").write_text("Green tea is brewed with water at about eighty degrees for two minutes.",
-                                    encoding="utf-8")
-    (folder / "bus.txt").write_text("City buses run every ten minutes during the day and every half hour at "
-                                    "night.", encoding="utf-8")
-    (folder / "move.txt").write_text("The office moves to the fifth floor on Monday; boxes go by lift.",
-                                     encoding="utf-8")
-    return folder
+    return three_docs(tmp_path / "docs")
 
 
 def open_engine(tmp_path, **changes) -> Engine:
