@@ -304,6 +304,13 @@ _TEXT: dict[str, tuple[str, str]] = {
     "sources.mark_right_tip": ("Mark the selected passage as the one that answers the question (it becomes a "
                                "labelled question for “Measure my library”)",
                                "把所选段落标为回答了这个问题的段落（它会成为“衡量我的资料库”的标注问题）"),
+    "sources.mark_wrong": ("✗ Wrong passage", "✗ 错误段落"),
+    "sources.mark_wrong_tip": ("Mark the selected passage as one that does not answer the question: it is not "
+                               "given to the model for this question again (Settings: Learn from my grades)",
+                               "把所选段落标为没有回答这个问题的段落：再问这个问题时不会再把它交给模型"
+                               "（设置：从我的评价中学习）"),
+    "grade.wrong_marked": ("Passage [{n}] marked wrong: it is not used for this question again.",
+                           "段落 [{n}] 已标为错误：再问这个问题时不会再使用它。"),
     "sources.mark_none": ("None of them", "都不是"),
     "sources.mark_none_tip": ("None of these passages answers the question", "这些段落都没有回答这个问题"),
     "conv.keep_grades": ("This conversation has graded answers. Keep the grades (for the Review view and "

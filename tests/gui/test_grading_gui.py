@@ -124,3 +124,22 @@ def test_deleting_a_graded_conversation_asks_to_keep_or_forget_its_grades(make_w
     qtbot.waitUntil(lambda: engine.review_stats().answers == 1, timeout=10_000)
     assert dict(engine.review_stats().grades)["right"] == 1  # the kept one
     wait_idle(qtbot, window)
+
+
+def test_a_passage_marked_wrong_is_not_given_for_the_same_question_again(make_window, qtbot, tmp_path):
+    write_docs(tmp_path / "docs", count=3)
+    window = make_window()
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    question = "What does topic1 say about gamma?"
+    message = ask(qtbot, window, question)
+    cid = window.chat.conversation_id
+    panel = window.sources_panel
+    assert panel.wrong_button.isEnabled() and panel.wrong_button.text() == "✗ Wrong passage"
+    first = dict(message.sources)[1].chunk_id
+    panel.select_number(1)
+    panel.wrong_button.click()
+    qtbot.waitUntil(lambda: first in logged(window, cid)[0].wrong_chunks, timeout=10_000)
+    qtbot.waitUntil(lambda: "[1]" in window.statusBar().currentMessage(), timeout=10_000)
+    again = ask(qtbot, window, question)
+    assert again.sources and first not in {hit.chunk_id for _, hit in again.sources}
+    wait_idle(qtbot, window)

@@ -45,6 +45,7 @@ class GradingController(QObject):
         messages.citation_clicked.connect(self.source_opened)
         chat.sources_panel.passage_requested.connect(lambda n: self.source_opened(chat.selected_row, n))
         chat.sources_panel.passage_marked.connect(self.mark)
+        chat.sources_panel.passage_marked_wrong.connect(self.mark_wrong)
         chat.sources_model.modelReset.connect(self._sources_shown)
         self.model.dataChanged.connect(lambda *_: self._sources_shown())
         chat.messages_loaded.connect(self._load_grades)
@@ -73,6 +74,19 @@ class GradingController(QObject):
         chunk_id = dict(message.sources)[number].chunk_id if number else None  # None: "none of them"
         self.backend.run(lambda: engine.mark_passage(answer_id, chunk_id, True), None,
                          lambda reason: self._failed(message, reason, passage=before))
+
+    def mark_wrong(self, number: int) -> None:
+        """The sources panel marked passage [number] of the selected answer wrong: with feedback on, it is not given
+        to the model for this question again (search/feedback.py); the status bar says so."""
+        message = self.model.message(self.chat.selected_row)
+        hit = dict(message.sources).get(number) if message is not None and message.answer_id is not None else None
+        if hit is None:
+            return
+        engine, answer_id, chunk_id = self.backend.engine, message.answer_id, hit.chunk_id
+        status = getattr(self.window, "statusBar", None)
+        self.backend.run(lambda: engine.mark_passage(answer_id, chunk_id, False),
+                         lambda _: status and status().showMessage(i18n.tr("grade.wrong_marked", n=number), 10_000),
+                         lambda reason: self._failed(message, reason))
 
     def _failed(self, message: Message, reason: str, **before) -> None:
         """Take the change back (when the answer is still shown) and say why."""

@@ -31,6 +31,7 @@ class SourcesPanel(QWidget):
 
     passage_requested = Signal(int)  # [n] of a double-clicked row: the in-app viewer opens it
     passage_marked = Signal(int)  # [n] marked as the passage that answers the question; 0: none of them
+    passage_marked_wrong = Signal(int)  # [n] marked as a passage that does not answer it (never cited for it again)
 
     def __init__(self, model: SourcesModel, parent=None) -> None:
         super().__init__(parent)
@@ -68,13 +69,16 @@ class SourcesPanel(QWidget):
         i18n.on_change(self._retranslate)
 
     def _marking_row(self) -> QHBoxLayout:
-        """"✓ Right passage" (the selected row) and "None of them", also in the table's context menu."""
+        """"✓ Right passage" and "✗ Wrong passage" (the selected row) and "None of them", also in the table's
+        context menu."""
         row = QHBoxLayout()
         row.setContentsMargins(4, 0, 4, 0)
         self.mark_button = QPushButton(self)
+        self.wrong_button = QPushButton(self)
         self.none_button = QPushButton(self)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         for button, key, mark in ((self.mark_button, "sources.mark_right", self._mark_current),
+                                  (self.wrong_button, "sources.mark_wrong", self._mark_current_wrong),
                                   (self.none_button, "sources.mark_none", lambda: self.passage_marked.emit(0))):
             i18n.bind(button, QPushButton.setText, key)
             i18n.bind(button, QPushButton.setToolTip, f"{key}_tip")
@@ -91,13 +95,18 @@ class SourcesPanel(QWidget):
 
     def set_marking_enabled(self, enabled: bool) -> None:
         """Marking applies to a gradable answer (one the engine logged) that has passages."""
-        for widget in (self.mark_button, self.none_button, *self.table.actions()):
+        for widget in (self.mark_button, self.wrong_button, self.none_button, *self.table.actions()):
             widget.setEnabled(enabled)
 
     def _mark_current(self) -> None:
         number = self.current_number()
         if number:
             self.passage_marked.emit(number)
+
+    def _mark_current_wrong(self) -> None:
+        number = self.current_number()
+        if number:
+            self.passage_marked_wrong.emit(number)
 
     def select_number(self, number: int) -> bool:
         """Select the passage cited as [number]; False when the answer has no such passage."""
