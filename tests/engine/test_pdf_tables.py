@@ -61,6 +61,56 @@ def test_a_long_table_is_cut_into_row_groups_each_with_the_header(tmp_path) -> N
                if "Town" in c.text)
 
 
+EN_WIDTHS, ZH_WIDTHS = [110, 110, 110, 110], [90, 90, 120, 110]
+EN_TOWNS = [[f"Town {n:02d}", "Nowhere", f"{n * 1000:,}", str(n)] for n in range(1, 31)]
+ZH_TOWNS = [[f"{n}号镇", "某省", f"{n}万", f"特产{n}"] for n in range(1, 21)]
+
+
+def _groups(doc) -> list[tuple[int | None, list[str]]]:
+    """Each table row group's page and lines."""
+    return [(s.page, s.text.splitlines()) for s in doc.sections if s.text.startswith("| ")]
+
+
+def _pages_pdf(path: Path, pages: list[list[tuple[float, float, str]]], font=None) -> Path:
+    path.write_bytes(build.placed_pdf(pages, font) if font else build.placed_pdf(pages))
+    return path
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_table_running_over_pages_keeps_its_header_on_every_page(tmp_path, lang) -> None:
+    header, towns, widths = (EN_ROWS[0], EN_TOWNS, EN_WIDTHS) if lang == "en" else (ZH_ROWS[0], ZH_TOWNS, ZH_WIDTHS)
+    before, after = (EN_BEFORE, EN_AFTER) if lang == "en" else (ZH_BEFORE, ZH_AFTER)
+    third = len(towns) // 3
+    pages = [build.table_lines(before, [header, *towns[:third]], [], widths),  # the header only on page 1
+             build.table_lines([], towns[third:2 * third], [], widths),
+             build.table_lines([], towns[2 * third:], after, widths)]
+    font = None if lang == "en" else build.GBK_EUC_H
+    doc = load(_pages_pdf(tmp_path / "runs-on.pdf", pages, font), max_bytes=0)
+    groups = _groups(doc)
+    assert {page for page, _ in groups} == {1, 2, 3}
+    assert all(lines[0] == _table([header]).splitlines()[0] for _, lines in groups)  # the header in every group
+    assert [line for _, lines in groups for line in lines[2:]] == _table([header, *towns]).splitlines()[2:]
+
+
+def test_a_repeated_header_is_kept_once_and_another_table_keeps_its_own(tmp_path) -> None:
+    towns = EN_TOWNS[:16]
+    other = [["Model", "Year", "Colour", "Price"], ["Falcon", "2019", "red", "12,000"],
+             ["Heron", "2021", "blue", "15,500"], ["Osprey", "2022", "green", "18,250"]]
+    repeated = [build.table_lines([], [EN_ROWS[0], *towns[:8]], [], EN_WIDTHS),
+                build.table_lines([], [EN_ROWS[0], *towns[8:]], [], EN_WIDTHS)]  # the header printed again
+    doc = load(_pages_pdf(tmp_path / "repeated.pdf", repeated), max_bytes=0)
+    assert all(lines[0] == "| City | Country | Population | Area km2 |" and lines.count(lines[0]) == 1
+               for _, lines in _groups(doc))
+    different = [build.table_lines([], [EN_ROWS[0], *towns[:8]], [], EN_WIDTHS),
+                 build.table_lines([], other, [], [90, 70, 80, 90])]  # columns elsewhere: another table
+    groups = _groups(load(_pages_pdf(tmp_path / "different.pdf", different), max_bytes=0))
+    assert [lines[0] for page, lines in groups if page == 2] == ["| Model | Year | Colour | Price |"]
+    prose = [build.table_lines([], [EN_ROWS[0], *towns[:8]], EN_AFTER, EN_WIDTHS),  # the table ends before prose
+             build.table_lines([], towns[8:], [], EN_WIDTHS)]
+    groups = _groups(load(_pages_pdf(tmp_path / "prose.pdf", prose), max_bytes=0))
+    assert [lines[0] for page, lines in groups if page == 2] == ["| " + " | ".join(towns[8]) + " |"]
+
+
 def test_prose_in_two_columns_and_plain_lines_are_not_tables(tmp_path) -> None:
     left = ["The harbour was rebuilt after the storm of the", "winter, when the old pier was lost to waves",
             "and the fishermen moved their boats inland for", "several months while the work went on slowly."]

@@ -3,7 +3,7 @@
 A table parsed as plain lines loses its header as soon as a chunk boundary falls inside it. Here each row group is
 one `Section` of at most `max_chars` (the chunk size), so the chunker never cuts it and every chunk carries the
 header row: "what is X's Y" can be answered by the chunk holding X's row alone. Used by the .docx, .pptx and
-spreadsheet readers (and meant for PDF tables).
+spreadsheet readers and for PDF tables (`loaders.pdf_tables`).
 """
 
 from __future__ import annotations

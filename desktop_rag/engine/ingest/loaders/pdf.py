@@ -6,7 +6,8 @@ PDFium cannot parse it (`pdf_open`). Every page's text is checked (`pdf_layer.br
 garbage is read again by the other engine, and if still broken, drawn and read by OCR like a scanned page (the
 same OCR switch); it is never indexed as garbage. `ParsedDocument.notes` says how many pages were recovered so,
 and a file whose text stays broken on every page fails with the reason. Tables found on a page (`pdf_tables`)
-leave its text and become Markdown row groups with the header repeated (`ingest.tables`), as Office tables do.
+leave its text and become Markdown row groups with the header repeated (`ingest.tables`), as Office tables do; a
+table that runs on over the next page without repeating its header gets it there too (`pdf_tables.carry_headers`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-expo
     PASSWORD, PASSWORD_PREFIX, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
 )
 from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
-from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables
+from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, carry_headers
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
@@ -137,7 +138,7 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         recognised, had_images = _recognise(pages, texts, bad, context)
     finally:
         pages.close()
-    tables = {i: found for i, found in pages.tables.items() if i not in bad and i not in recognised}
+    tables = carry_headers({i: found for i, found in pages.tables.items() if i not in bad and i not in recognised})
     for index, found in tables.items():
         texts[index] = found.text
     cleaned = clean_pages(texts)

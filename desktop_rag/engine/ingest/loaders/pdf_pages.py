@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 
 from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, find_tables, looks_tabular
 
@@ -56,7 +57,7 @@ class PdfiumPages:
                     raw_text = textpage.get_text_range(0, count)
                     text = _LINE_END_HYPHEN.sub(_hyphen, raw_text)
                     if (spans := looks_tabular(textpage, text)) and (found := find_tables(textpage, raw_text, spans)):
-                        self.tables[index] = PageTables(_LINE_END_HYPHEN.sub(_hyphen, found.text), found.tables)
+                        self.tables[index] = replace(found, text=_LINE_END_HYPHEN.sub(_hyphen, found.text))
                     step = max(1, count // UNMAPPED_SAMPLE)
                     sample = range(0, count, step)
                     unmapped = sum(1 for i in sample if raw.FPDFText_HasUnicodeMapError(textpage, i) == 1)

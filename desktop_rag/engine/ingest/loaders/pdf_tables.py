@@ -11,7 +11,7 @@ bounded (about 1 ms for a page of prose, 5-20 ms for a page searched). The calle
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 MAX_CHARS = 20_000  # a page with more characters is not looked at (bounded time per page)
 MIN_RECTS = 6  # fewer PDFium text objects than this: no table
@@ -23,6 +23,8 @@ MIN_ROWS = 3  # the header and at least two rows
 MAX_MEAN_CELL = 40  # a column whose cells are longer than this on average is prose, not a table column ...
 MAX_MEAN_CELL_TWO = 24  # ... or, in a table of only two columns, longer than this
 MIN_FILLED = 0.5  # at least this share of a table's cells hold text (not labels scattered over a figure)
+EDGE_CHARS = 40  # at most this much text (a running header, a page number) between a table and its page's edge ...
+COLUMN_SLACK = 3.0  # ... and columns starting within this many points: the next page's table continues this one
 _SKIP = " \t\r\n\ufffe\u00a0\u3000"
 
 
@@ -55,10 +57,37 @@ class _Line:
 
 @dataclass(frozen=True)
 class PageTables:
-    """The page's text without its tables' characters, and each table's rows of cell texts (first: header)."""
+    """The page's text without its tables' characters, and each table's rows of cell texts (first: header); each
+    table's column starts (points from the left), and how many letters of text stand before the first table and
+    after the last one (in PDFium's text order)."""
 
     text: str
     tables: list[list[list[str]]]
+    columns: list[tuple[float, ...]] = field(default_factory=list)
+    before: int = 0
+    after: int = 0
+
+
+def carry_headers(pages: dict[int, PageTables]) -> dict[int, PageTables]:
+    """Tables continued from the previous page get its header row: a page's first table continues the previous
+    page's last one when that table ends its page and this one starts its page (at most `EDGE_CHARS` letters
+    beside them: a running header, a page number), with as many columns starting at the same places. A page that
+    repeats the header keeps it once; any other table keeps its own first row as its header."""
+    carried: dict[int, PageTables] = {}
+    for index in sorted(pages):
+        page = pages[index]
+        before = carried.get(index - 1)
+        if (before is not None and before.tables and page.tables and before.after <= EDGE_CHARS
+                and page.before <= EDGE_CHARS and _same_columns(before.columns[-1], page.columns[0])):
+            header, first = before.tables[-1][0], page.tables[0]
+            if first[0] != header:
+                page = replace(page, tables=[[header, *first], *page.tables[1:]])
+        carried[index] = page
+    return carried
+
+
+def _same_columns(one: tuple[float, ...], other: tuple[float, ...]) -> bool:
+    return len(one) == len(other) and all(abs(a - b) <= COLUMN_SLACK for a, b in zip(one, other))
 
 
 def looks_tabular(textpage, text: str) -> list[tuple[float, float]]:
@@ -115,8 +144,17 @@ def find_tables(textpage, text: str, spans: list[tuple[float, float]]) -> PageTa
         return None
     taken = {c.index for table in tables for line in table for c in line.chars}
     taken |= _spaces_between(letters, taken)
+    first = min(c.index for line in tables[0] for c in line.chars)
+    last = max(c.index for line in tables[-1] for c in line.chars)
     return PageTables("".join(ch for i, ch in enumerate(letters) if i not in taken),
-                      [_rows(table) for table in tables])
+                      [_rows(table) for table in tables],
+                      [tuple(left for left, _ in _columns(table) or []) for table in tables],
+                      _letters(letters, range(first), taken), _letters(letters, range(last + 1, count), taken))
+
+
+def _letters(letters: list[str], span: range, taken: set[int]) -> int:
+    """How many characters of the page's text (not of a table, not spaces) lie in `span`."""
+    return sum(1 for i in span if i not in taken and letters[i] not in _SKIP)
 
 
 def _lines(chars: list[_Char]) -> list[_Line]:
