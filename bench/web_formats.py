@@ -3,7 +3,9 @@
 Writes N files per format with the format's own writer (e-mail: the `email` and `mailbox` packages; .odt: odfpy;
 .epub: zipfile + XHTML as the format defines it; .html and .rtf: their markup as browsers and Word write it), half
 English and half Chinese, each about 40 paragraphs, then reads each format's files in a fresh child process:
-files/s, units/s (chapters, messages) and the child's peak RSS.
+files/s, units/s (chapters, messages, attachments) and the child's peak RSS. "eml-attached" is a message carrying
+a Word document (python-docx, 10 paragraphs) and a 3-page PDF (the tests' PDF writer): each attachment is read as
+a document of its own.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ EN = ("Paragraph {i}: the harbour authority reported that container traffic rose
       "cranes on the north quay cut the average turnaround of a ship to nineteen hours.")
 ZH = "第{i}段：港务局报告集装箱吞吐量增长了百分之{i}，北码头的新起重机把船舶平均周转时间缩短到十九小时。"
 PARAGRAPHS = 40
+PDF_LINES = ("The pilot boat meets every tanker at the outer buoy.", "Dredging of the west channel ends in May.",
+             "Ferry tickets are sold at the kiosk by gate four.")
 UNITS = 5  # chapters of an e-book, messages of a mailbox
 
 _CHILD = """
@@ -38,17 +42,20 @@ module, function = sys.argv[1].split(":")
 load = getattr(importlib.import_module(module), function)
 files = sorted(Path(sys.argv[2]).iterdir())
 start = time.perf_counter()
-units = 0
+units = attached = 0
 for path in files:
     doc = load(path, None)
     units += len({s.page for s in doc.sections})
-print(json.dumps({"seconds": time.perf_counter() - start, "files": len(files), "units": units, "rss_mb": peak_mb()}))
+    attached += len(doc.attachments)
+print(json.dumps({"seconds": time.perf_counter() - start, "files": len(files), "units": units, "attached": attached,
+                  "rss_mb": peak_mb()}))
 """
 
 LOADERS = {
     "html": "desktop_rag.engine.ingest.loaders.html:load_html",
     "epub": "desktop_rag.engine.ingest.loaders.epub:load_epub",
     "eml": "desktop_rag.engine.ingest.loaders.email:load_eml",
+    "eml-attached": "desktop_rag.engine.ingest.loaders.email:load_eml",
     "mbox": "desktop_rag.engine.ingest.loaders.email:load_mbox",
     "odt": "desktop_rag.engine.ingest.loaders.odt:load_odt",
     "rtf": "desktop_rag.engine.ingest.loaders.rtf:load_rtf",
@@ -74,6 +81,28 @@ def _message(k: int, lang: str, unit: int = 0) -> EmailMessage:
     msg["Date"] = "Tue, 01 Dec 2026 09:30:00 +0000"
     paragraphs = _paragraphs(k * 10 + unit, lang)  # each message of a mailbox its own paragraphs
     msg.set_content("\n\n".join(paragraphs[: PARAGRAPHS // UNITS if unit else PARAGRAPHS]))
+    return msg
+
+
+def _attached_message(k: int, lang: str) -> EmailMessage:
+    """A message with a Word document and a 3-page PDF attached (each read as a document of its own)."""
+    import io
+
+    import docx
+
+    from tests.data.make_fixtures import build_pdf
+
+    msg = _message(k, lang)
+    document = docx.Document()
+    for paragraph in _paragraphs(k + 1, lang)[:10]:
+        document.add_paragraph(paragraph)
+    out = io.BytesIO()
+    document.save(out)
+    msg.add_attachment(out.getvalue(), maintype="application",
+                       subtype="vnd.openxmlformats-officedocument.wordprocessingml.document", filename="minutes.docx")
+    pages = [[f"Report {k}: {line}"] for line in PDF_LINES]  # Helvetica: Latin text; pages differ beyond numbers
+    # (lines alike on every page but for their digits are a running header and are dropped)
+    msg.add_attachment(build_pdf(pages), maintype="application", subtype="pdf", filename="report.pdf")
     return msg
 
 
@@ -111,11 +140,13 @@ def write_files(folder: Path, n: int) -> dict[str, Path]:
         target.mkdir(parents=True, exist_ok=True)
         for k in range(n):
             lang = "zh" if k % 2 else "en"
-            path = target / f"f{k:04d}.{fmt}"
+            path = target / f"f{k:04d}.{fmt.split('-')[0]}"
             if fmt == "html":
                 path.write_text(_html(k, lang), encoding="utf-8")
             elif fmt == "eml":
                 path.write_bytes(bytes(_message(k, lang)))
+            elif fmt == "eml-attached":
+                path.write_bytes(bytes(_attached_message(k, lang)))
             elif fmt == "mbox":
                 box = mailbox.mbox(str(path))
                 for unit in range(1, UNITS + 1):
@@ -154,12 +185,15 @@ def main() -> None:
     rows = []
     for fmt, loader in LOADERS.items():
         result = read_in_child(loader, dirs[fmt])
-        unit = {"epub": "chapters", "mbox": "messages"}.get(fmt)
+        unit = {"epub": "chapters", "mbox": "messages", "eml-attached": "attachments"}.get(fmt)
         shape = f"{UNITS} {unit} of {PARAGRAPHS // UNITS} paragraphs" if unit else f"{PARAGRAPHS} paragraphs"
+        if fmt == "eml-attached":
+            shape = f"{PARAGRAPHS} paragraphs with a .docx and a 3-page .pdf attached"
         rows.append(figure(f"{fmt}: files/s", result["files"] / result["seconds"], "files/s",
                            note=f"{result['files']} files of {shape}, half Chinese"))
         if unit:
-            rows.append(figure(f"{fmt}: {unit}/s", result["units"] / result["seconds"], f"{unit}/s"))
+            count = result["attached"] if fmt == "eml-attached" else result["units"]
+            rows.append(figure(f"{fmt}: {unit}/s", count / result["seconds"], f"{unit}/s"))
         rows.append(figure(f"{fmt}: peak RSS of the reading process", result["rss_mb"], "MB"))
     emit("web_formats", rows)
 

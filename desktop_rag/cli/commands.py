@@ -39,6 +39,8 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
         print(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
               f"{report.unchanged} unchanged, {len(report.failed)} failed; {report.chunks} new chunks, "
               f"{report.embedded} embedded in {report.seconds:.1f} s")
+        if report.attachments:
+            print(f"{report.attachments} e-mail attachment(s) read as documents of their own")
         if report.skipped:
             print(clean_line(skipped_summary(report.skipped)))
         for failure in report.failed:
@@ -81,7 +83,8 @@ def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
     if collection is not None:
         print(f"Collection: {clean_line(next(c.name for c in listing if c.id == collection))}")
     print(f"Embedding model: {clean_line(status.embedding_model)} (dimension {status.dimension})")
-    print(f"Files: {status.files_total} total, {status.files_indexed} indexed, {status.files_failed} failed, "
+    attached = f" ({status.files_attachments} of them e-mail attachments)" if status.files_attachments else ""
+    print(f"Files: {status.files_total} total{attached}, {status.files_indexed} indexed, {status.files_failed} failed, "
           f"{status.files_pending} pending")
     print(f"Chunks: {status.chunks} ({status.chunks_pending_embedding} waiting for embedding)")
     if status.skipped:

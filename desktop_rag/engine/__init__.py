@@ -42,7 +42,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     "check_connection": "answer.llm",
     "summary_shaped": "answer.summary_intent",
     **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "UNKNOWN", "IndexedFile", "Location",
-                     "find_in_pdf", "locate"), "document.locate"),
+                     "Carrier", "find_in_pdf", "locate", "open_pdf"), "document.locate"),
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
     "needs_password": "ingest.loaders.pdf",
     "MULTILINGUAL_MODEL": "models.embedding",

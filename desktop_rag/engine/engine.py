@@ -160,6 +160,11 @@ class Engine(ReviewMethods):
         (False for a file of a source imported without its documents: nothing is read from its path)."""
         return self.store.file_by_path(path), self.store.file_linked(path)
 
+    def carrier(self, path: str) -> FileRecord | None:
+        """The record of the file that carries the document at `path` (an e-mail, for its attachment), or None
+        when `path` is a file of its own."""
+        return self.store.carrier(path)
+
     # ---- export and import ----------------------------------------------------
 
     def export_collection(self, collection: int, target: str | Path, with_documents: bool = False):

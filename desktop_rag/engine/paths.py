@@ -89,3 +89,14 @@ def is_ignored_name(name: str) -> bool:
 def normalise_path(path: str | Path) -> str:
     """The absolute, symlink-free form under which a path is stored."""
     return str(Path(path).expanduser().resolve())
+
+
+def attachment_path(carrier: str, part: str) -> str:
+    """The library path of a document carried inside a file (an e-mail's attachment), below the carrier's path:
+    ("/mail/m.eml", "2/report.pdf") -> "/mail/m.eml/2/report.pdf" (no file on disk can have it)."""
+    return os.path.join(carrier, *part.split("/"))
+
+
+def attachment_part(carrier: str, path: str) -> str:
+    """The inverse of attachment_path: where below `carrier` the attachment at `path` sits ("2/report.pdf")."""
+    return path[len(carrier):].lstrip("/\\").replace(os.sep, "/")

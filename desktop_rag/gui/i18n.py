@@ -61,6 +61,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                             f"未添加（不支持的类型，仅支持 {types_phrase('zh')}）：{{names}}"),
     "library.failed_reason": ("Failed: {reason}", "失败：{reason}"),
     "library.note": ("Indexed; {reason}", "已索引；{reason}"),
+    "library.attachment_tip": ("An attachment of the e-mail above, indexed as a document of its own: {path}",
+                               "上方邮件的附件，作为独立文档索引：{path}"),
     "library.filter": ("Filter files by name…", "按文件名筛选…"),
     "watch.limit_watches": (
         "The system's limit on watched folders (inotify watches) is reached, so these folders are checked for "
@@ -123,6 +125,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "progress.cancelled": ("Cancelled.", "已取消。"),
     "progress.finished": ("Done: {added} added, {updated} updated, {removed} removed, {failed} failed.",
                           "完成：新增 {added}，更新 {updated}，移除 {removed}，失败 {failed}。"),
+    "progress.attachments": ("{n} e-mail attachment(s) read as documents of their own.",
+                             "{n} 个邮件附件作为独立文档读取。"),
     # status bar
     "status.model_loading": ("Loading the embedding model…", "正在加载向量模型…"),
     "status.model_preparing": ("Preparing the embedding model for fast search (first use only), step {done} of "

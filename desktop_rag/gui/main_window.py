@@ -289,6 +289,8 @@ class MainWindow(QMainWindow):
             return ""  # an empty library's start-up check: nothing to report
         text = i18n.tr("progress.finished", added=report.added, updated=report.updated, removed=report.removed,
                        failed=len(report.failed))
+        if report.attachments:
+            text += " " + i18n.tr("progress.attachments", n=report.attachments)
         skipped = skipped_summary(report.skipped, i18n.language())
         return f"{text} · {skipped}" if skipped else text
 

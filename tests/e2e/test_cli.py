@@ -64,7 +64,7 @@ def test_rescan_of_thousands_of_unchanged_files_loads_no_model(big_library):
 def test_status_json_shape_and_search_batch(big_library, tmp_path):
     folder, home = big_library
     status = json.loads(cli("--data-dir", str(home), "status", "--json").stdout)
-    assert status["files"] == {"total": 2000, "indexed": 2000, "failed": 0, "pending": 0}
+    assert status["files"] == {"total": 2000, "indexed": 2000, "failed": 0, "pending": 0, "attachments": 0}
     assert status["embedding_model"] == "bundled:all-MiniLM-L6-v2" and status["dimension"] == 384
     assert status["chunks_pending_embedding"] == 0 and status["failed_files"] == []
 

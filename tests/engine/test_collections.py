@@ -17,6 +17,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.store.store import SCHEMA_VERSION
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
 from desktop_rag.engine.text import keyword
 from desktop_rag.engine.types import SourcesEvent
@@ -205,7 +206,7 @@ def test_a_schema_1_library_becomes_default_without_reembedding(tmp_path: Path, 
     counting = CountingEmbedder()
     engine.runtime._embedders["hash:64"] = counting  # the engine's embedder cache: every passage embedding is counted
     try:
-        assert engine.store.get_meta("schema_version") == "2"
+        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION)
         assert [(c.name, c.sources, c.files, c.chunks) for c in engine.collections()] == [("Default", 1, 2, 2)]
         assert [s.collection_id for s in engine.sources()] == [1]
         default = engine.collection_id("Default")

@@ -85,6 +85,8 @@ def test_crafted_files_fail_alone_and_the_good_ones_are_indexed(tmp_path: Path):
         assert seconds < 120
         hits = engine.search("When does the survey boat leave?", 3)
         assert Path(hits[0].path).name == "bomb-attached.eml" and "at dawn on Monday" in hits[0].text
+        attached = {Path(f.path).name for f in engine.files() if f.parent_id is not None}
+        assert attached == {"纪要.docx", "shuttle.pdf"}  # sample.eml's; the bomb became no document
         kept = engine.search("This one is kept", 3)
         assert (Path(kept[0].path).name, kept[0].page) == ("crafted.mbox", 2)
     finally:

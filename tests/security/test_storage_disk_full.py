@@ -119,5 +119,5 @@ def test_full_disk_mid_ingest_says_what_happened_loses_nothing_and_resumes(tmp_p
 
     assert read("again.rc").strip() == "0", read("again.err")
     status = json.loads(read("status.out"))
-    assert status["files"] == {"total": FILES + 40, "indexed": FILES + 40, "failed": 0, "pending": 0}
+    assert status["files"] == {"total": FILES + 40, "indexed": FILES + 40, "failed": 0, "pending": 0, "attachments": 0}
     assert status["chunks_pending_embedding"] == 0

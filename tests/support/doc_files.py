@@ -1,6 +1,7 @@
 """Web pages, e-books, e-mail, OpenDocument and RTF files for the index and viewer tests (issue 37), each holding
 an English and a Chinese passage on its own topic. Written with the formats' own writers where one exists here:
-the standard library's `email` and `mailbox` (.eml, .mbox), odfpy (.odt), python-docx (an e-mail's attachment);
+the standard library's `email` and `mailbox` (.eml, .mbox), odfpy (.odt), python-docx (an e-mail's attachment; a
+PDF one by the tests' PDF writer);
 an EPUB is a zip of XHTML chapters and a web page or an RTF file is text, so those are written as such."""
 
 from __future__ import annotations
@@ -99,8 +100,16 @@ def _message(subject: str, sender: str, text: str, html: str = "", day: int = 1)
     return msg
 
 
+SHUTTLE_PAGES = [["Airport transfers", "Taxis wait outside the arrivals hall around the clock."],
+                 ["Hotel shuttle", "The hotel shuttle leaves from gate B7 every forty minutes."],
+                 ["Parking", "Long-stay parking is in the north garage."]]
+
+
 def write_eml(path: Path) -> Path:
-    """One message: an English plain and HTML body, and a Chinese Word attachment (its own sections)."""
+    """One message: an English plain and HTML body; a Chinese Word attachment and an English three-page PDF, each
+    indexed as a document of its own."""
+    from tests.data.make_fixtures import build_pdf
+
     msg = _message("Quarterly budget review", "Ada Lovelace <ada@example.org>",
                    "Hello all,\n\nThe finance committee moved the quarterly budget review to Thursday at 3 pm in "
                    "meeting room Kestrel.\n\nAda",
@@ -108,6 +117,7 @@ def write_eml(path: Path) -> Path:
                    "3 pm in meeting room <b>Kestrel</b>.</p><p>Ada</p>")
     msg.add_attachment(_docx_bytes(), maintype="application",
                        subtype="vnd.openxmlformats-officedocument.wordprocessingml.document", filename="纪要.docx")
+    msg.add_attachment(build_pdf(SHUTTLE_PAGES), maintype="application", subtype="pdf", filename="shuttle.pdf")
     path.write_bytes(msg.as_bytes())
     return path
 

@@ -110,7 +110,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
             members[VECTORS] = _put(zf, VECTORS, vectors.astype("<f4").tobytes())
             if with_documents:
                 linked = {s["id"]: s for s in sources if s["id"] not in detached}
-                for f in files:
+                for f in (f for f in files if f["parent_id"] is None):  # attachments: inside their message
                     member = f"documents/{f['id']}/{_leaf(f['path'])}"
                     entry = None
                     if DOCUMENT_NAME.fullmatch(member) and f["source_id"] in linked:

@@ -17,7 +17,7 @@ from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.file_types import is_supported
-from desktop_rag.engine.paths import is_inside
+from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.store import Store
 
@@ -153,7 +153,8 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
     sources = {s["id"]: s for s in content.sources}
     files: set[str] = set()
     folders: set[str] = set()
-    for f in content.files:
+    by_id = {f["id"]: f for f in content.files}
+    for f in (f for f in content.files if f.get("parent_id") is None):
         source = sources[f["source_id"]]
         if source["kind"] == "file":
             target = base[source["id"]]
@@ -163,6 +164,10 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
             raise ArchiveError.coded("path_outside", root=root)
         target = _unique(target, files, folders, root)
         mapping[("file", f["id"])] = str(target)
+    for f in (f for f in content.files if f.get("parent_id") is not None):  # below its message, never written
+        parent = by_id[f["parent_id"]]
+        mapping[("file", f["id"])] = attachment_path(mapping[("file", parent["id"])],
+                                                     attachment_part(parent["path"], f["path"]))
     return mapping
 
 

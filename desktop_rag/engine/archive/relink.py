@@ -13,7 +13,7 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported, supported_types
-from desktop_rag.engine.paths import is_inside, normalise_path
+from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside, normalise_path
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.store import SourceRecord, Store
 
@@ -34,7 +34,10 @@ def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceReco
                                    collection=collections.name_of(store, other.collection_id))
     files = store.files(source.id)
     moved = {f.id: target if source.kind == "file" else os.path.join(target, *_below(f.path, source.path))
-             for f in files}
+             for f in files if f.parent_id is None}
+    paths = {f.id: f.path for f in files}  # an attachment follows its message
+    moved.update({f.id: attachment_path(moved[f.parent_id], attachment_part(paths[f.parent_id], f.path))
+                  for f in files if f.parent_id in moved})
     if len(set(moved.values())) != len(moved):
         raise UsageError.coded("link_collision", path=source.path, target=target)
     archive_rows.relink_rows(store, source.id, target, moved)  # the next run checks each file's hash

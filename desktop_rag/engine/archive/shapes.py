@@ -46,7 +46,7 @@ def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndar
         return "a file has an invalid status, or a path that is not an absolute local path"
     if any(not is_supported(f["path"]) for f in files):
         return "a file is not a supported document type"
-    problem = _placement(sources, files)
+    problem = _attachments(files) or _placement(sources, files)
     if problem:
         return problem
     if any(c.get("page") is not None and not isinstance(c["page"], int) for c in chunks):
@@ -64,6 +64,9 @@ def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndar
         return "a vector belongs to no chunk"
     if any(d not in file_ids for d in documents):
         return "a document belongs to no file"
+    attachments = {f["id"] for f in files if f.get("parent_id") is not None}
+    if any(d in attachments for d in documents):
+        return "an attachment has a document of its own (it travels inside its message)"
     found = {"sources": len(sources), "files": len(files), "chunks": len(chunks), "vectors": len(vector_ids)}
     if any(counts.get(k) != v for k, v in found.items()):
         return "its counts do not match its content"
@@ -97,6 +100,22 @@ def _sane_path(path: str) -> bool:
     return not any(part in (".", "..") for part in re.split(r"[/\\]", path))
 
 
+def _attachments(files: list[dict]) -> str | None:
+    """An attachment row (parent_id; archives before schema 3 have none) belongs to a message of the archive in
+    the same source, one level deep, and lies below that message's path."""
+    by_id = {f["id"]: f for f in files}
+    for f in files:
+        parent_id = f.get("parent_id")
+        if parent_id is None:
+            continue
+        parent = by_id.get(parent_id) if isinstance(parent_id, int) and not isinstance(parent_id, bool) else None
+        if parent is None or parent.get("parent_id") is not None or parent["source_id"] != f["source_id"]:
+            return "an attachment belongs to no message of the archive"
+        if not (is_inside(f["path"], parent["path"]) and f["path"] != parent["path"]):
+            return "an attachment lies outside its message"
+    return None
+
+
 def _placement(sources: list[dict], files: list[dict]) -> str | None:
     """Sources apart from one another, and every file inside its own source."""
     for i, a in enumerate(sources):
@@ -106,8 +125,8 @@ def _placement(sources: list[dict], files: list[dict]) -> str | None:
     by_id = {s["id"]: s for s in sources}
     for f in files:
         source = by_id.get(f["source_id"])
-        if source is None:
-            continue  # reported below as a missing source
+        if source is None or f.get("parent_id") is not None:
+            continue  # a missing source is reported below; an attachment lies below its message (checked above)
         inside = f["path"] == source["path"] if source["kind"] == "file" else \
             is_inside(f["path"], source["path"]) and not is_inside(source["path"], f["path"])
         if not inside:

@@ -11,6 +11,7 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.chunking import document_text
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
+from desktop_rag.engine.paths import attachment_part
 from desktop_rag.engine.types import Hit
 
 ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
@@ -29,6 +30,18 @@ class IndexedFile:
     size: int
     mtime_ns: int
     sha256: str
+
+
+@dataclass(frozen=True)
+class Carrier:
+    """The file a cited document sits inside (the message of an e-mail attachment), as the store recorded it."""
+
+    path: str
+    indexed: IndexedFile | None
+
+    def part(self, path: str) -> str:
+        """Where the attachment at `path` sits in this file (AttachedDocument.part)."""
+        return attachment_part(self.path, path)
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,7 @@ class Location:
     passage: str = ""  # the stored passage text, shown beside the page when it is not matched
     focus: tuple[tuple[int, int], ...] = ()  # the hit's focus (sentences quoted or sent) as start/end like `start`/`end`
     focus_rects: tuple[tuple[float, float, float, float], ...] = ()  # PDFs: the focus spans' rectangles
+    carrier: str = ""  # an attachment: the file it sits in (what the default app opens, what is indexed again)
 
     @property
     def found(self) -> bool:
@@ -180,21 +194,37 @@ def is_verbatim(sentence: str, source: str) -> bool:
 
 
 def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None,
-           table_chars: int = TABLE_CHARS) -> Location:
+           table_chars: int = TABLE_CHARS, carrier: Carrier | None = None) -> Location:
     """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets).
 
     `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages). `table_chars` is
-    the library's chunk size: tables are re-read in the row groups they were indexed in.
+    the library's chunk size: tables are re-read in the row groups they were indexed in. `carrier`: hit.path is
+    an attachment inside that file (an e-mail), read from it; whether it changed is the carrier's state.
     """
-    state = file_state(hit.path, indexed)
+    state = file_state(carrier.path, carrier.indexed) if carrier else file_state(hit.path, indexed)
     kind = "pdf" if Path(hit.path).suffix.lower() == ".pdf" else "text"
-    base = Location(hit.path, kind, state, NOT_FOUND, page=hit.page, passage=hit.text)
+    base = Location(hit.path, kind, state, NOT_FOUND, page=hit.page, passage=hit.text,
+                    carrier=carrier.path if carrier else "")
     if state == MISSING:
         return _replace(base, error="The file was moved or deleted since it was indexed")
     try:
-        return locate_in_pdf(hit, base, pdf) if kind == "pdf" else _locate_in_text(hit, base, max_bytes, table_chars)
+        if kind == "pdf":
+            return locate_in_pdf(hit, base, pdf, carrier, max_bytes)
+        return _locate_in_text(hit, base, max_bytes, table_chars, carrier)
     except LoadError as exc:
         return _replace(base, error=str(exc))
+
+
+def open_pdf(path: str, carrier: Carrier | None = None, max_bytes: int = 0):
+    """A PdfFile of the PDF at `path`, or of the attachment at `path` read from `carrier` (at most `max_bytes`)
+    into memory."""
+    from desktop_rag.engine.document.pdf_render import PdfFile
+
+    if carrier is None:
+        return PdfFile(path)
+    from desktop_rag.engine.ingest.loaders.email import attachment_bytes
+
+    return PdfFile(path, data=attachment_bytes(Path(carrier.path), carrier.part(path), max_bytes))
 
 
 def _replace(location: Location, **changes) -> Location:
@@ -203,11 +233,16 @@ def _replace(location: Location, **changes) -> Location:
     return replace(location, **changes)
 
 
-def _locate_in_text(hit: Hit, base: Location, max_bytes: int, table_chars: int) -> Location:
+def _locate_in_text(hit: Hit, base: Location, max_bytes: int, table_chars: int, carrier: Carrier | None) -> Location:
     """Load the document with the project's loader; the stored offsets first, then a search."""
     from desktop_rag.engine.ingest.loaders import LoadContext, load
+    from desktop_rag.engine.ingest.loaders.email import attachment_document
 
-    text = document_text(load(Path(hit.path), max_bytes=max_bytes, context=LoadContext(table_chars=table_chars)))
+    if carrier is not None:
+        document = attachment_document(Path(carrier.path), carrier.part(hit.path), table_chars, max_bytes)
+    else:
+        document = load(Path(hit.path), max_bytes=max_bytes, context=LoadContext(table_chars=table_chars))
+    text = document_text(document)
     if hit.char_end > hit.char_start and text[hit.char_start:hit.char_end] == hit.text:
         start, end, how = hit.char_start, hit.char_end, EXACT
     elif (found := find_passage(text, hit.text, hit.char_start)) is not None:
@@ -238,12 +273,10 @@ def page_order(cited: int | None, count: int) -> list[int]:
     return order
 
 
-def locate_in_pdf(hit: Hit, base: Location, pdf=None) -> Location:
+def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = None, max_bytes: int = 0) -> Location:
     """The page holding the passage (the cited one first) and the highlight rectangles on it."""
-    from desktop_rag.engine.document.pdf_render import PdfFile
-
     own = pdf is None
-    pdf = pdf or PdfFile(hit.path)
+    pdf = pdf or open_pdf(hit.path, carrier, max_bytes)
     try:
         count = pdf.page_count
         for index in page_order(hit.page, count):

@@ -41,12 +41,12 @@ def _pdfium():
     return pdfium
 
 
-def open_error(path: Path, exc: Exception) -> LoadError:
-    """A readable reason why PDFium could not open a file."""
+def open_error(path: Path, exc: Exception, in_memory: bool = False) -> LoadError:
+    """A readable reason why PDFium could not open a file (`in_memory`: its bytes, read from another file)."""
     text = str(exc).lower()
     if "password" in text:
         return LoadError.coded("view_password")
-    if isinstance(exc, FileNotFoundError) or not path.exists():
+    if isinstance(exc, FileNotFoundError) or not (in_memory or path.exists()):
         return LoadError.coded("view_vanished")
     if "format" in text or "data" in text:
         return LoadError.coded("view_damaged")
@@ -67,15 +67,17 @@ def render_scale(width: float, height: float, scale: float) -> float:
 class PdfFile:
     """An open PDF; every method is safe to call from any thread (PDFium calls are serialised)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, data: bytes | None = None) -> None:
+        """The PDF at `path`; with `data`, the PDF made of those bytes, which `path` names (an e-mail's
+        attachment, read from its message)."""
         self.path = Path(path)
         self._closed = False
         pdfium = _pdfium()
         with PDFIUM_LOCK:
             try:
-                self._doc = pdfium.PdfDocument(str(self.path))
+                self._doc = pdfium.PdfDocument(data if data is not None else str(self.path))
             except (pdfium.PdfiumError, OSError) as exc:
-                raise open_error(self.path, exc) from exc
+                raise open_error(self.path, exc, in_memory=data is not None) from exc
             n = len(self._doc)
             self.page_sizes: tuple[tuple[float, float], ...] = tuple(self._display_size(i) for i in range(n))
 

@@ -68,6 +68,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "zh": "此邮件包含超过 {n:,} 个部分（附件或替代内容），看起来是刻意构造的，未被读取"},
     "error.email_empty": {"en": "The e-mail file is empty", "zh": "邮件文件为空"},
     "error.email_no_text": {"en": "This e-mail contains no text", "zh": "此邮件中没有文字"},
+    "error.attachment_gone": {"en": "The message no longer holds the attachment {name}; index it again",
+                              "zh": "邮件中已没有附件 {name}；请重新索引"},
     "error.not_mbox": {"en": "Not an mbox mailbox (it does not start with a \"From \" line)",
                        "zh": "这不是 mbox 邮箱文件（开头不是“From ”行）"},
     "error.mbox_too_many": {"en": "This mailbox holds {n:,} messages, more than the limit of {limit:,}; split it into "
@@ -252,4 +254,7 @@ TEXTS: dict[str, dict[str, str]] = {
                            "zh": "{n} 页文字层无法读取的页面已通过文字识别（OCR）读取"},
     "note.pdf_left_out": {"en": "{n} page(s) with an unreadable text layer were left out",
                           "zh": "{n} 页文字层无法读取的页面被略过"},
+    "note.attachments_over_bounds": {"en": "{n} attachment(s) were not read, over a limit ({mb} MB each, {count} per "
+                                           "message): {names}",
+                                     "zh": "{n} 个附件超出上限（每个 {mb} MB，每封邮件 {count} 个），未被读取：{names}"},
 }

@@ -18,9 +18,10 @@ from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skip
 from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedding_text
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
-from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.store.store import AttachmentRows, FileRecord, SourceRecord, Store
 from desktop_rag.engine.store.vector_index import VectorIndex
-from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, Progress
+from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, ParsedDocument, Progress
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ class _Tally:
     failed: list[FailedFile] = field(default_factory=list)
     notes: list[FailedFile] = field(default_factory=list)  # indexed files the reader said something about
     skipped: dict[str, int] = field(default_factory=dict)  # not supported, by suffix
+    attachments: int = 0  # read as documents of their own
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ class Ingestor:
     def run(self, sources: Sequence[SourceRecord], embed: bool = True, force: Sequence[str] = ()) -> IndexReport:
         """Reconcile `sources`, then (if `embed`) embed every chunk still without a vector."""
         started = time.monotonic()
-        work = self._reconcile(sources, set(force))
+        carriers = [self.store.carrier(path) for path in force]  # an attachment is read again with its message
+        work = self._reconcile(sources, {c.path if c else path for c, path in zip(carriers, force)})
         self._text_phase(work)
         if embed and not self.cancel.is_set():
             self.embed_pending()
@@ -91,7 +94,7 @@ class Ingestor:
         return IndexReport(
             t.added, t.updated, t.removed, t.unchanged, tuple(t.failed), t.chunks, t.embedded,
             time.monotonic() - started, self.cancel.is_set(), notes=tuple(t.notes),
-            skipped=tuple(sorted(t.skipped.items(), key=lambda kv: (-kv[1], kv[0]))),
+            skipped=tuple(sorted(t.skipped.items(), key=lambda kv: (-kv[1], kv[0]))), attachments=t.attachments,
         )
 
     # ---- reconcile ---------------------------------------------------------
@@ -110,7 +113,8 @@ class Ingestor:
                 self.tally.skipped[suffix] = self.tally.skipped.get(suffix, 0) + n
             with self.store.transaction():  # what `status` reports: the last scan of each source
                 set_skipped(self.store, source.id, by_type)
-            stored = {f.path: f for f in self.store.files(source.id)}
+            # an attachment is never on disk: its row comes and goes with its message's
+            stored = {f.path: f for f in self.store.files(source.id) if f.parent_id is None}
             on_disk = {d.path for d in found}
             vanished.update({p: f for p, f in stored.items() if p not in on_disk})
             for disk in found:
@@ -202,10 +206,11 @@ class Ingestor:
             self.on_file(FileEvent(disk.path, "failed", error))
             return
         note = "; ".join(doc.notes)
+        attached = self._attachment_rows(disk.path, doc)
         dropped = self.store.replace_file_chunks(
-            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note)
+            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached)
         self._drop_vectors(dropped)
-        note_chunk_texts(self.store, [c.text for c in chunks])
+        note_chunk_texts(self.store, [c.text for c in chunks] + [c.text for a in attached for c in a.chunks])
         if item.existing is None:
             self.tally.added += 1
         else:
@@ -214,6 +219,20 @@ class Ingestor:
         if note:
             self.tally.notes.append(FailedFile(disk.path, note))
         self.on_file(FileEvent(disk.path, "indexed", note, chunks=len(chunks)))
+        self.tally.attachments += len(attached)
+        for a in attached:
+            self.tally.chunks += len(a.chunks)
+            self.on_file(FileEvent(a.path, "indexed", a.note, chunks=len(a.chunks), carrier=disk.path))
+
+    def _attachment_rows(self, path: str, doc: ParsedDocument) -> list[AttachmentRows]:
+        """The documents a file carries (an e-mail's attachments), chunked, with their paths below `path`."""
+        rows = []
+        for a in doc.attachments:
+            chunks = chunk_document(a.document, self.settings.chunk_size, self.settings.chunk_overlap)
+            if chunks:
+                rows.append(AttachmentRows(attachment_path(path, a.part), a.size, a.sha256, chunks,
+                                           "; ".join(a.document.notes)))
+        return rows
 
     def _ocr_progress(self, page: int, pages: int) -> None:
         """Text recognition inside the current file: "recognising text, page 3 of 40"."""

@@ -13,7 +13,7 @@ from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text import keyword
 
-FILE_FIELDS = ("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count")
+FILE_FIELDS = ("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count", "parent_id")
 CHUNK_FIELDS = ("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr")
 
 
@@ -28,7 +28,7 @@ def collection_rows(store: Store, collection_id: int):
     sources = [{"id": r[0], "path": r[1], "kind": r[2]} for r in db.execute(
         "SELECT id, path, kind FROM sources WHERE collection_id = ? ORDER BY id", (collection_id,))]
     files = [dict(zip(FILE_FIELDS, r)) for r in db.execute(
-        "SELECT f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count "
+        "SELECT f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count, f.parent_id "
         "FROM files f JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY f.id", (collection_id,))]
     chunks = [dict(zip(CHUNK_FIELDS, r)) for r in db.execute(
         "SELECT c.id, c.file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
@@ -59,13 +59,14 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
             new_source[s["id"]] = db.execute(
                 "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
                 (source_paths[s["id"]], s["kind"], now, collection_id, int(detached))).lastrowid
-        new_file = {}
-        for f in files:
+        new_file: dict[int, int] = {}
+        for f in sorted(files, key=lambda f: f.get("parent_id") is not None):  # a message before its attachments
+            parent = f.get("parent_id")
             new_file[f["id"]] = db.execute(
-                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?)", (new_source[f["source_id"]], file_paths[f["id"]], f["size"],
-                                               f["mtime_ns"], f["sha256"], f["status"], f["error"], f["chunk_count"],
-                                               now)).lastrowid
+                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at, "
+                "parent_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (new_source[f["source_id"]], file_paths[f["id"]], f["size"], f["mtime_ns"], f["sha256"], f["status"],
+                 f["error"], f["chunk_count"], now, None if parent is None else new_file[parent])).lastrowid
         next_id = store._next_chunk_id()
         new_chunk = {}
         for number, c in enumerate(sorted(chunks, key=lambda c: c["id"])):

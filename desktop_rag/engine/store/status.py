@@ -27,6 +27,7 @@ def library_status(store: Store, collection: int | None, model: str, dimension: 
         files_indexed=counts.get("indexed", 0),
         files_failed=counts.get("failed", 0),
         files_pending=counts.get("pending", 0),
+        files_attachments=store.count_attachments(collection),
         failed_files=tuple(store.failed_files(collection)),
         sources=tuple(s.path for s in sources),
         not_linked=tuple(s.path for s in sources if s.detached),

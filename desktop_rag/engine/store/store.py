@@ -18,7 +18,7 @@ from desktop_rag.engine.store import answer_cache, grades, keyword_index, summar
 from desktop_rag.engine.text import keyword
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
-SCHEMA_VERSION = 2  # 2: collections (sources.collection_id, conversations.collection_id)
+SCHEMA_VERSION = 3  # 2: collections (sources.collection_id, conversations.collection_id); 3: files.parent_id
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -106,6 +106,18 @@ class FileRecord:
     status: str
     error: str
     chunk_count: int
+    parent_id: int | None = None  # an e-mail's attachment: the file row of the message that carries it
+
+
+@dataclass(frozen=True)
+class AttachmentRows:
+    """One attachment of a file, as replace_file_chunks stores it: a file row below its carrier's path."""
+
+    path: str
+    size: int
+    sha256: str
+    chunks: Sequence[ChunkDraft]
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -118,14 +130,18 @@ class SourceRecord:
 
 
 _SOURCE_COLUMNS = "id, path, kind, collection_id, detached"
+_FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id"
 # Added (schema 2 and later) to tables that older libraries already have (ALTER TABLE: no REFERENCES with a default).
 _ADDED_COLUMNS = (
     ("sources", "collection_id", "INTEGER NOT NULL DEFAULT 1"),
     ("sources", "detached", "INTEGER NOT NULL DEFAULT 0"),
     ("conversations", "collection_id", "INTEGER"),
     ("messages", "sent_json", "TEXT"),  # what an answer sent, kept with it (issue 40); older messages have none
+    # schema 3: an e-mail's attachments are files of their own, rows that go with their message's row
+    ("files", "parent_id", "INTEGER REFERENCES files(id) ON DELETE CASCADE"),
 )
-_SCHEMA_2_INDEXES = "CREATE INDEX IF NOT EXISTS sources_collection ON sources(collection_id)"
+_ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS sources_collection ON sources(collection_id)",
+                  "CREATE INDEX IF NOT EXISTS files_parent ON files(parent_id)")
 DEFAULT_COLLECTION = "Default"
 
 
@@ -187,7 +203,8 @@ class Store:
         for table, column, declaration in _ADDED_COLUMNS:
             if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-        self.db.execute(_SCHEMA_2_INDEXES)
+        for statement in _ADDED_INDEXES:
+            self.db.execute(statement)
         if not self.db.execute("SELECT EXISTS (SELECT 1 FROM collections)").fetchone()[0]:
             first = self.db.execute("SELECT coalesce(min(collection_id), 1) FROM sources").fetchone()[0]
             self.db.execute("INSERT INTO collections (id, name, created_at) VALUES (?, ?, ?)",
@@ -296,7 +313,8 @@ class Store:
     # ---- files -----------------------------------------------------------
 
     def files(self, source_id: int | None = None, collection_id: int | None = None) -> list[FileRecord]:
-        sql = "SELECT id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count FROM files"
+        """Files by path (an e-mail's attachments follow their message, `parent_id` set)."""
+        sql = f"SELECT {_FILE_COLUMNS} FROM files"
         if source_id is not None:
             rows = self.db.execute(sql + " WHERE source_id = ? ORDER BY path", (source_id,)).fetchall()
         elif collection_id is not None:
@@ -306,10 +324,13 @@ class Store:
         return [FileRecord(*r) for r in rows]
 
     def file_by_path(self, path: str) -> FileRecord | None:
-        row = self.db.execute(
-            "SELECT id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count FROM files WHERE path = ?",
-            (path,),
-        ).fetchone()
+        row = self.db.execute(f"SELECT {_FILE_COLUMNS} FROM files WHERE path = ?", (path,)).fetchone()
+        return FileRecord(*row) if row else None
+
+    def carrier(self, path: str) -> FileRecord | None:
+        """The file that carries the attachment at `path` (an e-mail), or None when `path` is no attachment."""
+        row = self.db.execute(f"SELECT {', '.join('p.' + c for c in _FILE_COLUMNS.split(', '))} FROM files f "
+                              "JOIN files p ON p.id = f.parent_id WHERE f.path = ?", (path,)).fetchone()
         return FileRecord(*row) if row else None
 
     def file_linked(self, path: str) -> bool:
@@ -323,18 +344,22 @@ class Store:
         self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, file_id))
 
     def move_file(self, file_id: int, new_path: str, source_id: int, size: int, mtime_ns: int) -> None:
-        """A renamed or moved file keeps its chunks and vectors (and may change collection with its source)."""
+        """A renamed or moved file keeps its chunks and vectors (and may change collection with its source); its
+        attachments move with it, below its new path."""
         self.bump_membership()  # its chunks may now be in another collection, folder or file type (search filters)
+        old_path = self.db.execute("SELECT path FROM files WHERE id = ?", (file_id,)).fetchone()[0]
         self.db.execute(
             "UPDATE files SET path = ?, source_id = ?, size = ?, mtime_ns = ? WHERE id = ?",
             (new_path, source_id, size, mtime_ns, file_id),
         )
+        self.db.execute("UPDATE files SET path = ? || substr(path, ?), source_id = ?, mtime_ns = ? WHERE parent_id = ?",
+                        (new_path, len(old_path) + 1, source_id, mtime_ns, file_id))
 
     def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, error: str) -> list[int]:
         """Mark a file failed (its old chunks go); returns chunk ids whose vectors were dropped."""
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
-            dropped = self._drop_chunks(file_id)
+            dropped = self._drop_chunks(file_id) + self._drop_attachments(file_id)
             self.db.execute(
                 "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, chunk_count=0, indexed_at=? "
                 "WHERE id=?",
@@ -344,32 +369,61 @@ class Store:
 
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
-        note: str = "",
+        note: str = "", attachments: Sequence[AttachmentRows] = (),
     ) -> list[int]:
-        """Text phase: swap a file's chunks (and keyword rows) in one transaction. `note` (what the reader says
-        about an indexed file, e.g. PDF pages read by OCR) is kept in its `error` column.
+        """Text phase: swap a file's chunks (and keyword rows), and its attachments' rows, in one transaction.
+        `note` (what the reader says about an indexed file, e.g. PDF pages read by OCR) is kept in its `error`
+        column. An attachment whose bytes are the ones already stored keeps its chunks and vectors.
 
         Returns the ids of old chunks whose vectors were dropped, for the FAISS cache.
         """
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
             dropped = self._drop_chunks(file_id)
-            insert_chunk = ("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
-                            "VALUES (?,?,?,?,?,?,?,?,?)")
-            next_id = self._next_chunk_id()  # explicit ids: never one used before (see _next_chunk_id)
-            for chunk_id, c in enumerate(chunks, next_id):
-                self.db.execute(
-                    insert_chunk,
-                    (chunk_id, file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, int(c.ocr)),
-                )
-                body = keyword.index_text(f"{c.heading}\n{c.text}" if c.heading else c.text)
-                self.db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
-            self.set_meta("next_chunk_id", str(next_id + len(chunks)))
+            self._insert_chunks(file_id, chunks)
+            self._set_indexed(file_id, size, mtime_ns, sha256, note, len(chunks))
+            stored = {r[0]: (r[1], r[2]) for r in self.db.execute(
+                "SELECT path, id, sha256 FROM files WHERE parent_id = ? AND status = 'indexed'", (file_id,))}
+            same = {a.path: stored[a.path][0] for a in attachments
+                    if a.sha256 and stored.get(a.path, (0, ""))[1] == a.sha256}
+            dropped += self._drop_attachments(file_id, keep=set(same.values()))
+            for a in attachments:
+                if a.path in same:
+                    self.db.execute("UPDATE files SET mtime_ns = ? WHERE id = ?", (mtime_ns, same[a.path]))
+                    continue
+                child = self._upsert_file(source_id, a.path, parent_id=file_id)
+                dropped += self._drop_chunks(child)
+                self._insert_chunks(child, a.chunks)
+                self._set_indexed(child, a.size, mtime_ns, a.sha256, a.note, len(a.chunks))
+        return dropped
+
+    def _insert_chunks(self, file_id: int, chunks: Sequence[ChunkDraft]) -> None:
+        insert_chunk = ("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
+                        "VALUES (?,?,?,?,?,?,?,?,?)")
+        next_id = self._next_chunk_id()  # explicit ids: never one used before (see _next_chunk_id)
+        for chunk_id, c in enumerate(chunks, next_id):
             self.db.execute(
-                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, chunk_count=?, "
-                "indexed_at=? WHERE id=?",
-                (size, mtime_ns, sha256, note, len(chunks), time.time(), file_id),
+                insert_chunk,
+                (chunk_id, file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, int(c.ocr)),
             )
+            body = keyword.index_text(f"{c.heading}\n{c.text}" if c.heading else c.text)
+            self.db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
+        self.set_meta("next_chunk_id", str(next_id + len(chunks)))
+
+    def _set_indexed(self, file_id: int, size: int, mtime_ns: int, sha256: str, note: str, chunk_count: int) -> None:
+        self.db.execute(
+            "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, chunk_count=?, "
+            "indexed_at=? WHERE id=?",
+            (size, mtime_ns, sha256, note, chunk_count, time.time(), file_id),
+        )
+
+    def _drop_attachments(self, file_id: int, keep: set[int] | frozenset[int] = frozenset()) -> list[int]:
+        """Forget a file's attachment rows (but `keep`); returns chunk ids whose vectors were dropped."""
+        dropped: list[int] = []
+        for (child,) in self.db.execute("SELECT id FROM files WHERE parent_id = ?", (file_id,)).fetchall():
+            if child not in keep:
+                dropped += self._drop_chunks(child)
+                self.db.execute("DELETE FROM files WHERE id = ?", (child,))
         return dropped
 
     def delete_files(self, file_ids: Iterable[int]) -> list[int]:
@@ -377,7 +431,7 @@ class Store:
         dropped: list[int] = []
         with self.transaction():
             for file_id in file_ids:
-                dropped += self._drop_chunks(file_id)
+                dropped += self._drop_chunks(file_id) + self._drop_attachments(file_id)
                 self.db.execute("DELETE FROM files WHERE id = ?", (file_id,))
         return dropped
 
@@ -387,11 +441,11 @@ class Store:
         high = self.db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
         return max(int(self.get_meta("next_chunk_id") or 0), high + 1)
 
-    def _upsert_file(self, source_id: int, path: str) -> int:
+    def _upsert_file(self, source_id: int, path: str, parent_id: int | None = None) -> int:
         self.db.execute(
             "INSERT OR IGNORE INTO files (source_id, path, status) VALUES (?, ?, 'pending')", (source_id, path)
         )
-        self.db.execute("UPDATE files SET source_id = ? WHERE path = ?", (source_id, path))
+        self.db.execute("UPDATE files SET source_id = ?, parent_id = ? WHERE path = ?", (source_id, parent_id, path))
         return self.db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()[0]
 
     def _drop_chunks(self, file_id: int) -> list[int]:
@@ -480,6 +534,11 @@ class Store:
             return dict(self.db.execute("SELECT status, count(*) FROM files GROUP BY status").fetchall())
         return dict(self.db.execute(f"SELECT status, count(*) FROM files f WHERE {_IN_COLLECTION} GROUP BY status",
                                     (collection_id,)).fetchall())
+
+    def count_attachments(self, collection_id: int | None = None) -> int:
+        """How many files are attachments of another (e-mail attachments, documents of their own)."""
+        where, args = (f" AND {_IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
+        return self.db.execute(f"SELECT count(*) FROM files f WHERE parent_id IS NOT NULL{where}", args).fetchone()[0]
 
     def failed_files(self, collection_id: int | None = None) -> list[FailedFile]:
         where, args = (f" AND {_IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())

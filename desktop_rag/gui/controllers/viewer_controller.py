@@ -17,12 +17,14 @@ from desktop_rag.engine import (
     NOT_FOUND,
     PARTIAL,
     UNKNOWN,
+    Carrier,
     Hit,
     IndexedFile,
     Location,
     find_in_pdf,
     locate,
     location_text,
+    open_pdf,
 )
 from desktop_rag.gui import i18n
 from desktop_rag.gui.text import file_url, openable_file
@@ -305,20 +307,21 @@ class ViewerController(QObject):
         if hit is None:
             return
         location = self.location
-        if not openable_file(hit.path) or location is None or location.file_state == MISSING:
+        path = (location.carrier if location is not None else "") or hit.path  # an attachment: its message
+        if not openable_file(path) or location is None or location.file_state == MISSING:
             if self.view is not None:  # a .bat named like a report, a network path, a not-linked archive file
-                self.view.set_banner(tr("not_handed", path=hit.path), level="info")
+                self.view.set_banner(tr("not_handed", path=path), level="info")
             return
-        page = self.page + 1 if location.kind == "pdf" else hit.page
-        if not QDesktopServices.openUrl(file_url(hit.path, page)) and self.view is not None:
-            self.view.set_banner(tr("no_open", path=hit.path), level="info")
+        page = None if location.carrier else self.page + 1 if location.kind == "pdf" else hit.page
+        if not QDesktopServices.openUrl(file_url(path, page)) and self.view is not None:
+            self.view.set_banner(tr("no_open", path=path), level="info")
 
     def reindex(self) -> None:
         hit = self.hit
         if hit is None or self.view is None:
             return
         self._reindexing = hit.path
-        self.backend.force([hit.path])
+        self.backend.force([(self.location.carrier if self.location is not None else "") or hit.path])
         self.view.set_banner(tr("reindex_started"), level="info")
 
     def _library_changed(self, change) -> None:
@@ -340,24 +343,32 @@ class ViewerController(QObject):
             self.view.close()
 
 
+def _indexed(record) -> IndexedFile | None:
+    return IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
+
+
 def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
-    """On the locate thread: the store's record of the file, then the passage in the file as it is now."""
+    """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
+    e-mail's attachment: read from its message)."""
     record, linked = engine.indexed_file(hit.path)
-    indexed = IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
+    indexed = _indexed(record)
     if not linked:  # its path came from someone else's archive: nothing is read there
         kind = "pdf" if hit.path.lower().endswith(".pdf") else "text"
         return Location(hit.path, kind, MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
                         error=tr("not_linked")), None
+    holder = engine.carrier(hit.path)
+    carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
     pdf = None
-    if hit.path.lower().endswith(".pdf") and os.path.isfile(hit.path):
-        from desktop_rag.engine import LoadError, PdfFile
+    if hit.path.lower().endswith(".pdf") and os.path.isfile(carrier.path if carrier else hit.path):
+        from desktop_rag.engine import LoadError
 
         try:
-            pdf = PdfFile(hit.path)
-        except LoadError:
-            return locate(hit, indexed, max_bytes=max_bytes), None  # opens it again, reports the reason
+            pdf = open_pdf(hit.path, carrier, max_bytes)
+        except LoadError:  # opens it again, reports the reason
+            return locate(hit, indexed, max_bytes=max_bytes, carrier=carrier), None
     try:
-        return locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size), pdf
+        return locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
+                      carrier=carrier), pdf
     except BaseException:
         if pdf is not None:
             pdf.close()

@@ -25,6 +25,7 @@ from desktop_rag.gui.models.library_rows import (
 )
 
 HEADERS = ("library.col.name", "library.col.state", "library.col.chunks")
+ATTACHMENT_MARK = "\u21b3 "  # "↳ ": an e-mail's attachment, in the row under its message
 _STATE_COLOURS = {"failed": "#c62828", "indexing": "#1565c0", "queued": "#6d6d6d", "pending": "#6d6d6d",
                   "removed": "#9e9e9e"}
 
@@ -79,13 +80,14 @@ def file_data(row: FileRow, column: int, role: int) -> object:
     """A file's cell."""
     if role == Qt.ItemDataRole.DisplayRole:
         if column == COL_NAME:
-            return os.path.basename(row.path)
+            return ATTACHMENT_MARK + os.path.basename(row.path) if row.attachment else os.path.basename(row.path)
         if column == COL_STATE:
             return i18n.tr(f"state.{row.state}") if row.state else ""
         if column == COL_CHUNKS:
             return row.chunks if row.state in ("indexed", "unchanged") else ""
     if role == Qt.ItemDataRole.ToolTipRole:
-        return file_detail(row.state, row.error) or row.path
+        where = i18n.tr("library.attachment_tip", path=row.path) if row.attachment else row.path
+        return file_detail(row.state, row.error) or where
     if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATE and row.state in _STATE_COLOURS:
         return QBrush(QColor(_STATE_COLOURS[row.state]))
     if role == Qt.ItemDataRole.TextAlignmentRole and column == COL_CHUNKS:

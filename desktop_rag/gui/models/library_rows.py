@@ -29,12 +29,13 @@ class FileRow:
     state: str
     error: str = ""
     chunks: int = 0
+    attachment: bool = False  # an e-mail's attachment, listed under its message
 
 
 def row_of(record: FileRecord) -> FileRow:
     """A file's row as the listing has it (a pending file shows as queued)."""
     state = "queued" if record.status == "pending" else record.status
-    return FileRow(record.path, state, record.error, record.chunk_count)
+    return FileRow(record.path, state, record.error, record.chunk_count, record.parent_id is not None)
 
 
 def counts(row: FileRow) -> tuple[int, int, int]:

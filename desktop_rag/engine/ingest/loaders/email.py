@@ -1,18 +1,25 @@
-"""E-mail (.eml, .mbox): each message's subject, sender, date and body, and the text of its attachments.
+"""E-mail (.eml, .mbox): each message's subject, sender, date and body; its attachments as documents of their own.
 
 Standard library `email` (policy.default: RFC 2047 headers such as =?GB2312?B?...?= decoded). The body is the
 text/plain part, else the HTML part through the web-page reader. A message is one or more sections headed by
-its subject; in an mbox `Section.page` is the message's number (1-based), in an .eml it is None.
+its subject; in an mbox `Section.page` is the message's number (1-based), in an .eml it is None. The header
+section lists every attachment by name, so a search for a file name finds the message.
 
-Attachments are read into sections of the same document, headed (subject, "attachment: NAME"), so a search
-finds them and the citation names the message and the attachment: text and HTML directly, forwarded messages
-(message/rfc822) as messages nested at most MAX_NESTING deep, and every other type the app reads (PDF, Word, ...)
-through its own loader from a private temporary folder (PDFs without OCR, to keep a mailbox's time bounded).
-Bounds: at most MAX_ATTACHMENTS per message and MAX_ATTACHMENT_BYTES each, MAX_ATTACHMENT_TOTAL per file; one
-that is over a bound, unreadable or of another type is skipped and only its name is kept (the header lists
-every attachment). A message with more than MAX_PARTS MIME parts or MAX_MULTIPARTS multipart containers (a
-crafted one: Python's parser needs seconds for 10,000 parts and recursion for deep nesting) is refused before
-it is parsed; in an mbox such a message is skipped and the others are read.
+An attachment of a type the app reads (text, HTML, PDF, Word, spreadsheets, slides, ...; a forwarded message,
+message/rfc822 or .eml, as a message) becomes an AttachedDocument: the library indexes it as a document of its
+own below the message's path ("m.eml/2/report.pdf"), cited with its own pages, slides or sheets. Each is read
+through its own loader from a private temporary folder (PDFs without OCR, to keep a mailbox's time bounded). A
+picture is read by text recognition only when it looks like a scan or a photo of a page: attached (not inline,
+no Content-ID: signatures and logos are inline) and at least MIN_PICTURE_PIXELS large with no side under
+MIN_PICTURE_SIDE (icons and banners are smaller), at most MAX_PICTURES per file, and only when OCR is on. A
+mailbox inside a message is not unpacked. A forwarded message's own attachments are documents too, at most
+MAX_NESTING messages deep. `attachment_document` reads one again by its `part` for the viewer, by the same walk.
+
+Bounds: at most MAX_ATTACHMENTS per message and MAX_ATTACHED per file, MAX_ATTACHMENT_BYTES each and
+MAX_ATTACHMENT_TOTAL per file; one over a bound is not read and the message's note says so. A message with more
+than MAX_PARTS MIME parts or MAX_MULTIPARTS multipart containers (a crafted one: Python's parser needs seconds for
+10,000 parts and recursion for deep nesting) is refused before it is parsed; in an mbox such a message is
+skipped and the others are read.
 
 An mbox is split at "From " lines that start the file or follow a blank line (mboxo/mboxrd; ">From " unescaped);
 the mailbox module is not used because it opens the file for writing.
@@ -20,204 +27,66 @@ the mailbox module is not used because it opens the file for writing.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email import policy
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.parser import BytesParser
 from pathlib import Path, PurePath
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES
+from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES, reader_for
 from desktop_rag.engine.ingest.cleaning import normalize_text
-from desktop_rag.engine.ingest.loaders import LoadContext, load
+from desktop_rag.engine.ingest.loaders import LoadContext, PageCallback, check_file, load
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS, Block, blocks_to_sections, table_chars
-from desktop_rag.engine.ingest.loaders.html import decode_html, html_blocks
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.loaders.email_mime import (
+    attachment_data, attachment_name, body_part, header, html_of, is_attachment, leaves, text_of)
+from desktop_rag.engine.messages import TEXTS
+from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
 
 MAX_MESSAGES = 50_000  # in one mbox
 MAX_PARTS = 500  # MIME parts of one message
 MAX_MULTIPARTS = 50  # multipart containers of one message (bounds the nesting the parser recurses into)
 MAX_NESTING = 3  # forwarded messages inside forwarded messages
 MAX_ATTACHMENTS = 20  # read per message
+MAX_ATTACHED = 1_000  # attachments read per file (an mbox)
 MAX_ATTACHMENT_BYTES = 20 << 20
 MAX_ATTACHMENT_TOTAL = 100 << 20  # per file
-_TEXT_SUFFIXES = (".txt", ".md", ".markdown")
-_HTML_SUFFIXES = (".html", ".htm")
-_NOT_READ = (".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".webp", ".bmp",  # signatures and logos: no OCR
-             ".mbox")  # a mailbox inside a message: not unpacked
-_UNIT = {".pdf": "page", ".pptx": "slide", ".epub": "chapter"}  # an attachment's units, named in its heading
+MAX_PICTURES = 5  # pictures read by text recognition per file
+MIN_PICTURE_PIXELS = 400_000  # about 800 x 500: a page, a receipt or a screenshot of text; icons are smaller
+MIN_PICTURE_SIDE = 300
+_PICTURES = frozenset(reader_for("x.png").suffixes)
+_READABLE = frozenset(SUPPORTED_SUFFIXES) - {".mbox"}  # a mailbox inside a message: not unpacked
 _PART_HEADER = re.compile(rb"^content-type:", re.IGNORECASE | re.MULTILINE)
 _MULTIPART = re.compile(rb"^content-type:[ \t]*multipart/", re.IGNORECASE | re.MULTILINE)
 _MBOX_FROM = re.compile(rb"(?:\A|\r?\n\r?\n)From [^\n]*\n")
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
-_NAME_BAD = re.compile(r"[\x00-\x1f\x7f/\\]")
 
+
+def _no_pages(_done: int, _total: int) -> None:
+    return None
 
 
 @dataclass
-class _Budget:
-    """What one file's attachments may still use, and the size of a table's row groups."""
+class _Reading:
+    """One file's reading: what its attachments may still use, what was read, what was not."""
 
-    bytes_left: int = MAX_ATTACHMENT_TOTAL
     table_chars: int = TABLE_CHARS
+    ocr: bool = False  # pictures are read by text recognition
+    page: PageCallback = _no_pages  # a picture's recognition, reported as for a scanned page (the time budget)
+    bytes_left: int = field(default_factory=lambda: MAX_ATTACHMENT_TOTAL)  # the bounds as they are now (tests)
+    pictures_left: int = field(default_factory=lambda: MAX_PICTURES)
+    attached: list[AttachedDocument] = field(default_factory=list)
+    over_bounds: list[str] = field(default_factory=list)  # attachment names not read for a bound
 
-
-def _header(msg: Message, name: str) -> str:
-    """A header's decoded value ('' when absent or unreadable), on one line."""
-    try:
-        value = msg.get(name)
-    except Exception:  # a malformed header the policy cannot parse
-        value = None
-    return " ".join(str(value).split()) if value is not None else ""
-
-
-def _safe_name(name: str) -> str:
-    return _NAME_BAD.sub("_", PurePath(name.replace("\\", "/")).name).strip()[:200]
-
-
-def _text_of(part: Message) -> str:
-    """A text part decoded with its declared charset, else detected as for a text file."""
-    from desktop_rag.engine.ingest.loaders.text import decode_bytes
-
-    try:
-        content = part.get_content()
-        if isinstance(content, str):
-            return content
-    except (LookupError, UnicodeError, ValueError, AttributeError, KeyError):
-        pass
-    payload = part.get_payload(decode=True) or b""
-    try:
-        return decode_bytes(payload)[0] if payload else ""
-    except LoadError:
-        return ""
-
-
-def _html_of(part: Message) -> list[Block]:
-    payload = part.get_payload(decode=True) or b""
-    return html_blocks(decode_html(payload, declared=part.get_content_charset() or ""))[1] if payload else []
-
-
-def _body_part(msg: Message) -> Message | None:
-    try:
-        return msg.get_body(preferencelist=("plain", "html")) if isinstance(msg, EmailMessage) else None
-    except (KeyError, AttributeError, ValueError):
-        return None
-
-
-def _leaves(msg: Message) -> list[tuple[Message, bool]]:
-    """The non-multipart parts of a message in order, each with whether it sits in a multipart/alternative;
-    a forwarded message (message/rfc822) is one leaf."""
-    leaves: list[tuple[Message, bool]] = []
-    stack: list[tuple[Message, bool]] = [(msg, False)]
-    while stack:
-        part, in_alternative = stack.pop()
-        if part.is_multipart() and part.get_content_type() != "message/rfc822":
-            children = part.get_payload()
-            alternative = in_alternative or part.get_content_subtype() == "alternative"
-            stack.extend((child, alternative) for child in reversed(children) if isinstance(child, Message))
-        elif part is not msg or not leaves:
-            leaves.append((part, in_alternative))
-    return leaves
-
-
-def _is_attachment(part: Message) -> bool:
-    """Whether a part is an attachment: so disposed, or named (a malformed header reads as not)."""
-    try:
-        return (part.get_content_disposition() == "attachment" or bool(part.get_param("name"))
-                or part.get_filename() is not None)
-    except Exception:  # the policy's header parsers raise many types on a malformed header
-        return False
-
-
-def _attachment_name(part: Message, index: int) -> str:
-    try:
-        name = part.get_filename() or ""
-    except Exception:
-        name = ""
-    if not name and part.get_content_type() == "message/rfc822":
-        inner = part.get_payload()
-        subject = _header(inner[0], "subject") if inner and isinstance(inner[0], Message) else ""
-        name = f"{subject or 'message'}.eml"
-    return _safe_name(name) or f"attachment {index}"
-
-
-def _read_file_attachment(data: bytes, suffix: str) -> list[Section]:
-    """An attachment of a type the app reads, through its loader, from a private temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="desktop-rag-mail-") as folder:
-        path = Path(folder) / f"attachment{suffix}"
-        path.write_bytes(data)
-        return list(load(path, max_bytes=MAX_ATTACHMENT_BYTES, context=LoadContext(ocr=False)).sections)
-
-
-def _attachment_sections(part: Message, name: str, base: tuple[str, ...], page: int | None, depth: int,
-                         budget: _Budget) -> list[Section]:
-    """Sections of one attachment under (subject, "attachment: NAME"); [] when it is skipped."""
-    heading = (*base, f"attachment: {name}")
-    ctype = part.get_content_type()
-    suffix = PurePath(name).suffix.lower()
-    if ctype == "message/rfc822":
-        inner = part.get_payload()
-        if depth >= MAX_NESTING or not inner or not isinstance(inner[0], Message):
-            return []
-        return _message_sections(inner[0], page, depth + 1, budget, heading)
-    data = part.get_payload(decode=True) or b""
-    if not data or len(data) > MAX_ATTACHMENT_BYTES or len(data) > budget.bytes_left or suffix in _NOT_READ:
-        return []
-    budget.bytes_left -= len(data)
-    if suffix == ".eml":  # a forwarded message sent as a file: nested like message/rfc822, in the same bounds
-        return _message_sections(_parse(data), page, depth + 1, budget, heading) if depth < MAX_NESTING else []
-    if ctype == "text/html" or suffix in _HTML_SUFFIXES:
-        return blocks_to_sections(_html_of(part), heading, page, budget.table_chars)
-    if ctype == "text/plain" or suffix in _TEXT_SUFFIXES:
-        text = normalize_text(_text_of(part))
-        return [Section(text=text, page=page, heading_path=heading)] if text else []
-    if suffix not in SUPPORTED_SUFFIXES:
-        return []
-    sections = _read_file_attachment(data, suffix)
-    paged = len({s.page for s in sections}) > 1  # a PDF's pages, a presentation's slides: kept in the heading
-    return [Section(text=s.text, page=page, ocr=s.ocr,
-                    heading_path=heading + ((f"{_UNIT.get(suffix, 'part')} {s.page}",) if paged and s.page else ())
-                    + s.heading_path)
-            for s in sections]
-
-
-def _message_sections(msg: Message, page: int | None, depth: int, budget: _Budget,
-                      base: tuple[str, ...] = ()) -> list[Section]:
-    """A message's header and body, then its attachments, headed by `base` + its subject."""
-    subject = _header(msg, "subject")
-    path = base or ((subject,) if subject else ())
-    body = _body_part(msg)
-    texts: list[str] = []
-    html: list[Block] = []
-    attachments: list[tuple[Message, str]] = []
-    for index, (part, in_alternative) in enumerate(_leaves(msg), 1):
-        if part is body:
-            if part.get_content_subtype() == "html":
-                html.extend(_html_of(part))
-            else:
-                texts.append(_text_of(part))
-            continue
-        named = _is_attachment(part)
-        if not named and part.get_content_maintype() == "text" and not in_alternative:
-            texts.append(_text_of(part))  # more body text after an inline picture (Apple Mail)
-        elif named or part.get_content_type() == "message/rfc822":
-            attachments.append((part, _attachment_name(part, index)))
-    header = [f"{label}: {value}" for label, key in (("Subject", "subject"), ("From", "from"), ("To", "to"),
-                                                      ("Date", "date")) if (value := _header(msg, key))]
-    if attachments:
-        header.append("Attachments: " + ", ".join(name for _, name in attachments))
-    first = normalize_text("\n".join(header) + "\n\n" + "\n\n".join(t for t in texts if t.strip()))
-    sections = [Section(text=first, page=page, heading_path=path)] if first else []
-    if html:
-        sections.extend(blocks_to_sections(html, path, page, budget.table_chars))
-    for part, name in attachments[:MAX_ATTACHMENTS]:
-        try:
-            sections.extend(_attachment_sections(part, name, path, page, depth, budget))
-        except LoadError:
-            continue  # an unreadable attachment does not cost the message
-    return sections
+    def note(self) -> tuple[str, ...]:
+        if not self.over_bounds:
+            return ()
+        names = ", ".join(self.over_bounds[:5]) + (" ..." if len(self.over_bounds) > 5 else "")
+        return (TEXTS["note.attachments_over_bounds"]["en"].format(
+            n=len(self.over_bounds), names=names, mb=MAX_ATTACHMENT_BYTES >> 20, count=MAX_ATTACHMENTS),)
 
 
 def _parse(raw: bytes) -> Message:
@@ -226,15 +95,123 @@ def _parse(raw: bytes) -> Message:
     return BytesParser(policy=policy.default).parsebytes(raw)
 
 
+def _attachments(msg: Message) -> list[tuple[Message, str]]:
+    """A message's attachments in order with their names (forwarded messages included)."""
+    found = []
+    for index, (part, in_alternative) in enumerate(leaves(msg), 1):
+        if part is not msg and (is_attachment(part) or part.get_content_type() == "message/rfc822"):
+            found.append((part, attachment_name(part, index, _READABLE)))
+    return found
+
+
+def _message_sections(msg: Message, page: int | None, table_chars: int) -> list[Section]:
+    """A message's header (attachments listed by name) and body, headed by its subject (an HTML body's tables in
+    row groups of `table_chars`)."""
+    subject = header(msg, "subject")
+    path = (subject,) if subject else ()
+    body = body_part(msg)
+    texts: list[str] = []
+    html: list[Block] = []
+    for part, in_alternative in leaves(msg):
+        if part is body:
+            if part.get_content_subtype() == "html":
+                html.extend(html_of(part))
+            else:
+                texts.append(text_of(part))
+        elif (not is_attachment(part) and part.get_content_maintype() == "text" and not in_alternative
+              and part is not msg):
+            texts.append(text_of(part))  # more body text after an inline picture (Apple Mail)
+    lines = [f"{label}: {value}" for label, key in (("Subject", "subject"), ("From", "from"), ("To", "to"),
+                                                     ("Date", "date")) if (value := header(msg, key))]
+    names = [name for _, name in _attachments(msg)]
+    if names:
+        lines.append("Attachments: " + ", ".join(names))
+    first = normalize_text("\n".join(lines) + "\n\n" + "\n\n".join(t for t in texts if t.strip()))
+    sections = [Section(text=first, page=page, heading_path=path)] if first else []
+    if html:
+        sections.extend(blocks_to_sections(html, path, page, table_chars))
+    return sections
+
+
+def _read_message(msg: Message, page: int | None, reading: _Reading, prefix: str, depth: int) -> list[Section]:
+    """A message's sections; its readable attachments go to `reading.attached`, numbered after `prefix`."""
+    sections = _message_sections(msg, page, reading.table_chars)
+    for number, (part, name) in enumerate(_attachments(msg), 1):
+        suffix = PurePath(name).suffix.lower()
+        if suffix not in _READABLE:
+            continue
+        data = attachment_data(part)
+        picture = suffix in _PICTURES
+        if not data or (picture and not _looks_scanned(part, data, reading)):
+            continue  # listed in the header only
+        if (number > MAX_ATTACHMENTS or len(reading.attached) >= MAX_ATTACHED or len(data) > MAX_ATTACHMENT_BYTES
+                or len(data) > reading.bytes_left or (suffix == ".eml" and depth >= MAX_NESTING)
+                or (picture and reading.pictures_left <= 0)):
+            reading.over_bounds.append(name)
+            continue
+        reading.bytes_left -= len(data)
+        reading.pictures_left -= picture
+        where, slot = f"{prefix}{number}/{name}", len(reading.attached)  # before a forwarded message's own
+        try:
+            document = _attached_document(data, suffix, reading, where, depth)
+        except LoadError:
+            continue  # an unreadable attachment does not cost the message
+        if any(s.text.strip() for s in document.sections):
+            reading.attached.insert(slot, AttachedDocument(where, len(data), hashlib.sha256(data).hexdigest(),
+                                                           document))
+    return sections
+
+
+def _looks_scanned(part: Message, data: bytes, reading: _Reading) -> bool:
+    """Whether a picture is read: OCR on, attached rather than inline, and large enough to be a page (its size
+    from its header; one that cannot be opened is not read here)."""
+    import io
+
+    from PIL import Image
+
+    try:
+        attached = part.get_content_disposition() == "attachment" and part.get("content-id") is None
+    except Exception:  # a malformed header
+        attached = False
+    if not (reading.ocr and attached):
+        return False
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+    except Exception:  # not a picture, or one whose header claims a bomb's size
+        return False
+    return width * height >= MIN_PICTURE_PIXELS and min(width, height) >= MIN_PICTURE_SIDE
+
+
+def _attached_document(data: bytes, suffix: str, reading: _Reading, where: str, depth: int) -> ParsedDocument:
+    """One attachment read as a document: a message by this reader (its attachments follow it), anything else
+    by its own loader from a private temporary folder."""
+    if suffix == ".eml":
+        return ParsedDocument(sections=tuple(_read_message(_parse(data), None, reading, f"{where}/", depth + 1)))
+    with tempfile.TemporaryDirectory(prefix="desktop-rag-mail-") as folder:
+        path = Path(folder) / f"attachment{suffix}"
+        path.write_bytes(data)
+        ocr = reading.ocr and suffix in _PICTURES  # PDFs: their text layer only
+        return load(path, max_bytes=MAX_ATTACHMENT_BYTES,
+                    context=LoadContext(ocr=ocr, page=reading.page, table_chars=reading.table_chars))
+
+
+def _reading(context: LoadContext | None) -> _Reading:
+    if context is None:
+        return _Reading()
+    return _Reading(table_chars=table_chars(context), ocr=context.ocr, page=context.page)
+
+
 def load_eml(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load one message (.eml)."""
     raw = path.read_bytes()
     if not raw.strip():
         raise LoadError.coded("email_empty")
-    sections = _message_sections(_parse(raw), None, 0, _Budget(table_chars=table_chars(context)))
+    reading = _reading(context)
+    sections = _read_message(_parse(raw), None, reading, "", 0)
     if not any(s.text for s in sections):
         raise LoadError.coded("email_no_text")
-    return ParsedDocument(sections=tuple(sections))
+    return ParsedDocument(sections=tuple(sections), notes=reading.note(), attachments=tuple(reading.attached))
 
 
 def mbox_messages(data: bytes) -> list[bytes]:
@@ -251,18 +228,58 @@ def load_mbox(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     messages = mbox_messages(path.read_bytes())
     if len(messages) > MAX_MESSAGES:
         raise LoadError.coded("mbox_too_many", n=len(messages), limit=MAX_MESSAGES)
-    budget, sections = _Budget(table_chars=table_chars(context)), []
+    reading, sections = _reading(context), []
     first_error: LoadError | None = None
     for number, raw in enumerate(messages, 1):
         try:
-            sections.extend(_message_sections(_parse(raw), number, 0, budget))
+            sections.extend(_read_message(_parse(raw), number, reading, f"{number}.", 0))
         except LoadError as exc:
             first_error = first_error or exc
     if not sections:
         raise first_error or LoadError.coded("mbox_no_text")
-    return ParsedDocument(sections=tuple(sections))
+    return ParsedDocument(sections=tuple(sections), notes=reading.note(), attachments=tuple(reading.attached))
 
 
 def load_email(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """One loader for the registry's e-mail entry: an .mbox as a mailbox, anything else as one message."""
     return (load_mbox if path.suffix.lower() == ".mbox" else load_eml)(path, context)
+
+
+# ---- one attachment again, for the viewer ----
+
+
+def attachment_bytes(carrier: Path, part: str, max_bytes: int = 0) -> bytes:
+    """The bytes of the attachment at `part` (AttachedDocument.part) inside the mail file `carrier` (at most
+    `max_bytes`, 0: any size), found by the walk that indexed it; LoadError when the message no longer holds it
+    or it is over the bound an attachment is read within."""
+    pieces = part.split("/")
+    if len(pieces) % 2 or not pieces:
+        raise LoadError.coded("attachment_gone", name=part)
+    check_file(carrier, max_bytes)
+    raw = carrier.read_bytes()
+    first, *_ = pieces
+    if carrier.suffix.lower() == ".mbox":
+        message, _, first = first.partition(".")
+        messages = mbox_messages(raw)
+        if not message.isdigit() or not 1 <= int(message) <= len(messages):
+            raise LoadError.coded("attachment_gone", name=part)
+        raw = messages[int(message) - 1]
+    pieces[0] = first
+    data = raw
+    for number, name in zip(pieces[::2], pieces[1::2]):
+        found = _attachments(_parse(data))
+        if not number.isdigit() or not 1 <= int(number) <= len(found) or found[int(number) - 1][1] != name:
+            raise LoadError.coded("attachment_gone", name=pieces[-1])
+        data = attachment_data(found[int(number) - 1][0])
+    if len(data) > MAX_ATTACHMENT_BYTES:  # not the attachment that was indexed
+        raise LoadError.coded("attachment_gone", name=pieces[-1])
+    return data
+
+
+def attachment_document(carrier: Path, part: str, table_chars: int = TABLE_CHARS,
+                        max_bytes: int = 0) -> ParsedDocument:
+    """The attachment at `part` read as it was indexed (its sections; its own attachments are not read)."""
+    data = attachment_bytes(carrier, part, max_bytes)
+    suffix = PurePath(part).suffix.lower()
+    reading = _Reading(table_chars=table_chars, ocr=True, bytes_left=0)  # its own attachments: over the bound
+    return _attached_document(data, suffix, reading, part, MAX_NESTING)

@@ -1,0 +1,116 @@
+"""MIME helpers for the e-mail reader: decoded headers, the body part, leaves in order, attachments and their bytes."""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage, Message
+from pathlib import PurePath
+
+from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.ingest.loaders.blocks import Block
+from desktop_rag.engine.ingest.loaders.html import decode_html, html_blocks
+
+_NAME_BAD = re.compile(r"[\x00-\x1f\x7f/\\]")
+# an attachment named without a suffix the app reads gets one from its content type
+_SUFFIX_OF_TYPE = {"text/plain": ".txt", "text/html": ".html", "message/rfc822": ".eml", "application/pdf": ".pdf",
+                   "text/csv": ".csv"}
+
+
+def header(msg: Message, name: str) -> str:
+    """A header's decoded value ('' when absent or unreadable), on one line."""
+    try:
+        value = msg.get(name)
+    except Exception:  # a malformed header the policy cannot parse
+        value = None
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def safe_name(name: str) -> str:
+    """A file name with no folder part, control character or slash (it becomes part of a library path)."""
+    return _NAME_BAD.sub("_", PurePath(name.replace("\\", "/")).name).strip().strip(".")[:200]
+
+
+def text_of(part: Message) -> str:
+    """A text part decoded with its declared charset, else detected as for a text file."""
+    from desktop_rag.engine.ingest.loaders.text import decode_bytes
+
+    try:
+        content = part.get_content()
+        if isinstance(content, str):
+            return content
+    except (LookupError, UnicodeError, ValueError, AttributeError, KeyError):
+        pass
+    payload = part.get_payload(decode=True) or b""
+    try:
+        return decode_bytes(payload)[0] if payload else ""
+    except LoadError:
+        return ""
+
+
+def html_of(part: Message) -> list[Block]:
+    payload = part.get_payload(decode=True) or b""
+    return html_blocks(decode_html(payload, declared=part.get_content_charset() or ""))[1] if payload else []
+
+
+def body_part(msg: Message) -> Message | None:
+    try:
+        return msg.get_body(preferencelist=("plain", "html")) if isinstance(msg, EmailMessage) else None
+    except (KeyError, AttributeError, ValueError):
+        return None
+
+
+def leaves(msg: Message) -> list[tuple[Message, bool]]:
+    """The non-multipart parts of a message in order, each with whether it sits in a multipart/alternative;
+    a forwarded message (message/rfc822) is one leaf."""
+    found: list[tuple[Message, bool]] = []
+    stack: list[tuple[Message, bool]] = [(msg, False)]
+    while stack:
+        part, in_alternative = stack.pop()
+        if part.is_multipart() and part.get_content_type() != "message/rfc822":
+            children = part.get_payload()
+            alternative = in_alternative or part.get_content_subtype() == "alternative"
+            stack.extend((child, alternative) for child in reversed(children) if isinstance(child, Message))
+        elif part is not msg or not found:
+            found.append((part, in_alternative))
+    return found
+
+
+def is_attachment(part: Message) -> bool:
+    """Whether a part is an attachment: so disposed, or named (a malformed header reads as not)."""
+    try:
+        return (part.get_content_disposition() == "attachment" or bool(part.get_param("name"))
+                or part.get_filename() is not None)
+    except Exception:  # the policy's header parsers raise many types on a malformed header
+        return False
+
+
+def attachment_name(part: Message, index: int, readable: frozenset[str]) -> str:
+    """The attachment's file name, cleaned; a forwarded message is named by its subject; a name without a
+    suffix in `readable` gets the one of its content type (text/plain: .txt)."""
+    try:
+        name = part.get_filename() or ""
+    except Exception:
+        name = ""
+    ctype = part.get_content_type()
+    if not name and ctype == "message/rfc822":
+        inner = part.get_payload()
+        subject = header(inner[0], "subject") if inner and isinstance(inner[0], Message) else ""
+        name = f"{subject or 'message'}.eml"
+    name = safe_name(name) or f"attachment {index}"
+    suffix = _SUFFIX_OF_TYPE.get(ctype, "")
+    if suffix and PurePath(name).suffix.lower() not in readable:
+        name += suffix
+    return name
+
+
+def attachment_data(part: Message) -> bytes:
+    """An attachment's bytes: a forwarded message (message/rfc822) as the message it holds, else the payload."""
+    if part.get_content_type() == "message/rfc822":
+        inner = part.get_payload()
+        if not inner or not isinstance(inner[0], Message):
+            return b""
+        try:
+            return inner[0].as_bytes()
+        except Exception:  # a header the policy cannot write back: not read
+            return b""
+    return part.get_payload(decode=True) or b""

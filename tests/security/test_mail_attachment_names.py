@@ -1,0 +1,101 @@
+"""Hostile attachment names and nesting (issue 37): an attachment's library path always lies strictly below its
+message's, with no folder part, control character or `..` taken from the name; forwarded messages nested deeper
+than the bound are not read, and the message's note says so."""
+
+from __future__ import annotations
+
+import os
+from email.message import EmailMessage
+from pathlib import Path
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.ingest.loaders.email import MAX_NESTING
+from desktop_rag.engine.paths import is_inside
+
+NAMES = ["../../../etc/passwd.txt", "C:\\Windows\\system32\\evil.txt", "a\x1b[31mred\x07.txt", "..", ".",
+         "x" * 300 + ".txt", "/absolute/path.txt", "notes"]
+
+
+def _message(subject: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["Subject"], msg["From"] = subject, "ann@example.org"
+    msg.set_content(f"{subject}: the body.")
+    return msg
+
+
+def test_attachment_names_cannot_leave_their_message(tmp_path: Path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    msg = _message("Names")
+    for i, name in enumerate(NAMES):
+        msg.add_attachment(f"attached text {i}".encode(), maintype="text", subtype="plain", filename=name)
+    mail = docs / "names.eml"
+    mail.write_bytes(msg.as_bytes())
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
+    try:
+        report = engine.index([docs])
+        assert not report.failed and report.attachments == len(NAMES)
+        children = [f.path for f in engine.files() if f.parent_id is not None]
+        assert len(children) == len(NAMES)
+        for path in children:
+            below = os.path.relpath(path, mail)
+            number, name = below.split(os.sep)  # one number, one name: no folder part survives
+            assert number.isdigit() and is_inside(path, str(mail)) and path != str(mail)
+            assert name not in ("", ".", "..") and name.isprintable() and len(name) <= 204
+        assert not any((tmp_path / "etc").exists() or Path("/absolute").exists() for _ in children)
+        assert sorted(os.listdir(docs)) == ["names.eml"]  # nothing was written beside the message
+    finally:
+        engine.close()
+
+
+def test_forwarded_messages_deeper_than_the_bound_are_not_read(tmp_path: Path):
+    inner = _message("Innermost")
+    for level in range(MAX_NESTING + 2):
+        outer = _message(f"Level {level}")
+        outer.add_attachment(inner)
+        inner = outer
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "deep.eml").write_bytes(inner.as_bytes())
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
+    try:
+        report = engine.index([docs])
+        assert not report.failed and report.attachments == MAX_NESTING
+        message = engine.store.file_by_path(str(docs / "deep.eml"))
+        assert "1 attachment(s) were not read, over a limit" in message.error
+    finally:
+        engine.close()
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header claims `width` x `height` pixels, with almost no pixel data (a decompression bomb)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + \
+        chunk(b"IEND", b"")
+
+
+def test_an_attached_picture_claiming_a_huge_size_costs_nothing(tmp_path: Path):
+    import time
+
+    msg = _message("Bomb")
+    msg.add_attachment(_png_claiming(12_000, 12_000), maintype="image", subtype="png", filename="big.png")
+    msg.add_attachment(_png_claiming(60_000, 60_000), maintype="image", subtype="png", filename="huge.png")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bomb.eml").write_bytes(msg.as_bytes())
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
+    try:
+        started = time.monotonic()
+        report = engine.index([docs])
+        assert time.monotonic() - started < 60
+        assert (report.added, report.attachments, report.failed) == (1, 0, ())  # the message is read, alone
+        assert "Bomb: the body." in engine.search("Bomb body", 1)[0].text
+    finally:
+        engine.close()
