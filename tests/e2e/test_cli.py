@@ -98,3 +98,22 @@ def test_data_dir_from_environment(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "家" / "library.sqlite3").exists()
+
+
+def test_index_and_status_say_how_many_e_mail_attachments_became_documents(tmp_path, monkeypatch):
+    """`index` and `status` (text and --json) count the attachments read as documents of their own; `search`
+    cites one by its path below the message, with its PDF page."""
+    from tests.support.doc_files import write_eml
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    mail = write_eml(docs / "sample.eml")
+    monkeypatch.setenv("DESKTOP_RAG_HOME", str(tmp_path / "home"))
+    out = cli("index", str(docs))
+    assert "1 added" in out.stdout and "2 e-mail attachment(s) read as documents of their own" in out.stdout
+    status = json.loads(cli("status", "--json").stdout)
+    assert status["files"] == {"total": 3, "indexed": 3, "failed": 0, "pending": 0, "attachments": 2}
+    assert "Files: 3 total (2 of them e-mail attachments)" in cli("status").stdout
+    hits = json.loads(cli("search", "Which gate does the hotel shuttle leave from?", "--json").stdout)
+    top = hits["hits"][0]
+    assert top["path"] == os.path.join(str(mail), "2", "shuttle.pdf") and top["page"] == 2
