@@ -84,8 +84,8 @@ class Ingestor:
     def run(self, sources: Sequence[SourceRecord], embed: bool = True, force: Sequence[str] = ()) -> IndexReport:
         """Reconcile `sources`, then (if `embed`) embed every chunk still without a vector."""
         started = time.monotonic()
-        carriers = [self.store.carrier(path) for path in force]  # an attachment is read again with its message
-        work = self._reconcile(sources, {c.path if c else path for c, path in zip(carriers, force)})
+        # an attachment is read again with its message
+        work = self._reconcile(sources, {c.path if (c := self.store.carrier(p)) else p for p in force})
         self._text_phase(work)
         if embed and not self.cancel.is_set():
             self.embed_pending()

@@ -131,6 +131,7 @@ class SourceRecord:
 
 _SOURCE_COLUMNS = "id, path, kind, collection_id, detached"
 _FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id"
+_CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in _FILE_COLUMNS.split(", "))  # a file's parent row
 # Added (schema 2 and later) to tables that older libraries already have (ALTER TABLE: no REFERENCES with a default).
 _ADDED_COLUMNS = (
     ("sources", "collection_id", "INTEGER NOT NULL DEFAULT 1"),
@@ -329,8 +330,8 @@ class Store:
 
     def carrier(self, path: str) -> FileRecord | None:
         """The file that carries the attachment at `path` (an e-mail), or None when `path` is no attachment."""
-        row = self.db.execute(f"SELECT {', '.join('p.' + c for c in _FILE_COLUMNS.split(', '))} FROM files f "
-                              "JOIN files p ON p.id = f.parent_id WHERE f.path = ?", (path,)).fetchone()
+        row = self.db.execute(f"SELECT {_CARRIER_COLUMNS} FROM files f JOIN files p ON p.id = f.parent_id "
+                              "WHERE f.path = ?", (path,)).fetchone()
         return FileRecord(*row) if row else None
 
     def file_linked(self, path: str) -> bool:

@@ -300,8 +300,7 @@ class LibraryModel(QAbstractTableModel):
         row = self._current(source, event.path)
         files, chunks, failed = counts(row)
         keeps_error = event.state in ("failed", "indexed", "unchanged")  # a failure's reason, or the reader's note
-        row = FileRow(row.path, event.state, event.error if keeps_error else "", row.chunks,
-                      row.attachment or bool(event.carrier))
+        row = FileRow(row.path, event.state, event.error if keeps_error else "", row.chunks, row.attachment)
         if event.state in ("indexed", "unchanged", "failed", "removed"):
             row.chunks = event.chunks
         self._live[event.path] = row
@@ -321,7 +320,7 @@ class LibraryModel(QAbstractTableModel):
         files, chunks, failed = counts(row)
         source.files, source.chunks, source.failed = (source.files + files, source.chunks + chunks,
                                                       source.failed + failed)
-        stand_in = FileRecord(0, 0, event.path, 0, 0, "", "pending", "", 0, -1 if event.carrier else None)
+        stand_in = FileRecord(0, 0, event.path, 0, 0, "", "pending", "", 0)
         self._mark(source, self._add_file(s_pos, source, stand_in))
 
     def _mark(self, source: SourceRow, position: int | None) -> None:

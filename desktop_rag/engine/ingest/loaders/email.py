@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email import policy
 from email.message import Message
 from email.parser import BytesParser
@@ -39,7 +39,7 @@ from pathlib import Path, PurePath
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES, reader_for
 from desktop_rag.engine.ingest.cleaning import normalize_text
-from desktop_rag.engine.ingest.loaders import LoadContext, PageCallback, check_file, load
+from desktop_rag.engine.ingest.loaders import LoadContext, check_file, load
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS, Block, blocks_to_sections, table_chars
 from desktop_rag.engine.ingest.loaders.email_mime import (
     attachment_data, attachment_name, body_part, header, html_of, is_attachment, leaves, text_of)
@@ -65,17 +65,13 @@ _MBOX_FROM = re.compile(rb"(?:\A|\r?\n\r?\n)From [^\n]*\n")
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 
 
-def _no_pages(_done: int, _total: int) -> None:
-    return None
-
-
 @dataclass
 class _Reading:
-    """One file's reading: what its attachments may still use, what was read, what was not."""
+    """One file's reading: its context (OCR on: pictures are read; page: a picture's recognition reported as for a
+    scanned page, the time budget; the row-group size), what its attachments may still use, what was read, what
+    was not."""
 
-    table_chars: int = TABLE_CHARS
-    ocr: bool = False  # pictures are read by text recognition
-    page: PageCallback = _no_pages  # a picture's recognition, reported as for a scanned page (the time budget)
+    context: LoadContext = field(default_factory=lambda: LoadContext(ocr=False))
     bytes_left: int = field(default_factory=lambda: MAX_ATTACHMENT_TOTAL)  # the bounds as they are now (tests)
     pictures_left: int = field(default_factory=lambda: MAX_PICTURES)
     attached: list[AttachedDocument] = field(default_factory=list)
@@ -98,15 +94,15 @@ def _parse(raw: bytes) -> Message:
 def _attachments(msg: Message) -> list[tuple[Message, str]]:
     """A message's attachments in order with their names (forwarded messages included)."""
     found = []
-    for index, (part, in_alternative) in enumerate(leaves(msg), 1):
-        if part is not msg and (is_attachment(part) or part.get_content_type() == "message/rfc822"):
+    for index, (part, _in_alternative) in enumerate(leaves(msg), 1):
+        if is_attachment(part) or part.get_content_type() == "message/rfc822":
             found.append((part, attachment_name(part, index, _READABLE)))
     return found
 
 
-def _message_sections(msg: Message, page: int | None, table_chars: int) -> list[Section]:
-    """A message's header (attachments listed by name) and body, headed by its subject (an HTML body's tables in
-    row groups of `table_chars`)."""
+def _message_sections(msg: Message, page: int | None, names: list[str], group_chars: int) -> list[Section]:
+    """A message's header (its attachments listed by `names`) and body, headed by its subject (an HTML body's
+    tables in row groups of `group_chars`)."""
     subject = header(msg, "subject")
     path = (subject,) if subject else ()
     body = body_part(msg)
@@ -118,25 +114,24 @@ def _message_sections(msg: Message, page: int | None, table_chars: int) -> list[
                 html.extend(html_of(part))
             else:
                 texts.append(text_of(part))
-        elif (not is_attachment(part) and part.get_content_maintype() == "text" and not in_alternative
-              and part is not msg):
+        elif not is_attachment(part) and part.get_content_maintype() == "text" and not in_alternative:
             texts.append(text_of(part))  # more body text after an inline picture (Apple Mail)
     lines = [f"{label}: {value}" for label, key in (("Subject", "subject"), ("From", "from"), ("To", "to"),
                                                      ("Date", "date")) if (value := header(msg, key))]
-    names = [name for _, name in _attachments(msg)]
     if names:
         lines.append("Attachments: " + ", ".join(names))
     first = normalize_text("\n".join(lines) + "\n\n" + "\n\n".join(t for t in texts if t.strip()))
     sections = [Section(text=first, page=page, heading_path=path)] if first else []
     if html:
-        sections.extend(blocks_to_sections(html, path, page, table_chars))
+        sections.extend(blocks_to_sections(html, path, page, group_chars))
     return sections
 
 
 def _read_message(msg: Message, page: int | None, reading: _Reading, prefix: str, depth: int) -> list[Section]:
     """A message's sections; its readable attachments go to `reading.attached`, numbered after `prefix`."""
-    sections = _message_sections(msg, page, reading.table_chars)
-    for number, (part, name) in enumerate(_attachments(msg), 1):
+    attachments = _attachments(msg)
+    sections = _message_sections(msg, page, [name for _, name in attachments], table_chars(reading.context))
+    for number, (part, name) in enumerate(attachments, 1):
         suffix = PurePath(name).suffix.lower()
         if suffix not in _READABLE:
             continue
@@ -173,7 +168,7 @@ def _looks_scanned(part: Message, data: bytes, reading: _Reading) -> bool:
         attached = part.get_content_disposition() == "attachment" and part.get("content-id") is None
     except Exception:  # a malformed header
         attached = False
-    if not (reading.ocr and attached):
+    if not (reading.context.ocr and attached):
         return False
     try:
         with Image.open(io.BytesIO(data)) as image:
@@ -191,15 +186,8 @@ def _attached_document(data: bytes, suffix: str, reading: _Reading, where: str, 
     with tempfile.TemporaryDirectory(prefix="desktop-rag-mail-") as folder:
         path = Path(folder) / f"attachment{suffix}"
         path.write_bytes(data)
-        ocr = reading.ocr and suffix in _PICTURES  # PDFs: their text layer only
-        return load(path, max_bytes=MAX_ATTACHMENT_BYTES,
-                    context=LoadContext(ocr=ocr, page=reading.page, table_chars=reading.table_chars))
-
-
-def _reading(context: LoadContext | None) -> _Reading:
-    if context is None:
-        return _Reading()
-    return _Reading(table_chars=table_chars(context), ocr=context.ocr, page=context.page)
+        ocr = reading.context.ocr and suffix in _PICTURES  # PDFs: their text layer only
+        return load(path, max_bytes=MAX_ATTACHMENT_BYTES, context=replace(reading.context, ocr=ocr, password=""))
 
 
 def load_eml(path: Path, context: LoadContext | None = None) -> ParsedDocument:
@@ -207,7 +195,7 @@ def load_eml(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     raw = path.read_bytes()
     if not raw.strip():
         raise LoadError.coded("email_empty")
-    reading = _reading(context)
+    reading = _Reading(context) if context else _Reading()
     sections = _read_message(_parse(raw), None, reading, "", 0)
     if not any(s.text for s in sections):
         raise LoadError.coded("email_no_text")
@@ -228,7 +216,7 @@ def load_mbox(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     messages = mbox_messages(path.read_bytes())
     if len(messages) > MAX_MESSAGES:
         raise LoadError.coded("mbox_too_many", n=len(messages), limit=MAX_MESSAGES)
-    reading, sections = _reading(context), []
+    reading, sections = _Reading(context) if context else _Reading(), []
     first_error: LoadError | None = None
     for number, raw in enumerate(messages, 1):
         try:
@@ -256,16 +244,13 @@ def attachment_bytes(carrier: Path, part: str, max_bytes: int = 0) -> bytes:
     if len(pieces) % 2 or not pieces:
         raise LoadError.coded("attachment_gone", name=part)
     check_file(carrier, max_bytes)
-    raw = carrier.read_bytes()
-    first, *_ = pieces
-    if carrier.suffix.lower() == ".mbox":
-        message, _, first = first.partition(".")
-        messages = mbox_messages(raw)
+    data = carrier.read_bytes()
+    if carrier.suffix.lower() == ".mbox":  # "7.1": the 7th message's first attachment
+        message, _, pieces[0] = pieces[0].partition(".")
+        messages = mbox_messages(data)
         if not message.isdigit() or not 1 <= int(message) <= len(messages):
             raise LoadError.coded("attachment_gone", name=part)
-        raw = messages[int(message) - 1]
-    pieces[0] = first
-    data = raw
+        data = messages[int(message) - 1]
     for number, name in zip(pieces[::2], pieces[1::2]):
         found = _attachments(_parse(data))
         if not number.isdigit() or not 1 <= int(number) <= len(found) or found[int(number) - 1][1] != name:
@@ -281,5 +266,5 @@ def attachment_document(carrier: Path, part: str, table_chars: int = TABLE_CHARS
     """The attachment at `part` read as it was indexed (its sections; its own attachments are not read)."""
     data = attachment_bytes(carrier, part, max_bytes)
     suffix = PurePath(part).suffix.lower()
-    reading = _Reading(table_chars=table_chars, ocr=True, bytes_left=0)  # its own attachments: over the bound
+    reading = _Reading(LoadContext(table_chars=table_chars), bytes_left=0)  # its own attachments: over the bound
     return _attached_document(data, suffix, reading, part, MAX_NESTING)
