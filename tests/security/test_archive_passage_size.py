@@ -50,13 +50,14 @@ def _prose(size: int) -> str:
     return "\n".join(lines)[:size]
 
 
-def _with_passage(src: Path, dst: Path, text: str) -> None:
-    """`src` with its first passage replaced by `text`, the manifest re-hashed (every checksum agrees)."""
+def _with_passage(src: Path, dst: Path, text: str, field: str = "text") -> None:
+    """`src` with its first passage's `field` (its text, or its heading) replaced by `text`, the manifest re-hashed
+    (every checksum agrees)."""
     with zipfile.ZipFile(src) as zf:
         members = {n: zf.read(n) for n in zf.namelist()}
     manifest = json.loads(members.pop("manifest.json"))
     chunks = [json.loads(line) for line in members["chunks.jsonl"].splitlines() if line.strip()]
-    chunks[0]["text"] = text
+    chunks[0][field] = text
     members["chunks.jsonl"] = b"".join(json.dumps(c).encode() + b"\n" for c in chunks)
     for name, data in members.items():
         manifest["members"][name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
@@ -79,6 +80,22 @@ def test_an_archive_with_a_passage_of_megabytes_is_refused_at_import(tmp_path: P
         message = str(refused.value)
         assert f"{size:,} characters" in message and f"{shapes.MAX_PASSAGE_CHARS:,} characters" in message
         assert "Nothing was changed" in message
+        assert _dump(engine) == before
+    finally:
+        engine.close()
+
+
+def test_an_archive_with_a_heading_of_a_megabyte_is_refused_at_import(tmp_path: Path):
+    """The limit measures a passage's heading too: a heading is searched and sent with its passage."""
+    archive, _ = _exported(tmp_path)
+    big = tmp_path / "big-heading.zip"
+    _with_passage(archive, big, _prose(1_000_000).replace("\n", " "), field="heading")
+    engine = Engine(resolve_paths(tmp_path / "lib"), FAST)
+    try:
+        before = _dump(engine)
+        with pytest.raises(ArchiveError, match="1,000,000 characters long") as refused:
+            engine.import_archive(big, name="Big")
+        assert "Nothing was changed" in str(refused.value)
         assert _dump(engine) == before
     finally:
         engine.close()
