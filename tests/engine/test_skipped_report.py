@@ -53,3 +53,23 @@ def test_index_report_and_status_carry_the_counts(tmp_path: Path):
         assert reader.status().skipped == ((".key", 2),)  # kept in the library, read by another process
     finally:
         reader.close()
+
+
+def test_the_report_empties_when_every_unsupported_file_is_gone(tmp_path: Path):
+    """The last scan found nothing to skip: `status` and the index report say nothing was skipped, not what an
+    earlier scan skipped."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.md").write_text("# Notes\n\nThe harbour opens in May.\n", "utf-8")
+    for name in ("a.key", "b.pages"):
+        (docs / name).write_bytes(b"PK\x03\x04")
+    engine = Engine(resolve_paths(tmp_path / "home"), FAST)
+    try:
+        assert engine.index([docs]).skipped == ((".key", 1), (".pages", 1))
+        for name in ("a.key", "b.pages"):
+            (docs / name).unlink()
+        report = engine.index([docs])
+        assert report.skipped == () and report.to_json()["skipped"] == {}
+        assert engine.status().skipped == () and engine.status().to_json()["skipped"] == {}
+    finally:
+        engine.close()
