@@ -93,11 +93,15 @@ def _document(page_contents: list[bytes], font_objects: list[bytes | str]) -> by
     return write_pdf(objects)
 
 
-def _content(lines: list[str], encode, size: float = 12) -> bytes:
-    """Lines top to bottom at `size` pt, each shown by one Tj of encode(line) (a PDF string)."""
+def _content(lines: list[str], encode, size: float = 12, actual=None) -> bytes:
+    """Lines top to bottom at `size` pt, each shown by one Tj of encode(line) (a PDF string); with `actual`, each
+    inside a marked-content span whose /ActualText is actual(line) (a PDF string)."""
     lead = size * 1.6
     ops = [f"BT /F1 {size:g} Tf {lead:g} TL 56 {PAGE_H - 72} Td"]
-    ops += [f"{encode(line)} Tj T*" for line in lines]
+    if actual is None:
+        ops += [f"{encode(line)} Tj T*" for line in lines]
+    else:
+        ops += [f"/Span << /ActualText {actual(line)} >> BDC {encode(line)} Tj EMC T*" for line in lines]
     ops.append("ET")
     return "\n".join(ops).encode("latin-1")
 
@@ -113,12 +117,16 @@ def standard_pdf(pages: list[list[str]], size: float = 12) -> bytes:
 
 
 def predefined_pdf(
-    pages: list[list[str]], font: Predefined, size: float = 12, embed: str | Path | None = None
+    pages: list[list[str]], font: Predefined, size: float = 12, embed: str | Path | None = None,
+    raw_actual_text: bool = False,
 ) -> bytes:
     """CJK text in a Type 0 font through a predefined CMap (no ToUnicode map): not embedded (the viewer substitutes
     a system font), or with `embed` a TrueType file embedded as the CIDFont (CIDToGIDMap /Identity: the glyph
-    shapes do not follow the CIDs, so such a file renders wrong glyphs; its text layer is what is measured)."""
-    contents = [_content(p, lambda s: _hex(s.encode(font.codec)), size) for p in pages]
+    shapes do not follow the CIDs, so such a file renders wrong glyphs; its text layer is what is measured).
+    `raw_actual_text`: each line also carries an /ActualText of its bytes in the CMap's encoding, without the
+    UTF-16 mark a text string needs (a writer's bug): read as PDFDocEncoding, that is Latin-1 mojibake."""
+    encode = lambda s: _hex(s.encode(font.codec))  # noqa: E731
+    contents = [_content(p, encode, size, encode if raw_actual_text else None) for p in pages]
     this = len(pages) * 2 + 3  # the Type 0 font's own number: the descendant and descriptor follow it
     kind, file_ref, extra = "CIDFontType0", "", []
     if embed is not None:

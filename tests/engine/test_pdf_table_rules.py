@@ -1,0 +1,152 @@
+"""PDF tables (ingest/loaders/pdf_tables.py): when a page's first table continues the previous page's (the header
+carried over: only at the page edges, with the same columns), and the detection's limits, each on hand-built PDFs
+(tests/support/pdf_build) or on the pages' found tables directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desktop_rag.engine.ingest.loaders import load
+from desktop_rag.engine.ingest.loaders import pdf_tables as pt
+from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, carry_headers
+from tests.support import pdf_build as build
+
+HEADER = ["City", "Country", "Population", "Area km2"]
+WIDTHS = [110, 110, 110, 110]
+TOWNS = [[f"Town {n:02d}", "Nowhere", f"{n * 1000:,}", str(n)] for n in range(1, 17)]
+PROSE = ["The second survey, below, was made in another year with its own columns and towns."]
+OTHER = [["Lake", "Region", "Depth m", "Fish"], ["Mirror", "North", "42", "trout"], ["Silver", "East", "17", "perch"],
+         ["Stone", "West", "88", "pike"]]
+
+
+def _groups(path: Path) -> list[tuple[int | None, list[str]]]:
+    return [(s.page, s.text.splitlines()) for s in load(path, max_bytes=0).sections if s.text.startswith("| ")]
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _pdf(tmp_path: Path, pages: list) -> Path:
+    path = tmp_path / "tables.pdf"
+    path.write_bytes(build.placed_pdf(pages))
+    return path
+
+
+def test_prose_above_the_table_on_the_next_page_keeps_the_header_on_its_own_page(tmp_path):
+    """Page 1 ends with a table; page 2 opens with prose, then a table in the same columns: a new table (its first
+    row is its header), not page 1's continued."""
+    pages = [build.table_lines([], [HEADER, *TOWNS[:8]], [], WIDTHS),
+             build.table_lines(PROSE, TOWNS[8:], [], WIDTHS)]
+    groups = _groups(_pdf(tmp_path, pages))
+    assert [lines[0] for page, lines in groups if page == 2] == [_row(TOWNS[8])]
+    assert all(_row(HEADER) not in lines for page, lines in groups if page == 2)
+    assert any(PROSE[0] in s.text for s in load(_pdf(tmp_path, pages), max_bytes=0).sections if s.page == 2)
+
+
+def test_a_page_number_above_the_continued_table_still_carries_the_header(tmp_path):
+    pages = [build.table_lines([], [HEADER, *TOWNS[:8]], [], WIDTHS),
+             build.table_lines(["Page 2"], TOWNS[8:], [], WIDTHS)]
+    groups = _groups(_pdf(tmp_path, pages))
+    assert [lines[0] for page, lines in groups if page == 2] == [_row(HEADER)]
+
+
+# ---- carry_headers on the pages' tables ----
+
+def _page(tables: list[list[list[str]]], columns: list[tuple[float, ...]], before: int = 0,
+          after: int = 0) -> PageTables:
+    return PageTables("", tables, columns, before, after)
+
+
+COLS = (56.0, 166.0, 276.0)
+TABLE = [["A", "B", "C"], ["1", "2", "3"], ["4", "5", "6"]]
+MORE = [["7", "8", "9"], ["10", "11", "12"]]
+
+
+def test_the_next_pages_first_table_gets_the_header():
+    carried = carry_headers({0: _page([TABLE], [COLS]), 1: _page([MORE, TABLE], [COLS, COLS])})
+    assert carried[1].tables == [[TABLE[0], *MORE], TABLE]  # only its first table
+    assert carried[0].tables == [TABLE]
+
+
+@pytest.mark.parametrize("after, before, carried", [
+    (pt.EDGE_CHARS, pt.EDGE_CHARS, True), (pt.EDGE_CHARS + 1, 0, False), (0, pt.EDGE_CHARS + 1, False)])
+def test_at_most_edge_chars_may_stand_between_the_tables_and_the_page_edges(after, before, carried):
+    pages = carry_headers({0: _page([TABLE], [COLS], after=after), 1: _page([MORE], [COLS], before=before)})
+    assert (pages[1].tables[0][0] == TABLE[0]) is carried
+
+
+@pytest.mark.parametrize("shift, carried", [(pt.COLUMN_SLACK, True), (pt.COLUMN_SLACK + 0.5, False),
+                                            (-pt.COLUMN_SLACK, True), (-pt.COLUMN_SLACK - 0.5, False)])
+def test_columns_must_start_within_the_slack(shift, carried):
+    moved = tuple(c + (shift if i == 1 else 0) for i, c in enumerate(COLS))
+    pages = carry_headers({0: _page([TABLE], [COLS]), 1: _page([MORE], [moved])})
+    assert (pages[1].tables[0][0] == TABLE[0]) is carried
+
+
+def test_another_number_of_columns_or_no_table_carries_nothing():
+    assert carry_headers({0: _page([TABLE], [COLS]), 1: _page([MORE], [COLS[:2]])})[1].tables == [MORE]
+    assert carry_headers({0: _page([], []), 1: _page([MORE], [COLS])})[1].tables == [MORE]
+    assert carry_headers({0: _page([TABLE], [COLS]), 1: _page([], [])})[1].tables == []
+    assert carry_headers({0: _page([TABLE], [COLS]), 2: _page([MORE], [COLS])})[2].tables == [MORE]  # not next
+
+
+def test_a_repeated_header_is_not_doubled_and_a_carried_header_carries_on():
+    repeated = carry_headers({0: _page([TABLE], [COLS]), 1: _page([[TABLE[0], *MORE]], [COLS])})
+    assert repeated[1].tables == [[TABLE[0], *MORE]]
+    three = carry_headers({5: _page([TABLE], [COLS]), 6: _page([MORE], [COLS]), 7: _page([MORE], [COLS])})
+    assert three[7].tables == [[TABLE[0], *MORE]]  # page 6's carried header reaches page 7
+
+
+def test_the_last_table_of_a_page_is_the_one_continued():
+    last = [["X", "Y", "Z"], ["x", "y", "z"], ["x", "y", "z"]]
+    pages = carry_headers({0: _page([TABLE, last], [(1.0, 2.0, 3.0), COLS]), 1: _page([MORE], [COLS])})
+    assert pages[1].tables[0][0] == ["X", "Y", "Z"]
+
+
+# ---- the detection's limits, on real pages ----
+
+def test_a_page_with_more_characters_than_the_limit_is_not_looked_at(tmp_path, monkeypatch):
+    path = _pdf(tmp_path, [build.table_lines([], [HEADER, *TOWNS[:6]], [], WIDTHS)])
+    assert _groups(path)
+    chars = sum(len("".join(cells)) for cells in [HEADER, *TOWNS[:6]])
+    monkeypatch.setattr(pt, "MAX_CHARS", chars - 1)
+    assert _groups(path) == []
+
+
+def test_two_rows_and_a_header_make_a_table_and_fewer_do_not(tmp_path):
+    assert [lines[2:] for _, lines in _groups(_pdf(tmp_path, [build.table_lines([], OTHER[:3], [], WIDTHS)]))] == [
+        [_row(OTHER[1]), _row(OTHER[2])]]
+    assert _groups(_pdf(tmp_path, [build.table_lines([], OTHER[:2], [], WIDTHS)])) == []
+
+
+def test_rows_far_apart_are_two_tables_or_none(tmp_path):
+    near = [(56.0 + 110 * c, 72.0 + 16 * r, cell) for r, row in enumerate(OTHER) for c, cell in enumerate(row)]
+    far = [(x, y + (400 if y > 72 + 16 else 0), text) for x, y, text in near]  # header and row 1 | rows 2-3
+    assert len(_groups(_pdf(tmp_path, [near]))) == 1
+    assert _groups(_pdf(tmp_path, [far])) == []  # neither part has three rows
+
+
+def test_cells_with_an_empty_place_stay_in_their_columns(tmp_path):
+    rows = [HEADER, ["Lisbon", "Portugal", "", "100"], ["Oslo", "", "709,000", "454"], ["Quito", "Ecuador", "2,800",
+                                                                                         ""]]
+    groups = _groups(_pdf(tmp_path, [build.table_lines([], rows, [], WIDTHS)]))
+    assert groups[0][1][2:] == ["| Lisbon | Portugal |  | 100 |", "| Oslo |  | 709,000 | 454 |",
+                                "| Quito | Ecuador | 2,800 |  |"]
+
+
+def test_words_inside_a_cell_keep_their_spaces(tmp_path):
+    rows = [["Name", "Job"], ["Ada Lovelace", "analyst"], ["Alan Mathison Turing", "code breaker"],
+            ["Grace Hopper", "admiral"]]
+    groups = _groups(_pdf(tmp_path, [build.table_lines([], rows, [], [200, 200])]))
+    assert groups[0][1][2:] == [_row(r) for r in rows[1:]]
+
+
+def test_long_cells_in_two_columns_are_prose(tmp_path):
+    width = pt.MAX_MEAN_CELL_TWO + 4
+    rows = [["Left" + "x" * width, "Right" + "y" * width] for _ in range(4)]
+    assert _groups(_pdf(tmp_path, [build.table_lines([], rows, [], [300, 300])])) == []
+    short = [[f"Left {n}", f"Right {n}"] for n in range(4)]
+    assert _groups(_pdf(tmp_path, [build.table_lines([], short, [], [300, 300])]))
