@@ -60,9 +60,9 @@ def cmd_download_model(paths: AppPaths, args: argparse.Namespace) -> int:
 class _TerminalDownloadProgress:
     """One self-rewriting line on stderr, only when it is a terminal."""
 
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
-        self.enabled = stream.isatty()
+    def __init__(self, stream=None) -> None:
+        self.stream = stream if stream is not None else sys.stderr  # stderr as it is now, not at import
+        self.enabled = self.stream.isatty()
         self._last = 0.0
 
     def __call__(self, p: model_download.DownloadProgress) -> None:

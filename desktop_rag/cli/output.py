@@ -23,9 +23,9 @@ def print_json(value: object) -> None:
 class TerminalProgress:
     """A one-line progress bar on stderr, only when it is a terminal."""
 
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
-        self.enabled = stream.isatty()
+    def __init__(self, stream=None) -> None:
+        self.stream = stream if stream is not None else sys.stderr  # stderr as it is now, not at import
+        self.enabled = self.stream.isatty()
         self._last = 0.0
 
     def __call__(self, p: Progress) -> None:
