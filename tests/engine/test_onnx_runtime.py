@@ -24,9 +24,9 @@ from desktop_rag.engine.models.embedders.sentence_transformers_backend import (
     bundled_model_path,
 )
 from desktop_rag.engine.models.embedding import create_embedder
+from tests.support import passages
 from tests.support.probes import NO_TORCH_PROBE
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 MINILM_PARITY = (0.97, 0.985)  # min, mean cosine of the int8-ffn MiniLM against sentence-transformers (0.984 / 0.993 seen)
 ENGLISH = ["Cats are small domesticated felines that purr and hunt mice.",
            "A rocket engine burns propellant to produce thrust in the opposite direction.",
@@ -34,20 +34,8 @@ ENGLISH = ["Cats are small domesticated felines that purr and hunt mice.",
            "The committee postponed the vote on the new budget until the next session in March."]
 
 
-def _scifact(count: int) -> list[str]:
-    if not (DATA / "scifact").is_dir():
-        return ENGLISH
-    out = []
-    for line in (DATA / "scifact" / "corpus.jsonl").open(encoding="utf-8"):
-        doc = json.loads(line)
-        out.append((doc["title"] + "\n" + doc["text"])[:500])
-        if len(out) == count:
-            break
-    return out
-
-
 def test_exported_minilm_matches_sentence_transformers(fast_models_home):
-    texts = ENGLISH + _scifact(60)
+    texts = ENGLISH + passages.ENGLISH  # (tests/support/passages.py)
     fast = create_embedder(BUNDLED_MODEL, fast_models_home, "auto")
     vectors = fast.embed(texts)
     assert fast.runtime == "OnnxEmbedder"
@@ -57,13 +45,6 @@ def test_exported_minilm_matches_sentence_transformers(fast_models_home):
     q = fast.embed_queries(queries)
     assert ((q * SentenceTransformerEmbedder(BUNDLED_MODEL).embed_queries(queries)).sum(axis=1) >= 0.97).all()
     assert np.argmax(q @ vectors[:4].T, axis=1).tolist() == [0, 1]
-
-
-def test_minilm_truncates_like_sentence_transformers(fast_models_home):
-    """Past its 256-token limit MiniLM reads the start only (sentence-transformers' truncation, not windows)."""
-    long = " ".join(_scifact(8))  # about 900 tokens
-    fast = create_embedder(BUNDLED_MODEL, fast_models_home, "auto")
-    assert (fast.embed([long]) * SentenceTransformerEmbedder(BUNDLED_MODEL).embed([long])).sum() >= MINILM_PARITY[0]
 
 
 def test_engine_uses_the_fast_runtime_by_default(fast_models_home):
