@@ -60,7 +60,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                        ["tests/engine/test_e5_conversion.py", "tests/engine/test_onnx_runtime.py",
                         "tests/engine/test_onnx_windowing.py"]),
     "answer_cache": (["desktop_rag.engine.store.answer_cache.*", "desktop_rag.engine.answer.replay.*"],
-                     ["tests/engine/test_answer_cache.py", "tests/engine/test_feedback_rules.py"]),
+                     ["tests/engine/test_answer_cache.py", "tests/engine/test_answer_cache_rules.py",
+                      "tests/engine/test_feedback_rules.py"]),
     "reader_registry": (["desktop_rag.engine.file_types.*", "desktop_rag.engine.ingest.loaders.x_*"],
                         ["tests/engine/test_file_types.py", "tests/engine/test_loaders.py",
                          "tests/engine/test_reader_registry.py"]),
@@ -70,7 +71,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                           + ["desktop_rag.engine.ingest.ingest.xǁIngestorǁ_attachment_rows__mutmut_*",
                              "desktop_rag.engine.paths.x_attachment_path__mutmut_*",
                              "desktop_rag.engine.paths.x_attachment_part__mutmut_*"],
-                          ["tests/engine/test_email_attachments.py"]),
+                          ["tests/engine/test_email_attachments.py", "tests/engine/test_attachment_rows.py"]),
 }
 # timing tests, and the PDF-table questions (the bundled e5 indexing a library: 20 s per mutant)
 DESELECT = ["test_speed_5000_files", "test_index_text_is_fast", "test_a_question_about_a_cell_finds_the_row"]

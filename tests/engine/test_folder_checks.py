@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+# imported at collection, so bench.mutation's pre-imported test session keeps them (5 s a mutant's run otherwise)
+import torch  # noqa: F401
+from transformers import BertConfig, BertModel  # noqa: F401
+
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.models import folder_checks as checks
 from tests.support.model_folders import tiny_bert

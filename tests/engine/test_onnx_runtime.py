@@ -10,7 +10,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

