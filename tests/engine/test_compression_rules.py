@@ -64,10 +64,103 @@ def test_rare_question_words_weigh_more_than_common_ones():
 
 
 def test_headings_of_a_passage_that_sends_something_stay():
-    text = "# Spring events\n\nThe lantern festival opens at the north gate.\n\n# Winter\n\nThe lake freezes."
+    text = ("# Spring events\n\nCats sleep on walls. Dogs bark at night. The lantern festival opens at the north "
+            "gate. Birds sing early. Frogs croak late.\n\n# Winter\n\nThe lake freezes.")
     out = compress(QUESTION, [hit(1, text), hit(2, "# Other\n\nNothing of use here at all.")], "always", 10_000)
-    assert "# Spring events" in _sent(out[0]) and "# Winter" in _sent(out[0])
+    assert _sent(out[0]) == ["# Spring events", "Dogs bark at night.", "The lantern festival opens at the north gate.",
+                             "Birds sing early.", "# Winter"]  # the headings are no neighbours of the best one
     assert out[1].focus == NOTHING  # a passage that sends nothing keeps no heading either
+
+
+def test_the_best_sentence_may_be_the_very_last_one():
+    out = compress(QUESTION, [hit(1, "Cats sleep. Dogs bark."), hit(2, "Birds sing. The lantern festival opens.")],
+                   "always", 10_000)
+    assert _sent(out[1]) == ["Birds sing.", "The lantern festival opens."] and out[0].focus == NOTHING
+
+
+def _auto_all_but_one(question: str, text: str, **kwargs) -> list[str]:
+    """The sentences sent when the budget leaves room for all of them but a token: only the score decides."""
+    return _sent(compress(question, [hit(1, text)], "auto", count_tokens(text) - 1, **kwargs)[0])
+
+
+def test_a_word_every_sentence_shares_scores_nothing():
+    text = ("The festival has food. The festival has music. The lantern festival opens at the gate. "
+            "The festival has games. The festival has rides. The festival has a lantern parade.")
+    assert _auto_all_but_one("lantern festival", text) == [
+        "The festival has music.", "The lantern festival opens at the gate.", "The festival has games.",
+        "The festival has a lantern parade."]
+
+
+def test_a_question_matching_nothing_sends_the_first_sentence_and_its_neighbour():
+    text = "Cats sleep on walls. Dogs bark at night. Birds sing early. Frogs croak late."
+    assert _auto_all_but_one("Where does the lantern festival open?", text) == [
+        "Cats sleep on walls.", "Dogs bark at night."]
+
+
+def test_without_a_similarity_the_dense_weight_adds_nothing():
+    text = ("Cats sleep on walls. Dogs bark at night. The lantern festival opens at the gate. Frogs croak late. "
+            "Birds sing early. Owls hoot.")
+    assert _auto_all_but_one(QUESTION, text, dense_weight=0.5) == _auto_all_but_one(QUESTION, text) == [
+        "Dogs bark at night.", "The lantern festival opens at the gate.", "Frogs croak late."]
+
+
+def test_the_similarity_is_not_asked_when_meaning_weighs_nothing():
+    asked = []
+
+    def similarity(question: str, sentences: list[str]) -> list[float]:
+        asked.append(question)
+        return [0.5] * len(sentences)
+
+    compress(QUESTION, [hit(1, FESTIVAL)], "always", 10_000, similarity, dense_weight=0.0)
+    assert asked == []
+    compress(QUESTION, [hit(1, FESTIVAL)], "always", 10_000, similarity, dense_weight=0.3)
+    assert asked == [QUESTION]
+
+
+def test_keyword_and_meaning_are_each_scaled_before_they_are_mixed():
+    """Half and half: the sentence meaning prefers wins over the one with the question's words, because both scores
+    run from 0 to 1; unscaled word weights (idf sums above 1) would drown the meaning."""
+    text = ("Stalls sell sweet rice balls. Lantern festival gate opens north every spring season. Cats sleep. "
+            "Dogs bark. Frogs croak. Birds sing.")
+
+    def similarity(question: str, sentences: list[str]) -> list[float]:
+        return [1.0 if "rice" in s else 0.0 for s in sentences]
+
+    out = compress("lantern festival gate north spring season rice", [hit(1, text)], "auto",
+                   count_tokens("Stalls sell sweet rice balls. Lantern festival gate opens north every spring "
+                                "season."), similarity, dense_weight=0.5)
+    assert _sent(out[0]) == ["Stalls sell sweet rice balls.", "Lantern festival gate opens north every spring season."]
+
+
+def test_shared_words_are_scaled_from_the_least_matching_sentence():
+    """Every sentence says "festival"; only one says "lantern", and meaning leans a little to another sentence:
+    scaled from its lowest to its highest, the word score still decides."""
+    text = ("The festival has a lantern. The festival has music. The festival has food. The festival has games. "
+            "The festival has rides. The festival has a choir.")
+
+    def similarity(question: str, sentences: list[str]) -> list[float]:
+        return [0.4 if "lantern" in s else 1.0 if "choir" in s else 0.0 for s in sentences]
+
+    first = "The festival has a lantern. The festival has music."
+    out = compress("lantern festival", [hit(1, text)], "auto", count_tokens(first), similarity, dense_weight=0.5)
+    assert _sent(out[0]) == ["The festival has a lantern.", "The festival has music."]
+
+
+def test_a_sentence_fits_when_it_fills_the_budget_exactly():
+    best_group = count_tokens(BEFORE) + count_tokens(BEST) + count_tokens(AFTER)
+    text = FESTIVAL + " The north gate has a lantern."
+    budget = best_group + count_tokens("The north gate has a lantern.")
+    assert "The north gate has a lantern." in _sent(compress(QUESTION, [hit(1, text)], "auto", budget)[0])
+    assert "The north gate has a lantern." not in _sent(compress(QUESTION, [hit(1, text)], "auto", budget - 1)[0])
+
+
+def test_a_sentence_too_long_for_the_rest_of_the_budget_is_passed_over_not_the_end():
+    long = "The lantern festival gate " + "and the lantern gate " * 12 + "opens."
+    short = "A lantern."
+    text = f"Cats sleep. {BEST} Dogs bark. Frogs croak. {long} Birds sing. {short}"
+    group = sum(count_tokens(s) for s in ("Cats sleep.", BEST, "Dogs bark."))
+    out = _sent(compress(QUESTION, [hit(1, text)], "auto", group + count_tokens(short))[0])
+    assert long not in out and short in out
 
 
 def _fair(n: int) -> str:

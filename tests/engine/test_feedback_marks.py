@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.types import Hit, SourcesEvent
 from tests.support.review_docs import TEA, three_docs
 
+TASTING = ("Notes from the tasting. Leaves were rolled by hand in the old way. "
+           "The kettle sat on the stove all afternoon long. "
+           "Green tea needs water at about eighty degrees, not boiling water. "
+           "How hot should the water be for green tea? Eighty degrees is right for green tea.")
 LONG_TEA = ("Green tea water. Brew green tea with water at about eighty degrees. "
             "Water that boils makes green tea bitter, so let the water cool first. "
             "For green tea the water should be hot but never boiling. "
@@ -64,21 +70,23 @@ def _inside(hit: Hit, chunk: Hit) -> bool:
     return hit.file_id == chunk.file_id and hit.char_start <= chunk.char_start and chunk.char_end <= hit.char_end
 
 
-def test_a_passage_marked_wrong_is_dropped_inside_a_merged_passage(tmp_path):
+@pytest.mark.parametrize("edge", ["first", "last"])
+def test_a_passage_marked_wrong_is_dropped_inside_a_merged_passage(tmp_path, edge):
+    """The best passage is three chunks merged, its id the middle one's: the chunk at its start, or at its end, is
+    marked wrong (each edge of the span is inside the passage)."""
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "tea-notes.txt").write_text(LONG_TEA, encoding="utf-8")
+    (docs / "tasting.txt").write_text(TASTING, encoding="utf-8")
     (docs / "bus.txt").write_text("City buses run every ten minutes during the day.", encoding="utf-8")
     engine = _engine(tmp_path, chunk_size=80, chunk_overlap=20)
     try:
         engine.index([docs])
         sources, answer = _ask(engine)
         merged = sources[0]
-        assert Path(merged.path).name == "tea-notes.txt"
-        around = engine.store.hits_for([(merged.chunk_id - 1, 0.0), (merged.chunk_id + 1, 0.0)])
-        inner = [c for c in around if _inside(merged, c)]
-        assert inner, "the best passage is several chunks merged"
-        wrong = inner[0]
+        assert Path(merged.path).name == "tasting.txt"
+        chunks = [c for c in engine.store.hits_for([(merged.chunk_id + d, 0.0) for d in (-1, 1)]) if _inside(merged, c)]
+        wrong = next(c for c in chunks if (c.char_start == merged.char_start if edge == "first"
+                                           else c.char_end == merged.char_end))
         assert wrong.chunk_id != merged.chunk_id
         engine.mark_passage(answer, wrong.chunk_id, right=False)
         again, _ = _ask(engine)
@@ -110,3 +118,70 @@ def test_a_chunk_of_another_file_at_the_same_offsets_is_not_dropped(tmp_path):
         assert not any(_inside(h, first) for h in again)
     finally:
         engine.close()
+
+
+def _four_docs(folder: Path) -> Path:
+    three_docs(folder)
+    (folder / "garden.txt").write_text("Tomatoes need six hours of sun and water every morning.", encoding="utf-8")
+    return folder
+
+
+def test_a_passage_marked_right_inside_the_results_is_moved_not_repeated(tmp_path):
+    engine = _engine(tmp_path, top_k=3)
+    try:
+        engine.index([_four_docs(tmp_path / "docs")])
+        sources, answer = _ask(engine)
+        assert len(sources) == 3
+        engine.mark_passage(answer, sources[2].chunk_id, right=True)
+        again, _ = _ask(engine)
+        assert [h.chunk_id for h in again] == [sources[2].chunk_id, sources[0].chunk_id, sources[1].chunk_id]
+        engine.mark_passage(answer, sources[1].chunk_id, right=True)  # the middle one: the last stays last
+        assert [h.chunk_id for h in _ask(engine)[0]] == [sources[1].chunk_id, sources[0].chunk_id,
+                                                         sources[2].chunk_id]
+    finally:
+        engine.close()
+
+
+def test_an_added_passage_takes_the_best_remaining_score_and_the_list_grows_no_longer(tmp_path):
+    engine = _engine(tmp_path, top_k=3)
+    try:
+        engine.index([_four_docs(tmp_path / "docs")])
+        sources, answer = _ask(engine)
+        found = {h.chunk_id for h in sources}
+        outside = next(h for h in engine.store.hits_for([(i, 0.0) for i in range(1, 5)]) if h.chunk_id not in found)
+        engine.mark_passage(answer, sources[0].chunk_id, right=False)  # the best one goes: the next is best now
+        engine.mark_passage(answer, outside.chunk_id, right=True)
+        again, _ = _ask(engine)  # the wrong one dropped, the right one added in front of the last: two passages
+        assert [h.chunk_id for h in again] == [outside.chunk_id, sources[1].chunk_id]
+        assert again[0].score == sources[1].score < 1.0
+    finally:
+        engine.close()
+
+
+def test_the_rules_keep_what_the_search_said_of_itself(tmp_path, monkeypatch):
+    """Keyword-only (the vectors still loading) and the question's translations reach the answer's SourcesEvent
+    through the rules."""
+    from tests.support.openai_server import run_openai_server
+
+    docs = _four_docs(tmp_path / "docs")
+    (docs / "火车票.txt").write_text("学生购买火车票可以享受半价优惠，需要出示学生证。", encoding="utf-8")
+    question, chinese = "Which ticket discount do students get?", "学生购买火车票有什么优惠？"
+    with run_openai_server() as server:
+        server.reply = "Half price [1]."
+        server.reply_for = lambda body: chinese if not body.get("stream") else None
+        engine = Engine(resolve_paths(tmp_path / "home"), Settings(
+            embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model"))
+        try:
+            engine.index([docs])
+            first = list(engine.ask(question))
+            sources = next(e for e in first if isinstance(e, SourcesEvent))
+            engine.mark_passage(first[-1].answer_id, sources.hits[0].chunk_id, right=False)
+            again = next(e for e in engine.ask(question, refresh=True) if isinstance(e, SourcesEvent))
+            assert sources.hits[0].chunk_id not in {h.chunk_id for h in again.hits}  # the rules ran
+            assert again.translations == (("zh", chinese),) and again.keyword_only is False
+            monkeypatch.setattr(engine.runtime, "dense_now", lambda: False)  # as while a large library loads
+            loading = next(e for e in engine.ask(question, refresh=True) if isinstance(e, SourcesEvent))
+            assert loading.keyword_only is True
+            assert sources.hits[0].chunk_id not in {h.chunk_id for h in loading.hits}
+        finally:
+            engine.close()

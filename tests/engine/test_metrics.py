@@ -30,7 +30,8 @@ def test_ndcg_by_hand():
     relevant = {"a", "b", "c", "z"}
     assert ndcg_at(ranked, relevant, 5) == pytest.approx(_dcg([1, 3, 5]) / _dcg([1, 2, 3, 4]))
     assert ndcg_at(ranked, relevant, 3) == pytest.approx(_dcg([1, 3]) / _dcg([1, 2, 3]))  # only the first 3 count
-    assert ndcg_at(ranked, relevant) == ndcg_at(ranked, relevant, 10)  # k defaults to 10
+    eleventh = [f"x{i}" for i in range(10)] + ["a"]
+    assert ndcg_at(eleventh, relevant) == 0.0 and ndcg_at(eleventh, relevant, 11) > 0  # k defaults to 10
     assert ndcg_at(["x", "a"], {"a"}, 2) == pytest.approx(1 / math.log2(3))
     assert ndcg_at(["a"], {"a"}, 1) == 1.0
 
