@@ -74,15 +74,20 @@ def test_attachments_are_rows_below_their_message(lib):
     assert store.count_attachments(source.collection_id + 1) == 0
 
 
+def _two_embedded(store, source, message: str, first: str, second: str) -> tuple[str, str]:
+    """The message with two attachments (1/`first`, 2/`second`), every chunk with a vector; their paths."""
+    paths = attachment_path(message, f"1/{first}"), attachment_path(message, f"2/{second}")
+    _put(store, source, message, [AttachmentRows(p, 10, f"{n}1", _chunks(f"Text of {n}.")) for n, p in zip("ab", paths)])
+    _embed_all(store)
+    return paths
+
+
 def test_a_reread_keeps_an_unchanged_attachment_and_replaces_a_changed_one(lib):
     engine, store, source, message = lib
-    same, changed = attachment_path(message, "1/same.txt"), attachment_path(message, "2/changed.txt")
-    _put(store, source, message, [AttachmentRows(same, 10, "s1", _chunks("Same.")),
-                                  AttachmentRows(changed, 10, "c1", _chunks("Old text."))])
-    _embed_all(store)
+    same, changed = _two_embedded(store, source, message, "same.txt", "changed.txt")
     kept, old = _ids(store, same), _ids(store, changed)
     old_message = _ids(store, message)
-    dropped = _put(store, source, message, [AttachmentRows(same, 10, "s1", _chunks("Same.")),
+    dropped = _put(store, source, message, [AttachmentRows(same, 10, "a1", _chunks("Text of a.")),
                                             AttachmentRows(changed, 12, "c2", _chunks("New text."))],
                    sha="m2", mtime=2)
     assert sorted(dropped) == sorted(old_message + old)  # the message's and the changed attachment's vectors
@@ -113,12 +118,9 @@ def test_a_failed_attachment_row_is_not_kept_as_unchanged(lib):
 
 def test_an_attachment_the_message_no_longer_carries_goes(lib):
     engine, store, source, message = lib
-    gone, stays = attachment_path(message, "1/gone.txt"), attachment_path(message, "2/stays.txt")
-    _put(store, source, message, [AttachmentRows(gone, 1, "g", _chunks("Gone.")),
-                                  AttachmentRows(stays, 1, "s", _chunks("Stays."))])
-    _embed_all(store)
+    gone, stays = _two_embedded(store, source, message, "gone.txt", "stays.txt")
     gone_ids = _ids(store, gone)
-    dropped = _put(store, source, message, [AttachmentRows(stays, 1, "s", _chunks("Stays."))])
+    dropped = _put(store, source, message, [AttachmentRows(stays, 10, "b1", _chunks("Text of b."))])
     assert set(gone_ids) <= set(dropped) and _row(store, gone) is None and _row(store, stays) is not None
     assert store.count_attachments() == 1
 

@@ -24,8 +24,9 @@ TEXT = "Solar energy storage {n}: batteries and plants store energy in roots and
 NAMES = ["report.pdf.txt", "report.txt", "reports/report.txt", "notes.md", "report copy.txt"]  # near-namesakes
 
 
-def _docs(root: Path) -> Path:
-    for n, name in enumerate(NAMES):
+def _docs(root: Path, names: list[str] = NAMES, start: int = 0) -> Path:
+    """`names` below `root`, each a title and three passages numbered from `start` (tests/engine/test_scope_rules)."""
+    for n, name in enumerate(names, start):
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"Title {n}\n\n" + "\n\n".join(TEXT.format(n=n * 10 + i) for i in range(3)), "utf-8")

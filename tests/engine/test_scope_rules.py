@@ -18,24 +18,16 @@ from desktop_rag.engine.file_types import TYPE_NAMES
 from desktop_rag.engine.store import restriction as rs
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from tests.engine.test_file_scope import _docs
 
-TEXT = "Solar energy storage {n}: batteries and plants store energy in roots and chemistry, report {n}."
 QUESTION = "Where is solar energy stored?"
-
-
-def _write(folder: Path, names: list[str], start: int) -> Path:
-    for n, name in enumerate(names, start):
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"Title {n}\n\n" + "\n\n".join(TEXT.format(n=n * 10 + i) for i in range(3)), "utf-8")
-    return folder
 
 
 @pytest.fixture()
 def lib(tmp_path: Path):
     """Collection "Work" holds work/ (report.txt, notes.md, sub/data.txt); "Home" holds home/ (diary.txt)."""
-    work = _write(tmp_path / "work", ["report.txt", "notes.md", "sub/data.txt"], 0)
-    home = _write(tmp_path / "home", ["diary.txt"], 5)
+    work = _docs(tmp_path / "work", ["report.txt", "notes.md", "sub/data.txt"])
+    home = _docs(tmp_path / "home", ["diary.txt"], 5)
     engine = Engine(resolve_paths(tmp_path / "data"), Settings(embedding_model="hash:64", chunk_size=120,
                                                                 chunk_overlap=0, translate_queries=False))
     first = engine.collection_id("Default")
@@ -239,7 +231,7 @@ def test_the_selector_is_cached_until_the_library_changes(lib):
     assert count == sum(len(_chunk_ids(engine, p)) for p in (work / "report.txt", work / "notes.md",
                                                               work / "sub" / "data.txt"))
     assert rs.member_filter(engine.store, within) == (count, selector)  # the same object: cached
-    _write(work, ["more.txt"], 7)
+    _docs(work, ["more.txt"], 7)
     engine.index()
     again, other = rs.member_filter(engine.store, within)
     assert again == count + len(_chunk_ids(engine, work / "more.txt")) and other is not selector
