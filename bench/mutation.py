@@ -106,14 +106,11 @@ def prepare(workdir: Path, modules: list[str]) -> None:
     workdir.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(REPO / "desktop_rag", workdir / "desktop_rag", ignore=ignore)
-    for folder in ("support", "data"):
+    for folder in ("support", "data", "engine"):  # all engine tests: one may import another's helpers
         shutil.copytree(REPO / "tests" / folder, workdir / "tests" / folder, ignore=ignore)
-    (workdir / "tests" / "engine").mkdir()
-    for name in ("tests/__init__.py", "tests/conftest.py", "tests/engine/__init__.py"):
+    for name in ("tests/__init__.py", "tests/conftest.py"):
         shutil.copy2(REPO / name, workdir / name)
-    tests = test_files(modules)
-    for name in tests:
-        shutil.copy2(REPO / name, workdir / name)
+    tests = test_files(modules)  # the ones that run
     files = sorted({f for m in modules for f in source_files(m)})
     deselect = " and ".join(f"not {name}" for name in DESELECT)
     (workdir / "pyproject.toml").write_text(
