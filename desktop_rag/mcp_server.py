@@ -88,7 +88,7 @@ class LibraryTools:
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, ErrorEvent):
-                raise DesktopRagError(event.message)
+                raise DesktopRagError(str(event.message))
             elif isinstance(event, DoneEvent):
                 cited = [(passages.index(h) + 1 if h in passages else n, h)
                          for n, h in enumerate(event.cited or passages, 1)]

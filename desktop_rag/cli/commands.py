@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from desktop_rag.cli.document_commands import say_estimate, say_step
-from desktop_rag.cli.output import TerminalProgress, print_json
+from desktop_rag.cli.output import TerminalProgress, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
@@ -44,9 +44,9 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
         if report.skipped:
             print(clean_line(skipped_summary(report.skipped)))
         for failure in report.failed:
-            print(f"  failed: {clean_line(failure.path)}: {clean(failure.error)}")
+            print(f"  failed: {clean_line(failure.path)}: {said(failure.error)}")
         for note in report.notes:
-            print(f"  note: {clean_line(note.path)}: {clean(note.error)}")
+            print(f"  note: {clean_line(note.path)}: {said(note.error)}")
     return 1 if report.failed or report.cancelled else 0
 
 
@@ -97,7 +97,7 @@ def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
             if source in status.not_linked else ""
         print(f"Source: {clean_line(source)}{linked}")
     for failure in status.failed_files:
-        print(f"Failed: {clean_line(failure.path)}: {clean(failure.error)}")
+        print(f"Failed: {clean_line(failure.path)}: {said(failure.error)}")
     return 0
 
 
@@ -203,7 +203,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 answer = event.partial
                 if not args.json:
                     print(tokens.finish(), end="", flush=True)
-                print(f"\nerror: {clean(event.message)}", file=sys.stderr)
+                print(f"\nerror: {said(event.message)}", file=sys.stderr)
     finally:
         engine.close()
     # Number each source as the answer cites it: its position among the passages sent.

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from desktop_rag.cli.output import print_json
+from desktop_rag.cli.output import print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
@@ -45,7 +45,7 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
                 failed, summary = True, event.partial
                 if not args.json:
                     print(tokens.finish(), end="", flush=True)
-                print(f"\nerror: {clean(event.message)}", file=sys.stderr)
+                print(f"\nerror: {said(event.message)}", file=sys.stderr)
     finally:
         engine.close()
     if args.json:

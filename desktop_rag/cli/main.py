@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from desktop_rag import __version__
 from desktop_rag.config import resolve_paths
-from desktop_rag.engine import DesktopRagError, contain_panics, environment_language, error_text
+from desktop_rag.engine import DesktopRagError, contain_panics, environment_language
 
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
@@ -169,11 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
     except DesktopRagError as exc:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
-        from desktop_rag.cli.terminal import clean
+        from desktop_rag.cli.output import language, said
 
         # in Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI; it may quote file names or server text
-        language = environment_language() or "en"
-        print(f"{'错误：' if language == 'zh' else 'error: '}{clean(error_text(exc, language))}", file=sys.stderr)
+        print(f"{'错误：' if language() == 'zh' else 'error: '}{said(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("已中断" if environment_language() == "zh" else "interrupted", file=sys.stderr)

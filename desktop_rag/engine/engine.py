@@ -181,8 +181,9 @@ class Engine(ReviewMethods):
 
         return read_archive(Path(path))
 
-    def archive_model_problem(self, content) -> str | None:
-        """Why the archive's vectors cannot serve this library (so its passages would be embedded again)."""
+    def archive_model_problem(self, content):
+        """Why the archive's vectors cannot serve this library (so its passages would be embedded again): a
+        `Reason`, or None."""
         from desktop_rag.engine.archive.importer import model_problem
 
         dimension = self.store.get_meta("dimension")  # no vectors yet: the model the settings ask for, "auto"

@@ -26,6 +26,7 @@ from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extracti
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, joined, sections
 from desktop_rag.engine.messages import message
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import summary_cache
 from desktop_rag.engine.store.store import Store
@@ -155,7 +156,7 @@ class Summariser:
                     text = text.strip()
                     made.extend(calls)
                 except LLMError as exc:
-                    yield ErrorEvent(str(exc))
+                    yield ErrorEvent(Reason.of(exc))
                     return
                 if _is_set(cancel):
                     yield DoneEvent("", "llm", (), STOPPED)
@@ -198,7 +199,7 @@ class Summariser:
             if exc.kind == "length":
                 yield _done(exc.partial or "".join(pieces), hits, "llm", str(exc))
                 return
-            yield ErrorEvent(str(exc), partial=exc.partial or "".join(pieces))
+            yield ErrorEvent(Reason.of(exc), partial=exc.partial or "".join(pieces))
             return
         text = "".join(pieces)
         if _is_set(cancel):
