@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections.abc import Iterator, Sequence
 
-from desktop_rag.cli.document_commands import say_estimate, say_step
+from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
 from desktop_rag.cli.output import TerminalProgress, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
@@ -180,8 +181,12 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     try:
         where = {"collection": _collection(engine, args), "folders": args.folders, "types": args.types,
                  "files": args.files}
-        say_estimate(engine.summary_question_plan(args.question, **where))  # a summary question: its cost first
-        for event in engine.ask(args.question, **where):
+        # a summary question: its cost first (over the request limit it needs --yes)
+        say_estimate(engine.summary_question_plan(args.question, **where), engine, args.yes)
+        with confirmed_by_yes():
+            events = engine.ask(args.question, **where, confirm_cost=args.yes)
+            first = next(events, None)  # the checks run before anything is yielded
+        for event in itertools.chain(() if first is None else (first,), events):
             if isinstance(event, SummaryStep):
                 say_step(event)
             elif isinstance(event, SourcesEvent):

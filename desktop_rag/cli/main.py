@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ask", help="answer a question from your documents")
     p.add_argument("question")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--yes", action="store_true",
+                   help="go ahead with a summary that takes more model requests than summary_request_limit (default 20)")
     _collection_option(p, "ask within this collection (default: all)")
     _filter_options(p)
 
@@ -71,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--language", choices=("en", "zh"), help="the summary's language (default: the document's)")
     p.add_argument("--extractive", action="store_true",
                    help="no model: the document's most central sentences (the default when none is configured)")
+    p.add_argument("--yes", action="store_true",
+                   help="go ahead with a summary that takes more model requests than summary_request_limit (default 20)")
     p.set_defaults(command="summarise")
 
     p = sub.add_parser("clear-answers", help="remove every stored answer (the answer cache)")
