@@ -7,6 +7,7 @@ which follow the question's language, and the model catalog's descriptions, whic
 from __future__ import annotations
 
 import abc
+import functools
 import os
 import string
 from collections.abc import Mapping
@@ -141,6 +142,7 @@ class Phrase(Localised):
         return f"Phrase({self.key!r}, **{self.values!r})"
 
 
+@functools.lru_cache(maxsize=1024)
 def template_fields(key: str) -> frozenset[str]:
     """The names of the values the text `key` takes (in English; the Chinese text takes the same ones)."""
     return frozenset(field for _, field, _, _ in string.Formatter().parse(TEXTS[key]["en"]) if field)

@@ -59,16 +59,18 @@ class Reason(Localised):
     def stored(cls, text: str, stored_json: str = "") -> Reason:
         """A reason as a row keeps it: its JSON (`to_json`) when there is one that fits the table, else its
         English `text` as plain text."""
-        if stored_json and len(stored_json) <= MAX_STORED_CHARS:
-            try:
-                return cls.of(*_parts_from_json(json.loads(stored_json)))
+        if not stored_json:
+            return cls.of(text) if text else NO_REASON
+        if len(stored_json) <= MAX_STORED_CHARS:
+            try:  # bounded as it is read: at most 16,000 characters of JSON, each value cut
+                return cls(tuple(_parts_from_json(json.loads(stored_json))))
             except (ValueError, TypeError, KeyError, RecursionError):
                 pass  # written by another version, or edited: its English text stands
         return cls.of(text)
 
     def text(self, language: str = "en") -> str:
         """Every part in `language`, "; "-joined ("；" in Chinese)."""
-        shown = (p.text(language) if isinstance(p, Phrase) else p for p in self.parts)
+        shown = (_rendered(p, language) if isinstance(p, Phrase) else p for p in self.parts)
         return ("；" if language == "zh" else "; ").join(shown)
 
     @property
@@ -109,7 +111,7 @@ def _error_part(exc: BaseException) -> Part:
 def _bounded_phrase(phrase: Phrase, depth: int) -> Part:
     """`phrase` with every value bounded; past MAX_DEPTH, or missing a value its texts take, its English words."""
     if depth > MAX_DEPTH or not template_fields(phrase.key) <= phrase.values.keys():
-        return _cut(_english(phrase), MAX_VALUE_CHARS)
+        return _cut(_rendered(phrase, "en"), MAX_VALUE_CHARS)
     return Phrase(phrase.key, **{k: _bounded_value(v, depth) for k, v in phrase.values.items()})
 
 
@@ -127,10 +129,11 @@ def _bounded_value(value: object, depth: int) -> object:
     return _cut(str(value), MAX_VALUE_CHARS)
 
 
-def _english(phrase: Phrase) -> str:
+def _rendered(phrase: Phrase, language: str) -> str:
+    """`phrase` in `language`; its key when a value does not fit its format (a stored row someone edited)."""
     try:
-        return phrase.text("en")
-    except (KeyError, IndexError, ValueError):  # a value missing or of the wrong kind for its format
+        return phrase.text(language)
+    except (KeyError, IndexError, ValueError, TypeError):
         return phrase.key
 
 
@@ -151,7 +154,7 @@ def _fitted(parts: list[Part]) -> tuple[Part, ...]:
     kept: list[Part] = []
     chars = stored = 0
     for part in parts[:MAX_PARTS]:
-        text = part.text("en") if isinstance(part, Phrase) else part
+        text = _rendered(part, "en") if isinstance(part, Phrase) else part
         size = len(json.dumps(_part_json(part), ensure_ascii=False))
         if isinstance(part, Phrase) and (len(text) > MAX_TEXT_CHARS // 2 or size > MAX_STORED_CHARS // 2):
             part = text = _cut(text, MAX_PLAIN_CHARS)
@@ -175,11 +178,12 @@ def _part_json(part: Part) -> object:
 
 
 def _parts_from_json(data: object) -> list[Part]:
-    """The parts of a stored reason (ValueError for anything but what `to_json` writes, or a key the table does not
-    have); bounded again by `Reason.of`."""
-    if not isinstance(data, list):
+    """The parts of a stored reason, each value cut to MAX_VALUE_CHARS (ValueError for anything but what `to_json`
+    writes, or a key the table does not have)."""
+    if not isinstance(data, list) or not data:
         raise ValueError("not a list of parts")
-    return [part if isinstance(part, str) else _phrase_from_json(part, 1) for part in data[:MAX_PARTS]]
+    return [_cut(part, MAX_PLAIN_CHARS) if isinstance(part, str) else _phrase_from_json(part, 1)
+            for part in data[:MAX_PARTS]]
 
 
 def _phrase_from_json(data: object, depth: int) -> Phrase:
@@ -194,7 +198,7 @@ def _phrase_from_json(data: object, depth: int) -> Phrase:
             value = _phrase_from_json(value, depth + 1)
         elif not isinstance(value, (str, int, float)):
             raise ValueError("not a value")
-        read[str(name)] = value
+        read[str(name)] = _bounded_value(value, depth)
     if not template_fields(key) <= read.keys():
         raise ValueError("a value is missing")
     return Phrase(key, **read)

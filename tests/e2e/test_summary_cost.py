@@ -1,6 +1,6 @@
 """A summary's cost has a limit on the command line and over MCP (issue 49 item 3), end to end: child processes
-and the local chat server counting requests. Over `summary_request_limit` (3 here; the 50-page report takes about
-8), `desktop-rag summarise` and `ask` with a summary question refuse without --yes (exit 1, the estimate said,
+and the local chat server counting requests. Over `summary_request_limit` (3 here; the 50-page report takes
+12), `desktop-rag summarise` and `ask` with a summary question refuse without --yes (exit 1, the estimate said,
 nothing sent), and the MCP `ask` tool refuses unless `confirm_cost` is true; a second MCP call in the same server
 sends nothing (the read-only server keeps the summaries in memory)."""
 
@@ -13,44 +13,31 @@ import sys
 from pathlib import Path
 
 import anyio
-import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from tests.support.long_document import write_long_pdf
-from tests.support.openai_server import run_openai_server
+from tests.engine.test_summary_cost import LIMIT, library, server  # noqa: F401 - fixtures used by name
 
 REPO = Path(__file__).resolve().parents[2]
-LIMIT = "3"
 
 
-@pytest.fixture
-def server():
-    with run_openai_server() as srv:
-        srv.reply = "The report surveys ten regions [1]."
-        yield srv
-
-
-@pytest.fixture
-def library(tmp_path: Path, server) -> tuple[Path, Path, int]:
-    """The 50-page report indexed; how many requests its summary takes."""
-    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
-    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64", llm_base_url=server.base_url,
-                                                               llm_model="fake-model"))
+def _requests(home: Path, report: Path, server) -> int:  # noqa: F811 - the fixture's value
+    """How many requests the report's summary takes with this server's model (more than the limit)."""
+    engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64", llm_base_url=server.base_url,
+                                                  llm_model="fake-model"))
     try:
-        assert not engine.index([report.parent]).failed
         requests = engine.summary_plan(report).requests
     finally:
         engine.close()
-    assert requests > int(LIMIT) and server.chat_requests() == []
-    return tmp_path / "home", report, requests
+    assert requests > LIMIT and server.chat_requests() == []
+    return requests
 
 
 def _env(server, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DESKTOP_RAG_"))
            and k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     return env | {"OPENAI_BASE_URL": server.base_url, "OPENAI_MODEL": "fake-model",
-                  "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": LIMIT} | extra
+                  "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": str(LIMIT)} | extra
 
 
 def _cli(home: Path, server, *args: str, **extra: str) -> subprocess.CompletedProcess:
@@ -58,8 +45,9 @@ def _cli(home: Path, server, *args: str, **extra: str) -> subprocess.CompletedPr
                           text=True, timeout=300, env=_env(server, **extra))
 
 
-def test_the_command_line_needs_yes_past_the_limit(library, server) -> None:
-    home, report, requests = library
+def test_the_command_line_needs_yes_past_the_limit(library, server) -> None:  # noqa: F811
+    home, report = library
+    requests = _requests(home, report, server)
     for args in (("summarise", str(report)), ("summarise", str(report), "--json"), ("ask", "Summarise report.pdf")):
         out = _cli(home, server, *args)
         assert out.returncode == 1 and out.stdout == "", (args, out.stdout)
@@ -77,8 +65,9 @@ def test_the_command_line_needs_yes_past_the_limit(library, server) -> None:
     assert out.returncode == 0 and json.loads(out.stdout)["cached"] and len(server.chat_requests()) == requests
 
 
-def test_summarise_with_yes_goes_ahead(library, server) -> None:
-    home, report, requests = library
+def test_summarise_with_yes_goes_ahead(library, server) -> None:  # noqa: F811
+    home, report = library
+    requests = _requests(home, report, server)
     out = _cli(home, server, "summarise", str(report), "--yes", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["requests"] == requests == len(server.chat_requests())
@@ -97,8 +86,9 @@ async def _mcp(home: Path, server, calls):
                 return await calls(session)
 
 
-def test_mcp_ask_refuses_then_runs_when_confirmed_and_a_second_call_sends_nothing(library, server) -> None:
-    home, report, requests = library
+def test_mcp_ask_refuses_then_runs_when_confirmed_and_a_second_call_sends_nothing(library, server) -> None:  # noqa: F811
+    home, report = library
+    requests = _requests(home, report, server)
     seen: list[int] = []
 
     async def calls(session):

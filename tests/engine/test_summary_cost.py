@@ -16,20 +16,19 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.types import DoneEvent
 from tests.support.long_document import write_long_pdf
-from tests.support.openai_server import run_openai_server
+from tests.support.openai_server import serve_replying
 
-LIMIT = 3  # the 50-page report takes about 8 requests (each section, then the summary)
+LIMIT = 3  # the 50-page report takes 12 requests (each of its 11 sections, then the summary)
 
 
 @pytest.fixture
 def server():
-    with run_openai_server() as srv:
-        srv.reply = "The document surveys regions [1] and their rivers [2]."
-        yield srv
+    yield from serve_replying("The report surveys ten regions [1].")
 
 
 @pytest.fixture
 def library(tmp_path: Path) -> tuple[Path, Path]:
+    """The 50-page report, indexed."""
     report = write_long_pdf(tmp_path / "docs" / "report.pdf")
     engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
     assert not engine.index([report.parent]).failed

@@ -1,5 +1,5 @@
 """The window asks before a summary of several requests and, past the request limit (issue 49 item 3:
-`summary_request_limit`, 3 here; the 50-page report takes about 8), says the limit with the estimate; Yes runs it
+`summary_request_limit`, 3 here; the 50-page report takes 12), says the limit with the estimate; Yes runs it
 (the engine needs the confirmation past the limit), No sends nothing. English and Chinese; real MainWindow and
 engine, offscreen, the local chat server counting requests."""
 

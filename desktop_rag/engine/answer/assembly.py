@@ -29,7 +29,6 @@ class Loaded(Protocol):
     read_only: bool
     index_model: str
     store: Store
-
     summaries: Memory  # a read-only library's section and document summaries, in memory
 
     def chinese_interface(self) -> bool: ...
