@@ -163,3 +163,18 @@ def test_reading_an_old_reason_is_linear_in_its_length() -> None:
     reason = legacy_reasons.parse(crafted)
     assert time.perf_counter() - started < 0.5 and reason.code == "part_missing"
     assert legacy_reasons.parse(crafted, deadline=time.monotonic() - 1) == Reason.of(crafted)  # budget spent: plain
+
+
+def test_an_archives_english_reasons_are_read_into_codes_on_import(failed, tmp_path: Path) -> None:
+    """An archive carries a failed file's English text (format v1): the import reads it once, as a migration does."""
+    engine, docs, _report = failed
+    engine.export_collection(1, tmp_path / "archive.zip")
+    target = _engine(tmp_path / "other")
+    try:
+        target.import_archive(tmp_path / "archive.zip", name="Imported")
+        reasons = {Path(f.path).name: f.error for f in target.files() if f.status == "failed"}
+    finally:
+        target.close()
+    assert reasons["fake.pdf"].code == "not_pdf" and reasons["fake.pdf"].text("zh") == message("error.not_pdf", "zh")
+    assert reasons["crafted.epub"].code == "part_missing" and reasons["crafted.epub"].text("zh").startswith(
+        MISSING_PART_ZH)
