@@ -16,6 +16,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest.ingest import Ingestor
 from desktop_rag.engine.paths import attachment_part, attachment_path
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.store import AttachmentRows
 from desktop_rag.engine.types import AttachedDocument, ChunkDraft, ParsedDocument, Section
 
@@ -39,7 +40,8 @@ def lib(tmp_path: Path):
 
 
 def _put(store, source, message: str, attachments: list[AttachmentRows], sha: str = "m1", mtime: int = 1) -> list[int]:
-    return store.replace_file_chunks(source.id, message, 100, mtime, sha, _chunks("Message body."), "", attachments)
+    body = _chunks("Message body.")
+    return store.replace_file_chunks(source.id, message, 100, mtime, sha, body, Reason(), attachments)
 
 
 def _embed_all(store) -> None:
@@ -61,11 +63,11 @@ def test_attachments_are_rows_below_their_message(lib):
     engine, store, source, message = lib
     notes, guide = attachment_path(message, "1/notes.txt"), attachment_path(message, "2/guide.pdf")
     _put(store, source, message, [AttachmentRows(notes, 10, "n1", _chunks("Notes one.", "Notes two.")),
-                                  AttachmentRows(guide, 20, "g1", _chunks("Guide."), "1 page read by OCR")])
+                                  AttachmentRows(guide, 20, "g1", _chunks("Guide."), Reason.of("1 page read by OCR"))])
     parent = _row(store, message)
     for path, size, sha, count, note in ((notes, 10, "n1", 2, ""), (guide, 20, "g1", 1, "1 page read by OCR")):
         row = _row(store, path)
-        assert (row.parent_id, row.source_id, row.size, row.sha256, row.status, row.chunk_count, row.error,
+        assert (row.parent_id, row.source_id, row.size, row.sha256, row.status, row.chunk_count, str(row.error),
                 row.mtime_ns) == (parent.id, source.id, size, sha, "indexed", count, note, parent.mtime_ns)
         assert store.carrier(path) == parent
     assert store.carrier(message) is None and store.carrier(message + "/nothing") is None
@@ -77,7 +79,8 @@ def test_attachments_are_rows_below_their_message(lib):
 def _two_embedded(store, source, message: str, first: str, second: str) -> tuple[str, str]:
     """The message with two attachments (1/`first`, 2/`second`), every chunk with a vector; their paths."""
     paths = attachment_path(message, f"1/{first}"), attachment_path(message, f"2/{second}")
-    _put(store, source, message, [AttachmentRows(p, 10, f"{n}1", _chunks(f"Text of {n}.")) for n, p in zip("ab", paths)])
+    _put(store, source, message, [AttachmentRows(p, 10, f"{n}1", _chunks(f"Text of {n}."))
+                                  for n, p in zip("ab", paths)])
     _embed_all(store)
     return paths
 
@@ -131,7 +134,7 @@ def test_a_failed_or_deleted_message_takes_its_attachments_along(lib):
     _put(store, source, message, [AttachmentRows(p, 1, p, _chunks(p)) for p in paths])
     _embed_all(store)
     attached = [i for p in paths for i in _ids(store, p)]
-    dropped = store.record_failure(source.id, message, 100, 3, "m3", "The file could not be read")
+    dropped = store.record_failure(source.id, message, 100, 3, "m3", Reason.coded("pdf_damaged"))
     assert set(attached) <= set(dropped) and store.count_attachments() == 0 and _row(store, message).status == "failed"
     _put(store, source, message, [AttachmentRows(p, 1, p, _chunks(p)) for p in paths])
     _embed_all(store)
@@ -175,5 +178,5 @@ def test_the_index_run_chunks_each_attachment_with_a_text(lib, tmp_path):
         AttachedDocument("1/notes.txt", 300, "aa", text), AttachedDocument("2/blank.txt", 3, "bb", empty)))
     rows = ingestor._attachment_rows(message, doc)
     assert [(r.path, r.size, r.sha256, r.note) for r in rows] == [
-        (attachment_path(message, "1/notes.txt"), 300, "aa", "read by OCR; again")]
+        (attachment_path(message, "1/notes.txt"), 300, "aa", Reason.of("read by OCR", "again"))]
     assert len(rows[0].chunks) > 1 and all(len(c.text) <= 120 for c in rows[0].chunks)

@@ -126,7 +126,8 @@ def _inside(hit: Hit, chunk: Hit) -> bool:
 def test_a_passage_marked_wrong_is_dropped_inside_a_merged_passage(library, edge):
     """The best passage is three chunks merged, its id the middle one's: the chunk at its start, or at its end, is
     marked wrong (each edge of the span is inside the passage)."""
-    engine = library(_texts({"tasting.txt": TASTING, "bus.txt": BUS + " during the day."}), chunk_size=80, chunk_overlap=20)
+    files = {"tasting.txt": TASTING, "bus.txt": BUS + " during the day."}
+    engine = library(_texts(files), chunk_size=80, chunk_overlap=20)
     sources, answer = _ask(engine)
     merged = sources[0]
     assert Path(merged.path).name == "tasting.txt"
