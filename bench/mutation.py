@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from fnmatch import fnmatch
@@ -95,13 +96,14 @@ def source_files(module: str) -> list[str]:
     return sorted({_pattern_file(p) for p in MODULES[module][0]})
 
 
-def test_files(modules: list[str]) -> list[str]:
-    """The test files the chosen modules name that exist (a module's new test file may not be written yet)."""
-    return sorted({t for m in modules for t in MODULES[m][1] if (REPO / t).is_file()})
+def test_files(module: str) -> list[str]:
+    """The test files a module names that exist (a module's new test file may not be written yet)."""
+    return sorted(t for t in MODULES[module][1] if (REPO / t).is_file())
 
 
-def prepare(workdir: Path, modules: list[str]) -> None:
-    """A private copy of the package and the chosen tests, with a mutmut config: the shared tree is never touched."""
+def prepare(workdir: Path, module: str) -> None:
+    """A private copy of the package and the tests, with a mutmut config for one module: its files are mutated and
+    only its tests run (the shared tree is never touched)."""
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -110,8 +112,8 @@ def prepare(workdir: Path, modules: list[str]) -> None:
         shutil.copytree(REPO / "tests" / folder, workdir / "tests" / folder, ignore=ignore)
     for name in ("tests/__init__.py", "tests/conftest.py"):
         shutil.copy2(REPO / name, workdir / name)
-    tests = test_files(modules)  # the ones that run
-    files = sorted({f for m in modules for f in source_files(m)})
+    tests = test_files(module)  # the ones that run
+    files = source_files(module)
     deselect = " and ".join(f"not {name}" for name in DESELECT)
     (workdir / "pyproject.toml").write_text(
         "[tool.mutmut]\n"
@@ -154,18 +156,18 @@ def prebuilt_lexicon() -> Path:
     return path
 
 
-def run_mutmut(workdir: Path, modules: list[str], jobs: int) -> float:
-    patterns = [p for m in modules for p in MODULES[m][0]]
+def run_mutmut(workdir: Path, module: str, jobs: int) -> float:
+    """One module's mutants against its own tests; the seconds it took."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "QT_QPA_PLATFORM": "offscreen"}
     env.pop("PYTHONPATH", None)
     env[PREBUILT_LEXICON_ENV] = str(prebuilt_lexicon())
-    if NEEDS_MODELS & set(modules):
+    if module in NEEDS_MODELS:
         env[PREBUILT_ENV] = str(prebuilt_models())
     log = workdir / "mutmut.log"
     start = time.perf_counter()
     with open(log, "w", encoding="utf-8") as out:
-        code = subprocess.call([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *patterns],
-                               cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT)
+        code = subprocess.call([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs),
+                                *MODULES[module][0]], cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT)
     if code != 0:
         sys.exit(f"mutmut failed (exit {code}); see {log}")
     return time.perf_counter() - start
@@ -189,7 +191,7 @@ def statuses(workdir: Path, module: str) -> Counter:
 
 
 def survivors(workdir: Path, modules: list[str]) -> list[str]:
-    return sorted(name for module in modules for name, status in _verdicts(workdir, module).items()
+    return sorted(name for module in modules for name, status in _verdicts(workdir / module, module).items()
                   if status not in KILLED)
 
 
@@ -198,7 +200,7 @@ def main() -> None:
     parser.add_argument("--modules", "--module", default=",".join(MODULES),
                         help=f"comma-separated, from: {', '.join(MODULES)}")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once")
-    parser.add_argument("--workdir", type=Path, default=CACHE / "mutation")
+    parser.add_argument("--workdir", type=Path, default=CACHE / "mutation", help="one folder per module below it")
     parser.add_argument("--report-only", action="store_true", help="re-read the last run's results")
     parser.add_argument("--survivors", type=Path, help="write the surviving mutants' names to this file")
     args = parser.parse_args()
@@ -206,20 +208,47 @@ def main() -> None:
     unknown = set(modules) - MODULES.keys()
     if unknown:
         sys.exit(f"unknown module(s): {', '.join(sorted(unknown))}")
-    wall = None
-    if not args.report_only:
-        prepare(args.workdir, modules)
-        wall = run_mutmut(args.workdir, modules, args.jobs)
-    rows, total = [], Counter()
-    for module in modules:
-        counts = statuses(args.workdir, module)
-        total += counts
-        rows.append(_row(module, counts, MODULE_TARGET, source_sha=_sha(args.workdir, source_files(module))))
-    rows.append(_row("all", total, OVERALL_TARGET, wall_s=round(wall, 1) if wall else None,
-                     load_average=[round(x, 2) for x in os.getloadavg()]))
+    rows, total, seconds = [], Counter(), {}
+    with _LoadSampler() as load:
+        for module in modules:
+            workdir = args.workdir / module
+            if not args.report_only:
+                prepare(workdir, module)
+                seconds[module] = round(run_mutmut(workdir, module, args.jobs), 1)
+            counts = statuses(workdir, module)
+            total += counts
+            rows.append(_row(module, counts, MODULE_TARGET, source_sha=_sha(workdir, source_files(module)),
+                             wall_s=seconds.get(module)))
+    rows.append(_row("all", total, OVERALL_TARGET, wall_s=round(sum(seconds.values()), 1) if seconds else None,
+                     load_average=load.summary()))
     emit("mutation", rows)
     if args.survivors:
         args.survivors.write_text("\n".join(survivors(args.workdir, modules)) + "\n", encoding="utf-8")
+
+
+class _LoadSampler:
+    """The machine's 1-minute load average every 30 s while the run lasts (the machine is shared)."""
+
+    def __init__(self) -> None:
+        self.samples = [os.getloadavg()[0]]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self) -> _LoadSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(30):
+            self.samples.append(os.getloadavg()[0])
+
+    def summary(self) -> dict:
+        return {"mean": round(sum(self.samples) / len(self.samples), 2), "min": round(min(self.samples), 2),
+                "max": round(max(self.samples), 2)}
 
 
 def _sha(workdir: Path, files: list[str]) -> str:
