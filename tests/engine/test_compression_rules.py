@@ -229,3 +229,20 @@ def test_the_prompt_shows_the_focus_in_order_with_gaps_marked():
 ])
 def test_sentence_spans_are_found_in_the_raw_text(text, sentences):
     assert [text[a:b] for a, b in sentence_spans(text)] == sentences
+
+
+WORDS = {"a": "lantern", "b": "harbor", "c": "violin", "d": "copper"}
+
+
+@pytest.mark.parametrize("sentences, best", [
+    (["acd", "acd", "bd", "acd", "c", "ad", "acd", "a", "ac", "ac"], 2),
+    (["d", "b", "bc", "cd", "ab", "bd", "c", "ab", "bd"], 4),
+    (["a", "bc", "bc", "bc", "bc", "bc"], 1),
+])
+def test_word_weights_follow_how_few_sentences_hold_each_word(sentences, best):
+    """Sentences holding the question's four words in these combinations: the weights log(1 + (n + 1) / (1 + df))
+    pick this best sentence (found by a search for combinations where nearby weightings pick another)."""
+    text = " ".join(f"Item {i} has " + " and ".join(WORDS[w] for w in held) + "." for i, held in enumerate(sentences))
+    out = compress("lantern harbor violin copper", [hit(1, text)], "auto", 1)  # the best sentence and its neighbours
+    spans = sentence_spans(text)
+    assert [spans.index(span) for span in sorted(out[0].focus)] == [best - 1, best, best + 1]
