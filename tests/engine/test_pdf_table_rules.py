@@ -108,12 +108,50 @@ def test_the_last_table_of_a_page_is_the_one_continued():
 
 # ---- the detection's limits, on real pages ----
 
+def _page_text(path: Path) -> str:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return document[0].get_textpage().get_text_range()
+    finally:
+        document.close()
+
+
 def test_a_page_with_more_characters_than_the_limit_is_not_looked_at(tmp_path, monkeypatch):
     path = _pdf(tmp_path, [build.table_lines([], [HEADER, *TOWNS[:6]], [], WIDTHS)])
-    assert _groups(path)
-    chars = sum(len("".join(cells)) for cells in [HEADER, *TOWNS[:6]])
+    chars = len(_page_text(path))  # PDFium's characters (here one a letter of its text)
+    monkeypatch.setattr(pt, "MAX_CHARS", chars)
+    assert _groups(path)  # at the limit: looked at
     monkeypatch.setattr(pt, "MAX_CHARS", chars - 1)
     assert _groups(path) == []
+
+
+def test_a_row_of_one_cell_stays_inside_its_table(tmp_path):
+    rows = [HEADER, ["Lisbon", "Portugal", "545,000", "100"], ["Oslo", "", "", ""], ["Quito", "Ecuador", "2,800",
+                                                                                      "372"]]
+    groups = _groups(_pdf(tmp_path, [build.table_lines([], rows, [], WIDTHS)]))
+    assert groups == [(1, [_row(HEADER), "| --- | --- | --- | --- |", _row(rows[1]), "| Oslo |  |  |  |",
+                           _row(rows[3])])]
+
+
+def test_six_text_objects_in_three_rows_are_a_table(tmp_path):
+    rows = [["Name", "Job"], ["Ada", "analyst"], ["Alan", "coder"]]  # the fewest objects a table can have
+    assert [lines[2:] for _, lines in _groups(_pdf(tmp_path, [build.table_lines([], rows, [], [200, 200])]))] == [
+        [_row(rows[1]), _row(rows[2])]]
+
+
+PROSE_LINES = [f"Line {i} of the report says nothing about cities." for i in range(16)]
+
+
+@pytest.mark.parametrize("prose, found", [(15, True), (16, False)])
+def test_a_page_is_looked_at_only_with_half_again_as_many_text_objects_as_lines(tmp_path, prose, found):
+    """A small table (12 objects in 3 lines) under lines of prose (one object a line): 27 objects in 18 lines are
+    exactly 1.5 a line and the page is looked at; one line more and it is not (the cost bound of prose pages)."""
+    table = [HEADER, TOWNS[0], TOWNS[1]]
+    path = _pdf(tmp_path, [build.table_lines(PROSE_LINES[:prose], table, [], WIDTHS)])
+    assert _page_text(path).count("\n") + 1 == prose + 3
+    assert bool(_groups(path)) is found
 
 
 def test_two_rows_and_a_header_make_a_table_and_fewer_do_not(tmp_path):

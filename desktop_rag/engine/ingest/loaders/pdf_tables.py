@@ -93,24 +93,30 @@ def _same_columns(one: tuple[float, ...], other: tuple[float, ...]) -> bool:
 def looks_tabular(textpage, text: str) -> list[tuple[float, float]]:
     """A cheap first look: enough PDFium text objects (one a cell when cells are drawn one by one) per line of
     text, and at least `MIN_ROWS` lines where two of them are a cell gap apart (judged on the objects' boxes).
-    Returns the vertical spans (bottom, top) holding such lines, near ones merged; empty: no table here."""
+    Returns the vertical spans (bottom, top) holding such lines, near ones merged (also across rows of a single
+    cell between them); empty: no table here."""
     if len(text) > MAX_CHARS:
         return []
     count = textpage.count_rects()
     if count < MIN_RECTS or count < RECTS_PER_LINE * (text.count("\n") + 1):
         return []
     boxes = (textpage.get_rect(i) for i in range(count))
-    lines = [line for line in _lines([_Char(-1, "", *box) for box in boxes if box[3] > box[1]])
-             if len(line.runs) >= 2]
-    if len(lines) < MIN_ROWS:
+    every = _lines([_Char(-1, "", *box) for box in boxes if box[3] > box[1]])
+    if sum(1 for line in every if len(line.runs) >= 2) < MIN_ROWS:
         return []
     spans: list[list[float]] = []
-    for line in lines:  # top to bottom
+    chain = None  # the bottom of the last line within a row gap of the open span (a row of one cell keeps it)
+    for line in every:  # top to bottom
         bottom, top = line.middle - line.height / 2, line.middle + line.height / 2
-        if spans and spans[-1][0] - top <= ROW_GAP * line.height:
-            spans[-1][0] = bottom
+        near = chain is not None and chain - top <= ROW_GAP * line.height
+        if len(line.runs) >= 2:
+            if near:
+                spans[-1][0] = bottom
+            else:
+                spans.append([bottom, top])
+            chain = bottom
         else:
-            spans.append([bottom, top])
+            chain = bottom if near else None
     return [(bottom, top) for bottom, top in spans]
 
 
