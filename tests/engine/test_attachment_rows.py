@@ -166,6 +166,7 @@ def test_attachment_paths_sit_below_the_carrier_and_read_back():
     assert path == os.path.join(carrier, "2", "report.pdf")
     assert attachment_part(carrier, path) == "2/report.pdf"
     assert attachment_part(carrier, carrier + "//7.1/a.xlsx") == "7.1/a.xlsx"  # however many separators lead
+    assert attachment_part(carrier, attachment_path(carrier, "X1/Xmas.pdf")) == "X1/Xmas.pdf"  # only separators go
 
 
 def test_the_index_run_chunks_each_attachment_with_a_text(lib, tmp_path):

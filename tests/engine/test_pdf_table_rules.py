@@ -188,3 +188,43 @@ def test_long_cells_in_two_columns_are_prose(tmp_path):
     assert _groups(_pdf(tmp_path, [build.table_lines([], rows, [], [300, 300])])) == []
     short = [[f"Left {n}", f"Right {n}"] for n in range(4)]
     assert _groups(_pdf(tmp_path, [build.table_lines([], short, [], [300, 300])]))
+
+
+# ---- what a page's tables leave of its text ----
+
+def _found(path: Path):
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        textpage = document[0].get_textpage()
+        text = textpage.get_text_range()
+        return pt.find_tables(textpage, text, pt.looks_tabular(textpage, text))
+    finally:
+        document.close()
+
+
+def test_the_page_text_loses_the_tables_characters_and_the_spaces_between_them(tmp_path):
+    before, after = ["Towns of the coast, as counted this year."], ["All figures are rounded to the nearest ten."]
+    found = _found(_pdf(tmp_path, [build.table_lines(before, [HEADER, *TOWNS[:3]], after, WIDTHS)]))
+    assert found.text == f"{before[0]}\r\n\r\n{after[0]}"  # only the line breaks at the table's edges stay
+    assert found.tables == [[HEADER, *TOWNS[:3]]]
+    assert found.columns == [(56.0, 166.0, 276.0, 386.0)]  # where each column starts
+    assert (found.before, found.after) == (len("".join(before[0].split())), len("".join(after[0].split())))
+
+
+def test_labels_scattered_over_a_figure_are_no_table(tmp_path):
+    """Four columns of places, four rows, seven labels: less than half the cells hold text."""
+    scattered = [["North", "Hill", "", ""], ["", "", "", "Lake"], ["", "", "Mill", "Bridge"], ["Wood", "", "Ford", ""]]
+    assert _groups(_pdf(tmp_path, [build.table_lines([], scattered, [], WIDTHS)])) == []
+    half = [["North", "Hill", "", ""], ["", "", "Weir", "Lake"], ["", "", "Mill", "Bridge"], ["Wood", "", "Ford", ""]]
+    assert [lines[0] for _, lines in _groups(_pdf(tmp_path, [build.table_lines([], half, [], WIDTHS)]))] == [
+        "| North | Hill |  |  |"]
+
+
+@pytest.mark.parametrize("width, found", [(30, True), (40, True), (41, False)])
+def test_three_columns_take_cells_of_up_to_forty_letters_on_average(tmp_path, width, found):
+    """A two-column table's cells must be shorter (24 on average): long ones are two columns of prose."""
+    cell = ("Riverside" * 5)[:width]
+    rows = [["Name", cell, "Note"], *([f"N{n}", cell, "ok"] for n in range(4))]  # the middle column: `width` each
+    assert bool(_groups(_pdf(tmp_path, [build.table_lines([], rows, [], [60, 300, 60])]))) is found
