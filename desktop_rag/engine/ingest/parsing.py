@@ -86,7 +86,7 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
     except BaseException as exc:  # noqa: BLE001 - report, keep serving
         if capped and _is_memory_failure(exc):
             return ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
-        return ("error", LoadError.coded("reader_failed", error=f"{type(exc).__name__}: {exc}"))
+        return ("error", LoadError.coded("reader_failed", error=loaders.failure_words(exc)))
     limit = options.get("max_text_chars", MAX_TEXT_CHARS)
     if limit and doc.char_count > limit:
         return ("error", LoadError.coded("too_much_text", chars=limit))
@@ -128,7 +128,7 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0)
         try:
             conn.send(reply)
         except MemoryError:
-            reply = ("fatal", OUT_OF_MEMORY.format(mb=max_memory_mb))
+            reply = ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
             conn.send(reply)
         if reply[0] == "fatal":
             return

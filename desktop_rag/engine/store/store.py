@@ -368,6 +368,15 @@ class Store:
             )
         return dropped
 
+    def fail_attachment(self, file_id: int, error: str) -> list[int]:
+        """Mark an attachment row failed (its chunks go, it stays below its message); returns chunk ids whose
+        vectors were dropped."""
+        with self.transaction():
+            dropped = self._drop_chunks(file_id)
+            self.db.execute("UPDATE files SET status='failed', error=?, chunk_count=0, indexed_at=? WHERE id=?",
+                            (error, time.time(), file_id))
+        return dropped
+
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
         note: str = "", attachments: Sequence[AttachmentRows] = (),

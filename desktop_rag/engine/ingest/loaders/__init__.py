@@ -9,6 +9,7 @@ from typing import Callable
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import reader_for
+from desktop_rag.engine.ingest.valid_text import valid_document, valid_text
 from desktop_rag.engine.types import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
@@ -71,8 +72,19 @@ def check_file(path: Path, max_bytes: int) -> int:
     return st.st_size
 
 
+MAX_FAILURE_WORDS = 300  # characters of a library's own words kept in a failure reason
+
+
+def failure_words(exc: BaseException) -> str:
+    """What a library said when it failed, for a reason a person reads: its type and message, valid text
+    (`valid_text`: a file's lone surrogate quoted in a KeyError must not stop the reason being stored), bounded."""
+    words = valid_text(f"{type(exc).__name__}: {exc}")
+    return words if len(words) <= MAX_FAILURE_WORDS else words[:MAX_FAILURE_WORDS - 1] + "…"
+
+
 def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> ParsedDocument:
-    """Parse one file in this process; every failure is a LoadError a person can read."""
+    """Parse one file in this process; every failure is a LoadError a person can read. The result's text is
+    valid text (`valid_text.valid_document`): this is the one way out of every reader."""
     path = Path(path)
     suffix = path.suffix.lower()
     loader = loader_for(suffix)
@@ -80,7 +92,7 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
         raise LoadError.coded("type_not_supported", suffix=path.suffix or "(none)")
     check_file(path, max_bytes)
     try:
-        return loader(path, context or LoadContext())
+        return valid_document(loader(path, context or LoadContext()))
     except LoadError:
         raise
     except FileNotFoundError as exc:
@@ -94,4 +106,4 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
     except OSError as exc:
         raise LoadError.coded("file_unreadable", reason=exc.strerror or exc) from exc
     except Exception as exc:  # a loader bug must not stop the batch
-        raise LoadError.coded("reader_failed", error=f"{type(exc).__name__}: {exc}") from exc
+        raise LoadError.coded("reader_failed", error=failure_words(exc)) from exc
