@@ -13,6 +13,8 @@ from desktop_rag.engine.ingest.valid_text import valid_document, valid_text
 from desktop_rag.engine.types import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
+OCR_MAX_PAGES = 300  # the defaults of Settings.ocr_max_pages and .ocr_max_minutes: a long scanned book
+OCR_MAX_SECONDS = 30 * 60.0
 
 
 
@@ -20,14 +22,23 @@ def _no_progress(_done: int, _total: int) -> None:
     return None
 
 
+def _no_time(_seconds: float) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class LoadContext:
-    """What a loader may need besides the path: a PDF password, whether OCR is on, where page progress goes."""
+    """What a loader may need besides the path: a PDF password, whether OCR is on, where page progress goes, the
+    OCR limits of one file, and whom to tell that a part with a budget of its own begins (its seconds are added to
+    the parser's limit for the file: an e-mail's attachments)."""
 
     password: str = ""  # tried when a PDF does not open with the empty password
     ocr: bool = True
     page: PageCallback = _no_progress
     table_chars: int = 500  # the chunk size: a table is cut into row groups of at most this (ingest.tables)
+    more_time: Callable[[float], None] = _no_time
+    ocr_max_pages: int = OCR_MAX_PAGES  # pages of one file sent to text recognition; the rest are left out, noted
+    ocr_max_seconds: float = OCR_MAX_SECONDS  # text recognition time of one file; pages after it are left out
 
 
 Loader = Callable[[Path, LoadContext], ParsedDocument]
