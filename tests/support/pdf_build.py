@@ -295,3 +295,30 @@ def placed_pdf(pages: list[list[tuple[float, float, str]]], font: Predefined | N
         f"<< /Type /FontDescriptor /FontName /{font.base_font} /Flags 6 /FontBBox [0 -200 1000 900] "
         f"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
     ])
+
+
+# ---- broken pages sharing one content stream (issue 49: OCR limits) ----
+
+
+def shared_broken_pdf(broken_pages: int) -> bytes:
+    """A first page of real text, then `broken_pages` pages that all show one content stream of control-character
+    glyphs (Helvetica has none for them: a text layer of control characters over blank pages): 7 KB for 40 pages,
+    each of which would otherwise be drawn and sent to text recognition."""
+    first_broken = 5
+    content = first_broken + broken_pages
+    font = content + 1
+    kids = " ".join(f"{i} 0 R" for i in [3, *range(first_broken, first_broken + broken_pages)])
+    good = b"BT /F1 12 Tf 56 760 Td (The harbour survey of 1998 counted forty two fishing boats.) Tj ET"
+    glyphs = "".join(chr(c) for c in range(1, 32) if c not in (10, 13))
+    broken = "\n".join(f"BT /F1 14 Tf 56 {760 - 20 * i} Td {_literal(glyphs)} Tj ET" for i in range(30))
+
+    def page(contents: int) -> str:
+        return (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE_W} {PAGE_H}] /Contents {contents} 0 R "
+                f"/Resources << /Font << /F1 {font} 0 R >> >> >>")
+
+    objects: list[bytes | str] = ["<< /Type /Catalog /Pages 2 0 R >>",
+                                  f"<< /Type /Pages /Kids [{kids}] /Count {broken_pages + 1} >>", page(4), _stream(good)]
+    objects += [page(content) for _ in range(broken_pages)]
+    objects += [_stream(broken.encode("latin-1")),
+                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
+    return write_pdf(objects)

@@ -112,6 +112,7 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0,
     if scratch:
         tempfile.tempdir = scratch
     logging.getLogger("pypdf").setLevel(logging.ERROR)
+    logging.getLogger("pypdfium2").setLevel(logging.ERROR)  # "Explicitly closing <PdfBitmap>": not for a terminal
     # import now so the first file's time limit is fair
     for name in ("pypdfium2", "pypdf", "docx", "pptx", "python_calamine"):
         try:

@@ -35,6 +35,7 @@ import hashlib
 import re
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from email import policy
 from email.message import Message
@@ -213,8 +214,10 @@ def _looks_scanned(part: Message, data: bytes, reading: _Reading) -> bool:
     if not (reading.context.ocr and attached):
         return False
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            width, height = image.size
+        with warnings.catch_warnings():  # the size is all that is read: Pillow's bomb warning would reach a terminal
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
     except Exception:  # not a picture, or one whose header claims a bomb's size
         return False
     return width * height >= MIN_PICTURE_PIXELS and min(width, height) >= MIN_PICTURE_SIDE

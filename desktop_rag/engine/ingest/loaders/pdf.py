@@ -106,6 +106,8 @@ def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContex
     scanned = [i for i, t in enumerate(texts)
                if i not in bad and len("".join(t.split())) < MIN_TEXT_CHARS and pages.has_images(i)]
     todo = sorted([*scanned, *bad]) if context.ocr else []
+    if todo:
+        ocr.engine()  # OCR missing is the file's reason, not each page's
     total = quota.total(len(todo))
     recognised: set[int] = set()
     for index in todo:
@@ -113,7 +115,7 @@ def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContex
             continue
         context.page(quota.used, total)
         text = ""
-        with left_out.part("page", index + 1, passing=(LoadError,)):  # OCR missing: the file's reason
+        with left_out.part("page", index + 1):  # an image too large to read, a drawing that fails
             if index in bad:
                 image = pages.render(index)
                 text = ocr.recognise(image) if image is not None else ""
