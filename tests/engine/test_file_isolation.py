@@ -59,16 +59,22 @@ def _poisoned(path: object) -> bool:
     return str(path).endswith("poison.txt")
 
 
+def _fail_on(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, hit, error: BaseException) -> None:
+    """`owner.name` raises `error` when `hit(*args)` holds for its arguments, else does what it did."""
+    real = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        if hit(*args):
+            raise error
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+
+
 def test_a_store_write_that_raises_fails_that_file_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = _docs(tmp_path / "docs")
-    real = Store.replace_file_chunks
-
-    def replace(self, source_id, path, *args, **kwargs):
-        if _poisoned(path):
-            raise RuntimeError("injected store fault")
-        return real(self, source_id, path, *args, **kwargs)
-
-    monkeypatch.setattr(Store, "replace_file_chunks", replace)
+    _fail_on(monkeypatch, Store, "replace_file_chunks", lambda _self, _source, path, *_: _poisoned(path),
+             RuntimeError("injected store fault"))
     engine = Engine(resolve_paths(tmp_path / "home"), HASH)
     events = []
     try:
@@ -85,26 +91,15 @@ def test_a_reader_or_chunker_that_raises_fails_that_file_alone(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     paths = _docs(tmp_path / "docs")
     real_chunk = ingest_module.chunk_document
-
-    def chunk(doc, *args, **kwargs):
-        if "poisonword" in doc.sections[0].text:
-            raise IndexError("injected chunking fault")
-        return real_chunk(doc, *args, **kwargs)
-
-    monkeypatch.setattr(ingest_module, "chunk_document", chunk)
+    _fail_on(monkeypatch, ingest_module, "chunk_document", lambda doc, *_: "poisonword" in doc.sections[0].text,
+             IndexError("injected chunking fault"))
     engine = Engine(resolve_paths(tmp_path / "home"), HASH)
     try:
         _check_rest(engine, paths, engine.index([tmp_path / "docs"]), "could not be cut into passages")
-        parser = engine.runtime.parser()
-        real_parse = type(parser).parse
-
-        def parse(self, path, **kwargs):
-            if _poisoned(path):
-                raise KeyError("injected reader fault")  # not a LoadError: a reader bug that escaped
-            return real_parse(self, path, **kwargs)
-
-        monkeypatch.setattr(type(parser), "parse", parse)
         monkeypatch.setattr(ingest_module, "chunk_document", real_chunk)
+        # not a LoadError: a reader bug that escaped
+        _fail_on(monkeypatch, type(engine.runtime.parser()), "parse", lambda _self, path, *_: _poisoned(path),
+                 KeyError("injected reader fault"))
         paths["poison"].write_text("The poison file, changed, read again: poisonword.", encoding="utf-8")
         again = engine.index()
         assert [f.path for f in again.failed] == [str(paths["poison"])]
@@ -117,14 +112,8 @@ def test_a_reader_or_chunker_that_raises_fails_that_file_alone(tmp_path: Path,
 def test_a_file_whose_passages_the_model_cannot_embed_fails_alone(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     paths = _docs(tmp_path / "docs")
-    real = HashEmbedder.embed
-
-    def embed(self, texts, batch_size=64):
-        if any("poisonword" in t for t in texts):
-            raise ValueError("injected embedding fault")
-        return real(self, texts, batch_size)
-
-    monkeypatch.setattr(HashEmbedder, "embed", embed)
+    _fail_on(monkeypatch, HashEmbedder, "embed", lambda _self, texts, *_: any("poisonword" in t for t in texts),
+             ValueError("injected embedding fault"))
     engine = Engine(resolve_paths(tmp_path / "home"), HASH)
     try:
         report = engine.index([tmp_path / "docs"])
