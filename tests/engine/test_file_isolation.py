@@ -156,3 +156,30 @@ def test_a_full_disk_still_ends_the_run(tmp_path: Path, monkeypatch: pytest.Monk
         assert engine.status().files_failed == 0
     finally:
         engine.close()
+
+
+def test_an_attachment_the_model_cannot_embed_fails_below_its_message(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from email.message import EmailMessage
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    message = EmailMessage()
+    message["Subject"], message["From"] = "Harbour notes", "ann@example.org"
+    message.set_content("The harbour notes are attached.")
+    message.add_attachment(b"The tide table, poisonword inside.", maintype="text", subtype="plain",
+                           filename="tides.txt")
+    (docs / "notes.eml").write_bytes(message.as_bytes())
+    _fail_on(monkeypatch, HashEmbedder, "embed", lambda _self, texts, *_: any("poisonword" in t for t in texts),
+             ValueError("injected embedding fault"))
+    engine = Engine(resolve_paths(tmp_path / "home"), HASH)
+    try:
+        report = engine.index([docs])
+        attached = str(docs / "notes.eml" / "1" / "tides.txt")
+        assert [f.path for f in report.failed] == [attached]
+        row = engine.store.file_by_path(attached)
+        assert row.status == "failed" and row.parent_id == engine.store.file_by_path(str(docs / "notes.eml")).id
+        assert engine.store.file_by_path(str(docs / "notes.eml")).status == "indexed"
+        assert engine.status().chunks_pending_embedding == 0
+    finally:
+        engine.close()

@@ -148,7 +148,7 @@ class Ingestor:
             except BaseException as exc:  # noqa: BLE001 - this file alone
                 if _ends_run(exc):
                     raise
-                self._fail(source_id, disk, sha, _reason(exc, "store_failed"))
+                self._fail(source_id, disk.path, disk.size, disk.mtime_ns, sha, _reason(exc, "store_failed"))
                 continue
             work.append(_Work(source_id, disk, sha, existing))
             self.on_file(FileEvent(disk.path, "queued"))
@@ -213,7 +213,7 @@ class Ingestor:
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # noqa: BLE001 - a native library's panic too
-            self._fail(item.source_id, item.disk, item.sha256, _reason(exc, "reader_failed"))
+            self._fail(*_where(item), _reason(exc, "reader_failed"))
             return
         try:
             self._store(item, doc, chunks, attached)
@@ -222,7 +222,7 @@ class Ingestor:
         except BaseException as exc:  # noqa: BLE001
             if _ends_run(exc):
                 raise
-            self._fail(item.source_id, item.disk, item.sha256, _reason(exc, "store_failed"))
+            self._fail(*_where(item), _reason(exc, "store_failed"))
 
     def _read(self, item: _Work) -> tuple[ParsedDocument, list[ChunkDraft], list[AttachmentRows]]:
         """The file's document, its chunks and its attachments' rows (LoadError when there is nothing to keep)."""
@@ -263,13 +263,18 @@ class Ingestor:
             self.tally.chunks += len(a.chunks)
             self.on_file(FileEvent(a.path, "indexed", a.note, chunks=len(a.chunks), carrier=disk.path))
 
-    def _fail(self, source_id: int, disk: DiskFile, sha256: str, error: LoadError) -> None:
-        """Record `disk` as failed with `error`; when even that cannot be written the library is at fault, and
-        the run ends with that error."""
+    def _fail(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, error: LoadError, *,
+              attachment: int | None = None) -> None:
+        """Record the file as failed with `error` (an e-mail's `attachment` row below its message); when even that
+        cannot be written the library is at fault, and the run ends with that error."""
         reason = str(error)
-        self._drop_vectors(self.store.record_failure(source_id, disk.path, disk.size, disk.mtime_ns, sha256, reason))
-        self.tally.failed.append(FailedFile(disk.path, reason))
-        self.on_file(FileEvent(disk.path, "failed", reason))
+        if attachment is not None:
+            dropped = self.store.fail_attachment(attachment, reason)
+        else:
+            dropped = self.store.record_failure(source_id, path, size, mtime_ns, sha256, reason)
+        self._drop_vectors(dropped)
+        self.tally.failed.append(FailedFile(path, reason))
+        self.on_file(FileEvent(path, "failed", reason))
 
     def _attachment_rows(self, path: str, doc: ParsedDocument) -> list[AttachmentRows]:
         """The documents a file carries (an e-mail's attachments), chunked, with their paths below `path`."""
@@ -341,14 +346,8 @@ class Ingestor:
             kept, matrix, failed = embed_by_file(self.store, embedder, rows, self.settings.embed_batch_size, exc)
         rows[:] = kept
         for record, error in failed:
-            reason = str(_reason(error, "embedding_failed"))
-            if record.parent_id is not None:  # an e-mail's attachment stays below its message
-                self._drop_vectors(self.store.fail_attachment(record.id, reason))
-            else:
-                self._drop_vectors(self.store.record_failure(record.source_id, record.path, record.size,
-                                                             record.mtime_ns, record.sha256, reason))
-            self.tally.failed.append(FailedFile(record.path, reason))
-            self.on_file(FileEvent(record.path, "failed", reason))
+            self._fail(record.source_id, record.path, record.size, record.mtime_ns, record.sha256,
+                       _reason(error, "embedding_failed"), attachment=record.id if record.parent_id else None)
         return matrix
 
 
@@ -359,6 +358,11 @@ def _reason(exc: BaseException, step: str) -> LoadError:
         return exc
     log.warning("Indexing one file failed at %s", step, exc_info=exc)
     return LoadError.coded(step, error=failure_words(exc))
+
+
+def _where(item: _Work) -> tuple[int, str, int, int, str]:
+    """What a failure record of `item` needs: source, path, size, mtime, sha256."""
+    return item.source_id, item.disk.path, item.disk.size, item.disk.mtime_ns, item.sha256
 
 
 def _ends_run(exc: BaseException) -> bool:
