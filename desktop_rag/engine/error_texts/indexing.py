@@ -18,9 +18,9 @@ TEXTS: dict[str, dict[str, str]] = {
     # {name}: "an old PowerPoint presentation (.ppt)"; {component}: Writer or Impress; {present}: the components
     # installed ("Writer, Calc"); {package}: the Debian/Ubuntu package; {apps}: who saves it anew
     "error.libreoffice_component_missing": {
-        "en": "This is {name}, which is read through LibreOffice {component}, and the LibreOffice installed here has no "
-              "{component} (it has: {present}). Install LibreOffice {component} (on Debian and Ubuntu the package "
-              "{package}), or open it in {apps} and save it as {target}, then index it again.",
+        "en": "This is {name}, which is read through LibreOffice {component}, and the LibreOffice installed here "
+              "has no {component} (it has: {present}). Install LibreOffice {component} (on Debian and Ubuntu the "
+              "package {package}), or open it in {apps} and save it as {target}, then index it again.",
         "zh": "这是{name}，需要通过 LibreOffice {component} 读取，但此处安装的 LibreOffice 没有 {component}（已有："
               "{present}）。请安装 LibreOffice {component}（Debian 和 Ubuntu 上的软件包为 {package}），或用{apps}打开并"
               "另存为 {target}，然后重新索引。"},

@@ -25,8 +25,11 @@ def embed(embedder: Embedder, rows: Sequence[Row], batch_size: int) -> np.ndarra
     return embedder.embed([embedding_text(heading, text) for _, heading, text in rows], batch_size=batch_size)
 
 
+Failed = list[tuple[FileRecord, BaseException]]  # a file whose passages the model refused, and its error
+
+
 def embed_by_file(store: Store, embedder: Embedder, rows: Sequence[Row], batch_size: int,
-                  failure: BaseException) -> tuple[list[Row], np.ndarray | None, list[tuple[FileRecord, BaseException]]]:
+                  failure: BaseException) -> tuple[list[Row], np.ndarray | None, Failed]:
     """After `rows` failed together with `failure`: (the rows embedded, their vectors or None, the files that
     failed alone with their error). Raises `failure` when the model fails on any text."""
     files = chunk_files(store, [row[0] for row in rows])
@@ -36,7 +39,7 @@ def embed_by_file(store: Store, embedder: Embedder, rows: Sequence[Row], batch_s
             groups.setdefault(files[row[0]].id, []).append(row)
     kept: list[Row] = []
     parts: list[np.ndarray] = []
-    failed: list[tuple[FileRecord, BaseException]] = []
+    failed: Failed = []
     for group in groups.values():
         try:
             parts.append(embed(embedder, group, batch_size))

@@ -90,8 +90,9 @@ class _Reading:
     left_out: LeftOut = field(default_factory=LeftOut)  # messages of an mbox
 
     def note(self) -> tuple[str, ...]:
-        limits = {"per_message": MAX_ATTACHMENTS, "per_file": f"{MAX_ATTACHED:,}", "size": format_mb(MAX_ATTACHMENT_BYTES),
-                  "total": format_mb(MAX_ATTACHMENT_TOTAL), "nesting": MAX_NESTING, "pictures": MAX_PICTURES,
+        limits = {"per_message": MAX_ATTACHMENTS, "per_file": f"{MAX_ATTACHED:,}",
+                  "size": format_mb(MAX_ATTACHMENT_BYTES), "total": format_mb(MAX_ATTACHMENT_TOTAL),
+                  "nesting": MAX_NESTING, "pictures": MAX_PICTURES,
                   "time": f"{ATTACHMENT_SECONDS:g}", "time_total": f"{ATTACHMENTS_SECONDS / 60:g}"}
         return self.left_out.notes() + attachment_notes(self.over_bounds, limits, self.not_read)
 
@@ -179,7 +180,8 @@ def _timed_attachment(data: bytes, suffix: str, reading: _Reading, where: str, d
     ATTACHMENTS_SECONDS), the budget added to the reader's limit first; None when it was not read (the reason goes
     to the note): an unreadable attachment, or a slow one, does not cost the message."""
     seconds = min(ATTACHMENT_SECONDS, reading.seconds_left) if depth == 0 else ATTACHMENT_SECONDS
-    reading.context.more_time(seconds)
+    if depth == 0:  # one inside a forwarded message is read within that message's budget
+        reading.context.more_time(seconds)
     started = time.monotonic()
     try:
         with time_budget(seconds) as budget:

@@ -2,8 +2,9 @@
 
 Each slide is one section (page = slide number, heading = its title), and each of its tables becomes Markdown row
 groups with the header repeated (`ingest.tables`). A slide or a shape python-pptx cannot read is left out and named
-in the file's note (`left_out`); a picture in the title's placeholder is no title. The file passes the zip guard first; python-pptx parses its XML
-with lxml without resolving entities (no billion laughs) and without network access.
+in the file's note (`left_out`); a picture in the title's placeholder is no title. The file passes the zip guard
+first; python-pptx parses its XML with lxml without resolving entities (no billion laughs) and without network
+access.
 """
 
 from __future__ import annotations
