@@ -98,19 +98,19 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
     return ("ok", doc)
 
 
-def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0, scratch: str = "") -> None:
+def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0, scratch_folder: str = "") -> None:
     """Child loop: receive (path, max_bytes, options), reply ('ok', doc), ('error', msg) or ('fatal', msg).
 
     'fatal' means the child ran out of memory and exits after replying (the parent starts a new one). Every
-    temporary file of the child goes into `scratch`, which the parent removes once the child is gone.
+    temporary file of the child goes into `scratch_folder`, which the parent removes once the child is gone.
     """
     import logging
     import signal
     import tempfile
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
-    if scratch:
-        tempfile.tempdir = scratch
+    if scratch_folder:
+        tempfile.tempdir = scratch_folder
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     logging.getLogger("pypdfium2").setLevel(logging.ERROR)  # "Explicitly closing <PdfBitmap>": not for a terminal
     # import now so the first file's time limit is fair
