@@ -162,7 +162,8 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     cleaned = clean_pages(texts)
     sections = tuple(_page_sections(cleaned, tables, recognised, context.table_chars))
     recovered = len(recognised & bad.keys())
-    unread = len(bad) - recovered - len({i + 1 for i in bad} & quota.skipped)  # those past a limit: noted so
+    named = quota.skipped | set(left_out.parts.get("page", []))  # past a limit, or whose reading failed: noted so
+    unread = len(bad) - recovered - len({i + 1 for i in bad} & named)
     if not sections:
         if bad:
             raise LoadError.coded("pdf_broken" if context.ocr else "pdf_broken_ocr_off", reason=", ".join(reasons))
