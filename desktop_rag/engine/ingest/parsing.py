@@ -123,6 +123,7 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0,
         module, _, func = init_hook.partition(":")
         getattr(importlib.import_module(module), func)()
     capped = _limit_memory(max_memory_mb)
+    _quiet_stderr()
     try:
         conn.send(("ready", capped))
     except OSError:  # the parent gave up on this child before it was ready (closing, or a replacement)
@@ -142,6 +143,17 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0,
             conn.send(reply)
         if reply[0] == "fatal":
             return
+
+
+def _quiet_stderr() -> None:
+    """What native code prints while a file is read (a Rust library's panic and its backtrace, C libraries'
+    warnings) is not for a terminal: the file's failure reason says what failed (a panic included)."""
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    os.dup2(quiet, 2)
+    os.close(quiet)
 
 
 class SafeParser:
