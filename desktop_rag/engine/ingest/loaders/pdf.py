@@ -165,6 +165,8 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     named = quota.skipped | set(left_out.parts.get("page", []))  # past a limit, or whose reading failed: noted so
     unread = len(bad) - recovered - len({i + 1 for i in bad} & named)
     if not sections:
+        if (failure := left_out.failure()) is not None:  # the only pages failed: their reason is the file's
+            raise failure
         if bad:
             raise LoadError.coded("pdf_broken" if context.ocr else "pdf_broken_ocr_off", reason=", ".join(reasons))
         if had_images and not context.ocr:
