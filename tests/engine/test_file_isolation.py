@@ -41,11 +41,11 @@ def _docs(folder: Path) -> dict[str, Path]:
 
 def _check_rest(engine: Engine, paths: dict[str, Path], report, step_words: str) -> None:
     """The four good files indexed, embedded and findable; the poisoned one failed with a reason naming the step."""
-    failed = {f.path: f.error for f in report.failed}
+    failed = {f.path: str(f.error) for f in report.failed}
     assert list(failed) == [str(paths["poison"])]
     assert step_words in failed[str(paths["poison"])] and "injected" in failed[str(paths["poison"])]
     record = engine.store.file_by_path(str(paths["poison"]))
-    assert record.status == "failed" and record.error == failed[str(paths["poison"])] and record.chunk_count == 0
+    assert record.status == "failed" and str(record.error) == failed[str(paths["poison"])] and record.chunk_count == 0
     for name in NAMES:
         if name != "poison":
             assert engine.store.file_by_path(str(paths[name])).status == "indexed"
@@ -103,7 +103,7 @@ def test_a_reader_or_chunker_that_raises_fails_that_file_alone(tmp_path: Path,
         paths["poison"].write_text("The poison file, changed, read again: poisonword.", encoding="utf-8")
         again = engine.index()
         assert [f.path for f in again.failed] == [str(paths["poison"])]
-        assert "The reader failed on this file (KeyError: 'injected reader fault')" == again.failed[0].error
+        assert "The reader failed on this file (KeyError: 'injected reader fault')" == str(again.failed[0].error)
         assert again.unchanged == 4
     finally:
         engine.close()

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.ingest.loaders import load
 from tests.support.pdf_build import PAGE_H, PAGE_W, _stream, write_pdf
 
@@ -183,5 +182,5 @@ def test_one_broken_part_is_left_out_and_named(tmp_path: Path, family: str) -> N
     doc = load(write(tmp_path / f"odd.{family}"), max_bytes=0)
     text = "\n".join(s.text for s in doc.sections)
     assert all(w in text for w in words), (words, text[:500])
-    assert list(doc.notes) == notes
-    assert [error_text(n, "zh") for n in doc.notes] == chinese
+    assert [str(n) for n in doc.notes] == notes
+    assert [n.text("zh") for n in doc.notes] == chinese

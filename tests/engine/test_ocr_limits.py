@@ -14,7 +14,6 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.ingest.loaders import OCR_MAX_PAGES, OCR_MAX_SECONDS, LoadContext, load
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
 from tests.support.pdf_build import shared_broken_pdf
@@ -38,19 +37,19 @@ def test_pages_past_the_page_limit_are_not_recognised_and_named(crafted: Path) -
     doc = load(crafted, max_bytes=0, context=LoadContext(ocr_max_pages=3, page=lambda *p: progress.append(p)))
     assert progress == [(1, 3), (2, 3), (3, 3)]  # the total is what will be read, not 40
     assert [s.page for s in doc.sections] == [1] and "forty two fishing boats" in doc.sections[0].text
-    assert doc.notes == ("3 page(s) with an unreadable text layer were left out",
-                         "Page(s) 5-41 were not read by text recognition (OCR): over the limit of 3 pages a file "
-                         "(Settings)")
-    assert error_text(doc.notes[1], "zh") == "第 5-41 页未经文字识别（OCR）读取：超过了每个文件 3 页的上限（见“设置”）"
+    assert [str(note) for note in doc.notes] == [
+        "3 page(s) with an unreadable text layer were left out",
+        "Page(s) 5-41 were not read by text recognition (OCR): over the limit of 3 pages a file (Settings)"]
+    assert doc.notes[1].text("zh") == "第 5-41 页未经文字识别（OCR）读取：超过了每个文件 3 页的上限（见“设置”）"
 
 
 def test_pages_after_the_time_limit_are_not_recognised_and_named(crafted: Path) -> None:
     started = time.monotonic()
     doc = load(crafted, max_bytes=0, context=LoadContext(ocr_max_seconds=0.6))  # 0.01 minutes
     assert time.monotonic() - started < 60
-    assert doc.notes[-1] == ("Page(s) 3-41 were not read by text recognition (OCR): the file's text recognition "
-                             "reached its limit of 0.01 minutes (Settings)")
-    assert "此文件的文字识别已达到 0.01 分钟的上限" in error_text(doc.notes[-1], "zh")
+    assert str(doc.notes[-1]) == ("Page(s) 3-41 were not read by text recognition (OCR): the file's text "
+                                  "recognition reached its limit of 0.01 minutes (Settings)")
+    assert "此文件的文字识别已达到 0.01 分钟的上限" in doc.notes[-1].text("zh")
 
 
 def test_an_index_run_keeps_the_settings_limit_and_the_note(crafted: Path, tmp_path: Path) -> None:
@@ -65,7 +64,7 @@ def test_an_index_run_keeps_the_settings_limit_and_the_note(crafted: Path, tmp_p
         assert report.added == 1 and not report.failed
         assert set(pages) == {(1, 2), (2, 2)}
         assert "Page(s) 4-41 were not read by text recognition (OCR): over the limit of 2 pages a file" in (
-            report.notes[0].error)
+            str(report.notes[0].error))
     finally:
         engine.close()
 

@@ -39,7 +39,7 @@ def test_index_worker_and_watcher_go_on_past_a_file_that_cannot_be_stored(make_w
     window.backend.indexer.run_failed.connect(failures.append)
     report = add_and_wait(qtbot, window, [str(folder)])
     assert report.added == 2 and [f.path for f in report.failed] == [str(poison)]
-    assert "could not be stored in the library (UnicodeEncodeError" in report.failed[0].error
+    assert "could not be stored in the library (UnicodeEncodeError" in str(report.failed[0].error)
     assert not failures
     assert [_state(window, d) for d in docs] == ["indexed", "indexed"] and _state(window, poison) == "failed"
     assert window.last_status.files_failed == 1 and window.last_status.files_indexed == 2

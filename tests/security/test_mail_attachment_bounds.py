@@ -103,11 +103,11 @@ def test_a_slow_attachment_is_left_out_and_the_message_kept(tmp_path: Path) -> N
     with SafeParser(timeout_s=2, init_hook=hook) as parser:
         doc = parser.parse(path)
         assert [a.part for a in doc.attachments] == ["2/tides.txt"]
-        assert doc.notes == ("1 attachment(s) were not read: reading one took longer than the limit of 1 seconds an "
-                             "attachment: slow.rtf",)
+        assert [str(n) for n in doc.notes] == ["1 attachment(s) were not read: reading one took longer than the "
+                                               "limit of 1 seconds an attachment: slow.rtf"]
         mailbox = parser.parse(box)
         assert [s.page for s in mailbox.sections] == [1, 2, 3]
-        assert mailbox.notes[0].startswith("3 attachment(s) were not read: reading one took longer")
+        assert str(mailbox.notes[0]).startswith("3 attachment(s) were not read: reading one took longer")
 
 
 def test_parts_without_a_content_type_count(tmp_path: Path) -> None:
@@ -140,6 +140,7 @@ def test_a_zip_bomb_attachment_is_dropped_with_a_note(tmp_path: Path) -> None:
     path.write_bytes(_message("Bomb", ("bomb.docx", bomb.read_bytes())).as_bytes())
     doc = load_eml(path)
     assert doc.attachments == () and "Bomb: the body" in doc.sections[0].text
-    assert len(doc.notes) == 1 and doc.notes[0].startswith("The attachment bomb.docx was not read: This .docx looks "
-                                                           "like a zip bomb")
+    assert len(doc.notes) == 1 and str(doc.notes[0]).startswith("The attachment bomb.docx was not read: This .docx "
+                                                                "looks like a zip bomb")
+    assert doc.notes[0].text("zh").startswith("附件 bomb.docx 未被读取：此 .docx 看起来像 zip 炸弹")
     assert os.path.getsize(path) < 1 << 20

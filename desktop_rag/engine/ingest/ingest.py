@@ -23,6 +23,7 @@ from desktop_rag.engine.models.embedding import Embedder, batch_size_for
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.store import AttachmentRows, FileRecord, SourceRecord, Store
 from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.ingest.loaders import failure_words
@@ -228,7 +229,7 @@ class Ingestor:
         """The file's document, its chunks and its attachments' rows (LoadError when there is nothing to keep)."""
         disk = item.disk
         if disk.problem:
-            raise LoadError(disk.problem)
+            raise LoadError.coded(disk.problem)
         doc = self.parser.parse(disk.path, on_page=self._ocr_progress, cancel=self.cancel)
         _check_unchanged(disk)
         try:
@@ -245,7 +246,7 @@ class Ingestor:
     def _store(self, item: _Work, doc: ParsedDocument, chunks: list[ChunkDraft],
                attached: list[AttachmentRows]) -> None:
         disk = item.disk
-        note = "; ".join(doc.notes)
+        note = Reason.of(*doc.notes)
         dropped = self.store.replace_file_chunks(
             item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached)
         self._drop_vectors(dropped)
@@ -267,7 +268,7 @@ class Ingestor:
               attachment: int | None = None) -> None:
         """Record the file as failed with `error` (an e-mail's `attachment` row below its message); when even that
         cannot be written the library is at fault, and the run ends with that error."""
-        reason = str(error)
+        reason = Reason.of(error)  # its code and values: shown in the user's language, never read back from English
         if attachment is not None:
             dropped = self.store.fail_attachment(attachment, reason)
         else:
@@ -283,7 +284,7 @@ class Ingestor:
             chunks = chunk_document(a.document, self.settings.chunk_size, self.settings.chunk_overlap)
             if chunks:
                 rows.append(AttachmentRows(attachment_path(path, a.part), a.size, a.sha256, chunks,
-                                           "; ".join(a.document.notes)))
+                                           Reason.of(*a.document.notes)))
         return rows
 
     def _ocr_progress(self, page: int, pages: int) -> None:

@@ -6,7 +6,8 @@ one, `\\u-10240` = U+D800), PDFium gives such characters as two UTF-16 units, e-
 bytes as surrogate escapes. SQLite refuses them (`UnicodeEncodeError: surrogates not allowed`), so every reader's
 result (`loaders.load`) passes `valid_document` on its way out: a surrogate pair becomes the character it
 encodes (U+1D45D, not two code points), a lone surrogate becomes U+FFFD. Every text of the result goes through:
-sections' text and heading paths, notes, attachments' names (`AttachedDocument.part`) and their own documents.
+sections' text and heading paths, plain-text notes, attachments' names (`AttachedDocument.part`) and their own
+documents; a note that is a Phrase has its values made valid where its reason is stored (`reasons.Reason`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _valid_attachment(attached: AttachedDocument) -> AttachedDocument:
 def valid_document(doc: ParsedDocument) -> ParsedDocument:
     """`doc` with every text valid (`valid_text`); the same object when nothing needed it."""
     sections = tuple(_valid_section(s) for s in doc.sections)
-    notes = tuple(valid_text(n) for n in doc.notes)
+    notes = tuple(valid_text(n) if isinstance(n, str) else n for n in doc.notes)  # a Phrase's values: Reason bounds
     attachments = tuple(_valid_attachment(a) for a in doc.attachments)
     if (all(a is b for a, b in zip(sections, doc.sections)) and notes == doc.notes
             and attachments == doc.attachments):

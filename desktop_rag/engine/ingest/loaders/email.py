@@ -52,6 +52,8 @@ from desktop_rag.engine.ingest.loaders.email_mime import (
 from desktop_rag.engine.ingest.loaders.email_notes import attachment_notes
 from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.time_budget import OverBudget, time_budget
+from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
 
 MAX_MESSAGES = 50_000  # in one mbox
@@ -86,10 +88,10 @@ class _Reading:
     seconds_left: float = field(default_factory=lambda: ATTACHMENTS_SECONDS)
     attached: list[AttachedDocument] = field(default_factory=list)
     over_bounds: list[tuple[str, str]] = field(default_factory=list)  # (name, the limit that left it out)
-    not_read: list[tuple[str, str]] = field(default_factory=list)  # (name, why its reading failed)
+    not_read: list[tuple[str, Reason]] = field(default_factory=list)  # (name, why its reading failed)
     left_out: LeftOut = field(default_factory=LeftOut)  # messages of an mbox
 
-    def note(self) -> tuple[str, ...]:
+    def note(self) -> tuple[Phrase, ...]:
         limits = {"per_message": MAX_ATTACHMENTS, "per_file": f"{MAX_ATTACHED:,}",
                   "size": format_mb(MAX_ATTACHMENT_BYTES), "total": format_mb(MAX_ATTACHMENT_TOTAL),
                   "nesting": MAX_NESTING, "pictures": MAX_PICTURES,
@@ -191,11 +193,11 @@ def _timed_attachment(data: bytes, suffix: str, reading: _Reading, where: str, d
             raise  # an outer budget (the forwarded message this one sits in) ran out
         reading.over_bounds.append((name, "time"))
     except LoadError as exc:
-        reading.not_read.append((name, str(exc)))
+        reading.not_read.append((name, Reason.of(exc)))
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # noqa: BLE001 - a forwarded message the e-mail library cannot take, for one
-        reading.not_read.append((name, str(LoadError.coded("reader_failed", error=failure_words(exc)))))
+        reading.not_read.append((name, Reason.coded("reader_failed", error=failure_words(exc))))
     finally:
         if depth == 0:
             reading.seconds_left -= time.monotonic() - started

@@ -4,7 +4,8 @@ attachment that could not be read, with its reason (a zip bomb, a damaged file, 
 
 from __future__ import annotations
 
-from desktop_rag.engine.messages import TEXTS
+from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.reasons import Reason
 
 LIMITS = ("per_message", "per_file", "size", "total", "nesting", "pictures", "time", "time_total")
 MAX_NAMES = 5  # attachment names a note lists
@@ -16,17 +17,17 @@ def _names(names: list[str]) -> str:
 
 
 def attachment_notes(over: list[tuple[str, str]], limits: dict[str, object],
-                     not_read: list[tuple[str, str]]) -> tuple[str, ...]:
+                     not_read: list[tuple[str, Reason]]) -> tuple[Phrase, ...]:
     """`over`: (name, limit) of attachments a limit left out (`limits` gives each limit's value); `not_read`:
     (name, reason) of attachments whose reading failed."""
     notes = []
     for limit in LIMITS:
         names = [name for name, which in over if which == limit]
         if names:
-            notes.append(TEXTS[f"note.attachments_over.{limit}"]["en"].format(
-                n=len(names), limit=limits[limit], names=_names(names)))
+            notes.append(Phrase(f"note.attachments_over.{limit}", n=len(names), limit=limits[limit],
+                                names=_names(names)))
     for name, reason in not_read[:MAX_REASONS]:
-        notes.append(TEXTS["note.attachment_not_read"]["en"].format(name=name, reason=reason))
+        notes.append(Phrase("note.attachment_not_read", name=name, reason=reason))
     if len(not_read) > MAX_REASONS:
-        notes.append(TEXTS["note.attachments_not_read_more"]["en"].format(n=len(not_read) - MAX_REASONS))
+        notes.append(Phrase("note.attachments_not_read_more", n=len(not_read) - MAX_REASONS))
     return tuple(notes)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from desktop_rag.engine.errors import PASS_THROUGH, LoadError
-from desktop_rag.engine.messages import TEXTS
+from desktop_rag.engine.messages import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class LeftOut:
         too deep says so), else None (the reader says the file is damaged)."""
         return self.first_error if isinstance(self.first_error, LoadError) else None
 
-    def notes(self) -> tuple[str, ...]:
-        """One note per kind, in English (stored like a failed file's reason, shown in the person's language)."""
-        return tuple(TEXTS[f"note.left_out.{kind}"]["en"].format(names=listed(self.parts[kind]))
-                     for kind in KINDS if kind in self.parts)
+    def notes(self) -> tuple[Phrase, ...]:
+        """One note per kind (stored with the file as its reason's parts, shown in the person's language)."""
+        return tuple(Phrase(f"note.left_out.{kind}", names=listed(self.parts[kind])) for kind in KINDS
+                     if kind in self.parts)

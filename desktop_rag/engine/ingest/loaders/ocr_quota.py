@@ -9,7 +9,7 @@ import time
 
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.left_out import listed
-from desktop_rag.engine.messages import TEXTS
+from desktop_rag.engine.messages import Phrase
 
 
 class OcrQuota:
@@ -44,12 +44,11 @@ class OcrQuota:
     def skipped(self) -> set[int]:
         return {*self.over_pages, *self.over_time}
 
-    def notes(self) -> tuple[str, ...]:
+    def notes(self) -> tuple[Phrase, ...]:
         notes = []
         if self.over_pages:
-            notes.append(TEXTS["note.ocr_over_pages"]["en"].format(names=listed(self.over_pages),
-                                                                    limit=self.max_pages))
+            notes.append(Phrase("note.ocr_over_pages", names=listed(self.over_pages), limit=self.max_pages))
         if self.over_time:
-            notes.append(TEXTS["note.ocr_over_time"]["en"].format(names=listed(self.over_time),
-                                                                   minutes=f"{self.max_seconds / 60:g}"))
+            notes.append(Phrase("note.ocr_over_time", names=listed(self.over_time),
+                                minutes=f"{self.max_seconds / 60:g}"))
         return tuple(notes)
