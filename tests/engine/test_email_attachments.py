@@ -249,7 +249,7 @@ def test_a_library_from_before_attachments_is_upgraded_in_place(tmp_path):
 
 def test_an_attachment_can_be_asked_and_summarised_on_its_own(mail):
     """File scope and one-document summaries take an attachment's path like any file's."""
-    from desktop_rag.engine.types import DoneEvent, SourcesEvent
+    from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
     engine, path, _ = mail
     pdf = attachment_path(str(path), "2/guide.pdf")

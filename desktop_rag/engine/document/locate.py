@@ -12,7 +12,7 @@ from desktop_rag.engine.ingest.chunking import document_text
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.paths import attachment_part
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
 MAX_STRETCH = 1.5  # ... and the span between them may be at most this much longer than the passage

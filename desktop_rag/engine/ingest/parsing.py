@@ -23,7 +23,7 @@ from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.file_types import CHILD_SUFFIXES
 from desktop_rag.engine.ingest import loaders
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.types import ParsedDocument
+from desktop_rag.engine.ingest.documents import ParsedDocument
 
 STARTUP_TIMEOUT_S = 60.0
 CRASHED = message("error.reader_crashed")

@@ -5,7 +5,7 @@ A marked passage is its chunk while that chunk's text is unchanged; after a re-i
 file read again) it is the same place of the same file, while the text there is the same words (whitespace
 aside): so changing the chunking, the very thing a test set should measure, keeps the labels. A question whose
 marked passage changed or vanished, or whose relevant documents are none in the library, is reported as stale
-(types.StaleLabel) rather than dropped silently."""
+(reports.StaleLabel) rather than dropped silently."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.questions import normalised_question
-from desktop_rag.engine.types import Hit, StaleLabel
+from desktop_rag.engine.review.reports import StaleLabel
+from desktop_rag.engine.store.values import Hit
 
 MAX_LINE = 100_000  # characters; a longer line in a labelled set is refused
 

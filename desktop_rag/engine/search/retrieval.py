@@ -9,19 +9,19 @@ from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search.calibration import centred_query
 from desktop_rag.engine.search.fusion import dense_weight, fuse
 from desktop_rag.engine.search.question import Question, Version, plain
-from desktop_rag.engine.store.keyword_index import search as keyword_search
 from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.text.keyword import query_terms, term_coverage
 from desktop_rag.engine.text.language import text_languages
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
 MAX_MERGED_CHUNKS = 3  # a merged passage stays a passage: a long run of matching chunks is not one whole document
 
-DenseSource = Callable[[], tuple[Embedder, VectorIndex]]
+DensePair = tuple[Embedder, VectorIndex]  # one model's embedder and vectors, taken together (the runtime's)
+DenseSource = Callable[[], DensePair]
 
 
 def dense_candidates(
@@ -35,6 +35,18 @@ def dense_candidates(
     vector = embedder.embed_queries([version.text])[0]
     query_vector = centred_query(version.text, vector, embedder, version.languages)
     return [(cid, score) for cid, score in vectors.search(query_vector, limit, selector) if score >= min_score]
+
+
+def dense_search(text: str, k: int, store: Store, dense_source: DenseSource, min_score: float = 0.0,
+                 within: Restriction | None = None) -> list[Hit]:
+    """The top `k` passages for `text` by meaning alone (the vectors; neighbours merged), within a restriction:
+    `desktop-rag eval`'s "dense" mode."""
+    embedder, vectors = dense_source()
+    members, selector = (1, None) if within is None or within.everything else member_filter(store, within)
+    if not members:
+        return []
+    found = dense_candidates(Version.of(text), embedder, vectors, k, min_score, selector)
+    return merge_neighbours(store.hits_for(found))[:k]
 
 
 def hybrid_search(
@@ -70,7 +82,7 @@ def ranked_candidates(
     """
     versions = question.versions
     within = _restriction(collection, within)
-    keyword = _best_of([_normalised(keyword_search(store.db, v.text, limit, within)) for v in versions])
+    keyword = _best_of([_normalised(store.keyword_search(v.text, limit, within)) for v in versions])
     dense: list[tuple[int, float]] = []
     languages: frozenset[str] | None = None
     if dense_source is not None:
@@ -80,7 +92,7 @@ def ranked_candidates(
         if within is None or members:
             dense = _best_of([dense_candidates(v, embedder, vectors, limit, min_score, selector) for v in versions])
     asked = question.languages
-    glossed = _best_of([_normalised(keyword_search(store.db, text, limit, within))
+    glossed = _best_of([_normalised(store.keyword_search(text, limit, within))
                         for text in question.glosses]) if dense and question.glosses else []
     candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword + glossed)}
     written = {cid: frozenset(text_languages(hit.text)) for cid, hit in candidates.items()}

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.types import GRADES, Hit, LoggedAnswer
+from desktop_rag.engine.store.values import GRADES, Hit, LoggedAnswer
 
 MAX_UNGRADED = 5000  # the oldest ungraded, unmarked answers go beyond this
 SCHEMA = (

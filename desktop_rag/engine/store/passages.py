@@ -1,5 +1,5 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
-that have text, the stored vectors of given chunks."""
+that have text, the stored vectors of given chunks, the passages marked right or wrong for a question."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.values import Hit
 
 
 def file_chunks(store: Store, file_id: int, limit: int) -> list[tuple]:
@@ -34,3 +36,19 @@ def stored_vectors(store: Store, chunk_ids: list[int]) -> dict[int, np.ndarray]:
             f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
         found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
     return found
+
+
+def marked_right(store: Store, normalised: str, within: Restriction) -> Hit | None:
+    """The passage last marked right for this normalised question asked in this scope (`grades.scope_key`), while
+    its text is the one marked and it still lies inside the scope: a file moved to another folder or collection,
+    or renamed to another type, takes its passage out of the scope it was marked in. None otherwise."""
+    marked = grades.right_chunk(store.db, normalised, grades.scope_key(within))
+    if marked is None or not grades.chunks_within(store.db, [marked[0]], within):
+        return None
+    found = store.hits_for([(marked[0], 0.0)])
+    return found[0] if found and grades.text_hash(found[0].text) == marked[1] else None
+
+
+def marked_wrong(store: Store, normalised: str) -> list[Hit]:
+    """The passages marked wrong for this normalised question, in any scope."""
+    return store.hits_for([(cid, 0.0) for cid in sorted(grades.wrong_chunks(store.db, normalised))])

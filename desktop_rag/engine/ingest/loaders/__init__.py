@@ -9,7 +9,7 @@ from typing import Callable
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import reader_for
-from desktop_rag.engine.types import ParsedDocument
+from desktop_rag.engine.ingest.documents import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
 

@@ -44,7 +44,7 @@ from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS, Block, blocks_
 from desktop_rag.engine.ingest.loaders.email_mime import (
     attachment_data, attachment_name, body_part, header, html_of, is_attachment, leaves, text_of)
 from desktop_rag.engine.messages import TEXTS
-from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import AttachedDocument, ParsedDocument, Section
 
 MAX_MESSAGES = 50_000  # in one mbox
 MAX_PARTS = 500  # MIME parts of one message

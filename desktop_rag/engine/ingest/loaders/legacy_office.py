@@ -20,7 +20,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.loaders import LoadContext, load
-from desktop_rag.engine.types import ParsedDocument
+from desktop_rag.engine.ingest.documents import ParsedDocument
 
 CONVERT_SECONDS = 120
 # suffix -> (LibreOffice filter target, the suffix of the result, the name of the format and of the app to save it
