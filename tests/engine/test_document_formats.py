@@ -134,7 +134,7 @@ def test_the_viewer_finds_every_passage_of_an_e_mail_attachment(tmp_path: Path, 
                       char_start=c.char_start, char_end=c.char_end)
             location = locate(hit, None, max_bytes=LIMIT, table_chars=size, carrier=carrier)
             assert location.file_state == "unchanged", attached.part
-            if location.kind == "pdf":  # the page's text has its own line breaks: matched up to whitespace
+            if location.kind == "pages":  # the page's text has its own line breaks: matched up to whitespace
                 assert location.match in (EXACT, MATCHED) and location.page == c.page and location.rects
             else:
                 assert location.match == EXACT and location.text[location.start:location.end] == c.text

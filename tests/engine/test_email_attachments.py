@@ -167,7 +167,7 @@ def test_the_viewer_reads_an_attachment_from_its_message(mail):
     pdf = attachment_path(str(path), "2/guide.pdf")
     hit = _hit(engine, pdf)
     location = locate(hit, None, carrier=_carrier(engine, pdf))
-    assert (location.kind, location.page, location.page_count, location.file_state) == ("pdf", 3, 3, UNCHANGED)
+    assert (location.kind, location.page, location.page_count, location.file_state) == ("pages", 3, 3, UNCHANGED)
     assert location.found and location.rects
     carrier = _carrier(engine, pdf)
     path.write_bytes(bytes(_message(with_pdf=False)))  # changed since indexing, the attachment gone

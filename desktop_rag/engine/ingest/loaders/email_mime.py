@@ -7,13 +7,11 @@ from email.message import EmailMessage, Message
 from pathlib import PurePath
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.file_types import suffix_for_type
 from desktop_rag.engine.ingest.loaders.blocks import Block
 from desktop_rag.engine.ingest.loaders.html import decode_html, html_blocks
 
 _NAME_BAD = re.compile(r"[\x00-\x1f\x7f/\\]")
-# an attachment named without a suffix the app reads gets one from its content type
-_SUFFIX_OF_TYPE = {"text/plain": ".txt", "text/html": ".html", "message/rfc822": ".eml", "application/pdf": ".pdf",
-                   "text/csv": ".csv"}
 
 
 def header(msg: Message, name: str) -> str:
@@ -97,7 +95,7 @@ def attachment_name(part: Message, index: int, readable: frozenset[str]) -> str:
         subject = header(inner[0], "subject") if inner and isinstance(inner[0], Message) else ""
         name = f"{subject or 'message'}.eml"
     name = safe_name(name) or f"attachment {index}"
-    suffix = _SUFFIX_OF_TYPE.get(ctype, "")
+    suffix = suffix_for_type(ctype)  # named without a suffix the app reads: one from its content type (the registry)
     if suffix and PurePath(name).suffix.lower() not in readable:
         name += suffix
     return name
