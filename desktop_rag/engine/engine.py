@@ -21,7 +21,7 @@ from desktop_rag.engine.ingest.reports import IndexReport
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import known_dimension
 from desktop_rag.engine.review.review import Review
-from desktop_rag.engine.runtime import Runtime
+from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import chunking, collections, conversations
 from desktop_rag.engine.store import sources as library_sources
@@ -30,19 +30,6 @@ from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import library_status
 from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
 from desktop_rag.engine.store.values import ChatTurn, Hit, IndexStatus
-
-
-class _Kept:
-    """An attribute the runtime keeps (the facade holds no state of its own)."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, engine: Engine | None, owner: type | None = None):
-        return self if engine is None else getattr(engine.runtime, self.name)
-
-    def __set__(self, engine: Engine, value) -> None:
-        setattr(engine.runtime, self.name, value)
 
 
 class Engine:
@@ -64,9 +51,9 @@ class Engine:
         """This thread's connection to the library."""
         return self._stores.current()
 
-    settings: Settings = _Kept()
-    interface_language: str | None = _Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
-    on_model_progress: Callable[[DownloadProgress], None] | None = _Kept()  # a model's first-use preparation
+    settings: Settings = Kept()
+    interface_language: str | None = Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
+    on_model_progress: Callable[[DownloadProgress], None] | None = Kept()  # a model's first-use preparation
 
     @property
     def index_model(self) -> str:

@@ -40,6 +40,19 @@ log = logging.getLogger(__name__)
 DensePair = tuple[Embedder, VectorIndex]
 
 
+class Kept:
+    """An attribute of the facade that its runtime keeps (`Engine.settings`: the facade holds no state of its own)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, holder, owner: type | None = None):
+        return self if holder is None else getattr(holder.runtime, self.name)
+
+    def __set__(self, holder, value) -> None:
+        setattr(holder.runtime, self.name, value)
+
+
 class Runtime:
     """The loaded parts of one library, safe to use from several threads (`_lock` guards the lazy members; the
     word list has its own lock, as its first build takes seconds)."""

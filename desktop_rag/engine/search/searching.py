@@ -17,7 +17,7 @@ from typing import Protocol
 from desktop_rag.config import Settings
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search import feedback as feedback_rules
-from desktop_rag.engine.search import retrieval
+from desktop_rag.engine.search import retrieval, signals
 from desktop_rag.engine.search.cache import BoundedLRU, hits_size
 from desktop_rag.engine.search.question import Question, question
 from desktop_rag.engine.search.translation import Completer
@@ -93,13 +93,13 @@ def _ranked(text: str, k: int, within: Restriction, loaded: Loaded, store: Store
 
 def _result_key(asked: Question, within: Restriction, k: int, dense: bool, loaded: Loaded, store: Store,
                 settings: Settings) -> tuple | None:
-    """What a search's result depends on (`search.cache`), or None when it cannot be cached (a read-only
-    library without the version counter). The in-memory vector count is in it: the FAISS cache follows a
+    """What a search's result depends on (`search.cache`): the library's version, the question as searched, where
+    and how deep, and each signal's part (signals.py); None when it cannot be cached (a read-only library without
+    the version counter). The in-memory vector count is in the dense signal's part: the FAISS cache follows a
     commit a moment later, and a search in between must not be kept."""
     version = store.library_version()
     if version is None:
         return None
-    vectors = loaded.loaded_vectors() if dense else -1
+    keyed = signals.Keyed(asked, settings, dense, loaded.loaded_vectors() if dense else -1, loaded.index_model)
     texts = tuple(text for _, text in asked.translations)
-    return (version, vectors, asked.normalised, texts, asked.glosses, within, k, settings.min_score,
-            loaded.index_model, dense)
+    return version, asked.normalised, texts, within, k, signals.cache_key(keyed)

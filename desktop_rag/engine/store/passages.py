@@ -3,7 +3,7 @@ that have text, the stored vectors of given chunks, the passages marked right or
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -38,12 +38,22 @@ def stored_vectors(store: Store, chunk_ids: list[int]) -> dict[int, np.ndarray]:
     return found
 
 
+def chunks_within(store: Store, chunk_ids: Sequence[int], within: Restriction) -> set[int]:
+    """Those of the chunks that are inside `within` now."""
+    if not chunk_ids:
+        return set()
+    where, args = within.files_sql("f")
+    marks = ",".join("?" * len(chunk_ids))
+    return {r[0] for r in store.db.execute(f"SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
+                                            f"WHERE c.id IN ({marks}) AND {where}", [*chunk_ids, *args])}
+
+
 def marked_right(store: Store, normalised: str, within: Restriction) -> Hit | None:
     """The passage last marked right for this normalised question asked in this scope (`grades.scope_key`), while
     its text is the one marked and it still lies inside the scope: a file moved to another folder or collection,
     or renamed to another type, takes its passage out of the scope it was marked in. None otherwise."""
     marked = grades.right_chunk(store.db, normalised, grades.scope_key(within))
-    if marked is None or not grades.chunks_within(store.db, [marked[0]], within):
+    if marked is None or not chunks_within(store, [marked[0]], within):
         return None
     found = store.hits_for([(marked[0], 0.0)])
     return found[0] if found and grades.text_hash(found[0].text) == marked[1] else None
