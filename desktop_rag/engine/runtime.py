@@ -3,7 +3,9 @@ another process moved the stored vectors under it), question vectors, search res
 reader, and the process's hold on the library for writing.
 
 Built from a store provider (each thread's connection) and the settings; the facade (engine.py) owns one and
-never keeps state of its own. A new loaded part (a reranker's model, say) belongs here, its stage in search/.
+never keeps state of its own. It is what each flow's typed protocol asks for (`ingest.indexing.Loaded`,
+`archive.importing.Loaded`, `search.searching.Loaded`, `review.evaluation.Searcher`); `search` binds the search
+flow to it. A new loaded part (a reranker's model, say) belongs here, its stage in search/.
 """
 
 from __future__ import annotations
@@ -132,12 +134,12 @@ class Runtime:
         with self._lock:
             model = self.index_model
             if self._vectors is None or self._vectors_model != model or self._stale():
-                stored = self.store.get_meta("dimension")
+                store = self.store
+                stored = store.get_meta("dimension")
                 dimension = int(stored) if stored else known_dimension(model)
                 if dimension is None:
                     dimension = self.embedder(model).dimension
-                self._vectors = open_vector_index(self.paths.vector_index, self.store, dimension,
-                                                  save=not self.read_only)
+                self._vectors = open_vector_index(self.paths.vector_index, store, dimension, save=not self.read_only)
                 self._vectors_model = model
             return self._vectors
 
@@ -205,11 +207,11 @@ class Runtime:
 
     def vectors_for_writing(self) -> int:
         """Ready the cache an index run adds to (the library's model and dimension recorded first); its dimension."""
-        vectors = self.vectors()
-        if not self.store.get_meta("dimension") or not self.store.get_meta("embedding_model"):
-            with self.store.transaction():
-                self.store.set_meta("dimension", str(vectors.dimension))
-                self.store.set_meta("embedding_model", self._vectors_model or self.index_model)
+        vectors, store = self.vectors(), self.store
+        if not store.get_meta("dimension") or not store.get_meta("embedding_model"):
+            with store.transaction():
+                store.set_meta("dimension", str(vectors.dimension))
+                store.set_meta("embedding_model", self._vectors_model or self.index_model)
         self.vectors_changed()
         return vectors.dimension
 
