@@ -142,7 +142,8 @@ def test_other_language_candidates_are_ranked_by_meaning_alone():
 def test_other_language_rule_needs_a_multilingual_model():
     dense = [(1, 0.86), (2, 0.84), (3, 0.80)]
     keyword = [(3, 9.0), (2, 2.0)]
-    english_only = fused(dense, keyword, 3, query="What happened in 1990?", dense_languages=EN, other_language=[1, 2, 3])
+    english_only = fused(dense, keyword, 3, query="What happened in 1990?", dense_languages=EN,
+                         other_language=[1, 2, 3])
     assert english_only == fused(dense, keyword, 3, query="What happened in 1990?", dense_languages=EN)
 
 
@@ -165,7 +166,8 @@ def test_a_passage_in_a_translation_s_language_is_weighed_by_that_translation():
     dense = [(1, 0.9), (2, 0.5)]
     keyword = [(2, 5.0), (1, 1.0)]
     default = dict(fused(dense, keyword, 2, query="english words", dense_languages=EN))
-    translated = Question("english words", Version.of("english words"), (("zh", "英文词语"),), (Version.of("英文词语"),))
+    chinese = Version.of("英文词语")
+    translated = Question("english words", Version.of("english words"), (("zh", chinese.text),), (chinese,))
     weighted = dict(fused(dense, keyword, 2, question=translated, dense_languages=EN,
                           written={1: frozenset({"en"}), 2: frozenset({"zh"})}))
     assert weighted[1] == pytest.approx(default[1])  # English: the question's own weight

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import Hit, SentPrompt
 
 
@@ -30,12 +31,12 @@ class DoneEvent:
     cited: tuple[Hit, ...] = ()
     notice: str = ""  # e.g. "The answer was cut off: ..." or the extractive label
     cached: bool = False  # a stored answer to the same question, passages, model and settings (answer/replay.py)
-    answer_id: int | None = None  # its row in the review log (`Engine.review.set_grade`...); never in `ask --json` nor MCP
+    answer_id: int | None = None  # its review-log row (`Engine.review.set_grade`...); never in `ask --json` nor MCP
 
 
 @dataclass(frozen=True)
 class ErrorEvent:
-    message: str
+    message: Reason  # str(): the English text; `errors.error_text(message, language)` in the user's language
     partial: str = ""
 
 

@@ -19,6 +19,7 @@ from desktop_rag.engine.archive.archive_file import ArchiveContent, read_archive
 from desktop_rag.engine.archive.importer import ImportReport, import_content, model_problem
 from desktop_rag.engine.errors import ModelMismatchError
 from desktop_rag.engine.paths import normalise_path
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.store import Store
 
 
@@ -33,7 +34,7 @@ class Loaded(Protocol):
     def save_vectors(self) -> None: ...
 
 
-def vectors_problem(loaded: Loaded, store: Store, content: ArchiveContent) -> str | None:
+def vectors_problem(loaded: Loaded, store: Store, content: ArchiveContent) -> Reason | None:
     """Why the archive's vectors cannot serve this library (its passages would then be embedded again), or None."""
     dimension = store.get_meta("dimension")  # no vectors yet: the model the settings ask for, "auto"
     model = store.get_meta("embedding_model") or loaded.target_model(  # counting the archive's text

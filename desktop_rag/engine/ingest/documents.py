@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from desktop_rag.engine.messages import Phrase
+
 
 @dataclass(frozen=True)
 class Section:
@@ -24,7 +26,9 @@ class ParsedDocument:
     """What a loader extracted from one file, already cleaned."""
 
     sections: tuple[Section, ...]
-    notes: tuple[str, ...] = ()  # what the file's status should say besides its chunks (PDF pages read by OCR)
+    # what the file's status should say besides its chunks: `Phrase("note.pdf_recovered", n=2)` (a text of the table,
+    # shown in either language; a plain string is shown as it is)
+    notes: tuple[Phrase | str, ...] = ()
     attachments: tuple[AttachedDocument, ...] = ()  # documents carried inside this one (an e-mail's attachments)
 
     @property

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import FailedFile
 
 
@@ -31,13 +32,13 @@ class IndexReport:
             "updated": self.updated,
             "removed": self.removed,
             "unchanged": self.unchanged,
-            "failed": [{"path": f.path, "error": f.error} for f in self.failed],
+            "failed": [f.to_json() for f in self.failed],
             "chunks": self.chunks,
             "embedded": self.embedded,
             "seconds": round(self.seconds, 3),
             "cancelled": self.cancelled,
             "reembed_remaining": self.reembed_remaining,
-            "notes": [{"path": f.path, "note": f.error} for f in self.notes],
+            "notes": [f.to_json("note") for f in self.notes],
             "skipped": dict(self.skipped),
             "attachments": self.attachments,
         }
@@ -53,7 +54,7 @@ class FileEvent:
 
     path: str
     state: str
-    error: str = ""
+    error: Reason = Reason()
     chunks: int = 0
     carrier: str = ""  # an e-mail's attachment: the path of the message it sits in
 

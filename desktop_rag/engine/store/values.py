@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from desktop_rag.engine.reasons import Reason
+
 MAX_SENT_JSON_CHARS = 2_000_000  # a stored "What was sent" larger than this (a damaged row) is not shown
 MAX_EARLIER_REQUESTS = 256  # earlier requests kept with one (a long document's section requests)
 
@@ -62,8 +64,15 @@ class Hit:
 
 @dataclass(frozen=True)
 class FailedFile:
+    """A file and why it failed (or, in `IndexReport.notes`, its reader's note): `str(error)` is the English text,
+    `error.text("zh")` the Chinese one."""
+
     path: str
-    error: str
+    error: Reason
+
+    def to_json(self, field: str = "error") -> dict:
+        """{"path", field: the English text, "code": the first text's code (None: plain text)} (`--json`)."""
+        return {"path": self.path, field: str(self.error), "code": self.error.code}
 
 
 @dataclass(frozen=True)
@@ -108,7 +117,7 @@ class IndexStatus:
                 "pending": self.files_pending,
                 "attachments": self.files_attachments,
             },
-            "failed_files": [{"path": f.path, "error": f.error} for f in self.failed_files],
+            "failed_files": [f.to_json() for f in self.failed_files],
             "sources": list(self.sources),
             "not_linked": list(self.not_linked),
             "reembedding": {"model": self.reembed_model, "done": self.reembed_done, "total": self.reembed_total}

@@ -22,6 +22,7 @@ from desktop_rag.engine import (
     Hit,
     IndexedFile,
     Location,
+    Reason,
     find_in_pdf,
     is_paged,
     locate,
@@ -357,7 +358,7 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     indexed = _indexed(record)
     if not linked:  # its path came from someone else's archive: nothing is read there
         return Location(hit.path, view_of(hit.path), MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
-                        error=tr("not_linked")), None
+                        error=Reason.of(tr("not_linked"))), None
     holder = engine.carrier(hit.path)
     carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
     pdf = None
