@@ -1,5 +1,6 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
-that have text, the stored vectors of given chunks, the passages marked right or wrong for a question."""
+that have text, the stored vectors of given chunks, the passages marked right or wrong for a question; and for an
+index run, the files of given chunks."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.store import FileRecord, Store
 from desktop_rag.engine.store.values import Hit
 
 
@@ -62,3 +63,16 @@ def marked_right(store: Store, normalised: str, within: Restriction) -> Hit | No
 def marked_wrong(store: Store, normalised: str) -> list[Hit]:
     """The passages marked wrong for this normalised question, in any scope."""
     return store.hits_for([(cid, 0.0) for cid in sorted(grades.wrong_chunks(store.db, normalised))])
+
+
+def chunk_files(store: Store, chunk_ids: list[int]) -> dict[int, FileRecord]:
+    """The file of each of these chunks, by chunk id (a chunk gone meanwhile is not in it)."""
+    found = {}
+    for start in range(0, len(chunk_ids), 500):
+        batch = chunk_ids[start:start + 500]
+        rows = store.db.execute(
+            "SELECT c.id, f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count, "
+            f"f.parent_id FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({','.join('?' * len(batch))})",
+            batch)
+        found.update((row[0], FileRecord(*row[1:])) for row in rows)
+    return found

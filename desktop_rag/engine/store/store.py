@@ -377,6 +377,15 @@ class Store:
             )
         return dropped
 
+    def fail_attachment(self, file_id: int, error: Reason) -> list[int]:
+        """Mark an attachment row failed with its reason (its chunks go, it stays below its message); returns chunk
+        ids whose vectors were dropped."""
+        with self.transaction():
+            dropped = self._drop_chunks(file_id)
+            self.db.execute("UPDATE files SET status='failed', error=?, reason=?, chunk_count=0, indexed_at=? "
+                            "WHERE id=?", (str(error), error.to_json(), time.time(), file_id))
+        return dropped
+
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
         note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (),
