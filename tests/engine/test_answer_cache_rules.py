@@ -15,7 +15,7 @@ from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store import answer_cache, conversations
 from desktop_rag.engine.store.answer_cache import StoredAnswer
-from desktop_rag.engine.types import Hit, SentPrompt
+from desktop_rag.engine.store.values import Hit, SentPrompt
 
 FINGERPRINT = {"model": "m", "endpoint": "http://x"}
 
@@ -110,7 +110,7 @@ def test_an_answer_graded_down_is_replayed_only_with_feedback_off(lib):
     replay = _replay(engine)
     key = replay.key("When do city buses run?", "q", hits)
     replay.put(key, done.answer, "extractive", hits, hits[:1], [])
-    engine.set_grade(done.answer_id, "wrong")
+    engine.review.set_grade(done.answer_id, "wrong")
     assert replay.get(key, hits, "when do CITY buses run") is None  # the same normalised question
     assert _replay(engine, feedback=False).get(key, hits, "When do city buses run?") is not None
     assert replay.get(key, hits, "Another question?") is not None

@@ -18,7 +18,8 @@ from desktop_rag.engine.ingest.ingest import Ingestor
 from desktop_rag.engine.paths import attachment_part, attachment_path
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.store import AttachmentRows
-from desktop_rag.engine.types import AttachedDocument, ChunkDraft, ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import AttachedDocument, ParsedDocument, Section
+from desktop_rag.engine.store.values import ChunkDraft
 
 
 def _chunks(*texts: str) -> list[ChunkDraft]:

@@ -9,7 +9,7 @@ import pytest
 
 from desktop_rag.engine.answer.compression import GAP, KEEP_SHARE, NOTHING, compress, sent_text, sentence_spans
 from desktop_rag.engine.models.tokens import count_tokens
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 FESTIVAL = ("The old town was founded by fishermen. It grew slowly along the river. "
             "The lantern festival opens at the north gate every spring. "

@@ -15,7 +15,8 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import Hit, SourcesEvent
+from desktop_rag.engine.answer.events import SourcesEvent
+from desktop_rag.engine.store.values import Hit
 from tests.support.review_docs import TEA, three_docs
 
 TASTING = ("Notes from the tasting. Leaves were rolled by hand in the old way. "
@@ -78,7 +79,7 @@ def test_the_passage_marked_right_is_added_at_the_top_when_the_search_no_longer_
     sources, answer = _ask(engine)
     assert [Path(h.path).name for h in sources] == ["tea.txt"]
     bus = engine.search(BUS, 1)[0]
-    engine.mark_passage(answer, bus.chunk_id, right=True)
+    engine.review.mark_passage(answer, bus.chunk_id, right=True)
     assert [Path(h.path).name for h in engine.search(TEA, 1)] == ["tea.txt"]  # the search alone: still tea
     again, _ = _ask(engine)
     assert _ids(again) == [bus.chunk_id]  # added at the top, the list as long as before
@@ -89,8 +90,8 @@ def test_the_passage_marked_right_is_added_when_every_passage_found_was_marked_w
     engine = library(three_docs, top_k=1)
     sources, answer = _ask(engine)
     bus = engine.search(BUS, 1)[0]
-    engine.mark_passage(answer, sources[0].chunk_id, right=False)
-    engine.mark_passage(answer, bus.chunk_id, right=True)
+    engine.review.mark_passage(answer, sources[0].chunk_id, right=False)
+    engine.review.mark_passage(answer, bus.chunk_id, right=True)
     again, _ = _ask(engine)
     assert _ids(again) == [bus.chunk_id] and again[0].score == 1.0
 
@@ -99,9 +100,9 @@ def test_a_passage_marked_right_inside_the_results_is_moved_not_repeated(library
     engine = library(_four_docs, top_k=3)
     sources, answer = _ask(engine)
     assert len(sources) == 3
-    engine.mark_passage(answer, sources[2].chunk_id, right=True)
+    engine.review.mark_passage(answer, sources[2].chunk_id, right=True)
     assert _ids(_ask(engine)[0]) == [sources[2].chunk_id, sources[0].chunk_id, sources[1].chunk_id]
-    engine.mark_passage(answer, sources[1].chunk_id, right=True)  # the middle one: the last stays last
+    engine.review.mark_passage(answer, sources[1].chunk_id, right=True)  # the middle one: the last stays last
     assert _ids(_ask(engine)[0]) == [sources[1].chunk_id, sources[0].chunk_id, sources[2].chunk_id]
 
 
@@ -109,8 +110,8 @@ def test_an_added_passage_takes_the_best_remaining_score_and_the_list_grows_no_l
     engine = library(_four_docs, top_k=3)
     sources, answer = _ask(engine)
     outside = next(h for h in engine.store.hits_for([(i, 0.0) for i in range(1, 5)]) if h not in sources)
-    engine.mark_passage(answer, sources[0].chunk_id, right=False)  # the best one goes: the next is best now
-    engine.mark_passage(answer, outside.chunk_id, right=True)
+    engine.review.mark_passage(answer, sources[0].chunk_id, right=False)  # the best one goes: the next is best now
+    engine.review.mark_passage(answer, outside.chunk_id, right=True)
     again, _ = _ask(engine)  # the wrong one dropped, the right one added in front of the last: two passages
     assert _ids(again) == [outside.chunk_id, sources[1].chunk_id]
     assert again[0].score == sources[1].score < 1.0
@@ -135,7 +136,7 @@ def test_a_passage_marked_wrong_is_dropped_inside_a_merged_passage(library, edge
     wrong = next(c for c in chunks if (c.char_start == merged.char_start if edge == "first"
                                        else c.char_end == merged.char_end))
     assert wrong.chunk_id != merged.chunk_id
-    engine.mark_passage(answer, wrong.chunk_id, right=False)
+    engine.review.mark_passage(answer, wrong.chunk_id, right=False)
     again, _ = _ask(engine)
     assert again, "the other passages are still given"
     assert not any(_inside(h, wrong) for h in again), "the wrong chunk came back inside a merged passage"
@@ -150,7 +151,7 @@ def test_a_chunk_of_another_file_at_the_same_offsets_is_not_dropped(library):
     first = sources[0]
     twin = next(h for h in sources if h.file_id != first.file_id)
     assert (twin.char_start, twin.char_end) == (first.char_start, first.char_end)  # the same offsets
-    engine.mark_passage(answer, first.chunk_id, right=False)
+    engine.review.mark_passage(answer, first.chunk_id, right=False)
     again, _ = _ask(engine)
     assert twin.chunk_id in _ids(again) and not any(_inside(h, first) for h in again)
 
@@ -174,7 +175,7 @@ def test_the_rules_keep_what_the_search_said_of_itself(tmp_path, monkeypatch):
             engine.index([docs])
             first = list(engine.ask(question))
             sources = next(e for e in first if isinstance(e, SourcesEvent))
-            engine.mark_passage(first[-1].answer_id, sources.hits[0].chunk_id, right=False)
+            engine.review.mark_passage(first[-1].answer_id, sources.hits[0].chunk_id, right=False)
             again = next(e for e in engine.ask(question, refresh=True) if isinstance(e, SourcesEvent))
             assert sources.hits[0].chunk_id not in _ids(again.hits)  # the rules ran
             assert again.translations == (("zh", chinese),) and again.keyword_only is False

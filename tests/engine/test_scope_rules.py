@@ -17,7 +17,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import TYPE_NAMES
 from desktop_rag.engine.store import restriction as rs
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from tests.engine.test_file_scope import _docs
 
 QUESTION = "Where is solar energy stored?"
