@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 
+import pytest
+
+from desktop_rag.engine.errors import DiskFullError
 from desktop_rag.engine.ingest import ingest
 from desktop_rag.engine.ingest.reports import FileEvent
 from tests.engine.test_ingest import consistent, make_engine, write_docs
@@ -144,4 +148,56 @@ def test_cancel_before_reconcile_changes_nothing(tmp_path):
     report = engine.index(cancel=cancel)
     assert report.cancelled and (report.removed, report.updated, report.added) == (0, 0, 0)
     assert engine.store.file_by_path(str(docs[0])) is not None  # not forgotten by a cancelled scan
+    engine.close()
+
+
+def _touched_library(tmp_path, count: int):
+    """An indexed folder whose files were all touched since (same content, new time): each is settled without
+    reading, through `store.touch_file`."""
+    docs = write_docs(tmp_path / "docs", count)
+    engine = make_engine(tmp_path / "home")
+    engine.index([tmp_path / "docs"])
+    for doc in docs:
+        os.utime(doc, ns=(10**18, 10**18))
+    return engine, docs
+
+
+def test_a_store_failure_while_settling_a_file_fails_that_file_alone(tmp_path, monkeypatch):
+    """The first file the store cannot touch is recorded failed, with the store's words, at its new time and its
+    hash; the files after it are still settled."""
+    engine, docs = _touched_library(tmp_path, 3)
+    before = {str(d): engine.store.file_by_path(str(d)) for d in docs}
+    real, touched = engine.store.touch_file, []
+
+    def refusing(file_id, size, mtime_ns):
+        touched.append(file_id)
+        if len(touched) == 1:
+            raise RuntimeError("the row is held elsewhere")
+        return real(file_id, size, mtime_ns)
+
+    monkeypatch.setattr(engine.store, "touch_file", refusing)
+    events, report = events_of(engine)
+    failed = [name for name, evs in events.items() if states({name: evs})[name] == ["failed"]]
+    assert len(failed) == 1 and len(touched) == 3 and report.unchanged == 2
+    path = str(tmp_path / "docs" / failed[0])
+    assert [f.path for f in report.failed] == [path]
+    record, stat = engine.store.file_by_path(path), os.stat(path)
+    assert (record.source_id, record.status, record.size, record.mtime_ns, record.sha256) == (
+        before[path].source_id, "failed", stat.st_size, stat.st_mtime_ns, ingest.file_sha256(path))
+    assert record.error.code == "store_failed" and "the row is held elsewhere" in record.error.text()
+    assert report.failed[0].error.code == "store_failed"
+    engine.close()
+
+
+def test_a_full_disk_while_settling_a_file_ends_the_run(tmp_path, monkeypatch):
+    """A full disk fails every file after it too: the run stops there, and no file is marked failed for it."""
+    engine, docs = _touched_library(tmp_path, 2)
+
+    def full(file_id, size, mtime_ns):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(engine.store, "touch_file", full)
+    with pytest.raises(DiskFullError):
+        engine.index()
+    assert all(engine.store.file_by_path(str(d)).status == "indexed" for d in docs)
     engine.close()

@@ -73,3 +73,18 @@ def test_the_report_empties_when_every_unsupported_file_is_gone(tmp_path: Path):
         assert engine.status().skipped == () and engine.status().to_json()["skipped"] == {}
     finally:
         engine.close()
+
+
+def test_the_index_report_adds_up_the_skipped_files_of_every_source(tmp_path: Path):
+    """Two folders, one unsupported file in each: the report counts both, and so does `status`."""
+    folders = [tmp_path / "one", tmp_path / "two"]
+    for folder in folders:
+        folder.mkdir()
+        (folder / "notes.md").write_text("# Notes\n\nThe harbour opens in May.\n", "utf-8")
+        (folder / "slides.key").write_bytes(b"PK\x03\x04")
+    engine = Engine(resolve_paths(tmp_path / "home"), FAST)
+    try:
+        assert engine.index(folders).skipped == ((".key", 2),)
+        assert engine.status().skipped == ((".key", 2),)
+    finally:
+        engine.close()
