@@ -47,9 +47,12 @@ def _replace(pattern: str) -> dict:
 
 
 def _refused(call, code: str) -> DesktopRagError:
+    """The call is refused with `code`, and the refusal names the file or folder it is about."""
     with pytest.raises(DesktopRagError) as raised:
         call()
     assert raised.value.code == code, raised.value
+    named = raised.value.values.get("path", raised.value.values.get("folder"))
+    assert isinstance(named, Path) and named.name in str(raised.value), raised.value
     return raised.value
 
 
@@ -256,6 +259,23 @@ def test_a_known_model_type_with_its_own_code_is_checked_without_running_it(tmp_
     _edit(model / "config.json", vocab_size=8_000_000)  # and the check still compares the weights
     _refused(lambda: checks.check_weights(model), "model_weights_missing")
     assert not marker.exists()
+
+
+def test_a_known_model_type_without_a_pooler_and_with_its_own_code_is_checked_without_running_it(tmp_path,
+                                                                                                  monkeypatch):
+    """model_type "distilbert" is known and its model takes no pooler, so the model is built the second way
+    (without `add_pooling_layer`): that way too never runs the folder's own modeling_evil.py. No weights: the check
+    goes on to refuse the folder for them."""
+    monkeypatch.setenv("HF_MODULES_CACHE", str(tmp_path / "modules"))
+    marker = tmp_path / "ran"
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps({
+        "model_type": "distilbert", "vocab_size": 64, "dim": 16, "n_layers": 1, "n_heads": 2, "hidden_dim": 32,
+        "max_position_embeddings": 32}), encoding="utf-8")
+    _with_own_code(model, "distilbert", marker)
+    _refused(lambda: checks.check_weights(model), "model_weights_missing")
+    assert not marker.exists(), "the folder's own code ran"
 
 
 def test_an_unknown_model_type_with_its_own_code_is_refused(tmp_path, monkeypatch):
