@@ -55,7 +55,7 @@ def _fill(database: Path, docs: Path, n_sources: int, rows: list[tuple]) -> None
     import numpy as np
 
     from desktop_rag.config import Settings
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
     store = Store(database)
     db = store.db

@@ -66,7 +66,7 @@ def synthetic_library(n: int) -> Path:
 
 def _fill(database: Path, n: int) -> None:
     from desktop_rag.config import BUNDLED_MODEL
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
     store = Store(database)  # creates the real schema
     db = store.db

@@ -8,7 +8,8 @@ below it; `pyproject.toml` holds the rules and a test enforces them):
 - base: `types` (results and events), `errors`, `paths`, `file_types`; below them the texts: `messages`,
   `error_texts/`
 - `text/`: terms, keyword query/index text, language detection
-- `store/` | `models/`: the SQLite store and its indexes, collections, conversations | embedders and model files
+- `store/` | `models/`: the library behind one seam (SQLite + FAISS on this computer, or PostgreSQL + pgvector on
+  a server), collections, conversations | embedders and model files
 - `ingest/`: scanning, parsing, cleaning, chunking, the ingest run, re-embedding
 - `document/`: locating a passage in its file, rendering PDF pages
 - `search/` | `answer/` | `archive/`: retrieval and fusion | prompts, the LLM, answers | collection archives
@@ -33,7 +34,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "location_text", "reader_for"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
     **dict.fromkeys(("skipped_summary", "environment_language"), "messages"),
-    **dict.fromkeys(("FileRecord", "SourceRecord"), "store.store"),
+    **dict.fromkeys(("FileRecord", "SourceRecord"), "store.records"),
     "Collection": "store.collections",
     **dict.fromkeys(("query_terms", "term_spans"), "text.keyword"),
     **dict.fromkeys(("PRESETS", "config_problem", "key_problem", "plain_http_warning", "resolve_llm_config",
@@ -46,6 +47,10 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
     "needs_password": "ingest.loaders.pdf",
     "MULTILINGUAL_MODEL": "models.embedding",
+    "LocalServer": "store.postgres.local_server",
+    **dict.fromkeys(("ServerUrl", "is_server_url", "parse_server_url", "save_keyring_password", "PASSWORD_VARIABLE"),
+                    "store.postgres.url"),
+    "check_server": "store.postgres.check",
 }
 _SUBMODULES = {"model_catalog": "models.catalog", "model_download": "models.download"}  # used as namespaces
 

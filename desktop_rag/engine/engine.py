@@ -28,9 +28,10 @@ from desktop_rag.engine.search import feedback, searching
 from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import chunking, collections, conversations, passages
 from desktop_rag.engine.store import sources as library_sources
-from desktop_rag.engine.store.pool import ThreadStores
+from desktop_rag.engine.store.backends import library_location, open_backend
 from desktop_rag.engine.store.status import library_status
-from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
+from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.store.records import FileRecord, SourceRecord
 from desktop_rag.engine.types import AnswerEvent, ChatTurn, Hit, IndexReport, IndexStatus
 
 
@@ -51,18 +52,25 @@ class Engine(ReviewMethods):
     """One library (a data dir). Safe to call from several threads: each gets its own SQLite connection;
     writes (index runs, source changes, settings) are serialised by the runtime's writing lock."""
 
-    def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False) -> None:
+    def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False,
+                 library: str | None = None) -> None:
         self.paths = paths.ensure()
-        self.read_only = read_only  # the MCP server: SQLite opened mode=ro, no cache written, no writer lock
-        self._stores = ThreadStores(self.paths.database, read_only=read_only)
-        self.runtime = Runtime(self.paths, settings or load_settings(paths), self._stores.current, read_only)
+        self.read_only = read_only  # the MCP server: nothing written (SQLite opened mode=ro, no cache, no lock)
+        settings = settings or load_settings(paths)
+        self._backend = open_backend(library_location(library, settings), self.paths, read_only)
+        self.runtime = Runtime(self.paths, settings, self._backend)
 
     # ---- the library, its settings and what is loaded ------------------------------------
 
     @property
     def store(self) -> Store:
         """This thread's connection to the library."""
-        return self._stores.current()
+        return self._backend.store()
+
+    @property
+    def library(self) -> str:
+        """Where the library is, as a person may see it: its file, or its server's URL without the password."""
+        return self._backend.location
 
     settings: Settings = _Kept()
     interface_language: str | None = _Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
@@ -146,6 +154,15 @@ class Engine(ReviewMethods):
         with self.runtime.writing():
             collections.rename(self.store, collection_id, name)
 
+    def grant_collection(self, collection_id: int, role: str, revoke: bool = False) -> bool:
+        """Let a role of the library's server see a collection (`revoke`: no longer); UsageError for a library on this
+        computer, ServerError for a role that is not the administrator or does not exist."""
+        return self._backend.grant(collection_id, role, revoke)
+
+    def collection_grants(self) -> list[tuple[str, str]]:
+        """(collection, role) of every grant (a library on this computer has none)."""
+        return self._backend.grants()
+
     def delete_collection(self, collection_id: int) -> None:
         """Forget a collection's sources, files, chunks and vectors (the documents on disk stay)."""
         with self.runtime.writing():
@@ -211,6 +228,18 @@ class Engine(ReviewMethods):
             self.runtime.add_loaded_vectors(ids, matrix)
             self.runtime.save_vectors()
             return report
+
+    def copy_library_to(self, other: Engine) -> dict:
+        """Copy every collection of this library, vectors included, into `other` (another location's library),
+        in one transaction there; what was copied (`desktop-rag move-library`)."""
+        from desktop_rag.engine.archive.transfer import copy_library
+
+        with other.runtime.writing():
+            report = copy_library(self.store, other.store)
+            for ids, matrix in report.pop("new_vectors"):
+                other.runtime.add_loaded_vectors(ids, matrix)
+            other.runtime.save_vectors()
+        return report
 
     # ---- index runs --------------------------------------------------------
 
@@ -418,7 +447,7 @@ class Engine(ReviewMethods):
     def close(self) -> None:
         """Save the vector cache, stop the reader, close the word list and every thread's connection (stop readers
         first)."""
-        self.runtime.close(then=self._stores.close)
+        self.runtime.close(then=self._backend.close)
 
     # ---- one document: the estimate before a summary asked as a question (issue 40) ----
 

@@ -13,8 +13,8 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
-from desktop_rag.engine.store import vector_index
-from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index
+from desktop_rag.engine.store.sqlite import vector_index
+from desktop_rag.engine.store.sqlite.vector_index import VectorIndex, open_vector_index
 from desktop_rag.engine.text import keyword
 
 LARGE = int(os.environ.get("DESKTOP_RAG_TEST_LARGE_VECTORS", "50000"))  # the 1M case is bench/scale.py

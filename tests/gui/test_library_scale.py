@@ -11,7 +11,7 @@ import time
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
 
-from desktop_rag.engine.store.store import FileRecord, SourceRecord
+from desktop_rag.engine.store.records import FileRecord, SourceRecord
 from desktop_rag.engine.types import FileEvent
 from desktop_rag.gui.models.library import (
     COL_CHUNKS,

@@ -19,8 +19,8 @@ from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedd
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.paths import attachment_path
-from desktop_rag.engine.store.store import AttachmentRows, FileRecord, SourceRecord, Store
-from desktop_rag.engine.store.vector_index import VectorIndex
+from desktop_rag.engine.store.library import Store, VectorSearch
+from desktop_rag.engine.store.records import AttachmentRows, FileRecord, SourceRecord
 from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, ParsedDocument, Progress
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class Ingestor:
         store: Store,
         settings: Settings,
         embedder: Callable[[], Embedder],
-        vectors: Callable[[], VectorIndex],
+        vectors: Callable[[], VectorSearch],
         parser: SafeParser,
         cancel: threading.Event | None = None,
         on_progress: ProgressCallback | None = None,

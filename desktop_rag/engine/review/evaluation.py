@@ -25,7 +25,6 @@ from desktop_rag.engine.review.metrics import docs_by_max_score, ndcg_at, precis
 from desktop_rag.engine.search.fusion import dense_weight
 from desktop_rag.engine.search.question import Version
 from desktop_rag.engine.search.retrieval import dense_candidates, hybrid_search, merge_neighbours
-from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.types import EvalReport, EvalScores, Hit, StaleLabel
 
@@ -107,10 +106,7 @@ def _modes(engine) -> dict[str, Rank]:
 
     def dense(query: str, within: Restriction) -> list[Hit]:
         embedder, vectors = engine.runtime.dense_pair()
-        members, selector = (1, None) if within.everything else member_filter(store, within)
-        if not members:
-            return []
-        found = dense_candidates(Version.of(query), embedder, vectors, DEPTH, settings.min_score, selector)
+        found = dense_candidates(Version.of(query), embedder, vectors, DEPTH, settings.min_score, store, within)
         return merge_neighbours(store.hits_for(found))[:DEPTH]
 
     def given(query: str, within: Restriction) -> list[Hit]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store import grades
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.types import GRADES, LoggedAnswer, ReviewStats, ReviewWeek
 
 SPOT_POOL = 500  # a spot check samples among this many most recent ungraded answers

@@ -17,7 +17,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.types import Hit, StaleLabel
 

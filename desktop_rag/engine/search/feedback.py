@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.types import Hit
 

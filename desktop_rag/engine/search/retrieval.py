@@ -1,4 +1,4 @@
-"""Hybrid retrieval: dense (FAISS) and keyword (FTS5 BM25) candidates, fused, neighbours merged."""
+"""Hybrid retrieval: dense (the backend's vector index) and keyword (BM25) candidates, fused, neighbours merged."""
 
 from __future__ import annotations
 
@@ -9,11 +9,8 @@ from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search.calibration import centred_query
 from desktop_rag.engine.search.fusion import dense_weight, fuse
 from desktop_rag.engine.search.question import Question, Version, plain
-from desktop_rag.engine.store.keyword_index import search as keyword_search
-from desktop_rag.engine.store.restriction import member_filter
+from desktop_rag.engine.store.library import Store, VectorSearch
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.text.keyword import query_terms, term_coverage
 from desktop_rag.engine.text.language import text_languages
 from desktop_rag.engine.types import Hit
@@ -21,20 +18,21 @@ from desktop_rag.engine.types import Hit
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
 MAX_MERGED_CHUNKS = 3  # a merged passage stays a passage: a long run of matching chunks is not one whole document
 
-DenseSource = Callable[[], tuple[Embedder, VectorIndex]]
+DenseSource = Callable[[], tuple[Embedder, VectorSearch]]
 
 
 def dense_candidates(
-    version: Version, embedder: Embedder, vectors: VectorIndex, limit: int, min_score: float, selector=None
+    version: Version, embedder: Embedder, vectors: VectorSearch, limit: int, min_score: float, store: Store,
+    within: Restriction | None = None,
 ) -> list[tuple[int, float]]:
-    """Nearest chunks by cosine similarity, under-threshold scores dropped (among `selector`'s ids if given).
-    With a multilingual model the question's vector is first centred on its language (calibration.py), so the
-    score is the cosine with that centred vector."""
+    """Nearest chunks by cosine similarity within the restriction (None: everywhere), under-threshold scores
+    dropped. With a multilingual model the question's vector is first centred on its language (calibration.py),
+    so the score is the cosine with that centred vector."""
     if vectors.size == 0:
         return []
     vector = embedder.embed_queries([version.text])[0]
     query_vector = centred_query(version.text, vector, embedder, version.languages)
-    return [(cid, score) for cid, score in vectors.search(query_vector, limit, selector) if score >= min_score]
+    return [(cid, score) for cid, score in vectors.nearest(store, query_vector, limit, within) if score >= min_score]
 
 
 def hybrid_search(
@@ -70,17 +68,15 @@ def ranked_candidates(
     """
     versions = question.versions
     within = _restriction(collection, within)
-    keyword = _best_of([_normalised(keyword_search(store.db, v.text, limit, within)) for v in versions])
+    keyword = _best_of([_normalised(store.keyword_search(v.text, limit, within)) for v in versions])
     dense: list[tuple[int, float]] = []
     languages: frozenset[str] | None = None
     if dense_source is not None:
         embedder, vectors = dense_source()
         languages = embedder.languages
-        members, selector = (0, None) if within is None else member_filter(store, within)
-        if within is None or members:
-            dense = _best_of([dense_candidates(v, embedder, vectors, limit, min_score, selector) for v in versions])
+        dense = _best_of([dense_candidates(v, embedder, vectors, limit, min_score, store, within) for v in versions])
     asked = question.languages
-    glossed = _best_of([_normalised(keyword_search(store.db, text, limit, within))
+    glossed = _best_of([_normalised(store.keyword_search(text, limit, within))
                         for text in question.glosses]) if dense and question.glosses else []
     candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword + glossed)}
     written = {cid: frozenset(text_languages(hit.text)) for cid, hit in candidates.items()}

@@ -20,8 +20,7 @@ from desktop_rag.engine.search.question import Question, question
 from desktop_rag.engine.search.translation import Completer
 from desktop_rag.engine.store.languages import library_languages
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.store.vector_index import VectorIndex
+from desktop_rag.engine.store.library import Store, VectorSearch
 from desktop_rag.engine.text.lexicon import Lexicon
 from desktop_rag.engine.types import Hit
 
@@ -47,7 +46,7 @@ class Loaded(Protocol):
     index_model: str
 
     def dense_now(self) -> bool: ...
-    def dense_pair(self) -> tuple[Embedder, VectorIndex]: ...
+    def dense_pair(self) -> tuple[Embedder, VectorSearch]: ...
     def lexicon(self) -> Lexicon | None: ...
     def loaded_vectors(self) -> int: ...
 

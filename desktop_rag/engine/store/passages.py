@@ -1,14 +1,12 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
-that have text, the stored vectors of given chunks."""
+that have text."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
-
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 
 def file_chunks(store: Store, file_id: int, limit: int) -> list[tuple]:
@@ -23,14 +21,3 @@ def files_with_text(store: Store, within: Restriction) -> Iterator[str]:
     where, args = within.files_sql("f")
     for (path,) in store.db.execute(f"SELECT f.path FROM files f WHERE {where} AND f.chunk_count > 0", args):
         yield path
-
-
-def stored_vectors(store: Store, chunk_ids: list[int]) -> dict[int, np.ndarray]:
-    """The stored vectors of these chunks, by chunk id."""
-    found = {}
-    for start in range(0, len(chunk_ids), 500):
-        batch = chunk_ids[start:start + 500]
-        rows = store.db.execute(
-            f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
-        found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
-    return found
