@@ -97,7 +97,7 @@ def _fill(database: Path, n: int) -> None:
             db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
                            zip(ids.tolist(), (v.tobytes() for v in blobs)))
     with store.transaction():
-        store._bump_generation()
+        store.vectors_changed()
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
 

