@@ -63,7 +63,7 @@ def test_forwarded_messages_deeper_than_the_bound_are_not_read(tmp_path: Path):
         report = engine.index([docs])
         assert not report.failed and report.attachments == MAX_NESTING
         message = engine.store.file_by_path(str(docs / "deep.eml"))
-        assert "1 attachment(s) were not read, over a limit" in message.error
+        assert "1 attachment(s) were not read, over a limit" in str(message.error)
     finally:
         engine.close()
 

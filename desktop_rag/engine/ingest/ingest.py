@@ -19,6 +19,7 @@ from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedd
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.library import Store, VectorSearch
 from desktop_rag.engine.store.records import AttachmentRows, FileRecord, SourceRecord
 from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, ParsedDocument, Progress
@@ -190,7 +191,7 @@ class Ingestor:
         disk = item.disk
         try:
             if disk.problem:
-                raise LoadError(disk.problem)
+                raise LoadError.coded(disk.problem)
             doc = self.parser.parse(disk.path, on_page=self._ocr_progress, cancel=self.cancel)
             _check_unchanged(disk)
             chunks = chunk_document(doc, self.settings.chunk_size, self.settings.chunk_overlap)
@@ -199,13 +200,13 @@ class Ingestor:
         except ParseCancelled:
             return  # nothing recorded: the file is read again on the next run
         except LoadError as exc:
-            error = str(exc)
+            error = Reason.of(exc)  # its code and values: shown in the user's language, never read back from English
             self._drop_vectors(
                 self.store.record_failure(item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, error))
             self.tally.failed.append(FailedFile(disk.path, error))
             self.on_file(FileEvent(disk.path, "failed", error))
             return
-        note = "; ".join(doc.notes)
+        note = Reason.of(*doc.notes)
         attached = self._attachment_rows(disk.path, doc)
         dropped = self.store.replace_file_chunks(
             item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached)
@@ -231,7 +232,7 @@ class Ingestor:
             chunks = chunk_document(a.document, self.settings.chunk_size, self.settings.chunk_overlap)
             if chunks:
                 rows.append(AttachmentRows(attachment_path(path, a.part), a.size, a.sha256, chunks,
-                                           "; ".join(a.document.notes)))
+                                           Reason.of(*a.document.notes)))
         return rows
 
     def _ocr_progress(self, page: int, pages: int) -> None:

@@ -43,7 +43,7 @@ from desktop_rag.engine.ingest.loaders import LoadContext, check_file, load
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS, Block, blocks_to_sections, table_chars
 from desktop_rag.engine.ingest.loaders.email_mime import (
     attachment_data, attachment_name, body_part, header, html_of, is_attachment, leaves, text_of)
-from desktop_rag.engine.messages import TEXTS
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
 
 MAX_MESSAGES = 50_000  # in one mbox
@@ -77,12 +77,12 @@ class _Reading:
     attached: list[AttachedDocument] = field(default_factory=list)
     over_bounds: list[str] = field(default_factory=list)  # attachment names not read for a bound
 
-    def note(self) -> tuple[str, ...]:
+    def note(self) -> tuple[Phrase, ...]:
         if not self.over_bounds:
             return ()
         names = ", ".join(self.over_bounds[:5]) + (" ..." if len(self.over_bounds) > 5 else "")
-        return (TEXTS["note.attachments_over_bounds"]["en"].format(
-            n=len(self.over_bounds), names=names, mb=MAX_ATTACHMENT_BYTES >> 20, count=MAX_ATTACHMENTS),)
+        return (Phrase("note.attachments_over_bounds", n=len(self.over_bounds), names=names,
+                       mb=MAX_ATTACHMENT_BYTES >> 20, count=MAX_ATTACHMENTS),)
 
 
 def _parse(raw: bytes) -> Message:

@@ -15,12 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.messages import TEXTS, message
+from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.pdf_layer import broken
 from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-exported: the reasons callers test)
-    PASSWORD, PASSWORD_PREFIX, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
+    PASSWORD_CODES, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
 )
 from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
 from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, carry_headers
@@ -28,14 +28,13 @@ from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NO_TEXT_OCR_OFF = message("error.pdf_no_text_ocr_off")
-RECOVERED = TEXTS["note.pdf_recovered"]["en"]  # notes on an indexed file (its stored reason, read back like errors)
-LEFT_OUT = TEXTS["note.pdf_left_out"]["en"]
 MIN_TEXT_CHARS = 16  # a page with less text than this, and an image, is read by OCR (a scan with a stray page number)
 
 
-def needs_password(reason: str) -> bool:
-    """True when a file's failure reason says it needs a (different) password."""
-    return reason.startswith(PASSWORD_PREFIX)
+def needs_password(reason: object) -> bool:
+    """True when a file's failure reason (a stored `Reason`, or the LoadError itself) says it needs a (different)
+    password: by its code, never its words."""
+    return getattr(reason, "code", None) in PASSWORD_CODES
 
 
 def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
@@ -48,7 +47,7 @@ def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
     except Unreadable:
         return PypdfPages(open_pypdf(path, password))
     except LoadError as exc:
-        if not needs_password(str(exc)):
+        if not needs_password(exc):
             raise
         try:
             return PypdfPages(open_pypdf(path, password))
@@ -151,5 +150,6 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         if had_images and not context.ocr:
             raise LoadError.coded("pdf_no_text_ocr_off")
         raise LoadError.coded("pdf_no_text_recognised" if had_images else "pdf_no_text")
-    notes = tuple(note.format(n=n) for note, n in ((RECOVERED, recovered), (LEFT_OUT, left_out)) if n)
+    notes = tuple(Phrase(note, n=n) for note, n in (("note.pdf_recovered", recovered), ("note.pdf_left_out", left_out))
+                  if n)
     return ParsedDocument(sections=sections, notes=notes)

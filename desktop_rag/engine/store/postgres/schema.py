@@ -53,7 +53,8 @@ TABLES = (
     "size bigint NOT NULL DEFAULT 0, mtime_ns bigint NOT NULL DEFAULT 0, sha256 text NOT NULL DEFAULT '', "
     "status text NOT NULL CHECK (status IN ('pending', 'indexed', 'failed')), error text NOT NULL DEFAULT '', "
     "chunk_count integer NOT NULL DEFAULT 0, indexed_at double precision NOT NULL DEFAULT 0, "
-    "parent_id bigint REFERENCES files(id) ON DELETE CASCADE, collection_id bigint NOT NULL DEFAULT 0)",
+    "parent_id bigint REFERENCES files(id) ON DELETE CASCADE, collection_id bigint NOT NULL DEFAULT 0, "
+    "reason text NOT NULL DEFAULT '')",
     "CREATE INDEX IF NOT EXISTS files_source ON files (source_id)",
     "CREATE INDEX IF NOT EXISTS files_hash ON files (sha256)",
     "CREATE INDEX IF NOT EXISTS files_status ON files (status)",
