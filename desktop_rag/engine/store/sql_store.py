@@ -4,9 +4,8 @@ adds its connection, transactions, ids, keyword rows and search, and its vectors
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,6 @@ from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.library import Connection
 from desktop_rag.engine.store.records import AttachmentRows, FileRecord, SourceRecord
-from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
 FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
@@ -34,22 +32,7 @@ class SqlStore:
     SOURCE_COLUMNS = "id, path, kind, collection_id, detached"  # the last: not linked to this computer
     NOT_LINKED = "s.detached"  # of the source row `s`
 
-    # ---- what each backend supplies -------------------------------------------------
-
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def transaction(self) -> contextlib.AbstractContextManager[Connection]:
-        """A write transaction (re-entrant): committed at the end, rolled back on any exception."""
-        raise NotImplementedError
-
-    def read_snapshot(self) -> contextlib.AbstractContextManager[None]:
-        """Reads inside see one consistent state of the library, whatever other connections commit meanwhile."""
-        raise NotImplementedError
-
-    def library_version(self) -> int | None:
-        """Moves with every committed write that can change search results."""
-        raise NotImplementedError
+    # ---- what each backend supplies besides the rest of the Store protocol (store/library.py) ----------
 
     def _new_chunk_ids(self, count: int) -> list[int]:
         """`count` chunk ids never used before in this library (an id names one text for good: caches and logs check
@@ -63,32 +46,7 @@ class SqlStore:
     def _clear_keyword_rows(self) -> None:
         raise NotImplementedError
 
-    def keyword_search(self, query: str, limit: int,
-                       within: Restriction | int | None = None) -> list[tuple[int, float]]:
-        """BM25 keyword search within a restriction or one collection (its id) or all: (chunk id, score), best first."""
-        raise NotImplementedError
-
-    def has_script(self, script: str) -> bool:
-        """Whether any chunk holds text of `script` ("han": a Chinese character; "latin": three Latin letters in a
-        row)."""
-        raise NotImplementedError
-
-    def add_vectors(self, ids: Sequence[int], vectors: np.ndarray, staged: bool = False) -> list[int]:
-        """Store a batch of vectors (`staged`: a model switch's); returns the ids stored (chunks may have gone)."""
-        raise NotImplementedError
-
-    def iter_vectors(self, batch: int = 20000, chunk_ids: Sequence[int] | None = None,
-                     collection_id: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Stored vectors as (ids int64, float32 matrix) batches in id order: all, these chunks', or a collection's."""
-        raise NotImplementedError
-
-    def vector_ids(self) -> np.ndarray:
-        """The ids of the chunks that have a vector, sorted."""
-        raise NotImplementedError
-
-    def swap_staged_vectors(self) -> None:
-        """The staged vectors become the vectors (inside the caller's transaction)."""
-        raise NotImplementedError
+    # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
 
     def vectors_changed(self) -> None:
         """The set of vectors changed (inside the caller's transaction): a cache of them must be rebuilt."""
@@ -102,6 +60,8 @@ class SqlStore:
 
     def vectors_generation(self) -> int:
         return 0
+
+    # ---- meta, sources, files, chunks and counts ------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
