@@ -250,8 +250,7 @@ def all_statements() -> tuple[str, ...]:
 
 def member_privileges(role_sql: str) -> tuple[str, ...]:
     """What a role granted a collection needs besides its rows (`role_sql`: the quoted role name)."""
-    personal = ", ".join(PERSONAL_TABLES)
-    content = ", ".join(CONTENT_TABLES)
+    personal, content = ", ".join(PERSONAL_TABLES), ", ".join(CONTENT_TABLES)
     return (
         f"GRANT USAGE ON SCHEMA {SCHEMA_NAME} TO {role_sql}",
         f"GRANT SELECT ON collections TO {role_sql}",
@@ -264,8 +263,7 @@ def member_privileges(role_sql: str) -> tuple[str, ...]:
 
 def member_revocations(role_sql: str) -> tuple[str, ...]:
     """Taken back when a role has no collection left."""
-    personal = ", ".join(PERSONAL_TABLES)
-    content = ", ".join(CONTENT_TABLES)
+    personal, content = ", ".join(PERSONAL_TABLES), ", ".join(CONTENT_TABLES)
     return (
         f"REVOKE ALL ON collections, {content}, {personal}, meta, clients, library_counters FROM {role_sql}",
         f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA {SCHEMA_NAME} FROM {role_sql}",
