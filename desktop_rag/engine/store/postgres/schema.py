@@ -248,27 +248,21 @@ def all_statements() -> tuple[str, ...]:
     return (*TABLES, *FUNCTIONS, *trigger_statements(), *personal_views(), *security_statements())
 
 
-def member_privileges(role_sql: str) -> tuple[str, ...]:
-    """What a role granted a collection needs besides its rows (`role_sql`: the quoted role name)."""
-    personal, content = ", ".join(PERSONAL_TABLES), ", ".join(CONTENT_TABLES)
-    return (
-        f"GRANT USAGE ON SCHEMA {SCHEMA_NAME} TO {role_sql}",
-        f"GRANT SELECT ON collections TO {role_sql}",
-        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {content}, {personal}, meta, clients TO {role_sql}",
-        f"GRANT SELECT ON library_counters TO {role_sql}",
-        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {SCHEMA_NAME} TO {role_sql}",
-        f"GRANT EXECUTE ON FUNCTION visible_collections(name), set_vector_dimension(integer) TO {role_sql}",
-    )
+_MEMBER_PRIVILEGES = (  # (privileges, on what): what a role granted a collection needs besides its rows
+    ("USAGE", f"SCHEMA {SCHEMA_NAME}"),
+    ("SELECT", "collections"),
+    ("SELECT, INSERT, UPDATE, DELETE", ", ".join((*CONTENT_TABLES, *PERSONAL_TABLES, "meta", "clients"))),
+    ("SELECT", "library_counters"),
+    ("USAGE, SELECT", f"ALL SEQUENCES IN SCHEMA {SCHEMA_NAME}"),
+    ("EXECUTE", "FUNCTION visible_collections(name), set_vector_dimension(integer)"),
+)
 
 
-def member_revocations(role_sql: str) -> tuple[str, ...]:
-    """Taken back when a role has no collection left."""
-    personal, content = ", ".join(PERSONAL_TABLES), ", ".join(CONTENT_TABLES)
-    return (
-        f"REVOKE ALL ON collections, {content}, {personal}, meta, clients, library_counters FROM {role_sql}",
-        f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA {SCHEMA_NAME} FROM {role_sql}",
-        f"REVOKE USAGE ON SCHEMA {SCHEMA_NAME} FROM {role_sql}",
-    )
+def member_privileges(role_sql: str, revoke: bool = False) -> tuple[str, ...]:
+    """Granting (or, when a role has no collection left, revoking) what a member needs (`role_sql`: the quoted
+    role name)."""
+    verb, direction = ("REVOKE", "FROM") if revoke else ("GRANT", "TO")
+    return tuple(f"{verb} {what} ON {on} {direction} {role_sql}" for what, on in _MEMBER_PRIVILEGES)
 
 
 def open_schema(db, client: str, read_only: bool) -> None:
