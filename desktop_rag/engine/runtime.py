@@ -236,6 +236,8 @@ class Runtime:
             self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
             self._parser.ocr = self.settings.ocr_enabled
             self._parser.table_chars = self.settings.chunk_size
+            self._parser.ocr_max_pages = self.settings.ocr_max_pages
+            self._parser.ocr_max_seconds = self.settings.ocr_max_minutes * 60
             return self._parser
 
     def lexicon(self) -> Lexicon | None:

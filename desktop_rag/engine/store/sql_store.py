@@ -128,17 +128,17 @@ class SqlStore:
             rows = self.db.execute(sql + f" f WHERE {IN_COLLECTION} ORDER BY path", (collection_id,)).fetchall()
         else:
             rows = self.db.execute(sql + " ORDER BY path").fetchall()
-        return [_file(r) for r in rows]
+        return [file_record(r) for r in rows]
 
     def file_by_path(self, path: str) -> FileRecord | None:
         row = self.db.execute(f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,)).fetchone()
-        return _file(row) if row else None
+        return file_record(row) if row else None
 
     def carrier(self, path: str) -> FileRecord | None:
         """The file that carries the attachment at `path` (an e-mail), or None when `path` is no attachment."""
         row = self.db.execute(f"SELECT {_CARRIER_COLUMNS} FROM files f JOIN files p ON p.id = f.parent_id "
                               "WHERE f.path = ?", (path,)).fetchone()
-        return _file(row) if row else None
+        return file_record(row) if row else None
 
     def file_linked(self, path: str) -> bool:
         """False for a file of a source imported without its documents (not linked): never read from disk."""
@@ -173,6 +173,15 @@ class SqlStore:
                 "indexed_at=? WHERE id=?",
                 (size, mtime_ns, sha256, str(error), error.to_json(), time.time(), file_id),
             )
+        return dropped
+
+    def fail_attachment(self, file_id: int, error: Reason) -> list[int]:
+        """Mark an attachment row failed with its reason (its chunks go, it stays below its message); returns chunk
+        ids whose vectors were dropped."""
+        with self.transaction():
+            dropped = self._drop_chunks(file_id)
+            self.db.execute("UPDATE files SET status='failed', error=?, reason=?, chunk_count=0, indexed_at=? "
+                            "WHERE id=?", (str(error), error.to_json(), time.time(), file_id))
         return dropped
 
     def replace_file_chunks(
@@ -347,6 +356,6 @@ def _source(row: Sequence) -> SourceRecord:
     return SourceRecord(row[0], row[1], row[2], row[3], bool(row[4]))
 
 
-def _file(row: Sequence) -> FileRecord:
+def file_record(row: Sequence) -> FileRecord:
     """A files row (FILE_COLUMNS) as a record, its reason read from its codes (`reasons.Reason.stored`)."""
     return FileRecord(*row[:7], Reason.stored(row[7], row[10]), row[8], row[9])
