@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.errors import (
-    PASS_THROUGH, DesktopRagError, DiskFullError, LoadError, ModelMismatchError, is_disk_full,
+    PASS_THROUGH, DesktopRagError, DiskFullError, LibraryUnavailableError, LoadError, ModelMismatchError,
+    is_disk_full,
 )
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
@@ -367,8 +368,8 @@ def _where(item: _Work) -> tuple[int, str, int, int, str]:
 
 
 def _ends_run(exc: BaseException) -> bool:
-    """A full disk fails every file after it too: the run stops and says so (DiskFullError)."""
-    return isinstance(exc, DiskFullError) or is_disk_full(exc)
+    """A full disk, or a library that cannot be reached, fails every file after it too: the run stops and says so."""
+    return isinstance(exc, (DiskFullError, LibraryUnavailableError)) or is_disk_full(exc)
 
 
 def _same_stat(record: FileRecord, disk: DiskFile) -> bool:

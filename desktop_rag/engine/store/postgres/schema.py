@@ -277,25 +277,25 @@ def open_schema(db, client: str, read_only: bool) -> None:
         version = int(row[0]) if row else 0
     if version == SCHEMA_VERSION:
         return
-    from desktop_rag.engine.store.postgres.connection import ServerError
+    from desktop_rag.engine.store.postgres.connection import ServerUnavailableError
 
     if version > SCHEMA_VERSION:
-        raise ServerError.coded("server_schema_newer", version=version)
+        raise ServerUnavailableError.coded("server_schema_newer", version=version)
     if read_only or not _may_create(db):
-        raise ServerError.coded("server_schema_older" if found else "server_no_library")
+        raise ServerUnavailableError.coded("server_schema_older" if found else "server_no_library")
     migrate(db)
 
 
 def migrate(db) -> None:
     """Create or upgrade the schema in one transaction (concurrent first opens wait for each other)."""
-    from desktop_rag.engine.store.postgres.connection import ServerError
+    from desktop_rag.engine.store.postgres.connection import ServerUnavailableError
 
     db.execute("BEGIN")
     try:
         db.execute("SELECT pg_advisory_xact_lock(hashtext('desktop_rag schema'))")
         if not db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
             if not db.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone():
-                raise ServerError.coded("server_no_pgvector")
+                raise ServerUnavailableError.coded("server_no_pgvector")
             db.execute("CREATE EXTENSION IF NOT EXISTS vector")
         db.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
         for statement in all_statements():
