@@ -18,7 +18,7 @@ def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
     try:
         message = _change(engine, args)
         listing = engine.collections()
-        grants = engine.collection_grants() if args.action == "grants" or args.json else []
+        grants = engine.library.grants() if args.action == "grants" or args.json else []
     finally:
         engine.close()
     if args.json:
@@ -48,7 +48,7 @@ def _change(engine: Engine, args: argparse.Namespace) -> str:
                  "grants": "collections grants"}[action]
         raise UsageError(f"usage: desktop-rag {usage}")
     if action in ("grant", "revoke"):
-        had = engine.grant_collection(engine.collection_id(names[0]), names[1], revoke=action == "revoke")
+        had = engine.library.grant(engine.collection_id(names[0]), names[1], revoke=action == "revoke")
         if action == "grant":
             return f"Role “{clean_line(names[1])}” may now see and index the collection “{clean_line(names[0])}”."
         return (f"Role “{clean_line(names[1])}” may no longer see the collection “{clean_line(names[0])}”." if had

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.extractive import extractive_answer, split_sentences
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 
 def cited(text: str) -> list[int]:
@@ -74,7 +74,7 @@ def test_sentence_splitting():
 
 def test_a_passage_in_another_language_is_quoted_by_meaning_when_it_ranks_first():
     from desktop_rag.engine.answer.extractive import best_sentences
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
 
     tea = Hit(1, 1.0, "绿茶.md", None, "", "绿茶是中国最常见的茶类之一。冲泡绿茶的水温一般在八十度左右。绿茶应当密封保存。")
     coffee = Hit(2, 0.7, "coffee.txt", None, "", "Water temperature matters more than most people think.")

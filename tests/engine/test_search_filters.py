@@ -14,9 +14,9 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.answer.events import SourcesEvent
 from desktop_rag.engine.store.sqlite import filters as rs
 from desktop_rag.engine.store.sqlite.keyword_index import search as keyword_search
-from desktop_rag.engine.types import SourcesEvent
 
 FAST = Settings(embedding_model="hash:64")
 QUERIES = ["solar energy storage", "battery chemistry", "energy", "plants store energy in roots"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from desktop_rag.engine.store.values import ChunkDraft
 from desktop_rag.engine.store.sqlite import keyword_index
 from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
-from desktop_rag.engine.types import ChunkDraft
 
 
 def library(tmp_path) -> Store:

@@ -11,8 +11,8 @@ import time
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
 
-from desktop_rag.engine.store.records import FileRecord, SourceRecord
-from desktop_rag.engine.types import FileEvent
+from desktop_rag.engine.store.values import FileRecord, SourceRecord
+from desktop_rag.engine.ingest.reports import FileEvent
 from desktop_rag.gui.models.library import (
     COL_CHUNKS,
     COL_NAME,

@@ -12,7 +12,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
 REPO = Path(__file__).resolve().parents[2]
 QUESTIONS = ["What temperature should the water be for green tea?", "绿茶用多少度的水？",
@@ -44,7 +44,7 @@ def _answer(engine: Engine, question: str) -> tuple[str, list[int]]:
 
 def test_the_server_library_finds_and_answers_as_the_local_one(libraries):
     local, server, _ = libraries
-    assert server.library.startswith("postgresql://postgres@") and ":" not in server.library.split("@")[0][13:]
+    assert server.library.location.startswith("postgresql://postgres@") and ":" not in server.library.location.split("@")[0][13:]
     for question in QUESTIONS:
         mine, theirs = local.search(question, 5), server.search(question, 5)
         assert [(Path(h.path).name, h.ordinal) for h in mine] == [(Path(h.path).name, h.ordinal) for h in theirs]

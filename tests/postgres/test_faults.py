@@ -59,7 +59,7 @@ def test_older_and_newer_libraries_are_refused_with_what_to_do(pg_server, tmp_pa
     pg_server.role("carol", "carol-password-3")
     admin = _engine(tmp_path / "a", pg_server.url(database))
     admin.create_collection("Shared")
-    admin.grant_collection(admin.collection_id("Shared"), "carol")
+    admin.library.grant(admin.collection_id("Shared"), "carol")
     admin.close()
 
     def set_version(value: str) -> None:
@@ -207,7 +207,7 @@ def _check_whole_files(server: LocalServer) -> None:
 def test_an_answer_while_the_server_is_away_says_so_and_the_next_one_works(tmp_path):
     """A window keeps its engine: the server restarts under it; the question asked meanwhile gets a clear error,
     the next one after the restart is answered on a new connection."""
-    from desktop_rag.engine.types import DoneEvent, ErrorEvent
+    from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent
 
     folder = Path(tempfile.mkdtemp(prefix="desktop-rag-pg-away-"))
     docs = tmp_path / "docs"

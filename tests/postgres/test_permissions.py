@@ -20,7 +20,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store.postgres.connection import ServerError
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")
@@ -46,7 +46,7 @@ def team(pg_server, tmp_path_factory):
     admin = Engine(resolve_paths(root / "admin"), FAST, library=pg_server.url(database))
     admin.index([work], collection=admin.create_collection("Work"))
     admin.index([home], collection=admin.create_collection("Home"))
-    admin.grant_collection(admin.collection_id("Work"), "alice")
+    admin.library.grant(admin.collection_id("Work"), "alice")
     yield pg_server, database, admin, work, home, root
     admin.close()
 
@@ -127,16 +127,16 @@ def test_only_the_administrator_grants_and_a_revoke_takes_effect_at_once(team):
     alice = _as(team, "alice", "alice-password-1", "alice2")
     try:
         with pytest.raises(ServerError, match="administrator"):
-            alice.grant_collection(alice.collection_id("Work"), "bob")
+            alice.library.grant(alice.collection_id("Work"), "bob")
         assert alice.search("budget travel", 10)  # (kept in her result cache)
-        admin.grant_collection(admin.collection_id("Work"), "alice", revoke=True)
+        admin.library.grant(admin.collection_id("Work"), "alice", revoke=True)
         try:
             with pytest.raises(ServerError):
                 alice.search("budget travel", 10)  # no cached result: the grant moved the library's version
         finally:
-            admin.grant_collection(admin.collection_id("Work"), "alice")
+            admin.library.grant(admin.collection_id("Work"), "alice")
         assert alice.search("budget travel", 10)
-        assert ("Work", "alice") in admin.collection_grants()
+        assert ("Work", "alice") in admin.library.grants()
     finally:
         alice.close()
 

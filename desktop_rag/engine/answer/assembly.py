@@ -17,9 +17,9 @@ from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer.summarising import Memory, Summariser
 from desktop_rag.engine.answer.summary_budget import summary_budget
 from desktop_rag.engine.models.embedding import Embedder
-from desktop_rag.engine.store import answer_cache, passages, summary_cache
+from desktop_rag.engine.store import answer_cache, summary_cache
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 
 class Loaded(Protocol):

@@ -15,7 +15,7 @@ from desktop_rag.engine.document.locate import find_passage, keyed
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.text.language import text_languages
 from desktop_rag.engine.text.terms import HAN_RUN, QUESTION_STOPWORDS, fold, has_han, stem, tokens
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 # (question, sentences) -> similarity of each sentence to the question, by meaning (the embedding model)
 Similarity = Callable[[str, list[str]], list[float]]

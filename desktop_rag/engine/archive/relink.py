@@ -16,7 +16,7 @@ from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside, normalise_path
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.store.records import SourceRecord
+from desktop_rag.engine.store.values import SourceRecord
 
 
 def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceRecord:
@@ -50,3 +50,11 @@ def _below(path: str, root: str) -> list[str]:
     trimmed = root.rstrip("/\\")
     rest = path[len(trimmed) + 1:] if path.startswith(trimmed) else re.split(r"[/\\]", path)[-1]
     return [part for part in re.split(r"[/\\]", rest) if part not in ("", ".", "..")] or ["document"]
+
+
+def relink_path(store: Store, path: str, chosen: str | Path, collection: int | None = None) -> SourceRecord:
+    """`relink` for the source at `path` (of `collection`, if given); UsageError when there is no such source."""
+    source = store.source_by_path(path)
+    if source is None or (collection is not None and source.collection_id != collection):
+        raise UsageError.coded("not_a_source", path=path)
+    return relink(store, source, chosen)

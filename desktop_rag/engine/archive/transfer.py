@@ -4,16 +4,40 @@ embedded again. Sources keep whether they are linked to this computer; the sourc
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+import numpy as np
+
 from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.errors import ModelMismatchError, UsageError
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.library import Store
 
 
-def copy_library(source: Store, target: Store) -> dict:
+class Loaded(Protocol):
+    """What a copy takes from the target library's runtime (engine/runtime.py)."""
+
+    def writing(self) -> AbstractContextManager[None]: ...
+    def add_loaded_vectors(self, chunk_ids: np.ndarray, matrix: np.ndarray) -> None: ...
+    def save_vectors(self) -> None: ...
+
+
+def copy_library(source: Store, loaded: Loaded, target: Store) -> dict:
     """Copy `source` into `target` (which must hold none of its collections' names with content, nor its sources'
-    paths, nor vectors of another model). Returns what was copied, and the new (chunk ids, vectors) per
-    collection for the target's dense index."""
+    paths, nor vectors of another model), its new vectors into the target's dense index. Returns what was
+    copied."""
+    with loaded.writing():
+        totals = _copy_rows(source, target)
+        for ids, matrix in totals.pop("new_vectors"):
+            loaded.add_loaded_vectors(ids, matrix)
+        loaded.save_vectors()
+    return totals
+
+
+def _copy_rows(source: Store, target: Store) -> dict:
+    """The rows of every collection, in one transaction of the target; what was copied, with the new (chunk ids,
+    vectors) per collection."""
     model, dimension = source.get_meta("embedding_model"), source.get_meta("dimension")
     held = target.get_meta("embedding_model")
     if source.has_vectors() and target.has_vectors() and held != model:

@@ -12,7 +12,7 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 
-from desktop_rag.engine.types import Section
+from desktop_rag.engine.ingest.documents import Section
 
 _SPACE = re.compile(r"\s+")
 

@@ -12,7 +12,7 @@ from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.store import legacy_reasons
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.types import ChunkDraft
+from desktop_rag.engine.store.values import ChunkDraft
 
 FILE_FIELDS = ("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count", "parent_id")
 CHUNK_FIELDS = ("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.store.records import DEFAULT_COLLECTION
+from desktop_rag.engine.store.values import DEFAULT_COLLECTION
 
 MAX_NAME_CHARS = 80
 

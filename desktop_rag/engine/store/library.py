@@ -22,9 +22,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from desktop_rag.engine.store.records import AttachmentRows, FileRecord, SourceRecord
+from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
+from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
 
 
 class Connection(Protocol):
@@ -145,16 +145,26 @@ class WriteLock(Protocol):
     def release(self) -> None: ...
 
 
-class Backend(Protocol):
+class Place(Protocol):
+    """Where a library is, as the facade shows it (`Engine.library`), and who may see its collections."""
+
+    location: str  # this computer's library file, or the server's URL without its password
+    shared: bool  # other computers write to it too (a server); False for this computer's own library
+
+    def grant(self, collection_id: int, role: str, revoke: bool = False) -> bool:
+        """Let a server role see a collection (`revoke`: no longer); whether it changed anything. UsageError on
+        this computer; ServerError for a role that is not the administrator or does not exist."""
+
+    def grants(self) -> list[tuple[str, str]]:
+        """(collection, role) of every grant (a library on this computer has none)."""
+
+
+class Backend(Place, Protocol):
     """A process's hold on one library."""
 
-    location: str
     read_only: bool
     dense: DenseIndex
     writer: WriteLock
-    shared: bool  # other computers write to it too (a server); False for this computer's own library
 
     def store(self) -> Store: ...
-    def grant(self, collection_id: int, role: str, revoke: bool = False) -> bool: ...
-    def grants(self) -> list[tuple[str, str]]: ...
     def close(self) -> None: ...

@@ -1,13 +1,16 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
-that have text; and for an index run, the files of given chunks."""
+that have text, the passages marked right or wrong for a question; and for an index run, the files of given
+chunks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.values import FileRecord
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.store.records import FileRecord
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.store.sql_store import FILE_COLUMNS, file_record
 
 
@@ -23,6 +26,32 @@ def files_with_text(store: Store, within: Restriction) -> Iterator[str]:
     where, args = within.files_sql("f")
     for (path,) in store.db.execute(f"SELECT f.path FROM files f WHERE {where} AND f.chunk_count > 0", args):
         yield path
+
+
+def chunks_within(store: Store, chunk_ids: Sequence[int], within: Restriction) -> set[int]:
+    """Those of the chunks that are inside `within` now."""
+    if not chunk_ids:
+        return set()
+    where, args = within.files_sql("f")
+    marks = ",".join("?" * len(chunk_ids))
+    return {r[0] for r in store.db.execute(f"SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
+                                            f"WHERE c.id IN ({marks}) AND {where}", [*chunk_ids, *args])}
+
+
+def marked_right(store: Store, normalised: str, within: Restriction) -> Hit | None:
+    """The passage last marked right for this normalised question asked in this scope (`grades.scope_key`), while
+    its text is the one marked and it still lies inside the scope: a file moved to another folder or collection,
+    or renamed to another type, takes its passage out of the scope it was marked in. None otherwise."""
+    marked = grades.right_chunk(store.db, normalised, grades.scope_key(within))
+    if marked is None or not chunks_within(store, [marked[0]], within):
+        return None
+    found = store.hits_for([(marked[0], 0.0)])
+    return found[0] if found and grades.text_hash(found[0].text) == marked[1] else None
+
+
+def marked_wrong(store: Store, normalised: str) -> list[Hit]:
+    """The passages marked wrong for this normalised question, in any scope."""
+    return store.hits_for([(cid, 0.0) for cid in sorted(grades.wrong_chunks(store.db, normalised))])
 
 
 def chunk_files(store: Store, chunk_ids: list[int]) -> dict[int, FileRecord]:

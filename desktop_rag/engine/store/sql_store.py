@@ -14,8 +14,8 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.library import Connection
-from desktop_rag.engine.store.records import AttachmentRows, FileRecord, SourceRecord
-from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
+from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
+from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
 
 FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
 _CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in FILE_COLUMNS.split(", "))  # a file's parent row

@@ -16,7 +16,7 @@ import time
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store import legacy_reasons
-from desktop_rag.engine.store.records import DEFAULT_COLLECTION
+from desktop_rag.engine.store.values import DEFAULT_COLLECTION
 
 SCHEMA_VERSION = 4
 
