@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop_rag.config import INDEX_SETTINGS, AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
@@ -33,6 +34,9 @@ from desktop_rag.engine.store.status import library_status
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.records import FileRecord, SourceRecord
 from desktop_rag.engine.types import AnswerEvent, ChatTurn, Hit, IndexReport, IndexStatus
+
+if TYPE_CHECKING:
+    from desktop_rag.engine.document.locate import Location
 
 
 class _Kept:
@@ -181,6 +185,14 @@ class Engine(ReviewMethods):
         """The library's record of the file at `path` (None: not one) and whether it is linked to this computer
         (False for a file of a source imported without its documents: nothing is read from its path)."""
         return self.store.file_by_path(path), self.store.file_linked(path)
+
+    def stored_location(self, hit: Hit) -> Location:
+        """`hit` in its document as the library stored it (its passages joined; state STORED): what the viewer shows
+        for a file that is not on this computer. UsageError when the library no longer holds the file."""
+        from desktop_rag.engine.answer.summary_sections import document_chunks
+        from desktop_rag.engine.document.stored import stored_location
+
+        return stored_location(hit, document_chunks(self.store, hit.path))
 
     def carrier(self, path: str) -> FileRecord | None:
         """The record of the file that carries the document at `path` (an e-mail, for its attachment), or None

@@ -31,6 +31,7 @@ from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.chat_area import ChatArea
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.library_label import LibraryLabel
 from desktop_rag.gui.views.library_panel import LibraryPanel
 from desktop_rag.gui.views.panel import ask_plain, plain_label, show_plain
 from desktop_rag.gui.views.sources_panel import SourcesPanel
@@ -77,6 +78,8 @@ class MainWindow(QMainWindow):
         self.paused = False
         self.model_state = ("loading", "")
         self.last_status: IndexStatus | None = None
+        self.status_problem = ""  # why the last status read failed (shown until one succeeds)
+        self.restart_library: str | None = None  # set by `restart`: app.run starts the app again on this library
         self._closed = False
         self.setAcceptDrops(True)
         for child in self.findChildren(QWidget):
@@ -122,8 +125,11 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
         self.model_label = plain_label(self)  # model names and load errors
         self.index_label = plain_label(self)
+        self.library_label = LibraryLabel(self)  # which library is open (issue 46): this computer or a server
         self.statusBar().addWidget(self.index_label, 1)
+        self.statusBar().addPermanentWidget(self.library_label)
         self.statusBar().addPermanentWidget(self.model_label)
+        self._show_library()
         self.index_label.setText(i18n.tr("status.opening"))
         self.model_label.setText(i18n.tr("status.model_loading"))
 
@@ -165,6 +171,7 @@ class MainWindow(QMainWindow):
         b = self.backend
         b.library_loaded.connect(self.library_model.load)
         b.status_changed.connect(self._show_status)
+        b.status_failed.connect(self._status_failed)
         b.index_finished.connect(self._run_finished)
         b.index_failed.connect(self._run_failed)
         b.busy_changed.connect(self._busy_changed)
@@ -176,6 +183,8 @@ class MainWindow(QMainWindow):
         self.conversations_panel.rename_requested.connect(self.rename_conversation)
         self.conversations_panel.delete_requested.connect(self.delete_conversation)
         self.settings_action.triggered.connect(self.settings_flow.open)
+        self.settings_flow.restart_requested.connect(self.restart)
+        self.settings_flow.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         first = self.first_run
         first.add_folder_requested.connect(self.library_panel.choose_folder)
         first.add_paths_requested.connect(self.add_paths)
@@ -189,6 +198,14 @@ class MainWindow(QMainWindow):
     def _settings_changed(self, old: Settings, new: Settings) -> None:
         if new.ui_language != old.ui_language:
             i18n.set_language(i18n.resolve_language(new.ui_language))
+        if new.library != old.library:
+            self._show_library()
+
+    def restart(self) -> None:
+        """Close the window as on quitting (everything saved, every thread joined); `app.run` then starts the app
+        again with the same command line, on the library the settings name."""
+        self.restart_library = self.settings.library
+        self.close()
 
     def _settings_not_saved(self, reason: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
@@ -307,13 +324,14 @@ class MainWindow(QMainWindow):
 
     def _show_model_state(self) -> None:
         state, message = self.model_state
-        message = i18n.error(message) if state == "error" else message
+        message = i18n.error(message) if state in ("error", "unopened") else message
         if state == "ready":  # the library's model as the last status read it (an "auto" library can move to
             model = self.last_status.embedding_model if self.last_status else message  # e5 on its first Chinese text)
             self.model_label.setText(f"{i18n.tr('status.model_ready')} · {model}")
             self.model_label.setStyleSheet("color: #2e7d32;")
-        elif state == "error":
-            self.model_label.setText(i18n.tr("status.model_error", message=message[:120]))
+        elif state in ("error", "unopened"):  # unopened: the library could not be read (loaded once it can be)
+            self.model_label.setText(i18n.tr("status.model_error", message=message[:120]) if state == "error"
+                                     else i18n.tr("status.model_unopened"))
             self.model_label.setToolTip(literal_html(message))
             self.model_label.setStyleSheet("color: #c62828;")
         elif state == "preparing":
@@ -326,7 +344,26 @@ class MainWindow(QMainWindow):
                                      else i18n.tr("status.model_loading"))
             self.model_label.setStyleSheet("color: #8a6d00;")
 
+    def _show_library(self) -> None:
+        engine = self.backend.engine
+        self.library_label.show_library(engine.library, engine.on_server, self.backend.opened_library,
+                                        self.settings.library)
+
+    def _status_failed(self, message: str) -> None:
+        """The status could not be read (a library's server gone, a wrong password): said until a read succeeds."""
+        self.status_problem = message
+        shown = i18n.error(message)
+        self.index_label.setText(shown)
+        self.index_label.setToolTip(literal_html(shown))
+        self.index_label.setStyleSheet("color: #c62828;")
+
     def _show_status(self, status: IndexStatus) -> None:
+        if self.model_state[0] == "unopened":  # the library can be read again (its server is back)
+            self.model_state = ("loading", "")
+            self.backend.warm_up()
+        self.status_problem = ""
+        self.index_label.setStyleSheet("")
+        self.index_label.setToolTip("")
         self.last_status = status
         text = i18n.tr("status.index", indexed=status.files_indexed, failed=status.files_failed,
                        pending=status.files_pending, chunks=status.chunks_pending_embedding)
@@ -342,7 +379,9 @@ class MainWindow(QMainWindow):
 
     def _retranslate(self) -> None:
         self._show_model_state()
-        if self.last_status is not None:
+        if self.status_problem:
+            self._status_failed(self.status_problem)
+        elif self.last_status is not None:
             self._show_status(self.last_status)
         report = getattr(self, "_last_report", None)
         if report is not None and not self.backend.busy and not report.cancelled:

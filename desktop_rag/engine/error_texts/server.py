@@ -114,6 +114,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "server_check.library_older": {
         "en": "Library version {version} is older: the administrator must open it once to upgrade it.",
         "zh": "资料库版本 {version} 较旧：需要管理员打开一次完成升级。"},
+    "server_check.library_hidden": {
+        "en": "Library: there is one, but this role may not read it until it is granted a collection.",
+        "zh": "资料库：已存在，但当前角色在被授予合集之前无权读取它。"},
     "server_check.library_newer": {
         "en": "Library version {version} is newer than this app: update Desktop RAG.",
         "zh": "资料库版本 {version} 比本应用新：请更新 Desktop RAG。"},

@@ -16,6 +16,7 @@ from desktop_rag.engine import (
     MISSING,
     NOT_FOUND,
     PARTIAL,
+    STORED,
     UNKNOWN,
     Carrier,
     Hit,
@@ -191,6 +192,8 @@ class ViewerController(QObject):
         view = self.view
         if location.file_state == MISSING:
             view.set_banner(tr("missing", path=location.path))
+        elif location.file_state == STORED:
+            view.set_banner(tr("stored_text"), level="info")
         elif location.file_state == CHANGED:
             view.set_banner(tr("changed_found" if location.found else "changed_lost"), offer_reindex=True)
         elif location.file_state == UNKNOWN:
@@ -308,7 +311,7 @@ class ViewerController(QObject):
             return
         location = self.location
         path = (location.carrier if location is not None else "") or hit.path  # an attachment: its message
-        if not openable_file(path) or location is None or location.file_state == MISSING:
+        if not openable_file(path) or location is None or location.file_state in (MISSING, STORED):
             if self.view is not None:  # a .bat named like a report, a network path, a not-linked archive file
                 self.view.set_banner(tr("not_handed", path=path), level="info")
             return
@@ -349,13 +352,12 @@ def _indexed(record) -> IndexedFile | None:
 
 def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
-    e-mail's attachment: read from its message)."""
+    e-mail's attachment: read from its message); a file that is not on this computer, from the library's stored
+    text."""
     record, linked = engine.indexed_file(hit.path)
     indexed = _indexed(record)
-    if not linked:  # its path came from someone else's archive: nothing is read there
-        kind = "pdf" if hit.path.lower().endswith(".pdf") else "text"
-        return Location(hit.path, kind, MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
-                        error=tr("not_linked")), None
+    if not linked:  # another computer's source (a shared library), an archive's: nothing is read at its path
+        return engine.stored_location(hit), None
     holder = engine.carrier(hit.path)
     carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
     pdf = None

@@ -53,6 +53,7 @@ class Backend(QObject):
     """Everything that talks to the engine off the GUI thread. Signals carry immutable values."""
 
     status_changed = Signal(object)  # IndexStatus
+    status_failed = Signal(str)  # why the status could not be read (a library's server gone, a wrong password)
     library_loaded = Signal(object)  # tuple of (SourceRecord, tuple[FileRecord, ...])
     index_finished = Signal(object)  # IndexReport
     index_failed = Signal(str)
@@ -66,6 +67,7 @@ class Backend(QObject):
         self.paths = paths
         self.app_settings = app_settings  # the one owner; the engine gets each change through the index worker
         self.engine = Engine(paths, app_settings.current)  # cheap: no disk or model access until used on a worker
+        self.opened_library = app_settings.current.library.strip()  # the location opened: Settings may name another
         self.engine.interface_language = i18n.language()  # a Chinese interface gets the multilingual model
         # reads and conversation edits, one at a time in order; at close, what is queued still runs
         self.reader = WorkerPool("desktop-rag-reader", 1, self, finish_queued=True)
@@ -103,8 +105,12 @@ class Backend(QObject):
     def start(self) -> None:
         """Load the model and the index in the background, then reconcile every source (resumes old runs)."""
         self.refresh()
-        self.indexer.submit(IndexRequest("warm_up"))
+        self.warm_up()
         self.indexer.submit(IndexRequest("index", None))
+
+    def warm_up(self) -> None:
+        """Load the model and the index in the background (again after the library could not be opened)."""
+        self.indexer.submit(IndexRequest("warm_up"))
 
     # ---- requests ----
 
@@ -232,6 +238,7 @@ class Backend(QObject):
 
     def _status_error(self, message: str) -> None:
         log.warning("Status refresh failed: %s", message)
+        self.status_failed.emit(message)
         self._status_read_done()
 
     # ---- worker feedback ----
