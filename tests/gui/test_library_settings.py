@@ -74,11 +74,12 @@ def _open_settings(window):
     return window.settings_flow.dialog
 
 
-def _type_address(qtbot, dialog, address: str) -> None:
+def _type_address(qtbot, dialog, address: str, leave: bool = True) -> None:
     library = dialog.library
     library.server.setChecked(True)
     library.address.setText(address)
-    library.address.editingFinished.emit()  # what leaving the field (Tab, a click elsewhere) delivers
+    if leave:
+        library.address.editingFinished.emit()  # what leaving the field (Tab, a click elsewhere) delivers
 
 
 def _save(qtbot, window, dialog, answer_restart: str = "later") -> None:
@@ -133,15 +134,14 @@ def test_the_password_goes_to_the_keyring_when_there_is_one_and_leaves_env(make_
     paths.config_dir.mkdir(parents=True, exist_ok=True)
     paths.env_file.write_text(f"OPENAI_API_KEY='sk-kept-1234567890'\n{PASSWORD_VARIABLE}='an-old-one-123'\n", "utf-8")
     dialog = _open_settings(window)
-    _type_address(qtbot, dialog, WITHOUT)
-    dialog.library.password.setText(TYPED)
+    _type_address(qtbot, dialog, ADDRESS, leave=False)  # OK pressed while the password is still in the address
     with qtbot.waitSignal(window.app_settings.library_password_saved, timeout=10_000) as saved:
         _save(qtbot, window, dialog)
     assert saved.args == ["keyring"]
     assert memory_keyring.saved == {("desktop-rag", "alice@db.example.org:5432/team"): TYPED}
     env = paths.env_file.read_text(encoding="utf-8")
     assert PASSWORD_VARIABLE not in env and "sk-kept-1234567890" in env  # the old one would be used first
-    assert TYPED not in paths.settings_file.read_text(encoding="utf-8")
+    assert json.loads(paths.settings_file.read_text(encoding="utf-8"))["library"] == WITHOUT
     assert os.environ[PASSWORD_VARIABLE] == TYPED
 
 

@@ -106,8 +106,8 @@ class LibrarySettings(QGroupBox):
     # ---- what OK saves ----
 
     def location(self) -> str:
-        """"" for this computer, else the server's address without a password."""
-        return split_password(self.address.text())[0] if self.server.isChecked() else ""
+        """"" for this computer, else the server's address (without a password once `problem` has been asked)."""
+        return self.address.text().strip() if self.server.isChecked() else ""
 
     def typed_password(self) -> str:
         """The password typed (or moved out of the address); "" keeps the one saved."""
