@@ -202,3 +202,33 @@ def _check_whole_files(server: LocalServer) -> None:
         assert bad == [], bad
     finally:
         raw.close()
+
+
+def test_an_answer_while_the_server_is_away_says_so_and_the_next_one_works(tmp_path):
+    """A window keeps its engine: the server restarts under it; the question asked meanwhile gets a clear error,
+    the next one after the restart is answered on a new connection."""
+    from desktop_rag.engine.types import DoneEvent, ErrorEvent
+
+    folder = Path(tempfile.mkdtemp(prefix="desktop-rag-pg-away-"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "tea.txt").write_text("Green tea\n\nBrew green tea with water at 80 degrees for two minutes.\n", "utf-8")
+    server = LocalServer(folder).start()
+    try:
+        url = f"postgresql://postgres:{server.password}@/desktop_rag?host={server.socket_dir}&port=5432"
+        engine = _engine(tmp_path, url)
+        engine.index([docs])
+        assert engine.search("green tea water", 3)
+        server.stop()
+        with pytest.raises(ServerError) as raised:
+            list(engine.ask("How hot should the water be for green tea?"))
+        assert _code(raised.value) in ("server_gone", "server_unreachable")
+        assert "服务器" in error_text(raised.value, "zh") and server.password not in str(raised.value)
+        server.start()
+        events = list(engine.ask("How hot should the water be for green tea?"))
+        done = next(e for e in events if isinstance(e, (DoneEvent, ErrorEvent)))
+        assert isinstance(done, DoneEvent) and "80" in done.answer
+        engine.close()
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import re
 import ssl
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -54,25 +54,51 @@ class Result:
 
 
 class Connection:
-    """A pg8000 connection in autocommit mode (transactions are explicit BEGIN ... COMMIT, as on SQLite)."""
+    """A pg8000 connection in autocommit mode (transactions are explicit BEGIN ... COMMIT, as on SQLite).
 
-    def __init__(self, url: ServerUrl, application: str = "desktop-rag") -> None:
+    A connection the server dropped (a restart, a network outage) fails its statement with ServerGoneError (what
+    was committed is kept, the open transaction is gone), then connects again for the next statement outside a
+    transaction, running `setup` again (the session's settings)."""
+
+    def __init__(self, url: ServerUrl, application: str = "desktop-rag",
+                 setup: Callable[[Connection], None] | None = None) -> None:
         self.url = url
-        self.raw = _connect(url, application)
-        for statement in _SESSION:
-            self.execute(statement)
+        self.application = application
+        self.setup = setup
+        self.broken = False
+        self._open()
+
+    def _open(self) -> None:
+        self.raw = _connect(self.url, self.application)
+        self.broken = False
+        try:
+            for statement in _SESSION:
+                self.execute(statement)
+            if self.setup is not None:
+                self.setup(self)
+        except BaseException:
+            self.close()
+            self.broken = True
+            raise
 
     @property
     def in_transaction(self) -> bool:
+        if self.broken:
+            return False
         return self.raw._transaction_status in (b"T", b"E")  # noqa: SLF001 - pg8000 keeps the server's last status
 
     def execute(self, sql: str, params: Sequence | dict = ()) -> Result:
+        if self.broken:
+            self.close()
+            self._open()  # (ServerError when the server is still away)
         statement, order = _numbered(sql)
         values = tuple(_value(v) for v in (params if order is None else [params[name] for name in order]))
         try:
             context = self.raw.execute_unnamed(statement, vals=values)
         except Exception as exc:  # noqa: BLE001 - mapped to what a person can act on
-            raise server_error(exc, self.url) from exc
+            error = server_error(exc, self.url)
+            self.broken = isinstance(error, ServerGoneError)
+            raise error from exc
         return Result(context.rows, context.row_count)
 
     def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:

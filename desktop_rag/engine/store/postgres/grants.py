@@ -30,7 +30,10 @@ def revoke(db, collection_id: int, role: str) -> bool:
 
 
 def listing(db) -> list[tuple[str, str]]:
-    """(collection name, role) of every grant, by collection then role (the administrator's view)."""
+    """(collection name, role) of every grant, by collection then role (only the administrator sees them: nothing
+    for another role)."""
+    if not schema.is_administrator(db):
+        return []
     return [(r[0], r[1]) for r in db.execute(
         "SELECT c.name, g.role FROM collection_grants g JOIN collections c ON c.id = g.collection_id "
         "ORDER BY c.id, g.role")]

@@ -38,16 +38,14 @@ class PostgresStore(SqlStore):
         self.location = url.display
         self.folder = None
         self.read_only = read_only
-        self.db = Connection(url)
-        try:
-            schema.open_schema(self.db, client, read_only)
-            self.db.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
-            self.db.execute("SET hnsw.iterative_scan = relaxed_order")
+        def setup(db: Connection) -> None:  # (again after a reconnection)
+            schema.open_schema(db, client, read_only)
+            db.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
+            db.execute("SET hnsw.iterative_scan = relaxed_order")
             if read_only:
-                self.db.execute("SET default_transaction_read_only = on")
-        except BaseException:
-            self.db.close()
-            raise
+                db.execute("SET default_transaction_read_only = on")
+
+        self.db = Connection(url, setup=setup)
 
     def close(self) -> None:
         self.db.close()
