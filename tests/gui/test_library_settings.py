@@ -220,6 +220,27 @@ def test_test_connection_says_ready_missing_grants_or_wrong_password(make_window
     dialog.reject()
 
 
+def test_index_settings_changed_with_the_library_are_kept_for_the_library_open(make_window, qtbot, no_keyring):
+    window = make_window(FAST)
+    dialog = _open_settings(window)
+    dialog.chunk_size.setValue(FAST.chunk_size * 2)
+    _type_address(qtbot, dialog, WITHOUT)
+    with qtbot.waitSignal(window.app_settings.changed, timeout=10_000):
+        dialog.accept()
+    qtbot.waitUntil(lambda: window.settings_flow.restart_box is not None, timeout=5_000)
+    assert i18n.tr("settings.library_index_kept") in window.settings_flow.restart_box.text()
+    stored = json.loads(window.paths.settings_file.read_text(encoding="utf-8"))
+    assert stored["library"] == WITHOUT and stored["chunk_size"] == FAST.chunk_size
+    window.settings_flow.restart_box.reject()  # Later
+    dialog = _open_settings(window)  # back to this computer, the library open: no restart to offer
+    dialog.library.local.setChecked(True)
+    with qtbot.waitSignal(window.app_settings.changed, timeout=10_000):
+        dialog.accept()
+    qtbot.wait(300)  # a question would be asked by now
+    assert window.settings.library == "" and window.settings_flow.restart_box is None
+    assert window.library_label.text() == "Library: this computer"
+
+
 def test_restart_now_closes_the_window_for_a_start_on_the_new_library(make_window, qtbot, no_keyring):
     window = make_window(FAST)
     dialog = _open_settings(window)

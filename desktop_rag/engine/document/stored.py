@@ -5,6 +5,7 @@ its documents), and what a summary reads."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from desktop_rag.engine.document.locate import NOT_FOUND, STORED, Location, find_passage, focus_in
 from desktop_rag.engine.types import Hit
@@ -32,6 +33,4 @@ def stored_location(hit: Hit, chunks: Sequence[Hit]) -> Location:
     if found is None:
         return base
     start, end, how = found
-    from dataclasses import replace
-
     return replace(base, match=how, start=start, end=end, focus=focus_in(text, start, end, hit))

@@ -92,8 +92,8 @@ class SettingsFlow(QObject):
         if library_password and new.library:
             self.app_settings.save_library_password(new.library, library_password)
         current = self.app_settings.current
-        if new.library.strip() != current.library.strip():
-            self._move_library(new)
+        if new.library.strip() not in (current.library.strip(), self.backend.opened_library):  # (back to the open
+            self._move_library(new)  # one: nothing to restart for)
             return
         if new.ui_language != current.ui_language:  # the language changes first: questions come in it
             self._after_language = new
