@@ -177,6 +177,35 @@ def test_a_server_that_goes_away_is_said_in_the_status_bar_and_the_chat(make_win
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def test_a_wrong_password_is_said_and_the_right_one_from_settings_opens_the_library(make_window, qtbot, monkeypatch,
+                                                                                    pg_server, tmp_path):
+    """A wrong password at start: the status bar says the server refused it, the model waits for the library; the
+    right one typed in Settings works at once, without a restart (no keyring on this machine: kept in .env)."""
+    import keyring
+    from keyring.backends import fail
+
+    before = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        database = pg_server.new_database("password")
+        monkeypatch.setenv(PASSWORD_VARIABLE, "not-the-password-99")
+        window = make_window(FAST.replace(library=pg_server.url(database, password="")))
+        qtbot.waitUntil(lambda: window.status_problem != "" and window.model_state[0] == "unopened", timeout=30_000)
+        assert "refused the password of role “postgres”" in window.index_label.text()
+        assert window.model_label.text() == "Model not loaded: the library could not be opened"
+        window.settings_flow.open()
+        dialog = window.settings_flow.dialog
+        dialog.library.password.setText(pg_server.password)
+        with qtbot.waitSignal(window.app_settings.library_password_saved, timeout=10_000):
+            dialog.accept()
+        window.backend.refresh_status()  # what the next change or index run does
+        qtbot.waitUntil(lambda: window.status_problem == "" and window.model_state[0] == "ready", timeout=60_000)
+        assert window.index_label.text().startswith("0 indexed") and window.settings_flow.restart_box is None
+        assert pg_server.password not in window.paths.settings_file.read_text(encoding="utf-8")
+    finally:
+        keyring.set_keyring(before)
+
+
 def test_relaunch_command_drops_library_and_a_password_set_here(monkeypatch):
     argv = ["/usr/bin/python3", "-X", "utf8", "-m", "desktop_rag", "--library", "postgresql://a@h/db", "--data-dir",
             "/d", "--library=postgresql://b@h/db"]
