@@ -25,7 +25,7 @@ from desktop_rag.engine.errors import UsageError, disk_full_guard
 from desktop_rag.engine.ingest.parsing import SafeParser
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
-from desktop_rag.engine.search.cache import CachedQueries, query_vector_cache, result_cache
+from desktop_rag.engine.search.cache import BoundedLRU, CachedQueries, query_vector_cache, result_cache
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.library import Backend, Store, VectorSearch
 from desktop_rag.engine.text.language import interface_is_chinese, text_languages
@@ -35,7 +35,7 @@ from desktop_rag.engine.types import Hit
 log = logging.getLogger(__name__)
 
 DensePair = tuple[Embedder, VectorSearch]
-
+SUMMARY_ENTRIES, SUMMARY_BYTES = 4096, 16 * 1024 * 1024  # summaries a read-only engine keeps in memory
 
 class Runtime:
     """The loaded parts of one library, safe to use from several threads (`_lock` guards the lazy members; the
@@ -59,6 +59,8 @@ class Runtime:
         self._loaders_lock = threading.Lock()
         self.results = result_cache()  # ranked hits by query and library version (search.cache)
         self.query_vectors = query_vector_cache()  # question vectors by model id
+        # a read-only library's section and document summaries (it cannot store them): reused by the next summary
+        self.summaries = BoundedLRU(SUMMARY_ENTRIES, SUMMARY_BYTES)
         self._lexicon: Lexicon | None | bool = None  # once opened; False: unavailable
         self._lexicon_dir: Path | None = None  # a read-only engine's private copy of the word list
         self._lexicon_lock = threading.Lock()
@@ -234,6 +236,8 @@ class Runtime:
             self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
             self._parser.ocr = self.settings.ocr_enabled
             self._parser.table_chars = self.settings.chunk_size
+            self._parser.ocr_max_pages = self.settings.ocr_max_pages
+            self._parser.ocr_max_seconds = self.settings.ocr_max_minutes * 60
             return self._parser
 
     def lexicon(self) -> Lexicon | None:

@@ -173,7 +173,7 @@ def test_the_viewer_reads_an_attachment_from_its_message(mail):
     carrier = _carrier(engine, pdf)
     path.write_bytes(bytes(_message(with_pdf=False)))  # changed since indexing, the attachment gone
     location = locate(hit, None, carrier=carrier)
-    assert location.file_state == CHANGED and "no longer holds the attachment guide.pdf" in location.error
+    assert location.file_state == CHANGED and "no longer holds the attachment guide.pdf" in str(location.error)
 
 
 def test_export_and_import_keep_attachments_with_their_message(mail, tmp_path):

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from desktop_rag.config import CHUNKING_SETTINGS
+from desktop_rag.engine.store import legacy_reasons
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.types import ChunkDraft
@@ -60,13 +61,16 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
                 (source_paths[s["id"]], s["kind"], now, collection_id,
                  int(detached[s["id"]] if isinstance(detached, Mapping) else detached))).fetchone()[0]
         new_file: dict[int, int] = {}
+        deadline = time.monotonic() + legacy_reasons.BUDGET_S  # an archive's reasons are English text: read once
         for f in sorted(files, key=lambda f: f.get("parent_id") is not None):  # a message before its attachments
             parent = f.get("parent_id")
+            reason = legacy_reasons.parse(f["error"], deadline)
             new_file[f["id"]] = db.execute(
-                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at, "
-                "parent_id) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
+                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, reason, chunk_count, "
+                "indexed_at, parent_id) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                 (new_source[f["source_id"]], file_paths[f["id"]], f["size"], f["mtime_ns"], f["sha256"], f["status"],
-                 f["error"], f["chunk_count"], now, None if parent is None else new_file[parent])).fetchone()[0]
+                 str(reason), reason.to_json(), f["chunk_count"], now,
+                 None if parent is None else new_file[parent])).fetchone()[0]
         new_chunk = {}
         by_file: dict[int, list[dict]] = {}
         for c in sorted(chunks, key=lambda c: c["id"]):

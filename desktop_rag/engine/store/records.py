@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.types import ChunkDraft
 
 DEFAULT_COLLECTION = "Default"
@@ -21,7 +22,7 @@ class FileRecord:
     mtime_ns: int
     sha256: str
     status: str
-    error: str
+    error: Reason  # why it failed, or its reader's note on an indexed file
     chunk_count: int
     parent_id: int | None = None  # an e-mail's attachment: the file row of the message that carries it
 
@@ -34,7 +35,7 @@ class AttachmentRows:
     size: int
     sha256: str
     chunks: Sequence[ChunkDraft]
-    note: str = ""
+    note: Reason = Reason()
 
 
 @dataclass(frozen=True)

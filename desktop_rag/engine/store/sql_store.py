@@ -4,21 +4,20 @@ adds its connection, transactions, ids, keyword rows and search, and its vectors
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.library import Connection
 from desktop_rag.engine.store.records import AttachmentRows, FileRecord, SourceRecord
-from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
-FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id"
+FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
 _CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in FILE_COLUMNS.split(", "))  # a file's parent row
 IN_COLLECTION = "f.source_id IN (SELECT id FROM sources WHERE collection_id = ?)"
 
@@ -33,22 +32,7 @@ class SqlStore:
     SOURCE_COLUMNS = "id, path, kind, collection_id, detached"  # the last: not linked to this computer
     NOT_LINKED = "s.detached"  # of the source row `s`
 
-    # ---- what each backend supplies -------------------------------------------------
-
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def transaction(self) -> contextlib.AbstractContextManager[Connection]:
-        """A write transaction (re-entrant): committed at the end, rolled back on any exception."""
-        raise NotImplementedError
-
-    def read_snapshot(self) -> contextlib.AbstractContextManager[None]:
-        """Reads inside see one consistent state of the library, whatever other connections commit meanwhile."""
-        raise NotImplementedError
-
-    def library_version(self) -> int | None:
-        """Moves with every committed write that can change search results."""
-        raise NotImplementedError
+    # ---- what each backend supplies besides the rest of the Store protocol (store/library.py) ----------
 
     def _new_chunk_ids(self, count: int) -> list[int]:
         """`count` chunk ids never used before in this library (an id names one text for good: caches and logs check
@@ -62,32 +46,7 @@ class SqlStore:
     def _clear_keyword_rows(self) -> None:
         raise NotImplementedError
 
-    def keyword_search(self, query: str, limit: int,
-                       within: Restriction | int | None = None) -> list[tuple[int, float]]:
-        """BM25 keyword search within a restriction or one collection (its id) or all: (chunk id, score), best first."""
-        raise NotImplementedError
-
-    def has_script(self, script: str) -> bool:
-        """Whether any chunk holds text of `script` ("han": a Chinese character; "latin": three Latin letters in a
-        row)."""
-        raise NotImplementedError
-
-    def add_vectors(self, ids: Sequence[int], vectors: np.ndarray, staged: bool = False) -> list[int]:
-        """Store a batch of vectors (`staged`: a model switch's); returns the ids stored (chunks may have gone)."""
-        raise NotImplementedError
-
-    def iter_vectors(self, batch: int = 20000, chunk_ids: Sequence[int] | None = None,
-                     collection_id: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Stored vectors as (ids int64, float32 matrix) batches in id order: all, these chunks', or a collection's."""
-        raise NotImplementedError
-
-    def vector_ids(self) -> np.ndarray:
-        """The ids of the chunks that have a vector, sorted."""
-        raise NotImplementedError
-
-    def swap_staged_vectors(self) -> None:
-        """The staged vectors become the vectors (inside the caller's transaction)."""
-        raise NotImplementedError
+    # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
 
     def vectors_changed(self) -> None:
         """The set of vectors changed (inside the caller's transaction): a cache of them must be rebuilt."""
@@ -101,6 +60,8 @@ class SqlStore:
 
     def vectors_generation(self) -> int:
         return 0
+
+    # ---- meta, sources, files, chunks and counts ------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -167,17 +128,17 @@ class SqlStore:
             rows = self.db.execute(sql + f" f WHERE {IN_COLLECTION} ORDER BY path", (collection_id,)).fetchall()
         else:
             rows = self.db.execute(sql + " ORDER BY path").fetchall()
-        return [FileRecord(*r) for r in rows]
+        return [file_record(r) for r in rows]
 
     def file_by_path(self, path: str) -> FileRecord | None:
         row = self.db.execute(f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,)).fetchone()
-        return FileRecord(*row) if row else None
+        return file_record(row) if row else None
 
     def carrier(self, path: str) -> FileRecord | None:
         """The file that carries the attachment at `path` (an e-mail), or None when `path` is no attachment."""
         row = self.db.execute(f"SELECT {_CARRIER_COLUMNS} FROM files f JOIN files p ON p.id = f.parent_id "
                               "WHERE f.path = ?", (path,)).fetchone()
-        return FileRecord(*row) if row else None
+        return file_record(row) if row else None
 
     def file_linked(self, path: str) -> bool:
         """False for a file of a source imported without its documents (not linked): never read from disk."""
@@ -201,21 +162,31 @@ class SqlStore:
         self.db.execute("UPDATE files SET path = ? || substr(path, ?), source_id = ?, mtime_ns = ? WHERE parent_id = ?",
                         (new_path, len(old_path) + 1, source_id, mtime_ns, file_id))
 
-    def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, error: str) -> list[int]:
-        """Mark a file failed (its old chunks go); returns chunk ids whose vectors were dropped."""
+    def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str,
+                       error: Reason) -> list[int]:
+        """Mark a file failed (its old chunks go) with its reason; returns chunk ids whose vectors were dropped."""
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
             dropped = self._drop_chunks(file_id) + self._drop_attachments(file_id)
             self.db.execute(
-                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, chunk_count=0, indexed_at=? "
-                "WHERE id=?",
-                (size, mtime_ns, sha256, error, time.time(), file_id),
+                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, reason=?, chunk_count=0, "
+                "indexed_at=? WHERE id=?",
+                (size, mtime_ns, sha256, str(error), error.to_json(), time.time(), file_id),
             )
+        return dropped
+
+    def fail_attachment(self, file_id: int, error: Reason) -> list[int]:
+        """Mark an attachment row failed with its reason (its chunks go, it stays below its message); returns chunk
+        ids whose vectors were dropped."""
+        with self.transaction():
+            dropped = self._drop_chunks(file_id)
+            self.db.execute("UPDATE files SET status='failed', error=?, reason=?, chunk_count=0, indexed_at=? "
+                            "WHERE id=?", (str(error), error.to_json(), time.time(), file_id))
         return dropped
 
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
-        note: str = "", attachments: Sequence[AttachmentRows] = (),
+        note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (),
     ) -> list[int]:
         """Text phase: swap a file's chunks (and keyword rows), and its attachments' rows, in one transaction.
         `note` (what the reader says about an indexed file, e.g. PDF pages read by OCR) is kept in its `error`
@@ -252,11 +223,12 @@ class SqlStore:
                                   int(c.ocr)) for chunk_id, c in zip(ids, chunks)])
         return ids
 
-    def _set_indexed(self, file_id: int, size: int, mtime_ns: int, sha256: str, note: str, chunk_count: int) -> None:
+    def _set_indexed(self, file_id: int, size: int, mtime_ns: int, sha256: str, note: Reason,
+                     chunk_count: int) -> None:
         self.db.execute(
-            "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, chunk_count=?, "
+            "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, reason=?, chunk_count=?, "
             "indexed_at=? WHERE id=?",
-            (size, mtime_ns, sha256, note, chunk_count, time.time(), file_id),
+            (size, mtime_ns, sha256, str(note), note.to_json(), chunk_count, time.time(), file_id),
         )
 
     def _drop_attachments(self, file_id: int, keep: set[int] | frozenset[int] = frozenset()) -> list[int]:
@@ -308,7 +280,7 @@ class SqlStore:
             self.db.execute("DELETE FROM chunks")
             self._clear_keyword_rows()
             self.db.execute(
-                "UPDATE files SET status='pending', error='', chunk_count=0, size=-1, mtime_ns=-1, sha256=''"
+                "UPDATE files SET status='pending', error='', reason='', chunk_count=0, size=-1, mtime_ns=-1, sha256=''"
             )
             self.vectors_changed()
 
@@ -356,9 +328,9 @@ class SqlStore:
 
     def failed_files(self, collection_id: int | None = None) -> list[FailedFile]:
         where, args = (f" AND {IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
-        rows = self.db.execute(f"SELECT path, error FROM files f WHERE status = 'failed'{where} ORDER BY path",
+        rows = self.db.execute(f"SELECT path, error, reason FROM files f WHERE status = 'failed'{where} ORDER BY path",
                                args).fetchall()
-        return [FailedFile(p, e) for p, e in rows]
+        return [FailedFile(p, Reason.stored(e, r)) for p, e, r in rows]
 
     def hits_for(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
         """Turn (chunk_id, score) pairs into Hits with provenance, keeping the order; unknown ids are skipped."""
@@ -382,3 +354,8 @@ class SqlStore:
 
 def _source(row: Sequence) -> SourceRecord:
     return SourceRecord(row[0], row[1], row[2], row[3], bool(row[4]))
+
+
+def file_record(row: Sequence) -> FileRecord:
+    """A files row (FILE_COLUMNS) as a record, its reason read from its codes (`reasons.Reason.stored`)."""
+    return FileRecord(*row[:7], Reason.stored(row[7], row[10]), row[8], row[9])

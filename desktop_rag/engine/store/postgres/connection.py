@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from desktop_rag.engine.errors import LibraryBusyError, UsageError
+from desktop_rag.engine.errors import LibraryBusyError, LibraryUnavailableError, UsageError
 from desktop_rag.engine.store.postgres.url import ServerUrl, password_for
 
 CONNECT_TIMEOUT_S = 15.0
@@ -22,10 +22,15 @@ _SESSION = ("SET idle_in_transaction_session_timeout = '120s'", "SET lock_timeou
 
 
 class ServerError(UsageError):
-    """The library's server refused or lost a request (the message says which and what to do)."""
+    """The library's server refused a request (the message says which and what to do)."""
 
 
-class ServerGoneError(ServerError):
+class ServerUnavailableError(ServerError, LibraryUnavailableError):
+    """The library's server cannot be used now by this role: unreachable, starting, full, refusing the login or the
+    role's rights (no file's fault: an index run stops)."""
+
+
+class ServerGoneError(ServerUnavailableError):
     """The connection to the server was lost: what was committed is kept; the rest was rolled back."""
 
 
@@ -182,11 +187,12 @@ def server_error(exc: BaseException | None, url: ServerUrl, connecting: bool = F
         if code in ("server_gone",):
             return ServerGoneError.coded(code, server=url.display, detail=detail)
         if code:
-            return ServerError.coded(code, server=url.display, user=url.user, database=url.database, detail=detail)
+            return ServerUnavailableError.coded(code, server=url.display, user=url.user, database=url.database,
+                                                detail=detail)
         return ServerError.coded("server_failed", server=url.display, state=state, detail=detail)
     detail = _clean(str(exc), url) if exc is not None else ""
     if connecting:
-        return ServerError.coded("server_unreachable", server=url.display, detail=detail)
+        return ServerUnavailableError.coded("server_unreachable", server=url.display, detail=detail)
     return ServerGoneError.coded("server_gone", server=url.display, detail=detail)
 
 

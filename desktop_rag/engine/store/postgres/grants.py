@@ -24,7 +24,7 @@ def revoke(db, collection_id: int, role: str) -> bool:
     gone = db.execute("DELETE FROM collection_grants WHERE collection_id = ? AND role = ?",
                       (collection_id, role)).rowcount > 0
     if not db.execute("SELECT 1 FROM collection_grants WHERE role = ?", (role,)).fetchone():
-        for statement in schema.member_revocations(quoted(role)):
+        for statement in schema.member_privileges(quoted(role), revoke=True):
             db.execute(statement)
     return gone
 

@@ -53,7 +53,8 @@ TABLES = (
     "size bigint NOT NULL DEFAULT 0, mtime_ns bigint NOT NULL DEFAULT 0, sha256 text NOT NULL DEFAULT '', "
     "status text NOT NULL CHECK (status IN ('pending', 'indexed', 'failed')), error text NOT NULL DEFAULT '', "
     "chunk_count integer NOT NULL DEFAULT 0, indexed_at double precision NOT NULL DEFAULT 0, "
-    "parent_id bigint REFERENCES files(id) ON DELETE CASCADE, collection_id bigint NOT NULL DEFAULT 0)",
+    "parent_id bigint REFERENCES files(id) ON DELETE CASCADE, collection_id bigint NOT NULL DEFAULT 0, "
+    "reason text NOT NULL DEFAULT '')",
     "CREATE INDEX IF NOT EXISTS files_source ON files (source_id)",
     "CREATE INDEX IF NOT EXISTS files_hash ON files (sha256)",
     "CREATE INDEX IF NOT EXISTS files_status ON files (status)",
@@ -247,29 +248,21 @@ def all_statements() -> tuple[str, ...]:
     return (*TABLES, *FUNCTIONS, *trigger_statements(), *personal_views(), *security_statements())
 
 
-def member_privileges(role_sql: str) -> tuple[str, ...]:
-    """What a role granted a collection needs besides its rows (`role_sql`: the quoted role name)."""
-    personal = ", ".join(PERSONAL_TABLES)
-    content = ", ".join(CONTENT_TABLES)
-    return (
-        f"GRANT USAGE ON SCHEMA {SCHEMA_NAME} TO {role_sql}",
-        f"GRANT SELECT ON collections TO {role_sql}",
-        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {content}, {personal}, meta, clients TO {role_sql}",
-        f"GRANT SELECT ON library_counters TO {role_sql}",
-        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {SCHEMA_NAME} TO {role_sql}",
-        f"GRANT EXECUTE ON FUNCTION visible_collections(name), set_vector_dimension(integer) TO {role_sql}",
-    )
+_MEMBER_PRIVILEGES = (  # (privileges, on what): what a role granted a collection needs besides its rows
+    ("USAGE", f"SCHEMA {SCHEMA_NAME}"),
+    ("SELECT", "collections"),
+    ("SELECT, INSERT, UPDATE, DELETE", ", ".join((*CONTENT_TABLES, *PERSONAL_TABLES, "meta", "clients"))),
+    ("SELECT", "library_counters"),
+    ("USAGE, SELECT", f"ALL SEQUENCES IN SCHEMA {SCHEMA_NAME}"),
+    ("EXECUTE", "FUNCTION visible_collections(name), set_vector_dimension(integer)"),
+)
 
 
-def member_revocations(role_sql: str) -> tuple[str, ...]:
-    """Taken back when a role has no collection left."""
-    personal = ", ".join(PERSONAL_TABLES)
-    content = ", ".join(CONTENT_TABLES)
-    return (
-        f"REVOKE ALL ON collections, {content}, {personal}, meta, clients, library_counters FROM {role_sql}",
-        f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA {SCHEMA_NAME} FROM {role_sql}",
-        f"REVOKE USAGE ON SCHEMA {SCHEMA_NAME} FROM {role_sql}",
-    )
+def member_privileges(role_sql: str, revoke: bool = False) -> tuple[str, ...]:
+    """Granting (or, when a role has no collection left, revoking) what a member needs (`role_sql`: the quoted
+    role name)."""
+    verb, direction = ("REVOKE", "FROM") if revoke else ("GRANT", "TO")
+    return tuple(f"{verb} {what} ON {on} {direction} {role_sql}" for what, on in _MEMBER_PRIVILEGES)
 
 
 def open_schema(db, client: str, read_only: bool) -> None:
@@ -284,25 +277,25 @@ def open_schema(db, client: str, read_only: bool) -> None:
         version = int(row[0]) if row else 0
     if version == SCHEMA_VERSION:
         return
-    from desktop_rag.engine.store.postgres.connection import ServerError
+    from desktop_rag.engine.store.postgres.connection import ServerUnavailableError
 
     if version > SCHEMA_VERSION:
-        raise ServerError.coded("server_schema_newer", version=version)
+        raise ServerUnavailableError.coded("server_schema_newer", version=version)
     if read_only or not _may_create(db):
-        raise ServerError.coded("server_schema_older" if found else "server_no_library")
+        raise ServerUnavailableError.coded("server_schema_older" if found else "server_no_library")
     migrate(db)
 
 
 def migrate(db) -> None:
     """Create or upgrade the schema in one transaction (concurrent first opens wait for each other)."""
-    from desktop_rag.engine.store.postgres.connection import ServerError
+    from desktop_rag.engine.store.postgres.connection import ServerUnavailableError
 
     db.execute("BEGIN")
     try:
         db.execute("SELECT pg_advisory_xact_lock(hashtext('desktop_rag schema'))")
         if not db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
             if not db.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone():
-                raise ServerError.coded("server_no_pgvector")
+                raise ServerUnavailableError.coded("server_no_pgvector")
             db.execute("CREATE EXTENSION IF NOT EXISTS vector")
         db.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
         for statement in all_statements():

@@ -2,7 +2,8 @@
 (`migrate`), checked when one opens read-only (`check_version`).
 
 Schema 1 -> 2 added collections (every source joins "Default"), 2 -> 3 `files.parent_id` (e-mail attachments),
-3 -> 4 the staging and translation tables at creation (they were made on first use). Nothing is re-embedded by a
+3 -> 4 `files.reason` (a failure or a note as its codes: reasons.Reason; older rows read once, legacy_reasons) and
+the staging and translation tables made with the library (they were made on first use). Nothing is re-embedded by a
 migration. The triggers keep what depends on the index in step with it: the library version (any change that can
 change a search result moves `meta.library_version`, whichever code or process writes), the keyword rows, and the
 stored answers and summaries that quote a chunk or file that went.
@@ -14,6 +15,7 @@ import sqlite3
 import time
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.store import legacy_reasons
 from desktop_rag.engine.store.records import DEFAULT_COLLECTION
 
 SCHEMA_VERSION = 4
@@ -99,6 +101,8 @@ _ADDED_COLUMNS = (
     ("messages", "sent_json", "TEXT"),  # what an answer sent, kept with it (issue 40); older messages have none
     # schema 3: an e-mail's attachments are files of their own, rows that go with their message's row
     ("files", "parent_id", "INTEGER REFERENCES files(id) ON DELETE CASCADE"),
+    # schema 4: `error` as codes and values (reasons.Reason.to_json; '' when the English text is all there is)
+    ("files", "reason", "TEXT NOT NULL DEFAULT ''"),
 )
 _ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS sources_collection ON sources(collection_id)",
                   "CREATE INDEX IF NOT EXISTS files_parent ON files(parent_id)")
@@ -180,6 +184,8 @@ def migrate(db: sqlite3.Connection) -> None:
     for statement in _ADDED_INDEXES:
         db.execute(statement)
     _first_collection(db)
+    if 0 < version < 4:
+        legacy_reasons.migrate(db)  # the stored English reasons read once into codes
     _drop_old_answer_cache(db)
     for statement in _CACHES:
         db.execute(statement)
