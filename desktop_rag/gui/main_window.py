@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine import IndexReport, IndexStatus, Progress, is_supported, skipped_summary
+from desktop_rag.engine import IndexReport, IndexStatus, Progress, Reason, is_supported, skipped_summary
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
@@ -78,7 +78,7 @@ class MainWindow(QMainWindow):
         self.paused = False
         self.model_state = ("loading", "")
         self.last_status: IndexStatus | None = None
-        self.status_problem = ""  # why the last status read failed (shown until one succeeds)
+        self.status_problem: Reason | None = None  # why the last status read failed (shown until one succeeds)
         self.restart_library: str | None = None  # set by `restart`: app.run starts the app again on this library
         self._closed = False
         self.setAcceptDrops(True)
@@ -349,10 +349,10 @@ class MainWindow(QMainWindow):
         self.library_label.show_library(engine.library, engine.on_server, self.backend.opened_library,
                                         self.settings.library)
 
-    def _status_failed(self, message: str) -> None:
+    def _status_failed(self, reason: Reason) -> None:
         """The status could not be read (a library's server gone, a wrong password): said until a read succeeds."""
-        self.status_problem = message
-        shown = i18n.error(message)
+        self.status_problem = reason
+        shown = i18n.error(reason)
         self.index_label.setText(shown)
         self.index_label.setToolTip(literal_html(shown))
         self.index_label.setStyleSheet("color: #c62828;")
@@ -361,7 +361,7 @@ class MainWindow(QMainWindow):
         if self.model_state[0] == "unopened":  # the library can be read again (its server is back)
             self.model_state = ("loading", "")
             self.backend.warm_up()
-        self.status_problem = ""
+        self.status_problem = None
         self.index_label.setStyleSheet("")
         self.index_label.setToolTip("")
         self.last_status = status
@@ -379,7 +379,7 @@ class MainWindow(QMainWindow):
 
     def _retranslate(self) -> None:
         self._show_model_state()
-        if self.status_problem:
+        if self.status_problem is not None:
             self._status_failed(self.status_problem)
         elif self.last_status is not None:
             self._show_status(self.last_status)

@@ -160,17 +160,18 @@ def test_a_server_that_goes_away_is_said_in_the_status_bar_and_the_chat(make_win
         add_and_wait(qtbot, window, [str(docs)])
         server.stop()
         window.backend.refresh_status()
-        qtbot.waitUntil(lambda: window.status_problem != "", timeout=30_000)
+        qtbot.waitUntil(lambda: window.status_problem is not None, timeout=30_000)
         shown = window.index_label.text()
         assert shown.startswith(("The connection to the library's server postgresql://postgres@",
                                  "Could not reach the library's server postgresql://postgres@")), shown
         assert window.index_label.styleSheet() == "color: #c62828;"
         message = _ask(qtbot, window, "green tea")
-        assert "postgresql://postgres@" in message.error and "server" in message.error
+        said = str(message.error)  # what the chat shows (in English now)
+        assert "postgresql://postgres@" in said and "server" in said
         i18n.set_language("zh")
         chinese = window.index_label.text()
         assert chinese.startswith(("与资料库服务器 postgresql://postgres@", "无法连接资料库服务器 postgresql://postgres@"))
-        for text in (shown, message.error, chinese, window.library_label.text(), window.model_label.toolTip()):
+        for text in (shown, said, chinese, window.library_label.text(), window.model_label.toolTip()):
             assert server.password not in text
     finally:
         server.stop()
@@ -190,7 +191,8 @@ def test_a_wrong_password_is_said_and_the_right_one_from_settings_opens_the_libr
         database = pg_server.new_database("password")
         monkeypatch.setenv(PASSWORD_VARIABLE, "not-the-password-99")
         window = make_window(FAST.replace(library=pg_server.url(database, password="")))
-        qtbot.waitUntil(lambda: window.status_problem != "" and window.model_state[0] == "unopened", timeout=30_000)
+        qtbot.waitUntil(lambda: window.status_problem is not None and window.model_state[0] == "unopened",
+                        timeout=30_000)
         assert "refused the password of role “postgres”" in window.index_label.text()
         assert window.model_label.text() == "Model not loaded: the library could not be opened"
         window.settings_flow.open()
@@ -199,7 +201,7 @@ def test_a_wrong_password_is_said_and_the_right_one_from_settings_opens_the_libr
         with qtbot.waitSignal(window.app_settings.library_password_saved, timeout=10_000):
             dialog.accept()
         window.backend.refresh_status()  # what the next change or index run does
-        qtbot.waitUntil(lambda: window.status_problem == "" and window.model_state[0] == "ready", timeout=60_000)
+        qtbot.waitUntil(lambda: window.status_problem is None and window.model_state[0] == "ready", timeout=60_000)
         assert window.index_label.text().startswith("0 indexed") and window.settings_flow.restart_box is None
         assert pg_server.password not in window.paths.settings_file.read_text(encoding="utf-8")
     finally:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine import Engine, IndexReport, IndexStatus
+from desktop_rag.engine import Engine, IndexReport, IndexStatus, Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.threads.index_worker import IndexRequest, IndexWorker
@@ -53,7 +53,8 @@ class Backend(QObject):
     """Everything that talks to the engine off the GUI thread. Signals carry immutable values."""
 
     status_changed = Signal(object)  # IndexStatus
-    status_failed = Signal(str)  # why the status could not be read (a library's server gone, a wrong password)
+    status_failed = Signal(object)  # Reason: why the status could not be read (a library's server gone, a wrong
+    # password), shown in either language
     library_loaded = Signal(object)  # tuple of (SourceRecord, tuple[FileRecord, ...])
     index_finished = Signal(object)  # IndexReport
     index_failed = Signal(str)
@@ -220,8 +221,9 @@ class Backend(QObject):
             self._status_again = True
             return
         self._status_in_flight, self._status_again = True, False
-        engine = self.engine
-        self.run(engine.status, self._status_ready, self._status_error)
+        worker = None if self.stopped else self.reader.submit(self.engine.status, self._status_ready)
+        if worker is not None:
+            worker.errored.connect(lambda message: self._status_error(message, worker.exception))
 
     def _status_read_done(self) -> None:
         self._status_in_flight = False
@@ -236,9 +238,9 @@ class Backend(QObject):
         self.status_changed.emit(status)
         self._status_read_done()
 
-    def _status_error(self, message: str) -> None:
+    def _status_error(self, message: str, exception: BaseException | None) -> None:
         log.warning("Status refresh failed: %s", message)
-        self.status_failed.emit(message)
+        self.status_failed.emit(Reason.of(exception or message))  # its codes: said again in a new language
         self._status_read_done()
 
     # ---- worker feedback ----
