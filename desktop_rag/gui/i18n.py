@@ -276,6 +276,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "start.samples_tip": ("Adds a few short English and Chinese documents to ask questions about.",
                           "添加几篇简短的中英文示例文档，方便你试着提问。"),
     "start.private": ("Your documents are read and indexed on this computer.", "文档在这台电脑上读取和索引。"),
+    "start.private_server": ("Your documents are read on this computer; their index is kept in the library on the "
+                             "server.", "文档在这台电脑上读取；索引保存在服务器上的资料库中。"),
     "banner.no_model": ("No language model is set up yet, so answers are extractive: the most relevant sentences "
                         "are quoted from your documents, with citations. Set a model in Settings to get written "
                         "answers.",
@@ -515,6 +517,10 @@ _TEXT: dict[str, tuple[str, str]] = {
         "highlighted. The passage as it was indexed is shown beside. Re-index to update the library.",
         "此文件在建立索引后已被修改，且当前文件中已找不到所引用的段落，因此不做高亮。旁边显示的是索引时的段落。请重新索引以更新资料库。"),
     "viewer.missing": ("The file was moved or deleted since it was indexed: {path}", "文件在建立索引后已被移动或删除：{path}"),
+    "viewer.missing_stored": (
+        "The file was moved or deleted since it was indexed: {path}. It is shown from the text the library stored "
+        "when it was indexed (without its pages, pictures or layout).",
+        "文件在建立索引后已被移动或删除：{path}。这里显示的是建立索引时资料库保存的文本（不含页面、图片和版式）。"),
     "viewer.unmatched": (
         "The passage's exact position on this page could not be matched (the PDF's text layer differs "
         "from the indexed text). The page is shown with the passage beside it.",
@@ -580,6 +586,7 @@ _TEXT: dict[str, tuple[str, str]] = {
                                             "资料库密码已保存到 {path}（只有你能读取）。"),
     "settings.library_password_save_failed": ("The library's password could not be saved in {path}: {reason}",
                                               "无法把资料库密码保存到 {path}：{reason}"),
+    "settings.not_applied": ("The settings were not applied: {reason}", "设置未应用：{reason}"),
     "settings.library_restart_now": ("Restart now", "立即重新启动"),
     "settings.library_restart_later": ("Later", "稍后"),
     "status.library": ("Library: {where}", "资料库：{where}"),

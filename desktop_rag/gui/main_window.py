@@ -108,6 +108,8 @@ class MainWindow(QMainWindow):
         self.chat_area = ChatArea(lambda parent: ChatPanel(self.chat_model, parent), self.main_splitter)
         self.chat_panel = self.chat_area.chat_panel
         self.start_screen = self.chat_area.start_screen
+        if self.backend.engine.on_server:
+            self.start_screen.library_on_server()
         self.model_banner = self.chat_area.banner
         self.sources_panel = SourcesPanel(self.sources_model, self.main_splitter)
         for i, stretch in enumerate((2, 4, 3)):
@@ -358,9 +360,12 @@ class MainWindow(QMainWindow):
         self.index_label.setStyleSheet("color: #c62828;")
 
     def _show_status(self, status: IndexStatus) -> None:
-        if self.model_state[0] == "unopened":  # the library can be read again (its server is back)
-            self.model_state = ("loading", "")
+        if self.model_state[0] == "unopened":  # the library can be read now (its server is back, a password given):
+            self.model_state = ("loading", "")  # what the start could not do
             self.backend.warm_up()
+            self.backend.reconcile(None)
+            self.backend.refresh_library()
+            self.chat.load_conversations()
         self.status_problem = None
         self.index_label.setStyleSheet("")
         self.index_label.setToolTip("")

@@ -124,8 +124,8 @@ def test_a_password_typed_into_the_address_moves_out_and_is_kept_in_env_without_
     assert window.statusBar().currentMessage() == i18n.tr("settings.library_password_saved_env", path=str(paths.env_file))
     # "Later": the library open now stays in use, and the status bar says which one opens after a restart
     assert window.backend.engine.on_server is False and window.restart_library is None
-    assert window.library_label.text() == "Library: this computer (after a restart: postgresql://alice@db.example.org:5432/team)"
-    assert TYPED not in window.library_label.text()
+    assert window.library_label.full_text == "Library: this computer (after a restart: postgresql://alice@db.example.org:5432/team)"
+    assert TYPED not in window.library_label.full_text
 
 
 def test_the_password_goes_to_the_keyring_when_there_is_one_and_leaves_env(make_window, qtbot, memory_keyring):
@@ -238,7 +238,7 @@ def test_index_settings_changed_with_the_library_are_kept_for_the_library_open(m
         dialog.accept()
     qtbot.wait(300)  # a question would be asked by now
     assert window.settings.library == "" and window.settings_flow.restart_box is None
-    assert window.library_label.text() == "Library: this computer"
+    assert window.library_label.full_text == "Library: this computer"
 
 
 def test_restart_now_closes_the_window_for_a_start_on_the_new_library(make_window, qtbot, no_keyring):

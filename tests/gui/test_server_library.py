@@ -46,16 +46,16 @@ def _server_window(make_window, monkeypatch, pg_server, database: str, **setting
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_status_bar_names_the_library_open(make_window, qtbot, monkeypatch, pg_server, tmp_path, language):
     local = make_window(FAST.replace(ui_language=language), home=tmp_path / "local")
-    assert local.library_label.text() == {"en": "Library: this computer", "zh": "资料库：本机"}[language]
+    assert local.library_label.full_text == {"en": "Library: this computer", "zh": "资料库：本机"}[language]
     assert "library.sqlite3" in local.library_label.toolTip()  # which file
     database = pg_server.new_database("status")
     server = _server_window(make_window, monkeypatch, pg_server, database, ui_language=language)
     expected = f"postgresql://postgres@{pg_server.socket_dir} (socket, port {pg_server.server._port()})/{database}"
-    assert server.library_label.text() == {"en": "Library: ", "zh": "资料库："}[language] + expected
+    assert server.library_label.full_text == {"en": "Library: ", "zh": "资料库："}[language] + expected
     wait_idle(qtbot, server)  # the library opened (made on the server) and its status read
-    assert pg_server.password not in server.library_label.text() + server.index_label.text()
+    assert pg_server.password not in server.library_label.full_text + server.index_label.text()
     i18n.set_language("en" if language == "zh" else "zh")  # a language change says it again
-    assert server.library_label.text().endswith(expected) and server.library_label.text() != (
+    assert server.library_label.full_text.endswith(expected) and server.library_label.full_text != (
         {"en": "Library: ", "zh": "资料库："}[language] + expected)
 
 
@@ -171,7 +171,7 @@ def test_a_server_that_goes_away_is_said_in_the_status_bar_and_the_chat(make_win
         i18n.set_language("zh")
         chinese = window.index_label.text()
         assert chinese.startswith(("与资料库服务器 postgresql://postgres@", "无法连接资料库服务器 postgresql://postgres@"))
-        for text in (shown, said, chinese, window.library_label.text(), window.model_label.toolTip()):
+        for text in (shown, said, chinese, window.library_label.full_text, window.model_label.toolTip()):
             assert server.password not in text
     finally:
         server.stop()

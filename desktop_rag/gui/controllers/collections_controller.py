@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.engine import Collection
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
+
+log = logging.getLogger(__name__)
 
 
 class CollectionsController(QObject):
@@ -27,8 +31,10 @@ class CollectionsController(QObject):
         self.chat = chat
         self.listing: tuple[Collection, ...] = ()
         self.current: int | None = None
+        self._unread = False  # the last listing could not be read: read again once the library answers
         chat.conversation_collection.connect(self._conversation_opened)
         backend.library_changed.connect(self._library_changed)
+        backend.status_changed.connect(self._library_answers)
 
     def attach(self, bar: CollectionBar, asking_in: AskingInLabel) -> None:
         """Connect the collection bar's requests to this controller, and show the listing and choice on both."""
@@ -58,9 +64,21 @@ class CollectionsController(QObject):
 
     def refresh(self) -> None:
         engine = self.backend.engine
-        self.backend.run(lambda: tuple(engine.collections()), self._loaded, self.failed.emit)
+        self.backend.run(lambda: tuple(engine.collections()), self._loaded, self._listing_failed)
+
+    def _listing_failed(self, message: str) -> None:
+        """The listing could not be read (a library's server gone, a wrong password at start): the status bar says
+        why (its own read fails the same way); read again once a status read succeeds. No message box for a read."""
+        log.warning("Collections could not be listed: %s", message)
+        self._unread = True
+
+    def _library_answers(self, _status: object) -> None:
+        if self._unread:
+            self._unread = False
+            self.refresh()
 
     def _loaded(self, listing: tuple) -> None:
+        self._unread = False
         self.listing = listing
         if self.current is not None and all(c.id != self.current for c in listing):
             self.select(None)

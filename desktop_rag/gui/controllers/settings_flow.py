@@ -42,6 +42,7 @@ class SettingsFlow(QObject):
         self._reindex_with: Settings | None = None  # re-index once these settings are saved
         self._after_language: Settings | None = None  # check these once the new language is in use
         self._restart_for: tuple[Settings, bool] | None = None  # offer a restart once these are saved (index kept)
+        self._after_password: Settings | None = None  # check these once the library's password is saved and in use
         self.restart_box: QMessageBox | None = None  # the open question
         app_settings.changed.connect(self._changed)
         app_settings.save_failed.connect(self._save_failed)
@@ -99,12 +100,16 @@ class SettingsFlow(QObject):
             self._after_language = new
             self.app_settings.update(dataclasses.replace(current, ui_language=new.ui_language))
             return
+        if library_password and new.library:  # the check reads the library: once the password is in use
+            self._after_password = new
+            return
         self._check(new)
 
     def _check(self, new: Settings) -> None:
         engine = self.backend.engine
         self.backend.run(lambda: (engine.needs_reindex(new), engine.reembed_plan(new)),
-                         lambda answer: self._decide(new, bool(answer[0]), answer[1]))
+                         lambda answer: self._decide(new, bool(answer[0]), answer[1]),
+                         lambda message: self.notice.emit(i18n.tr("settings.not_applied", reason=i18n.error(message))))
 
     def _decide(self, new: Settings, needed: bool, plan: tuple[str, int, float] | None = None) -> None:
         parent, current = self.parent_widget, self.app_settings.current
@@ -174,13 +179,24 @@ class SettingsFlow(QObject):
                    i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=i18n.error(reason)))
 
     def _password_saved(self, where: str) -> None:
+        """The password is kept and in use: the library open is read again (one that a wrong or missing password kept
+        closed opens now, no restart), then the settings saved with it are checked."""
         self.notice.emit(i18n.tr("settings.library_password_saved_keyring") if where == KEYRING
                          else i18n.tr("settings.library_password_saved_env", path=where))
+        if self.backend.engine.on_server:
+            self.backend.refresh_status()
+        self._check_after_password()
 
     def _password_not_saved(self, reason: str) -> None:
         show_plain(self.parent_widget, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
                    i18n.tr("settings.library_password_save_failed", path=str(self.app_settings.paths.env_file),
                            reason=i18n.error(reason)))
+        self._check_after_password()
+
+    def _check_after_password(self) -> None:
+        waiting, self._after_password = self._after_password, None
+        if waiting is not None:
+            self._check(waiting)
 
     def _save_failed(self, _reason: str) -> None:
         self._after_language = None  # the language could not be saved: stop here (the window says why)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -190,8 +190,8 @@ class ViewerController(QObject):
 
     def _banner(self, location: Location) -> None:
         view = self.view
-        if location.file_state == MISSING:
-            view.set_banner(tr("missing", path=location.path))
+        if location.file_state == MISSING:  # with the stored text when the library still holds it
+            view.set_banner(tr("missing_stored" if location.text else "missing", path=location.path))
         elif location.file_state == STORED:
             view.set_banner(tr("stored_text"), level="info")
         elif location.file_state == CHANGED:
@@ -369,9 +369,23 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
         except LoadError:  # opens it again, reports the reason
             return locate(hit, indexed, max_bytes=max_bytes, carrier=carrier), None
     try:
-        return locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
-                      carrier=carrier), pdf
+        location = locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
+                          carrier=carrier)
     except BaseException:
         if pdf is not None:
             pdf.close()
         raise
+    if location.file_state == MISSING:  # moved or deleted since it was indexed: the library's stored text, if held
+        return _stored_instead(engine, hit, location), pdf
+    return location, pdf
+
+
+def _stored_instead(engine, hit: Hit, missing: Location) -> Location:
+    """A file gone from this computer, shown from the text the library stored (still MISSING, so the banner says
+    so); `missing` as it is when the library no longer holds the file either."""
+    from desktop_rag.engine import UsageError
+
+    try:
+        return replace(engine.stored_location(hit), file_state=MISSING)
+    except UsageError:
+        return missing

@@ -99,6 +99,8 @@ class LibrarySettings(QGroupBox):
         self.server.setChecked(on_server)
         self.local.setChecked(not on_server)
         self.address.editingFinished.connect(self.take_password_out)
+        for field in (self.address, self.password):  # a result said of another address or password goes
+            field.textEdited.connect(self._forget_test)
         self.server.toggled.connect(self._enable)
         self.take_password_out()  # an address saved (or set in the environment) with its password
         self._enable()
@@ -165,6 +167,10 @@ class LibrarySettings(QGroupBox):
             self.test_result.setText(text)
         except RuntimeError:  # the dialog closed meanwhile
             pass
+
+    def _forget_test(self) -> None:
+        if not self.testing:
+            self.test_result.clear()
 
     def _say(self, text: str, style: str) -> None:
         self.notice.setStyleSheet(style)
