@@ -363,8 +363,7 @@ class MainWindow(QMainWindow):
         if self.model_state[0] == "unopened":  # the library can be read now (its server is back, a password given):
             self.model_state = ("loading", "")  # what the start could not do
             self.backend.warm_up()
-            self.backend.reconcile(None)
-            self.backend.refresh_library()
+            self.backend.reconcile(None)  # (its end reads the listings again)
             self.chat.load_conversations()
         self.status_problem = None
         self.index_label.setStyleSheet("")

@@ -31,10 +31,8 @@ class CollectionsController(QObject):
         self.chat = chat
         self.listing: tuple[Collection, ...] = ()
         self.current: int | None = None
-        self._unread = False  # the last listing could not be read: read again once the library answers
         chat.conversation_collection.connect(self._conversation_opened)
         backend.library_changed.connect(self._library_changed)
-        backend.status_changed.connect(self._library_answers)
 
     def attach(self, bar: CollectionBar, asking_in: AskingInLabel) -> None:
         """Connect the collection bar's requests to this controller, and show the listing and choice on both."""
@@ -68,17 +66,11 @@ class CollectionsController(QObject):
 
     def _listing_failed(self, message: str) -> None:
         """The listing could not be read (a library's server gone, a wrong password at start): the status bar says
-        why (its own read fails the same way); read again once a status read succeeds. No message box for a read."""
+        why (its own read fails the same way) and the index run that follows once it can be read lists it again. No
+        message box for a read."""
         log.warning("Collections could not be listed: %s", message)
-        self._unread = True
-
-    def _library_answers(self, _status: object) -> None:
-        if self._unread:
-            self._unread = False
-            self.refresh()
 
     def _loaded(self, listing: tuple) -> None:
-        self._unread = False
         self.listing = listing
         if self.current is not None and all(c.id != self.current for c in listing):
             self.select(None)

@@ -179,12 +179,11 @@ class SettingsFlow(QObject):
                    i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=i18n.error(reason)))
 
     def _password_saved(self, where: str) -> None:
-        """The password is kept and in use: the library open is read again (one that a wrong or missing password kept
-        closed opens now, no restart), then the settings saved with it are checked."""
+        """The password is kept and in use: the settings saved with it are checked now (the check reads the library),
+        then saved; applying them reads the library's status again, so one that a wrong or missing password kept
+        closed opens (MainWindow._show_status), no restart."""
         self.notice.emit(i18n.tr("settings.library_password_saved_keyring") if where == KEYRING
                          else i18n.tr("settings.library_password_saved_env", path=where))
-        if self.backend.engine.on_server:
-            self.backend.refresh_status()
         self._check_after_password()
 
     def _password_not_saved(self, reason: str) -> None:
