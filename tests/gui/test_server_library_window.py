@@ -212,3 +212,19 @@ def test_what_changed_while_the_library_was_closed_is_indexed_once_the_password_
     window.settings_flow.dialog.library.password.setText(pg_server.password)
     with qtbot.waitSignal(window.index_finished, timeout=60_000, check_params_cb=lambda report: report.added == 1):
         window.settings_flow.dialog.accept()
+
+
+def test_settings_with_a_wrong_password_are_not_applied_and_the_window_says_why(make_window, qtbot, pg_server,
+                                                                                no_password):
+    window = make_window(FAST.replace(library=pg_server.url(pg_server.new_database("wrong"), password="")))
+    qtbot.waitUntil(lambda: window.status_problem is not None, timeout=30_000)
+    window.settings_flow.open()
+    dialog = window.settings_flow.dialog
+    dialog.library.password.setText("not-the-password-77")
+    dialog.top_k.setValue(9)
+    dialog.accept()
+    expected = "The settings were not applied: The server postgresql://postgres@"
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith(expected), timeout=30_000)
+    assert "refused the password of role “postgres”" in window.statusBar().currentMessage()
+    assert "not-the-password-77" not in window.statusBar().currentMessage()
+    assert window.app_settings.current.top_k != 9

@@ -25,12 +25,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The server {server} refused the password of role “{user}”. Enter the right password in Settings "
               "(or set DESKTOP_RAG_LIBRARY_PASSWORD in .env).",
         "zh": "服务器 {server} 拒绝了角色“{user}”的密码。请在设置中输入正确的密码（或在 .env 中设置 "
-              "DESKTOP_RAG_LIBRARY_PASSWORD）。"},
+              "`DESKTOP_RAG_LIBRARY_PASSWORD`）。"},
     "error.server_needs_password": {
         "en": "The server {server} asks for the password of role “{user}”, and none is saved on this computer. Enter "
               "it in Settings → Library (or set DESKTOP_RAG_LIBRARY_PASSWORD in .env).",
         "zh": "服务器 {server} 要求角色“{user}”的密码，但本机没有保存密码。请在“设置 → 资料库”中输入密码（或在 .env 中"
-              "设置 DESKTOP_RAG_LIBRARY_PASSWORD）。"},
+              "设置 `DESKTOP_RAG_LIBRARY_PASSWORD`）。"},
     "error.server_not_allowed": {  # detail: the server's reason
         "en": "The server {server} does not let role “{user}” connect to database “{database}”: {detail}",
         "zh": "服务器 {server} 不允许角色“{user}”连接数据库“{database}”：{detail}"},
