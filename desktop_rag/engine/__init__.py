@@ -48,7 +48,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                     "answer.llm_config"),
     "check_connection": "answer.llm",
     "summary_shaped": "answer.summary_intent",
-    **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "UNKNOWN", "IndexedFile", "Location",
+    **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "STORED", "UNKNOWN", "IndexedFile", "Location",
                      "Carrier", "find_in_pdf", "locate", "open_pdf"), "document.locate"),
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
     "needs_password": "ingest.loaders.pdf",
