@@ -15,6 +15,7 @@ from pathlib import Path
 from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
 from desktop_rag.engine.answer.events import AnswerEvent, SummaryPlan
+from desktop_rag.engine.document.locate import Location
 from desktop_rag.engine.ingest import indexing
 from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
 from desktop_rag.engine.ingest.reports import IndexReport
@@ -25,11 +26,11 @@ from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import chunking, collections, conversations
 from desktop_rag.engine.store import sources as library_sources
-from desktop_rag.engine.store.pool import ThreadStores
+from desktop_rag.engine.store.backends import library_location, open_backend
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import library_status
-from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
-from desktop_rag.engine.store.values import ChatTurn, Hit, IndexStatus
+from desktop_rag.engine.store.library import Place, Store
+from desktop_rag.engine.store.values import ChatTurn, FileRecord, Hit, IndexStatus, SourceRecord
 
 
 class Engine:
@@ -37,11 +38,14 @@ class Engine:
     writes (index runs, source changes, settings) are serialised by the runtime's writing lock. The review log
     is one object, `engine.review` (grades, marks, signals, statistics, `evaluate`)."""
 
-    def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False) -> None:
+    def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False,
+                 library: str | None = None) -> None:
         self.paths = paths.ensure()
-        self.read_only = read_only  # the MCP server: SQLite opened mode=ro, no cache written, no writer lock
-        self._stores = ThreadStores(self.paths.database, read_only=read_only)
-        self.runtime = Runtime(self.paths, settings or load_settings(paths), self._stores.current, read_only)
+        self.read_only = read_only  # the MCP server: nothing written (SQLite opened mode=ro, no cache, no lock)
+        settings = settings or load_settings(paths)
+        self._backend = open_backend(library_location(library, settings), self.paths, read_only)
+        self.library: Place = self._backend  # where it is (this computer, a server) and who may see what
+        self.runtime = Runtime(self.paths, settings, self._backend)
         self.review = Review(self.runtime)
 
     # ---- the library, its settings and what is loaded ------------------------------------
@@ -49,7 +53,7 @@ class Engine:
     @property
     def store(self) -> Store:
         """This thread's connection to the library."""
-        return self._stores.current()
+        return self._backend.store()
 
     settings: Settings = Kept()
     interface_language: str | None = Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
@@ -66,10 +70,8 @@ class Engine:
         self.runtime.warm_up()
 
     def set_password(self, password: str, path: str | Path | None = None) -> None:
-        """Use `password` for a locked PDF at `path` (None: any PDF that needs one) until the engine closes.
-
-        Kept in memory only, never written to the library or the settings.
-        """
+        """Use `password` for a locked PDF at `path` (None: any PDF that needs one) until the engine closes; kept in
+        memory only, never written to the library or the settings."""
         indexing.set_password(self.runtime, password, path)
 
     def locked_files(self, under: Iterable[str | Path] | None = None) -> list[str]:
@@ -132,6 +134,13 @@ class Engine:
         (False for a file of a source imported without its documents: nothing is read from its path)."""
         return self.store.file_by_path(path), self.store.file_linked(path)
 
+    def stored_location(self, hit: Hit) -> Location:
+        """`hit` in its document's stored text (document/stored.py): the viewer's for a file not on this computer."""
+        from desktop_rag.engine.answer.summary_sections import document_chunks
+        from desktop_rag.engine.document.stored import stored_location
+
+        return stored_location(hit, document_chunks(self.store, hit.path))
+
     def carrier(self, path: str) -> FileRecord | None:
         """The record of the file that carries the document at `path` (an e-mail, for its attachment), or None
         when `path` is a file of its own."""
@@ -170,28 +179,29 @@ class Engine:
         return import_archive(self.runtime, self.store, path, name=name, documents_dir=documents_dir,
                               reembed=reembed, content=content)
 
+    def copy_library_to(self, other: Engine) -> dict:
+        """Copy every collection, vectors included, into `other`'s library (archive/transfer.py; move-library)."""
+        from desktop_rag.engine.archive.transfer import copy_library
+
+        return copy_library(self.store, other.runtime, other.store)
+
     # ---- index runs --------------------------------------------------------
 
     def index(self, paths: Iterable[str | Path] | None = None, *, cancel: threading.Event | None = None,
               on_progress: ProgressCallback | None = None, on_file: FileCallback | None = None, embed: bool = True,
               force: Sequence[str | Path] = (), reembed_budget_s: float | None = None,
               collection: int | None = None) -> IndexReport:
-        """Add `paths` as sources (if given) and reconcile them; None reconciles every source (of `collection`
-        if given; new paths join `collection`, or the first collection). Sources imported without their
-        documents are never scanned until they are linked to a folder (`relink_source`).
-
-        `force` re-reads those files even if unchanged. When the settings ask for another embedding
-        model, the library is re-embedded in the background of this run (for at most
-        `reembed_budget_s`, None = to the end) while the old vectors keep answering. Raises
-        ModelMismatchError if the library was chunked with other settings (see `reindex`).
-        """
+        """Add `paths` as sources (if given) and reconcile them (ingest/indexing.py); None reconciles every source
+        (of `collection` if given; new paths join `collection`, or the first one). Sources not linked to this
+        computer are never scanned. `force` re-reads those files even if unchanged. When the settings ask for
+        another model, the library is re-embedded in the background of this run (for at most `reembed_budget_s`,
+        None = to the end) while the old vectors answer. ModelMismatchError: chunked with other settings."""
         return indexing.index(self.runtime, self.store, paths, cancel=cancel, on_progress=on_progress,
                               on_file=on_file, embed=embed, force=force, reembed_budget_s=reembed_budget_s,
                               collection=collection)
 
     def reindex(self, **options) -> IndexReport:
-        """Drop every chunk and vector and index all sources again with the current settings (`index`'s
-        options)."""
+        """Drop every chunk and vector and index all sources again with the current settings (`index`'s options)."""
         return indexing.reindex(self.runtime, self.store, **options)
 
     def needs_reindex(self, settings: Settings | None = None) -> bool:
@@ -223,8 +233,7 @@ class Engine:
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                     files: Sequence[str] = ()) -> Restriction:
-        """Where a search looks (`restriction.Restriction`); UsageError for a folder, file or file type the library
-        lacks."""
+        """Where a search looks (`restriction.Restriction`); UsageError for a folder, file or type the library lacks."""
         from desktop_rag.engine.store.restriction import build
 
         return build(self.store, collection, folders, types, files)
@@ -287,14 +296,10 @@ class Engine:
         collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
         refresh: bool = False, files: Sequence[str] = (), confirm_cost: bool = False,
     ) -> Iterator[AnswerEvent]:
-        """Answer events for a question; with a conversation, history is used and both turns are saved.
-        A stored answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`.
-
-        The question is asked within `collection`, else within the conversation's collection, else in all;
-        and within `folders` / `files` / file `types` if given (checked first: UsageError before any event).
-        A question asking for a document's summary ("summarise X") gets that summary (answer/summary_intent.py),
-        which needs `confirm_cost` when it takes more requests than the limit (see `summarise`).
-        """
+        """Answer events for a question; with a conversation, history is used and both turns are saved. A stored
+        answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`. Asked within
+        `collection`, else the conversation's, else all, and within `folders` / `files` / `types` (UsageError
+        before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as there)."""
         history = self.messages(conversation_id) if conversation_id else []
         collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
         if summary is not None:
@@ -361,7 +366,7 @@ class Engine:
     def close(self) -> None:
         """Save the vector cache, stop the reader, close the word list and every thread's connection (stop readers
         first)."""
-        self.runtime.close(then=self._stores.close)
+        self.runtime.close(then=self._backend.close)
 
 
 def open_engine(data_dir: str | Path | None = None, settings: Settings | None = None) -> Engine:
