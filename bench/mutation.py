@@ -23,7 +23,7 @@ from pathlib import Path
 from bench.common import CACHE, REPO, emit, figure
 
 _ONNX = "desktop_rag.engine.models.embedders.onnx_backend"
-_STORE = "desktop_rag.engine.store.store.xǁStoreǁ"
+_STORE = "desktop_rag.engine.store.sql_store.xǁSqlStoreǁ"
 # module -> (mutant-name patterns, the fast engine tests that cover it). Timing tests are left out:
 # a mutant must be caught by an assertion, and a 5 s speed test per mutant would not fit the budget.
 MODULES: dict[str, tuple[list[str], list[str]]] = {
@@ -51,7 +51,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                     for name in ("marked_right", "marked_wrong", "chunks_within")],
                  ["tests/engine/test_feedback_rules.py", "tests/engine/test_feedback_marks.py",
                   "tests/engine/test_feedback_scope.py"]),
-    "scope": (["desktop_rag.engine.store.scope.*", "desktop_rag.engine.store.restriction.*"],
+    "scope": (["desktop_rag.engine.store.scope.*", "desktop_rag.engine.store.restriction.*",
+               "desktop_rag.engine.store.sqlite.filters.*"],  # the ids a restriction selects
               ["tests/engine/test_file_scope.py", "tests/engine/test_search_filters.py",
                "tests/engine/test_scope_rules.py"]),
     "folder_checks": (["desktop_rag.engine.models.folder_checks.*"], ["tests/engine/test_folder_checks.py"]),

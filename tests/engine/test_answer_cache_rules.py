@@ -6,7 +6,6 @@ The hashing embedder (hash:64): these tests are about storing answers, not meani
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 
 import pytest
 
@@ -168,27 +167,6 @@ def test_forget_and_clear(lib):
     with engine.store.transaction() as db:
         assert answer_cache.clear(db) == 2
     assert answer_cache.count(engine.store.db) == 0
-
-
-def test_a_library_without_the_cache_tables_replays_nothing(tmp_path):
-    db = sqlite3.connect(tmp_path / "old.sqlite3")
-    assert answer_cache.get(db, "k") is None
-    db.close()
-
-
-def test_an_older_cache_without_what_was_sent_gains_the_column_and_keeps_its_answers(tmp_path):
-    db = sqlite3.connect(tmp_path / "lib.sqlite3")
-    db.execute("CREATE TABLE conversations (id INTEGER PRIMARY KEY)")
-    db.execute("CREATE TABLE chunks (id INTEGER PRIMARY KEY, text TEXT)")
-    db.execute("CREATE TABLE answer_cache (key TEXT PRIMARY KEY, answer TEXT NOT NULL, mode TEXT NOT NULL, "
-               "passages_json TEXT NOT NULL, cited_json TEXT NOT NULL, created_at REAL NOT NULL, "
-               "conversation_id INTEGER)")
-    db.execute("INSERT INTO answer_cache VALUES ('k', 'kept', 'llm', '[[0, [[1, 4]]]]', '[1]', 0, NULL)")
-    answer_cache.install(db)
-    assert answer_cache.get(db, "k") == StoredAnswer("kept", "llm", ((0, ((1, 4),)),), (1,), None)
-    answer_cache.install(db)  # again: nothing to change
-    assert answer_cache.count(db) == 1
-    db.close()
 
 
 def test_a_replayed_hit_is_the_search_hit_with_the_stored_focus(lib):

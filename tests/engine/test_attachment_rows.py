@@ -14,12 +14,11 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.ingest.documents import AttachedDocument, ParsedDocument, Section
 from desktop_rag.engine.ingest.ingest import Ingestor
 from desktop_rag.engine.paths import attachment_part, attachment_path
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.store import AttachmentRows
-from desktop_rag.engine.ingest.documents import AttachedDocument, ParsedDocument, Section
-from desktop_rag.engine.store.values import ChunkDraft
+from desktop_rag.engine.store.values import AttachmentRows, ChunkDraft
 
 
 def _chunks(*texts: str) -> list[ChunkDraft]:

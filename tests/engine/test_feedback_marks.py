@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.answer.events import SourcesEvent
+from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.values import Hit
 from tests.support.review_docs import TEA, three_docs
 

@@ -12,8 +12,8 @@ import pytest
 from desktop_rag.engine import file_types
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest import loaders
-from desktop_rag.engine.ingest.loaders import LoadContext, check_file, format_mb, load, loader_for, register
 from desktop_rag.engine.ingest.documents import ParsedDocument, Section
+from desktop_rag.engine.ingest.loaders import LoadContext, check_file, format_mb, load, loader_for, register
 
 
 # ---- the registry ----

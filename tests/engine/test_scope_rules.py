@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import TYPE_NAMES
 from desktop_rag.engine.store import restriction as rs
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from desktop_rag.engine.store.sqlite import filters
 from tests.engine.test_file_scope import _docs
 
 QUESTION = "Where is solar energy stored?"
@@ -57,8 +58,8 @@ def test_one_document_inside_a_collection_returns_only_that_document(lib):
     assert _names(engine.search("solar energy storage", 50, first, files=[str(report)])) == {"report.txt"}
     within = engine.restriction(first, files=[str(report)])
     assert within == Restriction(first, files=(str(report),))
-    assert rs.vector_ids(engine.store, within).tolist() == _chunk_ids(engine, report)  # the dense side too
-    count, selector = rs.member_filter(engine.store, within)
+    assert filters.vector_ids(engine.store, within).tolist() == _chunk_ids(engine, report)  # the dense side too
+    count, selector = filters.member_filter(engine.store, within)
     assert count == len(_chunk_ids(engine, report)) and selector is not None
 
 
@@ -81,15 +82,15 @@ def test_a_document_of_another_collection_finds_nothing_there(lib):
     diary = str(work.parent / "home" / "diary.txt")
     assert engine.search("energy", 50, first, files=[diary]) == []
     assert _names(engine.search("energy", 50, second, files=[diary])) == {"diary.txt"}
-    assert rs.member_filter(engine.store, engine.restriction(first, files=[diary])) == (0, None)
+    assert filters.member_filter(engine.store, engine.restriction(first, files=[diary])) == (0, None)
 
 
 def test_a_collections_own_ids_serve_a_collection_alone(lib):
     engine, work, first, second = lib
-    ids = rs.vector_ids(engine.store, Restriction(second))
+    ids = filters.vector_ids(engine.store, Restriction(second))
     assert ids.tolist() == _chunk_ids(engine, work.parent / "home" / "diary.txt")
-    everything = rs.vector_ids(engine.store, Restriction())
-    assert len(everything) == len(rs.vector_ids(engine.store, Restriction(first))) + len(ids)
+    everything = filters.vector_ids(engine.store, Restriction())
+    assert len(everything) == len(filters.vector_ids(engine.store, Restriction(first))) + len(ids)
     assert list(everything) == sorted(everything)
 
 
@@ -102,7 +103,7 @@ def _selected(engine: Engine, within: Restriction) -> set[str]:
 
 def test_each_part_of_a_scope_selects_its_files_and_the_parts_combine(lib):
     engine, work, first, second = lib
-    assert Restriction().everything and Restriction().files_sql() == ("1", [])
+    assert Restriction().everything and Restriction().files_sql() == ("1 = 1", [])
     for part in (Restriction(first), Restriction(folders=("x",)), Restriction(types=("md",)),
                  Restriction(files=("x",))):
         assert not part.everything
@@ -227,24 +228,24 @@ def test_names_in_messages_are_printable_and_bounded(lib):
 def test_the_selector_is_cached_until_the_library_changes(lib):
     engine, work, first, _ = lib
     within = Restriction(folders=(str(work),))
-    count, selector = rs.member_filter(engine.store, within)
+    count, selector = filters.member_filter(engine.store, within)
     assert count == sum(len(_chunk_ids(engine, p)) for p in (work / "report.txt", work / "notes.md",
                                                               work / "sub" / "data.txt"))
-    assert rs.member_filter(engine.store, within) == (count, selector)  # the same object: cached
+    assert filters.member_filter(engine.store, within) == (count, selector)  # the same object: cached
     _docs(work, ["more.txt"], 7)
     engine.index()
-    again, other = rs.member_filter(engine.store, within)
+    again, other = filters.member_filter(engine.store, within)
     assert again == count + len(_chunk_ids(engine, work / "more.txt")) and other is not selector
 
 
 def test_the_cache_keeps_the_last_sixteen_scopes(lib):
     engine, work, *_ = lib
-    rs._selectors.clear()
-    scopes = [Restriction(folders=(str(work),), types=(f"t{n}",)) for n in range(rs._CACHE_SIZE + 1)]
+    filters._selectors.clear()
+    scopes = [Restriction(folders=(str(work),), types=(f"t{n}",)) for n in range(filters._CACHE_SIZE + 1)]
     for scope in scopes:
-        assert rs.member_filter(engine.store, scope) == (0, None)
-    assert len(rs._selectors) == rs._CACHE_SIZE
-    assert (str(engine.store.path), scopes[0]) not in rs._selectors
-    assert (str(engine.store.path), scopes[-1]) in rs._selectors
-    rs.member_filter(engine.store, scopes[1])  # used again: the newest
-    assert list(rs._selectors)[-1] == (str(engine.store.path), scopes[1])
+        assert filters.member_filter(engine.store, scope) == (0, None)
+    assert len(filters._selectors) == filters._CACHE_SIZE
+    assert (str(engine.store.path), scopes[0]) not in filters._selectors
+    assert (str(engine.store.path), scopes[-1]) in filters._selectors
+    filters.member_filter(engine.store, scopes[1])  # used again: the newest
+    assert list(filters._selectors)[-1] == (str(engine.store.path), scopes[1])
