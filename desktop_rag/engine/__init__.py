@@ -48,6 +48,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                     "answer.llm_config"),
     "check_connection": "answer.llm",
     "summary_shaped": "answer.summary_intent",
+    "query_lines": "review.labelled",
     **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "STORED", "UNKNOWN", "IndexedFile", "Location",
                      "Carrier", "find_in_pdf", "locate", "open_pdf"), "document.locate"),
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
