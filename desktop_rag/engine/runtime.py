@@ -24,7 +24,8 @@ from desktop_rag.engine.errors import UsageError, disk_full_guard
 from desktop_rag.engine.ingest.parsing import SafeParser
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
-from desktop_rag.engine.search.cache import CachedQueries, query_vector_cache, result_cache
+from desktop_rag.engine.search.cache import (CachedQueries, cached_vectors, query_vector_cache, result_cache,
+                                             sentence_vector_cache)
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.pool import WriterLock
 from desktop_rag.engine.store.store import Store
@@ -61,6 +62,8 @@ class Runtime:
         self._loaders_lock = threading.Lock()
         self.results = result_cache()  # ranked hits by query and library version (search.cache)
         self.query_vectors = query_vector_cache()  # question vectors by model id
+        self.sentence_vectors = sentence_vector_cache()  # answers' sentence vectors by model id and text
+        self._passage_count: tuple[int | None, int] = (None, 0)  # (library version, chunks) for topic rarity
         self._lexicon: Lexicon | None | bool = None  # once opened; False: unavailable
         self._lexicon_dir: Path | None = None  # a read-only engine's private copy of the word list
         self._lexicon_lock = threading.Lock()
@@ -158,12 +161,29 @@ class Runtime:
         return vectors.size if vectors is not None else -1
 
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
-        """Cosine similarity of sentences to a question with the library's model (extractive answers)."""
+        """Cosine similarity of sentences to a question with the library's model (query and passage roles; answers'
+        sentence choice): each sentence's vector is kept in memory by model and text, the missing ones embedded in
+        one batch (bench/README.md: an answer's ~25 sentences cost about as much as its search; asked again, nothing)."""
         if not sentences or not self.dense_now():
             return [0.0] * len(sentences)  # (while a background load runs, an answer does not wait for it)
         embedder, _ = self.dense_pair()
         question_vector = embedder.embed_queries([question])[0]
-        return [float(x) for x in embedder.embed(sentences) @ question_vector]
+        vectors = cached_vectors(embedder.embed, self.index_model, sentences, self.sentence_vectors)
+        return [float(x) for x in vectors @ question_vector]
+
+    def question_topics(self, question: str):
+        """The question's topic terms in this library (text/topics.py): rarity from the keyword index, renderings
+        and Chinese words from the word list when the question or the library holds Chinese."""
+        from desktop_rag.engine.store.keyword_index import document_frequency
+        from desktop_rag.engine.text.terms import has_han
+        from desktop_rag.engine.text.topics import topics
+
+        store = self.store
+        lexicon = self.lexicon() if has_han(question) or len(library_languages(store)) > 1 else None
+        version = store.library_version()
+        if version is None or self._passage_count[0] != version:
+            self._passage_count = (version, store.count_chunks())
+        return topics(question, lexicon, lambda word: document_frequency(store.db, word), self._passage_count[1])
 
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         """The hits with `focus` on the sentences to send (answer/compression.py, by the settings' mode and

@@ -19,6 +19,7 @@ from desktop_rag.engine.answer.summary_budget import summary_budget
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.store import answer_cache, passages, summary_cache
 from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.text.topics import Topics
 from desktop_rag.engine.types import Hit
 
 
@@ -34,6 +35,7 @@ class Loaded(Protocol):
     def embedder(self) -> Embedder: ...
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]: ...
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]: ...
+    def question_topics(self, question: str) -> Topics: ...
 
 
 def llm_config(loaded: Loaded) -> LLMConfig | None:
@@ -62,7 +64,8 @@ def answerer(loaded: Loaded, search: Callable[..., list[Hit]], extractive: bool 
     if client is not None and settings.answer_cache:
         replay = AnswerReplay(lambda: loaded.store, fingerprint(loaded, config), writable=not loaded.read_only,
                               conversation_id=conversation_id, feedback=settings.feedback)
-    return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay)
+    return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay,
+                    loaded.question_topics)
 
 
 def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
