@@ -52,7 +52,7 @@ class Answerer:
 
     def __init__(self, settings: Any, search: Search, llm: LLMClient | None,
                  similarity: Similarity | None = None, compress: Compress | None = None,
-                 replay: AnswerReplay | None = None, topics_of: TopicsOf | None = None) -> None:
+                 replay: AnswerReplay | None = None, topics_of: TopicsOf | None = None, model: str = "") -> None:
         self.settings = settings
         self.search = search
         self.llm = llm
@@ -60,6 +60,7 @@ class Answerer:
         self.compress = compress  # context compression before the prompt (answer/compression.py)
         self.replay = replay  # stored answers (answer/replay.py); None: the cache is off
         self.topics_of = topics_of  # a question's topic terms in the library (text/topics.py), for sentence choice
+        self.model = model  # the embedding model behind `similarity` (its cosine floors: answer/selection.py)
 
     @property
     def mode(self) -> str:
@@ -188,7 +189,8 @@ class Answerer:
     def _extractive(
         self, question: str, hits: list[Hit], searched: SourcesEvent, cancel: threading.Event | None
     ) -> Iterator[AnswerEvent]:
-        text, hits = quoted_answer(question, hits, similarity=self.similarity, topics_of=self.topics_of)  # + spans
+        text, hits = quoted_answer(question, hits, similarity=self.similarity, topics_of=self.topics_of,
+                                   model=self.model)  # hits with the quoted spans
         yield dataclasses.replace(searched, hits=tuple(hits))
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):

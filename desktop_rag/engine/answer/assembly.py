@@ -65,7 +65,7 @@ def answerer(loaded: Loaded, search: Callable[..., list[Hit]], extractive: bool 
         replay = AnswerReplay(lambda: loaded.store, fingerprint(loaded, config), writable=not loaded.read_only,
                               conversation_id=conversation_id, feedback=settings.feedback)
     return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay,
-                    loaded.question_topics)
+                    loaded.question_topics, loaded.index_model)
 
 
 def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:

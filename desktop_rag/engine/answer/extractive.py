@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from desktop_rag.config import resource_path
-from desktop_rag.engine.answer.selection import Similarity, choose, passage_order, weigh
+from desktop_rag.engine.answer.selection import MEANING_FLOORS, Boundary, Similarity, choose, passage_order, weigh
 from desktop_rag.engine.answer.sentences import MAX_SENTENCE_CHARS, Sentence, candidates, split_sentences, terms
 from desktop_rag.engine.document.locate import find_passage, keyed
 from desktop_rag.engine.messages import message
@@ -79,11 +79,15 @@ def hits_topics(question: str, hits: Sequence[Hit]) -> Topics:
 
 
 def best_sentences(question: str, hits: Sequence[Hit], max_sentences: int = 3, similarity: Similarity | None = None,
-                   topics_of: TopicsOf | None = None) -> list[Sentence]:
-    """The sentences that answer, best first ([] when the passages cannot answer): answer/selection.py's choice."""
+                   topics_of: TopicsOf | None = None, model: str = "") -> list[Sentence]:
+    """The sentences that answer, best first ([] when the passages cannot answer): answer/selection.py's choice
+    (`model`: the embedding model behind `similarity`, whose measured cosine floors mark the knowledge boundary)."""
     sentences = candidates(hits, _quotable(question, hits), question)
     found = topics_of(question) if topics_of is not None else hits_topics(question, hits)
-    return [e.sentence for e in choose(weigh(question, hits, sentences, similarity, found), max_sentences)]
+    evidence = weigh(question, hits, sentences, similarity, found)
+    measured = any(e.meaning for e in evidence)  # (no cosines while the vectors load: the model-free boundary)
+    boundary = Boundary(found.absent, has_han(question), MEANING_FLOORS.get(model) if measured else None)
+    return [e.sentence for e in choose(evidence, max_sentences, boundary)]
 
 
 def ordered_passages(question: str, hits: Sequence[Hit], similarity: Similarity | None = None,
@@ -96,20 +100,20 @@ def ordered_passages(question: str, hits: Sequence[Hit], similarity: Similarity 
 
 
 def extractive_answer(question: str, hits: Sequence[Hit], max_sentences: int = 3, similarity: Similarity | None = None,
-                      topics_of: TopicsOf | None = None) -> str:
+                      topics_of: TopicsOf | None = None, model: str = "") -> str:
     """The answer's text alone (see `quoted_answer`)."""
-    return quoted_answer(question, hits, max_sentences, similarity, topics_of)[0]
+    return quoted_answer(question, hits, max_sentences, similarity, topics_of, model)[0]
 
 
 def quoted_answer(question: str, hits: Sequence[Hit], max_sentences: int = 3, similarity: Similarity | None = None,
-                  topics_of: TopicsOf | None = None) -> tuple[str, list[Hit]]:
+                  topics_of: TopicsOf | None = None, model: str = "") -> tuple[str, list[Hit]]:
     """The sentences that answer, best first, each followed by `[n]` (no label: the answer's notice says what it
     is), and the hits with `focus` set to the spans of the sentences quoted from each.
 
     `n` is the 1-based position of the sentence's passage in `hits`. When nothing answers, the "the documents do
     not say" message in the question's language (Chinese or English).
     """
-    picked = best_sentences(question, hits, max_sentences, similarity, topics_of)
+    picked = best_sentences(question, hits, max_sentences, similarity, topics_of, model)
     if not picked:
         return message("no_answer_in_documents", "zh" if has_han(question) else "en"), list(hits)
     lines = [f"- {_as_markdown_text(_clip(s.text))} [{s.hit_index + 1}]" for s in picked]

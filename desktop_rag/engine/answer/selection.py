@@ -13,9 +13,13 @@ Every quotable sentence of the passages (answer/sentences.py) is weighed on four
 
 The best sentence leads; another follows only while its score is within FOLLOW_MARGIN of the lead's and it adds
 something (a sentence next to one already quoted must carry the asked kind or words the lead lacks), at most
-MAX_BULLETS. When the lead's evidence is weak (its meaning below REFUSE_MEANING and no topic term named, or no
-evidence at all) the passages cannot answer and nothing is quoted. The weights and thresholds were chosen on
-questions outside the bench's samples (bench/README.md, "The first line a person reads").
+MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, and nothing is quoted, when no sentence
+has any evidence; when the lead is in the question's language, a good share of the question's content words is
+named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's measured floor; when the
+lead is in the other language and its cosine is below that language's floor. A model without measured floors
+(MEANING_FLOORS) refuses only when most content words are absent (MODEL_FREE_ABSENT) and the lead's passage names
+under half the topic terms. The weights and thresholds were chosen on questions outside the bench's samples
+(bench/README.md, "The first line a person reads").
 """
 
 from __future__ import annotations
@@ -44,7 +48,21 @@ MIN_SPREAD = 0.02  # the cosines' spread a z-score divides by at least (a few se
 FOLLOW_MARGIN = 1.2  # a sentence follows the lead while its score is within this of the lead's
 MAX_BULLETS = 3
 NEUTRAL_TOPIC = 0.5  # the topic share of a passage that cannot be judged on the question's topic terms
-REFUSE_MEANING = 0.0  # below this cosine, a lead whose passage names no topic term is no answer (0: never)
+ABSENT_SHARE = 0.3  # the share of the question's content words no passage names, from which a weak lead refuses
+MODEL_FREE_ABSENT = 0.5  # the same, for a model whose cosines were not measured (then topic coverage decides)
+# the lead's cosine below which it is no answer: (in the question's language, in the other), by embedding model
+MEANING_FLOORS = {"bundled:multilingual-e5-small": (0.87, 0.745)}
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """What tells that the passages cannot answer: the share of the question's content words no passage of the
+    library names (text/topics.py), whether the question is Chinese, and the model's cosine floors (None: not
+    measured for this model)."""
+
+    absent: float = 0.0
+    chinese: bool = False
+    floors: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -116,12 +134,13 @@ def _overlap(question: str, sentences: Sequence[Sentence]) -> list[float]:
     return [r / top if top > 0 else 0.0 for r in raw]
 
 
-def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS) -> list[Evidence]:
+def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
+           boundary: Boundary = Boundary()) -> list[Evidence]:
     """The sentences to quote, best first; [] when the passages cannot answer."""
     pool = list(evidence)
     if any(e.topical > 0 for e in pool):  # a passage naming none of the topic terms never leads
         pool = [e for e in pool if e.topical > 0]
-    if not pool or not _answers(pool[0]):
+    if not pool or not answers(pool[0], boundary):
         return []
     lead = pool[0]
     picked = [lead]
@@ -133,11 +152,16 @@ def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS) -> list
     return picked
 
 
-def _answers(lead: Evidence) -> bool:
-    """Whether the best sentence is an answer at all: some evidence, and meaning enough unless it is on topic."""
+def answers(lead: Evidence, boundary: Boundary) -> bool:
+    """Whether the best sentence is an answer at all (the knowledge boundary, as the module says)."""
     if lead.words <= 0 and lead.meaning <= 0:
         return False
-    return lead.topical > 0 or lead.meaning >= REFUSE_MEANING
+    if boundary.floors is None:
+        return not (boundary.absent >= MODEL_FREE_ABSENT and lead.topical < 0.5)
+    same_language, other_language = boundary.floors
+    if has_han(lead.sentence.text) != boundary.chinese:
+        return lead.meaning >= other_language
+    return boundary.absent < ABSENT_SHARE or lead.meaning >= same_language
 
 
 def _adds(candidate: Evidence, picked: Sequence[Evidence]) -> bool:

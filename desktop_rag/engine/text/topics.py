@@ -76,9 +76,11 @@ class Topic:
 
 @dataclass(frozen=True)
 class Topics:
-    """A question's topic terms (rarest first); empty when nothing in the library names any of its words."""
+    """A question's topic terms (rarest first); empty when nothing in the library names any of its words.
+    `absent`: the share of its content words that no passage names in any form (an unanswerable question's sign)."""
 
     terms: tuple[Topic, ...] = ()
+    absent: float = 0.0
 
     def coverage(self, text: str) -> float | None:
         """The weighted share (0..1) of the topic terms that `text` names, among those it names or can be judged
@@ -176,13 +178,15 @@ def topics(question: str, lexicon: Lexicon | None, frequency: Callable[[str], in
     rendering), weighted by rarity (`frequency`: how many passages hold a word; `passages`: how many there are),
     those at least TOPIC_SHARE of the rarest one's weight kept, rarest first."""
     found: list[Topic] = []
-    for word in content_words(question, lexicon):
+    words = content_words(question, lexicon)
+    for word in words:
         forms = renderings(word, lexicon)
         count = sum(frequency(form) for form in (word, *forms))
         if count > 0:
             found.append(Topic(word, forms, math.log(1.0 + passages / count)))
+    absent = 1.0 - len(found) / len(words) if words else 0.0
     if not found:
-        return Topics()
+        return Topics(absent=absent)
     top = max(t.weight for t in found)
     kept = sorted((t for t in found if t.weight >= TOPIC_SHARE * top), key=lambda t: -t.weight)
-    return Topics(tuple(kept))
+    return Topics(tuple(kept), absent)
