@@ -1,8 +1,9 @@
 """A document's Markdown tables drawn as text grids with their header, for the viewer's plain-text pane.
 
 The readers turn spreadsheets, slides, PDF and Word tables into Markdown tables (engine ingest.tables); shown as
-they are, they read as rows of pipes under a `| --- |` line. Here every table becomes a box-drawn grid: the header
-row between heavy bars (┃, drawn bold by the pane), columns padded to their widest cell (Chinese characters count
+they are, they read as rows of pipes under a `| --- |` line. Here every table becomes a grid drawn in ASCII (box
+drawing characters are "ambiguous width": a Chinese font draws them two columns wide), its top border `+===+` when
+the first row is the header (drawn bold by the pane), columns padded to their widest cell (Chinese characters count
 two), a cell wider than MAX_CELL wrapped inside its column. The text stays plain text (nothing in a document is
 markup), so the pane keeps QPlainTextEdit's speed on long documents (a QTextTable of 500 rows took seconds to lay
 out). Consecutive tables with the same header (a sheet's row groups) are drawn as one.
@@ -25,8 +26,7 @@ MAX_CELL = 40  # display columns of one cell before its text wraps inside the co
 MIN_CELL = 6
 MAX_WIDTH = 110  # a table in a document with prose is narrowed to this many display columns
 MAX_SOURCE_CHARS = 20_000_000  # a longer text is shown as it is (the layout is Python, on the locate thread)
-HEADER_BAR, BAR = "┃", "│"
-GRID_STARTS = frozenset("┌┃├│└")  # what a grid line begins with (the pane draws those lines in a fixed-width font)
+HEADED_TOP, TOP, BAR = "+=", "+-", "|"  # a grid's first line (with a header row, without), its rows' bar
 
 Run = tuple[int, int, int, int]  # source start, source end, display start, display length
 
@@ -128,13 +128,13 @@ def _draw(out: _Builder, group: list, max_width: int | None) -> None:
                                                   if c < len(r)])) for c in range(columns)]
     if max_width is not None:
         _narrow(widths, max_width)
-    out.add(_border("┌", "┬", "┐", widths) + "\n")
+    out.add(_border("=" if header else "-", widths) + "\n")
     if header:
-        _row(out, header, widths, HEADER_BAR)
-        out.add(_border("├", "┼", "┤", widths) + "\n")
+        _row(out, header, widths)
+        out.add(_border("-", widths) + "\n")
     for cells in rows:
-        _row(out, cells, widths, BAR)
-    out.add(_border("└", "┴", "┘", widths))
+        _row(out, cells, widths)
+    out.add(_border("-", widths))
 
 
 def _narrow(widths: list[int], max_width: int) -> None:
@@ -146,11 +146,11 @@ def _narrow(widths: list[int], max_width: int) -> None:
         widths[widest] -= 1
 
 
-def _border(left: str, middle: str, right: str, widths: list[int]) -> str:
-    return left + middle.join("─" * (w + 2) for w in widths) + right
+def _border(line: str, widths: list[int]) -> str:
+    return "+" + "+".join(line * (w + 2) for w in widths) + "+"
 
 
-def _row(out: _Builder, cells, widths: list[int], bar: str) -> None:
+def _row(out: _Builder, cells, widths: list[int], bar: str = BAR) -> None:
     pieces = [_wrapped(cells[c].text, w) if c < len(cells) else [(0, "")] for c, w in enumerate(widths)]
     for line in range(max(len(p) for p in pieces)):
         out.add(bar)

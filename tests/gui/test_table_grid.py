@@ -4,7 +4,7 @@ header, the source preview as HTML tables of plain-text cells; the passage and i
 from __future__ import annotations
 
 from desktop_rag.engine.ingest.tables import table_sections
-from desktop_rag.gui.table_grid import HEADER_BAR, grid_text, width
+from desktop_rag.gui.table_grid import grid_text, width
 from desktop_rag.gui.text import highlight_html
 
 REIMBURSEMENT = [["职务", "报销类型", "一线城市报销标准（元）"], ["普通员工", "住宿费", "500"], ["部门主管", "住宿费", "600"],
@@ -22,13 +22,14 @@ def test_a_table_becomes_one_aligned_grid_with_its_header_and_prose_stays():
     grid = grid_text(text)
     lines = grid.text.splitlines()
     assert lines[0] == "差旅报销标准如下。" and lines[-1] == "超出标准的部分自理。" and grid.wrap
-    table = [line for line in lines if line[:1] and line[0] in "┌┃├│└"]
-    assert "| --- |" not in grid.text and "| 部门主管 |" not in grid.text
-    assert sum(line.startswith(HEADER_BAR) for line in table) == 1  # the row groups' repeated headers drawn once
+    table = [line for line in lines if line[:1] in ("+", "|")]
+    assert not any(line.startswith("| ---") for line in lines)  # no Markdown rule line left
+    assert table[0].startswith("+===") and table[2].startswith("+---")  # a header row under a headed top border
+    assert sum(" 职务 " in line for line in table) == 1  # the row groups' repeated headers drawn once
     assert grid.tables == 1 and len({width(line) for line in table}) == 1  # every grid line equally wide
-    assert table[1].split(HEADER_BAR)[1:4] == [" 职务     ", " 报销类型 ", " 一线城市报销标准（元） "]
-    rows = [line for line in table if line.startswith("│")]
-    assert [r.split("│")[1].strip() for r in rows] == ["普通员工", "部门主管", "部门总监", "部门主管"]
+    assert table[1].split("|")[1:4] == [" 职务     ", " 报销类型 ", " 一线城市报销标准（元） "]
+    rows = [line for line in table[3:] if line.startswith("|")]
+    assert [r.split("|")[1].strip() for r in rows] == ["普通员工", "部门主管", "部门总监", "部门主管"]
 
 
 def test_a_passage_and_a_quoted_row_map_onto_the_grid():
@@ -37,7 +38,7 @@ def test_a_passage_and_a_quoted_row_map_onto_the_grid():
     row = "| 部门总监 | 住宿费 | 700 |"
     start = text.index(row)
     a, b = grid.span(start, start + len(row))
-    assert grid.text[a:b] == "部门总监 │ 住宿费   │ 700"
+    assert grid.text[a:b] == "部门总监 | 住宿费   | 700"
     a, b = grid.span(0, len(text))
     assert (a, b) == (0, len(grid.text))
     prose = text.index("超出标准")
@@ -53,7 +54,7 @@ def test_text_without_tables_is_shown_as_it_is_and_a_table_only_document_does_no
 def test_long_cells_wrap_inside_their_column_and_escapes_are_undone():
     text = "| Name | Note |\n| --- | --- |\n| Ann | " + "word " * 30 + "|\n| Bob | a \\| b |"
     grid = grid_text(text)
-    rows = [line for line in grid.text.splitlines() if line.startswith("│")]
+    rows = [line for line in grid.text.splitlines() if line.startswith("|")]
     assert len(rows) > 2 and len({width(line) for line in grid.text.splitlines()}) == 1
     assert any("a | b" in line for line in rows)
 

@@ -12,7 +12,7 @@ Every quotable sentence of the passages (answer/sentences.py) is weighed on four
   while another passage names them, and a passage naming more of them weighs more.
 
 The best sentence leads; another follows only while its score is within FOLLOW_MARGIN of the lead's and it adds
-something (a sentence next to one already quoted must carry the asked kind or words the lead lacks), at most
+something (a sentence next to one already quoted must hold question terms they lack, or the asked kind), at most
 MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, and nothing is quoted, when no sentence
 has any evidence; when the lead is in the question's language, a good share of the question's content words is
 named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's measured floor; when the
@@ -78,6 +78,7 @@ class Evidence:
     standard: float = 0.0  # `meaning` standardised over the sentences in its language weighed together
     on_topic: float = 0.0  # the share of the topic terms the sentence itself names
     words_weight: float = WORDS  # WORDS, or WORDS + MEANING when there is no model
+    matched: frozenset[str] = frozenset()  # the question's terms it holds
 
     @property
     def score(self) -> float:
@@ -92,12 +93,13 @@ def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], sim
         return []
     meaning = similarity(question, [s.text for s in sentences]) if similarity is not None else [0.0] * len(sentences)
     words = _overlap(question, sentences)
+    asked = terms(question)
     kind = answer_kind(question)
     covered = {i: _topical(topics, f"{hits[i].heading}\n{hits[i].text}") for i in {s.hit_index for s in sentences}}
     standard = _standardised(meaning, sentences) if similarity is not None else [0.0] * len(sentences)
     words_weight = WORDS if similarity is not None else WORDS + MEANING
     found = [Evidence(s, m, w, carries(kind, s.text), covered[s.hit_index], hits[s.hit_index].score, z,
-                      _topical(topics, s.text), words_weight)
+                      _topical(topics, s.text), words_weight, asked & s.terms)
              for s, m, w, z in zip(sentences, meaning, words, standard)]
     return sorted(found, key=lambda e: (-e.score, e.sentence.hit_index, e.sentence.position))
 
@@ -165,13 +167,14 @@ def answers(lead: Evidence, boundary: Boundary) -> bool:
 
 
 def _adds(candidate: Evidence, picked: Sequence[Evidence]) -> bool:
-    """A neighbour of a quoted sentence is quoted only when it carries the kind asked for or terms they lack."""
+    """A neighbour of a quoted sentence is quoted only when it holds question terms they lack, or carries the kind
+    asked for when none of them does."""
     s = candidate.sentence
     beside = any(p.sentence.hit_index == s.hit_index and abs(p.sentence.position - s.position) == 1 for p in picked)
     if not beside:
         return True
-    known = frozenset().union(*(p.sentence.terms for p in picked))
-    return candidate.kind or bool(s.terms - known)
+    known = frozenset().union(*(p.matched for p in picked))
+    return bool(candidate.matched - known) or (candidate.kind and not any(p.kind for p in picked))
 
 
 def passage_order(evidence: Sequence[Evidence], count: int) -> list[int]:

@@ -147,7 +147,7 @@ def _prose(text: str, hit_index: int, position: int, seen: set[str], out: list[S
 def row_record(header, cells, asked: frozenset[str] = frozenset()) -> str:
     """A table row as "name: value; name: value" under its header (cells alone without one); past
     MAX_SENTENCE_CHARS only the first cell and the cells whose name or value holds a word of the question."""
-    pairs = [(h.text if header is not None and k < len(header) else "", c.text) for k, c in enumerate(cells)]
+    pairs = [(header[k].text if header is not None and k < len(header) else "", c.text) for k, c in enumerate(cells)]
     pairs = [(name, value) for name, value in pairs if value]
     shown = _joined(pairs)
     if len(shown) > MAX_SENTENCE_CHARS and asked:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
-from desktop_rag.gui.table_grid import GRID_STARTS, HEADER_BAR, GridText, grid_text
+from desktop_rag.gui.table_grid import BAR, HEADED_TOP, TOP, GridText, grid_text
 
 HIGHLIGHT = QColor(255, 224, 130)
 LIGHT = QColor(255, 245, 214)  # the rest of a passage whose focus sentences are highlighted (HIGHLIGHT)
@@ -37,7 +37,11 @@ def _fixed_family() -> str:
 
 
 class _GridLines(QSyntaxHighlighter):
-    """Draws the lines of a table grid in a fixed-width font, its header row bold (only the lines in view)."""
+    """Draws a table grid's lines (gui/table_grid.py) in a fixed-width font, its header row bold: a line state
+    machine (outside, in a grid's header, in its body) carried from block to block, so only lines in view are
+    formatted."""
+
+    OUTSIDE, HEADER, BODY = -1, 1, 2
 
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
@@ -47,8 +51,16 @@ class _GridLines(QSyntaxHighlighter):
         self.header.setFontWeight(QFont.Weight.Bold)
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        if text[:1] in GRID_STARTS:
-            self.setFormat(0, len(text), self.header if text.startswith(HEADER_BAR) else self.grid)
+        state = self.previousBlockState()
+        if text.startswith((HEADED_TOP, TOP)) and text.endswith("+"):
+            starts = state not in (self.HEADER, self.BODY)
+            self.setCurrentBlockState(self.HEADER if starts and text.startswith(HEADED_TOP) else self.BODY)
+            self.setFormat(0, len(text), self.grid)
+        elif text.startswith(BAR) and state in (self.HEADER, self.BODY):
+            self.setCurrentBlockState(state)
+            self.setFormat(0, len(text), self.header if state == self.HEADER else self.grid)
+        else:
+            self.setCurrentBlockState(self.OUTSIDE)
 
 
 class TextPane(QPlainTextEdit):
