@@ -24,19 +24,23 @@ from desktop_rag.engine.errors import UsageError, disk_full_guard
 from desktop_rag.engine.ingest.parsing import SafeParser
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
-from desktop_rag.engine.search.cache import (CachedQueries, cached_vectors, query_vector_cache, result_cache,
-                                             sentence_vector_cache)
+from desktop_rag.engine.search.cache import (BoundedLRU, CachedQueries, cached_vectors, query_vector_cache,
+                                             result_cache, sentence_vector_cache)
+from desktop_rag.engine.store.keyword_index import document_frequency
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.pool import WriterLock
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index, save_cache
 from desktop_rag.engine.text.language import interface_is_chinese, text_languages
 from desktop_rag.engine.text.lexicon import Lexicon, open_lexicon
+from desktop_rag.engine.text.terms import has_han
+from desktop_rag.engine.text.topics import Topics, topics
 from desktop_rag.engine.types import Hit
 
 log = logging.getLogger(__name__)
 
 DensePair = tuple[Embedder, VectorIndex]
+TOPICS_ENTRIES = 256
 
 
 class Runtime:
@@ -64,6 +68,7 @@ class Runtime:
         self.query_vectors = query_vector_cache()  # question vectors by model id
         self.sentence_vectors = sentence_vector_cache()  # answers' sentence vectors by model id and text
         self._passage_count: tuple[int | None, int] = (None, 0)  # (library version, chunks) for topic rarity
+        self.topics = BoundedLRU(TOPICS_ENTRIES, TOPICS_ENTRIES * 4096)  # a question's topic terms by library version
         self._lexicon: Lexicon | None | bool = None  # once opened; False: unavailable
         self._lexicon_dir: Path | None = None  # a read-only engine's private copy of the word list
         self._lexicon_lock = threading.Lock()
@@ -171,19 +176,23 @@ class Runtime:
         vectors = cached_vectors(embedder.embed, self.index_model, sentences, self.sentence_vectors)
         return [float(x) for x in vectors @ question_vector]
 
-    def question_topics(self, question: str):
+    def question_topics(self, question: str) -> Topics:
         """The question's topic terms in this library (text/topics.py): rarity from the keyword index, renderings
-        and Chinese words from the word list when the question or the library holds Chinese."""
-        from desktop_rag.engine.store.keyword_index import document_frequency
-        from desktop_rag.engine.text.terms import has_han
-        from desktop_rag.engine.text.topics import topics
-
+        and Chinese words from the word list when the question or the library holds Chinese; kept per library
+        version (the search and then the answer ask for the same question's)."""
         store = self.store
-        lexicon = self.lexicon() if has_han(question) or len(library_languages(store)) > 1 else None
         version = store.library_version()
+        key = (question, version)
+        found = self.topics.get(key) if version is not None else None
+        if found is not None:
+            return found
+        lexicon = self.lexicon() if has_han(question) or len(library_languages(store)) > 1 else None
         if version is None or self._passage_count[0] != version:
             self._passage_count = (version, store.count_chunks())
-        return topics(question, lexicon, lambda word: document_frequency(store.db, word), self._passage_count[1])
+        found = topics(question, lexicon, lambda word: document_frequency(store.db, word), self._passage_count[1])
+        if version is not None:
+            self.topics.put(key, found, 1024)
+        return found
 
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         """The hits with `focus` on the sentences to send (answer/compression.py, by the settings' mode and

@@ -184,3 +184,16 @@ def test_with_an_english_only_model_the_gloss_is_an_other_language_passage_s_key
     assert fused[2] > fused[1]  # the passage the gloss found beats the one only noise put first
     plain = dict(fuse(dense, keyword, 5, query="green tea", dense_languages=EN, other_language=[1, 2]))
     assert fused[3] == plain[3] and fused[1] == plain[1]  # the others score as before
+
+
+def test_a_passage_naming_no_topic_term_ranks_below_one_naming_them_unless_far_stronger():
+    """Issue 50 item 4: the coffee guide (0.747) over the green-tea guide (0.714) for "绿茶用多少度的水？"."""
+    from desktop_rag.engine.search.fusion import TOPIC_WEIGHT, with_topic_precision
+
+    fused = [(1, 0.747), (2, 0.714), (3, 0.30)]
+    coverage = {1: 0.0, 2: 1.0, 3: None}  # 3 cannot be judged (another language, a name): half
+    ranked = with_topic_precision(fused, coverage)
+    assert [cid for cid, _ in ranked] == [2, 1, 3] and all(0.0 <= s <= 1.0 for _, s in ranked)
+    far = [(1, 0.714 + TOPIC_WEIGHT + 0.01), (2, 0.714)]  # meaning far stronger: it keeps its place
+    assert [cid for cid, _ in with_topic_precision(far, {1: 0.0, 2: 1.0})] == [1, 2]
+    assert with_topic_precision(fused, {}) == fused and with_topic_precision(fused, coverage, weight=0) == fused

@@ -137,6 +137,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from desktop_rag.engine.text.keyword import cjk_ratio
 
 __all__ = [
+    "TOPIC_WEIGHT",
     "COVERED_DENSE_WEIGHT",
     "UNCOVERED_DENSE_WEIGHT",
     "GLOSS_WEIGHT",
@@ -144,6 +145,7 @@ __all__ = [
     "dense_weight",
     "fuse",
     "script_shares",
+    "with_topic_precision",
 ]
 
 COVERED_DENSE_WEIGHT = 0.6
@@ -293,3 +295,29 @@ def fuse(
     fused = [(cid, score(cid)) for cid in order]
     fused.sort(key=lambda item: (-item[1], order[item[0]]))
     return fused[:k]
+
+
+# ---- topic precision (issue 50) --------------------------------------------------------------------------------
+# A local rule beside the fusion above, to move into the signals' single declaration (issue 47) when that lands:
+# evidence = the share of the question's topic terms a candidate names (text/topics.py), weight = TOPIC_WEIGHT.
+
+TOPIC_WEIGHT = 0.15  # measured in bench/README.md ("Topic precision in ranking"); 0 turns the rule off
+UNJUDGED_TOPIC = 0.5  # the topic share of a passage that cannot be judged on the terms (another language, names)
+
+
+def with_topic_precision(fused: Sequence[tuple[int, float]], coverage: Mapping[int, float | None],
+                         weight: float | None = None) -> list[tuple[int, float]]:
+    """`fused` (best first, scores in [0, 1]) with each candidate's score raised by `weight` x the share of the
+    question's topic terms it names (`coverage`; None: it cannot be judged on them, UNJUDGED_TOPIC), rescaled to
+    [0, 1], best first (ties keep their order). A passage naming none of them then ranks below one naming them
+    all unless its fused score, mostly its meaning, is higher by more than `weight` (None: TOPIC_WEIGHT)."""
+    weight = TOPIC_WEIGHT if weight is None else weight
+    if weight <= 0 or not coverage:
+        return list(fused)
+
+    def share(cid: int) -> float:
+        found = coverage.get(cid)
+        return UNJUDGED_TOPIC if found is None else found
+    scored = [(cid, (score + weight * share(cid)) / (1.0 + weight)) for cid, score in fused]
+    order = {cid: i for i, (cid, _) in enumerate(fused)}
+    return sorted(scored, key=lambda item: (-item[1], order[item[0]]))

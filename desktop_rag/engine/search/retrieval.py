@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search.calibration import centred_query
-from desktop_rag.engine.search.fusion import dense_weight, fuse
+from desktop_rag.engine.search.fusion import dense_weight, fuse, with_topic_precision
 from desktop_rag.engine.search.question import Question, Version, plain
 from desktop_rag.engine.store.keyword_index import search as keyword_search
 from desktop_rag.engine.store.restriction import member_filter
@@ -96,9 +96,13 @@ def ranked_candidates(
         weights = {cid: dense_weight(version.text, languages, version.shares)
                    for cid, langs in written.items() if len(langs) == 1
                    for version in [by_language.get(next(iter(langs)), question.asked)]}
-    fused = fuse(dense, keyword, limit, query=question.normalised, dense_languages=languages, other_language=other,
-                 keyword_scale=scale, dense_weights=weights, glossed=dict(glossed), shares=question.asked.shares)
-    return [_rescored(candidates[cid], score) for cid, score in fused if cid in candidates]
+    fused = fuse(dense, keyword, len(candidates), query=question.normalised, dense_languages=languages,
+                 other_language=other, keyword_scale=scale, dense_weights=weights, glossed=dict(glossed),
+                 shares=question.asked.shares)
+    if question.topics.terms:  # topic precision (issue 50; fusion.with_topic_precision)
+        coverage = {cid: question.topics.coverage(f"{hit.heading}\n{hit.text}") for cid, hit in candidates.items()}
+        fused = with_topic_precision(fused, coverage)
+    return [_rescored(candidates[cid], score) for cid, score in fused[:limit] if cid in candidates]
 
 
 def _restriction(collection: int | None, within: Restriction | None) -> Restriction | None:

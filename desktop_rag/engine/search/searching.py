@@ -7,6 +7,7 @@ comes from the runtime, passed in as `Loaded`. A new stage (a reranker over the 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Iterable
@@ -23,6 +24,7 @@ from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.text.lexicon import Lexicon
+from desktop_rag.engine.text.topics import Topics
 from desktop_rag.engine.types import Hit
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ class Loaded(Protocol):
     def dense_pair(self) -> tuple[Embedder, VectorIndex]: ...
     def lexicon(self) -> Lexicon | None: ...
     def loaded_vectors(self) -> int: ...
+    def question_topics(self, question: str) -> Topics: ...
 
 
 def search(text: str, k: int, within: Restriction, loaded: Loaded, store: Store, settings: Settings,
@@ -67,7 +70,8 @@ def search(text: str, k: int, within: Restriction, loaded: Loaded, store: Store,
     cached = None if key is None or keyword_only else loaded.results.get(key)
     if cached is not None:
         return SearchHits(cached, keyword_only=False, translations=asked.translations)
-    hits = retrieval.hybrid_search(asked, k, store, dense, settings.min_score, within=within)
+    asked = dataclasses.replace(asked, topics=loaded.question_topics(asked.normalised))  # (not in the key: the
+    hits = retrieval.hybrid_search(asked, k, store, dense, settings.min_score, within=within)  # version decides)
     if key is not None and not keyword_only and key == _result_key(asked, within, k, True, loaded, store, settings):
         loaded.results.put(key, tuple(hits), hits_size(hits))  # (nothing changed while it searched)
     return SearchHits(hits, keyword_only=keyword_only, translations=asked.translations)
