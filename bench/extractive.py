@@ -15,7 +15,10 @@ languages, XQuAD in English, CMRC 2018, the bundled samples, and unanswerable qu
 
 ``--ceiling``: given the gold paragraph alone, its sentences ranked by plain cosine with the library's model
 (query/passage roles): the share whose best sentence holds the answer (the baseline issue 50 states).
-``--dump FILE``: one JSON line per question (question, answer, first cited document) for reading the answers.
+``--cost``: where the sentence vectors are made, measured on the first set's library: the sentences per chunk, the
+model's time per sentence (batches of 64), what storing every sentence's vector at ingest would cost (vectors, bytes,
+embedding time) against embedding an answer's sentences when it is asked, and an asked-again answer (the runtime's
+cache). ``--dump FILE``: one JSON line per question (question, answer, first cited document) for reading them.
 Run it with another checkout's engine for the code before a change: copy this folder into it and run from there.
 """
 
@@ -79,12 +82,52 @@ def ceiling(engine, qa_set: QASet) -> float:
         path = texts.get(qa.gold)
         if path is None:
             continue
-        sentences = split_sentences(Path(path).read_text(encoding="utf-8"))
+        body = Path(path).read_text(encoding="utf-8").split("\n\n", 1)[-1]  # the title line is no answer
+        sentences = split_sentences(body)
         scores = engine.runtime.sentence_similarity(qa.question, sentences)
         best = sentences[max(range(len(sentences)), key=scores.__getitem__)]
         good += any(a.lower() in best.lower() for a in qa.answers if a)
         counted += 1
     return good / max(counted, 1)
+
+
+def sentence_cost(qa_set: QASet) -> list[dict]:
+    """Storing every sentence's vector at ingest against embedding an answer's sentences when asked (see --cost)."""
+    from desktop_rag.engine.answer.sentences import split_sentences
+    from desktop_rag.engine.engine import open_engine
+
+    engine = open_engine(qa_set.home)
+    engine.warm_up()
+    texts = [t for t, in engine.store.db.execute("SELECT text FROM chunks")]
+    sentences = [s for t in texts for s in split_sentences(t)]
+    embedder, _ = engine.runtime.dense_pair()
+    sample = sentences[:640]
+    started = time.perf_counter()
+    for i in range(0, len(sample), 64):
+        embedder.embed(sample[i:i + 64])
+    per_sentence = (time.perf_counter() - started) / len(sample)
+    started = time.perf_counter()
+    for i in range(0, len(texts[:256]), 64):
+        embedder.embed(texts[i:i + 64])
+    per_chunk = (time.perf_counter() - started) / len(texts[:256])
+    questions = qa_set.questions[:40]
+    cold = [ask_one(engine, qa)["seconds"] for qa in questions]
+    again = [ask_one(engine, qa)["seconds"] for qa in questions]
+    bytes_per = embedder.dimension * 4
+    engine.close()
+    per_chunk_sentences = len(sentences) / len(texts)
+    return [
+        figure("extractive.cost.sentences_per_chunk", per_chunk_sentences, "sentences",
+               note=f"{len(sentences)} sentences in {len(texts)} chunks ({qa_set.name})"),
+        figure("extractive.cost.ms_per_sentence", 1000 * per_sentence, "ms", note="embedded in batches of 64"),
+        figure("extractive.cost.ms_per_chunk", 1000 * per_chunk, "ms", note="the chunks themselves, same batches"),
+        figure("extractive.cost.stored_at_ingest", per_chunk_sentences * per_sentence / per_chunk, "x ingest embedding",
+               note=f"{per_chunk_sentences * bytes_per:.0f} more bytes a chunk ({bytes_per} per vector)"),
+        figure("extractive.cost.ask_ms_cold", 1000 * statistics.median(cold), "ms p50",
+               note=f"{len(questions)} questions, their sentences embedded when asked"),
+        figure("extractive.cost.ask_ms_again", 1000 * statistics.median(again), "ms p50",
+               note="the same questions again: search and sentence vectors from memory"),
+    ]
 
 
 def rows_for(qa_set: QASet, with_ceiling: bool, dump) -> list[dict]:
@@ -145,11 +188,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="squad-style-data/cmrc2018_dev.json from github.com/ymcui/cmrc2018 (default: bench cache)")
     parser.add_argument("--ceiling", action="store_true", help="also the plain-cosine baseline on the gold paragraph")
     parser.add_argument("--dump", type=Path, help="write each question's answer as a JSON line here")
+    parser.add_argument("--cost", action="store_true", help="also where sentence vectors are made (see above)")
     args = parser.parse_args(argv)
     sets = build(args.sets.split(","), args.limit, args.xquad_en, args.cmrc)
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None
     try:
-        emit("extractive", [row for qa_set in sets for row in rows_for(qa_set, args.ceiling, dump)])
+        rows = [row for qa_set in sets for row in rows_for(qa_set, args.ceiling, dump)]
+        emit("extractive", rows + (sentence_cost(sets[0]) if args.cost else []))
     finally:
         if dump is not None:
             dump.close()
