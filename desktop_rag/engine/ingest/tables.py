@@ -21,6 +21,7 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from desktop_rag.engine.types import Section
 
@@ -187,8 +188,7 @@ def record(header: Sequence[str], row: Sequence[str], separator: str = "\n") -> 
 _RULE_CELL = re.compile(r":?-+:?")
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     """One cell of a Markdown table: its text (escapes undone) and the span of its raw text in the source."""
 
     text: str

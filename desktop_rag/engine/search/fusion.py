@@ -144,6 +144,7 @@ __all__ = [
     "dense_coverage",
     "dense_weight",
     "fuse",
+    "min_max",
     "script_shares",
     "with_topic_precision",
 ]
@@ -220,7 +221,7 @@ def dense_weight(query: str, dense_languages: frozenset[str] | None,
     return UNCOVERED_DENSE_WEIGHT + (COVERED_DENSE_WEIGHT - UNCOVERED_DENSE_WEIGHT) * c
 
 
-def _normalise(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
+def min_max(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
     """Min-max normalise best-first hits to [0, 1]; first occurrence of an id wins."""
     scores: dict[int, float] = {}
     for chunk_id, score in hits:
@@ -267,8 +268,8 @@ def fuse(
     """
     if k <= 0:
         return []
-    d = _normalise(dense)
-    kw = _normalise(keyword)
+    d = min_max(dense)
+    kw = min_max(keyword)
     other = set(other_language)
     dense_only = other if dense_languages is None and d else set()
     glossed = {cid: score for cid, score in (glossed or {}).items() if cid in other}
@@ -299,25 +300,41 @@ def fuse(
 
 # ---- topic precision (issue 50) --------------------------------------------------------------------------------
 # A local rule beside the fusion above, to move into the signals' single declaration (issue 47) when that lands:
-# evidence = the share of the question's topic terms a candidate names (text/topics.py), weight = TOPIC_WEIGHT.
+# evidence = the share of the question's topic terms a candidate names (text/topics.py), weight = TOPIC_WEIGHT, and
+# the precedence below (TOPIC_DENSE_MARGIN).
 
-TOPIC_WEIGHT = 0.15  # measured in bench/README.md ("Topic precision in ranking"); 0 turns the rule off
+TOPIC_WEIGHT = 0.15  # measured in bench/README.md ("Topic precision in ranking"); 0 turns the bonus off
+TOPIC_DENSE_MARGIN = 0.3  # how much stronger (normalised dense) an off-topic passage must be to stay above
 UNJUDGED_TOPIC = 0.5  # the topic share of a passage that cannot be judged on the terms (another language, names)
 
 
 def with_topic_precision(fused: Sequence[tuple[int, float]], coverage: Mapping[int, float | None],
-                         weight: float | None = None) -> list[tuple[int, float]]:
-    """`fused` (best first, scores in [0, 1]) with each candidate's score raised by `weight` x the share of the
-    question's topic terms it names (`coverage`; None: it cannot be judged on them, UNJUDGED_TOPIC), rescaled to
-    [0, 1], best first (ties keep their order). A passage naming none of them then ranks below one naming them
-    all unless its fused score, mostly its meaning, is higher by more than `weight` (None: TOPIC_WEIGHT)."""
+                         dense: Mapping[int, float] | None = None, weight: float | None = None,
+                         margin: float | None = None) -> list[tuple[int, float]]:
+    """`fused` (best first, scores in [0, 1]) with the question's topic terms weighed in, best first (ties keep
+    their order). Each candidate's score is raised by `weight` x the share of the topic terms it names (`coverage`;
+    None: it cannot be judged on them, UNJUDGED_TOPIC) and rescaled to [0, 1]; then a candidate that names none of
+    them (coverage 0) is put below every candidate naming some that it outranks, unless its normalised dense score
+    (`dense`) is higher than that one's by `margin` or more: its words or the dictionary gloss alone never lift an
+    off-topic passage over an on-topic one ("泡龙井用什么温度的水？": the coffee guide, glossed "water temperature",
+    over the green-tea guide). `weight`/`margin` None: TOPIC_WEIGHT / TOPIC_DENSE_MARGIN."""
     weight = TOPIC_WEIGHT if weight is None else weight
-    if weight <= 0 or not coverage:
+    margin = TOPIC_DENSE_MARGIN if margin is None else margin
+    if not coverage:
         return list(fused)
 
     def share(cid: int) -> float:
         found = coverage.get(cid)
         return UNJUDGED_TOPIC if found is None else found
-    scored = [(cid, (score + weight * share(cid)) / (1.0 + weight)) for cid, score in fused]
+
+    scored = {cid: (score + weight * share(cid)) / (1.0 + weight) for cid, score in fused}
     order = {cid: i for i, (cid, _) in enumerate(fused)}
-    return sorted(scored, key=lambda item: (-item[1], order[item[0]]))
+    if dense is not None:
+        on_topic = [cid for cid in scored if (coverage.get(cid) or 0.0) > 0.0]
+        for cid in [c for c in scored if coverage.get(c) == 0.0]:
+            below = [scored[t] for t in on_topic if scored[t] <= scored[cid]
+                     and dense.get(cid, 0.0) - dense.get(t, 0.0) < margin]
+            if below:
+                scored[cid] = min(below) * (1.0 - 1e-9)
+                order[cid] = len(order) + order[cid]  # a tie goes to the one it must not outrank
+    return sorted(scored.items(), key=lambda item: (-item[1], order[item[0]]))

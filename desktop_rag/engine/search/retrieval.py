@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search.calibration import centred_query
-from desktop_rag.engine.search.fusion import dense_weight, fuse, with_topic_precision
+from desktop_rag.engine.search.fusion import dense_weight, fuse, min_max, with_topic_precision
 from desktop_rag.engine.search.question import Question, Version, plain
 from desktop_rag.engine.store.keyword_index import search as keyword_search
 from desktop_rag.engine.store.restriction import member_filter
@@ -101,7 +101,7 @@ def ranked_candidates(
                  shares=question.asked.shares)
     if question.topics.terms:  # topic precision (issue 50; fusion.with_topic_precision)
         coverage = {cid: question.topics.coverage(f"{hit.heading}\n{hit.text}") for cid, hit in candidates.items()}
-        fused = with_topic_precision(fused, coverage)
+        fused = with_topic_precision(fused, coverage, min_max(dense))
     return [_rescored(candidates[cid], score) for cid, score in fused[:limit] if cid in candidates]
 
 
