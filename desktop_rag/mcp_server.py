@@ -8,6 +8,7 @@ stdio transport moves file descriptor 1 to stderr for the session, and logs go t
 
 from __future__ import annotations
 
+import itertools
 import logging
 import sqlite3
 import threading
@@ -15,8 +16,8 @@ from typing import Any
 
 from desktop_rag import __version__
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import (DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, contain_panics,
-                                 location_text)
+from desktop_rag.engine import (DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent,
+                                 contain_panics, location_text)
 
 log = logging.getLogger(__name__)
 
@@ -78,17 +79,26 @@ class LibraryTools:
                 "passages": [_passage(h, n) for n, h in enumerate(hits, 1)]}
 
     def ask(self, question: str, collection: str | None = None, folder: str | None = None,
-            file_type: str | None = None, file: str | None = None) -> dict[str, Any]:
+            file_type: str | None = None, file: str | None = None, confirm_cost: bool = False) -> dict[str, Any]:
+        """An answer, or a document's summary for a summary question: one over the request limit only with
+        `confirm_cost` (else the error says its cost; nothing is sent)."""
         question = _checked_query(question)
         engine = self.engine
         passages: tuple[Hit, ...] = ()
         folders, types = _filters(folder, file_type)
-        for event in engine.ask(question, collection=engine.collection_id(collection), folders=folders, types=types,
-                                files=_one(file, 4096)):
+        events = engine.ask(question, collection=engine.collection_id(collection), folders=folders, types=types,
+                            files=_one(file, 4096), confirm_cost=confirm_cost is True)  # strictly true
+        try:
+            first = next(events, None)  # the checks run before anything is yielded
+        except DesktopRagError as exc:
+            if exc.code != "summary_over_limit":
+                raise
+            raise DesktopRagError.coded("summary_confirm_cost", cost=Reason.of(exc)) from exc
+        for event in itertools.chain(() if first is None else (first,), events):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
             elif isinstance(event, ErrorEvent):
-                raise DesktopRagError(event.message)
+                raise DesktopRagError(str(event.message))
             elif isinstance(event, DoneEvent):
                 cited = [(passages.index(h) + 1 if h in passages else n, h)
                          for n, h in enumerate(event.cited or passages, 1)]
@@ -119,11 +129,13 @@ def build_server(tools: LibraryTools):
 
     @server.tool(annotations=read_only)
     def ask(question: str, collection: str | None = None, folder: str | None = None,
-            file_type: str | None = None, file: str | None = None) -> dict[str, Any]:
+            file_type: str | None = None, file: str | None = None, confirm_cost: bool = False) -> dict[str, Any]:
         """Answer a question from the user's documents with numbered sources (an extractive answer of quoted
         sentences, or the configured language model's answer); `folder`, `file` (one document) and `file_type`
-        limit the documents as in `search`."""
-        return _guarded(tools.ask, question, collection, folder, file_type, file)
+        limit the documents as in `search`. A question asking for a document's summary ("summarise report.pdf")
+        gets that summary; one that takes more model requests than the user's limit is refused with its cost
+        unless `confirm_cost` is true (ask the user first)."""
+        return _guarded(tools.ask, question, collection, folder, file_type, file, confirm_cost)
 
     @server.tool(annotations=read_only)
     def list_collections() -> dict[str, Any]:

@@ -100,7 +100,7 @@ def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
         content = engine.read_archive(args.file)  # validated before anything is written
         problem = engine.archive_model_problem(content)
         if problem and args.reembed:
-            print(clean_line(problem.split(". Its")[0]) + f"; its {len(content.chunks)} passages will be embedded "
+            print(clean_line(str(problem).split(". Its")[0]) + f"; its {len(content.chunks)} passages will be embedded "
                   "again with this library's model.", file=sys.stderr)
         report = engine.import_archive(args.file, name=args.name, documents_dir=args.documents_dir,
                                        reembed=args.reembed, content=content)

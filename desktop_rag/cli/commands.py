@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections.abc import Iterator, Sequence
 
-from desktop_rag.cli.document_commands import say_estimate, say_step
-from desktop_rag.cli.output import TerminalProgress, print_json
+from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
+from desktop_rag.cli.output import TerminalProgress, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
@@ -44,9 +45,9 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
         if report.skipped:
             print(clean_line(skipped_summary(report.skipped)))
         for failure in report.failed:
-            print(f"  failed: {clean_line(failure.path)}: {clean(failure.error)}")
+            print(f"  failed: {clean_line(failure.path)}: {said(failure.error)}")
         for note in report.notes:
-            print(f"  note: {clean_line(note.path)}: {clean(note.error)}")
+            print(f"  note: {clean_line(note.path)}: {said(note.error)}")
     return 1 if report.failed or report.cancelled else 0
 
 
@@ -97,7 +98,7 @@ def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
             if source in status.not_linked else ""
         print(f"Source: {clean_line(source)}{linked}")
     for failure in status.failed_files:
-        print(f"Failed: {clean_line(failure.path)}: {clean(failure.error)}")
+        print(f"Failed: {clean_line(failure.path)}: {said(failure.error)}")
     return 0
 
 
@@ -180,8 +181,12 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     try:
         where = {"collection": _collection(engine, args), "folders": args.folders, "types": args.types,
                  "files": args.files}
-        say_estimate(engine.summary_question_plan(args.question, **where))  # a summary question: its cost first
-        for event in engine.ask(args.question, **where):
+        # a summary question: its cost first (over the request limit it needs --yes)
+        say_estimate(engine.summary_question_plan(args.question, **where), engine, args.yes)
+        with confirmed_by_yes():
+            events = engine.ask(args.question, **where, confirm_cost=args.yes)
+            first = next(events, None)  # the checks run before anything is yielded
+        for event in itertools.chain(() if first is None else (first,), events):
             if isinstance(event, SummaryStep):
                 say_step(event)
             elif isinstance(event, SourcesEvent):
@@ -203,7 +208,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 answer = event.partial
                 if not args.json:
                     print(tokens.finish(), end="", flush=True)
-                print(f"\nerror: {clean(event.message)}", file=sys.stderr)
+                print(f"\nerror: {said(event.message)}", file=sys.stderr)
     finally:
         engine.close()
     # Number each source as the answer cites it: its position among the passages sent.

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import os
 import sys
+from collections.abc import Iterator
 
-from desktop_rag.cli.output import print_json
+from desktop_rag.cli.output import print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
@@ -14,10 +17,12 @@ from desktop_rag.engine import (
     Engine,
     ErrorEvent,
     Hit,
+    Reason,
     SourcesEvent,
     SummaryPlan,
     SummaryStep,
     TokenEvent,
+    UsageError,
 )
 
 
@@ -28,8 +33,11 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
     tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
         plan = engine.summary_plan(args.path, args.language, args.extractive)
-        say_estimate(plan)
-        for event in engine.summarise(args.path, args.language, extractive=args.extractive):
+        say_estimate(plan, engine, args.yes)
+        with confirmed_by_yes():
+            events = engine.summarise(args.path, args.language, extractive=args.extractive, confirm_cost=args.yes)
+            first = next(events, None)  # the checks (the request limit too) run before anything is yielded
+        for event in itertools.chain(() if first is None else (first,), events):
             if isinstance(event, SummaryStep):
                 say_step(event)
             elif isinstance(event, SourcesEvent):
@@ -45,7 +53,7 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
                 failed, summary = True, event.partial
                 if not args.json:
                     print(tokens.finish(), end="", flush=True)
-                print(f"\nerror: {clean(event.message)}", file=sys.stderr)
+                print(f"\nerror: {said(event.message)}", file=sys.stderr)
     finally:
         engine.close()
     if args.json:
@@ -65,11 +73,23 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def say_estimate(plan: SummaryPlan | None) -> None:
-    """A summary's cost, said before it starts when it takes several requests (stderr: stdout stays the text)."""
-    if plan is not None and plan.requests > 1:
+def say_estimate(plan: SummaryPlan | None, engine: Engine, yes: bool) -> None:
+    """A summary's cost, said before it starts when it takes several requests (stderr: stdout stays the text); over
+    the request limit without --yes the error says it instead."""
+    if plan is not None and 1 < plan.requests and (yes or plan.requests <= engine.settings.summary_request_limit):
         print(f"{clean_line(os.path.basename(plan.path))}: {plan.sections} sections, {plan.tokens:,} tokens: "
               f"{plan.requests} requests to the model (each section, then the summary).", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def confirmed_by_yes() -> Iterator[None]:
+    """A summary over the request limit refused inside the block (nothing was sent) says to add --yes."""
+    try:
+        yield
+    except UsageError as exc:
+        if exc.code != "summary_over_limit":
+            raise
+        raise UsageError.coded("summary_confirm_yes", cost=Reason.of(exc)) from exc
 
 
 def say_step(step: SummaryStep | None) -> None:

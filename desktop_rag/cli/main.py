@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from desktop_rag import __version__
 from desktop_rag.config import resolve_paths
-from desktop_rag.engine import DesktopRagError, contain_panics, environment_language, error_text
+from desktop_rag.engine import DesktopRagError, contain_panics, environment_language
 
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ask", help="answer a question from your documents")
     p.add_argument("question")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--yes", action="store_true",
+                   help="go ahead with a summary that takes more model requests than summary_request_limit (default 20)")
     _collection_option(p, "ask within this collection (default: all)")
     _filter_options(p)
 
@@ -71,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--language", choices=("en", "zh"), help="the summary's language (default: the document's)")
     p.add_argument("--extractive", action="store_true",
                    help="no model: the document's most central sentences (the default when none is configured)")
+    p.add_argument("--yes", action="store_true",
+                   help="go ahead with a summary that takes more model requests than summary_request_limit (default 20)")
     p.set_defaults(command="summarise")
 
     p = sub.add_parser("clear-answers", help="remove every stored answer (the answer cache)")
@@ -169,11 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
     except DesktopRagError as exc:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
-        from desktop_rag.cli.terminal import clean
+        from desktop_rag.cli.output import language, said
 
         # in Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI; it may quote file names or server text
-        language = environment_language() or "en"
-        print(f"{'错误：' if language == 'zh' else 'error: '}{clean(error_text(exc, language))}", file=sys.stderr)
+        print(f"{'错误：' if language() == 'zh' else 'error: '}{said(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("已中断" if environment_language() == "zh" else "interrupted", file=sys.stderr)

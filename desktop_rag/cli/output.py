@@ -7,11 +7,22 @@ import re
 import sys
 import time
 
-from desktop_rag.engine import Progress, model_download
+from desktop_rag.cli.terminal import clean
+from desktop_rag.engine import Progress, environment_language, error_text, model_download
 
 # Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
 # overrides): written as \uXXXX escapes, so the decoded JSON is still exactly the text.
 _JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def language() -> str:
+    """The command line's language: Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI's."""
+    return environment_language() or "en"
+
+
+def said(failure: object) -> str:
+    """An error, or a file's reason (`Reason`), in the command line's language, safe for a terminal."""
+    return clean(error_text(failure, language()))
 
 
 def print_json(value: object) -> None:

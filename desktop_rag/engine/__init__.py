@@ -5,8 +5,8 @@ This module is the engine's public surface: the GUI, the CLI and the MCP server 
 one (say `Hit`) does not import the whole engine. The stages behind it, bottom to top (each imports only those
 below it; `pyproject.toml` holds the rules and a test enforces them):
 
-- base: `types` (results and events), `errors`, `paths`, `file_types`; below them the texts: `messages`,
-  `error_texts/`
+- base: `types` (results and events), `errors`, `paths`, `file_types`; below them `reasons` (a failure or a note
+  as codes and values, stored and shown in either language) and the texts: `messages`, `error_texts/`
 - `text/`: terms, keyword query/index text, language detection
 - `store/` | `models/`: the SQLite store and its indexes, collections, conversations | embedders and model files
 - `ingest/`: scanning, parsing, cleaning, chunking, the ingest run, re-embedding
@@ -33,6 +33,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "location_text", "reader_for"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
     **dict.fromkeys(("skipped_summary", "environment_language"), "messages"),
+    "Reason": "reasons",
     **dict.fromkeys(("FileRecord", "SourceRecord"), "store.store"),
     "Collection": "store.collections",
     **dict.fromkeys(("query_terms", "term_spans"), "text.keyword"),

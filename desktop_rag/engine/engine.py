@@ -181,8 +181,9 @@ class Engine(ReviewMethods):
 
         return read_archive(Path(path))
 
-    def archive_model_problem(self, content) -> str | None:
-        """Why the archive's vectors cannot serve this library (so its passages would be embedded again)."""
+    def archive_model_problem(self, content):
+        """Why the archive's vectors cannot serve this library (so its passages would be embedded again): a
+        `Reason`, or None."""
         from desktop_rag.engine.archive.importer import model_problem
 
         dimension = self.store.get_meta("dimension")  # no vectors yet: the model the settings ask for, "auto"
@@ -329,11 +330,12 @@ class Engine(ReviewMethods):
 
     def summarise(self, path: str | Path, language: str | None = None, cancel: threading.Event | None = None,
                   extractive: bool = False, conversation_id: int | None = None,
-                  question: str = "", refresh: bool = False) -> Iterator[AnswerEvent]:
-        """A summary of the library's file at `path` as answer events (UsageError first if it is not one), in
-        `language` ("en"/"zh"; None: the document's); with a conversation, `question` and the summary (with its
-        sections as sources) are saved as its two turns. `refresh`: write it anew, never the stored one."""
-        events = self.summariser(extractive).summarise(str(path), language, cancel, refresh)
+                  question: str = "", refresh: bool = False, confirm_cost: bool = False) -> Iterator[AnswerEvent]:
+        """A summary of the library's file at `path` as answer events (UsageError first if it is not one, or when it
+        takes more than `Settings.summary_request_limit` requests and `confirm_cost` is not set), in `language`
+        ("en"/"zh"; None: the document's); with a conversation, `question` and the summary (with its sections as
+        sources) are saved as its two turns. `refresh`: write it anew, never the stored one."""
+        events = self.summariser(extractive).summarise(str(path), language, cancel, refresh, confirm_cost)
         first = next(events, None)  # the checks run before anything is yielded
         if first is not None:
             yield from turns.saved(itertools.chain((first,), events), lambda: self.store, conversation_id,
@@ -354,20 +356,21 @@ class Engine(ReviewMethods):
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
         collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
-        refresh: bool = False, files: Sequence[str] = (),
+        refresh: bool = False, files: Sequence[str] = (), confirm_cost: bool = False,
     ) -> Iterator[AnswerEvent]:
         """Answer events for a question; with a conversation, history is used and both turns are saved.
         A stored answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`.
 
         The question is asked within `collection`, else within the conversation's collection, else in all;
         and within `folders` / `files` / file `types` if given (checked first: UsageError before any event).
-        A question asking for a document's summary ("summarise X") gets that summary (answer/summary_intent.py).
+        A question asking for a document's summary ("summarise X") gets that summary (answer/summary_intent.py),
+        which needs `confirm_cost` when it takes more requests than the limit (see `summarise`).
         """
         history = self.messages(conversation_id) if conversation_id else []
         collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
         if summary is not None:
             yield from self.summarise(*summary, cancel, conversation_id=conversation_id, question=question,
-                                      refresh=refresh)
+                                      refresh=refresh, confirm_cost=confirm_cost)
             return
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
         events = answerer.answer(question, history, cancel, refresh)

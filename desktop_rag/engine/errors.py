@@ -46,17 +46,18 @@ class DiskFullError(DesktopRagError):
     """The disk holding the library filled up during a write; what was committed before is intact."""
 
 
-def error_text(exc: BaseException | str, language: str = "en") -> str:
-    """What a front end shows for `exc` in `language` ("en" or "zh"): a coded error's text in that language; for
-    any other error, or the English text of an error passed on as a string (a failed file's stored reason, an
-    answer's ErrorEvent), that text in `language` when it is an error text of the table, else as it is."""
-    from desktop_rag.engine.messages import message, translated
+def error_text(failure: BaseException | object, language: str = "en") -> str:
+    """What a front end shows for a failure in `language` ("en" or "zh"): a coded error's text, or a stored reason's
+    (`reasons.Reason`, a `messages.Phrase`), in that language; any other error's words, or a string, as they are.
+    Nothing is read back from English prose (issue 49): whatever must show in Chinese carries its code."""
+    from desktop_rag.engine.messages import Localised, message
 
-    code = getattr(exc, "code", None)
-    if isinstance(exc, DesktopRagError) and code:
-        return message(f"error.{code}", language, **exc.values)
-    text = exc if isinstance(exc, str) else str(exc)
-    return translated(text, language) if language != "en" else text
+    if isinstance(failure, Localised):
+        return failure.text(language)
+    code = getattr(failure, "code", None)
+    if isinstance(failure, DesktopRagError) and code:
+        return message(f"error.{code}", language, **failure.values)
+    return failure if isinstance(failure, str) else str(failure)
 
 
 def is_disk_full(exc: BaseException) -> bool:

@@ -52,7 +52,7 @@ READERS: tuple[Reader, ...] = (
     Reader("ppt", "slides-legacy", (".ppt",), "PowerPoint 97-2003 .ppt", "PowerPoint 97-2003 .ppt",
            f"{_LOADERS}.legacy_office:load_legacy_office", location="slide"),
     Reader("xls", "spreadsheet-legacy", (".xls",), "Excel 97-2003 .xls", "Excel 97-2003 .xls",
-           f"{_LOADERS}.legacy_office:load_legacy_office", location="sheet"),
+           f"{_LOADERS}.sheets:load_workbook", location="sheet"),
     Reader("md", "markdown", (".md", ".markdown"), ".md", ".md", f"{_LOADERS}.text:load_markdown", in_child=False,
            location=""),
     Reader("txt", "text", (".txt",), ".txt", ".txt", f"{_LOADERS}.text:load_text", in_child=False, location=""),

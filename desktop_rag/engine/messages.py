@@ -6,11 +6,11 @@ which follow the question's language, and the model catalog's descriptions, whic
 
 from __future__ import annotations
 
+import abc
+import functools
 import os
-import re
 import string
 from collections.abc import Mapping
-from functools import lru_cache
 
 from desktop_rag.engine.error_texts import ERROR_TEXTS
 
@@ -108,9 +108,22 @@ def environment_language(environ: Mapping[str, str] | None = None) -> str | None
     return None if value is None else "zh" if value.lower().startswith("zh") else "en"
 
 
-class Phrase:
+class Localised(abc.ABC):
+    """A value written in the language of the text it fills (`message` asks it for that language): a Phrase, a
+    stored reason (`reasons.Reason`)."""
+
+    @abc.abstractmethod
+    def text(self, language: str) -> str:
+        """This value in `language` ("en" or "zh")."""
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+class Phrase(Localised):
     """A text of the table used as a value of another, written in the language of the text it fills:
-    `ArchiveError.coded("not_archive", name=name, why=Phrase("phrase.archive.no_manifest"))`."""
+    `ArchiveError.coded("not_archive", name=name, why=Phrase("phrase.archive.no_manifest"))`; also one part of a
+    stored reason (`reasons.Reason`: a note such as `Phrase("note.pdf_recovered", n=2)`)."""
 
     def __init__(self, key: str, /, **values: object) -> None:
         TEXTS[key]  # noqa: B018 - an unknown key fails here, where it is written
@@ -119,12 +132,25 @@ class Phrase:
     def text(self, language: str) -> str:
         return message(self.key, language, **self.values)
 
-    def __str__(self) -> str:
-        return self.text("en")
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and (self.key, self.values) == (other.key, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.key!r}, **{self.values!r})"
+
+
+@functools.lru_cache(maxsize=1024)
+def template_fields(key: str) -> frozenset[str]:
+    """The names of the values the text `key` takes (in English; the Chinese text takes the same ones)."""
+    return frozenset(field for _, field, _, _ in string.Formatter().parse(TEXTS[key]["en"]) if field)
 
 
 class _Lenient(string.Formatter):
-    """Fills a template with values read back from a text (strings): a number's format spec is not applied."""
+    """Fills a template whose number values may come as strings (a reason read from an old library's English
+    text, `store.legacy_reasons`): a string's format spec is not applied."""
 
     def format_field(self, value: object, format_spec: str) -> str:
         return str(value) if isinstance(value, str) else super().format_field(value, format_spec)
@@ -133,39 +159,6 @@ class _Lenient(string.Formatter):
 def message(key: str, language: str = "en", **values: object) -> str:
     """The text for `key` in `language` ("en" or "zh"; anything else is English), with `values` filled in."""
     texts = TEXTS[key]
-    shown = {k: v.text(language) if isinstance(v, Phrase) else v for k, v in values.items()}
+    shown = {k: v.text(language) if isinstance(v, Localised) else v for k, v in values.items()}
     return _Lenient().format(texts.get(language, texts["en"]), **shown)
 
-
-MAX_READ_BACK = 8000  # characters: a longer text is shown as it is (bounded matching time)
-
-
-@lru_cache(maxsize=1)
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
-    """The English error texts as patterns that read their values back, most specific (most fixed words) first."""
-    found = []
-    for key, texts in ERROR_TEXTS.items():
-        parts, seen, literal = [], set(), 0
-        for text, field, _spec, _conv in string.Formatter().parse(texts["en"]):
-            parts.append(re.escape(text))
-            literal += len(text)
-            if field is not None:
-                parts.append(f"(?P={field})" if field in seen else f"(?P<{field}>.+?)")
-                seen.add(field)
-        if literal >= 8 and "zh" in texts:
-            found.append((literal, re.compile("".join(parts), re.DOTALL), key))
-    return [(pattern, key) for _, pattern, key in sorted(found, key=lambda f: -f[0])]
-
-
-def translated(text: str, language: str, depth: int = 2) -> str:
-    """An English error text of the table (as stored on a failed file, or sent on as a string) in `language`,
-    its quoted values translated too (several "; "-joined texts one by one); any other text as it is."""
-    if language == "en" or depth <= 0 or len(text) > MAX_READ_BACK:
-        return text
-    for pattern, key in _patterns():
-        if found := pattern.fullmatch(text):
-            values = {k: translated(v, language, depth - 1) for k, v in found.groupdict().items()}
-            return message(key, language, **values)
-    if "; " in text:  # an indexed file's notes, joined
-        return "；".join(translated(part, language, depth) for part in text.split("; "))
-    return text

@@ -40,8 +40,8 @@ from desktop_rag.engine.types import Hit
 log = logging.getLogger(__name__)
 
 DensePair = tuple[Embedder, VectorIndex]
+SUMMARY_ENTRIES, SUMMARY_BYTES = 4096, 16 * 1024 * 1024  # summaries a read-only engine keeps in memory
 TOPICS_ENTRIES = 256
-
 
 class Runtime:
     """The loaded parts of one library, safe to use from several threads (`_lock` guards the lazy members; the
@@ -69,6 +69,8 @@ class Runtime:
         self.sentence_vectors = sentence_vector_cache()  # answers' sentence vectors by model id and text
         self._passage_count: tuple[int | None, int] = (None, 0)  # (library version, chunks) for topic rarity
         self.topics = BoundedLRU(TOPICS_ENTRIES, TOPICS_ENTRIES * 4096)  # a question's topic terms by library version
+        # a read-only library's section and document summaries (it cannot store them): reused by the next summary
+        self.summaries = BoundedLRU(SUMMARY_ENTRIES, SUMMARY_BYTES)
         self._lexicon: Lexicon | None | bool = None  # once opened; False: unavailable
         self._lexicon_dir: Path | None = None  # a read-only engine's private copy of the word list
         self._lexicon_lock = threading.Lock()
@@ -279,6 +281,8 @@ class Runtime:
             self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
             self._parser.ocr = self.settings.ocr_enabled
             self._parser.table_chars = self.settings.chunk_size
+            self._parser.ocr_max_pages = self.settings.ocr_max_pages
+            self._parser.ocr_max_seconds = self.settings.ocr_max_minutes * 60
             return self._parser
 
     def lexicon(self) -> Lexicon | None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.reasons import Reason
+
 MAX_SENT_JSON_CHARS = 2_000_000  # a stored "What was sent" larger than this (a damaged row) is not shown
 MAX_EARLIER_REQUESTS = 256  # earlier requests kept with one (a long document's section requests)
 
@@ -29,7 +32,9 @@ class ParsedDocument:
     """What a loader extracted from one file, already cleaned."""
 
     sections: tuple[Section, ...]
-    notes: tuple[str, ...] = ()  # what the file's status should say besides its chunks (PDF pages read by OCR)
+    # what the file's status should say besides its chunks: `Phrase("note.pdf_recovered", n=2)` (a text of the table,
+    # shown in either language; a plain string is shown as it is)
+    notes: tuple[Phrase | str, ...] = ()
     attachments: tuple[AttachedDocument, ...] = ()  # documents carried inside this one (an e-mail's attachments)
 
     @property
@@ -103,8 +108,15 @@ class Hit:
 
 @dataclass(frozen=True)
 class FailedFile:
+    """A file and why it failed (or, in `IndexReport.notes`, its reader's note): `str(error)` is the English text,
+    `error.text("zh")` the Chinese one."""
+
     path: str
-    error: str
+    error: Reason
+
+    def to_json(self, field: str = "error") -> dict:
+        """{"path", field: the English text, "code": the first text's code (None: plain text)} (`--json`)."""
+        return {"path": self.path, field: str(self.error), "code": self.error.code}
 
 
 @dataclass(frozen=True)
@@ -149,7 +161,7 @@ class IndexStatus:
                 "pending": self.files_pending,
                 "attachments": self.files_attachments,
             },
-            "failed_files": [{"path": f.path, "error": f.error} for f in self.failed_files],
+            "failed_files": [f.to_json() for f in self.failed_files],
             "sources": list(self.sources),
             "not_linked": list(self.not_linked),
             "reembedding": {"model": self.reembed_model, "done": self.reembed_done, "total": self.reembed_total}
@@ -183,13 +195,13 @@ class IndexReport:
             "updated": self.updated,
             "removed": self.removed,
             "unchanged": self.unchanged,
-            "failed": [{"path": f.path, "error": f.error} for f in self.failed],
+            "failed": [f.to_json() for f in self.failed],
             "chunks": self.chunks,
             "embedded": self.embedded,
             "seconds": round(self.seconds, 3),
             "cancelled": self.cancelled,
             "reembed_remaining": self.reembed_remaining,
-            "notes": [{"path": f.path, "note": f.error} for f in self.notes],
+            "notes": [f.to_json("note") for f in self.notes],
             "skipped": dict(self.skipped),
             "attachments": self.attachments,
         }
@@ -205,7 +217,7 @@ class FileEvent:
 
     path: str
     state: str
-    error: str = ""
+    error: Reason = Reason()
     chunks: int = 0
     carrier: str = ""  # an e-mail's attachment: the path of the message it sits in
 
@@ -305,7 +317,7 @@ class DoneEvent:
 
 @dataclass(frozen=True)
 class ErrorEvent:
-    message: str
+    message: Reason  # str(): the English text; `errors.error_text(message, language)` in the user's language
     partial: str = ""
 
 

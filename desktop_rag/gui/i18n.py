@@ -212,6 +212,10 @@ _TEXT: dict[str, tuple[str, str]] = {
                          "Go ahead?",
                          "“{name}”太长，无法在一次请求中处理：它有 {sections} 个部分（{tokens} 个 token），总结需要向模型发送 "
                          "{requests} 次请求（每个部分一次，最后汇总一次）。继续吗？"),
+    "summary.over_limit": ("That is more than {limit} requests, the most a summary may make before it is confirmed "
+                           "(summary_request_limit in the settings file).",
+                           "这超过了 {limit} 次请求，即未经确认时一次总结最多可发送的次数（设置文件中的 "
+                           "summary_request_limit）。"),
     "summary.estimate_time": ("At this model's recent speed that takes about {time}.",
                               "按此模型最近的速度，大约需要 {time}。"),
     "summary.seconds": ("{n} seconds", "{n} 秒"),

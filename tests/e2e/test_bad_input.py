@@ -81,7 +81,7 @@ def test_file_changed_while_read_is_marked_and_retried(tmp_path, monkeypatch):
     engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
     monkeypatch.setattr(SafeParser, "parse", parse_while_someone_saves)
     report = engine.index([folder])
-    assert [f.error for f in report.failed] == [
+    assert [str(f.error) for f in report.failed] == [
         "The file changed while it was being read; it will be read again on the next scan"]
     monkeypatch.setattr(SafeParser, "parse", real_parse)
     report = engine.index()
@@ -99,7 +99,7 @@ def test_parser_time_budget_applies_to_the_run(tmp_path, name):
     (folder / "ok.txt").write_text("plain text that parses at once", encoding="utf-8")
     engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64", parse_timeout_s=0.001))
     report = engine.index([folder])
-    failed = {Path(f.path).name: f.error for f in report.failed}
+    failed = {Path(f.path).name: str(f.error) for f in report.failed}
     assert set(failed) == {name} and "longer than" in failed[name]
     assert report.added == 1 and engine.status().files_indexed == 1  # ok.txt: the budget failed only the slow one
     engine.close()

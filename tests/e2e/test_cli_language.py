@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -34,3 +35,34 @@ def test_an_error_is_written_in_chinese_under_a_chinese_locale(tmp_path: Path) -
 ])
 def test_the_locale_rule(environ: dict, language: str | None) -> None:
     assert environment_language(environ) == language
+
+
+def test_status_says_each_failed_files_reason_in_the_interface_language(tmp_path: Path) -> None:
+    """Issue 49: the reason is stored as its code, so `status` writes it in Chinese under a Chinese locale;
+    `status --json` keeps "error" (the English text) and adds "code"."""
+    from desktop_rag.engine.messages import message
+    from tests.support.crafted_reasons import crafted_epub
+
+    docs, home = tmp_path / "docs", tmp_path / "home"
+    docs.mkdir()
+    (docs / "fake.pdf").write_bytes(b"this is not a PDF at all")
+    crafted_epub(docs / "crafted.epub")
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+
+    def cli(*args: str, **locale: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
+                              capture_output=True, text=True, timeout=600, env=env | locale)
+
+    indexed = cli("index", str(docs), LANG="zh_CN.UTF-8")
+    assert indexed.returncode == 1 and f"failed: {docs / 'fake.pdf'}: {message('error.not_pdf', 'zh')}" in indexed.stdout
+    chinese = cli("status", LANG="zh_CN.UTF-8")
+    assert chinese.returncode == 0, chinese.stderr
+    assert f"Failed: {docs / 'fake.pdf'}: {message('error.not_pdf', 'zh')}" in chinese.stdout
+    crafted = next(line for line in chinese.stdout.splitlines() if "crafted.epub" in line)
+    assert "此文件缺少一个部件（" in crafted and len(crafted) < 1000, crafted[:200]
+    english = cli("status", LANG="en_GB.UTF-8")
+    assert f"Failed: {docs / 'fake.pdf'}: {message('error.not_pdf')}" in english.stdout
+    failed = json.loads(cli("status", "--json", LANG="zh_CN.UTF-8").stdout)["failed_files"]
+    assert {(Path(f["path"]).name, f["error"], f["code"]) for f in failed if f["path"].endswith(".pdf")} == {
+        ("fake.pdf", message("error.not_pdf"), "not_pdf")}
+    assert [f["code"] for f in failed if f["path"].endswith(".epub")] == ["part_missing"]

@@ -13,6 +13,7 @@ from desktop_rag.engine.answer.answering import Answerer
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.types import ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
 from tests.support.openai_server import run_openai_server
 
@@ -157,7 +158,7 @@ def test_model_error_ends_with_error_event(server):
     server.api_key = "sk-another-key-000000000000"
     events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?"))
     assert kinds(events) == ["SourcesEvent", "ErrorEvent"]
-    assert "rejected" in events[-1].message and KEY not in events[-1].message
+    assert "rejected" in str(events[-1].message) and KEY not in str(events[-1].message)
 
 
 def test_cut_stream_gives_error_with_partial(server):
@@ -165,7 +166,7 @@ def test_cut_stream_gives_error_with_partial(server):
     server.cut_after = 2
     events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?"))
     assert kinds(events) == ["SourcesEvent", "TokenEvent", "TokenEvent", "ErrorEvent"]
-    assert events[-1].partial == "You get" and "cut off" in events[-1].message
+    assert events[-1].partial == "You get" and "cut off" in str(events[-1].message)
 
 
 def test_cancel_mid_stream_gives_partial_done(server):
@@ -189,7 +190,7 @@ def test_search_error_becomes_error_event():
         raise DesktopRagError("The library is being rebuilt; try again in a moment.")
 
     events = list(Answerer(Settings(), broken, None).answer("q?"))
-    assert events == [ErrorEvent("The library is being rebuilt; try again in a moment.")]
+    assert events == [ErrorEvent(Reason.of("The library is being rebuilt; try again in a moment."))]
 
 
 def test_context_budget_limits_sources(server):

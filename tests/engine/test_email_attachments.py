@@ -15,6 +15,7 @@ import pytest
 from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.document.locate import CHANGED, EXACT, UNCHANGED, Carrier, IndexedFile, locate
 from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.store.store import SCHEMA_VERSION
 from tests.data.make_fixtures import build_pdf
 from tests.engine.test_ingest import consistent, make_engine
 
@@ -172,7 +173,7 @@ def test_the_viewer_reads_an_attachment_from_its_message(mail):
     carrier = _carrier(engine, pdf)
     path.write_bytes(bytes(_message(with_pdf=False)))  # changed since indexing, the attachment gone
     location = locate(hit, None, carrier=carrier)
-    assert location.file_state == CHANGED and "no longer holds the attachment guide.pdf" in location.error
+    assert location.file_state == CHANGED and "no longer holds the attachment guide.pdf" in str(location.error)
 
 
 def test_export_and_import_keep_attachments_with_their_message(mail, tmp_path):
@@ -242,7 +243,7 @@ def test_a_library_from_before_attachments_is_upgraded_in_place(tmp_path):
     db.commit()
     db.close()
     engine = make_engine(tmp_path / "home")
-    assert engine.store.get_meta("schema_version") == "3"
+    assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION)
     assert [(f.path, f.parent_id) for f in engine.files()] == [("/old/docs/a.txt", None)]
     engine.close()
 

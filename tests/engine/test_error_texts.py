@@ -1,5 +1,6 @@
 """Every error the engine raises to a front end has a Chinese text: no literal English message outside the table,
-every code used exists with both texts, and English texts passed on as strings read back into Chinese."""
+every code used exists with both texts; a failure passed on (a stored reason, an answer's error) keeps its code,
+and an older library's English texts are read into codes once (store/legacy_reasons.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.engine import LoadError, UsageError, error_text
+from desktop_rag.engine import LoadError, Reason, UsageError, error_text
 from desktop_rag.engine.error_texts import ERROR_TEXTS
-from desktop_rag.engine.messages import TEXTS, Phrase, message, translated
+from desktop_rag.engine.messages import TEXTS, Phrase, message
+from desktop_rag.engine.store.legacy_reasons import parse
 from tests.support.english import english_sentence
 
 ENGINE = Path(__file__).resolve().parents[2] / "desktop_rag" / "engine"
@@ -20,8 +22,6 @@ ERRORS = {"DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "L
           "DownloadError", "ArchiveError", "LLMError"}  # DownloadCancelled(repo_id) sets its own code
 # (file, line text) -> why an error is made there without a code of the table
 ALLOWED = {
-    # the reason comes from the listing (scanning.BAD_NAME, a text of the table): error_text reads it back
-    ("ingest/ingest.py", "raise LoadError(disk.problem)"),
     # the parser child's reply when it is not an error object (an older child): its text as it is
     ("ingest/parsing.py", "raise payload if isinstance(payload, LoadError) else LoadError(str(payload))"),
     # key_problem() already writes it in the interface's language (messages.api_key_unsendable)
@@ -87,15 +87,23 @@ def test_a_coded_load_error_reads_in_chinese_with_its_phrases() -> None:
     assert error_text(exc, "zh") == "电子书的包文件已损坏（不是格式正确的 XML），无法读取"
 
 
-def test_an_english_text_passed_on_as_a_string_reads_back_in_chinese() -> None:
-    """A failed file's stored reason and an answer's ErrorEvent carry the English text: the table reads it back."""
+def test_a_failure_passed_on_keeps_its_code() -> None:
+    """A failed file's reason and an answer's ErrorEvent carry a Reason: shown from its code, never read back."""
+    exc = UsageError.coded("unknown_collection", name="Work", names="“Default”, “Papers”")
+    chinese = message("error.unknown_collection", "zh", name="Work", names="“Default”, “Papers”")
+    assert error_text(Reason.of(exc), "zh") == chinese and error_text(Reason.of(exc), "en") == str(exc)
+    assert error_text(str(exc), "zh") == str(exc)  # English words stay as they are
+    assert error_text("some other words", "zh") == "some other words"
+
+
+def test_an_old_librarys_english_text_is_read_into_codes() -> None:
+    """Schema 3 stored the English text: the migration reads it once, values and quoted phrases included."""
     english = str(UsageError.coded("unknown_collection", name="Work", names="“Default”, “Papers”"))
-    assert error_text(english, "zh") == message("error.unknown_collection", "zh", name="Work",
+    assert parse(english).text("zh") == message("error.unknown_collection", "zh", name="Work",
                                                 names="“Default”, “Papers”")
     nested = str(LoadError.coded("libreoffice_failed", name=Phrase("phrase.legacy.doc")))
-    assert translated(nested, "zh") == "LibreOffice 无法转换此文件；它可能已损坏，或并不是旧版 Word 文档（.doc）"
-    assert error_text("some other words", "zh") == "some other words"
-    assert error_text(english, "en") == english
+    assert parse(nested).text("zh") == "LibreOffice 无法转换此文件；它可能已损坏，或并不是旧版 Word 文档（.doc）"
+    assert parse("some other words") == Reason.of("some other words")
 
 
 def test_a_coded_error_survives_the_parser_child() -> None:
@@ -107,14 +115,13 @@ def test_a_coded_error_survives_the_parser_child() -> None:
 
 
 @pytest.mark.parametrize("code", ["pdf_password", "pdf_wrong_password"])
-def test_the_password_errors_keep_the_prefix_needs_password_reads(code: str) -> None:
+def test_needs_password_reads_the_code_of_both_password_errors(code: str) -> None:
     from desktop_rag.engine import needs_password
 
-    assert needs_password(str(LoadError.coded(code)))
+    assert needs_password(LoadError.coded(code)) and needs_password(Reason.of(LoadError.coded(code)))
+    assert not needs_password(Reason.of(str(LoadError.coded(code)))) and not needs_password(Reason.coded("not_pdf"))
 
 
-def test_an_indexed_files_joined_notes_read_back_one_by_one() -> None:
-    from desktop_rag.engine.ingest.loaders import pdf
-
-    stored = "; ".join((pdf.RECOVERED.format(n=2), pdf.LEFT_OUT.format(n=1)))
-    assert translated(stored, "zh") == "2 页文字层无法读取的页面已通过文字识别（OCR）读取；1 页文字层无法读取的页面被略过"
+def test_an_old_librarys_joined_notes_are_read_one_by_one() -> None:
+    stored = "; ".join((Phrase("note.pdf_recovered", n=2).text("en"), Phrase("note.pdf_left_out", n=1).text("en")))
+    assert parse(stored).text("zh") == "2 页文字层无法读取的页面已通过文字识别（OCR）读取；1 页文字层无法读取的页面被略过"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.types import SourcesEvent
@@ -68,3 +70,27 @@ def test_a_marked_passage_survives_another_chunk_size_and_goes_stale_when_its_wo
     report = engine.evaluate()
     assert report.main.queries == 0 and [(s.question, s.reason) for s in report.stale] == [(question, "changed")]
     engine.close()
+
+
+def test_an_over_long_line_is_refused_without_being_read_whole(tmp_path) -> None:
+    """Issue 49 item 9: `eval --queries` read a 300 MB line into memory (658 MB) before refusing it; now at most
+    `labelled.MAX_LINE` characters of it are read."""
+    import tracemalloc
+
+    from desktop_rag.engine.errors import UsageError
+    from desktop_rag.engine.review import labelled
+
+    queries = tmp_path / "q.jsonl"
+    with open(queries, "w", encoding="utf-8") as handle:
+        handle.write('{"_id": "1", "text": "fine"}\n{"_id": "2", "text": "')
+        for _ in range(30):
+            handle.write("x" * (1 << 20))  # 30 MB on one line
+        handle.write('"}\n')
+    tracemalloc.start()
+    try:
+        with pytest.raises(UsageError, match=", line 2: line too long"):
+            labelled._queries(queries)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20, f"{peak / 1e6:.1f} MB held for a line refused at {labelled.MAX_LINE:,} characters"

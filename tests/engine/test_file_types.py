@@ -38,7 +38,7 @@ def test_a_markdown_file_keeps_its_headings(tmp_path: Path):
 
 def test_messages_name_the_supported_kinds():
     assert supported_types() == "PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, web pages (.html), EPUB e-books, e-mail (.eml, .mbox), OpenDocument .odt, RTF, Word 97-2003 .doc, PowerPoint 97-2003 .ppt, Excel 97-2003 .xls, .md, .txt, images"
-    assert scanning.UNSUPPORTED == "Not a supported file type (PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, web pages (.html), EPUB e-books, e-mail (.eml, .mbox), OpenDocument .odt, RTF, Word 97-2003 .doc, PowerPoint 97-2003 .ppt, Excel 97-2003 .xls, .md, .txt, images)"
+    assert str(scanning.UNSUPPORTED) == "Not a supported file type (PDF, Word .docx, PowerPoint .pptx, spreadsheets (.xlsx, .ods), CSV/TSV, web pages (.html), EPUB e-books, e-mail (.eml, .mbox), OpenDocument .odt, RTF, Word 97-2003 .doc, PowerPoint 97-2003 .ppt, Excel 97-2003 .xls, .md, .txt, images)"
 
 
 def test_every_reader_declares_a_loader_that_imports_and_a_unique_type_name():

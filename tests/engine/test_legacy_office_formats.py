@@ -1,6 +1,7 @@
-"""Legacy .doc/.xls/.ppt through real LibreOffice (issue 37 item 2): files LibreOffice itself writes from an .odt,
-.xlsx and .pptx (written by odfpy, openpyxl, python-pptx) are converted by the reader, indexed in the parser
-child, found by an English and a Chinese question and cited with their location. LibreOffice also writes the
+"""Legacy .doc/.xls/.ppt written by real LibreOffice (issue 37 item 2): files LibreOffice itself writes from an .odt,
+.xlsx and .pptx (written by odfpy, openpyxl, python-pptx) are read (the .doc and .ppt converted back by LibreOffice,
+the .xls by calamine since issue 49), indexed in the parser child, found by an English and a Chinese question and
+cited with their location. LibreOffice also writes the
 .rtf and .epub of one test: a real writer's files for those readers.
 
 Skipped where `soffice` is not installed, except when DESKTOP_RAG_REQUIRE_SOFFICE is set: CI installs

@@ -283,7 +283,7 @@ def test_config_repr_hides_key_and_is_frozen():
 
 def test_nothing_configured_means_extractive_mode():
     assert resolve_llm_config(Settings(), env={}) is None
-    assert "No language model is configured" in config_problem(Settings(), env={})
+    assert "No language model is configured" in str(config_problem(Settings(), env={}))
 
 
 def test_preset_defaults_and_env_key():
@@ -299,7 +299,7 @@ def test_preset_defaults_and_env_key():
 def test_remote_preset_without_key_is_not_configured():
     settings = Settings(llm_provider="deepseek")
     assert resolve_llm_config(settings, env={}) is None
-    assert "API key" in config_problem(settings, env={})
+    assert "API key" in str(config_problem(settings, env={}))
 
 
 def test_local_presets_need_no_key():

@@ -152,15 +152,19 @@ def test_attachment_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         msg.add_attachment(f"attachment text {i}".encode(), maintype="text", subtype="plain", filename=f"a{i}.txt")
     doc = load_eml(_write(tmp_path / "many.eml", msg))
     assert [a.part for a in doc.attachments] == ["1/a0.txt", "2/a1.txt"]
-    assert doc.notes == ("3 attachment(s) were not read, over a limit (20 MB each, 2 per message): a2.txt, a3.txt, "
-                         "a4.txt",)
+    assert [str(note) for note in doc.notes] == [
+        "3 attachment(s) were not read: over the limit of 2 attachments a message: a2.txt, a3.txt, a4.txt"]
     monkeypatch.setattr(mail, "MAX_ATTACHMENT_BYTES", 10)
     doc = load_eml(_write(tmp_path / "many.eml", msg))
     assert not doc.attachments and "a4.txt" in doc.sections[0].text  # too large: only the name is kept
+    assert str(doc.notes[1]) == "2 attachment(s) were not read: larger than the limit of 0.0 MB an attachment: a0.txt, a1.txt"
     monkeypatch.setattr(mail, "MAX_ATTACHMENT_BYTES", 1 << 20)
     monkeypatch.setattr(mail, "MAX_ATTACHMENTS", 20)
     monkeypatch.setattr(mail, "MAX_ATTACHED", 3)  # per file
-    assert len(load_eml(_write(tmp_path / "many.eml", msg)).attachments) == 3
+    doc = load_eml(_write(tmp_path / "many.eml", msg))
+    assert len(doc.attachments) == 3  # issue 49: the note names the per-file limit, not the per-message one
+    assert [str(note) for note in doc.notes] == [
+        "2 attachment(s) were not read: over the limit of 3 attachments a file: a3.txt, a4.txt"]
 
 
 def test_mbox_pages_are_message_numbers(tmp_path: Path) -> None:
@@ -214,7 +218,7 @@ def test_eml_file_attachment_is_a_nested_message_within_the_nesting_bound(tmp_pa
     texts = [a.document.sections[0].text for a in doc.attachments]
     assert "Body 3." in texts[0] and "Body 1." in texts[2]  # three levels below the top, no deeper
     assert doc.attachments[2].document.sections[0].heading_path == ("Level 1",)
-    assert doc.notes and "fwd.eml" in doc.notes[0]  # the fourth level is over the bound, and said so
+    assert doc.notes and "fwd.eml" in str(doc.notes[0])  # the fourth level is over the bound, and said so
 
 
 def test_load_email_dispatches_by_suffix(tmp_path: Path) -> None:
@@ -292,7 +296,7 @@ def test_pictures_read_per_file_are_bounded(tmp_path: Path, monkeypatch: pytest.
     for name in ("p1.png", "p2.png"):
         msg.add_attachment(scan, maintype="image", subtype="png", filename=name)
     doc = load_eml(_write(tmp_path / "two.eml", msg), LoadContext(ocr=True))
-    assert [a.part for a in doc.attachments] == ["1/p1.png"] and "p2.png" in doc.notes[0]
+    assert [a.part for a in doc.attachments] == ["1/p1.png"] and "p2.png" in str(doc.notes[0])
 
 
 def test_an_html_body_table_is_cut_in_row_groups_of_the_chunk_size(tmp_path: Path) -> None:

@@ -117,3 +117,15 @@ def test_xhtml_self_closed_anchors_do_not_swallow_the_text(tmp_path: Path) -> No
     doc = load_epub(path)
     text = "\n".join(s.text for s in doc.sections)
     assert "Paragraph 0 tells" in text and "Paragraph 5999 tells of the long voyage north." in text
+
+
+def test_a_doctype_with_an_internal_subset_is_not_read_as_text(tmp_path: Path) -> None:
+    """Issue 49 item 9: `<!DOCTYPE html [<!ENTITY ...>]>` ended at its first ">" for the HTML parser, and the rest of
+    the declaration ("]>") was indexed as the chapter's text; a quoted "]>" inside the subset is no end either."""
+    markup = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html [\n<!ENTITY a "]>">\n<!ENTITY nbsp "&#160;">\n]>\n'
+              '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body><h1>The Quay</h1>'
+              "<p>Nets were mended on the quay.</p></body></html>")
+    doc = load_epub(write_epub(tmp_path / "b.epub", [("ch1.xhtml", "The Quay", markup)]))
+    text = "\n".join(s.text for s in doc.sections)
+    assert "]>" not in text and "ENTITY" not in text and '"' not in text
+    assert text == "The Quay\n\nNets were mended on the quay."

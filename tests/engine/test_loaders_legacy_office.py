@@ -1,4 +1,5 @@
-"""Legacy .doc/.ppt/.xls: a clear message without LibreOffice; with a converter, its result is read.
+"""Legacy .doc/.ppt: a clear message without LibreOffice, or without the component a format needs; with a converter,
+its result is read.
 
 Here conversion runs against a stand-in `soffice` script that behaves as LibreOffice's command line does (writes
 <name>.docx into --outdir), and one that hangs; real LibreOffice: tests/engine/test_legacy_office_formats.py.
@@ -26,8 +27,7 @@ def _no_soffice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(legacy_office, "_USUAL", ())
 
 
-@pytest.mark.parametrize(("suffix", "target", "app"), [(".doc", ".docx", "Word"), (".ppt", ".pptx", "PowerPoint"),
-                                                       (".xls", ".xlsx", "Excel")])
+@pytest.mark.parametrize(("suffix", "target", "app"), [(".doc", ".docx", "Word"), (".ppt", ".pptx", "PowerPoint")])
 def test_without_libreoffice_the_message_names_the_format_and_the_way_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str, target: str, app: str
 ) -> None:
@@ -80,7 +80,7 @@ def test_a_hanging_converter_is_killed_in_time(tmp_path: Path, monkeypatch: pyte
     _fake_soffice(bin_dir, "sleep 60 & sleep 60\n")  # a child of its own too, as soffice.bin is
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(legacy_office, "CONVERT_SECONDS", 1)
-    path = tmp_path / "slow.xls"
+    path = tmp_path / "slow.ppt"
     path.write_bytes(b"\xd0\xcf\x11\xe0")
     started = time.monotonic()
     with pytest.raises(LoadError, match="did not finish converting"):
@@ -97,3 +97,55 @@ def test_converter_that_writes_nothing(tmp_path: Path, monkeypatch: pytest.Monke
     path.write_bytes(b"junk")
     with pytest.raises(LoadError, match="could not convert"):
         load_legacy_office(path)
+
+
+def _installation(root: Path, components: tuple[str, ...], body: str) -> Path:
+    """A LibreOffice laid out as its packages install it: program/soffice (a stand-in) and share/registry with the
+    configuration of each component installed (writer.xcd, calc.xcd, impress.xcd)."""
+    program, registry = root / "program", root / "share" / "registry"
+    program.mkdir(parents=True)
+    registry.mkdir(parents=True)
+    for name in ("main", *components):
+        (registry / f"{name}.xcd").write_text("<oor:data/>")
+    return _fake_soffice(program, body)
+
+
+def test_a_missing_component_is_named_instead_of_blaming_the_file(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 49 item 7: only Writer (and Calc) installed, as a Linux distribution packages them: a .ppt says Impress
+    is missing, not "could not convert this file; it may be damaged"; the .doc still converts."""
+    import docx
+
+    made = tmp_path / "made.docx"
+    document = docx.Document()
+    document.add_paragraph("The 1998 memo about the river survey.")
+    document.save(str(made))
+    soffice = _installation(tmp_path / "lo", ("writer", "calc"),
+                            f'while [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"\ncp "{made}" "$2/input.docx"\n')
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "soffice").symlink_to(soffice)  # as /usr/bin/soffice links into the installation
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    assert legacy_office.installed_components(str(bin_dir / "soffice")) == ("Writer", "Calc")
+    deck = tmp_path / "deck.ppt"
+    deck.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504)
+    with pytest.raises(LoadError) as caught:
+        load_legacy_office(deck)
+    assert str(caught.value) == (
+        "This is an old PowerPoint presentation (.ppt), which is read through LibreOffice Impress, and the LibreOffice "
+        "installed here has no Impress (it has: Writer, Calc). Install LibreOffice Impress (on Debian and Ubuntu the "
+        "package libreoffice-impress), or open it in PowerPoint or LibreOffice Impress and save it as .pptx, then "
+        "index it again.")
+    from desktop_rag.engine.errors import error_text
+
+    assert "没有 Impress" in error_text(caught.value, "zh")
+    memo = tmp_path / "memo.doc"
+    memo.write_bytes(deck.read_bytes())
+    assert "river survey" in load_legacy_office(memo).sections[0].text
+
+
+def test_an_unknown_layout_is_tried(tmp_path: Path) -> None:
+    """Where the installation's registry cannot be found, nothing is claimed missing (the conversion is tried)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    assert legacy_office.installed_components(str(_fake_soffice(bin_dir, "exit 0\n"))) is None

@@ -46,3 +46,24 @@ def test_western_code_page(tmp_path: Path) -> None:
     path = tmp_path / "w.rtf"
     path.write_bytes(rb"{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}}\pard The caf\'e9 serves cr\'e8me br\'fbl\'e9e.\par}")
     assert load_rtf(path).sections[0].text == "The café serves crème brûlée."
+
+
+def test_an_escape_beyond_16_bits_is_a_question_mark(tmp_path: Path) -> None:
+    """Issue 49 item 9: \\u99999999999 made striprtf's chr() raise OverflowError and the file fail."""
+    path = tmp_path / "u.rtf"
+    digits = "9" * 5000  # also past int()'s 4,300-digit limit
+    path.write_bytes(rb"{\rtf1\ansi Over \u99999999999? the limit; \u" + digits.encode() + rb"? far over; "
+                     rb"\u-40000? under; \u8364? euro.\par}")
+    assert load_rtf(path).sections[0].text == "Over ? the limit; far over; ? under; \u20ac euro."
+
+
+def test_binary_data_after_bin_is_skipped_not_called_binary(tmp_path: Path) -> None:
+    """Issue 49 item 9: a picture embedded with \\binN (raw bytes, NULs and control bytes among them) made the whole
+    file "binary data ... renamed .txt?"; an escaped backslash before "bin" is text."""
+    raw = bytes(range(256)) * 4
+    path = tmp_path / "b.rtf"
+    path.write_bytes(rb"{\rtf1\ansi Before the picture. {\*\shppict{\pict\pngblip\bin" + str(len(raw)).encode()
+                     + b" " + raw + rb"}} After the picture.\par}")
+    assert load_rtf(path).sections[0].text == "Before the picture. After the picture."
+    path.write_bytes(rb"{\rtf1\ansi The tool sits in C:\\bin5 on the \'e9quipe's disk.\par}")
+    assert load_rtf(path).sections[0].text == "The tool sits in C:\\bin5 on the \u00e9quipe's disk."

@@ -109,7 +109,7 @@ def test_ocr_switched_off_gives_clear_reasons(scanned: Path, tmp_path: Path) -> 
         report = engine.index([scanned])
     finally:
         engine.close()
-    reasons = {Path(f.path).name: f.error for f in report.failed}
+    reasons = {Path(f.path).name: str(f.error) for f in report.failed}
     assert reasons == {"scan.pdf": message("error.pdf_no_text_ocr_off"), "photo.png": message("error.image_ocr_off")}
     assert report.added == 1  # mixed.pdf: its text page is still read
 

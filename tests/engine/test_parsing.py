@@ -129,3 +129,27 @@ def test_per_file_overhead_is_small(parser: SafeParser) -> None:
     print(f"small .txt per file: in-process {in_process * 1000:.3f} ms, via child {via_child * 1000:.3f} ms")
     assert in_process < 0.002
     assert via_child < 0.005
+
+
+def _noisy(path: Path):
+    """As a Rust library's panic does (calamine on a fuzzed .xls): its message and backtrace go to fd 2."""
+    from desktop_rag.engine.types import ParsedDocument, Section
+
+    os.write(2, b"thread '<unnamed>' panicked at cfb.rs:345:44:\nstack backtrace:\n")
+    return ParsedDocument(sections=(Section(text="read despite the noise"),))
+
+
+def install_noisy_loader() -> None:
+    from desktop_rag.engine.ingest import loaders
+
+    loaders.register(".noisy", _noisy)
+
+
+def test_what_native_code_prints_in_the_child_stays_off_the_terminal(tmp_path: Path, capfd) -> None:
+    """Issue 49: indexing Apache POI's test data printed calamine's panic and a backtrace on the CLI's stderr."""
+    path = tmp_path / "x.noisy"
+    path.write_bytes(b"x")
+    with SafeParser(child_suffixes=frozenset({".noisy"}), init_hook="tests.engine.test_parsing:install_noisy_loader",
+                    max_bytes=LIMIT) as parser:
+        assert parser.parse(path).sections[0].text == "read despite the noise"
+    assert "panicked" not in capfd.readouterr().err

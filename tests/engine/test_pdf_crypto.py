@@ -55,12 +55,12 @@ def test_cli_reason_says_how_and_password_opens_it(tmp_path: Path) -> None:
     first = _cli(home, "index", str(pdf.parent), "--json")
     assert first.returncode == 1, first.stderr
     (failure,) = json.loads(first.stdout)["failed"]
-    assert failure["path"] == str(pdf) and needs_password(failure["error"])
+    assert failure["path"] == str(pdf) and failure["code"] == "pdf_password"
     assert "--password" in failure["error"] and "the app asks for the password" in failure["error"]
 
     wrong = _cli(home, "index", str(pdf.parent), "--password", "not-it", "--json")
     (failure,) = json.loads(wrong.stdout)["failed"]
-    assert "not accepted" in failure["error"] and needs_password(failure["error"])
+    assert "not accepted" in failure["error"] and failure["code"] == "pdf_wrong_password"
 
     right = _cli(home, "index", str(pdf.parent), "--password", PASSWORD, "--json")
     assert right.returncode == 0, right.stdout + right.stderr

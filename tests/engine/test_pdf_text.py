@@ -12,6 +12,8 @@ from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.loaders import LoadContext, load
 from desktop_rag.engine.ingest.loaders import pdf as pdf_loader
 from desktop_rag.engine.ingest.loaders import pdf_open
+from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.types import Hit
 from tests.support import pdf_build as build
 from tests.support.scans import cer
@@ -63,7 +65,7 @@ def test_a_font_without_unicode_map_is_never_indexed_as_garbage_and_ocr_reads_th
     assert all(s.ocr for s in doc.sections)  # the text came from OCR of the drawn page, not from the text layer
     assert not any(sign in text for sign in GARBAGE_SIGNS) and "7KH" not in text  # "The" as glyph numbers
     assert cer("\n".join(lines), text) < 0.05
-    assert doc.notes == (pdf_loader.RECOVERED.format(n=1),)
+    assert doc.notes == (Phrase("note.pdf_recovered", n=1),)
 
 
 def test_a_font_without_unicode_map_fails_with_the_reason_when_ocr_is_off(tmp_path) -> None:
@@ -85,7 +87,7 @@ def test_good_pages_are_kept_and_the_broken_one_left_out_without_ocr(tmp_path, m
     writer.write(path)
     doc = load(path, max_bytes=0, context=LoadContext(ocr=False))
     assert [s.page for s in doc.sections] == [1]
-    assert doc.notes == (pdf_loader.LEFT_OUT.format(n=1),)
+    assert doc.notes == (Phrase("note.pdf_left_out", n=1),)
 
 
 def test_an_embedded_font_with_a_unicode_map_is_read_from_the_text_layer(tmp_path) -> None:
@@ -137,10 +139,11 @@ def test_indexing_says_which_pages_were_recovered_and_stores_no_garbage(tmp_path
     finally:
         engine.close()
     assert report.added == 2 and not report.failed
-    note = pdf_loader.RECOVERED.format(n=1)
+    note = Reason.of(Phrase("note.pdf_recovered", n=1))
     assert [(Path(n.path).name, n.error) for n in report.notes] == [("no-map.pdf", note)]
-    assert report.to_json()["notes"] == [{"path": str(folder / "no-map.pdf"), "note": note}]
-    assert stored == {"no-map.pdf": ("indexed", note), "gbk.pdf": ("indexed", "")}
+    assert report.to_json()["notes"] == [{"path": str(folder / "no-map.pdf"), "note": str(note),
+                                          "code": "note.pdf_recovered"}]
+    assert stored == {"no-map.pdf": ("indexed", note), "gbk.pdf": ("indexed", Reason())}
     assert not any(sign in t for t in texts for sign in GARBAGE_SIGNS) and not any("7KH" in t for t in texts)
     assert any("关于红军作战的原则" in t for t in texts) and any("lighthouse keeper" in t for t in texts)
 
@@ -152,7 +155,7 @@ def test_a_password_pdfium_refuses_and_pypdf_accepts_is_read_by_pypdf(tmp_path, 
     path = _write(tmp_path, "en.pdf", build.standard_pdf([EN]))
 
     def ask(_path, _password=""):
-        raise LoadError(pdf_open.PASSWORD)
+        raise LoadError.coded("pdf_password")
 
     monkeypatch.setattr(pdf_loader, "open_pdfium", ask)
     assert "lighthouse keeper" in _text(load(path, max_bytes=0))

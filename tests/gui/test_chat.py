@@ -89,7 +89,7 @@ def test_model_error_is_a_message_not_a_freeze(make_window, qtbot, tmp_path, llm
     llm_server.tokens = ["Partial ", "answer ", "here ", "and ", "more"]
     llm_server.cut_after = 3
     message, _tokens = _ask(qtbot, window, "What is topic0?")
-    assert message.error and "cut off" in message.error
+    assert message.error and "cut off" in str(message.error)
     assert message.text.startswith("Partial answer here")
     bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
     assert bubble.notice_label.isVisibleTo(window) and "cut off" in bubble.notice_label.text()
@@ -97,7 +97,7 @@ def test_model_error_is_a_message_not_a_freeze(make_window, qtbot, tmp_path, llm
     llm_server.cut_after = None
     llm_server.fail_next(401, times=2, code="invalid_api_key", message="bad key test-key")  # rewrite + answer
     message, _tokens = _ask(qtbot, window, "And topic1?")
-    assert "rejected" in message.error and "test-key" not in message.error
+    assert "rejected" in str(message.error) and "test-key" not in str(message.error)
 
 
 def test_conversations_persist_across_restart(make_window, qtbot, tmp_path, monkeypatch):

@@ -1,5 +1,5 @@
 """With the interface in Chinese, no error the GUI shows holds an English sentence: every error text of the engine's
-table (walked one by one, as a coded error and as the English string a failed file or an answer carries), an
+table (walked one by one, as a coded error and as the Reason a failed file or an answer carries), an
 engine error from a worker, a failed file of an index run, a failed answer, a failed model download and the crash
 dialog."""
 
@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_rag.engine import DesktopRagError, UsageError
+from desktop_rag.engine import DesktopRagError, Reason, UsageError
 from desktop_rag.engine.error_texts import ERROR_TEXTS
 from desktop_rag.engine.messages import message
 from desktop_rag.gui import crash_handler, i18n
@@ -43,7 +43,7 @@ def test_every_error_text_is_shown_in_chinese(key: str) -> None:
     coded = DesktopRagError.coded(key.removeprefix("error."), **values)
     chinese = message(key, "zh", **values)
     assert i18n.error(coded) == chinese
-    assert i18n.error(english) == chinese, "the English text passed on as a string is read back"
+    assert i18n.error(Reason.of(coded)) == chinese, "a failure passed on keeps its code"
     assert english_sentence(chinese) is None, chinese
 
 
@@ -72,7 +72,7 @@ def test_a_failed_file_of_an_index_run(make_window, qtbot, tmp_path) -> None:
     row = window.library_model.index_of(str(docs / "fake.pdf"))
     shown = row.siblingAtColumn(COL_STATE).data(Qt.ItemDataRole.ToolTipRole)
     assert message("error.not_pdf", "zh") in shown and english_sentence(shown) is None, shown
-    i18n.set_language("en")  # the stored reason is English: the same row reads in English again
+    i18n.set_language("en")  # the stored reason is its code: the same row reads in English again
     assert message("error.not_pdf") in row.siblingAtColumn(COL_STATE).data(Qt.ItemDataRole.ToolTipRole)
 
 

@@ -85,9 +85,9 @@ def test_add_folder_indexes_and_shows_states(make_window, qtbot, tmp_path):
     assert bad.siblingAtColumn(COL_NAME).data(StateRole) == "failed"
     reason = bad.siblingAtColumn(COL_NAME).data(ErrorRole)
     assert reason
-    assert reason in bad.siblingAtColumn(COL_STATE).data(Qt.ItemDataRole.ToolTipRole)
+    assert str(reason) in bad.siblingAtColumn(COL_STATE).data(Qt.ItemDataRole.ToolTipRole)
     window.library_panel.tree.setCurrentIndex(bad)
-    assert window.library_panel.detail.isVisibleTo(window) and reason in window.library_panel.detail.text()
+    assert window.library_panel.detail.isVisibleTo(window) and str(reason) in window.library_panel.detail.text()
 
 
 def test_drop_unsupported_file_says_so_and_indexes_supported(make_window, qtbot, tmp_path):

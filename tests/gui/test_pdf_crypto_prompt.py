@@ -70,7 +70,7 @@ def test_wrong_password_keeps_a_clear_reason_and_reindex_asks_again(qtbot, make_
     monkeypatch.setattr(QInputDialog, "getText", staticmethod(answer))
     window = make_window()
     with qtbot.waitSignal(window.index_finished, timeout=INDEX_TIMEOUT_MS,
-                          check_params_cb=lambda r: any("not accepted" in f.error for f in r.failed)):
+                          check_params_cb=lambda r: any("not accepted" in str(f.error) for f in r.failed)):
         window.add_paths([str(docs)])
     assert len(asked) == 1  # the wrong answer is not followed by a second dialog on its own
     with qtbot.waitSignal(window.index_finished, timeout=INDEX_TIMEOUT_MS,

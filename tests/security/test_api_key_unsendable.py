@@ -84,6 +84,6 @@ def test_an_answer_says_the_key_cannot_be_sent_in_the_interface_language(tmp_pat
         engine.close()
     assert isinstance(events[0], SourcesEvent) and events[0].hits
     error = events[-1]
-    assert isinstance(error, ErrorEvent) and error.message.startswith(said)
-    assert "returned an unexpected reply" not in error.message and "codec" not in error.message
+    assert isinstance(error, ErrorEvent) and str(error.message).startswith(said)
+    assert "returned an unexpected reply" not in str(error.message) and "codec" not in str(error.message)
     assert not model_server.chat_requests(), "nothing was sent: the mistake is local"

@@ -76,7 +76,7 @@ def test_crafted_files_fail_alone_and_the_good_ones_are_indexed(tmp_path: Path):
         started = time.monotonic()
         report = engine.index([docs])
         seconds = time.monotonic() - started
-        failed = {Path(f.path).name: f.error for f in report.failed}
+        failed = {Path(f.path).name: str(f.error) for f in report.failed}
         assert set(failed) == {name for name, kept in crafted.items() if not kept}, failed
         for name, reason in failed.items():
             assert reason and reason != CRASHED and "Traceback" not in reason, (name, reason)

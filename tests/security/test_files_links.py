@@ -35,7 +35,7 @@ def test_links_to_outside_are_skipped_with_a_reason_and_inside_links_index_once(
         assert [f.path for f in engine.files()] == [str(docs / "real.txt")]
         assert not [h for h in engine.search("marmalade") if "marmalade" in h.text], "text outside the source was read"
         assert engine.status().chunks == 1, "a linked file was indexed twice"
-        skipped = {e.path: e.error for e in events if e.state == "skipped"}
+        skipped = {e.path: str(e.error) for e in events if e.state == "skipped"}
         assert set(skipped) == {str(docs / "private_link"), str(docs / "payroll.txt")}
         assert all("outside the folder you chose" in why and "not followed" in why for why in skipped.values())
     finally:

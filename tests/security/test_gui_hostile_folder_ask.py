@@ -58,7 +58,7 @@ for chosen in (None, folder):
         table = window.sources_panel.model
         flows.append({
             "filter": chosen, "question": question, "finished": got is not None, "seconds": seconds,
-            "mode": message.mode if message else None, "error": message.error if message else None,
+            "mode": message.mode if message else None, "error": str(message.error) if message else None,
             "answer_shown": bubble.browser.toPlainText() if message else "",
             "notice_format": int(bubble.notice_label.textFormat().value),
             "files": [table.index(r, 1).data() for r in range(table.rowCount())],

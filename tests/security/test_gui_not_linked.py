@@ -48,7 +48,7 @@ def test_a_not_linked_source_is_shown_as_such_and_indexed_only_where_the_user_li
     (private / "plan.txt").write_text(f"Plan\n\n{SECRET}.", encoding="utf-8")
     hit = next(h for h in window.backend.engine.search("tomatoes south fence") if h.path.endswith("plan.txt"))
     location, pdf = _locate(window.backend.engine, hit, 1 << 20)
-    assert pdf is None and location.text == "" and "not linked" in location.error
+    assert pdf is None and location.text == "" and "not linked" in str(location.error)
 
     chosen = tmp_path / "chosen"
     chosen.mkdir()

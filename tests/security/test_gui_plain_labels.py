@@ -111,7 +111,7 @@ def test_file_names_and_errors_in_the_library_are_literal(qtbot, window, tmp_pat
     failed = next(model.index(r, 0) for r in range(1, model.rowCount()) if model.index(r, 0).data().endswith(".pdf"))
     panel.tree.setCurrentIndex(failed)
     assert panel.detail.isVisibleTo(panel)
-    assert_literal(panel.detail, report.failed[0].error)  # the failure reason, as the user reads it
+    assert_literal(panel.detail, str(report.failed[0].error))  # the failure reason, as the user reads it
     assert _tooltip_over(qtbot, panel.tree, failed) == panel.detail.text()
     other = next(model.index(r, 0) for r in range(1, model.rowCount()) if model.index(r, 0).data().endswith(".txt"))
     assert _tooltip_over(qtbot, panel.tree, other) == str(docs / f"{MARKUP}.txt")  # the path, literally

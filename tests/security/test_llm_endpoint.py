@@ -43,7 +43,7 @@ def test_other_addresses_are_not_local(url):
 def test_a_look_alike_host_needs_a_key_like_any_remote_server():
     settings = Settings(llm_base_url="http://127.evil.com/v1", llm_model="m")
     assert resolve_llm_config(settings, env={}) is None  # no placeholder key, no request
-    assert "API key" in config_problem(settings, env={})
+    assert "API key" in str(config_problem(settings, env={}))
     local = resolve_llm_config(Settings(llm_base_url="http://127.0.0.1:8080/v1", llm_model="m"), env={})
     assert local is not None and local.api_key != ""  # local servers never need the user's key
 

@@ -134,7 +134,7 @@ events, errors = [], []
 answer.yielded.connect(events.append)
 answer.errored.connect(errors.append)
 need(answer.finished, 120000)
-errors += [e.message for e in events if type(e).__name__ == "ErrorEvent"]
+errors += [str(e.message) for e in events if type(e).__name__ == "ErrorEvent"]
 worker.submit(IndexRequest("close"))
 need(worker.closed, 60000)
 thread.quit()

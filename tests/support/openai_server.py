@@ -170,6 +170,13 @@ def run_openai_server() -> Iterator[FakeOpenAIServer]:
         server.stop()
 
 
+def serve_replying(reply: str) -> Iterator[FakeOpenAIServer]:
+    """A fixture's body: a fake server answering `reply`, stopped afterwards (`yield from serve_replying(...)`)."""
+    with run_openai_server() as server:
+        server.reply = reply
+        yield server
+
+
 def _split_words(text: str) -> list[str]:
     words = text.split(" ")
     return [w if i == 0 else " " + w for i, w in enumerate(words)]

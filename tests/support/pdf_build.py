@@ -197,8 +197,11 @@ def _widths(data: bytes, gids: set[int]) -> str:
     return "[" + " ".join(parts) + "]"
 
 
-def _to_unicode(gids: dict[str, int]) -> bytes:
-    lines = [f"<{gid:04X}> <{ord(ch):04X}>" for ch, gid in sorted(gids.items(), key=lambda kv: kv[1])]
+def _to_unicode(gids: dict[str, int], units: dict[str, str] | None = None) -> bytes:
+    """A ToUnicode map giving each glyph its character, or the UTF-16 units `units` names for it (hex digits)."""
+    units = units or {}
+    lines = [f"<{gid:04X}> <{units.get(ch, f'{ord(ch):04X}')}>"
+             for ch, gid in sorted(gids.items(), key=lambda kv: kv[1])]
     chunks = [lines[i:i + 100] for i in range(0, len(lines), 100)]
     body = "".join(f"{len(c)} beginbfchar\n" + "\n".join(c) + "\nendbfchar\n" for c in chunks)
     return ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) "
@@ -207,16 +210,25 @@ def _to_unicode(gids: dict[str, int]) -> bytes:
             "endcmap CMapName currentdict /CMap defineresource pop end end").encode()
 
 
-def embedded_pdf(pages: list[list[str]], font_path: str | Path, *, to_unicode: bool, size: float = 12) -> bytes:
-    """Text in an embedded TrueType font (Type 0, Identity-H: each character written as its glyph id).
+def embedded_pdf(pages: list[list[str]] | list[list[tuple[float, float, str]]], font_path: str | Path, *,
+                 to_unicode: bool, size: float = 12, units: dict[str, str] | None = None) -> bytes:
+    """Text in an embedded TrueType font (Type 0, Identity-H: each character written as its glyph id): lines, or
+    placements (`table_lines`).
 
     With `to_unicode` the font carries a ToUnicode map (what good PDF writers do); without one the glyph ids are
-    all an extractor has, so the text layer is garbage while the page renders right (and OCR can read it)."""
+    all an extractor has, so the text layer is garbage while the page renders right (and OCR can read it).
+    `units` makes the map give some characters other UTF-16 units ({"x": "D800"}: a lone surrogate)."""
     data = Path(font_path).read_bytes()
     cmap = _cmap_format4(data)
-    used = {ch for page in pages for line in page for ch in line}
+    texts = [[item if isinstance(item, str) else item[2] for item in page] for page in pages]
+    used = {ch for page in texts for line in page for ch in line}
     gids = {ch: cmap.get(ord(ch), 0) for ch in used}
-    contents = [_content(p, lambda s: _hex(b"".join(struct.pack(">H", gids[c]) for c in s)), size) for p in pages]
+
+    def encode(s: str) -> str:
+        return _hex(b"".join(struct.pack(">H", gids[c]) for c in s))
+
+    contents = [_content(p, encode, size) if all(isinstance(i, str) for i in p) else _placed(p, encode, size)
+                for p in pages]
     this = len(pages) * 2 + 3
     unicode_ref = f" /ToUnicode {this + 4} 0 R" if to_unicode else ""
     objects: list[bytes | str] = [
@@ -230,7 +242,7 @@ def embedded_pdf(pages: list[list[str]], font_path: str | Path, *, to_unicode: b
         _stream(data, f" /Length1 {len(data)}"),
     ]
     if to_unicode:
-        objects.append(_stream(_to_unicode(gids)))
+        objects.append(_stream(_to_unicode(gids, units)))
     return _document(contents, objects)
 
 
@@ -283,3 +295,30 @@ def placed_pdf(pages: list[list[tuple[float, float, str]]], font: Predefined | N
         f"<< /Type /FontDescriptor /FontName /{font.base_font} /Flags 6 /FontBBox [0 -200 1000 900] "
         f"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
     ])
+
+
+# ---- broken pages sharing one content stream (issue 49: OCR limits) ----
+
+
+def shared_broken_pdf(broken_pages: int) -> bytes:
+    """A first page of real text, then `broken_pages` pages that all show one content stream of control-character
+    glyphs (Helvetica has none for them: a text layer of control characters over blank pages): 7 KB for 40 pages,
+    each of which would otherwise be drawn and sent to text recognition."""
+    first_broken = 5
+    content = first_broken + broken_pages
+    font = content + 1
+    kids = " ".join(f"{i} 0 R" for i in [3, *range(first_broken, first_broken + broken_pages)])
+    good = b"BT /F1 12 Tf 56 760 Td (The harbour survey of 1998 counted forty two fishing boats.) Tj ET"
+    glyphs = "".join(chr(c) for c in range(1, 32) if c not in (10, 13))
+    broken = "\n".join(f"BT /F1 14 Tf 56 {760 - 20 * i} Td {_literal(glyphs)} Tj ET" for i in range(30))
+
+    def page(contents: int) -> str:
+        return (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE_W} {PAGE_H}] /Contents {contents} 0 R "
+                f"/Resources << /Font << /F1 {font} 0 R >> >> >>")
+
+    objects: list[bytes | str] = ["<< /Type /Catalog /Pages 2 0 R >>",
+                                  f"<< /Type /Pages /Kids [{kids}] /Count {broken_pages + 1} >>", page(4), _stream(good)]
+    objects += [page(content) for _ in range(broken_pages)]
+    objects += [_stream(broken.encode("latin-1")),
+                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
+    return write_pdf(objects)

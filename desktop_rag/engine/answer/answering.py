@@ -25,6 +25,7 @@ from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import message
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.types import (
     AnswerEvent,
     ChatTurn,
@@ -99,7 +100,7 @@ class Answerer:
                 found = self.search(query, int(self.settings.top_k))
             hits = list(found)
         except DesktopRagError as exc:
-            yield ErrorEvent(str(exc))
+            yield ErrorEvent(Reason.of(exc))
             return
         # vectors still loading (keyword only) and the translations searched: the SourcesEvent says so
         searched = SourcesEvent((), query, bool(getattr(found, "keyword_only", False)),
@@ -172,7 +173,7 @@ class Answerer:
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so
                 yield _done(exc.partial or "".join(parts), used, "llm", str(exc))
                 return
-            yield ErrorEvent(str(exc), partial=exc.partial or "".join(parts))
+            yield ErrorEvent(Reason.of(exc), partial=exc.partial or "".join(parts))
             return
         text = "".join(parts)
         notice = STOPPED if _is_set(cancel) else ""
@@ -206,7 +207,7 @@ class Answerer:
         """The answer's one notice that no model is set (the answer text has no label; the banner explains more)."""
         language = _language(question)
         problem = None if language == "zh" else config_problem(self.settings)
-        if problem is None or problem.startswith("No language model is configured"):
+        if problem is None or problem.code == "no_model_configured":
             return message("extractive_notice", language)
         return message("extractive_notice_problem", language, problem=problem)
 

@@ -14,7 +14,7 @@ from desktop_rag.engine.answer.compression import compression_mode
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig, resolve_llm_config
 from desktop_rag.engine.answer.replay import AnswerReplay
-from desktop_rag.engine.answer.summarising import Summariser
+from desktop_rag.engine.answer.summarising import Memory, Summariser
 from desktop_rag.engine.answer.summary_budget import summary_budget
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.store import answer_cache, passages, summary_cache
@@ -30,6 +30,7 @@ class Loaded(Protocol):
     read_only: bool
     index_model: str
     store: Store
+    summaries: Memory  # a read-only library's section and document summaries, in memory
 
     def chinese_interface(self) -> bool: ...
     def embedder(self) -> Embedder: ...
@@ -79,7 +80,8 @@ def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
     return Summariser(lambda: loaded.store, budget, client, fingerprint(loaded, config) if client else {},
                       lambda texts: loaded.embedder().embed(texts),
                       lambda ids: passages.stored_vectors(loaded.store, ids),
-                      cache=settings.answer_cache, writable=not loaded.read_only)
+                      cache=settings.answer_cache, writable=not loaded.read_only,
+                      limit=int(settings.summary_request_limit), memory=loaded.summaries)
 
 
 def fingerprint(loaded: Loaded, config: LLMConfig) -> dict:

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from desktop_rag.engine.messages import Phrase, message
+from desktop_rag.engine.reasons import Reason
 
 KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -192,16 +193,17 @@ def key_problem(key: str, language: str = "en") -> str | None:
     return None
 
 
-def config_problem(settings: Any, env: Mapping[str, str] = os.environ) -> str | None:
-    """Why no model is configured, as advice for the user; None when one is."""
+def config_problem(settings: Any, env: Mapping[str, str] = os.environ) -> Reason | None:
+    """Why no model is configured, as advice for the user (a front end shows it through `error_text`); None when
+    one is."""
     provider, preset, base_url, model, key = _resolve_parts(settings, env)
     label = preset.label if preset else Phrase("phrase.the_model_server")
     if not base_url and not model:
-        return message("error.no_model_configured")  # English: front ends read it back (error_text)
+        return Reason.coded("no_model_configured")
     if not base_url:
-        return message("error.no_server_address", label=label)
+        return Reason.coded("no_server_address", label=label)
     if not model:
-        return message("error.no_model_name", label=label)
+        return Reason.coded("no_model_name", label=label)
     if not key and not is_local_url(base_url):
-        return message("error.no_api_key_set", label=label)
+        return Reason.coded("no_api_key_set", label=label)
     return None

@@ -18,6 +18,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
 
 from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
@@ -25,7 +26,9 @@ from desktop_rag.engine.answer.llm import LLMClient, LLMError
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, joined, sections
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import message
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import summary_cache
 from desktop_rag.engine.store.store import Store
@@ -51,16 +54,25 @@ MAP_TOKENS = 300  # a section's summary, at most (fewer when many sections must 
 MIN_MAP_TOKENS = 80
 
 
+class Memory(Protocol):
+    """Summaries kept in this process's memory (the runtime's bounded LRU): a read-only library stores none."""
+
+    def get(self, key: str) -> str | None: ...
+    def put(self, key: str, value: str, size: int) -> None: ...
+
+
 class Summariser:
-    """Summaries of the library's documents for one model (None: extractive) and request size (`budget` tokens)."""
+    """Summaries of the library's documents for one model (None: extractive) and request size (`budget` tokens).
+    One that needs more than `limit` requests runs only when confirmed (`summarise(confirm_cost=True)`)."""
 
     def __init__(self, store: Callable[[], Store], budget: int, llm: LLMClient | None, fingerprint: dict,
                  embed: Embed, stored_vectors: Stored | None = None, cache: bool = True, writable: bool = True,
-                 ) -> None:
+                 limit: int = 0, memory: Memory | None = None) -> None:
         self._store, self.budget, self.llm = store, budget, llm
         self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
         self._embed, self._stored_vectors = embed, stored_vectors
         self._cache, self._writable = cache, writable
+        self.limit, self._memory = limit, memory
 
     # ---- planning ----
 
@@ -116,11 +128,15 @@ class Summariser:
     # ---- summarising ----
 
     def summarise(self, path: str, language: str | None = None, cancel: threading.Event | None = None,
-                  refresh: bool = False) -> Iterator[AnswerEvent]:
-        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any).
-        `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section summaries
-        are still used (they depend on their section's text alone)."""
+                  refresh: bool = False, confirm_cost: bool = False) -> Iterator[AnswerEvent]:
+        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any, also
+        "summary_over_limit" when it takes more than `limit` requests and `confirm_cost` is not set: nothing is
+        sent). `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section
+        summaries are still used (they depend on their section's text alone)."""
         plan, parts, map_tokens = self._layout(path, language)
+        if self.limit and plan.requests > self.limit and not confirm_cost:
+            raise UsageError.coded("summary_over_limit", name=os.path.basename(plan.path), requests=plan.requests,
+                                   sections=plan.sections, tokens=plan.tokens, limit=self.limit)
         if plan.mode == "extractive":
             yield from self._extractive(parts, plan.language, cancel)
         elif plan.mode == "whole":
@@ -155,7 +171,7 @@ class Summariser:
                     text = text.strip()
                     made.extend(calls)
                 except LLMError as exc:
-                    yield ErrorEvent(str(exc))
+                    yield ErrorEvent(Reason.of(exc))
                     return
                 if _is_set(cancel):
                     yield DoneEvent("", "llm", (), STOPPED)
@@ -198,7 +214,7 @@ class Summariser:
             if exc.kind == "length":
                 yield _done(exc.partial or "".join(pieces), hits, "llm", str(exc))
                 return
-            yield ErrorEvent(str(exc), partial=exc.partial or "".join(pieces))
+            yield ErrorEvent(Reason.of(exc), partial=exc.partial or "".join(pieces))
             return
         text = "".join(pieces)
         if _is_set(cancel):
@@ -238,12 +254,20 @@ class Summariser:
         return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
     def _cached(self, key: str) -> str | None:
-        return summary_cache.get(self._store().db, key) if self._cache else None
+        if not self._cache:
+            return None
+        stored = summary_cache.get(self._store().db, key)
+        return stored if stored is not None or self._memory is None else self._memory.get(key)
 
     def _keep(self, key: str, file_id: int, text: str) -> None:
-        if self._cache and self._writable and text:
+        """Store a section's or a document's summary; a read-only library keeps it in this process's memory."""
+        if not (self._cache and text):
+            return
+        if self._writable:
             with self._store().transaction() as db:
                 summary_cache.put(db, key, file_id, text)
+        elif self._memory is not None:
+            self._memory.put(key, text, 2 * len(text) + 200)
 
 
 def document_language(text: str) -> str:

@@ -58,7 +58,7 @@ def document_chunks(store: Store, path: str) -> list[Hit]:
     rows = passages.file_chunks(store, record.id, MAX_CHUNKS)
     if not rows:
         if record.error:
-            raise UsageError.coded("nothing_to_summarise_because", path=_shown(path), why=_shown(record.error))
+            raise UsageError.coded("nothing_to_summarise_because", path=_shown(path), why=record.error)
         raise UsageError.coded("nothing_to_summarise", path=_shown(path))
     return [Hit(r[0], 1.0, path, r[1], r[2], r[3], record.id, r[4], r[5], r[6], bool(r[7])) for r in rows]
 

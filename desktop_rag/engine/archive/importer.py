@@ -15,9 +15,10 @@ import numpy as np
 
 from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.messages import Phrase, message
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.store import Store
 
@@ -44,14 +45,13 @@ class ImportReport:
                 "model": self.model, "documents": self.documents, "documents_dir": self.documents_dir}
 
 
-def model_problem(content: ArchiveContent, library_model: str, library_dimension: int | None) -> str | None:
-    """Why the archive's vectors cannot be used here (the English text of error "archive_model", which a front end
-    shows in its language through `errors.error_text`), or None."""
+def model_problem(content: ArchiveContent, library_model: str, library_dimension: int | None) -> Reason | None:
+    """Why the archive's vectors cannot be used here (error "archive_model", which a front end shows in its
+    language through `errors.error_text`), or None."""
     same_dimension = library_dimension in (None, content.manifest["dimension"])
     if not len(content.vector_ids) or (content.model == library_model and same_dimension):
         return None
-    return message("error.archive_model", "en", model=content.model, library_model=library_model,
-                   count=len(content.chunks))
+    return Reason.coded("archive_model", model=content.model, library_model=library_model, count=len(content.chunks))
 
 
 def import_content(store: Store, content: ArchiveContent, *, name: str | None, use_vectors: bool,

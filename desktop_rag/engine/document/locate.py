@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.ingest.chunking import document_text
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
@@ -62,7 +63,7 @@ class Location:
     rects: tuple[tuple[float, float, float, float], ...] = ()
     page_count: int = 0
     text: str = ""
-    error: str = ""  # the file could not be read: why
+    error: Reason = Reason()  # the file could not be read: why (shown through `errors.error_text`)
     passage: str = ""  # the stored passage text, shown beside the page when it is not matched
     focus: tuple[tuple[int, int], ...] = ()  # the hit's focus (sentences quoted or sent) as start/end like `start`/`end`
     focus_rects: tuple[tuple[float, float, float, float], ...] = ()  # PDFs: the focus spans' rectangles
@@ -206,13 +207,13 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     base = Location(hit.path, kind, state, NOT_FOUND, page=hit.page, passage=hit.text,
                     carrier=carrier.path if carrier else "")
     if state == MISSING:
-        return _replace(base, error="The file was moved or deleted since it was indexed")
+        return _replace(base, error=Reason.coded("view_vanished"))
     try:
         if kind == "pdf":
             return locate_in_pdf(hit, base, pdf, carrier, max_bytes)
         return _locate_in_text(hit, base, max_bytes, table_chars, carrier)
     except LoadError as exc:
-        return _replace(base, error=str(exc))
+        return _replace(base, error=Reason.of(exc))
 
 
 def open_pdf(path: str, carrier: Carrier | None = None, max_bytes: int = 0):

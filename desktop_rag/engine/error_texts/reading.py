@@ -126,10 +126,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "zh": "LibreOffice 无法转换此文件；它可能已损坏，或并不是{name}"},
     "phrase.legacy.doc": {"en": "an old Word document (.doc)", "zh": "旧版 Word 文档（.doc）"},
     "phrase.legacy.ppt": {"en": "an old PowerPoint presentation (.ppt)", "zh": "旧版 PowerPoint 演示文稿（.ppt）"},
-    "phrase.legacy.xls": {"en": "an old Excel workbook (.xls)", "zh": "旧版 Excel 工作簿（.xls）"},
     "phrase.legacy_app.doc": {"en": "Word or LibreOffice Writer", "zh": " Word 或 LibreOffice Writer "},
     "phrase.legacy_app.ppt": {"en": "PowerPoint or LibreOffice Impress", "zh": " PowerPoint 或 LibreOffice Impress "},
-    "phrase.legacy_app.xls": {"en": "Excel or LibreOffice Calc", "zh": " Excel 或 LibreOffice Calc "},
     "error.not_odt": {"en": "Not an OpenDocument .odt file (it is not a zip package; was another file renamed .odt?)",
                       "zh": "这不是 OpenDocument .odt 文件（不是 zip 包；是否把别的文件改成了 .odt？）"},
     "error.odt_no_content": {"en": "This zip file is not an OpenDocument document (there is no content.xml inside)",
@@ -254,7 +252,4 @@ TEXTS: dict[str, dict[str, str]] = {
                            "zh": "{n} 页文字层无法读取的页面已通过文字识别（OCR）读取"},
     "note.pdf_left_out": {"en": "{n} page(s) with an unreadable text layer were left out",
                           "zh": "{n} 页文字层无法读取的页面被略过"},
-    "note.attachments_over_bounds": {"en": "{n} attachment(s) were not read, over a limit ({mb} MB each, {count} per "
-                                           "message): {names}",
-                                     "zh": "{n} 个附件超出上限（每个 {mb} MB，每封邮件 {count} 个），未被读取：{names}"},
 }

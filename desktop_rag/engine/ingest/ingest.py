@@ -8,20 +8,29 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.errors import LoadError, ModelMismatchError
+from desktop_rag.engine.errors import (
+    PASS_THROUGH, DesktopRagError, DiskFullError, LoadError, ModelMismatchError, is_disk_full,
+)
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
 from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skipped_types
-from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedding_text
+from desktop_rag.engine.ingest.embed_isolation import embed, embed_by_file
+from desktop_rag.engine.models.embedding import Embedder, batch_size_for
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.store import AttachmentRows, FileRecord, SourceRecord, Store
 from desktop_rag.engine.store.vector_index import VectorIndex
-from desktop_rag.engine.types import FailedFile, FileEvent, IndexReport, ParsedDocument, Progress
+from desktop_rag.engine.ingest.loaders import failure_words
+from desktop_rag.engine.types import ChunkDraft, FailedFile, FileEvent, IndexReport, ParsedDocument, Progress
+
+if TYPE_CHECKING:
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +141,15 @@ class Ingestor:
                 sha = "" if disk.problem else file_sha256(disk.path)  # a bad name: not read, fails alone
             except OSError:
                 continue  # vanished between listing and reading: the next scan settles it
-            if self._settle_without_reading(source_id, disk, sha, existing, by_hash, vanished, force):
+            try:
+                if self._settle_without_reading(source_id, disk, sha, existing, by_hash, vanished, force):
+                    continue
+            except PASS_THROUGH:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - this file alone
+                if _ends_run(exc):
+                    raise
+                self._fail(source_id, disk.path, disk.size, disk.mtime_ns, sha, _reason(exc, "store_failed"))
                 continue
             work.append(_Work(source_id, disk, sha, existing))
             self.on_file(FileEvent(disk.path, "queued"))
@@ -187,26 +204,49 @@ class Ingestor:
         self.on_progress(Progress("text", len(work), len(work), rate=len(work) / max(time.monotonic() - started, 1e-6)))
 
     def _index_one(self, item: _Work) -> None:
-        disk = item.disk
+        """Read, chunk and store one file. Whatever goes wrong fails this file alone, with a reason, and the run
+        goes on; only a cancel (nothing recorded), a full disk, or a library that cannot even record the
+        failure ends the run."""
         try:
-            if disk.problem:
-                raise LoadError(disk.problem)
-            doc = self.parser.parse(disk.path, on_page=self._ocr_progress, cancel=self.cancel)
-            _check_unchanged(disk)
-            chunks = chunk_document(doc, self.settings.chunk_size, self.settings.chunk_overlap)
-            if not chunks:
-                raise LoadError.coded("no_text_extracted")
+            doc, chunks, attached = self._read(item)
         except ParseCancelled:
             return  # nothing recorded: the file is read again on the next run
-        except LoadError as exc:
-            error = str(exc)
-            self._drop_vectors(
-                self.store.record_failure(item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, error))
-            self.tally.failed.append(FailedFile(disk.path, error))
-            self.on_file(FileEvent(disk.path, "failed", error))
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a native library's panic too
+            self._fail(*_where(item), _reason(exc, "reader_failed"))
             return
-        note = "; ".join(doc.notes)
-        attached = self._attachment_rows(disk.path, doc)
+        try:
+            self._store(item, doc, chunks, attached)
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            if _ends_run(exc):
+                raise
+            self._fail(*_where(item), _reason(exc, "store_failed"))
+
+    def _read(self, item: _Work) -> tuple[ParsedDocument, list[ChunkDraft], list[AttachmentRows]]:
+        """The file's document, its chunks and its attachments' rows (LoadError when there is nothing to keep)."""
+        disk = item.disk
+        if disk.problem:
+            raise LoadError.coded(disk.problem)
+        doc = self.parser.parse(disk.path, on_page=self._ocr_progress, cancel=self.cancel)
+        _check_unchanged(disk)
+        try:
+            chunks = chunk_document(doc, self.settings.chunk_size, self.settings.chunk_overlap)
+            attached = self._attachment_rows(disk.path, doc)
+        except (LoadError, MemoryError):
+            raise
+        except Exception as exc:
+            raise _reason(exc, "chunking_failed") from exc
+        if not chunks:
+            raise LoadError.coded("no_text_extracted")
+        return doc, chunks, attached
+
+    def _store(self, item: _Work, doc: ParsedDocument, chunks: list[ChunkDraft],
+               attached: list[AttachmentRows]) -> None:
+        disk = item.disk
+        note = Reason.of(*doc.notes)
         dropped = self.store.replace_file_chunks(
             item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached)
         self._drop_vectors(dropped)
@@ -224,6 +264,19 @@ class Ingestor:
             self.tally.chunks += len(a.chunks)
             self.on_file(FileEvent(a.path, "indexed", a.note, chunks=len(a.chunks), carrier=disk.path))
 
+    def _fail(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, error: LoadError, *,
+              attachment: int | None = None) -> None:
+        """Record the file as failed with `error` (an e-mail's `attachment` row below its message); when even that
+        cannot be written the library is at fault, and the run ends with that error."""
+        reason = Reason.of(error)  # its code and values: shown in the user's language, never read back from English
+        if attachment is not None:
+            dropped = self.store.fail_attachment(attachment, reason)
+        else:
+            dropped = self.store.record_failure(source_id, path, size, mtime_ns, sha256, reason)
+        self._drop_vectors(dropped)
+        self.tally.failed.append(FailedFile(path, reason))
+        self.on_file(FileEvent(path, "failed", reason))
+
     def _attachment_rows(self, path: str, doc: ParsedDocument) -> list[AttachmentRows]:
         """The documents a file carries (an e-mail's attachments), chunked, with their paths below `path`."""
         rows = []
@@ -231,7 +284,7 @@ class Ingestor:
             chunks = chunk_document(a.document, self.settings.chunk_size, self.settings.chunk_overlap)
             if chunks:
                 rows.append(AttachmentRows(attachment_path(path, a.part), a.size, a.sha256, chunks,
-                                           "; ".join(a.document.notes)))
+                                           Reason.of(*a.document.notes)))
         return rows
 
     def _ocr_progress(self, page: int, pages: int) -> None:
@@ -261,8 +314,9 @@ class Ingestor:
             if not rows:
                 break
             last_id = rows[-1][0]
-            texts = [embedding_text(heading, text) for _, heading, text in rows]
-            matrix = embedder.embed(texts, batch_size=self.settings.embed_batch_size)
+            matrix = self._embed(embedder, rows)
+            if matrix is None:
+                continue
             if matrix.shape[1] != vectors.dimension:  # e.g. an endpoint now serving another model under one name
                 raise ModelMismatchError.coded("dimension_changed", model=embedder.model_id, now=matrix.shape[1],
                                                held=vectors.dimension)
@@ -271,7 +325,7 @@ class Ingestor:
             keep = [i for i, cid in enumerate(ids) if cid in stored]
             vectors.add([ids[i] for i in keep], matrix[keep])
             done += len(rows)
-            del texts, matrix, rows
+            del matrix, rows
             release_freed_memory()
             rate = done / max(time.monotonic() - started, 1e-6)
             remaining = max(total - done, 0)
@@ -279,6 +333,42 @@ class Ingestor:
                                       eta_seconds=remaining / rate if rate else None))
         self.tally.embedded += done
         return done
+
+    def _embed(self, embedder: Embedder, rows: list) -> np.ndarray | None:
+        """The vectors of `rows`; when the batch fails, each file's passages alone (`embed_isolation`): a file
+        the model cannot embed fails with the reason, its rows leave `rows`, the others are kept."""
+        try:
+            return embed(embedder, rows, self.settings.embed_batch_size)
+        except PASS_THROUGH:
+            raise
+        except DesktopRagError:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - which file, if any, is found next
+            kept, matrix, failed = embed_by_file(self.store, embedder, rows, self.settings.embed_batch_size, exc)
+        rows[:] = kept
+        for record, error in failed:
+            self._fail(record.source_id, record.path, record.size, record.mtime_ns, record.sha256,
+                       _reason(error, "embedding_failed"), attachment=record.id if record.parent_id else None)
+        return matrix
+
+
+def _reason(exc: BaseException, step: str) -> LoadError:
+    """The reason a file failed: a LoadError as raised, anything else as "`step` failed" with the library's words
+    (logged with its traceback: it is a bug to fix or a library's limit to know)."""
+    if isinstance(exc, LoadError):
+        return exc
+    log.warning("Indexing one file failed at %s", step, exc_info=exc)
+    return LoadError.coded(step, error=failure_words(exc))
+
+
+def _where(item: _Work) -> tuple[int, str, int, int, str]:
+    """What a failure record of `item` needs: source, path, size, mtime, sha256."""
+    return item.source_id, item.disk.path, item.disk.size, item.disk.mtime_ns, item.sha256
+
+
+def _ends_run(exc: BaseException) -> bool:
+    """A full disk fails every file after it too: the run stops and says so (DiskFullError)."""
+    return isinstance(exc, DiskFullError) or is_disk_full(exc)
 
 
 def _same_stat(record: FileRecord, disk: DiskFile) -> bool:

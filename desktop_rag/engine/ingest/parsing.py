@@ -1,9 +1,11 @@
 """Crash- and hang-safe parsing: every format but plain text is read in a long-lived child process.
 
 The child runs under a memory cap (RLIMIT_AS where the OS has it), a time budget that grows with the
-number of pages it has to recognise (OCR), and a cap on the text it may send back. While it recognises
-text it streams ("page", done, total) messages, so the status panel can say "recognising text, page 3 of 40";
-a cancel kills it at once (the next file gets a fresh child).
+number of pages it has to recognise (OCR; never past the file's OCR time limit) and with the parts that carry
+budgets of their own (("time", seconds): an e-mail's attachments), and a cap on the text it may send back. While
+it recognises text it streams ("page", done, total) messages, so the status panel can say "recognising text,
+page 3 of 40"; a cancel kills it at once (the next file gets a fresh child). Each child writes its temporary files
+into a scratch folder of its own, which the parent removes when the child ends, however it ends.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.file_types import CHILD_SUFFIXES
-from desktop_rag.engine.ingest import loaders
-from desktop_rag.engine.ingest.loaders import LoadContext
+from desktop_rag.engine.ingest import loaders, scratch
+from desktop_rag.engine.ingest.loaders import OCR_MAX_PAGES, OCR_MAX_SECONDS, LoadContext
 from desktop_rag.engine.types import ParsedDocument
 
 STARTUP_TIMEOUT_S = 60.0
@@ -71,11 +73,14 @@ def _is_memory_failure(exc: BaseException) -> bool:
 
 
 def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped: bool) -> tuple:
-    """Parse one file in the child; the reply to send (progress goes out while it runs)."""
+    """Parse one file in the child; the reply to send (progress and requests for more time go out while it runs)."""
     path, max_bytes, options = request
     context = LoadContext(
         password=options.get("password", ""), ocr=options.get("ocr", True),
         page=lambda done, total: conn.send(("page", done, total)), table_chars=options.get("table_chars", 500),
+        more_time=lambda seconds: conn.send(("time", seconds)),
+        ocr_max_pages=options.get("ocr_max_pages", OCR_MAX_PAGES),
+        ocr_max_seconds=options.get("ocr_max_seconds", OCR_MAX_SECONDS),
     )
     try:
         doc = parse_in_process(Path(path), max_bytes, context)
@@ -86,23 +91,28 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
     except BaseException as exc:  # noqa: BLE001 - report, keep serving
         if capped and _is_memory_failure(exc):
             return ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
-        return ("error", LoadError.coded("reader_failed", error=f"{type(exc).__name__}: {exc}"))
+        return ("error", LoadError.coded("reader_failed", error=loaders.failure_words(exc)))
     limit = options.get("max_text_chars", MAX_TEXT_CHARS)
     if limit and doc.char_count > limit:
         return ("error", LoadError.coded("too_much_text", chars=limit))
     return ("ok", doc)
 
 
-def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0) -> None:
+def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0, scratch_folder: str = "") -> None:
     """Child loop: receive (path, max_bytes, options), reply ('ok', doc), ('error', msg) or ('fatal', msg).
 
-    'fatal' means the child ran out of memory and exits after replying (the parent starts a new one).
+    'fatal' means the child ran out of memory and exits after replying (the parent starts a new one). Every
+    temporary file of the child goes into `scratch_folder`, which the parent removes once the child is gone.
     """
     import logging
     import signal
+    import tempfile
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
+    if scratch_folder:
+        tempfile.tempdir = scratch_folder
     logging.getLogger("pypdf").setLevel(logging.ERROR)
+    logging.getLogger("pypdfium2").setLevel(logging.ERROR)  # "Explicitly closing <PdfBitmap>": not for a terminal
     # import now so the first file's time limit is fair
     for name in ("pypdfium2", "pypdf", "docx", "pptx", "python_calamine"):
         try:
@@ -113,6 +123,7 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0)
         module, _, func = init_hook.partition(":")
         getattr(importlib.import_module(module), func)()
     capped = _limit_memory(max_memory_mb)
+    _quiet_stderr()
     try:
         conn.send(("ready", capped))
     except OSError:  # the parent gave up on this child before it was ready (closing, or a replacement)
@@ -128,10 +139,21 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0)
         try:
             conn.send(reply)
         except MemoryError:
-            reply = ("fatal", OUT_OF_MEMORY.format(mb=max_memory_mb))
+            reply = ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
             conn.send(reply)
         if reply[0] == "fatal":
             return
+
+
+def _quiet_stderr() -> None:
+    """What native code prints while a file is read (a Rust library's panic and its backtrace, C libraries'
+    warnings) is not for a terminal: the file's failure reason says what failed (a panic included)."""
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    os.dup2(quiet, 2)
+    os.close(quiet)
 
 
 class SafeParser:
@@ -168,7 +190,10 @@ class SafeParser:
         self.passwords: dict[str, str] = {}
         self.password = ""
         self.table_chars = 500  # the chunk size: tables are cut into row groups of at most this
+        self.ocr_max_pages = OCR_MAX_PAGES  # pages one file may send to text recognition (Settings)
+        self.ocr_max_seconds = OCR_MAX_SECONDS  # text recognition time of one file (Settings)
         self.restarts = 0
+        self._scratch = ""
         self.memory_capped = False  # whether the current child runs under the memory cap
         self._ctx = multiprocessing.get_context("spawn")
         self._proc: multiprocessing.process.BaseProcess | None = None
@@ -196,10 +221,12 @@ class SafeParser:
         path = Path(path)
         loaders.check_file(path, self.max_bytes)
         options = {"password": self.passwords.get(str(path), self.password), "ocr": self.ocr,
-                   "max_text_chars": self.max_text_chars, "table_chars": self.table_chars}
+                   "max_text_chars": self.max_text_chars, "table_chars": self.table_chars,
+                   "ocr_max_pages": self.ocr_max_pages, "ocr_max_seconds": self.ocr_max_seconds}
         if path.suffix.lower() not in self.child_suffixes:
             context = LoadContext(password=options["password"], ocr=self.ocr, page=on_page or _ignore_page,
-                                  table_chars=self.table_chars)
+                                  table_chars=self.table_chars, ocr_max_pages=self.ocr_max_pages,
+                                  ocr_max_seconds=self.ocr_max_seconds)
             return parse_in_process(path, self.max_bytes, context)
         with self._lock:
             return self._parse_in_child(path, options, on_page or _ignore_page, cancel)
@@ -222,10 +249,11 @@ class SafeParser:
     # ---- child management ----
 
     def _spawn(self) -> None:
-        """Start a child without waiting for it to be ready."""
+        """Start a child without waiting for it to be ready, with a scratch folder of its own."""
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
+        self._scratch = scratch.new_folder()
         proc = self._ctx.Process(
-            target=_child_main, args=(child_conn, self.init_hook, self.max_memory_mb),
+            target=_child_main, args=(child_conn, self.init_hook, self.max_memory_mb, self._scratch),
             name="desktop-rag-parser", daemon=True,
         )
         proc.start()
@@ -269,6 +297,8 @@ class SafeParser:
                 proc.kill()
                 proc.join(timeout=5.0)
             proc.close()
+        folder, self._scratch = self._scratch, ""
+        scratch.remove(folder)  # what a killed reading left there (an e-mail's attachments)
 
     def _replace_child(self) -> None:
         """Kill the current child and start a fresh one in the background."""
@@ -292,13 +322,23 @@ class SafeParser:
             conn.send((str(path), self.max_bytes, options))
         started = time.monotonic()
         budget, described = self.timeout_s, Phrase("phrase.seconds", n=f"{self.timeout_s:g}")
+        extra = 0.0  # seconds the reader asked for: parts with budgets of their own (an e-mail's attachments)
+        ocr = 0.0
         while True:
             message = self._next_message(conn, started + budget, cancel, described)
+            if message[0] == "time":
+                extra += message[1]
+                budget = self.timeout_s + ocr + extra
+                described = Phrase("phrase.seconds", n=f"{budget:g}")
+                continue
             if message[0] != "page":
                 break
             _, done, total = message
-            if self.timeout_s + total * self.ocr_page_s > budget:
-                budget = self.timeout_s + total * self.ocr_page_s
+            # the pages to recognise, but never past the file's OCR time limit (plus the page under way)
+            wanted = min(total * self.ocr_page_s, self.ocr_max_seconds + self.ocr_page_s)
+            if wanted > ocr:
+                ocr = wanted
+                budget = self.timeout_s + ocr + extra
                 described = Phrase("phrase.ocr_budget", budget=f"{budget:g}", base=f"{self.timeout_s:g}",
                                    page=f"{self.ocr_page_s:g}", total=total)
             on_page(done, total)

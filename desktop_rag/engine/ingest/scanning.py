@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.file_types import is_supported, supported_types
-from desktop_rag.engine.messages import message
 from desktop_rag.engine.paths import display_text, is_ignored_name, is_inside, is_valid_text
+from desktop_rag.engine.reasons import Reason
 
-BAD_NAME = message("error.bad_file_name")  # stored as a failed file's reason (front ends show it translated)
-LINK_OUTSIDE = message("error.link_outside")
-UNSUPPORTED = message("error.unsupported_type", types=supported_types())
-NOT_REGULAR = message("error.not_regular_skipped")
+BAD_NAME = "bad_file_name"  # the code of a failed file's reason known from its name alone
+LINK_OUTSIDE = Reason.coded("link_outside")  # why something is skipped (front ends show it in their language)
+UNSUPPORTED = Reason.coded("unsupported_type", types=supported_types())
+NOT_REGULAR = Reason.coded("not_regular_skipped")
 NO_SUFFIX = "(no extension)"
 
 
@@ -31,7 +31,7 @@ class DiskFile:
     path: str
     size: int
     mtime_ns: int
-    problem: str = ""  # a reason known from the listing alone (an undecodable name): the file is not read
+    problem: str = ""  # the error code of a reason known from the listing alone (BAD_NAME): the file is not read
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class SkippedPath:
     """Something in a source that is not indexed, and why."""
 
     path: str
-    reason: str
+    reason: Reason
 
 
 def skipped_types(skipped: list[SkippedPath]) -> dict[str, int]:

@@ -166,10 +166,13 @@ def _qrels(path: Path) -> dict[str, set[str]]:
 
 
 def _lines(path: Path):
-    """(line number, text) of the non-empty lines; UsageError for a file that cannot be read."""
+    """(line number, text) of the non-empty lines; UsageError for a file that cannot be read, or for a line longer
+    than MAX_LINE, found without reading more of it (a 300 MB line is never held in memory)."""
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            for number, line in enumerate(handle, 1):
+            number = 0
+            while line := handle.readline(MAX_LINE + 1):
+                number += 1
                 if len(line) > MAX_LINE:
                     raise UsageError.coded("bad_labelled_set", path=str(path), line=number, problem="line too long")
                 if line.strip():

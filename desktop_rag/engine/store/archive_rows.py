@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from desktop_rag.config import CHUNKING_SETTINGS
+from desktop_rag.engine.store import legacy_reasons
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text import keyword
@@ -60,13 +61,16 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
                 "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
                 (source_paths[s["id"]], s["kind"], now, collection_id, int(detached))).lastrowid
         new_file: dict[int, int] = {}
+        deadline = time.monotonic() + legacy_reasons.BUDGET_S  # an archive's reasons are English text: read once
         for f in sorted(files, key=lambda f: f.get("parent_id") is not None):  # a message before its attachments
             parent = f.get("parent_id")
+            reason = legacy_reasons.parse(f["error"], deadline)
             new_file[f["id"]] = db.execute(
-                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, chunk_count, indexed_at, "
-                "parent_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, reason, chunk_count, "
+                "indexed_at, parent_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (new_source[f["source_id"]], file_paths[f["id"]], f["size"], f["mtime_ns"], f["sha256"], f["status"],
-                 f["error"], f["chunk_count"], now, None if parent is None else new_file[parent])).lastrowid
+                 str(reason), reason.to_json(), f["chunk_count"], now,
+                 None if parent is None else new_file[parent])).lastrowid
         next_id = store._next_chunk_id()
         new_chunk = {}
         for number, c in enumerate(sorted(chunks, key=lambda c: c["id"])):

@@ -1,5 +1,5 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
-that have text, the stored vectors of given chunks."""
+that have text, the stored vectors of given chunks; and for an index run, the files of given chunks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.store import FileRecord, Store
 
 
 def file_chunks(store: Store, file_id: int, limit: int) -> list[tuple]:
@@ -33,4 +33,17 @@ def stored_vectors(store: Store, chunk_ids: list[int]) -> dict[int, np.ndarray]:
         rows = store.db.execute(
             f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
         found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
+    return found
+
+
+def chunk_files(store: Store, chunk_ids: list[int]) -> dict[int, FileRecord]:
+    """The file of each of these chunks, by chunk id (a chunk gone meanwhile is not in it)."""
+    found = {}
+    for start in range(0, len(chunk_ids), 500):
+        batch = chunk_ids[start:start + 500]
+        rows = store.db.execute(
+            "SELECT c.id, f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count, "
+            f"f.parent_id FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({','.join('?' * len(batch))})",
+            batch)
+        found.update((row[0], FileRecord(*row[1:])) for row in rows)
     return found

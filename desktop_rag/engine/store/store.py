@@ -14,11 +14,13 @@ import numpy as np
 from desktop_rag.config import private_dir, private_file
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
-from desktop_rag.engine.store import answer_cache, grades, keyword_index, summary_cache, versioning
+from desktop_rag.engine.reasons import Reason
+from desktop_rag.engine.store import answer_cache, grades, keyword_index, legacy_reasons, summary_cache, versioning
 from desktop_rag.engine.text import keyword
 from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
 
-SCHEMA_VERSION = 3  # 2: collections (sources.collection_id, conversations.collection_id); 3: files.parent_id
+SCHEMA_VERSION = 4  # 2: collections (sources.collection_id, conversations.collection_id); 3: files.parent_id;
+# 4: files.reason (a failure or a note as its codes: reasons.Reason; older rows read once, legacy_reasons)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -104,7 +106,7 @@ class FileRecord:
     mtime_ns: int
     sha256: str
     status: str
-    error: str
+    error: Reason  # why it failed, or its reader's note on an indexed file
     chunk_count: int
     parent_id: int | None = None  # an e-mail's attachment: the file row of the message that carries it
 
@@ -117,7 +119,7 @@ class AttachmentRows:
     size: int
     sha256: str
     chunks: Sequence[ChunkDraft]
-    note: str = ""
+    note: Reason = Reason()
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class SourceRecord:
 
 
 _SOURCE_COLUMNS = "id, path, kind, collection_id, detached"
-_FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id"
+_FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
 _CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in _FILE_COLUMNS.split(", "))  # a file's parent row
 # Added (schema 2 and later) to tables that older libraries already have (ALTER TABLE: no REFERENCES with a default).
 _ADDED_COLUMNS = (
@@ -140,6 +142,8 @@ _ADDED_COLUMNS = (
     ("messages", "sent_json", "TEXT"),  # what an answer sent, kept with it (issue 40); older messages have none
     # schema 3: an e-mail's attachments are files of their own, rows that go with their message's row
     ("files", "parent_id", "INTEGER REFERENCES files(id) ON DELETE CASCADE"),
+    # schema 4: `error` as codes and values (reasons.Reason.to_json; '' when the English text is all there is)
+    ("files", "reason", "TEXT NOT NULL DEFAULT ''"),
 )
 _ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS sources_collection ON sources(collection_id)",
                   "CREATE INDEX IF NOT EXISTS files_parent ON files(parent_id)")
@@ -178,7 +182,8 @@ class Store:
     # ---- schema and meta -------------------------------------------------
 
     def _migrate(self) -> None:
-        """Create or upgrade the schema in one transaction (schema 1 -> 2: every source joins "Default")."""
+        """Create or upgrade the schema in one transaction (schema 1 -> 2: every source joins "Default"; 3 -> 4:
+        the stored reasons read once into codes, `legacy_reasons`)."""
         with self.transaction():
             has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
             version = int(self.get_meta("schema_version") or 0) if has_meta else 0
@@ -192,6 +197,8 @@ class Store:
             if "ocr" not in columns:  # libraries made before OCR: text recognised from images is flagged
                 self.db.execute("ALTER TABLE chunks ADD COLUMN ocr INTEGER NOT NULL DEFAULT 0")
             self._add_collections()
+            if 0 < version < 4:
+                legacy_reasons.migrate(self.db)
             versioning.install(self.db)
             answer_cache.install(self.db)
             summary_cache.install(self.db)
@@ -322,17 +329,17 @@ class Store:
             rows = self.db.execute(sql + f" f WHERE {_IN_COLLECTION} ORDER BY path", (collection_id,)).fetchall()
         else:
             rows = self.db.execute(sql + " ORDER BY path").fetchall()
-        return [FileRecord(*r) for r in rows]
+        return [_file(r) for r in rows]
 
     def file_by_path(self, path: str) -> FileRecord | None:
         row = self.db.execute(f"SELECT {_FILE_COLUMNS} FROM files WHERE path = ?", (path,)).fetchone()
-        return FileRecord(*row) if row else None
+        return _file(row) if row else None
 
     def carrier(self, path: str) -> FileRecord | None:
         """The file that carries the attachment at `path` (an e-mail), or None when `path` is no attachment."""
         row = self.db.execute(f"SELECT {_CARRIER_COLUMNS} FROM files f JOIN files p ON p.id = f.parent_id "
                               "WHERE f.path = ?", (path,)).fetchone()
-        return FileRecord(*row) if row else None
+        return _file(row) if row else None
 
     def file_linked(self, path: str) -> bool:
         """False for a file of a source imported without its documents (not linked): never read from disk."""
@@ -356,21 +363,31 @@ class Store:
         self.db.execute("UPDATE files SET path = ? || substr(path, ?), source_id = ?, mtime_ns = ? WHERE parent_id = ?",
                         (new_path, len(old_path) + 1, source_id, mtime_ns, file_id))
 
-    def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, error: str) -> list[int]:
-        """Mark a file failed (its old chunks go); returns chunk ids whose vectors were dropped."""
+    def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str,
+                       error: Reason) -> list[int]:
+        """Mark a file failed (its old chunks go) with its reason; returns chunk ids whose vectors were dropped."""
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
             dropped = self._drop_chunks(file_id) + self._drop_attachments(file_id)
             self.db.execute(
-                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, chunk_count=0, indexed_at=? "
-                "WHERE id=?",
-                (size, mtime_ns, sha256, error, time.time(), file_id),
+                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, reason=?, chunk_count=0, "
+                "indexed_at=? WHERE id=?",
+                (size, mtime_ns, sha256, str(error), error.to_json(), time.time(), file_id),
             )
+        return dropped
+
+    def fail_attachment(self, file_id: int, error: Reason) -> list[int]:
+        """Mark an attachment row failed with its reason (its chunks go, it stays below its message); returns chunk
+        ids whose vectors were dropped."""
+        with self.transaction():
+            dropped = self._drop_chunks(file_id)
+            self.db.execute("UPDATE files SET status='failed', error=?, reason=?, chunk_count=0, indexed_at=? "
+                            "WHERE id=?", (str(error), error.to_json(), time.time(), file_id))
         return dropped
 
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
-        note: str = "", attachments: Sequence[AttachmentRows] = (),
+        note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (),
     ) -> list[int]:
         """Text phase: swap a file's chunks (and keyword rows), and its attachments' rows, in one transaction.
         `note` (what the reader says about an indexed file, e.g. PDF pages read by OCR) is kept in its `error`
@@ -411,11 +428,12 @@ class Store:
             self.db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
         self.set_meta("next_chunk_id", str(next_id + len(chunks)))
 
-    def _set_indexed(self, file_id: int, size: int, mtime_ns: int, sha256: str, note: str, chunk_count: int) -> None:
+    def _set_indexed(self, file_id: int, size: int, mtime_ns: int, sha256: str, note: Reason,
+                     chunk_count: int) -> None:
         self.db.execute(
-            "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, chunk_count=?, "
+            "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, reason=?, chunk_count=?, "
             "indexed_at=? WHERE id=?",
-            (size, mtime_ns, sha256, note, chunk_count, time.time(), file_id),
+            (size, mtime_ns, sha256, str(note), note.to_json(), chunk_count, time.time(), file_id),
         )
 
     def _drop_attachments(self, file_id: int, keep: set[int] | frozenset[int] = frozenset()) -> list[int]:
@@ -502,7 +520,7 @@ class Store:
             self.db.execute("DELETE FROM chunks")
             self.db.execute("DELETE FROM chunks_fts")
             self.db.execute(
-                "UPDATE files SET status='pending', error='', chunk_count=0, size=-1, mtime_ns=-1, sha256=''"
+                "UPDATE files SET status='pending', error='', reason='', chunk_count=0, size=-1, mtime_ns=-1, sha256=''"
             )
             self._bump_generation()
 
@@ -543,9 +561,9 @@ class Store:
 
     def failed_files(self, collection_id: int | None = None) -> list[FailedFile]:
         where, args = (f" AND {_IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
-        rows = self.db.execute(f"SELECT path, error FROM files f WHERE status = 'failed'{where} ORDER BY path",
+        rows = self.db.execute(f"SELECT path, error, reason FROM files f WHERE status = 'failed'{where} ORDER BY path",
                                args).fetchall()
-        return [FailedFile(p, e) for p, e in rows]
+        return [FailedFile(p, Reason.stored(e, r)) for p, e, r in rows]
 
     def hits_for(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
         """Turn (chunk_id, score) pairs into Hits with provenance, keeping the order; unknown ids are skipped."""
@@ -581,6 +599,11 @@ _IN_COLLECTION = "f.source_id IN (SELECT id FROM sources WHERE collection_id = ?
 
 def _source(row: Sequence) -> SourceRecord:
     return SourceRecord(row[0], row[1], row[2], row[3], bool(row[4]))
+
+
+def _file(row: Sequence) -> FileRecord:
+    """A files row (_FILE_COLUMNS) as a record, its reason read from its codes (`reasons.Reason.stored`)."""
+    return FileRecord(*row[:7], Reason.stored(row[7], row[10]), row[8], row[9])
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:

@@ -6,7 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, Reason, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
@@ -66,7 +66,10 @@ class ChatController(QObject):
         backend.status_changed.connect(self._status_changed)
         backend.library_changed.connect(self._library_changed)
         self.stored_vectors = 0  # passages with a vector in the library (the last status): what a load loads
-        self.before_ask = None  # (question, scope, go(bool)): checks a question first (SummaryFlow's estimate)
+        # (question, scope, go(bool, confirmed=False)): checks a question first (SummaryFlow's estimate); `confirmed`:
+        # the user accepted a summary's cost (Engine.ask(confirm_cost): one over the request limit needs it)
+        self.before_ask = None
+        self.before_summary = None  # (path, go(bool, confirmed=False)): the same for Regenerate on a summary
         self._pending: object | None = None  # the question waiting for that check (a token: Stop drops it)
         self.summary_paths: dict[int, str] = {}  # answer row -> the file a summary of this session summarised
         i18n.on_change(self._update_title)
@@ -150,7 +153,12 @@ class ChatController(QObject):
         if previous is None or previous.role != "user" or self.streaming or self.checking:
             return
         if row in self.summary_paths:  # started from the document's menu: not a question to recognise again
-            self.summarise(self.summary_paths[row], previous.text, refresh=True)
+            path = self.summary_paths[row]
+            if self.before_summary is None:
+                self.summarise(path, previous.text, refresh=True)
+            else:  # its estimate again: the stored section summaries may be gone
+                self.before_summary(path, lambda go, confirmed=False: go and self.summarise(
+                    path, previous.text, refresh=True, confirm_cost=confirmed))
         else:
             self.ask(previous.text, refresh=True)
 
@@ -166,31 +174,33 @@ class ChatController(QObject):
         pending = self._pending = object()
         self.chat_panel.set_streaming(True)  # Stop drops the question (`stop`)
 
-        def checked(go: bool) -> None:
+        def checked(go: bool, confirmed: bool = False) -> None:
             if self._pending is not pending:  # stopped meanwhile
                 return
             self._pending = None
             self.chat_panel.set_streaming(False)
             if go:
-                self._ask(question, refresh, scope)
+                self._ask(question, refresh, scope, confirmed)
 
         self.before_ask(question, scope, checked)
 
-    def _ask(self, question: str, refresh: bool, scope: dict) -> None:
+    def _ask(self, question: str, refresh: bool, scope: dict, confirm_cost: bool = False) -> None:
         if self.streaming or self.backend.stopped:
             return
         # Engine.ask stops itself on the flag (ending with "Stopped.") and saves the turns of the conversation
         self.begin(question, lambda cid: self.stream(question, cid, self.backend.engine.ask, question, cid,
-                                                     refresh=refresh, **scope))
+                                                     refresh=refresh, confirm_cost=confirm_cost, **scope))
 
-    def summarise(self, path: str, text: str, refresh: bool = False) -> None:
-        """Stream the summary of the file at `path` under the question `text` (`refresh`: written anew)."""
+    def summarise(self, path: str, text: str, refresh: bool = False, confirm_cost: bool = False) -> None:
+        """Stream the summary of the file at `path` under the question `text` (`refresh`: written anew;
+        `confirm_cost`: the user accepted its estimate, needed past the request limit)."""
         if self.streaming or self.backend.stopped:
             return
         engine = self.backend.engine
 
         def start(cid: int | None) -> None:
-            self.stream(text, cid, engine.summarise, path, conversation_id=cid, question=text, refresh=refresh)
+            self.stream(text, cid, engine.summarise, path, conversation_id=cid, question=text, refresh=refresh,
+                        confirm_cost=confirm_cost)
             self.summary_paths[self._row] = path
 
         self.begin(text, start)
@@ -218,7 +228,7 @@ class ChatController(QObject):
         self.select_message(self._row)
         worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
         worker.yielded.connect(self._on_event)
-        worker.errored.connect(lambda message: self._on_error(ErrorEvent(message)))
+        worker.errored.connect(lambda message: self._on_error(ErrorEvent(Reason.of(message))))
         worker.finished.connect(self._on_finished)
         self.worker = worker
         self.answer_started.emit()

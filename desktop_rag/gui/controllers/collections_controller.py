@@ -19,7 +19,7 @@ class CollectionsController(QObject):
     failed = Signal(str)  # a message for the user
     exported = Signal(object)  # ExportReport
     imported = Signal(object)  # ImportReport
-    import_check = Signal(str, object)  # archive path, model problem (str) or None: ask before importing
+    import_check = Signal(str, object)  # archive path, model problem (a Reason) or None: ask before importing
 
     def __init__(self, backend: Backend, chat: ChatController, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -1,7 +1,9 @@
 """Summarise a document from the library's menu or the viewer (issue 40): the plan read off the GUI thread, the
-estimate asked first when the summary takes more than one request, then the summary streams in the chat like an
-answer (ChatController.summarise), its progress shown and Stop cancelling it. A question with a summary's shape
-("summarise X", `summary_shaped`) gets the same estimate before it is asked (ChatController.before_ask)."""
+estimate asked first when the summary takes more than one request (saying so when it passes the request limit,
+`Settings.summary_request_limit`: the engine runs such a summary only when confirmed), then the summary streams in
+the chat like an answer (ChatController.summarise), its progress shown and Stop cancelling it. A question with a
+summary's shape ("summarise X", `summary_shaped`) gets the same estimate before it is asked
+(ChatController.before_ask), and so does Regenerate on a summary (ChatController.before_summary)."""
 
 from __future__ import annotations
 
@@ -27,17 +29,22 @@ class SummaryFlow(QObject):
         self.chat = chat
         self.estimate_box: QMessageBox | None = None
         chat.before_ask = self.check_question
+        chat.before_summary = self.check_summary
 
     def summarise(self, path: str) -> None:
+        self.check_summary(path, lambda go, confirmed=False: go and self._start(path, confirmed))
+
+    def check_summary(self, path: str, proceed: Callable[..., object]) -> None:
+        """`proceed(go, confirmed)` once the summary of `path` is estimated (and asked about when it is costly)."""
         if self.chat.streaming or self.chat.checking or self.backend.stopped:
             return
         engine = self.backend.engine
-        self.backend.run(lambda: engine.summary_plan(path),
-                         lambda plan: self._confirm(plan, lambda go: go and self._start(path)), self._failed)
+        self.backend.run(lambda: engine.summary_plan(path), lambda plan: self._confirm(plan, proceed), self._failed)
 
-    def check_question(self, question: str, scope: dict, proceed: Callable[[bool], object]) -> None:
-        """`proceed(True)` at once for an ordinary question; for a summary question, after its estimate (or
-        `proceed(False)` when it is declined). A failed check goes on: the answer says what is wrong."""
+    def check_question(self, question: str, scope: dict, proceed: Callable[..., object]) -> None:
+        """`proceed(True)` at once for an ordinary question; for a summary question, after its estimate
+        `proceed(True, confirmed=True)` (or `proceed(False)` when it is declined). A failed check goes on
+        unconfirmed: the answer says what is wrong."""
         if not summary_shaped(question):
             proceed(True)
             return
@@ -47,26 +54,29 @@ class SummaryFlow(QObject):
                          lambda plan: self._confirm(plan, proceed) if plan else proceed(True),
                          lambda _message: proceed(True))
 
-    def _confirm(self, plan, proceed: Callable[[bool], object]) -> None:
-        """Ask before a summary of several requests (`proceed(yes)`); go on at once for one."""
+    def _confirm(self, plan, proceed: Callable[..., object]) -> None:
+        """Ask before a summary of several requests (`proceed(yes, confirmed=yes)`); go on at once for one."""
         if plan.requests <= 1:
-            proceed(True)
+            proceed(True, True)
             return
         box = QMessageBox(QMessageBox.Icon.Question, i18n.tr("summary.estimate_title"),
                           i18n.tr("summary.estimate", name=shown_name(plan.path), sections=plan.sections,
                                   tokens=f"{plan.tokens:,}", requests=plan.requests),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.chat.chat_panel)
         box.setTextFormat(Qt.TextFormat.PlainText)  # a file name
+        limit = self.backend.engine.settings.summary_request_limit
+        more = [i18n.tr("summary.over_limit", limit=limit)] if plan.requests > limit else []
         if plan.seconds:  # known once the model has answered in this session
-            box.setInformativeText(i18n.tr("summary.estimate_time", time=duration_text(plan.seconds)))
+            more.append(i18n.tr("summary.estimate_time", time=duration_text(plan.seconds)))
+        box.setInformativeText(" ".join(more))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         yes = box.button(QMessageBox.StandardButton.Yes)
-        box.finished.connect(lambda _result: proceed(box.clickedButton() is yes))
+        box.finished.connect(lambda _result: proceed(box.clickedButton() is yes, box.clickedButton() is yes))
         self.estimate_box = box
         box.open()  # never exec(): the GUI thread does not wait in a nested loop
 
-    def _start(self, path: str) -> None:
-        self.chat.summarise(path, i18n.tr("summary.question", name=shown_name(path)))
+    def _start(self, path: str, confirmed: bool) -> None:
+        self.chat.summarise(path, i18n.tr("summary.question", name=shown_name(path)), confirm_cost=confirmed)
 
     def _failed(self, message: str) -> None:
         show_plain(self.chat.chat_panel, QMessageBox.Icon.Warning, i18n.tr("summary.failed_title"), message)

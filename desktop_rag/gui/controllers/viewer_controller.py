@@ -21,6 +21,7 @@ from desktop_rag.engine import (
     Hit,
     IndexedFile,
     Location,
+    Reason,
     find_in_pdf,
     locate,
     location_text,
@@ -357,7 +358,7 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     if not linked:  # its path came from someone else's archive: nothing is read there
         kind = "pdf" if hit.path.lower().endswith(".pdf") else "text"
         return Location(hit.path, kind, MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
-                        error=tr("not_linked")), None
+                        error=Reason.of(tr("not_linked"))), None
     holder = engine.carrier(hit.path)
     carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
     pdf = None

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine import ChatTurn, Hit, SentPrompt
+from desktop_rag.engine import ChatTurn, Hit, Reason, SentPrompt
 
 MessageRole = Qt.ItemDataRole.UserRole + 1
 ConversationIdRole = Qt.ItemDataRole.UserRole + 2
@@ -22,7 +22,7 @@ class Message:
     query: str = ""
     mode: str = ""
     notice: str = ""
-    error: str = ""
+    error: Reason | str = ""  # why the answer failed (a worker's failure: already in the interface's language)
     streaming: bool = False
     keyword_only: bool = False  # searched while the vectors were loading: keyword matches only (SourcesEvent)
     loading_passages: int = 0  # how many passages that index holds (0: not known)

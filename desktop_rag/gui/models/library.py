@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from desktop_rag.engine import FileEvent, FileRecord, is_inside
+from desktop_rag.engine import FileEvent, FileRecord, Reason, is_inside
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.models.library_cells import HEADERS, file_data, file_detail, source_data  # noqa: F401
 from desktop_rag.gui.models.library_filter import NameFilter
@@ -300,7 +300,7 @@ class LibraryModel(QAbstractTableModel):
         row = self._current(source, event.path)
         files, chunks, failed = counts(row)
         keeps_error = event.state in ("failed", "indexed", "unchanged")  # a failure's reason, or the reader's note
-        row = FileRow(row.path, event.state, event.error if keeps_error else "", row.chunks, row.attachment)
+        row = FileRow(row.path, event.state, event.error if keeps_error else Reason(), row.chunks, row.attachment)
         if event.state in ("indexed", "unchanged", "failed", "removed"):
             row.chunks = event.chunks
         self._live[event.path] = row
@@ -320,7 +320,7 @@ class LibraryModel(QAbstractTableModel):
         files, chunks, failed = counts(row)
         source.files, source.chunks, source.failed = (source.files + files, source.chunks + chunks,
                                                       source.failed + failed)
-        stand_in = FileRecord(0, 0, event.path, 0, 0, "", "pending", "", 0)
+        stand_in = FileRecord(0, 0, event.path, 0, 0, "", "pending", Reason(), 0)
         self._mark(source, self._add_file(s_pos, source, stand_in))
 
     def _mark(self, source: SourceRow, position: int | None) -> None:

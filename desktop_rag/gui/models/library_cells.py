@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QApplication, QStyle
 
+from desktop_rag.engine import Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library_rows import (
     COL_CHUNKS,
@@ -69,8 +70,9 @@ def source_data(source: SourceRow, expansion: bool | None, column: int, role: in
     return None
 
 
-def file_detail(state: str, error: str) -> str:
-    """What is said about a file besides its name: why it failed, or its reader's note on an indexed file."""
+def file_detail(state: str, error: Reason | str) -> str:
+    """What is said about a file besides its name: why it failed, or its reader's note on an indexed file (from its
+    codes, in the interface's language: nothing is matched against English text here, on the GUI thread)."""
     if not error:
         return ""
     return i18n.tr("library.failed_reason" if state == "failed" else "library.note", reason=i18n.error(error))

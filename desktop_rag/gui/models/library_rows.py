@@ -7,7 +7,7 @@ from operator import attrgetter
 
 from PySide6.QtCore import Qt
 
-from desktop_rag.engine import FileRecord, SourceRecord
+from desktop_rag.engine import FileRecord, Reason, SourceRecord
 
 COL_NAME, COL_STATE, COL_CHUNKS = range(3)
 PathRole = Qt.ItemDataRole.UserRole + 1
@@ -27,7 +27,7 @@ class FileRow:
 
     path: str
     state: str
-    error: str = ""
+    error: Reason = Reason()  # why it failed, or its reader's note (shown in the interface's language)
     chunks: int = 0
     attachment: bool = False  # an e-mail's attachment, listed under its message
 

@@ -9,9 +9,12 @@ from typing import Callable
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import reader_for
+from desktop_rag.engine.ingest.valid_text import valid_document, valid_text
 from desktop_rag.engine.types import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
+OCR_MAX_PAGES = 300  # the defaults of Settings.ocr_max_pages and .ocr_max_minutes: a long scanned book
+OCR_MAX_SECONDS = 30 * 60.0
 
 
 
@@ -19,14 +22,23 @@ def _no_progress(_done: int, _total: int) -> None:
     return None
 
 
+def _no_time(_seconds: float) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class LoadContext:
-    """What a loader may need besides the path: a PDF password, whether OCR is on, where page progress goes."""
+    """What a loader may need besides the path: a PDF password, whether OCR is on, where page progress goes, the
+    OCR limits of one file, and whom to tell that a part with a budget of its own begins (its seconds are added to
+    the parser's limit for the file: an e-mail's attachments)."""
 
     password: str = ""  # tried when a PDF does not open with the empty password
     ocr: bool = True
     page: PageCallback = _no_progress
     table_chars: int = 500  # the chunk size: a table is cut into row groups of at most this (ingest.tables)
+    more_time: Callable[[float], None] = _no_time
+    ocr_max_pages: int = OCR_MAX_PAGES  # pages of one file sent to text recognition; the rest are left out, noted
+    ocr_max_seconds: float = OCR_MAX_SECONDS  # text recognition time of one file; pages after it are left out
 
 
 Loader = Callable[[Path, LoadContext], ParsedDocument]
@@ -71,8 +83,19 @@ def check_file(path: Path, max_bytes: int) -> int:
     return st.st_size
 
 
+MAX_FAILURE_WORDS = 300  # characters of a library's own words kept in a failure reason
+
+
+def failure_words(exc: BaseException) -> str:
+    """What a library said when it failed, for a reason a person reads: its type and message, valid text
+    (`valid_text`: a file's lone surrogate quoted in a KeyError must not stop the reason being stored), bounded."""
+    words = valid_text(f"{type(exc).__name__}: {exc}")
+    return words if len(words) <= MAX_FAILURE_WORDS else words[:MAX_FAILURE_WORDS - 1] + "…"
+
+
 def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> ParsedDocument:
-    """Parse one file in this process; every failure is a LoadError a person can read."""
+    """Parse one file in this process; every failure is a LoadError a person can read. The result's text is
+    valid text (`valid_text.valid_document`): this is the one way out of every reader."""
     path = Path(path)
     suffix = path.suffix.lower()
     loader = loader_for(suffix)
@@ -80,7 +103,7 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
         raise LoadError.coded("type_not_supported", suffix=path.suffix or "(none)")
     check_file(path, max_bytes)
     try:
-        return loader(path, context or LoadContext())
+        return valid_document(loader(path, context or LoadContext()))
     except LoadError:
         raise
     except FileNotFoundError as exc:
@@ -94,4 +117,4 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
     except OSError as exc:
         raise LoadError.coded("file_unreadable", reason=exc.strerror or exc) from exc
     except Exception as exc:  # a loader bug must not stop the batch
-        raise LoadError.coded("reader_failed", error=f"{type(exc).__name__}: {exc}") from exc
+        raise LoadError.coded("reader_failed", error=failure_words(exc)) from exc

@@ -1,4 +1,5 @@
-"""Word .docx loader (python-docx): paragraphs and tables in document order, headings kept, tables as Markdown."""
+"""Word .docx loader (python-docx): paragraphs and tables in document order, headings kept, tables as Markdown; a
+table python-docx cannot read is left out, named in the file's note (`left_out`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.ingest.loaders import LoadContext
+from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.zip_guard import check_office_package
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
@@ -59,18 +61,27 @@ def _table_rows(table) -> list[list[str]]:
 Block = tuple[int | None, str, list[list[str]] | None]  # heading level or None, paragraph text, a table's rows
 
 
-def _blocks(document) -> Iterator[Block]:
-    """Body paragraphs (with their heading level) and tables, in document order."""
+def _blocks(document, left_out: LeftOut) -> Iterator[Block]:
+    """Body paragraphs (with their heading level) and tables, in document order; a table python-docx cannot read
+    (a malformed merge or span) is left out, named by its number."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
+    tables = 0
+
     def walk(parent_element) -> Iterator[Block]:
+        nonlocal tables
         for child in parent_element.iterchildren():
             if child.tag == _W + "p":
                 para = Paragraph(child, document)
                 yield _heading_level(para), normalize_text(para.text), None
             elif child.tag == _W + "tbl":
-                yield None, "", _table_rows(Table(child, document))
+                tables += 1
+                rows = None
+                with left_out.part("table", tables):
+                    rows = _table_rows(Table(child, document))
+                if rows is not None:
+                    yield None, "", rows
             elif child.tag == _W + "sdt":  # content controls wrap ordinary blocks
                 for content in child.iterchildren(_W + "sdtContent"):
                     yield from walk(content)
@@ -117,13 +128,14 @@ def load_docx(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     check_zip_safety(path)
     import docx
 
+    left_out = LeftOut()
     try:
         document = docx.Document(str(path))
-        sections = _sections(_blocks(document), (context or LoadContext()).table_chars)
+        sections = _sections(_blocks(document, left_out), (context or LoadContext()).table_chars)
     except (OSError, MemoryError):
         raise
     except Exception as exc:  # python-docx/lxml raise many types on broken files
         raise LoadError.coded("docx_damaged") from exc
     if not sections:
         raise LoadError.coded("docx_no_text")
-    return ParsedDocument(sections=tuple(sections))
+    return ParsedDocument(sections=tuple(sections), notes=left_out.notes())

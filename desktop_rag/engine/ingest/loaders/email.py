@@ -16,10 +16,14 @@ mailbox inside a message is not unpacked. A forwarded message's own attachments 
 MAX_NESTING messages deep. `attachment_document` reads one again by its `part` for the viewer, by the same walk.
 
 Bounds: at most MAX_ATTACHMENTS per message and MAX_ATTACHED per file, MAX_ATTACHMENT_BYTES each and
-MAX_ATTACHMENT_TOTAL per file; one over a bound is not read and the message's note says so. A message with more
-than MAX_PARTS MIME parts or MAX_MULTIPARTS multipart containers (a crafted one: Python's parser needs seconds for
-10,000 parts and recursion for deep nesting) is refused before it is parsed; in an mbox such a message is
-skipped and the others are read.
+MAX_ATTACHMENT_TOTAL per file; each attachment is read within ATTACHMENT_SECONDS (`time_budget`; the seconds are
+added to the reader's time limit for the file first), all of a file's within ATTACHMENTS_SECONDS. One over a bound
+is not read and the file's note names the bound; one whose reading fails (a zip bomb, a damaged file) is not read
+and the note gives its reason (`email_notes`); the message is kept either way. A message with more than MAX_PARTS
+MIME parts (counted by its boundaries' delimiter lines: a part needs no header) or MAX_MULTIPARTS multipart
+containers (a crafted one: Python's parser needs seconds for 10,000 parts and recursion for deep nesting) is
+refused before it is parsed; in an mbox a message that cannot be read is left out, named in the note, and the
+others are read.
 
 An mbox is split at "From " lines that start the file or follow a blank line (mboxo/mboxrd; ">From " unescaped);
 the mailbox module is not used because it opens the file for writing.
@@ -30,6 +34,8 @@ from __future__ import annotations
 import hashlib
 import re
 import tempfile
+import time
+import warnings
 from dataclasses import dataclass, field, replace
 from email import policy
 from email.message import Message
@@ -39,11 +45,15 @@ from pathlib import Path, PurePath
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import SUPPORTED_SUFFIXES, reader_for
 from desktop_rag.engine.ingest.cleaning import normalize_text
-from desktop_rag.engine.ingest.loaders import LoadContext, check_file, load
+from desktop_rag.engine.ingest.loaders import LoadContext, check_file, failure_words, format_mb, load
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS, Block, blocks_to_sections, table_chars
 from desktop_rag.engine.ingest.loaders.email_mime import (
-    attachment_data, attachment_name, body_part, header, html_of, is_attachment, leaves, text_of)
-from desktop_rag.engine.messages import TEXTS
+    attachment_data, attachment_name, body_part, header, html_of, is_attachment, leaves, part_count, text_of)
+from desktop_rag.engine.ingest.loaders.email_notes import attachment_notes
+from desktop_rag.engine.ingest.loaders.left_out import LeftOut
+from desktop_rag.engine.ingest.loaders.time_budget import OverBudget, time_budget
+from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
 
 MAX_MESSAGES = 50_000  # in one mbox
@@ -55,11 +65,12 @@ MAX_ATTACHED = 1_000  # attachments read per file (an mbox)
 MAX_ATTACHMENT_BYTES = 20 << 20
 MAX_ATTACHMENT_TOTAL = 100 << 20  # per file
 MAX_PICTURES = 5  # pictures read by text recognition per file
+ATTACHMENT_SECONDS = 60.0  # reading one attachment (its budget is added to the reader's time limit for the file)
+ATTACHMENTS_SECONDS = 15 * 60.0  # reading all attachments of one file
 MIN_PICTURE_PIXELS = 400_000  # about 800 x 500: a page, a receipt or a screenshot of text; icons are smaller
 MIN_PICTURE_SIDE = 300
 _PICTURES = frozenset(reader_for("x.png").suffixes)
 _READABLE = frozenset(SUPPORTED_SUFFIXES) - {".mbox"}  # a mailbox inside a message: not unpacked
-_PART_HEADER = re.compile(rb"^content-type:", re.IGNORECASE | re.MULTILINE)
 _MULTIPART = re.compile(rb"^content-type:[ \t]*multipart/", re.IGNORECASE | re.MULTILINE)
 _MBOX_FROM = re.compile(rb"(?:\A|\r?\n\r?\n)From [^\n]*\n")
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
@@ -68,25 +79,28 @@ _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 @dataclass
 class _Reading:
     """One file's reading: its context (OCR on: pictures are read; page: a picture's recognition reported as for a
-    scanned page, the time budget; the row-group size), what its attachments may still use, what was read, what
-    was not."""
+    scanned page; more_time: an attachment's budget added to the reader's; the row-group size), what its
+    attachments may still use, what was read, what was not and why."""
 
     context: LoadContext = field(default_factory=lambda: LoadContext(ocr=False))
     bytes_left: int = field(default_factory=lambda: MAX_ATTACHMENT_TOTAL)  # the bounds as they are now (tests)
     pictures_left: int = field(default_factory=lambda: MAX_PICTURES)
+    seconds_left: float = field(default_factory=lambda: ATTACHMENTS_SECONDS)
     attached: list[AttachedDocument] = field(default_factory=list)
-    over_bounds: list[str] = field(default_factory=list)  # attachment names not read for a bound
+    over_bounds: list[tuple[str, str]] = field(default_factory=list)  # (name, the limit that left it out)
+    not_read: list[tuple[str, Reason]] = field(default_factory=list)  # (name, why its reading failed)
+    left_out: LeftOut = field(default_factory=LeftOut)  # messages of an mbox
 
-    def note(self) -> tuple[str, ...]:
-        if not self.over_bounds:
-            return ()
-        names = ", ".join(self.over_bounds[:5]) + (" ..." if len(self.over_bounds) > 5 else "")
-        return (TEXTS["note.attachments_over_bounds"]["en"].format(
-            n=len(self.over_bounds), names=names, mb=MAX_ATTACHMENT_BYTES >> 20, count=MAX_ATTACHMENTS),)
+    def note(self) -> tuple[Phrase, ...]:
+        limits = {"per_message": MAX_ATTACHMENTS, "per_file": f"{MAX_ATTACHED:,}",
+                  "size": format_mb(MAX_ATTACHMENT_BYTES), "total": format_mb(MAX_ATTACHMENT_TOTAL),
+                  "nesting": MAX_NESTING, "pictures": MAX_PICTURES,
+                  "time": f"{ATTACHMENT_SECONDS:g}", "time_total": f"{ATTACHMENTS_SECONDS / 60:g}"}
+        return self.left_out.notes() + attachment_notes(self.over_bounds, limits, self.not_read)
 
 
 def _parse(raw: bytes) -> Message:
-    if len(_PART_HEADER.findall(raw)) > MAX_PARTS + 1 or len(_MULTIPART.findall(raw)) > MAX_MULTIPARTS:
+    if len(_MULTIPART.findall(raw)) > MAX_MULTIPARTS or part_count(raw, MAX_MULTIPARTS + 1) > MAX_PARTS:
         raise LoadError.coded("email_too_many_parts", n=MAX_PARTS)
     return BytesParser(policy=policy.default).parsebytes(raw)
 
@@ -139,22 +153,55 @@ def _read_message(msg: Message, page: int | None, reading: _Reading, prefix: str
         picture = suffix in _PICTURES
         if not data or (picture and not _looks_scanned(part, data, reading)):
             continue  # listed in the header only
-        if (number > MAX_ATTACHMENTS or len(reading.attached) >= MAX_ATTACHED or len(data) > MAX_ATTACHMENT_BYTES
-                or len(data) > reading.bytes_left or (suffix == ".eml" and depth >= MAX_NESTING)
-                or (picture and reading.pictures_left <= 0)):
-            reading.over_bounds.append(name)
+        if (limit := _over_limit(number, len(data), suffix, picture, reading, depth)) is not None:
+            reading.over_bounds.append((name, limit))
             continue
         reading.bytes_left -= len(data)
         reading.pictures_left -= picture
         where, slot = f"{prefix}{number}/{name}", len(reading.attached)  # before a forwarded message's own
-        try:
-            document = _attached_document(data, suffix, reading, where, depth)
-        except LoadError:
-            continue  # an unreadable attachment does not cost the message
-        if any(s.text.strip() for s in document.sections):
+        document = _timed_attachment(data, suffix, reading, where, depth, name)
+        if document is not None and any(s.text.strip() for s in document.sections):
             reading.attached.insert(slot, AttachedDocument(where, len(data), hashlib.sha256(data).hexdigest(),
                                                            document))
     return sections
+
+
+def _over_limit(number: int, size: int, suffix: str, picture: bool, reading: _Reading, depth: int) -> str | None:
+    """The limit (email_notes.LIMITS) that leaves this attachment unread, or None."""
+    checks = (("per_message", number > MAX_ATTACHMENTS), ("per_file", len(reading.attached) >= MAX_ATTACHED),
+              ("size", size > MAX_ATTACHMENT_BYTES), ("total", size > reading.bytes_left),
+              ("nesting", suffix == ".eml" and depth >= MAX_NESTING),
+              ("pictures", picture and reading.pictures_left <= 0),
+              ("time_total", depth == 0 and reading.seconds_left <= 0))
+    return next((limit for limit, over in checks if over), None)
+
+
+def _timed_attachment(data: bytes, suffix: str, reading: _Reading, where: str, depth: int,
+                      name: str) -> ParsedDocument | None:
+    """One attachment read within its own time budget (ATTACHMENT_SECONDS, and what is left of the file's
+    ATTACHMENTS_SECONDS), the budget added to the reader's limit first; None when it was not read (the reason goes
+    to the note): an unreadable attachment, or a slow one, does not cost the message."""
+    seconds = min(ATTACHMENT_SECONDS, reading.seconds_left) if depth == 0 else ATTACHMENT_SECONDS
+    if depth == 0:  # one inside a forwarded message is read within that message's budget
+        reading.context.more_time(seconds)
+    started = time.monotonic()
+    try:
+        with time_budget(seconds) as budget:
+            return _attached_document(data, suffix, reading, where, depth)
+    except OverBudget:
+        if not budget.expired:
+            raise  # an outer budget (the forwarded message this one sits in) ran out
+        reading.over_bounds.append((name, "time"))
+    except LoadError as exc:
+        reading.not_read.append((name, Reason.of(exc)))
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a forwarded message the e-mail library cannot take, for one
+        reading.not_read.append((name, Reason.coded("reader_failed", error=failure_words(exc))))
+    finally:
+        if depth == 0:
+            reading.seconds_left -= time.monotonic() - started
+    return None
 
 
 def _looks_scanned(part: Message, data: bytes, reading: _Reading) -> bool:
@@ -171,8 +218,10 @@ def _looks_scanned(part: Message, data: bytes, reading: _Reading) -> bool:
     if not (reading.context.ocr and attached):
         return False
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            width, height = image.size
+        with warnings.catch_warnings():  # the size is all that is read: Pillow's bomb warning would reach a terminal
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
     except Exception:  # not a picture, or one whose header claims a bomb's size
         return False
     return width * height >= MIN_PICTURE_PIXELS and min(width, height) >= MIN_PICTURE_SIDE
@@ -212,19 +261,23 @@ def mbox_messages(data: bytes) -> list[bytes]:
 
 
 def load_mbox(path: Path, context: LoadContext | None = None) -> ParsedDocument:
-    """Load a mailbox (.mbox): page = message number; a crafted message is skipped, the others are read."""
+    """Load a mailbox (.mbox): page = message number; a message that cannot be read (a crafted one, one the e-mail
+    library fails on) is left out, named in the note, and the others are read."""
     messages = mbox_messages(path.read_bytes())
     if len(messages) > MAX_MESSAGES:
         raise LoadError.coded("mbox_too_many", n=len(messages), limit=MAX_MESSAGES)
     reading, sections = _Reading(context) if context else _Reading(), []
-    first_error: LoadError | None = None
     for number, raw in enumerate(messages, 1):
+        attached = len(reading.attached)
         try:
             sections.extend(_read_message(_parse(raw), number, reading, f"{number}.", 0))
-        except LoadError as exc:
-            first_error = first_error or exc
+        except (MemoryError, RecursionError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - this message alone, whatever the e-mail library raised
+            del reading.attached[attached:]  # its attachments go with it
+            reading.left_out.failed("message", number, exc)
     if not sections:
-        raise first_error or LoadError.coded("mbox_no_text")
+        raise reading.left_out.failure() or LoadError.coded("mbox_no_text")
     return ParsedDocument(sections=tuple(sections), notes=reading.note(), attachments=tuple(reading.attached))
 
 

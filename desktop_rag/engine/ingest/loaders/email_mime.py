@@ -10,7 +10,14 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders.blocks import Block
 from desktop_rag.engine.ingest.loaders.html import decode_html, html_blocks
 
-_NAME_BAD = re.compile(r"[\x00-\x1f\x7f/\\]")
+# control characters, slashes, and the invisible ones that reorder or hide text (bidi controls: "cod\u202egpj.exe"
+# shows as "codexe.jpg"; zero-width and other format characters)
+_NAME_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f/\\]")
+_NAME_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+MAX_NAME = 200  # characters of an attachment's name (it becomes part of a library path)
+MAX_SUFFIX = 16
+_CONTENT_TYPE = re.compile(rb"^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*", re.IGNORECASE | re.MULTILINE)
+_BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))""", re.IGNORECASE)
 # an attachment named without a suffix the app reads gets one from its content type
 _SUFFIX_OF_TYPE = {"text/plain": ".txt", "text/html": ".html", "message/rfc822": ".eml", "application/pdf": ".pdf",
                    "text/csv": ".csv"}
@@ -26,8 +33,27 @@ def header(msg: Message, name: str) -> str:
 
 
 def safe_name(name: str) -> str:
-    """A file name with no folder part, control character or slash (it becomes part of a library path)."""
-    return _NAME_BAD.sub("_", PurePath(name.replace("\\", "/")).name).strip().strip(".")[:200]
+    """A file name with no folder part, control, bidi or invisible character, or slash (it becomes part of a library
+    path, shown in the window), at most MAX_NAME characters with its suffix kept (the suffix says how it is read)."""
+    name = _NAME_BAD.sub("_", _NAME_INVISIBLE.sub("", PurePath(name.replace("\\", "/")).name)).strip().strip(".")
+    if len(name) <= MAX_NAME:
+        return name
+    suffix = PurePath(name).suffix
+    suffix = suffix if 1 < len(suffix) <= MAX_SUFFIX else ""
+    return name[:MAX_NAME - len(suffix)].rstrip(" .") + suffix
+
+
+def part_count(raw: bytes, limit: int) -> int:
+    """The MIME parts of a raw message, counted before it is parsed: the delimiter lines of every boundary its
+    Content-Type headers declare (a part needs no Content-Type header of its own), or its Content-Type headers
+    (less the message's own), whichever is more; the boundaries are looked at up to `limit` of them."""
+    boundaries = sorted({m.group(1) or m.group(2) for header in _CONTENT_TYPE.finditer(raw)
+                         for m in _BOUNDARY.finditer(header.group(0))})
+    delimiters = 0
+    for boundary in boundaries[:limit]:
+        line = re.compile(rb"^--" + re.escape(boundary) + rb"(--)?[ \t]*\r?$", re.MULTILINE)
+        delimiters += sum(1 for m in line.finditer(raw) if m.group(1) is None)
+    return max(len(_CONTENT_TYPE.findall(raw)) - 1, delimiters)
 
 
 def text_of(part: Message) -> str:

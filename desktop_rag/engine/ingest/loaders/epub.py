@@ -3,7 +3,9 @@
 META-INF/container.xml names the package (OPF) file; its spine lists the chapters in reading order, its
 manifest where each lives. Each chapter goes through the web-page reader (loaders/html.py): `Section.page` is
 the chapter's number among the chapters that hold text, `heading_path` starts with the chapter's heading (its
-entry in the table of contents, else its first heading). The zip is checked by loaders/zip_guard.py before
+entry in the table of contents, else its first heading). A chapter that cannot be read (damaged, over its bound,
+nested too deep) is left out and named in the file's note (`left_out`); an XML internal subset in a chapter's
+DOCTYPE is dropped before the HTML parser sees it. The zip is checked by loaders/zip_guard.py before
 anything is inflated; the package XML is parsed by defusedxml (no entities, no network); chapters are parsed as
 HTML, which expands no declared entities and fetches nothing. ebooklib is not used (AGPL).
 """
@@ -21,6 +23,7 @@ from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.blocks import blocks_to_sections, first_heading, has_body, table_chars
 from desktop_rag.engine.ingest.loaders.html import VOID, decode_html, html_blocks
+from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.safe_xml import local, parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
 from desktop_rag.engine.types import ParsedDocument, Section
@@ -33,6 +36,8 @@ _XHTML = frozenset({"application/xhtml+xml", "text/html", "application/xml", "te
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]{0,200}?encoding\s*=\s*["']([A-Za-z0-9_.:-]{1,40})""")
 _SPACE = re.compile(r"\s+")
 _SELF_CLOSED = re.compile(r"<([a-zA-Z][\w:-]{0,30})(\s[^<>]{0,2000}?)?/>")
+_DOCTYPE = re.compile(r"<!DOCTYPE\b", re.IGNORECASE)
+MAX_SUBSET = 1 << 20  # characters of a DOCTYPE's internal subset scanned for its end
 
 
 def _member_path(base: str, href: str) -> str:
@@ -114,11 +119,34 @@ def _open_close(match: re.Match) -> str:
     return match.group(0) if tag.lower() in VOID else f"<{tag}{match.group(2) or ''}></{tag}>"
 
 
+def _without_internal_subset(markup: str) -> str:
+    """The markup with its document type declaration as plain `<!DOCTYPE html>`: an XML internal subset
+    (`<!DOCTYPE html [<!ENTITY ...>]>`) is no HTML, and an HTML parser would end the declaration at its first ">"
+    and show the rest ("]>") as text. Quoted values may hold "]" and ">"; a subset longer than MAX_SUBSET is left."""
+    match = _DOCTYPE.search(markup, 0, 4096)
+    if match is None:
+        return markup
+    quote, depth = "", 0
+    for i in range(match.end(), min(len(markup), match.end() + MAX_SUBSET)):
+        ch = markup[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif ch == ">" and depth == 0:
+            return markup[:match.start()] + "<!DOCTYPE html>" + markup[i + 1:]
+    return markup
+
+
 def _chapter_markup(data: bytes) -> str:
-    """A chapter as HTML: decoded by its XML declaration, XHTML's self-closed elements (<a id="p5"/>) closed,
-    which an HTML parser would otherwise leave open around the text that follows."""
+    """A chapter as HTML: decoded by its XML declaration, an XML internal subset dropped, XHTML's self-closed
+    elements (<a id="p5"/>) closed, which an HTML parser would otherwise leave open around the text that follows."""
     match = _XML_ENCODING.match(data)
-    markup = decode_html(data, declared=match.group(1).decode("ascii") if match else "")
+    markup = _without_internal_subset(decode_html(data, declared=match.group(1).decode("ascii") if match else ""))
     return _SELF_CLOSED.sub(_open_close, markup)
 
 
@@ -126,6 +154,7 @@ def load_epub(path: Path, context: LoadContext | None = None) -> ParsedDocument:
     """Load an .epub: each chapter of the spine in order, page = chapter number, headed by the chapter's title."""
     sections: list[Section] = []
     total = 0
+    left_out = LeftOut()
     with open_zip(path, not_zip="not_epub") as zf:
         chapters, labels = _spine(zf)
         names = set(zf.namelist())
@@ -133,11 +162,12 @@ def load_epub(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         for member in chapters:
             if member not in names:
                 continue  # a chapter the package lists but the zip lacks: the others are still read
-            data = read_member(zf, member, MAX_CHAPTER_BYTES)
-            total += len(data)
+            total += zf.getinfo(member).file_size
             if total > MAX_TEXT_BYTES:
                 raise LoadError.coded("epub_too_much_text", mb=MAX_TEXT_BYTES >> 20)
-            title, blocks = html_blocks(_chapter_markup(data))
+            blocks: list = []
+            with left_out.part("chapter", member):  # damaged, over its bound, nested too deep: the others are read
+                title, blocks = html_blocks(_chapter_markup(read_member(zf, member, MAX_CHAPTER_BYTES)))
             if not has_body(blocks):
                 continue  # a cover picture or an empty page
             number += 1
@@ -145,5 +175,5 @@ def load_epub(path: Path, context: LoadContext | None = None) -> ParsedDocument:
             base = (_SPACE.sub(" ", heading).strip(),) if heading else ()
             sections.extend(blocks_to_sections(blocks, base, page=number, max_table_chars=table_chars(context)))
     if not sections:
-        raise LoadError.coded("epub_no_text")
-    return ParsedDocument(sections=tuple(sections))
+        raise left_out.failure() or LoadError.coded("epub_damaged" if left_out.parts else "epub_no_text")
+    return ParsedDocument(sections=tuple(sections), notes=left_out.notes())

@@ -7,6 +7,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext, ocr
+from desktop_rag.engine.ingest.loaders.ocr_quota import OcrQuota
 from desktop_rag.engine.types import ParsedDocument, Section
 
 MAX_FRAMES = 2000  # pages of a multi-page TIFF
@@ -35,15 +36,20 @@ def _frames(image):
 
 
 def load_image(path: Path, context: LoadContext) -> ParsedDocument:
-    """Recognise the text of every frame; a multi-page TIFF keeps its page numbers."""
+    """Recognise the text of every frame, within the file's OCR limits (`ocr_quota`); a multi-page TIFF keeps its
+    page numbers, and its frames past a limit are named in the file's note."""
     if not context.ocr:
         raise LoadError.coded("image_ocr_off")
+    quota = OcrQuota(context)
     texts: list[str] = []
     with _open(path) as image:
         count = 1
         try:
             for index, count, frame in _frames(image):
-                context.page(index + 1, count)
+                if not quota.take(index + 1):
+                    texts.append("")
+                    continue
+                context.page(index + 1, quota.total(count))
                 frame.load()
                 texts.append(ocr.recognise(frame))
         except (OSError, SyntaxError, ValueError, EOFError) as exc:  # truncated or corrupt pixel data
@@ -56,4 +62,4 @@ def load_image(path: Path, context: LoadContext) -> ParsedDocument:
     )
     if not sections:
         raise LoadError.coded("image_no_text")
-    return ParsedDocument(sections=sections)
+    return ParsedDocument(sections=sections, notes=quota.notes())

@@ -5,7 +5,8 @@ Text comes from PDFium (`pdf_pages.PdfiumPages`), which reads the predefined CJK
 PDFium cannot parse it (`pdf_open`). Every page's text is checked (`pdf_layer.broken`): a page whose text layer is
 garbage is read again by the other engine, and if still broken, drawn and read by OCR like a scanned page (the
 same OCR switch); it is never indexed as garbage. `ParsedDocument.notes` says how many pages were recovered so,
-and a file whose text stays broken on every page fails with the reason. Tables found on a page (`pdf_tables`)
+which pages were left out (unreadable, or past the file's OCR limits: `ocr_quota`), and a file whose text stays
+broken on every page fails with the reason. Tables found on a page (`pdf_tables`)
 leave its text and become Markdown row groups with the header repeated (`ingest.tables`), as Office tables do; a
 table that runs on over the next page without repeating its header gets it there too (`pdf_tables.carry_headers`).
 """
@@ -15,12 +16,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.messages import TEXTS, message
+from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext
+from desktop_rag.engine.ingest.loaders.left_out import LeftOut
+from desktop_rag.engine.ingest.loaders.ocr_quota import OcrQuota
 from desktop_rag.engine.ingest.loaders.pdf_layer import broken
 from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-exported: the reasons callers test)
-    PASSWORD, PASSWORD_PREFIX, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
+    PASSWORD_CODES, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
 )
 from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
 from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, carry_headers
@@ -28,14 +31,13 @@ from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
 
 NO_TEXT_OCR_OFF = message("error.pdf_no_text_ocr_off")
-RECOVERED = TEXTS["note.pdf_recovered"]["en"]  # notes on an indexed file (its stored reason, read back like errors)
-LEFT_OUT = TEXTS["note.pdf_left_out"]["en"]
 MIN_TEXT_CHARS = 16  # a page with less text than this, and an image, is read by OCR (a scan with a stray page number)
 
 
-def needs_password(reason: str) -> bool:
-    """True when a file's failure reason says it needs a (different) password."""
-    return reason.startswith(PASSWORD_PREFIX)
+def needs_password(reason: object) -> bool:
+    """True when a file's failure reason (a stored `Reason`, or the LoadError itself) says it needs a (different)
+    password: by its code, never its words."""
+    return getattr(reason, "code", None) in PASSWORD_CODES
 
 
 def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
@@ -48,7 +50,7 @@ def _open(path: Path, password: str) -> PdfiumPages | PypdfPages:
     except Unreadable:
         return PypdfPages(open_pypdf(path, password))
     except LoadError as exc:
-        if not needs_password(str(exc)):
+        if not needs_password(exc):
             raise
         try:
             return PypdfPages(open_pypdf(path, password))
@@ -73,41 +75,52 @@ def _reread(path: Path, password: str, primary, texts: list[str], bad: dict[int,
             del bad[index]
 
 
-def _read_texts(pages) -> tuple[list[str], dict[int, str], list[float]]:
-    """Every page's text, the pages whose text is broken (index -> why), each page's share of unmapped characters."""
+def _read_texts(pages) -> tuple[list[str], dict[int, str], list[float], set[int]]:
+    """Every page's text, the pages whose text is broken (index -> why), each page's share of unmapped characters,
+    the pages that could not be loaded at all (all of them: the file is damaged)."""
     texts: list[str] = []
     bad: dict[int, str] = {}
     unmapped: list[float] = []
-    failures = 0
+    unloadable: set[int] = set()
     for index in range(len(pages)):
         text, share = pages.text(index)
-        failures += text is None
+        if text is None:
+            unloadable.add(index)
         texts.append(text or "")
         unmapped.append(share)
         if (reason := broken(texts[-1], share)) is not None:
             bad[index] = reason
-    if texts and failures == len(texts):
+    if texts and len(unloadable) == len(texts):
         raise LoadError.coded("pdf_damaged")
-    return texts, bad, unmapped
+    return texts, bad, unmapped, unloadable
 
 
-def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContext) -> tuple[set[int], bool]:
-    """OCR the scanned pages (almost no text, an image) and the broken ones (drawn); returns (pages whose text
-    came from OCR, whether any page was a scan). A broken page OCR cannot read is emptied (left out)."""
+def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContext, quota: OcrQuota,
+               left_out: LeftOut) -> tuple[set[int], bool]:
+    """OCR the scanned pages (almost no text, an image) and the broken ones (drawn), within the file's OCR limits
+    (`quota`); returns (pages whose text came from OCR, whether any page was a scan). A broken page OCR cannot
+    read, or not within the limits, is emptied (left out); a page whose recognition fails is named in the note."""
     from desktop_rag.engine.ingest.loaders import ocr
 
     scanned = [i for i, t in enumerate(texts)
                if i not in bad and len("".join(t.split())) < MIN_TEXT_CHARS and pages.has_images(i)]
     todo = sorted([*scanned, *bad]) if context.ocr else []
+    if todo:
+        ocr.engine()  # OCR missing is the file's reason, not each page's
+    total = quota.total(len(todo))
     recognised: set[int] = set()
-    for n, index in enumerate(todo):
-        context.page(n + 1, len(todo))
-        if index in bad:
-            image = pages.render(index)
-            text = ocr.recognise(image) if image is not None else ""
-            del image
-        else:
-            text = "\n\n".join(p for p in (ocr.recognise(im) for im in pages.images(index)) if p.strip())
+    for index in todo:
+        if not quota.take(index + 1):
+            continue
+        context.page(quota.used, total)
+        text = ""
+        with left_out.part("page", index + 1):  # an image too large to read, a drawing that fails
+            if index in bad:
+                image = pages.render(index)
+                text = ocr.recognise(image) if image is not None else ""
+                del image
+            else:
+                text = "\n\n".join(p for p in (ocr.recognise(im) for im in pages.images(index)) if p.strip())
         if len("".join(text.split())) > (0 if index in bad else len("".join(texts[index].split()))):
             texts[index] = text
             recognised.add(index)
@@ -127,29 +140,37 @@ def _page_sections(cleaned: list[str], tables: dict[int, PageTables], recognised
 
 
 def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
-    """Load a PDF: one Section per page with text, page numbers 1-based; scanned and broken pages are OCR'd."""
+    """Load a PDF: one Section per page with text, page numbers 1-based; scanned and broken pages are OCR'd
+    within the file's OCR limits; pages left out are named in the file's notes."""
     context = context or LoadContext()
+    quota, left_out = OcrQuota(context), LeftOut()
     pages = _open(path, context.password)
     try:
-        texts, bad, unmapped = _read_texts(pages)
+        texts, bad, unmapped, unloadable = _read_texts(pages)
         if bad:
             _reread(path, context.password, pages, texts, bad, unmapped)
         reasons = sorted(set(bad.values()))
-        recognised, had_images = _recognise(pages, texts, bad, context)
+        recognised, had_images = _recognise(pages, texts, bad, context, quota, left_out)
     finally:
         pages.close()
+    for index in sorted(unloadable - recognised):
+        left_out.add("page", index + 1)
     tables = carry_headers({i: found for i, found in pages.tables.items() if i not in bad and i not in recognised})
     for index, found in tables.items():
         texts[index] = found.text
     cleaned = clean_pages(texts)
     sections = tuple(_page_sections(cleaned, tables, recognised, context.table_chars))
     recovered = len(recognised & bad.keys())
-    left_out = len(bad) - recovered
+    named = quota.skipped | set(left_out.parts.get("page", []))  # past a limit, or whose reading failed: noted so
+    unread = len(bad) - recovered - len({i + 1 for i in bad} & named)
     if not sections:
+        if (failure := left_out.failure()) is not None:  # the only pages failed: their reason is the file's
+            raise failure
         if bad:
             raise LoadError.coded("pdf_broken" if context.ocr else "pdf_broken_ocr_off", reason=", ".join(reasons))
         if had_images and not context.ocr:
             raise LoadError.coded("pdf_no_text_ocr_off")
         raise LoadError.coded("pdf_no_text_recognised" if had_images else "pdf_no_text")
-    notes = tuple(note.format(n=n) for note, n in ((RECOVERED, recovered), (LEFT_OUT, left_out)) if n)
-    return ParsedDocument(sections=sections, notes=notes)
+    notes = tuple(Phrase(note, n=n) for note, n in (("note.pdf_recovered", recovered), ("note.pdf_left_out", unread))
+                  if n)
+    return ParsedDocument(sections=sections, notes=notes + quota.notes() + left_out.notes())

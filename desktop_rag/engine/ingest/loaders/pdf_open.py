@@ -14,8 +14,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import message
 
-PASSWORD_PREFIX = "This PDF is password-protected"  # how the English texts of both password errors begin
-PASSWORD = message("error.pdf_password")
+PASSWORD_CODES = ("pdf_password", "pdf_wrong_password")  # the errors a password given later may cure
 UNSUPPORTED_SECURITY = message("error.pdf_security")
 
 

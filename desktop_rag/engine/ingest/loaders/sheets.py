@@ -1,14 +1,17 @@
-"""Spreadsheets: .xlsx and .ods (python-calamine, MIT) and .csv/.tsv (the csv module): each sheet as Markdown
-table row groups with the header repeated (`ingest.tables`), heading (sheet name, "rows a-b").
+"""Spreadsheets: .xlsx, .ods and Excel 97-2003 .xls (python-calamine, MIT) and .csv/.tsv (the csv module): each sheet
+as Markdown table row groups with the header repeated (`ingest.tables`), heading (sheet name, "rows a-b").
 
 Why calamine: on a 100,000-row x 8-column .xlsx with Chinese text (written by openpyxl, 4.2 MB) it read every
 row in 1.47 s at 78 MB peak RSS (a fresh process each), where openpyxl's read-only mode took 26.1 s (values only;
 34.6 s reading number formats too) at 53 MB: 18-24x slower for 25 MB less; both read the Chinese text exactly
-(2-core x86_64, 2026-12-05). calamine also reads .ods (and .xls, not wired: the legacy-office reader owns .xls).
-Both are MIT. calamine (Rust) gives typed values, not Excel's formatted text,
+(2-core x86_64, 2026-12-05). calamine also reads .ods and the binary .xls (BIFF5/8, so no LibreOffice is needed for
+it; an "Excel" web page saved as .xls is read by the web-page reader). Both are MIT. calamine (Rust) gives typed
+values, not Excel's formatted text,
 so values are shown as a person reads them: whole numbers without ".0", dates as ISO dates, 15 significant
 digits. It allocates a sheet's whole rectangle, so the rectangle its cell references span is checked from the
-XML first (a cell at XFD1048576 would ask for 17 billion cells). Bounded: MAX_CELLS filled cells per file.
+XML first (a cell at XFD1048576 would ask for 17 billion cells; a .xls sheet holds at most 65,536 x 256). Bounded:
+MAX_CELLS filled cells per file. A sheet calamine cannot read is left out, named in the file's note
+(`left_out`), and the other sheets are read.
 CSV text is decoded as text files are (BOM, UTF-8, GB18030, UTF-16: `loaders.text.decode_bytes`).
 """
 
@@ -24,6 +27,7 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext, format_mb
+from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.types import ParsedDocument, Section
@@ -97,12 +101,23 @@ def _sheet_sections(name: str, rows: Iterable[Sequence[str]], first_row: int, ta
                           row_numbers=[n for n, _ in kept])
 
 
+def _is_web_page(path: Path) -> bool:
+    """An "Excel" web page saved as .xls (HTML, as Excel's "Save as Web Page" and many exports write)."""
+    with path.open("rb") as f:
+        head = f.read(1024).lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith((b"<html", b"<!doctype html", b"<table", b"<meta")) or b"<html" in head
+
+
 def load_workbook(path: Path, context: LoadContext | None = None) -> ParsedDocument:
-    """Load an .xlsx or .ods: every worksheet's rows (the first filled row is the header)."""
+    """Load an .xlsx, .ods or .xls: every worksheet's rows (the first filled row is the header)."""
     from python_calamine import CalamineWorkbook, SheetTypeEnum
 
-    zipped = path.suffix.lower() in (".xlsx", ".ods")
-    if zipped:
+    suffix = path.suffix.lower()
+    if suffix == ".xls" and _is_web_page(path):
+        from desktop_rag.engine.ingest.loaders.html import load_html
+
+        return load_html(path, context)
+    if suffix in (".xlsx", ".ods"):
         with open_zip(path, max_total_bytes=MAX_UNCOMPRESSED,
                       not_zip="not_xlsx" if path.suffix.lower() == ".xlsx" else "") as zf:
             if path.suffix.lower() == ".xlsx":
@@ -110,28 +125,45 @@ def load_workbook(path: Path, context: LoadContext | None = None) -> ParsedDocum
     table_chars = (context or LoadContext()).table_chars
     budget = _Budget()
     sections: list[Section] = []
+    left_out = LeftOut()
     try:
         workbook = CalamineWorkbook.from_path(str(path))
         for meta in workbook.sheets_metadata:
             if meta.typ != SheetTypeEnum.WorkSheet:  # chart sheets and macro sheets hold no cells
                 continue
-            sheet = workbook.get_sheet_by_name(meta.name)
-            if sheet.height * sheet.width > MAX_AREA:
-                raise LoadError.coded("sheet_too_wide", sheet=meta.name, rows=sheet.height, cols=sheet.width,
-                                      area=MAX_AREA)
-            first_row = (sheet.start[0] if sheet.start else 0) + 1
-            rows = ([display(v) for v in row] for row in sheet.iter_rows())
-            sections.extend(_sheet_sections(meta.name, rows, first_row, table_chars, budget))
+            with left_out.part("sheet", meta.name, passing=(LoadError,)):
+                sections.extend(_read_sheet(workbook, meta.name, table_chars, budget))
         workbook.close()
     except (LoadError, OSError, MemoryError):
         raise
     except Exception as exc:  # calamine raises its own errors on damaged files
-        if "limit exceeded" in str(exc).lower():  # calamine's own cap on a sheet's rectangle (.ods repeats)
-            raise LoadError.coded("sheet_too_large", detail=str(exc)) from exc
-        raise LoadError.coded("sheet_damaged") from exc
+        raise _calamine_error(exc) from exc
     if not sections:
+        if left_out.parts:
+            raise LoadError.coded("sheet_damaged")
         raise LoadError.coded("sheet_no_text")
-    return ParsedDocument(sections=tuple(sections))
+    return ParsedDocument(sections=tuple(sections), notes=left_out.notes())
+
+
+def _calamine_error(exc: Exception) -> LoadError:
+    if "limit exceeded" in str(exc).lower():  # calamine's own cap on a sheet's rectangle (.ods repeats)
+        return LoadError.coded("sheet_too_large", detail=str(exc))
+    return LoadError.coded("sheet_damaged")
+
+
+def _read_sheet(workbook, name: str, table_chars: int, budget: _Budget) -> list[Section]:
+    """One worksheet's row groups; the file's limits (its area, the cells of the whole file) raise LoadError."""
+    try:
+        sheet = workbook.get_sheet_by_name(name)
+    except Exception as exc:
+        if "limit exceeded" in str(exc).lower():
+            raise _calamine_error(exc) from exc
+        raise
+    if sheet.height * sheet.width > MAX_AREA:
+        raise LoadError.coded("sheet_too_wide", sheet=name, rows=sheet.height, cols=sheet.width, area=MAX_AREA)
+    first_row = (sheet.start[0] if sheet.start else 0) + 1
+    rows = ([display(v) for v in row] for row in sheet.iter_rows())
+    return _sheet_sections(name, rows, first_row, table_chars, budget)
 
 
 def _dialect(sample: str, suffix: str) -> type[csv.Dialect] | csv.Dialect:
