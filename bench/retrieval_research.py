@@ -140,6 +140,14 @@ def rrf(dense, keyword, k, c=60):
     return sorted(scores.items(), key=lambda t: -t[1])[:k]
 
 
+def shipped(dense, keyword, k, query="", languages=None):
+    """The app's fusion (search/signals.py's signals over the two candidate lists) for one query."""
+    from desktop_rag.engine.search import signals
+    from desktop_rag.engine.search.question import plain
+
+    return signals.fused(signals.Pool(plain(query), {"dense": dense, "keyword": keyword, "gloss": []}, languages), k)
+
+
 def fixed_convex(weight):
     from desktop_rag.engine.search import fusion
 
@@ -147,7 +155,7 @@ def fixed_convex(weight):
         saved = fusion.COVERED_DENSE_WEIGHT, fusion.UNCOVERED_DENSE_WEIGHT
         fusion.COVERED_DENSE_WEIGHT = fusion.UNCOVERED_DENSE_WEIGHT = weight
         try:
-            return fusion.fuse(dense, keyword, k)
+            return shipped(dense, keyword, k)
         finally:
             fusion.COVERED_DENSE_WEIGHT, fusion.UNCOVERED_DENSE_WEIGHT = saved
 
@@ -223,8 +231,6 @@ class Dataset:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from desktop_rag.engine.search.fusion import fuse
-
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", type=Path, default=REPO_ROOT.parent / "shared" / "data")
     parser.add_argument("--cache-dir", type=Path,
@@ -258,8 +264,8 @@ def main(argv: list[str] | None = None) -> int:
             "convex w=0.3 fixed [rejected]": [fixed_convex(0.3)(d, k, out_k) for d, k in zip(dense, keyword)],
         }
         t0 = time.perf_counter()
-        variants["hybrid (fusion.fuse)"] = [
-            fuse(d, k, out_k, query=q, dense_languages=langs)
+        variants["hybrid (signals.fused)"] = [
+            shipped(d, k, out_k, q, langs)
             for d, k, q in zip(dense, keyword, ds.qtexts)
         ]
         fuse_ms = (time.perf_counter() - t0) * 1000 / len(ds.qids)

@@ -19,7 +19,7 @@ def cmd_eval(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
         collection = engine.collection_id(args.collection)
-        report = engine.evaluate(collection, args.queries, args.qrels, _progress())
+        report = engine.review.evaluate(collection, args.queries, args.qrels, _progress())
     finally:
         engine.close()
     if sys.stderr.isatty():
@@ -44,7 +44,7 @@ def cmd_eval(paths: AppPaths, args: argparse.Namespace) -> int:
 def cmd_forget_grades(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
     try:
-        forgotten = engine.forget_grades()
+        forgotten = engine.review.forget()
     finally:
         engine.close()
     if args.json:

@@ -5,14 +5,18 @@ This module is the engine's public surface: the GUI, the CLI and the MCP server 
 one (say `Hit`) does not import the whole engine. The stages behind it, bottom to top (each imports only those
 below it; `pyproject.toml` holds the rules and a test enforces them):
 
-- base: `types` (results and events), `errors`, `paths`, `file_types`; below them `reasons` (a failure or a note
-  as codes and values, stored and shown in either language) and the texts: `messages`, `error_texts/`
+- base: `errors`, `paths`, `file_types`; below them `reasons` (a failure or a note as codes and values, stored
+  and shown in either language) and the texts: `messages`, `error_texts/`
 - `text/`: terms, keyword query/index text, language detection
-- `store/` | `models/`: the SQLite store and its indexes, collections, conversations | embedders and model files
-- `ingest/`: scanning, parsing, cleaning, chunking, the ingest run, re-embedding
+- `store/` | `models/`: the SQLite store and its indexes, collections, conversations, the values it takes and gives
+  (`store/values.py`: passages, status, turns, the review log's answers) | embedders and model files
+- `ingest/`: scanning, parsing, cleaning, chunking, the index run, re-embedding; a reader's document
+  (`documents.py`), an index run's report and events (`reports.py`)
 - `document/`: locating a passage in its file, rendering PDF pages
-- `search/` | `answer/` | `archive/`: retrieval and fusion | prompts, the LLM, answers | collection archives
-- `review/`: the review log's grades and signals, the user's labelled questions measured (issue 39)
+- `search/` | `answer/` | `archive/`: retrieval and fusion | prompts, the LLM, answers and their events
+  (`events.py`) | collection archives
+- `review/`: the review log's grades and signals, the user's labelled questions measured (issue 39), as one
+  object, `Engine.review`
 - `engine.py`: the facade, `Engine`
 """
 
@@ -22,15 +26,17 @@ import importlib
 
 _MODULES = {  # public name -> the module (under desktop_rag.engine) that defines it
     "Engine": "engine",
-    **dict.fromkeys(("Section", "ParsedDocument", "ChunkDraft", "Hit", "FailedFile", "IndexStatus", "IndexReport",
-                     "FileEvent", "Progress", "SentPrompt", "SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent",
-                     "ChatTurn", "AnswerEvent", "SummaryStep", "SummaryPlan"), "types"),
-    **dict.fromkeys(("GRADES", "LoggedAnswer", "ReviewStats", "ReviewWeek", "EvalScores", "EvalReport",
-                     "StaleLabel"), "types"),
+    **dict.fromkeys(("Section", "ParsedDocument"), "ingest.documents"),
+    **dict.fromkeys(("IndexReport", "FileEvent", "Progress"), "ingest.reports"),
+    **dict.fromkeys(("ChunkDraft", "Hit", "FailedFile", "IndexStatus", "SentPrompt", "ChatTurn", "GRADES",
+                     "LoggedAnswer"), "store.values"),
+    **dict.fromkeys(("SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "AnswerEvent", "SummaryStep",
+                     "SummaryPlan"), "answer.events"),
+    **dict.fromkeys(("ReviewStats", "ReviewWeek", "EvalScores", "EvalReport", "StaleLabel"), "review.reports"),
     **dict.fromkeys(("DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError",
                      "DiskFullError", "PASS_THROUGH", "contain_panics", "error_text"), "errors"),
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",
-                     "location_text", "reader_for"), "file_types"),
+                     "location_text", "reader_for", "PAGES", "TEXT", "view_of", "is_paged"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
     **dict.fromkeys(("skipped_summary", "environment_language"), "messages"),
     "Reason": "reasons",

@@ -1,61 +1,48 @@
-"""The facade the GUI and CLI use: sources, index runs, status, search, answers, conversations.
+"""The facade the GUI and CLI use: sources, index runs, status, search, answers, conversations, the review log.
 
-It holds no state of its own: what is loaded lives in the runtime (runtime.py), the library in the store
-(each thread its own connection), and each flow in its stage (search/searching.py, answer/, ingest/).
+It holds no state of its own and composes no flow: what is loaded lives in the runtime (runtime.py), the library
+in the store (each thread its own connection), and each flow in its stage (ingest/indexing.py,
+archive/importing.py, search/searching.py, answer/, review/review.py); each method says where and delegates.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from desktop_rag.config import INDEX_SETTINGS, AppPaths, Settings, load_settings, save_settings
+from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
-from desktop_rag.engine.errors import ModelMismatchError, UsageError
-from desktop_rag.engine.ingest import reembed
-from desktop_rag.engine.ingest.ingest import FileCallback, Ingestor, ProgressCallback
+from desktop_rag.engine.answer.events import AnswerEvent, SummaryPlan
+from desktop_rag.engine.ingest import indexing
+from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
+from desktop_rag.engine.ingest.reports import IndexReport
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import known_dimension
-from desktop_rag.engine.paths import is_inside, normalise_path
-from desktop_rag.engine.review.facade_methods import ReviewMethods
-from desktop_rag.engine.review.recording import recorded
-from desktop_rag.engine.runtime import Runtime
-from desktop_rag.engine.search import feedback, searching
+from desktop_rag.engine.review.review import Review
+from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
-from desktop_rag.engine.store import chunking, collections, conversations, passages
+from desktop_rag.engine.store import chunking, collections, conversations
 from desktop_rag.engine.store import sources as library_sources
 from desktop_rag.engine.store.pool import ThreadStores
+from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import library_status
 from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
-from desktop_rag.engine.types import AnswerEvent, ChatTurn, Hit, IndexReport, IndexStatus
+from desktop_rag.engine.store.values import ChatTurn, Hit, IndexStatus
 
 
-class _Kept:
-    """An attribute the runtime keeps (the facade holds no state of its own)."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, engine: Engine | None, owner: type | None = None):
-        return self if engine is None else getattr(engine.runtime, self.name)
-
-    def __set__(self, engine: Engine, value) -> None:
-        setattr(engine.runtime, self.name, value)
-
-
-class Engine(ReviewMethods):
+class Engine:
     """One library (a data dir). Safe to call from several threads: each gets its own SQLite connection;
-    writes (index runs, source changes, settings) are serialised by the runtime's writing lock."""
+    writes (index runs, source changes, settings) are serialised by the runtime's writing lock. The review log
+    is one object, `engine.review` (grades, marks, signals, statistics, `evaluate`)."""
 
     def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False) -> None:
         self.paths = paths.ensure()
         self.read_only = read_only  # the MCP server: SQLite opened mode=ro, no cache written, no writer lock
         self._stores = ThreadStores(self.paths.database, read_only=read_only)
         self.runtime = Runtime(self.paths, settings or load_settings(paths), self._stores.current, read_only)
+        self.review = Review(self.runtime)
 
     # ---- the library, its settings and what is loaded ------------------------------------
 
@@ -64,9 +51,9 @@ class Engine(ReviewMethods):
         """This thread's connection to the library."""
         return self._stores.current()
 
-    settings: Settings = _Kept()
-    interface_language: str | None = _Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
-    on_model_progress: Callable[[DownloadProgress], None] | None = _Kept()  # a model's first-use preparation
+    settings: Settings = Kept()
+    interface_language: str | None = Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
+    on_model_progress: Callable[[DownloadProgress], None] | None = Kept()  # a model's first-use preparation
 
     @property
     def index_model(self) -> str:
@@ -83,19 +70,11 @@ class Engine(ReviewMethods):
 
         Kept in memory only, never written to the library or the settings.
         """
-        parser = self.runtime.parser()
-        if path is None:
-            parser.password = password
-        else:
-            parser.passwords[normalise_path(path)] = password
+        indexing.set_password(self.runtime, password, path)
 
     def locked_files(self, under: Iterable[str | Path] | None = None) -> list[str]:
         """Files that failed because they need a PDF password (inside `under`, or anywhere)."""
-        from desktop_rag.engine.ingest.loaders.pdf import needs_password
-
-        roots = [normalise_path(p) for p in under] if under is not None else None
-        return [f.path for f in self.store.files() if f.status == "failed" and needs_password(f.error)
-                and (roots is None or any(is_inside(f.path, r) for r in roots))]
+        return indexing.locked_files(self.store, under)
 
     # ---- sources -----------------------------------------------------------
 
@@ -108,23 +87,17 @@ class Engine(ReviewMethods):
     def relink_source(self, path: str, chosen: str | Path, collection: int | None = None) -> SourceRecord:
         """Link a source imported without its documents (shown as not linked) to a folder or file the user
         chose; it is indexed by the next run. UsageError if it is not such a source or `chosen` does not fit."""
-        from desktop_rag.engine.archive.relink import relink
+        from desktop_rag.engine.archive.relink import relink_path
 
         with self.runtime.writing():
-            source = self.store.source_by_path(path)
-            if source is None or (collection is not None and source.collection_id != collection):
-                raise UsageError.coded("not_a_source", path=path)
-            return relink(self.store, source, chosen)
+            return relink_path(self.store, path, chosen, collection)
 
     def remove_source(self, path: str | Path, collection: int | None = None) -> bool:
         """Forget a source with its files, chunks and vectors. False if it was not a source (of `collection`)."""
         with self.runtime.writing():
-            source = self.store.source_by_path(normalise_path(path))
-            if source is None or (collection is not None and source.collection_id != collection):
-                return False
-            self.runtime.remove_vectors(self.store.remove_source(source.id))
-            self.runtime.save_vectors()
-            return True
+            dropped = library_sources.remove(self.store, path, collection)
+            self.runtime.forget_vectors(dropped or [])
+            return dropped is not None
 
     def sources(self, collection: int | None = None) -> list[SourceRecord]:
         return self.store.sources(collection)
@@ -149,8 +122,7 @@ class Engine(ReviewMethods):
     def delete_collection(self, collection_id: int) -> None:
         """Forget a collection's sources, files, chunks and vectors (the documents on disk stay)."""
         with self.runtime.writing():
-            self.runtime.remove_vectors(collections.delete(self.store, collection_id))
-            self.runtime.save_vectors()
+            self.runtime.forget_vectors(collections.delete(self.store, collection_id))
 
     def files(self, source_id: int | None = None) -> list[FileRecord]:
         return self.store.files(source_id)
@@ -184,34 +156,19 @@ class Engine(ReviewMethods):
     def archive_model_problem(self, content):
         """Why the archive's vectors cannot serve this library (so its passages would be embedded again): a
         `Reason`, or None."""
-        from desktop_rag.engine.archive.importer import model_problem
+        from desktop_rag.engine.archive.importing import vectors_problem
 
-        dimension = self.store.get_meta("dimension")  # no vectors yet: the model the settings ask for, "auto"
-        model = self.store.get_meta("embedding_model") or self.runtime.target_model(  # counting the archive's text
-            more_text=(c["text"] for c in content.chunks))
-        return model_problem(content, model, int(dimension) if dimension else None)
+        return vectors_problem(self.runtime, self.store, content)
 
     def import_archive(self, path: str | Path, *, name: str | None = None, documents_dir: str | Path | None = None,
                        reembed: bool = False, content=None):
-        """Import an archive as a new collection. Its vectors are used when they come from this library's
-        model; otherwise ModelMismatchError, unless `reembed` (its chunks then wait for the vector phase).
-        Included documents go to `documents_dir` (default: a folder beside the archive)."""
-        from desktop_rag.engine.archive.importer import import_content
+        """Import an archive as a new collection (archive/importing.py). Its vectors are used when they come from
+        this library's model; otherwise ModelMismatchError, unless `reembed` (its chunks then wait for the vector
+        phase). Included documents go to `documents_dir` (default: a folder beside the archive)."""
+        from desktop_rag.engine.archive.importing import import_archive
 
-        path = Path(path)
-        with self.runtime.writing():
-            content = content or self.read_archive(path)
-            problem = self.archive_model_problem(content)
-            if problem and not reembed:
-                raise ModelMismatchError.coded("archive_model", model=content.model, library_model=self.index_model,
-                                               count=len(content.chunks))
-            folder = Path(documents_dir) if documents_dir else path.with_name(f"{path.stem} documents")
-            report, ids, matrix = import_content(
-                self.store, content, name=name, use_vectors=problem is None,
-                documents_dir=Path(normalise_path(folder)) if content.documents else None, zip_path=path)
-            self.runtime.add_loaded_vectors(ids, matrix)
-            self.runtime.save_vectors()
-            return report
+        return import_archive(self.runtime, self.store, path, name=name, documents_dir=documents_dir,
+                              reembed=reembed, content=content)
 
     # ---- index runs --------------------------------------------------------
 
@@ -228,36 +185,14 @@ class Engine(ReviewMethods):
         `reembed_budget_s`, None = to the end) while the old vectors keep answering. Raises
         ModelMismatchError if the library was chunked with other settings (see `reindex`).
         """
-        with self.runtime.writing():
-            chunking.record(self.store, self.settings.index_params)
-            if paths is not None:
-                sources = self.add_sources(paths, collection)
-            else:
-                sources = [s for s in self.store.sources(collection) if not s.detached]
-            runtime = self.runtime
-            ingestor = Ingestor(self.store, self.settings, runtime.embedder, runtime.vectors_for_writing,
-                                runtime.parser(), cancel, on_progress, on_file)
-            try:
-                report = ingestor.run(sources, embed=embed, force=[normalise_path(p) for p in force])
-                if embed and not report.cancelled:
-                    deadline = None if reembed_budget_s is None else time.monotonic() + reembed_budget_s
-                    remaining = reembed.switch_model(
-                        self.store, runtime.target_model(), runtime.embedder, lambda: runtime.drop_vectors(reload=True),
-                        cancel or threading.Event(), on_progress or (lambda _p: None), deadline)
-                    report = dataclasses.replace(report, reembed_remaining=remaining)
-                return report
-            finally:
-                runtime.save_vectors()
+        return indexing.index(self.runtime, self.store, paths, cancel=cancel, on_progress=on_progress,
+                              on_file=on_file, embed=embed, force=force, reembed_budget_s=reembed_budget_s,
+                              collection=collection)
 
-    def reindex(self, **kwargs) -> IndexReport:
-        """Drop every chunk and vector and index all sources again with the current settings."""
-        with self.runtime.writing():
-            self.store.clear_index()
-            self.runtime.drop_vectors(delete_file=True)
-            reembed.abandon(self.store)
-            with self.store.transaction():
-                self.store.delete_meta(*INDEX_SETTINGS, "dimension")
-            return self.index(**kwargs)
+    def reindex(self, **options) -> IndexReport:
+        """Drop every chunk and vector and index all sources again with the current settings (`index`'s
+        options)."""
+        return indexing.reindex(self.runtime, self.store, **options)
 
     def needs_reindex(self, settings: Settings | None = None) -> bool:
         """True when the library holds chunks made with other chunking settings (every file is read again)."""
@@ -265,13 +200,7 @@ class Engine(ReviewMethods):
 
     def reembed_plan(self, settings: Settings | None = None) -> tuple[str, int, float] | None:
         """(target model, chunks to embed, estimated seconds) when the settings switch the model, else None."""
-        target = self.runtime.target_model(settings)
-        current = self.store.get_meta("embedding_model")
-        if current is None or current == target or not self.store.has_vectors():
-            return None
-        done, total = reembed.staged_counts(self.store) if reembed.staged_model(self.store) == target else (0, 0)
-        chunks = (total or self.store.count_chunks()) - done
-        return target, chunks, chunks / max(self.runtime.embedder(target).speed, 1e-6)
+        return indexing.reembed_plan(self.runtime, self.store, settings or self.settings)
 
     # ---- reading -------------------------------------------------------------
 
@@ -290,43 +219,35 @@ class Engine(ReviewMethods):
         query translation is on (`cancel` stops waiting for that translation: the question is then searched as
         asked)."""
         within = self.restriction(collection, folders, types, files)
-        return searching.search(query, k or self.settings.top_k, within, self.runtime, self.store, self.settings,
-                                lambda: assembly.translator(self.runtime), cancel)
+        return self.runtime.search(query, k or self.settings.top_k, within, cancel)
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
-                    files: Sequence[str] = ()):
+                    files: Sequence[str] = ()) -> Restriction:
         """Where a search looks (`restriction.Restriction`); UsageError for a folder, file or file type the library
         lacks."""
         from desktop_rag.engine.store.restriction import build
-        from desktop_rag.engine.store.scope import Restriction
 
-        if not folders and not types and not files:
-            return Restriction(collection)
         return build(self.store, collection, folders, types, files)
 
     def answerer(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                  cancel: threading.Event | None = None, extractive: bool = False,
                  conversation_id: int | None = None, files: Sequence[str] = ()):
         """An answerer (answer/assembly.py) that searches within `collection` (None: all collections), `folders`,
-        `files` and file `types` (its searches stop waiting for a query translation on `cancel`); `extractive`: never
-        call a model; `conversation_id`: the conversation its stored answers belong to (deleted with it)."""
+        `files` and file `types` with the feedback rules (its searches stop waiting for a query translation on
+        `cancel`); `extractive`: never call a model; `conversation_id`: the conversation its stored answers belong
+        to (deleted with it)."""
+        within = self.restriction(collection, folders, types, files)
+
         def search(query: str, k: int | None = None) -> list[Hit]:
-            hits = self.search(query, k, collection, folders, types, cancel, files)
-            return feedback.applied(self.store, query, hits, self.restriction(collection, folders, types, files)) \
-                if self.settings.feedback else hits  # the feedback rules (search/feedback.py)
+            return self.runtime.search(query, k or self.settings.top_k, within, cancel, feedback=True)
 
         return assembly.answerer(self.runtime, search, extractive, conversation_id)
 
     # ---- one document: summaries (issue 40) ----
 
-    def summariser(self, extractive: bool = False):
-        """Summaries of one document (answer/summarising.py) with the configured model (`extractive` or none:
-        the document's most central sentences by the library's embedding model)."""
-        return assembly.summariser(self.runtime, extractive)
-
-    def summary_plan(self, path: str | Path, language: str | None = None, extractive: bool = False):
-        """What summarising the library's file at `path` takes (`types.SummaryPlan`): the estimate shown first."""
-        return self.summariser(extractive).plan(str(path), language)
+    def summary_plan(self, path: str | Path, language: str | None = None, extractive: bool = False) -> SummaryPlan:
+        """What summarising the library's file at `path` takes: the estimate shown first."""
+        return assembly.summariser(self.runtime, extractive).plan(str(path), language)
 
     def summarise(self, path: str | Path, language: str | None = None, cancel: threading.Event | None = None,
                   extractive: bool = False, conversation_id: int | None = None,
@@ -335,11 +256,19 @@ class Engine(ReviewMethods):
         takes more than `Settings.summary_request_limit` requests and `confirm_cost` is not set), in `language`
         ("en"/"zh"; None: the document's); with a conversation, `question` and the summary (with its sections as
         sources) are saved as its two turns. `refresh`: write it anew, never the stored one."""
-        events = self.summariser(extractive).summarise(str(path), language, cancel, refresh, confirm_cost)
+        events = assembly.summariser(self.runtime, extractive).summarise(str(path), language, cancel, refresh,
+                                                                         confirm_cost)
         first = next(events, None)  # the checks run before anything is yielded
         if first is not None:
             yield from turns.saved(itertools.chain((first,), events), lambda: self.store, conversation_id,
                                    question or str(path))
+
+    def summary_question_plan(self, question: str, conversation_id: int | None = None, collection: int | None = None,
+                              folders: Sequence[str] = (), types: Sequence[str] = (),
+                              files: Sequence[str] = ()) -> SummaryPlan | None:
+        """The plan (`summary_plan`) of the summary `ask` writes for `question`, or None when it asks no summary."""
+        summary = self._asked(question, conversation_id, collection, folders, types, files)[2]
+        return None if summary is None else self.summary_plan(*summary)
 
     def forget_answers(self) -> int:
         """Remove every stored answer and summary (Settings' "Clear stored answers", `desktop-rag clear-answers`);
@@ -375,8 +304,19 @@ class Engine(ReviewMethods):
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
         events = answerer.answer(question, history, cancel, refresh)
         if not self.read_only:  # the review log: the DoneEvent gets its answer_id
-            events = recorded(self.runtime, answerer, events, question, within, conversation_id)
+            events = self.review.recorded(answerer, events, question, within, conversation_id)
         yield from turns.saved(events, lambda: self.store, conversation_id, question)
+
+    def _asked(self, question: str, conversation_id: int | None, collection: int | None, folders: Sequence[str],
+               types: Sequence[str], files: Sequence[str]):
+        """Where `question` is asked (the collection, else the conversation's; the restriction: UsageError for a bad
+        folder, file or type) and, when it asks for a document's summary, (that file, the question's language)."""
+        from desktop_rag.engine.answer.summary_intent import asked_summary
+
+        if collection is None and conversation_id:
+            collection = collections.conversation_collection(self.store, conversation_id)
+        within = self.restriction(collection, folders, types, files)
+        return collection, within, asked_summary(self.store, question, within)
 
     # ---- conversations ---------------------------------------------------------
 
@@ -402,7 +342,7 @@ class Engine(ReviewMethods):
     def delete_conversation(self, conversation_id: int, keep_grades: bool = False) -> None:
         """Delete a conversation with its turns and its answers' review log (`keep_grades`: keep its graded ones)."""
         if keep_grades:
-            self._keep_graded(conversation_id)
+            self.review.keep_graded(conversation_id)
         conversations.delete(self.store, conversation_id)
 
     def messages(self, conversation_id: int) -> list[ChatTurn]:
@@ -422,27 +362,6 @@ class Engine(ReviewMethods):
         """Save the vector cache, stop the reader, close the word list and every thread's connection (stop readers
         first)."""
         self.runtime.close(then=self._stores.close)
-
-    # ---- one document: the estimate before a summary asked as a question (issue 40) ----
-
-    def summary_question_plan(self, question: str, conversation_id: int | None = None, collection: int | None = None,
-                              folders: Sequence[str] = (), types: Sequence[str] = (), files: Sequence[str] = ()):
-        """The plan (`summary_plan`) of the summary `ask` writes for `question`, or None when it asks no summary."""
-        summary = self._asked(question, conversation_id, collection, folders, types, files)[2]
-        return None if summary is None else self.summary_plan(*summary)
-
-    def _asked(self, question: str, conversation_id: int | None, collection: int | None, folders: Sequence[str],
-               types: Sequence[str], files: Sequence[str]):
-        """Where `question` is asked (the collection, else the conversation's; the restriction: UsageError for a bad
-        folder, file or type) and, when it asks for a document's summary, (that file, the question's language)."""
-        from desktop_rag.engine.answer.summary_intent import question_language, summary_target
-
-        if collection is None and conversation_id:
-            collection = collections.conversation_collection(self.store, conversation_id)
-        within = self.restriction(collection, folders, types, files)
-        target = summary_target(question, passages.files_with_text(self.store, within),
-                                within.files[0] if len(within.files) == 1 else None)
-        return collection, within, None if target is None else (target, question_language(question, target))
 
 
 def open_engine(data_dir: str | Path | None = None, settings: Settings | None = None) -> Engine:

@@ -3,9 +3,11 @@
 Each `Reader` says which suffixes it takes, its kind, the type name a search is limited by (CLI `--type`, the
 GUI's type filter, the MCP `file_type`), how messages name it in English and Chinese, its loader (a lazily
 imported "module:function" taking `(path, LoadContext)`), whether it is read in the memory-capped parser child,
-and the word a front end puts before `Section.page` ("page 3", "slide 3"). Adding a format is one loader module
-plus one entry in `READERS`; scanning, the parser, the file dialog, the drop area, the "not supported" messages
-and the MCP server all read this table.
+the word a front end puts before `Section.page` ("page 3", "slide 3"), how the viewer shows it (`view`: drawn as
+pages, or as text) and its MIME types (an e-mail attachment named without a suffix gets one from its type).
+Adding a format is one loader module plus one entry in `READERS`; scanning, the parser, the file dialog, the drop
+area, the "not supported" messages, the viewer and the MCP server all read this table; no other module names a
+suffix (tests/architecture/test_suffix_literals.py).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _LOADERS = "desktop_rag.engine.ingest.loaders"
+PAGES, TEXT = "pages", "text"  # how the viewer shows a format (`Reader.view`)
 
 
 @dataclass(frozen=True)
@@ -28,22 +31,28 @@ class Reader:
     loader: str  # "module:function", imported when the first such file is read
     in_child: bool = True  # read in the memory-capped parser child (False: plain text, read in this process)
     location: str = "page"  # the unit `Section.page` counts: a key of LOCATION_WORDS, "" when it has none
+    # PAGES: a paged format, drawn page by page with the passage's rectangles highlighted (document.pdf_render), its
+    # `Section.page` a printed page the system's viewer can open at; TEXT: the passage shown in its re-read text
+    view: str = TEXT
+    mime_types: tuple[str, ...] = ()  # lower case; the first suffix is the one a file of that type gets
 
 
 READERS: tuple[Reader, ...] = (
-    Reader("pdf", "pdf", (".pdf",), "PDF", "PDF", f"{_LOADERS}.pdf:load_pdf"),
+    Reader("pdf", "pdf", (".pdf",), "PDF", "PDF", f"{_LOADERS}.pdf:load_pdf", view=PAGES,
+           mime_types=("application/pdf",)),
     Reader("docx", "word", (".docx",), "Word .docx", "Word .docx", f"{_LOADERS}.docx:load_docx", location=""),
     Reader("pptx", "slides", (".pptx",), "PowerPoint .pptx", "PowerPoint .pptx", f"{_LOADERS}.pptx:load_pptx",
            location="slide"),
     Reader("xlsx", "spreadsheet", (".xlsx", ".ods"), "spreadsheets (.xlsx, .ods)", "电子表格（.xlsx、.ods）",
            f"{_LOADERS}.sheets:load_workbook", location="sheet"),
-    Reader("csv", "table", (".csv", ".tsv"), "CSV/TSV", "CSV/TSV", f"{_LOADERS}.sheets:load_csv", location="sheet"),
+    Reader("csv", "table", (".csv", ".tsv"), "CSV/TSV", "CSV/TSV", f"{_LOADERS}.sheets:load_csv", location="sheet",
+           mime_types=("text/csv",)),
     Reader("html", "web", (".html", ".htm"), "web pages (.html)", "网页（.html）", f"{_LOADERS}.html:load_html",
-           location=""),
+           location="", mime_types=("text/html",)),
     Reader("epub", "ebook", (".epub",), "EPUB e-books", "EPUB 电子书", f"{_LOADERS}.epub:load_epub",
            location="chapter"),
     Reader("email", "email", (".eml", ".mbox"), "e-mail (.eml, .mbox)", "电子邮件（.eml、.mbox）",
-           f"{_LOADERS}.email:load_email", location="message"),
+           f"{_LOADERS}.email:load_email", location="message", mime_types=("message/rfc822",)),
     Reader("odt", "opendocument", (".odt",), "OpenDocument .odt", "OpenDocument .odt", f"{_LOADERS}.odt:load_odt",
            location=""),
     Reader("rtf", "rtf", (".rtf",), "RTF", "RTF", f"{_LOADERS}.rtf:load_rtf", location=""),
@@ -55,7 +64,8 @@ READERS: tuple[Reader, ...] = (
            f"{_LOADERS}.sheets:load_workbook", location="sheet"),
     Reader("md", "markdown", (".md", ".markdown"), ".md", ".md", f"{_LOADERS}.text:load_markdown", in_child=False,
            location=""),
-    Reader("txt", "text", (".txt",), ".txt", ".txt", f"{_LOADERS}.text:load_text", in_child=False, location=""),
+    Reader("txt", "text", (".txt",), ".txt", ".txt", f"{_LOADERS}.text:load_text", in_child=False, location="",
+           mime_types=("text/plain",)),
     Reader("image", "image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"), "images", "图片",
            f"{_LOADERS}.image:load_image", location=""),
 )
@@ -70,6 +80,7 @@ LOCATION_WORDS: dict[str, tuple[str, str]] = {
 }
 
 _BY_SUFFIX: dict[str, Reader] = {s: r for r in READERS for s in r.suffixes}
+_BY_MIME_TYPE: dict[str, Reader] = {m: r for r in READERS for m in r.mime_types}
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(_BY_SUFFIX)
 TEXT_SUFFIXES: frozenset[str] = frozenset(s for r in READERS if not r.in_child for s in r.suffixes)
 CHILD_SUFFIXES: frozenset[str] = SUPPORTED_SUFFIXES - TEXT_SUFFIXES
@@ -83,6 +94,23 @@ def reader_for(path: str | Path) -> Reader | None:
 
 def is_supported(path: str | Path) -> bool:
     return reader_for(path) is not None
+
+
+def view_of(path: str | Path) -> str:
+    """How the viewer shows the file at `path`: PAGES (a paged format, drawn) or TEXT (also for an unknown type)."""
+    reader = reader_for(path)
+    return reader.view if reader is not None else TEXT
+
+
+def is_paged(path: str | Path) -> bool:
+    """A paged format: its passages sit on printed pages, drawn by the viewer and opened at by the system's."""
+    return view_of(path) == PAGES
+
+
+def suffix_for_type(mime_type: str) -> str:
+    """The suffix a file of this MIME type gets ("application/pdf" -> ".pdf"), "" when the app reads no such type."""
+    reader = _BY_MIME_TYPE.get(mime_type.strip().lower())
+    return reader.suffixes[0] if reader is not None else ""
 
 
 def suffixes_of(name: str) -> tuple[str, ...]:

@@ -3,7 +3,9 @@ another process moved the stored vectors under it), question vectors, search res
 reader, and the process's hold on the library for writing.
 
 Built from a store provider (each thread's connection) and the settings; the facade (engine.py) owns one and
-never keeps state of its own. A new loaded part (a reranker's model, say) belongs here, its stage in search/.
+never keeps state of its own. It is what each flow's typed protocol asks for (`ingest.indexing.Loaded`,
+`archive.importing.Loaded`, `search.searching.Loaded`, `review.evaluation.Searcher`); `search` binds the search
+flow to it. A new loaded part (a reranker's model, say) belongs here, its stage in search/.
 """
 
 from __future__ import annotations
@@ -24,24 +26,40 @@ from desktop_rag.engine.errors import UsageError, disk_full_guard
 from desktop_rag.engine.ingest.parsing import SafeParser
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
+from desktop_rag.engine.search import searching
 from desktop_rag.engine.search.cache import (BoundedLRU, CachedQueries, cached_vectors, query_vector_cache,
                                              result_cache, sentence_vector_cache)
 from desktop_rag.engine.store.keyword_index import document_frequency
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.pool import WriterLock
+from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index, save_cache
 from desktop_rag.engine.text.language import interface_is_chinese, text_languages
 from desktop_rag.engine.text.lexicon import Lexicon, open_lexicon
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.text.topics import Topics, topics
-from desktop_rag.engine.types import Hit
 
 log = logging.getLogger(__name__)
 
 DensePair = tuple[Embedder, VectorIndex]
 SUMMARY_ENTRIES, SUMMARY_BYTES = 4096, 16 * 1024 * 1024  # summaries a read-only engine keeps in memory
 TOPICS_ENTRIES = 256
+
+
+class Kept:
+    """An attribute of the facade that its runtime keeps (`Engine.settings`: the facade holds no state of its own)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, holder, owner: type | None = None):
+        return self if holder is None else getattr(holder.runtime, self.name)
+
+    def __set__(self, holder, value) -> None:
+        setattr(holder.runtime, self.name, value)
+
 
 class Runtime:
     """The loaded parts of one library, safe to use from several threads (`_lock` guards the lazy members; the
@@ -127,12 +145,12 @@ class Runtime:
         with self._lock:
             model = self.index_model
             if self._vectors is None or self._vectors_model != model or self._stale():
-                stored = self.store.get_meta("dimension")
+                store = self.store
+                stored = store.get_meta("dimension")
                 dimension = int(stored) if stored else known_dimension(model)
                 if dimension is None:
                     dimension = self.embedder(model).dimension
-                self._vectors = open_vector_index(self.paths.vector_index, self.store, dimension,
-                                                  save=not self.read_only)
+                self._vectors = open_vector_index(self.paths.vector_index, store, dimension, save=not self.read_only)
                 self._vectors_model = model
             return self._vectors
 
@@ -196,6 +214,14 @@ class Runtime:
             self.topics.put(key, found, 1024)
         return found
 
+    def search(self, text: str, k: int, within: Restriction, cancel: threading.Event | None = None,
+               feedback: bool = False) -> searching.SearchHits:
+        """The app's search over what is loaded (search/searching.py; the configured language model translates the
+        question; `feedback`: an answer's search, reordered by the feedback rules)."""
+        from desktop_rag.engine.answer.assembly import translator
+
+        return searching.search(text, k, within, self, lambda: translator(self), cancel, feedback)
+
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
         """The hits with `focus` on the sentences to send (answer/compression.py, by the settings' mode and
         token budget; sentence meaning from the library's model when its vectors are loaded)."""
@@ -211,20 +237,25 @@ class Runtime:
         """The loaded cache differs from its saved file: `save_vectors` writes it."""
         self._vectors_dirty = True
 
-    def vectors_for_writing(self) -> VectorIndex:
-        """The cache an index run adds to (the library's model and dimension recorded first)."""
-        vectors = self.vectors()
-        if not self.store.get_meta("dimension") or not self.store.get_meta("embedding_model"):
-            with self.store.transaction():
-                self.store.set_meta("dimension", str(vectors.dimension))
-                self.store.set_meta("embedding_model", self._vectors_model or self.index_model)
+    def vectors_for_writing(self) -> int:
+        """Ready the cache an index run adds to (the library's model and dimension recorded first); its dimension."""
+        vectors, store = self.vectors(), self.store
+        if not store.get_meta("dimension") or not store.get_meta("embedding_model"):
+            with store.transaction():
+                store.set_meta("dimension", str(vectors.dimension))
+                store.set_meta("embedding_model", self._vectors_model or self.index_model)
         self.vectors_changed()
-        return vectors
+        return vectors.dimension
 
     def remove_vectors(self, chunk_ids: list[int]) -> None:
         if chunk_ids:
             self.vectors().remove(chunk_ids)
             self.vectors_changed()
+
+    def forget_vectors(self, chunk_ids: list[int]) -> None:
+        """Vectors whose chunks left the library (a source or a collection removed): out of the cache, saved."""
+        self.remove_vectors(chunk_ids)
+        self.save_vectors()
 
     def add_loaded_vectors(self, chunk_ids: np.ndarray, matrix: np.ndarray) -> None:
         """Vectors just stored: into the cache if it is loaded (an unloaded one is rebuilt from the store)."""

@@ -8,7 +8,7 @@ import sys
 
 from PySide6.QtCore import QUrl
 
-from desktop_rag.engine import is_supported, markdown_tables, query_terms, term_spans
+from desktop_rag.engine import is_paged, is_supported, markdown_tables, query_terms, term_spans
 
 CITE_SCHEME = "cite"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
@@ -109,12 +109,13 @@ def openable_file(path: str) -> bool:
 
 
 def file_url(path: str, page: int | None = None) -> QUrl:
-    """A URL that opens the file in the system viewer; PDFs get #page=N where the opener keeps fragments.
+    """A URL that opens the file in the system viewer; a paged format (a PDF) gets #page=N where the opener keeps
+    fragments.
 
     On Windows Qt opens local files through ShellExecute with the fragment dropped, which is harmless;
     on Linux/macOS a fragment can make the opener look for a file that does not exist, so it is left out.
     """
     url = QUrl.fromLocalFile(path)
-    if page and path.lower().endswith(".pdf") and sys.platform == "win32":
+    if page and is_paged(path) and sys.platform == "win32":
         url.setFragment(f"page={page}")
     return url

@@ -11,7 +11,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths, resource_path
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import DoneEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent, TokenEvent
 from tests.support.openai_server import run_openai_server
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"

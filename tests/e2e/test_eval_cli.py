@@ -15,7 +15,7 @@ from bench.common import Beir
 from bench.quality import evaluate, hybrid_ranker
 from desktop_rag.config import Settings, resolve_paths, resource_path
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import SourcesEvent
+from desktop_rag.engine.answer.events import SourcesEvent
 
 MODEL = "hash:64"
 QUERIES = {"q1": "What water temperature is best for coffee?", "q2": "新办公室在哪里？",
@@ -95,8 +95,8 @@ def test_the_users_marked_passages_are_measured_and_stale_ones_reported(tmp_path
         events = list(engine.ask(question))
         sources = next(e.hits for e in events if isinstance(e, SourcesEvent))
         right = next(h for h in sources if h.path.endswith(name))
-        engine.mark_passage(events[-1].answer_id, right.chunk_id, right=True)
-        engine.set_grade(events[-1].answer_id, "right")
+        engine.review.mark_passage(events[-1].answer_id, right.chunk_id, right=True)
+        engine.review.set_grade(events[-1].answer_id, "right")
     engine.close()
 
     report = last_json(cli(home, "eval", "--json"))
@@ -123,5 +123,5 @@ def test_ask_json_is_unchanged_though_the_answer_is_logged(samples):
     assert list(answer) == ["question", "answer", "mode", "cached", "sources"]
     assert list(answer["sources"][0]) == ["rank", "chunk_id", "score", "path", "page", "heading", "text", "ocr"]
     engine = Engine(resolve_paths(samples), Settings(embedding_model=MODEL))
-    assert engine.review_stats().answers >= 1
+    assert engine.review.stats().answers >= 1
     engine.close()

@@ -12,7 +12,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store import answer_cache
-from desktop_rag.engine.types import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from tests.support.openai_server import run_openai_server
 
 QUESTION = "How often do city buses run at night?"

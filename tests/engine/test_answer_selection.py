@@ -14,7 +14,7 @@ from desktop_rag.engine.answer.selection import MEANING_FLOORS
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.text.lexicon import Lexicon
 from desktop_rag.engine.text.topics import Topic, Topics, content_words, topics
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 E5 = "bundled:multilingual-e5-small"
 

@@ -13,8 +13,9 @@ from desktop_rag.engine.answer.answering import Answerer
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.types import ChatTurn, DoneEvent, ErrorEvent, Hit, SourcesEvent, TokenEvent
+from desktop_rag.engine.store.values import ChatTurn, Hit
 from tests.support.openai_server import run_openai_server
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"

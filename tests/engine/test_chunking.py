@@ -8,7 +8,7 @@ import time
 import pytest
 
 from desktop_rag.engine.ingest.chunking import chunk_document, document_text, split_text
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
 WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu retrieval index".split()
 ZH = ["知识库", "可以", "回答", "关于", "文档", "的", "问题", "检索", "系统", "本地", "运行", "中文", "分块"]

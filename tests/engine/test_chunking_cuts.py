@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_rag.engine.ingest.chunking import chunk_document, split_text
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
 
 def pieces(text: str, size: int, overlap: int = 0) -> list[str]:

@@ -20,7 +20,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store.store import SCHEMA_VERSION
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
 from desktop_rag.engine.text import keyword
-from desktop_rag.engine.types import SourcesEvent
+from desktop_rag.engine.answer.events import SourcesEvent
 
 FAST = Settings(embedding_model="hash:64")
 QUERIES = ["solar energy storage", "battery chemistry for solar farms", "energy", "how do plants store energy"]

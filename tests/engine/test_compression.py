@@ -10,7 +10,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.answer.compression import compress, compression_mode, sent_text, sentence_spans
 from desktop_rag.engine.answer.prompting import build_messages
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 TEA = ("Tea grows on hillsides in the south. The leaves are picked by hand in spring. "
        "Green tea is brewed with water at about eighty degrees. Boiling water makes it bitter. "

@@ -99,7 +99,7 @@ def test_the_viewer_finds_every_passage_of_each_format(tmp_path: Path, suffix: s
     from desktop_rag.engine.ingest.chunking import chunk_document
     from desktop_rag.engine.ingest.loaders import LoadContext, load
     from desktop_rag.engine.ingest.scanning import file_sha256
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
 
     path = WRITERS[suffix](tmp_path / f"doc.{suffix}")
     st = path.stat()
@@ -121,7 +121,7 @@ def test_the_viewer_finds_every_passage_of_an_e_mail_attachment(tmp_path: Path, 
     from desktop_rag.engine.ingest.loaders import LoadContext, load
     from desktop_rag.engine.ingest.scanning import file_sha256
     from desktop_rag.engine.paths import attachment_path
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
 
     path = WRITERS["eml"](tmp_path / "sample.eml")
     st = path.stat()
@@ -134,7 +134,7 @@ def test_the_viewer_finds_every_passage_of_an_e_mail_attachment(tmp_path: Path, 
                       char_start=c.char_start, char_end=c.char_end)
             location = locate(hit, None, max_bytes=LIMIT, table_chars=size, carrier=carrier)
             assert location.file_state == "unchanged", attached.part
-            if location.kind == "pdf":  # the page's text has its own line breaks: matched up to whitespace
+            if location.kind == "pages":  # the page's text has its own line breaks: matched up to whitespace
                 assert location.match in (EXACT, MATCHED) and location.page == c.page and location.rects
             else:
                 assert location.match == EXACT and location.text[location.start:location.end] == c.text

@@ -168,7 +168,7 @@ def test_the_viewer_reads_an_attachment_from_its_message(mail):
     pdf = attachment_path(str(path), "2/guide.pdf")
     hit = _hit(engine, pdf)
     location = locate(hit, None, carrier=_carrier(engine, pdf))
-    assert (location.kind, location.page, location.page_count, location.file_state) == ("pdf", 3, 3, UNCHANGED)
+    assert (location.kind, location.page, location.page_count, location.file_state) == ("pages", 3, 3, UNCHANGED)
     assert location.found and location.rects
     carrier = _carrier(engine, pdf)
     path.write_bytes(bytes(_message(with_pdf=False)))  # changed since indexing, the attachment gone
@@ -250,7 +250,7 @@ def test_a_library_from_before_attachments_is_upgraded_in_place(tmp_path):
 
 def test_an_attachment_can_be_asked_and_summarised_on_its_own(mail):
     """File scope and one-document summaries take an attachment's path like any file's."""
-    from desktop_rag.engine.types import DoneEvent, SourcesEvent
+    from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
     engine, path, _ = mail
     pdf = attachment_path(str(path), "2/guide.pdf")

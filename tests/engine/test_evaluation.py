@@ -1,4 +1,4 @@
-"""`Engine.evaluate` in process (issue 39): one collection's labelled questions, progress, cancel."""
+"""`Engine.review.evaluate` in process (issue 39): one collection's labelled questions, progress, cancel."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import SourcesEvent
+from desktop_rag.engine.answer.events import SourcesEvent
 
 
 def test_one_collection_progress_and_cancel(tmp_path, monkeypatch):
@@ -27,18 +27,18 @@ def test_one_collection_progress_and_cancel(tmp_path, monkeypatch):
                            ("When do buses run at night?", "bus.txt")):
         events = list(engine.ask(question))
         right = next(h for h in next(e.hits for e in events if isinstance(e, SourcesEvent)) if h.path.endswith(name))
-        engine.mark_passage(events[-1].answer_id, right.chunk_id)
+        engine.review.mark_passage(events[-1].answer_id, right.chunk_id)
     seen = []
-    report = engine.evaluate(drinks, progress=lambda done, total: seen.append((done, total)))
+    report = engine.review.evaluate(drinks, progress=lambda done, total: seen.append((done, total)))
     assert report.main.queries == 2 and seen == [(1, 2), (2, 2)] and not report.cancelled
     assert report.main.recall_at_5 == 1.0 and report.main.precision_at_5 == 0.2  # only its two files searched
-    assert engine.evaluate().main.queries == 3
+    assert engine.review.evaluate().main.queries == 3
     monkeypatch.setattr("desktop_rag.engine.review.evaluation.COMPRESSION_SAMPLE", 2)  # the slow modes: a sample
-    sampled = {m.mode: m.queries for m in engine.evaluate().modes}
+    sampled = {m.mode: m.queries for m in engine.review.evaluate().modes}
     assert sampled == {"hybrid": 3, "dense": 3, "keyword": 3, "compression off": 2, "compression on": 2}
     stop = threading.Event()
     stop.set()
-    cancelled = engine.evaluate(cancel=stop)
+    cancelled = engine.review.evaluate(cancel=stop)
     assert cancelled.cancelled and cancelled.main.queries == 0
     engine.close()
 
@@ -55,19 +55,19 @@ def test_a_marked_passage_survives_another_chunk_size_and_goes_stale_when_its_wo
     question = "How hot should the water be for green tea?"
     events = list(engine.ask(question))
     right = next(h for h in next(e.hits for e in events if isinstance(e, SourcesEvent)) if "eighty" in h.text)
-    engine.mark_passage(events[-1].answer_id, right.chunk_id)
+    engine.review.mark_passage(events[-1].answer_id, right.chunk_id)
     engine.close()
 
     engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64", chunk_size=150, chunk_overlap=20))
     engine.reindex()
     assert not engine.store.hits_for([(right.chunk_id, 0.0)]), "every chunk is new"
-    report = engine.evaluate()
+    report = engine.review.evaluate()
     assert report.stale == () and report.main.queries == 1 and report.main.recall_at_5 == 1.0
     eighty = next(cid for cid, text in engine.store.db.execute("SELECT id, text FROM chunks")
                   if "eighty" in text)
     with engine.store.transaction() as db:  # the words at the marked place change
         db.execute("UPDATE chunks SET text = replace(text, 'eighty', 'ninety') WHERE id = ?", (eighty,))
-    report = engine.evaluate()
+    report = engine.review.evaluate()
     assert report.main.queries == 0 and [(s.question, s.reason) for s in report.stale] == [(question, "changed")]
     engine.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.extractive import extractive_answer, split_sentences
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 
 def cited(text: str) -> list[int]:
@@ -74,8 +74,8 @@ def test_sentence_splitting():
 
 def test_a_passage_in_another_language_is_quoted_by_meaning_and_the_topic_decides_which():
     from desktop_rag.engine.answer.extractive import best_sentences
+    from desktop_rag.engine.store.values import Hit
     from desktop_rag.engine.text.topics import Topic, Topics
-    from desktop_rag.engine.types import Hit
 
     tea = Hit(1, 0.7, "绿茶.md", None, "", "绿茶是中国最常见的茶类之一。冲泡绿茶的水温一般在八十度左右。绿茶应当密封保存。")
     coffee = Hit(2, 1.0, "coffee.txt", None, "", "The ideal water temperature for brewing is 90 to 96 degrees.")

@@ -6,7 +6,7 @@ import dataclasses
 
 from desktop_rag.config import resource_path
 from desktop_rag.engine.answer.extractive import extractive_answer, quoted_answer
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 COFFEE = ("Water temperature matters more than most people think.\n\n"
           "A good starting ratio is one gram of coffee for every sixteen grams of water. Weigh both.")

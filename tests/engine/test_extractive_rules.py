@@ -7,7 +7,7 @@ import random
 from desktop_rag.engine.answer import extractive
 from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, split_sentences, terms
 from desktop_rag.engine.answer.sentences import is_heading_like
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 
 def hit(n: int, text: str) -> Hit:

@@ -9,7 +9,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from tests.support.review_docs import TEA, three_docs
 from tests.support.openai_server import run_openai_server
 
@@ -47,7 +47,7 @@ def test_an_answer_graded_wrong_or_refused_is_never_replayed(tmp_path, docs, ser
     _, first = ask(engine)
     _, again = ask(engine)
     assert again.cached and streamed(server) == 1  # the cache replays it while it is not graded down
-    engine.set_grade(again.answer_id, grade)
+    engine.review.set_grade(again.answer_id, grade)
     _, after = ask(engine)
     assert not after.cached and streamed(server) == 2, "a graded-down answer went to the model again"
     _, later = ask(engine)
@@ -57,7 +57,7 @@ def test_an_answer_graded_wrong_or_refused_is_never_replayed(tmp_path, docs, ser
     assert ask(engine)[1].cached and streamed(server) == 3
     engine.close()
     engine = engine_for(tmp_path, **llm)
-    engine.set_grade(again.answer_id, "right")  # the grade changed back: replayed again
+    engine.review.set_grade(again.answer_id, "right")  # the grade changed back: replayed again
     assert ask(engine)[1].cached
     engine.close()
 
@@ -68,7 +68,7 @@ def test_the_passage_marked_right_comes_first_for_the_same_question_in_the_same_
     sources, done = ask(engine)
     bus = engine.search("City buses run every ten minutes", 1)[0]
     assert sources[0].path.endswith("tea.txt")
-    engine.mark_passage(done.answer_id, bus.chunk_id, right=True)
+    engine.review.mark_passage(done.answer_id, bus.chunk_id, right=True)
     first = ask(engine, "  how HOT should the water be for green tea ")[0]
     assert first[0].chunk_id == bus.chunk_id and len(first) <= len(sources)
     assert first[1].path.endswith("tea.txt")
@@ -85,7 +85,7 @@ def test_a_marked_right_passage_that_changed_is_not_pushed_first(tmp_path, docs)
     engine.index([docs])
     _, done = ask(engine)
     bus = engine.search("City buses run every ten minutes", 1)[0]
-    engine.mark_passage(done.answer_id, bus.chunk_id, right=True)
+    engine.review.mark_passage(done.answer_id, bus.chunk_id, right=True)
     with engine.store.transaction() as db:
         db.execute("UPDATE chunks SET text = 'Buses were cancelled.' WHERE id = ?", (bus.chunk_id,))
     assert ask(engine)[0][0].path.endswith("tea.txt")
@@ -98,7 +98,7 @@ def test_a_passage_marked_wrong_is_not_given_nor_cited_for_that_question_again(t
     sources, done = ask(engine)
     tea = sources[0]
     assert tea.path.endswith("tea.txt") and tea in done.cited
-    engine.mark_passage(done.answer_id, tea.chunk_id, right=False)
+    engine.review.mark_passage(done.answer_id, tea.chunk_id, right=False)
     again, after = ask(engine, "how hot should the water be for green tea")
     assert tea.chunk_id not in {h.chunk_id for h in again} and tea.chunk_id not in {h.chunk_id for h in after.cited}
     assert again, "the other passages are still given"

@@ -56,3 +56,21 @@ def test_location_words_follow_the_reader():
     assert file_types.location_text("a.pdf", 3) == "page 3"
     assert file_types.location_text("a.PDF", 3, "zh") == "第 3 页"
     assert file_types.location_text("a.pdf", None) == ""
+
+
+def test_the_registry_says_which_formats_are_paged_and_how_the_viewer_shows_them():
+    assert [r.name for r in READERS if r.view == file_types.PAGES] == ["pdf"]
+    assert {r.view for r in READERS} == {file_types.PAGES, file_types.TEXT}
+    assert file_types.is_paged("/a/report.PDF") and file_types.view_of("/a/m.eml/2/x.pdf") == file_types.PAGES
+    assert not file_types.is_paged("deck.pptx") and file_types.view_of("deck.pptx") == file_types.TEXT
+    assert file_types.view_of("unknown.xyz") == file_types.TEXT
+
+
+def test_mime_types_come_from_the_registry():
+    assert file_types.suffix_for_type("application/pdf") == ".pdf"
+    assert file_types.suffix_for_type("Text/CSV") == ".csv"
+    assert file_types.suffix_for_type("message/rfc822") == ".eml"
+    assert [file_types.suffix_for_type(t) for t in ("text/plain", "text/html")] == [".txt", ".html"]
+    assert file_types.suffix_for_type("application/octet-stream") == ""
+    every = [m for r in READERS for m in r.mime_types]
+    assert len(every) == len(set(every)) and all(m == m.lower() for m in every)

@@ -6,7 +6,7 @@ import os
 import threading
 
 from desktop_rag.engine.ingest import ingest
-from desktop_rag.engine.types import FileEvent
+from desktop_rag.engine.ingest.reports import FileEvent
 from tests.engine.test_ingest import consistent, make_engine, write_docs
 
 

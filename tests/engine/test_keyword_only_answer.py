@@ -13,7 +13,7 @@ from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
 SETTINGS = Settings(embedding_model="hash:64")
 QUESTION = "What speed does the centrifuge run at?"  # English; the only passage that has the word is Chinese

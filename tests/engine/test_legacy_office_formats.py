@@ -113,7 +113,7 @@ def test_the_viewer_finds_a_passage_of_each_legacy_file(legacy_files: Path, name
     from desktop_rag.engine.document.locate import EXACT, IndexedFile, locate
     from desktop_rag.engine.ingest.chunking import chunk_document
     from desktop_rag.engine.ingest.scanning import file_sha256
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
 
     path = legacy_files / name
     st = path.stat()

@@ -7,7 +7,7 @@ import sqlite3
 
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages, note_chunk_texts
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import ChunkDraft
+from desktop_rag.engine.store.values import ChunkDraft
 
 ZH = "冲泡绿茶的水温一般在八十度左右。"
 EN = "Green tea is brewed at about eighty degrees."

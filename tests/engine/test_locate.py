@@ -28,7 +28,7 @@ from desktop_rag.engine.document.pdf_render import PdfFile
 from desktop_rag.engine.ingest.chunking import chunk_document, document_text
 from desktop_rag.engine.ingest.loaders import load
 from desktop_rag.engine.ingest.scanning import file_sha256
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 from tests.data.make_fixtures import PDF_PAGES, build_pdf
 
 

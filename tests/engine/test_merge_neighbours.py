@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from desktop_rag.engine.search.retrieval import merge_neighbours
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 TEXT = "".join(f"Sentence number {i:03d} of the document. " for i in range(40))  # 40 chars each
 

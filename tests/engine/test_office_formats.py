@@ -138,7 +138,7 @@ def test_the_viewer_finds_every_cited_passage_of_a_slide_or_sheet(tmp_path: Path
     from desktop_rag.engine.document.locate import EXACT, IndexedFile, locate
     from desktop_rag.engine.ingest.chunking import chunk_document
     from desktop_rag.engine.ingest.scanning import file_sha256
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
 
     path = (write_pptx if name.endswith("pptx") else write_xlsx)(tmp_path / name)
     st = path.stat()

@@ -133,7 +133,7 @@ def test_per_file_overhead_is_small(parser: SafeParser) -> None:
 
 def _noisy(path: Path):
     """As a Rust library's panic does (calamine on a fuzzed .xls): its message and backtrace go to fd 2."""
-    from desktop_rag.engine.types import ParsedDocument, Section
+    from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
     os.write(2, b"thread '<unnamed>' panicked at cfb.rs:345:44:\nstack backtrace:\n")
     return ParsedDocument(sections=(Section(text="read despite the noise"),))

@@ -132,7 +132,7 @@ def test_the_viewer_finds_the_cited_rows_on_the_page(tmp_path) -> None:
     from desktop_rag.engine.document.locate import EXACT, MATCHED, IndexedFile, locate
     from desktop_rag.engine.document.pdf_render import PdfFile
     from desktop_rag.engine.ingest.scanning import file_sha256
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
 
     path = _en_pdf(tmp_path / "table.pdf")
     st = path.stat()

@@ -14,7 +14,7 @@ from desktop_rag.engine.ingest.loaders import pdf as pdf_loader
 from desktop_rag.engine.ingest.loaders import pdf_open
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 from tests.support import pdf_build as build
 from tests.support.scans import cer
 

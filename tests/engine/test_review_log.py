@@ -12,7 +12,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from tests.support.review_docs import TEA, three_docs
 
 @pytest.fixture
@@ -35,27 +35,27 @@ def test_a_graded_answer_and_its_marked_passages_survive_a_restart(tmp_path, doc
     engine.index([docs])
     sources, done = ask(engine)
     assert isinstance(done, DoneEvent) and done.answer_id is not None
-    engine.set_grade(done.answer_id, "partly")
-    engine.set_grade(done.answer_id, "right")  # changeable
-    engine.mark_passage(done.answer_id, sources[0].chunk_id, right=True)
-    engine.mark_passage(done.answer_id, sources[-1].chunk_id, right=False)
+    engine.review.set_grade(done.answer_id, "partly")
+    engine.review.set_grade(done.answer_id, "right")  # changeable
+    engine.review.mark_passage(done.answer_id, sources[0].chunk_id, right=True)
+    engine.review.mark_passage(done.answer_id, sources[-1].chunk_id, right=False)
     engine.close()
 
     engine = open_engine(tmp_path)
-    [logged] = engine.logged_answers([done.answer_id])
+    [logged] = engine.review.logged_answers([done.answer_id])
     assert logged.grade == "right" and logged.question == TEA and logged.query == TEA
     assert logged.answer == done.answer and logged.mode == "extractive"
     assert logged.sources == tuple(h.__class__(**{**h.__dict__, "focus": (), "ocr": False}) for h in sources)
     assert logged.right_chunk == sources[0].chunk_id and logged.wrong_chunks == (sources[-1].chunk_id,)
-    stats = engine.review_stats()
+    stats = engine.review.stats()
     assert stats.answers == 1 and dict(stats.grades)["right"] == 1 and stats.ungraded == 0 and stats.labelled == 1
-    engine.mark_passage(done.answer_id, None)  # "none of them": the right mark goes
-    [logged] = engine.logged_answers([done.answer_id])
-    assert logged.none_right and logged.right_chunk is None and engine.review_stats().labelled == 0
+    engine.review.mark_passage(done.answer_id, None)  # "none of them": the right mark goes
+    [logged] = engine.review.logged_answers([done.answer_id])
+    assert logged.none_right and logged.right_chunk is None and engine.review.stats().labelled == 0
     with pytest.raises(UsageError):
-        engine.set_grade(done.answer_id, "excellent")
+        engine.review.set_grade(done.answer_id, "excellent")
     with pytest.raises(UsageError):
-        engine.set_grade(done.answer_id + 99, "wrong")
+        engine.review.set_grade(done.answer_id + 99, "wrong")
     engine.close()
 
 
@@ -78,13 +78,13 @@ def test_the_two_online_signals(tmp_path, docs):
     engine.index([docs])
     conversation = engine.new_conversation()
     sources, first = ask(engine, conversation_id=conversation)
-    assert engine.record_source_opened(first.answer_id, sources[0].chunk_id)
+    assert engine.review.record_source_opened(first.answer_id, sources[0].chunk_id)
     _, second = ask(engine, "how hot should the water be for green tea", conversation_id=conversation)  # again
     _, third = ask(engine, "When do the city buses run?", conversation_id=conversation)  # another question
     _, fourth = ask(engine, "Are you sure?", conversation_id=conversation)  # doubts the third
     _, fifth = ask(engine, "你确定吗？", conversation_id=conversation)  # doubts the fourth
     ask(engine, "How hot should the water be for green tea?")  # no conversation: no re-ask of anything
-    stats = engine.review_stats()
+    stats = engine.review.stats()
     assert stats.answers == 6 and stats.opened == 1 and stats.reasked == 3
     reasked = {r[0] for r in sqlite3.connect(engine.paths.database).execute(
         "SELECT answer_id FROM answer_signals WHERE kind = 'reasked'")}
@@ -99,15 +99,15 @@ def test_deleting_a_conversation_deletes_its_log_unless_the_user_keeps_the_grade
     engine.index([docs])
     dropped, kept = engine.new_conversation(), engine.new_conversation()
     _, a = ask(engine, conversation_id=dropped)
-    engine.set_grade(a.answer_id, "wrong")
+    engine.review.set_grade(a.answer_id, "wrong")
     _, graded = ask(engine, conversation_id=kept)
     _, ungraded = ask(engine, "When do the city buses run?", conversation_id=kept)
-    engine.set_grade(graded.answer_id, "right")
+    engine.review.set_grade(graded.answer_id, "right")
     engine.delete_conversation(dropped)
     engine.delete_conversation(kept, keep_grades=True)
-    assert engine.logged_answers([a.answer_id, graded.answer_id, ungraded.answer_id])[0].id == graded.answer_id
-    assert len(engine.logged_answers([a.answer_id, graded.answer_id, ungraded.answer_id])) == 1
-    assert engine.logged_answers([graded.answer_id])[0].conversation_id is None
+    assert engine.review.logged_answers([a.answer_id, graded.answer_id, ungraded.answer_id])[0].id == graded.answer_id
+    assert len(engine.review.logged_answers([a.answer_id, graded.answer_id, ungraded.answer_id])) == 1
+    assert engine.review.logged_answers([graded.answer_id])[0].conversation_id is None
     engine.close()
 
 
@@ -117,20 +117,20 @@ def test_spot_check_export_and_forget(tmp_path, docs):
     conversation = engine.new_conversation()
     ids = [ask(engine, q, conversation_id=conversation)[1].answer_id for q in
            (TEA, "When do the city buses run?", "Where does the office move?")]
-    assert [a.id for a in engine.logged_answers(conversation_id=conversation)] == ids
-    engine.set_grade(ids[0], "refused")
-    sample = engine.spot_check(50)
+    assert [a.id for a in engine.review.logged_answers(conversation_id=conversation)] == ids
+    engine.review.set_grade(ids[0], "refused")
+    sample = engine.review.spot_check(50)
     assert sorted(a.id for a in sample) == ids[1:] and all(a.answer and a.sources for a in sample)
-    assert len(engine.spot_check(1)) == 1
-    engine.mark_passage(ids[1], engine.logged_answers([ids[1]])[0].sources[0].chunk_id)
+    assert len(engine.review.spot_check(1)) == 1
+    engine.review.mark_passage(ids[1], engine.review.logged_answers([ids[1]])[0].sources[0].chunk_id)
     target = tmp_path / "grades.jsonl"
-    assert engine.export_grades(target) == 2
+    assert engine.review.export(target) == 2
     lines = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
     assert [line["id"] for line in lines] == ids[:2] and lines[0]["grade"] == "refused"
     assert lines[1]["right_passage"] == lines[1]["passages"][0]["chunk_id"] and lines[0]["question"] == TEA
-    assert engine.forget_grades() == 2
-    assert engine.review_stats().labelled == 0 and dict(engine.review_stats().grades)["refused"] == 0
-    assert engine.review_stats().answers == 3  # the answers and signals stay
+    assert engine.review.forget() == 2
+    assert engine.review.stats().labelled == 0 and dict(engine.review.stats().grades)["refused"] == 0
+    assert engine.review.stats().answers == 3  # the answers and signals stay
     engine.close()
 
 
@@ -142,5 +142,5 @@ def test_a_read_only_library_logs_nothing(tmp_path, docs):
     assert ask(reader)[1].answer_id is None
     reader.close()
     engine = open_engine(tmp_path)
-    assert engine.review_stats().answers == 0
+    assert engine.review.stats().answers == 0
     engine.close()

@@ -16,7 +16,7 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store import restriction as rs
 from desktop_rag.engine.store.keyword_index import search as keyword_search
-from desktop_rag.engine.types import SourcesEvent
+from desktop_rag.engine.answer.events import SourcesEvent
 
 FAST = Settings(embedding_model="hash:64")
 QUERIES = ["solar energy storage", "battery chemistry", "energy", "plants store energy in roots"]

@@ -12,7 +12,8 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store import conversations
-from desktop_rag.engine.types import ChatTurn, DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from desktop_rag.engine.store.values import ChatTurn
 from tests.support.openai_server import run_openai_server
 
 

@@ -13,7 +13,8 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import answer_cache
-from desktop_rag.engine.types import DoneEvent, SentPrompt, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from desktop_rag.engine.store.values import SentPrompt
 from tests.support.openai_server import run_openai_server
 
 LONG = " ".join(f"Sentence {n} talks about unrelated weather and gardens in spring number {n}." for n in range(60))

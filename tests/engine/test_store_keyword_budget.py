@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop_rag.engine.store import keyword_index
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import ChunkDraft
+from desktop_rag.engine.store.values import ChunkDraft
 
 
 def library(tmp_path) -> Store:

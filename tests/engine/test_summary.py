@@ -16,7 +16,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.types import DoneEvent, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent, SummaryStep, TokenEvent
 from tests.support.long_document import write_long_pdf
 from tests.support.openai_server import run_openai_server
 

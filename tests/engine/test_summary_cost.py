@@ -14,7 +14,7 @@ from desktop_rag.config import Settings, load_settings, resolve_paths
 from desktop_rag.engine import error_text
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.types import DoneEvent
+from desktop_rag.engine.answer.events import DoneEvent
 from tests.support.long_document import write_long_pdf
 from tests.support.openai_server import serve_replying
 

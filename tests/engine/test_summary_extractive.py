@@ -12,7 +12,7 @@ from desktop_rag.config import BUNDLED_MODEL, Settings, resolve_paths
 from desktop_rag.engine.answer import summary_extractive
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.messages import message
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
 TOPICS = {
     "Brewing coffee": "Coffee {n} is brewed with water just off the boil, and the grind decides how fast it extracts.",

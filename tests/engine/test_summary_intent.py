@@ -12,7 +12,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.answer.summary_intent import summary_target
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.messages import message
-from desktop_rag.engine.types import DoneEvent, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from tests.support.openai_server import run_openai_server
 
 SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"

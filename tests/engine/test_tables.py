@@ -8,8 +8,8 @@ from pathlib import Path
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.loaders import LoadContext, load
 from desktop_rag.engine.ingest.chunking import split_text
+from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.tables import cell_text, markdown_tables, shortened, table_sections
-from desktop_rag.engine.types import ParsedDocument
 
 HEADER = ["City", "Population", "Mayor"]
 ROWS = [HEADER] + [[f"City{i}", str(1000 + i), f"Mayor {i}"] for i in range(200)]

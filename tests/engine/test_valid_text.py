@@ -22,7 +22,7 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest import loaders
 from desktop_rag.engine.ingest.loaders import load
 from desktop_rag.engine.ingest.valid_text import valid_document, valid_text
-from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import AttachedDocument, ParsedDocument, Section
 from tests.support.pdf_build import DEJAVU, embedded_pdf, table_lines
 
 LONE, MATH = "\ufffd", "\U0001d45d"  # what a lone surrogate becomes; MATHEMATICAL ITALIC SMALL P (a pair)

@@ -71,7 +71,7 @@ def _show(window, server, question: str, predicate, out: Path, name: str) -> Pat
     wait_until(lambda: bool(located))
     view = window.viewer.view
     view.resize(1100, 820)
-    if located[-1].kind == "pdf":
+    if located[-1].kind == "pages":
         wait_until(lambda: view.page_view.image is not None)
     from tests.gui.make_screenshots import grab
 

@@ -18,7 +18,7 @@ def ask(qtbot, window, question: str):
 
 def logged(window, conversation_id: int) -> list:
     """The review log's answers of a conversation, read from the test thread."""
-    return window.backend.engine.logged_answers(conversation_id=conversation_id)
+    return window.backend.engine.review.logged_answers(conversation_id=conversation_id)
 
 
 def last_bubble(window):
@@ -73,9 +73,9 @@ def test_opening_a_cited_source_is_recorded(make_window, qtbot, tmp_path):
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
     ask(qtbot, window, "What does topic2 say about beta?")
     engine = window.backend.engine
-    assert engine.review_stats().opened == 0
+    assert engine.review.stats().opened == 0
     window.sources_panel.passage_requested.emit(1)  # a double-click on source row 1 opens it in the viewer
-    qtbot.waitUntil(lambda: engine.review_stats().opened == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: engine.review.stats().opened == 1, timeout=10_000)
     assert window.viewer.view is not None and window.viewer.view.isVisible()
     wait_idle(qtbot, window)
 
@@ -113,16 +113,16 @@ def test_deleting_a_graded_conversation_asks_to_keep_or_forget_its_grades(make_w
                         and last_bubble(window).message.answer_id == a, timeout=10_000)
         last_bubble(window).grade_bar.buttons["right"].click()
         qtbot.waitUntil(lambda c=cid: logged(window, c)[0].grade == "right", timeout=10_000)
-    assert engine.review_stats().answers == 3
+    assert engine.review.stats().answers == 3
 
     _delete(qtbot, window, monkeypatch, cids[2], None)  # nothing graded: not asked
-    qtbot.waitUntil(lambda: engine.review_stats().answers == 2, timeout=10_000)
+    qtbot.waitUntil(lambda: engine.review.stats().answers == 2, timeout=10_000)
     _delete(qtbot, window, monkeypatch, cids[0], "Keep the grades")
-    stats = engine.review_stats()
+    stats = engine.review.stats()
     assert stats.answers == 2 and dict(stats.grades)["right"] == 2
     _delete(qtbot, window, monkeypatch, cids[1], "Delete them too")
-    qtbot.waitUntil(lambda: engine.review_stats().answers == 1, timeout=10_000)
-    assert dict(engine.review_stats().grades)["right"] == 1  # the kept one
+    qtbot.waitUntil(lambda: engine.review.stats().answers == 1, timeout=10_000)
+    assert dict(engine.review.stats().grades)["right"] == 1  # the kept one
     wait_idle(qtbot, window)
 
 

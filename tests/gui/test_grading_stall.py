@@ -30,7 +30,7 @@ def test_grading_and_the_review_view_do_not_stall(make_window, qtbot, tmp_path):
             clicks += 1
             qtbot.wait(10)
         qtbot.waitUntil(lambda: window.backend.reader.pending == 0, timeout=30_000)
-    assert dict(engine.review_stats().grades)["right"] == ANSWERS and engine.review_stats().labelled == ANSWERS
+    assert dict(engine.review.stats().grades)["right"] == ANSWERS and engine.review.stats().labelled == ANSWERS
     with GapMeter() as reviewing:
         window.review_action.trigger()
         view = window.review.view

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
 
 from desktop_rag.engine.store.store import FileRecord, SourceRecord
-from desktop_rag.engine.types import FileEvent
+from desktop_rag.engine.ingest.reports import FileEvent
 from desktop_rag.gui.models.library import (
     COL_CHUNKS,
     COL_NAME,

@@ -60,7 +60,7 @@ def test_the_viewer_shows_an_attachment_read_from_its_message(qtbot, mail_window
     assert hit.path == attachment_path(str(mail), "2/shuttle.pdf") and hit.page == 2
     location = _open(qtbot, window, hit)
     viewer = window.viewer
-    assert (location.kind, location.page, location.file_state, location.carrier) == ("pdf", 2, "unchanged", str(mail))
+    assert (location.kind, location.page, location.file_state, location.carrier) == ("pages", 2, "unchanged", str(mail))
     assert location.found and viewer.page == 1
     qtbot.waitUntil(lambda: viewer.view.page_view.image is not None, timeout=15_000)  # rendered from memory
     assert viewer.view.page_view.highlight and "shuttle.pdf" in viewer.view.windowTitle()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.types import Hit, Progress
+from desktop_rag.engine.ingest.reports import Progress
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.gui.models.library import LibraryModel
 from desktop_rag.gui.models.sources import COL_PAGE, SourcesModel
 from desktop_rag.gui.views.library_panel import LibraryPanel

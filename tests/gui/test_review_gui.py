@@ -58,7 +58,7 @@ def test_spot_check_with_the_keyboard_alone(make_window, qtbot, tmp_path):
     assert spot.position == 0 and spot.grade_bar.grade() == "right"
     key(view, Qt.Key.Key_Right)
     key(view, Qt.Key.Key_2)  # partly right
-    grades = lambda: {a.id: a.grade for a in engine.logged_answers([i.id for i in spot.items])}  # noqa: E731
+    grades = lambda: {a.id: a.grade for a in engine.review.logged_answers([i.id for i in spot.items])}  # noqa: E731
     qtbot.waitUntil(lambda: sorted(g or "" for g in grades().values()) == ["partly", "right", "wrong"],
                     timeout=10_000)
     assert grades()[first] == "right"
@@ -82,14 +82,14 @@ def test_measure_my_library_and_the_view_in_chinese(make_window, qtbot, tmp_path
         message = ask(qtbot, window, question)
         window.sources_panel.select_number(1)
         window.sources_panel.mark_button.click()
-        qtbot.waitUntil(lambda m=message: engine.logged_answers([m.answer_id])[0].right_chunk is not None,
+        qtbot.waitUntil(lambda m=message: engine.review.logged_answers([m.answer_id])[0].right_chunk is not None,
                         timeout=10_000)
     view = open_review(qtbot, window)
     view.tabs.setCurrentWidget(view.measure)
     page = view.measure
     page.run_button.click()
     qtbot.waitUntil(lambda: window.review.measuring is None and page.table.rowCount() > 0, timeout=60_000)
-    expected = engine.evaluate()
+    expected = engine.review.evaluate()
     assert [page.table.item(r, 0).text() for r in range(page.table.rowCount())][0] == "Hybrid (keywords + meaning)"
     assert page.table.item(0, 1).text() == f"{expected.main.recall_at_5:.3f}"
     assert page.table.item(0, 4).text() == str(expected.main.queries) == "2"
@@ -118,18 +118,18 @@ def test_settings_learn_switch_and_forget_all_grades(make_window, qtbot, tmp_pat
     message = ask(qtbot, window, QUESTIONS[0])
     window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row()).grade_bar.buttons["right"].click()
     engine = window.backend.engine
-    qtbot.waitUntil(lambda: engine.logged_answers([message.answer_id])[0].grade == "right", timeout=10_000)
+    qtbot.waitUntil(lambda: engine.review.logged_answers([message.answer_id])[0].grade == "right", timeout=10_000)
     window.settings_flow.open()
     feedback = window.settings_flow.dialog.feedback
     assert feedback.learn.isChecked()
     feedback.forget_button.click()
     assert feedback.confirm is not None
     feedback.confirm.button(QMessageBox.StandardButton.No).click()
-    assert engine.logged_answers([message.answer_id])[0].grade == "right"
+    assert engine.review.logged_answers([message.answer_id])[0].grade == "right"
     feedback.forget_button.click()
     feedback.confirm.button(QMessageBox.StandardButton.Yes).click()
     qtbot.waitUntil(lambda: feedback.result.text() == "Grades removed: 1.", timeout=10_000)
-    assert engine.logged_answers([message.answer_id])[0].grade is None
+    assert engine.review.logged_answers([message.answer_id])[0].grade is None
     feedback.learn.setChecked(False)
     window.settings_flow.dialog.accept()
     qtbot.waitUntil(lambda: not window.settings.feedback, timeout=10_000)

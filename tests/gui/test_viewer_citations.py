@@ -67,7 +67,7 @@ def test_the_viewer_needs_no_main_window(qtbot, tmp_path: Path):
     from PySide6.QtWidgets import QWidget
 
     from desktop_rag.config import resolve_paths
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
     from desktop_rag.gui.controllers.viewer_controller import ViewerController
     from desktop_rag.gui.models.sources import SourcesModel
     from desktop_rag.gui.threads.app_settings import AppSettings

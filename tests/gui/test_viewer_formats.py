@@ -32,7 +32,7 @@ def test_the_viewer_shows_the_passage_of_each_format(qtbot, tmp_path: Path, suff
     from desktop_rag.config import resolve_paths
     from desktop_rag.engine.ingest.chunking import chunk_document
     from desktop_rag.engine.ingest.loaders import LoadContext, load
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
     from desktop_rag.gui import i18n
     from desktop_rag.gui.controllers.viewer_controller import ViewerController
     from desktop_rag.gui.models.sources import SourcesModel
@@ -83,7 +83,7 @@ def test_the_viewer_shows_the_passage_of_each_format(qtbot, tmp_path: Path, suff
 
 
 def test_the_sources_table_names_a_chapter_or_a_message():
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
     from desktop_rag.gui import i18n
     from desktop_rag.gui.models.sources import _unit
 

@@ -26,7 +26,7 @@ SIDE_WRITES = {
     ("desktop_rag.engine.review.grading", "set_grade"): {"desktop-rag-reader"},  # grading in the window
     ("desktop_rag.engine.review.grading", "mark_passage"): {"desktop-rag-reader"},
     ("desktop_rag.engine.review.grading", "record_source_opened"): {"desktop-rag-reader"},
-    ("desktop_rag.engine.review.facade_methods", "_keep_graded"): {"desktop-rag-reader"},
+    ("desktop_rag.engine.review.review", "keep_graded"): {"desktop-rag-reader"},
 }
 QUESTION = "How hot should the water be for green tea?"
 

@@ -21,7 +21,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths, save_settings
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import DoneEvent
+from desktop_rag.engine.answer.events import DoneEvent
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "X1234567"

@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 
 from desktop_rag.config import Settings, resolve_paths  # noqa: E402
 from desktop_rag.engine.engine import Engine  # noqa: E402
-from desktop_rag.engine.types import ErrorEvent, SourcesEvent  # noqa: E402
+from desktop_rag.engine.answer.events import ErrorEvent, SourcesEvent  # noqa: E402
 
 ZERO_WIDTH = "sk-abc\u200bdef123456"  # a zero-width space at position 7
 CHINESE = "sk-abc中文def123456"  # an input method left text at position 7

@@ -204,7 +204,7 @@ def test_extractive_answer_keeps_document_markup_as_text(qapp) -> None:
     from PySide6.QtGui import QTextDocument
 
     from desktop_rag.engine.answer.extractive import extractive_answer
-    from desktop_rag.engine.types import Hit
+    from desktop_rag.engine.store.values import Hit
     from desktop_rag.gui.text import answer_markdown
     from desktop_rag.gui.views.safe_browser import MARKDOWN_FEATURES
 
@@ -237,7 +237,7 @@ from PySide6.QtCore import QEventLoop, QTimer
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.store import conversations
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.types import ChatTurn
+from desktop_rag.engine.store.values import ChatTurn
 from desktop_rag.gui.app import create_application
 from desktop_rag.gui.main_window import MainWindow
 

@@ -21,7 +21,7 @@ from PySide6.QtGui import QHelpEvent, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QToolTip  # noqa: E402
 
 from desktop_rag.config import Settings, resolve_paths  # noqa: E402
-from desktop_rag.engine.types import Progress  # noqa: E402
+from desktop_rag.engine.ingest.reports import Progress  # noqa: E402
 
 FAST = Settings(embedding_model="hash:64")
 # Harmless in-process (the image does not exist), but any HTML interpretation changes what is shown.
@@ -147,7 +147,7 @@ from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.types import Progress
+from desktop_rag.engine.ingest.reports import Progress
 from desktop_rag.gui.app import create_application
 from desktop_rag.gui.main_window import MainWindow
 

@@ -12,7 +12,8 @@ from desktop_rag.config import Settings
 from desktop_rag.engine.answer.answering import STOPPED, Answerer
 from desktop_rag.engine.answer.llm import LLMClient, LLMError
 from desktop_rag.engine.answer.llm_config import LLMConfig
-from desktop_rag.engine.types import ChatTurn, DoneEvent, Hit, SourcesEvent
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from desktop_rag.engine.store.values import ChatTurn, Hit
 from tests.support.openai_server import FakeOpenAIServer
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"

@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 
 from desktop_rag.engine.answer.prompting import build_messages, passage_label
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 BLOCK = re.compile(r"<documents-([0-9a-f]{16,})>\n(.*)\n</documents-\1>", re.DOTALL)
 # The data block however it is delimited: from its opening line to the closing line before the question.

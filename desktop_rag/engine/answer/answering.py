@@ -25,17 +25,9 @@ from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import message
+from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.types import (
-    AnswerEvent,
-    ChatTurn,
-    DoneEvent,
-    ErrorEvent,
-    Hit,
-    SentPrompt,
-    SourcesEvent,
-    TokenEvent,
-)
+from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from desktop_rag.engine.answer.summary_budget import summary_budget
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.store import answer_cache, passages, summary_cache
 from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.topics import Topics
-from desktop_rag.engine.types import Hit
 
 
 class Loaded(Protocol):

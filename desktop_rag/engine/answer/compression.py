@@ -27,7 +27,7 @@ import numpy as np
 from desktop_rag.engine.answer.selection import Similarity
 from desktop_rag.engine.answer.sentences import split_sentences, terms
 from desktop_rag.engine.models.tokens import count_tokens
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 MODES = ("off", "auto", "always")
 KEEP_SHARE = 0.55  # "always": at most this share of the tokens (>= 40 % saved, retention >= 0.99 on XQuAD)

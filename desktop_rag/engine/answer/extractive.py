@@ -19,9 +19,9 @@ from desktop_rag.engine.answer.selection import MEANING_FLOORS, Boundary, Simila
 from desktop_rag.engine.answer.sentences import MAX_SENTENCE_CHARS, Sentence, candidates, split_sentences, terms
 from desktop_rag.engine.document.locate import find_passage, keyed
 from desktop_rag.engine.messages import message
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.text.topics import Topic, Topics, topics
-from desktop_rag.engine.types import Hit
 
 __all__ = ["MAX_SENTENCE_CHARS", "Similarity", "TopicsOf", "best_sentences", "extractive_answer", "ordered_passages",
            "quoted_answer", "split_sentences", "terms"]

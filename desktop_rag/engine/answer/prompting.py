@@ -12,7 +12,7 @@ from desktop_rag.engine.answer.compression import sent_text
 from desktop_rag.engine.file_types import location_text
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
 from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
-from desktop_rag.engine.types import ChatTurn, Hit
+from desktop_rag.engine.store.values import ChatTurn, Hit
 
 HISTORY_TURNS = 4
 _HISTORY_TURN_CHARS = 600

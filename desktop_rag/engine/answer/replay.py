@@ -20,7 +20,7 @@ from desktop_rag.engine.store import answer_cache, grades
 from desktop_rag.engine.store.answer_cache import StoredAnswer
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.questions import normalised_question
-from desktop_rag.engine.types import Hit, SentPrompt
+from desktop_rag.engine.store.values import Hit, SentPrompt
 
 
 class AnswerReplay:

@@ -33,7 +33,7 @@ from desktop_rag.engine.answer.answer_kind import answer_kind, carries
 from desktop_rag.engine.answer.sentences import Sentence, terms
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.text.topics import Topics
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 # (question, sentences) -> similarity of each sentence to the question, by meaning (the embedding model)
 Similarity = Callable[[str, list[str]], list[float]]

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 
 from desktop_rag.engine.answer.compression import sent_text
 from desktop_rag.engine.models.tokens import count_tokens
-from desktop_rag.engine.types import MAX_EARLIER_REQUESTS, Hit, SentPrompt
+from desktop_rag.engine.store.values import MAX_EARLIER_REQUESTS, Hit, SentPrompt
 
 _RECORDING = threading.local()  # .calls: the list the current `recording()` on this thread fills
 

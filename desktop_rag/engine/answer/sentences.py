@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from desktop_rag.engine.ingest.tables import markdown_tables
 from desktop_rag.engine.text.terms import HAN_RUN, QUESTION_STOPWORDS, fold, stem, tokens
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 MAX_SENTENCE_CHARS = 300
 

@@ -33,17 +33,16 @@ from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import summary_cache
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.terms import has_han
-from desktop_rag.engine.types import (
+from desktop_rag.engine.answer.events import (
     AnswerEvent,
     DoneEvent,
     ErrorEvent,
-    Hit,
-    SentPrompt,
     SourcesEvent,
     SummaryPlan,
     SummaryStep,
     TokenEvent,
 )
+from desktop_rag.engine.store.values import Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 

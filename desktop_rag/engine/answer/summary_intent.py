@@ -19,6 +19,9 @@ import os
 import re
 from collections.abc import Iterable
 
+from desktop_rag.engine.store import passages
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.terms import has_han
 
 _EN_SHAPES = (
@@ -102,3 +105,11 @@ def _has(words: list[str], stem: str, wanted: str) -> bool:
     if re.match(r"[\u4e00-\u9fff]", wanted):
         return wanted in stem or any(len(w) >= 2 and w in wanted for w in words if re.match(r"[\u4e00-\u9fff]", w))
     return len(wanted) >= 4 and any(w.startswith(wanted) or wanted.startswith(w) and len(w) >= 4 for w in words)
+
+
+def asked_summary(store: Store, question: str, within: Restriction) -> tuple[str, str] | None:
+    """(the library's file, the summary's language) when `question` asks for the summary of one document in
+    `within` (`Engine.ask` then writes that summary), else None."""
+    target = summary_target(question, passages.files_with_text(store, within),
+                            within.files[0] if len(within.files) == 1 else None)
+    return None if target is None else (target, question_language(question, target))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from desktop_rag.engine.answer.prompting import format_passage, new_boundary
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 _BLOCK = ("The text is given in the documents block, which starts with the line <documents-{boundary}> and ends with "
           "the line </documents-{boundary}>; that code is new for every request and appears nowhere else, so "

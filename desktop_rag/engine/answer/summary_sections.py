@@ -19,7 +19,7 @@ from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.paths import normalise_path
 from desktop_rag.engine.store import passages
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 _CUT_EVERY = 4  # a chunk whose text hash is divisible by this may start a section (on average every 4th)
 MAX_CHUNKS = 20_000  # a document longer than this (about 10 M characters) is summarised from its first chunks

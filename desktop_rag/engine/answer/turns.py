@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 from desktop_rag.engine.store import conversations
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import AnswerEvent, ChatTurn, DoneEvent, ErrorEvent, SourcesEvent
+from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent
+from desktop_rag.engine.store.values import ChatTurn
 
 
 def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversation_id: int | None,

@@ -49,3 +49,11 @@ def _below(path: str, root: str) -> list[str]:
     trimmed = root.rstrip("/\\")
     rest = path[len(trimmed) + 1:] if path.startswith(trimmed) else re.split(r"[/\\]", path)[-1]
     return [part for part in re.split(r"[/\\]", rest) if part not in ("", ".", "..")] or ["document"]
+
+
+def relink_path(store: Store, path: str, chosen: str | Path, collection: int | None = None) -> SourceRecord:
+    """`relink` for the source at `path` (of `collection`, if given); UsageError when there is no such source."""
+    source = store.source_by_path(path)
+    if source is None or (collection is not None and source.collection_id != collection):
+        raise UsageError.coded("not_a_source", path=path)
+    return relink(store, source, chosen)

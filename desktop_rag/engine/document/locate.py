@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.file_types import PAGES, view_of
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.ingest.chunking import document_text
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.paths import attachment_part
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
 MAX_STRETCH = 1.5  # ... and the span between them may be at most this much longer than the passage
@@ -54,7 +55,7 @@ class Location:
     """
 
     path: str
-    kind: str  # "pdf" | "text"
+    kind: str  # how the viewer shows the file (file_types.view_of): PAGES (drawn pages) | TEXT
     file_state: str  # UNCHANGED | CHANGED | MISSING | UNKNOWN
     match: str  # EXACT | MATCHED | PARTIAL | NOT_FOUND
     page: int | None = None
@@ -203,13 +204,13 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     an attachment inside that file (an e-mail), read from it; whether it changed is the carrier's state.
     """
     state = file_state(carrier.path, carrier.indexed) if carrier else file_state(hit.path, indexed)
-    kind = "pdf" if Path(hit.path).suffix.lower() == ".pdf" else "text"
+    kind = view_of(hit.path)
     base = Location(hit.path, kind, state, NOT_FOUND, page=hit.page, passage=hit.text,
                     carrier=carrier.path if carrier else "")
     if state == MISSING:
         return _replace(base, error=Reason.coded("view_vanished"))
     try:
-        if kind == "pdf":
+        if kind == PAGES:
             return locate_in_pdf(hit, base, pdf, carrier, max_bytes)
         return _locate_in_text(hit, base, max_bytes, table_chars, carrier)
     except LoadError as exc:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from desktop_rag.engine.types import ChunkDraft, ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
+from desktop_rag.engine.store.values import ChunkDraft
 
 SECTION_JOINER = "\n\n"
 

@@ -1,4 +1,5 @@
-"""Index runs: reconcile sources with the store, commit text per file, then embed the pending queue."""
+"""An index run's two phases over its sources: reconcile them with the store and commit text per file, then embed
+the pending queue. The run around it (sources, chunking check, model switch, saving the cache) is indexing.py."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.errors import (
@@ -25,9 +26,10 @@ from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.paths import attachment_path
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.store import AttachmentRows, FileRecord, SourceRecord, Store
-from desktop_rag.engine.store.vector_index import VectorIndex
+from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.loaders import failure_words
-from desktop_rag.engine.types import ChunkDraft, FailedFile, FileEvent, IndexReport, ParsedDocument, Progress
+from desktop_rag.engine.ingest.reports import FileEvent, IndexReport, Progress
+from desktop_rag.engine.store.values import ChunkDraft, FailedFile
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,6 +38,14 @@ log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[Progress], None]
 FileCallback = Callable[[FileEvent], None]
+
+
+class Vectors(Protocol):
+    """How an index run changes the loaded vectors: through the runtime, never the vector index itself."""
+
+    def vectors_for_writing(self) -> int: ...  # ready to add to (the model recorded); the vectors' dimension
+    def add_loaded_vectors(self, chunk_ids: Sequence[int], matrix) -> None: ...
+    def remove_vectors(self, chunk_ids: Sequence[int]) -> None: ...
 
 
 def _ignore(_event) -> None:
@@ -74,7 +84,7 @@ class Ingestor:
         store: Store,
         settings: Settings,
         embedder: Callable[[], Embedder],
-        vectors: Callable[[], VectorIndex],
+        vectors: Vectors,
         parser: SafeParser,
         cancel: threading.Event | None = None,
         on_progress: ProgressCallback | None = None,
@@ -294,7 +304,7 @@ class Ingestor:
 
     def _drop_vectors(self, chunk_ids: list[int]) -> None:
         if chunk_ids:
-            self._vectors().remove(chunk_ids)
+            self._vectors.remove_vectors(chunk_ids)
 
     # ---- vector phase ------------------------------------------------------
 
@@ -304,7 +314,7 @@ class Ingestor:
         if total <= 0:
             return 0
         embedder = self._embedder()
-        vectors = self._vectors()
+        dimension = self._vectors.vectors_for_writing()
         batch = batch_size_for(embedder)
         started = time.monotonic()
         done = last_id = 0
@@ -317,13 +327,13 @@ class Ingestor:
             matrix = self._embed(embedder, rows)
             if matrix is None:
                 continue
-            if matrix.shape[1] != vectors.dimension:  # e.g. an endpoint now serving another model under one name
+            if matrix.shape[1] != dimension:  # e.g. an endpoint now serving another model under one name
                 raise ModelMismatchError.coded("dimension_changed", model=embedder.model_id, now=matrix.shape[1],
-                                               held=vectors.dimension)
+                                               held=dimension)
             ids = [r[0] for r in rows]
             stored = set(self.store.add_vectors(ids, matrix))
             keep = [i for i, cid in enumerate(ids) if cid in stored]
-            vectors.add([ids[i] for i in keep], matrix[keep])
+            self._vectors.add_loaded_vectors([ids[i] for i in keep], matrix[keep])
             done += len(rows)
             del matrix, rows
             release_freed_memory()

@@ -24,8 +24,8 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.file_types import CHILD_SUFFIXES
 from desktop_rag.engine.ingest import loaders, scratch
+from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.loaders import OCR_MAX_PAGES, OCR_MAX_SECONDS, LoadContext
-from desktop_rag.engine.types import ParsedDocument
 
 STARTUP_TIMEOUT_S = 60.0
 CRASHED = message("error.reader_crashed")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedding_text
 from desktop_rag.engine.store import staged_vectors
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import Progress
+from desktop_rag.engine.ingest.reports import Progress
 
 log = logging.getLogger(__name__)
 

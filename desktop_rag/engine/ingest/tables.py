@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from desktop_rag.engine.types import Section
+from desktop_rag.engine.ingest.documents import Section
 
 _SPACE = re.compile(r"\s+")
 WIDE_SHARE = 3  # a table is wide when its header and rule lines take more than max_chars / WIDE_SHARE

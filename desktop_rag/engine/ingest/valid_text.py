@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import AttachedDocument, ParsedDocument, Section
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

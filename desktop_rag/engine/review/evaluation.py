@@ -1,4 +1,4 @@
-"""The labelled questions against the library as it is now (`Engine.evaluate`, `desktop-rag eval`): mean
+"""The labelled questions against the library as it is now (`Engine.review.evaluate`, `desktop-rag eval`): mean
 recall@5, precision@5 and nDCG@10 for each retrieval mode side by side.
 
 Modes: "hybrid" (the app's search, `Engine.search`, DEPTH passages: what bench/quality.py ranks), "dense" (the
@@ -15,19 +15,38 @@ bench/quality.py does).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
+from desktop_rag.config import Settings
 from desktop_rag.engine.answer.compression import NOTHING, compress
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.review import labelled as sets
 from desktop_rag.engine.review.metrics import docs_by_max_score, ndcg_at, precision_at, recall_at
+from desktop_rag.engine.review.reports import EvalReport, EvalScores, StaleLabel
 from desktop_rag.engine.search.fusion import dense_weight
-from desktop_rag.engine.search.question import Version
-from desktop_rag.engine.search.retrieval import dense_candidates, hybrid_search, merge_neighbours
-from desktop_rag.engine.store.restriction import member_filter
+from desktop_rag.engine.search.retrieval import DensePair, dense_search, hybrid_search
+from desktop_rag.engine.store.restriction import build
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.types import EvalReport, EvalScores, Hit, StaleLabel
+from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.values import Hit
+
+
+class Searcher(Protocol):
+    """What measuring searches with: the app's search and what is loaded (the runtime, engine/runtime.py)."""
+
+    settings: Settings
+
+    @property
+    def store(self) -> Store: ...
+
+    def search(self, text: str, k: int, within: Restriction) -> Sequence[Hit]: ...  # the app's, no feedback
+    def dense_pair(self) -> DensePair: ...
+    def embedder(self, model_id: str | None = None) -> Embedder: ...
+    def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]: ...
+
 
 DEPTH = 100  # passages ranked per question and mode (bench/quality.py's hybrid depth)
 COMPRESSION_SAMPLE = 200  # questions the compression modes measure at most (evenly spread): ~2 s each on 2 cores
@@ -35,17 +54,18 @@ COMPRESSION_MODES = ("compression off", "compression on")
 Rank = Callable[[str, Restriction], list[Hit]]
 
 
-def run(engine, collection: int | None, queries: str | Path | None, qrels: str | Path | None,
+def run(searcher: Searcher, collection: int | None, queries: str | Path | None, qrels: str | Path | None,
         progress: Callable[[int, int], None] | None, cancel: threading.Event | None) -> EvalReport:
     """Measure every labelled question in every mode (`progress(done, total)` after each question; `cancel`
     stops between questions: the report then covers those done)."""
     if (queries is None) != (qrels is None):
         raise UsageError.coded("labelled_set_pair")
+    store = searcher.store
     if queries is not None and qrels is not None:
-        questions, stale = sets.from_beir(engine.store, queries, qrels, collection)
+        questions, stale = sets.from_beir(store, queries, qrels, collection)
     else:
-        questions, stale = sets.from_grades(engine.store, collection)
-    modes = _modes(engine)
+        questions, stale = sets.from_grades(store, collection)
+    modes = _modes(searcher, store)
     totals = {name: [0.0, 0.0, 0.0] for name in modes}
     measured = dict.fromkeys(modes, 0)
     sampled = _spread(len(questions), COMPRESSION_SAMPLE)
@@ -95,31 +115,27 @@ def _ranked_ids(hits: list[Hit], question: sets.Labelled) -> list[str]:
     return ranked
 
 
-def _modes(engine) -> dict[str, Rank]:
+def _modes(searcher: Searcher, store: Store) -> dict[str, Rank]:
     """The retrieval modes this library has, by name, the app's own first."""
-    store, settings = engine.store, engine.settings
+    settings = searcher.settings
 
-    def hybrid(query: str, within: Restriction, k: int = DEPTH) -> list[Hit]:
-        return list(engine.search(query, k, within.collection, within.folders, within.types, None, within.files))
+    def hybrid(query: str, within: Restriction, k: int = DEPTH) -> list[Hit]:  # UsageError: a folder or file gone
+        checked = build(store, within.collection, within.folders, within.types, within.files)
+        return list(searcher.search(query, k, checked))
 
     def keyword(query: str, within: Restriction) -> list[Hit]:
         return hybrid_search(query, DEPTH, store, None, settings.min_score, within=within)
 
     def dense(query: str, within: Restriction) -> list[Hit]:
-        embedder, vectors = engine.runtime.dense_pair()
-        members, selector = (1, None) if within.everything else member_filter(store, within)
-        if not members:
-            return []
-        found = dense_candidates(Version.of(query), embedder, vectors, DEPTH, settings.min_score, selector)
-        return merge_neighbours(store.hits_for(found))[:DEPTH]
+        return dense_search(query, DEPTH, store, searcher.dense_pair, settings.min_score, within)
 
     def given(query: str, within: Restriction) -> list[Hit]:
         return hybrid(query, within, int(settings.top_k))
 
     def compressed(query: str, within: Restriction) -> list[Hit]:
         hits = given(query, within)
-        weight = dense_weight(query, engine.runtime.embedder().languages) if store.has_vectors() else 0.0
-        kept = compress(query, hits, "always", int(settings.context_budget_tokens), engine.runtime.sentence_similarity,
+        weight = dense_weight(query, searcher.embedder().languages) if store.has_vectors() else 0.0
+        kept = compress(query, hits, "always", int(settings.context_budget_tokens), searcher.sentence_similarity,
                         weight)
         return [h for h in kept if h.focus != NOTHING]
 

@@ -1,5 +1,5 @@
 """Grading answers and marking passages, the review statistics, the spot-check sample and the JSONL export
-(what `Engine.set_grade`, `mark_passage`, `review_stats`, `spot_check`, `export_grades` do)."""
+(what `Engine.review`'s `set_grade`, `mark_passage`, `stats`, `spot_check`, `export` do)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ import datetime
 import json
 import random
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.review.reports import ReviewStats, ReviewWeek
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import GRADES, LoggedAnswer, ReviewStats, ReviewWeek
+from desktop_rag.engine.store.values import GRADES, LoggedAnswer
 
 SPOT_POOL = 500  # a spot check samples among this many most recent ungraded answers
 
@@ -43,6 +45,14 @@ def record_source_opened(store: Store, answer_id: int, chunk_id: int | None) -> 
     """The "opened" signal: the user opened a source of the answer in the viewer; False for an unknown answer."""
     with store.transaction() as db:
         return grades.add_signal(db, answer_id, "opened", chunk_id)
+
+
+def logged_answers(store: Store, answer_ids: Sequence[int] = (),
+                   conversation_id: int | None = None) -> list[LoggedAnswer]:
+    """The review log's answers with these ids, or of a conversation (oldest first)."""
+    ids = list(answer_ids) or (grades.conversation_answer_ids(store.db, conversation_id)
+                               if conversation_id is not None else [])
+    return grades.answers(store.db, ids)
 
 
 def stats(store: Store) -> ReviewStats:

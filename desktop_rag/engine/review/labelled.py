@@ -5,7 +5,7 @@ A marked passage is its chunk while that chunk's text is unchanged; after a re-i
 file read again) it is the same place of the same file, while the text there is the same words (whitespace
 aside): so changing the chunking, the very thing a test set should measure, keeps the labels. A question whose
 marked passage changed or vanished, or whose relevant documents are none in the library, is reported as stale
-(types.StaleLabel) rather than dropped silently."""
+(reports.StaleLabel) rather than dropped silently."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported
-from desktop_rag.engine.store import grades
+from desktop_rag.engine.store import grades, labels
+from desktop_rag.engine.store.passages import chunks_within, files_with_text
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.questions import normalised_question
-from desktop_rag.engine.types import Hit, StaleLabel
+from desktop_rag.engine.review.reports import StaleLabel
+from desktop_rag.engine.store.values import Hit
 
 MAX_LINE = 100_000  # characters; a longer line in a labelled set is refused
 
@@ -60,7 +62,7 @@ def from_grades(store: Store, collection: int | None) -> tuple[list[Labelled], l
     """The user's test set (in `collection`, if given: questions asked elsewhere, or about passages elsewhere, are
     left out), and the questions whose marked passages changed or vanished."""
     groups: dict[tuple[str, str], list[tuple]] = {}
-    for row in grades.labelled(store.db):
+    for row in labels.labelled(store):
         groups.setdefault((normalised_question(row[2]), row[3]), []).append(row)
     labelled: list[Labelled] = []
     stale: list[StaleLabel] = []
@@ -72,7 +74,7 @@ def from_grades(store: Store, collection: int | None) -> tuple[list[Labelled], l
         found = [_target(store, row[4:]) for row in {row[4]: row for row in rows}.values()]
         targets = [t for t in found if isinstance(t, Target)]
         if collection is not None:
-            inside = grades.chunks_within(store.db, [t.chunk_id for t in targets], Restriction(collection))
+            inside = chunks_within(store, [t.chunk_id for t in targets], Restriction(collection))
             if targets and not inside:
                 continue
             targets = [t for t in targets if t.chunk_id in inside]
@@ -94,7 +96,7 @@ def _target(store: Store, mark: tuple) -> Target | str:
     if current and grades.text_hash(current[0].text) == digest:
         hit = current[0]
         return Target(key, chunk_id, hit.file_id, hit.char_start, hit.char_end)
-    over = grades.chunks_over(store.db, path, start, end) if path else []
+    over = labels.chunks_over(store, path, start, end) if path else []
     if not over:
         return "vanished"
     pieces, at = [], start
@@ -115,7 +117,7 @@ def from_beir(store: Store, queries: str | Path, qrels: str | Path,
     texts = _queries(Path(queries))
     judged = _qrels(Path(qrels))
     within = Restriction(collection)
-    present = {Path(p).stem for p in grades.paths_within(store.db, within)}
+    present = {Path(p).stem for p in files_with_text(store, within)}
     labelled: list[Labelled] = []
     stale: list[StaleLabel] = []
     for qid, text in texts.items():

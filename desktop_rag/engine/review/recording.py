@@ -15,7 +15,8 @@ from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.text.questions import REPHRASED, is_doubt, normalised_question, similarity
-from desktop_rag.engine.types import AnswerEvent, DoneEvent, Hit, SourcesEvent
+from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, SourcesEvent
+from desktop_rag.engine.store.values import Hit
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from desktop_rag.engine.types import Hit
+from desktop_rag.engine.store.values import Hit
 
 RESULT_ENTRIES = 256
 RESULT_BYTES = 32 * 1024 * 1024

@@ -1,11 +1,12 @@
-"""Feedback rules on an answer's passages (issue 39; `Settings.feedback` turns them off), keyed on the normalised
-question (text/questions.py):
+"""Feedback rules, a step of an answer's search after fusion (issue 39; `Settings.feedback` turns them off), keyed
+on the normalised question (text/questions.py):
 
 - a passage marked wrong for a question is not given to the model for it again (so never cited for it): every
-  hit that contains a chunk marked wrong is dropped;
+  hit that contains a chunk marked wrong is dropped, in any scope;
 - the passage marked right for a question is ranked first when the same question is asked again in the same
-  scope: moved to the top, or added at the top when the search no longer finds it (only while its text is the
-  one marked: a changed or removed chunk has no effect).
+  scope: moved to the top, or added at the top when the search no longer finds it — only while its text is the
+  one marked and it still lies inside that scope (issue 49: a file moved to another folder or collection, or
+  renamed to another type, takes its passage out of the scope it was marked in).
 """
 
 from __future__ import annotations
@@ -13,31 +14,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from desktop_rag.engine.search.searching import SearchHits
-from desktop_rag.engine.store import grades
+from desktop_rag.engine.store.passages import marked_right, marked_wrong
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.questions import normalised_question
-from desktop_rag.engine.types import Hit
-
-
-def applied(store: Store, question: str, hits: SearchHits, within: Restriction) -> SearchHits:
-    """An answer's search hits after the rules (`apply`), keeping what the search said of itself."""
-    return SearchHits(apply(store, question, hits, within), hits.keyword_only, hits.translations)
 
 
 def apply(store: Store, question: str, hits: Sequence[Hit], within: Restriction) -> list[Hit]:
     """The hits with the rules applied (the same length at most, or one passage when none was found)."""
     normalised = normalised_question(question)
     result = list(hits)
-    wrong = store.hits_for([(cid, 0.0) for cid in sorted(grades.wrong_chunks(store.db, normalised))])
+    wrong = marked_wrong(store, normalised)
     if wrong:
         result = [h for h in result if not any(_contains(h, c) for c in wrong)]
-    marked = grades.right_chunk(store.db, normalised, grades.scope_key(within))
-    found = store.hits_for([(marked[0], 0.0)]) if marked else []
-    if not found or grades.text_hash(found[0].text) != marked[1]:
+    right = marked_right(store, normalised, within)
+    if right is None:
         return result
-    right = found[0]
     at = next((i for i, h in enumerate(result) if _contains(h, right)), None)
     if at is not None:
         return [result[at], *result[:at], *result[at + 1:]]

@@ -1,5 +1,9 @@
 """Hybrid fusion: convex combination of min-max-normalised dense and BM25 scores, language-aware.
 
+This module is the rule (`ConvexRule`: the three retrievers' weights per candidate) and the sum (`fuse`: weight x
+evidence over the signals); signals.py declares each signal, the retrievers among them, with its evidence, its
+weight and its part of the result-cache key.
+
 Method
 ------
 Each retriever's candidate list is min-max normalised on its own (best = 1, worst
@@ -132,21 +136,25 @@ shape overlaps the English ones too much to tell apart per query.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from desktop_rag.engine.text.keyword import cjk_ratio
 
 __all__ = [
-    "TOPIC_WEIGHT",
     "COVERED_DENSE_WEIGHT",
     "UNCOVERED_DENSE_WEIGHT",
     "GLOSS_WEIGHT",
+    "ConvexRule",
+    "convex_rule",
     "dense_coverage",
     "dense_weight",
     "fuse",
-    "min_max",
+    "normalise",
     "script_shares",
-    "with_topic_precision",
+    "TOPIC_WEIGHT",
+    "topic_precedence",
+    "topic_share",
 ]
 
 COVERED_DENSE_WEIGHT = 0.6
@@ -221,7 +229,7 @@ def dense_weight(query: str, dense_languages: frozenset[str] | None,
     return UNCOVERED_DENSE_WEIGHT + (COVERED_DENSE_WEIGHT - UNCOVERED_DENSE_WEIGHT) * c
 
 
-def min_max(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
+def normalise(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
     """Min-max normalise best-first hits to [0, 1]; first occurrence of an id wins."""
     scores: dict[int, float] = {}
     for chunk_id, score in hits:
@@ -237,104 +245,111 @@ def min_max(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
     return {cid: (s - lo) / span for cid, s in scores.items()}
 
 
-def fuse(
-    dense: Sequence[tuple[int, float]],
-    keyword: Sequence[tuple[int, float]],
-    k: int,
-    *,
-    query: str = "",
-    dense_languages: frozenset[str] | None = None,
-    other_language: Iterable[int] = (),
-    keyword_scale: Mapping[int, float] | None = None,
-    dense_weights: Mapping[int, float] | None = None,
-    glossed: Mapping[int, float] | None = None,
-    shares: Mapping[str, float] | None = None,
-) -> list[tuple[int, float]]:
-    """Fuse dense (cosine) and keyword (BM25, higher is better) hits into the top ``k``.
+@dataclass(frozen=True)
+class ConvexRule:
+    """The three retrievers' weights in one pool (signals.py): a candidate in the question's language scores
+    ``w * dense + (1 - w) * keyword`` (``w``: the query's dense weight, or a per-candidate one); one in another
+    language (``dense_only``, with a multilingual model) ``(1 - g) * dense + g * gloss`` (``g``: GLOSS_WEIGHT when
+    the gloss matched anything, else 0); with a model that does not cover both languages, one the gloss matched
+    (``glossed``) ``UNCOVERED_DENSE_WEIGHT * dense + (1 - UNCOVERED_DENSE_WEIGHT) * gloss``."""
 
-    ``other_language``: candidates written in another language than the query; when the model
-    is multilingual (``dense_languages`` None) they are scored by their dense score alone, and
-    ``keyword_scale`` (per chunk, 0..1: the share of the query's terms it contains) scales the
-    normalised keyword score of the others, since a keyword list normalised within one language
-    gives its best hit 1.0 however little of the question it matched. ``dense_weights``: a
-    per-chunk dense weight overriding the query's (a passage in the language of a translation of
-    the question is weighted by that translation's coverage). ``glossed``: keyword scores (normalised to
-    the best, 0..1) of the question's dictionary gloss (gloss.py) for passages in another language; each such
-    passage then scores ``(1 - GLOSS_WEIGHT) * dense + GLOSS_WEIGHT * glossed`` with a multilingual model (dense
-    alone when no gloss matched), and with a model that does not cover both languages the gloss is its keyword
-    score, weighed as for a query in a script the model does not cover (``UNCOVERED_DENSE_WEIGHT``).
-    ``shares``: the query's script shares when already known (search/question.py). Returns ``(chunk_id, score)`` best-first with scores in [0, 1]. Ties keep the order
-    of first appearance (dense list first, then keyword list).
-    """
-    if k <= 0:
-        return []
-    d = min_max(dense)
-    kw = min_max(keyword)
-    other = set(other_language)
-    dense_only = other if dense_languages is None and d else set()
-    glossed = {cid: score for cid, score in (glossed or {}).items() if cid in other}
-    if not d or not (kw or glossed):  # one side found nothing (the gloss's matches are keyword evidence too)
-        w = 1.0 if d else 0.0
+    w: float
+    dense_only: frozenset[int] = frozenset()
+    glossed: frozenset[int] = frozenset()
+    g: float = 0.0
+    weights: Mapping[int, float] = field(default_factory=dict)
+
+    def dense(self, cid: int) -> float:
+        if cid in self.dense_only:  # a multilingual model: meaning, and the gloss's matches
+            return 1.0 - self.g
+        if cid in self.glossed:  # an English-only model across languages: the gloss's matches are its keyword score
+            return UNCOVERED_DENSE_WEIGHT
+        return self.weights.get(cid, self.w)
+
+    def keyword(self, cid: int) -> float:
+        if cid in self.dense_only or cid in self.glossed:
+            return 0.0
+        return 1.0 - self.weights.get(cid, self.w)
+
+    def gloss(self, cid: int) -> float:
+        if cid in self.dense_only:
+            return self.g
+        if cid in self.glossed:
+            return 1.0 - UNCOVERED_DENSE_WEIGHT
+        return 0.0
+
+
+def convex_rule(dense: Mapping[int, float], keyword: Mapping[int, float], glossed: Mapping[int, float],
+                other: Iterable[int], query: str = "", dense_languages: frozenset[str] | None = None,
+                shares: Mapping[str, float] | None = None,
+                dense_weights: Mapping[int, float] | None = None) -> ConvexRule:
+    """The rule for one pool, from the retrievers' normalised evidence: ``dense``, ``keyword`` and ``glossed`` (the
+    gloss's scores of the passages in another language, ``other``). When one side found nothing (no keyword term
+    matched, nor any of the question's gloss, or vectors not yet computed) the other is used alone, unscaled.
+    ``dense_weights``: per candidate, the dense weight of the version of the question in its language (a
+    translation's), overriding the query's; ``shares``: the query's script shares when already known."""
+    if not dense or not (keyword or glossed):  # one side found nothing (the gloss's matches are keyword evidence too)
+        w = 1.0 if dense else 0.0
     else:
         w = dense_weight(query, dense_languages, shares)
+    dense_only = frozenset(other) if dense_languages is None and dense else frozenset()
+    weights = dense_weights if dense_weights and dense and keyword else {}
+    return ConvexRule(w, dense_only, frozenset(glossed), GLOSS_WEIGHT if glossed else 0.0, weights)
+
+
+def fuse(parts: Sequence[tuple[Mapping[int, float], Callable[[int], float]]], k: int) -> list[tuple[int, float]]:
+    """The top ``k`` candidates by ``sum(weight(cid) * evidence.get(cid, 0))`` over ``parts`` (each signal's evidence
+    and weight, signals.py), best first; ties keep the order of first appearance (the first part's candidates,
+    then the next's)."""
+    if k <= 0:
+        return []
     order: dict[int, int] = {}
-    for cid in [*d, *kw, *glossed]:
-        order.setdefault(cid, len(order))
-    if dense_only and keyword_scale:
-        kw = {cid: score * keyword_scale.get(cid, 1.0) for cid, score in kw.items()}
-    weights = dense_weights if dense_weights and d and kw else {}
-    g = GLOSS_WEIGHT if glossed else 0.0  # no gloss matched: other-language passages keep their dense score
+    for evidence, _ in parts:
+        for cid in evidence:
+            order.setdefault(cid, len(order))
 
     def score(cid: int) -> float:
-        if cid in dense_only:  # a multilingual model: meaning, and the gloss's matches
-            return (1.0 - g) * d.get(cid, 0.0) + g * glossed.get(cid, 0.0)
-        if cid in glossed:  # an English-only model across languages: the gloss's matches are its keyword score
-            return UNCOVERED_DENSE_WEIGHT * d.get(cid, 0.0) + (1.0 - UNCOVERED_DENSE_WEIGHT) * glossed[cid]
-        cw = weights.get(cid, w)
-        return cw * d.get(cid, 0.0) + (1.0 - cw) * kw.get(cid, 0.0)
+        total = 0.0
+        for evidence, weight in parts:
+            total += weight(cid) * evidence.get(cid, 0.0)
+        return total
 
     fused = [(cid, score(cid)) for cid in order]
     fused.sort(key=lambda item: (-item[1], order[item[0]]))
     return fused[:k]
 
 
-# ---- topic precision (issue 50) --------------------------------------------------------------------------------
-# A local rule beside the fusion above, to move into the signals' single declaration (issue 47) when that lands:
-# evidence = the share of the question's topic terms a candidate names (text/topics.py), weight = TOPIC_WEIGHT, and
-# the precedence below (TOPIC_DENSE_MARGIN).
+# ---- topic precision (issue 50): the rule of the "topic" signal (signals.py) ------------------------------------
 
-TOPIC_WEIGHT = 0.15  # measured in bench/README.md ("Topic precision in ranking"); 0 turns the bonus off
+TOPIC_WEIGHT = 0.15  # the topic signal's weight (bench/README.md, "Topic precision in ranking"); 0 turns the bonus off
 TOPIC_DENSE_MARGIN = 0.3  # how much stronger (normalised dense) an off-topic passage must be to stay above
 UNJUDGED_TOPIC = 0.5  # the topic share of a passage that cannot be judged on the terms (another language, names)
 
 
-def with_topic_precision(fused: Sequence[tuple[int, float]], coverage: Mapping[int, float | None],
-                         dense: Mapping[int, float] | None = None, weight: float | None = None,
-                         margin: float | None = None) -> list[tuple[int, float]]:
-    """`fused` (best first, scores in [0, 1]) with the question's topic terms weighed in, best first (ties keep
-    their order). Each candidate's score is raised by `weight` x the share of the topic terms it names (`coverage`;
-    None: it cannot be judged on them, UNJUDGED_TOPIC) and rescaled to [0, 1]; then a candidate that names none of
-    them (coverage 0) is put below every candidate naming some that it outranks, unless its normalised dense score
+def topic_share(coverage: float | None) -> float:
+    """A candidate's topic evidence: the share of the question's topic terms it names (None: it cannot be judged on
+    them, UNJUDGED_TOPIC)."""
+    return UNJUDGED_TOPIC if coverage is None else coverage
+
+
+def topic_precedence(fused: Sequence[tuple[int, float]], coverage: Mapping[int, float | None],
+                     dense: Mapping[int, float], weight: float = TOPIC_WEIGHT,
+                     margin: float = TOPIC_DENSE_MARGIN) -> list[tuple[int, float]]:
+    """`fused` (best first; each score holds `weight` x the candidate's `topic_share`, so it lies in [0, 1 + weight])
+    rescaled to [0, 1], best first (ties keep their order); then a candidate that names none of the question's topic
+    terms (`coverage` 0) is put below every candidate naming some that it outranks, unless its normalised dense score
     (`dense`) is higher than that one's by `margin` or more: its words or the dictionary gloss alone never lift an
     off-topic passage over an on-topic one ("泡龙井用什么温度的水？": the coffee guide, glossed "water temperature",
-    over the green-tea guide). `weight`/`margin` None: TOPIC_WEIGHT / TOPIC_DENSE_MARGIN."""
-    weight = TOPIC_WEIGHT if weight is None else weight
-    margin = TOPIC_DENSE_MARGIN if margin is None else margin
+    over the green-tea guide). No `coverage` (the question has no topic terms): `fused` as it is."""
     if not coverage:
         return list(fused)
-
-    def share(cid: int) -> float:
-        found = coverage.get(cid)
-        return UNJUDGED_TOPIC if found is None else found
-
-    scored = {cid: (score + weight * share(cid)) / (1.0 + weight) for cid, score in fused}
+    scored = {cid: score / (1.0 + weight) for cid, score in fused}
     order = {cid: i for i, (cid, _) in enumerate(fused)}
-    if dense is not None:
-        on_topic = [cid for cid in scored if (coverage.get(cid) or 0.0) > 0.0]
-        for cid in [c for c in scored if coverage.get(c) == 0.0]:
-            below = [scored[t] for t in on_topic if scored[t] <= scored[cid]
-                     and dense.get(cid, 0.0) - dense.get(t, 0.0) < margin]
-            if below:
-                scored[cid] = min(below) * (1.0 - 1e-9)
-                order[cid] = len(order) + order[cid]  # a tie goes to the one it must not outrank
+    on_topic = [cid for cid in scored if (coverage.get(cid) or 0.0) > 0.0]
+    for cid in [c for c in scored if coverage.get(c) == 0.0]:
+        below = [scored[t] for t in on_topic if scored[t] <= scored[cid]
+                 and dense.get(cid, 0.0) - dense.get(t, 0.0) < margin]
+        if below:
+            scored[cid] = min(below) * (1.0 - 1e-9)
+            order[cid] = len(order) + order[cid]  # a tie goes to the one it must not outrank
     return sorted(scored.items(), key=lambda item: (-item[1], order[item[0]]))

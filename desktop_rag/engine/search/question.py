@@ -40,7 +40,7 @@ class Question:
     """`asked`: the question (normalised: runs of white space made one space); `translations`: (language, text)
     by a language model; `others`: those translations as searched; `glosses`: the question's words in each library
     language that neither it nor a translation is written in (keyword evidence only); `topics`: its topic terms in
-    the library (text/topics.py; the search's topic precision, fusion.with_topic_precision)."""
+    the library (text/topics.py; the search's topic signal, signals.py)."""
 
     text: str
     asked: Version

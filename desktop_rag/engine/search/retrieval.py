@@ -1,4 +1,5 @@
-"""Hybrid retrieval: dense (FAISS) and keyword (FTS5 BM25) candidates, fused, neighbours merged."""
+"""Hybrid retrieval: each signal's candidates (signals.py: dense, keyword, the dictionary gloss), fused, neighbours
+merged."""
 
 from __future__ import annotations
 
@@ -6,35 +7,33 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from desktop_rag.engine.models.embedding import Embedder
-from desktop_rag.engine.search.calibration import centred_query
-from desktop_rag.engine.search.fusion import dense_weight, fuse, min_max, with_topic_precision
+from desktop_rag.engine.search import signals
 from desktop_rag.engine.search.question import Question, Version, plain
-from desktop_rag.engine.store.keyword_index import search as keyword_search
+from desktop_rag.engine.search.signals import dense_candidates
 from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.store.vector_index import VectorIndex
-from desktop_rag.engine.text.keyword import query_terms, term_coverage
 from desktop_rag.engine.text.language import text_languages
-from desktop_rag.engine.types import Hit
 
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
 MAX_MERGED_CHUNKS = 3  # a merged passage stays a passage: a long run of matching chunks is not one whole document
 
-DenseSource = Callable[[], tuple[Embedder, VectorIndex]]
+DensePair = tuple[Embedder, VectorIndex]  # one model's embedder and vectors, taken together (the runtime's)
+DenseSource = Callable[[], DensePair]
 
 
-def dense_candidates(
-    version: Version, embedder: Embedder, vectors: VectorIndex, limit: int, min_score: float, selector=None
-) -> list[tuple[int, float]]:
-    """Nearest chunks by cosine similarity, under-threshold scores dropped (among `selector`'s ids if given).
-    With a multilingual model the question's vector is first centred on its language (calibration.py), so the
-    score is the cosine with that centred vector."""
-    if vectors.size == 0:
+def dense_search(text: str, k: int, store: Store, dense_source: DenseSource, min_score: float = 0.0,
+                 within: Restriction | None = None) -> list[Hit]:
+    """The top `k` passages for `text` by meaning alone (the vectors; neighbours merged), within a restriction:
+    `desktop-rag eval`'s "dense" mode."""
+    embedder, vectors = dense_source()
+    members, selector = (1, None) if within is None or within.everything else member_filter(store, within)
+    if not members:
         return []
-    vector = embedder.embed_queries([version.text])[0]
-    query_vector = centred_query(version.text, vector, embedder, version.languages)
-    return [(cid, score) for cid, score in vectors.search(query_vector, limit, selector) if score >= min_score]
+    found = dense_candidates(Version.of(text), embedder, vectors, k, min_score, selector)
+    return merge_neighbours(store.hits_for(found))[:k]
 
 
 def hybrid_search(
@@ -68,41 +67,15 @@ def ranked_candidates(
     The question's glosses into a language no translation covers add their keyword matches as evidence
     for the passages in that language.
     """
-    versions = question.versions
-    within = _restriction(collection, within)
-    keyword = _best_of([_normalised(keyword_search(store.db, v.text, limit, within)) for v in versions])
-    dense: list[tuple[int, float]] = []
-    languages: frozenset[str] | None = None
-    if dense_source is not None:
-        embedder, vectors = dense_source()
-        languages = embedder.languages
-        members, selector = (0, None) if within is None else member_filter(store, within)
-        if within is None or members:
-            dense = _best_of([dense_candidates(v, embedder, vectors, limit, min_score, selector) for v in versions])
-    asked = question.languages
-    glossed = _best_of([_normalised(keyword_search(store.db, text, limit, within))
-                        for text in question.glosses]) if dense and question.glosses else []
-    candidates = {h.chunk_id: h for h in store.hits_for(dense + keyword + glossed)}
+    search = signals.Search(question, store, _restriction(collection, within), limit,
+                            dense_source() if dense_source is not None else None, min_score)
+    found = signals.found(search)
+    candidates = {h.chunk_id: h for h in store.hits_for([c for scored in found.values() for c in scored])}
     written = {cid: frozenset(text_languages(hit.text)) for cid, hit in candidates.items()}
-    other = [cid for cid, langs in written.items() if asked and langs and not langs & asked]
-    scale = None
-    if other and languages is None:
-        terms = [query_terms(v.text) for v in versions]
-        scale = {cid: max(term_coverage(t, f"{hit.heading}\n{hit.text}") for t in terms)
-                 for cid, hit in candidates.items()}
-    weights = None
-    if question.others:  # each passage is weighed by the version of the question in its own language
-        by_language = {lang: v for v in reversed(versions) for lang in v.languages}
-        weights = {cid: dense_weight(version.text, languages, version.shares)
-                   for cid, langs in written.items() if len(langs) == 1
-                   for version in [by_language.get(next(iter(langs)), question.asked)]}
-    fused = fuse(dense, keyword, len(candidates), query=question.normalised, dense_languages=languages,
-                 other_language=other, keyword_scale=scale, dense_weights=weights, glossed=dict(glossed),
-                 shares=question.asked.shares)
-    if question.topics.terms:  # topic precision (issue 50; fusion.with_topic_precision)
-        coverage = {cid: question.topics.coverage(f"{hit.heading}\n{hit.text}") for cid, hit in candidates.items()}
-        fused = with_topic_precision(fused, coverage, min_max(dense))
-    return [_rescored(candidates[cid], score) for cid, score in fused[:limit] if cid in candidates]
+    asked = question.languages
+    other = frozenset(cid for cid, langs in written.items() if asked and langs and not langs & asked)
+    pool = signals.Pool(question, found, search.languages, candidates, written, other)
+    return [_rescored(candidates[cid], score) for cid, score in signals.fused(pool, limit) if cid in candidates]
 
 
 def _restriction(collection: int | None, within: Restriction | None) -> Restriction | None:
@@ -110,26 +83,6 @@ def _restriction(collection: int | None, within: Restriction | None) -> Restrict
     if collection is not None:
         within = dataclasses.replace(within, collection=collection) if within else Restriction(collection)
     return None if within is None or within.everything else within
-
-
-def _normalised(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """Best-first scores scaled to the list's best (so lists of several queries can be compared)."""
-    if not hits:
-        return []
-    top = max(score for _, score in hits)
-    return [(cid, score / top if top > 0 else 0.0) for cid, score in hits]
-
-
-def _best_of(lists: Sequence[list[tuple[int, float]]]) -> list[tuple[int, float]]:
-    """One best-first list from several: each chunk at its best score."""
-    if len(lists) == 1:
-        return lists[0]
-    best: dict[int, float] = {}
-    for hits in lists:
-        for cid, score in hits:
-            if score > best.get(cid, float("-inf")):
-                best[cid] = score
-    return sorted(best.items(), key=lambda item: -item[1])
 
 
 def _rescored(hit: Hit, score: float) -> Hit:

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import ChatTurn, Hit, SentPrompt
+from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
 
 # Who writes here: whichever thread asks or edits (in the app: the reader for a new, renamed or deleted
 # conversation, the answer worker for the turns of an answer), each change one short transaction of its

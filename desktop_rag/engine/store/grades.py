@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.types import GRADES, Hit, LoggedAnswer
+from desktop_rag.engine.store.values import GRADES, Hit, LoggedAnswer
 
 MAX_UNGRADED = 5000  # the oldest ungraded, unmarked answers go beyond this
 SCHEMA = (
@@ -197,24 +197,6 @@ def week_rows(db: sqlite3.Connection) -> list[tuple[float, str | None, int, int]
         "s.kind = 'reasked') FROM answer_log a ORDER BY id").fetchall()
 
 
-def labelled(db: sqlite3.Connection) -> list[tuple]:
-    """Every answer with a passage marked right: (answer id, question, search query, scope JSON, chunk id,
-    hash of the chunk's text when marked, its file's path, start, end, hash without whitespace), oldest first:
-    the user's test set."""
-    return db.execute(
-        "SELECT a.id, a.question, a.query, a.scope, m.chunk_id, m.content_hash, m.path, m.char_start, m.char_end, "
-        "m.squeezed_hash FROM answer_log a JOIN answer_marks m ON m.answer_id = a.id WHERE m.is_right = 1 "
-        "ORDER BY a.id").fetchall()
-
-
-def chunks_over(db: sqlite3.Connection, path: str, start: int, end: int) -> list[tuple[int, int, int, int, str]]:
-    """(chunk id, file id, start, end, text) of the chunks of the file at `path` over [start, end), in order."""
-    return db.execute(
-        "SELECT c.id, c.file_id, c.char_start, c.char_end, c.text FROM chunks c JOIN files f ON f.id = c.file_id "
-        "WHERE f.path = ? AND c.char_start < ? AND c.char_end > ? ORDER BY c.char_start", (path, end, start)
-    ).fetchall()
-
-
 def labelled_count(db: sqlite3.Connection) -> int:
     return db.execute("SELECT count(DISTINCT answer_id) FROM answer_marks WHERE is_right = 1").fetchone()[0]
 
@@ -269,21 +251,3 @@ def _hit_dict(hit: Hit) -> dict:
     return {"chunk_id": hit.chunk_id, "score": hit.score, "path": hit.path, "page": hit.page,
             "heading": hit.heading, "text": hit.text, "file_id": hit.file_id, "ordinal": hit.ordinal,
             "char_start": hit.char_start, "char_end": hit.char_end}
-
-
-# ---- what `desktop-rag eval` reads (review/evaluation.py) ----
-
-def chunks_within(db: sqlite3.Connection, chunk_ids: Sequence[int], within: Restriction) -> set[int]:
-    """Those of the chunks that are inside `within` now."""
-    if not chunk_ids:
-        return set()
-    where, args = within.files_sql("f")
-    marks = ",".join("?" * len(chunk_ids))
-    return {r[0] for r in db.execute(f"SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
-                                      f"WHERE c.id IN ({marks}) AND {where}", [*chunk_ids, *args])}
-
-
-def paths_within(db: sqlite3.Connection, within: Restriction) -> list[str]:
-    """The paths of the files with text inside `within`."""
-    where, args = within.files_sql("f")
-    return [r[0] for r in db.execute(f"SELECT f.path FROM files f WHERE f.chunk_count > 0 AND {where}", args)]

@@ -1,14 +1,17 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
-that have text, the stored vectors of given chunks; and for an index run, the files of given chunks."""
+that have text, the stored vectors of given chunks, the passages marked right or wrong for a question; and for an
+index run, the files of given chunks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.store import FileRecord, Store
+from desktop_rag.engine.store.values import Hit
 
 
 def file_chunks(store: Store, file_id: int, limit: int) -> list[tuple]:
@@ -34,6 +37,32 @@ def stored_vectors(store: Store, chunk_ids: list[int]) -> dict[int, np.ndarray]:
             f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
         found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
     return found
+
+
+def chunks_within(store: Store, chunk_ids: Sequence[int], within: Restriction) -> set[int]:
+    """Those of the chunks that are inside `within` now."""
+    if not chunk_ids:
+        return set()
+    where, args = within.files_sql("f")
+    marks = ",".join("?" * len(chunk_ids))
+    return {r[0] for r in store.db.execute(f"SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
+                                            f"WHERE c.id IN ({marks}) AND {where}", [*chunk_ids, *args])}
+
+
+def marked_right(store: Store, normalised: str, within: Restriction) -> Hit | None:
+    """The passage last marked right for this normalised question asked in this scope (`grades.scope_key`), while
+    its text is the one marked and it still lies inside the scope: a file moved to another folder or collection,
+    or renamed to another type, takes its passage out of the scope it was marked in. None otherwise."""
+    marked = grades.right_chunk(store.db, normalised, grades.scope_key(within))
+    if marked is None or not chunks_within(store, [marked[0]], within):
+        return None
+    found = store.hits_for([(marked[0], 0.0)])
+    return found[0] if found and grades.text_hash(found[0].text) == marked[1] else None
+
+
+def marked_wrong(store: Store, normalised: str) -> list[Hit]:
+    """The passages marked wrong for this normalised question, in any scope."""
+    return store.hits_for([(cid, 0.0) for cid in sorted(grades.wrong_chunks(store.db, normalised))])
 
 
 def chunk_files(store: Store, chunk_ids: list[int]) -> dict[int, FileRecord]:

@@ -53,3 +53,12 @@ def _add(store: Store, path: str, kind: str, collection: int | None = None) -> S
                     db.execute("UPDATE files SET source_id = ? WHERE source_id = ?", (new.id, inner.id))
                     db.execute("DELETE FROM sources WHERE id = ?", (inner.id,))
     return new
+
+
+def remove(store: Store, path: str | Path, collection: int | None = None) -> list[int] | None:
+    """Forget the source at `path` (of `collection`, if given) with its files and chunks: the chunk ids whose
+    vectors went with them, or None when it is not such a source."""
+    source = store.source_by_path(normalise_path(path))
+    if source is None or (collection is not None and source.collection_id != collection):
+        return None
+    return store.remove_source(source.id)

@@ -1,11 +1,11 @@
-"""The library's state as the status line and `desktop-rag status` show it (`types.IndexStatus`)."""
+"""The library's state as the status line and `desktop-rag status` show it (`store.values.IndexStatus`)."""
 
 from __future__ import annotations
 
 from desktop_rag.engine.store import staged_vectors
 from desktop_rag.engine.store.skipped import skipped_counts
 from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.types import IndexStatus
+from desktop_rag.engine.store.values import IndexStatus
 
 
 def library_status(store: Store, collection: int | None, model: str, dimension: int | None,

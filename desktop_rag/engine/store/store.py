@@ -16,8 +16,9 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store import answer_cache, grades, keyword_index, legacy_reasons, summary_cache, versioning
+from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.text import keyword
-from desktop_rag.engine.types import ChunkDraft, FailedFile, Hit
+from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
 
 SCHEMA_VERSION = 4  # 2: collections (sources.collection_id, conversations.collection_id); 3: files.parent_id;
 # 4: files.reason (a failure or a note as its codes: reasons.Reason; older rows read once, legacy_reasons)
@@ -589,9 +590,11 @@ class Store:
         cursor = self.db.execute("SELECT chunk_id FROM vectors INDEXED BY vectors_count ORDER BY chunk_id")
         return np.fromiter((r[0] for r in cursor), dtype=np.int64)
 
-    def keyword_search(self, query: str, limit: int, collection_id: int | None = None) -> list[tuple[int, float]]:
-        """BM25 over the FTS5 index (within one collection, or all); returns (chunk_id, score), higher = better."""
-        return keyword_index.search(self.db, query, limit, collection_id)
+    def keyword_search(self, query: str, limit: int,
+                       within: Restriction | int | None = None) -> list[tuple[int, float]]:
+        """BM25 over the FTS5 index (within a restriction, one collection's id, or all); returns (chunk_id, score),
+        higher = better."""
+        return keyword_index.search(self.db, query, limit, within)
 
 
 _IN_COLLECTION = "f.source_id IN (SELECT id FROM sources WHERE collection_id = ?)"

@@ -59,7 +59,7 @@ class GradingController(QObject):
         before = message.grade
         self.model.update(row, grade=grade)
         engine, answer_id = self.backend.engine, message.answer_id
-        self.backend.run(lambda: engine.set_grade(answer_id, grade), None,
+        self.backend.run(lambda: engine.review.set_grade(answer_id, grade), None,
                          lambda reason: self._failed(message, reason, grade=before))
 
     def mark(self, number: int) -> None:
@@ -72,7 +72,7 @@ class GradingController(QObject):
         self.model.update(row, passage=number)
         engine, answer_id = self.backend.engine, message.answer_id
         chunk_id = dict(message.sources)[number].chunk_id if number else None  # None: "none of them"
-        self.backend.run(lambda: engine.mark_passage(answer_id, chunk_id, True), None,
+        self.backend.run(lambda: engine.review.mark_passage(answer_id, chunk_id, True), None,
                          lambda reason: self._failed(message, reason, passage=before))
 
     def mark_wrong(self, number: int) -> None:
@@ -84,7 +84,7 @@ class GradingController(QObject):
             return
         engine, answer_id, chunk_id = self.backend.engine, message.answer_id, hit.chunk_id
         status = getattr(self.window, "statusBar", None)
-        self.backend.run(lambda: engine.mark_passage(answer_id, chunk_id, False),
+        self.backend.run(lambda: engine.review.mark_passage(answer_id, chunk_id, False),
                          lambda _: status and status().showMessage(i18n.tr("grade.wrong_marked", n=number), 10_000),
                          lambda reason: self._failed(message, reason))
 
@@ -116,7 +116,7 @@ class GradingController(QObject):
         hit = dict(message.sources).get(number)
         engine, answer_id = self.backend.engine, message.answer_id
         chunk_id = hit.chunk_id if hit is not None else None
-        self.backend.run(lambda: engine.record_source_opened(answer_id, chunk_id))
+        self.backend.run(lambda: engine.review.record_source_opened(answer_id, chunk_id))
 
     # ---- a reopened conversation ----
 
@@ -126,7 +126,7 @@ class GradingController(QObject):
             return
         engine = self.backend.engine
         shown = [self.model.message(r) for r in range(self.model.rowCount())]
-        self.backend.run(lambda: engine.logged_answers(conversation_id=conversation),
+        self.backend.run(lambda: engine.review.logged_answers(conversation_id=conversation),
                          lambda logged: self._grades_ready(conversation, shown, logged))
 
     def _grades_ready(self, conversation: int, shown: list[Message], logged: list) -> None:
@@ -152,7 +152,7 @@ class GradingController(QObject):
     def delete_conversation(self, conversation_id: int) -> None:
         """Delete (the user confirmed); when it has graded answers, ask first whether to keep their grades."""
         engine = self.backend.engine
-        self.backend.run(lambda: any(map(graded, engine.logged_answers(conversation_id=conversation_id))),
+        self.backend.run(lambda: any(map(graded, engine.review.logged_answers(conversation_id=conversation_id))),
                          lambda has: self._ask_keep(conversation_id) if has
                          else self.chat.delete_conversation(conversation_id))
 

@@ -54,12 +54,12 @@ class ReviewController(QObject):
 
     def refresh(self) -> None:
         view = self.window()
-        self.backend.run(self.backend.engine.review_stats, view.overview.show_stats,
+        self.backend.run(self.backend.engine.review.stats, view.overview.show_stats,
                          lambda reason: view.overview.show_result(i18n.tr("review.failed", reason=reason), False))
 
     def export(self, path: str) -> None:
         view, engine = self.window(), self.backend.engine
-        self.backend.run(lambda: engine.export_grades(path),
+        self.backend.run(lambda: engine.review.export(path),
                          lambda count: view.overview.show_result(i18n.tr("review.exported", count=count, path=path)),
                          lambda reason: view.overview.show_result(i18n.tr("review.export_failed", reason=reason),
                                                                   False))
@@ -68,11 +68,11 @@ class ReviewController(QObject):
 
     def sample(self) -> None:
         view, engine = self.window(), self.backend.engine
-        self.backend.run(lambda: engine.spot_check(SPOT_SAMPLE), view.spot.set_items)
+        self.backend.run(lambda: engine.review.spot_check(SPOT_SAMPLE), view.spot.set_items)
 
     def grade(self, answer_id: int, grade: str) -> None:
         engine = self.backend.engine
-        self.backend.run(lambda: engine.set_grade(answer_id, grade), lambda _ok: self.refresh(),
+        self.backend.run(lambda: engine.review.set_grade(answer_id, grade), lambda _ok: self.refresh(),
                           lambda reason: self.window().overview.show_result(
                               i18n.tr("grade.not_saved", reason=reason), False))
 
@@ -101,5 +101,5 @@ class ReviewController(QObject):
 
 
 def _evaluate(engine, cancel, report):
-    """Engine.evaluate on the eval pool: progress as (done, total) pairs."""
-    return engine.evaluate(cancel=cancel, progress=lambda done, total: report((done, total)))
+    """`Engine.review.evaluate` on the eval pool: progress as (done, total) pairs."""
+    return engine.review.evaluate(cancel=cancel, progress=lambda done, total: report((done, total)))

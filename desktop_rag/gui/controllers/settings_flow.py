@@ -59,7 +59,7 @@ class SettingsFlow(QObject):
 
     def _forget_grades(self, dialog: SettingsDialog) -> None:
         """Remove every grade on the reader thread (grades are not part of the index)."""
-        self.backend.run(self.backend.engine.forget_grades, lambda removed: dialog.feedback.show_forgotten(removed),
+        self.backend.run(self.backend.engine.review.forget, lambda removed: dialog.feedback.show_forgotten(removed),
                          lambda reason: dialog.feedback.show_forgotten(None, reason))
 
     def _finished(self, result: int) -> None:

@@ -15,6 +15,7 @@ from desktop_rag.engine import (
     CHANGED,
     MISSING,
     NOT_FOUND,
+    PAGES,
     PARTIAL,
     UNKNOWN,
     Carrier,
@@ -23,9 +24,11 @@ from desktop_rag.engine import (
     Location,
     Reason,
     find_in_pdf,
+    is_paged,
     locate,
     location_text,
     open_pdf,
+    view_of,
 )
 from desktop_rag.gui import i18n
 from desktop_rag.gui.table_grid import GridText, grid_text
@@ -134,7 +137,7 @@ class ViewerController(QObject):
             return
         view = self.window()
         number = self.passages[self.position][0]
-        where = "" if hit.path.lower().endswith(".pdf") else location_text(hit.path, hit.page, i18n.language())
+        where = "" if is_paged(hit.path) else location_text(hit.path, hit.page, i18n.language())  # page nav says
         view.set_title(" · ".join(p for p in (os.path.basename(hit.path), where, hit.heading) if p))
         view.set_passage_nav(self.position, len(self.passages), number)
         view.set_banner("")
@@ -172,7 +175,7 @@ class ViewerController(QObject):
         if location.error:
             self.view.show_message(tr("error", reason=i18n.error(location.error)))
             self.view.set_page_nav(None, 0)
-        elif location.kind == "pdf":
+        elif location.kind == PAGES:
             self._show_pdf(location)
         else:
             self._show_text(location, grid)
@@ -201,7 +204,7 @@ class ViewerController(QObject):
         elif location.match == PARTIAL:
             view.set_banner(tr("partial"), level="info")
         elif location.match == NOT_FOUND and not location.error:
-            view.set_banner(tr("unmatched" if location.kind == "pdf" else "not_found_text"), level="info")
+            view.set_banner(tr("unmatched" if location.kind == PAGES else "not_found_text"), level="info")
         else:
             view.set_banner("")
 
@@ -256,7 +259,7 @@ class ViewerController(QObject):
             self.view.set_banner(tr("error", reason=i18n.error(error)), level="info")
 
     def _step_page(self, step: int) -> None:
-        if self.pdf is not None and self.location is not None and self.location.kind == "pdf":
+        if self.pdf is not None and self.location is not None and self.location.kind == PAGES:
             self.page += step
             self._draw_page(reveal=True)
 
@@ -315,7 +318,7 @@ class ViewerController(QObject):
             if self.view is not None:  # a .bat named like a report, a network path, a not-linked archive file
                 self.view.set_banner(tr("not_handed", path=path), level="info")
             return
-        page = None if location.carrier else self.page + 1 if location.kind == "pdf" else hit.page
+        page = None if location.carrier else self.page + 1 if location.kind == PAGES else hit.page
         if not QDesktopServices.openUrl(file_url(path, page)) and self.view is not None:
             self.view.set_banner(tr("no_open", path=path), level="info")
 
@@ -356,13 +359,12 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     record, linked = engine.indexed_file(hit.path)
     indexed = _indexed(record)
     if not linked:  # its path came from someone else's archive: nothing is read there
-        kind = "pdf" if hit.path.lower().endswith(".pdf") else "text"
-        return Location(hit.path, kind, MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
+        return Location(hit.path, view_of(hit.path), MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
                         error=Reason.of(tr("not_linked"))), None
     holder = engine.carrier(hit.path)
     carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
     pdf = None
-    if hit.path.lower().endswith(".pdf") and os.path.isfile(carrier.path if carrier else hit.path):
+    if is_paged(hit.path) and os.path.isfile(carrier.path if carrier else hit.path):
         from desktop_rag.engine import LoadError
 
         try:

@@ -9,8 +9,8 @@ from typing import Callable
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import reader_for
+from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.valid_text import valid_document, valid_text
-from desktop_rag.engine.types import ParsedDocument
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
 OCR_MAX_PAGES = 300  # the defaults of Settings.ocr_max_pages and .ocr_max_minutes: a long scanned book

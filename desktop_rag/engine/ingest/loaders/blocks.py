@@ -11,7 +11,7 @@ from typing import Union
 
 from desktop_rag.engine.ingest.cleaning import normalize_text
 from desktop_rag.engine.ingest.tables import table_sections
-from desktop_rag.engine.types import Section
+from desktop_rag.engine.ingest.documents import Section
 
 TABLE = 0  # the level of a table block, whose second item is its rows (the first row the header)
 TABLE_CHARS = 500  # row-group size when the caller's context gives none (LoadContext.table_chars)

@@ -53,8 +53,8 @@ from desktop_rag.engine.ingest.loaders.email_notes import attachment_notes
 from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.time_budget import OverBudget, time_budget
 from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.ingest.documents import AttachedDocument, ParsedDocument, Section
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.types import AttachedDocument, ParsedDocument, Section
 
 MAX_MESSAGES = 50_000  # in one mbox
 MAX_PARTS = 500  # MIME parts of one message

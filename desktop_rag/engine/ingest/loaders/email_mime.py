@@ -7,6 +7,7 @@ from email.message import EmailMessage, Message
 from pathlib import PurePath
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.file_types import suffix_for_type
 from desktop_rag.engine.ingest.loaders.blocks import Block
 from desktop_rag.engine.ingest.loaders.html import decode_html, html_blocks
 
@@ -18,9 +19,6 @@ MAX_NAME = 200  # characters of an attachment's name (it becomes part of a libra
 MAX_SUFFIX = 16
 _CONTENT_TYPE = re.compile(rb"^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*", re.IGNORECASE | re.MULTILINE)
 _BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))""", re.IGNORECASE)
-# an attachment named without a suffix the app reads gets one from its content type
-_SUFFIX_OF_TYPE = {"text/plain": ".txt", "text/html": ".html", "message/rfc822": ".eml", "application/pdf": ".pdf",
-                   "text/csv": ".csv"}
 
 
 def header(msg: Message, name: str) -> str:
@@ -123,7 +121,7 @@ def attachment_name(part: Message, index: int, readable: frozenset[str]) -> str:
         subject = header(inner[0], "subject") if inner and isinstance(inner[0], Message) else ""
         name = f"{subject or 'message'}.eml"
     name = safe_name(name) or f"attachment {index}"
-    suffix = _SUFFIX_OF_TYPE.get(ctype, "")
+    suffix = suffix_for_type(ctype)  # named without a suffix the app reads: one from its content type (the registry)
     if suffix and PurePath(name).suffix.lower() not in readable:
         name += suffix
     return name

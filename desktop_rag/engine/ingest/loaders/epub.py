@@ -26,7 +26,7 @@ from desktop_rag.engine.ingest.loaders.html import VOID, decode_html, html_block
 from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.safe_xml import local, parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
 MAX_PACKAGE_BYTES = 8 << 20  # container.xml, the OPF and the NCX table of contents
 MAX_CHAPTER_BYTES = 32 << 20

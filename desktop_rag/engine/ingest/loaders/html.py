@@ -31,7 +31,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.blocks import TABLE, Block, blocks_to_sections, table_chars
-from desktop_rag.engine.types import ParsedDocument
+from desktop_rag.engine.ingest.documents import ParsedDocument
 
 MAX_DEPTH = 3_000  # nesting levels; Lexbor parses 5,000 in 0.04 s, 20,000 in 0.9 s
 MAX_TABLE_CELL = 300  # a table with a longer cell (or a table inside) is page layout, read as blocks

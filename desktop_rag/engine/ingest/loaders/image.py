@@ -7,8 +7,8 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext, ocr
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 from desktop_rag.engine.ingest.loaders.ocr_quota import OcrQuota
-from desktop_rag.engine.types import ParsedDocument, Section
 
 MAX_FRAMES = 2000  # pages of a multi-page TIFF
 

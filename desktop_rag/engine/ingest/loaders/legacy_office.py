@@ -24,8 +24,8 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.ingest.loaders import LoadContext, load
+from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.loaders.office_sandbox import environment, network_off, write_profile
-from desktop_rag.engine.types import ParsedDocument
 
 CONVERT_SECONDS = 120
 # suffix -> (LibreOffice's target and export filter: explicit, so an HTML page saved as .doc converts too; the suffix

@@ -18,7 +18,7 @@ from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.blocks import TABLE, Block, blocks_to_sections, table_chars
 from desktop_rag.engine.ingest.loaders.safe_xml import parse_xml
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
-from desktop_rag.engine.types import ParsedDocument
+from desktop_rag.engine.ingest.documents import ParsedDocument
 
 MAX_CONTENT_BYTES = 192 << 20  # content.xml unpacked
 

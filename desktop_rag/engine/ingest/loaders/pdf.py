@@ -28,7 +28,7 @@ from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-expo
 from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
 from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, carry_headers
 from desktop_rag.engine.ingest.tables import table_sections
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
 NO_TEXT_OCR_OFF = message("error.pdf_no_text_ocr_off")
 MIN_TEXT_CHARS = 16  # a page with less text than this, and an image, is read by OCR (a scan with a stray page number)

@@ -19,7 +19,7 @@ from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.zip_guard import check_office_package
 from desktop_rag.engine.ingest.tables import table_sections
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
 MAX_UNCOMPRESSED = 512 << 20  # all parts together, unpacked (pictures and media included)
 MAX_XML = 192 << 20  # the XML parts parsed into trees

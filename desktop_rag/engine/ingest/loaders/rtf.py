@@ -19,7 +19,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.blocks import TABLE, Block, blocks_to_sections, table_chars
-from desktop_rag.engine.types import ParsedDocument
+from desktop_rag.engine.ingest.documents import ParsedDocument
 
 _HEX_RUN = re.compile(rb"[0-9a-fA-F\r\n]{1000,}")
 _CODE_PAGE = re.compile(rb"\\ansicpg(\d{3,5})")

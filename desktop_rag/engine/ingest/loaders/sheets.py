@@ -30,7 +30,7 @@ from desktop_rag.engine.ingest.loaders import LoadContext, format_mb
 from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
 from desktop_rag.engine.ingest.tables import table_sections
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
 MAX_CELLS = 1_000_000  # filled cells per file (about 20 M characters of tables)
 MAX_AREA = 20_000_000  # the rectangle a sheet's cell references span (calamine allocates all of it)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.cleaning import clean_text
-from desktop_rag.engine.types import ParsedDocument, Section
+from desktop_rag.engine.ingest.documents import ParsedDocument, Section
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

@@ -1,0 +1,66 @@
+"""An answer (or a summary) as events: sources first, then tokens, then done (or error); and a summary's plan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from desktop_rag.engine.reasons import Reason
+from desktop_rag.engine.store.values import Hit, SentPrompt
+
+
+@dataclass(frozen=True)
+class SourcesEvent:
+    hits: tuple[Hit, ...]
+    query: str = ""
+    keyword_only: bool = False  # the search ran while the vectors were still loading (`SearchHits.keyword_only`)
+    translations: tuple[tuple[str, str], ...] = ()  # (language, text): the question as also searched (translated)
+    prompt: SentPrompt | None = None  # with a model: what the answer request sends (a cached answer: sent then)
+
+
+@dataclass(frozen=True)
+class TokenEvent:
+    text: str
+
+
+@dataclass(frozen=True)
+class DoneEvent:
+    """The final answer text (invalid citations removed) and the sources it cites."""
+
+    answer: str
+    mode: str  # "llm" | "extractive"
+    cited: tuple[Hit, ...] = ()
+    notice: str = ""  # e.g. "The answer was cut off: ..." or the extractive label
+    cached: bool = False  # a stored answer to the same question, passages, model and settings (answer/replay.py)
+    answer_id: int | None = None  # its review-log row (`Engine.review.set_grade`...); never in `ask --json` nor MCP
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+    message: Reason  # str(): the English text; `errors.error_text(message, language)` in the user's language
+    partial: str = ""
+
+
+@dataclass(frozen=True)
+class SummaryStep:
+    """A summary's progress, before each of its model requests: `done` of `total` requests made (the last one
+    writes the summary). Only summaries that take more than one request send it, before their SourcesEvent."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class SummaryPlan:
+    """What summarising a document will take (`Engine.summary_plan`): "whole" (one request), "map-reduce" (one
+    per section, then one for the summary) or "extractive" (no model); `requests` leaves out stored ones."""
+
+    path: str
+    mode: str
+    sections: int
+    tokens: int
+    requests: int
+    language: str
+    seconds: float | None = None  # about how long its requests take at the model's recent speed (None: not known)
+
+
+AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent | SummaryStep
