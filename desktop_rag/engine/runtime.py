@@ -188,7 +188,7 @@ class Runtime:
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
         """Cosine similarity of sentences to a question with the library's model (query and passage roles; answers'
         sentence choice): each sentence's vector is kept in memory by model and text, the missing ones embedded in
-        one batch (bench/README.md: an answer's ~25 sentences cost about as much as its search; asked again, nothing)."""
+        one batch (bench/README.md, "The first line a person reads": what this costs an answer; asked again, nothing)."""
         if not sentences or not self.dense_now():
             return [0.0] * len(sentences)  # (while a background load runs, an answer does not wait for it)
         embedder, _ = self.dense_pair()

@@ -67,8 +67,8 @@ class Topic:
 
     def judged_in(self, text: str) -> bool:
         """Whether `text` can tell: it is written in the term's language, or the term is Chinese and the word list
-        gives its English (an English word's likeliest headwords are too often another sense: "start" -> 开, 端;
-        measured in bench/README.md, so a Chinese passage is not judged on an English term)."""
+        gives its English (an English word's likeliest headwords are too often another sense, "start" -> 开, 端, so a
+        Chinese passage is not judged on an English term)."""
         chinese = bool(HAN_RUN.search(self.word))
         written = text_languages(text)
         return ("zh" in written or bool(self.renderings)) if chinese else "en" in written
