@@ -19,7 +19,7 @@ import numpy as np
 from bench.common import CACHE, emit, figure
 from bench.query import FixedEmbedder, latency_rows, timed
 from bench.synthetic import queries, synthetic_library
-from desktop_rag.engine.store.keyword_index import search as keyword_search
+from desktop_rag.engine.store.sqlite.keyword_index import search as keyword_search
 
 COLLECTIONS = 5
 SUBFOLDERS = 50  # per collection folder: 400 chunks each at 100k
@@ -27,7 +27,7 @@ SUBFOLDERS = 50  # per collection folder: 400 chunks each at 100k
 
 def split_library(n: int):
     """A copy of the n-chunk synthetic library with its files in 5 collections (built once, cached)."""
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
     home = CACHE / f"synthetic-{n}-collections-folders"
     if not (home / ".bench-complete").exists():
@@ -54,9 +54,10 @@ def split_library(n: int):
 
 def bench(n: int, count: int, filters_only: bool = False) -> list[dict]:
     from desktop_rag.engine.search.retrieval import hybrid_search
-    from desktop_rag.engine.store import collections
-    from desktop_rag.engine.store.store import Store
-    from desktop_rag.engine.store.vector_index import open_vector_index
+    from desktop_rag.engine.store.scope import Restriction
+    from desktop_rag.engine.store.sqlite.filters import member_filter
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
+    from desktop_rag.engine.store.sqlite.vector_index import open_vector_index
 
     home = split_library(n)
     store = Store(home / "library.sqlite3")
@@ -70,10 +71,10 @@ def bench(n: int, count: int, filters_only: bool = False) -> list[dict]:
         return rows
 
     started = time.perf_counter()
-    collections.member_filter(store, 3)
+    member_filter(store, Restriction(collection=3))
     cold = (time.perf_counter() - started) * 1000
     for c in range(1, COLLECTIONS + 1):
-        collections.member_filter(store, c)
+        member_filter(store, Restriction(collection=c))
 
     def search(i: int, collection: int | None) -> None:
         fixed.vector = query_vectors[i]
@@ -84,7 +85,7 @@ def bench(n: int, count: int, filters_only: bool = False) -> list[dict]:
         search(i, i % COLLECTIONS + 1)
     everywhere = [timed(lambda i=i: search(i, None)) for i in range(count)]
     within = [timed(lambda i=i: search(i, i % COLLECTIONS + 1)) for i in range(count)]
-    selectors = {c: collections.member_filter(store, c)[1] for c in range(1, COLLECTIONS + 1)}
+    selectors = {c: member_filter(store, Restriction(collection=c))[1] for c in range(1, COLLECTIONS + 1)}
     members = {c: set(store.collection_vector_ids(c).tolist()) for c in range(1, COLLECTIONS + 1)}
     dense_all = [timed(lambda q=q: vectors.search(q, 100)) for q in query_vectors]
     dense_in = [timed(lambda i=i, q=q: vectors.search(q, 100, selectors[i % COLLECTIONS + 1]))
@@ -119,7 +120,8 @@ def bench(n: int, count: int, filters_only: bool = False) -> list[dict]:
 def bench_folders_and_types(store, vectors, texts, query_vectors, fixed, tag: str) -> list[dict]:
     """The same queries within a folder, a subfolder, a file type, and a folder and a type (issue 13)."""
     from desktop_rag.engine.search.retrieval import hybrid_search
-    from desktop_rag.engine.store.restriction import build, member_filter
+    from desktop_rag.engine.store.restriction import build
+    from desktop_rag.engine.store.sqlite.filters import member_filter
 
     folders = [build(store, folders=[f"/synthetic/c{c}"]) for c in range(1, COLLECTIONS + 1)]
     subfolders = [build(store, folders=[f"/synthetic/c{1 + i % COLLECTIONS}/d{i}"]) for i in range(10)]

@@ -194,7 +194,7 @@ def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
 @contextmanager
 def uncapped_keyword_search() -> Iterator[None]:
     """Lift Store.keyword_search's postings budget, to compare with the shipped (capped) search in one run."""
-    from desktop_rag.engine.store import keyword_index
+    from desktop_rag.engine.store.sqlite import keyword_index
 
     saved = keyword_index.KEYWORD_POSTINGS_BUDGET
     keyword_index.KEYWORD_POSTINGS_BUDGET = 1 << 62

@@ -55,7 +55,7 @@ def _fill(database: Path, docs: Path, n_sources: int, rows: list[tuple]) -> None
     import numpy as np
 
     from desktop_rag.config import Settings
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
     store = Store(database)
     db = store.db
@@ -79,7 +79,7 @@ def _fill(database: Path, docs: Path, n_sources: int, rows: list[tuple]) -> None
         db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
                        [(i + 1, v.tobytes()) for i, v in enumerate(vectors)])
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('next_chunk_id', ?)", (str(len(rows) + 1),))
-        store._bump_generation()
+        store.vectors_changed()
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
 

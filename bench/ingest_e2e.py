@@ -64,8 +64,8 @@ def _worker(folder: str, home: str) -> None:
     from desktop_rag.config import Settings, resolve_paths
     from desktop_rag.engine import engine as engine_module
     from desktop_rag.engine.ingest import ingest
-    from desktop_rag.engine.store.store import Store
-    from desktop_rag.engine.store.vector_index import VectorIndex
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
+    from desktop_rag.engine.store.sqlite.vector_index import VectorIndex
 
     spent: dict[str, float] = {}
 

@@ -105,7 +105,7 @@ def bench_scifact(limit: int | None, model: str | None, warmup: int) -> list[dic
 
 def ivf_on_real_vectors(store, query_vectors: np.ndarray) -> list[dict]:
     """Recall of the IVF kind on real MiniLM vectors (forced below its threshold) against exact search."""
-    from desktop_rag.engine.store import vector_index
+    from desktop_rag.engine.store.sqlite import vector_index
 
     saved = vector_index.APPROX_THRESHOLD
     vector_index.APPROX_THRESHOLD = 0
@@ -119,7 +119,7 @@ def ivf_on_real_vectors(store, query_vectors: np.ndarray) -> list[dict]:
 def keyword_cap_rows(store, texts: list[str], tag: str) -> list[dict]:
     """Keyword search without the postings budget (same run): latency, and top-10 overlap with the capped one."""
 
-    from desktop_rag.engine.store.keyword_index import KEYWORD_POSTINGS_BUDGET
+    from desktop_rag.engine.store.sqlite.keyword_index import KEYWORD_POSTINGS_BUDGET
 
     capped = [[c for c, _ in store.keyword_search(t, 10)] for t in texts]
     with uncapped_keyword_search():
@@ -134,8 +134,8 @@ def keyword_cap_rows(store, texts: list[str], tag: str) -> list[dict]:
 def bench_synthetic(n: int, count: int) -> list[dict]:
     """Retrieval only (no query embedding): hybrid_search with fixed query vectors over `n` synthetic chunks."""
     from desktop_rag.engine.search.retrieval import hybrid_search
-    from desktop_rag.engine.store.store import Store
-    from desktop_rag.engine.store.vector_index import open_vector_index
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
+    from desktop_rag.engine.store.sqlite.vector_index import open_vector_index
 
     home = synthetic_library(n)
     built = float((home / ".bench-complete").read_text() or 0)

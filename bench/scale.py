@@ -85,8 +85,8 @@ def index_types(home: Path, n: int, count: int) -> list[dict]:
     """Recall@10 against exact search, dense latency and memory per index type, on the stored vectors."""
     import faiss
 
-    from desktop_rag.engine.store import vector_index
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.sqlite import vector_index
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
     store = Store(home / "library.sqlite3")
     _, query_vectors = queries(count, n)

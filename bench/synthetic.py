@@ -66,7 +66,7 @@ def synthetic_library(n: int) -> Path:
 
 def _fill(database: Path, n: int) -> None:
     from desktop_rag.config import BUNDLED_MODEL
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
     store = Store(database)  # creates the real schema
     db = store.db
@@ -97,7 +97,7 @@ def _fill(database: Path, n: int) -> None:
             db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
                            zip(ids.tolist(), (v.tobytes() for v in blobs)))
     with store.transaction():
-        store._bump_generation()
+        store.vectors_changed()
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
 

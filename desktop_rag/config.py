@@ -157,6 +157,7 @@ class Settings:
     hub_endpoint: str = "https://huggingface.co"  # model downloads; a mirror such as https://hf-mirror.com in China
     offer_multilingual: bool = True  # GUI: offer a Chinese library a multilingual download where none is bundled
     feedback: bool = True  # grades and marked passages change answers (search/feedback.py, answer/replay.py)
+    library: str = ""  # where the library is: "" this computer's data folder, or a postgresql:// URL (no password)
     settings_version: int = SETTINGS_VERSION
 
     def replace(self, **changes) -> "Settings":
@@ -177,6 +178,7 @@ _ENV_OVERRIDES = {
     "DESKTOP_RAG_EMBED_BATCH_SIZE": "embed_batch_size",
     "DESKTOP_RAG_CONTEXT_COMPRESSION": "context_compression",
     "DESKTOP_RAG_EMBED_RUNTIME": "embed_runtime",
+    "DESKTOP_RAG_LIBRARY": "library",
     "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": "summary_request_limit",
 }  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 
@@ -279,6 +281,22 @@ def load_env_file(paths: AppPaths) -> None:
         from dotenv import load_dotenv
 
         load_dotenv(paths.env_file, override=False)
+
+
+def write_env_value(paths: AppPaths, name: str, value: str) -> None:
+    """Set (or remove, when empty) `name` in the config dir's .env (0600, written atomically; other lines stay).
+    Raises OSError (naming the file, never the value) when it cannot be written, leaving the old file as it was."""
+    lines: list[str] = []
+    if paths.env_file.exists():
+        lines = [ln for ln in paths.env_file.read_text(encoding="utf-8").splitlines()
+                 if not ln.strip().removeprefix("export ").startswith(f"{name}=")]
+    if value:
+        quoted = f"'{value}'" if "'" not in value else '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        lines.append(f"{name}={quoted}")
+    paths.config_dir.mkdir(parents=True, exist_ok=True)
+    # A unique temp file made 0600 before any byte is written, then renamed over .env: a planted `.env.tmp`
+    # (or a link at .env itself) is never written through, and the value is never readable by others.
+    atomic_write_text(paths.env_file, "\n".join(lines) + ("\n" if lines else ""), mode=0o600)
 
 
 def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:

@@ -1,4 +1,4 @@
-"""Logging to a rotating file in the user log folder, with API keys redacted from every record."""
+"""Logging to a rotating file in the user log folder, with API keys and passwords redacted from every record."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ MAX_BYTES = 1_000_000
 BACKUP_COUNT = 5
 LEVEL_ENV = "DESKTOP_RAG_LOG_LEVEL"
 KEY_ENV = "OPENAI_API_KEY"
+SECRET_ENVS = (KEY_ENV, "DESKTOP_RAG_LIBRARY_PASSWORD")  # values never written to a log
 REDACTED = "[REDACTED]"
 FORMAT = "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"
 _MIN_SECRET_LEN = 8  # shorter values ("ollama", "") are placeholders, not secrets
@@ -34,6 +35,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?!\[REDACTED\])[^\s'\",;&)}\]]+"), rf"\1{REDACTED}"),
     # OpenAI / DeepSeek style keys wherever they appear
     (re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"), REDACTED),
+    # a password inside a database URL (postgresql://user:PASSWORD@host) or given as password=...
+    (re.compile(r"(?i)(postgres(?:ql)?://[^:/@\s]*:)(?!\[REDACTED\])[^@\s]+@"), rf"\1{REDACTED}@"),
+    (re.compile(r"(?i)(\bpass(?:word)?['\"]?\s*[:=]\s*b?['\"]?)(?!\[REDACTED\])[^\s'\",;&)}\]]+"), rf"\1{REDACTED}"),
 )
 
 _extra_secrets: set[str] = set()
@@ -49,11 +53,12 @@ def register_secret(value: str | None) -> None:
 
 
 def _secrets() -> Iterable[str]:
-    env_key = (os.environ.get(KEY_ENV) or "").strip()
     with _lock:
         values = set(_extra_secrets)
-    if len(env_key) >= _MIN_SECRET_LEN:
-        values.add(env_key)
+    for name in SECRET_ENVS:
+        value = (os.environ.get(name) or "").strip()
+        if len(value) >= _MIN_SECRET_LEN:
+            values.add(value)
     return sorted(values, key=len, reverse=True)
 
 

@@ -74,3 +74,28 @@ def fast_models_home(converted_home, tmp_path, monkeypatch) -> Path:
     shutil.copytree(converted_home / "models", home / "models", copy_function=os.link)
     monkeypatch.setenv("DESKTOP_RAG_EMBED_RUNTIME", "auto")
     return home
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory):
+    """A real PostgreSQL 18 with pgvector 0.8 (the app's local server), for the whole run."""
+    import tempfile
+
+    from desktop_rag.engine import LocalServer
+    from tests.support.postgres import TestServer
+
+    # Not under pytest's own temp folder: run as root, PostgreSQL runs as a user of its own that must pass through
+    # the folder's parents, and pytest makes its folder owner-only again whenever a session starts.
+    folder = Path(tempfile.mkdtemp(prefix="desktop-rag-pg-test-"))
+    server = LocalServer(folder).start()
+    try:
+        yield TestServer(server, server.password)
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_library(pg_server) -> str:
+    """The URL of a new, empty database on the test server (the library is made on first open), as administrator."""
+    return pg_server.url(pg_server.new_database())

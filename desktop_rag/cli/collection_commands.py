@@ -18,10 +18,16 @@ def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
     try:
         message = _change(engine, args)
         listing = engine.collections()
+        grants = engine.library.grants() if args.action == "grants" or args.json else []
     finally:
         engine.close()
     if args.json:
-        print_json({"collections": [c.to_json() for c in listing]})
+        print_json({"collections": [c.to_json() for c in listing],
+                    "grants": [{"collection": name, "role": role} for name, role in grants]})
+        return 0
+    if args.action == "grants":
+        for name, role in grants:
+            print(f"{clean_line(name)}: {clean_line(role)}")
         return 0
     if message:
         print(message)
@@ -34,11 +40,19 @@ def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
 def _change(engine: Engine, args: argparse.Namespace) -> str:
     """Run create/rename/delete; returns what was done ("" for a plain listing)."""
     action, names = args.action, args.names
-    wanted = {"list": 0, "create": 1, "rename": 2, "delete": 1}[action]
+    wanted = {"list": 0, "create": 1, "rename": 2, "delete": 1, "grant": 2, "revoke": 2, "grants": 0}[action]
     if len(names) != wanted:
         usage = {"list": "collections", "create": "collections create NAME",
-                 "rename": "collections rename OLD NEW", "delete": "collections delete NAME [--yes]"}[action]
+                 "rename": "collections rename OLD NEW", "delete": "collections delete NAME [--yes]",
+                 "grant": "collections grant NAME ROLE", "revoke": "collections revoke NAME ROLE",
+                 "grants": "collections grants"}[action]
         raise UsageError(f"usage: desktop-rag {usage}")
+    if action in ("grant", "revoke"):
+        had = engine.library.grant(engine.collection_id(names[0]), names[1], revoke=action == "revoke")
+        if action == "grant":
+            return f"Role “{clean_line(names[1])}” may now see and index the collection “{clean_line(names[0])}”."
+        return (f"Role “{clean_line(names[1])}” may no longer see the collection “{clean_line(names[0])}”." if had
+                else f"Role “{clean_line(names[1])}” had no grant on “{clean_line(names[0])}”.")
     if action == "create":
         engine.create_collection(names[0])
         return f"Created the collection “{clean_line(names[0].strip())}”."

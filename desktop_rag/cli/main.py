@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -15,6 +16,7 @@ from desktop_rag.engine import DesktopRagError, contain_panics, environment_lang
 
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
+                    "local_server": "server_commands", "move_library": "server_commands",
                     "import": "collection_commands", "mcp": "collection_commands",
                     "models": "model_commands", "download_model": "model_commands",
                     "summarise": "document_commands", "eval": "review_commands",
@@ -26,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="desktop-rag", description="A private knowledge base over your documents, with cited answers."
     )
     parser.add_argument("--data-dir", help="library folder (default: $DESKTOP_RAG_HOME or your user data dir)")
+    parser.add_argument("--library", metavar="URL",
+                        help="use the library on a PostgreSQL server (postgresql://USER@HOST:PORT/DB; the password from "
+                             "the OS keyring or DESKTOP_RAG_LIBRARY_PASSWORD), or 'local' for this computer's "
+                             "(default: $DESKTOP_RAG_LIBRARY or the settings)")
     parser.add_argument("--version", action="version", version=f"desktop-rag {__version__}")
     parser.add_argument("--self-test", action="store_true", help="index the bundled samples in a temp dir, check, exit")
     sub = parser.add_subparsers(dest="command")
@@ -100,9 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("folder", help="the folder (or, for a single-file source, the file) on this computer")
     _collection_option(p, "the collection the source is in")
 
-    p = sub.add_parser("collections", help="list, create, rename or delete collections (knowledge bases)")
-    p.add_argument("action", nargs="?", default="list", choices=("list", "create", "rename", "delete"))
-    p.add_argument("names", nargs="*", help="create NAME | rename OLD NEW | delete NAME")
+    p = sub.add_parser("collections", help="list, create, rename, delete or grant collections (knowledge bases)")
+    p.add_argument("action", nargs="?", default="list",
+                   choices=("list", "create", "rename", "delete", "grant", "revoke", "grants"))
+    p.add_argument("names", nargs="*", help="create NAME | rename OLD NEW | delete NAME | grant NAME ROLE | "
+                                             "revoke NAME ROLE (a library on a server: who may see it)")
     p.add_argument("--yes", action="store_true", help="delete without asking")
     p.add_argument("--json", action="store_true")
 
@@ -121,6 +129,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     sub.add_parser("mcp", help="serve the library to AI tools over the Model Context Protocol (stdio, read-only)")
+
+    p = sub.add_parser("local-server", help="run a PostgreSQL server with pgvector on this computer, data in DIR "
+                                            "(prints the library's URL; Ctrl+C stops it)")
+    p.add_argument("dir", help="the server's folder (made on first use)")
+    p.add_argument("--port", type=int, help="also listen on this TCP port (default: a Unix socket in DIR only)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on with --port (0.0.0.0: other computers too, with a password)")
+    p.set_defaults(command="local_server")
+
+    p = sub.add_parser("move-library", help="copy the whole library to another location (a server URL, or 'local'), "
+                                            "vectors included, and use it from now on")
+    p.add_argument("to", help="postgresql://USER@HOST:PORT/DB, or 'local' for this computer's data folder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(command="move_library")
 
     sub.add_parser("demo", help="index the sample documents in a temp dir and answer a sample question")
 
@@ -154,6 +176,8 @@ def _filter_options(parser: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.library is not None:  # every command, and the window, open this library (config: DESKTOP_RAG_LIBRARY)
+        os.environ["DESKTOP_RAG_LIBRARY"] = "" if args.library.strip().lower() == "local" else args.library
     _start_logging(args)
     try:
         if args.self_test or args.command == "demo":

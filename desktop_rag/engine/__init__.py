@@ -8,8 +8,9 @@ below it; `pyproject.toml` holds the rules and a test enforces them):
 - base: `errors`, `paths`, `file_types`; below them `reasons` (a failure or a note as codes and values, stored
   and shown in either language) and the texts: `messages`, `error_texts/`
 - `text/`: terms, keyword query/index text, language detection
-- `store/` | `models/`: the SQLite store and its indexes, collections, conversations, the values it takes and gives
-  (`store/values.py`: passages, status, turns, the review log's answers) | embedders and model files
+- `store/` | `models/`: the library behind one seam (SQLite + FAISS on this computer, or PostgreSQL + pgvector on
+  a server), collections, conversations, the values it takes and gives (`store/values.py`: passages, status,
+  turns, the review log's answers, file and source rows) | embedders and model files
 - `ingest/`: scanning, parsing, cleaning, chunking, the index run, re-embedding; a reader's document
   (`documents.py`), an index run's report and events (`reports.py`)
 - `document/`: locating a passage in its file, rendering PDF pages
@@ -29,7 +30,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("Section", "ParsedDocument"), "ingest.documents"),
     **dict.fromkeys(("IndexReport", "FileEvent", "Progress"), "ingest.reports"),
     **dict.fromkeys(("ChunkDraft", "Hit", "FailedFile", "IndexStatus", "SentPrompt", "ChatTurn", "GRADES",
-                     "LoggedAnswer"), "store.values"),
+                     "LoggedAnswer", "FileRecord", "SourceRecord"), "store.values"),
     **dict.fromkeys(("SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "AnswerEvent", "SummaryStep",
                      "SummaryPlan"), "answer.events"),
     **dict.fromkeys(("ReviewStats", "ReviewWeek", "EvalScores", "EvalReport", "StaleLabel"), "review.reports"),
@@ -40,7 +41,6 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
     **dict.fromkeys(("skipped_summary", "environment_language"), "messages"),
     "Reason": "reasons",
-    **dict.fromkeys(("FileRecord", "SourceRecord"), "store.store"),
     "Collection": "store.collections",
     **dict.fromkeys(("query_terms", "term_spans"), "text.keyword"),
     **dict.fromkeys(("PRESETS", "config_problem", "key_problem", "plain_http_warning", "resolve_llm_config",
@@ -54,6 +54,10 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     "needs_password": "ingest.loaders.pdf",
     **dict.fromkeys(("markdown_tables", "MarkdownTable"), "ingest.tables"),
     "MULTILINGUAL_MODEL": "models.embedding",
+    "LocalServer": "store.postgres.local_server",
+    **dict.fromkeys(("ServerUrl", "is_server_url", "parse_server_url", "save_keyring_password", "PASSWORD_VARIABLE"),
+                    "store.postgres.url"),
+    "check_server": "store.postgres.check",
 }
 _SUBMODULES = {"model_catalog": "models.catalog", "model_download": "models.download"}  # used as namespaces
 

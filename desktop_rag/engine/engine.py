@@ -25,11 +25,11 @@ from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import chunking, collections, conversations
 from desktop_rag.engine.store import sources as library_sources
-from desktop_rag.engine.store.pool import ThreadStores
+from desktop_rag.engine.store.backends import library_location, open_backend
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import library_status
-from desktop_rag.engine.store.store import FileRecord, SourceRecord, Store
-from desktop_rag.engine.store.values import ChatTurn, Hit, IndexStatus
+from desktop_rag.engine.store.library import Place, Store
+from desktop_rag.engine.store.values import ChatTurn, FileRecord, Hit, IndexStatus, SourceRecord
 
 
 class Engine:
@@ -37,11 +37,14 @@ class Engine:
     writes (index runs, source changes, settings) are serialised by the runtime's writing lock. The review log
     is one object, `engine.review` (grades, marks, signals, statistics, `evaluate`)."""
 
-    def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False) -> None:
+    def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False,
+                 library: str | None = None) -> None:
         self.paths = paths.ensure()
-        self.read_only = read_only  # the MCP server: SQLite opened mode=ro, no cache written, no writer lock
-        self._stores = ThreadStores(self.paths.database, read_only=read_only)
-        self.runtime = Runtime(self.paths, settings or load_settings(paths), self._stores.current, read_only)
+        self.read_only = read_only  # the MCP server: nothing written (SQLite opened mode=ro, no cache, no lock)
+        settings = settings or load_settings(paths)
+        self._backend = open_backend(library_location(library, settings), self.paths, read_only)
+        self.library: Place = self._backend  # where it is (this computer, a server) and who may see what
+        self.runtime = Runtime(self.paths, settings, self._backend)
         self.review = Review(self.runtime)
 
     # ---- the library, its settings and what is loaded ------------------------------------
@@ -49,7 +52,7 @@ class Engine:
     @property
     def store(self) -> Store:
         """This thread's connection to the library."""
-        return self._stores.current()
+        return self._backend.store()
 
     settings: Settings = Kept()
     interface_language: str | None = Kept()  # the GUI's language ("zh", "en"); None: the settings' or locale's
@@ -66,10 +69,8 @@ class Engine:
         self.runtime.warm_up()
 
     def set_password(self, password: str, path: str | Path | None = None) -> None:
-        """Use `password` for a locked PDF at `path` (None: any PDF that needs one) until the engine closes.
-
-        Kept in memory only, never written to the library or the settings.
-        """
+        """Use `password` for a locked PDF at `path` (None: any PDF that needs one) until the engine closes; kept in
+        memory only, never written to the library or the settings."""
         indexing.set_password(self.runtime, password, path)
 
     def locked_files(self, under: Iterable[str | Path] | None = None) -> list[str]:
@@ -170,6 +171,12 @@ class Engine:
         return import_archive(self.runtime, self.store, path, name=name, documents_dir=documents_dir,
                               reembed=reembed, content=content)
 
+    def copy_library_to(self, other: Engine) -> dict:
+        """Copy every collection, vectors included, into `other`'s library (archive/transfer.py; move-library)."""
+        from desktop_rag.engine.archive.transfer import copy_library
+
+        return copy_library(self.store, other.runtime, other.store)
+
     # ---- index runs --------------------------------------------------------
 
     def index(self, paths: Iterable[str | Path] | None = None, *, cancel: threading.Event | None = None,
@@ -190,8 +197,7 @@ class Engine:
                               collection=collection)
 
     def reindex(self, **options) -> IndexReport:
-        """Drop every chunk and vector and index all sources again with the current settings (`index`'s
-        options)."""
+        """Drop every chunk and vector and index all sources again with the current settings (`index`'s options)."""
         return indexing.reindex(self.runtime, self.store, **options)
 
     def needs_reindex(self, settings: Settings | None = None) -> bool:
@@ -223,8 +229,7 @@ class Engine:
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                     files: Sequence[str] = ()) -> Restriction:
-        """Where a search looks (`restriction.Restriction`); UsageError for a folder, file or file type the library
-        lacks."""
+        """Where a search looks (`restriction.Restriction`); UsageError for a folder, file or type the library lacks."""
         from desktop_rag.engine.store.restriction import build
 
         return build(self.store, collection, folders, types, files)
@@ -361,7 +366,7 @@ class Engine:
     def close(self) -> None:
         """Save the vector cache, stop the reader, close the word list and every thread's connection (stop readers
         first)."""
-        self.runtime.close(then=self._stores.close)
+        self.runtime.close(then=self._backend.close)
 
 
 def open_engine(data_dir: str | Path | None = None, settings: Settings | None = None) -> Engine:

@@ -46,6 +46,11 @@ class DiskFullError(DesktopRagError):
     """The disk holding the library filled up during a write; what was committed before is intact."""
 
 
+class LibraryUnavailableError(DesktopRagError):
+    """The library cannot be reached or written right now (its server went away, refuses this role, is starting):
+    no file's fault, so an index run stops rather than fail every file after it; what was committed is intact."""
+
+
 def error_text(failure: BaseException | object, language: str = "en") -> str:
     """What a front end shows for a failure in `language` ("en" or "zh"): a coded error's text, or a stored reason's
     (`reasons.Reason`, a `messages.Phrase`), in that language; any other error's words, or a string, as they are.

@@ -1,11 +1,12 @@
-"""What this process holds loaded for one library: embedders, the FAISS vector cache (and whether it changed or
-another process moved the stored vectors under it), question vectors, search results, the word list, the file
-reader, and the process's hold on the library for writing.
+"""What this process holds loaded for one library: embedders, the dense index (the backend's: a FAISS cache of the
+stored vectors, or the server), question vectors, search results, the word list, the file reader, and the
+process's hold on the library for writing.
 
-Built from a store provider (each thread's connection) and the settings; the facade (engine.py) owns one and
-never keeps state of its own. It is what each flow's typed protocol asks for (`ingest.indexing.Loaded`,
-`archive.importing.Loaded`, `search.searching.Loaded`, `review.evaluation.Searcher`); `search` binds the search
-flow to it. A new loaded part (a reranker's model, say) belongs here, its stage in search/.
+Built from the library's backend (store/library.py: each thread's connection, the writer lock, the dense index)
+and the settings; the facade (engine.py) owns one and never keeps state of its own. It is what each flow's typed
+protocol asks for (`ingest.indexing.Loaded`, `archive.importing.Loaded`, `search.searching.Loaded`,
+`review.evaluation.Searcher`); `search` binds the search flow to it. A new loaded part (a reranker's model, say)
+belongs here, its stage in search/.
 """
 
 from __future__ import annotations
@@ -29,13 +30,10 @@ from desktop_rag.engine.models.embedding import Embedder, create_embedder, defau
 from desktop_rag.engine.search import searching
 from desktop_rag.engine.search.cache import (BoundedLRU, CachedQueries, cached_vectors, query_vector_cache,
                                              result_cache, sentence_vector_cache)
-from desktop_rag.engine.store.keyword_index import document_frequency
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
-from desktop_rag.engine.store.pool import WriterLock
+from desktop_rag.engine.store.library import Backend, Store, VectorSearch
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.values import Hit
-from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index, save_cache
 from desktop_rag.engine.text.language import interface_is_chinese, text_languages
 from desktop_rag.engine.text.lexicon import Lexicon, open_lexicon
 from desktop_rag.engine.text.terms import has_han
@@ -43,7 +41,7 @@ from desktop_rag.engine.text.topics import Topics, topics
 
 log = logging.getLogger(__name__)
 
-DensePair = tuple[Embedder, VectorIndex]
+DensePair = tuple[Embedder, VectorSearch]
 SUMMARY_ENTRIES, SUMMARY_BYTES = 4096, 16 * 1024 * 1024  # summaries a read-only engine keeps in memory
 TOPICS_ENTRIES = 256
 
@@ -65,20 +63,19 @@ class Runtime:
     """The loaded parts of one library, safe to use from several threads (`_lock` guards the lazy members; the
     word list has its own lock, as its first build takes seconds)."""
 
-    def __init__(self, paths: AppPaths, settings: Settings, stores: Callable[[], Store],
-                 read_only: bool = False) -> None:
-        self.paths, self.settings, self.read_only = paths, settings, read_only
-        self._store = stores
+    def __init__(self, paths: AppPaths, settings: Settings, backend: Backend) -> None:
+        self.paths, self.settings, self.read_only = paths, settings, backend.read_only
+        self.backend = backend
+        self._store = backend.store
         self.interface_language: str | None = None  # the GUI's language ("zh", "en"); None: settings/locale
         # a model's first-use preparation (the bundled e5's conversion, an ONNX export), from the loading thread
         self.on_model_progress: Callable[[DownloadProgress], None] | None = None
-        self._writer = WriterLock(paths.database.with_name("library.lock"))  # one writing process at a time
+        self._writer = backend.writer  # one writing process at a time, where the backend needs it
+        self._dense = backend.dense
         self._write_lock = threading.RLock()
         self._lock = threading.RLock()
         self._embedders: dict[str, Embedder] = {}
-        self._vectors: VectorIndex | None = None
         self._vectors_model: str | None = None
-        self._vectors_dirty = False
         self._parser: SafeParser | None = None
         self._loaders = 0  # threads in `warm_up`: searches meanwhile are keyword-only rather than wait
         self._loaders_lock = threading.Lock()
@@ -138,33 +135,32 @@ class Runtime:
         if listener is not None:
             listener(progress)
 
-    # ---- the vector cache ---------------------------------------------------------
+    # ---- the dense index ----------------------------------------------------------
 
-    def vectors(self) -> VectorIndex:
-        """The FAISS cache of the stored vectors (reopened when a model switch swapped them)."""
+    def vectors(self) -> VectorSearch:
+        """The searchable index of the stored vectors (reopened when a model switch swapped them, or when another
+        process moved them under a cache of this one)."""
         with self._lock:
             model = self.index_model
-            if self._vectors is None or self._vectors_model != model or self._stale():
-                store = self.store
-                stored = store.get_meta("dimension")
+            if self._dense.loaded() is None or self._vectors_model != model or self._stale():
+                stored = self.store.get_meta("dimension")
                 dimension = int(stored) if stored else known_dimension(model)
                 if dimension is None:
                     dimension = self.embedder(model).dimension
-                self._vectors = open_vector_index(self.paths.vector_index, store, dimension, save=not self.read_only)
+                self._dense.open(self.store, dimension)
                 self._vectors_model = model
-            return self._vectors
+            return self._dense.loaded()
 
     def _stale(self, writing: bool = False) -> bool:
-        """Another process changed the stored vectors since this cache was loaded (our own writes in progress
-        move the generation too, so it is only checked outside them)."""
-        vectors = self._vectors
-        if vectors is None or (self._writer.held and not writing):
+        """Another process changed the stored vectors since they were loaded (our own writes in progress move the
+        generation too, so it is only checked outside them)."""
+        if self._dense.loaded() is None or (self._writer.held and not writing):
             return False
-        return vectors.generation != self.store.vectors_generation()
+        return self._dense.stale(self.store)
 
     def dense_ready(self) -> bool:
         """Whether the model and the current vectors are loaded (a dense search would not wait). Never blocks."""
-        vectors, model = self._vectors, self._vectors_model
+        vectors, model = self._dense.loaded(), self._vectors_model
         return (vectors is not None and model is not None and model == self.index_model
                 and model in self._embedders and not self._stale())
 
@@ -181,8 +177,8 @@ class Runtime:
             return CachedQueries(self.embedder(model), model, self.query_vectors), vectors
 
     def loaded_vectors(self) -> int:
-        """How many vectors the loaded cache holds (-1: none loaded)."""
-        vectors = self._vectors
+        """How many vectors the loaded index holds (-1: none loaded)."""
+        vectors = self._dense.loaded()
         return vectors.size if vectors is not None else -1
 
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
@@ -209,7 +205,7 @@ class Runtime:
         lexicon = self.lexicon() if has_han(question) or len(library_languages(store)) > 1 else None
         if version is None or self._passage_count[0] != version:
             self._passage_count = (version, store.count_chunks())
-        found = topics(question, lexicon, lambda word: document_frequency(store.db, word), self._passage_count[1])
+        found = topics(question, lexicon, store.document_frequency, self._passage_count[1])
         if version is not None:
             self.topics.put(key, found, 1024)
         return found
@@ -233,53 +229,40 @@ class Runtime:
         return compress(query, hits, mode, int(self.settings.context_budget_tokens), self.sentence_similarity,
                         weight)
 
-    def vectors_changed(self) -> None:
-        """The loaded cache differs from its saved file: `save_vectors` writes it."""
-        self._vectors_dirty = True
-
     def vectors_for_writing(self) -> int:
-        """Ready the cache an index run adds to (the library's model and dimension recorded first); its dimension."""
+        """Ready the index an index run adds to (the library's model and dimension recorded first); its dimension."""
         vectors, store = self.vectors(), self.store
         if not store.get_meta("dimension") or not store.get_meta("embedding_model"):
             with store.transaction():
                 store.set_meta("dimension", str(vectors.dimension))
                 store.set_meta("embedding_model", self._vectors_model or self.index_model)
-        self.vectors_changed()
+        self._dense.changed()
         return vectors.dimension
 
     def remove_vectors(self, chunk_ids: list[int]) -> None:
-        if chunk_ids:
-            self.vectors().remove(chunk_ids)
-            self.vectors_changed()
+        self._dense.remove(chunk_ids)
 
     def forget_vectors(self, chunk_ids: list[int]) -> None:
-        """Vectors whose chunks left the library (a source or a collection removed): out of the cache, saved."""
+        """Vectors whose chunks left the library (a source or a collection removed): out of the index, saved."""
         self.remove_vectors(chunk_ids)
         self.save_vectors()
 
     def add_loaded_vectors(self, chunk_ids: np.ndarray, matrix: np.ndarray) -> None:
-        """Vectors just stored: into the cache if it is loaded (an unloaded one is rebuilt from the store)."""
-        with self._lock:
-            if len(chunk_ids) and self._vectors is not None:
-                self._vectors.add(chunk_ids, matrix)
-                self.vectors_changed()
+        """Vectors just stored: into the loaded index (an unloaded one is rebuilt from the store)."""
+        self._dense.add(chunk_ids, matrix)
 
     def drop_vectors(self, delete_file: bool = False, reload: bool = False) -> None:
-        """Forget the loaded cache (its file too with `delete_file`); `reload`: load the new vectors at once."""
+        """Forget the loaded index (its cache file too with `delete_file`); `reload`: load the new vectors at once."""
         with self._lock:
-            self._vectors, self._vectors_dirty = None, False
-            if delete_file:
-                self.paths.vector_index.unlink(missing_ok=True)
+            self._dense.drop(delete_file)
             if reload:
                 self.vectors()
-                self.vectors_changed()
+                self._dense.changed()
 
     def save_vectors(self) -> None:
-        """Write the FAISS cache if it changed, stamped with the store's generation."""
+        """Write the loaded index's cache if it changed, stamped with the store's generation."""
         with self._lock:
-            if self._vectors is not None and self._vectors_dirty:  # a failed save (full disk) is logged, retried
-                generation = self.store.vectors_generation()
-                self._vectors_dirty = not save_cache(self._vectors, self.paths.vector_index, generation)
+            self._dense.save(self._store)
 
     # ---- writing ------------------------------------------------------------------
 
@@ -295,7 +278,7 @@ class Runtime:
             try:
                 with self._lock:
                     if outermost and self._stale(writing=True):  # another process wrote: never save over it
-                        self._vectors, self._vectors_dirty = None, False
+                        self._dense.drop()
                 with disk_full_guard(self.paths.data_dir):
                     yield
             finally:

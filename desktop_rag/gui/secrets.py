@@ -7,16 +7,10 @@ from __future__ import annotations
 
 import os
 
-from desktop_rag.config import AppPaths, atomic_write_text
+from desktop_rag.config import AppPaths, write_env_value
 from desktop_rag.logs import register_secret
 
 KEY_NAME = "OPENAI_API_KEY"
-
-
-def _quote(value: str) -> str:
-    if "'" not in value:
-        return f"'{value}'"
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def remember_secrets(key: str) -> None:
@@ -30,16 +24,7 @@ def write_api_key(paths: AppPaths, key: str) -> None:
     OSError (naming the file, never the key) when the file cannot be written, leaving the old one as it was."""
     key = key.strip()
     remember_secrets(key)
-    lines: list[str] = []
-    if paths.env_file.exists():
-        lines = [ln for ln in paths.env_file.read_text(encoding="utf-8").splitlines()
-                 if not ln.strip().removeprefix("export ").startswith(f"{KEY_NAME}=")]
-    if key:
-        lines.append(f"{KEY_NAME}={_quote(key)}")
-    paths.config_dir.mkdir(parents=True, exist_ok=True)
-    # A unique temp file made 0600 before any byte is written, then renamed over .env: a planted `.env.tmp`
-    # (or a link at .env itself) is never written through, and the key is never readable by others.
-    atomic_write_text(paths.env_file, "\n".join(lines) + ("\n" if lines else ""), mode=0o600)
+    write_env_value(paths, KEY_NAME, key)
 
 
 def use_api_key(key: str) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 CHILD = textwrap.dedent("""
     import sys
     from desktop_rag.cli.main import main
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
     real = Store.replace_file_chunks
 

@@ -17,7 +17,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.store.pool import WriterLock
+from desktop_rag.engine.store.sqlite.lock import WriterLock
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")

@@ -17,7 +17,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.store.store import SCHEMA_VERSION
+from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
 from desktop_rag.engine.text import keyword
 from desktop_rag.engine.answer.events import SourcesEvent
@@ -223,7 +223,8 @@ def test_a_schema_1_library_becomes_default_without_reembedding(tmp_path: Path, 
 
 
 def test_restricted_dense_search_filters_inside_the_approximate_index_too(monkeypatch):
-    import desktop_rag.engine.store.vector_index as vi
+    import desktop_rag.engine.store.sqlite.vector_index as vi
+    from desktop_rag.engine.store.sqlite.filters import id_selector
 
     monkeypatch.setattr(vi, "APPROX_THRESHOLD", 500)
     rng = np.random.default_rng(1)
@@ -234,6 +235,6 @@ def test_restricted_dense_search_filters_inside_the_approximate_index_too(monkey
     assert index.approximate
     allowed = ids[ids % 5 == 0]
     for row in (4, 9, 1234):  # ids 5, 10, 1235: in the allowed set, so each is its own best hit
-        found = index.search(vectors[row], 20, vi.id_selector(allowed))
+        found = index.search(vectors[row], 20, id_selector(allowed))
         assert found[0][0] == row + 1 and len(found) == 20
         assert all(cid % 5 == 0 for cid, _ in found)

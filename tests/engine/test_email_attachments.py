@@ -15,7 +15,7 @@ import pytest
 from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.document.locate import CHANGED, EXACT, UNCHANGED, Carrier, IndexedFile, locate
 from desktop_rag.engine.paths import attachment_path
-from desktop_rag.engine.store.store import SCHEMA_VERSION
+from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from tests.data.make_fixtures import build_pdf
 from tests.engine.test_ingest import consistent, make_engine
 

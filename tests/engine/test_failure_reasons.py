@@ -17,7 +17,7 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.reasons import MAX_PARTS, MAX_STORED_CHARS, MAX_TEXT_CHARS, MAX_VALUE_CHARS
 from desktop_rag.engine.store import legacy_reasons
-from desktop_rag.engine.store.store import SCHEMA_VERSION
+from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from tests.support.crafted_reasons import CRAFTED_CHARS, crafted_epub, crafted_name
 
 HASH = Settings(embedding_model="hash:64")  # bookkeeping, not semantics

@@ -21,7 +21,7 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import DiskFullError
 from desktop_rag.engine.ingest import ingest as ingest_module
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
 # Bookkeeping, not semantics: the deterministic hashing embedder keeps these fast.
 HASH = Settings(embedding_model="hash:64")

@@ -15,9 +15,9 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.store import restriction as rs
-from desktop_rag.engine.store.keyword_index import search as keyword_search
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from desktop_rag.engine.store.sqlite import filters as rs
+from desktop_rag.engine.store.sqlite.keyword_index import search as keyword_search
 from tests.support.openai_server import run_openai_server
 
 TEXT = "Solar energy storage {n}: batteries and plants store energy in roots and chemistry, report {n}."

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlite3
 
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages, note_chunk_texts
-from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.values import ChunkDraft
+from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
 ZH = "冲泡绿茶的水温一般在八十度左右。"
 EN = "Green tea is brewed at about eighty degrees."

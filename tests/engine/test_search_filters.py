@@ -14,9 +14,9 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.store import restriction as rs
-from desktop_rag.engine.store.keyword_index import search as keyword_search
 from desktop_rag.engine.answer.events import SourcesEvent
+from desktop_rag.engine.store.sqlite import filters as rs
+from desktop_rag.engine.store.sqlite.keyword_index import search as keyword_search
 
 FAST = Settings(embedding_model="hash:64")
 QUERIES = ["solar energy storage", "battery chemistry", "energy", "plants store energy in roots"]
@@ -142,7 +142,7 @@ def test_a_moved_file_follows_its_new_folder_in_the_filter(lib):
 
 
 def test_filters_hold_with_the_approximate_ivf_index(tmp_path, monkeypatch):
-    import desktop_rag.engine.store.vector_index as vi
+    import desktop_rag.engine.store.sqlite.vector_index as vi
 
     root = _library(tmp_path / "docs", count=40)  # 320 files, one chunk each
     data = tmp_path / "data"

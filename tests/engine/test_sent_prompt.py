@@ -97,15 +97,20 @@ def test_a_cached_answer_shows_what_was_sent_when_it_was_made(tmp_path, server, 
 
 
 def test_an_older_cache_gains_the_column_and_a_damaged_prompt_shows_none(tmp_path):
+    from desktop_rag.engine.store.sqlite.store import SqliteStore
+
+    SqliteStore(tmp_path / "old.sqlite3").close()  # a library, whose answer cache is then made as before issue 40
     db = sqlite3.connect(tmp_path / "old.sqlite3")
-    db.execute("CREATE TABLE answer_cache (key TEXT PRIMARY KEY, answer TEXT NOT NULL, mode TEXT NOT NULL, "
-               "passages_json TEXT NOT NULL, cited_json TEXT NOT NULL, created_at REAL NOT NULL, "
-               "conversation_id INTEGER)")
-    db.execute("INSERT INTO answer_cache VALUES ('k', 'an answer', 'llm', '[]', '[]', 0, NULL)")
-    db.execute("CREATE TABLE chunks (id INTEGER PRIMARY KEY, text TEXT)")
-    db.execute("CREATE TABLE conversations (id INTEGER PRIMARY KEY)")
-    answer_cache.install(db)
-    stored = answer_cache.get(db, "k")
+    db.executescript("DROP TABLE answer_cache_chunks; DROP TABLE answer_cache; "
+                     "CREATE TABLE answer_cache (key TEXT PRIMARY KEY, answer TEXT NOT NULL, mode TEXT NOT NULL, "
+                     "passages_json TEXT NOT NULL, cited_json TEXT NOT NULL, created_at REAL NOT NULL, "
+                     "conversation_id INTEGER); "
+                     "INSERT INTO answer_cache VALUES ('k', 'an answer', 'llm', '[]', '[]', 0, NULL);")
+    db.commit()
+    db.close()
+    store = SqliteStore(tmp_path / "old.sqlite3")  # opened again: migrated in place
+    stored = answer_cache.get(store.db, "k")
+    store.close()
     assert stored is not None and stored.answer == "an answer" and stored.sent is None  # kept, without a prompt
     for damaged in ("{", '{"messages": 3}', "[]", '{"messages": [["system"]], "tokens": []}'):
         assert SentPrompt.from_json(damaged) is None

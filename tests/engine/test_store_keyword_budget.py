@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from desktop_rag.engine.store import keyword_index
-from desktop_rag.engine.store.store import Store
 from desktop_rag.engine.store.values import ChunkDraft
+from desktop_rag.engine.store.sqlite import keyword_index
+from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
 
 def library(tmp_path) -> Store:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 
 
 def test_a_library_is_wal_and_a_second_open_does_not_ask_for_the_write_lock(tmp_path, monkeypatch):

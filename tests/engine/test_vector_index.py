@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from desktop_rag.engine.store import vector_index
-from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index
+from desktop_rag.engine.store.sqlite import vector_index
+from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
+from desktop_rag.engine.store.sqlite.vector_index import VectorIndex, open_vector_index
 
 DIM = 32
 

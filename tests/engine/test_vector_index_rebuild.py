@@ -13,8 +13,8 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
-from desktop_rag.engine.store import vector_index
-from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index
+from desktop_rag.engine.store.sqlite import vector_index
+from desktop_rag.engine.store.sqlite.vector_index import VectorIndex, open_vector_index
 from desktop_rag.engine.text import keyword
 
 LARGE = int(os.environ.get("DESKTOP_RAG_TEST_LARGE_VECTORS", "50000"))  # the 1M case is bench/scale.py
@@ -46,7 +46,7 @@ def _library(data_dir, n: int) -> int:
                        [(i, keyword.index_text(t)) for i, t in enumerate(texts, 1)])
         db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
                        [(i, v.tobytes()) for i, v in enumerate(vectors, 1)])
-        engine.store._bump_generation()
+        engine.store.vectors_changed()
     engine.close()
     return n + 1
 
@@ -63,7 +63,7 @@ def _damage(data_dir, how: str) -> None:
     else:  # another process changed a vector after this cache was saved
         with store.transaction() as db:
             db.execute("UPDATE vectors SET vector = vector WHERE chunk_id = 1")
-            store._bump_generation()
+            store.vectors_changed()
     engine.close()
 
 

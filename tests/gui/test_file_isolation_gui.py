@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 from desktop_rag.gui.models.library import COL_STATE
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
 

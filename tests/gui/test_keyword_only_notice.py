@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.store import vector_index
+from desktop_rag.engine.store.sqlite import vector_index
 from desktop_rag.gui import i18n
 from tests.engine import test_vector_index_rebuild as rebuild
 from tests.gui.conftest import FAST, add_and_wait, llm_settings, wait_idle, write_docs

@@ -11,7 +11,7 @@ import time
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
 
-from desktop_rag.engine.store.store import FileRecord, SourceRecord
+from desktop_rag.engine.store.values import FileRecord, SourceRecord
 from desktop_rag.engine.ingest.reports import FileEvent
 from desktop_rag.gui.models.library import (
     COL_CHUNKS,

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from desktop_rag.engine.runtime import Runtime
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
 from tests.gui.conftest import add_and_wait, llm_settings, thread_name, wait_idle
 
 INDEX_THREAD = "desktop-rag-index"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from desktop_rag.config import Settings, atomic_write_text, resolve_paths, save_settings
-from desktop_rag.engine.store.vector_index import VectorIndex
+from desktop_rag.engine.store.sqlite.vector_index import VectorIndex
 from desktop_rag.gui.secrets import write_api_key
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="symlinks and POSIX modes")

@@ -14,7 +14,7 @@ import numpy as np
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.store.vector_index import VectorIndex, open_vector_index
+from desktop_rag.engine.store.sqlite.vector_index import VectorIndex, open_vector_index
 
 HASH = Settings(embedding_model="hash:64")
 

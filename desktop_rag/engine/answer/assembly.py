@@ -17,8 +17,8 @@ from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer.summarising import Memory, Summariser
 from desktop_rag.engine.answer.summary_budget import summary_budget
 from desktop_rag.engine.models.embedding import Embedder
-from desktop_rag.engine.store import answer_cache, passages, summary_cache
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store import answer_cache, summary_cache
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.topics import Topics
 
@@ -79,7 +79,7 @@ def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
     budget = summary_budget(int(settings.summary_budget_tokens), config if client else None)
     return Summariser(lambda: loaded.store, budget, client, fingerprint(loaded, config) if client else {},
                       lambda texts: loaded.embedder().embed(texts),
-                      lambda ids: passages.stored_vectors(loaded.store, ids),
+                      lambda ids: loaded.store.stored_vectors(ids),
                       cache=settings.answer_cache, writable=not loaded.read_only,
                       limit=int(settings.summary_request_limit), memory=loaded.summaries)
 

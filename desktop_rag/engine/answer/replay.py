@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from desktop_rag.engine.store import answer_cache, grades
 from desktop_rag.engine.store.answer_cache import StoredAnswer
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.store.values import Hit, SentPrompt
 

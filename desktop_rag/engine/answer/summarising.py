@@ -31,7 +31,7 @@ from desktop_rag.engine.messages import message
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import summary_cache
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.answer.events import (
     AnswerEvent,

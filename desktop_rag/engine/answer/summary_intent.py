@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from desktop_rag.engine.store import passages
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.terms import has_han
 
 _EN_SHAPES = (

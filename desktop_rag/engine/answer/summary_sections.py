@@ -18,7 +18,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.paths import normalise_path
 from desktop_rag.engine.store import passages
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import Hit
 
 _CUT_EVERY = 4  # a chunk whose text hash is divisible by this may start a section (on average every 4th)

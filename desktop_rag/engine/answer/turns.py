@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from desktop_rag.engine.store import conversations
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent
 from desktop_rag.engine.store.values import ChatTurn
 

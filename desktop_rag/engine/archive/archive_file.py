@@ -26,7 +26,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.store import archive_rows
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 FORMAT = "desktop-rag-collection"
 FORMAT_VERSION = 1

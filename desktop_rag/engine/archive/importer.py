@@ -20,7 +20,7 @@ from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store import archive_rows, collections
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 _UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
 SPACE_MARGIN = 64 << 20  # left free on a disk after an import's writes
@@ -69,7 +69,8 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
     file_paths = {f["id"]: mapping.get(("file", f["id"]), f["path"]) for f in content.files}
     _check_conflicts(store, source_paths.values(), file_paths.values(), extract)
-    _check_space(store.path.parent, _stored_bytes(content), Phrase("phrase.imported_passages"))
+    if store.folder is not None:  # (a server's disk is its own: a full one fails the transaction, nothing written)
+        _check_space(store.folder, _stored_bytes(content), Phrase("phrase.imported_passages"))
     if extract:
         _extract(content, zip_path, documents_dir, file_paths)
     try:

@@ -20,7 +20,7 @@ from desktop_rag.engine.archive.importer import ImportReport, import_content, mo
 from desktop_rag.engine.errors import ModelMismatchError
 from desktop_rag.engine.paths import normalise_path
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 
 class Loaded(Protocol):

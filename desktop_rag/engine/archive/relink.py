@@ -15,7 +15,8 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside, normalise_path
 from desktop_rag.engine.store import archive_rows, collections
-from desktop_rag.engine.store.store import SourceRecord, Store
+from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.store.values import SourceRecord
 
 
 def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceRecord:

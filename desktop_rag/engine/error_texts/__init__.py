@@ -8,7 +8,7 @@ the name does not say it.
 
 from __future__ import annotations
 
-from desktop_rag.engine.error_texts import answers, indexing, library, models, reading, review
+from desktop_rag.engine.error_texts import answers, indexing, library, models, reading, review, server
 
 ERROR_TEXTS: dict[str, dict[str, str]] = {**reading.TEXTS, **models.TEXTS, **library.TEXTS, **answers.TEXTS,
-                                   **review.TEXTS, **indexing.TEXTS}
+                                   **review.TEXTS, **indexing.TEXTS, **server.TEXTS}

@@ -16,7 +16,8 @@ import numpy as np
 from desktop_rag.engine.errors import PASS_THROUGH, DesktopRagError
 from desktop_rag.engine.models.embedding import Embedder, embedding_text
 from desktop_rag.engine.store.passages import chunk_files
-from desktop_rag.engine.store.store import FileRecord, Store
+from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.store.values import FileRecord
 
 Row = tuple[int, str, str]  # a pending chunk: (id, heading, text)
 

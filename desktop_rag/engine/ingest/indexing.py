@@ -26,7 +26,7 @@ from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.paths import is_inside, normalise_path
 from desktop_rag.engine.store import chunking
 from desktop_rag.engine.store import sources as library_sources
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 
 class Loaded(Vectors, Protocol):

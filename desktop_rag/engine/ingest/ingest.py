@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.errors import (
-    PASS_THROUGH, DesktopRagError, DiskFullError, LoadError, ModelMismatchError, is_disk_full,
+    PASS_THROUGH, DesktopRagError, DiskFullError, LibraryUnavailableError, LoadError, ModelMismatchError,
+    is_disk_full,
 )
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
@@ -25,8 +26,9 @@ from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.paths import attachment_path
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.store import AttachmentRows, FileRecord, SourceRecord, Store
+from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
 from desktop_rag.engine.ingest.documents import ParsedDocument
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.ingest.loaders import failure_words
 from desktop_rag.engine.ingest.reports import FileEvent, IndexReport, Progress
 from desktop_rag.engine.store.values import ChunkDraft, FailedFile
@@ -377,8 +379,8 @@ def _where(item: _Work) -> tuple[int, str, int, int, str]:
 
 
 def _ends_run(exc: BaseException) -> bool:
-    """A full disk fails every file after it too: the run stops and says so (DiskFullError)."""
-    return isinstance(exc, DiskFullError) or is_disk_full(exc)
+    """A full disk, or a library that cannot be reached, fails every file after it too: the run stops and says so."""
+    return isinstance(exc, (DiskFullError, LibraryUnavailableError)) or is_disk_full(exc)
 
 
 def _same_stat(record: FileRecord, disk: DiskFile) -> bool:

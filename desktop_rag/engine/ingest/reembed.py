@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from desktop_rag.engine.models.embedding import Embedder, batch_size_for, embedding_text
 from desktop_rag.engine.store import staged_vectors
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.ingest.reports import Progress
 
 log = logging.getLogger(__name__)

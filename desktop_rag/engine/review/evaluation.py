@@ -30,7 +30,7 @@ from desktop_rag.engine.search.fusion import dense_weight
 from desktop_rag.engine.search.retrieval import DensePair, dense_search, hybrid_search
 from desktop_rag.engine.store.restriction import build
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import Hit
 
 

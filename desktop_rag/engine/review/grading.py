@@ -13,7 +13,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.review.reports import ReviewStats, ReviewWeek
 from desktop_rag.engine.store import grades
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import GRADES, LoggedAnswer
 
 SPOT_POOL = 500  # a spot check samples among this many most recent ungraded answers

@@ -18,7 +18,7 @@ from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.store import grades, labels
 from desktop_rag.engine.store.passages import chunks_within, files_with_text
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.review.reports import StaleLabel
 from desktop_rag.engine.store.values import Hit

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.questions import REPHRASED, is_doubt, normalised_question, similarity
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, SourcesEvent
 from desktop_rag.engine.store.values import Hit

@@ -3,7 +3,7 @@ sentence vectors by model and text (LRU, bounded).
 
 The result key holds everything a search depends on (`Engine.search`): the normalised query and its
 translations, the scope, k, min_score, the embedding model, whether dense search ran, and the library version
-(`store.versioning`), so a stale result is never served: a write moves the version and old keys are never asked
+(the backend's library version), so a stale result is never served: a write moves the version and old keys are never asked
 for again (they age out). Both caches are safe to use from several threads.
 """
 

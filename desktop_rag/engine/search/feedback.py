@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from desktop_rag.engine.store.passages import marked_right, marked_wrong
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.questions import normalised_question
 

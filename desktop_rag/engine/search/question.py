@@ -16,7 +16,7 @@ from desktop_rag.engine.search.fusion import script_shares
 from desktop_rag.engine.search.gloss import gloss
 from desktop_rag.engine.search.translation import Completer, translations
 from desktop_rag.engine.store.languages import library_languages
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.language import text_languages
 from desktop_rag.engine.text.lexicon import Lexicon
 from desktop_rag.engine.text.topics import Topics

@@ -10,17 +10,15 @@ from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search import signals
 from desktop_rag.engine.search.question import Question, Version, plain
 from desktop_rag.engine.search.signals import dense_candidates
-from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store, VectorSearch
 from desktop_rag.engine.store.values import Hit
-from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.text.language import text_languages
 
 MIN_CANDIDATES = 100  # fusion normalises over the lists: ~100 deep measured best (fusion.py)
 MAX_MERGED_CHUNKS = 3  # a merged passage stays a passage: a long run of matching chunks is not one whole document
 
-DensePair = tuple[Embedder, VectorIndex]  # one model's embedder and vectors, taken together (the runtime's)
+DensePair = tuple[Embedder, VectorSearch]  # one model's embedder and vectors, taken together (the runtime's)
 DenseSource = Callable[[], DensePair]
 
 
@@ -29,10 +27,7 @@ def dense_search(text: str, k: int, store: Store, dense_source: DenseSource, min
     """The top `k` passages for `text` by meaning alone (the vectors; neighbours merged), within a restriction:
     `desktop-rag eval`'s "dense" mode."""
     embedder, vectors = dense_source()
-    members, selector = (1, None) if within is None or within.everything else member_filter(store, within)
-    if not members:
-        return []
-    found = dense_candidates(Version.of(text), embedder, vectors, k, min_score, selector)
+    found = dense_candidates(Version.of(text), embedder, vectors, k, min_score, store, within)
     return merge_neighbours(store.hits_for(found))[:k]
 
 
@@ -59,8 +54,8 @@ def ranked_candidates(
     collection: int | None = None, within: Restriction | None = None,
 ) -> list[Hit]:
     """Up to `limit` fused candidates, best first, before neighbours are merged (within the restriction, or
-    `collection`, if given: the keyword search joins on the chunks' files, the dense search filters inside
-    FAISS with the restriction's vector ids).
+    `collection`, if given: the keyword search joins on the chunks' files, the dense search filters inside the
+    backend's index, `VectorSearch.nearest`).
 
     Translations add their keyword matches (and their dense neighbours) as evidence in their own
     language: a passage in a language the question was translated into is no longer "other language".

@@ -26,11 +26,9 @@ from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.search import fusion
 from desktop_rag.engine.search.calibration import centred_query
 from desktop_rag.engine.search.question import Question, Version
-from desktop_rag.engine.store.restriction import member_filter
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store, VectorSearch
 from desktop_rag.engine.store.values import Hit
-from desktop_rag.engine.store.vector_index import VectorIndex
 from desktop_rag.engine.text.keyword import query_terms, term_coverage
 
 Scored = list[tuple[int, float]]  # best first: (chunk id, score)
@@ -45,7 +43,7 @@ class Search:
     store: Store
     within: Restriction | None
     limit: int
-    dense: tuple[Embedder, VectorIndex] | None = None
+    dense: tuple[Embedder, VectorSearch] | None = None
     min_score: float = 0.0  # dense scores below it are no evidence
 
     @property
@@ -130,27 +128,24 @@ class Signal:
 # ---- the dense retriever: meaning, the question's vector centred on its language (calibration.py) ----
 
 
-def dense_candidates(version: Version, embedder: Embedder, vectors: VectorIndex, limit: int, min_score: float,
-                     selector=None) -> Scored:
-    """Nearest chunks by cosine similarity, under-threshold scores dropped (among `selector`'s ids if given).
-    With a multilingual model the question's vector is first centred on its language (calibration.py), so the
-    score is the cosine with that centred vector."""
+def dense_candidates(version: Version, embedder: Embedder, vectors: VectorSearch, limit: int, min_score: float,
+                     store: Store, within: Restriction | None = None) -> Scored:
+    """Nearest chunks by cosine similarity within the restriction (None: everywhere; the backend's own filter),
+    under-threshold scores dropped. With a multilingual model the question's vector is first centred on its
+    language (calibration.py), so the score is the cosine with that centred vector."""
     if vectors.size == 0:
         return []
     vector = embedder.embed_queries([version.text])[0]
     query_vector = centred_query(version.text, vector, embedder, version.languages)
-    return [(cid, score) for cid, score in vectors.search(query_vector, limit, selector) if score >= min_score]
+    return [(cid, score) for cid, score in vectors.nearest(store, query_vector, limit, within) if score >= min_score]
 
 
 def _dense_finds(search: Search, _found: Mapping[str, Scored]) -> Scored:
     if search.dense is None:
         return []
     embedder, vectors = search.dense
-    members, selector = (0, None) if search.within is None else member_filter(search.store, search.within)
-    if search.within is not None and not members:
-        return []
-    return best_of([dense_candidates(v, embedder, vectors, search.limit, search.min_score, selector)
-                    for v in search.question.versions])
+    return best_of([dense_candidates(v, embedder, vectors, search.limit, search.min_score, search.store,
+                                     search.within) for v in search.question.versions])
 
 
 def _dense_key(keyed: Keyed) -> Hashable:

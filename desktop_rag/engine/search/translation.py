@@ -18,7 +18,7 @@ from typing import Protocol
 
 from desktop_rag.engine.store import translations as cache
 from desktop_rag.engine.store.languages import library_languages
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.language import text_languages
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ import numpy as np
 from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.store import legacy_reasons
 from desktop_rag.engine.store.languages import note_chunk_texts
-from desktop_rag.engine.store.store import Store
-from desktop_rag.engine.text import keyword
+from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.store.values import ChunkDraft
 
 FILE_FIELDS = ("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count", "parent_id")
 CHUNK_FIELDS = ("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr")
@@ -35,31 +35,31 @@ def collection_rows(store: Store, collection_id: int):
         "SELECT c.id, c.file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
         "FROM chunks c JOIN files f ON f.id = c.file_id JOIN sources s ON s.id = f.source_id "
         "WHERE s.collection_id = ? ORDER BY c.id", (collection_id,))]
-    rows = db.execute(
-        "SELECT v.chunk_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id "
-        "JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY v.chunk_id", (collection_id,)).fetchall()
-    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    blob = b"".join(r[1] for r in rows)
-    vectors = np.frombuffer(blob, dtype=np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
-    return sources, files, chunks, ids, vectors
+    batches = list(store.iter_vectors(collection_id=collection_id))
+    if not batches:
+        return sources, files, chunks, np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
+    return sources, files, chunks, np.concatenate([i for i, _ in batches]), np.concatenate([m for _, m in batches])
 
 
 def insert_collection(store: Store, name: str, sources: Sequence[dict], files: Sequence[dict],
-                      chunks: Sequence[dict], source_paths: Mapping, file_paths: Mapping, detached: bool,
+                      chunks: Sequence[dict], source_paths: Mapping, file_paths: Mapping, detached: bool | Mapping,
                       vectors: tuple[Sequence[int], np.ndarray, str | None, int | None] | None,
                       chunking: Mapping | None) -> tuple[int, np.ndarray]:
     """Write an archive's rows as a new collection called `name`, in one transaction (paths as mapped here;
+    `detached`: whether the sources are not linked to this computer (one for all, or by source id);
     `vectors`: (the archive's chunk ids, their vectors, model, dimension), or None to embed them again;
     `chunking`: the archive's chunking settings). Returns the collection's id and the new chunk ids of the
     vectors written."""
     now = time.time()
     with store.transaction() as db:
-        collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, now)).lastrowid
+        collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?) RETURNING id",
+                                   (name, now)).fetchone()[0]
         new_source = {}
         for s in sources:
             new_source[s["id"]] = db.execute(
-                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?)",
-                (source_paths[s["id"]], s["kind"], now, collection_id, int(detached))).lastrowid
+                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (source_paths[s["id"]], s["kind"], now, collection_id,
+                 int(detached[s["id"]] if isinstance(detached, Mapping) else detached))).fetchone()[0]
         new_file: dict[int, int] = {}
         deadline = time.monotonic() + legacy_reasons.BUDGET_S  # an archive's reasons are English text: read once
         for f in sorted(files, key=lambda f: f.get("parent_id") is not None):  # a message before its attachments
@@ -67,29 +67,24 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
             reason = legacy_reasons.parse(f["error"], deadline)
             new_file[f["id"]] = db.execute(
                 "INSERT INTO files (source_id, path, size, mtime_ns, sha256, status, error, reason, chunk_count, "
-                "indexed_at, parent_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "indexed_at, parent_id) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                 (new_source[f["source_id"]], file_paths[f["id"]], f["size"], f["mtime_ns"], f["sha256"], f["status"],
                  str(reason), reason.to_json(), f["chunk_count"], now,
-                 None if parent is None else new_file[parent])).lastrowid
-        next_id = store._next_chunk_id()
+                 None if parent is None else new_file[parent])).fetchone()[0]
         new_chunk = {}
-        for number, c in enumerate(sorted(chunks, key=lambda c: c["id"])):
-            chunk_id = new_chunk[c["id"]] = next_id + number
-            db.execute("INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr) "
-                       "VALUES (?,?,?,?,?,?,?,?,?)", (chunk_id, new_file[c["file_id"]], c["ordinal"], c["text"],
-                                                      c.get("page"), c["heading"], c["char_start"], c["char_end"],
-                                                      int(bool(c["ocr"]))))
-            body = keyword.index_text(f"{c['heading']}\n{c['text']}" if c["heading"] else c["text"])
-            db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
-        store.set_meta("next_chunk_id", str(next_id + len(chunks)))
+        by_file: dict[int, list[dict]] = {}
+        for c in sorted(chunks, key=lambda c: c["id"]):
+            by_file.setdefault(c["file_id"], []).append(c)
+        for old_file, rows in by_file.items():
+            drafts = [ChunkDraft(c["ordinal"], c["text"], c.get("page"), c["heading"], c["char_start"],
+                                 c["char_end"], bool(c["ocr"])) for c in rows]
+            new_chunk.update(zip((c["id"] for c in rows), store.insert_chunks(new_file[old_file], drafts)))
         new_ids = np.zeros(0, np.int64)
         if vectors is not None:
             vector_ids, matrix, model, dimension = vectors
             new_ids = np.array([new_chunk[int(i)] for i in vector_ids], dtype=np.int64)
             if len(new_ids):
-                db.executemany("INSERT INTO vectors (chunk_id, vector) VALUES (?, ?)",
-                               ((int(i), v.astype("<f4").tobytes()) for i, v in zip(new_ids, matrix)))
-                db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
+                store.add_vectors(new_ids.tolist(), np.asarray(matrix, dtype=np.float32))
                 if not store.get_meta("embedding_model"):
                     store.set_meta("embedding_model", model)
                     store.set_meta("dimension", str(dimension))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.errors import ModelMismatchError
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 
 def needs_reindex(store: Store, params: Mapping[str, object]) -> bool:

@@ -7,7 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.store.store import DEFAULT_COLLECTION, Store
+from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.store.values import DEFAULT_COLLECTION
 
 MAX_NAME_CHARS = 80
 
@@ -40,7 +41,7 @@ def listing(store: Store) -> list[Collection]:
 
 def find(store: Store, name: str) -> int | None:
     """The id of the collection called `name` (case-insensitive), or None."""
-    row = store.db.execute("SELECT id FROM collections WHERE name = ? COLLATE NOCASE", (name.strip(),)).fetchone()
+    row = store.db.execute("SELECT id FROM collections WHERE lower(name) = lower(?)", (name.strip(),)).fetchone()
     return row[0] if row else None
 
 
@@ -76,7 +77,8 @@ def create(store: Store, name: str) -> int:
     with store.transaction() as db:
         if find(store, name) is not None:
             raise UsageError.coded("collection_exists", name=name)
-        return db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (name, time.time())).lastrowid
+        return db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?) RETURNING id",
+                          (name, time.time())).fetchone()[0]
 
 
 def rename(store: Store, collection_id: int, name: str) -> None:
@@ -101,9 +103,16 @@ def delete(store: Store, collection_id: int) -> list[int]:
         if not db.execute("SELECT EXISTS (SELECT 1 FROM collections)").fetchone()[0]:
             db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?)", (DEFAULT_COLLECTION, time.time()))
         if gone:
-            db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
+            store.vectors_changed()
         store.bump_membership()
     return gone
+
+
+def drop_empty(store: Store, collection_id: int) -> None:
+    """Remove a collection without sources that is about to be replaced (inside the caller's transaction, which
+    adds a collection before it commits)."""
+    store.db.execute("DELETE FROM collections WHERE id = ? AND NOT EXISTS (SELECT 1 FROM sources "
+                     "WHERE collection_id = ?)", (collection_id, collection_id))
 
 
 def conversation_collection(store: Store, conversation_id: int) -> int | None:
@@ -115,18 +124,6 @@ def conversation_collection(store: Store, conversation_id: int) -> int | None:
 def set_conversation_collection(store: Store, conversation_id: int, collection_id: int | None) -> None:
     with store.transaction() as db:
         db.execute("UPDATE conversations SET collection_id = ? WHERE id = ?", (collection_id, conversation_id))
-
-
-# ---- search filters ---------------------------------------------------------------
-
-
-def member_filter(store: Store, collection_id: int) -> tuple[int, object | None]:
-    """(how many vectors the collection has, a FAISS IDSelector of them): a collection is one case of a search
-    restriction (`restriction.member_filter`, cached until the vectors or the membership change)."""
-    from desktop_rag.engine.store.restriction import member_filter as restricted
-    from desktop_rag.engine.store.scope import Restriction
-
-    return restricted(store, Restriction(collection=collection_id))
 
 
 def _shown(name: str) -> str:

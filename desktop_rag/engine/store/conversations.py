@@ -6,7 +6,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
 
 # Who writes here: whichever thread asks or edits (in the app: the reader for a new, renamed or deleted
@@ -26,9 +26,8 @@ class Conversation:
 def create(store: Store, title: str) -> int:
     now = time.time()
     with store.transaction() as db:
-        return db.execute(
-            "INSERT INTO conversations (title, created_at, updated_at) VALUES (?, ?, ?)", (title, now, now)
-        ).lastrowid
+        return db.execute("INSERT INTO conversations (title, created_at, updated_at) VALUES (?, ?, ?) RETURNING id",
+                          (title, now, now)).fetchone()[0]
 
 
 def listing(store: Store) -> list[Conversation]:
@@ -63,17 +62,12 @@ def add_message(store: Store, conversation_id: int, turn: ChatTurn) -> bool:
 
 
 def messages(store: Store, conversation_id: int) -> list[ChatTurn]:
-    sent = "sent_json" if _has_sent(store) else "NULL"  # (a library opened read-only before its upgrade has none)
     rows = store.db.execute(
-        f"SELECT role, content, sources_json, {sent} FROM messages WHERE conversation_id = ? ORDER BY id",
+        "SELECT role, content, sources_json, sent_json FROM messages WHERE conversation_id = ? ORDER BY id",
         (conversation_id,),
     )
     return [ChatTurn(role, content, tuple(_hit_from_dict(d) for d in json.loads(src)), SentPrompt.from_json(prompt))
             for role, content, src, prompt in rows]
-
-
-def _has_sent(store: Store) -> bool:
-    return any(r[1] == "sent_json" for r in store.db.execute("PRAGMA table_info(messages)"))
 
 
 def _hit_from_dict(d: dict) -> Hit:

@@ -1,5 +1,5 @@
 """The review log in the library: every answer given, its grade, the passages marked right or wrong, and the two
-online signals (a cited source opened, a question asked again). SQLite, local only, survives a restart.
+online signals (a cited source opened, a question asked again). Each person's own (on a server: the role's rows).
 
 Written like the turns of a conversation (short transactions of the answering or GUI thread; not part of the
 index: no writer lock, the library version does not move). An answer made in a conversation goes with it when
@@ -11,35 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 from collections.abc import Sequence
 
+from desktop_rag.engine.store.library import Connection
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.values import GRADES, Hit, LoggedAnswer
 
 MAX_UNGRADED = 5000  # the oldest ungraded, unmarked answers go beyond this
-SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS answer_log (id INTEGER PRIMARY KEY, created_at REAL NOT NULL, "
-    "conversation_id INTEGER, question TEXT NOT NULL, normalised TEXT NOT NULL, query TEXT NOT NULL, "
-    "query_normalised TEXT NOT NULL, scope TEXT NOT NULL, passages_json TEXT NOT NULL, model TEXT NOT NULL, "
-    "settings_json TEXT NOT NULL, answer TEXT NOT NULL, mode TEXT NOT NULL, cached INTEGER NOT NULL DEFAULT 0, "
-    "grade TEXT CHECK (grade IN ('right', 'partly', 'wrong', 'refused')), graded_at REAL, "
-    "none_right INTEGER NOT NULL DEFAULT 0)",
-    "CREATE INDEX IF NOT EXISTS answer_log_question ON answer_log(normalised)",
-    "CREATE INDEX IF NOT EXISTS answer_log_query ON answer_log(query_normalised)",
-    "CREATE INDEX IF NOT EXISTS answer_log_conversation ON answer_log(conversation_id, id)",
-    "CREATE TABLE IF NOT EXISTS answer_marks (answer_id INTEGER NOT NULL REFERENCES answer_log(id) "
-    "ON DELETE CASCADE, chunk_id INTEGER NOT NULL, content_hash TEXT NOT NULL, is_right INTEGER NOT NULL, "
-    "marked_at REAL NOT NULL, path TEXT NOT NULL DEFAULT '', char_start INTEGER NOT NULL DEFAULT 0, "
-    "char_end INTEGER NOT NULL DEFAULT 0, squeezed_hash TEXT NOT NULL DEFAULT '', PRIMARY KEY (answer_id, chunk_id))",
-    "CREATE TABLE IF NOT EXISTS answer_signals (answer_id INTEGER NOT NULL REFERENCES answer_log(id) "
-    "ON DELETE CASCADE, kind TEXT NOT NULL CHECK (kind IN ('opened', 'reasked')), chunk_id INTEGER, "
-    "at REAL NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS answer_signals_answer ON answer_signals(answer_id)",
-    "CREATE TRIGGER IF NOT EXISTS answer_log_conversation_deleted AFTER DELETE ON conversations BEGIN "
-    "DELETE FROM answer_log WHERE conversation_id = old.id; END",
-)
 _COLUMNS = ("id, question, query, answer, mode, model, created_at, passages_json, grade, none_right, "
             "conversation_id")
 
@@ -60,13 +39,7 @@ def scope_key(within: Restriction) -> str:
                       ensure_ascii=False)
 
 
-def install(db: sqlite3.Connection) -> None:
-    """Create the tables and the trigger (inside the caller's migration transaction)."""
-    for statement in SCHEMA:
-        db.execute(statement)
-
-
-def log_answer(db: sqlite3.Connection, *, question: str, normalised: str, query: str, query_normalised: str,
+def log_answer(db: Connection, *, question: str, normalised: str, query: str, query_normalised: str,
                scope: str, passages: Sequence[Hit], hashes: Sequence[str], model: str, settings: dict,
                answer: str, mode: str, cached: bool, conversation_id: int | None) -> int | None:
     """Keep one answer (inside a transaction); its id, or None for a conversation deleted meanwhile."""
@@ -77,22 +50,24 @@ def log_answer(db: sqlite3.Connection, *, question: str, normalised: str, query:
                        ensure_ascii=False)
     answer_id = db.execute(
         "INSERT INTO answer_log (created_at, conversation_id, question, normalised, query, query_normalised, "
-        "scope, passages_json, model, settings_json, answer, mode, cached) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "scope, passages_json, model, settings_json, answer, mode, cached) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "RETURNING id",
         (time.time(), conversation_id, question, normalised, query, query_normalised, scope, shown, model,
-         json.dumps(settings, sort_keys=True, ensure_ascii=False), answer, mode, int(cached))).lastrowid
-    db.execute("DELETE FROM answer_log WHERE id IN (SELECT id FROM answer_log a WHERE grade IS NULL "
-               "AND none_right = 0 AND NOT EXISTS (SELECT 1 FROM answer_marks m WHERE m.answer_id = a.id) "
-               "ORDER BY id DESC LIMIT -1 OFFSET ?)", (MAX_UNGRADED,))
+         json.dumps(settings, sort_keys=True, ensure_ascii=False), answer, mode, int(cached))).fetchone()[0]
+    ungraded = ("FROM answer_log a WHERE grade IS NULL AND none_right = 0 AND NOT EXISTS "
+                "(SELECT 1 FROM answer_marks m WHERE m.answer_id = a.id)")
+    db.execute(f"DELETE FROM answer_log WHERE id IN (SELECT id {ungraded} AND id < (SELECT id {ungraded} "
+               "ORDER BY id DESC LIMIT 1 OFFSET ?))", (MAX_UNGRADED - 1,))
     return answer_id
 
 
-def previous_answer(db: sqlite3.Connection, conversation_id: int, before: int) -> tuple[int, str, float] | None:
+def previous_answer(db: Connection, conversation_id: int, before: int) -> tuple[int, str, float] | None:
     """(id, question, time) of the conversation's answer just before answer `before`."""
     return db.execute("SELECT id, question, created_at FROM answer_log WHERE conversation_id = ? AND id < ? "
                       "ORDER BY id DESC LIMIT 1", (conversation_id, before)).fetchone()
 
 
-def add_signal(db: sqlite3.Connection, answer_id: int, kind: str, chunk_id: int | None = None) -> bool:
+def add_signal(db: Connection, answer_id: int, kind: str, chunk_id: int | None = None) -> bool:
     """Record "opened" (a source of the answer opened in the viewer) or "reasked"; False for an unknown answer."""
     if not exists(db, answer_id):
         return False
@@ -100,11 +75,11 @@ def add_signal(db: sqlite3.Connection, answer_id: int, kind: str, chunk_id: int 
     return True
 
 
-def exists(db: sqlite3.Connection, answer_id: int) -> bool:
+def exists(db: Connection, answer_id: int) -> bool:
     return db.execute("SELECT 1 FROM answer_log WHERE id = ?", (answer_id,)).fetchone() is not None
 
 
-def set_grade(db: sqlite3.Connection, answer_id: int, grade: str | None) -> bool:
+def set_grade(db: Connection, answer_id: int, grade: str | None) -> bool:
     """Grade an answer (one of GRADES) or take its grade back (None); False for an unknown answer."""
     if grade is not None and grade not in GRADES:
         raise ValueError(f"unknown grade {grade!r}")
@@ -112,7 +87,7 @@ def set_grade(db: sqlite3.Connection, answer_id: int, grade: str | None) -> bool
                       (grade, time.time() if grade else None, answer_id)).rowcount > 0
 
 
-def mark(db: sqlite3.Connection, answer_id: int, chunk_id: int, chunk: Hit | None, right: bool | None) -> None:
+def mark(db: Connection, answer_id: int, chunk_id: int, chunk: Hit | None, right: bool | None) -> None:
     """Mark a passage right (the one right passage: others lose that mark, "none of them" goes) or wrong, or
     unmark it (None). `chunk`: the chunk as stored now (its text hashed, its file and span kept), None if gone."""
     db.execute("DELETE FROM answer_marks WHERE answer_id = ? AND chunk_id = ?", (answer_id, chunk_id))
@@ -127,14 +102,14 @@ def mark(db: sqlite3.Connection, answer_id: int, chunk_id: int, chunk: Hit | Non
                 squeezed_hash(chunk.text) if chunk else ""))
 
 
-def mark_none(db: sqlite3.Connection, answer_id: int, none: bool) -> None:
+def mark_none(db: Connection, answer_id: int, none: bool) -> None:
     """"None of the passages was right" (its right mark goes), or take that back."""
     if none:
         db.execute("DELETE FROM answer_marks WHERE answer_id = ? AND is_right = 1", (answer_id,))
     db.execute("UPDATE answer_log SET none_right = ? WHERE id = ?", (int(none), answer_id))
 
 
-def answers(db: sqlite3.Connection, ids: Sequence[int]) -> list[LoggedAnswer]:
+def answers(db: Connection, ids: Sequence[int]) -> list[LoggedAnswer]:
     """The logged answers with these ids, in that order (unknown ids skipped)."""
     found: dict[int, LoggedAnswer] = {}
     for start in range(0, len(ids), 500):
@@ -144,44 +119,44 @@ def answers(db: sqlite3.Connection, ids: Sequence[int]) -> list[LoggedAnswer]:
     return [found[i] for i in ids if i in found]
 
 
-def conversation_answer_ids(db: sqlite3.Connection, conversation_id: int) -> list[int]:
+def conversation_answer_ids(db: Connection, conversation_id: int) -> list[int]:
     return [r[0] for r in db.execute("SELECT id FROM answer_log WHERE conversation_id = ? ORDER BY id",
                                      (conversation_id,))]
 
 
-def recent_ungraded_ids(db: sqlite3.Connection, limit: int) -> list[int]:
+def recent_ungraded_ids(db: Connection, limit: int) -> list[int]:
     """The newest `limit` answers without a grade (and with an answer text)."""
     return [r[0] for r in db.execute("SELECT id FROM answer_log WHERE grade IS NULL AND answer != '' "
                                      "ORDER BY id DESC LIMIT ?", (limit,))]
 
 
-def graded_ids(db: sqlite3.Connection) -> list[int]:
+def graded_ids(db: Connection) -> list[int]:
     """Answers with a grade or a marked passage, oldest first (the export)."""
     return [r[0] for r in db.execute(
         "SELECT id FROM answer_log a WHERE grade IS NOT NULL OR none_right = 1 OR EXISTS "
         "(SELECT 1 FROM answer_marks m WHERE m.answer_id = a.id) ORDER BY id")]
 
 
-def settings_of(db: sqlite3.Connection, answer_id: int) -> tuple[str, str, float | None, dict]:
+def settings_of(db: Connection, answer_id: int) -> tuple[str, str, float | None, dict]:
     """(scope JSON, mode, graded_at, settings) of an answer, for the export."""
     scope, mode, graded_at, settings = db.execute(
         "SELECT scope, mode, graded_at, settings_json FROM answer_log WHERE id = ?", (answer_id,)).fetchone()
     return scope, mode, graded_at, json.loads(settings)
 
 
-def signal_counts(db: sqlite3.Connection, answer_id: int) -> dict[str, int]:
+def signal_counts(db: Connection, answer_id: int) -> dict[str, int]:
     return dict(db.execute("SELECT kind, count(*) FROM answer_signals WHERE answer_id = ? GROUP BY kind",
                            (answer_id,)).fetchall())
 
 
-def detach_graded(db: sqlite3.Connection, conversation_id: int) -> None:
+def detach_graded(db: Connection, conversation_id: int) -> None:
     """Keep the graded or marked answers of a conversation about to be deleted (they lose its id)."""
     db.execute("UPDATE answer_log SET conversation_id = NULL WHERE conversation_id = ? AND (grade IS NOT NULL OR "
                "none_right = 1 OR EXISTS (SELECT 1 FROM answer_marks m WHERE m.answer_id = answer_log.id))",
                (conversation_id,))
 
 
-def forget(db: sqlite3.Connection) -> int:
+def forget(db: Connection) -> int:
     """Take back every grade and mark (the answers and signals stay); how many answers had one."""
     count = len(graded_ids(db))
     db.execute("DELETE FROM answer_marks")
@@ -189,7 +164,7 @@ def forget(db: sqlite3.Connection) -> int:
     return count
 
 
-def week_rows(db: sqlite3.Connection) -> list[tuple[float, str | None, int, int]]:
+def week_rows(db: Connection) -> list[tuple[float, str | None, int, int]]:
     """(time, grade, opened, reasked) of every logged answer, oldest first (review statistics)."""
     return db.execute(
         "SELECT created_at, grade, EXISTS (SELECT 1 FROM answer_signals s WHERE s.answer_id = a.id AND "
@@ -197,43 +172,34 @@ def week_rows(db: sqlite3.Connection) -> list[tuple[float, str | None, int, int]
         "s.kind = 'reasked') FROM answer_log a ORDER BY id").fetchall()
 
 
-def labelled_count(db: sqlite3.Connection) -> int:
+def labelled_count(db: Connection) -> int:
     return db.execute("SELECT count(DISTINCT answer_id) FROM answer_marks WHERE is_right = 1").fetchone()[0]
 
 
 # ---- what feedback reads (search/feedback.py, answer/replay.py) ----
 
-def right_chunk(db: sqlite3.Connection, normalised: str, scope: str) -> tuple[int, str] | None:
+def right_chunk(db: Connection, normalised: str, scope: str) -> tuple[int, str] | None:
     """(chunk id, hash) of the passage last marked right for this normalised question in this scope."""
-    try:
-        return db.execute(
-            "SELECT m.chunk_id, m.content_hash FROM answer_marks m JOIN answer_log a ON a.id = m.answer_id "
-            "WHERE m.is_right = 1 AND (a.normalised = ?1 OR a.query_normalised = ?1) AND a.scope = ?2 "
-            "ORDER BY m.marked_at DESC LIMIT 1", (normalised, scope)).fetchone()
-    except sqlite3.OperationalError:  # a library opened read-only that predates the review log
-        return None
+    return db.execute(
+        "SELECT m.chunk_id, m.content_hash FROM answer_marks m JOIN answer_log a ON a.id = m.answer_id "
+        "WHERE m.is_right = 1 AND (a.normalised = ? OR a.query_normalised = ?) AND a.scope = ? "
+        "ORDER BY m.marked_at DESC LIMIT 1", (normalised, normalised, scope)).fetchone()
 
 
-def wrong_chunks(db: sqlite3.Connection, normalised: str) -> set[int]:
+def wrong_chunks(db: Connection, normalised: str) -> set[int]:
     """The passages marked wrong for this normalised question (any scope)."""
-    try:
-        return {r[0] for r in db.execute(
-            "SELECT m.chunk_id FROM answer_marks m JOIN answer_log a ON a.id = m.answer_id "
-            "WHERE m.is_right = 0 AND (a.normalised = ?1 OR a.query_normalised = ?1)", (normalised,))}
-    except sqlite3.OperationalError:
-        return set()
+    return {r[0] for r in db.execute(
+        "SELECT m.chunk_id FROM answer_marks m JOIN answer_log a ON a.id = m.answer_id "
+        "WHERE m.is_right = 0 AND (a.normalised = ? OR a.query_normalised = ?)", (normalised, normalised))}
 
 
-def graded_down(db: sqlite3.Connection, normalised: str, answer: str) -> bool:
+def graded_down(db: Connection, normalised: str, answer: str) -> bool:
     """Whether this answer text to this normalised question was graded wrong or refused."""
-    try:
-        return db.execute("SELECT 1 FROM answer_log WHERE normalised = ? AND answer = ? AND grade IN "
-                          "('wrong', 'refused') LIMIT 1", (normalised, answer)).fetchone() is not None
-    except sqlite3.OperationalError:
-        return False
+    return db.execute("SELECT 1 FROM answer_log WHERE normalised = ? AND answer = ? AND grade IN "
+                      "('wrong', 'refused') LIMIT 1", (normalised, answer)).fetchone() is not None
 
 
-def _logged(db: sqlite3.Connection, row: tuple) -> LoggedAnswer:
+def _logged(db: Connection, row: tuple) -> LoggedAnswer:
     marks = db.execute("SELECT chunk_id, is_right FROM answer_marks WHERE answer_id = ? ORDER BY marked_at",
                        (row[0],)).fetchall()
     sources = tuple(_hit(d) for d in json.loads(row[7]))

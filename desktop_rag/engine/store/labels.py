@@ -3,7 +3,7 @@ that cover a marked passage's place in its file now."""
 
 from __future__ import annotations
 
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 
 def labelled(store: Store) -> list[tuple]:

@@ -3,10 +3,10 @@ of query translation."""
 
 from __future__ import annotations
 
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.language import text_languages
 
-_FLAGS = {"zh": ("has_cjk", "*[一-鿿]*"), "en": ("has_latin", "*[A-Za-z][A-Za-z][A-Za-z]*")}
+_FLAGS = {"zh": ("has_cjk", "han"), "en": ("has_latin", "latin")}  # (meta key, the script that shows it)
 
 
 def note_chunk_texts(store: Store, texts: list[str]) -> None:
@@ -49,5 +49,4 @@ def _has(store: Store, lang: str) -> bool:
 
 def _scan(store: Store, lang: str) -> bool:
     """Whether any stored chunk holds text of `lang` (a scan of the chunks' text)."""
-    pattern = _FLAGS[lang][1]
-    return bool(store.db.execute(f"SELECT EXISTS (SELECT 1 FROM chunks WHERE text GLOB '{pattern}')").fetchone()[0])
+    return store.has_script(_FLAGS[lang][1])

@@ -1,5 +1,5 @@
 """The reasons an older library (schema 3 and before) or an archive stored as English prose, read once into codes
-and values (issue 49): the schema 3 -> 4 migration (`Store._migrate`, one transaction) runs it on every file row
+and values (issue 49): the schema 3 -> 4 migration (`sqlite/schema.migrate`, one transaction) runs it on every file row
 with a reason, an archive's import on each of its rows, so nothing ever matches English texts when a reason is
 shown.
 

@@ -1,17 +1,17 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
-that have text, the stored vectors of given chunks, the passages marked right or wrong for a question; and for an
-index run, the files of given chunks."""
+that have text, the passages marked right or wrong for a question; and for an index run, the files of given
+chunks."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-import numpy as np
-
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.store import FileRecord, Store
+from desktop_rag.engine.store.values import FileRecord
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.store.sql_store import FILE_COLUMNS, file_record
 
 
 def file_chunks(store: Store, file_id: int, limit: int) -> list[tuple]:
@@ -26,17 +26,6 @@ def files_with_text(store: Store, within: Restriction) -> Iterator[str]:
     where, args = within.files_sql("f")
     for (path,) in store.db.execute(f"SELECT f.path FROM files f WHERE {where} AND f.chunk_count > 0", args):
         yield path
-
-
-def stored_vectors(store: Store, chunk_ids: list[int]) -> dict[int, np.ndarray]:
-    """The stored vectors of these chunks, by chunk id."""
-    found = {}
-    for start in range(0, len(chunk_ids), 500):
-        batch = chunk_ids[start:start + 500]
-        rows = store.db.execute(
-            f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({','.join('?' * len(batch))})", batch)
-        found.update((cid, np.frombuffer(blob, dtype=np.float32)) for cid, blob in rows)
-    return found
 
 
 def chunks_within(store: Store, chunk_ids: Sequence[int], within: Restriction) -> set[int]:
@@ -67,12 +56,11 @@ def marked_wrong(store: Store, normalised: str) -> list[Hit]:
 
 def chunk_files(store: Store, chunk_ids: list[int]) -> dict[int, FileRecord]:
     """The file of each of these chunks, by chunk id (a chunk gone meanwhile is not in it)."""
+    columns = ", ".join(f"f.{column}" for column in FILE_COLUMNS.split(", "))
     found = {}
     for start in range(0, len(chunk_ids), 500):
         batch = chunk_ids[start:start + 500]
-        rows = store.db.execute(
-            "SELECT c.id, f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count, "
-            f"f.parent_id FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({','.join('?' * len(batch))})",
-            batch)
-        found.update((row[0], FileRecord(*row[1:])) for row in rows)
+        rows = store.db.execute(f"SELECT c.id, {columns} FROM chunks c JOIN files f ON f.id = c.file_id "
+                                f"WHERE c.id IN ({','.join('?' * len(batch))})", batch)
+        found.update((row[0], file_record(row[1:])) for row in rows)
     return found

@@ -1,11 +1,8 @@
-"""Building a checked search scope (folders and files known to the library, known types) and its FAISS selector,
-cached."""
+"""Building a checked search scope: folders and files known to the library, known types."""
 
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -13,12 +10,9 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import TYPE_NAMES
 from desktop_rag.engine.paths import is_inside, normalise_path, subtree_range
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.vector_index import id_selector
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from desktop_rag.engine.store.store import Store
+    from desktop_rag.engine.store.library import Store
 
 MAX_FOLDERS = 32
 MAX_FILES = 32
@@ -91,47 +85,3 @@ def _unknown_folder(store: Store, folder: str) -> UsageError:
 
 def _shown(text: str) -> str:
     return "".join(ch if ch.isprintable() else "?" for ch in text)[:_SHOWN_CHARS]
-
-
-# ---- the dense side: a FAISS selector of the restriction's vector ids, cached ---------------
-
-_CACHE_SIZE = 16
-_selectors: OrderedDict[tuple[str, Restriction], tuple[tuple[int, int], int, object]] = OrderedDict()
-_selectors_lock = threading.Lock()
-
-
-def vector_ids(store: Store, within: Restriction) -> np.ndarray:
-    """The sorted ids of the chunks within the restriction that have a vector."""
-    import numpy as np
-
-    if within.collection is not None and not within.folders and not within.types and not within.files:
-        return store.collection_vector_ids(within.collection)  # the collection's own query (uses its index)
-    where, args = within.files_sql("f")
-    cursor = store.db.execute(
-        "SELECT v.chunk_id FROM files f JOIN chunks c ON c.file_id = f.id JOIN vectors v ON v.chunk_id = c.id "
-        f"WHERE {where}", args)
-    return np.sort(np.fromiter((r[0] for r in cursor), dtype=np.int64))
-
-
-def member_filter(store: Store, within: Restriction) -> tuple[int, object | None]:
-    """(how many vectors are within, a FAISS IDSelector of them) for filtering inside the search.
-
-    Cached per library and restriction (the last few) until the vectors, or which collection or path a vector
-    belongs to, change (`Store.membership_key`), so a repeated restricted query costs one small meta read.
-    """
-    key = (str(store.path), within)
-    with store.read_snapshot():  # the stamp and the ids belong together
-        stamp = store.membership_key()
-        with _selectors_lock:
-            cached = _selectors.get(key)
-            if cached is not None and cached[0] == stamp:
-                _selectors.move_to_end(key)
-                return cached[1], cached[2]
-        ids = vector_ids(store, within)
-    selector = id_selector(ids) if len(ids) else None
-    with _selectors_lock:
-        _selectors[key] = (stamp, len(ids), selector)
-        _selectors.move_to_end(key)
-        while len(_selectors) > _CACHE_SIZE:
-            _selectors.popitem(last=False)
-    return len(ids), selector

@@ -1,7 +1,7 @@
 """Where a search looks: one collection, some folders, some files, some file types, as one SQL condition on `files`.
 
 The plain value the keyword index, the store and retrieval share; `restriction` builds checked ones and their
-FAISS selectors."""
+dense filters."""
 
 from __future__ import annotations
 
@@ -44,6 +44,6 @@ class Restriction:
             args += list(self.files)
         if self.types:
             suffixes = [s for t in self.types for s in suffixes_of(t)]
-            parts.append("(" + (" OR ".join(f"{alias}.path LIKE ?" for _ in suffixes) or "0") + ")")
-            args += [f"%{s}" for s in suffixes]  # LIKE ignores ASCII case: .PDF is a PDF
-        return (" AND ".join(parts) or "1"), args
+            parts.append("(" + (" OR ".join(f"lower({alias}.path) LIKE ?" for _ in suffixes) or "1 = 0") + ")")
+            args += [f"%{s.lower()}" for s in suffixes]  # .PDF is a PDF
+        return (" AND ".join(parts) or "1 = 1"), args

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 
 _KEY = "skipped.{}"
 MAX_TYPES = 50  # suffixes kept per source (a folder of random names must not grow the meta row without bound)

@@ -9,7 +9,8 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.paths import is_inside, normalise_path
 from desktop_rag.engine.store import collections
-from desktop_rag.engine.store.store import SourceRecord, Store
+from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.store.values import SourceRecord
 
 
 def add(store: Store, paths: Iterable[str | Path], collection: int | None = None) -> list[SourceRecord]:

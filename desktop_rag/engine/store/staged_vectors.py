@@ -5,17 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from desktop_rag.engine.store.store import Store
-
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS staged_vectors ("
-    " chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE, vector BLOB NOT NULL)"
-)
-
-
-def _ensure(store: Store) -> None:
-    store.db.execute(_SCHEMA)
-
+from desktop_rag.engine.store.library import Store
 
 def model(store: Store) -> str | None:
     """The model being staged, or None."""
@@ -23,13 +13,11 @@ def model(store: Store) -> str | None:
 
 
 def count(store: Store) -> int:
-    _ensure(store)
     return store.db.execute("SELECT count(*) FROM staged_vectors").fetchone()[0]
 
 
 def begin(store: Store, model_id: str) -> None:
     """Stage for `model_id` (a different target drops what was staged for another model)."""
-    _ensure(store)
     with store.transaction() as db:
         if store.get_meta("staged_model") != model_id:
             db.execute("DELETE FROM staged_vectors")
@@ -38,7 +26,6 @@ def begin(store: Store, model_id: str) -> None:
 
 def abandon(store: Store) -> None:
     """Forget a staged switch."""
-    _ensure(store)
     with store.transaction() as db:
         db.execute("DELETE FROM staged_vectors")
         db.execute("DELETE FROM meta WHERE key = 'staged_model'")
@@ -54,12 +41,7 @@ def pending(store: Store, limit: int, after_id: int) -> list[tuple[int, str, str
 
 def stage(store: Store, ids: list[int], matrix: np.ndarray) -> None:
     """One batch, committed (a chunk deleted meanwhile gets none)."""
-    with store.transaction() as db:
-        for chunk_id, vec in zip(ids, matrix):
-            db.execute(
-                "INSERT OR REPLACE INTO staged_vectors (chunk_id, vector) SELECT id, ? FROM chunks WHERE id = ?",
-                (np.asarray(vec, dtype=np.float32).tobytes(), chunk_id),
-            )
+    store.add_vectors(ids, matrix, staged=True)
 
 
 def swap(store: Store, model_id: str, dimension: int) -> bool:
@@ -70,11 +52,8 @@ def swap(store: Store, model_id: str, dimension: int) -> bool:
             "WHERE s.chunk_id IS NULL)").fetchone()[0]
         if missing or store.get_meta("staged_model") != model_id:
             return False
-        db.execute("DELETE FROM vectors")
-        db.execute("INSERT INTO vectors (chunk_id, vector) SELECT chunk_id, vector FROM staged_vectors")
-        db.execute("DELETE FROM staged_vectors")
+        store.swap_staged_vectors()
         db.execute("DELETE FROM meta WHERE key = 'staged_model'")
         store.set_meta("embedding_model", model_id)
         store.set_meta("dimension", str(dimension))
-        db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_generation'")
     return True

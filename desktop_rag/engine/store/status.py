@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop_rag.engine.store import staged_vectors
 from desktop_rag.engine.store.skipped import skipped_counts
-from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import IndexStatus
 
 

@@ -8,52 +8,33 @@ summaries (trigger); "Clear stored answers" empties the table with the answer ca
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
+from desktop_rag.engine.store.library import Connection
+
 MAX_SUMMARIES = 5000  # the oldest go beyond this
-SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS summary_cache (key TEXT PRIMARY KEY, file_id INTEGER NOT NULL, text TEXT NOT NULL, "
-    "created_at REAL NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS summary_cache_file ON summary_cache(file_id)",
-    "CREATE TRIGGER IF NOT EXISTS summary_cache_file_deleted AFTER DELETE ON files BEGIN "
-    "DELETE FROM summary_cache WHERE file_id = old.id; END",
-)
 
 
-def install(db: sqlite3.Connection) -> None:
-    """Create the table and trigger (inside the caller's migration transaction)."""
-    for statement in SCHEMA:
-        db.execute(statement)
-
-
-def get(db: sqlite3.Connection, key: str) -> str | None:
-    try:
-        row = db.execute("SELECT text FROM summary_cache WHERE key = ?", (key,)).fetchone()
-    except sqlite3.OperationalError:  # a library opened read-only that predates the table
-        return None
+def get(db: Connection, key: str) -> str | None:
+    row = db.execute("SELECT text FROM summary_cache WHERE key = ?", (key,)).fetchone()
     return row[0] if row else None
 
 
-def put(db: sqlite3.Connection, key: str, file_id: int, text: str) -> None:
+def put(db: Connection, key: str, file_id: int, text: str) -> None:
     """Keep a summary (inside a transaction); nothing for a file removed meanwhile."""
     if db.execute("SELECT 1 FROM files WHERE id = ?", (file_id,)).fetchone() is None:
         return
-    db.execute("INSERT OR REPLACE INTO summary_cache VALUES (?, ?, ?, ?)", (key, file_id, text, time.time()))
-    db.execute("DELETE FROM summary_cache WHERE key IN (SELECT key FROM summary_cache ORDER BY created_at DESC "
-               "LIMIT -1 OFFSET ?)", (MAX_SUMMARIES,))
+    db.execute("DELETE FROM summary_cache WHERE key = ?", (key,))
+    db.execute("INSERT INTO summary_cache (key, file_id, text, created_at) VALUES (?, ?, ?, ?)",
+               (key, file_id, text, time.time()))
+    db.execute("DELETE FROM summary_cache WHERE created_at < (SELECT created_at FROM summary_cache "
+               "ORDER BY created_at DESC LIMIT 1 OFFSET ?)", (MAX_SUMMARIES - 1,))
 
 
-def clear(db: sqlite3.Connection) -> int:
+def clear(db: Connection) -> int:
     """Remove every stored summary (inside a transaction); how many there were."""
-    try:
-        return db.execute("DELETE FROM summary_cache").rowcount
-    except sqlite3.OperationalError:
-        return 0
+    return db.execute("DELETE FROM summary_cache").rowcount
 
 
-def count(db: sqlite3.Connection) -> int:
-    try:
-        return db.execute("SELECT count(*) FROM summary_cache").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
+def count(db: Connection) -> int:
+    return db.execute("SELECT count(*) FROM summary_cache").fetchone()[0]

@@ -3,15 +3,10 @@
 
 from __future__ import annotations
 
-from desktop_rag.engine.store.store import Store
-
-_SCHEMA = ("CREATE TABLE IF NOT EXISTS query_translations ("
-           " question TEXT NOT NULL, language TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (question, language))")
-
+from desktop_rag.engine.store.library import Store
 
 def recall(store: Store, question: str, language: str) -> str | None:
     """The stored translation of `question` into `language`, or None."""
-    store.db.execute(_SCHEMA)
     row = store.db.execute("SELECT text FROM query_translations WHERE question = ? AND language = ?",
                            (question, language)).fetchone()
     return row[0] if row else None
@@ -20,5 +15,6 @@ def recall(store: Store, question: str, language: str) -> str | None:
 def remember(store: Store, question: str, language: str, text: str) -> None:
     """Store a translation, in a short transaction of its own (under the store's rules: busy timeout, WAL)."""
     with store.transaction() as db:
-        db.execute(_SCHEMA)
-        db.execute("INSERT OR REPLACE INTO query_translations VALUES (?, ?, ?)", (question, language, text))
+        db.execute("DELETE FROM query_translations WHERE question = ? AND language = ?", (question, language))
+        db.execute("INSERT INTO query_translations (question, language, text) VALUES (?, ?, ?)",
+                   (question, language, text))

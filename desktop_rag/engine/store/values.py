@@ -1,10 +1,11 @@
-"""What the library takes and gives back, whichever backend stores it: chunks to write (ChunkDraft) and passages
-read (Hit), a file that failed, the library's status, a conversation's turns and what an answer sent, the
-review log's answers and grades."""
+"""What the library takes and gives back, whichever backend stores it (store/library.py): chunks to write
+(ChunkDraft) and passages read (Hit), file and source rows, a file that failed, the library's status, a
+conversation's turns and what an answer sent, the review log's answers and grades."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from desktop_rag.engine.reasons import Reason
@@ -205,3 +206,42 @@ class LoggedAnswer:
     none_right: bool = False
     wrong_chunks: tuple[int, ...] = ()
     conversation_id: int | None = None
+
+
+DEFAULT_COLLECTION = "Default"
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """A file row as the reconciler and the library panel see it."""
+
+    id: int
+    source_id: int
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    status: str
+    error: Reason  # why it failed, or its reader's note on an indexed file
+    chunk_count: int
+    parent_id: int | None = None  # an e-mail's attachment: the file row of the message that carries it
+
+
+@dataclass(frozen=True)
+class AttachmentRows:
+    """One attachment of a file, as replace_file_chunks stores it: a file row below its carrier's path."""
+
+    path: str
+    size: int
+    sha256: str
+    chunks: Sequence[ChunkDraft]
+    note: Reason = Reason()
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    id: int
+    path: str
+    kind: str
+    collection_id: int = 1
+    detached: bool = False  # not linked to this computer: imported without its documents, or another computer's

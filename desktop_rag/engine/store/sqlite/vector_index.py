@@ -16,12 +16,12 @@ import math
 import struct
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from desktop_rag.engine.store.store import Store
+from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.sqlite.filters import member_filter
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class VectorIndex:
 
     def search(self, query: np.ndarray, k: int, selector=None) -> list[tuple[int, float]]:
         """Best-first (chunk_id, cosine) pairs for one normalised query vector; with a FAISS IDSelector
-        (see `id_selector`), only among the ids it holds (a collection), filtered inside the search."""
+        (`filters.id_selector`), only among the ids it holds (a collection), filtered inside the search."""
         if self.size == 0 or k <= 0:
             return []
         import faiss
@@ -127,6 +127,15 @@ class VectorIndex:
             finally:
                 faiss.omp_set_num_threads(threads)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+
+    def nearest(self, store: Store, query: np.ndarray, k: int,
+                within: Restriction | None = None) -> list[tuple[int, float]]:
+        """`search` within a restriction (None: everything): among the restriction's vector ids, filtered inside the
+        search (`filters.member_filter`, cached); nothing when none of them has a vector."""
+        if within is None or within.everything:
+            return self.search(query, k)
+        members, selector = member_filter(store, within)
+        return self.search(query, k, selector) if members else []
 
     def ids(self) -> np.ndarray:
         """The chunk ids held, sorted (for consistency checks)."""
@@ -260,15 +269,7 @@ def _decode(index, number: int, codes: np.ndarray, centroids: np.ndarray) -> np.
     return vectors
 
 
-def id_selector(ids: np.ndarray):
-    """A FAISS selector of chunk ids (a hash set: O(1) per candidate), for `VectorIndex.search`."""
-    import faiss
-
-    ids = np.ascontiguousarray(ids, dtype=np.int64)
-    return faiss.IDSelectorBatch(len(ids), faiss.swig_ptr(ids))
-
-
-def open_vector_index(path: Path, store: "Store", dimension: int, save: bool = True) -> VectorIndex:
+def open_vector_index(path: Path, store: Store, dimension: int, save: bool = True) -> VectorIndex:
     """Load the cache if it holds exactly the store's vector ids at the store's generation, else rebuild it.
 
     The ids are compared, not counted: another process may have saved a cache with the same generation and
@@ -303,14 +304,14 @@ def save_cache(index: VectorIndex, path: Path, generation: int) -> bool:
     return True
 
 
-def _same_ids(index: VectorIndex, store: "Store") -> bool:
+def _same_ids(index: VectorIndex, store: Store) -> bool:
     """Whether the index holds exactly the store's vector ids (sizes first: the cheap test)."""
     if index.size != store.count_vectors():
         return False
     return bool(np.array_equal(index.ids(), store.vector_ids()))
 
 
-def rebuild_vector_index(store: "Store", dimension: int) -> VectorIndex:
+def rebuild_vector_index(store: Store, dimension: int) -> VectorIndex:
     """A fresh index from the vectors in the store (its type chosen by their number); nothing is re-embedded.
 
     For the IVF kind, a first pass over the stored vectors draws the training sample, a second adds them all,

@@ -1,0 +1,49 @@
+"""Which backend holds a library: a `postgresql://` URL names a server, anything else the SQLite library in the
+data folder (store/library.py: the seam both implement)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+from desktop_rag.config import AppPaths, Settings
+from desktop_rag.engine.store.library import Backend
+from desktop_rag.engine.store.postgres.url import is_server_url
+
+
+def open_backend(location: str | None, paths: AppPaths, read_only: bool = False) -> Backend:
+    """The backend of a library: a `postgresql://` URL names a server (where this computer's app, `client_id`, owns
+    the sources it adds), anything else the SQLite library in the data folder."""
+    if is_server_url(location):
+        from desktop_rag.engine.store.postgres.backend import PostgresBackend
+
+        return PostgresBackend(location, paths, read_only, client_id(paths))
+    from desktop_rag.engine.store.sqlite.backend import SqliteBackend
+
+    return SqliteBackend(paths, read_only)
+
+
+def library_location(chosen: str | None, settings: Settings) -> str:
+    """Where the library is: the one chosen for this run (the CLI's --library), else the settings' (which
+    DESKTOP_RAG_LIBRARY overrides); "" is this computer's data folder."""
+    return (chosen if chosen is not None else settings.library).strip()
+
+
+def client_id(paths: AppPaths) -> str:
+    """This computer's app, as a shared library knows it (it owns the sources it adds): a random id kept in the data
+    folder (made on first use)."""
+    path = paths.data_dir / "client-id"
+    try:
+        found = path.read_text(encoding="ascii").strip()
+        if len(found) == 32 and all(c in "0123456789abcdef" for c in found):
+            return found
+    except (OSError, UnicodeDecodeError):
+        pass
+    made = uuid.uuid4().hex
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(made)
+    except OSError:  # a read-only data folder: this run is a client of its own
+        pass
+    return made

@@ -1,0 +1,94 @@
+"""Settings' "Test connection" for a library on a server: can this computer reach it, as this role, and use it?
+Says what is missing: pgvector, the library itself (or its upgrade), the role's collections."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from desktop_rag.engine.messages import message
+from desktop_rag.engine.store.postgres import schema
+from desktop_rag.engine.store.postgres.connection import Connection
+from desktop_rag.engine.store.postgres.url import parse_server_url
+
+
+@dataclass(frozen=True)
+class ServerCheck:
+    """What a connection test found (`ok`: the library can be opened as this role now)."""
+
+    server: str  # the URL without its password
+    role: str
+    server_version: str
+    pgvector: str  # its version, "available" (the administrator's first open installs it) or "" (missing)
+    library_version: int | None  # None: no library on the server yet
+    administrator: bool
+    collections: tuple[str, ...]  # the ones this role may see
+
+    @property
+    def ok(self) -> bool:
+        usable_library = self.library_version == schema.SCHEMA_VERSION or (
+            self.administrator and (self.library_version or 0) < schema.SCHEMA_VERSION)
+        return bool(self.pgvector) and usable_library and (self.administrator or bool(self.collections))
+
+    def lines(self, language: str = "en") -> list[str]:
+        """What was found, a line each, in `language` ("en" or "zh")."""
+        say = lambda key, **values: message(f"server_check.{key}", language, **values)  # noqa: E731
+        out = [say("server", server=self.server, version=self.server_version)]
+        out.append(say("pgvector", version=self.pgvector) if self.pgvector not in ("", "available")
+                   else say("pgvector_available") if self.pgvector else say("pgvector_missing"))
+        version = self.library_version
+        if version is None:
+            out.append(say("library_none_admin" if self.administrator else "library_none"))
+        elif version == schema.SCHEMA_VERSION:
+            out.append(say("library_current", version=version))
+        elif version > schema.SCHEMA_VERSION:
+            out.append(say("library_newer", version=version))
+        else:
+            out.append(say("library_older_admin" if self.administrator else "library_older", version=version))
+        if self.administrator:
+            out.append(say("role_administrator", role=self.role))
+        elif self.collections:
+            out.append(say("role_collections", role=self.role, n=len(self.collections),
+                           names=", ".join(f"“{name}”" for name in self.collections)))
+        else:
+            out.append(say("role_nothing", role=self.role))
+        return out
+
+
+def check_server(location: str, password: str = "") -> ServerCheck:
+    """Connect to the library at `location` (with `password`, else the one the URL, the environment or the keyring
+    gives) and look, changing nothing (ServerError when it cannot connect, saying why)."""
+    url = parse_server_url(location)
+    if password:
+        url = dataclasses.replace(url, password=password)
+    db = Connection(url, "desktop-rag check")
+    try:
+        version = db.execute("SHOW server_version").fetchone()[0].split()[0]
+        installed = db.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+        available = db.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+        found = db.execute(f"SELECT to_regclass('{schema.SCHEMA_NAME}.meta') IS NOT NULL").fetchone()[0]
+        library = None
+        if found:
+            row = db.execute(f"SELECT value FROM {schema.SCHEMA_NAME}.meta WHERE key = 'schema_version'").fetchone()
+            library = int(row[0]) if row else 0
+        owner = db.execute("SELECT pg_has_role(current_user, nspowner, 'USAGE') FROM pg_namespace "
+                           "WHERE nspname = ?", (schema.SCHEMA_NAME,)).fetchone()
+        administrator = bool(owner[0]) if owner else bool(
+            db.execute("SELECT has_database_privilege(current_database(), 'CREATE')").fetchone()[0])
+        names: tuple[str, ...] = ()
+        if found and not administrator:
+            names = _visible_collections(db)
+    finally:
+        db.close()
+    pgvector = installed[0] if installed else ("available" if available else "")
+    return ServerCheck(url.display, url.user, version, pgvector, library, administrator, names)
+
+
+def _visible_collections(db) -> tuple[str, ...]:
+    """The collections row-level security shows this role (none when it was never granted one)."""
+    from desktop_rag.engine.store.postgres.connection import ServerError
+
+    try:
+        return tuple(r[0] for r in db.execute(f"SELECT name FROM {schema.SCHEMA_NAME}.collections ORDER BY id"))
+    except ServerError:  # no privilege on the table at all
+        return ()

@@ -1,0 +1,361 @@
+"""What the two backends' connections share (store/library.py: the seam): the statements on sources, files, chunks
+and counts that run unchanged on SQLite and PostgreSQL. A backend's store (sqlite/store.py, postgres/store.py)
+adds its connection, transactions, ids, keyword rows and search, and its vectors."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.paths import display_text, is_valid_text
+from desktop_rag.engine.reasons import Reason
+from desktop_rag.engine.store.library import Connection
+from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
+from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
+
+FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
+_CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in FILE_COLUMNS.split(", "))  # a file's parent row
+IN_COLLECTION = "f.source_id IN (SELECT id FROM sources WHERE collection_id = ?)"
+
+
+class SqlStore:
+    """One connection's statements that both SQL engines run; the backend's subclass supplies the rest."""
+
+    db: Connection
+    read_only: bool
+    location: str
+    folder: Path | None
+    SOURCE_COLUMNS = "id, path, kind, collection_id, detached"  # the last: not linked to this computer
+    NOT_LINKED = "s.detached"  # of the source row `s`
+
+    # ---- what each backend supplies besides the rest of the Store protocol (store/library.py) ----------
+
+    def _new_chunk_ids(self, count: int) -> list[int]:
+        """`count` chunk ids never used before in this library (an id names one text for good: caches and logs check
+        chunks by their ids)."""
+        raise NotImplementedError
+
+    def _insert_chunk_rows(self, rows: list[tuple]) -> None:
+        """Insert chunk rows (id, file, ordinal, text, page, heading, start, end, ocr) with their keyword rows."""
+        raise NotImplementedError
+
+    def _clear_keyword_rows(self) -> None:
+        raise NotImplementedError
+
+    # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
+
+    def vectors_changed(self) -> None:
+        """The set of vectors changed (inside the caller's transaction): a cache of them must be rebuilt."""
+
+    def bump_membership(self) -> None:
+        """Chunks changed collection or path without their vectors changing: filters of them must be rebuilt."""
+
+    def membership_key(self) -> tuple[int, int]:
+        """Changes whenever the set of vectors, or which collection or path a vector belongs to, changes."""
+        return 0, 0
+
+    def vectors_generation(self) -> int:
+        return 0
+
+    # ---- meta, sources, files, chunks and counts ------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        (key, value))
+
+    def delete_meta(self, *keys: str) -> None:
+        self.db.executemany("DELETE FROM meta WHERE key = ?", ((key,) for key in keys))
+
+    # ---- sources ---------------------------------------------------------
+
+    def add_source(self, path: str, kind: str, collection_id: int | None = None, detached: bool = False) -> int:
+        """Register a source in a collection (None: the first collection); an existing path keeps its own."""
+        if not is_valid_text(path):
+            raise UsageError.coded("bad_source_name", path=display_text(path))
+        with self.transaction():
+            if collection_id is None:
+                collection_id = self.first_collection_id()
+            self.db.execute(
+                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (path) DO NOTHING",
+                (path, kind, time.time(), collection_id, int(detached)),
+            )
+            return self.db.execute("SELECT id FROM sources WHERE path = ?", (path,)).fetchone()[0]
+
+    def first_collection_id(self) -> int:
+        """The collection sources go to when none is named (the oldest one)."""
+        return self.db.execute("SELECT coalesce(min(id), 1) FROM collections").fetchone()[0]
+
+    def sources(self, collection_id: int | None = None) -> list[SourceRecord]:
+        sql = f"SELECT {self.SOURCE_COLUMNS} FROM sources"
+        if collection_id is None:
+            rows = self.db.execute(sql + " ORDER BY path").fetchall()
+        else:
+            rows = self.db.execute(sql + " WHERE collection_id = ? ORDER BY path", (collection_id,)).fetchall()
+        return [_source(r) for r in rows]
+
+    def source_by_path(self, path: str) -> SourceRecord | None:
+        row = self.db.execute(f"SELECT {self.SOURCE_COLUMNS} FROM sources WHERE path = ?", (path,)).fetchone()
+        return _source(row) if row else None
+
+    def remove_source(self, source_id: int) -> list[int]:
+        """Delete a source with its files and chunks; returns the ids of chunks that had vectors."""
+        with self.transaction():
+            gone = [r[0] for r in self.db.execute(
+                "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id "
+                "JOIN files f ON f.id = c.file_id WHERE f.source_id = ?", (source_id,))]
+            self.db.execute("DELETE FROM sources WHERE id = ?", (source_id,))
+            if gone:
+                self.vectors_changed()
+        return gone
+
+    # ---- files -----------------------------------------------------------
+
+    def files(self, source_id: int | None = None, collection_id: int | None = None) -> list[FileRecord]:
+        """Files by path (an e-mail's attachments follow their message, `parent_id` set)."""
+        sql = f"SELECT {FILE_COLUMNS} FROM files"
+        if source_id is not None:
+            rows = self.db.execute(sql + " WHERE source_id = ? ORDER BY path", (source_id,)).fetchall()
+        elif collection_id is not None:
+            rows = self.db.execute(sql + f" f WHERE {IN_COLLECTION} ORDER BY path", (collection_id,)).fetchall()
+        else:
+            rows = self.db.execute(sql + " ORDER BY path").fetchall()
+        return [file_record(r) for r in rows]
+
+    def file_by_path(self, path: str) -> FileRecord | None:
+        row = self.db.execute(f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,)).fetchone()
+        return file_record(row) if row else None
+
+    def carrier(self, path: str) -> FileRecord | None:
+        """The file that carries the attachment at `path` (an e-mail), or None when `path` is no attachment."""
+        row = self.db.execute(f"SELECT {_CARRIER_COLUMNS} FROM files f JOIN files p ON p.id = f.parent_id "
+                              "WHERE f.path = ?", (path,)).fetchone()
+        return file_record(row) if row else None
+
+    def file_linked(self, path: str) -> bool:
+        """False for a file of a source imported without its documents (not linked): never read from disk."""
+        row = self.db.execute(f"SELECT {self.NOT_LINKED} FROM files f JOIN sources s ON s.id = f.source_id "
+                              "WHERE f.path = ?", (path,)).fetchone()
+        return row is None or not row[0]
+
+    def touch_file(self, file_id: int, size: int, mtime_ns: int) -> None:
+        """Record a new size/mtime for a file whose content hash did not change."""
+        self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, file_id))
+
+    def move_file(self, file_id: int, new_path: str, source_id: int, size: int, mtime_ns: int) -> None:
+        """A renamed or moved file keeps its chunks and vectors (and may change collection with its source); its
+        attachments move with it, below its new path."""
+        self.bump_membership()  # its chunks may now be in another collection, folder or file type (search filters)
+        old_path = self.db.execute("SELECT path FROM files WHERE id = ?", (file_id,)).fetchone()[0]
+        self.db.execute(
+            "UPDATE files SET path = ?, source_id = ?, size = ?, mtime_ns = ? WHERE id = ?",
+            (new_path, source_id, size, mtime_ns, file_id),
+        )
+        self.db.execute("UPDATE files SET path = ? || substr(path, ?), source_id = ?, mtime_ns = ? WHERE parent_id = ?",
+                        (new_path, len(old_path) + 1, source_id, mtime_ns, file_id))
+
+    def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str,
+                       error: Reason) -> list[int]:
+        """Mark a file failed (its old chunks go) with its reason; returns chunk ids whose vectors were dropped."""
+        with self.transaction():
+            file_id = self._upsert_file(source_id, path)
+            dropped = self._drop_chunks(file_id) + self._drop_attachments(file_id)
+            self.db.execute(
+                "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, reason=?, chunk_count=0, "
+                "indexed_at=? WHERE id=?",
+                (size, mtime_ns, sha256, str(error), error.to_json(), time.time(), file_id),
+            )
+        return dropped
+
+    def fail_attachment(self, file_id: int, error: Reason) -> list[int]:
+        """Mark an attachment row failed with its reason (its chunks go, it stays below its message); returns chunk
+        ids whose vectors were dropped."""
+        with self.transaction():
+            dropped = self._drop_chunks(file_id)
+            self.db.execute("UPDATE files SET status='failed', error=?, reason=?, chunk_count=0, indexed_at=? "
+                            "WHERE id=?", (str(error), error.to_json(), time.time(), file_id))
+        return dropped
+
+    def replace_file_chunks(
+        self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
+        note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (),
+    ) -> list[int]:
+        """Text phase: swap a file's chunks (and keyword rows), and its attachments' rows, in one transaction.
+        `note` (what the reader says about an indexed file, e.g. PDF pages read by OCR) is kept in its `error`
+        column. An attachment whose bytes are the ones already stored keeps its chunks and vectors.
+
+        Returns the ids of old chunks whose vectors were dropped, for the FAISS cache.
+        """
+        with self.transaction():
+            file_id = self._upsert_file(source_id, path)
+            dropped = self._drop_chunks(file_id)
+            self.insert_chunks(file_id, chunks)
+            self._set_indexed(file_id, size, mtime_ns, sha256, note, len(chunks))
+            stored = {r[0]: (r[1], r[2]) for r in self.db.execute(
+                "SELECT path, id, sha256 FROM files WHERE parent_id = ? AND status = 'indexed'", (file_id,))}
+            same = {a.path: stored[a.path][0] for a in attachments
+                    if a.sha256 and stored.get(a.path, (0, ""))[1] == a.sha256}
+            dropped += self._drop_attachments(file_id, keep=set(same.values()))
+            for a in attachments:
+                if a.path in same:
+                    self.db.execute("UPDATE files SET mtime_ns = ? WHERE id = ?", (mtime_ns, same[a.path]))
+                    continue
+                child = self._upsert_file(source_id, a.path, parent_id=file_id)
+                dropped += self._drop_chunks(child)
+                self.insert_chunks(child, a.chunks)
+                self._set_indexed(child, a.size, mtime_ns, a.sha256, a.note, len(a.chunks))
+        return dropped
+
+    def insert_chunks(self, file_id: int, chunks: Sequence[ChunkDraft]) -> list[int]:
+        """A file's new chunks with their keyword rows (inside the caller's transaction); their ids, in order."""
+        if not chunks:
+            return []
+        ids = self._new_chunk_ids(len(chunks))
+        self._insert_chunk_rows([(chunk_id, file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end,
+                                  int(c.ocr)) for chunk_id, c in zip(ids, chunks)])
+        return ids
+
+    def _set_indexed(self, file_id: int, size: int, mtime_ns: int, sha256: str, note: Reason,
+                     chunk_count: int) -> None:
+        self.db.execute(
+            "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='indexed', error=?, reason=?, chunk_count=?, "
+            "indexed_at=? WHERE id=?",
+            (size, mtime_ns, sha256, str(note), note.to_json(), chunk_count, time.time(), file_id),
+        )
+
+    def _drop_attachments(self, file_id: int, keep: set[int] | frozenset[int] = frozenset()) -> list[int]:
+        """Forget a file's attachment rows (but `keep`); returns chunk ids whose vectors were dropped."""
+        dropped: list[int] = []
+        for (child,) in self.db.execute("SELECT id FROM files WHERE parent_id = ?", (file_id,)).fetchall():
+            if child not in keep:
+                dropped += self._drop_chunks(child)
+                self.db.execute("DELETE FROM files WHERE id = ?", (child,))
+        return dropped
+
+    def delete_files(self, file_ids: Iterable[int]) -> list[int]:
+        """Forget files that left the disk; returns chunk ids whose vectors were dropped."""
+        dropped: list[int] = []
+        with self.transaction():
+            for file_id in file_ids:
+                dropped += self._drop_chunks(file_id) + self._drop_attachments(file_id)
+                self.db.execute("DELETE FROM files WHERE id = ?", (file_id,))
+        return dropped
+
+    def _upsert_file(self, source_id: int, path: str, parent_id: int | None = None) -> int:
+        self.db.execute("INSERT INTO files (source_id, path, status) VALUES (?, ?, 'pending') ON CONFLICT (path) "
+                        "DO NOTHING", (source_id, path))
+        self.db.execute("UPDATE files SET source_id = ?, parent_id = ? WHERE path = ?", (source_id, parent_id, path))
+        return self.db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()[0]
+
+    def _drop_chunks(self, file_id: int) -> list[int]:
+        dropped = [r[0] for r in self.db.execute(
+            "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.file_id = ?", (file_id,))]
+        self.db.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+        if dropped:
+            self.vectors_changed()
+        return dropped
+
+    # ---- vectors ---------------------------------------------------------
+
+    def pending_chunks(self, limit: int, after_id: int = 0) -> list[tuple[int, str, str]]:
+        """Chunks still without a vector and with an id above `after_id`: (id, heading, text), by id."""
+        return self.db.execute(
+            "SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
+            "WHERE v.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?",
+            (after_id, limit),
+        ).fetchall()
+
+    def clear_index(self) -> None:
+        """Drop every chunk and vector and mark files pending (re-index with new settings)."""
+        with self.transaction():
+            self.db.execute("DELETE FROM vectors")
+            self.db.execute("DELETE FROM chunks")
+            self._clear_keyword_rows()
+            self.db.execute(
+                "UPDATE files SET status='pending', error='', reason='', chunk_count=0, size=-1, mtime_ns=-1, sha256=''"
+            )
+            self.vectors_changed()
+
+    # ---- reading chunks and counts ----------------------------------------
+
+    def count_chunks(self, collection_id: int | None = None) -> int:
+        if collection_id is None:
+            return self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        return self.db.execute(f"SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE {IN_COLLECTION}",
+                               (collection_id,)).fetchone()[0]
+
+    def count_vectors(self, collection_id: int | None = None) -> int:
+        if collection_id is None:
+            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        return len(self.collection_vector_ids(collection_id))
+
+    def collection_vector_ids(self, collection_id: int) -> np.ndarray:
+        """The sorted ids of a collection's chunks that have a vector."""
+        cursor = self.db.execute(
+            "SELECT v.chunk_id FROM sources s JOIN files f ON f.source_id = s.id JOIN chunks c ON c.file_id = f.id "
+            "JOIN vectors v ON v.chunk_id = c.id WHERE s.collection_id = ?", (collection_id,))
+        return np.sort(np.fromiter((r[0] for r in cursor), dtype=np.int64))
+
+    def stored_vectors(self, chunk_ids: Sequence[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of these chunks, by chunk id."""
+        found: dict[int, np.ndarray] = {}
+        for ids, matrix in self.iter_vectors(chunk_ids=chunk_ids):
+            found.update(zip(ids.tolist(), matrix))
+        return found
+
+    def has_vectors(self) -> bool:
+        """Whether any vector is stored (constant time, unlike a count)."""
+        return self.db.execute("SELECT EXISTS (SELECT 1 FROM vectors)").fetchone()[0] == 1
+
+    def file_counts(self, collection_id: int | None = None) -> dict[str, int]:
+        if collection_id is None:
+            return dict(self.db.execute("SELECT status, count(*) FROM files GROUP BY status").fetchall())
+        return dict(self.db.execute(f"SELECT status, count(*) FROM files f WHERE {IN_COLLECTION} GROUP BY status",
+                                    (collection_id,)).fetchall())
+
+    def count_attachments(self, collection_id: int | None = None) -> int:
+        """How many files are attachments of another (e-mail attachments, documents of their own)."""
+        where, args = (f" AND {IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
+        return self.db.execute(f"SELECT count(*) FROM files f WHERE parent_id IS NOT NULL{where}", args).fetchone()[0]
+
+    def failed_files(self, collection_id: int | None = None) -> list[FailedFile]:
+        where, args = (f" AND {IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
+        rows = self.db.execute(f"SELECT path, error, reason FROM files f WHERE status = 'failed'{where} ORDER BY path",
+                               args).fetchall()
+        return [FailedFile(p, Reason.stored(e, r)) for p, e, r in rows]
+
+    def hits_for(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
+        """Turn (chunk_id, score) pairs into Hits with provenance, keeping the order; unknown ids are skipped."""
+        if not scored:
+            return []
+        ids = [cid for cid, _ in scored]
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(
+            "SELECT c.id, f.path, c.page, c.heading, c.text, c.file_id, c.ordinal, c.char_start, c.char_end, c.ocr "
+            f"FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
+            ids,
+        ).fetchall()
+        by_id = {r[0]: r for r in rows}
+        hits = []
+        for cid, score in scored:
+            r = by_id.get(cid)
+            if r:
+                hits.append(Hit(cid, float(score), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], bool(r[9])))
+        return hits
+
+
+def _source(row: Sequence) -> SourceRecord:
+    return SourceRecord(row[0], row[1], row[2], row[3], bool(row[4]))
+
+
+def file_record(row: Sequence) -> FileRecord:
+    """A files row (FILE_COLUMNS) as a record, its reason read from its codes (`reasons.Reason.stored`)."""
+    return FileRecord(*row[:7], Reason.stored(row[7], row[10]), row[8], row[9])

@@ -1,0 +1,107 @@
+"""The command line of a library on a server, as a person runs it: `local-server` (its URL first on stdout, stopped
+cleanly by SIGTERM), `--library` on any command, `move-library` there and back (nothing embedded again), and
+`collections grant` where it makes sense and a clear message where it does not."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(REPO), "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
+
+
+def _run(home: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
+                            capture_output=True, text=True, cwd=REPO, env=ENV, timeout=600)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def _docs(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "tea.txt").write_text("Green tea\n\nBrew green tea at 80 degrees for two minutes.\n", "utf-8")
+    (folder / "coffee.txt").write_text("Coffee\n\nA French press steeps for four minutes.\n", "utf-8")
+    return folder
+
+
+def test_local_server_prints_its_url_serves_and_stops_on_sigterm(tmp_path):
+    folder = Path(tempfile.mkdtemp(prefix="desktop-rag-cli-server-"))
+    home = tmp_path / "home"
+    server = subprocess.Popen([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "local-server",
+                               str(folder / "db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=REPO, env=ENV)
+    try:
+        url = server.stdout.readline().strip()
+        assert url.startswith("postgresql://postgres@/desktop_rag?host=") and ":" not in url.split("@")[0][13:]
+        password = (folder / "db" / "admin-password").read_text().strip()
+        docs = _docs(tmp_path / "docs")
+        _run(home, "--library", url, "index", str(docs))  # the password: saved for this user by local-server
+        status = json.loads(_run(home, "--library", url, "status", "--json").stdout)
+        assert status["files"]["indexed"] == 2 and status["chunks_pending_embedding"] == 0
+        found = json.loads(_run(home, "--library", url, "search", "green tea temperature", "--json").stdout)
+        assert Path(found["hits"][0]["path"]).name == "tea.txt"
+        pid = int((folder / "db" / "pgdata" / "postmaster.pid").read_text().split()[0])
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(60) == 0
+        time.sleep(0.5)
+        assert not (folder / "db" / "pgdata" / "postmaster.pid").exists()
+        try:
+            os.kill(pid, 0)
+            alive = True
+        except OSError:
+            alive = False
+        assert not alive, "PostgreSQL outlived its local-server"
+        stderr = server.stderr.read()
+        assert password not in stderr and "Ctrl+C" in stderr
+    finally:
+        if server.poll() is None:
+            server.kill()
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_library_moves_to_the_server_and_back(pg_server, tmp_path):
+    url = pg_server.url(pg_server.new_database("move_cli"))
+    home, other = tmp_path / "home", tmp_path / "other"
+    _run(home, "index", str(_docs(tmp_path / "docs")))
+    moved = json.loads(_run(home, "move-library", url, "--json").stdout)
+    assert moved["collections"] == 1 and moved["vectors"] == moved["chunks"] > 0 and "@" in moved["to"]
+    assert pg_server.password not in moved["to"]
+    status = json.loads(_run(home, "status", "--json").stdout)  # this computer now uses the server's library
+    assert status["files"]["indexed"] == 2 and status["chunks_pending_embedding"] == 0
+    back = json.loads(_run(other, "--library", url, "move-library", "local", "--json").stdout)
+    assert back["vectors"] == moved["vectors"]
+    here = json.loads(_run(other, "status", "--json").stdout)
+    assert here["chunks"] == moved["chunks"] and here["chunks_pending_embedding"] == 0
+    found = json.loads(_run(other, "search", "French press minutes", "--json").stdout)
+    assert Path(found["hits"][0]["path"]).name == "coffee.txt"
+
+
+def test_granting_needs_a_server_library_and_its_administrator(pg_server, tmp_path):
+    local = _run(tmp_path / "local", "collections", "grant", "Default", "alice", check=False)
+    assert local.returncode == 1 and "PostgreSQL server" in local.stderr
+    url = pg_server.url(pg_server.new_database("grant_cli"))
+    pg_server.role("dave", "dave-password-4")
+    _run(tmp_path / "admin", "--library", url, "collections", "create", "Team")
+    out = _run(tmp_path / "admin", "--library", url, "collections", "grant", "Team", "dave").stdout
+    assert "dave" in out and "Team" in out
+    listed = json.loads(_run(tmp_path / "admin", "--library", url, "collections", "--json").stdout)
+    assert {"collection": "Team", "role": "dave"} in listed["grants"]
+    theirs = pg_server.url(url.split("/")[3].split("?")[0], "dave", "dave-password-4")
+    seen = json.loads(_run(tmp_path / "dave", "--library", theirs, "collections", "--json").stdout)
+    assert [c["name"] for c in seen["collections"]] == ["Team"]
+    refused = _run(tmp_path / "dave", "--library", theirs, "collections", "grant", "Team", "dave", check=False)
+    assert refused.returncode == 1 and "administrator" in refused.stderr
+    zh = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "dave"), "--library", theirs,
+                         "collections", "grant", "Team", "dave"], capture_output=True, text=True, cwd=REPO,
+                        env={**ENV, "LANG": "zh_CN.UTF-8", "LC_ALL": ""}, timeout=300)
+    assert zh.returncode == 1 and "管理员" in zh.stderr

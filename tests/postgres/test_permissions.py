@@ -1,0 +1,165 @@
+"""Who sees what: collections are the permission unit of a library on a server, enforced by the server with
+row-level security, not by the client. Two real roles on a real PostgreSQL: a passage of a collection not granted
+never appears in search, answers, summaries, `context`, export or the MCP tools, and raw SQL as that role cannot
+read it either.
+
+The hashing embedder (hash:64): these tests are about which rows a role may see, not about meaning; every
+document shares the words asked for, so each one is a candidate for every question.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.store.postgres.connection import ServerError
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = Settings(embedding_model="hash:64")
+SHARED = "Quarterly budget review: travel, hotels and equipment costs for the team, approved in March."
+
+
+def _write(folder: Path, names: list[str], secret: str) -> Path:
+    folder.mkdir(parents=True)
+    for name in names:
+        (folder / name).write_text(f"{name}\n\n{SHARED} {secret}\n", "utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def team(pg_server, tmp_path_factory):
+    """A library with "Work" (granted to alice) and "Home" (granted to no one): the administrator indexed both."""
+    root = tmp_path_factory.mktemp("team")
+    work = _write(root / "work", ["plan.txt", "costs.txt"], "Work code W-17.")
+    home = _write(root / "home", ["diary.txt", "bank.txt"], "Home secret H-99.")
+    database = pg_server.new_database("team")
+    pg_server.role("alice", "alice-password-1")
+    pg_server.role("bob", "bob-password-22")
+    admin = Engine(resolve_paths(root / "admin"), FAST, library=pg_server.url(database))
+    admin.index([work], collection=admin.create_collection("Work"))
+    admin.index([home], collection=admin.create_collection("Home"))
+    admin.library.grant(admin.collection_id("Work"), "alice")
+    yield pg_server, database, admin, work, home, root
+    admin.close()
+
+
+def _as(team, user: str, password: str, folder: str) -> Engine:
+    pg_server, database, *_rest, root = team
+    return Engine(resolve_paths(root / folder), FAST, library=pg_server.url(database, user, password))
+
+
+def test_a_role_sees_only_its_collections_in_every_path(team):
+    _, _, admin, work, home, _ = team
+    alice = _as(team, "alice", "alice-password-1", "alice")
+    try:
+        assert {Path(h.path).parent for h in admin.search("budget travel hotels", 50)} == {work, home}
+        hits = alice.search("budget travel hotels", 50)
+        assert hits and {Path(h.path).parent for h in hits} == {work}
+        events = list(alice.ask("What does the budget review say about hotels?"))
+        sources = next(e for e in events if isinstance(e, SourcesEvent)).hits
+        answer = next(e for e in events if isinstance(e, DoneEvent)).answer
+        assert sources and all(Path(h.path).parent == work for h in sources) and "H-99" not in answer
+        context = alice.context("budget hotels secret")
+        assert context["passages"] and all("H-99" not in p["text"] for p in context["passages"])
+        assert [c.name for c in alice.collections()] == ["Work"]
+        with pytest.raises(UsageError):
+            alice.collection_id("Home")
+        with pytest.raises(UsageError):  # a file of Home is not a file of her library
+            list(alice.summarise(home / "diary.txt", extractive=True))
+        status = alice.status()
+        assert status.files_indexed == 2 and status.sources == (str(work),)
+        archive = Path(team[5]) / "alice-work.zip"
+        report = alice.export_collection(alice.collection_id("Work"), archive)
+        assert report.files == 2
+        import zipfile
+
+        with zipfile.ZipFile(archive) as zf:
+            assert b"H-99" not in zf.read("chunks.jsonl") and b"W-17" in zf.read("chunks.jsonl")
+    finally:
+        alice.close()
+
+
+def test_the_server_enforces_it_not_the_client(team):
+    """As alice with a plain SQL client: the rows of Home are not there, whatever the query."""
+    pg_server, database, admin, *_ = team
+    import pg8000.native
+
+    raw = pg8000.native.Connection("alice", database=database, password="alice-password-1",
+                                   unix_sock=str(pg_server.socket_dir / ".s.PGSQL.5432"))
+    try:
+        raw.run("SET search_path = desktop_rag, public")
+        texts = [r[0] for r in raw.run("SELECT text FROM chunks")]
+        assert texts and all("W-17" in t for t in texts)
+        assert raw.run("SELECT count(*) FROM vectors")[0][0] == len(texts)
+        assert [r[0] for r in raw.run("SELECT name FROM collections")] == ["Work"]
+        assert raw.run("SELECT count(*) FROM files WHERE path LIKE '%bank.txt'")[0][0] == 0
+        with pytest.raises(Exception, match="row-level security|permission denied"):
+            raw.run("INSERT INTO sources (path, kind, added_at, collection_id) "
+                    "SELECT '/elsewhere', 'folder', 0, id FROM collections WHERE false UNION ALL "
+                    "SELECT '/elsewhere', 'folder', 0, :home", home=admin.collection_id("Home"))
+    finally:
+        raw.close()
+
+
+def test_a_role_without_grants_sees_nothing_and_cannot_index(team, tmp_path):
+    bob = _as(team, "bob", "bob-password-22", "bob")
+    try:
+        with pytest.raises(ServerError) as raised:
+            bob.search("budget", 5)
+        assert "bob" in str(raised.value) and "grant" in str(raised.value)
+        folder = _write(tmp_path / "bobs", ["note.txt"], "Bob's own.")
+        with pytest.raises(ServerError):
+            bob.index([folder])
+    finally:
+        bob.close()
+
+
+def test_only_the_administrator_grants_and_a_revoke_takes_effect_at_once(team):
+    _, _, admin, work, _, _ = team
+    alice = _as(team, "alice", "alice-password-1", "alice2")
+    try:
+        with pytest.raises(ServerError, match="administrator"):
+            alice.library.grant(alice.collection_id("Work"), "bob")
+        assert alice.search("budget travel", 10)  # (kept in her result cache)
+        admin.library.grant(admin.collection_id("Work"), "alice", revoke=True)
+        try:
+            with pytest.raises(ServerError):
+                alice.search("budget travel", 10)  # no cached result: the grant moved the library's version
+        finally:
+            admin.library.grant(admin.collection_id("Work"), "alice")
+        assert alice.search("budget travel", 10)
+        assert ("Work", "alice") in admin.library.grants()
+    finally:
+        alice.close()
+
+
+def test_the_mcp_tools_of_a_role_see_only_its_collections(team):
+    pg_server, database, _, work, _, root = team
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def calls():
+        env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO),
+               "DESKTOP_RAG_LIBRARY": pg_server.url(database, "alice", "alice-password-1")}
+        params = StdioServerParameters(command=sys.executable, env=env, cwd=str(REPO),
+                                       args=["-m", "desktop_rag", "--data-dir", str(root / "mcp"), "mcp"])
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    found = await session.call_tool("search", {"query": "budget travel hotels", "k": 20})
+                    asked = await session.call_tool("ask", {"question": "What is the home secret?"})
+                    listed = await session.call_tool("list_collections", {})
+                    return found, asked, listed
+
+    found, asked, listed = anyio.run(calls)
+    text = " ".join(c.text for result in (found, asked, listed) for c in result.content)
+    assert "W-17" in text and "H-99" not in text and "Home" not in text and "diary" not in text
