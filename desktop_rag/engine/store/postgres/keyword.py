@@ -84,13 +84,21 @@ def search(db, query: str, limit: int, within: Restriction | None, budget: int) 
 
 def document_frequency(db, word: str) -> int:
     """About how many chunks hold `word` (a Chinese word, an English word or phrase): the fewest of its terms' (every
-    chunk holding the word holds each of its terms), counted on the keyword rows as FTS5 counts its terms."""
-    terms = query_terms(word)
-    if not terms:
-        return 0
-    rows = db.execute("SELECT (SELECT count(*) FROM chunks c WHERE c.terms @@ t.query::tsquery) "
-                      "FROM unnest(?::text[]) AS t(query)", ([q for _, q in terms],)).fetchall()
-    return min(int(r[0]) for r in rows)
+    chunk holding the word holds each of its terms), counted as SQLite counts them (for a prefix term, the sum over
+    the words it begins: FTS5's term table), so both backends weigh a question's topic terms alike."""
+    counts = []
+    for term, prefix in keyword.query_terms(word):
+        term = fold(term)
+        if not term or len(term.encode("utf-8")) > MAX_LEXEME_BYTES:
+            continue
+        if prefix:
+            row = db.execute("SELECT count(*) FROM chunks c CROSS JOIN LATERAL unnest(c.terms) AS u "
+                             "WHERE c.terms @@ ?::tsquery AND starts_with(u.lexeme, ?)",
+                             (_quoted(term) + ":*", term)).fetchone()
+        else:
+            row = db.execute("SELECT count(*) FROM chunks c WHERE c.terms @@ ?::tsquery", (_quoted(term),)).fetchone()
+        counts.append(int(row[0]))
+    return min(counts, default=0)
 
 
 def _affordable(db, terms: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]:
