@@ -5,8 +5,9 @@ A `Signal` either finds candidates (`finds`: a best-first list of (chunk id, sco
 only scores the candidates the others found; `evidence` is its score per candidate (0..1), `weight` its share of a
 candidate's fused score, and the fused score is the sum of weight x evidence over SIGNALS (fusion.fuse), in their
 order; a signal may also `settle` the fused list (every candidate, best first) by a rule of its own before it is cut
-(the topic signal: an off-topic passage stays below an on-topic one unless far stronger). `key` names what its evidence depends on besides the question, where the search looks, how many passages it
-keeps and the library's version (searching.py's cache key).
+(the topic signal: an off-topic passage stays below an on-topic one unless far stronger). `key` names what its
+evidence depends on besides the question, where the search looks, how many passages it keeps and the library's
+version (searching.py's cache key).
 
 The three retrievers share one rule for their weights, the convex combination measured in fusion.py (a candidate
 in the question's language: w x dense + (1 - w) x keyword; in another language: dense, with the dictionary gloss's
