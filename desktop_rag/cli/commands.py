@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -131,20 +130,10 @@ def _batch_search(engine: Engine, queries_file: str, k: int | None, collection: 
 
 
 def _queries(queries_file: str) -> Iterator[tuple[object, str]]:
-    """(_id, text) of each line of a JSONL file of {"_id", "text"} (blank lines skipped; UsageError if malformed)."""
-    try:
-        lines = open(queries_file, encoding="utf-8").read().splitlines()
-    except OSError as exc:
-        raise UsageError(f"Cannot read {queries_file}: {exc.strerror}") from exc
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-            query_id, text = item["_id"], item["text"]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f'{queries_file}:{number}: expected a JSON object with "_id" and "text"') from exc
-        yield query_id, text
+    """(_id, text) of each line of a JSONL file of {"_id", "text"} (review/labelled.py: a line at a time, bounded)."""
+    from desktop_rag.engine import query_lines
+
+    return query_lines(queries_file)
 
 
 def cmd_context(paths: AppPaths, args: argparse.Namespace) -> int:

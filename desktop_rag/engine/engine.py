@@ -15,6 +15,7 @@ from pathlib import Path
 from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
 from desktop_rag.engine.answer.events import AnswerEvent, SummaryPlan
+from desktop_rag.engine.document.locate import Location
 from desktop_rag.engine.ingest import indexing
 from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
 from desktop_rag.engine.ingest.reports import IndexReport
@@ -133,6 +134,13 @@ class Engine:
         (False for a file of a source imported without its documents: nothing is read from its path)."""
         return self.store.file_by_path(path), self.store.file_linked(path)
 
+    def stored_location(self, hit: Hit) -> Location:
+        """`hit` in its document's stored text (document/stored.py): the viewer's for a file not on this computer."""
+        from desktop_rag.engine.answer.summary_sections import document_chunks
+        from desktop_rag.engine.document.stored import stored_location
+
+        return stored_location(hit, document_chunks(self.store, hit.path))
+
     def carrier(self, path: str) -> FileRecord | None:
         """The record of the file that carries the document at `path` (an e-mail, for its attachment), or None
         when `path` is a file of its own."""
@@ -183,15 +191,11 @@ class Engine:
               on_progress: ProgressCallback | None = None, on_file: FileCallback | None = None, embed: bool = True,
               force: Sequence[str | Path] = (), reembed_budget_s: float | None = None,
               collection: int | None = None) -> IndexReport:
-        """Add `paths` as sources (if given) and reconcile them; None reconciles every source (of `collection`
-        if given; new paths join `collection`, or the first collection). Sources imported without their
-        documents are never scanned until they are linked to a folder (`relink_source`).
-
-        `force` re-reads those files even if unchanged. When the settings ask for another embedding
-        model, the library is re-embedded in the background of this run (for at most
-        `reembed_budget_s`, None = to the end) while the old vectors keep answering. Raises
-        ModelMismatchError if the library was chunked with other settings (see `reindex`).
-        """
+        """Add `paths` as sources (if given) and reconcile them (ingest/indexing.py); None reconciles every source
+        (of `collection` if given; new paths join `collection`, or the first one). Sources not linked to this
+        computer are never scanned. `force` re-reads those files even if unchanged. When the settings ask for
+        another model, the library is re-embedded in the background of this run (for at most `reembed_budget_s`,
+        None = to the end) while the old vectors answer. ModelMismatchError: chunked with other settings."""
         return indexing.index(self.runtime, self.store, paths, cancel=cancel, on_progress=on_progress,
                               on_file=on_file, embed=embed, force=force, reembed_budget_s=reembed_budget_s,
                               collection=collection)
@@ -292,14 +296,10 @@ class Engine:
         collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
         refresh: bool = False, files: Sequence[str] = (), confirm_cost: bool = False,
     ) -> Iterator[AnswerEvent]:
-        """Answer events for a question; with a conversation, history is used and both turns are saved.
-        A stored answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`.
-
-        The question is asked within `collection`, else within the conversation's collection, else in all;
-        and within `folders` / `files` / file `types` if given (checked first: UsageError before any event).
-        A question asking for a document's summary ("summarise X") gets that summary (answer/summary_intent.py),
-        which needs `confirm_cost` when it takes more requests than the limit (see `summarise`).
-        """
+        """Answer events for a question; with a conversation, history is used and both turns are saved. A stored
+        answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`. Asked within
+        `collection`, else the conversation's, else all, and within `folders` / `files` / `types` (UsageError
+        before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as there)."""
         history = self.messages(conversation_id) if conversation_id else []
         collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
         if summary is not None:

@@ -1,18 +1,23 @@
-"""The desktop app entry point: QApplication, fonts with CJK fallbacks, the main window, clean exit."""
+"""The desktop app entry point: QApplication, fonts with CJK fallbacks, the main window, clean exit, and starting
+again on another library (Settings' restart)."""
 
 from __future__ import annotations
 
 import logging
 import os
+import subprocess
 import sys
 import time
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from desktop_rag.config import AppPaths, Settings, resource_path
+from desktop_rag.engine import PASSWORD_VARIABLE
 from desktop_rag.gui import gc_guard
+from desktop_rag.gui.secrets import library_password_set_here
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +81,49 @@ def run(paths: AppPaths, settings: Settings) -> int:
     finally:
         if not window._closed:
             window.close()
+    if window.restart_library is not None:  # Settings' "Restart now": everything is saved and joined by now
+        relaunch(window.restart_library)
     if window.backend.worker_abandoned:  # closed during the model load: nothing left to save
         logging.shutdown()
         os._exit(code)
     return code
+
+
+LIBRARY_VARIABLE = "DESKTOP_RAG_LIBRARY"
+
+
+def relaunch_command(library: str, argv: Sequence[str] | None = None,
+                     environ: Mapping[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment that start this app again on `library` (the settings' choice): the same
+    program and arguments (`argv`: this process's, the interpreter's own options included) less `--library`, with
+    DESKTOP_RAG_LIBRARY naming the library (unset for this computer's), and without a library password this
+    process set (the new process reads the keyring or .env for the library it opens)."""
+    if argv is None:
+        frozen = getattr(sys, "frozen", False)
+        argv = [sys.executable, *(sys.argv[1:] if frozen else sys.orig_argv[1:])]
+    command: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--library":
+            skip = True
+        elif not arg.startswith("--library="):
+            command.append(arg)
+    env = dict(os.environ if environ is None else environ)
+    if library.strip():
+        env[LIBRARY_VARIABLE] = library.strip()
+    else:
+        env.pop(LIBRARY_VARIABLE, None)
+    if library_password_set_here():
+        env.pop(PASSWORD_VARIABLE, None)
+    return command, env
+
+
+def relaunch(library: str) -> subprocess.Popen:
+    """Start the app again on `library`, detached from this process (which is about to exit)."""
+    command, env = relaunch_command(library)
+    detached = ({"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if os.name == "nt"
+                else {"start_new_session": True})
+    log.info("Starting again on the library chosen in Settings")
+    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, close_fds=True, **detached)

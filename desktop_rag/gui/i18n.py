@@ -276,6 +276,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "start.samples_tip": ("Adds a few short English and Chinese documents to ask questions about.",
                           "添加几篇简短的中英文示例文档，方便你试着提问。"),
     "start.private": ("Your documents are read and indexed on this computer.", "文档在这台电脑上读取和索引。"),
+    "start.private_server": ("Your documents are read on this computer; their index is kept in the library on the "
+                             "server.", "文档在这台电脑上读取；索引保存在服务器上的资料库中。"),
     "banner.no_model": ("No language model is set up yet, so answers are extractive: the most relevant sentences "
                         "are quoted from your documents, with citations. Set a model in Settings to get written "
                         "answers.",
@@ -515,6 +517,10 @@ _TEXT: dict[str, tuple[str, str]] = {
         "highlighted. The passage as it was indexed is shown beside. Re-index to update the library.",
         "此文件在建立索引后已被修改，且当前文件中已找不到所引用的段落，因此不做高亮。旁边显示的是索引时的段落。请重新索引以更新资料库。"),
     "viewer.missing": ("The file was moved or deleted since it was indexed: {path}", "文件在建立索引后已被移动或删除：{path}"),
+    "viewer.missing_stored": (
+        "The file was moved or deleted since it was indexed: {path}. It is shown from the text the library stored "
+        "when it was indexed (without its pages, pictures or layout).",
+        "文件在建立索引后已被移动或删除：{path}。这里显示的是建立索引时资料库保存的文本（不含页面、图片和版式）。"),
     "viewer.unmatched": (
         "The passage's exact position on this page could not be matched (the PDF's text layer differs "
         "from the indexed text). The page is shown with the passage beside it.",
@@ -535,9 +541,6 @@ _TEXT: dict[str, tuple[str, str]] = {
                           "this computer (not a network path, not in a source that is not linked) are opened.",
                           "{path} 不会交给其他应用打开：只打开本机上受支持类型的文档"
                           "（不含网络路径，也不含尚未关联的来源中的文件）。"),
-    "viewer.not_linked": ("This document comes from an archive imported without its documents and is not linked to "
-                          "a folder on this computer, so it is not opened. Link its source in the library first.",
-                          "此文档来自未附带文档的归档，尚未关联到本机的文件夹，因此不会打开。请先在资料库中关联其来源。"),
     "dialog.error": ("Desktop RAG", "Desktop RAG"),
     # the crash dialog (crash_handler.py)
     "crash.title": ("Unexpected error", "意外错误"),
@@ -547,6 +550,56 @@ _TEXT: dict[str, tuple[str, str]] = {
                       "work, restart the app, and include the log file when you report the problem.",
                       "详细信息已写入日志文件：\n{log_file}\n\n如果反复出现，请保存工作、重启应用，并在报告问题时附上该日志文件。"),
     "crash.internal": ("A program error ({type})", "程序内部错误（{type}）"),
+    # where the library is (issue 46): Settings' Library group, the status bar, restarting, the viewer
+    "settings.library_group": ("Library", "资料库"),
+    "settings.library_local": ("This computer", "本机"),
+    "settings.library_server": ("A PostgreSQL server", "PostgreSQL 服务器"),
+    "settings.library_url": ("Address", "地址"),
+    "settings.library_password": ("Password", "密码"),
+    "settings.library_password_keep": ("Leave empty to keep the saved password", "留空则保留已保存的密码"),
+    "settings.library_password_moved": (
+        "The password was taken out of the address and put in the password field: it is never saved in the "
+        "settings file.",
+        "密码已从地址中移到密码栏：它不会保存在设置文件中。"),
+    "settings.library_note": (
+        "The app opens the library chosen here when it starts. The password is kept in the system keyring, or in "
+        ".env in the settings folder (readable only by you) where there is none.",
+        "应用启动时打开这里选择的资料库。密码保存在系统钥匙串中；没有钥匙串时保存在设置文件夹中的 .env 文件里"
+        "（只有你能读取）。"),
+    "settings.library_test": ("Test connection", "测试连接"),
+    "settings.library_testing": ("Connecting to the server…", "正在连接服务器…"),
+    "settings.library_url_missing": ("Enter the server's address: postgresql://USER@HOST:PORT/DATABASE.",
+                                     "请输入服务器地址：postgresql://用户@主机:端口/数据库。"),
+    "settings.library_restart_title": ("Restart Desktop RAG?", "重新启动 Desktop RAG？"),
+    "settings.library_restart_question": (
+        "The library is now set to: {where}.\n\nDesktop RAG opens it when it starts again. Restart now? (Otherwise "
+        "the library open now stays in use until you quit.)",
+        "资料库已设为：{where}。\n\nDesktop RAG 下次启动时打开它。现在重新启动吗？（否则在你退出之前，"
+        "继续使用当前打开的资料库。）"),
+    "settings.library_index_kept": (
+        "The index settings changed at the same time were not applied: change them after the restart, for the "
+        "new library.",
+        "同时修改的索引设置没有应用：请在重新启动后为新的资料库修改。"),
+    "settings.library_password_saved_keyring": ("The library's password is saved in the system keyring.",
+                                                "资料库密码已保存到系统钥匙串。"),
+    "settings.library_password_saved_env": ("The library's password is saved in {path} (readable only by you).",
+                                            "资料库密码已保存到 {path}（只有你能读取）。"),
+    "settings.library_password_save_failed": ("The library's password could not be saved in {path}: {reason}",
+                                              "无法把资料库密码保存到 {path}：{reason}"),
+    "settings.not_applied": ("The settings were not applied: {reason}", "设置未应用：{reason}"),
+    "settings.library_restart_now": ("Restart now", "立即重新启动"),
+    "settings.library_restart_later": ("Later", "稍后"),
+    "status.library": ("Library: {where}", "资料库：{where}"),
+    "status.library_pending": ("Library: {where} (after a restart: {next})", "资料库：{where}（重新启动后：{next}）"),
+    "status.library_this_computer": ("this computer", "本机"),
+    "status.model_unopened": ("Model not loaded: the library could not be opened",
+                              "模型未加载：无法打开资料库"),
+    "viewer.stored_text": (
+        "This document is not on this computer: another computer added it to this shared library, or it came in an "
+        "archive without its documents. It is shown from the text the library stored when it was indexed (without "
+        "its pages, pictures or layout).",
+        "此文档不在本机上：它是另一台电脑添加到这个共享资料库的，或来自未附带文档的归档。这里显示的是建立索引时"
+        "资料库保存的文本（不含页面、图片和版式）。"),
 }
 
 _language = "en"

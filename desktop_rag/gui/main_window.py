@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine import IndexReport, IndexStatus, Progress, is_supported, skipped_summary
+from desktop_rag.engine import IndexReport, IndexStatus, Progress, Reason, is_supported, skipped_summary
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
@@ -31,6 +31,7 @@ from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.chat_area import ChatArea
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
+from desktop_rag.gui.views.library_label import LibraryLabel
 from desktop_rag.gui.views.library_panel import LibraryPanel
 from desktop_rag.gui.views.panel import ask_plain, plain_label, show_plain
 from desktop_rag.gui.views.sources_panel import SourcesPanel
@@ -77,6 +78,8 @@ class MainWindow(QMainWindow):
         self.paused = False
         self.model_state = ("loading", "")
         self.last_status: IndexStatus | None = None
+        self.status_problem: Reason | None = None  # why the last status read failed (shown until one succeeds)
+        self.restart_library: str | None = None  # set by `restart`: app.run starts the app again on this library
         self._closed = False
         self.setAcceptDrops(True)
         for child in self.findChildren(QWidget):
@@ -105,6 +108,8 @@ class MainWindow(QMainWindow):
         self.chat_area = ChatArea(lambda parent: ChatPanel(self.chat_model, parent), self.main_splitter)
         self.chat_panel = self.chat_area.chat_panel
         self.start_screen = self.chat_area.start_screen
+        if self.backend.engine.library.shared:
+            self.start_screen.library_on_server()
         self.model_banner = self.chat_area.banner
         self.sources_panel = SourcesPanel(self.sources_model, self.main_splitter)
         for i, stretch in enumerate((2, 4, 3)):
@@ -122,8 +127,11 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
         self.model_label = plain_label(self)  # model names and load errors
         self.index_label = plain_label(self)
+        self.library_label = LibraryLabel(self)  # which library is open (issue 46): this computer or a server
         self.statusBar().addWidget(self.index_label, 1)
+        self.statusBar().addPermanentWidget(self.library_label)
         self.statusBar().addPermanentWidget(self.model_label)
+        self._show_library()
         self.index_label.setText(i18n.tr("status.opening"))
         self.model_label.setText(i18n.tr("status.model_loading"))
 
@@ -165,6 +173,7 @@ class MainWindow(QMainWindow):
         b = self.backend
         b.library_loaded.connect(self.library_model.load)
         b.status_changed.connect(self._show_status)
+        b.status_failed.connect(self._status_failed)
         b.index_finished.connect(self._run_finished)
         b.index_failed.connect(self._run_failed)
         b.busy_changed.connect(self._busy_changed)
@@ -176,6 +185,8 @@ class MainWindow(QMainWindow):
         self.conversations_panel.rename_requested.connect(self.rename_conversation)
         self.conversations_panel.delete_requested.connect(self.delete_conversation)
         self.settings_action.triggered.connect(self.settings_flow.open)
+        self.settings_flow.restart_requested.connect(self.restart)
+        self.settings_flow.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         first = self.first_run
         first.add_folder_requested.connect(self.library_panel.choose_folder)
         first.add_paths_requested.connect(self.add_paths)
@@ -189,6 +200,14 @@ class MainWindow(QMainWindow):
     def _settings_changed(self, old: Settings, new: Settings) -> None:
         if new.ui_language != old.ui_language:
             i18n.set_language(i18n.resolve_language(new.ui_language))
+        if new.library != old.library:
+            self._show_library()
+
+    def restart(self) -> None:
+        """Close the window as on quitting (everything saved, every thread joined); `app.run` then starts the app
+        again with the same command line, on the library the settings name."""
+        self.restart_library = self.settings.library
+        self.close()
 
     def _settings_not_saved(self, reason: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
@@ -307,13 +326,14 @@ class MainWindow(QMainWindow):
 
     def _show_model_state(self) -> None:
         state, message = self.model_state
-        message = i18n.error(message) if state == "error" else message
+        message = i18n.error(message) if state in ("error", "unopened") else message
         if state == "ready":  # the library's model as the last status read it (an "auto" library can move to
             model = self.last_status.embedding_model if self.last_status else message  # e5 on its first Chinese text)
             self.model_label.setText(f"{i18n.tr('status.model_ready')} · {model}")
             self.model_label.setStyleSheet("color: #2e7d32;")
-        elif state == "error":
-            self.model_label.setText(i18n.tr("status.model_error", message=message[:120]))
+        elif state in ("error", "unopened"):  # unopened: the library could not be read (loaded once it can be)
+            self.model_label.setText(i18n.tr("status.model_error", message=message[:120]) if state == "error"
+                                     else i18n.tr("status.model_unopened"))
             self.model_label.setToolTip(literal_html(message))
             self.model_label.setStyleSheet("color: #c62828;")
         elif state == "preparing":
@@ -326,7 +346,28 @@ class MainWindow(QMainWindow):
                                      else i18n.tr("status.model_loading"))
             self.model_label.setStyleSheet("color: #8a6d00;")
 
+    def _show_library(self) -> None:
+        engine = self.backend.engine
+        self.library_label.show_library(engine.library.location, engine.library.shared, self.backend.opened_library,
+                                        self.settings.library)
+
+    def _status_failed(self, reason: Reason) -> None:
+        """The status could not be read (a library's server gone, a wrong password): said until a read succeeds."""
+        self.status_problem = reason
+        shown = i18n.error(reason)
+        self.index_label.setText(shown)
+        self.index_label.setToolTip(literal_html(shown))
+        self.index_label.setStyleSheet("color: #c62828;")
+
     def _show_status(self, status: IndexStatus) -> None:
+        if self.model_state[0] == "unopened":  # the library can be read now (its server is back, a password given):
+            self.model_state = ("loading", "")  # what the start could not do
+            self.backend.warm_up()
+            self.backend.reconcile(None)  # (its end reads the listings again)
+            self.chat.load_conversations()
+        self.status_problem = None
+        self.index_label.setStyleSheet("")
+        self.index_label.setToolTip("")
         self.last_status = status
         text = i18n.tr("status.index", indexed=status.files_indexed, failed=status.files_failed,
                        pending=status.files_pending, chunks=status.chunks_pending_embedding)
@@ -342,7 +383,9 @@ class MainWindow(QMainWindow):
 
     def _retranslate(self) -> None:
         self._show_model_state()
-        if self.last_status is not None:
+        if self.status_problem is not None:
+            self._status_failed(self.status_problem)
+        elif self.last_status is not None:
             self._show_status(self.last_status)
         report = getattr(self, "_last_report", None)
         if report is not None and not self.backend.busy and not report.cancelled:

@@ -1,16 +1,20 @@
-"""The API key in the config dir's .env file: written atomically, readable only by the owner, never logged.
+"""The secrets the window keeps: the API key in the config dir's .env file, and a library server's password in the OS
+keyring (else in .env); written atomically, readable only by the owner, never logged.
 
-The GUI writes it through `AppSettings.save_api_key`, on the settings thread; `use_api_key` then makes it the
-key of this process (on the GUI thread, once the file holds it)."""
+The GUI writes them through `AppSettings` (`save_api_key`, `save_library_password`), on the settings thread;
+`use_api_key` / `use_library_password` then make them this process's (on the GUI thread, once they are stored)."""
 
 from __future__ import annotations
 
 import os
 
 from desktop_rag.config import AppPaths, write_env_value
+from desktop_rag.engine import PASSWORD_VARIABLE, parse_server_url, save_keyring_password
 from desktop_rag.logs import register_secret
 
 KEY_NAME = "OPENAI_API_KEY"
+KEYRING = "keyring"  # where `write_library_password` kept a password (else the .env file's path)
+_password_set_here = False  # this process set PASSWORD_VARIABLE (a restart does not pass it on: see gui/app.py)
 
 
 def remember_secrets(key: str) -> None:
@@ -38,3 +42,33 @@ def use_api_key(key: str) -> None:
 
 def current_api_key() -> str:
     return os.environ.get(KEY_NAME, "")
+
+
+def remember_library_password(password: str) -> None:
+    """Redact a library password in logs from now on (as every secret: one of 8 characters or more)."""
+    register_secret(password)
+
+
+def write_library_password(paths: AppPaths, location: str, password: str) -> str:
+    """Keep the password of the library at `location` (a server's address): in the OS keyring when this system has
+    one (KEYRING; a password left in .env would be used first, so it goes), else as DESKTOP_RAG_LIBRARY_PASSWORD in
+    .env, 0600 (its path). Any thread; OSError names the file, never the password."""
+    remember_library_password(password)
+    if save_keyring_password(parse_server_url(location), password):
+        if paths.env_file.exists() and PASSWORD_VARIABLE in paths.env_file.read_text(encoding="utf-8"):
+            write_env_value(paths, PASSWORD_VARIABLE, "")
+        return KEYRING
+    write_env_value(paths, PASSWORD_VARIABLE, password)
+    return str(paths.env_file)
+
+
+def use_library_password(password: str) -> None:
+    """The library password this process connects with from now on."""
+    global _password_set_here
+    os.environ[PASSWORD_VARIABLE] = password
+    _password_set_here = True
+
+
+def library_password_set_here() -> bool:
+    """Whether this process set the library password (else it came from the environment or .env at start)."""
+    return _password_set_here

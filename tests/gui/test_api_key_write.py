@@ -13,7 +13,7 @@ from contextlib import contextmanager
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_rag.gui import secrets
+from desktop_rag import config
 from tests.gui.conftest import thread_name
 
 OLD_KEY = "sk-old-key-0123456789abcdef"
@@ -24,13 +24,14 @@ NEW_KEY = "sk-new-key-fedcba9876543210"
 def env_writes(monkeypatch):
     """The thread of every .env write (the real write runs: this only records where)."""
     threads: list[str] = []
-    write = secrets.atomic_write_text
+    write = config.atomic_write_text
 
     def audited(path, text, mode=None):
-        threads.append(thread_name())
+        if os.path.basename(path) == ".env":  # (settings.json is written the same way)
+            threads.append(thread_name())
         return write(path, text, mode)
 
-    monkeypatch.setattr(secrets, "atomic_write_text", audited)
+    monkeypatch.setattr(config, "atomic_write_text", audited)  # what config.write_env_value writes .env with
     return threads
 
 

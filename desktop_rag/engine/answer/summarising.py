@@ -25,7 +25,8 @@ from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient, LLMError
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
-from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, joined, sections
+from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
+from desktop_rag.engine.document.stored import joined
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.reasons import Reason

@@ -85,7 +85,7 @@ def _sentences(sections: Sequence[DocSection]) -> list[_Sentence]:
 
 
 def _chunk_starts(section: DocSection) -> list[int]:
-    """Where each chunk's new text starts in the section's text (the joining of summary_sections.joined)."""
+    """Where each chunk's new text starts in the section's text (the joining of document.stored.joined)."""
     starts, at, end = [], 0, None
     for chunk in section.chunks:
         if end is not None and chunk.char_start < end:

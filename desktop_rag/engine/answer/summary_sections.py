@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from desktop_rag.engine.document.stored import joined
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.paths import normalise_path
@@ -61,19 +62,6 @@ def document_chunks(store: Store, path: str) -> list[Hit]:
             raise UsageError.coded("nothing_to_summarise_because", path=_shown(path), why=record.error)
         raise UsageError.coded("nothing_to_summarise", path=_shown(path))
     return [Hit(r[0], 1.0, path, r[1], r[2], r[3], record.id, r[4], r[5], r[6], bool(r[7])) for r in rows]
-
-
-def joined(chunks: Sequence[Hit]) -> str:
-    """The chunks' text as one, each overlap with the previous chunk left out (offsets index the document)."""
-    parts: list[str] = []
-    end = None
-    for chunk in chunks:
-        if end is not None and chunk.char_start < end:
-            parts.append(chunk.text[min(end - chunk.char_start, len(chunk.text)):])
-        else:
-            parts.append(("\n\n" if parts else "") + chunk.text)
-        end = max(end or 0, chunk.char_end)
-    return "".join(parts)
 
 
 def top_heading(hit: Hit) -> str:

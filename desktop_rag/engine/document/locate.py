@@ -19,8 +19,8 @@ from desktop_rag.engine.store.values import Hit
 ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
 MAX_STRETCH = 1.5  # ... and the span between them may be at most this much longer than the passage
 
-# file states
-UNCHANGED, CHANGED, MISSING, UNKNOWN = "unchanged", "changed", "missing", "unknown"
+# file states (STORED: not on this computer; the text is the library's stored text, document/stored.py)
+UNCHANGED, CHANGED, MISSING, UNKNOWN, STORED = "unchanged", "changed", "missing", "unknown", "stored"
 # how the passage was found
 EXACT, MATCHED, PARTIAL, NOT_FOUND = "exact", "matched", "partial", "not_found"
 

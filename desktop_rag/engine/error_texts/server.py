@@ -26,6 +26,11 @@ TEXTS: dict[str, dict[str, str]] = {
               "(or set DESKTOP_RAG_LIBRARY_PASSWORD in .env).",
         "zh": "服务器 {server} 拒绝了角色“{user}”的密码。请在设置中输入正确的密码（或在 .env 中设置 "
               "`DESKTOP_RAG_LIBRARY_PASSWORD`）。"},
+    "error.server_needs_password": {
+        "en": "The server {server} asks for the password of role “{user}”, and none is saved on this computer. Enter "
+              "it in Settings → Library (or set DESKTOP_RAG_LIBRARY_PASSWORD in .env).",
+        "zh": "服务器 {server} 要求角色“{user}”的密码，但本机没有保存密码。请在“设置 → 资料库”中输入密码（或在 .env 中"
+              "设置 `DESKTOP_RAG_LIBRARY_PASSWORD`）。"},
     "error.server_not_allowed": {  # detail: the server's reason
         "en": "The server {server} does not let role “{user}” connect to database “{database}”: {detail}",
         "zh": "服务器 {server} 不允许角色“{user}”连接数据库“{database}”：{detail}"},
@@ -114,6 +119,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "server_check.library_older": {
         "en": "Library version {version} is older: the administrator must open it once to upgrade it.",
         "zh": "资料库版本 {version} 较旧：需要管理员打开一次完成升级。"},
+    "server_check.library_hidden": {
+        "en": "Library: there is one, but this role may not read it until it is granted a collection.",
+        "zh": "资料库：已存在，但当前角色在被授予合集之前无权读取它。"},
     "server_check.library_newer": {
         "en": "Library version {version} is newer than this app: update Desktop RAG.",
         "zh": "资料库版本 {version} 比本应用新：请更新 Desktop RAG。"},

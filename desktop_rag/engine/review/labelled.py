@@ -10,6 +10,7 @@ marked passage changed or vanished, or whose relevant documents are none in the 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,8 +139,13 @@ def document_id(corpus_id: str) -> str:
 
 
 def _queries(path: Path) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for number, line in _lines(path):
+    return {str(query_id): text for query_id, text in query_lines(path)}
+
+
+def query_lines(path: str | Path) -> Iterator[tuple[object, str]]:
+    """(_id, text) of each line of a JSONL file of {"_id", "text"} objects (`eval`, `search --queries`, `context
+    --queries`), read a line at a time: UsageError for a file that cannot be read, a line too long or malformed."""
+    for number, line in _lines(Path(path)):
         try:
             item = json.loads(line)
         except ValueError as exc:
@@ -147,8 +153,7 @@ def _queries(path: Path) -> dict[str, str]:
         if not isinstance(item, dict) or not isinstance(item.get("text"), str) or "_id" not in item:
             raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
                                    problem='no "_id" and "text"')
-        found[str(item["_id"])] = item["text"]
-    return found
+        yield item["_id"], item["text"]
 
 
 def _qrels(path: Path) -> dict[str, set[str]]:

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.engine import Collection
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
+
+log = logging.getLogger(__name__)
 
 
 class CollectionsController(QObject):
@@ -58,7 +62,13 @@ class CollectionsController(QObject):
 
     def refresh(self) -> None:
         engine = self.backend.engine
-        self.backend.run(lambda: tuple(engine.collections()), self._loaded, self.failed.emit)
+        self.backend.run(lambda: tuple(engine.collections()), self._loaded, self._listing_failed)
+
+    def _listing_failed(self, message: str) -> None:
+        """The listing could not be read (a library's server gone, a wrong password at start): the status bar says
+        why (its own read fails the same way) and the index run that follows once it can be read lists it again. No
+        message box for a read."""
+        log.warning("Collections could not be listed: %s", message)
 
     def _loaded(self, listing: tuple) -> None:
         self.listing = listing

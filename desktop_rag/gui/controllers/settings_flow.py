@@ -1,20 +1,22 @@
-"""Opening Settings and applying the result: key to .env and settings saved by AppSettings off the GUI thread,
-re-index check off the GUI thread, ask first."""
+"""Opening Settings and applying the result: key to .env, the library's password to the keyring (or .env) and
+settings saved by AppSettings off the GUI thread, re-index check off the GUI thread, ask first; a new library location
+offers to restart the app (the library open now stays in use until then)."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from desktop_rag.config import Settings
 from desktop_rag.gui import i18n
-from desktop_rag.gui.secrets import current_api_key
+from desktop_rag.gui.secrets import KEYRING, current_api_key
 from desktop_rag.gui.controllers.settings_work import ConnectionTests, ModelDownloads
 from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.threads.backend import Backend
+from desktop_rag.gui.views.library_settings import library_where
 from desktop_rag.gui.views.panel import show_plain
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
 
@@ -22,7 +24,12 @@ log = logging.getLogger(__name__)
 
 
 class SettingsFlow(QObject):
-    """The steps after the user presses OK in the Settings dialog; every change goes through `AppSettings`."""
+    """The steps after the user presses OK in the Settings dialog; every change goes through `AppSettings`.
+    `restart_requested`: the user chose to restart now on the library the settings name; `notice(text)`: a short
+    message for the status bar (where the library's password was kept)."""
+
+    restart_requested = Signal()
+    notice = Signal(str)
 
     def __init__(self, app_settings: AppSettings, backend: Backend, parent: QWidget) -> None:
         super().__init__(parent)
@@ -34,9 +41,14 @@ class SettingsFlow(QObject):
         self.dialog: SettingsDialog | None = None
         self._reindex_with: Settings | None = None  # re-index once these settings are saved
         self._after_language: Settings | None = None  # check these once the new language is in use
+        self._restart_for: tuple[Settings, bool] | None = None  # offer a restart once these are saved (index kept)
+        self._after_password: Settings | None = None  # check these once the library's password is saved and in use
+        self.restart_box: QMessageBox | None = None  # the open question
         app_settings.changed.connect(self._changed)
         app_settings.save_failed.connect(self._save_failed)
         app_settings.key_save_failed.connect(self._key_not_saved)
+        app_settings.library_password_saved.connect(self._password_saved)
+        app_settings.library_password_save_failed.connect(self._password_not_saved)
 
     def open(self) -> None:
         dialog = SettingsDialog(self.app_settings.current, current_api_key(), self.parent_widget)
@@ -66,28 +78,38 @@ class SettingsFlow(QObject):
         dialog, self.dialog = self.dialog, None
         if dialog is None or result != QDialog.DialogCode.Accepted:
             return
-        new, key = dialog.result_settings(), dialog.api_key()
+        new, key, password = dialog.result_settings(), dialog.api_key(), dialog.library.typed_password()
         dialog.deleteLater()
-        self.apply(new, key)
+        self.apply(new, key, password)
 
-    def apply(self, new: Settings, api_key: str | None = None) -> None:
-        """Save the key, switch the language, then check (on the reader thread) whether a re-index is needed.
+    def apply(self, new: Settings, api_key: str | None = None, library_password: str = "") -> None:
+        """Save the key and the library's password, switch the language, then check (on the reader thread) whether a
+        re-index is needed; a new library location is saved and a restart offered instead.
 
-        The key and the settings are written in this order on the settings thread: the key is in use before
+        The secrets and the settings are written in this order on the settings thread: they are in use before
         the new settings are announced."""
         if api_key is not None and api_key != current_api_key():
             self.app_settings.save_api_key(api_key)
+        if library_password and new.library:
+            self.app_settings.save_library_password(new.library, library_password)
         current = self.app_settings.current
+        if new.library.strip() not in (current.library.strip(), self.backend.opened_library):  # (back to the open
+            self._move_library(new)  # one: nothing to restart for)
+            return
         if new.ui_language != current.ui_language:  # the language changes first: questions come in it
             self._after_language = new
             self.app_settings.update(dataclasses.replace(current, ui_language=new.ui_language))
+            return
+        if library_password and new.library:  # the check reads the library: once the password is in use
+            self._after_password = new
             return
         self._check(new)
 
     def _check(self, new: Settings) -> None:
         engine = self.backend.engine
         self.backend.run(lambda: (engine.needs_reindex(new), engine.reembed_plan(new)),
-                         lambda answer: self._decide(new, bool(answer[0]), answer[1]))
+                         lambda answer: self._decide(new, bool(answer[0]), answer[1]),
+                         lambda message: self.notice.emit(i18n.tr("settings.not_applied", reason=i18n.error(message))))
 
     def _decide(self, new: Settings, needed: bool, plan: tuple[str, int, float] | None = None) -> None:
         parent, current = self.parent_widget, self.app_settings.current
@@ -109,7 +131,41 @@ class SettingsFlow(QObject):
         self._reindex_with = new if reindex else None  # a save that fails changes nothing: no re-index
         self.app_settings.update(new)  # saved off the GUI thread; `changed` reaches the window, backend and engine
 
+    def _move_library(self, new: Settings) -> None:
+        """Save a new library location; the library open now stays in use until the app starts again. Index settings
+        changed at the same time are not applied (they would change the library being left): the question says so."""
+        current = self.app_settings.current
+        kept = new.index_params != current.index_params
+        new = new.replace(**current.index_params)
+        self._restart_for = (new, kept)
+        self.app_settings.update(new)
+
+    def _offer_restart(self, kept: bool) -> None:
+        """Restart now (`restart_requested`), or later (window-modal, never a nested event loop)."""
+        text = i18n.tr("settings.library_restart_question", where=library_where(self.app_settings.current.library))
+        if kept:
+            text += "\n\n" + i18n.tr("settings.library_index_kept")
+        box = QMessageBox(QMessageBox.Icon.Question, i18n.tr("settings.library_restart_title"), text,
+                          QMessageBox.StandardButton.NoButton, self.parent_widget)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        now = box.addButton(i18n.tr("settings.library_restart_now"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(i18n.tr("settings.library_restart_later"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(now)
+        box.finished.connect(lambda _result: self._restart_answered(box, now))
+        self.restart_box = box
+        box.open()
+
+    def _restart_answered(self, box: QMessageBox, now) -> None:
+        self.restart_box = None
+        box.deleteLater()
+        if box.clickedButton() is now:
+            self.restart_requested.emit()
+
     def _changed(self, _old: Settings, new: Settings) -> None:
+        if self._restart_for is not None and new == self._restart_for[0]:
+            kept = self._restart_for[1]
+            self._restart_for = None
+            QTimer.singleShot(0, self, lambda: self._offer_restart(kept))  # after every reader took the new settings
         waiting = self._after_language
         if waiting is not None and new.ui_language == waiting.ui_language:
             self._after_language = None
@@ -122,5 +178,25 @@ class SettingsFlow(QObject):
         show_plain(self.parent_widget, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
                    i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=i18n.error(reason)))
 
+    def _password_saved(self, where: str) -> None:
+        """The password is kept and in use: the settings saved with it are checked now (the check reads the library),
+        then saved; applying them reads the library's status again, so one that a wrong or missing password kept
+        closed opens (MainWindow._show_status), no restart."""
+        self.notice.emit(i18n.tr("settings.library_password_saved_keyring") if where == KEYRING
+                         else i18n.tr("settings.library_password_saved_env", path=where))
+        self._check_after_password()
+
+    def _password_not_saved(self, reason: str) -> None:
+        show_plain(self.parent_widget, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
+                   i18n.tr("settings.library_password_save_failed", path=str(self.app_settings.paths.env_file),
+                           reason=i18n.error(reason)))
+        self._check_after_password()
+
+    def _check_after_password(self) -> None:
+        waiting, self._after_password = self._after_password, None
+        if waiting is not None:
+            self._check(waiting)
+
     def _save_failed(self, _reason: str) -> None:
         self._after_language = None  # the language could not be saved: stop here (the window says why)
+        self._restart_for = None  # nor a new library location: nothing to restart for

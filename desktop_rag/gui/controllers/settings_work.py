@@ -1,5 +1,6 @@
 """The work the Settings and Get-a-model dialogs ask for, run off the GUI thread on pools their owner holds: the
-connection test and model downloads. The dialogs only ask (signals) and show what they are told."""
+connection tests (the language model's, the library server's) and model downloads. The dialogs only ask (signals)
+and show what they are told."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QWidget
 from shiboken6 import isValid
 
-from desktop_rag.engine import check_connection, model_download
+from desktop_rag.engine import check_connection, check_server, model_download
+from desktop_rag.gui import i18n
+from desktop_rag.gui.secrets import remember_library_password
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool, owned_pool
+from desktop_rag.gui.views.library_settings import LibrarySettings
 from desktop_rag.gui.views.model_download_dialog import ModelDownloadDialog
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
 
@@ -70,8 +74,8 @@ class ModelDownloads(QObject):
 
 
 class ConnectionTests(QObject):
-    """The Settings dialog's connection test, on a pool of the window (the test outlives the dialog; closing the
-    window joins it)."""
+    """The Settings dialog's connection tests (the language model's, the library server's), on a pool of the window
+    (a test outlives the dialog; closing the window joins it)."""
 
     def __init__(self, owner: QWidget) -> None:
         super().__init__(owner)
@@ -79,6 +83,8 @@ class ConnectionTests(QObject):
 
     def serve(self, settings: SettingsDialog) -> None:
         settings.connection_test_requested.connect(lambda config: self._run(settings, config))
+        library = settings.library
+        library.test_requested.connect(lambda location, password: self._run_library(library, location, password))
 
     def _run(self, settings: SettingsDialog, config: object) -> None:
         worker = owned_pool(self.owner, "desktop-rag-connection-test").start(check_connection, config)
@@ -86,8 +92,18 @@ class ConnectionTests(QObject):
         worker.returned.connect(lambda message: tell(settings.show_test, 1, str(message)))
         worker.errored.connect(lambda message: tell(settings.show_test, 0, message))
 
+    def _run_library(self, view: LibrarySettings, location: str, password: str) -> None:
+        """engine.check_server: what the server has and what this role may see, a line each in the interface's
+        language; or why it could not be reached (a wrong password, no server there)."""
+        remember_library_password(password)  # redacted in logs before any thread sees it
+        worker = owned_pool(self.owner, "desktop-rag-connection-test").start(check_server, location, password)
+        tell = _teller(view)
+        worker.returned.connect(
+            lambda check: tell(view.show_test, int(check.ok), "\n".join(check.lines(i18n.language()))))
+        worker.errored.connect(lambda message: tell(view.show_test, 0, i18n.error(message)))
 
-def _teller(dialog: QDialog) -> Callable[..., None]:
+
+def _teller(dialog: QWidget) -> Callable[..., None]:
     """Calls a method of `dialog` unless the dialog has been deleted meanwhile (the work outlives it)."""
     def tell(method: Callable[..., None], *args: object) -> None:
         if isValid(dialog):

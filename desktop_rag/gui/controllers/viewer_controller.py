@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -17,18 +17,17 @@ from desktop_rag.engine import (
     NOT_FOUND,
     PAGES,
     PARTIAL,
+    STORED,
     UNKNOWN,
     Carrier,
     Hit,
     IndexedFile,
     Location,
-    Reason,
     find_in_pdf,
     is_paged,
     locate,
     location_text,
     open_pdf,
-    view_of,
 )
 from desktop_rag.gui import i18n
 from desktop_rag.gui.table_grid import GridText, grid_text
@@ -195,8 +194,10 @@ class ViewerController(QObject):
 
     def _banner(self, location: Location) -> None:
         view = self.view
-        if location.file_state == MISSING:
-            view.set_banner(tr("missing", path=location.path))
+        if location.file_state == MISSING:  # with the stored text when the library still holds it
+            view.set_banner(tr("missing_stored" if location.text else "missing", path=location.path))
+        elif location.file_state == STORED:
+            view.set_banner(tr("stored_text"), level="info")
         elif location.file_state == CHANGED:
             view.set_banner(tr("changed_found" if location.found else "changed_lost"), offer_reindex=True)
         elif location.file_state == UNKNOWN:
@@ -314,7 +315,7 @@ class ViewerController(QObject):
             return
         location = self.location
         path = (location.carrier if location is not None else "") or hit.path  # an attachment: its message
-        if not openable_file(path) or location is None or location.file_state == MISSING:
+        if not openable_file(path) or location is None or location.file_state in (MISSING, STORED):
             if self.view is not None:  # a .bat named like a report, a network path, a not-linked archive file
                 self.view.set_banner(tr("not_handed", path=path), level="info")
             return
@@ -355,12 +356,12 @@ def _indexed(record) -> IndexedFile | None:
 
 def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
-    e-mail's attachment: read from its message)."""
+    e-mail's attachment: read from its message); a file that is not on this computer, from the library's stored
+    text."""
     record, linked = engine.indexed_file(hit.path)
     indexed = _indexed(record)
-    if not linked:  # its path came from someone else's archive: nothing is read there
-        return Location(hit.path, view_of(hit.path), MISSING, NOT_FOUND, page=hit.page, passage=hit.text,
-                        error=Reason.of(tr("not_linked"))), None
+    if not linked:  # another computer's source (a shared library), an archive's: nothing is read at its path
+        return engine.stored_location(hit), None
     holder = engine.carrier(hit.path)
     carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
     pdf = None
@@ -372,9 +373,23 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
         except LoadError:  # opens it again, reports the reason
             return locate(hit, indexed, max_bytes=max_bytes, carrier=carrier), None
     try:
-        return locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
-                      carrier=carrier), pdf
+        location = locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
+                          carrier=carrier)
     except BaseException:
         if pdf is not None:
             pdf.close()
         raise
+    if location.file_state == MISSING:  # moved or deleted since it was indexed: the library's stored text, if held
+        return _stored_instead(engine, hit, location), pdf
+    return location, pdf
+
+
+def _stored_instead(engine, hit: Hit, missing: Location) -> Location:
+    """A file gone from this computer, shown from the text the library stored (still MISSING, so the banner says
+    so); `missing` as it is when the library no longer holds the file either."""
+    from desktop_rag.engine import UsageError
+
+    try:
+        return replace(engine.stored_location(hit), file_state=MISSING)
+    except UsageError:
+        return missing

@@ -5,7 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.config import AppPaths, Settings, save_settings
-from desktop_rag.gui.secrets import remember_secrets, use_api_key, write_api_key
+from desktop_rag.gui.secrets import (
+    remember_library_password,
+    remember_secrets,
+    use_api_key,
+    use_library_password,
+    write_api_key,
+    write_library_password,
+)
 from desktop_rag.gui.threads.worker_pool import WorkerPool
 
 
@@ -16,13 +23,17 @@ class AppSettings(QObject):
     Backend hands the new value to the engine through the index worker). A change that cannot be saved is
     dropped: `save_failed(reason)` says why, and the old value stays everywhere. The API key (not a Settings
     field: it lives in .env) is written on the same thread, in the same order: `key_saved` once it is in the
-    file and in use, or `key_save_failed(reason)` and the old key stays in use.
+    file and in use, or `key_save_failed(reason)` and the old key stays in use. A library server's password
+    likewise: `library_password_saved(where)` (the keyring, or the .env file's path) once stored and in use, or
+    `library_password_save_failed(reason)`.
     """
 
     changed = Signal(object, object)  # old Settings, new Settings (already saved)
     save_failed = Signal(str)  # why, for a message the user can act on
     key_saved = Signal()  # the API key is in .env and used from now on
     key_save_failed = Signal(str)  # why the API key could not be written (the previous key stays in use)
+    library_password_saved = Signal(str)  # secrets.KEYRING or the .env file's path; in use from now on
+    library_password_save_failed = Signal(str)  # why (the previous password stays in use)
 
     def __init__(self, paths: AppPaths, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -56,6 +67,26 @@ class AppSettings(QObject):
                                     self._key_not_saved)
         if worker is not None:
             self._pending += 1
+
+    def save_library_password(self, location: str, password: str) -> None:
+        """Keep the password of the library at `location` (the OS keyring, else .env) off the GUI thread, then use
+        it in this process; saved before settings asked for after it."""
+        remember_library_password(password)  # redacted in logs before any thread sees it
+        paths = self.paths
+        worker = self._saver.submit(lambda: write_library_password(paths, location, password),
+                                    lambda where: self._library_password_saved(password, where),
+                                    self._library_password_not_saved)
+        if worker is not None:
+            self._pending += 1
+
+    def _library_password_saved(self, password: str, where: str) -> None:
+        self._pending -= 1
+        use_library_password(password)
+        self.library_password_saved.emit(where)
+
+    def _library_password_not_saved(self, reason: str) -> None:
+        self._pending -= 1
+        self.library_password_save_failed.emit(reason)
 
     def _key_saved(self, key: str) -> None:
         self._pending -= 1

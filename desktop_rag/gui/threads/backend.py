@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine import Engine, IndexReport, IndexStatus
+from desktop_rag.engine import Engine, IndexReport, IndexStatus, Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.threads.index_worker import IndexRequest, IndexWorker
@@ -53,6 +53,8 @@ class Backend(QObject):
     """Everything that talks to the engine off the GUI thread. Signals carry immutable values."""
 
     status_changed = Signal(object)  # IndexStatus
+    status_failed = Signal(object)  # Reason: why the status could not be read (a library's server gone, a wrong
+    # password), shown in either language
     library_loaded = Signal(object)  # tuple of (SourceRecord, tuple[FileRecord, ...])
     index_finished = Signal(object)  # IndexReport
     index_failed = Signal(str)
@@ -66,6 +68,7 @@ class Backend(QObject):
         self.paths = paths
         self.app_settings = app_settings  # the one owner; the engine gets each change through the index worker
         self.engine = Engine(paths, app_settings.current)  # cheap: no disk or model access until used on a worker
+        self.opened_library = app_settings.current.library.strip()  # the location opened: Settings may name another
         self.engine.interface_language = i18n.language()  # a Chinese interface gets the multilingual model
         # reads and conversation edits, one at a time in order; at close, what is queued still runs
         self.reader = WorkerPool("desktop-rag-reader", 1, self, finish_queued=True)
@@ -103,8 +106,12 @@ class Backend(QObject):
     def start(self) -> None:
         """Load the model and the index in the background, then reconcile every source (resumes old runs)."""
         self.refresh()
-        self.indexer.submit(IndexRequest("warm_up"))
+        self.warm_up()
         self.indexer.submit(IndexRequest("index", None))
+
+    def warm_up(self) -> None:
+        """Load the model and the index in the background (again after the library could not be opened)."""
+        self.indexer.submit(IndexRequest("warm_up"))
 
     # ---- requests ----
 
@@ -214,8 +221,9 @@ class Backend(QObject):
             self._status_again = True
             return
         self._status_in_flight, self._status_again = True, False
-        engine = self.engine
-        self.run(engine.status, self._status_ready, self._status_error)
+        worker = None if self.stopped else self.reader.submit(self.engine.status, self._status_ready)
+        if worker is not None:
+            worker.errored.connect(lambda message: self._status_error(message, worker.exception))
 
     def _status_read_done(self) -> None:
         self._status_in_flight = False
@@ -230,8 +238,9 @@ class Backend(QObject):
         self.status_changed.emit(status)
         self._status_read_done()
 
-    def _status_error(self, message: str) -> None:
+    def _status_error(self, message: str, exception: BaseException | None) -> None:
         log.warning("Status refresh failed: %s", message)
+        self.status_failed.emit(Reason.of(exception or message))  # its codes: said again in a new language
         self._status_read_done()
 
     # ---- worker feedback ----

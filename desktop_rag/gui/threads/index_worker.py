@@ -49,7 +49,8 @@ class IndexWorker(QObject):
     file_event = Signal(object)  # FileEvent
     run_finished = Signal(object)  # IndexReport
     run_failed = Signal(str)
-    model_state = Signal(str, str)  # 'loading' | 'preparing' ("done/total") | 'ready' | 'error', message
+    model_state = Signal(str, str)  # 'loading' | 'preparing' ("done/total") | 'ready' | 'error' | 'unopened' (the
+    # library could not be read), message
     busy_changed = Signal(int)  # 1/0: PySide6 6.12 Signal(bool).emit drops a reference to True/False
     source_removed = Signal(str)
     settings_applied = Signal(object)  # Settings
@@ -145,7 +146,14 @@ class IndexWorker(QObject):
             self.run_failed.emit(i18n.error(exc))
 
     def _warm_up(self) -> None:
-        self.model_state.emit("loading", self.engine.index_model)
+        try:
+            model = self.engine.index_model  # the library's: a server that refuses or is gone fails here
+        except PASS_THROUGH:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - said in the window (the status read says why too)
+            self.model_state.emit("unopened", i18n.error(exc))
+            return
+        self.model_state.emit("loading", model)
         self.engine.on_model_progress = self._preparing
         self.warming = True
         try:

@@ -1,4 +1,5 @@
-"""The Settings dialog: language model provider and key, embedding model, chunking, retrieval, UI language."""
+"""The Settings dialog: language model provider and key, embedding model, chunking, retrieval, UI language, where the
+library is."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -27,14 +30,15 @@ from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
 from desktop_rag.engine import PRESETS, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.feedback_settings import FeedbackSettings
+from desktop_rag.gui.views.library_settings import LibrarySettings
 
 
 class SettingsDialog(QDialog):
     """Edits a copy of Settings plus the API key; `result_settings()` and `api_key()` after accept.
     `clear_answers_requested`: the user asked to remove the stored answers now (answered by `show_answers_cleared`);
     `connection_test_requested(config)`: test this model server (answered by `show_test`); `model_download_requested`:
-    open the Get-a-model dialog (answered by `use_downloaded_model`). A controller does the work
-    (gui/controllers/settings_work.py)."""
+    open the Get-a-model dialog (answered by `use_downloaded_model`); `library.test_requested`: test a library's
+    server (answered by `library.show_test`). A controller does the work (gui/controllers/settings_work.py)."""
 
     clear_answers_requested = Signal()
     connection_test_requested = Signal(object)
@@ -46,13 +50,27 @@ class SettingsDialog(QDialog):
         self.setMinimumWidth(560)
         self._settings = settings
         self.testing = False
-        layout = QVBoxLayout(self)
-        layout.addWidget(self._model_group(settings, api_key))
-        layout.addWidget(self._index_group(settings))
+        groups = QWidget(self)  # scrolled where the screen is lower than the groups (a 768-pixel laptop)
+        column = QVBoxLayout(groups)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self._model_group(settings, api_key))
+        column.addWidget(self._index_group(settings))
+        self.library = LibrarySettings(settings.library, self)  # this computer or a PostgreSQL server (issue 46)
+        column.addWidget(self.library)
+        scroll = QScrollArea(self)
+        scroll.setWidget(groups)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
         layout.addWidget(self.buttons)
+        screen = (parent.screen() if parent is not None else self.screen()).availableGeometry()
+        wanted = groups.sizeHint().height() + self.buttons.sizeHint().height() + 3 * layout.spacing() + 24
+        self.resize(max(560, groups.sizeHint().width() + 30), min(wanted, int(screen.height() * 0.92)))
 
     # ---- building ----
 
@@ -207,9 +225,12 @@ class SettingsDialog(QDialog):
         return problem
 
     def accept(self) -> None:
-        """OK, unless the API key cannot be sent (the message beside the key says why; nothing is saved)."""
+        """OK, unless the API key cannot be sent or the library's address cannot be used (the message beside it says
+        why; nothing is saved)."""
         if self._update_key_problem() is not None:
             self.key.setFocus()
+            return
+        if self.library.show_problem():
             return
         super().accept()
 
@@ -245,6 +266,7 @@ class SettingsDialog(QDialog):
             answer_cache=self.answer_cache.isChecked(),
             summary_budget_tokens=self.summary_budget.value() and max(self.summary_budget.value(), 1000),
             feedback=self.feedback.learn.isChecked(),
+            library=self.library.location(),
         )
 
     def api_key(self) -> str:

@@ -98,6 +98,10 @@ class StartScreen(QScrollArea):
         outer.addStretch(2)
         self.setWidget(host)
 
+    def library_on_server(self) -> None:
+        """The library open is on a server (issue 46): the card says where the index goes."""
+        i18n.bind(self.privacy, QLabel.setText, "start.private_server")  # (bound after "start.private": it wins)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         narrow = event.size().width() < self.NARROW

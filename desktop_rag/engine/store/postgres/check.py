@@ -20,9 +20,10 @@ class ServerCheck:
     role: str
     server_version: str
     pgvector: str  # its version, "available" (the administrator's first open installs it) or "" (missing)
-    library_version: int | None  # None: no library on the server yet
+    library_version: int | None  # None: no library on the server yet (or, with `hidden`, one this role cannot read)
     administrator: bool
     collections: tuple[str, ...]  # the ones this role may see
+    hidden: bool = False  # there is a library, but this role was granted nothing in it (so may not even read it)
 
     @property
     def ok(self) -> bool:
@@ -37,7 +38,9 @@ class ServerCheck:
         out.append(say("pgvector", version=self.pgvector) if self.pgvector not in ("", "available")
                    else say("pgvector_available") if self.pgvector else say("pgvector_missing"))
         version = self.library_version
-        if version is None:
+        if self.hidden:
+            out.append(say("library_hidden"))
+        elif version is None:
             out.append(say("library_none_admin" if self.administrator else "library_none"))
         elif version == schema.SCHEMA_VERSION:
             out.append(say("library_current", version=version))
@@ -66,9 +69,12 @@ def check_server(location: str, password: str = "") -> ServerCheck:
         version = db.execute("SHOW server_version").fetchone()[0].split()[0]
         installed = db.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
         available = db.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
-        found = db.execute(f"SELECT to_regclass('{schema.SCHEMA_NAME}.meta') IS NOT NULL").fetchone()[0]
+        found, readable = db.execute(  # the catalog, which every role reads (the schema itself needs a grant)
+            "SELECT count(*) > 0, bool_and(has_schema_privilege(n.oid, 'USAGE')) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = 'meta'",
+            (schema.SCHEMA_NAME,)).fetchone()
         library = None
-        if found:
+        if found and readable:
             row = db.execute(f"SELECT value FROM {schema.SCHEMA_NAME}.meta WHERE key = 'schema_version'").fetchone()
             library = int(row[0]) if row else 0
         owner = db.execute("SELECT pg_has_role(current_user, nspowner, 'USAGE') FROM pg_namespace "
@@ -81,7 +87,8 @@ def check_server(location: str, password: str = "") -> ServerCheck:
     finally:
         db.close()
     pgvector = installed[0] if installed else ("available" if available else "")
-    return ServerCheck(url.display, url.user, version, pgvector, library, administrator, names)
+    return ServerCheck(url.display, url.user, version, pgvector, library, administrator, names,
+                       hidden=bool(found and not readable))
 
 
 def _visible_collections(db) -> tuple[str, ...]:

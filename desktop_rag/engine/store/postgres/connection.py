@@ -139,10 +139,18 @@ def _connect(url: ServerUrl, application: str):
             raw._usock.settimeout(SOCKET_TIMEOUT_S)  # noqa: SLF001 - the connect timeout must not bound statements
             return raw
         except Exception as exc:  # noqa: BLE001
+            if password is None and _asked_for_password(exc):
+                raise ServerUnavailableError.coded("server_needs_password", server=url.display, user=url.user) from None
             last = exc
             if not _refused_tls(exc):
                 break
     raise server_error(last, url, connecting=True) from last
+
+
+def _asked_for_password(exc: Exception) -> bool:
+    """Whether pg8000 failed because the server asked for a password and none was given (its SCRAM path, the one
+    PostgreSQL uses by default, fails decoding the missing password; the others say so)."""
+    return isinstance(exc, AttributeError) or "no password was provided" in str(exc)
 
 
 def _tls(verify: bool, hostname: bool = True) -> ssl.SSLContext:
@@ -190,10 +198,23 @@ def server_error(exc: BaseException | None, url: ServerUrl, connecting: bool = F
             return ServerUnavailableError.coded(code, server=url.display, user=url.user, database=url.database,
                                                 detail=detail)
         return ServerError.coded("server_failed", server=url.display, state=state, detail=detail)
-    detail = _clean(str(exc), url) if exc is not None else ""
+    detail = _clean(_network_reason(exc), url) if exc is not None else ""
     if connecting:
         return ServerUnavailableError.coded("server_unreachable", server=url.display, detail=detail)
     return ServerGoneError.coded("server_gone", server=url.display, detail=detail)
+
+
+def _network_reason(exc: BaseException) -> str:
+    """The operating system's reason behind a driver's network error ("Connection refused", "timed out"), else the
+    driver's own text; without a closing full stop (the sentence around it has one)."""
+    seen, cause = 0, exc
+    while cause is not None and seen < 10:
+        if isinstance(cause, TimeoutError):
+            return "timed out"
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return str(exc).rstrip(". ")
 
 
 def _server_answer(exc: BaseException | None) -> BaseException | None:

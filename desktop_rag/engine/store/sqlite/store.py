@@ -43,8 +43,7 @@ class SqliteStore(SqlStore):
         if read_only:
             self._check_read_only_schema()
         else:
-            with self.transaction():
-                schema.migrate(self.db)
+            self._migrate()
         # Per-connection view of the keyword index's term statistics (no storage): document frequencies.
         self.db.execute(keyword_index.VOCABULARY_VIEW)
         if read_only:  # mode=ro already refuses writes to the file; this refuses them before SQLite tries
@@ -52,6 +51,12 @@ class SqliteStore(SqlStore):
 
     def close(self) -> None:
         self.db.close()
+
+    def _migrate(self) -> None:
+        """Create or upgrade the schema in one transaction (schema.migrate): the one write opening a connection may
+        make, on any thread."""
+        with self.transaction():
+            schema.migrate(self.db)
 
     def _check_read_only_schema(self) -> None:
         try:
