@@ -28,18 +28,22 @@ from desktop_rag.engine.ingest.parsing import SafeParser
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import Embedder, create_embedder, default_model, known_dimension
 from desktop_rag.engine.search import searching
-from desktop_rag.engine.search.cache import BoundedLRU, CachedQueries, query_vector_cache, result_cache
+from desktop_rag.engine.search.cache import (BoundedLRU, CachedQueries, cached_vectors, query_vector_cache,
+                                             result_cache, sentence_vector_cache)
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.library import Backend, Store, VectorSearch
 from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.language import interface_is_chinese, text_languages
 from desktop_rag.engine.text.lexicon import Lexicon, open_lexicon
-from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.text.terms import has_han
+from desktop_rag.engine.text.topics import Topics, topics
 
 log = logging.getLogger(__name__)
 
 DensePair = tuple[Embedder, VectorSearch]
 SUMMARY_ENTRIES, SUMMARY_BYTES = 4096, 16 * 1024 * 1024  # summaries a read-only engine keeps in memory
+TOPICS_ENTRIES = 256
 
 
 class Kept:
@@ -77,6 +81,9 @@ class Runtime:
         self._loaders_lock = threading.Lock()
         self.results = result_cache()  # ranked hits by query and library version (search.cache)
         self.query_vectors = query_vector_cache()  # question vectors by model id
+        self.sentence_vectors = sentence_vector_cache()  # answers' sentence vectors by model id and text
+        self._passage_count: tuple[int | None, int] = (None, 0)  # (library version, chunks) for topic rarity
+        self.topics = BoundedLRU(TOPICS_ENTRIES, TOPICS_ENTRIES * 4096)  # a question's topic terms by library version
         # a read-only library's section and document summaries (it cannot store them): reused by the next summary
         self.summaries = BoundedLRU(SUMMARY_ENTRIES, SUMMARY_BYTES)
         self._lexicon: Lexicon | None | bool = None  # once opened; False: unavailable
@@ -175,12 +182,33 @@ class Runtime:
         return vectors.size if vectors is not None else -1
 
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]:
-        """Cosine similarity of sentences to a question with the library's model (extractive answers)."""
+        """Cosine similarity of sentences to a question with the library's model (query and passage roles; answers'
+        sentence choice): each sentence's vector is kept in memory by model and text, the missing ones embedded in
+        one batch (bench/README.md, "The first line a person reads": what this costs an answer; asked again, nothing)."""
         if not sentences or not self.dense_now():
             return [0.0] * len(sentences)  # (while a background load runs, an answer does not wait for it)
         embedder, _ = self.dense_pair()
         question_vector = embedder.embed_queries([question])[0]
-        return [float(x) for x in embedder.embed(sentences) @ question_vector]
+        vectors = cached_vectors(embedder.embed, self.index_model, sentences, self.sentence_vectors)
+        return [float(x) for x in vectors @ question_vector]
+
+    def question_topics(self, question: str) -> Topics:
+        """The question's topic terms in this library (text/topics.py): rarity from the keyword index, renderings
+        and Chinese words from the word list when the question or the library holds Chinese; kept per library
+        version (the search and then the answer ask for the same question's)."""
+        store = self.store
+        version = store.library_version()
+        key = (question, version)
+        found = self.topics.get(key) if version is not None else None
+        if found is not None:
+            return found
+        lexicon = self.lexicon() if has_han(question) or len(library_languages(store)) > 1 else None
+        if version is None or self._passage_count[0] != version:
+            self._passage_count = (version, store.count_chunks())
+        found = topics(question, lexicon, store.document_frequency, self._passage_count[1])
+        if version is not None:
+            self.topics.put(key, found, 1024)
+        return found
 
     def search(self, text: str, k: int, within: Restriction, cancel: threading.Event | None = None,
                feedback: bool = False) -> searching.SearchHits:

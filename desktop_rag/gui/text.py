@@ -8,7 +8,7 @@ import sys
 
 from PySide6.QtCore import QUrl
 
-from desktop_rag.engine import is_paged, is_supported, query_terms, term_spans
+from desktop_rag.engine import is_paged, is_supported, markdown_tables, query_terms, term_spans
 
 CITE_SCHEME = "cite"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
@@ -55,15 +55,40 @@ def _reflow(text: str) -> str:
 
 
 def highlight_html(text: str, query: str) -> str:
-    """The passage as HTML (escaped) with every word keyword search matched for the query marked."""
-    text = _reflow(text)
+    """The passage as HTML (escaped) with every word keyword search matched for the query marked; its Markdown
+    tables as HTML tables of plain-text cells under their header row."""
+    terms = query_terms(query)
+    pieces, at = [], 0
+    for table in markdown_tables(text) if "|" in text else ():
+        pieces.append(_prose_html(text[at:table.start], terms))
+        pieces.append(_table_html(table, terms))
+        at = table.end
+    pieces.append(_prose_html(text[at:], terms))
+    return "".join(pieces)
+
+
+def _prose_html(text: str, terms) -> str:
+    return _marked(_reflow(text), terms).replace("\n\n", "<br><br>").replace("\n", "<br>")
+
+
+def _marked(text: str, terms) -> str:
     pieces, pos = [], 0
-    for start, end in _merged(term_spans(query_terms(query), text)):
+    for start, end in _merged(term_spans(terms, text)):
         pieces.append(html.escape(text[pos:start]))
         pieces.append(f'<span style="background-color:#ffe082;">{html.escape(text[start:end])}</span>')
         pos = end
     pieces.append(html.escape(text[pos:]))
-    return "".join(pieces).replace("\n\n", "<br><br>").replace("\n", "<br>")
+    return "".join(pieces)
+
+
+def _table_html(table, terms) -> str:
+    """A Markdown table (engine `markdown_tables`) as an HTML grid; every cell is escaped text."""
+    rows = []
+    if table.header is not None:
+        rows.append("<tr>" + "".join(f"<th bgcolor='#eef1f5'>{_marked(c.text, terms)}</th>" for c in table.header)
+                    + "</tr>")
+    rows += ["<tr>" + "".join(f"<td>{_marked(c.text, terms)}</td>" for c in cells) + "</tr>" for cells, _ in table.rows]
+    return "<table border='1' cellspacing='0' cellpadding='3'>" + "".join(rows) + "</table>"
 
 
 def _merged(spans: list[tuple[int, int, int]]) -> list[tuple[int, int]]:

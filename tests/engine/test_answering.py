@@ -210,3 +210,17 @@ def test_extractive_notice_speaks_the_question_language():
     done = list(Answerer(Settings(), lambda q, k: [Hit(1, 0.9, "/d.txt", None, "", "Water at 90 degrees.")], None)
                 .answer("What water temperature?"))[-1]
     assert "Settings" in done.notice and done.notice.count("No language model is configured") == 1
+
+
+def test_the_model_reads_first_the_passage_the_extractive_answer_would_lead_with(server):
+    """Issue 50 item 6: the same weighing orders the prompt's passages (and their [n])."""
+    from desktop_rag.engine.text.topics import Topic, Topics
+
+    coffee = Hit(1, 1.0, "/docs/coffee.txt", None, "", "The ideal range for brewing is between 90 and 96 degrees.")
+    tea = Hit(2, 0.8, "/docs/绿茶.md", None, "", "冲泡绿茶的水温一般在八十度左右。")
+    green_tea = Topics((Topic("绿茶", ("green", "tea"), 2.0),))
+    answerer = Answerer(Settings(), FakeSearch([coffee, tea]), client(server), topics_of=lambda _: green_tea)
+    sources = list(answerer.answer("绿茶用多少度的水？"))[0]
+    assert [h.chunk_id for h in sources.hits] == [2, 1]
+    (req,) = server.chat_requests()
+    assert "[1] 绿茶.md\n冲泡绿茶" in req.body["messages"][-1]["content"]

@@ -67,15 +67,20 @@ def test_the_gloss_widens_the_right_passages_lead(engine, monkeypatch, question)
     assert lead(glossed) > lead(_ranked(engine, question))
 
 
-def test_a_one_language_library_never_opens_the_word_list(tmp_path):
+def test_a_one_language_library_opens_the_word_list_only_to_read_a_chinese_question(tmp_path):
+    """No gloss in a one-language library; the word list is read only for a Chinese question's topic terms (its
+    words, issue 50: text/topics.py), never for a question in the library's own language."""
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "bus.txt").write_text(DOCS["bus.txt"], encoding="utf-8")
     engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64", ui_language="en"))
     try:
         engine.index([docs])
-        assert engine.search("公共汽车", 5)
+        engine.warm_up()
+        assert engine.search("When do the city buses run?", 5)
         assert not (engine.paths.data_dir / "lexicon.sqlite3").exists()
+        assert engine.search("公共汽车", 5)
+        assert (engine.paths.data_dir / "lexicon.sqlite3").exists()
     finally:
         engine.close()
 

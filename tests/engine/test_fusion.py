@@ -3,6 +3,7 @@ search declares them (signals.SIGNALS: each one's evidence and weight, summed by
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,12 +12,14 @@ from desktop_rag.engine.search import signals
 from desktop_rag.engine.search.fusion import (
     COVERED_DENSE_WEIGHT,
     GLOSS_WEIGHT,
+    TOPIC_WEIGHT,
     UNCOVERED_DENSE_WEIGHT,
     dense_coverage,
     dense_weight,
 )
 from desktop_rag.engine.search.question import Question, Version, plain
 from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.text.topics import Topic, Topics
 
 EN = frozenset({"en"})
 
@@ -203,3 +206,30 @@ def test_with_an_english_only_model_the_gloss_is_an_other_language_passage_s_key
     assert scores[2] > scores[1]  # the passage the gloss found beats the one only noise put first
     alone = dict(fused(dense, keyword, 5, query="green tea", dense_languages=EN, other_language=[1, 2]))
     assert scores[3] == alone[3] and scores[1] == alone[1]  # the others score as before
+
+
+def test_a_passage_naming_no_topic_term_ranks_below_one_naming_them_unless_far_stronger():
+    """Issue 50 item 4, the topic signal: for "绿茶用多少度的水？" the coffee guide (first in both lists: dense 0.747,
+    its words) ranked above the green-tea guide (0.714); it names no topic term, so it now stays below unless its
+    normalised dense score is TOPIC_DENSE_MARGIN higher. A passage that cannot be judged on the terms counts half."""
+    topics = Topics((Topic("绿茶", ("green tea",), 2.0), Topic("龙井", (), 1.0)))
+    question = dataclasses.replace(plain("绿茶用多少度的水？"), topics=topics)
+    hits = {1: Hit(1, 0.0, "coffee.txt", None, "Coffee", "Brew coffee with water between 90 and 96 degrees."),
+            2: Hit(2, 0.0, "tea.md", None, "绿茶", "冲泡绿茶的水温一般在八十度左右。"),
+            3: Hit(3, 0.0, "notes.txt", None, "", "Notes on water.")}
+    keyword = [(1, 5.0), (2, 4.0)]
+
+    def ranked(dense, asked=question):
+        pool = signals.Pool(asked, {"dense": dense, "keyword": keyword, "gloss": []}, None, hits, {}, frozenset())
+        return signals.fused(pool, 3)
+
+    close = [(1, 0.747), (2, 0.714), (3, 0.30)]
+    assert [cid for cid, _ in ranked(close, plain("绿茶用多少度的水？"))] == [1, 2, 3]  # no topic terms: as before
+    out = ranked(close)
+    assert [cid for cid, _ in out] == [2, 1, 3] and all(0.0 <= s <= 1.0 for _, s in out)
+    before = dict(ranked(close, plain("绿茶用多少度的水？")))
+    assert dict(out)[2] == pytest.approx((before[2] + TOPIC_WEIGHT * 2 / 3) / (1 + TOPIC_WEIGHT))  # 绿茶, not 龙井
+    longjing = dataclasses.replace(question, topics=Topics((Topic("龙井", (), 1.0),)))  # English text: not judged
+    assert dict(ranked(close, longjing))[3] == pytest.approx((before[3] + TOPIC_WEIGHT / 2) / (1 + TOPIC_WEIGHT))
+    far = [(1, 0.90), (2, 0.35), (3, 0.30)]  # the coffee guide far stronger by meaning: it keeps its place
+    assert [cid for cid, _ in ranked(far)][0] == 1

@@ -131,7 +131,10 @@ def test_a_passage_of_megabytes_already_in_a_library_is_answered_in_bounded_time
         compressed = time.monotonic() - start
     finally:
         engine.close()
-    assert isinstance(done, DoneEvent) and done.mode == "extractive" and "tomatoes" in done.answer, done
+    # answered from the big passage (which sentences lead is the selection's, measured in bench.extractive: with the
+    # tests' 64-dimension hashing embedder its meaning weight is noise among 30,000 look-alike sentences)
+    assert isinstance(done, DoneEvent) and done.mode == "extractive" and "sits near the" in done.answer, done
+    assert done.answer.splitlines()[0].endswith("[1]"), done.answer
     assert asked < MAX_SECONDS, asked
     assert compressed < MAX_SECONDS, compressed
     assert context["tokens_before"] > 400_000 and context["tokens_after"] < 2_000  # compressed to the budget

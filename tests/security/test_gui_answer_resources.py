@@ -186,7 +186,8 @@ def test_document_cannot_make_its_extractive_answer_load_files(gui_child, tmp_pa
     (docs / "zebra.md").write_text(
         "# Zebra report\n\n"
         "Zebra stripes confuse biting flies ![x](/dev/zero) according to the zebra field report.\n\n"
-        "The zebra stripes report links [the official zebra site](https://evil.example/zebra) for zebra stripes.\n\n"
+        "The zebra stripes report links [the official zebra site](https://evil.example/zebra) for zebra stripes "
+        "![y](/dev/zero).\n\n"
         "Zebra stripes <img src=file:%2Fdev%2Fzero> stay cool in the zebra stripes report [9].\n",
         encoding="utf-8")
     result = gui_child(DOCUMENT_TO_ANSWER, str(docs), str(tmp_path / "home"), timeout=180)
@@ -208,8 +209,8 @@ def test_extractive_answer_keeps_document_markup_as_text(qapp) -> None:
     from desktop_rag.gui.text import answer_markdown
     from desktop_rag.gui.views.safe_browser import MARKDOWN_FEATURES
 
-    text = ("Otters hold hands [while sleeping](https://evil.example/otters) in the otter study. "
-            "Otters use `tools <b>bold</b> and ![pic](missing-otter.png) in the otter study [7].")
+    text = ("Otters hold hands [while sleeping](https://evil.example/otters) and use `tools <b>bold</b> and "
+            "![pic](missing-otter.png) in the otter study [7].")  # one sentence: an answer quotes what answers
     hits = [Hit(chunk_id=1, score=1.0, path="/docs/otters.txt", page=None, heading="", text=text)]
     answer = extractive_answer("What does the otter study say about otters?", hits)
     document = QTextDocument()
@@ -224,7 +225,7 @@ def test_extractive_answer_keeps_document_markup_as_text(qapp) -> None:
                 links.append(fmt.anchorHref())
             it += 1
         block = block.next()
-    assert links == ["cite:1", "cite:1"]  # only the app's own citations: no document link, no forged [7]
+    assert links == ["cite:1"]  # only the app's own citation: no document link, no forged [7]
     shown = document.toPlainText()
     assert "[while sleeping](https://evil.example/otters)" in shown
     assert "`tools <b>bold</b>" in shown and "[7]" in shown

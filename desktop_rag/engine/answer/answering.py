@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from desktop_rag.engine.answer.citations import clean_citations
-from desktop_rag.engine.answer.extractive import Similarity, quoted_answer
+from desktop_rag.engine.answer.extractive import Similarity, TopicsOf, ordered_passages, quoted_answer
 from desktop_rag.engine.answer.llm import LLMClient, LLMError
 from desktop_rag.engine.answer.llm_config import config_problem
 from desktop_rag.engine.answer.prompting import (
@@ -45,13 +45,15 @@ class Answerer:
 
     def __init__(self, settings: Any, search: Search, llm: LLMClient | None,
                  similarity: Similarity | None = None, compress: Compress | None = None,
-                 replay: AnswerReplay | None = None) -> None:
+                 replay: AnswerReplay | None = None, topics_of: TopicsOf | None = None, model: str = "") -> None:
         self.settings = settings
         self.search = search
         self.llm = llm
         self.similarity = similarity  # sentence meaning, for extractive answers across languages
         self.compress = compress  # context compression before the prompt (answer/compression.py)
         self.replay = replay  # stored answers (answer/replay.py); None: the cache is off
+        self.topics_of = topics_of  # a question's topic terms in the library (text/topics.py), for sentence choice
+        self.model = model  # the embedding model behind `similarity` (its cosine floors: answer/selection.py)
 
     @property
     def mode(self) -> str:
@@ -148,6 +150,7 @@ class Answerer:
             return
         retrieved = hits
         budget = int(getattr(self.settings, "context_budget_chars", 8000))
+        hits = ordered_passages(question, hits, self.similarity, self.topics_of)  # the extractive answer's order
         if self.compress is not None:
             hits = self.compress(query, hits)
         messages, used = build_messages(question, hits, history, budget)
@@ -179,7 +182,8 @@ class Answerer:
     def _extractive(
         self, question: str, hits: list[Hit], searched: SourcesEvent, cancel: threading.Event | None
     ) -> Iterator[AnswerEvent]:
-        text, hits = quoted_answer(question, hits, similarity=self.similarity)  # hits with the quoted spans
+        text, hits = quoted_answer(question, hits, similarity=self.similarity, topics_of=self.topics_of,
+                                   model=self.model)  # hits with the quoted spans
         yield dataclasses.replace(searched, hits=tuple(hits))
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):

@@ -20,6 +20,7 @@ from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.store import answer_cache, summary_cache
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.text.topics import Topics
 
 
 class Loaded(Protocol):
@@ -35,6 +36,7 @@ class Loaded(Protocol):
     def embedder(self) -> Embedder: ...
     def sentence_similarity(self, question: str, sentences: list[str]) -> list[float]: ...
     def compress_passages(self, query: str, hits: Sequence[Hit]) -> list[Hit]: ...
+    def question_topics(self, question: str) -> Topics: ...
 
 
 def llm_config(loaded: Loaded) -> LLMConfig | None:
@@ -63,7 +65,8 @@ def answerer(loaded: Loaded, search: Callable[..., list[Hit]], extractive: bool 
     if client is not None and settings.answer_cache:
         replay = AnswerReplay(lambda: loaded.store, fingerprint(loaded, config), writable=not loaded.read_only,
                               conversation_id=conversation_id, feedback=settings.feedback)
-    return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay)
+    return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay,
+                    loaded.question_topics, loaded.index_model)
 
 
 def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from desktop_rag.engine.answer.extractive import Similarity, split_sentences, terms
+from desktop_rag.engine.answer.selection import Similarity
+from desktop_rag.engine.answer.sentences import split_sentences, terms
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store.values import Hit
 

@@ -122,7 +122,8 @@ def chunk_document(doc: ParsedDocument, size: int = 500, overlap: int = 50) -> l
     for section in doc.sections:
         text = section.text
         heading = _heading(section)
-        for start, end in split_text(text, size, overlap):
+        spans = [(0, len(text))] if section.whole and text.strip() else split_text(text, size, overlap)
+        for start, end in spans:
             chunks.append(
                 ChunkDraft(
                     ordinal=len(chunks),

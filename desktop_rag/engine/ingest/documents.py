@@ -19,6 +19,7 @@ class Section:
     page: int | None = None
     heading_path: tuple[str, ...] = ()
     ocr: bool = False  # the text was recognised from an image (a scan or a photo), not read from a text layer
+    whole: bool = False  # one chunk, never cut: a wide table's row group (ingest.tables)
 
 
 @dataclass(frozen=True)

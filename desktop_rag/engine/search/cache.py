@@ -1,4 +1,5 @@
-"""In-memory caches of search: ranked hits by query and library version, query vectors by model (LRU, bounded).
+"""In-memory caches of search: ranked hits by query and library version, query vectors by model, and the answers'
+sentence vectors by model and text (LRU, bounded).
 
 The result key holds everything a search depends on (`Engine.search`): the normalised query and its
 translations, the scope, k, min_score, the embedding model, whether dense search ran, and the library version
@@ -21,6 +22,7 @@ from desktop_rag.engine.store.values import Hit
 RESULT_ENTRIES = 256
 RESULT_BYTES = 32 * 1024 * 1024
 QUERY_VECTOR_ENTRIES = 1024
+SENTENCE_VECTOR_ENTRIES = 8192  # the answers' sentences (answer/selection.py): about 25 per answer
 _HIT_OVERHEAD = 200  # bytes of a Hit's fields besides its strings
 
 
@@ -91,18 +93,27 @@ class CachedQueries:
         return getattr(self._embedder, name)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        keys = [(self._model_id, t) for t in texts]
-        found = [self._cache.get(k) for k in keys]
-        missing = [i for i, v in enumerate(found) if v is None]
-        if missing:
-            fresh = self._embedder.embed_queries([texts[i] for i in missing])
-            for i, vector in zip(missing, fresh):
-                vector = np.array(vector, dtype=np.float32)
-                vector.flags.writeable = False  # shared between callers
-                found[i] = vector
-                self._cache.put(keys[i], vector, vector.nbytes + sys.getsizeof(texts[i]))
-        return np.stack(found)
+        return cached_vectors(self._embedder.embed_queries, self._model_id, texts, self._cache)
+
+
+def cached_vectors(embed: Any, model_id: str, texts: Sequence[str], cache: BoundedLRU) -> np.ndarray:
+    """`embed(texts)`, each text's vector remembered under (model id, text): the missing ones embedded in one batch."""
+    keys = [(model_id, t) for t in texts]
+    found = [cache.get(k) for k in keys]
+    missing = [i for i, v in enumerate(found) if v is None]
+    if missing:
+        fresh = embed([texts[i] for i in missing])
+        for i, vector in zip(missing, fresh):
+            vector = np.array(vector, dtype=np.float32)
+            vector.flags.writeable = False  # shared between callers
+            found[i] = vector
+            cache.put(keys[i], vector, vector.nbytes + sys.getsizeof(texts[i]))
+    return np.stack(found)
 
 
 def query_vector_cache() -> BoundedLRU:
     return BoundedLRU(QUERY_VECTOR_ENTRIES, QUERY_VECTOR_ENTRIES * 8192)
+
+
+def sentence_vector_cache() -> BoundedLRU:
+    return BoundedLRU(SENTENCE_VECTOR_ENTRIES, SENTENCE_VECTOR_ENTRIES * 2048)

@@ -152,6 +152,9 @@ __all__ = [
     "fuse",
     "normalise",
     "script_shares",
+    "TOPIC_WEIGHT",
+    "topic_precedence",
+    "topic_share",
 ]
 
 COVERED_DENSE_WEIGHT = 0.6
@@ -314,3 +317,39 @@ def fuse(parts: Sequence[tuple[Mapping[int, float], Callable[[int], float]]], k:
     fused = [(cid, score(cid)) for cid in order]
     fused.sort(key=lambda item: (-item[1], order[item[0]]))
     return fused[:k]
+
+
+# ---- topic precision (issue 50): the rule of the "topic" signal (signals.py) ------------------------------------
+
+TOPIC_WEIGHT = 0.15  # the topic signal's weight (bench/README.md, "Topic precision in ranking"); 0 turns the bonus off
+TOPIC_DENSE_MARGIN = 0.3  # how much stronger (normalised dense) an off-topic passage must be to stay above
+UNJUDGED_TOPIC = 0.5  # the topic share of a passage that cannot be judged on the terms (another language, names)
+
+
+def topic_share(coverage: float | None) -> float:
+    """A candidate's topic evidence: the share of the question's topic terms it names (None: it cannot be judged on
+    them, UNJUDGED_TOPIC)."""
+    return UNJUDGED_TOPIC if coverage is None else coverage
+
+
+def topic_precedence(fused: Sequence[tuple[int, float]], coverage: Mapping[int, float | None],
+                     dense: Mapping[int, float], weight: float = TOPIC_WEIGHT,
+                     margin: float = TOPIC_DENSE_MARGIN) -> list[tuple[int, float]]:
+    """`fused` (best first; each score holds `weight` x the candidate's `topic_share`, so it lies in [0, 1 + weight])
+    rescaled to [0, 1], best first (ties keep their order); then a candidate that names none of the question's topic
+    terms (`coverage` 0) is put below every candidate naming some that it outranks, unless its normalised dense score
+    (`dense`) is higher than that one's by `margin` or more: its words or the dictionary gloss alone never lift an
+    off-topic passage over an on-topic one ("泡龙井用什么温度的水？": the coffee guide, glossed "water temperature",
+    over the green-tea guide). No `coverage` (the question has no topic terms): `fused` as it is."""
+    if not coverage:
+        return list(fused)
+    scored = {cid: score / (1.0 + weight) for cid, score in fused}
+    order = {cid: i for i, (cid, _) in enumerate(fused)}
+    on_topic = [cid for cid in scored if (coverage.get(cid) or 0.0) > 0.0]
+    for cid in [c for c in scored if coverage.get(c) == 0.0]:
+        below = [scored[t] for t in on_topic if scored[t] <= scored[cid]
+                 and dense.get(cid, 0.0) - dense.get(t, 0.0) < margin]
+        if below:
+            scored[cid] = min(below) * (1.0 - 1e-9)
+            order[cid] = len(order) + order[cid]  # a tie goes to the one it must not outrank
+    return sorted(scored.items(), key=lambda item: (-item[1], order[item[0]]))

@@ -10,16 +10,12 @@ fusion.py's docstring); wrong senses mostly match nothing.
 
 from __future__ import annotations
 
-from desktop_rag.engine.text.lexicon import MAX_PHRASE_WORDS, MAX_WORD, WORD, Lexicon
+from desktop_rag.engine.text.lexicon import MAX_PHRASE_WORDS, MAX_WORD, WORD, Lexicon, plain_forms
 from desktop_rag.engine.text.terms import ENGLISH_STOPWORDS, HAN_RUN
+from desktop_rag.engine.text.topics import CHINESE_FUNCTION_WORDS
 
 MAX_GLOSS_CHARS = 500  # a long question is glossed by its beginning only (lookups are per character)
 MAX_GLOSS_WORDS = 64
-# Chinese words of asking and grammar: their senses ("what", "is", "of") would only add noise
-CHINESE_FUNCTION_WORDS = frozenset(
-    "什么 哪 哪个 哪些 哪里 哪儿 多少 几 谁 何 何时 怎么 怎样 如何 为什么 为何 是 的 了 在 和 与 有 被 把 吗 呢 么 个 "
-    "这 那 其 他 她 它 他们 之 于 以 为 及 或 由 对 从 到 中 上 下 时".split()
-)
 
 
 def gloss(question: str, language: str, lexicon: Lexicon) -> str:
@@ -52,17 +48,7 @@ def _phrase(words: list[str], lexicon: Lexicon) -> str | None:
     word = words[0]
     if word in ENGLISH_STOPWORDS:
         return None
-    return next((found for form in _plain_forms(word) if (found := lexicon.chinese(form))), None)
-
-
-def _plain_forms(word: str) -> list[str]:
-    """The word and what it may be inflected from ("cities" -> "city", "brewed" -> "brew", "brewe")."""
-    forms = [word]
-    for suffix, replacement in (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""),
-                                ("ing", "e")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            forms.append(word[: -len(suffix)] + replacement)
-    return forms
+    return next((found for form in plain_forms(word) if (found := lexicon.chinese(form))), None)
 
 
 def _into_english(question: str, lexicon: Lexicon) -> list[str]:

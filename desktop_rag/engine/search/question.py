@@ -19,6 +19,7 @@ from desktop_rag.engine.store.languages import library_languages
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.language import text_languages
 from desktop_rag.engine.text.lexicon import Lexicon
+from desktop_rag.engine.text.topics import Topics
 
 
 @dataclass(frozen=True)
@@ -38,13 +39,15 @@ class Version:
 class Question:
     """`asked`: the question (normalised: runs of white space made one space); `translations`: (language, text)
     by a language model; `others`: those translations as searched; `glosses`: the question's words in each library
-    language that neither it nor a translation is written in (keyword evidence only)."""
+    language that neither it nor a translation is written in (keyword evidence only); `topics`: its topic terms in
+    the library (text/topics.py; the search's topic signal, signals.py)."""
 
     text: str
     asked: Version
     translations: tuple[tuple[str, str], ...] = ()
     others: tuple[Version, ...] = ()
     glosses: tuple[str, ...] = ()
+    topics: Topics = Topics()
 
     @property
     def normalised(self) -> str:

@@ -9,6 +9,7 @@ the fused candidates) goes here; a new signal in fusion goes to signals.py.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Iterable
@@ -26,6 +27,7 @@ from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.library import Store, VectorSearch
 from desktop_rag.engine.text.lexicon import Lexicon
 from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.text.topics import Topics
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,7 @@ class Loaded(Protocol):
     def dense_pair(self) -> tuple[Embedder, VectorSearch]: ...
     def lexicon(self) -> Lexicon | None: ...
     def loaded_vectors(self) -> int: ...
+    def question_topics(self, question: str) -> Topics: ...
 
 
 def search(text: str, k: int, within: Restriction, loaded: Loaded, translator: Callable[[], Completer | None],
@@ -84,7 +87,8 @@ def _ranked(text: str, k: int, within: Restriction, loaded: Loaded, store: Store
     cached = None if key is None or keyword_only else loaded.results.get(key)
     if cached is not None:
         return SearchHits(cached, keyword_only=False, translations=asked.translations)
-    hits = retrieval.hybrid_search(asked, k, store, dense, settings.min_score, within=within)
+    asked = dataclasses.replace(asked, topics=loaded.question_topics(asked.normalised))  # (not in the key: the
+    hits = retrieval.hybrid_search(asked, k, store, dense, settings.min_score, within=within)  # version decides)
     if key is not None and not keyword_only and key == _result_key(asked, within, k, True, loaded, store, settings):
         loaded.results.put(key, tuple(hits), hits_size(hits))  # (nothing changed while it searched)
     return SearchHits(hits, keyword_only=keyword_only, translations=asked.translations)

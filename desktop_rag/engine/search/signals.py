@@ -4,8 +4,10 @@ its part of the result-cache key.
 A `Signal` either finds candidates (`finds`: a best-first list of (chunk id, score), as the three retrievers do) or
 only scores the candidates the others found; `evidence` is its score per candidate (0..1), `weight` its share of a
 candidate's fused score, and the fused score is the sum of weight x evidence over SIGNALS (fusion.fuse), in their
-order. `key` names what its evidence depends on besides the question, where the search looks, how many passages it
-keeps and the library's version (searching.py's cache key).
+order; a signal may also `settle` the fused list (every candidate, best first) by a rule of its own before it is cut
+(the topic signal: an off-topic passage stays below an on-topic one unless far stronger). `key` names what its
+evidence depends on besides the question, where the search looks, how many passages it keeps and the library's
+version (searching.py's cache key).
 
 The three retrievers share one rule for their weights, the convex combination measured in fusion.py (a candidate
 in the question's language: w x dense + (1 - w) x keyword; in another language: dense, with the dictionary gloss's
@@ -93,6 +95,15 @@ class Pool:
                 for cid, langs in self.written.items() if len(langs) == 1
                 for version in [by_language.get(next(iter(langs)), question.asked)]}
 
+    @cached_property
+    def topic_coverage(self) -> dict[int, float | None]:
+        """Each candidate's share of the question's topic terms (text/topics.py; None: it cannot be judged on them);
+        empty when the question has none."""
+        topics = self.question.topics
+        if not topics.terms:
+            return {}
+        return {cid: topics.coverage(f"{hit.heading}\n{hit.text}") for cid, hit in self.hits.items()}
+
     @property
     def dense_only(self) -> bool:
         """Other-language candidates are scored by meaning (a multilingual model that found something)."""
@@ -112,6 +123,7 @@ class Signal:
     weight: Callable[[Pool, int], float]  # its share of this candidate's fused score
     finds: Callable[[Search, Mapping[str, Scored]], Scored] | None = None  # its candidates (given earlier finds)
     key: Callable[[Keyed], Hashable] = _nothing  # its part of the result-cache key
+    settle: Callable[[Pool, Scored], Scored] | None = None  # its rule over the fused list (all candidates, best first)
 
 
 # ---- the dense retriever: meaning, the question's vector centred on its language (calibration.py) ----
@@ -181,11 +193,26 @@ def _gloss_key(keyed: Keyed) -> Hashable:
     return keyed.question.glosses
 
 
+# ---- topic precision (issue 50): the question's topic terms (its rarest content words, in either language) ----
+# Its evidence depends on the question and the library's version only (Runtime.question_topics), both in the key.
+
+
+def _topic_evidence(pool: Pool) -> dict[int, float]:
+    """The share of the question's topic terms each candidate names (fusion.topic_share)."""
+    return {cid: fusion.topic_share(coverage) for cid, coverage in pool.topic_coverage.items()}
+
+
+def _topic_precedence(pool: Pool, ranked: Scored) -> Scored:
+    """An off-topic candidate below the on-topic ones it outranks unless its meaning is far stronger (fusion.py)."""
+    return fusion.topic_precedence(ranked, pool.topic_coverage, pool.evidence["dense"])
+
+
 SIGNALS: tuple[Signal, ...] = (
     Signal("dense", lambda pool: fusion.normalise(pool.found["dense"]), lambda pool, cid: pool.rule.dense(cid),
            _dense_finds, _dense_key),
     Signal("keyword", _keyword_evidence, lambda pool, cid: pool.rule.keyword(cid), _keyword_finds),
     Signal("gloss", _gloss_evidence, lambda pool, cid: pool.rule.gloss(cid), _gloss_finds, _gloss_key),
+    Signal("topic", _topic_evidence, lambda pool, cid: fusion.TOPIC_WEIGHT, settle=_topic_precedence),
 )
 
 
@@ -202,10 +229,16 @@ def found(search: Search) -> dict[str, Scored]:
 
 
 def fused(pool: Pool, limit: int) -> Scored:
-    """The top `limit` candidates by the sum of each signal's weight x evidence (its evidence filled in first)."""
+    """The top `limit` candidates by the sum of each signal's weight x evidence (its evidence filled in first), after
+    the signals' rules over the whole list (`settle`)."""
     for signal in SIGNALS:
         pool.evidence[signal.name] = signal.evidence(pool)
-    return fusion.fuse([(pool.evidence[s.name], lambda cid, s=s: s.weight(pool, cid)) for s in SIGNALS], limit)
+    parts = [(pool.evidence[s.name], lambda cid, s=s: s.weight(pool, cid)) for s in SIGNALS]
+    ranked = fusion.fuse(parts, len({cid for evidence in pool.evidence.values() for cid in evidence}))  # all of them
+    for signal in SIGNALS:
+        if signal.settle is not None:
+            ranked = signal.settle(pool, ranked)
+    return ranked[:max(limit, 0)]
 
 
 def cache_key(keyed: Keyed) -> tuple:

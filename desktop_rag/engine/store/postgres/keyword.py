@@ -82,6 +82,25 @@ def search(db, query: str, limit: int, within: Restriction | None, budget: int) 
     return [(int(r[0]), float(r[1])) for r in rows]
 
 
+def document_frequency(db, word: str) -> int:
+    """About how many chunks hold `word` (a Chinese word, an English word or phrase): the fewest of its terms' (every
+    chunk holding the word holds each of its terms), counted as SQLite counts them (for a prefix term, the sum over
+    the words it begins: FTS5's term table), so both backends weigh a question's topic terms alike."""
+    counts = []
+    for term, prefix in keyword.query_terms(word):
+        term = fold(term)
+        if not term or len(term.encode("utf-8")) > MAX_LEXEME_BYTES:
+            continue
+        if prefix:
+            row = db.execute("SELECT count(*) FROM chunks c CROSS JOIN LATERAL unnest(c.terms) AS u "
+                             "WHERE c.terms @@ ?::tsquery AND starts_with(u.lexeme, ?)",
+                             (_quoted(term) + ":*", term)).fetchone()
+        else:
+            row = db.execute("SELECT count(*) FROM chunks c WHERE c.terms @@ ?::tsquery", (_quoted(term),)).fetchone()
+        counts.append(int(row[0]))
+    return min(counts, default=0)
+
+
 def _affordable(db, terms: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]:
     """The rarest terms while their estimated document frequencies fit the budget (the rarest always kept):
     estimates from PostgreSQL's statistics of `chunks.terms` (a word not among its most common is rare)."""

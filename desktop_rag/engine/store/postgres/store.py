@@ -112,6 +112,9 @@ class PostgresStore(SqlStore):
             within = Restriction(collection=within)
         return keyword.search(self.db, query, limit, within, KEYWORD_POSTINGS_BUDGET)
 
+    def document_frequency(self, word: str) -> int:
+        return keyword.document_frequency(self.db, word)
+
     def has_script(self, script: str) -> bool:
         return bool(self.db.execute("SELECT EXISTS (SELECT 1 FROM chunks WHERE text ~ ?)",
                                     (_SCRIPTS[script],)).fetchone()[0])

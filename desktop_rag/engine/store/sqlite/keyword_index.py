@@ -69,3 +69,10 @@ def _document_frequency(db: sqlite3.Connection, term: str, prefix: bool) -> int:
         "SELECT coalesce(sum(doc), 0) FROM chunks_fts_terms WHERE term >= ? AND term < ?", (term, upper)
     ).fetchone()
     return int(row[0])
+
+
+def document_frequency(db: sqlite3.Connection, word: str) -> int:
+    """About how many chunks hold `word` (a Chinese word, an English word or phrase): the fewest of its terms'
+    (every chunk holding the word holds each of its terms), from the index's own term counts."""
+    terms = keyword.query_terms(word)
+    return min((_document_frequency(db, *term) for term in terms), default=0)

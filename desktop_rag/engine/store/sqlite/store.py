@@ -126,6 +126,9 @@ class SqliteStore(SqlStore):
                        within: Restriction | int | None = None) -> list[tuple[int, float]]:
         return keyword_index.search(self.db, query, limit, within)
 
+    def document_frequency(self, word: str) -> int:
+        return keyword_index.document_frequency(self.db, word)
+
     def has_script(self, script: str) -> bool:
         pattern = _SCRIPTS[script]
         return bool(self.db.execute(f"SELECT EXISTS (SELECT 1 FROM chunks WHERE text GLOB '{pattern}')").fetchone()[0])

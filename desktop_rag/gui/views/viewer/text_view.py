@@ -1,9 +1,12 @@
-"""A document's text (.docx, .md, .txt) as plain text, scrolled to the passage, highlighted with extra selections."""
+"""A document's text (.docx, .md, .txt) as plain text, scrolled to the passage, highlighted with extra selections;
+its Markdown tables drawn as grids with their header (gui/table_grid.py)."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+from desktop_rag.gui.table_grid import BAR, HEADED_TOP, TOP, GridText, grid_text
 
 HIGHLIGHT = QColor(255, 224, 130)
 LIGHT = QColor(255, 245, 214)  # the rest of a passage whose focus sentences are highlighted (HIGHLIGHT)
@@ -24,8 +27,44 @@ def _selection(cursor: QTextCursor, colour: QColor) -> QTextEdit.ExtraSelection:
     return selection
 
 
+def _fixed_family() -> str:
+    """A fixed-width family that draws Chinese characters two columns wide (the grids' alignment), if installed."""
+    families = set(QFontDatabase.families())
+    for family in ("Noto Sans Mono CJK SC", "Sarasa Mono SC", "NSimSun", "MS Gothic", "Osaka"):
+        if family in families:
+            return family
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()
+
+
+class _GridLines(QSyntaxHighlighter):
+    """Draws a table grid's lines (gui/table_grid.py) in a fixed-width font, its header row bold: a line state
+    machine (outside, in a grid's header, in its body) carried from block to block, so only lines in view are
+    formatted."""
+
+    OUTSIDE, HEADER, BODY = -1, 1, 2
+
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)
+        self.grid = QTextCharFormat()
+        self.grid.setFontFamilies([_fixed_family()])
+        self.header = QTextCharFormat(self.grid)
+        self.header.setFontWeight(QFont.Weight.Bold)
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        state = self.previousBlockState()
+        if text.startswith((HEADED_TOP, TOP)) and text.endswith("+"):
+            starts = state not in (self.HEADER, self.BODY)
+            self.setCurrentBlockState(self.HEADER if starts and text.startswith(HEADED_TOP) else self.BODY)
+            self.setFormat(0, len(text), self.grid)
+        elif text.startswith(BAR) and state in (self.HEADER, self.BODY):
+            self.setCurrentBlockState(state)
+            self.setFormat(0, len(text), self.header if state == self.HEADER else self.grid)
+        else:
+            self.setCurrentBlockState(self.OUTSIDE)
+
+
 class TextPane(QPlainTextEdit):
-    """Read-only plain text (documents are untrusted: never rendered as HTML)."""
+    """Read-only plain text (documents are untrusted: never rendered as HTML); tables as text grids."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,17 +74,24 @@ class TextPane(QPlainTextEdit):
         self.focus: tuple[tuple[int, int], ...] = ()
         self.found: tuple[int, int] | None = None
         self.base_point_size = self.font().pointSizeF()
+        self.grid = GridText("")
+        self._grid_lines = _GridLines(self.document())
 
     def show_text(self, text: str, passage: tuple[int, int] | None,
-                  focus: tuple[tuple[int, int], ...] = ()) -> None:
-        """Show `text`; highlight and scroll to `passage` (start, end offsets into `text`) when given. With `focus`
+                  focus: tuple[tuple[int, int], ...] = (), grid: GridText | None = None) -> None:
+        """Show `text` (its tables as grids: `grid`, from `grid_text(text)`, made here when not given); highlight and
+        scroll to `passage` (start, end offsets into `text`) when given. With `focus`
         (spans inside the passage: the sentences an answer quoted or sent to the model) those are highlighted strongly, the rest of
         the passage lightly, and the first of them is scrolled to (with the passage's start when both fit)."""
-        self.setPlainText(text)
+        self.grid = grid = grid if grid is not None else grid_text(text)
+        shown = grid.text
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if grid.wrap
+                             else QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setPlainText(shown)
         if passage is not None:  # Python offsets count code points; the document counts UTF-16 units
-            passage = (utf16_position(text, passage[0]), utf16_position(text, passage[1]))
+            passage = tuple(utf16_position(shown, x) for x in grid.span(*passage))
         self.passage, self.found = passage, None
-        self.focus = tuple((utf16_position(text, a), utf16_position(text, b)) for a, b in focus) if passage else ()
+        self.focus = tuple(tuple(utf16_position(shown, x) for x in grid.span(a, b)) for a, b in focus) if passage else ()
         self._apply()
         if passage is not None:
             self.reveal(*self._scroll_span(passage))

@@ -1,0 +1,188 @@
+"""Which sentences answer a question, best first: the extractive answer's bullets, and the order in which passages
+reach a model.
+
+Every quotable sentence of the passages (answer/sentences.py) is weighed on four kinds of evidence:
+
+- meaning: its cosine with the question by the library's embedding model (query and passage roles), standardised
+  over the sentences (a z-score: the model's cosines sit in a narrow band);
+- words: its idf-weighted overlap with the question's terms, as a share of the best sentence's;
+- the kind of answer asked (answer/answer_kind.py): a quantity, a time, a person, a place, and whether the sentence
+  carries such a token;
+- the topic (text/topics.py): a sentence from a passage that names none of the question's topic terms never leads
+  while another passage names them, and a passage naming more of them weighs more.
+
+The best sentence leads; another follows only while its score is within FOLLOW_MARGIN of the lead's and it adds
+something (a sentence next to one already quoted must hold question terms they lack, or the asked kind), at most
+MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, and nothing is quoted, when no sentence
+has any evidence; when the lead is in the question's language, a good share of the question's content words is
+named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's measured floor; when the
+lead is in the other language and its cosine is below that language's floor. A model without measured floors
+(MEANING_FLOORS) refuses only when most content words are absent (MODEL_FREE_ABSENT) and the lead's passage names
+under half the topic terms. The weights and thresholds were chosen on questions outside the bench's samples
+(bench/README.md, "The first line a person reads").
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from desktop_rag.engine.answer.answer_kind import answer_kind, carries
+from desktop_rag.engine.answer.sentences import Sentence, terms
+from desktop_rag.engine.text.terms import has_han
+from desktop_rag.engine.text.topics import Topics
+from desktop_rag.engine.store.values import Hit
+
+# (question, sentences) -> similarity of each sentence to the question, by meaning (the embedding model)
+Similarity = Callable[[str, list[str]], list[float]]
+
+MEANING = 1.0  # weight of the standardised cosine
+WORDS = 0.25  # weight of the keyword overlap (0..1); without a model it takes MEANING's weight too
+KIND = 1.2  # a sentence carrying a token of the kind asked for
+TOPIC = 1.0  # the share of the question's topic terms its passage names (0..1)
+SENTENCE_TOPIC = 0.5  # ... and the sentence itself
+RANK = 5.0  # its passage's search score (0..1)
+MIN_SPREAD = 0.02  # the cosines' spread a z-score divides by at least (a few sentences' spread is noise)
+FOLLOW_MARGIN = 1.2  # a sentence follows the lead while its score is within this of the lead's
+MAX_BULLETS = 3
+NEUTRAL_TOPIC = 0.5  # the topic share of a passage that cannot be judged on the question's topic terms
+ABSENT_SHARE = 0.3  # the share of the question's content words no passage names, from which a weak lead refuses
+MODEL_FREE_ABSENT = 0.5  # the same, for a model whose cosines were not measured (then topic coverage decides)
+# the lead's cosine below which it is no answer: (in the question's language, in the other), by embedding model
+MEANING_FLOORS = {"bundled:multilingual-e5-small": (0.87, 0.745)}
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """What tells that the passages cannot answer: the share of the question's content words no passage of the
+    library names (text/topics.py), whether the question is Chinese, and the model's cosine floors (None: not
+    measured for this model)."""
+
+    absent: float = 0.0
+    chinese: bool = False
+    floors: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One sentence and what speaks for it."""
+
+    sentence: Sentence
+    meaning: float  # cosine with the question (0.0 without a model)
+    words: float  # keyword overlap, as a share of the best sentence's (0..1)
+    kind: bool  # carries a token of the kind of answer asked for
+    topical: float  # the share of the question's topic terms its passage names (0..1; NEUTRAL_TOPIC: not judged)
+    rank: float  # its passage's search score (0..1)
+    standard: float = 0.0  # `meaning` standardised over the sentences in its language weighed together
+    on_topic: float = 0.0  # the share of the topic terms the sentence itself names
+    words_weight: float = WORDS  # WORDS, or WORDS + MEANING when there is no model
+    matched: frozenset[str] = frozenset()  # the question's terms it holds
+
+    @property
+    def score(self) -> float:
+        return (MEANING * self.standard + self.words_weight * self.words + KIND * self.kind + TOPIC * self.topical
+                + SENTENCE_TOPIC * self.on_topic + RANK * self.rank)
+
+
+def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], similarity: Similarity | None,
+          topics: Topics) -> list[Evidence]:
+    """Every sentence's evidence, best first (ties: the earlier passage, then the earlier sentence)."""
+    if not sentences:
+        return []
+    meaning = similarity(question, [s.text for s in sentences]) if similarity is not None else [0.0] * len(sentences)
+    words = _overlap(question, sentences)
+    asked = terms(question)
+    kind = answer_kind(question)
+    covered = {i: _topical(topics, f"{hits[i].heading}\n{hits[i].text}") for i in {s.hit_index for s in sentences}}
+    standard = _standardised(meaning, sentences) if similarity is not None else [0.0] * len(sentences)
+    words_weight = WORDS if similarity is not None else WORDS + MEANING
+    found = [Evidence(s, m, w, carries(kind, s.text), covered[s.hit_index], hits[s.hit_index].score, z,
+                      _topical(topics, s.text), words_weight, asked & s.terms)
+             for s, m, w, z in zip(sentences, meaning, words, standard)]
+    return sorted(found, key=lambda e: (-e.score, e.sentence.hit_index, e.sentence.position))
+
+
+def _standardised(meaning: Sequence[float], sentences: Sequence[Sentence]) -> list[float]:
+    """Each cosine as a z-score among the sentences written in its language: the model gives a sentence in the
+    question's language a higher cosine than the same meaning in the other (bench/README.md)."""
+    groups: dict[bool, list[int]] = {}
+    for k, s in enumerate(sentences):
+        groups.setdefault(has_han(s.text), []).append(k)
+    out = [0.0] * len(sentences)
+    for members in groups.values():
+        values = [meaning[k] for k in members]
+        mean, spread = statistics.fmean(values), max(statistics.pstdev(values), MIN_SPREAD)
+        for k in members:
+            out[k] = (meaning[k] - mean) / spread
+    return out
+
+
+def _topical(topics: Topics, text: str) -> float:
+    """The passage's topic coverage; NEUTRAL_TOPIC when it cannot be judged (never excluded for it)."""
+    coverage = topics.coverage(text)
+    return NEUTRAL_TOPIC if coverage is None else coverage
+
+
+def _overlap(question: str, sentences: Sequence[Sentence]) -> list[float]:
+    """Each sentence's idf-weighted share of the question's terms (shorter sentences slightly favoured), scaled to
+    the best sentence's."""
+    asked = terms(question)
+    n = len(sentences)
+    idf = {t: math.log(1.0 + (n + 1) / (1 + sum(t in s.terms for s in sentences))) for t in asked}
+    raw = [sum(idf[t] for t in asked & s.terms) / (1.0 + 0.1 * math.log1p(len(s.terms))) for s in sentences]
+    top = max(raw, default=0.0)
+    return [r / top if top > 0 else 0.0 for r in raw]
+
+
+def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
+           boundary: Boundary = Boundary()) -> list[Evidence]:
+    """The sentences to quote, best first; [] when the passages cannot answer."""
+    pool = list(evidence)
+    if any(e.topical > 0 for e in pool):  # a passage naming none of the topic terms never leads
+        pool = [e for e in pool if e.topical > 0]
+    if not pool or not answers(pool[0], boundary):
+        return []
+    lead = pool[0]
+    picked = [lead]
+    for e in pool[1:]:
+        if len(picked) >= max_bullets or e.score < lead.score - FOLLOW_MARGIN:
+            break
+        if _adds(e, picked):
+            picked.append(e)
+    return picked
+
+
+def answers(lead: Evidence, boundary: Boundary) -> bool:
+    """Whether the best sentence is an answer at all (the knowledge boundary, as the module says)."""
+    if lead.words <= 0 and lead.meaning <= 0:
+        return False
+    if boundary.floors is None:
+        return not (boundary.absent >= MODEL_FREE_ABSENT and lead.topical < 0.5)
+    same_language, other_language = boundary.floors
+    if has_han(lead.sentence.text) != boundary.chinese:
+        return lead.meaning >= other_language
+    return boundary.absent < ABSENT_SHARE or lead.meaning >= same_language
+
+
+def _adds(candidate: Evidence, picked: Sequence[Evidence]) -> bool:
+    """A neighbour of a quoted sentence is quoted only when it holds question terms they lack, or carries the kind
+    asked for when none of them does."""
+    s = candidate.sentence
+    beside = any(p.sentence.hit_index == s.hit_index and abs(p.sentence.position - s.position) == 1 for p in picked)
+    if not beside:
+        return True
+    known = frozenset().union(*(p.matched for p in picked))
+    return bool(candidate.matched - known) or (candidate.kind and not any(p.kind for p in picked))
+
+
+def passage_order(evidence: Sequence[Evidence], count: int) -> list[int]:
+    """The passages' positions (0..count-1) by their best sentence's evidence, the topic rule applied as for the
+    lead; passages without a weighed sentence keep their order after the others."""
+    ranked: list[int] = []
+    topical = any(e.topical > 0 for e in evidence)
+    for e in sorted(evidence, key=lambda e: (topical and e.topical <= 0, -e.score)):
+        if e.sentence.hit_index not in ranked:
+            ranked.append(e.sentence.hit_index)
+    return ranked + [i for i in range(count) if i not in ranked]
