@@ -6,6 +6,7 @@ ends the reading at once. Defaults (Settings): 300 pages and 30 minutes a file."
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from pathlib import Path
@@ -47,8 +48,10 @@ def test_pages_after_the_time_limit_are_not_recognised_and_named(crafted: Path) 
     started = time.monotonic()
     doc = load(crafted, max_bytes=0, context=LoadContext(ocr_max_seconds=0.6))  # 0.01 minutes
     assert time.monotonic() - started < 60
-    assert str(doc.notes[-1]) == ("Page(s) 3-41 were not read by text recognition (OCR): the file's text "
-                                  "recognition reached its limit of 0.01 minutes (Settings)")
+    # how many pages fit in 0.6 s depends on the machine and its load: at least one is read, then the rest are named
+    cut = re.fullmatch(r"Page\(s\) (\d+)-41 were not read by text recognition \(OCR\): the file's text "
+                       r"recognition reached its limit of 0\.01 minutes \(Settings\)", str(doc.notes[-1]))
+    assert cut is not None and 2 <= int(cut.group(1)) <= 40, doc.notes[-1]
     assert "此文件的文字识别已达到 0.01 分钟的上限" in doc.notes[-1].text("zh")
 
 
