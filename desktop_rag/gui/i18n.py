@@ -305,8 +305,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "grade.partly": ("Partly right", "部分正确"),
     "grade.wrong": ("Wrong", "错误"),
     "grade.refused": ("Refused", "拒答"),
-    "grade.tip": ("Grade this answer (one click; click another grade to change it). Grades stay on this computer.",
-                  "评价这个回答（点一下即可；点另一个评价即可更改）。评价只保存在本机。"),
+    "grade.tip": ("Grade this answer (one click; click another grade to change it). Grades stay in your library, seen by you alone.",
+                  "评价这个回答（点一下即可；点另一个评价即可更改）。评价只保存在你的资料库中，只有你能看到。"),
     "grade.passage": ("Right passage: [{n}]", "正确段落：[{n}]"),
     "grade.passage_none": ("Right passage: none of them", "正确段落：都不是"),
     "grade.not_saved": ("The grade could not be saved: {reason}", "评价未能保存：{reason}"),
@@ -344,9 +344,9 @@ _TEXT: dict[str, tuple[str, str]] = {
                       "未评价 {ungraded}"),
     "review.signals_note": ("Sources opened: answers whose cited source was opened in the viewer. Asked again: "
                             "questions re-asked or rephrased soon after (or “are you sure?”); both suggest the answer "
-                            "did not satisfy. Recorded on this computer only.",
+                            "did not satisfy. Recorded in your library, for you alone.",
                             "打开来源：在查看器中打开了所引来源的回答。重复提问：不久后又问了相同或改写的问题"
-                            "（或“你确定吗”）；两者都说明回答可能不令人满意。只记录在本机。"),
+                            "（或“你确定吗”）；两者都说明回答可能不令人满意。只记录在你的资料库中，仅你可见。"),
     "review.empty": ("No answers yet: ask questions in the chat, then come back.",
                      "还没有回答：先在对话中提问，再回来查看。"),
     "review.refresh": ("Refresh", "刷新"),
@@ -394,8 +394,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                           "first, one marked wrong is not cited, for the same question)",
                           "从我的评价中学习（错误的回答不再复用；对同一问题，标为正确的段落排在最前，标为错误的不再引用）"),
     "settings.forget_grades": ("Forget all grades…", "删除所有评价…"),
-    "settings.forget_grades_tip": ("Remove every grade and marked passage on this computer",
-                                   "删除本机上的所有评价和标注段落"),
+    "settings.forget_grades_tip": ("Remove every grade and marked passage of yours in this library",
+                                   "删除你在此资料库中的所有评价和标注段落"),
     "settings.forget_grades_confirm": ("Remove every grade and every marked passage? This cannot be undone.",
                                        "删除所有评价和标注段落？此操作无法撤销。"),
     "settings.grades_forgotten": ("Grades removed: {count}.", "已删除评价：{count} 条。"),
