@@ -127,7 +127,7 @@ def test_hidden_imports_cover_the_lazily_imported_app_modules() -> None:
                  "desktop_rag.engine.engine", "desktop_rag.engine.ingest.parsing"):
         assert name in hidden, name
     for name in hidden:
-        if name.split(".")[0] == "mcp":  # the MCP SDK, imported lazily by `desktop-rag mcp`
+        if name.split(".")[0] in ("mcp", "keyring"):  # the MCP SDK (`desktop-rag mcp`), keyring's backends
             assert importlib.util.find_spec(name) is not None, name
             continue
         path = REPO / (name.replace(".", "/") + ".py")
@@ -326,3 +326,14 @@ def test_real_bundle_passes_its_self_test(tmp_path: Path) -> None:
     run = subprocess.run([str(app), "--self-test"], capture_output=True, text=True, timeout=600, env=env)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert not list((tmp_path / "dist").rglob("libtorch_cuda*")) and not list((tmp_path / "dist").rglob("libcudart*"))
+
+
+def test_the_server_client_packages_bring_the_metadata_they_read_at_import() -> None:
+    """pg8000 and scramp call importlib.metadata.version() when imported, keyring finds its backends through its
+    entry points: without their .dist-info folders a bundle could not open a library on a server."""
+    exec_spec()
+    analysis = Recorder.calls["Analysis"]
+    bundled = {target for _, target in analysis.kwargs["datas"]}
+    for name in ("pg8000", "scramp", "keyring"):
+        assert any(target.startswith(f"{name}-") and target.endswith(".dist-info") for target in bundled), name
+    assert "keyring.backends.SecretService" in analysis.kwargs["hiddenimports"]
