@@ -65,7 +65,6 @@ class Runtime:
 
     def __init__(self, paths: AppPaths, settings: Settings, backend: Backend) -> None:
         self.paths, self.settings, self.read_only = paths, settings, backend.read_only
-        self.backend = backend
         self._store = backend.store
         self.interface_language: str | None = None  # the GUI's language ("zh", "en"); None: settings/locale
         # a model's first-use preparation (the bundled e5's conversion, an ONNX export), from the loading thread
