@@ -37,10 +37,13 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "keyword": (["desktop_rag.engine.text.keyword.*"], ["tests/engine/test_keyword.py"]),
     "extractive": (["desktop_rag.engine.answer.extractive.*"],
                    ["tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py",
-                    "tests/engine/test_extractive_focus.py", "tests/engine/test_answer_selection.py"]),
+                    "tests/engine/test_extractive_focus.py", "tests/engine/test_answer_selection.py",
+                    "tests/engine/test_selection_rules.py"]),
     # issue 50: which sentences lead an extractive answer (weights, the asked kind, the knowledge boundary)
     "selection": (["desktop_rag.engine.answer.selection.*", "desktop_rag.engine.answer.answer_kind.*"],
-                  ["tests/engine/test_answer_selection.py", "tests/engine/test_extractive.py"]),
+                  ["tests/engine/test_answer_selection.py", "tests/engine/test_selection_rules.py",
+                   "tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py",
+                   "tests/engine/test_extractive_focus.py"]),
     "terms": (["desktop_rag.engine.text.terms.*"],  # the stemmer, stopwords and tokens keyword and extractive share
               ["tests/engine/test_terms.py", "tests/engine/test_keyword.py", "tests/engine/test_extractive_rules.py"]),
     "citations": (["desktop_rag.engine.answer.citations.*"],
