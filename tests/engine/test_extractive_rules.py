@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from desktop_rag.engine.answer import extractive
-from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, ordered_passages, split_sentences, terms
+from desktop_rag.engine.answer.extractive import (best_sentences, extractive_answer, ordered_passages,
+                                                  split_sentences, terms)
 from desktop_rag.engine.answer.sentences import is_heading_like
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.store.values import Hit
@@ -211,8 +212,9 @@ def test_while_the_model_loads_the_model_free_boundary_decides():
     a lead that has no cosine yet."""
     loading = lambda q, s: [0.0] * len(s)  # noqa: E731
     some_absent = Topics((Topic("parking", (), 1.0),), absent=0.4)
-    picked = best_sentences("Where is visitor parking, by the tram depot?", [hit(1, "Visitor parking is behind gate B.")],
-                            similarity=loading, topics_of=lambda _: some_absent, model="bundled:multilingual-e5-small")
+    parking = [hit(1, "Visitor parking is behind gate B.")]
+    picked = best_sentences("Where is visitor parking, by the tram depot?", parking, similarity=loading,
+                            topics_of=lambda _: some_absent, model="bundled:multilingual-e5-small")
     assert [s.text for s in picked] == ["Visitor parking is behind gate B."]
 
 

@@ -52,7 +52,8 @@ def test_when_no_passage_names_a_topic_term_the_topic_rule_excludes_nothing():
 def test_the_sentence_naming_the_topic_leads_a_tie_in_its_passage():
     green_tea = Topics((Topic("绿茶", ("green", "tea"), 2.0),))
     text = "Coffee beans keep for a month. Green tea keeps best in a sealed tin."
-    picked = best_sentences("绿茶怎么保存？", [hit(1, text)], similarity=cosines({}), topics_of=lambda _: green_tea)
+    picked = best_sentences("绿茶怎么保存？", [hit(1, text)], similarity=cosines({}),
+                            topics_of=lambda _: green_tea)
     assert [s.text for s in picked] == ["Green tea keeps best in a sealed tin."]
 
 
@@ -72,7 +73,7 @@ def test_each_languages_cosines_are_weighed_among_themselves():
     meaning = cosines({"second floor": 0.90, "closes": 0.80, "三楼": 0.80, "晚上": 0.74})
     lines = extractive_answer("Which rooms are upstairs?", [english, chinese], similarity=meaning,
                               topics_of=lambda _: Topics()).splitlines()
-    assert sorted(lines) == ["- The kitchen is on the second floor. [1]", "- 会议室在三楼。 [2]"]  # each its language's best
+    assert sorted(lines) == ["- The kitchen is on the second floor. [1]", "- 会议室在三楼。 [2]"]  # each language's best
 
 
 PANTHERS = "How many points did the Panthers defense give up?"
@@ -97,7 +98,6 @@ def test_the_model_reads_the_passages_naming_the_topic_first_whatever_their_rank
     coffee = hit(1, "Coffee water should be 96 degrees, hotter than tea water.", 1.0)
     tea = hit(2, "Green tea wants cooler water.", 0.5)
     other = hit(3, "The shop opens at nine.", 0.2)
-    ordered = ordered_passages("How hot should green tea water be?", [coffee, tea, other], topics_of=lambda _: green_tea)
+    ordered = ordered_passages("How hot should green tea water be?", [coffee, tea, other],
+                               topics_of=lambda _: green_tea)
     assert [h.chunk_id for h in ordered] == [2, 1, 3]
-
-
