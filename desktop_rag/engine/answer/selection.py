@@ -11,8 +11,8 @@ Every quotable sentence of the passages (answer/sentences.py) is weighed on four
 - the topic (text/topics.py): a sentence from a passage that names none of the question's topic terms never leads
   while another passage names them, and a passage naming more of them weighs more.
 
-Only the MEANING_SENTENCES sentences likeliest by the other evidence are weighed by meaning (each one's vector is
-made when the question is asked: on long passages that was most of an answer's time).
+Only the MEANING_SENTENCES sentences likeliest by the other evidence are weighed by meaning, and only they may be
+quoted (each one's vector is made when the question is asked: on long passages that was most of an answer's time).
 
 The best sentence leads; another follows only while its score is within FOLLOW_MARGIN of the lead's and it adds
 something (a sentence next to one already quoted must hold question terms they lack, or the asked kind), at most
@@ -20,9 +20,9 @@ MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, an
 has any evidence; when the lead is in the question's language, a good share of the question's content words is
 named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's measured floor; when the
 lead is in the other language and its cosine is below that language's floor. A model without measured floors
-(MEANING_FLOORS) refuses only when most content words are absent (MODEL_FREE_ABSENT) and the lead's passage names
-under half the topic terms. The weights and thresholds were chosen on questions outside the bench's samples
-(bench/README.md, "The first line a person reads").
+(MEANING_FLOORS) refuses only when at least half the content words are absent (MODEL_FREE_ABSENT) and the lead's
+passage names under half the topic terms. The weights and thresholds were chosen on questions outside the bench's
+samples (bench/README.md, "The first line a person reads"; `python -m bench.extractive --dev`).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], sim
 
 def _by_meaning(question: str, found: list[Evidence], similarity: Similarity) -> list[Evidence]:
     """The MEANING_SENTENCES sentences likeliest by the other evidence, with their cosines and z-scores; the rest
-    are not weighed further (each sentence weighed by meaning is embedded when asked: this bounds an answer's
+    are left out, never quoted (each sentence weighed by meaning is embedded when asked: this bounds an answer's
     time on long passages)."""
     likeliest = sorted(range(len(found)), key=lambda k: -found[k].score)[:MEANING_SENTENCES]
     kept = [found[k] for k in sorted(likeliest)]
