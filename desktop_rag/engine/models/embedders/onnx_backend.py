@@ -235,8 +235,7 @@ class OnnxEmbedder:
         pooled = np.zeros((len(ids), self._dimension), dtype=np.float32)
         for batch in token_batches([len(row) for row in ids], batch_size, BATCH_TOKENS):
             pooled[batch] = self._pooled([ids[i] for i in batch])
-        np.add.at(out, owner, pooled * np.asarray(weight, np.float32)[:, None])
-        out /= np.bincount(owner, weights=weight, minlength=len(texts)).astype(np.float32)[:, None]
+        np.add.at(out, owner, pooled * np.asarray(weight, np.float32)[:, None])  # the weighted mean, once normalised
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
     def embed(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:

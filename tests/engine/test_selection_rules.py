@@ -1,0 +1,103 @@
+"""The extractive answer's selection rules one by one (answer/selection.py): which neighbour follows the lead, how
+many bullets, the topic rule when nothing names a topic term, each language's cosines weighed among themselves,
+the model-free knowledge boundary at its edges, and the order a model reads the passages in."""
+
+from __future__ import annotations
+
+from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, ordered_passages, quoted_answer
+from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.text.topics import Topic, Topics
+
+
+def hit(n: int, text: str, score: float = 1.0) -> Hit:
+    return Hit(chunk_id=n, score=score, path=f"/docs/{n}.txt", page=None, heading="", text=text)
+
+
+def cosines(table: dict[str, float]):
+    """A stand-in for the model: each sentence's cosine by a word it holds (0.5 for the others)."""
+    def similarity(question: str, sentences: list[str]) -> list[float]:
+        return [next((v for k, v in table.items() if k in s), 0.5) for s in sentences]
+
+    return similarity
+
+
+def test_a_neighbour_holding_asked_words_the_lead_lacks_follows_it():
+    text = "Parking is free for staff. Visitors pay at the gate."
+    assert extractive_answer("Is parking free for visitors?", [hit(1, text)]).splitlines() == [
+        "- Parking is free for staff. [1]", "- Visitors pay at the gate. [1]"]
+
+
+def test_a_neighbour_that_adds_nothing_is_left_out_anywhere_in_the_passage():
+    text = "The office opens at nine. Leave is 25 days a year. Leave is 25 days per year for staff."
+    assert extractive_answer("How many days of leave?", [hit(1, text)]).splitlines() == [
+        "- Leave is 25 days a year. [1]"]
+
+
+def test_at_most_three_bullets_by_default_and_the_limit_asked_for():
+    five = [hit(i, f"Leave rule {i} applies to staff.") for i in range(1, 6)]
+    assert len(best_sentences("leave rule", five)) == 3
+    assert len(extractive_answer("leave rule", five).splitlines()) == 3
+    assert len(quoted_answer("leave rule", five)[0].splitlines()) == 3
+    assert len(best_sentences("leave rule", five, max_sentences=4)) == 4
+    assert extractive_answer("leave rule", five, max_sentences=1) == "- Leave rule 1 applies to staff. [1]"
+
+
+def test_when_no_passage_names_a_topic_term_the_topic_rule_excludes_nothing():
+    # the library names "cafeteria" elsewhere; the passages found do not: they still answer
+    cafeteria = Topics((Topic("cafeteria", (), 1.0),))
+    assert extractive_answer("When is lunch served?", [hit(1, "Lunch is served from noon to two.")],
+                             topics_of=lambda _: cafeteria) == "- Lunch is served from noon to two. [1]"
+
+
+def test_the_sentence_naming_the_topic_leads_a_tie_in_its_passage():
+    green_tea = Topics((Topic("绿茶", ("green", "tea"), 2.0),))
+    text = "Coffee beans keep for a month. Green tea keeps best in a sealed tin."
+    picked = best_sentences("绿茶怎么保存？", [hit(1, text)], similarity=cosines({}),
+                            topics_of=lambda _: green_tea)
+    assert [s.text for s in picked] == ["Green tea keeps best in a sealed tin."]
+
+
+def test_with_a_model_meaning_outweighs_repeating_the_questions_words():
+    text = "Staff may reset a password at the help desk. Forgotten sign-ins are handled by the IT office."
+    meaning = cosines({"IT office": 0.83, "help desk": 0.81})
+    picked = best_sentences("Where do staff reset a password?", [hit(1, text)], similarity=meaning,
+                            topics_of=lambda _: Topics())
+    assert picked[0].text == "Forgotten sign-ins are handled by the IT office."
+
+
+def test_each_languages_cosines_are_weighed_among_themselves():
+    """The model gives the question's language higher cosines: the Chinese passage's best sentence is judged against
+    the Chinese sentences, and is quoted beside the English best."""
+    english = hit(1, "The kitchen is on the second floor. The kitchen closes at six.")
+    chinese = hit(2, "会议室在三楼。会议室晚上关闭。")
+    meaning = cosines({"second floor": 0.90, "closes": 0.80, "三楼": 0.80, "晚上": 0.74})
+    lines = extractive_answer("Which rooms are upstairs?", [english, chinese], similarity=meaning,
+                              topics_of=lambda _: Topics()).splitlines()
+    assert sorted(lines) == ["- The kitchen is on the second floor. [1]", "- 会议室在三楼。 [2]"]  # each language's best
+
+
+PANTHERS = "How many points did the Panthers defense give up?"
+
+
+def test_without_measured_floors_half_the_words_absent_refuses_a_passage_naming_no_topic_term():
+    half_absent = Topics((Topic("panthers", (), 2.0),), absent=0.5)
+    off_topic = [hit(1, "The Broncos defense gave up 308 points.")]
+    answer = extractive_answer(PANTHERS, off_topic, similarity=cosines({}), topics_of=lambda _: half_absent)
+    assert answer == "The documents don't seem to contain the answer to this question."
+
+
+def test_without_measured_floors_a_passage_that_cannot_be_judged_on_the_topic_still_answers():
+    half_absent = Topics((Topic("panthers", (), 2.0),), absent=0.5)  # an English name says nothing of Chinese text
+    chinese = [hit(1, "黑豹队的防守只丢了308分。")]
+    answer = extractive_answer(PANTHERS, chinese, similarity=cosines({}), topics_of=lambda _: half_absent)
+    assert answer == "- 黑豹队的防守只丢了308分。 [1]"
+
+
+def test_the_model_reads_the_passages_naming_the_topic_first_whatever_their_rank():
+    green_tea = Topics((Topic("green tea", (), 1.0),))
+    coffee = hit(1, "Coffee water should be 96 degrees, hotter than tea water.", 1.0)
+    tea = hit(2, "Green tea wants cooler water.", 0.5)
+    other = hit(3, "The shop opens at nine.", 0.2)
+    ordered = ordered_passages("How hot should green tea water be?", [coffee, tea, other],
+                               topics_of=lambda _: green_tea)
+    assert [h.chunk_id for h in ordered] == [2, 1, 3]
