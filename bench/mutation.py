@@ -31,7 +31,8 @@ _STORE = "desktop_rag.engine.store.sql_store.xǁSqlStoreǁ"
 # a mutant must be caught by an assertion, and a 5 s speed test per mutant would not fit the budget.
 MODULES: dict[str, tuple[list[str], list[str]]] = {
     "fusion": (["desktop_rag.engine.search.fusion.*"],
-               ["tests/engine/test_fusion.py", "tests/engine/test_fusion_coverage.py"]),
+               ["tests/engine/test_fusion.py", "tests/engine/test_fusion_coverage.py",
+                "tests/engine/test_fusion_rules.py"]),
     "chunking": (["desktop_rag.engine.ingest.chunking.*"],
                  ["tests/engine/test_chunking.py", "tests/engine/test_chunking_cuts.py"]),
     "keyword": (["desktop_rag.engine.text.keyword.*"], ["tests/engine/test_keyword.py"]),
