@@ -168,3 +168,14 @@ def test_an_answer_embeds_only_its_likeliest_sentences_and_still_finds_the_answe
     picked = best_sentences("When is lunch served in the cafeteria?", hits, similarity=meaning)
     assert picked[0].text == "Lunch is served from noon to two in the cafeteria."
     assert len(embedded) == MEANING_SENTENCES < 60
+
+
+def test_an_english_question_s_topic_terms_count_as_its_words_in_a_chinese_sentence():
+    """Across languages the question shares no word with the sentences: its topic terms' renderings do ("department
+    manager" -> 部门主管), so the row naming the role leads though the model puts the other row a little closer."""
+    rows = "\n".join(["区域总经理的住宿费标准为每晚800元。", "部门主管的住宿费标准为每晚600元。"])
+    manager = Topic("department manager", ("部门主管",), 2.0)
+    flat = lambda q, s: [0.7825 if "区域" in x else 0.775 for x in s]  # noqa: E731 (the other row a bit closer)
+    picked = best_sentences("What is the hotel standard for a department manager?", [hit(1, rows)], similarity=flat,
+                            topics_of=lambda _: Topics((manager,)))
+    assert picked[0].text == "部门主管的住宿费标准为每晚600元。"

@@ -98,10 +98,7 @@ def test_an_answer_s_sentences_are_embedded_once(samples):
 
 
 @pytest.mark.parametrize("question", [
-    pytest.param("What is the reimbursement standard for hotels in first-tier cities for a department manager?",
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "led before main's MEANING_SENTENCES (16): weighing fewer sentences by meaning narrows the rows' "
-                     "spread and the 800 row's cosine (0.7776 vs 0.7740) outweighs the row's topic share by 0.011"))),
+    "What is the reimbursement standard for hotels in first-tier cities for a department manager?",
     "部门主管在一线城市的住宿费标准是多少？"])
 def test_a_question_over_the_reimbursement_table_leads_with_the_row_of_the_role_it_names(reimbursement, question):
     """The English question led with the regional general manager's row (800): the word list rendered "manager"

@@ -5,7 +5,8 @@ Every quotable sentence of the passages (answer/sentences.py) is weighed on four
 
 - meaning: its cosine with the question by the library's embedding model (query and passage roles), standardised
   over the sentences (a z-score: the model's cosines sit in a narrow band);
-- words: its idf-weighted overlap with the question's terms, as a share of the best sentence's;
+- words: its idf-weighted overlap with the question's terms and its topic terms' renderings in the other language
+  (text/topics.py: "department manager" -> 部门主管), as a share of the best sentence's;
 - the kind of answer asked (answer/answer_kind.py): a quantity, a time, a person, a place, and whether the sentence
   carries such a token;
 - the topic (text/topics.py): a sentence from a passage that names none of the question's topic terms never leads
@@ -96,8 +97,8 @@ def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], sim
     """Every sentence's evidence, best first (ties: the earlier passage, then the earlier sentence)."""
     if not sentences:
         return []
-    words = _overlap(question, sentences)
-    asked = terms(question)
+    asked = terms(question) | frozenset().union(*(terms(r) for t in topics.terms for r in t.renderings))
+    words = _overlap(asked, sentences)
     kind = answer_kind(question)
     covered = {i: _topical(topics, f"{hits[i].heading}\n{hits[i].text}") for i in {s.hit_index for s in sentences}}
     words_weight = WORDS if similarity is not None else WORDS + MEANING
@@ -146,10 +147,9 @@ def _named(topics: Topics, text: str) -> float:
     return NEUTRAL_TOPIC if topics.coverage(text) is None else topics.named_share(text)
 
 
-def _overlap(question: str, sentences: Sequence[Sentence]) -> list[float]:
-    """Each sentence's idf-weighted share of the question's terms (shorter sentences slightly favoured), scaled to
-    the best sentence's."""
-    asked = terms(question)
+def _overlap(asked: frozenset[str], sentences: Sequence[Sentence]) -> list[float]:
+    """Each sentence's idf-weighted share of the `asked` terms (shorter sentences slightly favoured), scaled to the
+    best sentence's."""
     n = len(sentences)
     idf = {t: math.log(1.0 + (n + 1) / (1 + sum(t in s.terms for s in sentences))) for t in asked}
     raw = [sum(idf[t] for t in asked & s.terms) / (1.0 + 0.1 * math.log1p(len(s.terms))) for s in sentences]
