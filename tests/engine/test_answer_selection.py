@@ -179,3 +179,13 @@ def test_an_english_question_s_topic_terms_count_as_its_words_in_a_chinese_sente
     picked = best_sentences("What is the hotel standard for a department manager?", [hit(1, rows)], similarity=flat,
                             topics_of=lambda _: Topics((manager,)))
     assert picked[0].text == "部门主管的住宿费标准为每晚600元。"
+
+
+def test_a_sentence_that_cannot_be_judged_on_the_topic_is_not_counted_against_it():
+    """A Chinese topic term without an English rendering cannot judge an English sentence (neutral), but a Chinese
+    sentence that does not name it is off the topic: with nothing else between them, the neutral one leads."""
+    text = "泡茶的水温要高。 The water should be hot."
+    longjing = Topics((Topic("龙井", (), 1.0),))
+    picked = best_sentences("龙井怎么泡？", [hit(1, text)], similarity=lambda q, s: [0.8] * len(s),
+                            topics_of=lambda _: longjing)
+    assert picked[0].text == "The water should be hot."
