@@ -51,25 +51,30 @@ def _window_with_answer(make_window, qtbot, llm_server, monkeypatch, docs: list[
 
 
 def _passage_char_boxes(pdf_path: Path, page_index: int, lines: list[str]) -> list[tuple[float, float, float, float]]:
-    """Independently of the viewer: PDFium's boxes of the passage's characters, top-left origin, in points."""
+    """Independently of the viewer: PDFium's boxes of the passage's characters, top-left origin, in points. PDFium is
+    not thread-safe and the viewer renders pages on its worker threads meanwhile: this holds the lock they hold (a
+    call without it crashed the test process once)."""
     import pypdfium2 as pdfium
 
-    doc = pdfium.PdfDocument(str(pdf_path))
-    try:
-        page = doc[page_index]
-        height = page.get_height()
-        textpage = page.get_textpage()
-        boxes = []
-        for line in lines:
-            searcher = textpage.search(line, match_case=True)
-            start, count = searcher.get_next()
-            for i in range(start, start + count):
-                left, bottom, right, top = textpage.get_charbox(i)
-                if right > left:
-                    boxes.append((left, height - top, right, height - bottom))
-        return boxes
-    finally:
-        doc.close()
+    from desktop_rag.engine.ingest.loaders.pdf_pages import PDFIUM_LOCK
+
+    with PDFIUM_LOCK:
+        doc = pdfium.PdfDocument(str(pdf_path))
+        try:
+            page = doc[page_index]
+            height = page.get_height()
+            textpage = page.get_textpage()
+            boxes = []
+            for line in lines:
+                searcher = textpage.search(line, match_case=True)
+                start, count = searcher.get_next()
+                for i in range(start, start + count):
+                    left, bottom, right, top = textpage.get_charbox(i)
+                    if right > left:
+                        boxes.append((left, height - top, right, height - bottom))
+            return boxes
+        finally:
+            doc.close()
 
 
 def _intersects(a, b) -> bool:
