@@ -16,6 +16,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 APP_NAME = "desktop-rag"
 HOME_ENV = "DESKTOP_RAG_HOME"
+LIBRARY_ENV = "DESKTOP_RAG_LIBRARY"  # where the library is (Settings.library; --library sets it)
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
 AUTO_MODEL = "auto"  # the multilingual model for a Chinese library or interface, else BUNDLED_MODEL
 SETTINGS_VERSION = 2  # 1 (no field): embedding_model was always written out, so the old default meant "auto"
@@ -178,7 +179,7 @@ _ENV_OVERRIDES = {
     "DESKTOP_RAG_EMBED_BATCH_SIZE": "embed_batch_size",
     "DESKTOP_RAG_CONTEXT_COMPRESSION": "context_compression",
     "DESKTOP_RAG_EMBED_RUNTIME": "embed_runtime",
-    "DESKTOP_RAG_LIBRARY": "library",
+    LIBRARY_ENV: "library",
     "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": "summary_request_limit",
 }  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 

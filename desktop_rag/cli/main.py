@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
-from desktop_rag.config import resolve_paths
+from desktop_rag.config import LIBRARY_ENV, resolve_paths
 from desktop_rag.engine import DesktopRagError, contain_panics, environment_language
 
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
@@ -176,8 +176,8 @@ def _filter_options(parser: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.library is not None:  # every command, and the window, open this library (config: DESKTOP_RAG_LIBRARY)
-        os.environ["DESKTOP_RAG_LIBRARY"] = "" if args.library.strip().lower() == "local" else args.library
+    if args.library is not None:  # every command, and the window, open this library (config.LIBRARY_ENV)
+        os.environ[LIBRARY_ENV] = "" if args.library.strip().lower() == "local" else args.library
     _start_logging(args)
     try:
         if args.self_test or args.command == "demo":

@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from desktop_rag.config import AppPaths, Settings, resource_path
+from desktop_rag.config import LIBRARY_ENV, AppPaths, Settings, resource_path
 from desktop_rag.engine import PASSWORD_VARIABLE
 from desktop_rag.gui import gc_guard
 from desktop_rag.gui.secrets import library_password_set_here
@@ -89,9 +89,6 @@ def run(paths: AppPaths, settings: Settings) -> int:
     return code
 
 
-LIBRARY_VARIABLE = "DESKTOP_RAG_LIBRARY"
-
-
 def relaunch_command(library: str, argv: Sequence[str] | None = None,
                      environ: Mapping[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
     """The command line and environment that start this app again on `library` (the settings' choice): the same
@@ -112,9 +109,9 @@ def relaunch_command(library: str, argv: Sequence[str] | None = None,
             command.append(arg)
     env = dict(os.environ if environ is None else environ)
     if library.strip():
-        env[LIBRARY_VARIABLE] = library.strip()
+        env[LIBRARY_ENV] = library.strip()
     else:
-        env.pop(LIBRARY_VARIABLE, None)
+        env.pop(LIBRARY_ENV, None)
     if library_password_set_here():
         env.pop(PASSWORD_VARIABLE, None)
     return command, env
