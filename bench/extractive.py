@@ -190,8 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ceiling", action="store_true", help="also the plain-cosine baseline on the gold paragraph")
     parser.add_argument("--dump", type=Path, help="write each question's answer as a JSON line here")
     parser.add_argument("--cost", action="store_true", help="also where sentence vectors are made (see above)")
-    parser.add_argument("--dev", action="store_true",
-                        help="tuning questions: drawn (seed %d) from those the reported sample leaves out" % DEV_SEED)
+    parser.add_argument("--dev", type=int, nargs="?", const=150, default=0, metavar="N",
+                        help="N tuning questions a set (default 150), drawn (seed %d) from those the reported sample "
+                             "(--limit) leaves out" % DEV_SEED)
     args = parser.parse_args(argv)
     qa_sets.dev = args.dev
     sets = build(args.sets.split(","), args.limit, args.xquad_en, args.cmrc)

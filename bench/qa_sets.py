@@ -48,17 +48,19 @@ class QASet:
 
 
 DEV_SEED = 7  # `--dev`: questions drawn with this seed from those the SEED sample left out (for tuning)
-dev = False  # bench.extractive --dev sets it: tuning never looks at the reported sample
+dev = 0  # bench.extractive --dev N sets it: N tuning questions a set, never from the reported sample
 
 
 def _sample(rows: list, n: int) -> list:
+    """The reported sample: `n` rows drawn with SEED (a set no larger is used whole); with `dev`, that many rows
+    drawn with DEV_SEED from those the reported sample leaves out instead."""
     if len(rows) <= n:
         return rows
     picked = random.Random(SEED).sample(range(len(rows)), n)
     if not dev:
         return [rows[i] for i in picked]
     rest = sorted(set(range(len(rows))) - set(picked))
-    return [rows[i] for i in random.Random(DEV_SEED).sample(rest, min(n, len(rest)))]
+    return [rows[i] for i in random.Random(DEV_SEED).sample(rest, min(dev, len(rest)))]
 
 
 def _qa_rows(name: str) -> list[dict]:
