@@ -1,10 +1,15 @@
 """The extractive answer's selection rules one by one (answer/selection.py): which neighbour follows the lead, how
 many bullets, the topic rule when nothing names a topic term, each language's cosines weighed among themselves,
-the model-free knowledge boundary at its edges, and the order a model reads the passages in."""
+the model-free knowledge boundary at its edges, the order a model reads the passages in, and the lead quoted with
+the sentence that continues it."""
 
 from __future__ import annotations
 
-from desktop_rag.engine.answer.extractive import best_sentences, extractive_answer, ordered_passages, quoted_answer
+import pytest
+
+from desktop_rag.engine.answer.extractive import (MAX_SENTENCE_CHARS, best_sentences, extractive_answer,
+                                                  ordered_passages, quoted_answer)
+from desktop_rag.engine.answer.sentences import Sentence, continues
 from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.topics import Topic, Topics
 
@@ -101,3 +106,94 @@ def test_the_model_reads_the_passages_naming_the_topic_first_whatever_their_rank
     ordered = ordered_passages("How hot should green tea water be?", [coffee, tea, other],
                                topics_of=lambda _: green_tea)
     assert [h.chunk_id for h in ordered] == [2, 1, 3]
+
+
+# ---- the lead quoted with the sentence that continues it -----------------------------------------------------------
+
+BOARD = "The board met in Lyon in May. It chose Ann Lee as its chair. Parking at the venue is free."
+CLOSE = cosines({"Lyon": 0.84, "Ann Lee": 0.83})  # the continuation is near the lead by meaning
+
+
+def test_a_sentence_continuing_the_lead_is_quoted_with_it_in_one_bullet():
+    answer, focused = quoted_answer("What did the board do in May?", [hit(1, BOARD)], similarity=CLOSE,
+                                    topics_of=lambda _: Topics())
+    assert answer.splitlines()[0] == "- The board met in Lyon in May. It chose Ann Lee as its chair. [1]"
+    start, end = focused[0].focus[0]
+    assert BOARD[start:end] == "The board met in Lyon in May. It chose Ann Lee as its chair."
+
+
+def test_in_chinese_the_continuation_follows_without_a_space():
+    text = "董事会五月在里昂开会。它选出了李安为主席。会场停车免费。"
+    lines = extractive_answer("董事会在哪里开会？", [hit(1, text)], similarity=cosines({"里昂": 0.84, "李安": 0.83}),
+                              topics_of=lambda _: Topics()).splitlines()
+    assert lines[0] == "- 董事会五月在里昂开会。它选出了李安为主席。 [1]"
+
+
+def test_a_next_sentence_that_does_not_refer_back_stays_a_bullet_of_its_own():
+    text = BOARD.replace("It chose", "Members chose")
+    lines = extractive_answer("What did the board do in May?", [hit(1, text)], similarity=CLOSE,
+                              topics_of=lambda _: Topics()).splitlines()
+    assert lines[0] == "- The board met in Lyon in May. [1]"
+
+
+def test_a_continuation_far_weaker_than_the_lead_is_not_joined():
+    far = cosines({"Lyon": 0.90, "Ann Lee": 0.70, "Parking": 0.70})
+    lines = extractive_answer("What did the board do in May?", [hit(1, BOARD)], similarity=far,
+                              topics_of=lambda _: Topics()).splitlines()
+    assert lines == ["- The board met in Lyon in May. [1]"]
+
+
+def test_only_the_sentence_right_after_the_lead_in_its_passage_continues_it():
+    text = "The board met in Lyon in May. Parking at the venue is free. It chose Ann Lee as its chair."
+    lines = extractive_answer("What did the board do in May?", [hit(1, text)], similarity=CLOSE,
+                              topics_of=lambda _: Topics()).splitlines()
+    assert lines[0] == "- The board met in Lyon in May. [1]"
+
+
+@pytest.mark.parametrize("text, refers_back", [
+    ("It chose a chair.", True), ("However, it rained.", True), ("这项规定自五月起生效。", True),
+    ("它位于河边。", True), ("但他没有来。", True), ("Italy won.", False), ("Thessaloniki is a city.", False),
+    ("但丁写了神曲。", False), ("那不勒斯在意大利。", False), ("The board met.", False),
+])
+def test_which_sentences_refer_back(text, refers_back):
+    assert continues(Sentence(text, 0, 1, frozenset())) is refers_back
+    assert not continues(Sentence(text, 0, 1, frozenset(), span=(0, 5)))  # a table row never does
+
+
+def test_a_joined_quote_is_clipped_at_two_sentences_length():
+    long_lead = "The board met in Lyon " + "and talked " * 20 + "in May."
+    long_next = "It chose Ann Lee " + "after a vote " * 30 + "as its chair."
+    lines = extractive_answer("What did the board do in May?", [hit(1, f"{long_lead} {long_next}")], similarity=CLOSE,
+                              topics_of=lambda _: Topics()).splitlines()
+    quote = lines[0][2:-4]
+    assert quote.startswith(long_lead + " It chose") and quote.endswith("…")
+    assert len(quote) == 2 * MAX_SENTENCE_CHARS
+
+
+def test_the_continuation_is_not_quoted_again_as_a_bullet_of_its_own():
+    text = "The board met in Lyon. It chose Ann Lee in May. Parking at the venue is free."
+    lines = extractive_answer("When did the board meet in Lyon?", [hit(1, text)],  # only the continuation has a time
+                              similarity=cosines({"Lyon": 0.90, "Ann Lee": 0.70}), topics_of=lambda _: Topics())
+    assert lines.splitlines() == ["- The board met in Lyon. It chose Ann Lee in May. [1]"]
+
+
+def test_the_continuation_holding_a_word_the_lead_lacks_is_not_quoted_again():
+    text = "The board met in Lyon. It named Ann Lee chair. Parking at the venue is free."
+    lines = extractive_answer("board chair Lyon", [hit(1, text)], similarity=CLOSE, topics_of=lambda _: Topics())
+    assert lines.splitlines() == ["- The board met in Lyon. It named Ann Lee chair. [1]"]
+
+
+def test_a_lead_that_continues_the_sentence_before_it_is_quoted_after_that_one():
+    text = "Parking at the venue is free. The board met in Lyon in May. It chose Ann Lee as its chair."
+    lines = extractive_answer("Who did the board choose as chair?", [hit(1, text)],
+                              similarity=cosines({"Lyon": 0.83, "Ann Lee": 0.86}), topics_of=lambda _: Topics())
+    assert lines.splitlines()[0] == "- The board met in Lyon in May. It chose Ann Lee as its chair. [1]"
+
+
+def test_three_sentences_continuing_each_other_around_the_lead_are_one_quote():
+    text = "The board met in Lyon in May. It chose Ann Lee as its chair. She takes office in June. Parking is free."
+    lines = extractive_answer("What did the board decide about its chair?", [hit(1, text)],
+                              similarity=cosines({"Lyon": 0.84, "Ann Lee": 0.86, "June": 0.84}),
+                              topics_of=lambda _: Topics())
+    assert lines.splitlines() == ["- The board met in Lyon in May. It chose Ann Lee as its chair. She takes office in "
+                                  "June. [1]"]

@@ -36,8 +36,11 @@ def _as_markdown_text(sentence: str) -> str:
     return _MARKDOWN_ACTIVE.sub(r"\\\1", sentence)
 
 
-def _clip(sentence: str) -> str:
-    return sentence if len(sentence) <= MAX_SENTENCE_CHARS else sentence[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
+def _clip(sentence: Sentence) -> str:
+    """A quote's text, at most MAX_SENTENCE_CHARS for each sentence it holds."""
+    limit = MAX_SENTENCE_CHARS * sentence.parts
+    text = sentence.text
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 # The app's own help text (a bundled sample) answers questions about the app, not about the user's documents.
@@ -116,7 +119,7 @@ def quoted_answer(question: str, hits: Sequence[Hit], max_sentences: int = 3, si
     picked = best_sentences(question, hits, max_sentences, similarity, topics_of, model)
     if not picked:
         return message("no_answer_in_documents", "zh" if has_han(question) else "en"), list(hits)
-    lines = [f"- {_as_markdown_text(_clip(s.text))} [{s.hit_index + 1}]" for s in picked]
+    lines = [f"- {_as_markdown_text(_clip(s))} [{s.hit_index + 1}]" for s in picked]
     return "\n".join(lines), _focused(hits, picked)
 
 

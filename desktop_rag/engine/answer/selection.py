@@ -15,27 +15,32 @@ Every quotable sentence of the passages (answer/sentences.py) is weighed on four
 Only the MEANING_SENTENCES sentences likeliest by the other evidence are weighed by meaning, and only they may be
 quoted (each one's vector is made when the question is asked: on long passages that was most of an answer's time).
 
-The best sentence leads; another follows only while its score is within FOLLOW_MARGIN of the lead's and it adds
-something (a sentence next to one already quoted must hold question terms they lack, or the asked kind), at most
-MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, and nothing is quoted, when no sentence
-has any evidence; when the lead is in the question's language, a good share of the question's content words is
-named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's measured floor; when the
-lead is in the other language and its cosine is below that language's floor. A model without measured floors
-(MEANING_FLOORS) refuses only when at least half the content words are absent (MODEL_FREE_ABSENT) and the lead's
-passage names under half the topic terms. The weights and thresholds were chosen on questions outside the bench's
-samples (bench/README.md, "The first line a person reads"; `python -m bench.extractive --dev`).
+The best sentence leads, quoted in one bullet with the sentence after it when that one continues it (opens by
+referring back: "它", "这", "However") and is within FOLLOW_MARGIN of its score, and with the one before it when it
+continues that one: the answer is often in the continuation ("The board met in May. It chose Lyon."), and a sentence
+that continues another is half a statement alone. Another follows only while its score is within FOLLOW_MARGIN of
+the lead's and it adds something (a sentence next to one already quoted must hold question terms they lack, or the
+asked kind), at most MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, and nothing is
+quoted, when no sentence has any evidence; when the lead is in the question's language, a good share of the
+question's content words is named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's
+measured floor; when the lead is in the other language and its cosine is below that language's floor. A model
+without measured floors (MEANING_FLOORS) refuses only when at least half the content words are absent
+(MODEL_FREE_ABSENT) and the lead's passage names under half the topic terms. The weights and thresholds were
+chosen on questions outside the bench's samples (bench/README.md, "The first line a person reads"; `python -m
+bench.extractive --dev`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from desktop_rag.engine.answer.answer_kind import answer_kind, carries
-from desktop_rag.engine.answer.sentences import Sentence, terms
+from desktop_rag.engine.answer.sentences import Sentence, continues, joined, terms
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.text.topics import Topics
 from desktop_rag.engine.store.values import Hit
@@ -165,7 +170,7 @@ def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
         pool = [e for e in pool if e.topical > 0]
     if not pool or not answers(pool[0], boundary):
         return []
-    lead = pool[0]
+    lead = _with_continuations(pool[0], pool)
     picked = [lead]
     for e in pool[1:]:
         if len(picked) >= max_bullets or e.score < lead.score - FOLLOW_MARGIN:
@@ -173,6 +178,26 @@ def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
         if _adds(e, picked):
             picked.append(e)
     return picked
+
+
+def _with_continuations(lead: Evidence, pool: Sequence[Evidence]) -> Evidence:
+    """The lead quoted with the sentence of its passage it continues (answer/sentences.py: it opens by referring
+    back) and the one that continues it if that one is near the lead's score: one bullet."""
+    before = _beside(lead, pool, -1, -math.inf) if continues(lead.sentence) else None
+    after = _beside(lead, pool, 1, lead.score - FOLLOW_MARGIN)
+    parts = [e for e in (before, lead, after if after is not None and continues(after.sentence) else None) if e]
+    if len(parts) == 1:
+        return lead
+    return dataclasses.replace(lead, sentence=functools.reduce(joined, (e.sentence for e in parts)),
+                               kind=any(e.kind for e in parts), matched=frozenset().union(*(e.matched for e in parts)))
+
+
+def _beside(lead: Evidence, pool: Sequence[Evidence], step: int, floor: float) -> Evidence | None:
+    """The weighed sentence `step` places from the lead in its passage, if both are prose and it scores `floor` or
+    more."""
+    s = lead.sentence
+    return next((e for e in pool if e.sentence.hit_index == s.hit_index and e.sentence.position == s.position + step
+                 and s.span is None and e.sentence.span is None and e.score >= floor), None)
 
 
 def answers(lead: Evidence, boundary: Boundary) -> bool:
@@ -188,11 +213,11 @@ def answers(lead: Evidence, boundary: Boundary) -> bool:
 
 
 def _adds(candidate: Evidence, picked: Sequence[Evidence]) -> bool:
-    """A neighbour of a quoted sentence is quoted only when it holds question terms they lack, or carries the kind
-    asked for when none of them does."""
+    """A neighbour of a quote (or a sentence inside one: a lead quoted with its continuations) is quoted only when it
+    holds question terms the quotes lack, or carries the kind asked for when none of them does."""
     s = candidate.sentence
-    beside = any(p.sentence.hit_index == s.hit_index and abs(p.sentence.position - s.position) == 1 for p in picked)
-    if not beside:
+    if not any(p.sentence.hit_index == s.hit_index
+               and p.sentence.position - 1 <= s.position <= p.sentence.position + p.sentence.parts for p in picked):
         return True
     known = frozenset().union(*(p.matched for p in picked))
     return bool(candidate.matched - known) or (candidate.kind and not any(p.kind for p in picked))

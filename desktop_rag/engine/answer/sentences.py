@@ -27,6 +27,12 @@ _WORD_TAIL = max(map(len, _ABBREVIATIONS)) + 1  # a word this long is no abbrevi
 _ZH_STOP_CHARS = frozenset("的了是在和与及或吗呢吧啊么什怎如何哪谁为请问这那个些有也都就把被给对从到中上下里一不我你他她它们")
 
 
+# A sentence that opens by referring back to the one before it (a pronoun, a demonstrative, a connective)
+_CONTINUES = re.compile(r"(它|他|她|这|该|此|其|那(些|时|个|里|么|样)|后者|前者|同时|因此|所以|但(?!丁)|然而|并且|而且"
+                        r"|此外|另外|随后|之后)|(it|its|this|these|they|their|he|his|she|her|that|those|however|thus"
+                        r"|therefore|then|later|as a result)\b", re.I)
+
+
 @dataclass(frozen=True)
 class Sentence:
     """A quotable sentence: its text (a table row: "name: value; ..." under its header), its passage's position in
@@ -37,6 +43,21 @@ class Sentence:
     position: int
     terms: frozenset[str]
     span: tuple[int, int] | None = None  # a table row: where its line is (the focus); else found by its text
+    parts: int = 1  # the sentences its text holds: more when one continues another (`joined`)
+
+
+def continues(sentence: Sentence) -> bool:
+    """Whether a sentence of prose opens by referring back to the one before it ("它位于…", "This makes…"): alone,
+    it is half a statement."""
+    return sentence.span is None and _CONTINUES.match(sentence.text) is not None
+
+
+def joined(first: Sentence, then: Sentence) -> Sentence:
+    """`first` quoted with the sentence that continues it, as one quote (a space between them unless `first` ends in
+    Chinese)."""
+    glue = "" if first.text[-1:] in "。！？；" or HAN_RUN.fullmatch(first.text[-1:]) else " "
+    return Sentence(first.text + glue + then.text, first.hit_index, first.position, first.terms | then.terms,
+                    parts=first.parts + then.parts)
 
 
 def _unwrap(text: str) -> str:
