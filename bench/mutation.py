@@ -45,6 +45,14 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                   ["tests/engine/test_answer_selection.py", "tests/engine/test_selection_rules.py",
                    "tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py",
                    "tests/engine/test_extractive_focus.py"]),
+    # issue 50: the lead quoted with the sentence that continues it (which sentences refer back, how they join)
+    "continuation": (["desktop_rag.engine.answer.sentences.x_continues__mutmut_*",
+                      "desktop_rag.engine.answer.sentences.x_joined__mutmut_*",
+                      "desktop_rag.engine.answer.selection.x__with_continuations__mutmut_*",
+                      "desktop_rag.engine.answer.selection.x__beside__mutmut_*",
+                      "desktop_rag.engine.answer.extractive.x__clip__mutmut_*"],
+                     ["tests/engine/test_selection_rules.py", "tests/engine/test_extractive_rules.py",
+                      "tests/engine/test_extractive_focus.py"]),
     "terms": (["desktop_rag.engine.text.terms.*"],  # the stemmer, stopwords and tokens keyword and extractive share
               ["tests/engine/test_terms.py", "tests/engine/test_keyword.py", "tests/engine/test_extractive_rules.py"]),
     "citations": (["desktop_rag.engine.answer.citations.*"],

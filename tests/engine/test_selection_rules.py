@@ -9,7 +9,7 @@ import pytest
 
 from desktop_rag.engine.answer.extractive import (MAX_SENTENCE_CHARS, best_sentences, extractive_answer,
                                                   ordered_passages, quoted_answer)
-from desktop_rag.engine.answer.sentences import Sentence, continues
+from desktop_rag.engine.answer.sentences import Sentence, continues, joined
 from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.topics import Topic, Topics
 
@@ -197,3 +197,15 @@ def test_three_sentences_continuing_each_other_around_the_lead_are_one_quote():
                               topics_of=lambda _: Topics())
     assert lines.splitlines() == ["- The board met in Lyon in May. It chose Ann Lee as its chair. She takes office in "
                                   "June. [1]"]
+
+
+@pytest.mark.parametrize("first, then, quote", [
+    ("董事会在里昂开会。", "它选出了主席。", "董事会在里昂开会。它选出了主席。"),
+    ("董事会在里昂开会", "它选出了主席。", "董事会在里昂开会它选出了主席。"),  # a Chinese line without its full stop
+    ("会议共 3 天", "它在里昂召开。", "会议共 3 天它在里昂召开。"),  # only its last character decides
+    ("The board met in Lyon.", "It chose a chair.", "The board met in Lyon. It chose a chair."),
+    ("董事会在 Lyon", "It chose a chair.", "董事会在 Lyon It chose a chair."),
+])
+def test_two_sentences_join_with_a_space_only_after_latin_text(first, then, quote):
+    one = joined(Sentence(first, 0, 3, frozenset({"board"})), Sentence(then, 0, 4, frozenset({"chair"})))
+    assert (one.text, one.position, one.parts, one.terms) == (quote, 3, 2, frozenset({"board", "chair"}))

@@ -185,7 +185,9 @@ def _with_continuations(lead: Evidence, pool: Sequence[Evidence]) -> Evidence:
     back) and the one that continues it if that one is near the lead's score: one bullet."""
     before = _beside(lead, pool, -1, -math.inf) if continues(lead.sentence) else None
     after = _beside(lead, pool, 1, lead.score - FOLLOW_MARGIN)
-    parts = [e for e in (before, lead, after if after is not None and continues(after.sentence) else None) if e]
+    if after is not None and not continues(after.sentence):
+        after = None
+    parts = [e for e in (before, lead, after) if e is not None]
     if len(parts) == 1:
         return lead
     return dataclasses.replace(lead, sentence=functools.reduce(joined, (e.sentence for e in parts)),
