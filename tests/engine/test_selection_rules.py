@@ -209,3 +209,35 @@ def test_three_sentences_continuing_each_other_around_the_lead_are_one_quote():
 def test_two_sentences_join_with_a_space_only_after_latin_text(first, then, quote):
     one = joined(Sentence(first, 0, 3, frozenset({"board"})), Sentence(then, 0, 4, frozenset({"chair"})))
     assert (one.text, one.position, one.parts, one.terms) == (quote, 3, 2, frozenset({"board", "chair"}))
+
+
+def test_the_passage_holding_the_questions_distinctive_words_leads_a_near_tie_in_rank():
+    """Two sentences alike (the mill closed, a year): the one whose passage also names the rest of what is asked (the
+    Avon river) leads, though ranked a little lower; coverage weighs each term by its rarity among the passages."""
+    question = "When did the mill on the Avon river close?"
+    common = hit(1, "The mill closed in 1950. Bakers bought flour elsewhere.", score=1.0)
+    named = "The Avon river turned the wheel of a second mill. The second mill closed in 1962."
+    picked = best_sentences(question, [common, hit(2, named, score=0.9)], similarity=cosines({}),
+                            topics_of=lambda _: Topics())
+    assert (picked[0].hit_index, picked[0].text) == (1, "The second mill closed in 1962.")
+    # far below in rank, it does not
+    picked = best_sentences(question, [common, hit(2, named, score=0.4)], similarity=cosines({}),
+                            topics_of=lambda _: Topics())
+    assert (picked[0].hit_index, picked[0].text) == (0, "The mill closed in 1950.")
+
+
+def test_coverage_weighs_rare_terms_more_and_ignores_terms_no_passage_holds():
+    from desktop_rag.engine.answer.selection import _coverage
+
+    common, rare = _coverage(frozenset({"mill", "avon", "unheard"}), [frozenset({"mill"}), frozenset({"mill", "avon"})])
+    assert rare == pytest.approx(1.0)  # "unheard" is in no passage: no clue either way
+    assert 0.0 < common < 0.5  # "mill" is in both: it weighs less than "avon"
+
+
+def test_coverage_is_judged_against_the_best_passage_in_the_questions_language_only():
+    from desktop_rag.engine.answer.selection import _relative_coverage
+
+    english, full, part = _relative_coverage("磨坊何时关闭？", ["The mill closed in 1950.", "磨坊于1962年关闭。", "磨坊很旧。"])
+    assert english == 0.0  # another language: not judged on the question's words
+    assert full == 0.0  # the best in the question's language
+    assert part < 0.0

@@ -1,7 +1,7 @@
 """Which sentences answer a question, best first: the extractive answer's bullets, and the order in which passages
 reach a model.
 
-Every quotable sentence of the passages (answer/sentences.py) is weighed on four kinds of evidence:
+Every quotable sentence of the passages (answer/sentences.py) is weighed on five kinds of evidence:
 
 - meaning: its cosine with the question by the library's embedding model (query and passage roles), standardised
   over the sentences (a z-score: the model's cosines sit in a narrow band);
@@ -10,7 +10,10 @@ Every quotable sentence of the passages (answer/sentences.py) is weighed on four
 - the kind of answer asked (answer/answer_kind.py): a quantity, a time, a person, a place, and whether the sentence
   carries such a token;
 - the topic (text/topics.py): a sentence from a passage that names none of the question's topic terms never leads
-  while another passage names them, and a passage naming more of them weighs more.
+  while another passage names them, and a passage naming more of them weighs more;
+- its passage: its search score, and its share of the question's terms, each weighted by its rarity among the
+  passages, against the best share among those in the question's language (of two passages ranked alike, the one
+  naming what is distinctive in the question leads; a passage in another language is not judged on it).
 
 Only the MEANING_SENTENCES sentences likeliest by the other evidence are weighed by meaning, and only they may be
 quoted (each one's vector is made when the question is asked: on long passages that was most of an answer's time).
@@ -54,6 +57,7 @@ KIND = 1.2  # a sentence carrying a token of the kind asked for
 TOPIC = 1.0  # the share of the question's topic terms its passage names (0..1)
 SENTENCE_TOPIC = 0.5  # ... and the sentence itself
 RANK = 5.0  # its passage's search score (0..1)
+COVERAGE = 2.0  # its passage's idf-weighted share of the question's terms, less the best passage's (-1..0)
 MIN_SPREAD = 0.02  # the cosines' spread a z-score divides by at least (a few sentences' spread is noise)
 FOLLOW_MARGIN = 1.2  # a sentence follows the lead while its score is within this of the lead's
 MAX_BULLETS = 3
@@ -90,11 +94,12 @@ class Evidence:
     on_topic: float = 0.0  # the share of all the topic terms the sentence itself names (NEUTRAL_TOPIC: not judged)
     words_weight: float = WORDS  # WORDS, or WORDS + MEANING when there is no model
     matched: frozenset[str] = frozenset()  # the question's terms it holds
+    covered: float = 0.0  # its passage's coverage of the question's terms less the best passage's (-1..0)
 
     @property
     def score(self) -> float:
         return (MEANING * self.standard + self.words_weight * self.words + KIND * self.kind + TOPIC * self.topical
-                + SENTENCE_TOPIC * self.on_topic + RANK * self.rank)
+                + SENTENCE_TOPIC * self.on_topic + RANK * self.rank + COVERAGE * self.covered)
 
 
 def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], similarity: Similarity | None,
@@ -105,10 +110,14 @@ def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], sim
     asked = terms(question) | frozenset().union(*(terms(r) for t in topics.terms for r in t.renderings))
     words = _overlap(asked, sentences)
     kind = answer_kind(question)
-    covered = {i: _topical(topics, f"{hits[i].heading}\n{hits[i].text}") for i in {s.hit_index for s in sentences}}
+    passages = sorted({s.hit_index for s in sentences})
+    texts = [f"{hits[i].heading}\n{hits[i].text}" for i in passages]
+    topical = {i: _topical(topics, text) for i, text in zip(passages, texts)}
+    covered = dict(zip(passages, _relative_coverage(question, texts)))
     words_weight = WORDS if similarity is not None else WORDS + MEANING
-    found = [Evidence(s, 0.0, w, carries(kind, s.text), covered[s.hit_index], hits[s.hit_index].score,
-                      on_topic=_named(topics, s.text), words_weight=words_weight, matched=asked & s.terms)
+    found = [Evidence(s, 0.0, w, carries(kind, s.text), topical[s.hit_index], hits[s.hit_index].score,
+                      on_topic=_named(topics, s.text), words_weight=words_weight, matched=asked & s.terms,
+                      covered=covered[s.hit_index])
              for s, w in zip(sentences, words)]
     if similarity is not None:
         found = _by_meaning(question, found, similarity)
@@ -160,6 +169,30 @@ def _overlap(asked: frozenset[str], sentences: Sequence[Sentence]) -> list[float
     raw = [sum(idf[t] for t in asked & s.terms) / (1.0 + 0.1 * math.log1p(len(s.terms))) for s in sentences]
     top = max(raw, default=0.0)
     return [r / top if top > 0 else 0.0 for r in raw]
+
+
+def _relative_coverage(question: str, passages: Sequence[str]) -> list[float]:
+    """Each passage's coverage of the question's terms (`_coverage`) less the best among the passages written in the
+    question's language (so <= 0); 0 for a passage in another language: its words cannot be compared with the
+    question's (through the dictionary's renderings they misled more than they helped: bench/README.md)."""
+    chinese = has_han(question)
+    same = [k for k, text in enumerate(passages) if has_han(text) == chinese]
+    shares = _coverage(terms(question), [terms(passages[k]) for k in same])
+    best = max(shares, default=0.0)
+    out = [0.0] * len(passages)
+    for k, share in zip(same, shares):
+        out[k] = share - best
+    return out
+
+
+def _coverage(asked: frozenset[str], passages: Sequence[frozenset[str]]) -> list[float]:
+    """Each passage's share of the `asked` terms, each term weighted by its rarity among the passages (idf): the
+    passage that holds the question's distinctive words, not only its common ones."""
+    n = len(passages)
+    held = {t: sum(t in p for p in passages) for t in asked}
+    idf = {t: math.log(1.0 + (n + 1) / (1 + count)) for t, count in held.items() if count}  # none holds it: no clue
+    total = sum(idf.values())
+    return [sum(idf[t] for t in idf.keys() & p) / total if total > 0 else 0.0 for p in passages]
 
 
 def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
