@@ -5,6 +5,8 @@ the sentence that continues it."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from desktop_rag.engine.answer.extractive import (MAX_SENTENCE_CHARS, best_sentences, extractive_answer,
@@ -231,7 +233,10 @@ def test_coverage_weighs_rare_terms_more_and_ignores_terms_no_passage_holds():
 
     common, rare = _coverage(frozenset({"mill", "avon", "unheard"}), [frozenset({"mill"}), frozenset({"mill", "avon"})])
     assert rare == pytest.approx(1.0)  # "unheard" is in no passage: no clue either way
-    assert 0.0 < common < 0.5  # "mill" is in both: it weighs less than "avon"
+    # "mill" is in both passages, "avon" in one: idf log(1 + 3/3) against log(1 + 3/2)
+    assert common == pytest.approx(math.log(2) / (math.log(2) + math.log(2.5)), rel=1e-6)
+    assert _coverage(frozenset({"mill"}), [frozenset({"mill"}), frozenset({"mill"})]) == [1.0, 1.0]
+    assert _coverage(frozenset({"unheard"}), [frozenset({"mill"})]) == [0.0]
 
 
 def test_coverage_is_judged_against_the_best_passage_in_the_questions_language_only():

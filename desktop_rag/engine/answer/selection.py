@@ -57,7 +57,7 @@ KIND = 1.2  # a sentence carrying a token of the kind asked for
 TOPIC = 1.0  # the share of the question's topic terms its passage names (0..1)
 SENTENCE_TOPIC = 0.5  # ... and the sentence itself
 RANK = 5.0  # its passage's search score (0..1)
-COVERAGE = 2.0  # its passage's idf-weighted share of the question's terms, less the best passage's (-1..0)
+COVERAGE = 1.0  # its passage's idf-weighted share of the question's terms, less the best passage's (-1..0)
 MIN_SPREAD = 0.02  # the cosines' spread a z-score divides by at least (a few sentences' spread is noise)
 FOLLOW_MARGIN = 1.2  # a sentence follows the lead while its score is within this of the lead's
 MAX_BULLETS = 3
@@ -98,8 +98,14 @@ class Evidence:
 
     @property
     def score(self) -> float:
+        return self.own + COVERAGE * self.covered
+
+    @property
+    def own(self) -> float:
+        """The score less its passage's coverage: what a sentence that may follow the lead is judged on (coverage
+        picks the passage that leads; it does not silence another passage's sentence that answers part of it)."""
         return (MEANING * self.standard + self.words_weight * self.words + KIND * self.kind + TOPIC * self.topical
-                + SENTENCE_TOPIC * self.on_topic + RANK * self.rank + COVERAGE * self.covered)
+                + SENTENCE_TOPIC * self.on_topic + RANK * self.rank)
 
 
 def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], similarity: Similarity | None,
@@ -177,11 +183,11 @@ def _relative_coverage(question: str, passages: Sequence[str]) -> list[float]:
     question's (through the dictionary's renderings they misled more than they helped: bench/README.md)."""
     chinese = has_han(question)
     same = [k for k, text in enumerate(passages) if has_han(text) == chinese]
-    shares = _coverage(terms(question), [terms(passages[k]) for k in same])
-    best = max(shares, default=0.0)
     out = [0.0] * len(passages)
-    for k, share in zip(same, shares):
-        out[k] = share - best
+    if same:
+        shares = _coverage(terms(question), [terms(passages[k]) for k in same])
+        for k, share in zip(same, shares):
+            out[k] = share - max(shares)
     return out
 
 
@@ -206,9 +212,9 @@ def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
     lead = _with_continuations(pool[0], pool)
     picked = [lead]
     for e in pool[1:]:
-        if len(picked) >= max_bullets or e.score < lead.score - FOLLOW_MARGIN:
+        if len(picked) >= max_bullets:
             break
-        if _adds(e, picked):
+        if e.own >= lead.own - FOLLOW_MARGIN and _adds(e, picked):
             picked.append(e)
     return picked
 
