@@ -21,12 +21,12 @@ quoted (each one's vector is made when the question is asked: on long passages t
 The best sentence leads, quoted in one bullet with the sentence after it when that one continues it (opens by
 referring back: "它", "这", "However") and is within FOLLOW_MARGIN of its score, and with the one before it when it
 continues that one: the answer is often in the continuation ("The board met in May. It chose Lyon."), and a sentence
-that continues another is half a statement alone. Another follows only while its score is within FOLLOW_MARGIN of
-the lead's and it adds something (a sentence next to one already quoted must hold question terms they lack, or the
-asked kind), at most MAX_BULLETS. The knowledge boundary (`Boundary`): the passages cannot answer, and nothing is
-quoted, when no sentence has any evidence; when the lead is in the question's language, a good share of the
-question's content words is named nowhere in the library (ABSENT_SHARE) and the lead's cosine is below the model's
-measured floor; when the lead is in the other language and its cosine is below that language's floor. A model
+that continues another is half a statement alone. Another follows only while its score less its passage's coverage
+is within FOLLOW_MARGIN of the lead's and it adds something (a sentence next to one already quoted must hold
+question terms they lack, or the asked kind), at most MAX_BULLETS. The knowledge boundary (`Boundary`): the
+passages cannot answer, and nothing is quoted, when no sentence has any evidence; when the lead is in the
+question's language, a good share of the question's content words is named nowhere in the library (ABSENT_SHARE)
+and the lead's cosine is below the model's measured floor; when the lead is in the other language and its cosine is below that language's floor. A model
 without measured floors (MEANING_FLOORS) refuses only when at least half the content words are absent
 (MODEL_FREE_ABSENT) and the lead's passage names under half the topic terms. The weights and thresholds were
 chosen on questions outside the bench's samples (bench/README.md, "The first line a person reads"; `python -m
@@ -186,8 +186,9 @@ def _relative_coverage(question: str, passages: Sequence[str]) -> list[float]:
     out = [0.0] * len(passages)
     if same:
         shares = _coverage(terms(question), [terms(passages[k]) for k in same])
+        best = max(shares)
         for k, share in zip(same, shares):
-            out[k] = share - max(shares)
+            out[k] = share - best
     return out
 
 
