@@ -26,11 +26,11 @@ is within FOLLOW_MARGIN of the lead's and it adds something (a sentence next to 
 question terms they lack, or the asked kind), at most MAX_BULLETS. The knowledge boundary (`Boundary`): the
 passages cannot answer, and nothing is quoted, when no sentence has any evidence; when the lead is in the
 question's language, a good share of the question's content words is named nowhere in the library (ABSENT_SHARE)
-and the lead's cosine is below the model's measured floor; when the lead is in the other language and its cosine is below that language's floor. A model
-without measured floors (MEANING_FLOORS) refuses only when at least half the content words are absent
-(MODEL_FREE_ABSENT) and the lead's passage names under half the topic terms. The weights and thresholds were
-chosen on questions outside the bench's samples (bench/README.md, "The first line a person reads"; `python -m
-bench.extractive --dev`).
+and the lead's cosine is below the model's measured floor; when the lead is in the other language and its cosine
+is below that language's floor. A model without measured floors (MEANING_FLOORS) refuses only when at least half
+the content words are absent (MODEL_FREE_ABSENT) and the lead's passage names under half the topic terms. The
+weights and thresholds were chosen on questions outside the bench's samples (bench/README.md, "The first line a
+person reads"; `python -m bench.extractive --dev`).
 """
 
 from __future__ import annotations
