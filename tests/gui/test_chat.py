@@ -49,6 +49,23 @@ def test_streams_tokens_in_order_and_citation_selects_source(make_window, qtbot,
     assert len(marked) == marked_occurrences(hit.text, matched) == len(re.findall(r"\b(?:topic1|gamma)\b", hit.text))
 
 
+def test_the_sources_show_the_passage_the_answers_first_claim_cites(make_window, qtbot, tmp_path, llm_server,
+                                                                     monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    llm_server.tokens = ["Beta ", "[2]", " comes before ", "alpha ", "[1]", "."]
+    write_docs(tmp_path / "docs", count=3)
+    window = make_window(llm_settings(llm_server))
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+
+    message, _tokens = _ask(qtbot, window, "What does topic1 say about gamma?")
+    assert len(message.sources) >= 3
+    assert window.sources_panel.current_number() == 2  # not the first passage: the one the answer leads with
+    assert dict(message.sources)[2].text[:20] in window.sources_panel.detail.toPlainText()
+    window.sources_panel.select_number(3)  # a passage the person chose stays chosen
+    window.chat._show_first_cited((dict(message.sources)[2],))
+    assert window.sources_panel.current_number() == 3
+
+
 def test_stop_keeps_partial_answer(make_window, qtbot, tmp_path, llm_server, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     llm_server.tokens = [f"word{i} " for i in range(400)]

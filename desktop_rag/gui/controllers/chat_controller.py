@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import DoneEvent, ErrorEvent, IndexStatus, Reason, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, Reason, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
@@ -291,6 +292,17 @@ class ChatController(QObject):
     def _on_done(self, event: DoneEvent) -> None:
         self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False,
                                cached=event.cached, answer_id=event.answer_id)
+        self._show_first_cited(event.cited)
+
+    def _show_first_cited(self, cited: Sequence[Hit]) -> None:
+        """The answer shown and its sources still at the first passage: show the one its first claim cites (an
+        extractive answer may lead with the second passage); a passage the person chose meanwhile stays."""
+        message, panel = self.chat_model.message(self._row), self.sources_panel
+        if not cited or message is None or self.selected_row != self._row:
+            return
+        number = next((n for n, hit in message.sources if hit.chunk_id == cited[0].chunk_id), 0)
+        if number and panel.current_number() == self.sources_model.number(0):
+            panel.select_number(number)
 
     def _on_error(self, event: ErrorEvent) -> None:
         message = self.chat_model.message(self._row)
