@@ -170,9 +170,8 @@ def _named(topics: Topics, text: str) -> float:
 def _overlap(asked: frozenset[str], sentences: Sequence[Sentence]) -> list[float]:
     """Each sentence's idf-weighted share of the `asked` terms (shorter sentences slightly favoured), scaled to the
     best sentence's."""
-    n = len(sentences)
-    idf = {t: math.log(1.0 + (n + 1) / (1 + sum(t in s.terms for s in sentences))) for t in asked}
-    raw = [sum(idf[t] for t in asked & s.terms) / (1.0 + 0.1 * math.log1p(len(s.terms))) for s in sentences]
+    idf = _idf(asked, [s.terms for s in sentences])
+    raw = [sum(idf[t] for t in idf.keys() & s.terms) / (1.0 + 0.1 * math.log1p(len(s.terms))) for s in sentences]
     top = max(raw, default=0.0)
     return [r / top if top > 0 else 0.0 for r in raw]
 
@@ -195,11 +194,16 @@ def _relative_coverage(question: str, passages: Sequence[str]) -> list[float]:
 def _coverage(asked: frozenset[str], passages: Sequence[frozenset[str]]) -> list[float]:
     """Each passage's share of the `asked` terms, each term weighted by its rarity among the passages (idf): the
     passage that holds the question's distinctive words, not only its common ones."""
-    n = len(passages)
-    held = {t: sum(t in p for p in passages) for t in asked}
-    idf = {t: math.log(1.0 + (n + 1) / (1 + count)) for t, count in held.items() if count}  # none holds it: no clue
+    idf = _idf(asked, passages)
     total = sum(idf.values())
     return [sum(idf[t] for t in idf.keys() & p) / total if total > 0 else 0.0 for p in passages]
+
+
+def _idf(asked: frozenset[str], texts: Sequence[frozenset[str]]) -> dict[str, float]:
+    """The rarity of each `asked` term among the texts (their terms) that hold it; a term none holds is left out (no
+    clue either way)."""
+    held = {t: sum(t in text for text in texts) for t in asked}
+    return {t: math.log(1.0 + (len(texts) + 1) / (1 + count)) for t, count in held.items() if count}
 
 
 def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
