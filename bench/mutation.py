@@ -53,6 +53,13 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                       "desktop_rag.engine.answer.extractive.x__clip__mutmut_*"],
                      ["tests/engine/test_selection_rules.py", "tests/engine/test_extractive_rules.py",
                       "tests/engine/test_extractive_focus.py"]),
+    # issue 50: the passage naming what is distinctive in the question leads (coverage), and what may follow the lead
+    "coverage": (["desktop_rag.engine.answer.selection.x__relative_coverage__mutmut_*",
+                  "desktop_rag.engine.answer.selection.x__coverage__mutmut_*",
+                  "desktop_rag.engine.answer.selection.x__idf__mutmut_*",
+                  "desktop_rag.engine.answer.selection.x_choose__mutmut_*"],
+                 ["tests/engine/test_answer_selection.py", "tests/engine/test_selection_rules.py",
+                  "tests/engine/test_extractive.py", "tests/engine/test_extractive_rules.py"]),
     "terms": (["desktop_rag.engine.text.terms.*"],  # the stemmer, stopwords and tokens keyword and extractive share
               ["tests/engine/test_terms.py", "tests/engine/test_keyword.py", "tests/engine/test_extractive_rules.py"]),
     "citations": (["desktop_rag.engine.answer.citations.*"],
