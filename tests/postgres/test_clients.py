@@ -10,11 +10,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.store.postgres import schema
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")
@@ -86,6 +88,49 @@ def test_two_clients_index_at_once_and_see_each_other(pg_server, tmp_path):
                 if not s.detached} == {str(a_docs)}
     finally:
         watcher.close()
+
+
+def test_the_first_vectors_of_two_clients_at_once_set_the_dimension_once(pg_server, tmp_path):
+    """A new library's vectors get their dimension from the first ones stored. Two clients bringing them at once,
+    while a third holds the table (as setting the dimension does), queue for it: one sets it, the other finds it
+    set. (Both looking at the table before altering it, each held what the other waited for: one was stopped as a
+    deadlock, "another client is changing the same part of the library", and its whole index run with it.)"""
+    database = pg_server.new_database("dimension")
+    url = pg_server.url(database)
+    clients = [Engine(resolve_paths(tmp_path / name), FAST, library=url) for name in ("a", "b")]
+    assert [engine.files() for engine in clients] == [[], []]  # both have opened the library
+    holder, watcher = pg_server.admin(database), pg_server.admin(database)
+    failures: list[BaseException] = []
+
+    def first_vectors(engine: Engine) -> None:
+        try:
+            schema.ensure_dimension(engine.store.db, 64)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
+    try:
+        holder.run("BEGIN")
+        holder.run("LOCK TABLE desktop_rag.vectors IN ACCESS EXCLUSIVE MODE")
+        threads = [threading.Thread(target=first_vectors, args=(engine,)) for engine in clients]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 60
+        while watcher.run("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                          "AND wait_event_type = 'Lock'")[0][0] < 2:
+            assert time.monotonic() < deadline, "the two clients never came to wait for the table"
+            time.sleep(0.05)
+        holder.run("COMMIT")
+        for thread in threads:
+            thread.join(120)
+        assert failures == []
+        assert watcher.run("SELECT atttypmod FROM pg_attribute WHERE attrelid = 'desktop_rag.vectors'::regclass "
+                           "AND attname = 'embedding'") == [[64]]
+        assert watcher.run("SELECT count(*) FROM pg_indexes WHERE indexname = 'vectors_hnsw'") == [[1]]
+    finally:
+        holder.close()
+        watcher.close()
+        for engine in clients:
+            engine.close()
 
 
 def test_a_client_killed_mid_index_leaves_whole_files(pg_server, tmp_path):

@@ -1,6 +1,6 @@
-"""Writers of a library on a server: each process writing holds a shared advisory lock of the library (several
-clients index at once; transactions keep each file whole), which a library-wide change (a re-index of everything)
-takes exclusively. Held on a connection of its own, so it goes with the process if it dies."""
+"""Writers of a library on a server: each process writing holds a shared advisory lock of the library, so the
+server lists who is writing (`pg_locks`); several clients index at once (transactions keep each file whole). Held
+on a connection of its own, so it goes with the process if it dies."""
 
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ class AdvisoryLock:
     def held(self) -> bool:
         return self._depth > 0
 
-    def acquire(self, wait_s: float = 2.0, exclusive: bool = False) -> None:
-        """Take the lock (shared, or `exclusive`), waiting up to `wait_s`; LibraryBusyError if it stays taken."""
+    def acquire(self, wait_s: float = 2.0) -> None:
+        """Take the lock, waiting up to `wait_s`; LibraryBusyError if it stays taken (exclusively, by hand)."""
         with self._lock:
             if self._depth == 0:
-                self._take(wait_s, exclusive)
+                self._take(wait_s)
             self._depth += 1
 
     def release(self) -> None:
@@ -47,12 +47,11 @@ class AdvisoryLock:
                 self._connection = None
             self._depth = 0
 
-    def _take(self, wait_s: float, exclusive: bool) -> None:
+    def _take(self, wait_s: float) -> None:
         if self._connection is None:
             self._connection = Connection(self.url, "desktop-rag lock")
-        kind = "pg_try_advisory_lock" if exclusive else "pg_try_advisory_lock_shared"
         deadline = time.monotonic() + wait_s
-        while not self._connection.execute(f"SELECT {kind}({_KEY})").fetchone()[0]:
+        while not self._connection.execute(f"SELECT pg_try_advisory_lock_shared({_KEY})").fetchone()[0]:
             if time.monotonic() >= deadline:
                 raise LibraryBusyError.coded("server_busy", server=self.url.display)
             time.sleep(0.1)

@@ -126,7 +126,7 @@ class PostgresStore(SqlStore):
             return []
         table = "staged_vectors" if staged else "vectors"
         matrix = np.asarray(vectors, dtype=np.float32)
-        if not staged:  # (its own short transaction when none is open: it locks the table while it sets it up)
+        if not staged:  # (before the rows' transaction: the table is locked only while its dimension is set)
             schema.ensure_dimension(self.db, matrix.shape[1])
         with self.transaction():
             rows = self.db.execute(
