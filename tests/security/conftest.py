@@ -37,6 +37,17 @@ def need(signal, ms=60000, until=lambda *a: True):
     if got is None:
         raise SystemExit("timed out waiting for " + repr(signal))
     return got
+
+def until(predicate, ms=60000):
+    from time import monotonic, sleep
+    from PySide6.QtCore import QCoreApplication
+    deadline = monotonic() + ms / 1000
+    while not predicate():
+        if monotonic() > deadline:
+            return False
+        QCoreApplication.processEvents()
+        sleep(0.01)
+    return True
 """
 
 
@@ -45,8 +56,9 @@ def gui_child(tmp_path):
     """Run a Python snippet with offscreen Qt in a child process; returns its last stdout line as JSON.
 
     The snippet gets `ARGS` (the extra arguments), `report(obj)` (print one JSON line), `wait(signal, ms,
-    until)` (the signal's arguments once it fires with `until` true, None after `ms`) and `need(...)` (the
-    same, exiting with a message on a time-out). A non-zero
+    until)` (the signal's arguments once it fires on this thread with `until` true, None after `ms`), `need(...)`
+    (the same, exiting with a message on a time-out) and `until(predicate, ms)` (events run until it holds, False
+    after `ms`: for a signal another thread emits, recorded before the action that fires it). A non-zero
     exit (Qt abort, segfault, exception) or a hang past the timeout fails the calling test.
     """
     import json

@@ -122,11 +122,12 @@ thread = QThread()
 worker = IndexWorker(engine)
 worker.moveToThread(thread)
 thread.start()
-finished = []
+finished, failures, closed = [], [], []  # the worker's signals come from its thread: recorded before it acts
 worker.run_finished.connect(finished.append)
+worker.run_failed.connect(failures.append)
+worker.closed.connect(lambda: closed.append(True))
 worker.submit(IndexRequest("index", (more,)))
-failed = wait(worker.run_failed, 90000)  # None when the run finished, or when the thread died
-failures = list(failed or ())
+until(lambda: finished or failures, 90000)  # neither when the thread died
 owner = QObject()
 answers = WorkerPool("desktop-rag-answer", 1, owner)
 answer = answers.start(engine.ask, "a" * 60, None, cancel_kw="cancel")
@@ -136,7 +137,8 @@ answer.errored.connect(errors.append)
 need(answer.finished, 120000)
 errors += [str(e.message) for e in events if type(e).__name__ == "ErrorEvent"]
 worker.submit(IndexRequest("close"))
-need(worker.closed, 60000)
+if not until(lambda: closed, 60000):
+    raise SystemExit("the index worker never closed")
 thread.quit()
 thread.wait()
 report({"index_failed": failures, "index_finished": len(finished), "answer_errors": errors})
