@@ -163,3 +163,24 @@ def test_the_mcp_tools_of_a_role_see_only_its_collections(team):
     found, asked, listed = anyio.run(calls)
     text = " ".join(c.text for result in (found, asked, listed) for c in result.content)
     assert "W-17" in text and "H-99" not in text and "Home" not in text and "diary" not in text
+
+
+def test_a_member_may_bring_a_new_librarys_first_vectors(pg_server, tmp_path):
+    """The first vectors set the library's dimension: a member granted a collection of a new library may be the
+    one who brings them (the table's lock and the administrator's function are within a member's rights)."""
+    database = pg_server.new_database("first")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        admin.library.grant(admin.create_collection("Work"), "alice")
+        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        report = alice.index([_write(tmp_path / "work", ["plan.txt"], "Work code W-17.")],
+                             collection=alice.collection_id("Work"))
+        assert report.added == 1 and not report.failed and report.embedded == 1
+        assert [Path(h.path).name for h in alice.search("Work code W-17", 3)] == ["plan.txt"]
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()
