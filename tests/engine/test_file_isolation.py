@@ -18,7 +18,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import DiskFullError
+from desktop_rag.engine.errors import DiskFullError, LibraryBusyError
 from desktop_rag.engine.ingest import ingest as ingest_module
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
 from desktop_rag.engine.store.sqlite.store import SqliteStore as Store
@@ -181,5 +181,28 @@ def test_an_attachment_the_model_cannot_embed_fails_below_its_message(tmp_path: 
         assert row.status == "failed" and row.parent_id == engine.store.file_by_path(str(docs / "notes.eml")).id
         assert engine.store.file_by_path(str(docs / "notes.eml")).status == "indexed"
         assert engine.status().chunks_pending_embedding == 0
+    finally:
+        engine.close()
+
+
+def test_another_client_holding_the_library_ends_the_run_and_fails_no_file(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write stopped by another client (on a server: a deadlock, a lock wait timed out) is no file's fault: the run
+    stops with that reason, the file is not recorded as failed (a failed file with the same size and time is never
+    read again), and the next run indexes it."""
+    paths = _docs(tmp_path / "docs")
+    _fail_on(monkeypatch, Store, "replace_file_chunks", lambda _self, _source, path, *_: _poisoned(path),
+             LibraryBusyError.coded("server_busy", server="db.example"))
+    engine = Engine(resolve_paths(tmp_path / "home"), HASH)
+    try:
+        with pytest.raises(LibraryBusyError, match="Another client is changing"):
+            engine.index([tmp_path / "docs"])
+        assert engine.status().files_failed == 0
+        assert engine.store.file_by_path(str(paths["poison"])) is None or \
+            engine.store.file_by_path(str(paths["poison"])).status != "failed"
+        monkeypatch.undo()
+        report = engine.index([tmp_path / "docs"])
+        assert not report.failed and engine.status().files_indexed == 5
+        assert engine.search("poison topic", 1)[0].path == str(paths["poison"])
     finally:
         engine.close()

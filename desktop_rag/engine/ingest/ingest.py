@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.errors import (
-    PASS_THROUGH, DesktopRagError, DiskFullError, LibraryUnavailableError, LoadError, ModelMismatchError,
+    PASS_THROUGH, DesktopRagError, DiskFullError, LibraryBusyError, LibraryUnavailableError, LoadError,
+    ModelMismatchError,
     is_disk_full,
 )
 from desktop_rag.engine.heap import release_freed_memory
@@ -379,8 +380,10 @@ def _where(item: _Work) -> tuple[int, str, int, int, str]:
 
 
 def _ends_run(exc: BaseException) -> bool:
-    """A full disk, or a library that cannot be reached, fails every file after it too: the run stops and says so."""
-    return isinstance(exc, (DiskFullError, LibraryUnavailableError)) or is_disk_full(exc)
+    """A full disk, a library that cannot be reached, or another client holding what this write needs (a deadlock or
+    a lock wait that timed out on a server): no file's fault, so the run stops and says so, and the file is read again
+    on the next run instead of staying failed."""
+    return isinstance(exc, (DiskFullError, LibraryUnavailableError, LibraryBusyError)) or is_disk_full(exc)
 
 
 def _same_stat(record: FileRecord, disk: DiskFile) -> bool:
