@@ -26,6 +26,7 @@ def test_a_read_in_flight_that_fails_is_waited_out_then_a_fresh_read_shows(make_
         return real(*args, **kwargs)
 
     monkeypatch.setattr(engine, "status", status)
+    qtbot.waitUntil(lambda: not window.backend._status_in_flight)  # a read the start asked for since: the real one
     window.backend.refresh_status()
     assert window.backend._status_in_flight
     shown = []
