@@ -104,7 +104,8 @@ def test_the_first_vectors_of_two_clients_at_once_set_the_dimension_once(pg_serv
 
     def first_vectors(engine: Engine) -> None:
         try:
-            schema.ensure_dimension(engine.store.db, 64)
+            with engine.store.transaction():
+                schema.ensure_dimension(engine.store.db, 64)
         except BaseException as exc:  # noqa: BLE001 - reported below
             failures.append(exc)
 

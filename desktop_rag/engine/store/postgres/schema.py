@@ -319,24 +319,14 @@ def is_administrator(db) -> bool:
 
 
 def ensure_dimension(db, dimension: int) -> None:
-    """Give the vectors their dimension (and the HNSW index) if they have none yet. The first writers of a new
-    library queue on the table's lock and look again once they hold it (in a transaction of their own when none is
-    open): two that read the dimension and then altered the table both held it and deadlocked."""
+    """Give the vectors their dimension (and the HNSW index) if they have none yet (inside a transaction). The first
+    writers of a new library queue on the table's lock and look again once they hold it: two that read the dimension
+    and then altered the table both held it and deadlocked."""
     if _dimension(db) == dimension:
         return
-    own = not db.in_transaction
-    if own:
-        db.execute("BEGIN")
-    try:
-        db.execute("LOCK TABLE vectors IN SHARE ROW EXCLUSIVE MODE")  # (conflicts with itself, not with readers)
-        if _dimension(db) != dimension:
-            db.execute("SELECT set_vector_dimension(?)", (dimension,))
-        if own:
-            db.execute("COMMIT")
-    except BaseException:
-        if own and db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
+    db.execute("LOCK TABLE vectors IN SHARE ROW EXCLUSIVE MODE")  # (conflicts with itself, not with readers)
+    if _dimension(db) != dimension:
+        db.execute("SELECT set_vector_dimension(?)", (dimension,))
 
 
 def _dimension(db) -> int:

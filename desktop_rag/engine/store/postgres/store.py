@@ -126,8 +126,9 @@ class PostgresStore(SqlStore):
             return []
         table = "staged_vectors" if staged else "vectors"
         matrix = np.asarray(vectors, dtype=np.float32)
-        if not staged:  # (before the rows' transaction: the table is locked only while its dimension is set)
-            schema.ensure_dimension(self.db, matrix.shape[1])
+        if not staged:
+            with self.transaction():  # its own when none is open: the table is locked only while its dimension is set
+                schema.ensure_dimension(self.db, matrix.shape[1])
         with self.transaction():
             rows = self.db.execute(
                 f"INSERT INTO {table} (chunk_id, embedding) SELECT c.id, v.e::vector FROM unnest(?::bigint[], "
