@@ -184,3 +184,32 @@ def test_a_member_may_bring_a_new_librarys_first_vectors(pg_server, tmp_path):
         if alice is not None:
             alice.close()
         admin.close()
+
+
+def test_a_path_in_a_collection_not_granted_is_refused_by_name_and_the_run_goes_on(pg_server, tmp_path):
+    """Paths are unique across the library, so a member may come upon a file or folder of a collection it may not
+    see: adding that folder is refused with a reason, and such a file inside a folder of its own fails alone (the
+    other files are indexed), never a crash of the whole run."""
+    database = pg_server.new_database("hidden")
+    pg_server.role("alice", "alice-password-1")
+    home = _write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")
+    mixed = _write(tmp_path / "mixed", ["bank.txt", "plan.txt"], "Mixed.")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        admin.index([home, mixed / "bank.txt"], collection=admin.create_collection("Home"))
+        admin.library.grant(admin.create_collection("Work"), "alice")
+        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        work = alice.collection_id("Work")
+        with pytest.raises(UsageError, match="may not see"):
+            alice.index([home], collection=work)
+        report = alice.index([mixed], collection=work)
+        assert report.added == 1 and [(f.path, f.error.code) for f in report.failed] == [
+            (str(mixed / "bank.txt"), "file_not_granted")]
+        assert [Path(h.path).name for h in alice.search("Mixed", 5)] == ["plan.txt"]
+        assert [f.path for f in admin.store.files() if f.path.endswith("bank.txt")] == [str(mixed / "bank.txt")]
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()

@@ -186,6 +186,11 @@ TEXTS: dict[str, dict[str, str]] = {
               "collection only (remove it there first).",
         "zh": "{path} 与 {other} 重叠，后者属于知识库“{collection}”：一个文件或文件夹只能属于一个知识库（请先从那里移除）。",
     },
+    "error.source_not_granted": {
+        "en": "{path} is already in this library, in a collection your role may not see: ask the library's "
+              "administrator about it, or add another file or folder.",
+        "zh": "{path} 已在此资料库中，属于你的角色无权查看的合集：请询问资料库管理员，或添加其他文件或文件夹。",
+    },
     "error.not_a_source": {
         "en": "{path} is not a source in this library (see `desktop-rag status`).",
         "zh": "{path} 不是此资料库中的来源（见 `desktop-rag status`）。",

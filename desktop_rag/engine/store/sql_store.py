@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.errors import LoadError, UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.library import Connection
@@ -88,7 +88,10 @@ class SqlStore:
                 "ON CONFLICT (path) DO NOTHING",
                 (path, kind, time.time(), collection_id, int(detached)),
             )
-            return self.db.execute("SELECT id FROM sources WHERE path = ?", (path,)).fetchone()[0]
+            row = self.db.execute("SELECT id FROM sources WHERE path = ?", (path,)).fetchone()
+            if row is None:  # a source of a collection this role may not see (a library on a server)
+                raise UsageError.coded("source_not_granted", path=display_text(path))
+            return row[0]
 
     def first_collection_id(self) -> int:
         """The collection sources go to when none is named (the oldest one)."""
@@ -167,6 +170,8 @@ class SqlStore:
         """Mark a file failed (its old chunks go) with its reason; returns chunk ids whose vectors were dropped."""
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
+            if file_id is None:  # another collection's file, hidden from this role: nothing here to record
+                return []
             dropped = self._drop_chunks(file_id) + self._drop_attachments(file_id)
             self.db.execute(
                 "UPDATE files SET size=?, mtime_ns=?, sha256=?, status='failed', error=?, reason=?, chunk_count=0, "
@@ -196,6 +201,8 @@ class SqlStore:
         """
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
+            if file_id is None:
+                raise LoadError.coded("file_not_granted")
             dropped = self._drop_chunks(file_id)
             self.insert_chunks(file_id, chunks)
             self._set_indexed(file_id, size, mtime_ns, sha256, note, len(chunks))
@@ -209,6 +216,8 @@ class SqlStore:
                     self.db.execute("UPDATE files SET mtime_ns = ? WHERE id = ?", (mtime_ns, same[a.path]))
                     continue
                 child = self._upsert_file(source_id, a.path, parent_id=file_id)
+                if child is None:
+                    raise LoadError.coded("file_not_granted")
                 dropped += self._drop_chunks(child)
                 self.insert_chunks(child, a.chunks)
                 self._set_indexed(child, a.size, mtime_ns, a.sha256, a.note, len(a.chunks))
@@ -249,11 +258,14 @@ class SqlStore:
                 self.db.execute("DELETE FROM files WHERE id = ?", (file_id,))
         return dropped
 
-    def _upsert_file(self, source_id: int, path: str, parent_id: int | None = None) -> int:
+    def _upsert_file(self, source_id: int, path: str, parent_id: int | None = None) -> int | None:
+        """The file's row, made if new; None when the path is a file of a collection this role may not see (on a
+        server: row-level security hides it, and paths are unique across the library)."""
         self.db.execute("INSERT INTO files (source_id, path, status) VALUES (?, ?, 'pending') ON CONFLICT (path) "
                         "DO NOTHING", (source_id, path))
         self.db.execute("UPDATE files SET source_id = ?, parent_id = ? WHERE path = ?", (source_id, parent_id, path))
-        return self.db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()[0]
+        row = self.db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+        return row[0] if row else None
 
     def _drop_chunks(self, file_id: int) -> list[int]:
         dropped = [r[0] for r in self.db.execute(
