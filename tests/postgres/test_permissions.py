@@ -213,3 +213,31 @@ def test_a_path_in_a_collection_not_granted_is_refused_by_name_and_the_run_goes_
         if alice is not None:
             alice.close()
         admin.close()
+
+
+def test_a_member_with_another_model_set_leaves_the_librarys_model_alone(pg_server, tmp_path):
+    """The library's model is its administrator's to switch: a member whose settings ask for another model indexes
+    with the library's own (a member's switch re-embedded only its own collections and swapped them in, under the
+    new model's name, beside the other collections' vectors of the old one)."""
+    database = pg_server.new_database("model")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        admin.index([_write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")],
+                    collection=admin.create_collection("Home"))
+        admin.library.grant(admin.create_collection("Work"), "alice")
+        alice = Engine(resolve_paths(tmp_path / "alice"), Settings(embedding_model="hash:32"),
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        report = alice.index([_write(tmp_path / "work", ["plan.txt"], "Work code W-17.")],
+                             collection=alice.collection_id("Work"))
+        assert report.added == 1 and report.embedded == 1 and not report.failed and report.reembed_remaining == 0
+        assert alice.reembed_plan() is None
+        store = admin.store
+        assert (store.get_meta("embedding_model"), store.get_meta("staged_model")) == ("hash:64", None)
+        assert [Path(h.path).name for h in alice.search("Work code W-17", 3)] == ["plan.txt"]
+        assert {Path(h.path).name for h in admin.search("secret code", 5)} == {"plan.txt", "diary.txt"}
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()

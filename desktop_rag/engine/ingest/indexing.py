@@ -89,10 +89,11 @@ def reindex(loaded: Loaded, store: Store, **kwargs) -> IndexReport:
 
 
 def reembed_plan(loaded: Loaded, store: Store, settings: Settings) -> tuple[str, int, float] | None:
-    """(target model, chunks to embed, estimated seconds) when `settings` switch the model, else None."""
+    """(target model, chunks to embed, estimated seconds) when `settings` switch the model, else None (also for a
+    member of a shared library: the model is its administrator's to switch)."""
     target = loaded.target_model(settings)
     current = store.get_meta("embedding_model")
-    if current is None or current == target or not store.has_vectors():
+    if current is None or current == target or not store.has_vectors() or not store.sees_everything():
         return None
     done, total = reembed.staged_counts(store) if reembed.staged_model(store) == target else (0, 0)
     chunks = (total or store.count_chunks()) - done

@@ -73,7 +73,11 @@ def run(
 def switch_model(store: Store, target: str, embedder: Callable[[str], Embedder], swapped: Callable[[], None],
                  cancel: threading.Event, on_progress: Callable[[Progress], None], deadline: float | None) -> int:
     """Move the library to the `target` model if it has another; returns the chunks still to re-embed.
-    `embedder` gives a model's embedder; `swapped` is called once the new vectors are in (reload the cache)."""
+    `embedder` gives a model's embedder; `swapped` is called once the new vectors are in (reload the cache).
+    Only a role that sees every collection moves a shared library: a member would re-embed its own collections
+    alone and leave the others' vectors under the new model's name (nor does it drop a switch in progress)."""
+    if not store.sees_everything():
+        return 0
     current = store.get_meta("embedding_model")
     if current is None or target == current:
         if staged_model(store):

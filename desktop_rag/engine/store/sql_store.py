@@ -61,6 +61,10 @@ class SqlStore:
     def vectors_generation(self) -> int:
         return 0
 
+    def sees_everything(self) -> bool:
+        """Whether every collection's rows are visible here (on a server, to its administrator only)."""
+        return True
+
     # ---- meta, sources, files, chunks and counts ------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
