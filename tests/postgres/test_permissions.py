@@ -241,3 +241,26 @@ def test_a_member_with_another_model_set_leaves_the_librarys_model_alone(pg_serv
         if alice is not None:
             alice.close()
         admin.close()
+
+
+
+def test_the_administrator_is_not_granted_a_collection_and_a_revoke_keeps_its_privileges(team):
+    """The administrator sees every collection: a grant to it is refused by name, and a revoke (of a grant an older
+    version made) takes the grant alone, never the table privileges a member's last revoke takes (the owner's own:
+    a non-superuser owner lost the use of its own schema mid-revoke)."""
+    pg_server, database, admin, *_ = team
+    work = admin.collection_id("Work")
+    with pytest.raises(ServerError, match="administers this library"):
+        admin.library.grant(work, "postgres")
+    raw = pg_server.admin(database)
+    try:
+        raw.run("INSERT INTO desktop_rag.collection_grants VALUES (:work, 'postgres')", work=work)
+        assert admin.library.grant(work, "postgres", revoke=True)
+        assert raw.run("SELECT has_table_privilege('postgres', 'desktop_rag.chunks', 'SELECT'), "
+                       "has_schema_privilege('postgres', 'desktop_rag', 'USAGE')") == [[True, True]]
+        assert raw.run("SELECT array_to_string(relacl, ',') FROM pg_class WHERE oid = 'desktop_rag.chunks'::regclass"
+                       )[0][0].startswith("postgres=arwd")
+    finally:
+        raw.close()
+    assert ("Work", "postgres") not in admin.library.grants()
+    assert admin.search("budget travel", 10)

@@ -89,6 +89,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The server has no role “{role}”. Create it first with PostgreSQL's tools (CREATE ROLE {role} LOGIN "
               "PASSWORD '...').",
         "zh": "服务器上没有角色“{role}”。请先用 PostgreSQL 的工具创建它（`CREATE ROLE {role} LOGIN PASSWORD '...'`）。"},
+    "error.server_role_administers": {
+        "en": "Role “{role}” administers this library (it owns it, or is a member of the role that does): it sees "
+              "every collection, so there is nothing to grant it.",
+        "zh": "角色“{role}”管理此资料库（拥有它，或是其所有者角色的成员）：它能看到所有合集，无需授予。"},
     "error.not_a_server_library": {
         "en": "This library is on this computer: collections are granted to people only in a library on a PostgreSQL "
               "server (--library postgresql://...).",

@@ -10,19 +10,24 @@ from desktop_rag.engine.store.postgres.connection import ServerError
 
 
 def grant(db, collection_id: int, role: str) -> None:
-    """Let `role` (and its members) see and index `collection_id` (inside a transaction)."""
+    """Let `role` (and its members) see and index `collection_id` (inside a transaction); not the administrator,
+    who sees every collection."""
     _check(db, role)
+    if _administers(db, role):
+        raise ServerError.coded("server_role_administers", role=role)
     db.execute("INSERT INTO collection_grants VALUES (?, ?) ON CONFLICT DO NOTHING", (collection_id, role))
     for statement in schema.member_privileges(quoted(role)):
         db.execute(statement)
 
 
 def revoke(db, collection_id: int, role: str) -> bool:
-    """Take `collection_id` back from `role`; its table privileges go with its last collection. False when it had
-    no such grant."""
+    """Take `collection_id` back from `role`; its table privileges go with its last collection (never the
+    administrator's: they are the owner's own). False when it had no such grant."""
     _check(db, role)
     gone = db.execute("DELETE FROM collection_grants WHERE collection_id = ? AND role = ?",
                       (collection_id, role)).rowcount > 0
+    if _administers(db, role):
+        return gone
     if not db.execute("SELECT 1 FROM collection_grants WHERE role = ?", (role,)).fetchone():
         for statement in schema.member_privileges(quoted(role), revoke=True):
             db.execute(statement)
@@ -42,6 +47,12 @@ def listing(db) -> list[tuple[str, str]]:
 def quoted(role: str) -> str:
     """A role name as an SQL identifier."""
     return '"' + role.replace('"', '""') + '"'
+
+
+def _administers(db, role: str) -> bool:
+    """Whether `role` administers the library (owns its schema, is a member of the role that does, or a superuser)."""
+    return bool(db.execute("SELECT pg_has_role(?, nspowner, 'USAGE') FROM pg_namespace WHERE nspname = ?",
+                           (role, schema.SCHEMA_NAME)).fetchone()[0])
 
 
 def _check(db, role: str) -> None:
