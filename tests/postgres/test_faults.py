@@ -114,6 +114,36 @@ def test_a_server_without_pgvector_is_named(tmp_path):
         shutil.rmtree(copy, ignore_errors=True)
 
 
+
+def test_a_database_owner_who_may_not_install_pgvector_is_told_who_can(pg_server, tmp_path):
+    """A team's usual database: owned by the role that will administer the library, which is no superuser; pgvector
+    is on the server but not yet in that database, and only a superuser may create it there."""
+    pg_server.role("owner1", "owner1-password")
+    database = pg_server.new_database("owned")
+    raw = pg_server.admin()
+    try:
+        raw.run(f'ALTER DATABASE "{database}" OWNER TO owner1')
+    finally:
+        raw.close()
+    engine = _engine(tmp_path, pg_server.url(database, "owner1", "owner1-password"))
+    with pytest.raises(ServerError) as raised:
+        engine.status()
+    assert _code(raised.value) == "server_pgvector_not_allowed"
+    assert "CREATE EXTENSION vector" in str(raised.value) and database in str(raised.value)
+    assert "owner1-password" not in str(raised.value)
+    engine.close()
+    raw = pg_server.admin(database)
+    try:
+        raw.run("CREATE EXTENSION vector")
+    finally:
+        raw.close()
+    engine = _engine(tmp_path, pg_server.url(database, "owner1", "owner1-password"))
+    try:
+        assert engine.status().files_total == 0
+    finally:
+        engine.close()
+
+
 def test_a_server_that_goes_away_mid_index_loses_nothing(tmp_path):
     """The server stops while a run writes: the run ends with a clear message; back up, the library holds whole
     files only, and the next run finishes the job."""

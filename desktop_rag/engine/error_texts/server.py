@@ -77,6 +77,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The library on this server was made by an older Desktop RAG. Its administrator upgrades it by opening "
               "it once with this version; until then this role cannot use it.",
         "zh": "该服务器上的资料库由较旧版本的 Desktop RAG 创建。需由其管理员用本版本打开一次完成升级；在此之前当前角色无法使用它。"},
+    "error.server_pgvector_not_allowed": {
+        "en": "The database “{database}” does not have the pgvector extension yet, and role “{user}” may not install "
+              "it (only a superuser may, on most servers). Ask the server's administrator to run CREATE EXTENSION "
+              "vector in that database once, then try again.",
+        "zh": "数据库“{database}”还没有 pgvector 扩展，而角色“{user}”无权安装它（在大多数服务器上只有超级用户可以）。"
+              "请让服务器管理员在该数据库中执行一次 CREATE EXTENSION vector，然后再试。"},
     "error.server_schema_newer": {
         "en": "The library on this server was made by a newer Desktop RAG (library version {version}). Update Desktop "
               "RAG on this computer to use it.",

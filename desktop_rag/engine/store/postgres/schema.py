@@ -296,7 +296,7 @@ def migrate(db) -> None:
         if not db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
             if not db.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone():
                 raise ServerUnavailableError.coded("server_no_pgvector")
-            db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            _install_pgvector(db)
         db.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
         for statement in all_statements():
             db.raw.run(statement)
@@ -309,6 +309,20 @@ def migrate(db) -> None:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
+
+
+def _install_pgvector(db) -> None:
+    """CREATE EXTENSION vector (pgvector is not a trusted extension: a role that owns the database but is no
+    superuser may not install it, and is told who can)."""
+    from desktop_rag.engine.store.postgres.connection import ServerUnavailableError
+
+    try:
+        db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    except ServerUnavailableError as exc:
+        if exc.code != "server_no_grant":
+            raise
+        raise ServerUnavailableError.coded("server_pgvector_not_allowed", database=db.url.database,
+                                           user=db.url.user) from exc
 
 
 def is_administrator(db) -> bool:
