@@ -18,7 +18,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.errors import ModelMismatchError, UsageError
 from desktop_rag.engine.store.postgres.connection import ServerError
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
@@ -264,3 +264,36 @@ def test_the_administrator_is_not_granted_a_collection_and_a_revoke_keeps_its_pr
         raw.close()
     assert ("Work", "postgres") not in admin.library.grants()
     assert admin.search("budget travel", 10)
+
+
+def test_a_member_with_other_chunking_settings_leaves_the_library_as_it_is(pg_server, tmp_path):
+    """A member whose own collections are still empty sees no chunks, yet the library holds the others': its
+    other chunking settings are refused (they were recorded over the library's, and the administrator's next run
+    was told to re-index everything), and only the administrator re-indexes the whole library."""
+    database = pg_server.new_database("chunking")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        admin.index([_write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")],
+                    collection=admin.create_collection("Home"))
+        admin.library.grant(admin.create_collection("Work"), "alice")
+        alice = Engine(resolve_paths(tmp_path / "alice"), Settings(embedding_model="hash:64", chunk_size=300),
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        work = _write(tmp_path / "work", ["plan.txt"], "Work code W-17.")
+        with pytest.raises(ModelMismatchError) as raised:
+            alice.index([work], collection=alice.collection_id("Work"))
+        assert raised.value.code == "chunked_with_shared"
+        with pytest.raises(UsageError, match="administrator"):
+            alice.reindex()
+        assert admin.store.get_meta("chunk_size") == str(FAST.chunk_size)
+        report = admin.index()
+        assert report.unchanged == 1 and not report.failed
+        alice.close()
+        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        assert alice.index([work], collection=alice.collection_id("Work")).added == 1
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()

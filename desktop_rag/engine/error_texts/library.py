@@ -201,6 +201,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "此资料库的分块设置是 {stored}，但现在的设置要求 {wanted}：请全部重新索引（`desktop-rag index --reindex`，"
               "或在设置中选择“重新索引”），或把设置改回去。",
     },
+    "error.chunked_with_shared": {
+        "en": "This shared library was chunked with {stored}, but your settings ask for {wanted}: change the "
+              "settings back (only the library's administrator can re-index it with other ones).",
+        "zh": "此共享资料库的分块设置是 {stored}，但你的设置要求 {wanted}：请把设置改回去（只有资料库管理员才能用其他设置重新索引）。",
+    },
+    "error.reindex_shared": {
+        "en": "Only the library's administrator can re-index a shared library (every collection at once).",
+        "zh": "只有资料库管理员才能重新索引共享资料库（一次重建所有合集）。",
+    },
     "error.archive_model": {  # {model}: the archive's embedding model, {library_model}: this library's
         "en": "The vectors in this archive were made with the embedding model “{model}”, but this library uses "
               "“{library_model}”. Its {count} passages would be embedded again with “{library_model}”. To do that, "

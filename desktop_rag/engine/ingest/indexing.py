@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from desktop_rag.config import INDEX_SETTINGS, Settings
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.ingest import reembed
 from desktop_rag.engine.ingest.ingest import FileCallback, Ingestor, ProgressCallback, Vectors
 from desktop_rag.engine.ingest.parsing import SafeParser
@@ -78,7 +79,11 @@ def _switch_model(loaded: Loaded, store: Store, cancel: threading.Event | None,
 
 
 def reindex(loaded: Loaded, store: Store, **kwargs) -> IndexReport:
-    """Drop every chunk and vector and index all sources again with the current settings (`index`'s options)."""
+    """Drop every chunk and vector and index all sources again with the current settings (`index`'s options). On a
+    shared library only its administrator may: a member would clear its own collections and record its settings
+    and model over the others' chunks."""
+    if not store.sees_everything():
+        raise UsageError.coded("reindex_shared")
     with loaded.writing():
         store.clear_index()
         loaded.drop_vectors(delete_file=True)

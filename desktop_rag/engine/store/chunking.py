@@ -11,8 +11,9 @@ from desktop_rag.engine.store.library import Store
 
 def needs_reindex(store: Store, params: Mapping[str, object]) -> bool:
     """True when the library holds chunks made with other chunking settings than `params` (every file is read
-    again)."""
-    if store.count_chunks() == 0:
+    again): in any collection, one this role may not see too (a member of a shared library whose own collections
+    are empty must not record other settings over the others' chunks)."""
+    if not store.library_has_chunks():
         return False
     return any(store.get_meta(k) not in (None, str(params[k])) for k in CHUNKING_SETTINGS)
 
@@ -22,7 +23,8 @@ def record(store: Store, params: Mapping[str, object]) -> None:
     if needs_reindex(store, params):
         stored = ", ".join(f"{k}={store.get_meta(k)}" for k in CHUNKING_SETTINGS)
         wanted = ", ".join(f"{k}={params[k]}" for k in CHUNKING_SETTINGS)
-        raise ModelMismatchError.coded("chunked_with", stored=stored, wanted=wanted)
+        code = "chunked_with" if store.sees_everything() else "chunked_with_shared"
+        raise ModelMismatchError.coded(code, stored=stored, wanted=wanted)
     with store.transaction():
         for key in CHUNKING_SETTINGS:
             store.set_meta(key, str(params[key]))

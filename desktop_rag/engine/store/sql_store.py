@@ -65,6 +65,10 @@ class SqlStore:
         """Whether every collection's rows are visible here (on a server, to its administrator only)."""
         return True
 
+    def library_has_chunks(self) -> bool:
+        """Whether any collection holds chunks, those of collections not visible here too."""
+        return self.db.execute("SELECT EXISTS (SELECT 1 FROM chunks)").fetchone()[0] == 1
+
     # ---- meta, sources, files, chunks and counts ------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:

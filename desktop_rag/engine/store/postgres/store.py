@@ -85,6 +85,9 @@ class PostgresStore(SqlStore):
     def sees_everything(self) -> bool:
         return schema.is_administrator(self.db)
 
+    def library_has_chunks(self) -> bool:
+        return int(self.db.execute("SELECT coalesce(sum(chunks), 0) FROM library_counters").fetchone()[0]) > 0
+
     def library_version(self) -> int | None:
         return int(self.db.execute("SELECT coalesce(sum(version), 0) FROM library_counters").fetchone()[0])
 
