@@ -297,3 +297,28 @@ def test_a_member_with_other_chunking_settings_leaves_the_library_as_it_is(pg_se
         if alice is not None:
             alice.close()
         admin.close()
+
+
+def test_a_member_making_renaming_or_deleting_a_collection_is_told_only_the_administrator_may(team, tmp_path):
+    """Not "ask the administrator to grant you a collection" (the server's refusal of the table), which a member
+    that has one cannot act on; nor, for a name taken by a collection it may not see, the server's raw conflict."""
+    _, _, admin, *_ = team
+    alice = _as(team, "alice", "alice-password-1", "alice3")
+    try:
+        work = alice.collection_id("Work")
+        archive = tmp_path / "notes.zip"
+        local = Engine(resolve_paths(tmp_path / "local"), FAST)
+        try:
+            local.index([_write(tmp_path / "notes", ["note.txt"], "A note.")])
+            local.export_collection(local.collection_id("Default"), archive)
+        finally:
+            local.close()
+        for attempt in (lambda: alice.create_collection("Mine"), lambda: alice.create_collection("Home"),
+                        lambda: alice.rename_collection(work, "Work 2"), lambda: alice.delete_collection(work),
+                        lambda: alice.import_archive(archive, name="Copy")):
+            with pytest.raises(UsageError) as raised:
+                attempt()
+            assert raised.value.code == "server_not_administrator"
+        assert [c.name for c in alice.collections()] == ["Work"] and alice.search("budget travel", 10)
+    finally:
+        alice.close()

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from desktop_rag.config import CHUNKING_SETTINGS
-from desktop_rag.engine.store import legacy_reasons
+from desktop_rag.engine.store import collections, legacy_reasons
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import ChunkDraft
@@ -50,6 +50,7 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
     `vectors`: (the archive's chunk ids, their vectors, model, dimension), or None to embed them again;
     `chunking`: the archive's chunking settings). Returns the collection's id and the new chunk ids of the
     vectors written."""
+    collections.administer(store)
     now = time.time()
     with store.transaction() as db:
         collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?) RETURNING id",

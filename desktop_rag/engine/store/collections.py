@@ -71,8 +71,16 @@ def checked_name(name: str) -> str:
     return name
 
 
+def administer(store: Store) -> None:
+    """UsageError unless this role may make, rename or delete collections: on a server, its administrator only
+    (a member's statement failed on the table's privileges, and was told to ask for a grant it had)."""
+    if not store.sees_everything():
+        raise UsageError.coded("server_not_administrator")
+
+
 def create(store: Store, name: str) -> int:
     """A new empty collection; UsageError if the name is taken."""
+    administer(store)
     name = checked_name(name)
     with store.transaction() as db:
         if find(store, name) is not None:
@@ -82,6 +90,7 @@ def create(store: Store, name: str) -> int:
 
 
 def rename(store: Store, collection_id: int, name: str) -> None:
+    administer(store)
     name = checked_name(name)
     with store.transaction() as db:
         taken = find(store, name)
@@ -95,6 +104,7 @@ def delete(store: Store, collection_id: int) -> list[int]:
     """Forget a collection with its sources, files, chunks and vectors, in one transaction (the documents on
     disk are never touched). Returns the chunk ids whose vectors went, for the FAISS cache. Deleting the
     last collection leaves an empty "Default" in its place."""
+    administer(store)
     with store.transaction() as db:
         gone = store.collection_vector_ids(collection_id).tolist()
         db.execute("DELETE FROM sources WHERE collection_id = ?", (collection_id,))  # files, chunks, vectors cascade
