@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from desktop_rag.config import LIBRARY_ENV, AppPaths, Settings, resource_path
 from desktop_rag.engine import PASSWORD_VARIABLE
-from desktop_rag.gui import gc_guard
+from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.secrets import library_password_set_here
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,7 @@ def create_application(argv: list[str] | None = None) -> QApplication:
         app.setWindowIcon(QIcon(str(resource_path("icons", "desktop-rag.png"))))
         QGuiApplication.setDesktopFileName("desktop-rag")
     apply_fonts(app)  # type: ignore[arg-type]
+    i18n.install_qt_texts(app)
     gc_guard.install(app)
     sys.setswitchinterval(GIL_SWITCH_S)
     return app  # type: ignore[return-value]

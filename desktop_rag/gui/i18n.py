@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
 from desktop_rag.engine import READERS, environment_language, error_text, suffix_patterns, type_labels
 
@@ -25,6 +25,12 @@ def file_filter(documents: str, all_files: str) -> str:
 
 
 _TEXT: dict[str, tuple[str, str]] = {
+    # Qt's standard dialog buttons (QtTexts below)
+    "button.ok": ("OK", "确定"),
+    "button.cancel": ("Cancel", "取消"),
+    "button.close": ("Close", "关闭"),
+    "button.yes": ("&Yes", "是(&Y)"),
+    "button.no": ("&No", "否(&N)"),
     # window and areas
     "app.title": ("Desktop RAG", "Desktop RAG 本地知识库"),
     "library.title": ("Library", "资料库"),
@@ -405,6 +411,13 @@ _TEXT: dict[str, tuple[str, str]] = {
     "settings.title": ("Settings", "设置"),
     "settings.model_group": ("Language model", "语言模型"),
     "settings.provider": ("Provider", "服务商"),
+    # the providers (engine PRESETS), by their preset name
+    "provider.openai": ("OpenAI", "OpenAI"),
+    "provider.deepseek": ("DeepSeek", "DeepSeek"),
+    "provider.zhipu": ("Zhipu GLM", "智谱 GLM"),
+    "provider.ollama": ("Ollama (local)", "Ollama（本地）"),
+    "provider.lmstudio": ("LM Studio (local)", "LM Studio（本地）"),
+    "provider.custom": ("Custom endpoint", "自定义接口"),
     "settings.base_url": ("Base URL", "接口地址"),
     "settings.model": ("Model", "模型"),
     "settings.api_key": ("API key", "API 密钥"),
@@ -602,7 +615,13 @@ _TEXT: dict[str, tuple[str, str]] = {
         "资料库保存的文本（不含页面、图片和版式）。"),
 }
 
+# Qt's own words on the standard buttons of the app's dialogs and message boxes, by (context, source text)
+_QT_TEXTS = {("QPlatformTheme", "OK"): "button.ok", ("QPlatformTheme", "Cancel"): "button.cancel",
+             ("QPlatformTheme", "Close"): "button.close", ("QPlatformTheme", "&Yes"): "button.yes",
+             ("QPlatformTheme", "&No"): "button.no"}
+
 _language = "en"
+_qt_texts: QtTexts | None = None
 _bindings: list[tuple[weakref.ref, Callable[[object, str], None], str, dict]] = []
 _listeners: list[weakref.WeakMethod] = []
 
@@ -676,6 +695,23 @@ def set_language(lang: str) -> None:
             callback()
         except RuntimeError:
             _listeners.remove(ref)
+
+
+class QtTexts(QTranslator):
+    """Qt's standard buttons (OK, Cancel, Close, Yes, No) in the interface's language: Qt's own translation files
+    are not loaded (nor bundled, build.spec). A dialog takes them when it is made."""
+
+    def translate(self, context: str, source_text: str, disambiguation: str | None = None, n: int = -1) -> str | None:
+        key = _QT_TEXTS.get((context, source_text))
+        return tr(key) if key is not None and _language == "zh" else None  # None: Qt's own (English) text
+
+
+def install_qt_texts(app: QCoreApplication) -> None:
+    """Let Qt's standard buttons follow the interface language (once per application)."""
+    global _qt_texts
+    if _qt_texts is None:
+        _qt_texts = QtTexts(app)
+        app.installTranslator(_qt_texts)
 
 
 def format_eta(seconds: float | None) -> str:

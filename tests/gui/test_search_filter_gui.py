@@ -63,3 +63,30 @@ def test_folder_names_are_offered_as_plain_text(qtbot):
     with qtbot.waitSignal(bar.changed):  # the chosen folder left the library: back to all folders
         bar.set_folders(["/home/u/other"])
     assert bar.folders == () and bar.types == ("pdf",)
+
+
+def test_the_type_filter_shows_all_file_types_whole_in_both_languages(qtbot):
+    """The type filter was sized for six characters: "All file types" lost its last letter under the arrow."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    from desktop_rag.gui import i18n
+    from desktop_rag.gui.app import create_application
+    from desktop_rag.gui.views.search_filter import SearchFilterBar
+
+    create_application()  # the app's fonts
+    bar = SearchFilterBar()
+    qtbot.addWidget(bar)
+    bar.resize(400, 40)  # narrow: the folder filter gives way, not the type filter
+    bar.show()
+    combo = bar.type_combo
+    try:
+        for language, text in (("en", "All file types"), ("zh", "全部文件类型")):
+            i18n.set_language(language)
+            qtbot.waitUntil(lambda: combo.currentText() == text and combo.width() >= combo.sizeHint().width())
+            option = QStyleOptionComboBox()
+            combo.initStyleOption(option)
+            field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                                 QStyle.SubControl.SC_ComboBoxEditField, combo)
+            assert field.width() >= combo.fontMetrics().horizontalAdvance(text), (language, field.width())
+    finally:
+        i18n.set_language("en")

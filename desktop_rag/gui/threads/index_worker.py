@@ -168,10 +168,14 @@ class IndexWorker(QObject):
         self.model_state.emit("ready", self.engine.index_model)
 
     def _preparing(self, progress) -> None:
-        """The model's first-use preparation, step by step (on this thread; the signal is queued)."""
+        """The model's first-use preparation, step by step (on the thread that needs the model; the signal is
+        queued). One prepared outside `warm_up` (an index run that moves an "auto" library to the multilingual
+        model) says ready when done: no `warm_up` follows to say it."""
         if progress.phase != "done":  # the last report ("verifying") has every step done: it shows the last step
             step = min(progress.files_done + 1, progress.files_total)
             self.model_state.emit("preparing", f"{step}/{progress.files_total}")
+        elif not self.warming:
+            self.model_state.emit("ready", progress.repo_id)
 
     def _index(self, request: IndexRequest, cancel: threading.Event) -> None:
         self.busy_changed.emit(1)

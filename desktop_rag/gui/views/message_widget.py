@@ -74,7 +74,9 @@ class MessageWidget(QFrame):
         self.browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.browser.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.browser.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.browser.setStyleSheet("background: transparent;")
+        # the browser only: a rule without a selector reaches its children too, and the link confirmation it opens
+        # would be a transparent window (black, its text unreadable)
+        self.browser.setStyleSheet("QTextBrowser { background: transparent; }")
         self.browser.citation_clicked.connect(self._on_citation)
         self.browser.viewport().installEventFilter(self)
         self.browser.installEventFilter(self)  # refit when its width changes

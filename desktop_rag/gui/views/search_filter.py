@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from math import ceil
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
@@ -91,6 +92,10 @@ class SearchFilterBar(QWidget):
         self.folder_combo.setItemText(0, i18n.tr("filter.all_folders"))
         self.folder_combo.setToolTip(i18n.tr("filter.folder_tip"))
         self.type_combo.setToolTip(i18n.tr("filter.type_tip"))
-        self.type_combo.setItemText(0, i18n.tr("filter.all_types"))
+        all_types = i18n.tr("filter.all_types")
+        self.type_combo.setItemText(0, all_types)
+        metrics = self.type_combo.fontMetrics()  # the default choice whole ("All file types" is more than 6 x-widths)
+        self.type_combo.setMinimumContentsLength(max(6, ceil(metrics.horizontalAdvance(all_types) /
+                                                             metrics.horizontalAdvance("X"))))
         for i, name in enumerate(TYPE_NAMES, 1):
             self.type_combo.setItemText(i, i18n.type_name(name))
