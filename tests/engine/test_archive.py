@@ -97,6 +97,32 @@ def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
         target.close()
 
 
+def test_documents_with_control_characters_in_their_names_travel_too(tmp_path: Path):
+    """A newline or an escape is a valid file name: the document goes in the archive under a cleaned member
+    name and comes out under the import's cleaned file name, so its passages survive the next run."""
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "new\nline.txt").write_text("Kangaroos carry their young in a pouch.\n", encoding="utf-8")
+    (folder / "esc\x1b[31m.txt").write_text("Penguins live in Antarctica.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "source"), FAST)
+    try:
+        engine.index([folder])
+        report = engine.export_collection(engine.collection_id("Default"), tmp_path / "odd.zip", with_documents=True)
+    finally:
+        engine.close()
+    assert (report.documents, report.missing_documents) == (2, ())
+    target, counting = _fresh(tmp_path / "fresh")
+    try:
+        imported = target.import_archive(tmp_path / "odd.zip", name="Odd", documents_dir=tmp_path / "moved")
+        assert imported.documents == 2
+        assert sorted(p.name for p in (tmp_path / "moved" / "odd").iterdir()) == ["esc_[31m.txt", "new_line.txt"]
+        scan = target.index(collection=imported.collection_id)
+        assert (scan.unchanged, scan.removed, scan.embedded) == (2, 0, 0) and counting.passages == 0
+        assert target.status(imported.collection_id).chunks == 2
+    finally:
+        target.close()
+
+
 def test_another_model_is_said_first_and_reembeds_only_when_asked(source, tmp_path: Path):
     engine, a, b = source
     engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip")

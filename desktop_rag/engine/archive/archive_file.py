@@ -111,7 +111,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
             if with_documents:
                 linked = {s["id"]: s for s in sources if s["id"] not in detached}
                 for f in (f for f in files if f["parent_id"] is None):  # attachments: inside their message
-                    member = f"documents/{f['id']}/{_leaf(f['path'])}"
+                    member = f"documents/{f['id']}/{_member_leaf(f['path'])}"
                     entry = None
                     if DOCUMENT_NAME.fullmatch(member) and f["source_id"] in linked:
                         entry = _put_file(zf, member, f, linked[f["source_id"]])
@@ -364,6 +364,12 @@ def _json_bytes(value: object) -> bytes:
 def _leaf(path: str) -> str:
     """The last part of a stored path, whichever system wrote it."""
     return re.split(r"[/\\]", path.rstrip("/\\"))[-1] or "document"
+
+
+def _member_leaf(path: str) -> str:
+    """The document's member name in the archive: its leaf with control characters as "_" (a name with a
+    newline or an escape is a valid file name; the import names the file from its row, not from the member)."""
+    return re.sub(r"[\x00-\x1f]", "_", _leaf(path))
 
 
 def _int_or_none(value: str | None) -> int | None:
