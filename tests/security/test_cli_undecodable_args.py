@@ -69,3 +69,32 @@ def test_the_real_model_takes_a_question_with_lone_surrogates(fast_models_home, 
         assert done and "zeppelin" in done[0].answer
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "zeppelin", "--file", b"/tmp/nowhere\xff.txt"],
+    ["search", "zeppelin", "--folder", b"/tmp/nowhere\xff"],
+    ["context", "zeppelin", "--file", b"/tmp/nowhere\xff.txt"],
+    ["remove", b"/tmp/nowhere\xff"],
+    ["summarise", b"/tmp/nowhere\xff.txt"],
+    ["link", b"/tmp/nowhere\xff", "/tmp"],
+    ["status", "--collection", b"Thesis\xff"],
+    ["collections", "delete", b"Thesis\xff", "--yes"],
+])
+def test_a_path_or_name_with_undecodable_bytes_is_not_found_with_a_message(library, args):
+    folder, home = library
+    out = cli(home, *args)
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == 1 and out.stderr.startswith("error: "), out.stderr
+
+
+def test_a_failed_file_with_an_undecodable_name_is_found_by_that_name(tmp_path):
+    folder, home = tmp_path / "docs", tmp_path / "home"
+    folder.mkdir()
+    (folder / "good.txt").write_text("The quarterly zeppelin report is ready.", encoding="utf-8")
+    with open(bytes(folder) + b"/bad\xff.txt", "wb") as f:
+        f.write(b"Text behind a broken name.")
+    cli(home, "index", str(folder))
+    out = cli(home, "summarise", bytes(folder) + b"/bad\xff.txt")  # stored as .../bad\xff.txt, failed
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == 1 and "not valid text (UTF-8)" in out.stderr, out.stderr
