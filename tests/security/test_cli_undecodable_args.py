@@ -98,3 +98,13 @@ def test_a_failed_file_with_an_undecodable_name_is_found_by_that_name(tmp_path):
     out = cli(home, "summarise", bytes(folder) + b"/bad\xff.txt")  # stored as .../bad\xff.txt, failed
     assert "Traceback" not in out.stderr, out.stderr
     assert out.returncode == 1 and "not valid text (UTF-8)" in out.stderr, out.stderr
+
+
+def test_eval_takes_a_queries_line_with_a_lone_surrogate_escape(library, tmp_path):
+    folder, home = library
+    queries, qrels = tmp_path / "q.jsonl", tmp_path / "q.tsv"
+    queries.write_text('{"_id": "1", "text": "zeppelin \\ud800 report"}\n', encoding="utf-8")
+    qrels.write_text("query-id\tcorpus-id\tscore\n1\tgone.txt\t1\n", encoding="utf-8")
+    out = cli(home, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == 0 and "zeppelin \ufffd report" in out.stdout, out.stdout
