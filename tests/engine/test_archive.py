@@ -19,7 +19,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import ModelMismatchError
+from desktop_rag.engine.errors import ModelMismatchError, UsageError
 from tests.engine.test_collections import QUERIES, CountingEmbedder, _docs, _results
 
 FAST = Settings(embedding_model="hash:64")
@@ -121,6 +121,22 @@ def test_documents_with_control_characters_in_their_names_travel_too(tmp_path: P
         assert target.status(imported.collection_id).chunks == 2
     finally:
         target.close()
+
+
+def test_export_to_a_folder_or_an_unwritable_place_is_refused_with_a_message(source, tmp_path: Path):
+    """`export --collection X ~/Desktop` named a folder: the archive was written to a temp file, then the rename onto
+    the folder failed with an IsADirectoryError traceback; a place that cannot be written gave an OSError one."""
+    engine, a, b = source
+    default = engine.collection_id("Default")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(UsageError, match="is a folder: name the archive file"):
+        engine.export_collection(default, folder)
+    assert list(folder.iterdir()) == [] and not list(tmp_path.glob(".out.*"))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(UsageError, match="cannot be written in"):
+        engine.export_collection(default, blocker / "x.zip")
 
 
 def test_another_model_is_said_first_and_reembeds_only_when_asked(source, tmp_path: Path):

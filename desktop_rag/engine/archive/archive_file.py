@@ -89,7 +89,10 @@ class ArchiveContent:
 
 def export_collection(store: Store, collection_id: int, target: Path, *, app_version: str,
                       with_documents: bool = False) -> ExportReport:
-    """Write one collection to `target` (a temp file beside it, renamed when complete)."""
+    """Write one collection to `target` (a temp file beside it, renamed when complete); UsageError, before anything
+    is read, when `target` is a folder or its folder cannot be written."""
+    if target.is_dir():
+        raise UsageError.coded("export_target_folder", path=target)
     with store.read_snapshot():
         name = archive_rows.collection_name(store, collection_id)
         if name is None:
@@ -97,8 +100,11 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
         sources, files, chunks, ids, vectors = archive_rows.collection_rows(store, collection_id)
         detached = {s.id for s in store.sources(collection_id) if s.detached}
         meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise UsageError.coded("export_not_writable", folder=target.parent, detail=exc.strerror or str(exc)) from exc
     os.close(fd)
     members: dict[str, dict] = {}
     missing: list[str] = []
