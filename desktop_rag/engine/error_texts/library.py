@@ -173,6 +173,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "此资料库在这里以只读方式打开（MCP 服务器）：无法做任何更改。",
     },
     "error.no_such_path": {"en": "No such file or folder: {path}", "zh": "没有这个文件或文件夹：{path}"},
+    "error.empty_path": {"en": "An empty path was given; name a file or folder.",
+                         "zh": "给出的路径为空；请指定一个文件或文件夹。"},
     "error.not_regular_path": {
         "en": "Not a regular file or folder: {path} (a pipe, device or socket is never read)",
         "zh": "不是普通文件或文件夹：{path}（管道、设备或套接字从不读取）",
