@@ -116,7 +116,9 @@ class _PrivateRotatingHandler(logging.handlers.RotatingFileHandler):
 
 def _open_handler(path: Path) -> logging.Handler:
     private_dir(path.parent)
-    return _PrivateRotatingHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUP_COUNT, encoding="utf-8", delay=False)
+    # backslashreplace: a name's undecodable bytes (lone surrogates) are logged as escapes, not a logging error
+    return _PrivateRotatingHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUP_COUNT, encoding="utf-8",
+                                   errors="backslashreplace", delay=False)
 
 
 def setup_logging(paths: AppPaths, level: int | str | None = None) -> Path:

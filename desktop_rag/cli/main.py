@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("search", help="retrieve passages")
     p.add_argument("query", nargs="?")
     p.add_argument("--queries", help='JSONL file of {"_id", "text"}; one JSON line out per query')
-    p.add_argument("-k", type=int, default=None, help="number of results")
+    p.add_argument("-k", type=_result_count, default=None, help=f"number of results (1 to {MAX_K:,})")
     p.add_argument("--json", action="store_true")
     _collection_option(p, "search only this collection (default: all)")
     _filter_options(p)
@@ -155,6 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(command="download_model")  # dispatched to model_commands.cmd_download_model
     return parser
+
+
+MAX_K = 10_000  # past it a search's SQL limit could overflow a 64-bit integer
+
+
+def _result_count(text: str) -> int:
+    """-k: a whole number of results from 1 to MAX_K (a usage error otherwise: 0 or -5 gave nonsense)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 1 <= value <= MAX_K:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of results from 1 to {MAX_K:,}")
+    return value
 
 
 def _collection_option(parser: argparse.ArgumentParser, what: str) -> None:

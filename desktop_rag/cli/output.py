@@ -11,8 +11,9 @@ from desktop_rag.cli.terminal import clean
 from desktop_rag.engine import Progress, environment_language, error_text, model_download
 
 # Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
-# overrides): written as \uXXXX escapes, so the decoded JSON is still exactly the text.
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# overrides), and lone surrogates (an argument's undecodable bytes echoed back), which no UTF-8 output can hold:
+# written as \uXXXX escapes, so the decoded JSON is still exactly the text.
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def language() -> str:

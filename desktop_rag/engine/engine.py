@@ -2,8 +2,7 @@
 
 It holds no state of its own and composes no flow: what is loaded lives in the runtime (runtime.py), the library
 in the store (each thread its own connection), and each flow in its stage (ingest/indexing.py,
-archive/importing.py, search/searching.py, answer/, review/review.py); each method says where and delegates.
-"""
+archive/importing.py, search/searching.py, answer/, review/review.py); each method says where and delegates."""
 
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ from desktop_rag.engine.document.locate import Location
 from desktop_rag.engine.ingest import indexing
 from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
 from desktop_rag.engine.ingest.reports import IndexReport
+from desktop_rag.engine.ingest.valid_text import valid_text
 from desktop_rag.engine.models.download_types import DownloadProgress
 from desktop_rag.engine.models.embedding import known_dimension
 from desktop_rag.engine.review.review import Review
@@ -229,7 +229,7 @@ class Engine:
         query translation is on (`cancel` stops waiting for that translation: the question is then searched as
         asked)."""
         within = self.restriction(collection, folders, types, files)
-        return self.runtime.search(query, k or self.settings.top_k, within, cancel)
+        return self.runtime.search(valid_text(query), k or self.settings.top_k, within, cancel)
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                     files: Sequence[str] = ()) -> Restriction:
@@ -276,7 +276,7 @@ class Engine:
                               folders: Sequence[str] = (), types: Sequence[str] = (),
                               files: Sequence[str] = ()) -> SummaryPlan | None:
         """The plan (`summary_plan`) of the summary `ask` writes for `question`, or None when it asks no summary."""
-        summary = self._asked(question, conversation_id, collection, folders, types, files)[2]
+        summary = self._asked(valid_text(question), conversation_id, collection, folders, types, files)[2]
         return None if summary is None else self.summary_plan(*summary)
 
     def forget_answers(self) -> int:
@@ -289,7 +289,7 @@ class Engine:
         """What an answer to `question` would send the model: the numbered passages after compression, and the
         passages' tokens before and after it (`desktop-rag context`)."""
         hits = self.search(question, None, collection, folders, types, files=files)
-        return assembly.context(self.runtime, question, hits)
+        return assembly.context(self.runtime, valid_text(question), hits)
 
     def ask(
         self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
@@ -300,7 +300,7 @@ class Engine:
         answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`. Asked within
         `collection`, else the conversation's, else all, and within `folders` / `files` / `types` (UsageError
         before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as there)."""
-        history = self.messages(conversation_id) if conversation_id else []
+        question, history = valid_text(question), self.messages(conversation_id) if conversation_id else []
         collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
         if summary is not None:
             yield from self.summarise(*summary, cancel, conversation_id=conversation_id, question=question,

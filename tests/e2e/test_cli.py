@@ -90,6 +90,13 @@ def test_usage_errors_exit_2_and_failures_exit_1(tmp_path):
     assert out.returncode == 1 and "bad.jsonl, line 1: not JSON" in out.stderr
 
 
+def test_a_number_of_results_out_of_range_is_a_usage_error(tmp_path):
+    """-k -5 returned all but the last five passages, -k 0 the default, a 24-digit -k an OverflowError traceback."""
+    for k in ("0", "-5", "10001", "99999999999999999999999"):
+        out = cli("--data-dir", str(tmp_path / "h"), "search", "otters", "-k", k, check=False)
+        assert out.returncode == 2 and "argument -k" in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
 def test_a_queries_line_too_long_is_refused_before_it_is_read_whole(tmp_path):
     """`search --queries` and `context --queries` read a line at a time, at most 100,000 characters of it."""
     queries = tmp_path / "long.jsonl"

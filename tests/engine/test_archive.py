@@ -19,7 +19,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import ModelMismatchError
+from desktop_rag.engine.errors import ModelMismatchError, UsageError
 from tests.engine.test_collections import QUERIES, CountingEmbedder, _docs, _results
 
 FAST = Settings(embedding_model="hash:64")
@@ -95,6 +95,48 @@ def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
         assert (scan.unchanged, scan.updated, scan.embedded) == (2, 0, 0) and counting.passages == 0
     finally:
         target.close()
+
+
+def test_documents_with_control_characters_in_their_names_travel_too(tmp_path: Path):
+    """A newline or an escape is a valid file name: the document goes in the archive under a cleaned member
+    name and comes out under the import's cleaned file name, so its passages survive the next run."""
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "new\nline.txt").write_text("Kangaroos carry their young in a pouch.\n", encoding="utf-8")
+    (folder / "esc\x1b[31m.txt").write_text("Penguins live in Antarctica.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "source"), FAST)
+    try:
+        engine.index([folder])
+        report = engine.export_collection(engine.collection_id("Default"), tmp_path / "odd.zip", with_documents=True)
+    finally:
+        engine.close()
+    assert (report.documents, report.missing_documents) == (2, ())
+    target, counting = _fresh(tmp_path / "fresh")
+    try:
+        imported = target.import_archive(tmp_path / "odd.zip", name="Odd", documents_dir=tmp_path / "moved")
+        assert imported.documents == 2
+        assert sorted(p.name for p in (tmp_path / "moved" / "odd").iterdir()) == ["esc_[31m.txt", "new_line.txt"]
+        scan = target.index(collection=imported.collection_id)
+        assert (scan.unchanged, scan.removed, scan.embedded) == (2, 0, 0) and counting.passages == 0
+        assert target.status(imported.collection_id).chunks == 2
+    finally:
+        target.close()
+
+
+def test_export_to_a_folder_or_an_unwritable_place_is_refused_with_a_message(source, tmp_path: Path):
+    """`export --collection X ~/Desktop` named a folder: the archive was written to a temp file, then the rename onto
+    the folder failed with an IsADirectoryError traceback; a place that cannot be written gave an OSError one."""
+    engine, a, b = source
+    default = engine.collection_id("Default")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(UsageError, match="is a folder: name the archive file"):
+        engine.export_collection(default, folder)
+    assert list(folder.iterdir()) == [] and not list(tmp_path.glob(".out.*"))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(UsageError, match="cannot be written in"):
+        engine.export_collection(default, blocker / "x.zip")
 
 
 def test_another_model_is_said_first_and_reembeds_only_when_asked(source, tmp_path: Path):

@@ -47,6 +47,14 @@ def test_log_file_lives_in_the_log_dir(tmp_path: Path) -> None:
     assert logs.current_log_file() is None
 
 
+def test_undecodable_text_is_logged_as_escapes(log_file: Path, capsys: pytest.CaptureFixture) -> None:
+    """A path typed with bytes that are not UTF-8 reaches the log as lone surrogates: written as escapes, not a
+    "--- Logging error ---" with its traceback on stderr."""
+    logging.getLogger("desktop_rag.cli.main").error("%s failed: %s", "remove", "/tmp/\udcff is not a source")
+    assert "remove failed: /tmp/\\udcff is not a source" in read(log_file)
+    assert "Logging error" not in capsys.readouterr().err
+
+
 def test_secrets_never_reach_the_file(log_file: Path) -> None:
     log = logging.getLogger("desktop_rag.engine.answer.llm")
     log.info("calling with key %s", SK_KEY)

@@ -89,7 +89,10 @@ class ArchiveContent:
 
 def export_collection(store: Store, collection_id: int, target: Path, *, app_version: str,
                       with_documents: bool = False) -> ExportReport:
-    """Write one collection to `target` (a temp file beside it, renamed when complete)."""
+    """Write one collection to `target` (a temp file beside it, renamed when complete); UsageError, before anything
+    is read, when `target` is a folder or its folder cannot be written."""
+    if target.is_dir():
+        raise UsageError.coded("export_target_folder", path=target)
     with store.read_snapshot():
         name = archive_rows.collection_name(store, collection_id)
         if name is None:
@@ -97,8 +100,11 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
         sources, files, chunks, ids, vectors = archive_rows.collection_rows(store, collection_id)
         detached = {s.id for s in store.sources(collection_id) if s.detached}
         meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise UsageError.coded("export_not_writable", folder=target.parent, detail=exc.strerror or str(exc)) from exc
     os.close(fd)
     members: dict[str, dict] = {}
     missing: list[str] = []
@@ -111,7 +117,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
             if with_documents:
                 linked = {s["id"]: s for s in sources if s["id"] not in detached}
                 for f in (f for f in files if f["parent_id"] is None):  # attachments: inside their message
-                    member = f"documents/{f['id']}/{_leaf(f['path'])}"
+                    member = f"documents/{f['id']}/{_member_leaf(f['path'])}"
                     entry = None
                     if DOCUMENT_NAME.fullmatch(member) and f["source_id"] in linked:
                         entry = _put_file(zf, member, f, linked[f["source_id"]])
@@ -364,6 +370,12 @@ def _json_bytes(value: object) -> bytes:
 def _leaf(path: str) -> str:
     """The last part of a stored path, whichever system wrote it."""
     return re.split(r"[/\\]", path.rstrip("/\\"))[-1] or "document"
+
+
+def _member_leaf(path: str) -> str:
+    """The document's member name in the archive: its leaf with control characters as "_" (a name with a
+    newline or an escape is a valid file name; the import names the file from its row, not from the member)."""
+    return re.sub(r"[\x00-\x1f]", "_", _leaf(path))
 
 
 def _int_or_none(value: str | None) -> int | None:

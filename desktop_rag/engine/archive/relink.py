@@ -24,6 +24,8 @@ def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceReco
     is not possible (wrong kind, missing, or overlapping another source). The caller indexes it afterwards."""
     if not source.detached:
         raise UsageError.coded("already_linked", path=source.path)
+    if not str(chosen).strip():  # not the current folder
+        raise UsageError.coded("empty_path")
     target = normalise_path(chosen)
     if source.kind == "folder" and not os.path.isdir(target):
         raise UsageError.coded("link_not_folder", path=source.path, chosen=chosen)

@@ -63,6 +63,11 @@ TEXTS: dict[str, dict[str, str]] = {
                               "zh": "{name} 已损坏或不完整：{why}。没有做任何更改；请重新导出。"},
     "error.changed_during_export": {"en": "{path} changed while it was being exported; export again.",
                                     "zh": "{path} 在导出过程中发生了变化；请重新导出。"},
+    "error.export_target_folder": {"en": "{path} is a folder: name the archive file to write in it (for example "
+                                         "{path}/collection.zip).",
+                                   "zh": "{path} 是一个文件夹：请给出要写入其中的归档文件名（例如 {path}/collection.zip）。"},
+    "error.export_not_writable": {"en": "The archive cannot be written in {folder} ({detail}). Nothing was written.",
+                                  "zh": "无法在 {folder} 中写入归档（{detail}）。没有写入任何内容。"},
     "error.no_such_file": {"en": "No such file: {path}", "zh": "没有这个文件：{path}"},
     "error.archive_newer": {"en": "{path} was written by a newer Desktop RAG (archive format {version}); update the app "
                                   "to import it. Nothing was changed.",
@@ -168,6 +173,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "此资料库在这里以只读方式打开（MCP 服务器）：无法做任何更改。",
     },
     "error.no_such_path": {"en": "No such file or folder: {path}", "zh": "没有这个文件或文件夹：{path}"},
+    "error.empty_path": {"en": "An empty path was given; name a file or folder.",
+                         "zh": "给出的路径为空；请指定一个文件或文件夹。"},
     "error.not_regular_path": {
         "en": "Not a regular file or folder: {path} (a pipe, device or socket is never read)",
         "zh": "不是普通文件或文件夹：{path}（管道、设备或套接字从不读取）",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported
+from desktop_rag.engine.ingest.valid_text import valid_text
 from desktop_rag.engine.store import grades, labels
 from desktop_rag.engine.store.passages import chunks_within, files_with_text
 from desktop_rag.engine.store.scope import Restriction
@@ -144,7 +145,8 @@ def _queries(path: Path) -> dict[str, str]:
 
 def query_lines(path: str | Path) -> Iterator[tuple[object, str]]:
     """(_id, text) of each line of a JSONL file of {"_id", "text"} objects (`eval`, `search --queries`, `context
-    --queries`), read a line at a time: UsageError for a file that cannot be read, a line too long or malformed."""
+    --queries`), read a line at a time: UsageError for a file that cannot be read, a line too long or malformed. A
+    text with a lone surrogate (a JSON escape such as \\ud800) is made valid text (U+FFFD), as the facade's are."""
     for number, line in _lines(Path(path)):
         try:
             item = json.loads(line)
@@ -153,7 +155,7 @@ def query_lines(path: str | Path) -> Iterator[tuple[object, str]]:
         if not isinstance(item, dict) or not isinstance(item.get("text"), str) or "_id" not in item:
             raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
                                    problem='no "_id" and "text"')
-        yield item["_id"], item["text"]
+        yield item["_id"], valid_text(item["text"])
 
 
 def _qrels(path: Path) -> dict[str, set[str]]:

@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.paths import is_valid_text
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import DEFAULT_COLLECTION
 
@@ -40,7 +41,10 @@ def listing(store: Store) -> list[Collection]:
 
 
 def find(store: Store, name: str) -> int | None:
-    """The id of the collection called `name` (case-insensitive), or None."""
+    """The id of the collection called `name` (case-insensitive), or None (also for a name no collection can
+    have: undecodable bytes)."""
+    if not is_valid_text(name):
+        return None
     row = store.db.execute("SELECT id FROM collections WHERE lower(name) = lower(?)", (name.strip(),)).fetchone()
     return row[0] if row else None
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import TYPE_NAMES
-from desktop_rag.engine.paths import is_inside, normalise_path, subtree_range
+from desktop_rag.engine.paths import display_text, is_inside, normalise_path, subtree_range
 from desktop_rag.engine.store.scope import Restriction
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def build(store: Store, collection: int | None = None, folders: Iterable[str] = 
         if not str(raw).strip():
             raise UsageError.coded("empty_folder_name")
         try:
-            folder = normalise_path(raw)
+            folder = display_text(normalise_path(raw))  # undecodable bytes: as a stored name has them
         except (OSError, RuntimeError, ValueError) as exc:
             raise UsageError.coded("bad_folder_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
         if not _known_folder(store, folder):
@@ -54,7 +54,7 @@ def _files(store: Store, files: Iterable[str]) -> tuple[str, ...]:
         if not str(raw).strip():
             raise UsageError.coded("empty_file_name")
         try:
-            path = normalise_path(raw)
+            path = display_text(normalise_path(raw))
         except (OSError, RuntimeError, ValueError) as exc:
             raise UsageError.coded("bad_file_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
         if store.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is None:

@@ -15,9 +15,12 @@ from desktop_rag.engine.store.values import SourceRecord
 
 def add(store: Store, paths: Iterable[str | Path], collection: int | None = None) -> list[SourceRecord]:
     """Register `paths` as sources of `collection` (None: the first one). UsageError for a bad path, or for a
-    path already in another collection."""
+    path already in another collection, or an empty one (it would mean the current folder: a script's unset
+    variable must not add it)."""
     added = []
     for raw in paths:
+        if not str(raw).strip():
+            raise UsageError.coded("empty_path")
         path = Path(normalise_path(raw))
         if not path.exists():
             raise UsageError.coded("no_such_path", path=raw)

@@ -114,7 +114,9 @@ class SqlStore:
         return [_source(r) for r in rows]
 
     def source_by_path(self, path: str) -> SourceRecord | None:
-        row = self.db.execute(f"SELECT {self.SOURCE_COLUMNS} FROM sources WHERE path = ?", (path,)).fetchone()
+        """The source at `path` (a name that is not valid text looked up as stored: `paths.display_text`)."""
+        row = self.db.execute(f"SELECT {self.SOURCE_COLUMNS} FROM sources WHERE path = ?",
+                              (display_text(path),)).fetchone()
         return _source(row) if row else None
 
     def remove_source(self, source_id: int) -> list[int]:
@@ -142,7 +144,8 @@ class SqlStore:
         return [file_record(r) for r in rows]
 
     def file_by_path(self, path: str) -> FileRecord | None:
-        row = self.db.execute(f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,)).fetchone()
+        """The file at `path` (a name that is not valid text looked up as stored: `paths.display_text`)."""
+        row = self.db.execute(f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (display_text(path),)).fetchone()
         return file_record(row) if row else None
 
     def carrier(self, path: str) -> FileRecord | None:
