@@ -30,6 +30,7 @@ from desktop_rag.engine.models.embedding import Embedder, create_embedder, defau
 from desktop_rag.engine.search import searching
 from desktop_rag.engine.search.cache import (BoundedLRU, CachedQueries, cached_vectors, query_vector_cache,
                                              result_cache, sentence_vector_cache)
+from desktop_rag.engine.search.question import searched_text
 from desktop_rag.engine.store.languages import library_has_cjk, library_languages
 from desktop_rag.engine.store.library import Backend, Store, VectorSearch
 from desktop_rag.engine.store.scope import Restriction
@@ -187,7 +188,7 @@ class Runtime:
         if not sentences or not self.dense_now():
             return [0.0] * len(sentences)  # (while a background load runs, an answer does not wait for it)
         embedder, _ = self.dense_pair()
-        question_vector = embedder.embed_queries([question])[0]
+        question_vector = embedder.embed_queries([searched_text(question)])[0]
         vectors = cached_vectors(embedder.embed, self.index_model, sentences, self.sentence_vectors)
         return [float(x) for x in vectors @ question_vector]
 
