@@ -18,7 +18,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import ModelMismatchError, UsageError
+from desktop_rag.engine.errors import ModelMismatchError, UsageError, error_text
 from desktop_rag.engine.store.postgres.connection import ServerError
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
@@ -322,3 +322,40 @@ def test_a_member_making_renaming_or_deleting_a_collection_is_told_only_the_admi
         assert [c.name for c in alice.collections()] == ["Work"] and alice.search("budget travel", 10)
     finally:
         alice.close()
+
+
+def test_a_member_whose_last_collection_is_taken_back_mid_run_is_told_so(pg_server, tmp_path):
+    """The administrator takes back a member's last collection (and with it the use of the library's schema) while
+    the member's client indexes, then searches: both are told their access was taken back, in the user's language,
+    not the server's "relation does not exist"; what was indexed before stays whole. A table that is really missing
+    is still the server's own refusal: the message comes from the role's rights on the schema, not the error code."""
+    database = pg_server.new_database("revoked")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        work = admin.create_collection("Work")
+        admin.library.grant(work, "alice")
+        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        with pytest.raises(ServerError) as raised:
+            alice.store.db.execute("SELECT * FROM no_such_table")
+        assert raised.value.code == "server_failed" and "42P01" in str(raised.value)
+
+        def revoke_after_the_first(event) -> None:
+            if event.state == "indexed" and ("Work", "alice") in admin.library.grants():
+                admin.library.grant(work, "alice", revoke=True)
+
+        folder = _write(tmp_path / "work", ["a.txt", "b.txt", "c.txt"], "Work code W-17.")
+        with pytest.raises(ServerError) as raised:
+            alice.index([folder], collection=work, on_file=revoke_after_the_first)
+        assert raised.value.code == "server_access_revoked" and "alice" in str(raised.value)
+        assert "42P01" not in str(raised.value) and "管理员" in error_text(raised.value, "zh")
+        with pytest.raises(ServerError) as raised:
+            alice.search("Work code", 5)
+        assert raised.value.code == "server_access_revoked"
+        assert [f.path for f in admin.store.files()] == [str(folder / "a.txt")]
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()
