@@ -219,6 +219,9 @@ def server_error(exc: BaseException | None, url: ServerUrl, connecting: bool = F
             return LibraryBusyError.coded("server_busy", server=url.display)
         if state == "57014":
             return ServerError.coded("server_timeout", server=url.display)
+        if state == "42501" and fields.get("n") == "library_settings":  # meta_guarded (schema.py): no file's fault
+            return ServerUnavailableError.coded("server_setting_administrators", server=url.display, user=url.user,
+                                                setting=_clean(str(fields.get("D", "")), url))
         code = _STATES.get(state)
         if code in ("server_gone",):
             return ServerGoneError.coded(code, server=url.display, detail=detail)
