@@ -18,7 +18,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import ModelMismatchError, UsageError
+from desktop_rag.engine.errors import ModelMismatchError, UsageError, error_text
 from desktop_rag.engine.store.postgres.connection import ServerError
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 
@@ -322,3 +322,117 @@ def test_a_member_making_renaming_or_deleting_a_collection_is_told_only_the_admi
         assert [c.name for c in alice.collections()] == ["Work"] and alice.search("budget travel", 10)
     finally:
         alice.close()
+
+
+def test_a_member_whose_last_collection_is_taken_back_mid_run_is_told_so(pg_server, tmp_path):
+    """The administrator takes back a member's last collection (and with it the use of the library's schema) while
+    the member's client indexes, then searches: both are told their access was taken back, in the user's language,
+    not the server's "relation does not exist"; what was indexed before stays whole. A table that is really missing
+    is still the server's own refusal: the message comes from the role's rights on the schema, not the error code."""
+    database = pg_server.new_database("revoked")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        work = admin.create_collection("Work")
+        admin.library.grant(work, "alice")
+        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        with pytest.raises(ServerError) as raised:
+            alice.store.db.execute("SELECT * FROM no_such_table")
+        assert raised.value.code == "server_failed" and "42P01" in str(raised.value)
+
+        def revoke_after_the_first(event) -> None:
+            if event.state == "indexed" and ("Work", "alice") in admin.library.grants():
+                admin.library.grant(work, "alice", revoke=True)
+
+        folder = _write(tmp_path / "work", ["a.txt", "b.txt", "c.txt"], "Work code W-17.")
+        with pytest.raises(ServerError) as raised:
+            alice.index([folder], collection=work, on_file=revoke_after_the_first)
+        assert raised.value.code == "server_access_revoked" and "alice" in str(raised.value)
+        assert "42P01" not in str(raised.value) and "管理员" in error_text(raised.value, "zh")
+        with pytest.raises(ServerError) as raised:
+            alice.search("Work code", 5)
+        assert raised.value.code == "server_access_revoked"
+        assert [f.path for f in admin.store.files()] == [str(folder / "a.txt")]
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()
+
+
+def test_the_librarys_settings_and_client_rows_are_the_administrators(pg_server, tmp_path):
+    """As a member with plain SQL: changing the schema version or the model, renaming or deleting a setting and
+    writing `clients` are refused by the server (a member could lock every client out, the administrator too), while
+    the administrator still may. The member's own runs still work: the library's first vectors, its settings written
+    again unchanged, its skipped counts; a member whose settings would change the library's is told they are the
+    administrator's, not the server's raw refusal."""
+    import pg8000.native
+
+    database = pg_server.new_database("settings")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        admin.library.grant(admin.create_collection("Work"), "alice")
+        admin.index()  # the chunking settings recorded, no chunks yet
+        member_url = pg_server.url(database, "alice", "alice-password-1")
+        alice = Engine(resolve_paths(tmp_path / "alice"), Settings(embedding_model="hash:64", chunk_size=300),
+                       library=member_url)
+        work = _write(tmp_path / "work", ["plan.txt"], "Work code W-17.")
+        (work / "slides.key").write_bytes(b"not supported")
+        with pytest.raises(ServerError) as raised:
+            alice.index([work], collection=alice.collection_id("Work"))
+        assert raised.value.code == "server_setting_administrators" and "chunk_size" in str(raised.value)
+        assert "42501" not in str(raised.value) and "管理员" in error_text(raised.value, "zh")
+        alice.close()
+        alice = Engine(resolve_paths(tmp_path / "alice"), FAST, library=member_url)
+        report = alice.index([work], collection=alice.collection_id("Work"))  # the library's first vectors
+        assert report.added == 1 and not report.failed and report.embedded == 1
+        (work / "more.txt").write_text("More work, code W-18.\n", "utf-8")
+        assert alice.index(collection=alice.collection_id("Work")).added == 1  # its settings written unchanged
+        assert alice.status().skipped and [Path(h.path).name for h in alice.search("W-18", 1)] == ["more.txt"]
+
+        raw = pg8000.native.Connection("alice", database=database, password="alice-password-1",
+                                       unix_sock=str(pg_server.socket_dir / ".s.PGSQL.5432"))
+        try:
+            raw.run("SET search_path = desktop_rag, public")
+            settings = dict(raw.run("SELECT key, value FROM meta"))
+            assert settings["schema_version"] and settings["embedding_model"] == "hash:64"
+            for statement in ("UPDATE meta SET value = '999' WHERE key = 'schema_version'",
+                              "UPDATE meta SET value = 'other' WHERE key = 'embedding_model'",
+                              "INSERT INTO meta VALUES ('dimension', '8') ON CONFLICT (key) "
+                              "DO UPDATE SET value = excluded.value",
+                              "UPDATE meta SET key = 'skipped.0' WHERE key = 'chunk_size'",
+                              "DELETE FROM meta WHERE key = 'chunk_overlap'", "DELETE FROM meta",
+                              "INSERT INTO clients VALUES ('x', 'x', 'postgres', 0)",
+                              "UPDATE clients SET role = 'postgres'", "DELETE FROM clients"):
+                with pytest.raises(Exception, match="administrator|permission denied"):
+                    raw.run(statement)
+            assert dict(raw.run("SELECT key, value FROM meta")) == settings
+        finally:
+            raw.close()
+        with pytest.raises(ServerError) as raised:
+            alice.store.db.execute("UPDATE meta SET value = 'other' WHERE key = 'embedding_model'")
+        assert raised.value.code == "server_setting_administrators" and "embedding_model" in str(raised.value)
+
+        admin.store.set_meta("chunk_overlap", "7")  # the administrator still may
+        admin.store.delete_meta("chunk_overlap")
+        admin.store.set_meta("chunk_overlap", settings["chunk_overlap"])
+        admin.store.db.execute("INSERT INTO clients VALUES ('x', 'x', 'alice', 0)")
+        assert admin.store.db.execute("DELETE FROM clients WHERE id = 'x'").rowcount == 1
+        admin.close()  # a library of version 1, whose members could write `clients`: the administrator's open upgrades it
+        raw = pg_server.admin(database)
+        try:
+            raw.run("GRANT INSERT, UPDATE, DELETE ON desktop_rag.clients TO alice")
+            raw.run("UPDATE desktop_rag.meta SET value = '1' WHERE key = 'schema_version'")
+            admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+            assert admin.collections() and raw.run("SELECT has_table_privilege('alice', 'desktop_rag.clients', "
+                                                   "'INSERT, UPDATE, DELETE'), has_table_privilege('alice', "
+                                                   "'desktop_rag.clients', 'SELECT')") == [[False, True]]
+        finally:
+            raw.close()
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()

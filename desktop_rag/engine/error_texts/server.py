@@ -43,6 +43,18 @@ TEXTS: dict[str, dict[str, str]] = {
               "grant you a collection: desktop-rag collections grant NAME {user}.",
         "zh": "角色“{user}”无权在服务器 {server} 上的资料库中执行此操作（{detail}）。请让资料库管理员授予你一个合集："
               "`desktop-rag collections grant 名称 {user}`。"},
+    "error.server_access_revoked": {
+        "en": "The library's administrator has taken back the access of role “{user}” to the library on {server} (no "
+              "collection is granted to it any more). What was saved before is kept; the change in progress was not "
+              "saved. To go on, ask the administrator to grant you a collection again: desktop-rag collections grant "
+              "NAME {user}.",
+        "zh": "资料库管理员已收回角色“{user}”对服务器 {server} 上资料库的访问权限（它已没有任何被授予的合集）。之前保存的内容都在；"
+              "正在进行的更改没有保存。如需继续使用，请让管理员重新授予你一个合集：`desktop-rag collections grant 名称 {user}`。"},
+    "error.server_setting_administrators": {  # setting: its key in meta
+        "en": "The library's setting “{setting}” on {server} is its administrator's to change: role “{user}” may not "
+              "change or remove it. Use the library's settings, or ask its administrator to change them.",
+        "zh": "服务器 {server} 上资料库的设置“{setting}”只能由其管理员更改：角色“{user}”无权更改或删除它。请沿用资料库的设置，"
+              "或请管理员更改。"},
     "error.server_too_many": {
         "en": "The server {server} has too many connections right now. Try again in a moment.",
         "zh": "服务器 {server} 当前连接数过多。请稍后再试。"},

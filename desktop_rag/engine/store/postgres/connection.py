@@ -5,6 +5,7 @@ shared modules use on SQLite: `execute(sql, params)` with `?` marks, `fetchone` 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import ssl
@@ -63,13 +64,17 @@ class Connection:
 
     A connection the server dropped (a restart, a network outage) fails its statement with ServerGoneError (what
     was committed is kept, the open transaction is gone), then connects again for the next statement outside a
-    transaction, running `setup` again (the session's settings)."""
+    transaction, running `setup` again (the session's settings).
+
+    `schema`: the library's schema, for a connection that names its tables unqualified: a table missing (42P01)
+    because this role lost the use of that schema is told as access taken back by the administrator."""
 
     def __init__(self, url: ServerUrl, application: str = "desktop-rag",
-                 setup: Callable[[Connection], None] | None = None) -> None:
+                 setup: Callable[[Connection], None] | None = None, schema: str | None = None) -> None:
         self.url = url
         self.application = application
         self.setup = setup
+        self.schema = schema
         self.broken = False
         self._open()
 
@@ -103,8 +108,31 @@ class Connection:
         except Exception as exc:  # noqa: BLE001 - mapped to what a person can act on
             error = server_error(exc, self.url)
             self.broken = isinstance(error, ServerGoneError)
+            if isinstance(error, ServerError) and error.values.get("state") == "42P01" and self._schema_taken_back():
+                error = ServerUnavailableError.coded("server_access_revoked", server=self.url.display,
+                                                     user=self.url.user)
             raise error from exc
         return Result(context.rows, context.row_count)
+
+    def _schema_taken_back(self) -> bool:
+        """Whether this role may no longer use the library's schema (it exists; its last collection was taken back,
+        which takes the schema's USAGE with it: its tables then read as missing). Asked on a connection of its own
+        (this one's transaction may be aborted); False when it cannot be told."""
+        if self.schema is None:
+            return False
+        try:
+            raw = _connect(self.url, f"{self.application} check")
+        except Exception:  # noqa: BLE001 - the server's first refusal stands
+            return False
+        try:
+            rows = raw.run("SELECT has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = :name",
+                           name=self.schema)
+            return bool(rows) and not rows[0][0]
+        except Exception:  # noqa: BLE001
+            return False
+        finally:
+            with contextlib.suppress(Exception):
+                raw.close()
 
     def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
         for row in rows:
@@ -191,6 +219,9 @@ def server_error(exc: BaseException | None, url: ServerUrl, connecting: bool = F
             return LibraryBusyError.coded("server_busy", server=url.display)
         if state == "57014":
             return ServerError.coded("server_timeout", server=url.display)
+        if state == "42501" and fields.get("n") == "library_settings":  # meta_guarded (schema.py): no file's fault
+            return ServerUnavailableError.coded("server_setting_administrators", server=url.display, user=url.user,
+                                                setting=_clean(str(fields.get("D", "")), url))
         code = _STATES.get(state)
         if code in ("server_gone",):
             return ServerGoneError.coded(code, server=url.display, detail=detail)

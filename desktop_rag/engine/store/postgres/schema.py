@@ -15,12 +15,15 @@ The same tables and columns as on SQLite, so the store's shared statements run o
 - chunk ids come from a sequence (never reused, across clients); the library version and the keyword totals are
   sums over one row per server process that wrote (`library_counters`, moved by triggers in the writer's own
   transaction: concurrent writers never wait on a shared counter); each source belongs to the client (a
-  computer's app) that added it (`sources.client`).
+  computer's app) that added it (`sources.client`);
+- the library-wide settings (`meta`) are the administrator's: a member may add a missing one (a new library's first
+  vectors) and change the sources' skipped counts and the language flags, nothing else (`meta_guarded`); the
+  client rows (`clients`) are read-only to members.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the settings in meta and the client rows are the administrator's
 SCHEMA_NAME = "desktop_rag"
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors")
@@ -196,6 +199,16 @@ FUNCTIONS = (
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN INSERT INTO library_counters AS k (backend, chunks, tokens) "
     "SELECT pg_backend_pid(), -count(*), -coalesce(sum(term_count), 0) FROM changed ON CONFLICT (backend) DO UPDATE "
     "SET chunks = k.chunks + excluded.chunks, tokens = k.tokens + excluded.tokens; RETURN NULL; END $$",
+    # the library's settings are its administrator's: another role may add a missing one (a plain INSERT), change or
+    # delete the sources' skipped counts and the language flags, and write a value unchanged (the app's upserts)
+    "CREATE OR REPLACE FUNCTION meta_guarded() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "IF NOT ((TG_OP = 'UPDATE' AND NEW.key = OLD.key AND NEW.value = OLD.value) "
+    "OR ((OLD.key LIKE 'skipped.%' OR OLD.key IN ('has_cjk', 'has_latin')) "
+    "AND (TG_OP = 'DELETE' OR NEW.key = OLD.key)) "
+    "OR pg_has_role(current_user, (SELECT nspowner FROM pg_namespace WHERE nspname = TG_TABLE_SCHEMA), 'USAGE')) THEN "
+    "RAISE EXCEPTION 'the library setting \"%\" is its administrator''s to change', OLD.key "
+    "USING ERRCODE = '42501', CONSTRAINT = 'library_settings', DETAIL = OLD.key; END IF; "
+    "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $$",
 )
 
 TRIGGERS = (
@@ -221,6 +234,7 @@ TRIGGERS = (
     ("collections_version", "AFTER DELETE ON collections FOR EACH STATEMENT", "library_moved"),
     ("chunks_added", "AFTER INSERT ON chunks REFERENCING NEW TABLE AS changed FOR EACH STATEMENT", "chunks_added"),
     ("chunks_removed", "AFTER DELETE ON chunks REFERENCING OLD TABLE AS changed FOR EACH STATEMENT", "chunks_removed"),
+    ("meta_guarded", "BEFORE UPDATE OR DELETE ON meta FOR EACH ROW", "meta_guarded"),
     ("grants_version", "AFTER INSERT OR UPDATE OR DELETE ON collection_grants FOR EACH STATEMENT", "library_moved"),
 )
 
@@ -251,8 +265,8 @@ def all_statements() -> tuple[str, ...]:
 _MEMBER_PRIVILEGES = (  # (privileges, on what): what a role granted a collection needs besides its rows
     ("USAGE", f"SCHEMA {SCHEMA_NAME}"),
     ("SELECT", "collections"),
-    ("SELECT, INSERT, UPDATE, DELETE", ", ".join((*CONTENT_TABLES, *PERSONAL_TABLES, "meta", "clients"))),
-    ("SELECT", "library_counters"),
+    ("SELECT, INSERT, UPDATE, DELETE", ", ".join((*CONTENT_TABLES, *PERSONAL_TABLES, "meta"))),
+    ("SELECT", "library_counters, clients"),
     ("USAGE, SELECT", f"ALL SEQUENCES IN SCHEMA {SCHEMA_NAME}"),
     ("EXECUTE", "FUNCTION visible_collections(name), set_vector_dimension(integer)"),
 )
@@ -300,6 +314,7 @@ def migrate(db) -> None:
         db.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
         for statement in all_statements():
             db.raw.run(statement)
+        _members_read_clients(db)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = "
                    "excluded.value", (str(SCHEMA_VERSION),))
         db.execute("INSERT INTO collections (name, created_at) SELECT 'Default', extract(epoch FROM now()) "
@@ -309,6 +324,14 @@ def migrate(db) -> None:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
+
+
+def _members_read_clients(db) -> None:
+    """Version 2: the roles granted a collection under version 1 could write `clients`; now they only read it."""
+    for (role,) in db.execute("SELECT DISTINCT g.role FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role "
+                              "WHERE NOT pg_has_role(r.oid, (SELECT nspowner FROM pg_namespace WHERE nspname = ?), "
+                              "'USAGE')", (SCHEMA_NAME,)).fetchall():
+        db.execute("REVOKE INSERT, UPDATE, DELETE ON clients FROM " + '"' + role.replace('"', '""') + '"')
 
 
 def _install_pgvector(db) -> None:

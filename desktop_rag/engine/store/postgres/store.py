@@ -45,7 +45,7 @@ class PostgresStore(SqlStore):
             if read_only:
                 db.execute("SET default_transaction_read_only = on")
 
-        self.db = Connection(url, setup=setup)
+        self.db = Connection(url, setup=setup, schema=schema.SCHEMA_NAME)
 
     def close(self) -> None:
         self.db.close()
