@@ -16,7 +16,7 @@ def grant(db, collection_id: int, role: str) -> None:
     if _administers(db, role):
         raise ServerError.coded("server_role_administers", role=role)
     db.execute("INSERT INTO collection_grants VALUES (?, ?) ON CONFLICT DO NOTHING", (collection_id, role))
-    for statement in schema.member_privileges(quoted(role)):
+    for statement in schema.member_privileges(schema.quoted(role)):
         db.execute(statement)
 
 
@@ -29,7 +29,7 @@ def revoke(db, collection_id: int, role: str) -> bool:
     if _administers(db, role):
         return gone
     if not db.execute("SELECT 1 FROM collection_grants WHERE role = ?", (role,)).fetchone():
-        for statement in schema.member_privileges(quoted(role), revoke=True):
+        for statement in schema.member_privileges(schema.quoted(role), revoke=True):
             db.execute(statement)
     return gone
 
@@ -42,11 +42,6 @@ def listing(db) -> list[tuple[str, str]]:
     return [(r[0], r[1]) for r in db.execute(
         "SELECT c.name, g.role FROM collection_grants g JOIN collections c ON c.id = g.collection_id "
         "ORDER BY c.id, g.role")]
-
-
-def quoted(role: str) -> str:
-    """A role name as an SQL identifier."""
-    return '"' + role.replace('"', '""') + '"'
 
 
 def _administers(db, role: str) -> bool:

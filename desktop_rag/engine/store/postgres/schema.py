@@ -331,7 +331,12 @@ def _members_read_clients(db) -> None:
     for (role,) in db.execute("SELECT DISTINCT g.role FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role "
                               "WHERE NOT pg_has_role(r.oid, (SELECT nspowner FROM pg_namespace WHERE nspname = ?), "
                               "'USAGE')", (SCHEMA_NAME,)).fetchall():
-        db.execute("REVOKE INSERT, UPDATE, DELETE ON clients FROM " + '"' + role.replace('"', '""') + '"')
+        db.execute(f"REVOKE INSERT, UPDATE, DELETE ON clients FROM {quoted(role)}")
+
+
+def quoted(role: str) -> str:
+    """A role name as an SQL identifier."""
+    return '"' + role.replace('"', '""') + '"'
 
 
 def _install_pgvector(db) -> None:
