@@ -411,13 +411,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "settings.title": ("Settings", "设置"),
     "settings.model_group": ("Language model", "语言模型"),
     "settings.provider": ("Provider", "服务商"),
-    # the providers (engine PRESETS), by their preset name
-    "provider.openai": ("OpenAI", "OpenAI"),
-    "provider.deepseek": ("DeepSeek", "DeepSeek"),
-    "provider.zhipu": ("Zhipu GLM", "智谱 GLM"),
-    "provider.ollama": ("Ollama (local)", "Ollama（本地）"),
-    "provider.lmstudio": ("LM Studio (local)", "LM Studio（本地）"),
-    "provider.custom": ("Custom endpoint", "自定义接口"),
     "settings.base_url": ("Base URL", "接口地址"),
     "settings.model": ("Model", "模型"),
     "settings.api_key": ("API key", "API 密钥"),
