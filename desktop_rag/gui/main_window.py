@@ -176,6 +176,7 @@ class MainWindow(QMainWindow):
         b.status_failed.connect(self._status_failed)
         b.index_finished.connect(self._run_finished)
         b.index_failed.connect(self._run_failed)
+        b.source_removed.connect(self._source_removed)
         b.busy_changed.connect(self._busy_changed)
         b.indexer.progress.connect(self._progress)
         # the worker's thread drops each FileEvent into the model's inbox; the GUI thread applies them in slices
@@ -294,6 +295,7 @@ class MainWindow(QMainWindow):
 
     def _run_finished(self, report: IndexReport) -> None:
         self._last_report = report
+        self._last_removed = ""
         panel = self.library_panel
         if report.cancelled:
             panel.set_paused(self.paused)
@@ -302,6 +304,11 @@ class MainWindow(QMainWindow):
         else:
             panel.show_progress_text(self._finished_text(report))
         self.index_finished.emit(report)
+
+    def _source_removed(self, path: str) -> None:
+        """A removal replaces the last run's summary under the library (its counts no longer hold)."""
+        self._last_report, self._last_removed = None, path
+        self.library_panel.show_progress_text(i18n.tr("progress.removed", path=path))
 
     def _finished_text(self, report: IndexReport) -> str:
         if self.library_model.rowCount() == 0 and not (report.added or report.updated or report.failed):
@@ -390,6 +397,8 @@ class MainWindow(QMainWindow):
         report = getattr(self, "_last_report", None)
         if report is not None and not self.backend.busy and not report.cancelled:
             self.library_panel.show_progress_text(self._finished_text(report))
+        elif getattr(self, "_last_removed", "") and not self.backend.busy:
+            self.library_panel.show_progress_text(i18n.tr("progress.removed", path=self._last_removed))
 
     # ---- conversations ----
 

@@ -34,7 +34,7 @@ def test_the_providers_are_named_in_the_interface_language(qtbot, chinese) -> No
     english = SettingsDialog(Settings(), "")
     qtbot.addWidget(english)
     assert [english.provider.itemText(i) for i in range(1, english.provider.count())] == \
-        [preset.label for preset in PRESETS.values()]
+        [preset.label.text("en") for preset in PRESETS.values()]
 
 
 def test_the_standard_buttons_follow_the_interface_language(qtbot, chinese) -> None:
@@ -58,3 +58,24 @@ def test_the_standard_buttons_follow_the_interface_language(qtbot, chinese) -> N
     settings = SettingsDialog(Settings(), "")
     qtbot.addWidget(settings)
     assert settings.buttons.button(ok).text() == "OK"
+
+
+def test_a_settings_problem_names_the_provider_in_the_interface_language(qtbot, chinese) -> None:
+    """Why no model is used, as the Settings connection test says it: the provider as the list names it (issue: a
+    Chinese message said "Ollama (local)")."""
+    dialog = SettingsDialog(Settings(llm_provider="ollama"), "")
+    qtbot.addWidget(dialog)
+    dialog.model.setText("")
+    dialog.check_connection()  # no model name: the problem shows at once, nothing is sent
+    shown = dialog.test_result.text()
+    assert "没有为Ollama（本地）设置模型名称" in shown and "(local)" not in shown
+    assert dialog.provider.currentText() in shown
+    dialog.provider.setCurrentIndex(dialog.provider.findData("deepseek"))
+    dialog.check_connection()  # no key for a remote provider
+    assert "没有为DeepSeek设置 API 密钥" in dialog.test_result.text()
+    i18n.set_language("en")
+    english = SettingsDialog(Settings(llm_provider="lmstudio"), "")
+    qtbot.addWidget(english)
+    english.model.setText("")
+    english.check_connection()
+    assert "No model name is set for LM Studio (local)." in english.test_result.text()

@@ -20,23 +20,28 @@ MODEL_ENV = "OPENAI_MODEL"
 
 @dataclass(frozen=True)
 class Preset:
-    """A known provider: where it lives, a sensible default model, whether it needs a key."""
+    """A known provider: where it lives, a sensible default model, whether it needs a key. Its name for a person
+    is the text "provider.<name>" of the message table, in either language (`label`)."""
 
     name: str
-    label: str
     base_url: str
     default_model: str
     needs_key: bool = True
     placeholder_key: str = ""
 
+    @property
+    def label(self) -> Phrase:
+        """How a person sees this provider (Settings' list, the messages about its settings): `label.text(lang)`."""
+        return Phrase(f"provider.{self.name}")
+
 
 PRESETS: dict[str, Preset] = {
-    "openai": Preset("openai", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini"),
-    "deepseek": Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat"),
-    "zhipu": Preset("zhipu", "Zhipu GLM", "https://open.bigmodel.cn/api/paas/v4", "glm-4-flash"),
-    "ollama": Preset("ollama", "Ollama (local)", "http://localhost:11434/v1", "", False, "ollama"),
-    "lmstudio": Preset("lmstudio", "LM Studio (local)", "http://localhost:1234/v1", "", False, "lm-studio"),
-    "custom": Preset("custom", "Custom endpoint", "", "", True),
+    "openai": Preset("openai", "https://api.openai.com/v1", "gpt-4o-mini"),
+    "deepseek": Preset("deepseek", "https://api.deepseek.com/v1", "deepseek-chat"),
+    "zhipu": Preset("zhipu", "https://open.bigmodel.cn/api/paas/v4", "glm-4-flash"),
+    "ollama": Preset("ollama", "http://localhost:11434/v1", "", False, "ollama"),
+    "lmstudio": Preset("lmstudio", "http://localhost:1234/v1", "", False, "lm-studio"),
+    "custom": Preset("custom", "", "", True),
 }
 
 # The context windows (tokens) of the presets' models, as their providers document them: a summary's request size

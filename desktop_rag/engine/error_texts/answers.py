@@ -69,6 +69,13 @@ TEXTS: dict[str, dict[str, str]] = {
                              "zh": "没有为{label}设置 API 密钥。请在“设置”中，或在应用配置文件夹的 .env 文件中添加密钥"
                                    "（OPENAI_API_KEY）。"},
     "phrase.the_model_server": {"en": "the model server", "zh": "模型服务器"},
+    # the providers (answer/llm_config.PRESETS: Preset.label), as these messages and Settings' list name them
+    "provider.openai": {"en": "OpenAI", "zh": "OpenAI"},
+    "provider.deepseek": {"en": "DeepSeek", "zh": "DeepSeek"},
+    "provider.zhipu": {"en": "Zhipu GLM", "zh": "智谱 GLM"},
+    "provider.ollama": {"en": "Ollama (local)", "zh": "Ollama（本地）"},
+    "provider.lmstudio": {"en": "LM Studio (local)", "zh": "LM Studio（本地）"},
+    "provider.custom": {"en": "Custom endpoint", "zh": "自定义接口"},
     # the Settings connection test's result (in the interface's language: LLMConfig.language)
     "note.connected": {"en": "Connected to {model} at {host} in {seconds} s; it said: {said}",
                        "zh": "已连接 {host} 上的 {model}，用时 {seconds} 秒；它回复：{said}"},

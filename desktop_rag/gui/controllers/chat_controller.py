@@ -80,6 +80,8 @@ class ChatController(QObject):
     def _library_changed(self, change) -> None:
         if change.touches("conversations"):
             self.load_conversations()
+        if change.touches("files"):
+            self._check_sources()  # a removal: the passages of its files are marked
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -342,6 +344,21 @@ class ChatController(QObject):
             self.sources_model.set_sources(())
             return
         self.sources_model.set_sources(message.sources, message.query)
+        self._check_sources()
+
+    def _check_sources(self) -> None:
+        """Which of the shown passages' files are no longer in the library, read on the reader thread; the sources
+        panel marks them (`SourcesModel.set_gone`) unless other passages are shown by then."""
+        model, engine = self.sources_model, self.backend.engine
+        rows = model.rows()
+        paths = {hit.path for _, hit in rows}
+        if not paths:
+            return
+
+        def shown(gone: frozenset[str]) -> None:
+            if model.rows() is rows:
+                model.set_gone(gone)
+        self.backend.run(lambda: frozenset(p for p in paths if engine.indexed_file(p)[0] is None), shown)
 
     def open_citation(self, row: int, number: int) -> None:
         """A click on [n] in an answer: show that answer's sources and select passage n."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
 
 from desktop_rag.engine import Hit, location_text, reader_for
 from desktop_rag.gui import i18n
@@ -22,13 +23,26 @@ class SourcesModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: tuple[tuple[int, Hit], ...] = ()
         self.query = ""
+        self.gone: frozenset[str] = frozenset()  # paths of the rows' files no longer in the library (`set_gone`)
         i18n.on_change(self._retranslate)
 
     def set_sources(self, rows: tuple[tuple[int, Hit], ...], query: str = "") -> None:
         self.beginResetModel()
         self._rows = tuple(rows)
         self.query = query
+        self.gone = frozenset()
         self.endResetModel()
+
+    def rows(self) -> tuple[tuple[int, Hit], ...]:
+        """The (n, hit) rows shown (the same object until `set_sources` is called again)."""
+        return self._rows
+
+    def set_gone(self, paths: frozenset[str]) -> None:
+        """Mark the rows whose file is no longer in the library (removed after the answer): named "(removed)"."""
+        if paths != self.gone:
+            self.gone = paths
+            if self._rows:
+                self.dataChanged.emit(self.index(0, COL_FILE), self.index(len(self._rows) - 1, COL_FILE))
 
     def row_of_number(self, number: int) -> int:
         for row, (n, _) in enumerate(self._rows):
@@ -44,6 +58,8 @@ class SourcesModel(QAbstractTableModel):
 
     def _retranslate(self) -> None:
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COL_SCORE)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, COL_SCORE))
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
@@ -65,7 +81,8 @@ class SourcesModel(QAbstractTableModel):
             if column == COL_N:
                 return f"[{number}]"
             if column == COL_FILE:
-                return os.path.basename(hit.path)
+                name = os.path.basename(hit.path)
+                return i18n.tr("sources.removed", name=name) if hit.path in self.gone else name
             if column == COL_PAGE:
                 page = _unit(hit)
                 return f"{page} · {i18n.tr('sources.ocr')}".strip(" ·") if hit.ocr else page
@@ -73,6 +90,10 @@ class SourcesModel(QAbstractTableModel):
                 return hit.heading
             if column == COL_SCORE:
                 return f"{hit.score:.3f}"
+        if role == Qt.ItemDataRole.ToolTipRole and hit.path in self.gone:
+            return i18n.tr("sources.removed_tip", path=hit.path)
+        if role == Qt.ItemDataRole.ForegroundRole and hit.path in self.gone:
+            return QColor("#888888")
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{hit.path}\n{i18n.tr('sources.ocr_tip')}" if hit.ocr else hit.path
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (COL_N, COL_PAGE, COL_SCORE):

@@ -60,6 +60,7 @@ class Backend(QObject):
     index_failed = Signal(str)
     busy_changed = Signal(int)  # 1/0, never bool (PySide6 6.12 refcount bug)
     library_changed = Signal(object)  # LibraryChange, after every committed write
+    source_removed = Signal(str)  # the path of a source removed from the library (after library_changed)
     stopping = Signal()  # shutdown began: stop your background work (it is joined right after)
     shut_down = Signal()
 
@@ -261,8 +262,9 @@ class Backend(QObject):
         self.announce("files")  # what the run committed before it failed stays
         self.index_failed.emit(message)
 
-    def _after_remove(self, _path: str) -> None:
+    def _after_remove(self, path: str) -> None:
         self.announce("files")
+        self.source_removed.emit(path)
 
     # ---- shutdown ----
 

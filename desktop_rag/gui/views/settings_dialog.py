@@ -80,7 +80,7 @@ class SettingsDialog(QDialog):
         self.provider = QComboBox(group)
         self.provider.addItem("—", "")
         for name, preset in PRESETS.items():
-            self.provider.addItem(i18n.tr(f"provider.{name}"), name)
+            self.provider.addItem(preset.label.text(i18n.language()), name)  # the engine's names
         self.base_url = QLineEdit(settings.llm_base_url, group)
         self.model = QLineEdit(settings.llm_model, group)
         self.key = QLineEdit(api_key, group)
