@@ -436,3 +436,33 @@ def test_the_librarys_settings_and_client_rows_are_the_administrators(pg_server,
         if alice is not None:
             alice.close()
         admin.close()
+
+
+def test_a_member_does_not_record_the_librarys_languages_from_its_own_collections(pg_server, tmp_path):
+    """A library whose language flags are not known yet is scanned when asked: a member sees only its collections, so
+    it may find no Chinese where another collection holds it. It must not remember "no Chinese" for everyone (the
+    administrator's search would then lose its Chinese handling until new Chinese text came)."""
+    from desktop_rag.engine.store.languages import library_has_cjk
+
+    database = pg_server.new_database("languages")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        home = tmp_path / "home"
+        home.mkdir()
+        (home / "茶.txt").write_text("绿茶的水温一般在八十度左右，开水会把茶叶烫坏。", "utf-8")
+        admin.index([home], collection=admin.create_collection("Home"))
+        admin.index([_write(tmp_path / "work", ["plan.txt"], "Work code W-17.")],
+                    collection=admin.create_collection("Work"))
+        admin.library.grant(admin.collection_id("Work"), "alice")
+        admin.store.delete_meta("has_cjk")  # not known yet (as in a library whose flags were reset)
+        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
+                       library=pg_server.url(database, "alice", "alice-password-1"))
+        assert not library_has_cjk(alice.store)  # what it can see holds none
+        assert admin.store.get_meta("has_cjk") != "0"
+        assert library_has_cjk(admin.store) and admin.store.get_meta("has_cjk") == "1"
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()

@@ -42,8 +42,8 @@ def _has(store: Store, lang: str) -> bool:
             flag = store.get_meta(key)  # meanwhile can neither be missed nor have its flag overwritten
             if flag is None:
                 flag = "1" if _scan(store, lang) else "0"
-                if flag == "1" or store.count_chunks():
-                    store.set_meta(key, flag)
+                if flag == "1" or (store.count_chunks() and store.sees_everything()):  # (a member's "none" is
+                    store.set_meta(key, flag)  # of its own collections only: not remembered for everyone)
     return flag == "1"
 
 
