@@ -134,3 +134,16 @@ def test_index_and_status_say_how_many_e_mail_attachments_became_documents(tmp_p
     hits = json.loads(cli("search", "Which gate does the hotel shuttle leave from?", "--json").stdout)
     top = hits["hits"][0]
     assert top["path"] == os.path.join(str(mail), "2", "shuttle.pdf") and top["page"] == 2
+
+
+def test_a_first_index_prints_no_model_export_chatter(tmp_path, monkeypatch):
+    """The first run exports the bundled model for the fast runtime: transformers' progress bar, its load report in
+    terminal colour codes and torch's tracer warnings are not a person's business (nor raw escapes on a terminal)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bus.txt").write_text("City buses run every ten minutes during the day.", encoding="utf-8")
+    monkeypatch.setenv("DESKTOP_RAG_EMBED_RUNTIME", "auto")  # the app's own default: the fast runtime
+    out = cli("--data-dir", str(tmp_path / "home"), "index", str(docs))
+    assert (tmp_path / "home" / "models" / ".onnx").is_dir(), "the model was not exported in this run"
+    assert "1 added" in out.stdout
+    assert "\x1b" not in out.stderr and "Warning" not in out.stderr and "Loading weights" not in out.stderr, out.stderr

@@ -9,9 +9,11 @@ the last hidden state; positions and token types are added inside, as the model 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,11 +67,35 @@ def export_for_runtime(folder: Path, target: Path, quantisation: str | None = No
     The folder is someone else's: its weights must hold what its config.json declares (checked from the headers
     first, folder_checks.check_weights), and nothing in it runs: never a pickle, never its Python files (`auto_map`),
     nothing fetched from a hub."""
+    check_weights(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    with _quiet():
+        _export(folder, target, quantisation)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """transformers' and torch's chatter while a model is exported (a progress bar, a load report in terminal colour
+    codes, tracer warnings: a person's first `index` printed 14 such lines) is not shown; errors still raise."""
+    from transformers.utils import logging as hf_logging
+
+    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+
+
+def _export(folder: Path, target: Path, quantisation: str | None) -> None:
     import torch
     from transformers import AutoModel
 
-    check_weights(folder)
-    target.mkdir(parents=True, exist_ok=True)
     model = AutoModel.from_pretrained(str(folder), add_pooling_layer=False, attn_implementation="eager",
                                       use_safetensors=True, trust_remote_code=False, local_files_only=True).eval()
     table = model.get_input_embeddings().weight.detach().numpy().astype(np.float16)
