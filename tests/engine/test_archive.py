@@ -81,6 +81,27 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
         reopened.close()
 
 
+def test_a_collection_goes_into_the_empty_one_of_its_name_and_never_over_one_with_sources(source, tmp_path: Path):
+    """One person's second computer: a fresh library has an empty "Default", and the archive of the first one's
+    "Default" goes into it, without a name of its own; a collection of that name holding sources is never touched."""
+    engine, a, _ = source
+    default = engine.collection_id("Default")
+    engine.export_collection(default, tmp_path / "default.zip")
+    target, counting = _fresh(tmp_path / "fresh")
+    try:
+        empty = target.collection_id("Default")
+        report = target.import_archive(tmp_path / "default.zip")
+        assert (report.collection, report.collection_id, report.vectors) == ("Default", empty, 2)
+        assert [c.name for c in target.collections()] == ["Default"]
+        found = lambda: [Path(h.path).name for h in target.search("plants store solar energy", 2, collection=empty)]  # noqa: E731
+        assert found()[0] == "plants.txt" and counting.passages == 0
+        with pytest.raises(UsageError, match="already exists here"):
+            target.import_archive(tmp_path / "default.zip")
+        assert found()[0] == "plants.txt" and target.status().chunks == report.chunks
+    finally:
+        target.close()
+
+
 def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
     engine, a, b = source
     engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip", with_documents=True)

@@ -62,7 +62,8 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     Returns the report and the (new chunk ids, vectors) to add to the FAISS cache.
     """
     name = collections.checked_name(name or content.name)
-    if collections.find(store, name) is not None:
+    into = collections.find(store, name)  # an empty collection of that name takes the archive (a fresh "Default")
+    if into is not None and store.sources(into):
         raise UsageError.coded("import_name_taken", name=name)
     extract = documents_dir is not None and bool(content.documents)
     mapping = _map_paths(content, documents_dir) if extract else {}
@@ -74,7 +75,7 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     if extract:
         _extract(content, zip_path, documents_dir, file_paths)
     try:
-        report, new_ids = _write(store, content, name, source_paths, file_paths, use_vectors, not extract)
+        report, new_ids = _write(store, content, name, into, source_paths, file_paths, use_vectors, not extract)
     except BaseException:
         if extract:
             shutil.rmtree(documents_dir, ignore_errors=True)
@@ -90,13 +91,13 @@ def _stored_bytes(content: ArchiveContent) -> int:
     return 2 * sum(len(c["text"]) + len(c["heading"]) for c in content.chunks) + content.vectors.nbytes
 
 
-def _write(store: Store, content: ArchiveContent, name: str, source_paths: dict, file_paths: dict,
+def _write(store: Store, content: ArchiveContent, name: str, into: int | None, source_paths: dict, file_paths: dict,
            use_vectors: bool, detached: bool) -> tuple[ImportReport, np.ndarray]:
     vectors = (content.vector_ids, content.vectors, content.model, content.manifest["dimension"]) if use_vectors \
         else None
     collection_id, new_ids = archive_rows.insert_collection(
         store, name, content.sources, content.files, content.chunks, source_paths, file_paths, detached, vectors,
-        content.manifest.get("chunking"))
+        content.manifest.get("chunking"), into)
     report = ImportReport(name, collection_id, len(content.sources), len(content.files), len(content.chunks),
                           len(new_ids), len(content.chunks) - len(new_ids), content.model)
     return report, new_ids

@@ -44,17 +44,17 @@ def collection_rows(store: Store, collection_id: int):
 def insert_collection(store: Store, name: str, sources: Sequence[dict], files: Sequence[dict],
                       chunks: Sequence[dict], source_paths: Mapping, file_paths: Mapping, detached: bool | Mapping,
                       vectors: tuple[Sequence[int], np.ndarray, str | None, int | None] | None,
-                      chunking: Mapping | None) -> tuple[int, np.ndarray]:
-    """Write an archive's rows as a new collection called `name`, in one transaction (paths as mapped here;
-    `detached`: whether the sources are not linked to this computer (one for all, or by source id);
-    `vectors`: (the archive's chunk ids, their vectors, model, dimension), or None to embed them again;
-    `chunking`: the archive's chunking settings). Returns the collection's id and the new chunk ids of the
-    vectors written."""
+                      chunking: Mapping | None, into: int | None = None) -> tuple[int, np.ndarray]:
+    """Write an archive's rows as a new collection called `name` (or into the empty collection `into`), in one
+    transaction (paths as mapped here; `detached`: whether the sources are not linked to this computer (one for
+    all, or by source id); `vectors`: (the archive's chunk ids, their vectors, model, dimension), or None to embed
+    them again; `chunking`: the archive's chunking settings). Returns the collection's id and the new chunk ids of
+    the vectors written."""
     collections.administer(store)
     now = time.time()
     with store.transaction() as db:
-        collection_id = db.execute("INSERT INTO collections (name, created_at) VALUES (?, ?) RETURNING id",
-                                   (name, now)).fetchone()[0]
+        collection_id = into if into is not None else db.execute(
+            "INSERT INTO collections (name, created_at) VALUES (?, ?) RETURNING id", (name, now)).fetchone()[0]
         new_source = {}
         for s in sources:
             new_source[s["id"]] = db.execute(
