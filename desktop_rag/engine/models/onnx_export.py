@@ -76,7 +76,7 @@ def export_for_runtime(folder: Path, target: Path, quantisation: str | None = No
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
     """transformers' and torch's chatter while a model is exported (a progress bar, a load report in terminal colour
-    codes, tracer warnings: a person's first `index` printed 14 such lines) is not shown; errors still raise."""
+    codes, tracer warnings: a person's first `index` printed 13 such lines) is not shown; errors still raise."""
     from transformers.utils import logging as hf_logging
 
     verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
