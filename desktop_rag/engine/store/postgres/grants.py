@@ -13,7 +13,7 @@ def grant(db, collection_id: int, role: str) -> None:
     """Let `role` (and its members) see and index `collection_id` (inside a transaction); not the administrator,
     who sees every collection."""
     _check(db, role)
-    if _administers(db, role):
+    if schema.is_administrator(db, role):
         raise ServerError.coded("server_role_administers", role=role)
     db.execute("INSERT INTO collection_grants VALUES (?, ?) ON CONFLICT DO NOTHING", (collection_id, role))
     for statement in schema.member_privileges(schema.quoted(role)):
@@ -26,7 +26,7 @@ def revoke(db, collection_id: int, role: str) -> bool:
     _check(db, role)
     gone = db.execute("DELETE FROM collection_grants WHERE collection_id = ? AND role = ?",
                       (collection_id, role)).rowcount > 0
-    if _administers(db, role):
+    if schema.is_administrator(db, role):
         return gone
     if not db.execute("SELECT 1 FROM collection_grants WHERE role = ?", (role,)).fetchone():
         for statement in schema.member_privileges(schema.quoted(role), revoke=True):
@@ -42,12 +42,6 @@ def listing(db) -> list[tuple[str, str]]:
     return [(r[0], r[1]) for r in db.execute(
         "SELECT c.name, g.role FROM collection_grants g JOIN collections c ON c.id = g.collection_id "
         "ORDER BY c.id, g.role")]
-
-
-def _administers(db, role: str) -> bool:
-    """Whether `role` administers the library (owns its schema, is a member of the role that does, or a superuser)."""
-    return bool(db.execute("SELECT pg_has_role(?, nspowner, 'USAGE') FROM pg_namespace WHERE nspname = ?",
-                           (role, schema.SCHEMA_NAME)).fetchone()[0])
 
 
 def _check(db, role: str) -> None:

@@ -328,10 +328,10 @@ def migrate(db) -> None:
 
 def _members_read_clients(db) -> None:
     """Version 2: the roles granted a collection under version 1 could write `clients`; now they only read it."""
-    for (role,) in db.execute("SELECT DISTINCT g.role FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role "
-                              "WHERE NOT pg_has_role(r.oid, (SELECT nspowner FROM pg_namespace WHERE nspname = ?), "
-                              "'USAGE')", (SCHEMA_NAME,)).fetchall():
-        db.execute(f"REVOKE INSERT, UPDATE, DELETE ON clients FROM {quoted(role)}")
+    granted = db.execute("SELECT DISTINCT g.role FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role")
+    for (role,) in granted.fetchall():
+        if not is_administrator(db, role):
+            db.execute(f"REVOKE INSERT, UPDATE, DELETE ON clients FROM {quoted(role)}")
 
 
 def quoted(role: str) -> str:
@@ -353,11 +353,12 @@ def _install_pgvector(db) -> None:
                                            user=db.url.user) from exc
 
 
-def is_administrator(db) -> bool:
-    """Whether this role administers the library (owns its schema, or is a superuser)."""
-    return bool(db.execute(
-        "SELECT pg_has_role(current_user, n.nspowner, 'USAGE') FROM pg_namespace n WHERE n.nspname = ?",
-        (SCHEMA_NAME,)).fetchone()[0])
+def is_administrator(db, role: str | None = None) -> bool:
+    """Whether `role` (None: this connection's) administers the library: owns its schema, is a member of the role
+    that does, or is a superuser (`role` must exist)."""
+    who = "current_user" if role is None else "?"
+    return bool(db.execute(f"SELECT pg_has_role({who}, n.nspowner, 'USAGE') FROM pg_namespace n WHERE n.nspname = ?",
+                           (SCHEMA_NAME,) if role is None else (role, SCHEMA_NAME)).fetchone()[0])
 
 
 def ensure_dimension(db, dimension: int) -> None:
