@@ -5,24 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import DoneEvent
-from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.search.question import SEARCHED_CHARS
+from tests.engine.test_result_cache import engine  # noqa: F401 (a library of two short documents)
 
 FILLER = "lorem ipsum dolor sit amet consectetur " * 3000  # about 117,000 characters
-
-
-@pytest.fixture
-def engine(tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "tea.txt").write_text("Green tea is brewed with water at about eighty degrees.", encoding="utf-8")
-    (docs / "bus.txt").write_text("City buses run every ten minutes during the day.", encoding="utf-8")
-    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
-    engine.index([docs])
-    yield engine
-    engine.close()
 
 
 @pytest.fixture

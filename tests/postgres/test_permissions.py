@@ -34,6 +34,24 @@ def _write(folder: Path, names: list[str], secret: str) -> Path:
     return folder
 
 
+def _alice(pg_server, database: str, tmp_path: Path, settings: Settings = FAST) -> Engine:
+    """alice's engine on `database` (the role made by `pg_server.role`), in a data folder of her own."""
+    return Engine(resolve_paths(tmp_path / "alice"), settings,
+                  library=pg_server.url(database, "alice", "alice-password-1"))
+
+
+def _library_with_home(pg_server, tmp_path: Path, name: str) -> tuple[str, Engine]:
+    """A new library: its administrator's engine, "Home" indexed (a diary, granted to no one) and an empty "Work"
+    granted to alice."""
+    database = pg_server.new_database(name)
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    admin.index([_write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")],
+                collection=admin.create_collection("Home"))
+    admin.library.grant(admin.create_collection("Work"), "alice")
+    return database, admin
+
+
 @pytest.fixture(scope="module")
 def team(pg_server, tmp_path_factory):
     """A library with "Work" (granted to alice) and "Home" (granted to no one): the administrator indexed both."""
@@ -174,8 +192,7 @@ def test_a_member_may_bring_a_new_librarys_first_vectors(pg_server, tmp_path):
     alice = None
     try:
         admin.library.grant(admin.create_collection("Work"), "alice")
-        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
-                       library=pg_server.url(database, "alice", "alice-password-1"))
+        alice = _alice(pg_server, database, tmp_path)
         report = alice.index([_write(tmp_path / "work", ["plan.txt"], "Work code W-17.")],
                              collection=alice.collection_id("Work"))
         assert report.added == 1 and not report.failed and report.embedded == 1
@@ -199,8 +216,7 @@ def test_a_path_in_a_collection_not_granted_is_refused_by_name_and_the_run_goes_
     try:
         admin.index([home, mixed / "bank.txt"], collection=admin.create_collection("Home"))
         admin.library.grant(admin.create_collection("Work"), "alice")
-        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
-                       library=pg_server.url(database, "alice", "alice-password-1"))
+        alice = _alice(pg_server, database, tmp_path)
         work = alice.collection_id("Work")
         with pytest.raises(UsageError, match="may not see"):
             alice.index([home], collection=work)
@@ -219,16 +235,10 @@ def test_a_member_with_another_model_set_leaves_the_librarys_model_alone(pg_serv
     """The library's model is its administrator's to switch: a member whose settings ask for another model indexes
     with the library's own (a member's switch re-embedded only its own collections and swapped them in, under the
     new model's name, beside the other collections' vectors of the old one)."""
-    database = pg_server.new_database("model")
-    pg_server.role("alice", "alice-password-1")
-    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    database, admin = _library_with_home(pg_server, tmp_path, "model")
     alice = None
     try:
-        admin.index([_write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")],
-                    collection=admin.create_collection("Home"))
-        admin.library.grant(admin.create_collection("Work"), "alice")
-        alice = Engine(resolve_paths(tmp_path / "alice"), Settings(embedding_model="hash:32"),
-                       library=pg_server.url(database, "alice", "alice-password-1"))
+        alice = _alice(pg_server, database, tmp_path, Settings(embedding_model="hash:32"))
         report = alice.index([_write(tmp_path / "work", ["plan.txt"], "Work code W-17.")],
                              collection=alice.collection_id("Work"))
         assert report.added == 1 and report.embedded == 1 and not report.failed and report.reembed_remaining == 0
@@ -270,16 +280,10 @@ def test_a_member_with_other_chunking_settings_leaves_the_library_as_it_is(pg_se
     """A member whose own collections are still empty sees no chunks, yet the library holds the others': its
     other chunking settings are refused (they were recorded over the library's, and the administrator's next run
     was told to re-index everything), and only the administrator re-indexes the whole library."""
-    database = pg_server.new_database("chunking")
-    pg_server.role("alice", "alice-password-1")
-    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    database, admin = _library_with_home(pg_server, tmp_path, "chunking")
     alice = None
     try:
-        admin.index([_write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")],
-                    collection=admin.create_collection("Home"))
-        admin.library.grant(admin.create_collection("Work"), "alice")
-        alice = Engine(resolve_paths(tmp_path / "alice"), Settings(embedding_model="hash:64", chunk_size=300),
-                       library=pg_server.url(database, "alice", "alice-password-1"))
+        alice = _alice(pg_server, database, tmp_path, Settings(embedding_model="hash:64", chunk_size=300))
         work = _write(tmp_path / "work", ["plan.txt"], "Work code W-17.")
         with pytest.raises(ModelMismatchError) as raised:
             alice.index([work], collection=alice.collection_id("Work"))
@@ -290,8 +294,7 @@ def test_a_member_with_other_chunking_settings_leaves_the_library_as_it_is(pg_se
         report = admin.index()
         assert report.unchanged == 1 and not report.failed
         alice.close()
-        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
-                       library=pg_server.url(database, "alice", "alice-password-1"))
+        alice = _alice(pg_server, database, tmp_path)
         assert alice.index([work], collection=alice.collection_id("Work")).added == 1
     finally:
         if alice is not None:
@@ -336,8 +339,7 @@ def test_a_member_whose_last_collection_is_taken_back_mid_run_is_told_so(pg_serv
     try:
         work = admin.create_collection("Work")
         admin.library.grant(work, "alice")
-        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
-                       library=pg_server.url(database, "alice", "alice-password-1"))
+        alice = _alice(pg_server, database, tmp_path)
         with pytest.raises(ServerError) as raised:
             alice.store.db.execute("SELECT * FROM no_such_table")
         assert raised.value.code == "server_failed" and "42P01" in str(raised.value)
@@ -457,8 +459,7 @@ def test_a_member_does_not_record_the_librarys_languages_from_its_own_collection
                     collection=admin.create_collection("Work"))
         admin.library.grant(admin.collection_id("Work"), "alice")
         admin.store.delete_meta("has_cjk")  # not known yet (as in a library whose flags were reset)
-        alice = Engine(resolve_paths(tmp_path / "alice"), FAST,
-                       library=pg_server.url(database, "alice", "alice-password-1"))
+        alice = _alice(pg_server, database, tmp_path)
         assert not library_has_cjk(alice.store)  # what it can see holds none
         assert admin.store.get_meta("has_cjk") != "0"
         assert library_has_cjk(admin.store) and admin.store.get_meta("has_cjk") == "1"
