@@ -110,6 +110,14 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                              "desktop_rag.engine.paths.x_attachment_path__mutmut_*",
                              "desktop_rag.engine.paths.x_attachment_part__mutmut_*"],
                           ["tests/engine/test_email_attachments.py", "tests/engine/test_attachment_rows.py"]),
+    # a question is searched, and compared with sentences, by its beginning (a pasted page costs a paragraph's time)
+    "question_bound": (["desktop_rag.engine.search.question.x_searched_text__mutmut_*",
+                        "desktop_rag.engine.search.question.x_plain__mutmut_*"],
+                       ["tests/engine/test_long_question.py", "tests/engine/test_search_question.py"]),
+    # an archive goes into the empty collection of its name; one holding sources is never touched
+    "import_target": (["desktop_rag.engine.archive.importer.x_import_content__mutmut_*",
+                       "desktop_rag.engine.store.archive_rows.x_insert_collection__mutmut_*"],
+                      ["tests/engine/test_archive.py"]),
 }
 # timing tests, and the PDF-table questions (the bundled e5 indexing a library: 20 s per mutant)
 DESELECT = ["test_speed_5000_files", "test_index_text_is_fast", "test_a_question_about_a_cell_finds_the_row"]

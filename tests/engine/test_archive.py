@@ -88,16 +88,20 @@ def test_a_collection_goes_into_the_empty_one_of_its_name_and_never_over_one_wit
     default = engine.collection_id("Default")
     engine.export_collection(default, tmp_path / "default.zip")
     target, counting = _fresh(tmp_path / "fresh")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "note.txt").write_text("A note of this computer's own, in a collection of its own.", encoding="utf-8")
     try:
-        empty = target.collection_id("Default")
+        target.index([notes], collection=target.create_collection("Notes"))  # sources elsewhere do not matter
+        empty, embedded = target.collection_id("Default"), counting.passages
         report = target.import_archive(tmp_path / "default.zip")
         assert (report.collection, report.collection_id, report.vectors) == ("Default", empty, 2)
-        assert [c.name for c in target.collections()] == ["Default"]
+        assert sorted(c.name for c in target.collections()) == ["Default", "Notes"]
         found = lambda: [Path(h.path).name for h in target.search("plants store solar energy", 2, collection=empty)]  # noqa: E731
-        assert found()[0] == "plants.txt" and counting.passages == 0
-        with pytest.raises(UsageError, match="already exists here"):
+        assert found()[0] == "plants.txt" and counting.passages == embedded
+        with pytest.raises(UsageError, match="“Default” already exists here"):
             target.import_archive(tmp_path / "default.zip")
-        assert found()[0] == "plants.txt" and target.status().chunks == report.chunks
+        assert found()[0] == "plants.txt" and target.status().chunks == report.chunks + 1
     finally:
         target.close()
 
