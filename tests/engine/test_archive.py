@@ -123,27 +123,30 @@ def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
 
 
 def test_documents_with_control_characters_in_their_names_travel_too(tmp_path: Path):
-    """A newline or an escape is a valid file name: the document goes in the archive under a cleaned member
-    name and comes out under the import's cleaned file name, so its passages survive the next run."""
+    """A newline, an escape or a backslash is a valid file name: the document goes in the archive under a
+    cleaned member name and comes out under the import's cleaned file name (a backslash never makes a folder),
+    so its passages survive the next run."""
     folder = tmp_path / "odd"
     folder.mkdir()
     (folder / "new\nline.txt").write_text("Kangaroos carry their young in a pouch.\n", encoding="utf-8")
     (folder / "esc\x1b[31m.txt").write_text("Penguins live in Antarctica.\n", encoding="utf-8")
+    (folder / "back\\slash.txt").write_text("Owls hunt at night.\n", encoding="utf-8")  # one name on POSIX
     engine = Engine(resolve_paths(tmp_path / "source"), FAST)
     try:
         engine.index([folder])
         report = engine.export_collection(engine.collection_id("Default"), tmp_path / "odd.zip", with_documents=True)
     finally:
         engine.close()
-    assert (report.documents, report.missing_documents) == (2, ())
+    assert (report.documents, report.missing_documents) == (3, ())
     target, counting = _fresh(tmp_path / "fresh")
     try:
         imported = target.import_archive(tmp_path / "odd.zip", name="Odd", documents_dir=tmp_path / "moved")
-        assert imported.documents == 2
-        assert sorted(p.name for p in (tmp_path / "moved" / "odd").iterdir()) == ["esc_[31m.txt", "new_line.txt"]
+        assert imported.documents == 3
+        assert sorted(p.name for p in (tmp_path / "moved" / "odd").iterdir()) == \
+            ["back_slash.txt", "esc_[31m.txt", "new_line.txt"]
         scan = target.index(collection=imported.collection_id)
-        assert (scan.unchanged, scan.removed, scan.embedded) == (2, 0, 0) and counting.passages == 0
-        assert target.status(imported.collection_id).chunks == 2
+        assert (scan.unchanged, scan.removed, scan.embedded) == (3, 0, 0) and counting.passages == 0
+        assert target.status(imported.collection_id).chunks == 3
     finally:
         target.close()
 
@@ -284,3 +287,13 @@ def test_the_archive_holds_float32_vectors_and_a_hashed_manifest(source, tmp_pat
     assert manifest["counts"] == {"sources": 1, "files": 2, "chunks": 2, "vectors": 2, "documents": 0}
     assert report.vectors == 2 and np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert QUERIES  # the shared queries are what the round trip compares
+
+
+def test_stored_paths_are_split_as_the_system_that_wrote_them():
+    """A Windows path splits at either slash; a POSIX one only at "/", where a backslash belongs to a name."""
+    from desktop_rag.engine.archive.importer import _relative_parts
+
+    assert _relative_parts("C:\\Users\\me\\docs\\sub\\a.txt", "C:\\Users\\me\\docs") == ["sub", "a.txt"]
+    assert _relative_parts("\\\\server\\share\\docs/sub\\a.txt", "\\\\server\\share\\docs\\") == ["sub", "a.txt"]
+    assert _relative_parts("/home/me/docs/sub/a\\b.txt", "/home/me/docs/") == ["sub", "a_b.txt"]
+    assert _relative_parts("/home/me/elsewhere/a\\b.txt", "/home/me/docs") == ["a_b.txt"]

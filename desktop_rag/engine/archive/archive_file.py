@@ -367,15 +367,22 @@ def _json_bytes(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+def path_parts(path: str) -> list[str]:
+    """The non-empty parts of a stored path, whichever system wrote it: a POSIX path (from "/") is split at "/"
+    only, since "\\" is an ordinary character of a name there; any other (C:\\..., \\\\server\\...) at both."""
+    return [p for p in re.split("/" if path.startswith("/") else r"[/\\]", path) if p]
+
+
 def _leaf(path: str) -> str:
     """The last part of a stored path, whichever system wrote it."""
-    return re.split(r"[/\\]", path.rstrip("/\\"))[-1] or "document"
+    return (path_parts(path) or ["document"])[-1]
 
 
 def _member_leaf(path: str) -> str:
-    """The document's member name in the archive: its leaf with control characters as "_" (a name with a
-    newline or an escape is a valid file name; the import names the file from its row, not from the member)."""
-    return re.sub(r"[\x00-\x1f]", "_", _leaf(path))
+    """The document's member name in the archive: its leaf with control characters and backslashes as "_" (a
+    name with a newline, an escape or a backslash is a valid POSIX file name; the import names the file from its
+    row, not from the member)."""
+    return re.sub(r"[\x00-\x1f\\]", "_", _leaf(path))
 
 
 def _int_or_none(value: str | None) -> int | None:

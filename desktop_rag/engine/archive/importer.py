@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf
+from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf, path_parts
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.file_types import is_supported
@@ -22,7 +22,7 @@ from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.library import Store
 
-_UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
+_UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\\]')  # and a backslash (a character of a POSIX name)
 SPACE_MARGIN = 64 << 20  # left free on a disk after an import's writes
 
 
@@ -191,11 +191,8 @@ def _unique(target: Path, files: set[str], folders: set[str], root: Path) -> Pat
 
 def _relative_parts(path: str, root: str) -> list[str]:
     """The parts of `path` below `root` (written on any system), cleaned; the leaf alone if it is not below."""
-    trimmed = root.rstrip("/\\")
-    if path.startswith(trimmed) and path[len(trimmed):len(trimmed) + 1] in ("/", "\\"):
-        parts = [p for p in re.split(r"[/\\]", path[len(trimmed) + 1:]) if p]
-    else:
-        parts = [_leaf(path)]
+    parts, below = path_parts(path), path_parts(root)
+    parts = parts[len(below):] if parts[:len(below)] == below and len(parts) > len(below) else [_leaf(path)]
     return [_safe_part(p) for p in parts] or ["document"]
 
 
