@@ -117,7 +117,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     # an archive goes into the empty collection of its name; one holding sources is never touched
     "import_target": (["desktop_rag.engine.archive.importer.x_import_content__mutmut_*",
                        "desktop_rag.engine.store.archive_rows.x_insert_collection__mutmut_*"],
-                      ["tests/engine/test_archive.py"]),
+                      ["tests/engine/test_archive.py", "tests/security/test_archive_hostile.py"]),
 }
 # timing tests, and the PDF-table questions (the bundled e5 indexing a library: 20 s per mutant)
 DESELECT = ["test_speed_5000_files", "test_index_text_is_fast", "test_a_question_about_a_cell_finds_the_row"]

@@ -122,6 +122,34 @@ def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
         target.close()
 
 
+def test_a_failed_write_removes_the_extracted_documents_and_changes_nothing(source, tmp_path: Path):
+    """The library refuses the write (a real SQLite abort, from a trigger on its passages): the documents already
+    extracted are removed again, no staging folder is left, no collection or row is added, and the same import
+    works once the library accepts it."""
+    import sqlite3
+
+    engine, _, b = source
+    engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip", with_documents=True)
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        before = target.status().chunks
+        target.store.db.execute("CREATE TRIGGER refuse BEFORE INSERT ON chunks BEGIN SELECT RAISE(ABORT, 'full'); END")
+        with pytest.raises(sqlite3.IntegrityError, match="full"):
+            target.import_archive(tmp_path / "grid.zip", documents_dir=tmp_path / "moved")
+        assert not (tmp_path / "moved").exists() and not list(tmp_path.glob(".moved*"))
+        assert [c.name for c in target.collections()] == ["Default"] and target.status().chunks == before
+        assert target.store.sources() == []
+        target.store.db.execute("DROP TRIGGER refuse")
+        report = target.import_archive(tmp_path / "grid.zip", documents_dir=tmp_path / "moved")
+        assert (report.collection, report.documents, report.vectors, report.to_embed) == ("Grid", 2, 2, 0)
+        assert report.to_json() == {"collection": "Grid", "collection_id": report.collection_id, "sources": 1,
+                                    "files": 2, "chunks": 2, "vectors": 2, "to_embed": 0, "model": "hash:64",
+                                    "documents": 2, "documents_dir": str((tmp_path / "moved").resolve())}
+        assert (tmp_path / "moved" / "b" / "grid.txt").read_bytes() == (b / "grid.txt").read_bytes()
+    finally:
+        target.close()
+
+
 def test_documents_with_control_characters_in_their_names_travel_too(tmp_path: Path):
     """A newline, an escape or a backslash is a valid file name: the document goes in the archive under a
     cleaned member name and comes out under the import's cleaned file name (a backslash never makes a folder),
