@@ -224,3 +224,13 @@ def test_the_model_reads_first_the_passage_the_extractive_answer_would_lead_with
     assert [h.chunk_id for h in sources.hits] == [2, 1]
     (req,) = server.chat_requests()
     assert "[1] 绿茶.md\n冲泡绿茶" in req.body["messages"][-1]["content"]
+
+
+def test_a_cut_answer_keeps_only_citations_of_passages_it_was_given(server):
+    """The partial text of a failed answer is what the chat shows and the conversation keeps: like a finished
+    answer's, a citation of a passage that does not exist ([9] of 3) is dropped, not shown as a dead link."""
+    server.tokens = ["Leave", " is", " 25", " days", " [1]", " [9]", " [2-3].", " More"]
+    server.cut_after = 7
+    events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?"))
+    assert kinds(events)[-1] == "ErrorEvent"
+    assert events[-1].partial == "Leave is 25 days [1] [2][3]."

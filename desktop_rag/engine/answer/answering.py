@@ -80,7 +80,8 @@ class Answerer:
             'extractive'; `cached` when it is a stored answer replayed (one TokenEvent with all of it). No passages -> a DoneEvent saying nothing relevant was found (no
             model call). Cancelled -> a DoneEvent with the partial text and notice 'Stopped.'.
           * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
-            the text received before a stream was cut. No DoneEvent follows.
+            the text received before a stream was cut, its citations cleaned as a DoneEvent's are.
+            No DoneEvent follows.
         """
         try:
             with sent.recording("rewrite") as rewrites:  # the model calls made before the answer's ("What was sent")
@@ -165,7 +166,8 @@ class Answerer:
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so
                 yield _done(exc.partial or "".join(parts), used, "llm", str(exc))
                 return
-            yield ErrorEvent(Reason.of(exc), partial=exc.partial or "".join(parts))
+            partial, _cited = clean_citations(exc.partial or "".join(parts), len(used))  # as a done answer's text
+            yield ErrorEvent(Reason.of(exc), partial=partial)
             return
         text = "".join(parts)
         notice = STOPPED if _is_set(cancel) else ""
