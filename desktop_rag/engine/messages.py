@@ -29,6 +29,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The documents don't seem to contain the answer to this question.",
         "zh": "文档中似乎没有这个问题的答案。",
     },
+    "empty_model_answer": {
+        "en": "The model returned an empty answer. Try asking again or rephrasing.",
+        "zh": "模型返回了空的回答。请再问一次，或换个说法。",
+    },
     "extractive_notice": {
         "en": "No language model is configured: this answer quotes the most relevant sentences from your "
               "documents. Choose a provider in Settings for written answers.",

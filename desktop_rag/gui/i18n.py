@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import string
 import weakref
 from collections.abc import Callable
 
@@ -59,7 +60,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "library.col.name": ("Name", "名称"),
     "library.col.state": ("State", "状态"),
     "library.col.chunks": ("Chunks", "片段"),
-    "library.totals": ("{sources} sources · {files} files · {chunks} chunks · {failed} failed",
+    "library.totals": ("{sources:source|sources} · {files:file|files} · {chunks:chunk|chunks} · {failed} failed",
                        "{sources} 个来源 · {files} 个文件 · {chunks} 个片段 · {failed} 个失败"),
     "library.empty_hint": ("Drop files or folders here, or use Add folder.",
                            "把文件或文件夹拖到这里，或点击“添加文件夹”。"),
@@ -72,7 +73,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "library.filter": ("Filter files by name…", "按文件名筛选…"),
     "watch.limit_watches": (
         "The system's limit on watched folders (inotify watches) is reached, so these folders are checked for "
-        "changes every {seconds} seconds instead of at once: {names}. To watch them live, raise the limit with "
+        "changes every {seconds:second|seconds} instead of at once: {names}. To watch them live, raise the limit with "
         "“{command}” (to keep it after a restart, add the line {persist} to /etc/sysctl.d/90-inotify.conf), "
         "then restart Desktop RAG.",
         "已达到系统的文件夹监视数量上限（inotify watches），以下文件夹改为每 {seconds} 秒检查一次变化：{names}。"
@@ -80,7 +81,7 @@ _TEXT: dict[str, tuple[str, str]] = {
         "然后重新启动 Desktop RAG。"),
     "watch.limit_instances": (
         "The system's limit on file watchers (inotify instances) is reached, so these folders are checked for "
-        "changes every {seconds} seconds instead of at once: {names}. To watch them live, raise the limit with "
+        "changes every {seconds:second|seconds} instead of at once: {names}. To watch them live, raise the limit with "
         "“{command}” (to keep it after a restart, add the line {persist} to /etc/sysctl.d/90-inotify.conf), "
         "then restart Desktop RAG.",
         "已达到系统的文件监视器数量上限（inotify instances），以下文件夹改为每 {seconds} 秒检查一次变化：{names}。"
@@ -117,12 +118,12 @@ _TEXT: dict[str, tuple[str, str]] = {
                             "{path}\n此文件已不在资料库中：它在这个回答之后被移除了。"),
     "sources.ocr_tip": ("Recognised from a scanned image (OCR): the text may contain recognition errors.",
                         "从扫描图片中识别（OCR）：文字可能有识别错误。"),
-    "progress.embed": ("Embedding {done}/{total} chunks", "正在生成向量 {done}/{total} 个片段"),
-    "progress.reembed": ("Switching embedding model {done}/{total} chunks (search keeps working)",
+    "progress.embed": ("Embedding {done}/{total:chunk|chunks}", "正在生成向量 {done}/{total} 个片段"),
+    "progress.reembed": ("Switching embedding model {done}/{total:chunk|chunks} (search keeps working)",
                          "正在切换向量模型 {done}/{total} 个片段（期间搜索照常可用）"),
     "settings.reembed_title": ("Switch the embedding model?", "切换向量模型？"),
     "settings.reembed_question": (
-        "The library will be embedded again with {model}: {chunks} passages, about {time} on this computer. "
+        "The library will be embedded again with {model}: {chunks:passage|passages}, about {time} on this computer. "
         "It runs in the background; search keeps using the current model until the new one is complete, "
         "and it resumes after a restart. Switch now?\n\nNo keeps the current model.",
         "资料库将使用 {model} 重新生成向量：共 {chunks} 个片段，在本机约需 {time}。切换在后台进行；"
@@ -135,16 +136,16 @@ _TEXT: dict[str, tuple[str, str]] = {
     "progress.removed": ("Removed from the library: {path}", "已从资料库中移除：{path}"),
     "progress.finished": ("Done: {added} added, {updated} updated, {removed} removed, {failed} failed.",
                           "完成：新增 {added}，更新 {updated}，移除 {removed}，失败 {failed}。"),
-    "progress.attachments": ("{n} e-mail attachment(s) read as documents of their own.",
+    "progress.attachments": ("{n:e-mail attachment|e-mail attachments} read as documents of their own.",
                              "{n} 个邮件附件作为独立文档读取。"),
     # status bar
     "status.model_loading": ("Loading the embedding model…", "正在加载向量模型…"),
     "status.model_preparing": ("Preparing the embedding model for fast search (first use only), step {done} of "
                                "{total}…", "正在为快速检索准备向量模型（仅首次），第 {done}/{total} 步…"),
-    "status.index_loading": ("Loading the search index ({count} passages)…", "正在加载检索索引（{count} 个段落）…"),
+    "status.index_loading": ("Loading the search index ({count:passage|passages})…", "正在加载检索索引（{count} 个段落）…"),
     "status.model_ready": ("Model ready", "模型就绪"),
     "status.model_error": ("Model error: {message}", "模型错误：{message}"),
-    "status.index": ("{indexed} indexed · {failed} failed · {pending} pending · {chunks} chunks waiting for embedding",
+    "status.index": ("{indexed} indexed · {failed} failed · {pending} pending · {chunks:chunk|chunks} waiting for embedding",
                      "已索引 {indexed} · 失败 {failed} · 待处理 {pending} · {chunks} 个片段等待向量化"),
     "settings.translate_queries": ("Also search each question in the library's other language (one short call to "
                                    "the model per new question)",
@@ -195,7 +196,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "chat.translation": ("Also searched in {language}: {text}", "也以{language}检索：{text}"),
     "language.en": ("English", "英文"),
     "language.zh": ("Chinese", "中文"),
-    "chat.keyword_only": ("Still loading the search index ({count} passages): this answer used keyword matches only.",
+    "chat.keyword_only": ("Still loading the search index ({count:passage|passages}): this answer used keyword matches only.",
                           "检索索引仍在加载（{count} 个段落）：本回答只用了关键词匹配。"),
     "chat.keyword_only_plain": ("Still loading the search index: this answer used keyword matches only.",
                                 "检索索引仍在加载：本回答只用了关键词匹配。"),
@@ -217,19 +218,19 @@ _TEXT: dict[str, tuple[str, str]] = {
     "summary.action": ("Summarise this document", "总结此文档"),
     "summary.question": ("Summarise {name}", "总结 {name}"),
     "summary.estimate_title": ("Summarise a long document", "总结长文档"),
-    "summary.estimate": ("“{name}” is too long for one request: it has {sections} sections ({tokens} tokens), so "
-                         "summarising it takes {requests} requests to the model (each section, then the summary). "
+    "summary.estimate": ("“{name}” is too long for one request: it has {sections:section|sections} ({tokens:token|tokens}), so "
+                         "summarising it takes {requests:request|requests} to the model (each section, then the summary). "
                          "Go ahead?",
                          "“{name}”太长，无法在一次请求中处理：它有 {sections} 个部分（{tokens} 个 token），总结需要向模型发送 "
                          "{requests} 次请求（每个部分一次，最后汇总一次）。继续吗？"),
-    "summary.over_limit": ("That is more than {limit} requests, the most a summary may make before it is confirmed "
+    "summary.over_limit": ("That is more than {limit:request|requests}, the most a summary may make before it is confirmed "
                            "(summary_request_limit in the settings file).",
                            "这超过了 {limit} 次请求，即未经确认时一次总结最多可发送的次数（设置文件中的 "
                            "summary_request_limit）。"),
     "summary.estimate_time": ("At this model's recent speed that takes about {time}.",
                               "按此模型最近的速度，大约需要 {time}。"),
-    "summary.seconds": ("{n} seconds", "{n} 秒"),
-    "summary.minutes": ("{n} minutes", "{n} 分钟"),
+    "summary.seconds": ("{n:second|seconds}", "{n} 秒"),
+    "summary.minutes": ("{n:minute|minutes}", "{n} 分钟"),
     "summary.progress": ("Summarising: request {done} of {total}…", "正在总结：第 {done} / {total} 次请求…"),
     "summary.failed_title": ("Cannot summarise", "无法总结"),
     "sent.button": ("What was sent", "发送了什么"),
@@ -239,14 +240,14 @@ _TEXT: dict[str, tuple[str, str]] = {
     "sent.purpose_rewrite": ("the follow-up made to stand alone", "把追问改写成独立的问题"),
     "sent.purpose_translation": ("the question translated for search", "翻译问题以便检索"),
     "sent.purpose_section": ("a section summarised", "总结一个部分"),
-    "sent.earlier": ("Before it, {count} more request(s) of {tokens} tokens: {purposes}.",
+    "sent.earlier": ("Before it, {count:more request|more requests} of {tokens:token|tokens}: {purposes}.",
                      "在此之前另有 {count} 个请求，共 {tokens} 个 token：{purposes}。"),
     "sent.title": ("What was sent to the model", "发送给模型的内容"),
-    "sent.message": ("──── {role} · {tokens} tokens ────", "──── {role} · {tokens} 个 token ────"),
-    "sent.totals": ("Model {model}: {count} messages, {tokens} tokens.", "模型 {model}：{count} 条消息，{tokens} 个 token。"),
-    "sent.saving": ("Passages: {before} tokens found, {after} sent after shortening ({percent} % saved).",
+    "sent.message": ("──── {role} · {tokens:token|tokens} ────", "──── {role} · {tokens} 个 token ────"),
+    "sent.totals": ("Model {model}: {count:message|messages}, {tokens:token|tokens}.", "模型 {model}：{count} 条消息，{tokens} 个 token。"),
+    "sent.saving": ("Passages: {before:token|tokens} found, {after} sent after shortening ({percent} % saved).",
                     "段落：检索到 {before} 个 token，精简后发送 {after} 个（节省 {percent}%）。"),
-    "sent.no_saving": ("Passages: {tokens} tokens, sent whole.", "段落：{tokens} 个 token，完整发送。"),
+    "sent.no_saving": ("Passages: {tokens:token|tokens}, sent whole.", "段落：{tokens} 个 token，完整发送。"),
     "sent.cached": ("A stored answer: this is what was sent when it was made.", "已保存的回答：这是当时生成它时发送的内容。"),
     "sent.estimate": ("Token counts are estimates (a standard tokenizer, not the model's own).",
                       "token 数为估算值（使用通用分词器，而非该模型自己的）。"),
@@ -348,7 +349,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "review.col.ungraded": ("Not graded", "未评价"),
     "review.col.opened": ("Sources opened", "打开来源"),
     "review.col.reasked": ("Asked again", "重复提问"),
-    "review.totals": ("All time: {answers} answers · {right} fully right · {partly} partly right · {wrong} wrong · "
+    "review.totals": ("All time: {answers:answer|answers} · {right} fully right · {partly} partly right · {wrong} wrong · "
                       "{refused} refused · {ungraded} not graded",
                       "全部：{answers} 个回答 · 完全正确 {right} · 部分正确 {partly} · 错误 {wrong} · 拒答 {refused} · "
                       "未评价 {ungraded}"),
@@ -363,7 +364,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "review.export": ("Export graded…", "导出已评价…"),
     "review.export_title": ("Export graded questions", "导出已评价的问题"),
     "review.export_filter": ("JSON Lines", "JSON Lines 文件"),
-    "review.exported": ("Exported {count} graded questions to {path}.", "已导出 {count} 个已评价的问题到 {path}。"),
+    "review.exported": ("Exported {count:graded question|graded questions} to {path}.", "已导出 {count} 个已评价的问题到 {path}。"),
     "review.export_failed": ("The export failed: {reason}", "导出失败：{reason}"),
     "review.spot_intro": ("Up to 50 random recent questions not graded yet. Keys: 1 fully right · 2 partly right · "
                           "3 wrong · 4 refused · → or N next · ← or P previous · Esc closes.",
@@ -384,13 +385,13 @@ _TEXT: dict[str, tuple[str, str]] = {
                              "找到已标段落的比例；precision@5：前 5 个结果中已标段落的比例；nDCG@10：它们排得有多靠前。"),
     "review.run": ("Measure", "开始衡量"),
     "review.cancel": ("Cancel", "取消"),
-    "review.running": ("Measuring: {done} of {total} questions…", "正在衡量：第 {done} 个，共 {total} 个问题…"),
+    "review.running": ("Measuring: {done} of {total:question|questions}…", "正在衡量：第 {done} 个，共 {total} 个问题…"),
     "review.cancelled": ("Cancelled.", "已取消。"),
     "review.failed": ("The measurement failed: {reason}", "衡量失败：{reason}"),
     "review.no_labels": ("No labelled questions yet: under an answer, select the passage that answers it in Sources "
                          "and press “✓ Right passage”.",
                          "还没有标注的问题：在“来源”中选中回答了问题的段落，然后点“✓ 正确段落”。"),
-    "review.measured": ("{queries} labelled questions measured.", "已衡量 {queries} 个标注问题。"),
+    "review.measured": ("{queries:labelled question|labelled questions} measured.", "已衡量 {queries} 个标注问题。"),
     "review.col.mode": ("Retrieval", "检索方式"),
     "review.col.queries": ("Questions", "问题数"),
     "review.mode.hybrid": ("Hybrid (keywords + meaning)", "混合（关键词 + 语义）"),
@@ -487,12 +488,12 @@ _TEXT: dict[str, tuple[str, str]] = {
     "collections.name": ("Collection name:", "知识库名称："),
     "collections.asking": ("Asking in: {name}", "提问范围：{name}"),
     "collections.confirm_delete": (
-        "Delete the collection “{name}” and its index ({files} files, {chunks} chunks)? Your documents "
+        "Delete the collection “{name}” and its index ({files:file|files}, {chunks:chunk|chunks})? Your documents "
         "on disk are not touched.",
         "删除知识库“{name}”及其索引（{files} 个文件，{chunks} 个片段）？磁盘上的文档不会被删除。"),
     "collections.reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
     "collections.exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
-    "collections.imported": ("Imported “{name}”: {chunks} passages.", "已导入“{name}”：{chunks} 个段落。"),
+    "collections.imported": ("Imported “{name}”: {chunks:passage|passages}.", "已导入“{name}”：{chunks} 个段落。"),
     "collections.failed": ("Collections", "知识库"),
     "collections.archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),
     # the in-app document viewer
@@ -651,11 +652,25 @@ def type_name(name: str) -> str:
     return reader.label_zh if _language == "zh" else reader.label
 
 
+class _Counted(string.Formatter):
+    """str.format, and `{files:file|files}`: the number with the noun that agrees with it ("1 file", "2 files";
+    a number given as text, such as "1,234", counts too). Chinese needs none."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        one, many = format_spec.split("|", 1)
+        return f"{value} {one if str(value).replace(',', '') == '1' else many}"
+
+
+_COUNTED = _Counted()
+
+
 def tr(key: str, **values: object) -> str:
-    """The text for `key` in the current language, formatted with `values`."""
+    """The text for `key` in the current language, formatted with `values` (`{n:noun|nouns}`: see `_Counted`)."""
     en, zh = _TEXT.get(key, (key, key))
     text = zh if _language == "zh" else en
-    return text.format(**values) if values else text
+    return _COUNTED.format(text, **values) if values else text
 
 
 def bind(obj: object, setter: Callable[[object, str], None], key: str, **values: object) -> None:

@@ -14,6 +14,9 @@ CITE_SCHEME = "cite"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
 _FENCE = re.compile(r"(```.*?(?:```|$)|`[^`\n]*`)", re.DOTALL)
 _CITATION = re.compile(r"\[(\d{1,3})\](?!\()")
+# C0 controls but tab, newline and carriage return; DEL and C1; bidi embeddings, overrides and isolates (U+202E
+# would show the rest of an answer reversed)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _escape_plain(text: str) -> str:
@@ -34,10 +37,16 @@ def _link_citations(text: str) -> str:
     return _CITATION.sub(lambda m: f"[\\[{m.group(1)}\\]]({CITE_SCHEME}:{m.group(1)})", text)
 
 
+def _visible_controls(text: str) -> str:
+    """`text` with each control or bidi formatting character as U+FFFD: seen, never acted on."""
+    return _CONTROLS.sub("\ufffd", text)
+
+
 def answer_markdown(text: str) -> str:
-    """Markdown ready for QTextDocument.setMarkdown: no images, raw HTML escaped, [n] turned into cite:n links."""
+    """Markdown ready for QTextDocument.setMarkdown: no images, raw HTML escaped, control and bidi characters
+    visible, [n] turned into cite:n links."""
     out = []
-    for i, part in enumerate(_FENCE.split(_no_images(text))):
+    for i, part in enumerate(_FENCE.split(_no_images(_visible_controls(text)))):
         out.append(part if i % 2 else _link_citations(_escape_plain(part)))
     return "".join(out)
 

@@ -224,3 +224,35 @@ def test_the_model_reads_first_the_passage_the_extractive_answer_would_lead_with
     assert [h.chunk_id for h in sources.hits] == [2, 1]
     (req,) = server.chat_requests()
     assert "[1] 绿茶.md\n冲泡绿茶" in req.body["messages"][-1]["content"]
+
+
+def test_a_cut_answer_keeps_only_citations_of_passages_it_was_given(server):
+    """The partial text of a failed answer is what the chat shows and the conversation keeps: like a finished
+    answer's, a citation of a passage that does not exist ([9] of 3) is dropped, not shown as a dead link."""
+    server.tokens = ["Leave", " is", " 25", " days", " [1]", " [9]", " [2-3].", " More"]
+    server.cut_after = 7
+    events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("Leave?"))
+    assert kinds(events)[-1] == "ErrorEvent"
+    assert events[-1].partial == "Leave is 25 days [1] [2][3]."
+
+
+@pytest.mark.parametrize("question, says", [
+    ("Leave?", "The answer was stopped at 12 characters"),
+    ("年假有多少天？", "回答在 12 个字符处停止"),
+])
+def test_an_answer_cut_at_its_size_limit_says_so_in_the_questions_language(server, question, says):
+    """Like the extractive notice and "nothing found", the notice is written in the language of the question: the
+    Chinese window showed the English sentence for a Chinese question."""
+    server.tokens = ["You get ", "25 days ", "of leave ", "a year."]
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server, max_answer_chars=12)).answer(question))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "You get 25 d" and done.notice.startswith(says)
+
+
+@pytest.mark.parametrize("question, says", [
+    ("Leave?", "The model returned an empty answer."),
+    ("年假有多少天？", "模型返回了空的回答。"),
+])
+def test_an_empty_model_answer_says_so_in_the_questions_language(server, question, says):
+    server.tokens = []
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "" and done.notice.startswith(says)

@@ -48,7 +48,7 @@ def test_attachments_are_listed_under_their_message(qtbot, mail_window, language
         assert ("上方邮件的附件" if language == "zh" else "An attachment of the e-mail above") in tip
         text = window._finished_text(report)
         assert ("2 个邮件附件作为独立文档读取" if language == "zh" else
-                "2 e-mail attachment(s) read as documents of their own") in text
+                "2 e-mail attachments read as documents of their own") in text
     finally:
         i18n.set_language("en")
 

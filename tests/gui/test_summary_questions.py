@@ -129,6 +129,6 @@ def test_a_reopened_conversation_shows_what_was_sent(make_window, qtbot, tmp_pat
     text = dialog.text.toPlainText()
     _assert_exact(text, requests[-2].body["messages"] + requests[-1].body["messages"])  # rewrite, then answer
     assert "Request 1 of 2: the follow-up made to stand alone" in text and "Request 2 of 2: the answer" in text
-    assert "Before it, 1 more request(s)" in dialog.summary.text()
+    assert "Before it, 1 more request of " in dialog.summary.text()
     assert dialog.grab().save(str(tmp_path / "what-was-sent-reopened.png"))
     dialog.close()

@@ -231,6 +231,23 @@ def test_extractive_answer_keeps_document_markup_as_text(qapp) -> None:
     assert "`tools <b>bold</b>" in shown and "[7]" in shown
 
 
+
+def test_answer_control_and_bidi_characters_are_shown_not_obeyed(qapp) -> None:
+    """A model's answer with a right-to-left override (U+202E), an isolate, a bell and a terminal escape: each shows
+    as U+FFFD and the words after it keep their order; line ends (CRLF too) and tabs stay what they are."""
+    from PySide6.QtGui import QTextDocument
+
+    from desktop_rag.gui.text import answer_markdown
+    from desktop_rag.gui.views.safe_browser import MARKDOWN_FEATURES
+
+    answer = "Pay\u202e 0001 \u2067now\u2069 bell\x07 \x1b[31mred [1]\r\nnext\tline"
+    document = QTextDocument()
+    document.setMarkdown(answer_markdown(answer), MARKDOWN_FEATURES)
+    shown = document.toPlainText()
+    assert not set(shown) & {"\u202e", "\u2067", "\u2069", "\x07", "\x1b", "\r"}
+    assert "Pay\ufffd 0001 \ufffdnow\ufffd bell\ufffd \ufffd[31mred [1]" in shown
+    assert "next\tline" in shown and shown.count("\ufffd") == 5
+
 # A conversation saved with a hostile answer (a model echoed a document, or an older version stored it)
 # used to abort the app every time it was opened.
 REOPEN_SAVED = r"""

@@ -23,7 +23,7 @@ from desktop_rag.engine.answer.prompting import (
 from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
-from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.errors import DesktopRagError, error_text
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
@@ -80,7 +80,8 @@ class Answerer:
             'extractive'; `cached` when it is a stored answer replayed (one TokenEvent with all of it). No passages -> a DoneEvent saying nothing relevant was found (no
             model call). Cancelled -> a DoneEvent with the partial text and notice 'Stopped.'.
           * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
-            the text received before a stream was cut. No DoneEvent follows.
+            the text received before a stream was cut, its citations cleaned as a DoneEvent's are.
+            No DoneEvent follows.
         """
         try:
             with sent.recording("rewrite") as rewrites:  # the model calls made before the answer's ("What was sent")
@@ -162,15 +163,16 @@ class Answerer:
                 parts.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
-            if exc.kind == "length":  # the answer hit its size limit: keep it, say so
-                yield _done(exc.partial or "".join(parts), used, "llm", str(exc))
+            if exc.kind == "length":  # the answer hit its size limit: keep it, say so (in the answer's language)
+                yield _done(exc.partial or "".join(parts), used, "llm", error_text(exc, _language(question)))
                 return
-            yield ErrorEvent(Reason.of(exc), partial=exc.partial or "".join(parts))
+            partial, _cited = clean_citations(exc.partial or "".join(parts), len(used))  # as a done answer's text
+            yield ErrorEvent(Reason.of(exc), partial=partial)
             return
         text = "".join(parts)
         notice = STOPPED if _is_set(cancel) else ""
         if not text.strip() and not notice:
-            notice = "The model returned an empty answer. Try asking again or rephrasing."
+            notice = message("empty_model_answer", _language(question))
         done = _done(text, used, "llm", notice)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:
