@@ -131,6 +131,7 @@ def test_a_client_whose_model_fails_mid_embedding_gives_its_claim_back(pg_server
         thread.start()
         assert holding.wait(60)
         other.index()  # meanwhile: the chunks the failing client holds are not given to this one
+        assert _shared(embedded, held) == 0
         assert Counter(embedded) == queue - Counter(held)
         other_done.set()
         thread.join(60)
@@ -164,6 +165,7 @@ def test_a_client_killed_mid_embedding_leaves_its_claim_for_the_next_run(pg_serv
         claim = json.loads(signal.read_text("utf-8"))
         assert 0 < len(claim["texts"]) < sum(queue.values())
         other.index()  # while the stalled client embeds its batch, this one is given the rest only
+        assert _shared(embedded, claim["texts"]) == 0
         assert Counter(embedded) == queue - Counter(claim["texts"])
         stalled.kill()
         stalled.wait(30)
@@ -182,6 +184,11 @@ def test_a_client_killed_mid_embedding_leaves_its_claim_for_the_next_run(pg_serv
 def _twice(done: Counter) -> int:
     """How many embeddings were of a passage embedded before."""
     return sum(n - 1 for n in done.values())
+
+
+def _shared(one: list[str], other: list[str]) -> int:
+    """How many passages both clients embedded."""
+    return sum((Counter(one) & Counter(other)).values())
 
 
 def _wait_gone(pg_server, database: str, backend: int) -> None:
