@@ -467,3 +467,61 @@ def test_a_member_does_not_record_the_librarys_languages_from_its_own_collection
         if alice is not None:
             alice.close()
         admin.close()
+
+
+def test_a_member_may_turn_a_language_on_never_off_and_writes_only_its_own_sources_skipped_counts(pg_server, tmp_path):
+    """As a member with plain SQL on the library's settings. A language flag it may turn on (as indexing text of
+    that language does) or forget (scanned again when asked), never turn off, nor add as "none": "no Chinese" would
+    move the administrator's "auto" library to the English-only model, re-embedding every collection, and end
+    everyone's cross-language search. Skipped counts it writes for the sources it sees, never for another
+    collection's (the administrator's status would hide or invent files there)."""
+    import pg8000.native
+
+    from desktop_rag.engine.store.languages import library_has_cjk
+
+    database = pg_server.new_database("flags")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    alice = None
+    try:
+        home = tmp_path / "home"
+        home.mkdir()
+        (home / "茶.txt").write_text("绿茶的水温一般在八十度左右，开水会把茶叶烫坏。", "utf-8")
+        (home / "photos.key").write_bytes(b"not supported")
+        admin.index([home], collection=admin.create_collection("Home"))
+        admin.library.grant(admin.create_collection("Work"), "alice")
+        alice = _alice(pg_server, database, tmp_path)
+        work = _write(tmp_path / "work", ["plan.txt"], "Work code W-17.")
+        (work / "slides.key").write_bytes(b"not supported")
+        assert alice.index([work], collection=alice.collection_id("Work")).added == 1  # its app's writes still pass
+        home_key = f"skipped.{admin.store.source_by_path(str(home)).id}"
+        work_key = f"skipped.{alice.store.source_by_path(str(work)).id}"
+        before = dict(admin.store.db.execute("SELECT key, value FROM meta").fetchall())
+        assert before["has_cjk"] == "1" and home_key in before and work_key in before
+
+        raw = pg8000.native.Connection("alice", database=database, password="alice-password-1",
+                                       unix_sock=str(pg_server.socket_dir / ".s.PGSQL.5432"))
+        try:
+            raw.run("SET search_path = desktop_rag, public")
+            for statement in ("UPDATE meta SET value = '0' WHERE key = 'has_cjk'",
+                              "INSERT INTO meta VALUES ('has_cjk', '0') ON CONFLICT (key) "
+                              "DO UPDATE SET value = excluded.value",
+                              f"UPDATE meta SET value = '{{}}' WHERE key = '{home_key}'",
+                              f"DELETE FROM meta WHERE key = '{home_key}'",
+                              "INSERT INTO meta VALUES ('skipped.999999', '{\".exe\": 5000}')"):
+                with pytest.raises(Exception, match="administrator"):
+                    raw.run(statement)
+            assert dict(raw.run("SELECT key, value FROM meta")) == before
+            raw.run("DELETE FROM meta WHERE key = 'has_cjk'")  # forgotten: scanned again when asked
+            with pytest.raises(Exception, match="administrator"):
+                raw.run("INSERT INTO meta VALUES ('has_cjk', '0')")
+            raw.run("INSERT INTO meta VALUES ('has_cjk', '1')")
+            raw.run(f"UPDATE meta SET value = '{{\".key\": 2}}' WHERE key = '{work_key}'")  # its own source's
+        finally:
+            raw.close()
+        assert library_has_cjk(admin.store) and admin.status().skipped == ((".key", 1),)
+        assert alice.status().skipped == ((".key", 2),)
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()

@@ -323,22 +323,13 @@ class Ingestor:
         done = last_id = 0
         self.on_progress(Progress("embed", chunks_embedded=0, chunks_total=total))
         while not self.cancel.is_set():
-            rows = self.store.pending_chunks(batch, after_id=last_id)  # resumes: linear, not quadratic
-            if not rows:
-                break
-            last_id = rows[-1][0]
-            matrix = self._embed(embedder, rows)
-            if matrix is None:
-                continue
-            if matrix.shape[1] != dimension:  # e.g. an endpoint now serving another model under one name
-                raise ModelMismatchError.coded("dimension_changed", model=embedder.model_id, now=matrix.shape[1],
-                                               held=dimension)
-            ids = [r[0] for r in rows]
-            stored = set(self.store.add_vectors(ids, matrix))
-            keep = [i for i, cid in enumerate(ids) if cid in stored]
-            self._vectors.add_loaded_vectors([ids[i] for i in keep], matrix[keep])
-            done += len(rows)
-            del matrix, rows
+            # claimed until stored: another client embedding the same library meanwhile is given other chunks
+            with self.store.claim_pending(batch, after_id=last_id) as rows:  # resumes: linear, not quadratic
+                if not rows:
+                    break
+                last_id = rows[-1][0]
+                done += self._embed_batch(embedder, rows, dimension)
+            del rows
             release_freed_memory()
             rate = done / max(time.monotonic() - started, 1e-6)
             remaining = max(total - done, 0)
@@ -346,6 +337,20 @@ class Ingestor:
                                       eta_seconds=remaining / rate if rate else None))
         self.tally.embedded += done
         return done
+
+    def _embed_batch(self, embedder: Embedder, rows: list, dimension: int) -> int:
+        """Embed and store one batch of pending chunks; how many were embedded (a file that failed leaves `rows`)."""
+        matrix = self._embed(embedder, rows)
+        if matrix is None:
+            return 0
+        if matrix.shape[1] != dimension:  # e.g. an endpoint now serving another model under one name
+            raise ModelMismatchError.coded("dimension_changed", model=embedder.model_id, now=matrix.shape[1],
+                                           held=dimension)
+        ids = [r[0] for r in rows]
+        stored = set(self.store.add_vectors(ids, matrix))
+        keep = [i for i, cid in enumerate(ids) if cid in stored]
+        self._vectors.add_loaded_vectors([ids[i] for i in keep], matrix[keep])
+        return len(rows)
 
     def _embed(self, embedder: Embedder, rows: list) -> np.ndarray | None:
         """The vectors of `rows`; when the batch fails, each file's passages alone (`embed_isolation`): a file

@@ -4,8 +4,9 @@ adds its connection, transactions, ids, keyword rows and search, and its vectors
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -288,9 +289,12 @@ class SqlStore:
 
     # ---- vectors ---------------------------------------------------------
 
-    def pending_chunks(self, limit: int, after_id: int = 0) -> list[tuple[int, str, str]]:
-        """Chunks still without a vector and with an id above `after_id`: (id, heading, text), by id."""
-        return self.db.execute(
+    @contextlib.contextmanager
+    def claim_pending(self, limit: int, after_id: int = 0) -> Iterator[list[tuple[int, str, str]]]:
+        """Up to `limit` chunks still without a vector, with an id above `after_id`: (id, heading, text), by id,
+        claimed while the block runs, so that no other client embeds them meanwhile (a library on a server:
+        postgres/store.py). Here the writers' lock keeps every other writer out: there is nothing to claim."""
+        yield self.db.execute(
             "SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
             "WHERE v.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?",
             (after_id, limit),

@@ -17,13 +17,15 @@ The same tables and columns as on SQLite, so the store's shared statements run o
   transaction: concurrent writers never wait on a shared counter); each source belongs to the client (a
   computer's app) that added it (`sources.client`);
 - the library-wide settings (`meta`) are the administrator's: a member may add a missing one (a new library's first
-  vectors) and change the sources' skipped counts and the language flags, nothing else (`meta_guarded`); the
-  client rows (`clients`) are read-only to members.
+  vectors), turn a language flag on or forget it, and write the skipped counts of the sources it sees, nothing else
+  (`meta_guarded`); the client rows (`clients`) are read-only to members.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2  # 2: the settings in meta and the client rows are the administrator's
+# 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
+# is there, and its skipped counts are those of the sources it sees
+SCHEMA_VERSION = 3
 SCHEMA_NAME = "desktop_rag"
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors")
@@ -199,15 +201,23 @@ FUNCTIONS = (
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN INSERT INTO library_counters AS k (backend, chunks, tokens) "
     "SELECT pg_backend_pid(), -count(*), -coalesce(sum(term_count), 0) FROM changed ON CONFLICT (backend) DO UPDATE "
     "SET chunks = k.chunks + excluded.chunks, tokens = k.tokens + excluded.tokens; RETURN NULL; END $$",
-    # the library's settings are its administrator's: another role may add a missing one (a plain INSERT), change or
-    # delete the sources' skipped counts and the language flags, and write a value unchanged (the app's upserts)
-    "CREATE OR REPLACE FUNCTION meta_guarded() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "IF NOT ((TG_OP = 'UPDATE' AND NEW.key = OLD.key AND NEW.value = OLD.value) "
-    "OR ((OLD.key LIKE 'skipped.%' OR OLD.key IN ('has_cjk', 'has_latin')) "
-    "AND (TG_OP = 'DELETE' OR NEW.key = OLD.key)) "
-    "OR pg_has_role(current_user, (SELECT nspowner FROM pg_namespace WHERE nspname = TG_TABLE_SCHEMA), 'USAGE')) THEN "
-    "RAISE EXCEPTION 'the library setting \"%\" is its administrator''s to change', OLD.key "
-    "USING ERRCODE = '42501', CONSTRAINT = 'library_settings', DETAIL = OLD.key; END IF; "
+    # the library's settings are its administrator's; another role may write a value unchanged (the app's upserts),
+    # add a missing setting (a new library's first vectors), say a language is there or forget a language flag (it is
+    # scanned again when asked), never that it is not (the administrator's "auto" model and everyone's cross-language
+    # search follow the flags), and write the skipped counts of the sources it sees (row-level security: invoker)
+    "CREATE OR REPLACE FUNCTION meta_guarded() RETURNS trigger LANGUAGE plpgsql "
+    "SET search_path = desktop_rag, pg_catalog AS $$ DECLARE setting text := coalesce(OLD.key, NEW.key); "
+    "allowed boolean; BEGIN "
+    "IF (TG_OP = 'UPDATE' AND NEW IS NOT DISTINCT FROM OLD) "
+    "OR pg_has_role(current_user, (SELECT nspowner FROM pg_namespace WHERE nspname = TG_TABLE_SCHEMA), 'USAGE') THEN "
+    "allowed := true; "
+    "ELSIF TG_OP = 'UPDATE' AND NEW.key <> OLD.key THEN allowed := false; "
+    "ELSIF setting IN ('has_cjk', 'has_latin') THEN allowed := TG_OP = 'DELETE' OR NEW.value = '1'; "
+    "ELSIF setting LIKE 'skipped.%' THEN "
+    "allowed := EXISTS (SELECT 1 FROM sources WHERE id::text = substr(setting, length('skipped.') + 1)); "
+    "ELSE allowed := TG_OP = 'INSERT'; END IF; "
+    "IF NOT allowed THEN RAISE EXCEPTION 'the library setting \"%\" is its administrator''s to change', setting "
+    "USING ERRCODE = '42501', CONSTRAINT = 'library_settings', DETAIL = setting; END IF; "
     "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $$",
 )
 
@@ -234,7 +244,7 @@ TRIGGERS = (
     ("collections_version", "AFTER DELETE ON collections FOR EACH STATEMENT", "library_moved"),
     ("chunks_added", "AFTER INSERT ON chunks REFERENCING NEW TABLE AS changed FOR EACH STATEMENT", "chunks_added"),
     ("chunks_removed", "AFTER DELETE ON chunks REFERENCING OLD TABLE AS changed FOR EACH STATEMENT", "chunks_removed"),
-    ("meta_guarded", "BEFORE UPDATE OR DELETE ON meta FOR EACH ROW", "meta_guarded"),
+    ("meta_guarded", "BEFORE INSERT OR UPDATE OR DELETE ON meta FOR EACH ROW", "meta_guarded"),
     ("grants_version", "AFTER INSERT OR UPDATE OR DELETE ON collection_grants FOR EACH STATEMENT", "library_moved"),
 )
 

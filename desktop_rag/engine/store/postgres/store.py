@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from desktop_rag.engine.store.postgres import keyword, schema
+from desktop_rag.engine.store.postgres import claims, keyword, schema
 from desktop_rag.engine.store.postgres.connection import Connection
 from desktop_rag.engine.store.postgres.url import ServerUrl
 from desktop_rag.engine.store.scope import Restriction
@@ -124,6 +124,19 @@ class PostgresStore(SqlStore):
     def has_script(self, script: str) -> bool:
         return bool(self.db.execute("SELECT EXISTS (SELECT 1 FROM chunks WHERE text ~ ?)",
                                     (_SCRIPTS[script],)).fetchone()[0])
+
+    # ---- the embedding queue, shared by the clients ----------------------------------------
+
+    @contextlib.contextmanager
+    def claim_pending(self, limit: int, after_id: int = 0) -> Iterator[list[tuple[int, str, str]]]:
+        """Up to `limit` chunks without a vector above `after_id` that no other client holds, held by this
+        connection until the block ends (claims.py): never embedded twice, never lost."""
+        rows = claims.claim(self.db, limit, after_id)
+        held = [r[0] for r in rows]  # (the caller may take rows out of the list)
+        try:
+            yield rows
+        finally:
+            claims.give_back(self.db, held)
 
     # ---- vectors: pgvector ---------------------------------------------------------------
 
