@@ -53,6 +53,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "Carrier", "find_in_pdf", "locate", "open_pdf"), "document.locate"),
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
     "needs_password": "ingest.loaders.pdf",
+    "valid_text": "ingest.valid_text",
     **dict.fromkeys(("markdown_tables", "MarkdownTable"), "ingest.tables"),
     "MULTILINGUAL_MODEL": "models.embedding",
     "LocalServer": "store.postgres.local_server",
