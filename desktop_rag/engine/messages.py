@@ -20,6 +20,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "skipped_types": {"en": "{n} skipped: {types}, not supported", "zh": "跳过 {n} 个文件：{types}，不支持这些类型"},
     "skipped_type": {"en": "{count} {suffix}", "zh": "{count} 个 {suffix}"},
     "skipped_more": {"en": "{count} other", "zh": "其他 {count} 个"},
+    # a count of things ({n}); "en_one" is the English for n = 1 (`message` picks it; Chinese has one form)
+    "count.sources": {"en": "{n} sources", "en_one": "{n} source", "zh": "{n} 个来源"},
+    "count.files": {"en": "{n} files", "en_one": "{n} file", "zh": "{n} 个文件"},
+    "count.chunks": {"en": "{n} chunks", "en_one": "{n} chunk", "zh": "{n} 个片段"},
     # answers
     "nothing_found": {
         "en": "I couldn't find anything relevant to this question in your library.",
@@ -157,8 +161,16 @@ class _Lenient(string.Formatter):
 
 
 def message(key: str, language: str = "en", **values: object) -> str:
-    """The text for `key` in `language` ("en" or "zh"; anything else is English), with `values` filled in."""
+    """The text for `key` in `language` ("en" or "zh"; anything else is English), with `values` filled in; the
+    language's singular form ("en_one") when the value `n` is 1 and the text has one."""
     texts = TEXTS[key]
+    language = language if language in texts else "en"
+    text = texts.get(f"{language}_one", texts[language]) if values.get("n") == 1 else texts[language]
     shown = {k: v.text(language) if isinstance(v, Localised) else v for k, v in values.items()}
-    return _Lenient().format(texts.get(language, texts["en"]), **shown)
+    return _Lenient().format(text, **shown)
+
+
+def counted(noun: str, n: int, language: str = "en") -> str:
+    """ "1 file", "3 files", "3 个文件": a count of `noun` (sources, files, chunks) in `language`."""
+    return message(f"count.{noun}", language, n=n)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
-from desktop_rag.engine import READERS, environment_language, error_text, suffix_patterns, type_labels
+from desktop_rag.engine import READERS, counted, environment_language, error_text, suffix_patterns, type_labels
 
 
 def types_phrase(lang: str) -> str:
@@ -59,8 +59,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "library.col.name": ("Name", "名称"),
     "library.col.state": ("State", "状态"),
     "library.col.chunks": ("Chunks", "片段"),
-    "library.totals": ("{sources} sources · {files} files · {chunks} chunks · {failed} failed",
-                       "{sources} 个来源 · {files} 个文件 · {chunks} 个片段 · {failed} 个失败"),
+    "library.totals": ("{sources} · {files} · {chunks} · {failed} failed",  # counted(): "1 source", "3 个来源"
+                       "{sources} · {files} · {chunks} · {failed} 个失败"),
     "library.empty_hint": ("Drop files or folders here, or use Add folder.",
                            "把文件或文件夹拖到这里，或点击“添加文件夹”。"),
     "library.unsupported": (f"Not added (unsupported type; {types_phrase('en')} only): {{names}}",
@@ -487,9 +487,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "collections.name": ("Collection name:", "知识库名称："),
     "collections.asking": ("Asking in: {name}", "提问范围：{name}"),
     "collections.confirm_delete": (
-        "Delete the collection “{name}” and its index ({files} files, {chunks} chunks)? Your documents "
-        "on disk are not touched.",
-        "删除知识库“{name}”及其索引（{files} 个文件，{chunks} 个片段）？磁盘上的文档不会被删除。"),
+        "Delete the collection “{name}” and its index ({files}, {chunks})? Your documents on disk are not touched.",
+        "删除知识库“{name}”及其索引（{files}，{chunks}）？磁盘上的文档不会被删除。"),
     "collections.reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
     "collections.exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
     "collections.imported": ("Imported “{name}”: {chunks} passages.", "已导入“{name}”：{chunks} 个段落。"),
@@ -649,6 +648,11 @@ def type_name(name: str) -> str:
     """How the type filter names a reader of the registry (its type name, e.g. "docx"), in the current language."""
     reader = next(r for r in READERS if r.name == name)
     return reader.label_zh if _language == "zh" else reader.label
+
+
+def count(noun: str, n: int) -> str:
+    """A count of sources, files or chunks in the current language ("1 file", "3 files", "3 个文件")."""
+    return counted(noun, n, _language)
 
 
 def tr(key: str, **values: object) -> str:

@@ -109,7 +109,8 @@ class CollectionBar(QWidget):
     def delete(self) -> None:
         chosen = self._selected()
         if chosen is not None and ask_plain(self, text("delete"), text(
-                "confirm_delete", name=chosen.name, files=chosen.files, chunks=chosen.chunks)):
+                "confirm_delete", name=chosen.name, files=i18n.count("files", chosen.files),
+                chunks=i18n.count("chunks", chosen.chunks))):
             self.delete_requested.emit(chosen.id)
 
     def export(self, with_documents: bool) -> None:

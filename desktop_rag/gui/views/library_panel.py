@@ -415,4 +415,5 @@ class LibraryPanel(QWidget):
         if not totals["sources"]:
             self.totals.setText(i18n.tr("library.empty_hint"))
         else:
-            self.totals.setText(i18n.tr("library.totals", **totals))
+            counts = {noun: i18n.count(noun, totals[noun]) for noun in ("sources", "files", "chunks")}
+            self.totals.setText(i18n.tr("library.totals", failed=totals["failed"], **counts))
