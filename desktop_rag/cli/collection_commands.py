@@ -8,7 +8,7 @@ from pathlib import Path
 
 from desktop_rag.cli.terminal import clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import Engine, UsageError
+from desktop_rag.engine import Engine, UsageError, counted
 
 
 def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
@@ -33,7 +33,8 @@ def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
         print(message)
         return 0
     for c in listing:
-        print(f"{clean_line(c.name)}: {c.sources} sources, {c.files} files, {c.chunks} chunks")
+        print(f"{clean_line(c.name)}: {counted('sources', c.sources)}, {counted('files', c.files)}, "
+              f"{counted('chunks', c.chunks)}")
     return 0
 
 
@@ -62,8 +63,9 @@ def _change(engine: Engine, args: argparse.Namespace) -> str:
     if action == "delete":
         collection = engine.collection_id(names[0])
         found = next(c for c in engine.collections() if c.id == collection)
-        if not args.yes and not _confirm(f"Delete the collection “{clean_line(found.name)}” ({found.files} files, "
-                                         f"{found.chunks} chunks)? Your documents on disk are not touched. [y/N] "):
+        sizes = f"{counted('files', found.files)}, {counted('chunks', found.chunks)}"
+        if not args.yes and not _confirm(f"Delete the collection “{clean_line(found.name)}” ({sizes})? Your documents "
+                                         "on disk are not touched. [y/N] "):
             raise UsageError("Not deleted (add --yes to delete without asking).")
         engine.delete_collection(collection)
         return f"Deleted the collection “{clean_line(found.name)}” and its index (your documents were not touched)."
@@ -88,7 +90,8 @@ def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
         return 0
-    print(f"Exported “{clean_line(report.collection)}”: {report.files} files, {report.chunks} chunks, "
+    print(f"Exported “{clean_line(report.collection)}”: {counted('files', report.files)}, "
+          f"{counted('chunks', report.chunks)}, "
           f"{report.vectors} vectors, {report.documents} documents -> {clean_line(report.path)}")
     for missing in report.missing_documents:
         print(f"  not included (missing, changed since it was indexed, not linked, or not a plain file in its "
@@ -127,7 +130,8 @@ def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json({**report.to_json(), "embedded": embedded})
         return 0
-    print(f"Imported “{clean_line(report.collection)}”: {report.files} files, {report.chunks} chunks, "
+    print(f"Imported “{clean_line(report.collection)}”: {counted('files', report.files)}, "
+          f"{counted('chunks', report.chunks)}, "
           f"{report.vectors} vectors used as they are" + (f", {embedded} embedded again" if embedded else "") + ".")
     if report.documents_dir:
         print(f"Documents: {clean_line(report.documents_dir)}")

@@ -20,6 +20,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "skipped_types": {"en": "{n} skipped: {types}, not supported", "zh": "跳过 {n} 个文件：{types}，不支持这些类型"},
     "skipped_type": {"en": "{count} {suffix}", "zh": "{count} 个 {suffix}"},
     "skipped_more": {"en": "{count} other", "zh": "其他 {count} 个"},
+    # a count of things: "{n:one|many}" agrees in English (`Counted`); Chinese has one form
+    "count.sources": {"en": "{n:source|sources}", "zh": "{n} 个来源"},
+    "count.files": {"en": "{n:file|files}", "zh": "{n} 个文件"},
+    "count.chunks": {"en": "{n:chunk|chunks}", "zh": "{n} 个片段"},
     # answers
     "nothing_found": {
         "en": "I couldn't find anything relevant to this question in your library.",
@@ -152,12 +156,25 @@ def template_fields(key: str) -> frozenset[str]:
     return frozenset(field for _, field, _, _ in string.Formatter().parse(TEXTS[key]["en"]) if field)
 
 
-class _Lenient(string.Formatter):
-    """Fills a template whose number values may come as strings (a reason read from an old library's English
-    text, `store.legacy_reasons`): a string's format spec is not applied."""
+class Counted(string.Formatter):
+    """str.format, and `{files:file|files}`: the number with the English noun that agrees with it ("1 file",
+    "2 files"; a number given as text, such as "1,234", counts too). Chinese needs none."""
 
     def format_field(self, value: object, format_spec: str) -> str:
-        return str(value) if isinstance(value, str) else super().format_field(value, format_spec)
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        one, many = format_spec.split("|", 1)
+        return f"{value} {one if str(value).replace(',', '') == '1' else many}"
+
+
+class _Lenient(Counted):
+    """Fills a template whose number values may come as strings (a reason read from an old library's English
+    text, `store.legacy_reasons`): a string's format spec is not applied, but for a count's noun."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if isinstance(value, str) and "|" not in format_spec:
+            return value
+        return super().format_field(value, format_spec)
 
 
 def message(key: str, language: str = "en", **values: object) -> str:
@@ -165,4 +182,9 @@ def message(key: str, language: str = "en", **values: object) -> str:
     texts = TEXTS[key]
     shown = {k: v.text(language) if isinstance(v, Localised) else v for k, v in values.items()}
     return _Lenient().format(texts.get(language, texts["en"]), **shown)
+
+
+def counted(noun: str, n: int, language: str = "en") -> str:
+    """ "1 file", "3 files", "3 个文件": a count of `noun` (sources, files, chunks) in `language`."""
+    return message(f"count.{noun}", language, n=n)
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import string
 import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
-from desktop_rag.engine import READERS, environment_language, error_text, suffix_patterns, type_labels
+from desktop_rag.engine import READERS, Counted, environment_language, error_text, suffix_patterns, type_labels
 
 
 def types_phrase(lang: str) -> str:
@@ -652,22 +651,12 @@ def type_name(name: str) -> str:
     return reader.label_zh if _language == "zh" else reader.label
 
 
-class _Counted(string.Formatter):
-    """str.format, and `{files:file|files}`: the number with the noun that agrees with it ("1 file", "2 files";
-    a number given as text, such as "1,234", counts too). Chinese needs none."""
-
-    def format_field(self, value: object, format_spec: str) -> str:
-        if "|" not in format_spec:
-            return super().format_field(value, format_spec)
-        one, many = format_spec.split("|", 1)
-        return f"{value} {one if str(value).replace(',', '') == '1' else many}"
-
-
-_COUNTED = _Counted()
+_COUNTED = Counted()
 
 
 def tr(key: str, **values: object) -> str:
-    """The text for `key` in the current language, formatted with `values` (`{n:noun|nouns}`: see `_Counted`)."""
+    """The text for `key` in the current language, formatted with `values` (`{n:noun|nouns}`: engine/messages.py's
+    `Counted`)."""
     en, zh = _TEXT.get(key, (key, key))
     text = zh if _language == "zh" else en
     return _COUNTED.format(text, **values) if values else text

@@ -11,6 +11,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
+from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, StateRole
 from tests.conftest import REPO
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
@@ -78,6 +79,13 @@ def test_add_folder_indexes_and_shows_states(make_window, qtbot, tmp_path):
     per_file = sum(int(_file_index(window, d).siblingAtColumn(COL_CHUNKS).data()) for d in docs)
     assert status.chunks == report.chunks == per_file > len(docs)  # the library panel shows the store's counts
     assert model.totals() == {"sources": 1, "files": 6, "chunks": status.chunks, "failed": 2}
+    totals = window.library_panel.totals
+    assert totals.text() == f"1 source · 6 files · {status.chunks} chunks · 2 failed"  # one source, not "1 sources"
+    i18n.set_language("zh")
+    try:
+        assert totals.text() == f"1 个来源 · 6 个文件 · {status.chunks} 个片段 · 2 个失败"
+    finally:
+        i18n.set_language("en")
     assert (status.files_indexed, status.files_failed, status.files_pending) == (4, 2, 0)
     assert "4" in window.index_label.text() and "2" in window.index_label.text()
 

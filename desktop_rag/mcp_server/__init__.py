@@ -14,6 +14,8 @@ import sqlite3
 import threading
 from typing import Any
 
+import anyio
+
 from desktop_rag import __version__
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent,
@@ -188,11 +190,27 @@ def _passage(hit: Hit, rank: int) -> dict[str, Any]:
 
 
 def serve(paths: AppPaths) -> int:
-    """Run until the client closes stdin."""
+    """Run until the client closes stdin (or its end of stdout)."""
     tools = LibraryTools(paths)
     log.info("MCP server on stdio for %s (read-only)", paths.data_dir)
     try:
-        build_server(tools).run("stdio")
+        anyio.run(_serve_stdio, build_server(tools))
+    except* (BrokenPipeError, ConnectionResetError) as gone:
+        log.info("MCP client closed its end: %s", gone.exceptions[0])
     finally:
         tools.close()
     return 0
+
+
+async def _serve_stdio(server) -> None:
+    """The SDK's `MCPServer.run_stdio_async`, with every line the client sends checked first (`wire.py`)."""
+    from mcp.server.stdio import stdio_server
+
+    from desktop_rag.mcp_server.wire import CheckedLines, claimed_stdin
+
+    lowlevel = server._lowlevel_server  # noqa: SLF001 - what run_stdio_async runs (mcp 2.x), given other stdin
+    with claimed_stdin() as stdin:
+        lines = CheckedLines(stdin)
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):
+            lines.answer_on(write_stream)
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

@@ -1,0 +1,150 @@
+"""What an MCP client writes to the server's stdin, checked line by line before the SDK reads it.
+
+The SDK's stdio transport reads lines of any length (a 50 MB line took 600 MB) and parses each with pydantic's JSON
+parser, which refuses a lone surrogate escape (`"\\ud800"`: valid JSON, which Python reads) and nesting deeper than
+about 200 levels; a line it cannot read is dropped without an answer, so the client waits forever for its request.
+Here each line is bounded (`MAX_LINE_BYTES`: the rest of a longer one is skipped, never held), read with Python's
+parser, its lone surrogates made U+FFFD (`valid_text`, the engine's rule for a question) and its nesting bounded;
+a line that is still not a JSON-RPC message is answered with a JSON-RPC error (with the request's id when it has
+one) and never reaches the SDK, so the client gets an answer to every line and the server reads the next.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterator
+from typing import Any, BinaryIO, Protocol
+
+import anyio
+from mcp.shared.message import SessionMessage
+from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, jsonrpc_message_adapter
+
+from desktop_rag.engine import valid_text
+
+MAX_LINE_BYTES = 1 << 20  # a tool call is a question of at most 4,000 characters and a few paths
+MAX_DEPTH = 64  # objects and arrays inside each other: the tools' arguments are flat
+_PIECE = 1 << 16  # the rest of an over-long line is read (and dropped) this much at a time
+
+
+class _Refused(ValueError):
+    """A line that is JSON but not a message the server takes (too deep, not JSON-RPC)."""
+
+
+def read_line(wire: BinaryIO, limit: int = MAX_LINE_BYTES) -> bytes | None:
+    """The next non-blank line without its newline, None at the end of the input; a line over `limit` bytes comes
+    as its first `limit` + 1 bytes (the rest is read to its end in pieces and dropped, never held)."""
+    while True:
+        line = wire.readline(limit + 1)
+        if not line:
+            return None
+        if len(line) > limit and not line.endswith(b"\n"):
+            while (piece := wire.readline(_PIECE)) and not piece.endswith(b"\n"):
+                pass
+            return line
+        if line.strip():
+            return line.rstrip(b"\r\n")
+
+
+def checked(line: bytes) -> str | JSONRPCError:
+    """The line as the SDK can read it (valid text, re-serialised), or the error that answers it."""
+    if len(line) > MAX_LINE_BYTES:
+        return _error(None, INVALID_REQUEST, f"Invalid request: a line of more than {MAX_LINE_BYTES:,} bytes.")
+    try:
+        message = json.loads(line.decode("utf-8", "replace"), parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return _error(None, PARSE_ERROR, "Parse error: the line is not one JSON value.")
+    request_id = _request_id(message)
+    if request_id is None and isinstance(message, dict) and message.get("id") is not None:
+        return _error(None, INVALID_REQUEST, "Invalid request: an id is an integer or a string.")  # not a notification
+    try:
+        text = json.dumps(_valid(message, 0), ensure_ascii=False)
+        jsonrpc_message_adapter.validate_json(text, by_name=False)  # the SDK's own reading of the line
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError too
+        why = str(exc) if isinstance(exc, _Refused) else "not a JSON-RPC 2.0 message the server takes"
+        return _error(request_id, INVALID_REQUEST, f"Invalid request: {why}.")
+    return text
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _request_id(message: Any) -> int | str | None:
+    """The request's id when it has a usable one (an integer or a string), else None (JSON-RPC's null id)."""
+    found = message.get("id") if isinstance(message, dict) else None
+    if isinstance(found, str):
+        return valid_text(found)
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
+def _valid(value: Any, depth: int) -> Any:
+    """`value` with every string (keys too) valid text; refused past MAX_DEPTH levels of nesting."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if not isinstance(value, dict | list):
+        return value
+    if depth >= MAX_DEPTH:
+        raise _Refused(f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, list):
+        return [_valid(v, depth + 1) for v in value]
+    return {valid_text(k): _valid(v, depth + 1) for k, v in value.items()}
+
+
+def _error(request_id: int | str | None, code: int, message: str) -> JSONRPCError:
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+
+
+class Replies(Protocol):
+    """Where the transport's messages to the client go (its write stream)."""
+
+    async def send(self, item: SessionMessage, /) -> None: ...
+
+
+class CheckedLines:
+    """The client's lines for the SDK's stdio transport (`stdio_server(stdin=...)`), each checked; a line refused
+    is answered on the transport's write stream, given once the transport has made it (`answer_on`)."""
+
+    def __init__(self, wire: BinaryIO) -> None:
+        self._wire = wire
+        self._replies: Replies | None = None
+        self._ready = anyio.Event()
+
+    def answer_on(self, write_stream: Replies) -> None:
+        self._replies = write_stream
+        self._ready.set()
+
+    def __aiter__(self) -> CheckedLines:
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            result = await anyio.to_thread.run_sync(self._next)  # reading and parsing off the event loop
+            if result is None:
+                raise StopAsyncIteration
+            if isinstance(result, str):
+                return result
+            await self._ready.wait()
+            assert self._replies is not None
+            await self._replies.send(SessionMessage(result))
+
+    def _next(self) -> str | JSONRPCError | None:
+        line = read_line(self._wire)
+        return None if line is None else checked(line)
+
+
+@contextlib.contextmanager
+def claimed_stdin() -> Iterator[BinaryIO]:
+    """The client's stdin on a private descriptor while the server runs; descriptor 0 reads the null device
+    meanwhile (a stray read or a child process never takes a request), and is the client's again after."""
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        with os.fdopen(wire, "rb", closefd=False) as stdin:
+            yield stdin
+    finally:
+        os.dup2(wire, 0)
+        os.close(wire)

@@ -1,0 +1,40 @@
+"""`desktop-rag collections` and `export` say "1 source, 1 file, 1 chunk", not "1 sources, 1 files, 1 chunks"."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine import Engine
+from tests.conftest import REPO
+
+
+def _cli(home: Path, *args: str) -> str:
+    run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO,
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout
+
+
+def test_one_of_each_is_singular_and_more_is_plural(tmp_path: Path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    (one / "note.txt").write_text("A single short note about the harbour ferry.\n", encoding="utf-8")
+    for name in ("a.txt", "b.txt"):
+        (two / name).write_text(f"Note {name}: the mountain railway timetable.\n", encoding="utf-8")
+    home = tmp_path / "home"
+    engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64"))
+    try:
+        engine.index([one])
+        engine.index([two], collection=engine.create_collection("Two"))
+    finally:
+        engine.close()
+
+    listing = _cli(home, "collections").splitlines()
+    assert listing == ["Default: 1 source, 1 file, 1 chunk", "Two: 1 source, 2 files, 2 chunks"]
+    exported = _cli(home, "export", str(tmp_path / "default.zip"), "--collection", "Default")
+    assert exported.startswith("Exported “Default”: 1 file, 1 chunk, ")

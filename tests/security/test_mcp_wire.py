@@ -1,0 +1,195 @@
+"""Attack: an MCP client writes lines the SDK's stdio transport cannot read: a lone surrogate escape (`"\\ud800"`,
+valid JSON) in an argument, the tool's name, the method, the id or the handshake; a line that is not JSON, not a
+JSON-RPC message, nested 100 levels deep; a 30 MB line; or it closes its end of stdout while the server answers.
+
+Before `mcp_server/wire.py` the SDK dropped each unreadable line without an answer (the client waited forever),
+held a whole line in memory (a 50 MB line took 600 MB), and a closed stdout ended the server with a traceback. The
+server here is a real `desktop-rag mcp` child written to as raw bytes: the SDK's own client cannot send these.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine import Engine
+from desktop_rag.mcp_server.wire import MAX_LINE_BYTES, read_line
+
+REPO = Path(__file__).resolve().parents[2]
+HANDSHAKE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"}}
+
+
+class RawClient:
+    """`desktop-rag mcp` as a child process, written to and read from as lines of bytes."""
+
+    def __init__(self, data: Path) -> None:
+        env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+        self.process = subprocess.Popen([sys.executable, "-m", "desktop_rag", "--data-dir", str(data), "mcp"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=env, cwd=str(REPO))
+        self._pending = b""
+
+    def send(self, line: str | bytes) -> None:
+        """One line; a str is sent as written (a `\\ud800` in it stays the six characters of the escape)."""
+        self.process.stdin.write(line if isinstance(line, bytes) else line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def request(self, request_id: object, method: str, params: object) -> None:
+        self.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}))
+
+    def handshake(self, params: str = json.dumps(HANDSHAKE)) -> dict:
+        self.send('{"jsonrpc": "2.0", "id": "hello", "method": "initialize", "params": ' + params + "}")
+        answer = self.answer()
+        self.send('{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        return answer
+
+    def answer(self, timeout: float = 60) -> dict:
+        """The next message the server writes (fails after `timeout` seconds: the client would still be waiting)."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            assert left > 0, "no answer: the client would wait forever"
+            if select.select([self.process.stdout], [], [], left)[0]:
+                piece = os.read(self.process.stdout.fileno(), 1 << 16)
+                assert piece, f"the server ended: {self.process.stderr.read().decode(errors='replace')}"
+                self._pending += piece
+        line, self._pending = self._pending.split(b"\n", 1)
+        return json.loads(line)
+
+    def close(self) -> tuple[int, str]:
+        self.process.stdin.close()
+        code = self.process.wait(timeout=30)
+        return code, self.process.stderr.read().decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("mcp-wire")
+    (root / "docs").mkdir()
+    (root / "docs" / "bread.txt").write_text("Sourdough bread\n\nA sourdough loaf needs a ripe starter and salt.\n",
+                                             encoding="utf-8")
+    engine = Engine(resolve_paths(root / "data"), Settings(embedding_model="hash:64"))
+    try:
+        engine.index([root / "docs"])
+    finally:
+        engine.close()
+    return root / "data"
+
+
+@pytest.fixture(scope="module")
+def client(library: Path):
+    raw = RawClient(library)
+    raw.handshake()
+    yield raw
+    raw.close()
+
+
+def _still_serving(client: RawClient) -> None:
+    client.request(99, "tools/call", {"name": "search", "arguments": {"query": "sourdough starter"}})
+    answer = client.answer()
+    assert answer["id"] == 99 and not answer["result"]["isError"]
+
+
+def test_a_lone_surrogate_in_a_question_is_answered_as_u_fffd(client: RawClient):
+    client.send('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", '
+                '"params": {"name": "search", "arguments": {"query": "\\ud800sourdough"}}}')
+    found = client.answer()
+    assert found["id"] == 1 and not found["result"]["isError"]
+    assert found["result"]["structuredContent"]["query"] == "\ufffdsourdough"
+    assert found["result"]["structuredContent"]["passages"][0]["file"].endswith("bread.txt")
+    client.send('{"jsonrpc": "2.0", "id": 2, "method": "tools/call", '
+                '"params": {"name": "ask", "arguments": {"question": "What does \\udfff sourdough need?"}}}')
+    answered = client.answer()
+    assert answered["id"] == 2 and answered["result"]["structuredContent"]["question"].startswith("What does \ufffd")
+    _still_serving(client)
+
+
+@pytest.mark.parametrize("params, expected", [
+    ('{"name": "search", "arguments": {"query": "bread", "collection": "\\ud800"}}', "no collection called “\ufffd”"),
+    ('{"name": "search\\udc00", "arguments": {"query": "bread"}}', "Unknown tool: search\ufffd"),
+])
+def test_a_lone_surrogate_in_a_name_gets_a_clear_error(client: RawClient, params: str, expected: str):
+    client.send('{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": ' + params + "}")
+    answer = client.answer()
+    assert answer["id"] == 3 and answer["result"]["isError"]
+    assert expected in answer["result"]["content"][0]["text"]
+    _still_serving(client)
+
+
+def test_a_lone_surrogate_in_the_method_or_the_id_is_answered(client: RawClient):
+    client.send('{"jsonrpc": "2.0", "id": 4, "method": "tools/list\\ud800"}')
+    assert client.answer()["error"]["code"] == -32601  # method not found, for this request
+    client.send('{"jsonrpc": "2.0", "id": "a\\udc00", "method": "tools/list"}')
+    listed = client.answer()
+    assert listed["id"] == "a\ufffd" and len(listed["result"]["tools"]) == 4
+    _still_serving(client)
+
+
+def test_a_lone_surrogate_in_the_handshake_is_answered(library: Path):
+    raw = RawClient(library)
+    try:
+        hello = raw.handshake(json.dumps(HANDSHAKE).replace("hostile", "\\ud800hostile"))
+        assert hello["id"] == "hello" and hello["result"]["serverInfo"]["name"] == "desktop-rag"
+        _still_serving(raw)
+    finally:
+        raw.close()
+
+
+@pytest.mark.parametrize("line, request_id, code", [
+    ("not json at all", None, -32700),
+    ('{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "search", "arguments": '
+     '{"query": "bread", "k": NaN}}}', None, -32700),  # Python reads NaN, JSON has none
+    ('{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": [1, 2]}', 6, -32600),  # params not an object
+    ('{"jsonrpc": "2.0", "id": true, "method": "tools/list"}', None, -32600),  # the SDK took it for a notification
+    ('{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "search", "arguments": '
+     '{"query": "bread", "k": ' + "[" * 100 + "]" * 100 + "}}}", 7, -32600),
+    ('{"jsonrpc": "2.0", "id": 8, "method": "tools/list", "params": {"x": ' + "[" * 5000 + "]" * 5000 + "}}",
+     None, -32700),  # deeper than Python's parser goes
+])
+def test_a_line_that_is_no_message_gets_a_json_rpc_error(client: RawClient, line: str, request_id, code: int):
+    client.send(line)
+    answer = client.answer()
+    assert answer["id"] == request_id and answer["error"]["code"] == code, answer
+    assert "Traceback" not in answer["error"]["message"]
+    _still_serving(client)
+
+
+def test_a_huge_line_is_refused_without_being_held(client: RawClient):
+    query = b"sourdough " * 3_000_000  # 30 MB: the SDK alone held it, parsed, several times over
+    client.send(b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "search", '
+                b'"arguments": {"query": "' + query + b'"}}}\n')
+    answer = client.answer()
+    assert answer["id"] is None and answer["error"]["code"] == -32600
+    assert f"{MAX_LINE_BYTES:,} bytes" in answer["error"]["message"]
+    _still_serving(client)
+    status = Path(f"/proc/{client.process.pid}/status")
+    if status.exists():  # Linux: the server's peak memory stayed far below the line's size
+        peak_kb = int(next(line for line in status.read_text().splitlines() if line.startswith("VmHWM")).split()[1])
+        assert peak_kb < 250_000, peak_kb
+
+
+def test_read_line_bounds_each_line_and_skips_blank_ones():
+    wire = io.BytesIO(b"\n  \r\n" + b"x" * 100 + b"\n{\"a\": 1}\r\n" + b"y" * 10)
+    assert read_line(wire, limit=40) == b"x" * 41  # over the limit: its first limit + 1 bytes, the rest skipped
+    assert read_line(wire, limit=40) == b'{"a": 1}'
+    assert read_line(wire, limit=40) == b"y" * 10  # the last line needs no newline
+    assert read_line(wire, limit=40) is None
+
+
+def test_a_client_that_closes_stdout_ends_the_server_quietly(library: Path):
+    raw = RawClient(library)
+    raw.handshake()
+    raw.process.stdout.close()
+    raw.request(10, "tools/list", {})  # its answer meets a closed pipe
+    time.sleep(2)
+    code, stderr = raw.close()
+    assert (code, stderr) == (0, "")
