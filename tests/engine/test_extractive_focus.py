@@ -66,11 +66,11 @@ def _by_length(question: str, sentences: list[str]) -> list[float]:
 
 def test_an_other_language_sentence_far_below_the_best_is_not_quoted():
     best = "咖啡粉和水的比例通常是一比十六，冲泡前请称量咖啡粉和水的重量，这样味道会更加稳定一些。"
-    near = "咖啡粉和水的比例可以按个人口味调整，但一比十五到一比十七之间最常见，也最容易掌握。"
+    near = "咖啡粉和水的比例可以按个人口味调整，但一比十五到一比十七之间最常见，也最为容易掌握。"  # 0.01 below
     far = "绿茶适合用八十度左右的水冲泡。"
     question = "What ratio of coffee to water should I use?"
     both = extractive_answer(question, [hit(1, best), hit(2, near)], similarity=_by_length)
-    assert "[1]" in both and "[2]" in both  # within the margin: both passages speak
+    assert "[1]" in both and "[2]" in both  # within another passage's margin: both passages speak
     answer = extractive_answer(question, [hit(1, best), hit(2, far)], similarity=_by_length)
     assert "[1]" in answer and "[2]" not in answer  # 0.28 below the best: dropped
 

@@ -5,6 +5,7 @@ English question over a Chinese reimbursement table leads with the row of the ro
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,15 @@ def ask(engine: Engine, question: str) -> tuple[list, str]:
         elif isinstance(event, DoneEvent):
             answer = event.answer
     return hits, answer
+
+
+def test_the_coffee_question_quotes_the_coffee_guide_alone(samples):
+    """The headless demo's first question: the green-tea guide's temperature (a sentence of another passage, not
+    near enough the lead's score) no longer follows the coffee guide's."""
+    hits, answer = ask(samples, "What water temperature is best for brewing coffee?")
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", answer)}
+    assert "90 and 96" in answer.splitlines()[0], answer
+    assert {Path(hits[n - 1].path).name for n in cited} == {"coffee-brewing-guide.txt"}, answer
 
 
 @pytest.mark.parametrize("question", ["绿茶用多少度的水？", "泡龙井用什么温度的水？", "绿茶要用多少度的水泡？"])
