@@ -152,11 +152,12 @@ def prepare(workdir: Path, module: str) -> None:
     workdir.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(REPO / "desktop_rag", workdir / "desktop_rag", ignore=ignore)
-    for folder in ("support", "data", "engine"):  # all engine tests: one may import another's helpers
+    tests = test_files(module)  # the ones that run
+    # all engine tests (one may import another's helpers), and the folders of the tests that run
+    for folder in sorted({"support", "data", "engine"} | {Path(t).parts[1] for t in tests}):
         shutil.copytree(REPO / "tests" / folder, workdir / "tests" / folder, ignore=ignore)
     for name in ("tests/__init__.py", "tests/conftest.py"):
         shutil.copy2(REPO / name, workdir / name)
-    tests = test_files(module)  # the ones that run
     files = source_files(module)
     deselect = " and ".join(f"not {name}" for name in DESELECT)
     (workdir / "pyproject.toml").write_text(
