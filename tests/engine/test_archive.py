@@ -325,3 +325,43 @@ def test_stored_paths_are_split_as_the_system_that_wrote_them():
     assert _relative_parts("\\\\server\\share\\docs/sub\\a.txt", "\\\\server\\share\\docs\\") == ["sub", "a.txt"]
     assert _relative_parts("/home/me/docs/sub/a\\b.txt", "/home/me/docs/") == ["sub", "a_b.txt"]
     assert _relative_parts("/home/me/elsewhere/a\\b.txt", "/home/me/docs") == ["a_b.txt"]
+
+
+def _library_rows(engine: Engine) -> dict[str, list[tuple]]:
+    """Every file's and passage's fields an archive carries, by path, and the library's model and chunking."""
+    db = engine.store.db
+    files = db.execute("SELECT f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.reason, f.chunk_count, "
+                       "p.path FROM files f LEFT JOIN files p ON p.id = f.parent_id ORDER BY f.path").fetchall()
+    chunks = db.execute("SELECT f.path, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
+                        "FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ordinal").fetchall()
+    meta = [(k, engine.store.get_meta(k)) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")]
+    return {"files": files, "chunks": chunks, "meta": meta}
+
+
+def test_an_import_carries_every_field_of_files_and_passages(tmp_path: Path):
+    """A message with a text and a three-page PDF attached (pages, headings, spans, attachments below their
+    message), a document that failed (its reason), and the library's model and chunking: row for row the same in a
+    fresh library after the import, with each vector on the passage it was made for."""
+    from tests.engine.test_email_attachments import _message
+
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "harbour.eml").write_bytes(bytes(_message()))
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 not really a PDF")
+    (folder / "notes.txt").write_text("Kangaroos carry their young in a pouch.\n\nOwls hunt at night.", "utf-8")
+    engine = Engine(resolve_paths(tmp_path / "source"), FAST)
+    try:
+        report = engine.index([folder])
+        assert report.failed and report.attachments == 2
+        engine.export_collection(engine.collection_id("Default"), tmp_path / "mixed.zip")
+        expected, vectors = _library_rows(engine), _vectors_by_text(engine)
+    finally:
+        engine.close()
+    target, counting = _fresh(tmp_path / "fresh")
+    try:
+        target.import_archive(tmp_path / "mixed.zip")
+        assert _library_rows(target) == expected and _vectors_by_text(target) == vectors
+        assert any(page == 3 for *_, page, _, _, _, _ in expected["chunks"])  # the PDF's pages came along
+        assert counting.passages == 0
+    finally:
+        target.close()
