@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine import ChatTurn, Hit, Reason, SentPrompt
+from desktop_rag.engine import ChatTurn, Hit, Localised, Reason, SentPrompt
 
 MessageRole = Qt.ItemDataRole.UserRole + 1
 ConversationIdRole = Qt.ItemDataRole.UserRole + 2
@@ -21,7 +21,7 @@ class Message:
     sources: tuple[tuple[int, Hit], ...] = ()
     query: str = ""
     mode: str = ""
-    notice: str = ""
+    notice: Localised | str = ""  # the engine's (DoneEvent.notice) or a summary's progress
     error: Reason | str = ""  # why the answer failed (a worker's failure: already in the interface's language)
     streaming: bool = False
     keyword_only: bool = False  # searched while the vectors were loading: keyword matches only (SourcesEvent)

@@ -145,7 +145,7 @@ class MessageWidget(QFrame):
         if message.error:
             lines.append(i18n.tr("chat.error", message=i18n.error(message.error)))
         elif message.notice:  # an extractive answer's notice already says how to set a model
-            lines.append(i18n.tr("chat.stopped") if message.notice == "Stopped." else message.notice)
+            lines.append(i18n.engine_text(message.notice))
         self.notice_label.setText("\n".join(lines))
         style = "color: #c62828;" if message.error else "color: #8a6d00;"
         if self.notice_label.styleSheet() != style:  # (a re-style per streamed render would cost a polish)
