@@ -121,7 +121,7 @@ class MessageWidget(QFrame):
         elif not message.text and message.streaming:
             self.browser.setPlainText(i18n.tr("chat.thinking"))
         else:
-            self.browser.set_answer_markdown(message.text)
+            self.browser.set_answer_markdown(message.text, len(message.sources))
         self._render_translation(message)
         self._render_notice(message)
         gradable = message.role == "assistant" and not message.streaming and message.answer_id is not None
