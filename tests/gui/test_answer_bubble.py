@@ -1,5 +1,6 @@
-"""An answer's bubble: `[n]` is a link only for a passage the answer was given (while it streams too), the
-"Stopped." notice is the engine's coded text in the interface's language."""
+"""An answer's bubble: `[n]` is a link only for a passage the answer was given (while it streams too), an answer
+that ended without text shows only its notice, the "Stopped." notice is the engine's coded text in the interface's
+language."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtGui import QTextDocument
 
-from desktop_rag.engine import STOPPED, Hit
+from desktop_rag.engine import STOPPED, Hit, Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import Message
 from desktop_rag.gui.views.message_widget import RENDER_MS, MessageWidget
@@ -55,6 +56,19 @@ def test_a_citation_of_a_passage_not_given_is_never_a_link(qtbot, streaming):
     qtbot.wait(3 * RENDER_MS)  # a streamed render is coalesced
     assert widget.browser.toPlainText() == "Brew at 93 °C [1] and see [7] or [5]."
     assert _links(widget.browser.document()) == ["cite:1", "cite:5"]
+
+
+def test_an_answer_ended_without_text_shows_only_its_notice(qtbot):
+    error = Reason.coded("llm_rate_limit", host="x", detail="slow down")
+    failed = _bubble(qtbot, Message("assistant", "", _passages(2), error=error))
+    assert failed.notice_label.isVisible() and "x is rate-limiting" in failed.notice_label.text()
+    assert not failed.browser.isVisible()  # was an empty line above the red error
+    stopped = _bubble(qtbot, Message("assistant", "", _passages(2), notice=STOPPED))
+    assert stopped.notice_label.text() == "Stopped." and not stopped.browser.isVisible()
+    partial = _bubble(qtbot, Message("assistant", "Half an answer", _passages(2), error="cut"))
+    assert partial.browser.isVisible() and partial.browser.toPlainText() == "Half an answer"
+    thinking = _bubble(qtbot, Message("assistant", "", _passages(2), streaming=True))
+    qtbot.waitUntil(lambda: thinking.browser.toPlainText() == "Searching your library…" and thinking.browser.isVisible())
 
 
 def test_the_stopped_notice_follows_the_interface_language(qtbot, language):

@@ -122,6 +122,8 @@ class MessageWidget(QFrame):
             self.browser.setPlainText(i18n.tr("chat.thinking"))
         else:
             self.browser.set_answer_markdown(message.text, len(message.sources))
+        # an answer that ended without text (failed, stopped at once) is only its notice: no empty line above it
+        self.browser.setVisible(bool(message.text) or message.streaming or message.role == "user")
         self._render_translation(message)
         self._render_notice(message)
         gradable = message.role == "assistant" and not message.streaming and message.answer_id is not None
