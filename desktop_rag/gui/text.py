@@ -11,6 +11,8 @@ from PySide6.QtCore import QUrl
 from desktop_rag.engine import is_paged, is_supported, markdown_tables, query_terms, term_spans
 
 CITE_SCHEME = "cite"
+TITLE_CHARS = 40  # a conversation's title as listed (the whole title in its tooltip)
+CUT = "…"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
 _FENCE = re.compile(r"(```.*?(?:```|$)|`[^`\n]*`)", re.DOTALL)
 _CITATION = re.compile(r"\[(\d{1,3})\](?!\()")
@@ -52,6 +54,16 @@ def answer_markdown(text: str, passages: int) -> str:
     for i, part in enumerate(_FENCE.split(_no_images(_visible_controls(text)))):
         out.append(part if i % 2 else _link_citations(_escape_plain(part), passages))
     return "".join(out)
+
+
+def short_title(title: str, limit: int = TITLE_CHARS) -> str:
+    """`title` in at most `limit` characters: cut after its last whole word that fits, with "…" (by characters when
+    no space falls in the second half: Chinese, a long word)."""
+    if len(title) <= limit:
+        return title
+    space = title.rfind(" ", 0, limit)  # "…" takes the space's place
+    head = title[:space] if space >= limit // 2 else title[:limit - 1]
+    return head.rstrip() + CUT
 
 
 def literal_html(text: str) -> str:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel
+from desktop_rag.gui.text import literal_html, short_title
 from desktop_rag.gui.views.message_widget import MessageWidget
 from desktop_rag.gui.views.panel import plain_label
 
@@ -186,7 +187,9 @@ class ChatPanel(QWidget):
         layout.addLayout(row)
 
     def set_title(self, title: str) -> None:
-        self.title.setText(title)
+        """The open conversation's title, cut to a few words (the whole title in the tooltip)."""
+        self.title.setText(short_title(title))
+        self.title.setToolTip(literal_html(title) if title != self.title.text() else "")
 
     def submit(self) -> None:
         question = self.input.toPlainText().strip()
