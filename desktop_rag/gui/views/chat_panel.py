@@ -162,7 +162,8 @@ class ChatPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
         self.title = ElidedLabel(self)  # a conversation title: the user's (or a pasted) question
-        self.title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
+        self.title.setObjectName("chatTitle")  # (a rule without a selector would reach its tooltip too)
+        self.title.setStyleSheet("#chatTitle { font-weight: 600; font-size: 11pt; padding: 2px 4px; }")
         layout.addWidget(self.title)
         self.messages = MessageListView(model, self)
         layout.addWidget(self.messages, 1)
