@@ -189,7 +189,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 if not args.json:
                     print(tokens.finish(), end="")
                 if event.notice and not args.json:
-                    print(f"\n\n({clean(event.notice)})", end="")
+                    print(f"\n\n({said(event.notice)})", end="")
                 if cached and not args.json:
                     print("\n\n(A stored answer: the same question, passages and model as before.)", end="")
             elif isinstance(event, ErrorEvent):

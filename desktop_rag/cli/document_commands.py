@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 
 from desktop_rag.cli.output import print_json, said
-from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
+from desktop_rag.cli.terminal import StreamCleaner, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
     DoneEvent,
@@ -58,11 +58,11 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
         engine.close()
     if args.json:
         print_json({"path": plan.path, "summary": summary, "mode": mode, "plan": plan.mode,
-                    "language": plan.language, "cached": cached, "notice": notice, "tokens": plan.tokens,
+                    "language": plan.language, "cached": cached, "notice": str(notice), "tokens": plan.tokens,
                     "requests": plan.requests, "sections": [h.to_json(n) for n, h in enumerate(sections, 1)]})
         return 1 if failed else 0
     if notice:
-        print(f"\n\n({clean(notice)})", end="")
+        print(f"\n\n({said(notice)})", end="")
     if cached:
         print("\n\n(A stored summary: the same document text and model as before.)", end="")
     print("\n\nSections:" if sections else "")

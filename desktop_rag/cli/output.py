@@ -22,7 +22,8 @@ def language() -> str:
 
 
 def said(failure: object) -> str:
-    """An error, or a file's reason (`Reason`), in the command line's language, safe for a terminal."""
+    """An error, a file's reason (`Reason`) or an answer's notice, in the command line's language, safe for a
+    terminal."""
     return clean(error_text(failure, language()))
 
 

@@ -33,6 +33,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The documents don't seem to contain the answer to this question.",
         "zh": "文档中似乎没有这个问题的答案。",
     },
+    "notice.stopped": {"en": "Stopped.", "zh": "已停止。"},  # an answer or summary stopped (`events.STOPPED`)
     "empty_model_answer": {
         "en": "The model returned an empty answer. Try asking again or rephrasing.",
         "zh": "模型返回了空的回答。请再问一次，或换个说法。",

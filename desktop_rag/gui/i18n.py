@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
-from desktop_rag.engine import READERS, Counted, environment_language, error_text, suffix_patterns, type_labels
+from desktop_rag.engine import (
+    READERS,
+    Counted,
+    Localised,
+    environment_language,
+    error_text,
+    suffix_patterns,
+    type_labels,
+)
 
 
 def types_phrase(lang: str) -> str:
@@ -188,7 +196,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "chat.assistant": ("Assistant", "助手"),
     "chat.thinking": ("Searching your library…", "正在检索资料库…"),
     "chat.error": ("The answer failed: {message}", "回答失败：{message}"),
-    "chat.stopped": ("Stopped.", "已停止。"),
     "chat.cached": ("Cached answer: the same question, passages and model as before.",
                     "缓存的回答：问题、段落和模型均与之前相同。"),
     "chat.regenerate": ("Regenerate", "重新生成"),
@@ -643,6 +650,11 @@ def error(failure: BaseException | str) -> str:
     string: a failed file's reason, an answer's error) through the engine's message table; other text as it is;
     the class name of an exception without a message."""
     return error_text(failure, _language) or (failure.__class__.__name__ if isinstance(failure, BaseException) else "")
+
+
+def engine_text(text: Localised | str) -> str:
+    """An engine's coded text (an answer's STOPPED notice) in the interface's language; plain text as it is."""
+    return error_text(text, _language)
 
 
 def type_name(name: str) -> str:

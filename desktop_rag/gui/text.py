@@ -11,6 +11,8 @@ from PySide6.QtCore import QUrl
 from desktop_rag.engine import is_paged, is_supported, markdown_tables, query_terms, term_spans
 
 CITE_SCHEME = "cite"
+TITLE_CHARS = 40  # a conversation's title as listed (the whole title in its tooltip)
+CUT = "…"
 NO_IMAGE = "!\u200b["  # what `![` becomes in answers: no image syntax survives
 _FENCE = re.compile(r"(```.*?(?:```|$)|`[^`\n]*`)", re.DOTALL)
 _CITATION = re.compile(r"\[(\d{1,3})\](?!\()")
@@ -33,8 +35,10 @@ def _no_images(text: str) -> str:
     return text.replace("![", NO_IMAGE)
 
 
-def _link_citations(text: str) -> str:
-    return _CITATION.sub(lambda m: f"[\\[{m.group(1)}\\]]({CITE_SCHEME}:{m.group(1)})", text)
+def _link_citations(text: str, passages: int) -> str:
+    """Each `[n]` of a passage 1..`passages` as a cite:n link; another number stays text."""
+    return _CITATION.sub(lambda m: f"[\\[{m.group(1)}\\]]({CITE_SCHEME}:{m.group(1)})"
+                         if 1 <= int(m.group(1)) <= passages else m.group(0), text)
 
 
 def _visible_controls(text: str) -> str:
@@ -42,13 +46,24 @@ def _visible_controls(text: str) -> str:
     return _CONTROLS.sub("\ufffd", text)
 
 
-def answer_markdown(text: str) -> str:
+def answer_markdown(text: str, passages: int) -> str:
     """Markdown ready for QTextDocument.setMarkdown: no images, raw HTML escaped, control and bidi characters
-    visible, [n] turned into cite:n links."""
+    visible, [n] turned into a cite:n link when the answer was given passage n (of `passages`; a streaming
+    answer's out-of-range `[7]` is text, as it is after the engine drops it from the finished answer)."""
     out = []
     for i, part in enumerate(_FENCE.split(_no_images(_visible_controls(text)))):
-        out.append(part if i % 2 else _link_citations(_escape_plain(part)))
+        out.append(part if i % 2 else _link_citations(_escape_plain(part), passages))
     return "".join(out)
+
+
+def short_title(title: str, limit: int = TITLE_CHARS) -> str:
+    """`title` in at most `limit` characters: cut after its last whole word that fits, with "…" (by characters when
+    no space falls in the second half: Chinese, a long word)."""
+    if len(title) <= limit:
+        return title
+    space = title.rfind(" ", 0, limit)  # "…" takes the space's place
+    head = title[:space] if space >= limit // 2 else title[:limit - 1]
+    return head.rstrip() + CUT
 
 
 def literal_html(text: str) -> str:

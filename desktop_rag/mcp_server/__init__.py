@@ -104,7 +104,7 @@ class LibraryTools:
             elif isinstance(event, DoneEvent):
                 cited = [(passages.index(h) + 1 if h in passages else n, h)
                          for n, h in enumerate(event.cited or passages, 1)]
-                return {"question": question, "answer": event.answer, "mode": event.mode, "notice": event.notice,
+                return {"question": question, "answer": event.answer, "mode": event.mode, "notice": str(event.notice),
                         "sources": [_passage(h, n) for n, h in cited]}
         raise DesktopRagError("No answer was produced.")
 

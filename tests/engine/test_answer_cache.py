@@ -12,7 +12,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store import answer_cache
-from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import STOPPED, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from tests.support.openai_server import run_openai_server
 
 QUESTION = "How often do city buses run at night?"
@@ -131,7 +131,7 @@ def test_failed_cut_and_stopped_answers_are_never_stored(tmp_path, server, docs)
         if isinstance(event, TokenEvent):
             stop.set()
         last = event
-    assert isinstance(last, DoneEvent) and last.notice == "Stopped."
+    assert isinstance(last, DoneEvent) and last.notice == STOPPED
     assert answer_cache.count(engine.store.db) == 0
     assert ask(engine)[1].cached is False  # a complete answer, now stored
     assert answer_cache.count(engine.store.db) == 1

@@ -13,7 +13,7 @@ from desktop_rag.engine.answer.answering import Answerer
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import STOPPED, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import ChatTurn, Hit
 from tests.support.openai_server import run_openai_server
@@ -182,7 +182,8 @@ def test_cancel_mid_stream_gives_partial_done(server):
             cancel.set()
     assert time.monotonic() - started < 1.0
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.notice == "Stopped." and done.answer == " w0 w1"
+    assert isinstance(done, DoneEvent) and done.notice == STOPPED and done.answer == " w0 w1"
+    assert (str(done.notice), done.notice.text("zh")) == ("Stopped.", "已停止。")  # coded: shown in either language
     assert kinds(events) == ["SourcesEvent", "TokenEvent", "TokenEvent", "DoneEvent"]
 
 

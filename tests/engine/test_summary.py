@@ -16,7 +16,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine.answer.events import STOPPED, DoneEvent, SourcesEvent, SummaryStep, TokenEvent
 from tests.support.long_document import write_long_pdf
 from tests.support.openai_server import run_openai_server
 
@@ -152,7 +152,7 @@ def test_cancel_stops_a_map_reduce_summary_at_once_and_closes_the_request(tmp_pa
             threading.Timer(0.3, cancel.set).start()
             started = time.perf_counter()
     stopped_at.append((time.perf_counter() - started) * 1000)
-    assert isinstance(events[-1], DoneEvent) and events[-1].answer == "" and events[-1].notice == "Stopped."
+    assert isinstance(events[-1], DoneEvent) and events[-1].answer == "" and events[-1].notice == STOPPED
     assert stopped_at[0] < 300 + 1500  # the cancel, then at most the client's poll
     assert server.chat_requests()[-1].client_gone.wait(5) and len(server.chat_requests()) == 2
     server.release()

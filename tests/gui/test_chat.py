@@ -6,6 +6,7 @@ import re
 
 from PySide6.QtCore import QUrl
 
+from desktop_rag.engine import STOPPED
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
 from tests.support.highlight import highlighted_runs, marked_occurrences, retrieval_matched_words
 
@@ -82,7 +83,7 @@ def test_stop_keeps_partial_answer(make_window, qtbot, tmp_path, llm_server, mon
         assert window.chat_panel.stop_button.isEnabled()
         window.chat_panel.stop_button.click()
     message = blocker.args[0]
-    assert message.notice == "Stopped." and 5 <= len(got) < 400
+    assert message.notice == STOPPED and 5 <= len(got) < 400
     assert message.text.startswith("word0 word1")
     assert window.chat_panel.send_button.isEnabled() and not window.chat_panel.stop_button.isEnabled()
 

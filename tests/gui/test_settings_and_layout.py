@@ -92,6 +92,6 @@ def test_language_switch_and_layout_is_remembered(make_window, qtbot, tmp_path):
 
 
 def test_markdown_is_escaped_and_citations_linked():
-    md = answer_markdown('Hi <img src="http://evil/x.png"> <script>x</script> see [1] and `[2] <b>` [3](http://a)')
+    md = answer_markdown('Hi <img src="http://evil/x.png"> <script>x</script> see [1] and `[2] <b>` [3](http://a)', 3)
     assert "<img" not in md.replace("\\<img", "") and "\\<script>" in md
     assert "(cite:1)" in md and "`[2] <b>`" in md and "(cite:3)" not in md

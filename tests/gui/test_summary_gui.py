@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 
+from desktop_rag.engine import STOPPED
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library import COL_NAME, PathRole
 from tests.gui.conftest import add_and_wait, llm_settings
@@ -89,7 +90,7 @@ def test_a_long_document_asks_first_shows_progress_and_stops_at_once(make_window
         started = time.perf_counter()
         window.chat_panel.stop_button.click()
     stopped_ms = (time.perf_counter() - started) * 1000
-    assert blocker.args[0].notice == "Stopped." and stopped_ms < 2000
+    assert blocker.args[0].notice == STOPPED and stopped_ms < 2000
     assert hanging.client_gone.wait(5)  # the request was closed, not left running
     release.set()
     assert len(llm_server.chat_requests()) == 3  # no request after the stop

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 
+from desktop_rag.engine import STOPPED
 from tests.gui.conftest import add_and_wait, llm_settings
 from tests.gui.test_responsiveness import STALL_LIMIT_MS, GapMeter
 from tests.support.long_document import write_long_pdf
@@ -60,7 +61,7 @@ def test_no_stall_while_a_summary_starts_runs_streams_and_stops(make_window, qtb
     qtbot.waitUntil(lambda: len(llm_server.chat_requests()) >= before + 3, timeout=30_000)
     with GapMeter() as meter, qtbot.waitSignal(window.chat.answer_finished, timeout=10_000) as blocker:
         window.chat_panel.stop_button.click()
-    assert blocker.args[0].notice == "Stopped."
+    assert blocker.args[0].notice == STOPPED
     gaps.append(_report("summary-cancel", meter, "from Stop to the stopped answer"))
     llm_server.hang_if = None
     assert max(gaps) < STALL_LIMIT_MS

@@ -214,7 +214,7 @@ def test_extractive_answer_keeps_document_markup_as_text(qapp) -> None:
     hits = [Hit(chunk_id=1, score=1.0, path="/docs/otters.txt", page=None, heading="", text=text)]
     answer = extractive_answer("What does the otter study say about otters?", hits)
     document = QTextDocument()
-    document.setMarkdown(answer_markdown(answer), MARKDOWN_FEATURES)
+    document.setMarkdown(answer_markdown(answer, len(hits)), MARKDOWN_FEATURES)
     links, block = [], document.begin()
     while block.isValid():
         it = block.begin()
@@ -242,7 +242,7 @@ def test_answer_control_and_bidi_characters_are_shown_not_obeyed(qapp) -> None:
 
     answer = "Pay\u202e 0001 \u2067now\u2069 bell\x07 \x1b[31mred [1]\r\nnext\tline"
     document = QTextDocument()
-    document.setMarkdown(answer_markdown(answer), MARKDOWN_FEATURES)
+    document.setMarkdown(answer_markdown(answer, 1), MARKDOWN_FEATURES)
     shown = document.toPlainText()
     assert not set(shown) & {"\u202e", "\u2067", "\u2069", "\x07", "\x1b", "\r"}
     assert "Pay\ufffd 0001 \ufffdnow\ufffd bell\ufffd \ufffd[31mred [1]" in shown

@@ -24,14 +24,13 @@ from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError, error_text
-from desktop_rag.engine.messages import message
-from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.messages import Localised, message
+from desktop_rag.engine.answer.events import STOPPED, AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 
-STOPPED = "Stopped."
 FALLBACK_CITED = 3
 _MAX_REWRITE_CHARS = 300
 _REWRITE_MAX_TOKENS = 120
@@ -78,7 +77,7 @@ class Answerer:
             citations removed and replaces whatever the tokens built up; `cited` are the
             passages cited (or the top few when none are cited); `mode` is 'llm' or
             'extractive'; `cached` when it is a stored answer replayed (one TokenEvent with all of it). No passages -> a DoneEvent saying nothing relevant was found (no
-            model call). Cancelled -> a DoneEvent with the partial text and notice 'Stopped.'.
+            model call). Cancelled -> a DoneEvent with the partial text and notice STOPPED.
           * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
             the text received before a stream was cut, its citations cleaned as a DoneEvent's are.
             No DoneEvent follows.
@@ -170,7 +169,7 @@ class Answerer:
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
         text = "".join(parts)
-        notice = STOPPED if _is_set(cancel) else ""
+        notice: Localised | str = STOPPED if _is_set(cancel) else ""
         if not text.strip() and not notice:
             notice = message("empty_model_answer", _language(question))
         done = _done(text, used, "llm", notice)
@@ -223,7 +222,7 @@ def _clean_rewrite(text: str) -> str:
     return line if len(line) <= _MAX_REWRITE_CHARS else ""
 
 
-def _done(text: str, used: Sequence[Hit], mode: str, notice: str) -> DoneEvent:
+def _done(text: str, used: Sequence[Hit], mode: str, notice: Localised | str) -> DoneEvent:
     """The final event: citations cleaned, cited passages resolved (top few when none cited)."""
     cleaned, numbers = clean_citations(text, len(used))
     cited = [used[n - 1] for n in numbers] or list(used[:FALLBACK_CITED])

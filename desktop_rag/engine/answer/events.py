@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from desktop_rag.engine.messages import Localised, Phrase
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import Hit, SentPrompt
+
+
+STOPPED = Phrase("notice.stopped")  # an answer or summary stopped: "Stopped." in the language it is shown in
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,8 @@ class DoneEvent:
     answer: str
     mode: str  # "llm" | "extractive"
     cited: tuple[Hit, ...] = ()
-    notice: str = ""  # e.g. "The answer was cut off: ..." or the extractive label
+    # e.g. "The answer was cut off: ..." or the extractive label, in the question's language; STOPPED is coded
+    notice: Localised | str = ""
     cached: bool = False  # a stored answer to the same question, passages, model and settings (answer/replay.py)
     answer_id: int | None = None  # its review-log row (`Engine.review.set_grade`...); never in `ask --json` nor MCP
 

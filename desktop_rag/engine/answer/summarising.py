@@ -28,13 +28,14 @@ from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messa
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
 from desktop_rag.engine.document.stored import joined
 from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.messages import message
+from desktop_rag.engine.messages import Localised, message
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import summary_cache
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.answer.events import (
+    STOPPED,
     AnswerEvent,
     DoneEvent,
     ErrorEvent,
@@ -47,7 +48,6 @@ from desktop_rag.engine.store.values import Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 
-STOPPED = "Stopped."
 PROMPT_TOKENS = 600  # the rules, labels and question of a summary request, beside the document's text
 WHOLE_SECTION_TOKENS = 1000  # a document that fits is cited in sections of about this size
 MAP_TOKENS = 300  # a section's summary, at most (fewer when many sections must share the last request)
@@ -297,7 +297,7 @@ def _query_name(parts: Sequence[DocSection]) -> str:
     return f"summary: {os.path.basename(parts[0].chunks[0].path)}"
 
 
-def _done(text: str, hits: Sequence[Hit], mode: str, notice: str, cached: bool = False) -> DoneEvent:
+def _done(text: str, hits: Sequence[Hit], mode: str, notice: Localised | str, cached: bool = False) -> DoneEvent:
     cleaned, numbers = clean_citations(text, len(hits))
     return DoneEvent(cleaned, mode, tuple(hits[n - 1] for n in numbers), notice, cached=cached)
 

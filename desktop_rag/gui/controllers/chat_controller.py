@@ -11,6 +11,7 @@ from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, Reason, 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
+from desktop_rag.gui.text import short_title
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.chat_panel import ChatPanel
@@ -20,7 +21,7 @@ from desktop_rag.gui.views.search_filter import SearchFilterBar
 from desktop_rag.gui.views.sources_panel import SourcesPanel
 
 log = logging.getLogger(__name__)
-TITLE_CHARS = 40
+STORED_TITLE_CHARS = 300  # a new conversation's title: its question, cut if longer (listed cut to a few words)
 
 
 class ChatController(QObject):
@@ -213,7 +214,7 @@ class ChatController(QObject):
         self.chat_panel.set_streaming(True)
         if self.conversation_id is None:
             engine = self.backend.engine
-            title = " ".join(question.split())[:TITLE_CHARS] or i18n.tr("conv.default_title")
+            title = short_title(" ".join(question.split()), STORED_TITLE_CHARS) or i18n.tr("conv.default_title")
             collection = self.collection
             self.backend.edit(lambda: engine.new_conversation(title, collection), ("conversations",),
                               start, lambda _msg: start(None))

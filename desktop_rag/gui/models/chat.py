@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine import ChatTurn, Hit, Reason, SentPrompt
+from desktop_rag.engine import ChatTurn, Hit, Localised, Reason, SentPrompt
+from desktop_rag.gui.text import short_title
 
 MessageRole = Qt.ItemDataRole.UserRole + 1
 ConversationIdRole = Qt.ItemDataRole.UserRole + 2
@@ -21,7 +22,7 @@ class Message:
     sources: tuple[tuple[int, Hit], ...] = ()
     query: str = ""
     mode: str = ""
-    notice: str = ""
+    notice: Localised | str = ""  # the engine's (DoneEvent.notice) or a summary's progress
     error: Reason | str = ""  # why the answer failed (a worker's failure: already in the interface's language)
     streaming: bool = False
     keyword_only: bool = False  # searched while the vectors were loading: keyword matches only (SourcesEvent)
@@ -101,7 +102,8 @@ class ChatModel(QAbstractListModel):
 
 
 class ConversationsModel(QAbstractListModel):
-    """Saved conversations, most recent first."""
+    """Saved conversations, most recent first: each listed by its title cut to a few words (`short_title`), the
+    whole title in its tooltip."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -129,7 +131,9 @@ class ConversationsModel(QAbstractListModel):
         if not index.isValid() or index.row() >= len(self._rows):
             return None
         cid, title = self._rows[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.DisplayRole:
+            return short_title(title)
+        if role == Qt.ItemDataRole.ToolTipRole:
             return title
         if role == ConversationIdRole:
             return cid

@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel
+from desktop_rag.gui.text import literal_html, short_title
 from desktop_rag.gui.views.message_widget import MessageWidget
-from desktop_rag.gui.views.panel import plain_label
+from desktop_rag.gui.views.panel import ElidedLabel, plain_label
 
 
 class QuestionEdit(QPlainTextEdit):
@@ -160,8 +161,9 @@ class ChatPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
-        self.title = plain_label(self)  # a conversation title: the user's (or a pasted) question
-        self.title.setStyleSheet("font-weight: 600; font-size: 11pt; padding: 2px 4px;")
+        self.title = ElidedLabel(self)  # a conversation title: the user's (or a pasted) question
+        self.title.setObjectName("chatTitle")  # (a rule without a selector would reach its tooltip too)
+        self.title.setStyleSheet("#chatTitle { font-weight: 600; font-size: 11pt; padding: 2px 4px; }")
         layout.addWidget(self.title)
         self.messages = MessageListView(model, self)
         layout.addWidget(self.messages, 1)
@@ -186,7 +188,9 @@ class ChatPanel(QWidget):
         layout.addLayout(row)
 
     def set_title(self, title: str) -> None:
-        self.title.setText(title)
+        """The open conversation's title, cut to a few words and to the panel's width (whole in the tooltip)."""
+        self.title.set_full_text(short_title(title))
+        self.title.setToolTip(literal_html(title))
 
     def submit(self) -> None:
         question = self.input.toPlainText().strip()

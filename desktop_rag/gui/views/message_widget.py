@@ -121,7 +121,9 @@ class MessageWidget(QFrame):
         elif not message.text and message.streaming:
             self.browser.setPlainText(i18n.tr("chat.thinking"))
         else:
-            self.browser.set_answer_markdown(message.text)
+            self.browser.set_answer_markdown(message.text, len(message.sources))
+        # an answer that ended without text (failed, stopped at once) is only its notice: no empty line above it
+        self.browser.setVisible(bool(message.text) or message.streaming or message.role == "user")
         self._render_translation(message)
         self._render_notice(message)
         gradable = message.role == "assistant" and not message.streaming and message.answer_id is not None
@@ -145,7 +147,7 @@ class MessageWidget(QFrame):
         if message.error:
             lines.append(i18n.tr("chat.error", message=i18n.error(message.error)))
         elif message.notice:  # an extractive answer's notice already says how to set a model
-            lines.append(i18n.tr("chat.stopped") if message.notice == "Stopped." else message.notice)
+            lines.append(i18n.engine_text(message.notice))
         self.notice_label.setText("\n".join(lines))
         style = "color: #c62828;" if message.error else "color: #8a6d00;"
         if self.notice_label.styleSheet() != style:  # (a re-style per streamed render would cost a polish)

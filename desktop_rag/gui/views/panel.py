@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.text import literal_html
@@ -20,6 +20,28 @@ def plain_label(parent: QWidget, text: str = "") -> QLabel:
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(text)
     return label
+
+
+class ElidedLabel(QLabel):
+    """One line of plain text that never widens its panel: cut with "…" to the width it is given (`set_full_text`)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.full_text = ""
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self._elide()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = self.contentsRect().width()
+        self.setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, max(width, 1)))
 
 
 def titled_layout(panel: QWidget, title_key: str) -> QVBoxLayout:

@@ -43,8 +43,9 @@ class SafeTextBrowser(QTextBrowser):
         self.anchorClicked.connect(self._on_anchor)
         self.highlighted.connect(self._show_target)
 
-    def set_answer_markdown(self, text: str) -> None:
-        self.document().setMarkdown(answer_markdown(text), MARKDOWN_FEATURES)
+    def set_answer_markdown(self, text: str, passages: int) -> None:
+        """Show `text`, its `[n]` a link for passages 1..`passages` (those the answer was given)."""
+        self.document().setMarkdown(answer_markdown(text, passages), MARKDOWN_FEATURES)
 
     # ---- resources: nothing is ever read ----
 

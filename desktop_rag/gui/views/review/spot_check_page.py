@@ -140,7 +140,7 @@ class SpotCheckPage(QWidget):
             return
         self.position_label.setText(i18n.tr("review.spot_position", n=self.position + 1, total=len(self.items)))
         self.question.setText(item.question)
-        self.answer.set_answer_markdown(item.answer)
+        self.answer.set_answer_markdown(item.answer, len(item.sources))
         for number, hit in enumerate(item.sources, 1):
             snippet = " ".join(hit.text.split())[:SNIPPET_CHARS]
             self.sources.addItem(f"[{number}] {os.path.basename(hit.path)} — {snippet}")

@@ -1,0 +1,79 @@
+"""An answer's bubble: `[n]` is a link only for a passage the answer was given (while it streams too), an answer
+that ended without text shows only its notice, the "Stopped." notice is the engine's coded text in the interface's
+language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtGui import QTextDocument
+
+from desktop_rag.engine import STOPPED, Hit, Reason
+from desktop_rag.gui import i18n
+from desktop_rag.gui.models.chat import Message
+from desktop_rag.gui.views.message_widget import RENDER_MS, MessageWidget
+
+
+@pytest.fixture
+def language() -> Iterator:
+    yield i18n.set_language
+    i18n.set_language("en")
+
+
+def _passages(count: int) -> tuple[tuple[int, Hit], ...]:
+    return tuple((n, Hit(n, 1.0, f"/docs/{n}.txt", None, "", f"passage {n}")) for n in range(1, count + 1))
+
+
+def _links(document: QTextDocument) -> list[str]:
+    """The targets of the document's links, in order."""
+    found = []
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            href = it.fragment().charFormat().anchorHref()
+            if href and href not in found:
+                found.append(href)
+            it += 1
+        block = block.next()
+    return found
+
+
+def _bubble(qtbot, message: Message) -> MessageWidget:
+    widget = MessageWidget(message)
+    qtbot.addWidget(widget)
+    widget.resize(600, 300)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+@pytest.mark.parametrize("streaming", [True, False])
+def test_a_citation_of_a_passage_not_given_is_never_a_link(qtbot, streaming):
+    widget = _bubble(qtbot, Message("assistant", "Brew at 93 °C [1] and see [7] or [5].", _passages(5),
+                                    streaming=streaming))
+    qtbot.wait(3 * RENDER_MS)  # a streamed render is coalesced
+    assert widget.browser.toPlainText() == "Brew at 93 °C [1] and see [7] or [5]."
+    assert _links(widget.browser.document()) == ["cite:1", "cite:5"]
+
+
+def test_an_answer_ended_without_text_shows_only_its_notice(qtbot):
+    error = Reason.coded("llm_rate_limit", host="x", detail="slow down")
+    failed = _bubble(qtbot, Message("assistant", "", _passages(2), error=error))
+    assert failed.notice_label.isVisible() and "x is rate-limiting" in failed.notice_label.text()
+    assert not failed.browser.isVisible()  # was an empty line above the red error
+    stopped = _bubble(qtbot, Message("assistant", "", _passages(2), notice=STOPPED))
+    assert stopped.notice_label.text() == "Stopped." and not stopped.browser.isVisible()
+    partial = _bubble(qtbot, Message("assistant", "Half an answer", _passages(2), error="cut"))
+    assert partial.browser.isVisible() and partial.browser.toPlainText() == "Half an answer"
+    thinking = _bubble(qtbot, Message("assistant", "", _passages(2), streaming=True))
+    qtbot.waitUntil(lambda: thinking.browser.toPlainText() == "Searching your library…" and thinking.browser.isVisible())
+
+
+def test_the_stopped_notice_follows_the_interface_language(qtbot, language):
+    language("zh")
+    widget = _bubble(qtbot, Message("assistant", "Half", _passages(1), notice=STOPPED))
+    assert widget.notice_label.text() == "已停止。"
+    language("en")
+    assert widget.notice_label.text() == "Stopped."
