@@ -13,6 +13,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import runtime
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.ingest.reports import Progress
 from desktop_rag.engine.models.embedding import HashEmbedder, batch_size_for, embedding_text
 from tests.support.shared_queue import Together, folder, shared, stalled_client
 from tests.support.watched_embedder import watching
@@ -55,8 +56,13 @@ def test_two_clients_embedding_at_once_embed_each_chunk_once(pg_server, tmp_path
     monkeypatch.setattr(runtime, "create_embedder", watching(together.hook))
     clients = {name: _engine(tmp_path / name, url) for name in together.embedded}
     try:
-        together.run({name: client.index for name, client in clients.items()})
+        progress: dict[str, list[Progress]] = {name: [] for name in clients}
+        together.run({name: lambda c=client, name=name: c.index(on_progress=progress[name].append)
+                      for name, client in clients.items()})
         together.each_once(queue)
+        for name, seen in progress.items():  # each bar ends full: its total, what the client embedded
+            last = [p for p in seen if p.phase == "embed"][-1]
+            assert last.chunks_embedded == last.chunks_total == len(together.embedded[name])
         assert _queue(pg_server, database) == Counter()
     finally:
         for client in clients.values():

@@ -14,6 +14,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import runtime
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest import reembed
+from desktop_rag.engine.ingest.reports import Progress
 from desktop_rag.engine.models.embedding import HashEmbedder, batch_size_for, embedding_text
 from desktop_rag.engine.store import staged_vectors
 from tests.support.shared_queue import Together, folder, stalled_client
@@ -66,9 +67,13 @@ def test_two_administrators_switching_at_once_embed_each_chunk_once(pg_server, t
     monkeypatch.setattr(runtime, "create_embedder", watching(together.hook))
     clients = {name: _engine(tmp_path / name, url) for name in together.embedded}
     try:
-        remaining = together.run({name: lambda c=client: c.index().reembed_remaining
-                                  for name, client in clients.items()})
+        progress: dict[str, list[Progress]] = {name: [] for name in clients}
+        remaining = together.run({name: lambda c=client, name=name: c.index(
+            on_progress=progress[name].append).reembed_remaining for name, client in clients.items()})
         together.each_once(queue)
+        for seen in progress.values():  # each bar ends full
+            last = [p for p in seen if p.phase == "reembed"][-1]
+            assert last.chunks_embedded == last.chunks_total
         assert remaining == {"a": 0, "b": 0}  # neither is left with a switch to go on with
         _switched(pg_server, database, sum(queue.values()))
     finally:

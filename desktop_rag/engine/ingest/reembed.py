@@ -60,6 +60,8 @@ def run(
         # claimed until staged: another client switching the same library meanwhile is given other chunks
         with store.claim_pending(batch, last_id, staged=True) as rows:
             if not rows:
+                if done < total:  # the rest was another client's: this one's bar ends full
+                    on_progress(Progress("reembed", chunks_embedded=done, chunks_total=done))
                 return embedded
             last_id = rows[-1][0]
             matrix = embedder.embed([embedding_text(h, t) for _, h, t in rows])
