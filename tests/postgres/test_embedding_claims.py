@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from contextlib import closing
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import runtime
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.ingest.reports import Progress
 from desktop_rag.engine.models.embedding import HashEmbedder, batch_size_for, embedding_text
-from tests.support.shared_queue import Together, folder, shared, stalled_client
+from tests.support.shared_queue import folder, shared, stalled_client, together
 from tests.support.watched_embedder import watching
 
 FAST = Settings(embedding_model="hash:64")
@@ -52,21 +52,10 @@ def _pending_library(pg_server, tmp_path: Path, files: int) -> tuple[str, str, C
 def test_two_clients_embedding_at_once_embed_each_chunk_once(pg_server, tmp_path, monkeypatch):
     database, url, queue = _pending_library(pg_server, tmp_path, 32)
     assert sum(queue.values()) > 2 * BATCH  # several rounds each
-    together = Together()
-    monkeypatch.setattr(runtime, "create_embedder", watching(together.hook))
-    clients = {name: _engine(tmp_path / name, url) for name in together.embedded}
-    try:
-        progress: dict[str, list[Progress]] = {name: [] for name in clients}
-        together.run({name: lambda c=client, name=name: c.index(on_progress=progress[name].append)
-                      for name, client in clients.items()})
-        together.each_once(queue)
-        for name, seen in progress.items():  # each bar ends full: its total, what the client embedded
-            last = [p for p in seen if p.phase == "embed"][-1]
-            assert last.chunks_embedded == last.chunks_total == len(together.embedded[name])
+    with together(monkeypatch, lambda name: _engine(tmp_path / name, url)) as pair:
+        pair.index()
+        pair.each_once(queue, "embed")
         assert _queue(pg_server, database) == Counter()
-    finally:
-        for client in clients.values():
-            client.close()
 
 
 def test_a_client_whose_model_fails_mid_embedding_gives_its_claim_back(pg_server, tmp_path, monkeypatch):
@@ -118,17 +107,9 @@ def test_a_client_whose_model_fails_mid_embedding_gives_its_claim_back(pg_server
 def test_a_client_killed_mid_embedding_leaves_its_claim_for_the_next_run(pg_server, tmp_path, monkeypatch):
     database, url, queue = _pending_library(pg_server, tmp_path, 20)
     assert sum(queue.values()) > BATCH
-    embedded: list[str] = []
-    monkeypatch.setattr(runtime, "create_embedder", watching(embedded.extend))
-    other = _engine(tmp_path / "other", url)
-    try:
-        with stalled_client(url, tmp_path) as stalled:
-            other.index()  # while the stalled client embeds its batch, this one is given the rest only
-            stalled.gave_the_rest(embedded, queue)
-            stalled.kill(pg_server, database)
-            embedded.clear()
-            other.index()  # the killed client's batch is the next run's
-            assert Counter(embedded) == Counter(stalled.texts)
-            assert _queue(pg_server, database) == Counter()
-    finally:
-        other.close()
+    with stalled_client(monkeypatch, url, tmp_path) as stalled, closing(_engine(tmp_path / "other", url)) as other:
+        stalled.gave_the_rest(other.index, queue)  # while the stalled client embeds its batch: the rest only
+        stalled.kill(pg_server, database)
+        other.index()  # the killed client's batch is the next run's
+        assert Counter(stalled.here) == Counter(stalled.texts)
+        assert _queue(pg_server, database) == Counter()

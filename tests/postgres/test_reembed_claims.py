@@ -8,17 +8,15 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from contextlib import closing
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import runtime
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest import reembed
-from desktop_rag.engine.ingest.reports import Progress
 from desktop_rag.engine.models.embedding import HashEmbedder, batch_size_for, embedding_text
 from desktop_rag.engine.store import staged_vectors
-from tests.support.shared_queue import Together, folder, stalled_client
-from tests.support.watched_embedder import watching
+from tests.support.shared_queue import folder, stalled_client, together
 
 OLD, NEW = Settings(embedding_model="hash:64"), Settings(embedding_model="hash:48")
 BATCH = batch_size_for(HashEmbedder(48))  # the chunks a client re-embeds in one round
@@ -63,42 +61,24 @@ def _switched(pg_server, database: str, chunks: int) -> None:
 def test_two_administrators_switching_at_once_embed_each_chunk_once(pg_server, tmp_path, monkeypatch):
     database, url, queue = _library(pg_server, tmp_path, 32)
     assert sum(queue.values()) > 2 * BATCH  # several rounds each
-    together = Together()
-    monkeypatch.setattr(runtime, "create_embedder", watching(together.hook))
-    clients = {name: _engine(tmp_path / name, url) for name in together.embedded}
-    try:
-        progress: dict[str, list[Progress]] = {name: [] for name in clients}
-        remaining = together.run({name: lambda c=client, name=name: c.index(
-            on_progress=progress[name].append).reembed_remaining for name, client in clients.items()})
-        together.each_once(queue)
-        for seen in progress.values():  # each bar ends full
-            last = [p for p in seen if p.phase == "reembed"][-1]
-            assert last.chunks_embedded == last.chunks_total
-        assert remaining == {"a": 0, "b": 0}  # neither is left with a switch to go on with
+    with together(monkeypatch, lambda name: _engine(tmp_path / name, url)) as pair:
+        reports = pair.index()
+        pair.each_once(queue, "reembed")
+        assert [r.reembed_remaining for r in reports.values()] == [0, 0]  # neither has a switch to go on with
         _switched(pg_server, database, sum(queue.values()))
-    finally:
-        for client in clients.values():
-            client.close()
 
 
 def test_a_client_killed_mid_switch_leaves_its_claim_for_the_next_run(pg_server, tmp_path, monkeypatch):
     database, url, queue = _library(pg_server, tmp_path, 20)
     assert sum(queue.values()) > BATCH
-    embedded: list[str] = []
-    monkeypatch.setattr(runtime, "create_embedder", watching(embedded.extend))
-    other = _engine(tmp_path / "other", url)
-    try:
-        with stalled_client(url, tmp_path, NEW.embedding_model) as stalled:
-            other.index()  # while the stalled client re-embeds its batch, this one is given the rest only
-            stalled.gave_the_rest(embedded, queue)
-            assert staged_vectors.model(other.store) == "hash:48"  # not swapped in: the stalled batch is missing
-            stalled.kill(pg_server, database)
-            embedded.clear()
-            assert other.index().reembed_remaining == 0  # the killed client's batch is the next run's
-            assert Counter(embedded) == Counter(stalled.texts)
-            _switched(pg_server, database, sum(queue.values()))
-    finally:
-        other.close()
+    with (stalled_client(monkeypatch, url, tmp_path, NEW.embedding_model) as stalled,
+          closing(_engine(tmp_path / "other", url)) as other):
+        stalled.gave_the_rest(other.index, queue)  # while the stalled client re-embeds its batch: the rest only
+        assert staged_vectors.model(other.store) == "hash:48"  # not swapped in: the stalled batch is missing
+        stalled.kill(pg_server, database)
+        assert other.index().reembed_remaining == 0  # the killed client's batch is the next run's
+        assert Counter(stalled.here) == Counter(stalled.texts)
+        _switched(pg_server, database, sum(queue.values()))
 
 
 def test_two_clients_swapping_a_staged_switch_at_once_swap_it_once(pg_server, tmp_path):
