@@ -1,10 +1,11 @@
 """An embedder that tells a test which passages a client embeds (tests/postgres/test_embedding_claims.py), and, run
 as a module, a client of a library on a server that stops for good in the middle of embedding, to be killed there:
 
-    python -m tests.support.watched_embedder URL DATA_DIR SIGNAL_FILE
+    python -m tests.support.watched_embedder URL DATA_DIR SIGNAL_FILE [MODEL]
 
-It indexes (nothing of its own: the library's pending chunks), and when its first batch comes writes
-{"backend": its server process id, "texts": the batch} to SIGNAL_FILE and sleeps."""
+It indexes with MODEL (default hash:64; nothing of its own: the library's pending chunks, or a switch to MODEL),
+and when its first batch comes writes {"backend": its server process id, "texts": the batch} to SIGNAL_FILE and
+sleeps."""
 
 from __future__ import annotations
 
@@ -42,12 +43,12 @@ def watching(hook: Hook) -> Callable:
     return lambda *args, **kwargs: Watched(create_embedder(*args, **kwargs), hook)
 
 
-def _stall(url: str, data_dir: str, signal_file: str) -> None:
+def _stall(url: str, data_dir: str, signal_file: str, model: str = "hash:64") -> None:
     from desktop_rag.config import Settings, resolve_paths
     from desktop_rag.engine import runtime
     from desktop_rag.engine.engine import Engine
 
-    engine = Engine(resolve_paths(Path(data_dir)), Settings(embedding_model="hash:64"), library=url)
+    engine = Engine(resolve_paths(Path(data_dir)), Settings(embedding_model=model), library=url)
     backend = engine.store.db.execute("SELECT pg_backend_pid()").fetchone()[0]
 
     def stall(texts: list[str]) -> None:
@@ -61,4 +62,4 @@ def _stall(url: str, data_dir: str, signal_file: str) -> None:
 
 
 if __name__ == "__main__":
-    _stall(*sys.argv[1:4])
+    _stall(*sys.argv[1:5])

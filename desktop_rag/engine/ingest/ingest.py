@@ -335,6 +335,8 @@ class Ingestor:
             remaining = max(total - done, 0)
             self.on_progress(Progress("embed", chunks_embedded=done, chunks_total=max(total, done), rate=rate,
                                       eta_seconds=remaining / rate if rate else None))
+        if done < total and not self.cancel.is_set():  # the rest was another client's (or went with a failed file)
+            self.on_progress(Progress("embed", chunks_embedded=done, chunks_total=done))
         self.tally.embedded += done
         return done
 

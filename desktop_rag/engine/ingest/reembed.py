@@ -42,8 +42,9 @@ def run(
     cancel: threading.Event,
     on_progress: Callable[[Progress], None],
     deadline: float | None = None,
-) -> bool:
-    """Stage vectors for every chunk still without one; True when complete (ready to swap).
+) -> int | None:
+    """Stage vectors for every chunk still without one that no other client holds; how many it staged once none
+    is left (ready to swap when no other client holds any), None when stopped before.
 
     Stops at `cancel`, or after the batch that passes `deadline` (time.monotonic(); at least one batch
     per call, so a run in slices always moves on). A SIGKILL loses at most the batch in flight.
@@ -55,19 +56,22 @@ def run(
     on_progress(Progress("reembed", chunks_embedded=done, chunks_total=total))
     while not cancel.is_set():
         if embedded and deadline is not None and time.monotonic() >= deadline:
-            return False
-        rows = staged_vectors.pending(store, batch, last_id)
-        if not rows:
-            return True
-        last_id = rows[-1][0]
-        matrix = embedder.embed([embedding_text(h, t) for _, h, t in rows])
-        staged_vectors.stage(store, [r[0] for r in rows], matrix)
+            return None
+        # claimed until staged: another client switching the same library meanwhile is given other chunks
+        with store.claim_pending(batch, last_id, staged=True) as rows:
+            if not rows:
+                if done < total:  # the rest was another client's: this one's bar ends full
+                    on_progress(Progress("reembed", chunks_embedded=done, chunks_total=done))
+                return embedded
+            last_id = rows[-1][0]
+            matrix = embedder.embed([embedding_text(h, t) for _, h, t in rows])
+            staged_vectors.stage(store, [r[0] for r in rows], matrix)
         embedded += len(rows)
         rate = embedded / max(time.monotonic() - started, 1e-6)
         done, total = done + len(rows), max(total, done + len(rows))
         on_progress(Progress("reembed", chunks_embedded=done, chunks_total=total, rate=rate,
                              eta_seconds=max(total - done, 0) / rate if rate else None))
-    return False
+    return None
 
 
 def switch_model(store: Store, target: str, embedder: Callable[[str], Embedder], swapped: Callable[[], None],
@@ -89,11 +93,14 @@ def switch_model(store: Store, target: str, embedder: Callable[[str], Embedder],
         return 0
     new = embedder(target)
     for _ in range(3):  # chunks written by another process between staging and the swap: stage those too
-        if not run(store, new, cancel, on_progress, deadline):
+        staged = run(store, new, cancel, on_progress, deadline)
+        if staged is None:
             done, total = staged_counts(store)
             return max(total - done, 1)
         if staged_vectors.swap(store, target, new.dimension):
             log.info("Embedding model switched from %s to %s", current, target)
             swapped()
             return 0
+        if not staged or store.get_meta("embedding_model") == target:
+            return 0  # the rest is another client's, which swaps the vectors in (or has)
     return 1

@@ -290,12 +290,15 @@ class SqlStore:
     # ---- vectors ---------------------------------------------------------
 
     @contextlib.contextmanager
-    def claim_pending(self, limit: int, after_id: int = 0) -> Iterator[list[tuple[int, str, str]]]:
-        """Up to `limit` chunks still without a vector, with an id above `after_id`: (id, heading, text), by id,
-        claimed while the block runs, so that no other client embeds them meanwhile (a library on a server:
-        postgres/store.py). Here the writers' lock keeps every other writer out: there is nothing to claim."""
+    def claim_pending(self, limit: int, after_id: int = 0,
+                      staged: bool = False) -> Iterator[list[tuple[int, str, str]]]:
+        """Up to `limit` chunks still without a vector (a staged one if `staged`: a model switch's), with an id
+        above `after_id`: (id, heading, text), by id, claimed while the block runs, so that no other client embeds
+        them meanwhile (a library on a server: postgres/store.py). Here the writers' lock keeps every other writer
+        out: there is nothing to claim."""
+        table = "staged_vectors" if staged else "vectors"
         yield self.db.execute(
-            "SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
+            f"SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN {table} v ON v.chunk_id = c.id "
             "WHERE v.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?",
             (after_id, limit),
         ).fetchall()

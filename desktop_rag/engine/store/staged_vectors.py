@@ -31,29 +31,23 @@ def abandon(store: Store) -> None:
         db.execute("DELETE FROM meta WHERE key = 'staged_model'")
 
 
-def pending(store: Store, limit: int, after_id: int) -> list[tuple[int, str, str]]:
-    """(id, heading, text) of chunks after `after_id` still without a staged vector, in id order."""
-    return store.db.execute(
-        "SELECT c.id, c.heading, c.text FROM chunks c LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
-        "WHERE s.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?", (after_id, limit),
-    ).fetchall()
-
-
 def stage(store: Store, ids: list[int], matrix: np.ndarray) -> None:
     """One batch, committed (a chunk deleted meanwhile gets none)."""
     store.add_vectors(ids, matrix, staged=True)
 
 
 def swap(store: Store, model_id: str, dimension: int) -> bool:
-    """Replace the vectors with the staged ones in one transaction; False if chunks arrived meanwhile."""
+    """Replace the vectors with the staged ones in one transaction; False if chunks arrived meanwhile, or another
+    client swapped them in (the switch's mark is taken first: a second client's swap waits for the first's and
+    then finds no switch, where it would have replaced the new vectors with the staged ones it emptied)."""
     with store.transaction() as db:
         missing = db.execute(
             "SELECT EXISTS (SELECT 1 FROM chunks c LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
             "WHERE s.chunk_id IS NULL)").fetchone()[0]
-        if missing or store.get_meta("staged_model") != model_id:
+        if missing or not db.execute("DELETE FROM meta WHERE key = 'staged_model' AND value = ?",
+                                     (model_id,)).rowcount:
             return False
         store.swap_staged_vectors()
-        db.execute("DELETE FROM meta WHERE key = 'staged_model'")
         store.set_meta("embedding_model", model_id)
         store.set_meta("dimension", str(dimension))
     return True

@@ -128,15 +128,17 @@ class PostgresStore(SqlStore):
     # ---- the embedding queue, shared by the clients ----------------------------------------
 
     @contextlib.contextmanager
-    def claim_pending(self, limit: int, after_id: int = 0) -> Iterator[list[tuple[int, str, str]]]:
-        """Up to `limit` chunks without a vector above `after_id` that no other client holds, held by this
-        connection until the block ends (claims.py): never embedded twice, never lost."""
-        rows = claims.claim(self.db, limit, after_id)
+    def claim_pending(self, limit: int, after_id: int = 0,
+                      staged: bool = False) -> Iterator[list[tuple[int, str, str]]]:
+        """Up to `limit` chunks without a vector (a staged one if `staged`) above `after_id` that no other client
+        holds, held by this connection until the block ends (claims.py): never embedded twice, never lost."""
+        queue: claims.Queue = "staged_vectors" if staged else "vectors"
+        rows = claims.claim(self.db, limit, after_id, queue)
         held = [r[0] for r in rows]  # (the caller may take rows out of the list)
         try:
             yield rows
         finally:
-            claims.give_back(self.db, held)
+            claims.give_back(self.db, held, queue)
 
     # ---- vectors: pgvector ---------------------------------------------------------------
 

@@ -1,0 +1,110 @@
+"""Administrators' clients moving one library to another embedding model at once (two computers switching, or both
+resuming a switch): each chunk gets its staged vector from one client only (a client claims a batch before it
+embeds it), a killed client's batch is the next run's, and the switch is swapped in once, whole. A real PostgreSQL
+server, real stores; the embedder is the library's own, watched (tests/support/watched_embedder.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from contextlib import closing
+from pathlib import Path
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.ingest import reembed
+from desktop_rag.engine.models.embedding import HashEmbedder, batch_size_for, embedding_text
+from desktop_rag.engine.store import staged_vectors
+from tests.support.shared_queue import folder, stalled_client, together
+
+OLD, NEW = Settings(embedding_model="hash:64"), Settings(embedding_model="hash:48")
+BATCH = batch_size_for(HashEmbedder(48))  # the chunks a client re-embeds in one round
+
+
+def _engine(home: Path, url: str, settings: Settings = NEW) -> Engine:
+    return Engine(resolve_paths(home), settings, library=url)
+
+
+def _library(pg_server, tmp_path: Path, files: int) -> tuple[str, str, Counter]:
+    """A library embedded with the old model: (database, url, every chunk's passage, as the embedder is given it)."""
+    database = pg_server.new_database("reembed")
+    url = pg_server.url(database)
+    writer = _engine(tmp_path / "writer", url, OLD)
+    try:
+        writer.index([folder(tmp_path / "docs", files)])
+    finally:
+        writer.close()
+    raw = pg_server.admin(database)
+    try:
+        rows = raw.run("SELECT heading, text FROM desktop_rag.chunks")
+    finally:
+        raw.close()
+    return database, url, Counter(embedding_text(heading, text) for heading, text in rows)
+
+
+def _switched(pg_server, database: str, chunks: int) -> None:
+    """The library is on the new model: every chunk has one new vector, nothing is left staged."""
+    raw = pg_server.admin(database)
+    try:
+        vectors = raw.run("SELECT count(*), min(vector_dims(embedding)), max(vector_dims(embedding)) "
+                          "FROM desktop_rag.vectors")[0]
+        staged = raw.run("SELECT count(*) FROM desktop_rag.staged_vectors")[0][0]
+        meta = dict(raw.run("SELECT key, value FROM desktop_rag.meta WHERE key IN ('embedding_model', "
+                            "'dimension', 'staged_model')"))
+    finally:
+        raw.close()
+    assert vectors == [chunks, 48, 48] and staged == 0
+    assert meta == {"embedding_model": "hash:48", "dimension": "48"}
+
+
+def test_two_administrators_switching_at_once_embed_each_chunk_once(pg_server, tmp_path, monkeypatch):
+    database, url, queue = _library(pg_server, tmp_path, 32)
+    assert sum(queue.values()) > 2 * BATCH  # several rounds each
+    with together(monkeypatch, lambda name: _engine(tmp_path / name, url)) as pair:
+        reports = pair.index()
+        pair.each_once(queue, "reembed")
+        assert [r.reembed_remaining for r in reports.values()] == [0, 0]  # neither has a switch to go on with
+        _switched(pg_server, database, sum(queue.values()))
+
+
+def test_a_client_killed_mid_switch_leaves_its_claim_for_the_next_run(pg_server, tmp_path, monkeypatch):
+    database, url, queue = _library(pg_server, tmp_path, 20)
+    assert sum(queue.values()) > BATCH
+    with (stalled_client(monkeypatch, url, tmp_path, NEW.embedding_model) as stalled,
+          closing(_engine(tmp_path / "other", url)) as other):
+        stalled.gave_the_rest(other.index, queue)  # while the stalled client re-embeds its batch: the rest only
+        assert staged_vectors.model(other.store) == "hash:48"  # not swapped in: the stalled batch is missing
+        stalled.kill(pg_server, database)
+        assert other.index().reembed_remaining == 0  # the killed client's batch is the next run's
+        assert Counter(stalled.here) == Counter(stalled.texts)
+        _switched(pg_server, database, sum(queue.values()))
+
+
+def test_two_clients_swapping_a_staged_switch_at_once_swap_it_once(pg_server, tmp_path):
+    database, url, queue = _library(pg_server, tmp_path, 4)
+    clients = [_engine(tmp_path / name, url) for name in ("a", "b")]
+    raw = pg_server.admin(database)
+    try:
+        assert reembed.run(clients[0].store, clients[0].runtime.embedder("hash:48"), threading.Event(),
+                           lambda _p: None)
+        raw.run("BEGIN")
+        raw.run("LOCK TABLE desktop_rag.vectors IN SHARE MODE")  # both swaps get as far as the vectors, and wait
+        swapped: list[bool] = []
+        threads = [threading.Thread(target=lambda c=c: swapped.append(staged_vectors.swap(c.store, "hash:48", 48)))
+                   for c in clients]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while raw.run("SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0] < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        raw.run("COMMIT")
+        for thread in threads:
+            thread.join(60)
+        _switched(pg_server, database, sum(queue.values()))
+        assert sorted(swapped) == [False, True]
+    finally:
+        raw.close()
+        for client in clients:
+            client.close()
