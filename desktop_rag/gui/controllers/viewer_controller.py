@@ -171,6 +171,8 @@ class ViewerController(QObject):
         self._set_pdf(pdf)
         self.location, self.found = location, None
         self._banner(location)
+        gone = location.file_state == MISSING and not location.text  # reconcile dropped it: no stored text either
+        self.view.set_file_actions(in_library=not gone, on_disk=location.file_state not in (MISSING, STORED))
         if location.error:
             self.view.show_message(tr("error", reason=i18n.error(location.error)))
             self.view.set_page_nav(None, 0)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QButtonGroup, QLabel, QPushButton, QSizePolicy, QWidget
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.views.narrow import FlowLayout
 
 GRADES = ("right", "partly", "wrong", "refused")  # the engine's grade names, in the order shown (keys 1-4)
 _STYLE = ("QPushButton { border: 1px solid #dadce0; border-radius: 10px; padding: 1px 8px; color: #3c4043; }"
@@ -27,9 +28,11 @@ class GradeBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
+        layout = FlowLayout(self)  # onto more lines in a narrow bubble
         layout.setContentsMargins(0, 2, 0, 0)
-        layout.setSpacing(4)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
         self.prompt = QLabel(self)
         self.prompt.setTextFormat(Qt.TextFormat.PlainText)
         self.prompt.setStyleSheet("color: #80868b; font-size: 11px;")
@@ -53,7 +56,6 @@ class GradeBar(QWidget):
         self.passage_label.setTextFormat(Qt.TextFormat.PlainText)
         self.passage_label.setStyleSheet("color: #2e7d32; font-size: 11px; padding-left: 6px;")
         layout.addWidget(self.passage_label)
-        layout.addStretch(1)
         self._passage: int | None = None
         i18n.on_change(self._show_passage)
 

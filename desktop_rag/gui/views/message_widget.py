@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePol
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import Message
 from desktop_rag.gui.views.grade_bar import GradeBar
+from desktop_rag.gui.views.narrow import WrapLabel, flow_of
 from desktop_rag.gui.views.safe_browser import SafeTextBrowser
 
 _STYLE = {
@@ -48,26 +49,12 @@ class MessageWidget(QFrame):
         self.role_label = QLabel(self)
         self.role_label.setTextFormat(Qt.TextFormat.PlainText)
         self.role_label.setStyleSheet("color: #5f6368; font-weight: 600;")
-        header.addWidget(self.role_label)
-        header.addStretch(1)
-        self.copy_button = QPushButton(self)
-        self.copy_button.setFlat(True)
-        self.copy_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.copy_button.clicked.connect(self.copy_text)
-        i18n.bind(self.copy_button, QPushButton.setText, "chat.copy")
-        header.addWidget(self.copy_button)
-        self.regenerate_button = QPushButton(self)
-        self.regenerate_button.setFlat(True)
-        self.regenerate_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.regenerate_button.clicked.connect(self.regenerate_requested)
-        i18n.bind(self.regenerate_button, QPushButton.setText, "chat.regenerate")
-        header.addWidget(self.regenerate_button)
-        self.sent_button = QPushButton(self)
-        self.sent_button.setFlat(True)
-        self.sent_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.sent_button.clicked.connect(self.sent_requested)
-        i18n.bind(self.sent_button, QPushButton.setText, "sent.button")
-        header.addWidget(self.sent_button)
+        header.addWidget(self.role_label, 0, Qt.AlignmentFlag.AlignTop)
+        self.copy_button = self._action_button("chat.copy", self.copy_text)
+        self.regenerate_button = self._action_button("chat.regenerate", self.regenerate_requested)
+        self.sent_button = self._action_button("sent.button", self.sent_requested)
+        # the buttons wrap onto another line in a narrow bubble (never wider than the view)
+        header.addWidget(flow_of([self.copy_button, self.regenerate_button, self.sent_button], self, align_right=True), 1)
         layout.addLayout(header)
         self.browser = SafeTextBrowser(self)
         self.browser.setFrameShape(QFrame.Shape.NoFrame)
@@ -81,14 +68,10 @@ class MessageWidget(QFrame):
         self.browser.viewport().installEventFilter(self)
         self.browser.installEventFilter(self)  # refit when its width changes
         layout.addWidget(self.browser)
-        self.translation_label = QLabel(self)  # a question's translation, as searched (small, plain text)
-        self.translation_label.setWordWrap(True)
-        self.translation_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.translation_label = WrapLabel(self)  # a question's translation, as searched (small, plain text)
         self.translation_label.setStyleSheet("color: #5f6368; font-size: 11px;")
         layout.addWidget(self.translation_label)
-        self.notice_label = QLabel(self)
-        self.notice_label.setWordWrap(True)
-        self.notice_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice_label = WrapLabel(self)  # an error may hold a long URL: wrapped inside it, never wider
         layout.addWidget(self.notice_label)
         self.grade_bar = GradeBar(self)  # under a finished answer that the engine logged
         self.grade_bar.graded.connect(self.grade_requested)
@@ -97,6 +80,14 @@ class MessageWidget(QFrame):
         self._render_timer.timeout.connect(self._render)
         i18n.on_change(self._render)
         self.set_message(message)
+
+    def _action_button(self, text_key: str, slot) -> QPushButton:
+        button = QPushButton(self)
+        button.setFlat(True)
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.clicked.connect(slot)
+        i18n.bind(button, QPushButton.setText, text_key)
+        return button
 
     # ---- content ----
 

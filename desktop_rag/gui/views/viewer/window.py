@@ -202,6 +202,12 @@ class ViewerWindow(QWidget):
         self.banner.setStyleSheet(BANNER_STYLE[level])
         self.banner.setVisible(bool(text))
 
+    def set_file_actions(self, in_library: bool, on_disk: bool) -> None:
+        """Ask and Summarise only for a file the library holds, Open in default app only for one on this computer."""
+        self.ask_button.setEnabled(in_library)
+        self.summarise_button.setEnabled(in_library)
+        self.open_button.setEnabled(on_disk)
+
     def show_message(self, text: str) -> None:
         self.message.setText(text)
         self.side.hide()
