@@ -248,24 +248,26 @@ def test_coverage_is_judged_against_the_best_passage_in_the_questions_language_o
     assert part < 0.0
 
 
-def test_a_sentence_of_another_passage_follows_only_nearer_the_lead_when_weighed_by_meaning():
-    """With a model, a sentence of another passage follows within FOLLOW_OTHER_MARGIN of the lead's score, one of
-    the lead's passage within FOLLOW_MARGIN; without a model (words weigh for meaning) both within FOLLOW_MARGIN."""
+def test_a_sentence_of_another_document_follows_only_nearer_the_lead_when_weighed_by_meaning():
+    """With a model, a sentence of another document follows within FOLLOW_OTHER_MARGIN of the lead's score, one of
+    the lead's document (its passage or another) within FOLLOW_MARGIN; without a model (words weigh for meaning)
+    every one within FOLLOW_MARGIN."""
     from desktop_rag.engine.answer.selection import (FOLLOW_MARGIN, FOLLOW_OTHER_MARGIN, WORDS, Evidence,
                                                      choose)
 
     gap = (FOLLOW_MARGIN + FOLLOW_OTHER_MARGIN) / 2  # between the two margins
 
-    def evidence(passage: int, position: int, word: str, score: float, words_weight: float) -> Evidence:
-        sentence = Sentence(f"{word} sentence.", passage, position, frozenset({word}))
+    def evidence(passage: int, document: str, word: str, score: float, words_weight: float) -> Evidence:
+        sentence = Sentence(f"{word} sentence.", passage, 0 if word == "lead" else 5, frozenset({word}))
         return Evidence(sentence, 0.9, 0.0, False, 1.0, score / 5.0 - 0.2, words_weight=words_weight,
-                        matched=frozenset({word}))
+                        matched=frozenset({word}), document=document)
 
     for weight, other_follows in ((WORDS, False), (WORDS + 1.0, True)):
-        lead = evidence(0, 0, "lead", 5.0, weight)
-        same = evidence(0, 5, "same", 5.0 - gap, weight)
-        other = evidence(1, 0, "other", 5.0 - gap, weight)
-        near = evidence(2, 0, "near", 5.0 - FOLLOW_OTHER_MARGIN + 0.05, weight)
-        picked = [e.sentence.text for e in choose([lead, near, same, other], max_bullets=4)]
-        expected = ["lead sentence.", "near sentence.", "same sentence."] + (["other sentence."] if other_follows else [])
-        assert picked == expected, weight
+        lead = evidence(0, "/a.txt", "lead", 5.0, weight)
+        same = evidence(0, "/a.txt", "same", 5.0 - gap, weight)
+        sibling = evidence(3, "/a.txt", "sibling", 5.0 - gap, weight)  # another passage of the lead's document
+        other = evidence(1, "/b.txt", "other", 5.0 - gap, weight)
+        near = evidence(2, "/c.txt", "near", 5.0 - FOLLOW_OTHER_MARGIN + 0.05, weight)
+        picked = [e.sentence.text for e in choose([lead, near, same, sibling, other], max_bullets=5)]
+        expected = ["lead sentence.", "near sentence.", "same sentence.", "sibling sentence."]
+        assert picked == expected + (["other sentence."] if other_follows else []), weight

@@ -22,8 +22,8 @@ The best sentence leads, quoted in one bullet with the sentence after it when th
 referring back: "它", "这", "However") and is within FOLLOW_MARGIN of its score, and with the one before it when it
 continues that one: the answer is often in the continuation ("The board met in May. It chose Lyon."), and a sentence
 that continues another is half a statement alone. Another follows only while its score less its passage's coverage
-is within FOLLOW_MARGIN of the lead's (with a model, FOLLOW_OTHER_MARGIN for a sentence of another passage:
-another passage is likelier another subject) and it adds something (a sentence next to one already quoted must hold
+is within FOLLOW_MARGIN of the lead's (with a model, FOLLOW_OTHER_MARGIN for a sentence of another document:
+another document is likelier another subject) and it adds something (a sentence next to one already quoted must hold
 question terms they lack, or the asked kind), at most MAX_BULLETS. The knowledge boundary (`Boundary`): the
 passages cannot answer, and nothing is quoted, when no sentence has any evidence; when the lead is in the
 question's language, a good share of the question's content words is named nowhere in the library (ABSENT_SHARE)
@@ -61,7 +61,7 @@ RANK = 5.0  # its passage's search score (0..1)
 COVERAGE = 1.0  # its passage's idf-weighted share of the question's terms, less the best passage's (-1..0)
 MIN_SPREAD = 0.02  # the cosines' spread a z-score divides by at least (a few sentences' spread is noise)
 FOLLOW_MARGIN = 1.2  # a sentence follows the lead while its score is within this of the lead's
-FOLLOW_OTHER_MARGIN = 0.9  # ... one from another passage than the lead's, nearer (bench/README.md: 8 of the 82 it
+FOLLOW_OTHER_MARGIN = 0.9  # ... one from another document than the lead's, nearer (bench/README.md: 8 of the 82 it
 # leaves out on the tuning questions held the answer; the coffee question's green-tea sentence is one of the 74)
 MAX_BULLETS = 3
 MEANING_SENTENCES = 16  # the sentences an answer weighs by meaning, at most (bench/README.md: its time and quality)
@@ -98,6 +98,7 @@ class Evidence:
     words_weight: float = WORDS  # WORDS, or WORDS + MEANING when there is no model
     matched: frozenset[str] = frozenset()  # the question's terms it holds
     covered: float = 0.0  # its passage's coverage of the question's terms less the best passage's (-1..0)
+    document: str = ""  # its passage's file
 
     @property
     def score(self) -> float:
@@ -126,7 +127,7 @@ def weigh(question: str, hits: Sequence[Hit], sentences: Sequence[Sentence], sim
     words_weight = WORDS if similarity is not None else WORDS + MEANING
     found = [Evidence(s, 0.0, w, carries(kind, s.text), topical[s.hit_index], hits[s.hit_index].score,
                       on_topic=_named(topics, s.text), words_weight=words_weight, matched=asked & s.terms,
-                      covered=covered[s.hit_index])
+                      covered=covered[s.hit_index], document=hits[s.hit_index].path)
              for s, w in zip(sentences, words)]
     if similarity is not None:
         found = _by_meaning(question, found, similarity)
@@ -228,12 +229,11 @@ def choose(evidence: Sequence[Evidence], max_bullets: int = MAX_BULLETS,
 
 
 def _follow_margin(candidate: Evidence, lead: Evidence) -> float:
-    """How far below the lead's score a sentence may follow it: FOLLOW_OTHER_MARGIN for one of another passage when
+    """How far below the lead's score a sentence may follow it: FOLLOW_OTHER_MARGIN for one of another document when
     the sentences were weighed by meaning (where it was measured; without a model the words take meaning's weight
     and the scores spread otherwise), else FOLLOW_MARGIN."""
     weighed_by_meaning = lead.words_weight == WORDS
-    other = candidate.sentence.hit_index != lead.sentence.hit_index
-    return FOLLOW_OTHER_MARGIN if other and weighed_by_meaning else FOLLOW_MARGIN
+    return FOLLOW_OTHER_MARGIN if candidate.document != lead.document and weighed_by_meaning else FOLLOW_MARGIN
 
 
 def _with_continuations(lead: Evidence, pool: Sequence[Evidence]) -> Evidence:
