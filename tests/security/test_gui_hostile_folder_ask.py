@@ -106,4 +106,5 @@ def test_asking_about_a_hostile_folder_with_a_model(gui_child, model_server, hos
     result = gui_child(ASK_HOSTILE_FOLDER, str(hostile_folder), str(tmp_path / "home"), model_server.base_url,
                        timeout=180)
     _check(result["flows"], hostile_folder, "llm")
-    assert all(NAME in flow["answer_shown"] for flow in result["flows"])  # the model's text, literally
+    # the model's text, literally, its bidi override visible (U+FFFD) instead of reversing what follows
+    assert all(NAME.replace("\u202e", "\ufffd") in flow["answer_shown"] for flow in result["flows"])

@@ -16,6 +16,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer, QUrl, S
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
 
+from desktop_rag.engine import Hit  # noqa: E402
 from desktop_rag.gui.models.chat import Message  # noqa: E402
 from desktop_rag.gui.views.message_widget import MessageWidget  # noqa: E402
 
@@ -52,7 +53,8 @@ def opened(qapp):
 @pytest.fixture
 def answer(qtbot):
     def show(text: str) -> MessageWidget:
-        widget = MessageWidget(Message("assistant", text))
+        source = Hit(chunk_id=1, score=1.0, path="/docs/report.txt", page=None, heading="", text="The report.")
+        widget = MessageWidget(Message("assistant", text, sources=((1, source),)))  # [1] cites a passage given
         qtbot.addWidget(widget)
         widget.resize(700, 300)
         widget.show()
