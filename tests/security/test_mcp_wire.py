@@ -109,7 +109,8 @@ def test_a_lone_surrogate_in_a_question_is_answered_as_u_fffd(client: RawClient)
     client.send('{"jsonrpc": "2.0", "id": 2, "method": "tools/call", '
                 '"params": {"name": "ask", "arguments": {"question": "What does \\udfff sourdough need?"}}}')
     answered = client.answer()
-    assert answered["id"] == 2 and answered["result"]["structuredContent"]["question"].startswith("What does \ufffd")
+    assert answered["id"] == 2 and not answered["result"]["isError"], answered
+    assert answered["result"]["structuredContent"]["question"].startswith("What does \ufffd")
     _still_serving(client)
 
 
