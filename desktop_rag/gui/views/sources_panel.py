@@ -9,7 +9,6 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -22,6 +21,7 @@ from desktop_rag.engine import location_text
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.sources import COL_FILE, COL_HEADING, COL_N, COL_PAGE, COL_SCORE, SourcesModel
 from desktop_rag.gui.text import highlight_html
+from desktop_rag.gui.views.narrow import flow_of
 from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 from desktop_rag.gui.views.safe_browser import SafeTextBrowser
 
@@ -59,7 +59,7 @@ class SourcesPanel(QWidget):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         layout.addWidget(self.splitter, 1)
-        layout.addLayout(self._marking_row())
+        layout.addWidget(self._marking_row())
         self.hint = plain_label(self)
         self.hint.setWordWrap(True)  # a long hint must not set the window's minimum width
         self.hint.setStyleSheet("color: #80868b; padding: 0 4px;")
@@ -68,11 +68,9 @@ class SourcesPanel(QWidget):
         model.modelReset.connect(self._after_reset)
         i18n.on_change(self._retranslate)
 
-    def _marking_row(self) -> QHBoxLayout:
+    def _marking_row(self) -> QWidget:
         """"✓ Right passage" and "✗ Wrong passage" (the selected row) and "None of them", also in the table's
-        context menu."""
-        row = QHBoxLayout()
-        row.setContentsMargins(4, 0, 4, 0)
+        context menu; onto more lines when the panel is narrow (whole, never cut)."""
         self.mark_button = QPushButton(self)
         self.wrong_button = QPushButton(self)
         self.none_button = QPushButton(self)
@@ -84,12 +82,12 @@ class SourcesPanel(QWidget):
             i18n.bind(button, QPushButton.setToolTip, f"{key}_tip")
             button.clicked.connect(mark)
             button.setMinimumWidth(1)  # never widens the window's minimum (the panel may be narrow)
-            row.addWidget(button)
             action = QAction(self.table)
             i18n.bind(action, QAction.setText, key)
             action.triggered.connect(mark)
             self.table.addAction(action)
-        row.addStretch(1)
+        row = flow_of([self.mark_button, self.wrong_button, self.none_button], self)
+        row.layout().setContentsMargins(4, 0, 4, 0)
         self.set_marking_enabled(False)
         return row
 
