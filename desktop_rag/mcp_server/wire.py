@@ -11,17 +11,24 @@ one) and never reaches the SDK, so the client gets an answer to every line and t
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
+import logging
 import os
+import threading
 from collections.abc import Iterator
 from typing import Any, BinaryIO, Protocol
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 from mcp.shared.message import SessionMessage
 from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, jsonrpc_message_adapter
 
 from desktop_rag.engine import valid_text
+
+log = logging.getLogger(__name__)
 
 MAX_LINE_BYTES = 1 << 20  # a tool call is a question of at most 4,000 characters and a few paths
 MAX_DEPTH = 64  # objects and arrays inside each other: the tools' arguments are flat
@@ -102,14 +109,24 @@ class Replies(Protocol):
     async def send(self, item: SessionMessage, /) -> None: ...
 
 
+_LOOP_GONE = (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.RunFinishedError,
+              concurrent.futures.CancelledError)  # the server stopped taking lines: the reader stops too
+
+
 class CheckedLines:
     """The client's lines for the SDK's stdio transport (`stdio_server(stdin=...)`), each checked; a line refused
-    is answered on the transport's write stream, given once the transport has made it (`answer_on`)."""
+    is answered on the transport's write stream, given once the transport has made it (`answer_on`).
+
+    The lines are read on a daemon thread that owns (and at the end closes) `wire`: a client that closes the
+    server's stdout but keeps its stdin open leaves that thread blocked in a read, which must not keep the
+    process alive once the server can no longer answer (an anyio worker thread did)."""
 
     def __init__(self, wire: BinaryIO) -> None:
         self._wire = wire
         self._replies: Replies | None = None
         self._ready = anyio.Event()
+        self._sent, self._received = anyio.create_memory_object_stream[str | JSONRPCError](0)
+        self._reader: threading.Thread | None = None
 
     def answer_on(self, write_stream: Replies) -> None:
         self._replies = write_stream
@@ -119,32 +136,44 @@ class CheckedLines:
         return self
 
     async def __anext__(self) -> str:
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read, args=(anyio.lowlevel.current_token(),),
+                                            name="MCP stdin", daemon=True)
+            self._reader.start()
         while True:
-            result = await anyio.to_thread.run_sync(self._next)  # reading and parsing off the event loop
-            if result is None:
-                raise StopAsyncIteration
+            try:
+                result = await self._received.receive()
+            except anyio.EndOfStream:
+                raise StopAsyncIteration from None
             if isinstance(result, str):
                 return result
             await self._ready.wait()
             assert self._replies is not None
             await self._replies.send(SessionMessage(result))
 
-    def _next(self) -> str | JSONRPCError | None:
-        line = read_line(self._wire)
-        return None if line is None else checked(line)
+    def _read(self, loop: anyio.lowlevel.EventLoopToken) -> None:
+        """Each line, checked, handed to the event loop until the input or the loop ends (reading and parsing
+        off the loop, one line at a time)."""
+        with contextlib.suppress(*_LOOP_GONE), self._wire:
+            try:
+                while (line := read_line(self._wire)) is not None:
+                    anyio.from_thread.run(self._sent.send, checked(line), token=loop)
+            except OSError as exc:  # an unreadable stdin ends the input as its end does
+                log.info("MCP client's stdin could not be read: %s", exc)
+            anyio.from_thread.run_sync(self._sent.close, token=loop)
 
 
 @contextlib.contextmanager
 def claimed_stdin() -> Iterator[BinaryIO]:
-    """The client's stdin on a private descriptor while the server runs; descriptor 0 reads the null device
-    meanwhile (a stray read or a child process never takes a request), and is the client's again after."""
-    wire = os.dup(0)
+    """The client's stdin on a private descriptor, for the reader to own and close; descriptor 0 reads the null
+    device while the server runs (a stray read or a child process never takes a request), and is the client's
+    again after."""
+    saved = os.dup(0)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
     try:
-        with os.fdopen(wire, "rb", closefd=False) as stdin:
-            yield stdin
+        yield os.fdopen(os.dup(saved), "rb")
     finally:
-        os.dup2(wire, 0)
-        os.close(wire)
+        os.dup2(saved, 0)
+        os.close(saved)

@@ -1,10 +1,12 @@
 """Attack: an MCP client writes lines the SDK's stdio transport cannot read: a lone surrogate escape (`"\\ud800"`,
 valid JSON) in an argument, the tool's name, the method, the id or the handshake; a line that is not JSON, not a
-JSON-RPC message, nested 100 levels deep; a 30 MB line; or it closes its end of stdout while the server answers.
+JSON-RPC message, nested 100 levels deep; a 30 MB line; or it closes its end of stdout while the server answers
+(with its stdin closed or still open).
 
 Before `mcp_server/wire.py` the SDK dropped each unreadable line without an answer (the client waited forever),
-held a whole line in memory (a 50 MB line took 600 MB), and a closed stdout ended the server with a traceback. The
-server here is a real `desktop-rag mcp` child written to as raw bytes: the SDK's own client cannot send these.
+held a whole line in memory (a 50 MB line took 600 MB), and a closed stdout ended the server with a traceback
+(or, with stdin left open, never ended it: its stdin reader was a non-daemon thread). The server here is a real
+`desktop-rag mcp` child written to as raw bytes: the SDK's own client cannot send these.
 """
 
 from __future__ import annotations
@@ -193,3 +195,16 @@ def test_a_client_that_closes_stdout_ends_the_server_quietly(library: Path):
     time.sleep(2)
     code, stderr = raw.close()
     assert (code, stderr) == (0, "")
+
+
+def test_a_client_that_closes_stdout_but_keeps_stdin_open_does_not_keep_the_server_alive(library: Path):
+    raw = RawClient(library)
+    raw.handshake()
+    raw.process.stdout.close()
+    raw.request(11, "tools/list", {})  # its answer meets a closed pipe; stdin stays open
+    try:
+        code = raw.process.wait(timeout=30)  # the stdin reader, blocked on the open pipe, kept it alive
+    finally:
+        raw.process.kill()
+    assert (code, raw.process.stderr.read().decode(errors="replace")) == (0, "")
+    raw.process.stdin.close()
