@@ -118,10 +118,11 @@ class LibraryTools:
 
 def build_server(tools: LibraryTools):
     """The MCP server with the four read-only tools."""
-    from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
-    server = MCPServer("desktop-rag", version=__version__, instructions=instructions(), log_level="WARNING")
+    from desktop_rag.mcp_server.arguments import PlainArgumentsServer
+
+    server = PlainArgumentsServer("desktop-rag", version=__version__, instructions=instructions(), log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(annotations=read_only, description=search_description())
