@@ -219,7 +219,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "error.archive_model": {  # {model}: the archive's embedding model, {library_model}: this library's
         "en": "The vectors in this archive were made with the embedding model “{model}”, but this library uses "
-              "“{library_model}”. Its {count} passages would be embedded again with “{library_model}”. To do that, "
+              "“{library_model}”. Its {count:passage|passages} would be embedded again with “{library_model}”. To do that, "
               "import with --reembed (in the app: confirm the import); to avoid it, switch this library's embedding "
               "model to “{model}” in Settings first.",
         "zh": "此归档中的向量由嵌入模型“{model}”生成，而此资料库使用“{library_model}”。其中 {count} 个段落将用"
