@@ -7,6 +7,7 @@ archive/importing.py, search/searching.py, answer/, review/review.py); each meth
 from __future__ import annotations
 
 import itertools
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
 from desktop_rag.engine.answer.events import AnswerEvent, SummaryPlan
 from desktop_rag.engine.document.locate import Location
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.ingest import indexing
 from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
 from desktop_rag.engine.ingest.reports import IndexReport
@@ -40,7 +42,7 @@ class Engine:
 
     def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False,
                  library: str | None = None) -> None:
-        self.paths = paths.ensure()
+        self.paths = _writable(paths)
         self.read_only = read_only  # the MCP server: nothing written (SQLite opened mode=ro, no cache, no lock)
         settings = settings or load_settings(paths)
         self._backend = open_backend(library_location(library, settings), self.paths, read_only)
@@ -377,3 +379,14 @@ def open_engine(data_dir: str | Path | None = None, settings: Settings | None = 
 
 
 __all__ = ["Engine", "SearchHits", "open_engine"]
+
+
+def _writable(paths: AppPaths) -> AppPaths:
+    """The data folders, made if need be: one that cannot be made or written (a read-only disk, another user's
+    folder, a file of that name) is a clear error here; SQLite failed later, vaguely ("unable to open database
+    file"), for a reader too (its WAL index is a file beside the library)."""
+    try:
+        with tempfile.TemporaryFile(dir=paths.ensure().data_dir):  # what this user may do there, not mode bits
+            return paths
+    except OSError as exc:
+        raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=exc.strerror or exc) from exc

@@ -56,6 +56,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.no_library": {"en": "There is no library in {folder} yet: index some documents first (`desktop-rag index "
                                "PATH`, or drop files on the window).",
                          "zh": "{folder} 中还没有资料库：请先索引一些文档（`desktop-rag index 路径`，或把文件拖到窗口上）。"},
+    "error.data_folder_unwritable": {  # {detail}: the system's reason ("Read-only file system", "File exists")
+        "en": "The data folder {folder} cannot be written ({detail}), and the library is written there even to be "
+              "searched. Use a folder you can write (--data-dir), or copy this one to such a folder.",
+        "zh": "无法写入数据文件夹 {folder}（{detail}），而即使只是搜索，资料库也要在那里写入。"
+              "请使用可写的文件夹（--data-dir），或把此文件夹复制到可写的位置。"},
     # collection archives (archive/)
     "error.not_archive": {"en": "{name} is not a Desktop RAG collection archive: {why}. Nothing was changed.",
                           "zh": "{name} 不是 Desktop RAG 合集归档：{why}。没有做任何更改。"},
