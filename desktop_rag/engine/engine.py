@@ -150,13 +150,15 @@ class Engine:
 
     # ---- export and import ----------------------------------------------------
 
-    def export_collection(self, collection: int, target: str | Path, with_documents: bool = False):
-        """Write one collection (metadata, chunks, vectors, optionally the documents) to one archive file."""
+    def export_collection(self, collection: int, target: str | Path, with_documents: bool = False,
+                          replace: bool = False):
+        """Write one collection (metadata, chunks, vectors, optionally the documents) to one archive file; an
+        existing file that is not an archive is replaced only with `replace` (the user was asked)."""
         from desktop_rag import __version__
         from desktop_rag.engine.archive.archive_file import export_collection
 
         return export_collection(self.store, collection, Path(target), app_version=__version__,
-                                 with_documents=with_documents)
+                                 with_documents=with_documents, replace=replace)
 
     def read_archive(self, path: str | Path):
         """A fully validated archive (ArchiveError if corrupt, truncated or foreign); nothing is written."""

@@ -71,6 +71,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.export_target_folder": {"en": "{path} is a folder: name the archive file to write in it (for example "
                                          "{path}/collection.zip).",
                                    "zh": "{path} 是一个文件夹：请给出要写入其中的归档文件名（例如 {path}/collection.zip）。"},
+    "error.export_target_special": {"en": "{path} is not a regular file (a device, a pipe or a socket): name an archive "
+                                          "file to write. Nothing was written.",
+                                    "zh": "{path} 不是普通文件（设备、管道或套接字）：请给出要写入的归档文件名。没有写入任何内容。"},
+    "error.export_target_exists": {"en": "{path} already exists and is not a collection archive: name another file (an "
+                                         "archive made by export is replaced). Nothing was written.",
+                                   "zh": "{path} 已存在，且不是合集归档：请换一个文件名（由导出生成的归档会被替换）。没有写入任何内容。"},
     "error.export_not_writable": {"en": "The archive cannot be written in {folder} ({detail}). Nothing was written.",
                                   "zh": "无法在 {folder} 中写入归档（{detail}）。没有写入任何内容。"},
     "error.no_such_file": {"en": "No such file: {path}", "zh": "没有这个文件：{path}"},
