@@ -380,9 +380,6 @@ def open_engine(data_dir: str | Path | None = None, settings: Settings | None = 
     return Engine(resolve_paths(data_dir), settings)
 
 
-__all__ = ["Engine", "SearchHits", "open_engine"]
-
-
 def _writable(paths: AppPaths) -> AppPaths:
     """The data folders, made if need be: one that cannot be made or written (a read-only disk, another user's
     folder, a file of that name) is a clear error here; SQLite failed later, vaguely ("unable to open database
@@ -392,3 +389,7 @@ def _writable(paths: AppPaths) -> AppPaths:
             return paths
     except OSError as exc:
         raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=exc.strerror or exc) from exc
+
+
+__all__ = ["Engine", "SearchHits", "open_engine"]
+
