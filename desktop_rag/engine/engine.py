@@ -233,7 +233,7 @@ class Engine:
         query translation is on (`cancel` stops waiting for that translation: the question is then searched as
         asked)."""
         within = self.restriction(collection, folders, types, files)
-        return self.runtime.search(valid_text(query), k or self.settings.top_k, within, cancel)
+        return self.runtime.search(_asked_text(query), k or self.settings.top_k, within, cancel)
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                     files: Sequence[str] = ()) -> Restriction:
@@ -304,7 +304,7 @@ class Engine:
         answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`. Asked within
         `collection`, else the conversation's, else all, and within `folders` / `files` / `types` (UsageError
         before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as there)."""
-        question, history = valid_text(question), self.messages(conversation_id) if conversation_id else []
+        question, history = _asked_text(question), self.messages(conversation_id) if conversation_id else []
         collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
         if summary is not None:
             yield from self.summarise(*summary, cancel, conversation_id=conversation_id, question=question,
@@ -378,6 +378,14 @@ def open_engine(data_dir: str | Path | None = None, settings: Settings | None = 
     from desktop_rag.config import resolve_paths
 
     return Engine(resolve_paths(data_dir), settings)
+
+
+def _asked_text(text: str) -> str:
+    """A question or a search as valid text; UsageError when it is blank (an answer to nothing quoted whatever
+    ranked first, or sent the model an empty question; a search of nothing listed passages scored 1.0)."""
+    if not str(text).strip():
+        raise UsageError.coded("empty_question")
+    return valid_text(text)
 
 
 def _writable(paths: AppPaths) -> AppPaths:

@@ -184,6 +184,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "此资料库在这里以只读方式打开（MCP 服务器）：无法做任何更改。",
     },
     "error.no_such_path": {"en": "No such file or folder: {path}", "zh": "没有这个文件或文件夹：{path}"},
+    "error.empty_question": {"en": "The question or search is empty: type what to look for in your documents.",
+                             "zh": "问题或搜索内容为空：请输入要在文档中查找的内容。"},
     "error.empty_path": {"en": "An empty path was given; name a file or folder.",
                          "zh": "给出的路径为空；请指定一个文件或文件夹。"},
     "error.not_regular_path": {
