@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths, resource_path
-from desktop_rag.engine import DoneEvent, ErrorEvent, TokenEvent
+from desktop_rag.engine import DoneEvent, ErrorEvent, TokenEvent, counted
 
 # (question, file the top passage must come from, words the extractive answer must contain)
 CHECKS = (
@@ -57,7 +57,7 @@ def _run(home: Path, samples: Path, say: Callable[[str], None]) -> None:
         say(f"Indexing the sample documents in {samples} into a temporary library ({home}) ...")
         started = time.monotonic()
         report = engine.index([samples])
-        say(f"  {report.added} files, {report.chunks} chunks embedded with {engine.index_model} "
+        say(f"  {counted(files=report.added, chunks=report.chunks)} embedded with {engine.index_model} "
             f"in {time.monotonic() - started:.1f} s")
         if report.failed or report.added < len(CHECKS):
             raise SelfTestFailure(f"indexing failed: {report.to_json()}")

@@ -33,8 +33,7 @@ def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
         print(message)
         return 0
     for c in listing:
-        print(f"{clean_line(c.name)}: {counted('sources', c.sources)}, {counted('files', c.files)}, "
-              f"{counted('chunks', c.chunks)}")
+        print(f"{clean_line(c.name)}: {counted(sources=c.sources, files=c.files, chunks=c.chunks)}")
     return 0
 
 
@@ -63,7 +62,7 @@ def _change(engine: Engine, args: argparse.Namespace) -> str:
     if action == "delete":
         collection = engine.collection_id(names[0])
         found = next(c for c in engine.collections() if c.id == collection)
-        sizes = f"{counted('files', found.files)}, {counted('chunks', found.chunks)}"
+        sizes = counted(files=found.files, chunks=found.chunks)
         if not args.yes and not _confirm(f"Delete the collection “{clean_line(found.name)}” ({sizes})? Your documents "
                                          "on disk are not touched. [y/N] "):
             raise UsageError("Not deleted (add --yes to delete without asking).")
@@ -90,9 +89,8 @@ def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
         return 0
-    print(f"Exported “{clean_line(report.collection)}”: {counted('files', report.files)}, "
-          f"{counted('chunks', report.chunks)}, "
-          f"{report.vectors} vectors, {report.documents} documents -> {clean_line(report.path)}")
+    counts = counted(files=report.files, chunks=report.chunks, vectors=report.vectors, documents=report.documents)
+    print(f"Exported “{clean_line(report.collection)}”: {counts} -> {clean_line(report.path)}")
     for missing in report.missing_documents:
         print(f"  not included (missing, changed since it was indexed, not linked, or not a plain file in its "
               f"folder): {clean_line(missing)}")
@@ -117,8 +115,8 @@ def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
         content = engine.read_archive(args.file)  # validated before anything is written
         problem = engine.archive_model_problem(content)
         if problem and args.reembed:
-            print(clean_line(str(problem).split(". Its")[0]) + f"; its {len(content.chunks)} passages will be embedded "
-                  "again with this library's model.", file=sys.stderr)
+            print(clean_line(str(problem).split(". Its")[0]) + f"; its {counted(passages=len(content.chunks))} "
+                  "will be embedded again with this library's model.", file=sys.stderr)
         report = engine.import_archive(args.file, name=args.name, documents_dir=args.documents_dir,
                                        reembed=args.reembed, content=content)
         embedded = 0
@@ -130,9 +128,9 @@ def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json({**report.to_json(), "embedded": embedded})
         return 0
-    print(f"Imported “{clean_line(report.collection)}”: {counted('files', report.files)}, "
-          f"{counted('chunks', report.chunks)}, "
-          f"{report.vectors} vectors used as they are" + (f", {embedded} embedded again" if embedded else "") + ".")
+    counts = counted(files=report.files, chunks=report.chunks, vectors=report.vectors)
+    again = f", {embedded} embedded again" if embedded else ""
+    print(f"Imported “{clean_line(report.collection)}”: {counts} used as stored{again}.")
     if report.documents_dir:
         print(f"Documents: {clean_line(report.documents_dir)}")
     elif report.sources:

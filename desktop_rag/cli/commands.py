@@ -12,8 +12,8 @@ from desktop_rag.cli.output import TerminalProgress, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
-    DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, SummaryStep, TokenEvent, UsageError, location_text,
-    skipped_summary,
+    DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
+    location_text, skipped_summary,
 )
 
 
@@ -37,10 +37,10 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
-              f"{report.unchanged} unchanged, {len(report.failed)} failed; {report.chunks} new chunks, "
+              f"{report.unchanged} unchanged, {len(report.failed)} failed; {counted(new_chunks=report.chunks)}, "
               f"{report.embedded} embedded in {report.seconds:.1f} s")
         if report.attachments:
-            print(f"{report.attachments} e-mail attachment(s) read as documents of their own")
+            print(f"{counted(attachments=report.attachments)} read as documents of their own")
         if report.skipped:
             print(clean_line(skipped_summary(report.skipped)))
         for failure in report.failed:

@@ -23,6 +23,7 @@ from desktop_rag.engine import (
     SummaryStep,
     TokenEvent,
     UsageError,
+    counted,
 )
 
 
@@ -77,7 +78,8 @@ def say_estimate(plan: SummaryPlan | None, engine: Engine, yes: bool) -> None:
     """A summary's cost, said before it starts when it takes several requests (stderr: stdout stays the text); over
     the request limit without --yes the error says it instead."""
     if plan is not None and 1 < plan.requests and (yes or plan.requests <= engine.settings.summary_request_limit):
-        print(f"{clean_line(os.path.basename(plan.path))}: {plan.sections} sections, {plan.tokens:,} tokens: "
+        print(f"{clean_line(os.path.basename(plan.path))}: {counted(sections=plan.sections)}, "
+              f"{plan.tokens:,} tokens: "
               f"{plan.requests} requests to the model (each section, then the summary).", file=sys.stderr)
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
+from desktop_rag.cli.stdout import OutputLost, drop_stdout, guarded_stdout
 from desktop_rag.config import LIBRARY_ENV, resolve_paths
 from desktop_rag.engine import DesktopRagError, contain_panics, environment_language
 
@@ -188,6 +189,22 @@ def _filter_options(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line. Standard output going away ends it without a traceback: quietly when its reader closed
+    it (141, as a tool ended by SIGPIPE), with one line on stderr when it could not be written (a full disk)."""
+    try:
+        with guarded_stdout():
+            return _run(argv)
+    except OutputLost as lost:
+        drop_stdout()
+        if isinstance(lost.__cause__, BrokenPipeError):
+            return 141
+        why = lost.__cause__.strerror if isinstance(lost.__cause__, OSError) else lost.__cause__
+        print(f"错误：无法写出输出（{why}）" if environment_language() == "zh" else
+              f"error: the output could not be written ({why})", file=sys.stderr)
+        return 1
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.library is not None:  # every command, and the window, open this library (config.LIBRARY_ENV)

@@ -7,7 +7,7 @@ import re
 import sys
 import time
 
-from desktop_rag.cli.terminal import clean
+from desktop_rag.cli.terminal import clean_line
 from desktop_rag.engine import Progress, environment_language, error_text, model_download
 
 # Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
@@ -23,8 +23,9 @@ def language() -> str:
 
 def said(failure: object) -> str:
     """An error, a file's reason (`Reason`) or an answer's notice, in the command line's language, safe for a
-    terminal."""
-    return clean(error_text(failure, language()))
+    terminal and on one line (a name or a server's text in it may hold a newline: "error: ...", "failed: ..." lines
+    can't be forged)."""
+    return clean_line(error_text(failure, language()))
 
 
 def print_json(value: object) -> None:

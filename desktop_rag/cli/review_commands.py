@@ -10,7 +10,7 @@ import time
 from desktop_rag.cli.output import print_json
 from desktop_rag.cli.terminal import clean_line
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import Engine
+from desktop_rag.engine import Engine, counted
 
 _QUIET_S = 10.0  # progress on a stderr that is not a terminal: one line at most this often
 
@@ -63,7 +63,7 @@ def _progress():
             sys.stderr.write(f"\r\033[KMeasuring question {done} of {total}…")
         elif time.monotonic() - last[0] >= _QUIET_S:
             last[0] = time.monotonic()
-            sys.stderr.write(f"measured {done} of {total} questions\n")
+            sys.stderr.write(f"measured {done} of {counted(questions=total)}\n")
         sys.stderr.flush()
 
     return show

@@ -36,7 +36,7 @@ def cmd_move_library(paths: AppPaths, args: argparse.Namespace) -> int:
     it the library this computer uses."""
     from desktop_rag.cli.output import print_json
     from desktop_rag.config import load_settings, save_settings
-    from desktop_rag.engine import Engine
+    from desktop_rag.engine import Engine, counted
 
     target = "" if args.to.strip().lower() == "local" else args.to.strip()
     source = Engine(paths)
@@ -53,7 +53,8 @@ def cmd_move_library(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    print(f"Copied {report['collections']} collections ({report['files']} files, {report['chunks']} passages, "
-          f"{report['vectors']} vectors; nothing embedded again) to {clean_line(report['to'])}; this computer now "
+    counts = counted(files=report["files"], passages=report["chunks"], vectors=report["vectors"])
+    print(f"Copied {counted(collections=report['collections'])} ({counts}; nothing embedded again) to "
+          f"{clean_line(report['to'])}; this computer now "
           "uses that library (the old one is left as it was).")
     return 0

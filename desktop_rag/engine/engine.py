@@ -7,6 +7,7 @@ archive/importing.py, search/searching.py, answer/, review/review.py); each meth
 from __future__ import annotations
 
 import itertools
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
 from desktop_rag.engine.answer.events import AnswerEvent, SummaryPlan
 from desktop_rag.engine.document.locate import Location
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.ingest import indexing
 from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
 from desktop_rag.engine.ingest.reports import IndexReport
@@ -40,7 +42,7 @@ class Engine:
 
     def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False,
                  library: str | None = None) -> None:
-        self.paths = paths.ensure()
+        self.paths = _writable(paths)
         self.read_only = read_only  # the MCP server: nothing written (SQLite opened mode=ro, no cache, no lock)
         settings = settings or load_settings(paths)
         self._backend = open_backend(library_location(library, settings), self.paths, read_only)
@@ -148,13 +150,15 @@ class Engine:
 
     # ---- export and import ----------------------------------------------------
 
-    def export_collection(self, collection: int, target: str | Path, with_documents: bool = False):
-        """Write one collection (metadata, chunks, vectors, optionally the documents) to one archive file."""
+    def export_collection(self, collection: int, target: str | Path, with_documents: bool = False,
+                          replace: bool = False):
+        """Write one collection (metadata, chunks, vectors, optionally the documents) to one archive file; an
+        existing file that is not an archive is replaced only with `replace` (the user was asked)."""
         from desktop_rag import __version__
         from desktop_rag.engine.archive.archive_file import export_collection
 
         return export_collection(self.store, collection, Path(target), app_version=__version__,
-                                 with_documents=with_documents)
+                                 with_documents=with_documents, replace=replace)
 
     def read_archive(self, path: str | Path):
         """A fully validated archive (ArchiveError if corrupt, truncated or foreign); nothing is written."""
@@ -229,7 +233,7 @@ class Engine:
         query translation is on (`cancel` stops waiting for that translation: the question is then searched as
         asked)."""
         within = self.restriction(collection, folders, types, files)
-        return self.runtime.search(valid_text(query), k or self.settings.top_k, within, cancel)
+        return self.runtime.search(_asked_text(query), k or self.settings.top_k, within, cancel)
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                     files: Sequence[str] = ()) -> Restriction:
@@ -300,7 +304,7 @@ class Engine:
         answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`. Asked within
         `collection`, else the conversation's, else all, and within `folders` / `files` / `types` (UsageError
         before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as there)."""
-        question, history = valid_text(question), self.messages(conversation_id) if conversation_id else []
+        question, history = _asked_text(question), self.messages(conversation_id) if conversation_id else []
         collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
         if summary is not None:
             yield from self.summarise(*summary, cancel, conversation_id=conversation_id, question=question,
@@ -376,4 +380,24 @@ def open_engine(data_dir: str | Path | None = None, settings: Settings | None = 
     return Engine(resolve_paths(data_dir), settings)
 
 
+def _asked_text(text: str) -> str:
+    """A question or a search as valid text; UsageError when it is blank (an answer to nothing quoted whatever
+    ranked first, or sent the model an empty question; a search of nothing listed passages scored 1.0)."""
+    if not str(text).strip():
+        raise UsageError.coded("empty_question")
+    return valid_text(text)
+
+
+def _writable(paths: AppPaths) -> AppPaths:
+    """The data folders, made if need be: one that cannot be made or written (a read-only disk, another user's
+    folder, a file of that name) is a clear error here; SQLite failed later, vaguely ("unable to open database
+    file"), for a reader too (its WAL index is a file beside the library)."""
+    try:
+        with tempfile.TemporaryFile(dir=paths.ensure().data_dir):  # what this user may do there, not mode bits
+            return paths
+    except OSError as exc:
+        raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=exc.strerror or exc) from exc
+
+
 __all__ = ["Engine", "SearchHits", "open_engine"]
+

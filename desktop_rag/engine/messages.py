@@ -24,6 +24,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "count.sources": {"en": "{n:source|sources}", "zh": "{n} 个来源"},
     "count.files": {"en": "{n:file|files}", "zh": "{n} 个文件"},
     "count.chunks": {"en": "{n:chunk|chunks}", "zh": "{n} 个片段"},
+    "count.new_chunks": {"en": "{n:new chunk|new chunks}", "zh": "{n} 个新片段"},
+    "count.passages": {"en": "{n:passage|passages}", "zh": "{n} 个段落"},
+    "count.vectors": {"en": "{n:vector|vectors}", "zh": "{n} 个向量"},
+    "count.documents": {"en": "{n:document|documents}", "zh": "{n} 个文档"},
+    "count.collections": {"en": "{n:collection|collections}", "zh": "{n} 个合集"},
+    "count.attachments": {"en": "{n:e-mail attachment|e-mail attachments}", "zh": "{n} 个邮件附件"},
+    "count.sections": {"en": "{n:section|sections}", "zh": "{n} 个部分"},
+    "count.questions": {"en": "{n:question|questions}", "zh": "{n} 个问题"},
     # answers
     "nothing_found": {
         "en": "I couldn't find anything relevant to this question in your library.",
@@ -185,7 +193,9 @@ def message(key: str, language: str = "en", **values: object) -> str:
     return _Lenient().format(texts.get(language, texts["en"]), **shown)
 
 
-def counted(noun: str, n: int, language: str = "en") -> str:
-    """ "1 file", "3 files", "3 个文件": a count of `noun` (sources, files, chunks) in `language`."""
-    return message(f"count.{noun}", language, n=n)
+def counted(language: str = "en", /, **numbers: int) -> str:
+    """ "1 file, 3 chunks" (`counted(files=1, chunks=3)`), "1 个文件，3 个片段": each count with its noun (a
+    "count.<noun>" text) in `language`, in the order given."""
+    joiner = "，" if language == "zh" else ", "
+    return joiner.join(message(f"count.{noun}", language, n=n) for noun, n in numbers.items())
 

@@ -87,8 +87,9 @@ def is_ignored_name(name: str) -> bool:
 
 
 def normalise_path(path: str | Path) -> str:
-    """The absolute, symlink-free form under which a path is stored."""
-    return str(Path(path).expanduser().resolve())
+    """The absolute, symlink-free form under which a path is stored. A symlink loop stays as it is (then it names
+    nothing: `Path.resolve` raised RuntimeError("Symlink loop"), a traceback wherever a person gave such a path)."""
+    return os.path.realpath(os.path.expanduser(path))
 
 
 def attachment_path(carrier: str, part: str) -> str:

@@ -118,10 +118,11 @@ class LibraryTools:
 
 def build_server(tools: LibraryTools):
     """The MCP server with the four read-only tools."""
-    from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
-    server = MCPServer("desktop-rag", version=__version__, instructions=instructions(), log_level="WARNING")
+    from desktop_rag.mcp_server.arguments import PlainArgumentsServer
+
+    server = PlainArgumentsServer("desktop-rag", version=__version__, instructions=instructions(), log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(annotations=read_only, description=search_description())
@@ -203,14 +204,19 @@ def serve(paths: AppPaths) -> int:
 
 
 async def _serve_stdio(server) -> None:
-    """The SDK's `MCPServer.run_stdio_async`, with every line the client sends checked first (`wire.py`)."""
+    """The SDK's `MCPServer.run_stdio_async`, with every line the client sends checked first and its answers passed
+    on by `wire.CheckedLines` (which sees the requests in flight answered before the input's end ends the server)."""
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     from desktop_rag.mcp_server.wire import CheckedLines, claimed_stdin
 
     lowlevel = server._lowlevel_server  # noqa: SLF001 - what run_stdio_async runs (mcp 2.x), given other stdin
     with claimed_stdin() as stdin:
         lines = CheckedLines(stdin)
-        async with stdio_server(stdin=lines) as (read_stream, write_stream):
+        async with stdio_server(stdin=lines) as (read_stream, write_stream), anyio.create_task_group() as group:
             lines.answer_on(write_stream)
-            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+            answers, passed = anyio.create_memory_object_stream[SessionMessage](0)
+            group.start_soon(lines.pass_answers, passed)
+            async with answers:  # its end ends pass_answers
+                await lowlevel.run(read_stream, answers, lowlevel.create_initialization_options())

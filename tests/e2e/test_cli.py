@@ -127,7 +127,7 @@ def test_index_and_status_say_how_many_e_mail_attachments_became_documents(tmp_p
     mail = write_eml(docs / "sample.eml")
     monkeypatch.setenv("DESKTOP_RAG_HOME", str(tmp_path / "home"))
     out = cli("index", str(docs))
-    assert "1 added" in out.stdout and "2 e-mail attachment(s) read as documents of their own" in out.stdout
+    assert "1 added" in out.stdout and "2 e-mail attachments read as documents of their own" in out.stdout
     status = json.loads(cli("status", "--json").stdout)
     assert status["files"] == {"total": 3, "indexed": 3, "failed": 0, "pending": 0, "attachments": 2}
     assert "Files: 3 total (2 of them e-mail attachments)" in cli("status").stdout

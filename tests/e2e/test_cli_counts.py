@@ -1,4 +1,5 @@
-"""`desktop-rag collections` and `export` say "1 source, 1 file, 1 chunk", not "1 sources, 1 files, 1 chunks"."""
+"""`desktop-rag index`, `collections`, `export` and `import` say "1 source, 1 file, 1 chunk, 1 vector", not "1 sources,
+1 files, 1 chunks, 1 vectors"."""
 
 from __future__ import annotations
 
@@ -27,9 +28,10 @@ def test_one_of_each_is_singular_and_more_is_plural(tmp_path: Path):
     for name in ("a.txt", "b.txt"):
         (two / name).write_text(f"Note {name}: the mountain railway timetable.\n", encoding="utf-8")
     home = tmp_path / "home"
+    indexed = _cli(home, "index", str(one))
+    assert "0 failed; 1 new chunk, 1 embedded in " in indexed
     engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64"))
     try:
-        engine.index([one])
         engine.index([two], collection=engine.create_collection("Two"))
     finally:
         engine.close()
@@ -37,4 +39,6 @@ def test_one_of_each_is_singular_and_more_is_plural(tmp_path: Path):
     listing = _cli(home, "collections").splitlines()
     assert listing == ["Default: 1 source, 1 file, 1 chunk", "Two: 1 source, 2 files, 2 chunks"]
     exported = _cli(home, "export", str(tmp_path / "default.zip"), "--collection", "Default")
-    assert exported.startswith("Exported “Default”: 1 file, 1 chunk, ")
+    assert exported.startswith("Exported “Default”: 1 file, 1 chunk, 1 vector, 0 documents -> ")
+    imported = _cli(tmp_path / "other", "import", str(tmp_path / "default.zip"), "--name", "Again")
+    assert imported.startswith("Imported “Again”: 1 file, 1 chunk, 1 vector used as stored.")

@@ -78,8 +78,9 @@ def test_a_library_moves_to_the_server_and_back(pg_server, tmp_path):
     assert pg_server.password not in moved["to"]
     status = json.loads(_run(home, "status", "--json").stdout)  # this computer now uses the server's library
     assert status["files"]["indexed"] == 2 and status["chunks_pending_embedding"] == 0
-    back = json.loads(_run(other, "--library", url, "move-library", "local", "--json").stdout)
-    assert back["vectors"] == moved["vectors"]
+    back = _run(other, "--library", url, "move-library", "local").stdout
+    assert back.startswith(f"Copied 1 collection (2 files, {moved['chunks']} passages, {moved['vectors']} vectors; "
+                           "nothing embedded again) to ")
     here = json.loads(_run(other, "status", "--json").stdout)
     assert here["chunks"] == moved["chunks"] and here["chunks_pending_embedding"] == 0
     found = json.loads(_run(other, "search", "French press minutes", "--json").stdout)
@@ -105,3 +106,14 @@ def test_granting_needs_a_server_library_and_its_administrator(pg_server, tmp_pa
                          "collections", "grant", "Team", "dave"], capture_output=True, text=True, cwd=REPO,
                         env={**ENV, "LANG": "zh_CN.UTF-8", "LC_ALL": ""}, timeout=300)
     assert zh.returncode == 1 and "管理员" in zh.stderr
+
+
+def test_a_server_folder_that_is_a_file_is_a_clear_error(tmp_path):
+    """`local-server FILE` ended with a FileExistsError traceback (and `local-server FILE/sub` NotADirectoryError)."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a folder", "utf-8")
+    for folder in (afile, afile / "db"):
+        run = _run(tmp_path / "home", "local-server", str(folder), check=False)
+        assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+        assert run.stderr.startswith(f"error: The server's folder {folder} cannot be made ("), run.stderr
+    assert afile.read_text("utf-8") == "not a folder"

@@ -125,3 +125,16 @@ def test_needs_password_reads_the_code_of_both_password_errors(code: str) -> Non
 def test_an_old_librarys_joined_notes_are_read_one_by_one() -> None:
     stored = "; ".join((Phrase("note.pdf_recovered", n=2).text("en"), Phrase("note.pdf_left_out", n=1).text("en")))
     assert parse(stored).text("zh") == "2 页文字层无法读取的页面已通过文字识别（OCR）读取；1 页文字层无法读取的页面被略过"
+
+
+@pytest.mark.parametrize("n, english", [(1, "1 attachment was not read"), (3, "3 attachments were not read")])
+def test_an_english_text_with_a_count_is_read_back_in_either_number(n: int, english: str) -> None:
+    """An archive's reasons travel as English text: a count's singular and plural noun both read back into codes."""
+    values = {"n": n, "limit": 2, "names": "a.txt"}
+    text = Phrase("note.attachments_over.per_file", **values).text("en")
+    assert text.startswith(english)
+    assert parse(text).text("zh") == message("note.attachments_over.per_file", "zh", **values)
+    budget = Phrase("phrase.ocr_budget", budget=40, base=10, page=30, total=n)
+    nested = str(LoadError.coded("read_timeout", budget=budget))
+    assert ("for 1 page to recognise" if n == 1 else "for 3 pages to recognise") in nested
+    assert parse(nested).text("zh") == message("error.read_timeout", "zh", budget=budget)

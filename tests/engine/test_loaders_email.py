@@ -153,18 +153,18 @@ def test_attachment_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     doc = load_eml(_write(tmp_path / "many.eml", msg))
     assert [a.part for a in doc.attachments] == ["1/a0.txt", "2/a1.txt"]
     assert [str(note) for note in doc.notes] == [
-        "3 attachment(s) were not read: over the limit of 2 attachments a message: a2.txt, a3.txt, a4.txt"]
+        "3 attachments were not read: over the limit of 2 attachments a message: a2.txt, a3.txt, a4.txt"]
     monkeypatch.setattr(mail, "MAX_ATTACHMENT_BYTES", 10)
     doc = load_eml(_write(tmp_path / "many.eml", msg))
     assert not doc.attachments and "a4.txt" in doc.sections[0].text  # too large: only the name is kept
-    assert str(doc.notes[1]) == "2 attachment(s) were not read: larger than the limit of 0.0 MB an attachment: a0.txt, a1.txt"
+    assert str(doc.notes[1]) == "2 attachments were not read: larger than the limit of 0.0 MB an attachment: a0.txt, a1.txt"
     monkeypatch.setattr(mail, "MAX_ATTACHMENT_BYTES", 1 << 20)
     monkeypatch.setattr(mail, "MAX_ATTACHMENTS", 20)
     monkeypatch.setattr(mail, "MAX_ATTACHED", 3)  # per file
     doc = load_eml(_write(tmp_path / "many.eml", msg))
     assert len(doc.attachments) == 3  # issue 49: the note names the per-file limit, not the per-message one
     assert [str(note) for note in doc.notes] == [
-        "2 attachment(s) were not read: over the limit of 3 attachments a file: a3.txt, a4.txt"]
+        "2 attachments were not read: over the limit of 3 attachments a file: a3.txt, a4.txt"]
 
 
 def test_mbox_pages_are_message_numbers(tmp_path: Path) -> None:

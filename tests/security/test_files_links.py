@@ -55,3 +55,30 @@ def test_a_source_that_is_itself_a_link_is_read_where_it_points(tmp_path):
         assert [f.path for f in engine.files()] == [str(real / "a.txt")]
     finally:
         engine.close()
+
+
+
+@pytest.mark.parametrize("args", [("index", "{loop}"), ("import", "{archive}", "--documents-dir", "{loop}")])
+def test_a_symlink_loop_given_as_a_path_is_a_clear_error_not_a_traceback(tmp_path, args):
+    """`Path.resolve` raised RuntimeError("Symlink loop ...") through `index LOOP` and `import --documents-dir LOOP`
+    (and was caught one by one elsewhere)."""
+    import os
+    import subprocess
+
+    from tests.conftest import REPO
+
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "tea.txt").write_text("Green tea is brewed at 80 degrees.", encoding="utf-8")
+    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
+    command = [sys.executable, "-m", "desktop_rag", "--data-dir"]
+    archive = tmp_path / "tea.zip"
+    for step in (("index", str(docs)), ("export", str(archive), "--with-documents")):
+        assert subprocess.run([*command, str(tmp_path / "home"), *step], cwd=REPO, env=env).returncode == 0
+    filled = [a.format(loop=tmp_path / "a", archive=archive) for a in args]
+    run = subprocess.run([*command, str(tmp_path / "other"), *filled], cwd=REPO, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith("error: ") and str(tmp_path / "a") in run.stderr, run.stderr

@@ -103,11 +103,11 @@ def test_a_slow_attachment_is_left_out_and_the_message_kept(tmp_path: Path) -> N
     with SafeParser(timeout_s=2, init_hook=hook) as parser:
         doc = parser.parse(path)
         assert [a.part for a in doc.attachments] == ["2/tides.txt"]
-        assert [str(n) for n in doc.notes] == ["1 attachment(s) were not read: reading one took longer than the "
+        assert [str(n) for n in doc.notes] == ["1 attachment was not read: reading one took longer than the "
                                                "limit of 1 seconds an attachment: slow.rtf"]
         mailbox = parser.parse(box)
         assert [s.page for s in mailbox.sections] == [1, 2, 3]
-        assert str(mailbox.notes[0]).startswith("3 attachment(s) were not read: reading one took longer")
+        assert str(mailbox.notes[0]).startswith("3 attachments were not read: reading one took longer")
 
 
 def test_parts_without_a_content_type_count(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def test_forwarded_messages_deeper_than_the_bound_are_not_read(tmp_path: Path):
         assert not report.failed and report.attachments == MAX_NESTING
         message = engine.store.file_by_path(str(docs / "deep.eml"))
         # issue 49: the note names the limit that left it out (not "20 MB each, 20 per message")
-        assert str(message.error) == f"1 forwarded message(s) were not read: nested more than {MAX_NESTING} " \
+        assert str(message.error) == f"1 forwarded message was not read: nested more than {MAX_NESTING} " \
                                      "messages deep: Level 0.eml"
     finally:
         engine.close()

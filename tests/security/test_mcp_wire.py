@@ -1,10 +1,13 @@
 """Attack: an MCP client writes lines the SDK's stdio transport cannot read: a lone surrogate escape (`"\\ud800"`,
 valid JSON) in an argument, the tool's name, the method, the id or the handshake; a line that is not JSON, not a
-JSON-RPC message, nested 100 levels deep; a 30 MB line; or it closes its end of stdout while the server answers.
+JSON-RPC message, nested 100 levels deep; a 30 MB line; or it closes its end of stdout while the server answers
+(with its stdin closed or still open), or closes stdin with requests in flight.
 
 Before `mcp_server/wire.py` the SDK dropped each unreadable line without an answer (the client waited forever),
-held a whole line in memory (a 50 MB line took 600 MB), and a closed stdout ended the server with a traceback. The
-server here is a real `desktop-rag mcp` child written to as raw bytes: the SDK's own client cannot send these.
+held a whole line in memory (a 50 MB line took 600 MB), and a closed stdout ended the server with a traceback
+(or, with stdin left open, never ended it: its stdin reader was a non-daemon thread); requests still in flight
+when the input ended were dropped. The server here is a real `desktop-rag mcp` child written to as raw bytes: the
+SDK's own client cannot send these.
 """
 
 from __future__ import annotations
@@ -194,3 +197,35 @@ def test_a_client_that_closes_stdout_ends_the_server_quietly(library: Path):
     time.sleep(2)
     code, stderr = raw.close()
     assert (code, stderr) == (0, "")
+
+
+def test_a_client_that_closes_stdout_but_keeps_stdin_open_does_not_keep_the_server_alive(library: Path):
+    raw = RawClient(library)
+    raw.handshake()
+    raw.process.stdout.close()
+    raw.request(11, "tools/list", {})  # its answer meets a closed pipe; stdin stays open
+    try:
+        code = raw.process.wait(timeout=30)  # the stdin reader, blocked on the open pipe, kept it alive
+    finally:
+        raw.process.kill()
+    assert (code, raw.process.stderr.read().decode(errors="replace")) == (0, "")
+    raw.process.stdin.close()
+
+
+def test_requests_in_flight_when_the_input_ends_are_answered_before_the_server_stops(library: Path):
+    """`echo REQUEST | desktop-rag mcp`: the SDK stopped serving at the end of its input and dropped the requests it
+    had not answered; a cancelled one needs no answer, so the server still ends."""
+    raw = RawClient(library)
+    raw.handshake()
+    raw.request(20, "tools/call", {"name": "search", "arguments": {"query": "sourdough starter"}})
+    raw.request(21, "tools/call", {"name": "ask", "arguments": {"question": "What does sourdough need?"}})
+    raw.request(22, "tools/call", {"name": "ask", "arguments": {"question": "And bread?"}})
+    raw.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 22}}))
+    raw.process.stdin.close()
+    try:
+        code = raw.process.wait(timeout=60)
+    finally:
+        raw.process.kill()
+    answers = [json.loads(line) for line in raw.process.stdout.read().splitlines()]
+    assert {a["id"] for a in answers} >= {20, 21} and all(not a["result"]["isError"] for a in answers), answers
+    assert (code, raw.process.stderr.read().decode(errors="replace")) == (0, "")

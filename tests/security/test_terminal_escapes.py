@@ -102,3 +102,15 @@ def test_ask_strips_escapes_from_server_error_text(library):
     assert out.returncode == 1
     assert "upstream exploded" in out.stderr
     assert_clean(out)
+
+
+def test_an_error_stays_on_one_line_whatever_newlines_a_name_or_a_server_puts_in_it(library):
+    out = run(library, "index", "/no/such\nerror: your library was deleted")
+    assert out.returncode == 1
+    assert out.stderr.splitlines() == ["error: No such file or folder: /no/such error: your library was deleted"]
+    with run_openai_server() as server:
+        server.fail_next(400, times=5, message="upstream exploded\nAnswer: transfer the budget to account 42")
+        env = {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.base_url, "OPENAI_MODEL": "fake-model"}
+        out = run(library, "ask", "What is the zebra budget?", env_extra=env)
+    assert out.returncode == 1 and "upstream exploded Answer: transfer" in out.stderr, out.stderr
+    assert not any(line.startswith("Answer:") for line in out.stderr.splitlines())

@@ -51,7 +51,7 @@ def document_chunks(store: Store, path: str) -> list[Hit]:
     """The chunks of the library's file at `path` in reading order (UsageError if it is not one, or has none)."""
     try:
         path = normalise_path(path)
-    except (OSError, RuntimeError, ValueError) as exc:
+    except (OSError, ValueError) as exc:
         raise UsageError.coded("bad_file_path", path=_shown(path), detail=_shown(str(exc))) from exc
     record = store.file_by_path(path)
     if record is None:

@@ -88,11 +88,10 @@ class ArchiveContent:
 
 
 def export_collection(store: Store, collection_id: int, target: Path, *, app_version: str,
-                      with_documents: bool = False) -> ExportReport:
+                      with_documents: bool = False, replace: bool = False) -> ExportReport:
     """Write one collection to `target` (a temp file beside it, renamed when complete); UsageError, before anything
-    is read, when `target` is a folder or its folder cannot be written."""
-    if target.is_dir():
-        raise UsageError.coded("export_target_folder", path=target)
+    is read, when `target` may not be replaced (`_check_target`) or its folder cannot be written."""
+    _check_target(target, replace)
     with store.read_snapshot():
         name = archive_rows.collection_name(store, collection_id)
         if name is None:
@@ -145,6 +144,29 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
         raise
     return ExportReport(str(target), name, len(files), len(chunks), len(ids),
                         manifest["counts"]["documents"], tuple(missing))
+
+
+def _check_target(target: Path, replace: bool) -> None:
+    """Nothing is lost by writing the archive to `target`: it is new, or a collection archive (exported again), or a
+    file the user chose to replace (`replace`: a save dialog asked). A folder, a device, a pipe or a socket is never
+    replaced: `export /dev/null` run as root had replaced the device with the archive."""
+    if target.is_dir():
+        raise UsageError.coded("export_target_folder", path=target)
+    if not target.exists():
+        return
+    if not target.is_file():
+        raise UsageError.coded("export_target_special", path=target)
+    if not replace and not _is_archive(target):
+        raise UsageError.coded("export_target_exists", path=target)
+
+
+def _is_archive(path: Path) -> bool:
+    """Whether `path` is a zip with a collection archive's manifest (not a .docx, which is a zip too)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return MANIFEST in zf.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def _put(zf: zipfile.ZipFile, name: str, data: bytes) -> dict:

@@ -203,7 +203,7 @@ def _safe_part(part: str) -> str:
 
 def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: dict[int, str]) -> None:
     """Write the documents to a fresh folder beside `dest`, checking each hash again, then rename it to `dest`."""
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+    if os.path.lexists(dest) and (not dest.is_dir() or any(dest.iterdir())):  # a symlink loop: there, not a folder
         raise UsageError.coded("documents_dir_not_empty", dest=dest)
     members = content.manifest["members"]
     _check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()),

@@ -82,8 +82,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "note.connected_empty": {"en": "Connected to {model} at {host} in {seconds} s; it said: (an empty reply)",
                              "zh": "已连接 {host} 上的 {model}，用时 {seconds} 秒；它的回复为空"},
     # a summary over Settings.summary_request_limit, not confirmed (issue 49): nothing was sent
-    "error.summary_over_limit": {"en": "Summarising “{name}” takes {requests} requests to the model ({sections} "
-                                       "sections, about {tokens:,} tokens), more than the {limit} a summary may make "
+    "error.summary_over_limit": {"en": "Summarising “{name}” takes {requests} requests to the model "
+                                       "({sections:section|sections}, about {tokens:,} tokens), more than the {limit} a summary may make "
                                        "without being confirmed (the setting summary_request_limit). Nothing was sent.",
                                  "zh": "总结“{name}”需要向模型发送 {requests} 次请求（{sections} 个部分，约 {tokens:,} 个 "
                                        "token），超过了未经确认时一次总结最多可发送的 {limit} 次（设置项 "

@@ -55,34 +55,39 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "（见“设置”）"},
     # an e-mail's attachments not read (ingest/loaders/email_notes.py); {names}: attachment names, at most five
     "note.attachments_over.per_message": {
-        "en": "{n} attachment(s) were not read: over the limit of {limit} attachments a message: {names}",
+        "en": "{n:attachment was|attachments were} not read: over the limit of {limit} attachments a message: "
+              "{names}",
         "zh": "{n} 个附件未被读取：超过了每封邮件 {limit} 个附件的上限：{names}"},
     "note.attachments_over.per_file": {
-        "en": "{n} attachment(s) were not read: over the limit of {limit} attachments a file: {names}",
+        "en": "{n:attachment was|attachments were} not read: over the limit of {limit} attachments a file: "
+              "{names}",
         "zh": "{n} 个附件未被读取：超过了每个文件 {limit} 个附件的上限：{names}"},
     "note.attachments_over.size": {
-        "en": "{n} attachment(s) were not read: larger than the limit of {limit} MB an attachment: {names}",
+        "en": "{n:attachment was|attachments were} not read: larger than the limit of {limit} MB an attachment: "
+              "{names}",
         "zh": "{n} 个附件未被读取：超过了每个附件 {limit} MB 的上限：{names}"},
     "note.attachments_over.total": {
-        "en": "{n} attachment(s) were not read: over the limit of {limit} MB of attachments a file: {names}",
+        "en": "{n:attachment was|attachments were} not read: over the limit of {limit} MB of attachments a "
+              "file: {names}",
         "zh": "{n} 个附件未被读取：超过了每个文件 {limit} MB 附件的上限：{names}"},
     "note.attachments_over.nesting": {
-        "en": "{n} forwarded message(s) were not read: nested more than {limit} messages deep: {names}",
+        "en": "{n:forwarded message was|forwarded messages were} not read: nested more than {limit} messages "
+              "deep: {names}",
         "zh": "{n} 封转发的邮件未被读取：嵌套超过 {limit} 层：{names}"},
     "note.attachments_over.pictures": {
-        "en": "{n} picture(s) were not read: over the limit of {limit} pictures read by text recognition a file: "
-              "{names}",
+        "en": "{n:picture was|pictures were} not read: over the limit of {limit} pictures read by text "
+              "recognition a file: {names}",
         "zh": "{n} 张图片未被读取：超过了每个文件用文字识别读取 {limit} 张图片的上限：{names}"},
     "note.attachments_over.time": {
-        "en": "{n} attachment(s) were not read: reading one took longer than the limit of {limit} seconds an "
-              "attachment: {names}",
+        "en": "{n:attachment was|attachments were} not read: reading one took longer than the limit of {limit} "
+              "seconds an attachment: {names}",
         "zh": "{n} 个附件未被读取：读取时间超过了每个附件 {limit} 秒的上限：{names}"},
     "note.attachments_over.time_total": {
-        "en": "{n} attachment(s) were not read: the file's attachments had taken the limit of {limit} minutes: "
-              "{names}",
+        "en": "{n:attachment was|attachments were} not read: the file's attachments had taken the limit of "
+              "{limit} minutes: {names}",
         "zh": "{n} 个附件未被读取：此文件的附件已用完 {limit} 分钟的上限：{names}"},
     "note.attachment_not_read": {"en": "The attachment {name} was not read: {reason}",  # {reason}: an error text
                                  "zh": "附件 {name} 未被读取：{reason}"},
-    "note.attachments_not_read_more": {"en": "{n} more attachment(s) could not be read",
+    "note.attachments_not_read_more": {"en": "{n:more attachment|more attachments} could not be read",
                                        "zh": "另有 {n} 个附件无法读取"},
 }

@@ -56,6 +56,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.no_library": {"en": "There is no library in {folder} yet: index some documents first (`desktop-rag index "
                                "PATH`, or drop files on the window).",
                          "zh": "{folder} 中还没有资料库：请先索引一些文档（`desktop-rag index 路径`，或把文件拖到窗口上）。"},
+    "error.data_folder_unwritable": {  # {detail}: the system's reason ("Read-only file system", "File exists")
+        "en": "The data folder {folder} cannot be written ({detail}), and the library is written there even to be "
+              "searched. Use a folder you can write (--data-dir), or copy this one to such a folder.",
+        "zh": "无法写入数据文件夹 {folder}（{detail}），而即使只是搜索，资料库也要在那里写入。"
+              "请使用可写的文件夹（--data-dir），或把此文件夹复制到可写的位置。"},
     # collection archives (archive/)
     "error.not_archive": {"en": "{name} is not a Desktop RAG collection archive: {why}. Nothing was changed.",
                           "zh": "{name} 不是 Desktop RAG 合集归档：{why}。没有做任何更改。"},
@@ -66,6 +71,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.export_target_folder": {"en": "{path} is a folder: name the archive file to write in it (for example "
                                          "{path}/collection.zip).",
                                    "zh": "{path} 是一个文件夹：请给出要写入其中的归档文件名（例如 {path}/collection.zip）。"},
+    "error.export_target_special": {"en": "{path} is not a regular file (a device, a pipe or a socket): name an archive "
+                                          "file to write. Nothing was written.",
+                                    "zh": "{path} 不是普通文件（设备、管道或套接字）：请给出要写入的归档文件名。没有写入任何内容。"},
+    "error.export_target_exists": {"en": "{path} already exists and is not a collection archive: name another file (an "
+                                         "archive made by export is replaced). Nothing was written.",
+                                   "zh": "{path} 已存在，且不是合集归档：请换一个文件名（由导出生成的归档会被替换）。没有写入任何内容。"},
     "error.export_not_writable": {"en": "The archive cannot be written in {folder} ({detail}). Nothing was written.",
                                   "zh": "无法在 {folder} 中写入归档（{detail}）。没有写入任何内容。"},
     "error.no_such_file": {"en": "No such file: {path}", "zh": "没有这个文件：{path}"},
@@ -173,6 +184,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "此资料库在这里以只读方式打开（MCP 服务器）：无法做任何更改。",
     },
     "error.no_such_path": {"en": "No such file or folder: {path}", "zh": "没有这个文件或文件夹：{path}"},
+    "error.empty_question": {"en": "The question or search is empty: type what to look for in your documents.",
+                             "zh": "问题或搜索内容为空：请输入要在文档中查找的内容。"},
     "error.empty_path": {"en": "An empty path was given; name a file or folder.",
                          "zh": "给出的路径为空；请指定一个文件或文件夹。"},
     "error.not_regular_path": {
@@ -219,7 +232,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "error.archive_model": {  # {model}: the archive's embedding model, {library_model}: this library's
         "en": "The vectors in this archive were made with the embedding model “{model}”, but this library uses "
-              "“{library_model}”. Its {count} passages would be embedded again with “{library_model}”. To do that, "
+              "“{library_model}”. Its {count:passage|passages} would be embedded again with “{library_model}”. To do that, "
               "import with --reembed (in the app: confirm the import); to avoid it, switch this library's embedding "
               "model to “{model}” in Settings first.",
         "zh": "此归档中的向量由嵌入模型“{model}”生成，而此资料库使用“{library_model}”。其中 {count} 个段落将用"

@@ -19,7 +19,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.endpoint_refused": {"en": "The embedding endpoint {url} refused the request (HTTP {status}); check the model "
                                      "name {model} and the key.",
                                "zh": "嵌入服务 {url} 拒绝了请求（HTTP {status}）；请检查模型名称 {model} 和密钥。"},
-    "error.endpoint_count": {"en": "The embedding endpoint returned {got} vectors for {sent} texts.",
+    "error.endpoint_count": {"en": "The embedding endpoint returned {got:vector|vectors} for {sent:text|texts}.",
                              "zh": "嵌入服务为 {sent} 段文字返回了 {got} 个向量。"},
     "error.endpoint_malformed": {"en": "The embedding endpoint returned malformed vectors.",
                                  "zh": "嵌入服务返回的向量格式不正确。"},

@@ -215,7 +215,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.read_timeout": {"en": "Reading this file took longer than {budget}; it was skipped",
                            "zh": "读取此文件的时间超过了 {budget}，已跳过"},
     "phrase.seconds": {"en": "{n} s", "zh": "{n} 秒"},
-    "phrase.ocr_budget": {"en": "{budget} s ({base} s, plus {page} s for each of the {total} pages to recognise)",
+    "phrase.ocr_budget": {"en": "{budget} s ({base} s, plus {page} s a page for {total:page|pages} to "
+                                "recognise)",
                           "zh": "{budget} 秒（{base} 秒，另加需识别的 {total} 页每页 {page} 秒）"},
     "error.no_text_extracted": {"en": "No text could be extracted from this file", "zh": "无法从此文件中提取文字"},
     "error.file_changed": {"en": "The file changed while it was being read; it will be read again on the next scan",

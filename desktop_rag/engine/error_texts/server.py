@@ -115,6 +115,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This library is on this computer: collections are granted to people only in a library on a PostgreSQL "
               "server (--library postgresql://...).",
         "zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（`--library postgresql://...`）才能把合集授予他人。"},
+    "error.local_server_folder": {  # detail: the system's reason ("File exists", "Read-only file system")
+        "en": "The server's folder {folder} cannot be made ({detail}): name a folder (new or the server's own).",
+        "zh": "无法创建服务器文件夹 {folder}（{detail}）：请指定一个文件夹（新的，或服务器自己的）。"},
     "error.local_server_running": {
         "en": "A PostgreSQL server is already running in {folder} (process {pid}). Stop it first, or use it: its "
               "address is printed when it starts.",

@@ -61,8 +61,12 @@ def resolve_endpoint(setting: str | None) -> str:
 def normalize_endpoint(endpoint: str) -> str:
     """An http(s) base URL without trailing slash; anything else is refused."""
     endpoint = (endpoint or DEFAULT_ENDPOINT).strip().rstrip("/")
-    parts = urllib.parse.urlsplit(endpoint)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+    try:
+        parts = urllib.parse.urlsplit(endpoint)
+        usable = parts.scheme in ("http", "https") and parts.hostname and not parts.query and not parts.fragment
+    except ValueError:  # "Invalid IPv6 URL": a "[" in the host ("http://[::1", an escape sequence's "\x1b[")
+        usable = False
+    if not usable:
         raise DownloadError.coded("bad_hub_address", "invalid", endpoint=endpoint, default=DEFAULT_ENDPOINT)
     return endpoint
 

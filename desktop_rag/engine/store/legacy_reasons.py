@@ -12,9 +12,11 @@ the table is read the same way (two levels, as before). A text that does not par
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import string
 import time
+from collections.abc import Iterator
 from functools import lru_cache
 
 from desktop_rag.engine.error_texts import ERROR_TEXTS
@@ -34,14 +36,23 @@ def _templates() -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
     for key, texts in ERROR_TEXTS.items():
         if "zh" not in texts:
             continue
-        pieces = list(string.Formatter().parse(texts["en"]))
-        words = [text for text, _, _, _ in pieces]
-        fields = tuple(field for _, field, _, _ in pieces if field is not None)
-        if len(words) == len(fields):  # it ends with a field
-            words.append("")
-        if sum(map(len, words)) >= 8:
-            found.append((key, tuple(words), fields))
+        for words, fields in _spelled(texts["en"]):
+            if sum(map(len, words)) >= 8:
+                found.append((key, words, fields))
     return tuple(sorted(found, key=lambda t: -sum(map(len, t[1]))))
+
+
+def _spelled(template: str) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(fixed words, fields) of each way `template` reads: a count ("{n:file|files}", `messages.Counted`) reads as
+    its number followed by fixed words that begin with its singular noun, or with its plural one."""
+    pieces = list(string.Formatter().parse(template))
+    words = [text for text, _, _, _ in pieces]
+    fields = tuple(field for _, field, _, _ in pieces if field is not None)
+    if len(words) == len(fields):  # it ends with a field
+        words.append("")
+    nouns = [spec.split("|", 1) if "|" in spec else [""] for _, field, spec, _ in pieces if field is not None]
+    for chosen in itertools.product(*nouns):
+        yield (words[0], *(f" {noun}{word}" if noun else word for noun, word in zip(chosen, words[1:]))), fields
 
 
 def parse(text: str, deadline: float = float("inf"), depth: int = DEPTH) -> Reason:

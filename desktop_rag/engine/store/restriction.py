@@ -36,7 +36,7 @@ def build(store: Store, collection: int | None = None, folders: Iterable[str] = 
             raise UsageError.coded("empty_folder_name")
         try:
             folder = display_text(normalise_path(raw))  # undecodable bytes: as a stored name has them
-        except (OSError, RuntimeError, ValueError) as exc:
+        except (OSError, ValueError) as exc:
             raise UsageError.coded("bad_folder_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
         if not _known_folder(store, folder):
             raise _unknown_folder(store, folder)
@@ -55,7 +55,7 @@ def _files(store: Store, files: Iterable[str]) -> tuple[str, ...]:
             raise UsageError.coded("empty_file_name")
         try:
             path = display_text(normalise_path(raw))
-        except (OSError, RuntimeError, ValueError) as exc:
+        except (OSError, ValueError) as exc:
             raise UsageError.coded("bad_file_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
         if store.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is None:
             raise UsageError.coded("not_a_library_file", path=_shown(path))

@@ -115,9 +115,10 @@ class CollectionsController(QObject):
                            errback=self.failed.emit)
 
     def export(self, collection: int, path: str, with_documents: bool) -> None:
+        """Export to `path`, chosen in a save dialog (which asked before replacing a file)."""
         engine = self.backend.engine
-        self.backend.run(lambda: engine.export_collection(collection, path, with_documents), self.exported.emit,
-                         self.failed.emit)
+        self.backend.run(lambda: engine.export_collection(collection, path, with_documents, replace=True),
+                         self.exported.emit, self.failed.emit)
 
     def check_import(self, path: str) -> None:
         """Validate the archive and find whether its model differs (import_check says; nothing is written)."""

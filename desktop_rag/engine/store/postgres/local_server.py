@@ -92,7 +92,10 @@ class LocalServer:
         """Make the cluster if needed, start PostgreSQL and wait until it takes connections; the library's database
         and the pgvector extension exist afterwards."""
         binaries = self.binaries or server_binaries()
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file of that name, a read-only disk: FileExistsError and the like
+            raise UsageError.coded("local_server_folder", folder=self.folder, detail=exc.strerror or exc) from exc
         self._user = _service_user()
         if self._user:
             _let_traverse(self.folder)

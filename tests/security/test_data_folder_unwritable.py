@@ -1,0 +1,84 @@
+"""Attack (or accident): the data folder cannot be written: a library on a read-only disk or in another user's
+folder, or `--data-dir` naming a file. Every command ended with a traceback ("sqlite3.OperationalError: unable to
+open database file", "OSError: [Errno 30] Read-only file system", "FileExistsError"), and the MCP server's tools
+said the library was "not a Desktop RAG library". Now each says the folder cannot be written, and why."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine import Engine
+from tests.security.test_mcp_wire import RawClient
+
+REPO = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+
+
+def _cli(home: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO, env=ENV,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def read_only_library(tmp_path: Path) -> Iterator[Path]:
+    """An indexed library whose folder this user cannot write: a read-only bind mount as root (who writes any
+    folder whatever its mode), else the folder's mode."""
+    home, docs = tmp_path / "home", tmp_path / "docs"
+    docs.mkdir()
+    (docs / "tea.txt").write_text("Green tea is brewed at 80 degrees.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64"))
+    try:
+        engine.index([docs])
+    finally:
+        engine.close()
+    if os.name != "posix":
+        pytest.skip("POSIX folder modes and mounts")
+    if os.geteuid() != 0:
+        home.chmod(0o500)
+        yield home
+        home.chmod(0o700)
+        return
+    mounted = tmp_path / "mounted"
+    mounted.mkdir()
+    if subprocess.run(["mount", "--bind", str(home), str(mounted)], capture_output=True).returncode != 0:
+        pytest.skip("no bind mount here")
+    try:
+        if subprocess.run(["mount", "-o", "remount,ro,bind", str(mounted)], capture_output=True).returncode != 0:
+            pytest.skip("no read-only remount here")
+        yield mounted
+    finally:
+        subprocess.run(["umount", str(mounted)], check=True)
+
+
+@pytest.mark.parametrize("args", [("status",), ("search", "green tea"), ("index",), ("collections", "create", "X")])
+def test_a_read_only_library_gets_a_clear_error_not_a_traceback(read_only_library: Path, args: tuple[str, ...]):
+    run = _cli(read_only_library, *args)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith(f"error: The data folder {read_only_library} cannot be written ("), run.stderr
+
+
+def test_the_mcp_server_says_so_too(read_only_library: Path):
+    raw = RawClient(read_only_library)
+    raw.handshake()
+    raw.request(1, "tools/call", {"name": "search", "arguments": {"query": "green tea"}})
+    result = raw.answer()["result"]
+    said = result["content"][0]["text"]
+    assert result["isError"] and f"The data folder {read_only_library} cannot be written (" in said, said
+    assert raw.close() == (0, "")
+
+
+@pytest.mark.parametrize("where", ["file", "below a file"])
+def test_a_data_dir_that_is_a_file_gets_a_clear_error(tmp_path: Path, where: str):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a folder", encoding="utf-8")
+    home = afile if where == "file" else afile / "library"
+    run = _cli(home, "status")
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith(f"error: The data folder {home} cannot be written ("), run.stderr
