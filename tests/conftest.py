@@ -26,7 +26,11 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("DESKTOP_RAG_HOME", str(home))
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
-        monkeypatch.delenv(name, raising=False)
+        # set first so that the teardown removes it again: a key the app itself set during the test (Settings saves
+        # it into the process's environment) leaked into every later test and module fixture (an MCP child then
+        # called api.openai.com); a bare delenv of an absent variable records nothing to undo
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     yield home
 
 
