@@ -254,8 +254,9 @@ def _start_logging(args: argparse.Namespace) -> None:
 
 def _launch_gui(args: argparse.Namespace) -> int:
     from desktop_rag.config import load_settings
+    from desktop_rag.engine import writable_paths
 
-    paths = resolve_paths(args.data_dir).ensure()
+    paths = writable_paths(resolve_paths(args.data_dir))  # a folder that cannot be written: an error line, as below
     if sys.platform.startswith("linux") and not _has_display():
         print("No display found, so the window cannot open. Running the headless demo on the sample "
               "documents instead (the same as `desktop-rag demo`).\n", file=sys.stderr)

@@ -42,7 +42,7 @@ class Engine:
 
     def __init__(self, paths: AppPaths, settings: Settings | None = None, read_only: bool = False,
                  library: str | None = None) -> None:
-        self.paths = _writable(paths)
+        self.paths = writable_paths(paths)
         self.read_only = read_only  # the MCP server: nothing written (SQLite opened mode=ro, no cache, no lock)
         settings = settings or load_settings(paths)
         self._backend = open_backend(library_location(library, settings), self.paths, read_only)
@@ -388,7 +388,7 @@ def _asked_text(text: str) -> str:
     return valid_text(text)
 
 
-def _writable(paths: AppPaths) -> AppPaths:
+def writable_paths(paths: AppPaths) -> AppPaths:
     """The data folders, made if need be: one that cannot be made or written (a read-only disk, another user's
     folder, a file of that name) is a clear error here; SQLite failed later, vaguely ("unable to open database
     file"), for a reader too (its WAL index is a file beside the library)."""
@@ -399,5 +399,5 @@ def _writable(paths: AppPaths) -> AppPaths:
         raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=exc.strerror or exc) from exc
 
 
-__all__ = ["Engine", "SearchHits", "open_engine"]
+__all__ = ["Engine", "SearchHits", "open_engine", "writable_paths"]
 

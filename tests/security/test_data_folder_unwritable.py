@@ -75,10 +75,11 @@ def test_the_mcp_server_says_so_too(read_only_library: Path):
 
 
 @pytest.mark.parametrize("where", ["file", "below a file"])
-def test_a_data_dir_that_is_a_file_gets_a_clear_error(tmp_path: Path, where: str):
+@pytest.mark.parametrize("args", [("status",), ()])  # () starts the window
+def test_a_data_dir_that_is_a_file_gets_a_clear_error(tmp_path: Path, where: str, args: tuple[str, ...]):
     afile = tmp_path / "notes.txt"
     afile.write_text("not a folder", encoding="utf-8")
     home = afile if where == "file" else afile / "library"
-    run = _cli(home, "status")
+    run = _cli(home, *args)
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.startswith(f"error: The data folder {home} cannot be written ("), run.stderr
