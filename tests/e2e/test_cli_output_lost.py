@@ -7,35 +7,17 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import Engine
-
-REPO = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+from tests.support.hash_cli import indexed_home, run_cli
 
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("output-lost")
-    (root / "docs").mkdir()
-    for n in range(30):
-        (root / "docs" / f"tea{n}.txt").write_text(f"Green tea number {n} is brewed at 80 degrees.\n", "utf-8")
-    engine = Engine(resolve_paths(root / "home"), Settings(embedding_model="hash:64"))
-    try:
-        engine.index([root / "docs"])
-    finally:
-        engine.close()
-    return root / "home"
-
-
-def _command(home: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args]
+    documents = {f"tea{n}.txt": f"Green tea number {n} is brewed at 80 degrees.\n" for n in range(30)}
+    return indexed_home(tmp_path_factory.mktemp("output-lost"), documents)
 
 
 @pytest.mark.parametrize("args", [("search", "green tea", "-k", "30"), ("status", "--json"), ("ask", "green tea?")])
@@ -43,8 +25,7 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(home: Path, args
     read, write = os.pipe()
     os.close(read)  # the reader is gone before the first line
     try:
-        run = subprocess.run(_command(home, *args), stdout=write, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                             env=ENV, timeout=300)
+        run = run_cli(home, *args, stdout=write)
     finally:
         os.close(write)
     assert (run.returncode, run.stderr) == (141, "")
@@ -54,7 +35,6 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(home: Path, args
                     reason="no /dev/full")
 def test_output_on_a_full_disk_is_said_in_one_line(home: Path):
     with open("/dev/full", "w") as full:
-        run = subprocess.run(_command(home, "search", "green tea", "--json"), stdout=full, stderr=subprocess.PIPE,
-                             text=True, cwd=REPO, env=ENV, timeout=300)
+        run = run_cli(home, "search", "green tea", "--json", stdout=full)
     assert run.returncode == 1
     assert run.stderr.splitlines() == ["error: the output could not be written (No space left on device)"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,14 +15,8 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from tests.security.test_mcp_wire import RawClient
+from tests.support.hash_cli import run_cli
 
-REPO = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
-
-
-def _cli(home: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO, env=ENV,
-                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture
@@ -59,7 +52,7 @@ def read_only_library(tmp_path: Path) -> Iterator[Path]:
 
 @pytest.mark.parametrize("args", [("status",), ("search", "green tea"), ("index",), ("collections", "create", "X")])
 def test_a_read_only_library_gets_a_clear_error_not_a_traceback(read_only_library: Path, args: tuple[str, ...]):
-    run = _cli(read_only_library, *args)
+    run = run_cli(read_only_library, *args)
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.startswith(f"error: The data folder {read_only_library} cannot be written ("), run.stderr
 
@@ -80,6 +73,6 @@ def test_a_data_dir_that_is_a_file_gets_a_clear_error(tmp_path: Path, where: str
     afile = tmp_path / "notes.txt"
     afile.write_text("not a folder", encoding="utf-8")
     home = afile if where == "file" else afile / "library"
-    run = _cli(home, *args)
+    run = run_cli(home, *args)
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.startswith(f"error: The data folder {home} cannot be written ("), run.stderr

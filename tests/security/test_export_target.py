@@ -7,34 +7,22 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.config import resolve_paths
 from desktop_rag.engine import Engine, UsageError
-
-REPO = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+from tests.support.hash_cli import indexed_home, run_cli
 
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("export-target")
-    (root / "docs").mkdir()
-    (root / "docs" / "tea.txt").write_text("Green tea is brewed at 80 degrees.\n", encoding="utf-8")
-    engine = Engine(resolve_paths(root / "home"), Settings(embedding_model="hash:64"))
-    try:
-        engine.index([root / "docs"])
-    finally:
-        engine.close()
-    return root / "home"
+    return indexed_home(tmp_path_factory.mktemp("export-target"), {"tea.txt": "Green tea is brewed at 80 degrees.\n"})
 
 
 def _export(home: Path, target: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "export", str(target)],
-                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=300)
+    return run_cli(home, "export", str(target))
 
 
 def test_a_file_that_is_not_an_archive_is_kept(home: Path, tmp_path: Path):

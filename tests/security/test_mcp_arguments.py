@@ -10,22 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import Engine
 from tests.security.test_mcp_wire import RawClient
+from tests.support.hash_cli import indexed_home
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mcp-arguments")
-    (root / "docs").mkdir()
-    (root / "docs" / "tea.txt").write_text("Green tea\n\nGreen tea is brewed at 80 degrees.\n", encoding="utf-8")
-    engine = Engine(resolve_paths(root / "data"), Settings(embedding_model="hash:64"))
-    try:
-        engine.index([root / "docs"])
-    finally:
-        engine.close()
-    raw = RawClient(root / "data")
+    home = indexed_home(tmp_path_factory.mktemp("mcp-arguments"), {"tea.txt": "Green tea\n\nGreen tea is brewed at 80 degrees.\n"})
+    raw = RawClient(home)
     raw.handshake()
     yield raw
     assert raw.close() == (0, "")

@@ -1,0 +1,34 @@
+"""The command line as a child process over a small library embedded with the hashing model: for tests of what a
+command says and writes, not of meaning."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine import Engine
+
+REPO = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+
+
+def indexed_home(root: Path, documents: dict[str, str], home: str = "home") -> Path:
+    """`root / home`: a library of `documents` (file name -> text, written to `root / "docs"`), indexed."""
+    (root / "docs").mkdir()
+    for name, text in documents.items():
+        (root / "docs" / name).write_text(text, encoding="utf-8")
+    engine = Engine(resolve_paths(root / home), Settings(embedding_model="hash:64"))
+    try:
+        engine.index([root / "docs"])
+    finally:
+        engine.close()
+    return root / home
+
+
+def run_cli(home: Path, *args: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """`desktop-rag --data-dir HOME ARGS...`, its stderr (and, unless given elsewhere, its stdout) as text."""
+    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO, env=ENV,
+                          stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300)
