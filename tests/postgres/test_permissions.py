@@ -40,16 +40,24 @@ def _alice(pg_server, database: str, tmp_path: Path, settings: Settings = FAST) 
                   library=pg_server.url(database, "alice", "alice-password-1"))
 
 
-def _library_with_home(pg_server, tmp_path: Path, name: str) -> tuple[str, Engine]:
-    """A new library: its administrator's engine, "Home" indexed (a diary, granted to no one) and an empty "Work"
-    granted to alice."""
+def _library_with_home(pg_server, tmp_path: Path, name: str, home: Path | None = None) -> tuple[str, Engine]:
+    """A new library: its administrator's engine, "Home" indexed (`home`, else a diary; granted to no one) and an
+    empty "Work" granted to alice."""
     database = pg_server.new_database(name)
     pg_server.role("alice", "alice-password-1")
     admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
-    admin.index([_write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")],
-                collection=admin.create_collection("Home"))
+    home = home or _write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")
+    admin.index([home], collection=admin.create_collection("Home"))
     admin.library.grant(admin.create_collection("Work"), "alice")
     return database, admin
+
+
+def _tea_home(tmp_path: Path) -> Path:
+    """A home folder holding one Chinese document."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "茶.txt").write_text("绿茶的水温一般在八十度左右，开水会把茶叶烫坏。", "utf-8")
+    return home
 
 
 @pytest.fixture(scope="module")
@@ -446,18 +454,10 @@ def test_a_member_does_not_record_the_librarys_languages_from_its_own_collection
     administrator's search would then lose its Chinese handling until new Chinese text came)."""
     from desktop_rag.engine.store.languages import library_has_cjk
 
-    database = pg_server.new_database("languages")
-    pg_server.role("alice", "alice-password-1")
-    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    database, admin = _library_with_home(pg_server, tmp_path, "languages", _tea_home(tmp_path))
     alice = None
     try:
-        home = tmp_path / "home"
-        home.mkdir()
-        (home / "茶.txt").write_text("绿茶的水温一般在八十度左右，开水会把茶叶烫坏。", "utf-8")
-        admin.index([home], collection=admin.create_collection("Home"))
-        admin.index([_write(tmp_path / "work", ["plan.txt"], "Work code W-17.")],
-                    collection=admin.create_collection("Work"))
-        admin.library.grant(admin.collection_id("Work"), "alice")
+        admin.index([_write(tmp_path / "work", ["plan.txt"], "Work code W-17.")], collection=admin.collection_id("Work"))
         admin.store.delete_meta("has_cjk")  # not known yet (as in a library whose flags were reset)
         alice = _alice(pg_server, database, tmp_path)
         assert not library_has_cjk(alice.store)  # what it can see holds none
@@ -479,17 +479,11 @@ def test_a_member_may_turn_a_language_on_never_off_and_writes_only_its_own_sourc
 
     from desktop_rag.engine.store.languages import library_has_cjk
 
-    database = pg_server.new_database("flags")
-    pg_server.role("alice", "alice-password-1")
-    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    home = _tea_home(tmp_path)
+    (home / "photos.key").write_bytes(b"not supported")
+    database, admin = _library_with_home(pg_server, tmp_path, "flags", home)
     alice = None
     try:
-        home = tmp_path / "home"
-        home.mkdir()
-        (home / "茶.txt").write_text("绿茶的水温一般在八十度左右，开水会把茶叶烫坏。", "utf-8")
-        (home / "photos.key").write_bytes(b"not supported")
-        admin.index([home], collection=admin.create_collection("Home"))
-        admin.library.grant(admin.create_collection("Work"), "alice")
         alice = _alice(pg_server, database, tmp_path)
         work = _write(tmp_path / "work", ["plan.txt"], "Work code W-17.")
         (work / "slides.key").write_bytes(b"not supported")
