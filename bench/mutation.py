@@ -114,6 +114,9 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "question_bound": (["desktop_rag.engine.search.question.x_searched_text__mutmut_*",
                         "desktop_rag.engine.search.question.x_plain__mutmut_*"],
                        ["tests/engine/test_long_question.py", "tests/engine/test_search_question.py"]),
+    # with a model, a sentence of another document follows the lead only nearer it (issue 50, seventh session)
+    "follow_margin": (["desktop_rag.engine.answer.selection.x__follow_margin__mutmut_*"],
+                      ["tests/engine/test_selection_rules.py"]),
     # an archive goes into the empty collection of its name; one holding sources is never touched
     "import_target": (["desktop_rag.engine.archive.importer.x_import_content__mutmut_*",
                        "desktop_rag.engine.store.archive_rows.x_insert_collection__mutmut_*"],
