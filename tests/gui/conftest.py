@@ -29,6 +29,16 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _english_interface() -> Iterator[None]:
+    """Every GUI test starts in the English interface and leaves it so, whatever language it switched to."""
+    from desktop_rag.gui import i18n
+
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
 @pytest.fixture
 def llm_server() -> Iterator[FakeOpenAIServer]:
     with run_openai_server() as server:

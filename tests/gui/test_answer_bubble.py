@@ -4,7 +4,6 @@ language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 from PySide6.QtGui import QTextDocument
@@ -13,12 +12,6 @@ from desktop_rag.engine import STOPPED, Hit, Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import Message
 from desktop_rag.gui.views.message_widget import RENDER_MS, MessageWidget
-
-
-@pytest.fixture
-def language() -> Iterator:
-    yield i18n.set_language
-    i18n.set_language("en")
 
 
 def _passages(count: int) -> tuple[tuple[int, Hit], ...]:
@@ -71,9 +64,9 @@ def test_an_answer_ended_without_text_shows_only_its_notice(qtbot):
     qtbot.waitUntil(lambda: thinking.browser.toPlainText() == "Searching your library…" and thinking.browser.isVisible())
 
 
-def test_the_stopped_notice_follows_the_interface_language(qtbot, language):
-    language("zh")
+def test_the_stopped_notice_follows_the_interface_language(qtbot):
+    i18n.set_language("zh")
     widget = _bubble(qtbot, Message("assistant", "Half", _passages(1), notice=STOPPED))
     assert widget.notice_label.text() == "已停止。"
-    language("en")
+    i18n.set_language("en")
     assert widget.notice_label.text() == "Stopped."

@@ -85,8 +85,5 @@ def test_clear_stored_answers_in_settings_and_turning_reuse_off_empty_the_cache(
     wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: stored() == 0, timeout=10_000)  # applied on the index worker
     i18n.set_language("zh")
-    try:
-        assert i18n.tr("settings.clear_answers") == "清除已保存的回答"
-        assert i18n.tr("settings.answers_cleared", count=3) == "已删除已保存的回答：3 条。"
-    finally:
-        i18n.set_language("en")
+    assert i18n.tr("settings.clear_answers") == "清除已保存的回答"
+    assert i18n.tr("settings.answers_cleared", count=3) == "已删除已保存的回答：3 条。"

@@ -4,7 +4,6 @@ inside itself, so no bubble is wider than the view (its right edge was cut off);
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QPoint
@@ -17,12 +16,6 @@ from desktop_rag.gui.views.chat_panel import MessageListView
 
 URL = "https://example.com/" + "very-long-path-" * 12 + "end"
 CHINESE = "绿茶适合用八十度左右的水冲泡不要用沸水否则会苦" * 8
-
-
-@pytest.fixture
-def language() -> Iterator:
-    yield i18n.set_language
-    i18n.set_language("en")
 
 
 def _conversation() -> ChatModel:
@@ -45,8 +38,8 @@ def _outside(view: MessageListView) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_bubbles_never_reach_past_a_narrow_view_and_fill_a_wide_one(qtbot, language, lang):
-    language(lang)
+def test_bubbles_never_reach_past_a_narrow_view_and_fill_a_wide_one(qtbot, lang):
+    i18n.set_language(lang)
     view = MessageListView(_conversation())
     qtbot.addWidget(view)
     view.show()

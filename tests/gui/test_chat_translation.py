@@ -43,7 +43,6 @@ def _oracle(server) -> None:
 def test_the_translation_is_shown_small_under_the_question(make_window, qtbot, llm_server, monkeypatch, docs):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     _oracle(llm_server)
-    i18n.set_language("en")
     window = make_window(llm_settings(llm_server))
     add_and_wait(qtbot, window, [str(docs)])
     question, bubble = _ask(qtbot, window, QUESTION)
@@ -54,7 +53,6 @@ def test_the_translation_is_shown_small_under_the_question(make_window, qtbot, l
     assert _translation_calls(llm_server) == 1  # one extra round trip
     i18n.set_language("zh")
     assert bubble.translation_label.text() == f"也以中文检索：{TRANSLATION}"
-    i18n.set_language("en")
 
 
 def test_no_call_and_no_line_when_the_library_holds_only_the_questions_language(

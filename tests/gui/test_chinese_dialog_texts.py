@@ -3,7 +3,6 @@ Qt's standard buttons (OK, Cancel, Yes, No, Close), whose translations Qt ships 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
@@ -16,10 +15,8 @@ from desktop_rag.gui.views.settings_dialog import SettingsDialog
 
 
 @pytest.fixture
-def chinese() -> Iterator[None]:
+def chinese() -> None:
     i18n.set_language("zh")
-    yield
-    i18n.set_language("en")
 
 
 def test_the_providers_are_named_in_the_interface_language(qtbot, chinese) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import string
 import sys
-from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QObject, Qt, Signal
@@ -23,10 +22,8 @@ from tests.support.english import english_sentence
 
 
 @pytest.fixture(autouse=True)
-def chinese() -> Iterator[None]:
+def chinese() -> None:
     i18n.set_language("zh")
-    yield
-    i18n.set_language("en")
 
 
 def _sample_values(text: str) -> dict[str, str]:

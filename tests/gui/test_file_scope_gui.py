@@ -49,11 +49,9 @@ def test_ask_this_document_from_the_library_and_the_viewer(make_window, qtbot, t
         message, _ = _ask(qtbot, window, question)
         assert message.sources and {h.path for _, h in message.sources} == {target}
     i18n.set_language("zh")
-    try:
-        assert scope.label.text() == "提问范围：notes.md"
-        assert menu.build(target).actions()[0].text() == "就此文档提问"
-    finally:
-        i18n.set_language("en")
+    assert scope.label.text() == "提问范围：notes.md"
+    assert menu.build(target).actions()[0].text() == "就此文档提问"
+    i18n.set_language("en")
     grab = window.grab()
     assert grab.save(str(tmp_path / "file-scope.png"))
 

@@ -16,8 +16,7 @@ from desktop_rag.gui.views.library_panel import LibraryPanel
 @pytest.fixture(params=["en", "zh"])
 def language(request):
     i18n.set_language(request.param)
-    yield request.param
-    i18n.set_language("en")
+    return request.param
 
 
 def documents_patterns(dialog_filter: str) -> set[str]:

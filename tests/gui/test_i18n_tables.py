@@ -12,26 +12,21 @@ def test_collection_bar_and_asking_in_follow_the_language(make_window, qtbot):
     bar = window.collection_bar
     qtbot.waitUntil(lambda: bar.combo.count() == 2, timeout=10_000)  # "All collections", "Default"
     assert bar.combo.itemText(0) == "All collections" and bar.actions["new"].text() == "New collection…"
-    try:
-        i18n.set_language("zh")
-        assert bar.combo.itemText(0) == "全部知识库" and bar.combo.itemText(1) == "Default"
-        assert bar.actions["new"].text() == "新建知识库…" and bar.actions["export_docs"].text() == "连同文档导出…"
-        assert bar.menu_button.toolTip() == "知识库"
-        assert window.asking_in.text() == "提问范围：全部知识库"
-    finally:
-        i18n.set_language("en")
+    i18n.set_language("zh")
+    assert bar.combo.itemText(0) == "全部知识库" and bar.combo.itemText(1) == "Default"
+    assert bar.actions["new"].text() == "新建知识库…" and bar.actions["export_docs"].text() == "连同文档导出…"
+    assert bar.menu_button.toolTip() == "知识库"
+    assert window.asking_in.text() == "提问范围：全部知识库"
+    i18n.set_language("en")
     assert bar.combo.itemText(0) == "All collections" and window.asking_in.text() == "Asking in: All collections"
     wait_idle(qtbot, window)
 
 
 def test_viewer_texts_come_from_the_one_table_and_follow_the_language(qtbot):
-    i18n.set_language("en")
     viewer = ViewerWindow()
     qtbot.addWidget(viewer)
     assert viewer.next_button.text() == i18n.tr("viewer.next_passage") == "Next passage ▶"
-    try:
-        i18n.set_language("zh")
-        assert viewer.next_button.text() == "下一段 ▶" and viewer.find_edit.placeholderText() == "在文档中查找…"
-    finally:
-        i18n.set_language("en")
+    i18n.set_language("zh")
+    assert viewer.next_button.text() == "下一段 ▶" and viewer.find_edit.placeholderText() == "在文档中查找…"
+    i18n.set_language("en")
     assert viewer.next_button.text() == "Next passage ▶"

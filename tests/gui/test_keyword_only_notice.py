@@ -107,12 +107,10 @@ def test_keyword_only_extractive_answer_says_so_until_the_index_is_loaded(make_w
         notice = _notice(window)
         assert f"{LOADING_EN} ({passages} passages): this answer used keyword matches only." in notice, notice
         assert "No language model is configured" in notice  # the same one notice still says it is extractive
-        try:
-            i18n.set_language("zh")  # the notice follows the interface language
-            assert f"{LOADING_ZH}（{passages} 个段落）" in _notice(window)
-            assert window.model_label.text().startswith("正在加载检索索引")
-        finally:
-            i18n.set_language("en")
+        i18n.set_language("zh")  # the notice follows the interface language
+        assert f"{LOADING_ZH}（{passages} 个段落）" in _notice(window)
+        assert window.model_label.text().startswith("正在加载检索索引")
+        i18n.set_language("en")
 
         _check_loading_then_ready(qtbot, window, passages)
         window.chat.new_conversation()

@@ -82,10 +82,8 @@ def test_add_folder_indexes_and_shows_states(make_window, qtbot, tmp_path):
     totals = window.library_panel.totals
     assert totals.text() == f"1 source · 6 files · {status.chunks} chunks · 2 failed"  # one source, not "1 sources"
     i18n.set_language("zh")
-    try:
-        assert totals.text() == f"1 个来源 · 6 个文件 · {status.chunks} 个片段 · 2 个失败"
-    finally:
-        i18n.set_language("en")
+    assert totals.text() == f"1 个来源 · 6 个文件 · {status.chunks} 个片段 · 2 个失败"
+    i18n.set_language("en")
     assert (status.files_indexed, status.files_failed, status.files_pending) == (4, 2, 0)
     assert "4" in window.index_label.text() and "2" in window.index_label.text()
 

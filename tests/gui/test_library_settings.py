@@ -63,12 +63,6 @@ def memory_keyring():
     keyring.set_keyring(before)
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    yield
-    i18n.set_language("en")
-
-
 def _open_settings(window):
     window.settings_flow.open()
     return window.settings_flow.dialog

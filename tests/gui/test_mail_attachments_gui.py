@@ -41,16 +41,13 @@ def mail_window(make_window, qtbot, tmp_path):
 def test_attachments_are_listed_under_their_message(qtbot, mail_window, language):
     window, mail, report = mail_window
     i18n.set_language(language)
-    try:
-        assert _names(window.library_model) == ["docs", "sample.eml", "↳ 纪要.docx", "↳ shuttle.pdf"]
-        tip = window.library_model.index(3, COL_NAME).data(0x03)  # ToolTipRole
-        assert attachment_path(str(mail), "2/shuttle.pdf") in tip
-        assert ("上方邮件的附件" if language == "zh" else "An attachment of the e-mail above") in tip
-        text = window._finished_text(report)
-        assert ("2 个邮件附件作为独立文档读取" if language == "zh" else
-                "2 e-mail attachments read as documents of their own") in text
-    finally:
-        i18n.set_language("en")
+    assert _names(window.library_model) == ["docs", "sample.eml", "↳ 纪要.docx", "↳ shuttle.pdf"]
+    tip = window.library_model.index(3, COL_NAME).data(0x03)  # ToolTipRole
+    assert attachment_path(str(mail), "2/shuttle.pdf") in tip
+    assert ("上方邮件的附件" if language == "zh" else "An attachment of the e-mail above") in tip
+    text = window._finished_text(report)
+    assert ("2 个邮件附件作为独立文档读取" if language == "zh" else
+            "2 e-mail attachments read as documents of their own") in text
 
 
 def test_the_viewer_shows_an_attachment_read_from_its_message(qtbot, mail_window, monkeypatch):

@@ -25,11 +25,6 @@ def hub():
         yield server
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    i18n.set_language("en")
-
-
 def _dialog(qtbot, data_dir: Path, endpoint: str) -> ModelDownloadDialog:
     """The dialog, its downloads run by the controller that serves it (as SettingsFlow does)."""
     dialog = ModelDownloadDialog(data_dir, endpoint)

@@ -42,10 +42,8 @@ def test_removing_a_folder_updates_the_summary_and_the_sources(make_window, qtbo
     assert "no longer in the library" in window.sources_model.index(gone, COL_FILE).data(Qt.ItemDataRole.ToolTipRole)
     assert window.sources_model.index(gone, COL_FILE).data(Qt.ItemDataRole.ForegroundRole) is not None
 
-    try:
-        i18n.set_language("zh")
-        assert window.library_panel.progress_label.text() == f"已从资料库中移除：{first}"
-        assert window.sources_model.index(gone, COL_FILE).data().endswith("（已移除）")
-    finally:
-        i18n.set_language("en")
+    i18n.set_language("zh")
+    assert window.library_panel.progress_label.text() == f"已从资料库中移除：{first}"
+    assert window.sources_model.index(gone, COL_FILE).data().endswith("（已移除）")
+    i18n.set_language("en")
     wait_idle(qtbot, window)

@@ -95,18 +95,16 @@ def test_measure_my_library_and_the_view_in_chinese(make_window, qtbot, tmp_path
     assert page.table.item(0, 4).text() == str(expected.main.queries) == "2"
     assert page.status.text() == "2 labelled questions measured." and page.run_button.isEnabled()
 
-    try:
-        i18n.set_language("zh")
-        assert view.windowTitle() == "回顾回答" and page.table.item(0, 0).text() == "混合（关键词 + 语义）"
-        for tab in (view.overview, view.spot, view.measure):
-            view.tabs.setCurrentWidget(tab)
-            content = {view.spot.question.text(), *[view.spot.sources.item(r).text()
-                                                    for r in range(view.spot.sources.count())]}
-            shown = [t for t in visible_texts(view) if t not in content]  # the user's questions are theirs
-            english = {t: english_words(t) for t in shown if english_words(t)}
-            assert not english, english
-    finally:
-        i18n.set_language("en")
+    i18n.set_language("zh")
+    assert view.windowTitle() == "回顾回答" and page.table.item(0, 0).text() == "混合（关键词 + 语义）"
+    for tab in (view.overview, view.spot, view.measure):
+        view.tabs.setCurrentWidget(tab)
+        content = {view.spot.question.text(), *[view.spot.sources.item(r).text()
+                                                for r in range(view.spot.sources.count())]}
+        shown = [t for t in visible_texts(view) if t not in content]  # the user's questions are theirs
+        english = {t: english_words(t) for t in shown if english_words(t)}
+        assert not english, english
+    i18n.set_language("en")
     view.close()
     wait_idle(qtbot, window)
 

@@ -57,13 +57,10 @@ def test_what_was_sent_is_what_the_server_received(make_window, qtbot, tmp_path,
     message, _ = _ask(qtbot, window, "What does topic1 say about gamma?")  # the same question: replayed
     assert message.cached and len(llm_server.chat_requests()) == 1
     i18n.set_language("zh")
-    try:
-        dialog = _open(window, qtbot, window.chat_model.last_assistant_row())
-        _assert_exact(dialog.text.toPlainText(), sent)  # what was sent when the answer was made
-        assert "已保存的回答" in dialog.summary.text() and "个 token" in dialog.text.toPlainText()
-        dialog.close()
-    finally:
-        i18n.set_language("en")
+    dialog = _open(window, qtbot, window.chat_model.last_assistant_row())
+    _assert_exact(dialog.text.toPlainText(), sent)  # what was sent when the answer was made
+    assert "已保存的回答" in dialog.summary.text() and "个 token" in dialog.text.toPlainText()
+    dialog.close()
 
 
 def test_no_button_without_a_model(make_window, qtbot, tmp_path):

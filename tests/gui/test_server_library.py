@@ -24,12 +24,6 @@ TEA = "Green tea steeps at eighty degrees for two minutes; boiling water makes i
 REWRITTEN = "This file was rewritten on this computer after it was indexed elsewhere."
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    yield
-    i18n.set_language("en")
-
-
 def _ask(qtbot, window, question: str):
     with qtbot.waitSignal(window.chat.answer_finished, timeout=60_000) as blocker:
         window.chat_panel.input.setPlainText(question)

@@ -25,12 +25,6 @@ from tests.gui.conftest import FAST, add_and_wait
 TEA = "Green tea steeps at eighty degrees for two minutes; boiling water makes it bitter."
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    yield
-    i18n.set_language("en")
-
-
 @pytest.fixture
 def no_password(monkeypatch):
     """No library password anywhere: not in the environment, no keyring on this system (keyring's own answer)."""

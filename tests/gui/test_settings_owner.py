@@ -43,7 +43,6 @@ def test_a_change_through_the_owner_reaches_window_backend_and_engine(make_windo
     assert json.loads(window.paths.settings_file.read_text("utf-8"))["top_k"] == 7  # saved once, by the owner
     assert load_settings(window.paths).top_k == 7
     wait_idle(qtbot, window)
-    i18n.set_language("en")
 
 
 def test_a_failed_save_keeps_the_old_settings_everywhere_and_says_so(make_window, qtbot):
@@ -133,12 +132,9 @@ def test_settings_flow_switches_language_first_then_asks_and_reindexes(make_wind
     monkeypatch.setattr(QMessageBox, "question",
                         lambda _parent, title, *a, **k: titles.append(title) or QMessageBox.StandardButton.Yes)
     new = window.settings.replace(ui_language="zh", chunk_size=300, chunk_overlap=30)
-    try:
-        with qtbot.waitSignal(window.index_finished, timeout=60_000, check_params_cb=lambda r: r.updated == 2):
-            window.settings_flow.apply(new)
-        assert titles == ["需要重新索引"]  # asked once, already in the new language
-        wait_idle(qtbot, window)
-        assert window.settings == new and window.backend.engine.settings == new
-        assert json.loads(window.paths.settings_file.read_text("utf-8"))["chunk_size"] == 300
-    finally:
-        i18n.set_language("en")
+    with qtbot.waitSignal(window.index_finished, timeout=60_000, check_params_cb=lambda r: r.updated == 2):
+        window.settings_flow.apply(new)
+    assert titles == ["需要重新索引"]  # asked once, already in the new language
+    wait_idle(qtbot, window)
+    assert window.settings == new and window.backend.engine.settings == new
+    assert json.loads(window.paths.settings_file.read_text("utf-8"))["chunk_size"] == 300

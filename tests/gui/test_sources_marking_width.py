@@ -4,7 +4,6 @@ interface languages."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 
@@ -13,15 +12,9 @@ from desktop_rag.gui.models.sources import SourcesModel
 from desktop_rag.gui.views.sources_panel import SourcesPanel
 
 
-@pytest.fixture
-def language() -> Iterator:
-    yield i18n.set_language
-    i18n.set_language("en")
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_marking_buttons_stay_whole_in_a_narrow_panel(qtbot, language, lang: str):
-    language(lang)
+def test_the_marking_buttons_stay_whole_in_a_narrow_panel(qtbot, lang: str):
+    i18n.set_language(lang)
     panel = SourcesPanel(SourcesModel())
     qtbot.addWidget(panel)
     buttons = (panel.mark_button, panel.wrong_button, panel.none_button)

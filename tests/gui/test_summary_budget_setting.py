@@ -35,10 +35,7 @@ def test_the_summary_budget_is_automatic_until_set(make_window, qtbot, llm_serve
     qtbot.waitUntil(lambda: window.backend.engine.settings.summary_budget_tokens == 12000, timeout=10_000)
     assert load_settings(window.paths).summary_budget_tokens == 12000
     i18n.set_language("zh")
-    try:
-        dialog = SettingsDialog(window.settings.replace(summary_budget_tokens=0), "", window)
-        qtbot.addWidget(dialog)
-        assert dialog.summary_budget.text() == "自动（按模型）"
-        assert _label_of(dialog, dialog.summary_budget) == "总结的单次请求大小（token）"
-    finally:
-        i18n.set_language("en")
+    dialog = SettingsDialog(window.settings.replace(summary_budget_tokens=0), "", window)
+    qtbot.addWidget(dialog)
+    assert dialog.summary_budget.text() == "自动（按模型）"
+    assert _label_of(dialog, dialog.summary_budget) == "总结的单次请求大小（token）"

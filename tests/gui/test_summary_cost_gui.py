@@ -43,16 +43,13 @@ def test_the_estimate_says_the_limit_and_yes_runs_the_summary(make_window, qtbot
     assert len(llm_server.chat_requests()) == plan.requests
 
     i18n.set_language("zh")
-    try:
-        window.chat_panel.input.setPlainText("总结 报告.pdf")  # a summary question: the same estimate first
-        window.chat_panel.send_button.click()
-        box = _box(qtbot, window, shown_before=box)
-        assert box.text().startswith("“报告.pdf”太长，无法在一次请求中处理") and "次请求" in box.text()
-        assert "这超过了 3 次请求" in box.informativeText()
-        assert box.grab().save(str(tmp_path / "summary-cost-zh.png"))
-        box.button(box.StandardButton.No).click()
-        qtbot.waitUntil(lambda: not window.chat.checking, timeout=5_000)
-        assert len(llm_server.chat_requests()) == plan.requests  # No: nothing was sent
-        assert window.backend.engine.summary_plan(second).requests > 3
-    finally:
-        i18n.set_language("en")
+    window.chat_panel.input.setPlainText("总结 报告.pdf")  # a summary question: the same estimate first
+    window.chat_panel.send_button.click()
+    box = _box(qtbot, window, shown_before=box)
+    assert box.text().startswith("“报告.pdf”太长，无法在一次请求中处理") and "次请求" in box.text()
+    assert "这超过了 3 次请求" in box.informativeText()
+    assert box.grab().save(str(tmp_path / "summary-cost-zh.png"))
+    box.button(box.StandardButton.No).click()
+    qtbot.waitUntil(lambda: not window.chat.checking, timeout=5_000)
+    assert len(llm_server.chat_requests()) == plan.requests  # No: nothing was sent
+    assert window.backend.engine.summary_plan(second).requests > 3

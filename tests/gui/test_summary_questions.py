@@ -47,17 +47,15 @@ def test_a_summary_question_shows_the_estimate_first(make_window, qtbot, tmp_pat
     assert llm_server.chat_requests() == [] and window.chat_model.rowCount() == 0  # declined: nothing asked
 
     i18n.set_language("zh")
-    try:
-        _type(window, "总结一下 getting-started")
-        qtbot.waitUntil(lambda: window.summaries.estimate_box is not box and window.summaries.estimate_box.isVisible(),
-                        timeout=20_000)
-        box = window.summaries.estimate_box
-        assert "getting-started.md" in box.text() and "次请求" in box.text()
-        assert box.grab().save(str(tmp_path / "summary-question-estimate-zh.png"))
-        with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
-            box.button(box.StandardButton.Yes).click()
-    finally:
-        i18n.set_language("en")
+    _type(window, "总结一下 getting-started")
+    qtbot.waitUntil(lambda: window.summaries.estimate_box is not box and window.summaries.estimate_box.isVisible(),
+                    timeout=20_000)
+    box = window.summaries.estimate_box
+    assert "getting-started.md" in box.text() and "次请求" in box.text()
+    assert box.grab().save(str(tmp_path / "summary-question-estimate-zh.png"))
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        box.button(box.StandardButton.Yes).click()
+    i18n.set_language("en")
     assert blocker.args[0].text == "The guide [1]." and len(llm_server.chat_requests()) >= 3
     asked = len(llm_server.chat_requests())
     _type(window, "How do I add documents?")  # an ordinary question: no estimate, asked at once

@@ -17,8 +17,7 @@ from desktop_rag.gui.views.start_screen import StartScreen
 @pytest.fixture(params=["en", "zh"])
 def language(request):
     i18n.set_language(request.param)
-    yield request.param
-    i18n.set_language("en")
+    return request.param
 
 
 def _name(kind: file_types.Reader, language: str) -> str:

@@ -78,7 +78,6 @@ def test_the_viewer_shows_the_passage_of_each_format(qtbot, tmp_path: Path, suff
         assert path.name in title and (not where or where in title) and heading in title
         assert (where != "") == (suffix in ("epub", "mbox"))  # the formats whose passages have a unit
     finally:
-        i18n.set_language("en")
         backend.shutdown()
 
 
@@ -89,10 +88,7 @@ def test_the_sources_table_names_a_chapter_or_a_message():
 
     cases = [("/d/book.epub", 2, "chapter 2", "第 2 章"), ("/d/mail.MBOX", 3, "message 3", "第 3 封邮件"),
              ("/d/page.html", None, "", ""), ("/d/one.eml", None, "", ""), ("/d/deck.ppt", 4, "slide 4", "第 4 张幻灯片")]
-    try:
-        for language in ("en", "zh"):
-            i18n.set_language(language)
-            assert [_unit(Hit(1, 1.0, path, page, "", "x")) for path, page, _, _ in cases] == \
-                [en if language == "en" else zh for _, _, en, zh in cases]
-    finally:
-        i18n.set_language("en")
+    for language in ("en", "zh"):
+        i18n.set_language(language)
+        assert [_unit(Hit(1, 1.0, path, page, "", "x")) for path, page, _, _ in cases] == \
+            [en if language == "en" else zh for _, _, en, zh in cases]

@@ -15,12 +15,6 @@ from tests.gui.conftest import add_and_wait, llm_settings, wait_idle
 TEA = "Green tea steeps at eighty degrees for two minutes; boiling water makes it bitter."
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    yield
-    i18n.set_language("en")
-
-
 def _open_citation(qtbot, window, number: int):
     bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
