@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_rag.config import LIBRARY_ENV, AppPaths, Settings, resource_path
-from desktop_rag.engine import PASSWORD_VARIABLE
+from desktop_rag.engine import PASSWORD_VARIABLE, DesktopRagError
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.secrets import library_password_set_here
 
@@ -73,7 +73,11 @@ def run(paths: AppPaths, settings: Settings) -> int:
     install_excepthook(current_log_file() or setup_logging(paths))
     from desktop_rag.gui.main_window import MainWindow
 
-    window = MainWindow(paths, settings)
+    try:
+        window = MainWindow(paths, settings)
+    except DesktopRagError as exc:  # e.g. a library address that cannot be used: said in a window, not only on stderr
+        QMessageBox.critical(None, i18n.tr("app.cannot_start"), i18n.error(exc))
+        raise
     window.show()
     if os.environ.get("DESKTOP_RAG_EXIT_AFTER_SHOWN"):  # start-up benchmark hook (bench/startup.py)
         QTimer.singleShot(0, lambda: (print(f"DESKTOP_RAG_SHOWN {time.time()}", flush=True), window.close()))

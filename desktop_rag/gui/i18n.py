@@ -41,6 +41,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "button.no": ("&No", "否(&N)"),
     # window and areas
     "app.title": ("Desktop RAG", "Desktop RAG 本地知识库"),
+    "app.cannot_start": ("Desktop RAG cannot start", "Desktop RAG 无法启动"),
     "library.title": ("Library", "资料库"),
     "chat.title": ("Chat", "对话"),
     "sources.title": ("Sources", "来源"),

@@ -117,3 +117,22 @@ def test_a_server_folder_that_is_a_file_is_a_clear_error(tmp_path):
         assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
         assert run.stderr.startswith(f"error: The server's folder {folder} cannot be made ("), run.stderr
     assert afile.read_text("utf-8") == "not a folder"
+
+
+def test_a_mistyped_library_address_is_refused_not_taken_as_this_computers(tmp_path):
+    """`--library 'not a url'` (or `mysql://…`, `postgresq://…` in DESKTOP_RAG_LIBRARY) opened this computer's library
+    without a word: a person who meant the team's library indexed into a private one. Now: an error saying how an
+    address is written, and nothing made in the data folder; `local` is still this computer's."""
+    home = tmp_path / "home"
+    docs = _docs(tmp_path / "docs")
+    for library in ("not a url", "mysql://anna@db.example:5432/team", "postgresq://anna@db.example/team"):
+        for args, env in ((["--library", library], ENV), ([], {**ENV, "DESKTOP_RAG_LIBRARY": library})):
+            run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args, "index",
+                                  str(docs)], capture_output=True, text=True, cwd=REPO, env=env, timeout=300)
+            assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+            assert run.stderr == ("error: This is not a library address. A library on a PostgreSQL server is "
+                                  "written postgresql://USER@HOST:PORT/DATABASE; this computer's library needs none "
+                                  "(on the command line: --library local).\n"), run.stderr
+    assert not (home / "library.sqlite3").exists()
+    _run(home, "--library", "local", "index", str(docs))
+    assert json.loads(_run(home, "--library", "LOCAL", "status", "--json").stdout)["files"]["indexed"] == 2

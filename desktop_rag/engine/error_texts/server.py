@@ -17,6 +17,12 @@ TEXTS: dict[str, dict[str, str]] = {
               "(the password goes in the keyring or .env, not in the address).",
         "zh": "这不是可用的资料库地址（{detail}）。请写成 postgresql://用户@主机:端口/数据库"
               "（密码放在系统钥匙串或 .env 中，不要写在地址里）。"},
+    "error.library_not_url": {
+        "en": "This is not a library address. A library on a PostgreSQL server is written "
+              "postgresql://USER@HOST:PORT/DATABASE; this computer's library needs none (on the command line: "
+              "--library local).",
+        "zh": "这不是资料库地址。PostgreSQL 服务器上的资料库写作 postgresql://用户@主机:端口/数据库；本机的资料库不需要地址"
+              "（命令行中：--library local）。"},
     "error.server_unreachable": {  # server: the URL without its password; detail: the network error
         "en": "Could not reach the library's server {server}: {detail}. Check the address, that the server is running "
               "and that this computer may connect to it.",

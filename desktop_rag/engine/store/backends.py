@@ -1,5 +1,5 @@
-"""Which backend holds a library: a `postgresql://` URL names a server, anything else the SQLite library in the
-data folder (store/library.py: the seam both implement)."""
+"""Which backend holds a library: a `postgresql://` URL names a server, "" the SQLite library in the data folder
+(store/library.py: the seam both implement)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,21 @@ import os
 import uuid
 
 from desktop_rag.config import AppPaths, Settings
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store.library import Backend
 from desktop_rag.engine.store.postgres.url import is_server_url
 
 
 def open_backend(location: str | None, paths: AppPaths, read_only: bool = False) -> Backend:
     """The backend of a library: a `postgresql://` URL names a server (where this computer's app, `client_id`, owns
-    the sources it adds), anything else the SQLite library in the data folder."""
+    the sources it adds), no location the SQLite library in the data folder. Any other text is refused
+    (UsageError): a mistyped address must not quietly open this computer's library instead of the team's."""
     if is_server_url(location):
         from desktop_rag.engine.store.postgres.backend import PostgresBackend
 
         return PostgresBackend(location, paths, read_only, client_id(paths))
+    if location and location.strip():
+        raise UsageError.coded("library_not_url")  # never the text: it may hold a password
     from desktop_rag.engine.store.sqlite.backend import SqliteBackend
 
     return SqliteBackend(paths, read_only)

@@ -43,7 +43,7 @@ def split_password(address: str) -> tuple[str, str]:
 
 def library_where(location: str) -> str:
     """A library location as a person sees it: "this computer", or the server's address without any password."""
-    if not is_server_url(location):
+    if not location.strip():
         return i18n.tr("status.library_this_computer")
     try:
         return parse_server_url(location).display
