@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
-from desktop_rag.cli.stdout import OutputLost, drop_stdout, guarded_stdout
+from desktop_rag.cli.stdout import OutputLost, drop_stdout, end_line, guarded_stdout
 from desktop_rag.config import LIBRARY_ENV, resolve_paths
 from desktop_rag.engine import DesktopRagError, contain_panics, environment_language
 
@@ -234,6 +234,7 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"{'错误：' if language() == 'zh' else 'error: '}{said(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        end_line()
         print("已中断" if environment_language() == "zh" else "interrupted", file=sys.stderr)
         return 130
 

@@ -20,12 +20,16 @@ class GuardedOutput:
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self.mid_line = False  # the last text written did not end its line (an answer being streamed)
 
     def write(self, text: str) -> int:
         try:
-            return self._stream.write(text)
+            written = self._stream.write(text)
         except OSError as exc:
             raise OutputLost from exc
+        if text:
+            self.mid_line = not text.endswith("\n")
+        return written
 
     def flush(self) -> None:
         try:
@@ -47,6 +51,14 @@ def guarded_stdout() -> Iterator[None]:
         sys.stdout.flush()
     finally:
         sys.stdout = real
+
+
+def end_line() -> None:
+    """End the line standard output left open (Ctrl-C while an answer streamed), so that what is said next on the
+    terminal starts a line of its own."""
+    if getattr(sys.stdout, "mid_line", False):
+        sys.stdout.write("\n")
+        sys.stdout.flush()
 
 
 def drop_stdout() -> None:

@@ -119,3 +119,29 @@ def test_samples_coffee_question_in_chinese_ranks_the_english_coffee_guide_first
     assert first["rank"] == 1 and first["path"].endswith("coffee-brewing-guide.txt")
     assert "sixteen grams of water. [1]" in answer["answer"]
     assert "square brackets" not in answer["answer"]  # getting-started.md is help text, not an answer about coffee
+
+
+def test_ctrl_c_while_the_answer_streams_says_interrupted_on_a_line_of_its_own(library, server):
+    """After Ctrl-C mid-answer, the terminal showed "…between 90 andinterrupted": the word on the answer's line."""
+    import signal
+    import time
+
+    server.reply = "Brew between 90 and 96 degrees Celsius, then wait four minutes before you press the plunger [1]."
+    server.token_delay = 0.3
+    env = dict(os.environ, OPENAI_API_KEY=KEY, OPENAI_BASE_URL=server.base_url, OPENAI_MODEL="fake-model")
+    run = subprocess.Popen([sys.executable, "-m", "desktop_rag", "--data-dir", str(library), "ask",
+                            "What water temperature is best for coffee?"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env)
+    try:
+        streamed = b""
+        deadline = time.monotonic() + 120
+        while b"between" not in streamed and time.monotonic() < deadline:
+            streamed += os.read(run.stdout.fileno(), 4096)
+        assert b"between" in streamed, streamed  # mid-answer, its line still open
+        run.send_signal(signal.SIGINT)
+        rest, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    out = (streamed + rest).decode("utf-8")
+    assert run.returncode == 130 and err.decode("utf-8").endswith("interrupted\n"), err
+    assert out.startswith("Brew between") and out.endswith("\n") and "Sources:" not in out, out
