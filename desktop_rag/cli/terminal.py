@@ -20,15 +20,16 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]
 _MAX_HELD = 4096  # a "sequence" longer than this is dropped rather than held back forever
 
 
-def clean(text: str) -> str:
-    """`text` without terminal escape sequences or control characters (tab and newline kept)."""
-    text = _SEQUENCE.sub("", str(text))
-    return _CONTROLS.sub("", text)
+def clean(text: str, mark: str = "") -> str:
+    """`text` with each terminal escape sequence or control character (but tab and newline) replaced by `mark`."""
+    text = _SEQUENCE.sub(mark, str(text))
+    return _CONTROLS.sub(mark, text)
 
 
 def clean_line(text: str) -> str:
-    """`clean`, and on one line: for names and headings shown inline."""
-    return " ".join(clean(text).split("\n")).replace("\t", " ")
+    """`clean`, and on one line: for names and headings shown inline. What was taken out is marked (U+FFFD, as
+    the window does): "evil\\x1b[2Jname.txt" must not read as another file's name, "evilname.txt"."""
+    return " ".join(clean(text, "\ufffd").split("\n")).replace("\t", " ")
 
 
 class StreamCleaner:

@@ -41,4 +41,10 @@ def test_a_never_ending_sequence_is_not_held_forever():
 
 
 def test_clean_line_keeps_a_name_on_one_line():
-    assert clean_line("report\n[2] fake.pdf\x1b[2J") == "report [2] fake.pdf"
+    assert clean_line("report\n[2] fake.pdf\x1b[2J") == "report [2] fake.pdf\ufffd"
+
+
+def test_clean_line_marks_what_it_takes_out_of_a_name():
+    """A name's escape sequence taken out without a trace read as another file's name ("evilname.txt")."""
+    assert clean_line("evil\x1b[2J\x07\u202ename.txt") == "evil\ufffd\ufffd\ufffdname.txt"
+    assert clean("red \x1b[31mtext\x1b[0m") == "red text"  # an answer's text: taken out
