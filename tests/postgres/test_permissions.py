@@ -473,8 +473,9 @@ def test_a_member_may_turn_a_language_on_never_off_and_writes_only_its_own_sourc
     """As a member with plain SQL on the library's settings. A language flag it may turn on (as indexing text of
     that language does) or forget (scanned again when asked), never turn off, nor add as "none": "no Chinese" would
     move the administrator's "auto" library to the English-only model, re-embedding every collection, and end
-    everyone's cross-language search. Skipped counts it writes for the sources it sees, never for another
-    collection's (the administrator's status would hide or invent files there)."""
+    everyone's cross-language search. Skipped counts it reads and writes for the sources it sees, never another
+    collection's (the administrator's status would hide or invent files there; and they say what that collection
+    holds)."""
     import pg8000.native
 
     from desktop_rag.engine.store.languages import library_has_cjk
@@ -500,12 +501,15 @@ def test_a_member_may_turn_a_language_on_never_off_and_writes_only_its_own_sourc
             for statement in ("UPDATE meta SET value = '0' WHERE key = 'has_cjk'",
                               "INSERT INTO meta VALUES ('has_cjk', '0') ON CONFLICT (key) "
                               "DO UPDATE SET value = excluded.value",
-                              f"UPDATE meta SET value = '{{}}' WHERE key = '{home_key}'",
-                              f"DELETE FROM meta WHERE key = '{home_key}'",
+                              f"INSERT INTO meta VALUES ('{home_key}', '{{}}')",
                               "INSERT INTO meta VALUES ('skipped.999999', '{\".exe\": 5000}')"):
                 with pytest.raises(Exception, match="administrator"):
                     raw.run(statement)
-            assert dict(raw.run("SELECT key, value FROM meta")) == before
+            seen = {key: value for key, value in before.items() if key != home_key}  # another collection's: unseen
+            assert dict(raw.run("SELECT key, value FROM meta")) == seen
+            raw.run(f"UPDATE meta SET value = '{{}}' WHERE key = '{home_key}'")  # unseen, so untouched
+            raw.run(f"DELETE FROM meta WHERE key = '{home_key}'")
+            assert dict(raw.run("SELECT key, value FROM meta")) == seen
             raw.run("DELETE FROM meta WHERE key = 'has_cjk'")  # forgotten: scanned again when asked
             with pytest.raises(Exception, match="administrator"):
                 raw.run("INSERT INTO meta VALUES ('has_cjk', '0')")
@@ -514,6 +518,7 @@ def test_a_member_may_turn_a_language_on_never_off_and_writes_only_its_own_sourc
         finally:
             raw.close()
         assert library_has_cjk(admin.store) and admin.status().skipped == ((".key", 1),)
+        assert admin.store.get_meta(home_key) == '{".key": 1}'
         assert alice.status().skipped == ((".key", 2),)
     finally:
         if alice is not None:

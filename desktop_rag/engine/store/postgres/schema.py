@@ -18,14 +18,15 @@ The same tables and columns as on SQLite, so the store's shared statements run o
   computer's app) that added it (`sources.client`);
 - the library-wide settings (`meta`) are the administrator's: a member may add a missing one (a new library's first
   vectors), turn a language flag on or forget it, and write the skipped counts of the sources it sees, nothing else
-  (`meta_guarded`); the client rows (`clients`) are read-only to members.
+  (`meta_guarded`), and reads only those skipped counts (a policy on `meta`); the client rows (`clients`) are
+  read-only to members.
 """
 
 from __future__ import annotations
 
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
-# is there, and its skipped counts are those of the sources it sees
-SCHEMA_VERSION = 3
+# is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts
+SCHEMA_VERSION = 4
 SCHEMA_NAME = "desktop_rag"
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors")
@@ -255,10 +256,16 @@ def trigger_statements() -> tuple[str, ...]:
 
 
 def security_statements() -> tuple[str, ...]:
-    """Row-level security on the content tables: a role sees and changes the rows of its granted collections."""
+    """Row-level security on the content tables: a role sees and changes the rows of its granted collections (and
+    of `meta`, the skipped counts of their sources)."""
     statements = ["ALTER TABLE collections ENABLE ROW LEVEL SECURITY",
                   "DROP POLICY IF EXISTS granted ON collections",
                   "CREATE POLICY granted ON collections USING (id = ANY ((SELECT visible_collections(current_user))::bigint[]))"]
+    # the skipped counts of a source are seen (and written: meta_guarded says why not) only where the source is
+    statements += ["ALTER TABLE meta ENABLE ROW LEVEL SECURITY",
+                   "DROP POLICY IF EXISTS seen ON meta",
+                   "CREATE POLICY seen ON meta USING (key NOT LIKE 'skipped.%' "
+                   "OR EXISTS (SELECT 1 FROM sources WHERE id::text = substr(key, length('skipped.') + 1)))"]
     for table in CONTENT_TABLES:
         statements += [f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
                        f"DROP POLICY IF EXISTS granted ON {table}",
