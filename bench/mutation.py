@@ -121,6 +121,10 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "import_target": (["desktop_rag.engine.archive.importer.x_import_content__mutmut_*",
                        "desktop_rag.engine.store.archive_rows.x_insert_collection__mutmut_*"],
                       ["tests/engine/test_archive.py", "tests/security/test_archive_hostile.py"]),
+    # a shared library's address: its parts, what is refused and why, the password never shown
+    "server_url": (["desktop_rag.engine.store.postgres.url.*"], ["tests/engine/test_server_url.py"]),
+    # what reaches a terminal from a document, a file name, a server or a model
+    "terminal": (["desktop_rag.cli.terminal.*"], ["tests/security/test_terminal_cleaner.py"]),
 }
 # timing tests, and the PDF-table questions (the bundled e5 indexing a library: 20 s per mutant)
 DESELECT = ["test_speed_5000_files", "test_index_text_is_fast", "test_a_question_about_a_cell_finds_the_row"]

@@ -37,11 +37,22 @@ def test_a_never_ending_sequence_is_not_held_forever():
     cleaner = StreamCleaner()
     out = cleaner.feed("a\x1b]0;") + "".join(cleaner.feed("x" * 1000) for _ in range(10)) + cleaner.feed("b")
     assert not CONTROL.search(out + cleaner.finish())
-    assert len(out) < 10_000
+    assert len(out) < 10_000 and set(out) == {"a", "x", "b"}  # what follows the dropped part is its text
+    cleaner = StreamCleaner()
+    assert cleaner.feed("\x1b]0;" + "x" * 4092) == ""  # 4,096 characters: still held
+    assert cleaner.feed("x") == ""  # one more: dropped
+    assert cleaner.feed("x") == "x"
+
+
+def test_finish_empties_the_cleaner():
+    cleaner = StreamCleaner()
+    assert cleaner.feed("a\x1b[") == "a" and cleaner.finish() == ""
+    assert cleaner.feed("b") == "b" and cleaner.finish() == ""
 
 
 def test_clean_line_keeps_a_name_on_one_line():
     assert clean_line("report\n[2] fake.pdf\x1b[2J") == "report [2] fake.pdf\ufffd"
+    assert clean_line("two  spaces\tand\ttabs\nkept") == "two  spaces and tabs kept"
 
 
 def test_clean_line_marks_what_it_takes_out_of_a_name():
