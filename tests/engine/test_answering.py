@@ -257,3 +257,24 @@ def test_an_empty_model_answer_says_so_in_the_questions_language(server, questio
     server.tokens = []
     done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
     assert isinstance(done, DoneEvent) and done.answer == "" and done.notice.startswith(says)
+
+
+def test_a_reasoning_models_think_block_is_not_the_answer(server):
+    """DeepSeek-R1 or Qwen3 through Ollama write their thinking as a <think> block before the answer: it was
+    streamed and shown as the answer, tags and all. Split across pieces as a server sends it."""
+    server.tokens = ["<th", "ink>", "The user asks about leave. [3] is about", " lunch.</th", "ink>", "\n\n",
+                     "Employees get", " 25 days [1]."]
+    events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("How much leave do I get?"))
+    shown = "".join(e.text for e in events if isinstance(e, TokenEvent))
+    done = events[-1]
+    assert shown == done.answer == "Employees get 25 days [1]."
+    assert done.cited == (HITS[0],)
+
+
+def test_a_follow_up_rewritten_by_a_reasoning_model_searches_its_answer_not_its_thinking(server):
+    """The rewrite's first line was the model's "<think>…" line, searched as the question."""
+    server.queue_reply("<think>\nThe user means part-time staff.\n</think>\n\nannual leave for part-time staff")
+    search = FakeSearch(HITS)
+    history = [ChatTurn("user", "How much annual leave do I get?"), ChatTurn("assistant", "25 days [1].")]
+    list(Answerer(Settings(), search, client(server)).answer("And part-timers?", history))
+    assert search.queries[0][0] == "annual leave for part-time staff"

@@ -12,6 +12,7 @@ from typing import Any
 
 from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
 from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
+from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Phrase, message
 
@@ -287,14 +288,17 @@ class LLMClient:
             if stopped():
                 return
             response = client.chat.completions.create(**request)
+            thinking = ThinkFilter()  # a reasoning model's <think> block is not the answer
             try:
                 for chunk in response:
                     if stopped():
                         return
                     choices = getattr(chunk, "choices", None)
                     text = getattr(choices[0].delta, "content", None) if choices else None
-                    if text:
-                        yield text
+                    if text and (shown := thinking.feed(text)):
+                        yield shown
+                if rest := thinking.finish():
+                    yield rest
             finally:
                 response.close()
 
@@ -360,7 +364,7 @@ class LLMClient:
                 return
             result = client.chat.completions.create(**request)
             choices = getattr(result, "choices", None) or []
-            yield (choices[0].message.content or "") if choices else ""
+            yield without_thinking(choices[0].message.content or "") if choices else ""
 
         exchange = Exchange(work, "llm-complete")
         for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, [])):
