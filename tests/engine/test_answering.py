@@ -278,3 +278,18 @@ def test_a_follow_up_rewritten_by_a_reasoning_model_searches_its_answer_not_its_
     history = [ChatTurn("user", "How much annual leave do I get?"), ChatTurn("assistant", "25 days [1].")]
     list(Answerer(Settings(), search, client(server)).answer("And part-timers?", history))
     assert search.queries[0][0] == "annual leave for part-time staff"
+
+
+@pytest.mark.parametrize("tokens, question, answer, says", [
+    (["You get", " 25 days", " of"], "Leave?", "You get 25 days of",
+     "The model stopped at its limit of 2,048 tokens for one reply, so the answer may be incomplete."),
+    (["You get", " 25 days", " of"], "年假有多少天？", "You get 25 days of", "模型在单次回复 2,048 个 token 的上限处停止"),
+    (["<think>", "Leave is", " in passage"], "Leave?", "",
+     "The model spent its whole limit of 2,048 tokens for one reply reasoning and wrote no answer."),
+])
+def test_an_answer_the_server_stopped_at_max_tokens_says_so(server, tokens, question, answer, says):
+    """finish_reason "length": the answer was shown as if whole (and stored, so asking again replayed the cut
+    answer); a reasoning model that spent the tokens thinking showed "The model returned an empty answer"."""
+    server.tokens, server.finish_reason = tokens, "length"
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == answer and done.notice.startswith(says)

@@ -48,6 +48,7 @@ class FakeOpenAIServer:
     - `hang` / `hang_after`: never answer / stop sending after that many tokens (for timeouts).
     - `hang_if(body)`: never answer the requests for which it returns True (e.g. only the rewrite).
     - `silent_after_headers`: send the 200 headers of a stream, then nothing at all.
+    - `finish_reason`: the last chunk's ("length": the server stopped the answer at max_tokens).
     - `endless`: stream `endless_token` forever (ignoring max_tokens) until the client hangs up.
     While hanging or streaming endlessly the handler notices a client that hangs up and sets
     the request's `client_gone`, so tests can check that a cancel really closed the connection.
@@ -74,6 +75,7 @@ class FakeOpenAIServer:
         self.hang_if: Callable[[dict], bool] | None = None
         self.silent_after_headers = False
         self.endless = False
+        self.finish_reason = "stop"
         self.endless_token = " more"
         self.requests: list[RecordedRequest] = []
         self.reply_for: Callable[[dict], str | None] | None = None  # a reply computed from the request body
@@ -372,7 +374,7 @@ class _Handler(BaseHTTPRequestHandler):
             rec.tokens_sent += 1
             if i == 0:
                 self._sse(_chunk(model, {}))  # a delta without content
-        self._sse(_chunk(model, {}, finish="stop"))
+        self._sse(_chunk(model, {}, finish=state.finish_reason))
         self._sse("[DONE]")
         self._write_chunk(b"")
         rec.completed = True

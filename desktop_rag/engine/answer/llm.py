@@ -26,7 +26,8 @@ class LLMError(DesktopRagError):
     """A model call failed; `kind` says how, the message says what to do.
 
     Kinds: no_key, bad_key (a key that cannot be sent: said in the interface's language), auth, unreachable,
-    model_not_found, rate_limit, timeout, cut, bad_request, server, length (the answer hit `max_answer_chars`), deadline (the call outlived `deadline_s`).
+    model_not_found, rate_limit, timeout, cut, bad_request, server, length (the answer hit `max_answer_chars`, or the
+    server stopped it at `max_tokens`), deadline (the call outlived `deadline_s`).
     `partial` holds the text received before a stream was cut or stopped.
     """
 
@@ -262,7 +263,7 @@ class LLMClient:
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
             if failure.kind in ("cut", "length", "deadline"):
-                raise failure from None
+                raise _with(failure, partial=failure.partial or "".join(parts)) from None
             if parts:
                 raise _cut_error(failure, "".join(parts)) from None
             attempt = self._next_attempt(failure, attempt, cancel, deadline)
@@ -289,16 +290,20 @@ class LLMClient:
                 return
             response = client.chat.completions.create(**request)
             thinking = ThinkFilter()  # a reasoning model's <think> block is not the answer
+            finish = None
             try:
                 for chunk in response:
                     if stopped():
                         return
                     choices = getattr(chunk, "choices", None)
                     text = getattr(choices[0].delta, "content", None) if choices else None
+                    finish = (getattr(choices[0], "finish_reason", None) if choices else None) or finish
                     if text and (shown := thinking.feed(text)):
                         yield shown
                 if rest := thinking.finish():
                     yield rest
+                if finish == "length":  # the server stopped at max_tokens: the answer is not whole
+                    raise _token_limit_error(request[self._token_param], thinking.thinking)
             finally:
                 response.close()
 
@@ -378,6 +383,11 @@ def _is_set(cancel: threading.Event | None) -> bool:
 
 def _length_error(cap: int, partial: str) -> LLMError:
     return _with(LLMError.coded("llm_length", "length", cap=cap), partial=partial)
+
+
+def _token_limit_error(tokens: int, thinking: bool) -> LLMError:
+    """The reply ended at its `max_tokens` (finish_reason "length"), still reasoning or mid-answer."""
+    return LLMError.coded("llm_token_limit_thinking" if thinking else "llm_token_limit", "length", tokens=tokens)
 
 
 def check_connection(config: LLMConfig) -> str:

@@ -51,6 +51,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_length": {"en": "The answer was stopped at {cap:,} characters, the limit for one answer. Ask a narrower "
                                "question to get the rest.",
                          "zh": "回答在 {cap:,} 个字符处停止（单个回答的上限）。把问题问得更具体即可得到其余部分。"},
+    "error.llm_token_limit": {"en": "The model stopped at its limit of {tokens:,} tokens for one reply, so the answer "
+                                    "may be incomplete. Ask a narrower question to get the rest.",
+                              "zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，回答可能不完整。把问题问得更具体即可得到其余部分。"},
+    "error.llm_token_limit_thinking": {"en": "The model spent its whole limit of {tokens:,} tokens for one reply "
+                                             "reasoning and wrote no answer. Ask again, or ask a narrower question.",
+                                       "zh": "模型把单次回复 {tokens:,} 个 token 的上限全部用在了推理上，没有写出回答。请再问一次，"
+                                             "或把问题问得更具体。"},
     # why no model is used (answer/llm_config.config_problem: returned, not raised; shown in Settings and notices)
     "error.no_model_configured": {"en": "No language model is configured. Choose a provider in Settings, or in the .env "
                                         "file in the app's config folder (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL).",
