@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import threading
@@ -349,3 +350,41 @@ def test_cancel_during_retry_backoff_stops_quietly(server):
     assert list(client.stream(MESSAGES, cancel)) == []
     assert time.monotonic() - started < 1.5
     assert len(server.chat_requests()) == 1
+
+
+# ---- a 200 reply that is not the answer asked for ----
+
+
+def test_a_whole_completion_in_reply_to_a_stream_is_the_answer(server):
+    """A server that ignores `stream` and sends one JSON completion: the answer said "The model returned an empty
+    answer" every time."""
+    server.reply, server.ignore_stream = "The answer is 42 [1].", True
+    assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "The answer is 42 [1]."
+
+
+PAGE = b"<!doctype html><html><body>Sign in to the portal</body></html>"
+
+
+@pytest.mark.parametrize("call", ["stream", "complete", "check_connection"])
+def test_a_web_page_in_place_of_an_answer_says_so(server, call):
+    """A base URL naming a web page (a login portal, a web UI) answered 200 with HTML: the answer was "empty", the
+    connection test said "Connected ... (an empty reply)"; it is not retried."""
+    server.raw_reply = ("text/html; charset=utf-8", PAGE)
+    client = LLMClient(make_config(server))
+    with pytest.raises(LLMError) as info:
+        {"stream": lambda: list(client.stream(MESSAGES)), "complete": lambda: client.complete(MESSAGES),
+         "check_connection": lambda: check_connection(make_config(server))}[call]()
+    assert info.value.kind == "bad_reply" and len(server.chat_requests()) == 1
+    assert "replied with text/html content, not a model's answer. Check the base URL" in str(info.value)
+
+
+@pytest.mark.parametrize("call", ["stream", "complete"])
+def test_a_message_without_an_answer_shows_the_servers_words_without_the_key(server, call):
+    """A provider's 200 reply holding only a notice (Zhipu's {"code": 1113, "msg": "余额不足..."}) was an empty answer."""
+    notice = {"code": 1113, "msg": f"余额不足或无可用资源包，请充值。({KEY})"}
+    server.raw_reply = ("application/json", json.dumps(notice, ensure_ascii=False).encode())
+    client = LLMClient(make_config(server))
+    with pytest.raises(LLMError) as info:
+        list(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
+    assert "returned an unexpected reply: 余额不足或无可用资源包，请充值。" in str(info.value)
+    assert KEY not in str(info.value) and KEY not in repr(info.value)

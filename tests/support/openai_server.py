@@ -48,6 +48,8 @@ class FakeOpenAIServer:
     - `hang` / `hang_after`: never answer / stop sending after that many tokens (for timeouts).
     - `hang_if(body)`: never answer the requests for which it returns True (e.g. only the rewrite).
     - `silent_after_headers`: send the 200 headers of a stream, then nothing at all.
+    - `ignore_stream`: answer a streaming request with one whole completion (JSON), as some servers do.
+    - `raw_reply`: (content type, body) sent with status 200 instead of any answer (a web page, a quota notice).
     - `finish_reason`: the last chunk's ("length": the server stopped the answer at max_tokens).
     - `endless`: stream `endless_token` forever (ignoring max_tokens) until the client hangs up.
     While hanging or streaming endlessly the handler notices a client that hangs up and sets
@@ -76,6 +78,8 @@ class FakeOpenAIServer:
         self.silent_after_headers = False
         self.endless = False
         self.finish_reason = "stop"
+        self.ignore_stream = False
+        self.raw_reply: tuple[str, bytes] | None = None
         self.endless_token = " more"
         self.requests: list[RecordedRequest] = []
         self.reply_for: Callable[[dict], str | None] | None = None  # a reply computed from the request body
@@ -227,6 +231,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _send_raw(self, content_type: str, data: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def _write_chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):x}\r\n".encode("ascii") + data + b"\r\n")
         self.wfile.flush()
@@ -294,8 +305,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self._reject(body):
             return
+        if state.raw_reply is not None:
+            self._send_raw(*state.raw_reply)
+            return
         tokens = state._next_tokens(body)
-        if body.get("stream"):
+        if body.get("stream") and not state.ignore_stream:
             self._stream(rec, body.get("model", ""), tokens)
         else:
             self._send_json(200, _completion(body.get("model", ""), "".join(tokens)))

@@ -12,6 +12,7 @@ from typing import Any
 
 from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
 from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
+from desktop_rag.engine.answer.llm_reply import ReplyProblem, completion_piece, streamed_pieces
 from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Phrase, message
@@ -26,7 +27,7 @@ class LLMError(DesktopRagError):
     """A model call failed; `kind` says how, the message says what to do.
 
     Kinds: no_key, bad_key (a key that cannot be sent: said in the interface's language), auth, unreachable,
-    model_not_found, rate_limit, timeout, cut, bad_request, server, length (the answer hit `max_answer_chars`, or the
+    model_not_found, rate_limit, timeout, cut, bad_request, server, bad_reply (a 200 reply holding no answer), length (the answer hit `max_answer_chars`, or the
     server stopped it at `max_tokens`), deadline (the call outlived `deadline_s`).
     `partial` holds the text received before a stream was cut or stopped.
     """
@@ -112,6 +113,11 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
                               url=config.base_url)
     if isinstance(exc, openai.APIStatusError):
         return _status_error(exc, config)
+    if isinstance(exc, ReplyProblem):  # a 200 reply without an answer: a web page, a quota notice
+        if exc.what:
+            return LLMError.coded("llm_not_an_answer", "bad_reply", host=config.host, what=exc.what)
+        return LLMError.coded("llm_unexpected", "bad_reply", host=config.host,
+                              detail=_server_detail(exc, config.api_key))
     detail = _server_detail(exc, config.api_key)
     return LLMError.coded("llm_unexpected", "server", host=config.host, detail=detail)
 
@@ -292,12 +298,10 @@ class LLMClient:
             thinking = ThinkFilter()  # a reasoning model's <think> block is not the answer
             finish = None
             try:
-                for chunk in response:
+                for text, finished in streamed_pieces(response):
                     if stopped():
                         return
-                    choices = getattr(chunk, "choices", None)
-                    text = getattr(choices[0].delta, "content", None) if choices else None
-                    finish = (getattr(choices[0], "finish_reason", None) if choices else None) or finish
+                    finish = finished or finish
                     if text and (shown := thinking.feed(text)):
                         yield shown
                 if rest := thinking.finish():
@@ -367,9 +371,8 @@ class LLMClient:
             client = self._sdk()
             if stopped():
                 return
-            result = client.chat.completions.create(**request)
-            choices = getattr(result, "choices", None) or []
-            yield without_thinking(choices[0].message.content or "") if choices else ""
+            text, _finish = completion_piece(client.chat.completions.create(**request))
+            yield without_thinking(text)
 
         exchange = Exchange(work, "llm-complete")
         for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, [])):

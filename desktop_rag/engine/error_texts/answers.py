@@ -31,6 +31,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                           "LM Studio）是否在运行？"},
     "error.llm_unexpected": {"en": "The model server {host} returned an unexpected reply: {detail}",
                              "zh": "模型服务器 {host} 返回了意外的回复：{detail}"},
+    "error.llm_not_an_answer": {"en": "The model server {host} replied with {what} content, not a model's answer. Check "
+                                      "the base URL in Settings (an OpenAI-compatible address usually ends in /v1).",
+                                "zh": "模型服务器 {host} 返回的是 {what} 内容，而不是模型的回答。请在“设置”中检查基础地址（兼容 "
+                                      "OpenAI 的地址通常以 /v1 结尾）。"},
     "error.llm_cut": {"en": "The answer was cut off: {why} mid-answer. The partial answer is kept; ask again to get the "
                             "rest.",
                       "zh": "回答被中断：回答到一半时{why}。已保留部分回答；再问一次即可得到其余部分。"},

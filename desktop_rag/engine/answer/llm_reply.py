@@ -1,0 +1,78 @@
+"""What a model server's successful reply holds: a stream's pieces, or one whole completion sent in place of the
+stream asked for (a server that ignores `stream`); a web page or a message without an answer is a `ReplyProblem`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+_MAX_BODY = 4 * 1024 * 1024  # a whole completion in place of a stream is read up to this size
+_PAGES = ("text/html", "application/xhtml+xml")
+
+
+class ReplyProblem(Exception):
+    """A 200 reply that is no model's answer: `what` it was (a content type) or the server's own `detail`."""
+
+    def __init__(self, what: str = "", detail: str = "") -> None:
+        super().__init__(detail or what)
+        self.what = what
+        self.detail = detail
+
+
+def streamed_pieces(response: Any) -> Iterator[tuple[str, str | None]]:
+    """(text, finish_reason) of each piece of the SDK's `Stream`; a whole completion in its place gives one piece.
+    Raises ReplyProblem for a web page (a wrong base URL, a login portal) or JSON without an answer."""
+    kind = _content_type(getattr(response, "response", None))
+    if kind in _PAGES:
+        raise ReplyProblem(what=kind)
+    if kind == "application/json" or kind.endswith("+json"):
+        yield completion_piece(_json_body(response.response, kind))
+        return
+    for chunk in response:
+        choices = getattr(chunk, "choices", None)
+        if choices:
+            yield getattr(choices[0].delta, "content", None) or "", getattr(choices[0], "finish_reason", None)
+
+
+def completion_piece(result: Any) -> tuple[str, str | None]:
+    """(text, finish_reason) of a completion (the SDK's object or its JSON); ReplyProblem when it holds none."""
+    if isinstance(result, str):  # the SDK's answer for a body that is not JSON
+        raise ReplyProblem(what="text/html" if result.lstrip()[:1] == "<" else "text/plain")
+    data = result.model_dump() if hasattr(result, "model_dump") else result
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ReplyProblem(detail=_said(data))
+    message = choices[0].get("message") or {}
+    content = message.get("content") if isinstance(message, dict) else None
+    return (content if isinstance(content, str) else ""), choices[0].get("finish_reason")
+
+
+def _content_type(response: Any) -> str:
+    headers = getattr(response, "headers", None)
+    value = headers.get("content-type", "") if headers is not None else ""
+    return value.split(";", 1)[0].strip().lower()
+
+
+def _json_body(response: Any, kind: str) -> Any:
+    """The JSON of a reply read up to _MAX_BODY bytes."""
+    body = bytearray()
+    for part in response.iter_bytes():
+        body += part
+        if len(body) > _MAX_BODY:
+            raise ReplyProblem(what=kind)
+    try:
+        return json.loads(bytes(body))
+    except ValueError:
+        raise ReplyProblem(what=kind) from None
+
+
+def _said(data: Any) -> str:
+    """The server's own words in a reply without an answer: its error's message, `message` or `msg`."""
+    if isinstance(data, dict):
+        error = data.get("error")
+        for value in (error.get("message") if isinstance(error, dict) else error, data.get("message"), data.get("msg")):
+            if isinstance(value, str) and value.strip():
+                return value
+        data = {k: v for k, v in data.items() if v is not None}
+    return json.dumps(data, ensure_ascii=False, default=str)
