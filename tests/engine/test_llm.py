@@ -185,6 +185,27 @@ def test_transient_errors_are_retried_then_succeed(server):
     assert len(server.chat_requests()) == 3
 
 
+def test_a_rate_limit_asking_a_short_wait_is_retried_after_it(server):
+    """Retry-After was ignored: the retry came after the backoff's 0.01 s, while the server asked for 0.5 s."""
+    client = LLMClient(make_config(server, retry_max_delay_s=1.0))
+    list(client.stream(MESSAGES))  # (the SDK made and its connection opened once: what is timed is the wait)
+    server.fail_next(429, times=1, headers={"Retry-After": "0.5"})
+    started = time.monotonic()
+    assert "".join(client.stream(MESSAGES)) == "".join(server.reply_tokens())
+    assert len(server.chat_requests()) == 3 and time.monotonic() - started >= 0.5
+
+
+@pytest.mark.parametrize("call", ["stream", "complete"])
+def test_a_rate_limit_asking_a_long_wait_says_how_long_without_retrying(server, call):
+    """Retry-After: 30 got three requests in a second and "Wait a minute and try again"."""
+    server.fail_next(429, times=5, headers={"Retry-After": "30"}, message="Rate limit reached")
+    client = LLMClient(make_config(server, retry_max_delay_s=8.0))
+    with pytest.raises(LLMError) as info:
+        list(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
+    assert info.value.kind == "rate_limit" and len(server.chat_requests()) == 1
+    assert "asks to wait 30 s before the next one" in str(info.value)
+
+
 def test_retries_are_bounded(server):
     server.fail_next(503, times=10)
     with pytest.raises(LLMError) as info:

@@ -35,6 +35,7 @@ class _Failure:
     status: int
     code: str | None
     message: str | None
+    headers: dict[str, str] | None = None
 
 
 class FakeOpenAIServer:
@@ -93,11 +94,12 @@ class FakeOpenAIServer:
     # ---- scripting ----
 
     def fail_next(
-        self, status: int, times: int = 1, code: str | None = None, message: str | None = None
+        self, status: int, times: int = 1, code: str | None = None, message: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
-        """Answer the next `times` chat requests with an error status."""
+        """Answer the next `times` chat requests with an error status (and `headers`, e.g. Retry-After)."""
         with self._lock:
-            self._failures.extend(_Failure(status, code, message) for _ in range(times))
+            self._failures.extend(_Failure(status, code, message, headers) for _ in range(times))
 
     def queue_reply(self, text: str) -> None:
         """Use `text` (split on spaces) for the next successful chat request only."""
@@ -328,7 +330,7 @@ class _Handler(BaseHTTPRequestHandler):
         failure = state._pop_failure()
         if failure is not None:
             msg = failure.message or f"Scripted failure with status {failure.status}"
-            self._send_json(failure.status, _error_body(failure.status, failure.code, msg))
+            self._send_json(failure.status, _error_body(failure.status, failure.code, msg), failure.headers)
             return True
         model = body.get("model", "")
         if state.models and model not in state.models:

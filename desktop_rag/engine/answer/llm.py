@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 import time
@@ -40,6 +41,7 @@ class LLMError(DesktopRagError):
         self.message = message
         self.partial = partial
         self.status = status
+        self.retry_after: float | None = None  # seconds the server asked to wait (a 429's Retry-After)
 
     @property
     def retryable(self) -> bool:
@@ -86,11 +88,33 @@ def _status_error(exc: Any, config: LLMConfig) -> LLMError:
         return _with(LLMError.coded("llm_model_not_found", "model_not_found", model=config.model, host=host,
                                     status=status, detail=detail), status=status)
     if status == 429:
+        wait = retry_after(getattr(exc, "response", None))
+        if wait is not None:
+            return _with(LLMError.coded("llm_rate_limit_wait", "rate_limit", host=host, seconds=math.ceil(wait),
+                                        detail=detail), status=status, retry_after=wait)
         return _with(LLMError.coded("llm_rate_limit", "rate_limit", host=host, detail=detail), status=status)
     if 400 <= status < 500:
         return _with(LLMError.coded("llm_bad_request", "bad_request", host=host, status=status, detail=detail),
                      status=status)
     return _with(LLMError.coded("llm_server", "server", host=host, status=status, detail=detail), status=status)
+
+
+def retry_after(response: Any) -> float | None:
+    """The seconds a reply asks to wait before the next request (Retry-After: seconds or an HTTP date), or None."""
+    headers = getattr(response, "headers", None)
+    value = (headers.get("retry-after") or "").strip() if headers is not None else ""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        from email.utils import parsedate_to_datetime
+
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - time.time()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+    return min(max(seconds, 0.0), 86_400.0) if seconds == seconds else None  # NaN: none
 
 
 def _with(exc: LLMError, **attributes: object) -> LLMError:
@@ -176,10 +200,10 @@ class LLMClient:
                 )
             return self._client
 
-    def _backoff(self, attempt: int, cancel: threading.Event | None, deadline: float) -> bool:
-        """Sleep before retry `attempt` (0-based); False if cancelled meanwhile or out of time."""
+    def _backoff(self, attempt: int, cancel: threading.Event | None, deadline: float, wait: float = 0.0) -> bool:
+        """Sleep before retry `attempt` (0-based), at least `wait` s; False if cancelled meanwhile or out of time."""
         cfg = self.config
-        delay = min(cfg.retry_max_delay_s, cfg.retry_base_delay_s * (2**attempt))
+        delay = max(wait, min(cfg.retry_max_delay_s, cfg.retry_base_delay_s * (2**attempt)))
         if time.monotonic() + delay >= deadline:
             return False
         if cancel is not None:
@@ -197,9 +221,9 @@ class LLMClient:
         raises `failure` when it is final."""
         if self._switch_token_param(failure):
             return attempt
-        if not self._should_retry(failure, attempt):
-            raise failure
-        if not self._backoff(attempt, cancel, deadline):
+        if (failure.retry_after or 0.0) > self.config.retry_max_delay_s or not self._should_retry(failure, attempt):
+            raise failure  # (a server asking to wait longer than a retry may wait is told to the person at once)
+        if not self._backoff(attempt, cancel, deadline, failure.retry_after or 0.0):
             if _is_set(cancel):
                 return None
             raise failure

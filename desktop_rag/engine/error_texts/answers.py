@@ -14,6 +14,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_rate_limit": {"en": "{host} is rate-limiting requests (HTTP 429). Wait a minute and try again, or check "
                                    "your plan's quota. Server said: {detail}",
                              "zh": "{host} 正在限制请求频率（HTTP 429）。请等一分钟再试，或检查你的套餐额度。服务器返回：{detail}"},
+    "error.llm_rate_limit_wait": {"en": "{host} is rate-limiting requests (HTTP 429) and asks to wait {seconds} s before "
+                                        "the next one. Try again then, or check your plan's quota. Server said: {detail}",
+                                  "zh": "{host} 正在限制请求频率（HTTP 429），要求等待 {seconds} 秒后再发下一个请求。请到时再试，或检查你的"
+                                        "套餐额度。服务器返回：{detail}"},
     "error.llm_bad_request": {"en": "{host} rejected the request (HTTP {status}): {detail}",
                               "zh": "{host} 拒绝了请求（HTTP {status}）：{detail}"},
     "error.llm_server": {"en": "The model server {host} had an internal error (HTTP {status}). Try again later. Server "
