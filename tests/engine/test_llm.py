@@ -139,6 +139,19 @@ def test_model_not_found_code_on_other_status(server):
     assert error_of(LLMClient(make_config(server))).kind == "model_not_found"
 
 
+@pytest.mark.parametrize("said, blamed", [
+    ("404 page not found", "There is no chat endpoint at {url} (HTTP 404). Check the base URL in Settings"),
+    ('model "qwen9" not found, try pulling it first', "The model 'fake-model' was not found"),
+    ("模型不存在", "The model 'fake-model' was not found"),
+])
+def test_a_404_blames_the_model_only_when_the_server_says_so(server, said, blamed):
+    """A base URL without /v1 (or with /chat/completions pasted on) got "The model 'x' was not found ... Check the
+    model name": the person checked a model name that was right."""
+    server.fail_next(404, message=said)
+    err = error_of(LLMClient(make_config(server)))
+    assert str(err).startswith(blamed.format(url=server.base_url)) and said in str(err)
+
+
 def test_no_key_sends_nothing(server):
     client = LLMClient(make_config(server, base_url="https://api.example.com/v1", api_key=""))
     with pytest.raises(LLMError) as info:

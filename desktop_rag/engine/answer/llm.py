@@ -84,9 +84,12 @@ def _status_error(exc: Any, config: LLMConfig) -> LLMError:
     host = config.host
     if status in (401, 403):
         return _with(LLMError.coded("llm_auth", "auth", host=host, status=status, detail=detail), status=status)
-    if status == 404 or code == "model_not_found":
+    if code == "model_not_found" or (status == 404 and re.search(r"(?i)model|模型", detail)):
         return _with(LLMError.coded("llm_model_not_found", "model_not_found", model=config.model, host=host,
                                     status=status, detail=detail), status=status)
+    if status == 404:  # no such path: the base URL (a missing /v1, a pasted /chat/completions), not the model
+        return _with(LLMError.coded("llm_no_endpoint", "model_not_found", url=config.base_url, status=status,
+                                    detail=detail), status=status)
     if status == 429:
         wait = retry_after(getattr(exc, "response", None))
         if wait is not None:

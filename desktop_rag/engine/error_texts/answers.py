@@ -11,6 +11,11 @@ TEXTS: dict[str, dict[str, str]] = {
                                         "name and the base URL in Settings. Server said: {detail}",
                                   "zh": "在 {host} 上找不到模型“{model}”（HTTP {status}）。请在“设置”中检查模型名称和基础地址。"
                                         "服务器返回：{detail}"},
+    "error.llm_no_endpoint": {"en": "There is no chat endpoint at {url} (HTTP {status}). Check the base URL in Settings: "
+                                    "an OpenAI-compatible address usually ends in /v1, without /chat/completions. Server "
+                                    "said: {detail}",
+                              "zh": "{url} 上没有对话接口（HTTP {status}）。请在“设置”中检查基础地址：兼容 OpenAI 的地址通常以 /v1 "
+                                    "结尾，不含 /chat/completions。服务器返回：{detail}"},
     "error.llm_rate_limit": {"en": "{host} is rate-limiting requests (HTTP 429). Wait a minute and try again, or check "
                                    "your plan's quota. Server said: {detail}",
                              "zh": "{host} 正在限制请求频率（HTTP 429）。请等一分钟再试，或检查你的套餐额度。服务器返回：{detail}"},
