@@ -422,3 +422,15 @@ def test_a_message_without_an_answer_shows_the_servers_words_without_the_key(ser
         list(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
     assert "returned an unexpected reply: 余额不足或无可用资源包，请充值。" in str(info.value)
     assert KEY not in str(info.value) and KEY not in repr(info.value)
+
+
+@pytest.mark.parametrize("status", [None, 404])
+def test_a_password_or_key_in_the_base_url_is_not_in_the_message(server, status):
+    """A proxy's address with user:password (or ?key=) was quoted whole by "Could not reach the model server at ..."."""
+    if status is None:
+        address = closed_port_url().replace("http://", "http://bob:hunter2secret@") + f"?key={KEY}"
+    else:
+        server.fail_next(status, message="404 page not found")
+        address = server.base_url.replace("http://", "http://bob:hunter2secret@") + f"?key={KEY}"
+    err = error_of(LLMClient(make_config(server, base_url=address, max_retries=0)))
+    assert "hunter2secret" not in str(err) and KEY not in str(err) and "127.0.0.1" in str(err)

@@ -88,7 +88,7 @@ def _status_error(exc: Any, config: LLMConfig) -> LLMError:
         return _with(LLMError.coded("llm_model_not_found", "model_not_found", model=config.model, host=host,
                                     status=status, detail=detail), status=status)
     if status == 404:  # no such path: the base URL (a missing /v1, a pasted /chat/completions), not the model
-        return _with(LLMError.coded("llm_no_endpoint", "model_not_found", url=config.base_url, status=status,
+        return _with(LLMError.coded("llm_no_endpoint", "model_not_found", url=config.shown_url, status=status,
                                     detail=detail), status=status)
     if status == 429:
         wait = retry_after(getattr(exc, "response", None))
@@ -137,7 +137,7 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
         return LLMError.coded("llm_timeout", "timeout", host=config.host, seconds=f"{config.timeout_s:g}")
     if isinstance(exc, openai.APIConnectionError):
         return LLMError.coded("llm_unreachable_local" if config.is_local else "llm_unreachable", "unreachable",
-                              url=config.base_url)
+                              url=config.shown_url)
     if isinstance(exc, openai.APIStatusError):
         return _status_error(exc, config)
     if isinstance(exc, ReplyProblem):  # a 200 reply without an answer: a web page, a quota notice

@@ -84,6 +84,16 @@ class LLMConfig:
         return is_local_url(self.base_url)
 
     @property
+    def shown_url(self) -> str:
+        """The base URL for messages: without a user:password part or a query (where a proxy's key may be)."""
+        try:
+            parsed = urlparse(self.base_url)
+            netloc = parsed.netloc.rpartition("@")[2]
+        except ValueError:
+            return self.host
+        return parsed._replace(netloc=netloc, query="", fragment="").geturl()
+
+    @property
     def host(self) -> str:
         """host[:port] for messages (never any user:password part of the address)."""
         try:
