@@ -434,3 +434,19 @@ def test_a_password_or_key_in_the_base_url_is_not_in_the_message(server, status)
         address = server.base_url.replace("http://", "http://bob:hunter2secret@") + f"?key={KEY}"
     err = error_of(LLMClient(make_config(server, base_url=address, max_retries=0)))
     assert "hunter2secret" not in str(err) and KEY not in str(err) and "127.0.0.1" in str(err)
+
+
+def test_chunks_of_the_wrong_shape_give_only_their_text(server):
+    """A chunk's fields are the server's: a number as content ended the answer with "'int' object is not
+    subscriptable", choices as a string with "'str' object has no attribute 'delta'"; content as a list of parts
+    (Mistral's) gives its text parts, never a thinking part."""
+    server.tokens = [
+        "Leave is",
+        {"choices": [{"index": 0, "delta": {"content": 25}}]},
+        {"choices": "zzz"},
+        {"choices": [{"index": 0, "delta": None}]},
+        {"choices": [{"index": 0, "delta": {"content": [{"type": "thinking", "thinking": "hmm"},
+                                                        {"type": "text", "text": " 25 days"}]}}]},
+        " [1].",
+    ]
+    assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "Leave is 25 days [1]."

@@ -31,8 +31,23 @@ def streamed_pieces(response: Any) -> Iterator[tuple[str, str | None]]:
         return
     for chunk in response:
         choices = getattr(chunk, "choices", None)
-        if choices:
-            yield getattr(choices[0].delta, "content", None) or "", getattr(choices[0], "finish_reason", None)
+        if isinstance(choices, list) and choices:  # (a chunk's fields are the server's: any type, or none)
+            delta = getattr(choices[0], "delta", None)
+            yield text_of(getattr(delta, "content", None)), _finish(getattr(choices[0], "finish_reason", None))
+
+
+def text_of(content: Any) -> str:
+    """A message's or a delta's text: a string, or the text parts of a list of parts; anything else none."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part["text"] for part in content if isinstance(part, dict)
+                       and part.get("type", "text") == "text" and isinstance(part.get("text"), str))
+    return ""
+
+
+def _finish(reason: Any) -> str | None:
+    return reason if isinstance(reason, str) else None
 
 
 def completion_piece(result: Any) -> tuple[str, str | None]:
@@ -43,9 +58,9 @@ def completion_piece(result: Any) -> tuple[str, str | None]:
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ReplyProblem(detail=_said(data))
-    message = choices[0].get("message") or {}
+    message = choices[0].get("message")
     content = message.get("content") if isinstance(message, dict) else None
-    return (content if isinstance(content, str) else ""), choices[0].get("finish_reason")
+    return text_of(content), _finish(choices[0].get("finish_reason"))
 
 
 def _content_type(response: Any) -> str:
