@@ -323,18 +323,20 @@ class LLMClient:
                 return
             response = client.chat.completions.create(**request)
             thinking = ThinkFilter()  # a reasoning model's <think> block is not the answer
-            finish = None
+            finish, wrote = None, False
             try:
                 for text, finished in streamed_pieces(response):
                     if stopped():
                         return
                     finish = finished or finish
                     if text and (shown := thinking.feed(text)):
+                        wrote = True
                         yield shown
                 if rest := thinking.finish():
+                    wrote = True
                     yield rest
                 if finish == "length":  # the server stopped at max_tokens: the answer is not whole
-                    raise _token_limit_error(request[self._token_param], thinking.thinking)
+                    raise _token_limit_error(request[self._token_param], thinking=not wrote)
             finally:
                 response.close()
 
@@ -416,7 +418,8 @@ def _length_error(cap: int, partial: str) -> LLMError:
 
 
 def _token_limit_error(tokens: int, thinking: bool) -> LLMError:
-    """The reply ended at its `max_tokens` (finish_reason "length"), still reasoning or mid-answer."""
+    """The reply ended at its `max_tokens` (finish_reason "length"): mid-answer, or before a word of it (reasoning,
+    in a think block or hidden as OpenAI's reasoning models do)."""
     return LLMError.coded("llm_token_limit_thinking" if thinking else "llm_token_limit", "length", tokens=tokens)
 
 

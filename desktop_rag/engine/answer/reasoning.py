@@ -49,11 +49,6 @@ class ThinkFilter:
         held, self._held = self._held, ""
         return held if self._state == "start" else ""
 
-    @property
-    def thinking(self) -> bool:
-        """True while inside a think block that has not ended."""
-        return self._state == "thinking"
-
 
 def _partial_close(text: str) -> str:
     """The end of `text` that may be the start of the closing tag (kept for the next piece)."""
