@@ -295,3 +295,16 @@ def test_an_answer_the_server_stopped_at_max_tokens_says_so(server, tokens, ques
     server.tokens, server.finish_reason = tokens, "length"
     done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
     assert isinstance(done, DoneEvent) and done.answer == answer and done.notice.startswith(says)
+
+
+def test_a_silent_server_is_waited_for_once_by_the_rewrite_not_once_per_retry(server):
+    """A server that accepts and never answers: the follow-up's rewrite (an extra, with a fallback) waited out its
+    read timeout on every retry before the answer's own request waited again (with the translation: 6 minutes
+    at the default 60 s before the error)."""
+    server.hang_if = lambda body: not body.get("stream")  # only the rewrite hangs
+    search = FakeSearch(HITS)
+    history = [ChatTurn("user", "How much annual leave do I get?"), ChatTurn("assistant", "25 days [1].")]
+    llm = client(server, timeout_s=0.5, max_retries=2)
+    events = list(Answerer(Settings(), search, llm).answer("And part-timers?", history))
+    rewrites = [r for r in server.chat_requests() if not r.body.get("stream")]
+    assert len(rewrites) == 1 and isinstance(events[-1], DoneEvent)  # the rule's rewrite, then the answer

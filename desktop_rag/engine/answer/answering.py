@@ -119,7 +119,7 @@ class Answerer:
             try:
                 rewritten = self.llm.complete(
                     rewrite_query_messages(question, history),
-                    max_tokens=_REWRITE_MAX_TOKENS, temperature=0.0, cancel=cancel,
+                    max_tokens=_REWRITE_MAX_TOKENS, temperature=0.0, cancel=cancel, retry_timeout=False,
                 )
                 cleaned = _clean_rewrite(rewritten)
                 if cleaned:

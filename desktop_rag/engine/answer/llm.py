@@ -359,10 +359,13 @@ class LLMClient:
         max_tokens: int | None = None,
         temperature: float | None = None,
         cancel: threading.Event | None = None,
+        retry_timeout: bool = True,
     ) -> str:
         """One non-streaming completion, with retries; returns the reply text ('' if none or cancelled).
 
-        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`.
+        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`. Without
+        `retry_timeout` a timeout is final: an extra the answer can do without (the question's rewrite or
+        translation) never waits out a silent server's read timeout again before the answer's own request.
         """
         from desktop_rag.engine.answer import sent
 
@@ -378,7 +381,7 @@ class LLMClient:
                 return reply
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
-            if failure.kind == "deadline":
+            if failure.kind == "deadline" or (failure.kind == "timeout" and not retry_timeout):
                 raise failure from None
             attempt = self._next_attempt(failure, attempt, cancel, deadline)
             if attempt is None:
