@@ -450,3 +450,17 @@ def test_chunks_of_the_wrong_shape_give_only_their_text(server):
         " [1].",
     ]
     assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "Leave is 25 days [1]."
+
+
+@pytest.mark.parametrize("status, content_type, body, said", [
+    (502, "text/html", b"<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
+                       b"<hr>nginx</body></html>", "Server said: 502 Bad Gateway"),
+    (503, "text/plain", b"upstream connect error or disconnect/reset before headers",
+     "Server said: upstream connect error or disconnect/reset before headers"),
+    (401, "text/plain", f"invalid key {KEY}".encode(), "Server said: invalid key ***"),
+])
+def test_an_error_body_that_is_not_json_is_said_in_its_own_words(server, status, content_type, body, said):
+    """A proxy's error page or text said only "Server said: Error code: 502"."""
+    server.raw_reply, server.raw_status = (content_type, body), status
+    err = error_of(LLMClient(make_config(server, max_retries=0)))
+    assert str(err).endswith(said) and KEY not in str(err)

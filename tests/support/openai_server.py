@@ -51,7 +51,8 @@ class FakeOpenAIServer:
     - `hang_if(body)`: never answer the requests for which it returns True (e.g. only the rewrite).
     - `silent_after_headers`: send the 200 headers of a stream, then nothing at all.
     - `ignore_stream`: answer a streaming request with one whole completion (JSON), as some servers do.
-    - `raw_reply`: (content type, body) sent with status 200 instead of any answer (a web page, a quota notice).
+    - `raw_reply`: (content type, body) sent with status `raw_status` (200) instead of any answer (a web page, a
+      quota notice, a proxy's error page).
     - `finish_reason`: the last chunk's ("length": the server stopped the answer at max_tokens).
     - `endless`: stream `endless_token` forever (ignoring max_tokens) until the client hangs up.
     While hanging or streaming endlessly the handler notices a client that hangs up and sets
@@ -82,6 +83,7 @@ class FakeOpenAIServer:
         self.finish_reason = "stop"
         self.ignore_stream = False
         self.raw_reply: tuple[str, bytes] | None = None
+        self.raw_status = 200
         self.endless_token = " more"
         self.requests: list[RecordedRequest] = []
         self.reply_for: Callable[[dict], str | None] | None = None  # a reply computed from the request body
@@ -235,7 +237,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _send_raw(self, content_type: str, data: bytes) -> None:
-        self.send_response(200)
+        self.send_response(self.state.raw_status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

@@ -21,6 +21,7 @@ from desktop_rag.engine.messages import Phrase, message
 log = logging.getLogger(__name__)
 
 _MAX_DETAIL = 300
+_MAX_BODY_READ = 4000  # of an error body that is not JSON, the part read for its words
 _WARNED_HOSTS: set[str] = set()
 
 
@@ -71,10 +72,19 @@ def scrub(text: str, secret: str = "") -> str:
 def _server_detail(exc: Exception, secret: str) -> str:
     """The server's own error message, scrubbed and shortened."""
     body = getattr(exc, "body", None)
-    message = body.get("message") if isinstance(body, dict) else None
+    message = body.get("message") if isinstance(body, dict) else _body_text(body) if isinstance(body, str) else None
     detail = message if isinstance(message, str) and message else getattr(exc, "message", "") or str(exc)
     detail = scrub(" ".join(str(detail).split()), secret)
     return detail[:_MAX_DETAIL] + ("…" if len(detail) > _MAX_DETAIL else "")
+
+
+def _body_text(body: str) -> str:
+    """What an error body that is not JSON says: a web page's title (a proxy's "502 Bad Gateway"), else its text."""
+    import html
+
+    head = body[:_MAX_BODY_READ]
+    title = re.search(r"(?is)<title[^>]*>(.*?)</title>", head)
+    return html.unescape(title.group(1) if title else re.sub(r"<[^>]*>", " ", head))
 
 
 def _status_error(exc: Any, config: LLMConfig) -> LLMError:
