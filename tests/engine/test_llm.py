@@ -464,3 +464,12 @@ def test_an_error_body_that_is_not_json_is_said_in_its_own_words(server, status,
     server.raw_reply, server.raw_status = (content_type, body), status
     err = error_of(LLMClient(make_config(server, max_retries=0)))
     assert str(err).endswith(said) and KEY not in str(err)
+
+
+def test_a_stream_line_that_is_not_json_is_said_as_it_came(server):
+    """A server sending a line that is not JSON ended the answer with Python's "Expecting property name enclosed in
+    double quotes: line 1 column 2 (char 1)"; the person now sees what came (the key scrubbed from it)."""
+    server.tokens = ["Leave is", f"{{oops {KEY}".encode(), " 25 days."]
+    err = error_of(LLMClient(make_config(server)))
+    assert err.kind == "cut" and err.partial == "Leave is"
+    assert "sent a reply that is not JSON, as the OpenAI protocol requires: “{oops ***”" in str(err)

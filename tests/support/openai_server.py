@@ -42,7 +42,7 @@ class FakeOpenAIServer:
     """State that tests script: reply, tokens, delays, failures, cuts and hangs.
 
     - `reply` / `tokens`: the answer (tokens win when set; otherwise the reply is split on spaces); a dict among
-      the tokens is sent as a whole chunk of its own (a malformed one).
+      the tokens is sent as a whole chunk of its own (a malformed one), bytes as the data line's text (not JSON).
     - `queue_reply(text)`: a one-off reply for the next successful chat request (then `reply`).
     - `token_delay`: seconds between streamed tokens.
     - `fail_next(status, times, code, message)`: the next requests get an OpenAI-style error.
@@ -389,7 +389,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             if state.token_delay:
                 time.sleep(state.token_delay)
-            self._sse(token if isinstance(token, dict) else _chunk(model, {"content": token}))
+            self._sse(token if isinstance(token, dict) else token.decode() if isinstance(token, bytes)
+                      else _chunk(model, {"content": token}))
             rec.tokens_sent += 1
             if i == 0:
                 self._sse(_chunk(model, {}))  # a delta without content

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -21,6 +22,7 @@ from desktop_rag.engine.messages import Phrase, message
 log = logging.getLogger(__name__)
 
 _MAX_DETAIL = 300
+_MAX_QUOTE = 80  # of a reply that is not JSON, the part quoted
 _MAX_BODY_READ = 4000  # of an error body that is not JSON, the part read for its words
 _WARNED_HOSTS: set[str] = set()
 
@@ -155,6 +157,10 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
             return LLMError.coded("llm_not_an_answer", "bad_reply", host=config.host, what=exc.what)
         return LLMError.coded("llm_unexpected", "bad_reply", host=config.host,
                               detail=_server_detail(exc, config.api_key))
+    if isinstance(exc, json.JSONDecodeError):  # a stream's line or a reply body that is not JSON
+        text = scrub(" ".join(exc.doc.split()), config.api_key)
+        return LLMError.coded("llm_not_json", "server", host=config.host,
+                              text=text[:_MAX_QUOTE] + ("…" if len(text) > _MAX_QUOTE else ""))
     detail = _server_detail(exc, config.api_key)
     return LLMError.coded("llm_unexpected", "server", host=config.host, detail=detail)
 

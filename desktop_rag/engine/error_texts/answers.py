@@ -40,6 +40,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                           "LM Studio）是否在运行？"},
     "error.llm_unexpected": {"en": "The model server {host} returned an unexpected reply: {detail}",
                              "zh": "模型服务器 {host} 返回了意外的回复：{detail}"},
+    "error.llm_not_json": {"en": "The model server {host} sent a reply that is not JSON, as the OpenAI protocol "
+                                 "requires: “{text}”",
+                           "zh": "模型服务器 {host} 发送的回复不是 OpenAI 协议要求的 JSON：“{text}”"},
     "error.llm_not_an_answer": {"en": "The model server {host} replied with {what} content, not a model's answer. Check "
                                       "the base URL in Settings (an OpenAI-compatible address usually ends in /v1).",
                                 "zh": "模型服务器 {host} 返回的是 {what} 内容，而不是模型的回答。请在“设置”中检查基础地址（兼容 "
