@@ -473,3 +473,18 @@ def test_a_stream_line_that_is_not_json_is_said_as_it_came(server):
     err = error_of(LLMClient(make_config(server)))
     assert err.kind == "cut" and err.partial == "Leave is"
     assert "sent a reply that is not JSON, as the OpenAI protocol requires: “{oops ***”" in str(err)
+
+
+def test_a_reply_without_end_is_read_only_so_far(server, monkeypatch):
+    """A request that does not stream (the connection test, a rewrite, a translation) read a body that never ends
+    into memory until the deadline: 5.7 GB in 10 s from a local server, past the default 300 s an out-of-memory
+    end of the app. Now the body is read at most MAX_REPLY_BYTES (1 MB here)."""
+    from desktop_rag.engine.answer import llm_http
+
+    monkeypatch.setattr(llm_http, "MAX_REPLY_BYTES", 1 << 20, raising=False)
+    server.endless_body = True
+    started = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        LLMClient(make_config(server, deadline_s=1.0)).complete(MESSAGES)
+    assert info.value.kind == "bad_reply" and "sent more than 1 MB for one reply" in str(info.value)
+    assert time.monotonic() - started < 1.0 and len(server.chat_requests()) == 1

@@ -53,6 +53,8 @@ class FakeOpenAIServer:
     - `ignore_stream`: answer a streaming request with one whole completion (JSON), as some servers do.
     - `raw_reply`: (content type, body) sent with status `raw_status` (200) instead of any answer (a web page, a
       quota notice, a proxy's error page).
+    - `endless_body`: answer a request that does not stream with a JSON body that never ends (until the client
+      hangs up).
     - `finish_reason`: the last chunk's ("length": the server stopped the answer at max_tokens).
     - `endless`: stream `endless_token` forever (ignoring max_tokens) until the client hangs up.
     While hanging or streaming endlessly the handler notices a client that hangs up and sets
@@ -84,6 +86,7 @@ class FakeOpenAIServer:
         self.ignore_stream = False
         self.raw_reply: tuple[str, bytes] | None = None
         self.raw_status = 200
+        self.endless_body = False
         self.endless_token = " more"
         self.requests: list[RecordedRequest] = []
         self.reply_for: Callable[[dict], str | None] | None = None  # a reply computed from the request body
@@ -313,6 +316,9 @@ class _Handler(BaseHTTPRequestHandler):
         if state.raw_reply is not None:
             self._send_raw(*state.raw_reply)
             return
+        if state.endless_body and not body.get("stream"):
+            self._send_endless_body(rec)
+            return
         tokens = state._next_tokens(body)
         if body.get("stream") and not state.ignore_stream:
             self._stream(rec, body.get("model", ""), tokens)
@@ -360,6 +366,20 @@ class _Handler(BaseHTTPRequestHandler):
                 rec.tokens_sent += 1
                 if self.state.token_delay:
                     time.sleep(self.state.token_delay)
+        except OSError:
+            rec.client_gone.set()
+
+    def _send_endless_body(self, rec: RecordedRequest) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.close_connection = True
+        self._write_chunk(b'{"choices": [{"index": 0, "message": {"content": "')
+        block, deadline = b"x" * 65536, time.monotonic() + _RELEASE_TIMEOUT_S
+        try:
+            while time.monotonic() < deadline and not self.state._release.is_set():
+                self._write_chunk(block)
         except OSError:
             rec.client_gone.set()
 

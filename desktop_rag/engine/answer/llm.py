@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
-from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
+from desktop_rag.engine.answer.llm_http import Exchange, ReplyTooLarge, abortable_http_client, iterate
 from desktop_rag.engine.answer.llm_reply import ReplyProblem, completion_piece, streamed_pieces
 from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
 from desktop_rag.engine.errors import DesktopRagError
@@ -145,6 +145,9 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
 
     if isinstance(exc, LLMError):
         return exc
+    too_large = next((e for e in (exc, exc.__cause__) if isinstance(e, ReplyTooLarge)), None)  # (the SDK may wrap it)
+    if too_large is not None:
+        return LLMError.coded("llm_reply_too_large", "bad_reply", host=config.host, megabytes=too_large.cap >> 20)
     if isinstance(exc, openai.APITimeoutError):
         return LLMError.coded("llm_timeout", "timeout", host=config.host, seconds=f"{config.timeout_s:g}")
     if isinstance(exc, openai.APIConnectionError):

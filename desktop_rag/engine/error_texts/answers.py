@@ -40,6 +40,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                           "LM Studio）是否在运行？"},
     "error.llm_unexpected": {"en": "The model server {host} returned an unexpected reply: {detail}",
                              "zh": "模型服务器 {host} 返回了意外的回复：{detail}"},
+    "error.llm_reply_too_large": {"en": "The model server {host} sent more than {megabytes} MB for one reply, far more "
+                                        "than an answer: it was not read further. Check the base URL and the server.",
+                                  "zh": "模型服务器 {host} 的一次回复超过了 {megabytes} MB，远多于一个回答，已停止读取。请检查基础地址和"
+                                        "服务器。"},
     "error.llm_not_json": {"en": "The model server {host} sent a reply that is not JSON, as the OpenAI protocol "
                                  "requires: “{text}”",
                            "zh": "模型服务器 {host} 发送的回复不是 OpenAI 协议要求的 JSON：“{text}”"},
