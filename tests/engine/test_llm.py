@@ -488,3 +488,15 @@ def test_a_reply_without_end_is_read_only_so_far(server, monkeypatch):
         LLMClient(make_config(server, deadline_s=1.0)).complete(MESSAGES)
     assert info.value.kind == "bad_reply" and "sent more than 1 MB for one reply" in str(info.value)
     assert time.monotonic() - started < 1.0 and len(server.chat_requests()) == 1
+
+
+def test_a_base_url_typed_without_a_scheme_is_reached(server):
+    """"localhost:11434/v1", as Ollama's docs write it: with no key the answer said "No API key is set for the model
+    server" (the address did not read as this computer's), with one "Could not reach the model server"."""
+    typed = server.base_url.removeprefix("http://")
+    settings = Settings(llm_base_url=typed, llm_model="fake-model")
+    config = resolve_llm_config(settings, env={})
+    assert config is not None and config.base_url == server.base_url and config_problem(settings, env={}) is None
+    assert "".join(LLMClient(config).stream(MESSAGES)) == "".join(server.reply_tokens())
+    remote = resolve_llm_config(Settings(llm_base_url="api.deepseek.com/v1", llm_model="m"), env={"OPENAI_API_KEY": KEY})
+    assert remote is not None and remote.base_url == "https://api.deepseek.com/v1"  # never plain http by a guess

@@ -158,6 +158,14 @@ def _pick(env: Mapping[str, str], name: str, fallback: str) -> str:
     return (env.get(name) or "").strip() or (fallback or "").strip()
 
 
+def with_scheme(url: str) -> str:
+    """`url`, with http:// before an address typed without a scheme on this machine ("localhost:11434/v1", as
+    Ollama's own docs write it) and https:// before one elsewhere (never plain http by a guess)."""
+    if not url or "://" in url:
+        return url
+    return ("http://" if is_loopback_host(url_host(f"//{url}")) else "https://") + url
+
+
 def _resolve_parts(settings: Any, env: Mapping[str, str]) -> tuple[str, Preset | None, str, str, str]:
     """(provider, preset, base_url, model, key) after env overrides and preset defaults."""
     provider = (getattr(settings, "llm_provider", "") or "").strip().lower()
@@ -166,7 +174,7 @@ def _resolve_parts(settings: Any, env: Mapping[str, str]) -> tuple[str, Preset |
     if not provider and not explicit_url and key:
         provider = "openai"  # a bare OPENAI_API_KEY means OpenAI itself
     preset = PRESETS.get(provider)
-    base_url = explicit_url or (preset.base_url if preset else "")
+    base_url = with_scheme(explicit_url) or (preset.base_url if preset else "")
     model = _pick(env, MODEL_ENV, getattr(settings, "llm_model", "")) or (preset.default_model if preset else "")
     return provider or "custom", preset, base_url.rstrip("/"), model, key
 
