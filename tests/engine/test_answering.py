@@ -314,6 +314,7 @@ def test_thinking_whose_block_the_chat_template_opened_is_not_the_finished_answe
     """DeepSeek-R1 on vLLM without a reasoning parser: the template opens <think>, the reply is "reasoning…</think>
     answer". It streams as it comes (the end of the thinking is not known until then), but the finished answer,
     which the chat shows in its place, kept and stored, is the answer alone."""
-    server.tokens = ["The user asks about leave.", " [3] is lunch.\n", "</think>", "\n\n", "Employees get", " 25 days [1]."]
+    server.tokens = ["The user asks about leave.", " [3] is lunch.\n", "</think>", "\n\n", "Employees get",
+                     " 25 days [1]."]
     done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("How much leave do I get?"))[-1]
     assert done.answer == "Employees get 25 days [1]." and done.cited == (HITS[0],)

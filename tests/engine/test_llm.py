@@ -414,7 +414,8 @@ def test_a_web_page_in_place_of_an_answer_says_so(server, call):
 
 @pytest.mark.parametrize("call", ["stream", "complete"])
 def test_a_message_without_an_answer_shows_the_servers_words_without_the_key(server, call):
-    """A provider's 200 reply holding only a notice (Zhipu's {"code": 1113, "msg": "余额不足..."}) was an empty answer."""
+    """A provider's 200 reply holding only a notice (Zhipu's {"code": 1113, "msg": "余额不足..."}) was an empty
+    answer."""
     notice = {"code": 1113, "msg": f"余额不足或无可用资源包，请充值。({KEY})"}
     server.raw_reply = ("application/json", json.dumps(notice, ensure_ascii=False).encode())
     client = LLMClient(make_config(server))
@@ -498,5 +499,16 @@ def test_a_base_url_typed_without_a_scheme_is_reached(server):
     config = resolve_llm_config(settings, env={})
     assert config is not None and config.base_url == server.base_url and config_problem(settings, env={}) is None
     assert "".join(LLMClient(config).stream(MESSAGES)) == "".join(server.reply_tokens())
-    remote = resolve_llm_config(Settings(llm_base_url="api.deepseek.com/v1", llm_model="m"), env={"OPENAI_API_KEY": KEY})
+    remote = resolve_llm_config(Settings(llm_base_url="api.deepseek.com/v1", llm_model="m"),
+                                env={"OPENAI_API_KEY": KEY})
     assert remote is not None and remote.base_url == "https://api.deepseek.com/v1"  # never plain http by a guess
+
+
+@pytest.mark.parametrize("scheme", ["htp", "ftp"])
+def test_a_base_url_of_another_scheme_says_so_without_retrying(server, scheme):
+    """"htp://…" said "Could not reach the model server … Is the local server (Ollama / LM Studio) running?" after
+    its retries."""
+    address = server.base_url.replace("http://", f"{scheme}://")
+    err = error_of(LLMClient(make_config(server, base_url=address)))
+    assert str(err) == (f"The model server's address {address} does not start with http:// or https://. Check the "
+                        "base URL in Settings.")

@@ -31,8 +31,9 @@ class LLMError(DesktopRagError):
     """A model call failed; `kind` says how, the message says what to do.
 
     Kinds: no_key, bad_key (a key that cannot be sent: said in the interface's language), auth, unreachable,
-    model_not_found, rate_limit, timeout, cut, bad_request, server, bad_reply (a 200 reply holding no answer), length (the answer hit `max_answer_chars`, or the
-    server stopped it at `max_tokens`), deadline (the call outlived `deadline_s`).
+    model_not_found, rate_limit, timeout, cut, bad_request, server, bad_reply (a 200 reply holding no answer),
+    length (the answer hit `max_answer_chars`, or the server stopped it at `max_tokens`), deadline (the call
+    outlived `deadline_s`).
     `partial` holds the text received before a stream was cut or stopped.
     """
 
@@ -150,6 +151,8 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
         return LLMError.coded("llm_reply_too_large", "bad_reply", host=config.host, megabytes=too_large.cap >> 20)
     if isinstance(exc, openai.APITimeoutError):
         return LLMError.coded("llm_timeout", "timeout", host=config.host, seconds=f"{config.timeout_s:g}")
+    if isinstance(exc, openai.APIConnectionError) and not config.shown_url.lower().startswith(("http://", "https://")):
+        return LLMError.coded("llm_bad_scheme", "bad_request", url=config.shown_url)  # ("htp://", "ftp://"): no retry
     if isinstance(exc, openai.APIConnectionError):
         return LLMError.coded("llm_unreachable_local" if config.is_local else "llm_unreachable", "unreachable",
                               url=config.shown_url)

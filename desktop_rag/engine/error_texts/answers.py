@@ -38,6 +38,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                           "connection. Is the local server (Ollama / LM Studio) running?",
                                     "zh": "无法连接位于 {url} 的模型服务器。请检查基础地址和网络连接。本地服务器（Ollama / "
                                           "LM Studio）是否在运行？"},
+    "error.llm_bad_scheme": {"en": "The model server's address {url} does not start with http:// or https://. Check the "
+                                   "base URL in Settings.",
+                             "zh": "模型服务器地址 {url} 不是以 http:// 或 https:// 开头。请在“设置”中检查基础地址。"},
     "error.llm_unexpected": {"en": "The model server {host} returned an unexpected reply: {detail}",
                              "zh": "模型服务器 {host} 返回了意外的回复：{detail}"},
     "error.llm_reply_too_large": {"en": "The model server {host} sent more than {megabytes} MB for one reply, far more "
