@@ -512,3 +512,18 @@ def test_a_base_url_of_another_scheme_says_so_without_retrying(server, scheme):
     err = error_of(LLMClient(make_config(server, base_url=address)))
     assert str(err) == (f"The model server's address {address} does not start with http:// or https://. Check the "
                         "base URL in Settings.")
+
+
+EVENTS = (b'data: {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "The answer"}}]}\n\n'
+          b'data: {"choices": [{"index": 0, "delta": {"content": " is 42 [1]."}, "finish_reason": "stop"}]}\n\n'
+          b"data: [DONE]\n\n")
+
+
+@pytest.mark.parametrize("call, content_type", [("stream", "application/json"), ("complete", "text/event-stream")])
+def test_a_stream_labelled_json_or_sent_unasked_is_the_answer(server, call, content_type):
+    """A stream labelled application/json (some proxies) was taken for a JSON body that is no answer; a stream sent
+    in reply to a request that does not stream (a server that always streams) was an empty reply."""
+    server.raw_reply = (content_type, EVENTS)
+    client = LLMClient(make_config(server))
+    text = "".join(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
+    assert text == "The answer is 42 [1]."

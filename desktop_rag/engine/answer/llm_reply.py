@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-_MAX_BODY = 4 * 1024 * 1024  # a whole completion in place of a stream is read up to this size
+_MAX_BODY = 16 * 1024 * 1024  # a whole reply in place of a stream is read up to this size
 _PAGES = ("text/html", "application/xhtml+xml")
 
 
@@ -26,8 +26,8 @@ def streamed_pieces(response: Any) -> Iterator[tuple[str, str | None]]:
     kind = _content_type(getattr(response, "response", None))
     if kind in _PAGES:
         raise ReplyProblem(what=kind)
-    if kind == "application/json" or kind.endswith("+json"):
-        yield completion_piece(_json_body(response.response, kind))
+    if kind == "application/json" or kind.endswith("+json"):  # (or a stream labelled so: read whole)
+        yield _whole(_body(response.response, kind), kind)
         return
     for chunk in response:
         choices = getattr(chunk, "choices", None)
@@ -52,8 +52,11 @@ def _finish(reason: Any) -> str | None:
 
 def completion_piece(result: Any) -> tuple[str, str | None]:
     """(text, finish_reason) of a completion (the SDK's object or its JSON); ReplyProblem when it holds none."""
-    if isinstance(result, str):  # the SDK's answer for a body that is not JSON
-        raise ReplyProblem(what="text/html" if result.lstrip()[:1] == "<" else "text/plain")
+    if isinstance(result, str):  # the SDK's answer for a body that is not JSON: a stream sent anyway, or a page
+        events = _events(result)
+        if events is None:
+            raise ReplyProblem(what="text/html" if result.lstrip()[:1] == "<" else "text/plain")
+        return events
     data = result.model_dump() if hasattr(result, "model_dump") else result
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -69,17 +72,45 @@ def _content_type(response: Any) -> str:
     return value.split(";", 1)[0].strip().lower()
 
 
-def _json_body(response: Any, kind: str) -> Any:
-    """The JSON of a reply read up to _MAX_BODY bytes."""
+def _body(response: Any, kind: str) -> str:
+    """A reply's body read up to _MAX_BODY bytes."""
     body = bytearray()
     for part in response.iter_bytes():
         body += part
         if len(body) > _MAX_BODY:
             raise ReplyProblem(what=kind)
+    return body.decode("utf-8", "replace")
+
+
+def _whole(body: str, kind: str) -> tuple[str, str | None]:
+    """(text, finish_reason) of a whole reply labelled JSON: a completion, or a stream's events."""
     try:
-        return json.loads(bytes(body))
+        return completion_piece(json.loads(body))
     except ValueError:
-        raise ReplyProblem(what=kind) from None
+        events = _events(body)
+    if events is None:
+        raise ReplyProblem(what=kind)
+    return events
+
+
+def _events(body: str) -> tuple[str, str | None] | None:
+    """The text and finish reason of a stream read whole (a server that streams whatever was asked, or labels its
+    stream JSON); None when the body is no stream. A line that is not a chunk is passed over."""
+    if not body.lstrip().startswith("data:"):
+        return None
+    texts, finish = [], None
+    for line in body.splitlines():
+        data = line[5:].strip() if line.startswith("data:") else ""
+        try:
+            chunk = json.loads(data) if data and data != "[DONE]" else None
+        except ValueError:
+            continue
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+            delta = choices[0].get("delta")
+            texts.append(text_of(delta.get("content") if isinstance(delta, dict) else None))
+            finish = _finish(choices[0].get("finish_reason")) or finish
+    return "".join(texts), finish
 
 
 def _said(data: Any) -> str:
