@@ -527,3 +527,13 @@ def test_a_stream_labelled_json_or_sent_unasked_is_the_answer(server, call, cont
     client = LLMClient(make_config(server))
     text = "".join(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
     assert text == "The answer is 42 [1]."
+
+
+@pytest.mark.parametrize("reason", ["Connection refused", "SSL"])
+def test_an_unreachable_server_is_said_with_the_systems_reason(server, reason):
+    """Connection refused, no such host name, a certificate not trusted and https to a plain-http server all said
+    only "Could not reach the model server at … Is the local server (Ollama / LM Studio) running?"."""
+    address = closed_port_url() if reason == "Connection refused" else server.base_url.replace("http://", "https://")
+    err = error_of(LLMClient(make_config(server, base_url=address, max_retries=0)))
+    assert err.kind == "unreachable" and f"Could not reach the model server at {address} (" in str(err)
+    assert reason in str(err).split("(", 1)[1]

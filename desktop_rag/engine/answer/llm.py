@@ -153,9 +153,10 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
         return LLMError.coded("llm_timeout", "timeout", host=config.host, seconds=f"{config.timeout_s:g}")
     if isinstance(exc, openai.APIConnectionError) and not config.shown_url.lower().startswith(("http://", "https://")):
         return LLMError.coded("llm_bad_scheme", "bad_request", url=config.shown_url)  # ("htp://", "ftp://"): no retry
-    if isinstance(exc, openai.APIConnectionError):
+    if isinstance(exc, openai.APIConnectionError):  # with the system's reason: refused, no such name, a certificate
+        reason = scrub(" ".join(str(exc.__cause__ or exc).split()), config.api_key)[:_MAX_DETAIL]
         return LLMError.coded("llm_unreachable_local" if config.is_local else "llm_unreachable", "unreachable",
-                              url=config.shown_url)
+                              url=config.shown_url, reason=reason or type(exc).__name__)
     if isinstance(exc, openai.APIStatusError):
         return _status_error(exc, config)
     if isinstance(exc, ReplyProblem):  # a 200 reply without an answer: a web page, a quota notice

@@ -31,13 +31,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_timeout": {"en": "The model server {host} did not answer within {seconds} s. Try again; a slow local "
                                 "model may need a longer timeout.",
                           "zh": "模型服务器 {host} 在 {seconds} 秒内没有响应。请重试；较慢的本地模型可能需要更长的超时时间。"},
-    "error.llm_unreachable": {"en": "Could not reach the model server at {url}. Check the base URL and your network "
-                                    "connection.",
-                              "zh": "无法连接位于 {url} 的模型服务器。请检查基础地址和网络连接。"},
-    "error.llm_unreachable_local": {"en": "Could not reach the model server at {url}. Check the base URL and your network "
-                                          "connection. Is the local server (Ollama / LM Studio) running?",
-                                    "zh": "无法连接位于 {url} 的模型服务器。请检查基础地址和网络连接。本地服务器（Ollama / "
-                                          "LM Studio）是否在运行？"},
+    "error.llm_unreachable": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL and your "
+                                    "network connection.",
+                              "zh": "无法连接位于 {url} 的模型服务器（{reason}）。请检查基础地址和网络连接。"},
+    "error.llm_unreachable_local": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL and "
+                                          "your network connection. Is the local server (Ollama / LM Studio) running?",
+                                    "zh": "无法连接位于 {url} 的模型服务器（{reason}）。请检查基础地址和网络连接。本地服务器"
+                                          "（Ollama / LM Studio）是否在运行？"},
     "error.llm_bad_scheme": {"en": "The model server's address {url} does not start with http:// or https://. Check the "
                                    "base URL in Settings.",
                              "zh": "模型服务器地址 {url} 不是以 http:// 或 https:// 开头。请在“设置”中检查基础地址。"},
