@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 import traceback
+import warnings
 
 import pytest
 
@@ -537,3 +538,13 @@ def test_an_unreachable_server_is_said_with_the_systems_reason(server, reason):
     err = error_of(LLMClient(make_config(server, base_url=address, max_retries=0)))
     assert err.kind == "unreachable" and f"Could not reach the model server at {address} (" in str(err)
     assert reason in str(err).split("(", 1)[1]
+
+
+@pytest.mark.parametrize("content, text", [(123, ""), ({"a": 1}, ""), ([{"type": "text", "text": "hi"}], "hi")])
+def test_a_whole_reply_of_the_wrong_shape_gives_its_text_without_warnings(server, content, text):
+    """A completion's content of another type printed pydantic's "serializer warnings" on the command line's stderr."""
+    body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": 7}]}
+    server.raw_reply = ("application/json", json.dumps(body).encode())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert LLMClient(make_config(server)).complete(MESSAGES) == text

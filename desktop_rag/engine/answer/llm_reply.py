@@ -57,7 +57,7 @@ def completion_piece(result: Any) -> tuple[str, str | None]:
         if events is None:
             raise ReplyProblem(what="text/html" if result.lstrip()[:1] == "<" else "text/plain")
         return events
-    data = result.model_dump() if hasattr(result, "model_dump") else result
+    data = result.model_dump(warnings=False) if hasattr(result, "model_dump") else result  # (fields of any type)
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ReplyProblem(detail=_said(data))
