@@ -548,3 +548,14 @@ def test_a_whole_reply_of_the_wrong_shape_gives_its_text_without_warnings(server
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert LLMClient(make_config(server)).complete(MESSAGES) == text
+
+
+@pytest.mark.parametrize("pasted", [f"Bearer {KEY}", f"bearer  {KEY}\n", f"Authorization: Bearer {KEY}"])
+def test_a_key_pasted_with_its_headers_words_is_sent_as_the_key(server, pasted):
+    """A key copied from a curl example ("Bearer sk-…") was sent as "Bearer Bearer sk-…": "The API key was
+    rejected"."""
+    server.api_key = KEY
+    config = resolve_llm_config(Settings(llm_base_url=server.base_url, llm_model="fake-model"),
+                                env={"OPENAI_API_KEY": pasted})
+    assert config is not None and "".join(LLMClient(config).stream(MESSAGES))
+    assert server.chat_requests()[-1].headers["authorization"] == f"Bearer {KEY}"

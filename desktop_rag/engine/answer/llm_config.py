@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.reasons import Reason
 
 KEY_ENV = "OPENAI_API_KEY"
+_BEARER = re.compile(r"(?i)^(?:authorization:\s*)?bearer\s+")  # a key pasted with its header's words
 BASE_URL_ENV = "OPENAI_BASE_URL"
 MODEL_ENV = "OPENAI_MODEL"
 
@@ -169,7 +171,7 @@ def with_scheme(url: str) -> str:
 def _resolve_parts(settings: Any, env: Mapping[str, str]) -> tuple[str, Preset | None, str, str, str]:
     """(provider, preset, base_url, model, key) after env overrides and preset defaults."""
     provider = (getattr(settings, "llm_provider", "") or "").strip().lower()
-    key = (env.get(KEY_ENV) or "").strip()
+    key = _BEARER.sub("", (env.get(KEY_ENV) or "").strip())  # "Bearer sk-…" copied from a curl example
     explicit_url = _pick(env, BASE_URL_ENV, getattr(settings, "llm_base_url", ""))
     if not provider and not explicit_url and key:
         provider = "openai"  # a bare OPENAI_API_KEY means OpenAI itself
