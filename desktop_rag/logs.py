@@ -35,8 +35,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?!\[REDACTED\])[^\s'\",;&)}\]]+"), rf"\1{REDACTED}"),
     # OpenAI / DeepSeek style keys wherever they appear
     (re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"), REDACTED),
-    # a password inside a database URL (postgresql://user:PASSWORD@host) or given as password=...
-    (re.compile(r"(?i)(postgres(?:ql)?://[^:/@\s]*:)(?!\[REDACTED\])[^@\s]+@"), rf"\1{REDACTED}@"),
+    # a password inside any URL (postgresql://user:PASSWORD@host, a model server's http://user:PASSWORD@host, which
+    # httpx logs with each request) or given as password=...
+    (re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^:/@\s]*:)(?!\[REDACTED\])[^@\s]+@"), rf"\1{REDACTED}@"),
     (re.compile(r"(?i)(\bpass(?:word)?['\"]?\s*[:=]\s*b?['\"]?)(?!\[REDACTED\])[^\s'\",;&)}\]]+"), rf"\1{REDACTED}"),
 )
 

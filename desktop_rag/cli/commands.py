@@ -12,7 +12,7 @@ from desktop_rag.cli.output import TerminalProgress, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
-    DoneEvent, Engine, ErrorEvent, Hit, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
+    DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
     location_text, skipped_summary,
 )
 
@@ -166,6 +166,8 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     passages: tuple[Hit, ...] = ()
     cited: tuple[Hit, ...] = ()
     answer, mode, failed, cached = "", "extractive", False, False
+    notice: object = ""
+    error: Reason | None = None
     tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
     try:
         where = {"collection": _collection(engine, args), "folders": args.folders, "types": args.types,
@@ -181,10 +183,12 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
             elif isinstance(event, SourcesEvent):
                 say_step(None)  # (a summary's progress line, if any, is cleared)
                 passages = event.hits
+                if event.prompt is not None:  # the passages went to a model: its answer, even one that fails
+                    mode = "llm"
             elif isinstance(event, TokenEvent) and not args.json:
                 print(tokens.feed(event.text), end="", flush=True)
             elif isinstance(event, DoneEvent):
-                answer, mode, cached = event.answer, event.mode, event.cached
+                answer, mode, cached, notice = event.answer, event.mode, event.cached, event.notice
                 cited = event.cited
                 if not args.json:
                     print(tokens.finish(), end="")
@@ -193,8 +197,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 if cached and not args.json:
                     print("\n\n(A stored answer: the same question, passages and model as before.)", end="")
             elif isinstance(event, ErrorEvent):
-                failed = True
-                answer = event.partial
+                failed, answer, error = True, event.partial, event.message
                 if not args.json:
                     print(tokens.finish(), end="", flush=True)
                 print(f"\nerror: {said(event.message)}", file=sys.stderr)
@@ -203,8 +206,9 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     # Number each source as the answer cites it: its position among the passages sent.
     numbered = [(passages.index(h) + 1 if h in passages else i + 1, h) for i, h in enumerate(cited or passages)]
     if args.json:
+        failure = {} if error is None else {"error": str(error), "code": error.code}
         print_json({"question": args.question, "answer": answer, "mode": mode, "cached": cached,
-                     "sources": [h.to_json(n) for n, h in numbered]})
+                    "notice": str(notice), **failure, "sources": [h.to_json(n) for n, h in numbered]})
     else:
         print("\n\nSources:" if numbered else "")
         for n, hit in numbered:

@@ -257,3 +257,64 @@ def test_an_empty_model_answer_says_so_in_the_questions_language(server, questio
     server.tokens = []
     done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
     assert isinstance(done, DoneEvent) and done.answer == "" and done.notice.startswith(says)
+
+
+def test_a_reasoning_models_think_block_is_not_the_answer(server):
+    """DeepSeek-R1 or Qwen3 through Ollama write their thinking as a <think> block before the answer: it was
+    streamed and shown as the answer, tags and all. Split across pieces as a server sends it."""
+    server.tokens = ["<th", "ink>", "The user asks about leave. [3] is about", " lunch.</th", "ink>", "\n\n",
+                     "Employees get", " 25 days [1]."]
+    events = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("How much leave do I get?"))
+    shown = "".join(e.text for e in events if isinstance(e, TokenEvent))
+    done = events[-1]
+    assert shown == done.answer == "Employees get 25 days [1]."
+    assert done.cited == (HITS[0],)
+
+
+def test_a_follow_up_rewritten_by_a_reasoning_model_searches_its_answer_not_its_thinking(server):
+    """The rewrite's first line was the model's "<think>…" line, searched as the question."""
+    server.queue_reply("<think>\nThe user means part-time staff.\n</think>\n\nannual leave for part-time staff")
+    search = FakeSearch(HITS)
+    history = [ChatTurn("user", "How much annual leave do I get?"), ChatTurn("assistant", "25 days [1].")]
+    list(Answerer(Settings(), search, client(server)).answer("And part-timers?", history))
+    assert search.queries[0][0] == "annual leave for part-time staff"
+
+
+@pytest.mark.parametrize("tokens, question, answer, says", [
+    (["You get", " 25 days", " of"], "Leave?", "You get 25 days of",
+     "The model stopped at its limit of 2,048 tokens for one reply, so the answer may be incomplete."),
+    (["You get", " 25 days", " of"], "年假有多少天？", "You get 25 days of", "模型在单次回复 2,048 个 token 的上限处停止"),
+    (["<think>", "Leave is", " in passage"], "Leave?", "",
+     "The model spent its whole limit of 2,048 tokens for one reply reasoning and wrote no answer."),
+    ([], "Leave?", "",  # OpenAI's reasoning models: the reasoning is hidden, and counts against the limit
+     "The model spent its whole limit of 2,048 tokens for one reply reasoning and wrote no answer."),
+])
+def test_an_answer_the_server_stopped_at_max_tokens_says_so(server, tokens, question, answer, says):
+    """finish_reason "length": the answer was shown as if whole (and stored, so asking again replayed the cut
+    answer); a reasoning model that spent the tokens thinking showed "The model returned an empty answer"."""
+    server.tokens, server.finish_reason = tokens, "length"
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == answer and done.notice.startswith(says)
+
+
+def test_a_silent_server_is_waited_for_once_by_the_rewrite_not_once_per_retry(server):
+    """A server that accepts and never answers: the follow-up's rewrite (an extra, with a fallback) waited out its
+    read timeout on every retry before the answer's own request waited again (with the translation: 6 minutes
+    at the default 60 s before the error)."""
+    server.hang_if = lambda body: not body.get("stream")  # only the rewrite hangs
+    search = FakeSearch(HITS)
+    history = [ChatTurn("user", "How much annual leave do I get?"), ChatTurn("assistant", "25 days [1].")]
+    llm = client(server, timeout_s=0.5, max_retries=2)
+    events = list(Answerer(Settings(), search, llm).answer("And part-timers?", history))
+    rewrites = [r for r in server.chat_requests() if not r.body.get("stream")]
+    assert len(rewrites) == 1 and isinstance(events[-1], DoneEvent)  # the rule's rewrite, then the answer
+
+
+def test_thinking_whose_block_the_chat_template_opened_is_not_the_finished_answer(server):
+    """DeepSeek-R1 on vLLM without a reasoning parser: the template opens <think>, the reply is "reasoning…</think>
+    answer". It streams as it comes (the end of the thinking is not known until then), but the finished answer,
+    which the chat shows in its place, kept and stored, is the answer alone."""
+    server.tokens = ["The user asks about leave.", " [3] is lunch.\n", "</think>", "\n\n", "Employees get",
+                     " 25 days [1]."]
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("How much leave do I get?"))[-1]
+    assert done.answer == "Employees get 25 days [1]." and done.cited == (HITS[0],)

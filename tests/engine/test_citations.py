@@ -53,3 +53,8 @@ def test_ranges_expand_only_when_short_and_ascending():
 def test_clean_normalises_groups_and_removes_a_marker_without_a_space():
     assert clean_citations("See [1, 2] and [2–3].", 3) == ("See [1][2] and [2][3].", [1, 2, 3])
     assert clean_citations("Old[7].", 2) == ("Old.", [])
+
+
+def test_a_footnote_marker_is_a_citation():
+    """A model writing Markdown footnotes ([^1]) got "[^1]" shown as it was, never a link, and [^7] of two passages kept."""
+    assert clean_citations("Tea [^1] and coffee [^2][^7].", 2) == ("Tea [1] and coffee [2].", [1, 2])

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import threading
 import time
 import traceback
+import warnings
 
 import pytest
 
@@ -138,6 +140,19 @@ def test_model_not_found_code_on_other_status(server):
     assert error_of(LLMClient(make_config(server))).kind == "model_not_found"
 
 
+@pytest.mark.parametrize("said, blamed", [
+    ("404 page not found", "There is no chat endpoint at {url} (HTTP 404). Check the base URL in Settings"),
+    ('model "qwen9" not found, try pulling it first', "The model 'fake-model' was not found"),
+    ("模型不存在", "The model 'fake-model' was not found"),
+])
+def test_a_404_blames_the_model_only_when_the_server_says_so(server, said, blamed):
+    """A base URL without /v1 (or with /chat/completions pasted on) got "The model 'x' was not found ... Check the
+    model name": the person checked a model name that was right."""
+    server.fail_next(404, message=said)
+    err = error_of(LLMClient(make_config(server)))
+    assert str(err).startswith(blamed.format(url=server.base_url)) and said in str(err)
+
+
 def test_no_key_sends_nothing(server):
     client = LLMClient(make_config(server, base_url="https://api.example.com/v1", api_key=""))
     with pytest.raises(LLMError) as info:
@@ -182,6 +197,27 @@ def test_transient_errors_are_retried_then_succeed(server):
     server.reply = "ok then"
     assert "".join(LLMClient(make_config(server, max_retries=2)).stream(MESSAGES)) == "ok then"
     assert len(server.chat_requests()) == 3
+
+
+def test_a_rate_limit_asking_a_short_wait_is_retried_after_it(server):
+    """Retry-After was ignored: the retry came after the backoff's 0.01 s, while the server asked for 0.5 s."""
+    client = LLMClient(make_config(server, retry_max_delay_s=1.0))
+    list(client.stream(MESSAGES))  # (the SDK made and its connection opened once: what is timed is the wait)
+    server.fail_next(429, times=1, headers={"Retry-After": "0.5"})
+    started = time.monotonic()
+    assert "".join(client.stream(MESSAGES)) == "".join(server.reply_tokens())
+    assert len(server.chat_requests()) == 3 and time.monotonic() - started >= 0.5
+
+
+@pytest.mark.parametrize("call", ["stream", "complete"])
+def test_a_rate_limit_asking_a_long_wait_says_how_long_without_retrying(server, call):
+    """Retry-After: 30 got three requests in a second and "Wait a minute and try again"."""
+    server.fail_next(429, times=5, headers={"Retry-After": "30"}, message="Rate limit reached")
+    client = LLMClient(make_config(server, retry_max_delay_s=8.0))
+    with pytest.raises(LLMError) as info:
+        list(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
+    assert info.value.kind == "rate_limit" and len(server.chat_requests()) == 1
+    assert "asks to wait 30 s before the next one" in str(info.value)
 
 
 def test_retries_are_bounded(server):
@@ -349,3 +385,177 @@ def test_cancel_during_retry_backoff_stops_quietly(server):
     assert list(client.stream(MESSAGES, cancel)) == []
     assert time.monotonic() - started < 1.5
     assert len(server.chat_requests()) == 1
+
+
+# ---- a 200 reply that is not the answer asked for ----
+
+
+def test_a_whole_completion_in_reply_to_a_stream_is_the_answer(server):
+    """A server that ignores `stream` and sends one JSON completion: the answer said "The model returned an empty
+    answer" every time."""
+    server.reply, server.ignore_stream = "The answer is 42 [1].", True
+    assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "The answer is 42 [1]."
+
+
+PAGE = b"<!doctype html><html><body>Sign in to the portal</body></html>"
+
+
+@pytest.mark.parametrize("call", ["stream", "complete", "check_connection"])
+def test_a_web_page_in_place_of_an_answer_says_so(server, call):
+    """A base URL naming a web page (a login portal, a web UI) answered 200 with HTML: the answer was "empty", the
+    connection test said "Connected ... (an empty reply)"; it is not retried."""
+    server.raw_reply = ("text/html; charset=utf-8", PAGE)
+    client = LLMClient(make_config(server))
+    with pytest.raises(LLMError) as info:
+        {"stream": lambda: list(client.stream(MESSAGES)), "complete": lambda: client.complete(MESSAGES),
+         "check_connection": lambda: check_connection(make_config(server))}[call]()
+    assert info.value.kind == "bad_reply" and len(server.chat_requests()) == 1
+    assert "replied with text/html content, not a model's answer. Check the base URL" in str(info.value)
+
+
+@pytest.mark.parametrize("call", ["stream", "complete"])
+def test_a_message_without_an_answer_shows_the_servers_words_without_the_key(server, call):
+    """A provider's 200 reply holding only a notice (Zhipu's {"code": 1113, "msg": "余额不足..."}) was an empty
+    answer."""
+    notice = {"code": 1113, "msg": f"余额不足或无可用资源包，请充值。({KEY})"}
+    server.raw_reply = ("application/json", json.dumps(notice, ensure_ascii=False).encode())
+    client = LLMClient(make_config(server))
+    with pytest.raises(LLMError) as info:
+        list(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
+    assert "returned an unexpected reply: 余额不足或无可用资源包，请充值。" in str(info.value)
+    assert KEY not in str(info.value) and KEY not in repr(info.value)
+
+
+@pytest.mark.parametrize("status", [None, 404])
+def test_a_password_or_key_in_the_base_url_is_not_in_the_message(server, status):
+    """A proxy's address with user:password (or ?key=) was quoted whole by "Could not reach the model server at ..."."""
+    if status is None:
+        address = closed_port_url().replace("http://", "http://bob:hunter2secret@") + f"?key={KEY}"
+    else:
+        server.fail_next(status, message="404 page not found")
+        address = server.base_url.replace("http://", "http://bob:hunter2secret@") + f"?key={KEY}"
+    err = error_of(LLMClient(make_config(server, base_url=address, max_retries=0)))
+    assert "hunter2secret" not in str(err) and KEY not in str(err) and "127.0.0.1" in str(err)
+
+
+def test_chunks_of_the_wrong_shape_give_only_their_text(server):
+    """A chunk's fields are the server's: a number as content ended the answer with "'int' object is not
+    subscriptable", choices as a string with "'str' object has no attribute 'delta'"; content as a list of parts
+    (Mistral's) gives its text parts, never a thinking part."""
+    server.tokens = [
+        "Leave is",
+        {"choices": [{"index": 0, "delta": {"content": 25}}]},
+        {"choices": "zzz"},
+        {"choices": [{"index": 0, "delta": None}]},
+        {"choices": [{"index": 0, "delta": {"content": [{"type": "thinking", "thinking": "hmm"},
+                                                        {"type": "text", "text": " 25 days"}]}}]},
+        " [1].",
+    ]
+    assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "Leave is 25 days [1]."
+
+
+@pytest.mark.parametrize("status, content_type, body, said", [
+    (502, "text/html", b"<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
+                       b"<hr>nginx</body></html>", "Server said: 502 Bad Gateway"),
+    (503, "text/plain", b"upstream connect error or disconnect/reset before headers",
+     "Server said: upstream connect error or disconnect/reset before headers"),
+    (401, "text/plain", f"invalid key {KEY}".encode(), "Server said: invalid key ***"),
+])
+def test_an_error_body_that_is_not_json_is_said_in_its_own_words(server, status, content_type, body, said):
+    """A proxy's error page or text said only "Server said: Error code: 502"."""
+    server.raw_reply, server.raw_status = (content_type, body), status
+    err = error_of(LLMClient(make_config(server, max_retries=0)))
+    assert str(err).endswith(said) and KEY not in str(err)
+
+
+def test_a_stream_line_that_is_not_json_is_said_as_it_came(server):
+    """A server sending a line that is not JSON ended the answer with Python's "Expecting property name enclosed in
+    double quotes: line 1 column 2 (char 1)"; the person now sees what came (the key scrubbed from it)."""
+    server.tokens = ["Leave is", f"{{oops {KEY}".encode(), " 25 days."]
+    err = error_of(LLMClient(make_config(server)))
+    assert err.kind == "cut" and err.partial == "Leave is"
+    assert "sent a reply that is not JSON, as the OpenAI protocol requires: “{oops ***”" in str(err)
+
+
+def test_a_reply_without_end_is_read_only_so_far(server, monkeypatch):
+    """A request that does not stream (the connection test, a rewrite, a translation) read a body that never ends
+    into memory until the deadline: 5.7 GB in 10 s from a local server, past the default 300 s an out-of-memory
+    end of the app. Now the body is read at most MAX_REPLY_BYTES (1 MB here)."""
+    from desktop_rag.engine.answer import llm_http
+
+    monkeypatch.setattr(llm_http, "MAX_REPLY_BYTES", 1 << 20, raising=False)
+    server.endless_body = True
+    started = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        LLMClient(make_config(server, deadline_s=1.0)).complete(MESSAGES)
+    assert info.value.kind == "bad_reply" and "sent more than 1 MB for one reply" in str(info.value)
+    assert time.monotonic() - started < 1.0 and len(server.chat_requests()) == 1
+
+
+def test_a_base_url_typed_without_a_scheme_is_reached(server):
+    """"localhost:11434/v1", as Ollama's docs write it: with no key the answer said "No API key is set for the model
+    server" (the address did not read as this computer's), with one "Could not reach the model server"."""
+    typed = server.base_url.removeprefix("http://")
+    settings = Settings(llm_base_url=typed, llm_model="fake-model")
+    config = resolve_llm_config(settings, env={})
+    assert config is not None and config.base_url == server.base_url and config_problem(settings, env={}) is None
+    assert "".join(LLMClient(config).stream(MESSAGES)) == "".join(server.reply_tokens())
+    remote = resolve_llm_config(Settings(llm_base_url="api.deepseek.com/v1", llm_model="m"),
+                                env={"OPENAI_API_KEY": KEY})
+    assert remote is not None and remote.base_url == "https://api.deepseek.com/v1"  # never plain http by a guess
+
+
+@pytest.mark.parametrize("scheme", ["htp", "ftp"])
+def test_a_base_url_of_another_scheme_says_so_without_retrying(server, scheme):
+    """"htp://…" said "Could not reach the model server … Is the local server (Ollama / LM Studio) running?" after
+    its retries."""
+    address = server.base_url.replace("http://", f"{scheme}://")
+    err = error_of(LLMClient(make_config(server, base_url=address)))
+    assert str(err) == (f"The model server's address {address} does not start with http:// or https://. Check the "
+                        "base URL in Settings.")
+
+
+EVENTS = (b'data: {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "The answer"}}]}\n\n'
+          b'data: {"choices": [{"index": 0, "delta": {"content": " is 42 [1]."}, "finish_reason": "stop"}]}\n\n'
+          b"data: [DONE]\n\n")
+
+
+@pytest.mark.parametrize("call, content_type", [("stream", "application/json"), ("complete", "text/event-stream")])
+def test_a_stream_labelled_json_or_sent_unasked_is_the_answer(server, call, content_type):
+    """A stream labelled application/json (some proxies) was taken for a JSON body that is no answer; a stream sent
+    in reply to a request that does not stream (a server that always streams) was an empty reply."""
+    server.raw_reply = (content_type, EVENTS)
+    client = LLMClient(make_config(server))
+    text = "".join(client.stream(MESSAGES)) if call == "stream" else client.complete(MESSAGES)
+    assert text == "The answer is 42 [1]."
+
+
+@pytest.mark.parametrize("reason", ["Connection refused", "SSL"])
+def test_an_unreachable_server_is_said_with_the_systems_reason(server, reason):
+    """Connection refused, no such host name, a certificate not trusted and https to a plain-http server all said
+    only "Could not reach the model server at … Is the local server (Ollama / LM Studio) running?"."""
+    address = closed_port_url() if reason == "Connection refused" else server.base_url.replace("http://", "https://")
+    err = error_of(LLMClient(make_config(server, base_url=address, max_retries=0)))
+    assert err.kind == "unreachable" and f"Could not reach the model server at {address} (" in str(err)
+    assert reason in str(err).split("(", 1)[1]
+
+
+@pytest.mark.parametrize("content, text", [(123, ""), ({"a": 1}, ""), ([{"type": "text", "text": "hi"}], "hi")])
+def test_a_whole_reply_of_the_wrong_shape_gives_its_text_without_warnings(server, content, text):
+    """A completion's content of another type printed pydantic's "serializer warnings" on the command line's stderr."""
+    body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": 7}]}
+    server.raw_reply = ("application/json", json.dumps(body).encode())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert LLMClient(make_config(server)).complete(MESSAGES) == text
+
+
+@pytest.mark.parametrize("pasted", [f"Bearer {KEY}", f"bearer  {KEY}\n", f"Authorization: Bearer {KEY}"])
+def test_a_key_pasted_with_its_headers_words_is_sent_as_the_key(server, pasted):
+    """A key copied from a curl example ("Bearer sk-…") was sent as "Bearer Bearer sk-…": "The API key was
+    rejected"."""
+    server.api_key = KEY
+    config = resolve_llm_config(Settings(llm_base_url=server.base_url, llm_model="fake-model"),
+                                env={"OPENAI_API_KEY": pasted})
+    assert config is not None and "".join(LLMClient(config).stream(MESSAGES))
+    assert server.chat_requests()[-1].headers["authorization"] == f"Bearer {KEY}"

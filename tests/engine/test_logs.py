@@ -134,3 +134,22 @@ def test_cli_writes_the_log_without_the_key(tmp_path: Path) -> None:
     text = (home / "logs" / "desktop-rag.log").read_text(encoding="utf-8")
     assert "desktop-rag" in text and "status" in text
     assert ENV_KEY not in text and ENV_KEY not in out.stdout + out.stderr
+
+
+def test_a_password_in_a_model_servers_address_is_redacted(log_file: Path) -> None:
+    """httpx logs each request's URL: a model server reached as http://user:PASSWORD@host wrote the password to the
+    log (only a database URL's was redacted)."""
+    from desktop_rag.engine.answer.llm import LLMClient, LLMError
+    from desktop_rag.engine.answer.llm_config import LLMConfig
+    from tests.support.openai_server import run_openai_server
+
+    with run_openai_server() as server:
+        address = server.base_url.replace("http://", "http://bob:hunter2secret@")
+        client = LLMClient(LLMConfig(address, "fake-model", api_key=SK_KEY, max_retries=0))
+        try:
+            client.complete([{"role": "user", "content": "hi"}])
+        except LLMError:
+            pass
+        assert server.chat_requests()  # the request was made (and logged)
+    text = read(log_file)
+    assert "bob:[REDACTED]@127.0.0.1" in text and "hunter2secret" not in text

@@ -86,3 +86,19 @@ def test_a_failing_or_wrong_language_translation_never_fails_the_search(tmp_path
     assert engine.search("Green tea water?", 3)[0].path.endswith("tea.txt")
     assert engine.store.db.execute("SELECT count(*) FROM query_translations").fetchone()[0] == 0
     engine.close()
+
+
+def test_a_silent_server_is_waited_for_once_by_the_translation(tmp_path, server, library):
+    """The translation (an extra the search goes on without) waited out a silent server's read timeout on every
+    retry, before the answer's own request waited for it again."""
+    from desktop_rag.engine.answer.llm import LLMClient
+    from desktop_rag.engine.answer.llm_config import LLMConfig
+    from desktop_rag.engine.search.translation import translate
+
+    engine = engine_for(tmp_path, server, library)
+    server.hang_if = lambda body: True
+    client = LLMClient(LLMConfig(server.base_url, "fake-model", timeout_s=0.5, max_retries=2,
+                                 retry_base_delay_s=0.01))
+    assert translate("Which ticket discount do students get?", "zh", engine.store, client) is None
+    assert len(translation_requests(server)) == 1
+    engine.close()

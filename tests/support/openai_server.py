@@ -35,12 +35,14 @@ class _Failure:
     status: int
     code: str | None
     message: str | None
+    headers: dict[str, str] | None = None
 
 
 class FakeOpenAIServer:
     """State that tests script: reply, tokens, delays, failures, cuts and hangs.
 
-    - `reply` / `tokens`: the answer (tokens win when set; otherwise the reply is split on spaces).
+    - `reply` / `tokens`: the answer (tokens win when set; otherwise the reply is split on spaces); a dict among
+      the tokens is sent as a whole chunk of its own (a malformed one), bytes as the data line's text (not JSON).
     - `queue_reply(text)`: a one-off reply for the next successful chat request (then `reply`).
     - `token_delay`: seconds between streamed tokens.
     - `fail_next(status, times, code, message)`: the next requests get an OpenAI-style error.
@@ -48,6 +50,12 @@ class FakeOpenAIServer:
     - `hang` / `hang_after`: never answer / stop sending after that many tokens (for timeouts).
     - `hang_if(body)`: never answer the requests for which it returns True (e.g. only the rewrite).
     - `silent_after_headers`: send the 200 headers of a stream, then nothing at all.
+    - `ignore_stream`: answer a streaming request with one whole completion (JSON), as some servers do.
+    - `raw_reply`: (content type, body) sent with status `raw_status` (200) instead of any answer (a web page, a
+      quota notice, a proxy's error page).
+    - `endless_body`: answer a request that does not stream with a JSON body that never ends (until the client
+      hangs up).
+    - `finish_reason`: the last chunk's ("length": the server stopped the answer at max_tokens).
     - `endless`: stream `endless_token` forever (ignoring max_tokens) until the client hangs up.
     While hanging or streaming endlessly the handler notices a client that hangs up and sets
     the request's `client_gone`, so tests can check that a cancel really closed the connection.
@@ -74,6 +82,11 @@ class FakeOpenAIServer:
         self.hang_if: Callable[[dict], bool] | None = None
         self.silent_after_headers = False
         self.endless = False
+        self.finish_reason = "stop"
+        self.ignore_stream = False
+        self.raw_reply: tuple[str, bytes] | None = None
+        self.raw_status = 200
+        self.endless_body = False
         self.endless_token = " more"
         self.requests: list[RecordedRequest] = []
         self.reply_for: Callable[[dict], str | None] | None = None  # a reply computed from the request body
@@ -87,11 +100,12 @@ class FakeOpenAIServer:
     # ---- scripting ----
 
     def fail_next(
-        self, status: int, times: int = 1, code: str | None = None, message: str | None = None
+        self, status: int, times: int = 1, code: str | None = None, message: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
-        """Answer the next `times` chat requests with an error status."""
+        """Answer the next `times` chat requests with an error status (and `headers`, e.g. Retry-After)."""
         with self._lock:
-            self._failures.extend(_Failure(status, code, message) for _ in range(times))
+            self._failures.extend(_Failure(status, code, message, headers) for _ in range(times))
 
     def queue_reply(self, text: str) -> None:
         """Use `text` (split on spaces) for the next successful chat request only."""
@@ -225,6 +239,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _send_raw(self, content_type: str, data: bytes) -> None:
+        self.send_response(self.state.raw_status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def _write_chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):x}\r\n".encode("ascii") + data + b"\r\n")
         self.wfile.flush()
@@ -292,8 +313,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self._reject(body):
             return
+        if state.raw_reply is not None:
+            self._send_raw(*state.raw_reply)
+            return
+        if state.endless_body and not body.get("stream"):
+            self._send_endless_body(rec)
+            return
         tokens = state._next_tokens(body)
-        if body.get("stream"):
+        if body.get("stream") and not state.ignore_stream:
             self._stream(rec, body.get("model", ""), tokens)
         else:
             self._send_json(200, _completion(body.get("model", ""), "".join(tokens)))
@@ -312,7 +339,7 @@ class _Handler(BaseHTTPRequestHandler):
         failure = state._pop_failure()
         if failure is not None:
             msg = failure.message or f"Scripted failure with status {failure.status}"
-            self._send_json(failure.status, _error_body(failure.status, failure.code, msg))
+            self._send_json(failure.status, _error_body(failure.status, failure.code, msg), failure.headers)
             return True
         model = body.get("model", "")
         if state.models and model not in state.models:
@@ -342,6 +369,20 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             rec.client_gone.set()
 
+    def _send_endless_body(self, rec: RecordedRequest) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.close_connection = True
+        self._write_chunk(b'{"choices": [{"index": 0, "message": {"content": "')
+        block, deadline = b"x" * 65536, time.monotonic() + _RELEASE_TIMEOUT_S
+        try:
+            while time.monotonic() < deadline and not self.state._release.is_set():
+                self._write_chunk(block)
+        except OSError:
+            rec.client_gone.set()
+
     def _stream(self, rec: RecordedRequest, model: str, tokens: list[str]) -> None:
         state = self.state
         self.send_response(200)
@@ -368,11 +409,12 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             if state.token_delay:
                 time.sleep(state.token_delay)
-            self._sse(_chunk(model, {"content": token}))
+            self._sse(token if isinstance(token, dict) else token.decode() if isinstance(token, bytes)
+                      else _chunk(model, {"content": token}))
             rec.tokens_sent += 1
             if i == 0:
                 self._sse(_chunk(model, {}))  # a delta without content
-        self._sse(_chunk(model, {}, finish="stop"))
+        self._sse(_chunk(model, {}, finish=state.finish_reason))
         self._sse("[DONE]")
         self._write_chunk(b"")
         rec.completed = True

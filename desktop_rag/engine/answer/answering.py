@@ -20,6 +20,7 @@ from desktop_rag.engine.answer.prompting import (
     rewrite_query_messages,
     rule_based_standalone_query,
 )
+from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
@@ -119,7 +120,7 @@ class Answerer:
             try:
                 rewritten = self.llm.complete(
                     rewrite_query_messages(question, history),
-                    max_tokens=_REWRITE_MAX_TOKENS, temperature=0.0, cancel=cancel,
+                    max_tokens=_REWRITE_MAX_TOKENS, temperature=0.0, cancel=cancel, retry_timeout=False,
                 )
                 cleaned = _clean_rewrite(rewritten)
                 if cleaned:
@@ -168,7 +169,7 @@ class Answerer:
             partial, _cited = clean_citations(exc.partial or "".join(parts), len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
-        text = "".join(parts)
+        text = without_thinking("".join(parts))  # thinking its chat template opened: streamed, but not the answer
         notice: Localised | str = STOPPED if _is_set(cancel) else ""
         if not text.strip() and not notice:
             notice = message("empty_model_answer", _language(question))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-# One bracketed group of 1-3 digit numbers: [1], [1, 2], [1-3], 【1】, ［2］, [1，2], 【1、2】.
-# Four-digit numbers ([2023]) are not citations and are left alone.
+# One bracketed group of 1-3 digit numbers: [1], [1, 2], [1-3], 【1】, ［2］, [1，2], 【1、2】, and a Markdown
+# footnote's [^1] (which the answer view would show as it is). Four-digit numbers ([2023]) are not citations.
 _NUM = r"\d{1,3}"
 _SEP = r"\s*(?:,|，|、|;|；|-|–|~)\s*"
-_MARKER = re.compile(rf"(?P<open>\[|【|［)\s*(?P<body>{_NUM}(?:{_SEP}{_NUM})*)\s*(?P<close>\]|】|］)")
+_MARKER = re.compile(rf"(?P<open>\[\^?|【|［)\s*(?P<body>{_NUM}(?:{_SEP}{_NUM})*)\s*(?P<close>\]|】|］)")
 _RANGE = re.compile(rf"({_NUM})\s*(?:-|–|~)\s*({_NUM})")
 _MAX_RANGE = 20
 

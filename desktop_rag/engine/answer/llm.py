@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import re
 import threading
 import time
@@ -11,13 +13,17 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
-from desktop_rag.engine.answer.llm_http import Exchange, abortable_http_client, iterate
+from desktop_rag.engine.answer.llm_http import Exchange, ReplyTooLarge, abortable_http_client, iterate
+from desktop_rag.engine.answer.llm_reply import ReplyProblem, completion_piece, streamed_pieces
+from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Phrase, message
 
 log = logging.getLogger(__name__)
 
 _MAX_DETAIL = 300
+_MAX_QUOTE = 80  # of a reply that is not JSON, the part quoted
+_MAX_BODY_READ = 4000  # of an error body that is not JSON, the part read for its words
 _WARNED_HOSTS: set[str] = set()
 
 
@@ -25,7 +31,9 @@ class LLMError(DesktopRagError):
     """A model call failed; `kind` says how, the message says what to do.
 
     Kinds: no_key, bad_key (a key that cannot be sent: said in the interface's language), auth, unreachable,
-    model_not_found, rate_limit, timeout, cut, bad_request, server, length (the answer hit `max_answer_chars`), deadline (the call outlived `deadline_s`).
+    model_not_found, rate_limit, timeout, cut, bad_request, server, bad_reply (a 200 reply holding no answer),
+    length (the answer hit `max_answer_chars`, or the server stopped it at `max_tokens`), deadline (the call
+    outlived `deadline_s`).
     `partial` holds the text received before a stream was cut or stopped.
     """
 
@@ -37,6 +45,7 @@ class LLMError(DesktopRagError):
         self.message = message
         self.partial = partial
         self.status = status
+        self.retry_after: float | None = None  # seconds the server asked to wait (a 429's Retry-After)
 
     @property
     def retryable(self) -> bool:
@@ -66,10 +75,19 @@ def scrub(text: str, secret: str = "") -> str:
 def _server_detail(exc: Exception, secret: str) -> str:
     """The server's own error message, scrubbed and shortened."""
     body = getattr(exc, "body", None)
-    message = body.get("message") if isinstance(body, dict) else None
+    message = body.get("message") if isinstance(body, dict) else _body_text(body) if isinstance(body, str) else None
     detail = message if isinstance(message, str) and message else getattr(exc, "message", "") or str(exc)
     detail = scrub(" ".join(str(detail).split()), secret)
     return detail[:_MAX_DETAIL] + ("…" if len(detail) > _MAX_DETAIL else "")
+
+
+def _body_text(body: str) -> str:
+    """What an error body that is not JSON says: a web page's title (a proxy's "502 Bad Gateway"), else its text."""
+    import html
+
+    head = body[:_MAX_BODY_READ]
+    title = re.search(r"(?is)<title[^>]*>(.*?)</title>", head)
+    return html.unescape(title.group(1) if title else re.sub(r"<[^>]*>", " ", head))
 
 
 def _status_error(exc: Any, config: LLMConfig) -> LLMError:
@@ -79,15 +97,40 @@ def _status_error(exc: Any, config: LLMConfig) -> LLMError:
     host = config.host
     if status in (401, 403):
         return _with(LLMError.coded("llm_auth", "auth", host=host, status=status, detail=detail), status=status)
-    if status == 404 or code == "model_not_found":
+    if code == "model_not_found" or (status == 404 and re.search(r"(?i)model|模型", detail)):
         return _with(LLMError.coded("llm_model_not_found", "model_not_found", model=config.model, host=host,
                                     status=status, detail=detail), status=status)
+    if status == 404:  # no such path: the base URL (a missing /v1, a pasted /chat/completions), not the model
+        return _with(LLMError.coded("llm_no_endpoint", "model_not_found", url=config.shown_url, status=status,
+                                    detail=detail), status=status)
     if status == 429:
+        wait = retry_after(getattr(exc, "response", None))
+        if wait is not None:
+            return _with(LLMError.coded("llm_rate_limit_wait", "rate_limit", host=host, seconds=math.ceil(wait),
+                                        detail=detail), status=status, retry_after=wait)
         return _with(LLMError.coded("llm_rate_limit", "rate_limit", host=host, detail=detail), status=status)
     if 400 <= status < 500:
         return _with(LLMError.coded("llm_bad_request", "bad_request", host=host, status=status, detail=detail),
                      status=status)
     return _with(LLMError.coded("llm_server", "server", host=host, status=status, detail=detail), status=status)
+
+
+def retry_after(response: Any) -> float | None:
+    """The seconds a reply asks to wait before the next request (Retry-After: seconds or an HTTP date), or None."""
+    headers = getattr(response, "headers", None)
+    value = (headers.get("retry-after") or "").strip() if headers is not None else ""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        from email.utils import parsedate_to_datetime
+
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - time.time()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+    return min(max(seconds, 0.0), 86_400.0) if seconds == seconds else None  # NaN: none
 
 
 def _with(exc: LLMError, **attributes: object) -> LLMError:
@@ -103,13 +146,28 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
 
     if isinstance(exc, LLMError):
         return exc
+    too_large = next((e for e in (exc, exc.__cause__) if isinstance(e, ReplyTooLarge)), None)  # (the SDK may wrap it)
+    if too_large is not None:
+        return LLMError.coded("llm_reply_too_large", "bad_reply", host=config.host, megabytes=too_large.cap >> 20)
     if isinstance(exc, openai.APITimeoutError):
         return LLMError.coded("llm_timeout", "timeout", host=config.host, seconds=f"{config.timeout_s:g}")
-    if isinstance(exc, openai.APIConnectionError):
+    if isinstance(exc, openai.APIConnectionError) and not config.shown_url.lower().startswith(("http://", "https://")):
+        return LLMError.coded("llm_bad_scheme", "bad_request", url=config.shown_url)  # ("htp://", "ftp://"): no retry
+    if isinstance(exc, openai.APIConnectionError):  # with the system's reason: refused, no such name, a certificate
+        reason = scrub(" ".join(str(exc.__cause__ or exc).split()), config.api_key)[:_MAX_DETAIL]
         return LLMError.coded("llm_unreachable_local" if config.is_local else "llm_unreachable", "unreachable",
-                              url=config.base_url)
+                              url=config.shown_url, reason=reason or type(exc).__name__)
     if isinstance(exc, openai.APIStatusError):
         return _status_error(exc, config)
+    if isinstance(exc, ReplyProblem):  # a 200 reply without an answer: a web page, a quota notice
+        if exc.what:
+            return LLMError.coded("llm_not_an_answer", "bad_reply", host=config.host, what=exc.what)
+        return LLMError.coded("llm_unexpected", "bad_reply", host=config.host,
+                              detail=_server_detail(exc, config.api_key))
+    if isinstance(exc, json.JSONDecodeError):  # a stream's line or a reply body that is not JSON
+        text = scrub(" ".join(exc.doc.split()), config.api_key)
+        return LLMError.coded("llm_not_json", "server", host=config.host,
+                              text=text[:_MAX_QUOTE] + ("…" if len(text) > _MAX_QUOTE else ""))
     detail = _server_detail(exc, config.api_key)
     return LLMError.coded("llm_unexpected", "server", host=config.host, detail=detail)
 
@@ -168,10 +226,10 @@ class LLMClient:
                 )
             return self._client
 
-    def _backoff(self, attempt: int, cancel: threading.Event | None, deadline: float) -> bool:
-        """Sleep before retry `attempt` (0-based); False if cancelled meanwhile or out of time."""
+    def _backoff(self, attempt: int, cancel: threading.Event | None, deadline: float, wait: float = 0.0) -> bool:
+        """Sleep before retry `attempt` (0-based), at least `wait` s; False if cancelled meanwhile or out of time."""
         cfg = self.config
-        delay = min(cfg.retry_max_delay_s, cfg.retry_base_delay_s * (2**attempt))
+        delay = max(wait, min(cfg.retry_max_delay_s, cfg.retry_base_delay_s * (2**attempt)))
         if time.monotonic() + delay >= deadline:
             return False
         if cancel is not None:
@@ -189,9 +247,9 @@ class LLMClient:
         raises `failure` when it is final."""
         if self._switch_token_param(failure):
             return attempt
-        if not self._should_retry(failure, attempt):
-            raise failure
-        if not self._backoff(attempt, cancel, deadline):
+        if (failure.retry_after or 0.0) > self.config.retry_max_delay_s or not self._should_retry(failure, attempt):
+            raise failure  # (a server asking to wait longer than a retry may wait is told to the person at once)
+        if not self._backoff(attempt, cancel, deadline, failure.retry_after or 0.0):
             if _is_set(cancel):
                 return None
             raise failure
@@ -261,7 +319,7 @@ class LLMClient:
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
             if failure.kind in ("cut", "length", "deadline"):
-                raise failure from None
+                raise _with(failure, partial=failure.partial or "".join(parts)) from None
             if parts:
                 raise _cut_error(failure, "".join(parts)) from None
             attempt = self._next_attempt(failure, attempt, cancel, deadline)
@@ -287,14 +345,21 @@ class LLMClient:
             if stopped():
                 return
             response = client.chat.completions.create(**request)
+            thinking = ThinkFilter()  # a reasoning model's <think> block is not the answer
+            finish, wrote = None, False
             try:
-                for chunk in response:
+                for text, finished in streamed_pieces(response):
                     if stopped():
                         return
-                    choices = getattr(chunk, "choices", None)
-                    text = getattr(choices[0].delta, "content", None) if choices else None
-                    if text:
-                        yield text
+                    finish = finished or finish
+                    if text and (shown := thinking.feed(text)):
+                        wrote = True
+                        yield shown
+                if rest := thinking.finish():
+                    wrote = True
+                    yield rest
+                if finish == "length":  # the server stopped at max_tokens: the answer is not whole
+                    raise _token_limit_error(request[self._token_param], thinking=not wrote)
             finally:
                 response.close()
 
@@ -317,10 +382,13 @@ class LLMClient:
         max_tokens: int | None = None,
         temperature: float | None = None,
         cancel: threading.Event | None = None,
+        retry_timeout: bool = True,
     ) -> str:
         """One non-streaming completion, with retries; returns the reply text ('' if none or cancelled).
 
-        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`.
+        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`. Without
+        `retry_timeout` a timeout is final: an extra the answer can do without (the question's rewrite or
+        translation) never waits out a silent server's read timeout again before the answer's own request.
         """
         from desktop_rag.engine.answer import sent
 
@@ -336,7 +404,7 @@ class LLMClient:
                 return reply
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
-            if failure.kind == "deadline":
+            if failure.kind == "deadline" or (failure.kind == "timeout" and not retry_timeout):
                 raise failure from None
             attempt = self._next_attempt(failure, attempt, cancel, deadline)
             if attempt is None:
@@ -358,9 +426,8 @@ class LLMClient:
             client = self._sdk()
             if stopped():
                 return
-            result = client.chat.completions.create(**request)
-            choices = getattr(result, "choices", None) or []
-            yield (choices[0].message.content or "") if choices else ""
+            text, _finish = completion_piece(client.chat.completions.create(**request))
+            yield without_thinking(text)
 
         exchange = Exchange(work, "llm-complete")
         for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, [])):
@@ -374,6 +441,12 @@ def _is_set(cancel: threading.Event | None) -> bool:
 
 def _length_error(cap: int, partial: str) -> LLMError:
     return _with(LLMError.coded("llm_length", "length", cap=cap), partial=partial)
+
+
+def _token_limit_error(tokens: int, thinking: bool) -> LLMError:
+    """The reply ended at its `max_tokens` (finish_reason "length"): mid-answer, or before a word of it (reasoning,
+    in a think block or hidden as OpenAI's reasoning models do)."""
+    return LLMError.coded("llm_token_limit_thinking" if thinking else "llm_token_limit", "length", tokens=tokens)
 
 
 def check_connection(config: LLMConfig) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.reasons import Reason
 
 KEY_ENV = "OPENAI_API_KEY"
+_BEARER = re.compile(r"(?i)^(?:authorization:\s*)?bearer\s+")  # a key pasted with its header's words
 BASE_URL_ENV = "OPENAI_BASE_URL"
 MODEL_ENV = "OPENAI_MODEL"
 
@@ -84,6 +86,16 @@ class LLMConfig:
         return is_local_url(self.base_url)
 
     @property
+    def shown_url(self) -> str:
+        """The base URL for messages: without a user:password part or a query (where a proxy's key may be)."""
+        try:
+            parsed = urlparse(self.base_url)
+            netloc = parsed.netloc.rpartition("@")[2]
+        except ValueError:
+            return self.host
+        return parsed._replace(netloc=netloc, query="", fragment="").geturl()
+
+    @property
     def host(self) -> str:
         """host[:port] for messages (never any user:password part of the address)."""
         try:
@@ -148,15 +160,23 @@ def _pick(env: Mapping[str, str], name: str, fallback: str) -> str:
     return (env.get(name) or "").strip() or (fallback or "").strip()
 
 
+def with_scheme(url: str) -> str:
+    """`url`, with http:// before an address typed without a scheme on this machine ("localhost:11434/v1", as
+    Ollama's own docs write it) and https:// before one elsewhere (never plain http by a guess)."""
+    if not url or "://" in url:
+        return url
+    return ("http://" if is_loopback_host(url_host(f"//{url}")) else "https://") + url
+
+
 def _resolve_parts(settings: Any, env: Mapping[str, str]) -> tuple[str, Preset | None, str, str, str]:
     """(provider, preset, base_url, model, key) after env overrides and preset defaults."""
     provider = (getattr(settings, "llm_provider", "") or "").strip().lower()
-    key = (env.get(KEY_ENV) or "").strip()
+    key = _BEARER.sub("", (env.get(KEY_ENV) or "").strip())  # "Bearer sk-…" copied from a curl example
     explicit_url = _pick(env, BASE_URL_ENV, getattr(settings, "llm_base_url", ""))
     if not provider and not explicit_url and key:
         provider = "openai"  # a bare OPENAI_API_KEY means OpenAI itself
     preset = PRESETS.get(provider)
-    base_url = explicit_url or (preset.base_url if preset else "")
+    base_url = with_scheme(explicit_url) or (preset.base_url if preset else "")
     model = _pick(env, MODEL_ENV, getattr(settings, "llm_model", "")) or (preset.default_model if preset else "")
     return provider or "custom", preset, base_url.rstrip("/"), model, key
 

@@ -12,6 +12,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 POLL_S = 0.05  # how often a waiting consumer looks at cancel and the deadline
+MAX_REPLY_BYTES = 32 * 1024 * 1024  # one reply's body, stream or not (a whole reply is read into memory)
 JOIN_S = 1.0  # after a stop, how long to wait for the request thread (its sockets are shut: it ends at once)
 _CURRENT = threading.local()  # .registry: where the sockets opened by this thread's request go
 
@@ -86,10 +87,42 @@ class _TrackingBackend:
         return getattr(self._inner, name)
 
 
+class ReplyTooLarge(Exception):
+    """A reply's body went past `cap` bytes (a server sending without end): it is not read further."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(f"a reply over {cap} bytes")
+        self.cap = cap
+
+
+def _body_cap(httpx: Any) -> Callable[[Any], None]:
+    """An httpx response hook, run before the body is read: the body is read at most MAX_REPLY_BYTES."""
+
+    class CappedStream(httpx.SyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self._inner = inner
+
+        def __iter__(self) -> Iterator[bytes]:
+            seen = 0
+            for chunk in self._inner:
+                seen += len(chunk)
+                if seen > MAX_REPLY_BYTES:
+                    raise ReplyTooLarge(MAX_REPLY_BYTES)
+                yield chunk
+
+        def close(self) -> None:
+            self._inner.close()
+
+    def cap(response: Any) -> None:
+        response.stream = CappedStream(response.stream)
+    return cap
+
+
 def abortable_http_client(timeout: float) -> Any:
     """An httpx client as the openai SDK makes it (env proxies kept) whose connections can be shut down.
 
-    Each request gets a fresh connection (no keep-alive), opened on the `Exchange` thread that
+    A reply's body is read at most MAX_REPLY_BYTES (`ReplyTooLarge`): the SDK reads a whole reply, and an error's,
+    into memory. Each request gets a fresh connection (no keep-alive), opened on the `Exchange` thread that
     owns it, so the connection is in that exchange's registry. If the transport's internals are
     not as expected the client still works; only the early release of a blocked connection is
     lost (the consumer still stops waiting at once).
@@ -102,7 +135,7 @@ def abortable_http_client(timeout: float) -> Any:
         import httpx  # type: ignore[no-redef]
 
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=0)
-    client = openai.DefaultHttpxClient(timeout=timeout, limits=limits)
+    client = openai.DefaultHttpxClient(timeout=timeout, limits=limits, event_hooks={"response": [_body_cap(httpx)]})
     transports = [getattr(client, "_transport", None), *getattr(client, "_mounts", {}).values()]
     for transport in transports:
         pool = getattr(transport, "_pool", None)

@@ -11,9 +11,18 @@ TEXTS: dict[str, dict[str, str]] = {
                                         "name and the base URL in Settings. Server said: {detail}",
                                   "zh": "在 {host} 上找不到模型“{model}”（HTTP {status}）。请在“设置”中检查模型名称和基础地址。"
                                         "服务器返回：{detail}"},
+    "error.llm_no_endpoint": {"en": "There is no chat endpoint at {url} (HTTP {status}). Check the base URL in Settings: "
+                                    "an OpenAI-compatible address usually ends in /v1, without /chat/completions. Server "
+                                    "said: {detail}",
+                              "zh": "{url} 上没有对话接口（HTTP {status}）。请在“设置”中检查基础地址：兼容 OpenAI 的地址通常以 /v1 "
+                                    "结尾，不含 /chat/completions。服务器返回：{detail}"},
     "error.llm_rate_limit": {"en": "{host} is rate-limiting requests (HTTP 429). Wait a minute and try again, or check "
                                    "your plan's quota. Server said: {detail}",
                              "zh": "{host} 正在限制请求频率（HTTP 429）。请等一分钟再试，或检查你的套餐额度。服务器返回：{detail}"},
+    "error.llm_rate_limit_wait": {"en": "{host} is rate-limiting requests (HTTP 429) and asks to wait {seconds} s before "
+                                        "the next one. Try again then, or check your plan's quota. Server said: {detail}",
+                                  "zh": "{host} 正在限制请求频率（HTTP 429），要求等待 {seconds} 秒后再发下一个请求。请到时再试，或检查你的"
+                                        "套餐额度。服务器返回：{detail}"},
     "error.llm_bad_request": {"en": "{host} rejected the request (HTTP {status}): {detail}",
                               "zh": "{host} 拒绝了请求（HTTP {status}）：{detail}"},
     "error.llm_server": {"en": "The model server {host} had an internal error (HTTP {status}). Try again later. Server "
@@ -22,15 +31,29 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_timeout": {"en": "The model server {host} did not answer within {seconds} s. Try again; a slow local "
                                 "model may need a longer timeout.",
                           "zh": "模型服务器 {host} 在 {seconds} 秒内没有响应。请重试；较慢的本地模型可能需要更长的超时时间。"},
-    "error.llm_unreachable": {"en": "Could not reach the model server at {url}. Check the base URL and your network "
-                                    "connection.",
-                              "zh": "无法连接位于 {url} 的模型服务器。请检查基础地址和网络连接。"},
-    "error.llm_unreachable_local": {"en": "Could not reach the model server at {url}. Check the base URL and your network "
-                                          "connection. Is the local server (Ollama / LM Studio) running?",
-                                    "zh": "无法连接位于 {url} 的模型服务器。请检查基础地址和网络连接。本地服务器（Ollama / "
-                                          "LM Studio）是否在运行？"},
+    "error.llm_unreachable": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL and your "
+                                    "network connection.",
+                              "zh": "无法连接位于 {url} 的模型服务器（{reason}）。请检查基础地址和网络连接。"},
+    "error.llm_unreachable_local": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL and "
+                                          "your network connection. Is the local server (Ollama / LM Studio) running?",
+                                    "zh": "无法连接位于 {url} 的模型服务器（{reason}）。请检查基础地址和网络连接。本地服务器"
+                                          "（Ollama / LM Studio）是否在运行？"},
+    "error.llm_bad_scheme": {"en": "The model server's address {url} does not start with http:// or https://. Check the "
+                                   "base URL in Settings.",
+                             "zh": "模型服务器地址 {url} 不是以 http:// 或 https:// 开头。请在“设置”中检查基础地址。"},
     "error.llm_unexpected": {"en": "The model server {host} returned an unexpected reply: {detail}",
                              "zh": "模型服务器 {host} 返回了意外的回复：{detail}"},
+    "error.llm_reply_too_large": {"en": "The model server {host} sent more than {megabytes} MB for one reply, far more "
+                                        "than an answer: it was not read further. Check the base URL and the server.",
+                                  "zh": "模型服务器 {host} 的一次回复超过了 {megabytes} MB，远多于一个回答，已停止读取。请检查基础地址和"
+                                        "服务器。"},
+    "error.llm_not_json": {"en": "The model server {host} sent a reply that is not JSON, as the OpenAI protocol "
+                                 "requires: “{text}”",
+                           "zh": "模型服务器 {host} 发送的回复不是 OpenAI 协议要求的 JSON：“{text}”"},
+    "error.llm_not_an_answer": {"en": "The model server {host} replied with {what} content, not a model's answer. Check "
+                                      "the base URL in Settings (an OpenAI-compatible address usually ends in /v1).",
+                                "zh": "模型服务器 {host} 返回的是 {what} 内容，而不是模型的回答。请在“设置”中检查基础地址（兼容 "
+                                      "OpenAI 的地址通常以 /v1 结尾）。"},
     "error.llm_cut": {"en": "The answer was cut off: {why} mid-answer. The partial answer is kept; ask again to get the "
                             "rest.",
                       "zh": "回答被中断：回答到一半时{why}。已保留部分回答；再问一次即可得到其余部分。"},
@@ -51,6 +74,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_length": {"en": "The answer was stopped at {cap:,} characters, the limit for one answer. Ask a narrower "
                                "question to get the rest.",
                          "zh": "回答在 {cap:,} 个字符处停止（单个回答的上限）。把问题问得更具体即可得到其余部分。"},
+    "error.llm_token_limit": {"en": "The model stopped at its limit of {tokens:,} tokens for one reply, so the answer "
+                                    "may be incomplete. Ask a narrower question to get the rest.",
+                              "zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，回答可能不完整。把问题问得更具体即可得到其余部分。"},
+    "error.llm_token_limit_thinking": {"en": "The model spent its whole limit of {tokens:,} tokens for one reply "
+                                             "reasoning and wrote no answer. Ask again, or ask a narrower question.",
+                                       "zh": "模型把单次回复 {tokens:,} 个 token 的上限全部用在了推理上，没有写出回答。请再问一次，"
+                                             "或把问题问得更具体。"},
     # why no model is used (answer/llm_config.config_problem: returned, not raised; shown in Settings and notices)
     "error.no_model_configured": {"en": "No language model is configured. Choose a provider in Settings, or in the .env "
                                         "file in the app's config folder (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL).",

@@ -30,7 +30,7 @@ MAX_TRANSLATION_CHARS = 2000
 
 class Completer(Protocol):
     def complete(self, messages, *, max_tokens: int | None = None, temperature: float | None = None,
-                 cancel: threading.Event | None = None) -> str: ...
+                 cancel: threading.Event | None = None, retry_timeout: bool = True) -> str: ...
 
 
 def target_languages(question: str, store: Store, asked: frozenset[str] | None = None) -> list[str]:
@@ -61,7 +61,8 @@ def translate(question: str, language: str, store: Store, client: Completer,
     if cancel is not None and cancel.is_set():
         return None
     try:
-        reply = client.complete(messages_for(question, language), max_tokens=200, temperature=0.0, cancel=cancel)
+        reply = client.complete(messages_for(question, language), max_tokens=200, temperature=0.0, cancel=cancel,
+                                retry_timeout=False)  # a silent server: the answer's own request waits for it
     except Exception as exc:  # noqa: BLE001 - translation is an extra; the search goes on without it
         log.warning("Query translation failed: %s", exc)
         return None

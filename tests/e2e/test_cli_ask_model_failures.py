@@ -1,0 +1,45 @@
+"""`ask --json` says what happened to a model's answer: a failure gave `"mode": "extractive"` and no error (a script
+saw an empty extractive answer), an answer cut short had no notice (it read as whole)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support import hash_cli
+from tests.support.hash_cli import indexed_home, run_cli
+from tests.support.openai_server import run_openai_server
+
+KEY = "sk-test-SECRET1234567890abcdefXYZ"
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> Path:
+    return indexed_home(tmp_path_factory.mktemp("ask"), {"tea.txt": "Green tea is brewed at 80 degrees.\n"})
+
+
+@pytest.fixture
+def server(monkeypatch):
+    with run_openai_server() as srv:
+        for name, value in (("OPENAI_API_KEY", KEY), ("OPENAI_BASE_URL", srv.base_url), ("OPENAI_MODEL", "fake-model")):
+            monkeypatch.setitem(hash_cli.ENV, name, value)
+        yield srv
+
+
+def test_a_failed_model_answer_says_so_in_the_json(home, server):
+    server.api_key = "sk-another-key-0000000000000"  # the server echoes the key it got in its 401
+    run = run_cli(home, "ask", "How hot is the water for green tea?", "--json")
+    answer = json.loads(run.stdout)
+    assert run.returncode == 1 and answer["mode"] == "llm" and answer["code"] == "llm_auth"
+    assert answer["error"].startswith("The API key was rejected") and KEY not in run.stdout + run.stderr
+    assert answer["sources"][0]["path"].endswith("tea.txt")  # the passages found are still given
+
+
+def test_an_answer_cut_short_has_its_notice_in_the_json(home, server):
+    server.reply, server.finish_reason = "Green tea is brewed at", "length"
+    run = run_cli(home, "ask", "What temperature for green tea?", "--json")
+    answer = json.loads(run.stdout)
+    assert run.returncode == 0 and answer["answer"] == "Green tea is brewed at" and "error" not in answer
+    assert answer["notice"].startswith("The model stopped at its limit of 2,048 tokens")
