@@ -73,10 +73,10 @@ def test_the_stopped_notice_follows_the_interface_language(qtbot):
 
 
 @pytest.mark.parametrize("lang, says", [("en", "Waiting for the model (qwen3:8b)…"), ("zh", "正在等待模型（qwen3:8b）回答…")])
-def test_once_the_passages_went_to_the_model_the_bubble_says_it_waits_for_the_model(qtbot, language, lang, says):
+def test_once_the_passages_went_to_the_model_the_bubble_says_it_waits_for_the_model(qtbot, lang, says):
     """A slow or silent model (one loading, one reasoning for a minute) left "Searching your library…" on screen
     long after the search had ended and the sources panel showed its passages."""
-    language(lang)
+    i18n.set_language(lang)
     sent = SentPrompt((("user", "q"),), (1,), 10, 10, model="qwen3:8b")
     waiting = _bubble(qtbot, Message("assistant", "", _passages(2), streaming=True, prompt=sent))
     qtbot.waitUntil(lambda: waiting.browser.toPlainText() == says)
