@@ -99,8 +99,10 @@ class LibraryTools:
         for event in itertools.chain(() if first is None else (first,), events):
             if isinstance(event, SourcesEvent):
                 passages = event.hits
-            elif isinstance(event, ErrorEvent):
-                raise DesktopRagError(str(event.message))
+            elif isinstance(event, ErrorEvent):  # the model failed: why, what it said, and the passages it was sent
+                return {"question": question, "answer": event.partial, "mode": "llm", "notice": "",
+                        "error": str(event.message), "code": event.message.code,
+                        "sources": [_passage(h, n) for n, h in enumerate(passages, 1)]}
             elif isinstance(event, DoneEvent):
                 cited = [(passages.index(h) + 1 if h in passages else n, h)
                          for n, h in enumerate(event.cited or passages, 1)]
@@ -137,7 +139,8 @@ def build_server(tools: LibraryTools):
         sentences, or the configured language model's answer); `folder`, `file` (one document) and `file_type`
         limit the documents as in `search`. A question asking for a document's summary ("summarise report.pdf")
         gets that summary; one that takes more model requests than the user's limit is refused with its cost
-        unless `confirm_cost` is true (ask the user first)."""
+        unless `confirm_cost` is true (ask the user first). When the language model fails, `error` says why, `answer`
+        holds what it wrote before, and `sources` the passages it was sent (answer from them yourself)."""
         return _guarded(tools.ask, question, collection, folder, file_type, file, confirm_cost)
 
     @server.tool(annotations=read_only)

@@ -47,11 +47,11 @@ def _digest(data: Path) -> str:
     return hashlib.sha256((data / "library.sqlite3").read_bytes()).hexdigest()
 
 
-async def _session_calls(data: Path, calls):
+async def _session_calls(data: Path, calls, **extra: str):
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO), **extra}
     params = StdioServerParameters(command=sys.executable, args=["-m", "desktop_rag", "--data-dir", str(data), "mcp"],
                                    env=env, cwd=str(REPO))
     with open(os.devnull, "w") as errlog:
@@ -61,8 +61,8 @@ async def _session_calls(data: Path, calls):
                 return await calls(session)
 
 
-def _run(data: Path, calls):
-    return anyio.run(_session_calls, data, calls)
+def _run(data: Path, calls, **extra: str):
+    return anyio.run(lambda: _session_calls(data, calls, **extra))
 
 
 def test_lists_tools_and_finds_the_passage_within_a_collection(library: Path):
@@ -128,3 +128,23 @@ def test_works_while_another_process_writes_the_library(library: Path):
     assert not answer.is_error, answer.content
     result = answer.structured_content
     assert result["mode"] == "extractive" and result["sources"][0]["file"].endswith("bread.txt")
+
+
+def test_a_failed_model_still_gives_the_passages_it_was_sent(library: Path):
+    """`ask` ended in a bare tool error when the model failed (a wrong key, a server down): the agent lost the
+    passages it could answer from. Now the result says why, with the passages sent and what the model wrote."""
+    from tests.support.openai_server import run_openai_server
+
+    with run_openai_server() as server:
+        server.api_key = "sk-the-right-key-1234567890"
+        async def calls(session):
+            return await session.call_tool("ask", {"question": "What does a sourdough loaf need?"},
+                                           read_timeout_seconds=60)
+
+        answer = _run(library, calls, OPENAI_BASE_URL=server.base_url, OPENAI_MODEL="fake-model",
+                      OPENAI_API_KEY="sk-a-wrong-key-0987654321")
+    assert not answer.is_error, answer.content
+    result = answer.structured_content
+    assert result["mode"] == "llm" and result["code"] == "llm_auth" and "401" in result["error"]
+    assert "sk-a-wrong-key" not in str(result) and result["answer"] == ""
+    assert result["sources"][0]["file"].endswith("bread.txt") and result["sources"][0]["rank"] == 1
