@@ -20,12 +20,12 @@ from desktop_rag.engine.errors import (
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
-from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skipped_types
+from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skipped_types, unread_folders
 from desktop_rag.engine.ingest.embed_isolation import embed, embed_by_file
 from desktop_rag.engine.models.embedding import Embedder, batch_size_for
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
-from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.paths import attachment_path, is_inside
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
 from desktop_rag.engine.ingest.documents import ParsedDocument
@@ -138,7 +138,10 @@ class Ingestor:
             # an attachment is never on disk: its row comes and goes with its message's
             stored = {f.path: f for f in self.store.files(source.id) if f.parent_id is None}
             on_disk = {d.path for d in found}
-            vanished.update({p: f for p, f in stored.items() if p not in on_disk})
+            unread = unread_folders(skipped)  # not listed (a drive not connected): its files are kept, not gone
+            self.tally.failed.extend(FailedFile(item.path, item.reason) for item in skipped if item.path in unread)
+            vanished.update({p: f for p, f in stored.items()
+                             if p not in on_disk and not any(is_inside(p, folder) for folder in unread)})
             for disk in found:
                 candidates.append((source.id, disk, stored.get(disk.path) or self.store.file_by_path(disk.path)))
         by_hash = {f.sha256: f for f in vanished.values() if f.status == "indexed" and f.sha256}
