@@ -144,7 +144,10 @@ class Ingestor:
                              if p not in on_disk and not any(is_inside(p, folder) for folder in unread)})
             for disk in found:
                 candidates.append((source.id, disk, stored.get(disk.path) or self.store.file_by_path(disk.path)))
-        by_hash = {f.sha256: f for f in vanished.values() if f.status == "indexed" and f.sha256}
+        by_hash: dict[str, list[FileRecord]] = {}  # content -> the vanished files holding it (copies: several)
+        for f in vanished.values():
+            if f.status == "indexed" and f.sha256:
+                by_hash.setdefault(f.sha256, []).append(f)
         work: list[_Work] = []
         for source_id, disk, existing in candidates:
             if self.cancel.is_set():
@@ -183,7 +186,7 @@ class Ingestor:
             self.tally.unchanged += 1
             self.on_file(FileEvent(disk.path, "unchanged", chunks=existing.chunk_count))
             return True
-        moved = by_hash.pop(sha, None) if existing is None else None
+        moved = by_hash[sha].pop() if existing is None and by_hash.get(sha) else None
         if moved is not None:
             with self.store.transaction():
                 self.store.move_file(moved.id, disk.path, source_id, disk.size, disk.mtime_ns)
