@@ -75,3 +75,19 @@ def test_a_subfolder_that_cannot_be_read_keeps_its_files(tmp_path):
     assert "could not be read (Permission denied)" in report["failed"][0]["error"]
     report = json.loads(run_cli(home, "index", "--json", prefix=prefix).stdout)
     assert (report["unchanged"], report["removed"], report["embedded"]) == (2, 0, 0)
+
+
+def test_a_file_that_may_not_be_read_fails_with_why_and_is_read_once_it_may(tmp_path):
+    prefix = _without_root_powers()
+    home = indexed_home(tmp_path, {"top.txt": "Green tea is brewed at 80 degrees."})
+    locked = tmp_path / "docs" / "locked.txt"
+    locked.write_text("Oolong is rolled into balls.", encoding="utf-8")
+    locked.chmod(0)
+    try:
+        run = run_cli(home, "index", "--json", prefix=prefix)
+    finally:
+        locked.chmod(0o644)  # given back: no size or time of the file changes
+    report = json.loads(run.stdout)
+    assert [(f["path"], f["code"]) for f in report["failed"]] == [(str(locked), "permission_denied")], run.stderr
+    report = json.loads(run_cli(home, "index", "--json", prefix=prefix).stdout)
+    assert (report["failed"], report["updated"], report["embedded"]) == ([], 1, 1)

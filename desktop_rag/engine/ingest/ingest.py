@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CHECKED_AGAIN = ("permission_denied",)  # failures that are no fault of the content: tried again on every run
 ProgressCallback = Callable[[Progress], None]
 FileCallback = Callable[[FileEvent], None]
 
@@ -158,9 +159,14 @@ class Ingestor:
                 continue
             try:
                 sha = "" if disk.problem else file_sha256(disk.path)  # a bad name: not read, fails alone
+            except PermissionError:
+                sha = None  # there, but this user may not read it: it fails alone, said why
             except OSError:
                 continue  # vanished between listing and reading: the next scan settles it
             try:
+                if sha is None:
+                    self._fail(source_id, disk.path, disk.size, disk.mtime_ns, "", LoadError.coded("permission_denied"))
+                    continue
                 if self._settle_without_reading(source_id, disk, sha, existing, by_hash, vanished, force):
                     continue
             except PASS_THROUGH:
@@ -288,6 +294,8 @@ class Ingestor:
         """Record the file as failed with `error` (an e-mail's `attachment` row below its message); when even that
         cannot be written the library is at fault, and the run ends with that error."""
         reason = Reason.of(error)  # its code and values: shown in the user's language, never read back from English
+        if reason.code in CHECKED_AGAIN:
+            mtime_ns = 0  # a permission given back changes no size or time: the next run looks again
         if attachment is not None:
             dropped = self.store.fail_attachment(attachment, reason)
         else:
