@@ -82,6 +82,20 @@ def test_touch_rename_and_delete_never_reembed(tmp_path):
     engine.close()
 
 
+def test_two_copies_renamed_in_one_run_are_not_reembedded(tmp_path):
+    docs = write_docs(tmp_path / "docs", 2)
+    docs[1].write_bytes(docs[0].read_bytes())  # the same content twice (a copy kept in two places)
+    engine = make_engine(tmp_path / "home")
+    engine.index([tmp_path / "docs"])
+    for doc in docs:
+        doc.rename(doc.with_name("renamed-" + doc.name))
+    report = engine.index()
+    assert (report.embedded, report.added, report.removed, report.unchanged) == (0, 0, 0, 2)
+    assert [f.status for f in engine.store.files()] == ["indexed", "indexed"]
+    consistent(engine)
+    engine.close()
+
+
 def test_faiss_cache_rebuilt_when_missing_corrupt_or_stale(tmp_path):
     write_docs(tmp_path / "docs", 8)
     home = tmp_path / "数据 用户"  # a non-ASCII data dir must work

@@ -90,6 +90,17 @@ def test_markdown_nested_headings_and_code_block() -> None:
     assert by_path[()] == "Intro paragraph before any heading."
 
 
+def test_a_markdown_file_of_headings_only_is_its_headings(tmp_path: Path) -> None:
+    """A title or an outline is text: it was "no text (only spaces or blank lines)", and never searchable."""
+    f = tmp_path / "outline.md"
+    f.write_text("# Trip to Kyoto\n\n## Temples\n\n## Tea houses\n", encoding="utf-8")
+    assert [s.text for s in _load(f).sections] == ["Trip to Kyoto\nTemples\nTea houses"]
+    f.write_text("\n  \n\n", encoding="utf-8")
+    with pytest.raises(LoadError) as caught:
+        _load(f)
+    assert caught.value.code == "no_text_left"
+
+
 def test_markdown_setext_headings(tmp_path: Path) -> None:
     f = tmp_path / "s.markdown"
     f.write_text("Title\n=====\n\nBody one.\n\nSub\n---\n\nBody two.\n", encoding="utf-8")

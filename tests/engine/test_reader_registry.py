@@ -106,6 +106,13 @@ def test_the_file_is_checked_before_it_is_read(tmp_path):
     assert code == "file_unreadable" and text.endswith("(Too many levels of symbolic links)")  # the system's words
 
 
+@pytest.mark.parametrize("name", ["report.pdf", "notes.docx", "slides.pptx", "book.epub", "scan.png", "a.rtf"])
+def test_an_empty_file_is_said_to_be_empty_whatever_its_type(tmp_path, name):
+    """A 0-byte file (a copy or download not begun) is not "another kind of file renamed .pdf"."""
+    (tmp_path / name).write_bytes(b"")
+    assert _code(lambda: load(tmp_path / name, max_bytes=0)) == ("file_empty", "The file is empty")
+
+
 def test_an_unsupported_file_is_named_by_its_suffix(tmp_path):
     assert _code(lambda: load(tmp_path / "x.key", max_bytes=0)) == (
         "type_not_supported", "Files of type '.key' are not supported")

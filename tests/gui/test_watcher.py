@@ -108,6 +108,29 @@ def test_dead_observer_is_restarted_and_every_source_rescanned(make_watcher, qtb
     assert blocker.args == [(str(folder),)]
 
 
+@pytest.mark.parametrize("missing_at_start", [False, True])
+def test_a_folder_that_comes_back_is_watched_again(make_watcher, qtbot, tmp_path, missing_at_start):
+    """A drive plugged in again (or a folder deleted and made again) is another folder at the same path: the old
+    one's watches went with it. Missing at start: the drive is plugged in after the app started."""
+    folder = tmp_path / "drive" / "docs"
+    folder.mkdir(parents=True)
+    other = tmp_path / "other"
+    other.mkdir()
+    if missing_at_start:
+        folder.rmdir()
+    w = make_watcher((folder, "folder"), (other, "folder"))
+    if not missing_at_start:
+        with qtbot.waitSignal(w.changed, timeout=10_000) as gone:  # unplugged: reconciled (the run keeps its files)
+            shutil.rmtree(tmp_path / "drive")
+        assert gone.args == [(str(folder),)]
+    with qtbot.waitSignal(w.changed, timeout=10_000) as back:  # the health check sees it within HEALTH_MS
+        folder.mkdir(parents=True)
+    assert back.args == [(str(folder),)]
+    with qtbot.waitSignal(w.changed, timeout=10_000) as blocker:
+        (folder / "after.txt").write_text("x", encoding="utf-8")
+    assert blocker.args == [(str(folder),)]
+
+
 def test_same_sources_keep_the_observer_and_new_ones_restart_it(make_watcher, qtbot, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()

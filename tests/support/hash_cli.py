@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
@@ -28,7 +29,9 @@ def indexed_home(root: Path, documents: dict[str, str], home: str = "home") -> P
     return root / home
 
 
-def run_cli(home: Path, *args: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
-    """`desktop-rag --data-dir HOME ARGS...`, its stderr (and, unless given elsewhere, its stdout) as text."""
-    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO, env=ENV,
-                          stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300)
+def run_cli(home: Path, *args: str, stdout=subprocess.PIPE,
+            prefix: Sequence[str] = ()) -> subprocess.CompletedProcess:
+    """`desktop-rag --data-dir HOME ARGS...`, its stderr (and, unless given elsewhere, its stdout) as text;
+    `prefix`: a command it runs under (setpriv)."""
+    return subprocess.run([*prefix, sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO,
+                          env=ENV, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300)

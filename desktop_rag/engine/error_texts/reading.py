@@ -236,6 +236,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.unsupported_type": {"en": "Not a supported file type ({types})", "zh": "不支持的文件类型（{types}）"},
     "error.not_regular_skipped": {"en": "Not a regular file (a pipe, device or socket is never read)",
                                   "zh": "不是普通文件（管道、设备或套接字永远不会被读取）"},
+    "error.source_missing": {"en": "Not found (a drive or network share not connected, or moved or deleted): what was "
+                                   "indexed from it is kept. Connect it again, or remove it from the library.",
+                             "zh": "找不到（驱动器或网络共享未连接，或已被移动或删除）：从中索引的内容会保留。请重新连接，"
+                                   "或将其从资料库中移除。"},
+    "error.folder_unreadable": {"en": "This folder could not be read ({reason}): the files indexed from it are kept "
+                                      "until it can be read again.",
+                                "zh": "无法读取此文件夹（{reason}）：从中索引的文件会保留，直到可以再次读取它。"},
     # the viewer (document/)
     "error.page_no_size": {"en": "This page has no size a viewer can draw, so it cannot be shown",
                            "zh": "此页面没有可供查看器绘制的尺寸，无法显示"},

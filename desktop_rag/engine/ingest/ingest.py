@@ -20,12 +20,12 @@ from desktop_rag.engine.errors import (
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
-from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skipped_types
+from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skipped_types, unread_folders
 from desktop_rag.engine.ingest.embed_isolation import embed, embed_by_file
 from desktop_rag.engine.models.embedding import Embedder, batch_size_for
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
-from desktop_rag.engine.paths import attachment_path
+from desktop_rag.engine.paths import attachment_path, is_inside
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
 from desktop_rag.engine.ingest.documents import ParsedDocument
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CHECKED_AGAIN = ("permission_denied",)  # failures that are no fault of the content: tried again on every run
 ProgressCallback = Callable[[Progress], None]
 FileCallback = Callable[[FileEvent], None]
 
@@ -138,10 +139,16 @@ class Ingestor:
             # an attachment is never on disk: its row comes and goes with its message's
             stored = {f.path: f for f in self.store.files(source.id) if f.parent_id is None}
             on_disk = {d.path for d in found}
-            vanished.update({p: f for p, f in stored.items() if p not in on_disk})
+            unread = unread_folders(skipped)  # not listed (a drive not connected): its files are kept, not gone
+            self.tally.failed.extend(FailedFile(item.path, item.reason) for item in skipped if item.path in unread)
+            vanished.update({p: f for p, f in stored.items()
+                             if p not in on_disk and not any(is_inside(p, folder) for folder in unread)})
             for disk in found:
                 candidates.append((source.id, disk, stored.get(disk.path) or self.store.file_by_path(disk.path)))
-        by_hash = {f.sha256: f for f in vanished.values() if f.status == "indexed" and f.sha256}
+        by_hash: dict[str, list[FileRecord]] = {}  # content -> the vanished files holding it (copies: several)
+        for f in vanished.values():
+            if f.status == "indexed" and f.sha256:
+                by_hash.setdefault(f.sha256, []).append(f)
         work: list[_Work] = []
         for source_id, disk, existing in candidates:
             if self.cancel.is_set():
@@ -152,9 +159,14 @@ class Ingestor:
                 continue
             try:
                 sha = "" if disk.problem else file_sha256(disk.path)  # a bad name: not read, fails alone
+            except PermissionError:
+                sha = None  # there, but this user may not read it: it fails alone, said why
             except OSError:
                 continue  # vanished between listing and reading: the next scan settles it
             try:
+                if sha is None:
+                    self._fail(source_id, disk.path, disk.size, disk.mtime_ns, "", LoadError.coded("permission_denied"))
+                    continue
                 if self._settle_without_reading(source_id, disk, sha, existing, by_hash, vanished, force):
                     continue
             except PASS_THROUGH:
@@ -180,7 +192,7 @@ class Ingestor:
             self.tally.unchanged += 1
             self.on_file(FileEvent(disk.path, "unchanged", chunks=existing.chunk_count))
             return True
-        moved = by_hash.pop(sha, None) if existing is None else None
+        moved = by_hash[sha].pop() if existing is None and by_hash.get(sha) else None
         if moved is not None:
             with self.store.transaction():
                 self.store.move_file(moved.id, disk.path, source_id, disk.size, disk.mtime_ns)
@@ -282,6 +294,8 @@ class Ingestor:
         """Record the file as failed with `error` (an e-mail's `attachment` row below its message); when even that
         cannot be written the library is at fault, and the run ends with that error."""
         reason = Reason.of(error)  # its code and values: shown in the user's language, never read back from English
+        if reason.code in CHECKED_AGAIN:
+            mtime_ns = 0  # a permission given back changes no size or time: the next run looks again
         if attachment is not None:
             dropped = self.store.fail_attachment(attachment, reason)
         else:

@@ -3,6 +3,9 @@
 Links (symbolic links, Windows junctions) inside a source are never followed: only what is really inside the
 folders and files the user chose is read. A link to something outside the source is reported as skipped with
 its reason; a link to something inside it is passed over quietly (the target is indexed once, under its own path).
+
+A folder that cannot be listed (a source on a drive not connected, a subfolder whose permission was taken away) is
+reported as unread (`unread_folders`): its files are unknown this time, not gone, so the run keeps them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ BAD_NAME = "bad_file_name"  # the code of a failed file's reason known from its 
 LINK_OUTSIDE = Reason.coded("link_outside")  # why something is skipped (front ends show it in their language)
 UNSUPPORTED = Reason.coded("unsupported_type", types=supported_types())
 NOT_REGULAR = Reason.coded("not_regular_skipped")
+SOURCE_MISSING = Reason.coded("source_missing")
+UNREAD = ("source_missing", "folder_unreadable")  # the codes of a folder whose files were not listed
 NO_SUFFIX = "(no extension)"
 
 
@@ -52,16 +57,25 @@ def skipped_types(skipped: list[SkippedPath]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+def unread_folders(skipped: list[SkippedPath]) -> list[str]:
+    """The folders (or a file source) whose files this scan could not list: what is stored below them stays."""
+    return [item.path for item in skipped if item.reason.code in UNREAD]
+
+
 def scan(root: str, kind: str) -> tuple[list[DiskFile], list[SkippedPath]]:
-    """Supported files under a source, and what was skipped there with the reason."""
+    """Supported files under a source, and what was skipped there with the reason (a folder that could not be
+    listed among them: `unread_folders`)."""
     if kind == "file":
         entry = _stat(root)
         if entry is None:
-            return ([], [SkippedPath(root, NOT_REGULAR)]) if os.path.exists(root) else ([], [])
+            if os.path.exists(root):
+                return [], [SkippedPath(root, NOT_REGULAR)]
+            # deleted from its folder, or its folder (a drive, a share) is not there: then it is not known gone
+            return ([], []) if os.path.isdir(os.path.dirname(root)) else ([], [SkippedPath(root, SOURCE_MISSING)])
         return ([entry], []) if is_supported(root) else ([], [SkippedPath(root, UNSUPPORTED)])
     found: list[DiskFile] = []
     skipped: list[SkippedPath] = []
-    for path, link in _walk(root):
+    for path, link in _walk(root, skipped):
         shown = path if is_valid_text(path) else display_text(path)
         if link:
             if _leads_outside(path, root):
@@ -73,23 +87,23 @@ def scan(root: str, kind: str) -> tuple[list[DiskFile], list[SkippedPath]]:
     return found, skipped
 
 
-def _walk(root: str) -> Iterator[tuple[str, bool]]:
-    """Recursive listing of (path, is_link): links are listed, never followed, so nothing outside `root` is read."""
+def _walk(root: str, unread: list[SkippedPath]) -> Iterator[tuple[str, bool]]:
+    """Recursive listing of (path, is_link): links are listed, never followed, so nothing outside `root` is read.
+    A folder that cannot be listed is added to `unread` with the reason (one that vanished meanwhile is not)."""
     seen: set[tuple[int, int]] = set()
     stack = [root]
     while stack:
         folder = stack.pop()
         try:
             st = os.stat(folder)
-        except OSError:
-            continue
-        key = (st.st_dev, st.st_ino)
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
+            key = (st.st_dev, st.st_ino)
+            if key in seen:
+                continue
+            seen.add(key)
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
+        except OSError as exc:
+            if folder == root or not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+                unread.append(SkippedPath(display_text(folder), _unread_reason(exc, folder == root)))
             continue
         for entry in entries:
             if is_ignored_name(entry.name):
@@ -103,6 +117,13 @@ def _walk(root: str) -> Iterator[tuple[str, bool]]:
                     yield entry.path, False
             except OSError:
                 continue
+
+
+def _unread_reason(exc: OSError, root: bool) -> Reason:
+    """Why a folder was not listed: a source that is not there, or the system's words."""
+    if root and isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        return SOURCE_MISSING
+    return Reason.coded("folder_unreadable", reason=exc.strerror or exc)
 
 
 def _is_link(entry: os.DirEntry) -> bool:

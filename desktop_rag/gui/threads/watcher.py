@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -51,7 +52,8 @@ class FolderWatcher(QObject):
     _raw_event = Signal(str)  # emitted on watchdog threads, delivered queued on the GUI thread
     _raw_overflow = Signal()
     _raw_limit = Signal(str)  # a folder whose new subfolder could not be watched (limit reached later on)
-    _started = Signal(object)  # (generation, observers, polled folders, limit error) from the starter thread
+    _started = Signal(object)  # (generation, observers, polled, limit error, identities) from the starter thread
+    _checked = Signal(object)  # (generation, {folder: identity}) from a folder check thread
 
     def __init__(self, quiet_ms: int = QUIET_MS, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -62,6 +64,9 @@ class FolderWatcher(QObject):
         self._starting = False
         self._lock = threading.Lock()  # guards _generation for the starter threads
         self._pending: set[str] = set()
+        self._identities: dict[str, tuple[int, int] | None] = {}  # each watched folder as its watches were added
+        self._checking = False
+        self._when_watching: tuple[str, ...] = ()  # sources to reconcile once the restarted observers watch
         self._quiet = QTimer(self, singleShot=True, interval=quiet_ms)
         self._quiet.timeout.connect(self._flush)
         self._max_wait = QTimer(self, singleShot=True, interval=max(MAX_WAIT_MS, quiet_ms))
@@ -72,6 +77,7 @@ class FolderWatcher(QObject):
         self._raw_overflow.connect(self._on_overflow)
         self._raw_limit.connect(self._on_late_limit)
         self._started.connect(self._on_started)
+        self._checked.connect(self._on_checked)
 
     @property
     def _observer(self):
@@ -120,22 +126,27 @@ class FolderWatcher(QObject):
         _stop_all(old)
         if not folders:
             return
+        identities = {folder: folder_identity(folder) for folder in folders}  # before its watches are added
         observers, limited, problem = _start_observers(folders, polled, hooks)
         with self._lock:
             current = generation == self._generation
         if not current:  # sources changed meanwhile: a newer start owns the watching
             _stop_all(observers)
             return
-        self._started.emit((generation, observers, limited, problem))
+        self._started.emit((generation, observers, limited, problem, identities))
 
     @Slot(object)
     def _on_started(self, result: tuple) -> None:
-        generation, observers, limited, problem = result
+        generation, observers, limited, problem, identities = result
         if generation != self._generation:
             _stop_all(observers, join=False)
             return
         self._starting = False
         self._observers = observers
+        self._identities = identities
+        if self._when_watching:  # after the watches: a change made meanwhile is in the run or seen
+            sources, self._when_watching = self._when_watching, ()
+            self.changed.emit(sources)
         had_limit = bool(self._polled)
         self._polled = set(limited)
         message = limit_message(limited, problem) if problem is not None else ""
@@ -169,6 +180,8 @@ class FolderWatcher(QObject):
 
     @Slot(str)
     def _on_raw(self, path: str) -> None:
+        if path in self._identities:  # a watched folder itself deleted or moved: what comes there is another one
+            self._identities[path] = None  # (even with the same inode number: the health check watches it again)
         source = self.source_for(path)
         if source is None:
             return
@@ -209,6 +222,36 @@ class FolderWatcher(QObject):
             log.warning("File watcher stopped unexpectedly; restarting it")
             self._restart()
             self.rescan_all.emit()
+        elif not self._checking:  # a folder that came or went: stat'ed off the GUI thread (a share may hang)
+            self._checking = True
+            folders, generation = list(self._identities), self._generation
+            threading.Thread(target=lambda: self._checked.emit((generation, {f: folder_identity(f) for f in folders})),
+                             name="desktop-rag-watch-check", daemon=True).start()
+
+    @Slot(object)
+    def _on_checked(self, result: tuple) -> None:
+        """A watched folder that is now another one (a drive plugged in again, a folder deleted and made again: its
+        watches went with the old one) or none: watch again, and reconcile the sources in it."""
+        self._checking = False
+        generation, identities = result
+        if generation != self._generation or self._starting:
+            return
+        changed = {f for f, identity in identities.items() if identity != self._identities.get(f)}
+        if not changed:
+            return
+        log.info("Watched folders came or went (%s); watching again", ", ".join(sorted(changed)))
+        self._when_watching = tuple(sorted(p for p, kind in self._sources.items()
+                                           if (p if kind == "folder" else os.path.dirname(p)) in changed))
+        self._restart()
+
+
+def folder_identity(folder: str) -> tuple[int, int] | None:
+    """(device, inode) of a folder; None when there is none there (or it cannot be reached)."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
 
 
 def _stop_all(observers: list, join: bool = True) -> None:

@@ -69,7 +69,8 @@ def format_mb(n_bytes: int | float) -> str:
 
 
 def check_file(path: Path, max_bytes: int) -> int:
-    """Raise LoadError when the file is missing, not a file, or over the size limit; return its size."""
+    """Raise LoadError when the file is missing, not a file, empty (a copy not begun: not "not a PDF"), or over the
+    size limit; return its size."""
     try:
         st = path.stat()
     except FileNotFoundError as exc:
@@ -78,6 +79,8 @@ def check_file(path: Path, max_bytes: int) -> int:
         raise LoadError.coded("file_unreadable", reason=exc.strerror or exc) from exc
     if not path.is_file():
         raise LoadError.coded("not_regular_file")
+    if st.st_size == 0:
+        raise LoadError.coded("file_empty")
     if max_bytes and st.st_size > max_bytes:
         raise LoadError.coded("file_too_large", name=path.name, mb=format_mb(st.st_size), limit=format_mb(max_bytes))
     return st.st_size

@@ -187,13 +187,16 @@ def split_markdown(text: str) -> list[tuple[tuple[str, ...], str]]:
 
 
 def _markdown_sections(text: str) -> list[Section]:
-    """Sections of a Markdown document; heading-only blocks are dropped (their path lives on)."""
-    sections = []
+    """Sections of a Markdown document; heading-only blocks are dropped (their path lives on), unless the document
+    is nothing but headings (a title, an outline): then they are its text."""
+    sections, titles = [], []
     for path, raw in split_markdown(text):
         body = clean_text(raw)
         if body and (not path or body != path[-1]):
             sections.append(Section(text=body, heading_path=path))
-    return sections
+        elif body:
+            titles.append(body)
+    return sections or ([Section(text="\n".join(titles))] if titles else [])
 
 
 MAX_TITLE_CHARS = 200
