@@ -91,3 +91,32 @@ def test_a_file_that_may_not_be_read_fails_with_why_and_is_read_once_it_may(tmp_
     assert [(f["path"], f["code"]) for f in report["failed"]] == [(str(locked), "permission_denied")], run.stderr
     report = json.loads(run_cli(home, "index", "--json", prefix=prefix).stdout)
     assert (report["failed"], report["updated"], report["embedded"]) == ([], 1, 1)
+
+
+def test_a_file_refused_when_hashed_fails_alone_with_why_and_is_read_once_it_may(tmp_path, monkeypatch):
+    """The same rule in one process, for any reader (root included, whom mode 000 does not stop): the file the
+    system refuses fails with why, under its source and with its size; the files after it are still read; and a
+    permission given back, which changes neither size nor time, is noticed by the next run."""
+    from desktop_rag.engine.ingest import ingest
+
+    docs = write_docs(tmp_path / "docs", 3)
+    refused, hashed = str(docs[1]), ingest.file_sha256
+
+    def guarded(path: str) -> str:
+        if str(path) == refused:
+            raise PermissionError(13, "Permission denied", path)
+        return hashed(path)
+
+    monkeypatch.setattr(ingest, "file_sha256", guarded)
+    engine = make_engine(tmp_path / "home")
+    report = engine.index([tmp_path / "docs"])
+    assert report.added == 2 and [(f.path, f.error.code) for f in report.failed] == [(refused, "permission_denied")]
+    row = engine.store.file_by_path(refused)
+    assert (row.status, row.sha256, row.size, row.chunk_count) == ("failed", "", docs[1].stat().st_size, 0)
+    assert row.source_id == engine.store.source_by_path(str(tmp_path / "docs")).id
+
+    monkeypatch.setattr(ingest, "file_sha256", hashed)  # the permission given back
+    report = engine.index()
+    assert report.failed == () and engine.store.file_by_path(refused).status == "indexed"
+    consistent(engine)
+    engine.close()
