@@ -79,3 +79,21 @@ def test_the_settings_switch_turns_the_translation_off(make_window, qtbot, llm_s
     question, bubble = _ask(qtbot, window, QUESTION)
     assert question.translations == () and not bubble.translation_label.isVisible()
     assert _translation_calls(llm_server) == 0
+
+
+def test_a_reopened_conversation_shows_the_translation_again(make_window, qtbot, llm_server, monkeypatch, docs):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    _oracle(llm_server)
+    i18n.set_language("en")
+    window = make_window(llm_settings(llm_server))
+    add_and_wait(qtbot, window, [str(docs)])
+    _ask(qtbot, window, QUESTION)
+    conversation = window.chat.conversation_id
+    window.chat.new_conversation()
+    with qtbot.waitSignal(window.chat.messages_loaded, timeout=10_000):
+        window.chat.open_conversation(conversation)
+    question, bubble = window.chat_model.message(0), window.chat_panel.messages.widget_at(0)
+    assert question.role == "user" and question.translations == (("zh", TRANSLATION),)
+    qtbot.waitUntil(bubble.translation_label.isVisible, timeout=5_000)  # (laid out once the loop runs)
+    assert bubble.translation_label.text() == f"Also searched in Chinese: {TRANSLATION}"
+    assert window.chat_model.message(1).role == "assistant" and window.chat_model.message(1).translations == ()

@@ -38,7 +38,7 @@ class Message:
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:
     if turn.role == "assistant":
         return Message("assistant", turn.content, tuple(enumerate(turn.sources, 1)), question, prompt=turn.prompt)
-    return Message("user", turn.content)
+    return Message("user", turn.content, translations=turn.translations)
 
 
 class ChatModel(QAbstractListModel):
