@@ -79,6 +79,17 @@ def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
     assert cli(samples, "eval", "--queries", str(queries)).returncode == 2  # both files, or neither
 
 
+@pytest.mark.parametrize("lines", ["q1\tcoffee-brewing-guide\t1\n",  # no header: its one line taken for it
+                                   "query-id\tcorpus-id\tscore\nQ1\tcoffee-brewing-guide\t1\n"])  # another id
+def test_a_qrels_file_that_judges_none_of_the_questions_is_refused_saying_so(samples, tmp_path, lines):
+    queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
+    queries.write_text('{"_id": "q1", "text": "coffee"}\n', encoding="utf-8")
+    qrels.write_text(lines, encoding="utf-8")
+    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    assert out.returncode == 1 and out.stdout == ""  # not "No labelled questions: mark the right passage ..."
+    assert f"{qrels} judges none of the 1 question in {queries}" in out.stderr
+
+
 def test_the_users_marked_passages_are_measured_and_stale_ones_reported(tmp_path):
     folder, home = tmp_path / "docs", tmp_path / "home"
     folder.mkdir()

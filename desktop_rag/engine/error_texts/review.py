@@ -12,6 +12,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "An imported labelled set needs both files: the queries (JSONL) and the qrels (TSV).",
         "zh": "导入的标注集需要两个文件：查询文件（JSONL）和 qrels 文件（TSV）。",
     },
+    "error.labelled_set_unjudged": {  # {qrels}, {queries}: the two files; {count}: the questions read
+        "en": "{qrels} judges none of the {count:question|questions} in {queries}: after its header line, each line is a "
+              "query-id (a question's \"_id\"), a corpus-id and a score above 0, separated by tabs.",
+        "zh": "{qrels} 没有为 {queries} 中的任何问题（共 {count} 个）标注相关文档：标题行之后，每行为以制表符分隔的 "
+              "query-id（问题的 \"_id\"）、corpus-id 和大于 0 的 score。",
+    },
     "error.bad_labelled_set": {  # {path}: the file, {line}: its line number, {problem}: what is wrong
         "en": "{path}, line {line}: {problem}. Queries are one {{\"_id\", \"text\"}} object a line; qrels are "
               "query-id, corpus-id and score separated by tabs, after a header line.",

@@ -115,9 +115,12 @@ def _target(store: Store, mark: tuple) -> Target | str:
 def from_beir(store: Store, queries: str | Path, qrels: str | Path,
               collection: int | None) -> tuple[list[Labelled], list[StaleLabel]]:
     """An imported set: every judged query, relevant = its documents (score > 0) that are in the library (any
-    chunk of the file); a query none of whose documents is in the library is stale."""
+    chunk of the file); a query none of whose documents is in the library is stale. UsageError when no query of
+    the set is judged (ids that do not match, a qrels file without a header or with spaces for tabs)."""
     texts = _queries(Path(queries))
     judged = _qrels(Path(qrels))
+    if not texts.keys() & judged.keys():  # (nothing to measure is the files' mistake, not "no labelled questions")
+        raise UsageError.coded("labelled_set_unjudged", qrels=str(qrels), queries=str(queries), count=len(texts))
     within = Restriction(collection)
     present = {Path(p).stem for p in files_with_text(store, within)}
     labelled: list[Labelled] = []
