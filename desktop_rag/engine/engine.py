@@ -177,7 +177,7 @@ class Engine:
                        reembed: bool = False, content=None):
         """Import an archive as a new collection (archive/importing.py). Its vectors are used when they come from
         this library's model; otherwise ModelMismatchError, unless `reembed` (its chunks then wait for the vector
-        phase). Included documents go to `documents_dir` (default: a folder beside the archive)."""
+        phase). Included documents go to `documents_dir` (default: a new folder beside the archive)."""
         from desktop_rag.engine.archive.importing import import_archive
 
         return import_archive(self.runtime, self.store, path, name=name, documents_dir=documents_dir,

@@ -122,6 +122,26 @@ def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
         target.close()
 
 
+def test_without_a_documents_folder_each_import_gets_a_new_one_beside_the_archive(source, tmp_path: Path):
+    """The app has no folder to choose: the same archive imported again (after deleting its collection, or under
+    another name) goes to "grid documents (2)", (3), ..., never refused for the first import's folder."""
+    engine, _, b = source
+    engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip", with_documents=True)
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        first = target.import_archive(tmp_path / "grid.zip")
+        (tmp_path / "grid documents (2)").mkdir()  # an empty folder of that name takes them
+        second = target.import_archive(tmp_path / "grid.zip", name="Grid again")
+        target.delete_collection(first.collection_id)
+        third = target.import_archive(tmp_path / "grid.zip")
+        folders = [Path(r.documents_dir).name for r in (first, second, third)]
+        assert folders == ["grid documents", "grid documents (2)", "grid documents (3)"]
+        assert (tmp_path / "grid documents (3)" / "b" / "grid.txt").read_bytes() == (b / "grid.txt").read_bytes()
+        assert sorted(c.name for c in target.collections()) == ["Default", "Grid", "Grid again"]
+    finally:
+        target.close()
+
+
 def test_a_failed_write_removes_the_extracted_documents_and_changes_nothing(source, tmp_path: Path):
     """The library refuses the write (a real SQLite abort, from a trigger on its passages): the documents already
     extracted are removed again, no staging folder is left, no collection or row is added, and the same import

@@ -201,9 +201,15 @@ def _safe_part(part: str) -> str:
     return cleaned if cleaned not in ("", ".", "..") else "_"
 
 
+def documents_folder_free(dest: Path) -> bool:
+    """Whether the documents may go to `dest`: nothing there, or an empty folder (a symlink loop: there, not a
+    folder)."""
+    return not os.path.lexists(dest) or (dest.is_dir() and not any(dest.iterdir()))
+
+
 def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: dict[int, str]) -> None:
     """Write the documents to a fresh folder beside `dest`, checking each hash again, then rename it to `dest`."""
-    if os.path.lexists(dest) and (not dest.is_dir() or any(dest.iterdir())):  # a symlink loop: there, not a folder
+    if not documents_folder_free(dest):
         raise UsageError.coded("documents_dir_not_empty", dest=dest)
     members = content.manifest["members"]
     _check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()),
