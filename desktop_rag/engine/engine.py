@@ -173,6 +173,13 @@ class Engine:
 
         return vectors_problem(self.runtime, self.store, content)
 
+    def import_name_taken(self, name: str) -> bool:
+        """Whether importing a collection called `name` is refused for a collection of that name here (the app
+        asks for another name first)."""
+        from desktop_rag.engine.archive.importer import name_taken
+
+        return name_taken(self.store, name)
+
     def import_archive(self, path: str | Path, *, name: str | None = None, documents_dir: str | Path | None = None,
                        reembed: bool = False, content=None):
         """Import an archive as a new collection (archive/importing.py). Its vectors are used when they come from

@@ -497,6 +497,8 @@ _TEXT: dict[str, tuple[str, str]] = {
         "Delete the collection “{name}” and its index ({files:file|files}, {chunks:chunk|chunks})? Your documents "
         "on disk are not touched.",
         "删除知识库“{name}”及其索引（{files} 个文件，{chunks} 个片段）？磁盘上的文档不会被删除。"),
+    "collections.import_name": ("A collection called “{name}” already exists here. Import this one as:",
+                                "这里已有名为“{name}”的知识库。将此知识库导入为："),
     "collections.reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
     "collections.exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
     "collections.imported": ("Imported “{name}”: {chunks:passage|passages}.", "已导入“{name}”：{chunks} 个段落。"),

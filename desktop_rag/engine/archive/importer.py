@@ -54,6 +54,12 @@ def model_problem(content: ArchiveContent, library_model: str, library_dimension
     return Reason.coded("archive_model", model=content.model, library_model=library_model, count=len(content.chunks))
 
 
+def name_taken(store: Store, name: str) -> bool:
+    """Whether an import called `name` is refused: a collection of that name holds sources (an empty one takes it)."""
+    into = collections.find(store, name)
+    return into is not None and bool(store.sources(into))
+
+
 def import_content(store: Store, content: ArchiveContent, *, name: str | None, use_vectors: bool,
                    documents_dir: Path | None, zip_path: Path) -> tuple[ImportReport, np.ndarray, np.ndarray]:
     """Write the archive into the library as a new collection, all in one transaction (documents, when
@@ -62,9 +68,9 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     Returns the report and the (new chunk ids, vectors) to add to the FAISS cache.
     """
     name = collections.checked_name(name or content.name)
-    into = collections.find(store, name)  # an empty collection of that name takes the archive (a fresh "Default")
-    if into is not None and store.sources(into):
+    if name_taken(store, name):
         raise UsageError.coded("import_name_taken", name=name)
+    into = collections.find(store, name)  # an empty collection of that name takes the archive (a fresh "Default")
     extract = documents_dir is not None and bool(content.documents)
     mapping = _map_paths(content, documents_dir) if extract else {}
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}

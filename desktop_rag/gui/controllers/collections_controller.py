@@ -23,7 +23,9 @@ class CollectionsController(QObject):
     failed = Signal(str)  # a message for the user
     exported = Signal(object)  # ExportReport
     imported = Signal(object)  # ImportReport
-    import_check = Signal(str, object)  # archive path, model problem (a Reason) or None: ask before importing
+    # archive path, model problem (a Reason) or None, the archive's name when a collection here has it, or None:
+    # ask before importing
+    import_check = Signal(str, object, object)
 
     def __init__(self, backend: Backend, chat: ChatController, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -42,7 +44,7 @@ class CollectionsController(QObject):
         bar.delete_requested.connect(self.delete)
         bar.export_requested.connect(self.export)
         bar.import_requested.connect(self.check_import)
-        bar.import_confirmed.connect(lambda path, reembed: self.import_archive(path, reembed))
+        bar.import_confirmed.connect(lambda path, reembed, name: self.import_archive(path, reembed, name=name))
         self.failed.connect(bar.show_failure)
         self.import_check.connect(bar.confirm_import)
         self.exported.connect(bar.show_exported)
@@ -121,14 +123,23 @@ class CollectionsController(QObject):
                          self.exported.emit, self.failed.emit)
 
     def check_import(self, path: str) -> None:
-        """Validate the archive and find whether its model differs (import_check says; nothing is written)."""
+        """Validate the archive, find whether its model differs and whether its name is taken here (import_check
+        says; nothing is written)."""
         engine = self.backend.engine
-        self.backend.run(lambda: engine.archive_model_problem(engine.read_archive(path)),
-                         lambda problem: self.import_check.emit(path, problem), self.failed.emit)
 
-    def import_archive(self, path: str, reembed: bool, documents_dir: str | None = None) -> None:
+        def check() -> tuple:
+            content = engine.read_archive(path)
+            return engine.archive_model_problem(content), content.name if engine.import_name_taken(content.name) \
+                else None
+
+        self.backend.run(check, lambda found: self.import_check.emit(path, *found), self.failed.emit)
+
+    def import_archive(self, path: str, reembed: bool, documents_dir: str | None = None,
+                       name: str | None = None) -> None:
+        """Import the archive at `path` (`name`: under that name instead of its own)."""
         engine = self.backend.engine
-        self.backend.write(lambda: engine.import_archive(path, reembed=reembed, documents_dir=documents_dir),
+        self.backend.write(lambda: engine.import_archive(path, name=name, reembed=reembed,
+                                                         documents_dir=documents_dir),
                            ("collections", "files"), self._imported, self.failed.emit)
 
     def _imported(self, report) -> None:

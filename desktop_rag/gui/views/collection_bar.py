@@ -37,7 +37,7 @@ class CollectionBar(QWidget):
     delete_requested = Signal(int)
     export_requested = Signal(int, str, bool)  # collection id, archive path, with documents
     import_requested = Signal(str)  # archive path: to be checked first (`confirm_import` asks about a problem)
-    import_confirmed = Signal(str, bool)  # archive path, re-embed
+    import_confirmed = Signal(str, bool, object)  # archive path, re-embed, the name to import it as (None: its own)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,10 +125,16 @@ class CollectionBar(QWidget):
         if path:
             self.import_requested.emit(path)  # validated first; a model change is asked about
 
-    def confirm_import(self, path: str, problem: object) -> None:
-        """A checked archive: import it, after asking when its model differs (`problem`)."""
+    def confirm_import(self, path: str, problem: object, taken: str | None = None) -> None:
+        """A checked archive: import it, after asking for another name when a collection here has its name
+        (`taken`) and when its model differs (`problem`)."""
+        name = None
+        if taken is not None:
+            name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=taken), text=taken)
+            if not ok or not name.strip():
+                return
         if problem is None or ask_plain(self, text("import"), text("reembed", problem=i18n.error(problem))):
-            self.import_confirmed.emit(path, problem is not None)
+            self.import_confirmed.emit(path, problem is not None, name)
 
     def show_failure(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))

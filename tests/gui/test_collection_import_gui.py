@@ -1,0 +1,77 @@
+"""Import from the collections menu: an archive whose collection's name is taken here (by one holding documents)
+asks for another name first and is imported under it; Cancel imports nothing. Before, the import failed with
+"import it under another name (`desktop-rag import FILE --name NEW`)": the app had no way to give one.
+
+Real MainWindow and engine (hashing embedder: this is about the flow, not meaning); the file, name and Yes/No
+dialogs are answered by monkeypatching their static functions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+from desktop_rag.config import resolve_paths
+from desktop_rag.engine import Engine
+from desktop_rag.gui import i18n
+from tests.gui.conftest import FAST, add_and_wait
+
+
+def _archive(qtbot, window, tmp_path: Path) -> Path:
+    """The archive of another computer's "Default" (one document); this window's "Default" holds one too."""
+    for name in ("laptop", "desktop"):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "tea.txt").write_text(f"Green tea\n\nOn the {name}, brew green tea at 80 degrees.", "utf-8")
+    laptop = Engine(resolve_paths(tmp_path / "laptop-home"), FAST)
+    laptop.index([tmp_path / "laptop"])
+    path = tmp_path / "default.zip"
+    laptop.export_collection(laptop.collection_id("Default"), path)
+    laptop.close()
+    add_and_wait(qtbot, window, [str(tmp_path / "desktop")])
+    return path
+
+
+def _import(qtbot, window, monkeypatch, path: Path, answer: tuple[str, bool]) -> list[tuple]:
+    """Import `path` from the menu, answering the name question with `answer`; the questions asked."""
+    asked: list[tuple] = []
+
+    def get_text(_parent, title, label, *args, **kwargs):
+        asked.append((title, label, kwargs.get("text", args[1] if len(args) > 1 else "")))
+        return answer
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
+    window.collection_bar.actions["import"].trigger()
+    return asked
+
+
+def test_an_archive_named_as_a_collection_here_is_imported_under_the_name_asked(make_window, qtbot, tmp_path,
+                                                                                 monkeypatch):
+    i18n.set_language("en")
+    window = make_window()
+    path = _archive(qtbot, window, tmp_path)
+    failures: list[str] = []
+    window.collections.failed.connect(failures.append)
+    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+        asked = _import(qtbot, window, monkeypatch, path, ("Default from the laptop", True))
+    assert asked == [("Import…", "A collection called “Default” already exists here. Import this one as:",
+                      "Default")]
+    assert imported.args[0].collection == "Default from the laptop" and not failures
+    engine = window.backend.engine
+    assert sorted(c.name for c in engine.collections()) == ["Default", "Default from the laptop"]
+
+
+def test_cancelling_the_name_imports_nothing_and_the_question_is_in_chinese(make_window, qtbot, tmp_path,
+                                                                            monkeypatch):
+    window = make_window()
+    path = _archive(qtbot, window, tmp_path)
+    i18n.set_language("zh")
+    try:
+        asked = _import(qtbot, window, monkeypatch, path, ("", False))
+        qtbot.waitUntil(lambda: bool(asked), timeout=10_000)
+    finally:
+        i18n.set_language("en")
+    assert asked[0][1] == "这里已有名为“Default”的知识库。将此知识库导入为："
+    qtbot.wait(200)
+    assert [c.name for c in window.backend.engine.collections()] == ["Default"]
