@@ -26,8 +26,8 @@ QRELS = [("q1", "coffee-brewing-guide.txt", 1), ("q2", "办公室搬迁通知", 
          ("q6", "getting-started", 0), ("q9", "coffee-brewing-guide", 1)]
 
 
-def cli(home, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": MODEL}
+def cli(home, *args: str, **environment: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": MODEL, **environment}
     return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
                           capture_output=True, text=True, timeout=600, env=env)
 
@@ -77,6 +77,21 @@ def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
     out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json")
     assert out.returncode == 1 and "line 2" in out.stderr
     assert cli(samples, "eval", "--queries", str(queries)).returncode == 2  # both files, or neither
+
+
+@pytest.mark.parametrize("queries_text, qrels_text, problem", [
+    ('{"_id": "q1", "text": "coffee"}\nnot json\n', "h\nq1\tcoffee\t1\n", "q.jsonl 第 2 行：不是 JSON（"),
+    ('{"_id": "q1", "text": "coffee"}\n["q2"]\n', "h\nq1\tcoffee\t1\n", '第 2 行：没有 "_id" 和 "text"。'),
+    ('{"_id": "q1", "text": "coffee"}\n', "h\nq1 coffee 1\n", "q.tsv 第 2 行：不是 query-id、corpus-id 和 score。"),
+    ('{"_id": "q1", "text": "' + "咖啡" * 60_000 + '"}\n', "h\n", "q.jsonl 第 1 行：行太长。")])
+def test_a_bad_labelled_sets_problem_is_said_in_chinese(samples, tmp_path, queries_text, qrels_text, problem):
+    """Under a Chinese locale the whole error is Chinese, the problem with the line too (it was "not JSON (...)",
+    'no "_id" and "text"', "not query-id, corpus-id and score", "line too long" inside the Chinese sentence)."""
+    (tmp_path / "q.jsonl").write_text(queries_text, encoding="utf-8")
+    (tmp_path / "q.tsv").write_text(qrels_text, encoding="utf-8")
+    out = cli(samples, "eval", "--queries", str(tmp_path / "q.jsonl"), "--qrels", str(tmp_path / "q.tsv"),
+              LC_ALL="", LC_MESSAGES="", LANG="zh_CN.UTF-8")
+    assert out.returncode == 1 and out.stderr.startswith("错误：") and problem in out.stderr, out.stderr
 
 
 @pytest.mark.parametrize("lines", ["q1\tcoffee-brewing-guide\t1\n",  # no header: its one line taken for it

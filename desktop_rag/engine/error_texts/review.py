@@ -18,6 +18,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "{qrels} 没有为 {queries} 中的任何问题（共 {count} 个）标注相关文档：标题行之后，每行为以制表符分隔的 "
               "query-id（问题的 \"_id\"）、corpus-id 和大于 0 的 score。",
     },
+    "phrase.labelled.not_json": {"en": "not JSON ({why})", "zh": "不是 JSON（{why}）"},
+    "phrase.labelled.no_id_text": {"en": "no \"_id\" and \"text\"", "zh": "没有 \"_id\" 和 \"text\""},
+    "phrase.labelled.not_qrels": {"en": "not query-id, corpus-id and score",
+                                  "zh": "不是 query-id、corpus-id 和 score"},
+    "phrase.labelled.too_long": {"en": "line too long", "zh": "行太长"},
     "error.bad_labelled_set": {  # {path}: the file, {line}: its line number, {problem}: what is wrong
         "en": "{path}, line {line}: {problem}. Queries are one {{\"_id\", \"text\"}} object a line; qrels are "
               "query-id, corpus-id and score separated by tabs, after a header line.",

@@ -17,6 +17,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.ingest.valid_text import valid_text
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.store import grades, labels
 from desktop_rag.engine.store.passages import chunks_within, files_with_text
 from desktop_rag.engine.store.scope import Restriction
@@ -154,10 +155,11 @@ def query_lines(path: str | Path) -> Iterator[tuple[object, str]]:
         try:
             item = json.loads(line)
         except ValueError as exc:
-            raise UsageError.coded("bad_labelled_set", path=str(path), line=number, problem=f"not JSON ({exc})")
+            raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                                   problem=Phrase("phrase.labelled.not_json", why=str(exc)))
         if not isinstance(item, dict) or not isinstance(item.get("text"), str) or "_id" not in item:
             raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
-                                   problem='no "_id" and "text"')
+                                   problem=Phrase("phrase.labelled.no_id_text"))
         yield item["_id"], valid_text(item["text"])
 
 
@@ -171,7 +173,7 @@ def _qrels(path: Path) -> dict[str, set[str]]:
             score = float(fields[2])
         except (IndexError, ValueError):
             raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
-                                   problem="not query-id, corpus-id and score") from None
+                                   problem=Phrase("phrase.labelled.not_qrels")) from None
         if score > 0:
             judged.setdefault(fields[0].strip(), set()).add(document_id(fields[1].strip()))
     return judged
@@ -186,7 +188,8 @@ def _lines(path: Path):
             while line := handle.readline(MAX_LINE + 1):
                 number += 1
                 if len(line) > MAX_LINE:
-                    raise UsageError.coded("bad_labelled_set", path=str(path), line=number, problem="line too long")
+                    raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                                           problem=Phrase("phrase.labelled.too_long"))
                 if line.strip():
                     yield number, line.rstrip("\r\n")
     except (OSError, UnicodeDecodeError) as exc:
