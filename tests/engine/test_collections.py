@@ -125,6 +125,24 @@ def test_a_source_belongs_to_one_collection(two):
     assert engine.status(second).files_total == 2 and engine.status(first).files_total == 2
 
 
+def test_documents_added_to_a_collection_another_process_deleted_are_refused(two, tmp_path: Path):
+    """The window still shows a collection the command line deleted: adding a folder to it is refused, not kept as
+    sources of no collection (listed nowhere, searched in "All collections", blocking that folder elsewhere)."""
+    engine, first, second, a, b = two
+    other = Engine(resolve_paths(tmp_path / "data"), FAST)  # another process of the same library
+    try:
+        other.delete_collection(second)
+    finally:
+        other.close()
+    c = _write(tmp_path / "c", {"kelp.txt": "Kelp\n\nKelp forests store carbon along rocky coasts."})
+    with pytest.raises(UsageError, match="That collection no longer exists"):
+        engine.index([c], collection=second)
+    assert [s.path for s in engine.sources()] == [str(a)]  # nothing of "c" kept anywhere
+    assert all(Path(h.path).parent == a for h in engine.search("kelp forests carbon", 5))
+    engine.index([c], collection=first)  # still free to go into a collection that exists
+    assert sorted(s.path for s in engine.sources(first)) == sorted([str(a), str(c)])
+
+
 # The schema-1 SQL as shipped (git show e99f184:desktop_rag/engine/store.py, with the OCR column of the
 # working tree's first migration), so the test does not depend on git being present.
 SCHEMA_1 = """
