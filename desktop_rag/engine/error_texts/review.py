@@ -8,6 +8,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Answer {answer_id} is not in the review log (it was deleted with its conversation, or never logged).",
         "zh": "评审记录中没有回答 {answer_id}（它已随对话删除，或从未记录）。",
     },
+    "error.review_export_failed": {  # {detail}: the system's reason
+        "en": "The graded questions cannot be written to {path} ({detail}): choose another file or folder.",
+        "zh": "无法把已评价的问题写入 {path}（{detail}）：请换一个文件或文件夹。",
+    },
     "error.labelled_set_pair": {
         "en": "An imported labelled set needs both files: the queries (JSONL) and the qrels (TSV).",
         "zh": "导入的标注集需要两个文件：查询文件（JSONL）和 qrels 文件（TSV）。",
