@@ -125,6 +125,25 @@ def test_a_source_belongs_to_one_collection(two):
     assert engine.status(second).files_total == 2 and engine.status(first).files_total == 2
 
 
+def test_names_differing_only_by_case_or_spacing_are_one_name_in_any_script(tmp_path: Path):
+    """"Work" and "work" were one name, but "Café" and "CAFÉ", "Данные" and "данные" were two (SQLite's lower() folds
+    ASCII only; a library on a server refused them)."""
+    engine = Engine(resolve_paths(tmp_path / "data"), FAST)
+    try:
+        cafe, data = engine.create_collection("Café"), engine.create_collection("Данные  отдела")
+        engine.create_collection("Work")
+        for taken in ("CAFÉ", "café", "данные отдела", " ДАННЫЕ   Отдела ", "WORK"):
+            with pytest.raises(UsageError, match="already exists"):
+                engine.create_collection(taken)
+        assert engine.collection_id("CAFÉ") == cafe and engine.collection_id("данные   отдела") == data
+        with pytest.raises(UsageError, match="already exists"):
+            engine.rename_collection(data, "café")
+        engine.rename_collection(cafe, "CAFÉ")  # its own name in other letters
+        assert [c.name for c in engine.collections()] == ["Default", "CAFÉ", "Данные отдела", "Work"]
+    finally:
+        engine.close()
+
+
 def test_documents_added_to_a_collection_another_process_deleted_are_refused(two, tmp_path: Path):
     """The window still shows a collection the command line deleted: adding a folder to it is refused, not kept as
     sources of no collection (listed nowhere, searched in "All collections", blocking that folder elsewhere)."""

@@ -41,12 +41,17 @@ def listing(store: Store) -> list[Collection]:
 
 
 def find(store: Store, name: str) -> int | None:
-    """The id of the collection called `name` (case-insensitive), or None (also for a name no collection can
-    have: undecodable bytes)."""
+    """The id of the collection called `name`, its runs of white space as one space, in any letter case of any
+    script ("CAFÉ" is "Café": compared in Python, as SQLite's lower() folds ASCII only), the exact name first (an
+    older library may hold both); None when there is none (also for a name no collection can have: undecodable
+    bytes)."""
     if not is_valid_text(name):
         return None
-    row = store.db.execute("SELECT id FROM collections WHERE lower(name) = lower(?)", (name.strip(),)).fetchone()
-    return row[0] if row else None
+    wanted = " ".join(name.split())
+    rows = store.db.execute("SELECT id, name FROM collections ORDER BY id").fetchall()
+    exact = next((cid for cid, stored in rows if stored == wanted), None)
+    return exact if exact is not None else next(
+        (cid for cid, stored in rows if stored.casefold() == wanted.casefold()), None)
 
 
 def resolve(store: Store, name: str) -> int:
