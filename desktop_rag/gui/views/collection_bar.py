@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -116,7 +118,8 @@ class CollectionBar(QWidget):
         chosen = self._selected()
         if chosen is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{chosen.name}.zip", text("archive"))
+        suggested = re.sub(r'[<>:"/\\|?*]', "_", chosen.name)  # one file name, on any system: "2024/25" is no folder
+        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{suggested}.zip", text("archive"))
         if path:
             self.export_requested.emit(chosen.id, path, with_documents)
 
