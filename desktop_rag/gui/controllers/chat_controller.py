@@ -48,6 +48,7 @@ class ChatController(QObject):
         self.conversation_id: int | None = None
         self.answers = WorkerPool("desktop-rag-answer", 1, self)
         self.worker: Worker | None = None  # the answer streaming now
+        self._deleting: tuple[int, bool] | None = None  # the open conversation to delete once its answer has stopped
         self._row = -1
         self.selected_row = -1
         chat_panel.ask.connect(self.ask)
@@ -126,9 +127,12 @@ class ChatController(QObject):
         self.backend.edit(lambda: engine.rename_conversation(conversation_id, title), ("conversations",))
 
     def delete_conversation(self, conversation_id: int, keep_grades: bool = False) -> None:
-        """Delete a conversation; `keep_grades`: its graded answers stay in the review log (issue 39)."""
+        """Delete a conversation; `keep_grades`: its graded answers stay in the review log (issue 39). The open one
+        while its answer streams: the answer is stopped, and the conversation deleted once it has ended."""
         if conversation_id == self.conversation_id:
             if self.streaming:
+                self._deleting = (conversation_id, keep_grades)
+                self.stop()
                 return
             self.new_conversation()
         engine = self.backend.engine
@@ -321,6 +325,9 @@ class ChatController(QObject):
         if self.conversation_id is not None:
             self.backend.announce("conversations")  # Engine.ask saved the turns (on the answer worker)
         self.answer_finished.emit(message)
+        if self._deleting is not None:  # deleted while it streamed: the conversation goes now that it has stopped
+            deleting, self._deleting = self._deleting, None
+            self.delete_conversation(*deleting)
 
     def show_sent(self, row: int) -> None:
         """Open "What was sent" for the answer at `row` (read-only, copyable; not modal)."""
