@@ -270,15 +270,22 @@ def load_settings(paths: AppPaths) -> Settings:
     return Settings(**values)
 
 
-def save_settings(paths: AppPaths, settings: Settings) -> None:
-    """Write the settings file atomically. A setting the environment overrides (`--library`, DESKTOP_RAG_TOP_K, a
-    line of .env) and still has that value keeps what the file said: an override lasts while it is set, and saving
-    another setting does not make it permanent."""
+def save_settings(paths: AppPaths, settings: Settings, previous: Settings | None = None) -> None:
+    """Write the settings file atomically. With `previous` (the settings `settings` were made from), only the ones
+    changed since are written over the file as it is now: another window's (process's) changes to other settings
+    stay. A setting the environment overrides (`--library`, DESKTOP_RAG_TOP_K, a line of .env) and still has that
+    value keeps what the file said: an override lasts while it is set, and saving another setting does not make it
+    permanent."""
     values = dataclasses.asdict(settings)
     stored: dict | None = None
+    if previous is not None:
+        stored = _stored_quietly(paths.settings_file)
+        if "settings_version" in stored:  # (an older file is written whole: load_settings read it into today's)
+            changed = {name: value for name, value in values.items() if value != getattr(previous, name)}
+            values = {**stored, **changed}
     for env, name in _ENV_OVERRIDES.items():
         raw = os.environ.get(env)
-        if raw and values[name] == _coerce(name, raw):
+        if raw and name in values and values[name] == _coerce(name, raw):
             stored = _stored_quietly(paths.settings_file) if stored is None else stored
             if name in stored:
                 values[name] = stored[name]

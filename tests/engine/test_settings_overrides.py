@@ -34,3 +34,18 @@ def test_a_setting_changed_away_from_its_override_is_saved(tmp_path, monkeypatch
     save_settings(paths, load_settings(paths).replace(top_k=12, library=""))
     stored = json.loads(paths.settings_file.read_text(encoding="utf-8"))
     assert (stored["top_k"], stored["library"]) == (12, "")
+
+
+def test_saving_what_changed_from_an_older_file_writes_it_whole(tmp_path):
+    """A file of 0.1 (no settings_version: its spelled-out default model is read as "auto"): choosing the bundled
+    model from it writes the whole settings with their version, so the choice is not read back as "auto"."""
+    from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL
+
+    paths = resolve_paths(tmp_path / "home")
+    paths.config_dir.mkdir(parents=True)
+    paths.settings_file.write_text(json.dumps({"embedding_model": BUNDLED_MODEL, "top_k": 7}), encoding="utf-8")
+    old = load_settings(paths)
+    assert (old.embedding_model, old.top_k) == (AUTO_MODEL, 7)
+    save_settings(paths, old.replace(embedding_model=BUNDLED_MODEL), previous=old)
+    later = load_settings(paths)
+    assert (later.embedding_model, later.top_k) == (BUNDLED_MODEL, 7)
