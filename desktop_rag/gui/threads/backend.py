@@ -44,6 +44,12 @@ def _listing(engine: Engine, collection: int | None = None) -> tuple:
     return tuple((s, tuple(engine.files(s.id))) for s in engine.sources(collection))
 
 
+def _watched(engine: Engine) -> tuple[tuple[str, str], ...]:
+    """(path, kind) of every source the watcher watches: all collections' (whichever one is shown), never a
+    not-linked one."""
+    return tuple((s.path, s.kind) for s in engine.sources() if not s.detached)
+
+
 def _chunking(settings: Settings) -> dict:
     """The index-affecting settings other than the model: changing them means reading every file again."""
     return {k: v for k, v in settings.index_params.items() if k != "embedding_model"}
@@ -213,7 +219,7 @@ class Backend(QObject):
     def refresh_library(self) -> None:
         engine = self.engine
         collection = self.collection
-        self.run(lambda: _listing(engine, collection), self._library_ready)
+        self.run(lambda: (_listing(engine, collection), _watched(engine)), self._library_ready)
 
     def refresh_status(self) -> None:
         """Read the status on the reader thread; asked again while a read is in flight, one more read follows
@@ -231,8 +237,9 @@ class Backend(QObject):
         if self._status_again:
             self.refresh_status()
 
-    def _library_ready(self, listing: tuple) -> None:
-        self.watcher.set_sources((s.path, s.kind) for s, _ in listing if not s.detached)  # never a not-linked one
+    def _library_ready(self, read: tuple) -> None:
+        listing, watched = read
+        self.watcher.set_sources(watched)
         self.library_loaded.emit(listing)
 
     def _status_ready(self, status: IndexStatus) -> None:
