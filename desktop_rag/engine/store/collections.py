@@ -135,8 +135,10 @@ def drop_empty(store: Store, collection_id: int) -> None:
 
 
 def conversation_collection(store: Store, conversation_id: int) -> int | None:
-    """The collection a conversation asks in (None: all collections)."""
-    row = store.db.execute("SELECT collection_id FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+    """The collection a conversation asks in (None: all collections, also when its collection is no longer there for
+    this role: on a server another person's delete clears only that person's conversations, and a grant can go)."""
+    row = store.db.execute("SELECT v.collection_id FROM conversations v JOIN collections k ON k.id = v.collection_id "
+                           "WHERE v.id = ?", (conversation_id,)).fetchone()
     return row[0] if row else None
 
 
