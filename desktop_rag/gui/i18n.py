@@ -501,6 +501,9 @@ _TEXT: dict[str, tuple[str, str]] = {
                                 "这里已有名为“{name}”的知识库。将此知识库导入为："),
     "collections.reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
     "collections.exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
+    "collections.export_missing": ("{count:document was|documents were} not included (missing, changed since it was "
+                                   "indexed, not linked, or not a plain file in its folder):\n{paths}",
+                                   "有 {count} 个文档未包含（已丢失、索引后有改动、未链接，或不是其文件夹中的普通文件）：\n{paths}"),
     "collections.imported": ("Imported “{name}”: {chunks:passage|passages}.", "已导入“{name}”：{chunks} 个段落。"),
     "collections.failed": ("Collections", "知识库"),
     "collections.archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),

@@ -143,7 +143,14 @@ class CollectionBar(QWidget):
         show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
 
     def show_exported(self, report) -> None:
-        self._info(text("exported", name=report.collection, path=report.path))
+        """Where it went; a warning naming the documents left out of an export with documents (at most 20)."""
+        message, missing = text("exported", name=report.collection, path=report.path), report.missing_documents
+        if not missing:
+            self._info(message)
+            return
+        paths = "\n".join(missing[:20]) + ("\n…" if len(missing) > 20 else "")
+        show_plain(self, QMessageBox.Icon.Warning, text("failed"),
+                   f"{message}\n\n{text('export_missing', count=len(missing), paths=paths)}")
 
     def show_imported(self, report) -> None:
         self._info(text("imported", name=report.collection, chunks=report.chunks))
