@@ -505,6 +505,7 @@ _TEXT: dict[str, tuple[str, str]] = {
                                    "indexed, not linked, or not a plain file in its folder):\n{paths}",
                                    "有 {count} 个文档未包含（已丢失、索引后有改动、未链接，或不是其文件夹中的普通文件）：\n{paths}"),
     "collections.imported": ("Imported “{name}”: {chunks:passage|passages}.", "已导入“{name}”：{chunks} 个段落。"),
+    "collections.imported_documents": ("Its documents are in {path}.", "其文档位于 {path}。"),
     "collections.failed": ("Collections", "知识库"),
     "collections.archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),
     # the in-app document viewer

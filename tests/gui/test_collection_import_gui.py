@@ -75,3 +75,32 @@ def test_cancelling_the_name_imports_nothing_and_the_question_is_in_chinese(make
     assert asked[0][1] == "这里已有名为“Default”的知识库。将此知识库导入为："
     qtbot.wait(200)
     assert [c.name for c in window.backend.engine.collections()] == ["Default"]
+
+
+def test_the_import_message_says_where_the_documents_went(make_window, qtbot, tmp_path, monkeypatch):
+    """An archive with documents: they are put in a folder beside it, which the message names (it said only
+    "Imported “Default”: 1 passage.", and the person had to look for them)."""
+    folder = tmp_path / "laptop"
+    folder.mkdir()
+    (folder / "tea.txt").write_text("Green tea\n\nBrew green tea at 80 degrees.", "utf-8")
+    laptop = Engine(resolve_paths(tmp_path / "laptop-home"), FAST)
+    laptop.index([folder])
+    path = tmp_path / "default.zip"
+    laptop.export_collection(laptop.collection_id("Default"), path, with_documents=True)
+    laptop.close()
+    i18n.set_language("en")
+    window = make_window()
+    shown: list[str] = []
+    monkeypatch.setattr("desktop_rag.gui.views.collection_bar.show_plain",
+                        lambda _parent, _icon, _title, message: shown.append(message))
+    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+        _import(qtbot, window, monkeypatch, path, ("", False))
+    where = tmp_path / "default documents"
+    assert (where / "laptop" / "tea.txt").is_file()
+    assert shown == [f"Imported “Default”: 1 passage.\nIts documents are in {where}."]
+    i18n.set_language("zh")
+    try:
+        window.collection_bar.show_imported(imported.args[0])
+    finally:
+        i18n.set_language("en")
+    assert shown[-1].endswith(f"其文档位于 {where}。")

@@ -153,7 +153,10 @@ class CollectionBar(QWidget):
                    f"{message}\n\n{text('export_missing', count=len(missing), paths=paths)}")
 
     def show_imported(self, report) -> None:
-        self._info(text("imported", name=report.collection, chunks=report.chunks))
+        """What was imported, and where its documents went (a folder beside the archive the person did not choose)."""
+        message = text("imported", name=report.collection, chunks=report.chunks)
+        where = f"\n{text('imported_documents', path=report.documents_dir)}" if report.documents_dir else ""
+        self._info(message + where)
 
     def _info(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Information, text("failed"), message)
