@@ -173,12 +173,12 @@ class Engine:
 
         return vectors_problem(self.runtime, self.store, content)
 
-    def import_name_taken(self, name: str) -> bool:
-        """Whether importing a collection called `name` is refused for a collection of that name here (the app
-        asks for another name first)."""
-        from desktop_rag.engine.archive.importer import name_taken
+    def free_import_name(self, name: str) -> str:
+        """`name` when a collection imported under it may take it, else the first free "name (2)", "name (3)", ...
+        (the app asks for another name first, offering this one)."""
+        from desktop_rag.engine.archive.importer import free_name
 
-        return name_taken(self.store, name)
+        return free_name(self.store, name)
 
     def import_archive(self, path: str | Path, *, name: str | None = None, documents_dir: str | Path | None = None,
                        reembed: bool = False, content=None):

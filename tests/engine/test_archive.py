@@ -385,3 +385,17 @@ def test_an_import_carries_every_field_of_files_and_passages(tmp_path: Path):
         assert counting.passages == 0
     finally:
         target.close()
+
+
+def test_a_free_name_for_an_import_fits_the_name_limit(source, tmp_path: Path):
+    engine, a, _ = source
+    long = "长" * 80
+    taken = engine.create_collection(long)
+    (tmp_path / "long").mkdir()
+    (tmp_path / "long" / "x.txt").write_text("x", encoding="utf-8")
+    engine.index([tmp_path / "long"], collection=taken)
+    assert engine.free_import_name("Default") == "Default (2)" and engine.free_import_name("Grid") == "Grid (2)"
+    assert engine.free_import_name(long) == "长" * 76 + " (2)"
+    assert engine.free_import_name("Empty") == "Empty"
+    engine.create_collection("empty")  # an empty collection of the name takes the import
+    assert engine.free_import_name("EMPTY") == "EMPTY"

@@ -56,10 +56,34 @@ def test_an_archive_named_as_a_collection_here_is_imported_under_the_name_asked(
     with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
         asked = _import(qtbot, window, monkeypatch, path, ("Default from the laptop", True))
     assert asked == [("Import…", "A collection called “Default” already exists here. Import this one as:",
-                      "Default")]
+                      "Default (2)")]
     assert imported.args[0].collection == "Default from the laptop" and not failures
     engine = window.backend.engine
     assert sorted(c.name for c in engine.collections()) == ["Default", "Default from the laptop"]
+
+
+def test_the_name_offered_is_free_and_ok_imports_under_it(make_window, qtbot, tmp_path, monkeypatch):
+    """OK on the name offered imports the archive: it is one no collection here has ("Default (3)" when "Default
+    (2)" is taken too). The box offered the taken name itself, and OK failed with "import it under another name
+    (`desktop-rag import FILE --name NEW`)"."""
+    window = make_window()
+    path = _archive(qtbot, window, tmp_path)
+    engine = window.backend.engine
+    taken = engine.create_collection("default (2)")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "note.txt").write_text("A note.", "utf-8")
+    engine.index([tmp_path / "taken"], collection=taken)
+    offered: list[str] = []
+
+    def take_offered(_parent, _title, _label, *args, **kwargs):
+        offered.append(kwargs["text"])
+        return kwargs["text"], True
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(take_offered))
+    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+        window.collection_bar.actions["import"].trigger()
+    assert offered == ["Default (3)"] and imported.args[0].collection == "Default (3)"
 
 
 def test_cancelling_the_name_imports_nothing_and_the_question_is_in_chinese(make_window, qtbot, tmp_path,

@@ -60,6 +60,15 @@ def name_taken(store: Store, name: str) -> bool:
     return into is not None and bool(store.sources(into))
 
 
+def free_name(store: Store, name: str) -> str:
+    """`name` when an import may take it, else the first of "name (2)", "name (3)", ... that is free (cut to fit)."""
+    candidate, n = name, 2
+    while name_taken(store, candidate):
+        suffix = f" ({n})"
+        candidate, n = name[:collections.MAX_NAME_CHARS - len(suffix)].rstrip() + suffix, n + 1
+    return candidate
+
+
 def import_content(store: Store, content: ArchiveContent, *, name: str | None, use_vectors: bool,
                    documents_dir: Path | None, zip_path: Path) -> tuple[ImportReport, np.ndarray, np.ndarray]:
     """Write the archive into the library as a new collection, all in one transaction (documents, when

@@ -23,8 +23,8 @@ class CollectionsController(QObject):
     failed = Signal(str)  # a message for the user
     exported = Signal(object)  # ExportReport
     imported = Signal(object)  # ImportReport
-    # archive path, model problem (a Reason) or None, the archive's name when a collection here has it, or None:
-    # ask before importing
+    # archive path, model problem (a Reason) or None, (the archive's name, a free one) when a collection here has
+    # its name, or None: ask before importing
     import_check = Signal(str, object, object)
 
     def __init__(self, backend: Backend, chat: ChatController, parent: QObject | None = None) -> None:
@@ -129,8 +129,8 @@ class CollectionsController(QObject):
 
         def check() -> tuple:
             content = engine.read_archive(path)
-            return engine.archive_model_problem(content), content.name if engine.import_name_taken(content.name) \
-                else None
+            free = engine.free_import_name(content.name)
+            return engine.archive_model_problem(content), (content.name, free) if free != content.name else None
 
         self.backend.run(check, lambda found: self.import_check.emit(path, *found), self.failed.emit)
 

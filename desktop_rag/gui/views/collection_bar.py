@@ -128,12 +128,12 @@ class CollectionBar(QWidget):
         if path:
             self.import_requested.emit(path)  # validated first; a model change is asked about
 
-    def confirm_import(self, path: str, problem: object, taken: str | None = None) -> None:
+    def confirm_import(self, path: str, problem: object, taken: tuple[str, str] | None = None) -> None:
         """A checked archive: import it, after asking for another name when a collection here has its name
-        (`taken`) and when its model differs (`problem`)."""
+        (`taken`: that name and a free one, offered) and when its model differs (`problem`)."""
         name = None
         if taken is not None:
-            name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=taken), text=taken)
+            name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=taken[0]), text=taken[1])
             if not ok or not name.strip():
                 return
         if problem is None or ask_plain(self, text("import"), text("reembed", problem=i18n.error(problem))):
