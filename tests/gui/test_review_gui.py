@@ -134,3 +134,30 @@ def test_settings_learn_switch_and_forget_all_grades(make_window, qtbot, tmp_pat
     window.settings_flow.dialog.accept()
     qtbot.waitUntil(lambda: not window.settings.feedback, timeout=10_000)
     wait_idle(qtbot, window)
+
+
+def test_forgetting_all_grades_clears_them_in_the_open_conversation(make_window, qtbot, tmp_path):
+    """Settings → Forget all grades: the open conversation's answers show no grade and no marked passage any more
+    (they still showed "Fully right" checked and "Right passage: [1]", which the library no longer held)."""
+    write_docs(tmp_path / "docs", count=2)
+    window = make_window()
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    message = ask(qtbot, window, QUESTIONS[0])
+    bar = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row()).grade_bar
+    bar.buttons["right"].click()
+    window.sources_panel.select_number(1)
+    window.sources_panel.mark_button.click()
+    engine = window.backend.engine
+    qtbot.waitUntil(lambda: engine.review.logged_answers([message.answer_id])[0].right_chunk is not None,
+                    timeout=10_000)
+    assert bar.grade() == "right" and bar.passage_label.text() == "Right passage: [1]"
+    window.settings_flow.open()
+    feedback = window.settings_flow.dialog.feedback
+    feedback.forget_button.click()
+    feedback.confirm.button(QMessageBox.StandardButton.Yes).click()
+    qtbot.waitUntil(lambda: feedback.result.text() == "Grades removed: 1.", timeout=10_000)
+    qtbot.waitUntil(lambda: bar.grade() == "", timeout=10_000)
+    shown = window.chat_model.message(window.chat_model.last_assistant_row())
+    assert (shown.grade, shown.passage) == ("", None) and not bar.passage_label.text()
+    window.settings_flow.dialog.reject()
+    wait_idle(qtbot, window)

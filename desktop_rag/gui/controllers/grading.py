@@ -49,6 +49,7 @@ class GradingController(QObject):
         chat.sources_model.modelReset.connect(self._sources_shown)
         self.model.dataChanged.connect(lambda *_: self._sources_shown())
         chat.messages_loaded.connect(self._load_grades)
+        backend.library_changed.connect(lambda change: change.touches("grades") and self._load_grades())
 
     # ---- grades and marks ----
 

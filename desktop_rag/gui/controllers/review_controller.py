@@ -47,7 +47,7 @@ class ReviewController(QObject):
         return self.view
 
     def _library_changed(self, change) -> None:
-        if change.touches("conversations") and self.view is not None and self.view.isVisible():
+        if change.touches("conversations", "grades") and self.view is not None and self.view.isVisible():
             self.refresh()  # an answer given (or a conversation deleted) while the view is open
 
     # ---- overview and export ----

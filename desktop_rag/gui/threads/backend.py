@@ -25,13 +25,14 @@ STATUS_EVERY_MS = 1000
 WARM_UP_GRACE_MS = 300  # at close, how long to wait for a model load before leaving it behind
 
 
-CHANGE_KINDS = frozenset({"files", "collections", "conversations", "model"})
+CHANGE_KINDS = frozenset({"files", "collections", "conversations", "model", "grades"})
 
 
 @dataclass(frozen=True)
 class LibraryChange:
     """What a committed write changed: some of CHANGE_KINDS ("files": sources, files, chunks or vectors;
-    "collections"; "conversations"; "model": the embedding model the library moves to)."""
+    "collections"; "conversations"; "model": the embedding model the library moves to; "grades": every grade and
+    marked passage forgotten at once)."""
 
     kinds: frozenset[str]
 
