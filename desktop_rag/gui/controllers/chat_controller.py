@@ -123,7 +123,9 @@ class ChatController(QObject):
         self._update_title()
 
     def rename_conversation(self, conversation_id: int, title: str) -> None:
+        """Rename as a new conversation is titled: white space folded, cut to STORED_TITLE_CHARS."""
         engine = self.backend.engine
+        title = short_title(" ".join(title.split()), STORED_TITLE_CHARS)
         self.backend.edit(lambda: engine.rename_conversation(conversation_id, title), ("conversations",))
 
     def delete_conversation(self, conversation_id: int, keep_grades: bool = False) -> None:
