@@ -94,6 +94,24 @@ def test_a_bad_labelled_sets_problem_is_said_in_chinese(samples, tmp_path, queri
     assert out.returncode == 1 and out.stderr.startswith("错误：") and problem in out.stderr, out.stderr
 
 
+def test_a_labelled_set_that_cannot_be_read_or_decoded_is_named_with_its_line(samples, tmp_path):
+    """A byte that is not UTF-8 is named by its line (it was "line 0: 'utf-8' codec can't decode byte 0xff in
+    position 31", whichever line it was on); a missing file or a folder says so, not "line 0: [Errno 2] No such file
+    or directory: '…'"."""
+    queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
+    queries.write_bytes(b'{"_id": "q1", "text": "coffee"}\n\n{"_id": "q2", "text": "caf\xe9"}\n')
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\tcoffee-brewing-guide\t1\n", encoding="utf-8")
+    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    assert out.returncode == 1 and out.stderr.startswith(f"error: {queries}, line 3: not UTF-8 text."), out.stderr
+    for missing in (tmp_path / "nowhere.jsonl", tmp_path):
+        out = cli(samples, "eval", "--queries", str(missing), "--qrels", str(qrels))
+        assert out.returncode == 1 and out.stderr.startswith(f"error: {missing} cannot be read ("), out.stderr
+        assert "Errno" not in out.stderr and "line 0" not in out.stderr
+    chinese = cli(samples, "eval", "--queries", str(tmp_path / "nowhere.jsonl"), "--qrels", str(qrels),
+                  LC_ALL="", LC_MESSAGES="", LANG="zh_CN.UTF-8")
+    assert chinese.stderr.startswith(f"错误：无法读取 {tmp_path / 'nowhere.jsonl'}（"), chinese.stderr
+
+
 @pytest.mark.parametrize("lines", ["q1\tcoffee-brewing-guide\t1\n",  # no header: its one line taken for it
                                    "query-id\tcorpus-id\tscore\nQ1\tcoffee-brewing-guide\t1\n"])  # another id
 def test_a_qrels_file_that_judges_none_of_the_questions_is_refused_saying_so(samples, tmp_path, lines):

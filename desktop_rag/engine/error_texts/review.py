@@ -27,6 +27,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "phrase.labelled.not_qrels": {"en": "not query-id, corpus-id and score",
                                   "zh": "不是 query-id、corpus-id 和 score"},
     "phrase.labelled.too_long": {"en": "line too long", "zh": "行太长"},
+    "phrase.labelled.not_utf8": {"en": "not UTF-8 text", "zh": "不是 UTF-8 文本"},
+    "error.labelled_set_unreadable": {  # {detail}: the system's reason
+        "en": "{path} cannot be read ({detail}): name a queries file (JSONL) and a qrels file (TSV).",
+        "zh": "无法读取 {path}（{detail}）：请指定查询文件（JSONL）和 qrels 文件（TSV）。",
+    },
     "error.bad_labelled_set": {  # {path}: the file, {line}: its line number, {problem}: what is wrong
         "en": "{path}, line {line}: {problem}. Queries are one {{\"_id\", \"text\"}} object a line; qrels are "
               "query-id, corpus-id and score separated by tabs, after a header line.",

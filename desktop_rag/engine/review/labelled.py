@@ -182,15 +182,29 @@ def _qrels(path: Path) -> dict[str, set[str]]:
 def _lines(path: Path):
     """(line number, text) of the non-empty lines; UsageError for a file that cannot be read, or for a line longer
     than MAX_LINE, found without reading more of it (a 300 MB line is never held in memory)."""
+    number = 0
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            number = 0
-            while line := handle.readline(MAX_LINE + 1):
+        with open(path, "rb") as handle:  # (decoded a line at a time: a byte that is not UTF-8 is named by its line)
+            while raw := handle.readline(4 * MAX_LINE + 1):
                 number += 1
+                line = _decoded(raw, number, path)
                 if len(line) > MAX_LINE:
                     raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
                                            problem=Phrase("phrase.labelled.too_long"))
                 if line.strip():
                     yield number, line.rstrip("\r\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError.coded("bad_labelled_set", path=str(path), line=0, problem=str(exc)) from None
+    except OSError as exc:
+        raise UsageError.coded("labelled_set_unreadable", path=str(path), detail=exc.strerror or str(exc)) from None
+
+
+def _decoded(raw: bytes, number: int, path: Path) -> str:
+    """Line `number` as text (more than 4 bytes a character allow is too long before it is decoded: it may end
+    inside a character); UsageError naming it when it is not UTF-8."""
+    if len(raw) > 4 * MAX_LINE:
+        raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                               problem=Phrase("phrase.labelled.too_long"))
+    try:
+        return raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError:
+        raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                               problem=Phrase("phrase.labelled.not_utf8")) from None
