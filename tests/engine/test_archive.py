@@ -399,3 +399,26 @@ def test_a_free_name_for_an_import_fits_the_name_limit(source, tmp_path: Path):
     assert engine.free_import_name("Empty") == "Empty"
     engine.create_collection("empty")  # an empty collection of the name takes the import
     assert engine.free_import_name("EMPTY") == "EMPTY"
+
+
+def test_documents_that_cannot_be_written_beside_the_archive_are_refused_with_a_message(source, tmp_path: Path):
+    """An archive on a read-only place (a USB stick, a disc): its documents' default folder cannot be made. It was
+    an OSError traceback ("[Errno 30] Read-only file system: '…/.grid documents.importing-…'")."""
+    from tests.support.read_only import read_only_folder
+
+    engine, _, b = source
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    engine.export_collection(engine.collection_id("Grid"), stick / "grid.zip", with_documents=True)
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        with read_only_folder(stick) as mounted:
+            with pytest.raises(UsageError) as raised:
+                target.import_archive(mounted / "grid.zip")
+            assert raised.value.code == "documents_dir_not_writable" and str(mounted) in str(raised.value)
+            assert [c.name for c in target.collections()] == ["Default"] and target.status().chunks == 0
+            report = target.import_archive(mounted / "grid.zip", documents_dir=tmp_path / "here")
+        assert report.documents == 2 and (tmp_path / "here" / "b" / "grid.txt").read_bytes() == (
+            b / "grid.txt").read_bytes()
+    finally:
+        target.close()

@@ -229,8 +229,12 @@ def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: di
     members = content.manifest["members"]
     _check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()),
                  Phrase("phrase.the_documents"))
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
+    except OSError as exc:  # a read-only place (the archive on a USB stick, a disc), another user's folder
+        raise UsageError.coded("documents_dir_not_writable", folder=dest.parent, detail=exc.strerror or str(exc)) \
+            from exc
     try:
         files = {f["id"]: f for f in content.files}
         with zipfile.ZipFile(zip_path) as zf:

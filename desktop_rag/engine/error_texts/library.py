@@ -144,6 +144,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                            "collection only.{advice} Nothing was changed.",
                                      "zh": "归档中的来源 {path} 与此资料库的来源 {other}（合集“{collection}”）重叠：一个文件或"
                                            "文件夹只能属于一个合集。{advice}没有做任何更改。"},
+    "error.documents_dir_not_writable": {  # {detail}: the system's reason
+        "en": "The archive's documents cannot be written in {folder} ({detail}): choose a folder for them "
+              "(`--documents-dir`). Nothing was changed.",
+        "zh": "无法在 {folder} 中写入归档的文档（{detail}）：请为它们选择一个文件夹（`--documents-dir`）。没有做任何更改。"},
     "phrase.other_documents_dir": {"en": " Choose another folder for its documents (`--documents-dir`).",
                                    "zh": "请为其文档选择另一个文件夹（`--documents-dir`）。"},
     "phrase.empty": {"en": "", "zh": ""},
