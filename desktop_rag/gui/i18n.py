@@ -506,6 +506,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                                    "有 {count} 个文档未包含（已丢失、索引后有改动、未链接，或不是其文件夹中的普通文件）：\n{paths}"),
     "collections.imported": ("Imported “{name}”: {chunks:passage|passages}.", "已导入“{name}”：{chunks} 个段落。"),
     "collections.imported_documents": ("Its documents are in {path}.", "其文档位于 {path}。"),
+    "collections.documents_folder": ("Its documents cannot be written beside the archive: choose a folder for them",
+                                     "无法在归档旁写入其文档：请为它们选择一个文件夹"),
     "collections.failed": ("Collections", "知识库"),
     "collections.archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),
     # the in-app document viewer

@@ -128,3 +128,36 @@ def test_the_import_message_says_where_the_documents_went(make_window, qtbot, tm
     finally:
         i18n.set_language("en")
     assert shown[-1].endswith(f"其文档位于 {where}。")
+
+
+def test_an_archive_on_a_read_only_place_asks_where_its_documents_go(make_window, qtbot, tmp_path, monkeypatch):
+    """The archive with documents on a USB stick mounted read-only: the window asks for a folder for them (the
+    import failed: "The archive's documents cannot be written in … (`--documents-dir`)", which the app had no way
+    to give)."""
+    from tests.support.read_only import read_only_folder
+
+    stick, chosen = tmp_path / "stick", tmp_path / "chosen"
+    stick.mkdir()
+    chosen.mkdir()
+    folder = tmp_path / "laptop"
+    folder.mkdir()
+    (folder / "tea.txt").write_text("Green tea\n\nBrew green tea at 80 degrees.", "utf-8")
+    laptop = Engine(resolve_paths(tmp_path / "laptop-home"), FAST)
+    laptop.index([folder])
+    laptop.export_collection(laptop.collection_id("Default"), stick / "default.zip", with_documents=True)
+    laptop.close()
+    i18n.set_language("en")
+    window = make_window()
+    asked: list[str] = []
+
+    def choose(_parent, title, *args, **kwargs):
+        asked.append(title)
+        return str(chosen)
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(choose))
+    with read_only_folder(stick) as mounted:
+        with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+            _import(qtbot, window, monkeypatch, mounted / "default.zip", ("", False))
+    assert asked == ["Its documents cannot be written beside the archive: choose a folder for them"]
+    assert imported.args[0].documents_dir == str(chosen / "default documents")
+    assert (chosen / "default documents" / "laptop" / "tea.txt").is_file()

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
@@ -24,8 +26,8 @@ class CollectionsController(QObject):
     exported = Signal(object)  # ExportReport
     imported = Signal(object)  # ImportReport
     # archive path, model problem (a Reason) or None, (the archive's name, a free one) when a collection here has
-    # its name, or None: ask before importing
-    import_check = Signal(str, object, object)
+    # its name, or None, whether its documents cannot go beside it (a read-only place): ask before importing
+    import_check = Signal(str, object, object, bool)
 
     def __init__(self, backend: Backend, chat: ChatController, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -44,7 +46,8 @@ class CollectionsController(QObject):
         bar.delete_requested.connect(self.delete)
         bar.export_requested.connect(self.export)
         bar.import_requested.connect(self.check_import)
-        bar.import_confirmed.connect(lambda path, reembed, name: self.import_archive(path, reembed, name=name))
+        bar.import_confirmed.connect(
+            lambda path, reembed, name, documents: self.import_archive(path, reembed, documents, name=name))
         self.failed.connect(bar.show_failure)
         self.import_check.connect(bar.confirm_import)
         self.exported.connect(bar.show_exported)
@@ -130,7 +133,9 @@ class CollectionsController(QObject):
         def check() -> tuple:
             content = engine.read_archive(path)
             free = engine.free_import_name(content.name)
-            return engine.archive_model_problem(content), (content.name, free) if free != content.name else None
+            unwritable = bool(content.documents) and not os.access(Path(path).parent, os.W_OK)  # a USB stick, a disc
+            return engine.archive_model_problem(content), (content.name, free) if free != content.name else None, \
+                unwritable
 
         self.backend.run(check, lambda found: self.import_check.emit(path, *found), self.failed.emit)
 

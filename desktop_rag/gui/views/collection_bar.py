@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
@@ -39,7 +40,8 @@ class CollectionBar(QWidget):
     delete_requested = Signal(int)
     export_requested = Signal(int, str, bool)  # collection id, archive path, with documents
     import_requested = Signal(str)  # archive path: to be checked first (`confirm_import` asks about a problem)
-    import_confirmed = Signal(str, bool, object)  # archive path, re-embed, the name to import it as (None: its own)
+    # archive path, re-embed, the name to import it as (None: its own), its documents' folder (None: beside it)
+    import_confirmed = Signal(str, bool, object, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -128,16 +130,23 @@ class CollectionBar(QWidget):
         if path:
             self.import_requested.emit(path)  # validated first; a model change is asked about
 
-    def confirm_import(self, path: str, problem: object, taken: tuple[str, str] | None = None) -> None:
+    def confirm_import(self, path: str, problem: object, taken: tuple[str, str] | None = None,
+                       unwritable: bool = False) -> None:
         """A checked archive: import it, after asking for another name when a collection here has its name
-        (`taken`: that name and a free one, offered) and when its model differs (`problem`)."""
-        name = None
+        (`taken`: that name and a free one, offered), for a folder for its documents when they cannot go beside it
+        (`unwritable`) and whether to embed again when its model differs (`problem`)."""
+        name = documents = None
         if taken is not None:
             name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=taken[0]), text=taken[1])
             if not ok or not name.strip():
                 return
+        if unwritable:
+            folder = QFileDialog.getExistingDirectory(self, text("documents_folder"))
+            if not folder:
+                return
+            documents = str(Path(folder) / f"{Path(path).stem} documents")
         if problem is None or ask_plain(self, text("import"), text("reembed", problem=i18n.error(problem))):
-            self.import_confirmed.emit(path, problem is not None, name)
+            self.import_confirmed.emit(path, problem is not None, name, documents)
 
     def show_failure(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
