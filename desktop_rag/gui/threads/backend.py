@@ -31,8 +31,8 @@ CHANGE_KINDS = frozenset({"files", "collections", "conversations", "model", "gra
 @dataclass(frozen=True)
 class LibraryChange:
     """What a committed write changed: some of CHANGE_KINDS ("files": sources, files, chunks or vectors;
-    "collections"; "conversations"; "model": the embedding model the library moves to; "grades": every grade and
-    marked passage forgotten at once)."""
+    "collections"; "conversations"; "model": the embedding model the library moves to; "grades": a grade or a marked
+    passage given, or every one forgotten)."""
 
     kinds: frozenset[str]
 
