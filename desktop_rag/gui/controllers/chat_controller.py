@@ -84,6 +84,7 @@ class ChatController(QObject):
             self.load_conversations()
         if change.touches("files"):
             self._check_sources()  # a removal: the passages of its files are marked
+            self._check_file_scope()
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -255,6 +256,14 @@ class ChatController(QObject):
         self.search_filter.setEnabled(path is None)
         if path:
             self.chat_panel.input.setFocus()
+
+    def _check_file_scope(self) -> None:
+        """The document asked in ("Ask this document") left the library (removed, its collection deleted): ask as
+        the filters say again, read on the reader thread (every question would fail: not a file of the library)."""
+        path, engine = self.file_scope.path, self.backend.engine
+        if path:
+            self.backend.run(lambda: engine.indexed_file(path)[0] is None,
+                             lambda gone: gone and self.file_scope.path == path and self.ask_in_file(None))
 
     def _status_changed(self, status: IndexStatus) -> None:
         self.stored_vectors = status.embedded_chunks
