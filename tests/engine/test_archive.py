@@ -422,3 +422,17 @@ def test_documents_that_cannot_be_written_beside_the_archive_are_refused_with_a_
             b / "grid.txt").read_bytes()
     finally:
         target.close()
+
+
+def test_an_import_into_the_empty_collection_of_its_name_reports_that_collections_name(source, tmp_path: Path):
+    """"Imported “GRID”" named a collection that is "grid" (the empty one the import filled, another letter case)."""
+    engine, _, _ = source
+    engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip")
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        empty = target.create_collection("grid")
+        report = target.import_archive(tmp_path / "grid.zip", name="GRID")
+        assert (report.collection, report.collection_id) == ("grid", empty)
+        assert [c.name for c in target.collections()] == ["Default", "grid"]
+    finally:
+        target.close()

@@ -80,6 +80,7 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     if name_taken(store, name):
         raise UsageError.coded("import_name_taken", name=name)
     into = collections.find(store, name)  # an empty collection of that name takes the archive (a fresh "Default")
+    name = name if into is None else collections.name_of(store, into) or name  # (it keeps its own letter case)
     extract = documents_dir is not None and bool(content.documents)
     mapping = _map_paths(content, documents_dir) if extract else {}
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
