@@ -99,7 +99,7 @@ class CollectionBar(QWidget):
 
     def create(self) -> None:
         name, ok = QInputDialog.getText(self, text("new"), text("name"))
-        if ok and name.strip():
+        if ok:  # (an empty name too: the engine says one is needed)
             self.create_requested.emit(name)
 
     def rename(self) -> None:
@@ -107,7 +107,7 @@ class CollectionBar(QWidget):
         if chosen is None:
             return
         name, ok = QInputDialog.getText(self, text("rename"), text("name"), text=chosen.name)
-        if ok and name.strip():
+        if ok:
             self.rename_requested.emit(chosen.id, name)
 
     def delete(self) -> None:
