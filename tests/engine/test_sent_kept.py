@@ -144,3 +144,25 @@ def test_a_question_keeps_what_it_was_also_searched_as_across_a_restart(tmp_path
     assert answer.translations == () and answer.prompt is not None
     assert [(t.content, t.translations) for t in engine.messages(damaged)] == [("a question", ())]
     engine.close()
+
+
+def _searched(events) -> str:
+    return next(e for e in events if isinstance(e, SourcesEvent)).query
+
+
+def test_a_follow_up_keeps_the_words_it_was_searched_with(tmp_path, server, docs):
+    """The follow-up "And during the day?" was searched as the question made to stand alone: kept with it, so the
+    reopened conversation's sources are highlighted as they were (by "And during the day?" alone before)."""
+    engine = _engine(tmp_path, server)
+    engine.index([docs])
+    conversation = engine.new_conversation("buses")
+    list(engine.ask("How often do city buses run at night?", conversation))
+    server.queue_reply("How often do city buses run during the day")  # the rewrite (not streamed)
+    searched = _searched(list(engine.ask("And during the day?", conversation)))
+    assert searched == "How often do city buses run during the day"
+    engine.close()
+    engine = _engine(tmp_path, server)
+    turns = engine.messages(conversation)
+    assert [(t.role, t.query) for t in turns] == [("user", ""), ("assistant", ""), ("user", searched),
+                                                  ("assistant", "")]
+    engine.close()

@@ -54,7 +54,7 @@ class ChatModel(QAbstractListModel):
         question = ""
         for turn in turns:
             self._messages.append(message_from_turn(turn, question))
-            question = turn.content if turn.role == "user" else question
+            question = (turn.query or turn.content) if turn.role == "user" else question  # (what was searched)
         self.endResetModel()
 
     def clear(self) -> None:
