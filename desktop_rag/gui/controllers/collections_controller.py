@@ -116,6 +116,7 @@ class CollectionsController(QObject):
         engine = self.backend.engine
         if self.current == collection:
             self.select(None)
+        self.backend.indexer.cancel_collection(collection)  # a folder being indexed into it: stopped, not finished
         self.backend.write(lambda: engine.delete_collection(collection), ("collections", "files"),
                            errback=self.failed.emit)
 
