@@ -144,6 +144,22 @@ def test_names_differing_only_by_case_or_spacing_are_one_name_in_any_script(tmp_
         engine.close()
 
 
+@pytest.mark.parametrize("name", ["👩‍💻 Work", "🏳️‍🌈 Pride", "👨‍👩‍👧 家庭", "کتاب‌ها"])  # ZWJ emoji; a Persian ZWNJ
+def test_names_with_joined_emoji_or_a_scripts_joiner_are_taken(tmp_path: Path, name: str):
+    """An emoji made of several joined by U+200D (ZERO WIDTH JOINER) or a Persian word with U+200C was refused as
+    "control or invisible characters"; a bidi override, or a joiner where it joins nothing ("中\u200d文" looks like
+    "中文"), still is."""
+    engine = Engine(resolve_paths(tmp_path / "data"), FAST)
+    try:
+        created = engine.create_collection(name)
+        assert engine.collection_id(name) == created and name in [c.name for c in engine.collections()]
+        for hostile in ("\u202eevil", "Wo\u200drk", "\u200d", "a\u200b b", "中\u200d文", "中\u200c文", "👩\u200cx"):
+            with pytest.raises(UsageError, match="control or invisible"):
+                engine.create_collection(hostile)
+    finally:
+        engine.close()
+
+
 def test_documents_added_to_a_collection_another_process_deleted_are_refused(two, tmp_path: Path):
     """The window still shows a collection the command line deleted: adding a folder to it is refused, not kept as
     sources of no collection (listed nowhere, searched in "All collections", blocking that folder elsewhere)."""

@@ -75,9 +75,30 @@ def checked_name(name: str) -> str:
         raise UsageError.coded("collection_no_name")
     if len(name) > MAX_NAME_CHARS:
         raise UsageError.coded("collection_name_long", n=MAX_NAME_CHARS)
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+    if any(_invisible(name, i) for i in range(len(name))):
         raise UsageError.coded("collection_name_controls")
     return name
+
+
+def _invisible(name: str, i: int) -> bool:
+    """A control, format, surrogate, private or unassigned character at `name[i]`; a joiner is none where it joins:
+    U+200D between emoji ("👩‍💻") or letters of a script that uses it, U+200C between such letters (Persian)."""
+    ch = name[i]
+    if ch in "\u200c\u200d" and 0 < i < len(name) - 1:
+        before, after = name[i - 1], name[i + 1]
+        if _joining_script(before) and _joining_script(after) or ch == "\u200d" and _emoji(before) and _emoji(after):
+            return False
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn")
+
+
+def _emoji(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f"  # (a skin tone is Sk; U+FE0F: shown as emoji)
+
+
+def _joining_script(ch: str) -> bool:
+    """Arabic (Persian, Urdu) and the Indic scripts, where the zero-width joiners shape words."""
+    return "\u0600" <= ch <= "\u077f" or "\u0900" <= ch <= "\u0dff" or "\ufb50" <= ch <= "\ufdff" \
+        or "\ufe70" <= ch <= "\ufefe"
 
 
 def administer(store: Store) -> None:
