@@ -68,6 +68,10 @@ def test_an_imported_beir_set_gives_bench_quality_figures_on_the_samples(samples
 
     text = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
     assert text.returncode == 0 and "recall@5" in text.stdout and "hybrid" in text.stdout
+    assert text.stdout.startswith("6 labelled questions\n")  # (it was "6 labelled question(s)")
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps({"_id": "q1", "text": QUERIES["q1"]}) + "\n", encoding="utf-8")
+    assert cli(samples, "eval", "--queries", str(one), "--qrels", str(qrels)).stdout.startswith("1 labelled question\n")
 
 
 def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
