@@ -101,12 +101,22 @@ class ChatController(QObject):
             return
         self.conversation_id = conversation_id
         engine = self.backend.engine
-        self.backend.run(lambda: engine.messages(conversation_id), self._messages_ready)
+
+        def read() -> tuple[list, bool]:  # (its turns, whether it is still there: another window may have deleted it)
+            return engine.messages(conversation_id), any(c.id == conversation_id for c in engine.conversations())
+
+        self.backend.run(read, lambda found: self._messages_ready(conversation_id, *found))
         self.backend.run(lambda: engine.conversation_collection(conversation_id),
                          lambda collection: self.conversation_collection.emit(conversation_id, collection))
         self._update_title()
 
-    def _messages_ready(self, turns: list) -> None:
+    def _messages_ready(self, conversation_id: int, turns: list, there: bool) -> None:
+        if conversation_id != self.conversation_id:  # another one opened meanwhile
+            return
+        if not there:  # deleted in another window: its questions would be saved nowhere; start anew instead
+            self.new_conversation()
+            self.load_conversations()
+            return
         self.summary_paths.clear()
         self.chat_model.set_turns(turns)
         self.select_message(self.chat_model.last_assistant_row())
