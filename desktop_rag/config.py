@@ -270,10 +270,38 @@ def load_settings(paths: AppPaths) -> Settings:
     return Settings(**values)
 
 
-def save_settings(paths: AppPaths, settings: Settings) -> None:
-    """Write the settings file atomically."""
+def save_settings(paths: AppPaths, settings: Settings, previous: Settings | None = None) -> None:
+    """Write the settings file atomically. With `previous` (the settings `settings` were made from), only the ones
+    changed since are written over the file as it is now: another window's (process's) changes to other settings
+    stay. A setting the environment overrides (`--library`, DESKTOP_RAG_TOP_K, a line of .env) and still has that
+    value keeps what the file said: an override lasts while it is set, and saving another setting does not make it
+    permanent."""
+    values = dataclasses.asdict(settings)
+    stored: dict | None = None
+    if previous is not None:
+        stored = _stored_quietly(paths.settings_file)
+        if "settings_version" in stored:  # (an older file is written whole: load_settings read it into today's)
+            changed = {name: value for name, value in values.items() if value != getattr(previous, name)}
+            values = {**stored, **changed}
+    for env, name in _ENV_OVERRIDES.items():
+        raw = os.environ.get(env)
+        if raw and name in values and values[name] == _coerce(name, raw):
+            stored = _stored_quietly(paths.settings_file) if stored is None else stored
+            if name in stored:
+                values[name] = stored[name]
+            else:
+                del values[name]  # (the default, as before the override)
     private_dir(paths.config_dir)
-    atomic_write_text(paths.settings_file, json.dumps(dataclasses.asdict(settings), indent=2))
+    atomic_write_text(paths.settings_file, json.dumps(values, indent=2))
+
+
+def _stored_quietly(path: Path) -> dict:
+    """The settings file's object, or {} (load_settings has already warned about one it cannot read)."""
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return stored if isinstance(stored, dict) else {}
 
 
 def load_env_file(paths: AppPaths) -> None:

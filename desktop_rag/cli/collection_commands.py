@@ -46,7 +46,7 @@ def _change(engine: Engine, args: argparse.Namespace) -> str:
                  "rename": "collections rename OLD NEW", "delete": "collections delete NAME [--yes]",
                  "grant": "collections grant NAME ROLE", "revoke": "collections revoke NAME ROLE",
                  "grants": "collections grants"}[action]
-        raise UsageError(f"usage: desktop-rag {usage}")
+        raise UsageError.coded("cli_usage", usage=usage)
     if action in ("grant", "revoke"):
         had = engine.library.grant(engine.collection_id(names[0]), names[1], revoke=action == "revoke")
         if action == "grant":
@@ -65,7 +65,7 @@ def _change(engine: Engine, args: argparse.Namespace) -> str:
         sizes = counted(files=found.files, chunks=found.chunks)
         if not args.yes and not _confirm(f"Delete the collection “{clean_line(found.name)}” ({sizes})? Your documents "
                                          "on disk are not touched. [y/N] "):
-            raise UsageError("Not deleted (add --yes to delete without asking).")
+            raise UsageError.coded("cli_not_deleted")
         engine.delete_collection(collection)
         return f"Deleted the collection “{clean_line(found.name)}” and its index (your documents were not touched)."
     return ""
@@ -103,7 +103,7 @@ def _export_collection(engine: Engine, name: str | None) -> int:
     listing = engine.collections()
     if len(listing) != 1:
         names = ", ".join(f"“{clean_line(c.name)}”" for c in listing)
-        raise UsageError(f"Say which collection to export with --collection NAME (there are: {names}).")
+        raise UsageError.coded("cli_export_which", names=names)
     return listing[0].id
 
 

@@ -236,8 +236,9 @@ def cmd_remove(paths: AppPaths, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if not removed:
-        where = f"the collection “{args.collection}”" if args.collection else "this library"
-        raise UsageError(f"{args.path} is not a source in {where} (see `desktop-rag status`)")
+        if args.collection:
+            raise UsageError.coded("not_a_source_in", path=args.path, collection=args.collection)
+        raise UsageError.coded("not_a_source", path=args.path)
     print(f"Removed {clean_line(args.path)} and its chunks.")
     return 0
 

@@ -42,7 +42,7 @@ def cmd_download_model(paths: AppPaths, args: argparse.Namespace) -> int:
     entry = model_catalog.find(args.name)
     repo_id = entry.repo_id if entry else args.name
     if not entry and "/" not in repo_id:
-        raise UsageError(f"Unknown model {args.name!r}: use a name from `desktop-rag models` or an org/name repo id.")
+        raise UsageError.coded("cli_unknown_model", name=repr(args.name))
     endpoint = model_download.resolve_endpoint(args.hub or load_settings(paths).hub_endpoint)
     progress = _TerminalDownloadProgress()
     try:

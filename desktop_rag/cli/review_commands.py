@@ -31,7 +31,8 @@ def cmd_eval(paths: AppPaths, args: argparse.Namespace) -> int:
         print("No labelled questions to measure: mark the right passage of some answers (or use --queries and "
               "--qrels).")
     else:
-        print(f"{report.modes[0].queries} labelled question(s)")
+        measured = report.modes[0].queries
+        print(f"{measured} labelled question{'' if measured == 1 else 's'}")
         print(f"{'mode':<18}{'recall@5':>10}{'precision@5':>13}{'nDCG@10':>10}{'questions':>11}")
         for scores in report.modes:
             print(f"{scores.mode:<18}{scores.recall_at_5:>10.3f}{scores.precision_at_5:>13.3f}"

@@ -173,11 +173,18 @@ class Engine:
 
         return vectors_problem(self.runtime, self.store, content)
 
+    def free_import_name(self, name: str) -> str:
+        """`name` when a collection imported under it may take it, else the first free "name (2)", "name (3)", ...
+        (the app asks for another name first, offering this one)."""
+        from desktop_rag.engine.archive.importer import free_name
+
+        return free_name(self.store, name)
+
     def import_archive(self, path: str | Path, *, name: str | None = None, documents_dir: str | Path | None = None,
                        reembed: bool = False, content=None):
         """Import an archive as a new collection (archive/importing.py). Its vectors are used when they come from
         this library's model; otherwise ModelMismatchError, unless `reembed` (its chunks then wait for the vector
-        phase). Included documents go to `documents_dir` (default: a folder beside the archive)."""
+        phase). Included documents go to `documents_dir` (default: a new folder beside the archive)."""
         from desktop_rag.engine.archive.importing import import_archive
 
         return import_archive(self.runtime, self.store, path, name=name, documents_dir=documents_dir,

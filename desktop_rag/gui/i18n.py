@@ -499,9 +499,17 @@ _TEXT: dict[str, tuple[str, str]] = {
         "Delete the collection “{name}” and its index ({files:file|files}, {chunks:chunk|chunks})? Your documents "
         "on disk are not touched.",
         "删除知识库“{name}”及其索引（{files} 个文件，{chunks} 个片段）？磁盘上的文档不会被删除。"),
+    "collections.import_name": ("A collection called “{name}” already exists here. Import this one as:",
+                                "这里已有名为“{name}”的知识库。将此知识库导入为："),
     "collections.reembed": ("{problem}\n\nImport and embed the passages again?", "{problem}\n\n导入并重新嵌入这些段落？"),
     "collections.exported": ("Exported “{name}” to {path}.", "已将“{name}”导出到 {path}。"),
+    "collections.export_missing": ("{count:document was|documents were} not included (missing, changed since it was "
+                                   "indexed, not linked, or not a plain file in its folder):\n{paths}",
+                                   "有 {count} 个文档未包含（已丢失、索引后有改动、未链接，或不是其文件夹中的普通文件）：\n{paths}"),
     "collections.imported": ("Imported “{name}”: {chunks:passage|passages}.", "已导入“{name}”：{chunks} 个段落。"),
+    "collections.imported_documents": ("Its documents are in {path}.", "其文档位于 {path}。"),
+    "collections.documents_folder": ("Its documents cannot be written beside the archive: choose a folder for them",
+                                     "无法在归档旁写入其文档：请为它们选择一个文件夹"),
     "collections.failed": ("Collections", "知识库"),
     "collections.archive": ("Collection archive (*.zip)", "知识库归档 (*.zip)"),
     # the in-app document viewer

@@ -28,6 +28,28 @@ def test_an_error_is_written_in_chinese_under_a_chinese_locale(tmp_path: Path) -
     assert english.stderr.startswith("error: There is no collection called “nosuch”")
 
 
+@pytest.mark.parametrize("args, chinese", [
+    (("collections", "delete", "Default"), "错误：未删除（加上 --yes"),  # not confirmed (stdin is not a terminal)
+    (("collections", "create"), "错误：用法：`desktop-rag collections create NAME`"),
+    (("export", "out.zip"), "错误：请用 --collection 名称 指明要导出哪个合集（现有："),  # two collections
+    (("remove", "/nowhere/notes", "--collection", "Default"), "错误：/nowhere/notes 不是合集“Default”中的来源"),
+    (("remove", "/nowhere/notes"), "错误：/nowhere/notes 不是此资料库中的来源"),
+    (("download-model", "nosuchmodel"), "错误：未知的模型 'nosuchmodel'："),
+])
+def test_the_command_lines_own_errors_are_chinese_too(tmp_path: Path, args: tuple, chinese: str) -> None:
+    """They were English after "错误：" ("Not deleted (add --yes ...)", "usage: ...", "Say which collection ...",
+    "... is not a source in ...", "Unknown model ...")."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    home = tmp_path / "home"
+    run = lambda *a: subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *a],  # noqa: E731
+                                    capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+                                    cwd=tmp_path, env=env | {"LANG": "zh_CN.UTF-8"})
+    assert run("collections", "create", "Notes").returncode == 0
+    out = run(*args)
+    assert out.returncode == 1 and out.stderr.startswith(chinese), out.stderr
+    assert english_sentence(out.stderr) is None, out.stderr
+
+
 @pytest.mark.parametrize("environ, language", [
     ({}, None), ({"LANG": "zh_TW.UTF-8"}, "zh"), ({"LANG": "en_GB.UTF-8"}, "en"),
     ({"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "de_DE.UTF-8"}, "en"), ({"LC_ALL": "zh_CN", "LANG": "C"}, "zh"),

@@ -26,8 +26,8 @@ QRELS = [("q1", "coffee-brewing-guide.txt", 1), ("q2", "办公室搬迁通知", 
          ("q6", "getting-started", 0), ("q9", "coffee-brewing-guide", 1)]
 
 
-def cli(home, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": MODEL}
+def cli(home, *args: str, **environment: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": MODEL, **environment}
     return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
                           capture_output=True, text=True, timeout=600, env=env)
 
@@ -68,6 +68,10 @@ def test_an_imported_beir_set_gives_bench_quality_figures_on_the_samples(samples
 
     text = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
     assert text.returncode == 0 and "recall@5" in text.stdout and "hybrid" in text.stdout
+    assert text.stdout.startswith("6 labelled questions\n")  # (it was "6 labelled question(s)")
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps({"_id": "q1", "text": QUERIES["q1"]}) + "\n", encoding="utf-8")
+    assert cli(samples, "eval", "--queries", str(one), "--qrels", str(qrels)).stdout.startswith("1 labelled question\n")
 
 
 def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
@@ -77,6 +81,50 @@ def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
     out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json")
     assert out.returncode == 1 and "line 2" in out.stderr
     assert cli(samples, "eval", "--queries", str(queries)).returncode == 2  # both files, or neither
+
+
+@pytest.mark.parametrize("queries_text, qrels_text, problem", [
+    ('{"_id": "q1", "text": "coffee"}\nnot json\n', "h\nq1\tcoffee\t1\n", "q.jsonl 第 2 行：不是 JSON（"),
+    ('{"_id": "q1", "text": "coffee"}\n["q2"]\n', "h\nq1\tcoffee\t1\n", '第 2 行：没有 "_id" 和 "text"。'),
+    ('{"_id": "q1", "text": "coffee"}\n', "h\nq1 coffee 1\n", "q.tsv 第 2 行：不是 query-id、corpus-id 和 score。"),
+    ('{"_id": "q1", "text": "' + "咖啡" * 60_000 + '"}\n', "h\n", "q.jsonl 第 1 行：行太长。")])
+def test_a_bad_labelled_sets_problem_is_said_in_chinese(samples, tmp_path, queries_text, qrels_text, problem):
+    """Under a Chinese locale the whole error is Chinese, the problem with the line too (it was "not JSON (...)",
+    'no "_id" and "text"', "not query-id, corpus-id and score", "line too long" inside the Chinese sentence)."""
+    (tmp_path / "q.jsonl").write_text(queries_text, encoding="utf-8")
+    (tmp_path / "q.tsv").write_text(qrels_text, encoding="utf-8")
+    out = cli(samples, "eval", "--queries", str(tmp_path / "q.jsonl"), "--qrels", str(tmp_path / "q.tsv"),
+              LC_ALL="", LC_MESSAGES="", LANG="zh_CN.UTF-8")
+    assert out.returncode == 1 and out.stderr.startswith("错误：") and problem in out.stderr, out.stderr
+
+
+def test_a_labelled_set_that_cannot_be_read_or_decoded_is_named_with_its_line(samples, tmp_path):
+    """A byte that is not UTF-8 is named by its line (it was "line 0: 'utf-8' codec can't decode byte 0xff in
+    position 31", whichever line it was on); a missing file or a folder says so, not "line 0: [Errno 2] No such file
+    or directory: '…'"."""
+    queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
+    queries.write_bytes(b'{"_id": "q1", "text": "coffee"}\n\n{"_id": "q2", "text": "caf\xe9"}\n')
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\tcoffee-brewing-guide\t1\n", encoding="utf-8")
+    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    assert out.returncode == 1 and out.stderr.startswith(f"error: {queries}, line 3: not UTF-8 text."), out.stderr
+    for missing in (tmp_path / "nowhere.jsonl", tmp_path):
+        out = cli(samples, "eval", "--queries", str(missing), "--qrels", str(qrels))
+        assert out.returncode == 1 and out.stderr.startswith(f"error: {missing} cannot be read ("), out.stderr
+        assert "Errno" not in out.stderr and "line 0" not in out.stderr
+    chinese = cli(samples, "eval", "--queries", str(tmp_path / "nowhere.jsonl"), "--qrels", str(qrels),
+                  LC_ALL="", LC_MESSAGES="", LANG="zh_CN.UTF-8")
+    assert chinese.stderr.startswith(f"错误：无法读取 {tmp_path / 'nowhere.jsonl'}（"), chinese.stderr
+
+
+@pytest.mark.parametrize("lines", ["q1\tcoffee-brewing-guide\t1\n",  # no header: its one line taken for it
+                                   "query-id\tcorpus-id\tscore\nQ1\tcoffee-brewing-guide\t1\n"])  # another id
+def test_a_qrels_file_that_judges_none_of_the_questions_is_refused_saying_so(samples, tmp_path, lines):
+    queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
+    queries.write_text('{"_id": "q1", "text": "coffee"}\n', encoding="utf-8")
+    qrels.write_text(lines, encoding="utf-8")
+    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    assert out.returncode == 1 and out.stdout == ""  # not "No labelled questions: mark the right passage ..."
+    assert f"{qrels} judges none of the 1 question in {queries}" in out.stderr
 
 
 def test_the_users_marked_passages_are_measured_and_stale_ones_reported(tmp_path):

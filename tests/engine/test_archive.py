@@ -122,6 +122,26 @@ def test_documents_travel_and_map_to_a_new_folder(source, tmp_path: Path):
         target.close()
 
 
+def test_without_a_documents_folder_each_import_gets_a_new_one_beside_the_archive(source, tmp_path: Path):
+    """The app has no folder to choose: the same archive imported again (after deleting its collection, or under
+    another name) goes to "grid documents (2)", (3), ..., never refused for the first import's folder."""
+    engine, _, b = source
+    engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip", with_documents=True)
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        first = target.import_archive(tmp_path / "grid.zip")
+        (tmp_path / "grid documents (2)").mkdir()  # an empty folder of that name takes them
+        second = target.import_archive(tmp_path / "grid.zip", name="Grid again")
+        target.delete_collection(first.collection_id)
+        third = target.import_archive(tmp_path / "grid.zip")
+        folders = [Path(r.documents_dir).name for r in (first, second, third)]
+        assert folders == ["grid documents", "grid documents (2)", "grid documents (3)"]
+        assert (tmp_path / "grid documents (3)" / "b" / "grid.txt").read_bytes() == (b / "grid.txt").read_bytes()
+        assert sorted(c.name for c in target.collections()) == ["Default", "Grid", "Grid again"]
+    finally:
+        target.close()
+
+
 def test_a_failed_write_removes_the_extracted_documents_and_changes_nothing(source, tmp_path: Path):
     """The library refuses the write (a real SQLite abort, from a trigger on its passages): the documents already
     extracted are removed again, no staging folder is left, no collection or row is added, and the same import
@@ -363,5 +383,56 @@ def test_an_import_carries_every_field_of_files_and_passages(tmp_path: Path):
         assert _library_rows(target) == expected and _vectors_by_text(target) == vectors
         assert any(page == 3 for *_, page, _, _, _, _ in expected["chunks"])  # the PDF's pages came along
         assert counting.passages == 0
+    finally:
+        target.close()
+
+
+def test_a_free_name_for_an_import_fits_the_name_limit(source, tmp_path: Path):
+    engine, a, _ = source
+    long = "长" * 80
+    taken = engine.create_collection(long)
+    (tmp_path / "long").mkdir()
+    (tmp_path / "long" / "x.txt").write_text("x", encoding="utf-8")
+    engine.index([tmp_path / "long"], collection=taken)
+    assert engine.free_import_name("Default") == "Default (2)" and engine.free_import_name("Grid") == "Grid (2)"
+    assert engine.free_import_name(long) == "长" * 76 + " (2)"
+    assert engine.free_import_name("Empty") == "Empty"
+    engine.create_collection("empty")  # an empty collection of the name takes the import
+    assert engine.free_import_name("EMPTY") == "EMPTY"
+
+
+def test_documents_that_cannot_be_written_beside_the_archive_are_refused_with_a_message(source, tmp_path: Path):
+    """An archive on a read-only place (a USB stick, a disc): its documents' default folder cannot be made. It was
+    an OSError traceback ("[Errno 30] Read-only file system: '…/.grid documents.importing-…'")."""
+    from tests.support.read_only import read_only_folder
+
+    engine, _, b = source
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    engine.export_collection(engine.collection_id("Grid"), stick / "grid.zip", with_documents=True)
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        with read_only_folder(stick) as mounted:
+            with pytest.raises(UsageError) as raised:
+                target.import_archive(mounted / "grid.zip")
+            assert raised.value.code == "documents_dir_not_writable" and str(mounted) in str(raised.value)
+            assert [c.name for c in target.collections()] == ["Default"] and target.status().chunks == 0
+            report = target.import_archive(mounted / "grid.zip", documents_dir=tmp_path / "here")
+        assert report.documents == 2 and (tmp_path / "here" / "b" / "grid.txt").read_bytes() == (
+            b / "grid.txt").read_bytes()
+    finally:
+        target.close()
+
+
+def test_an_import_into_the_empty_collection_of_its_name_reports_that_collections_name(source, tmp_path: Path):
+    """"Imported “GRID”" named a collection that is "grid" (the empty one the import filled, another letter case)."""
+    engine, _, _ = source
+    engine.export_collection(engine.collection_id("Grid"), tmp_path / "grid.zip")
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        empty = target.create_collection("grid")
+        report = target.import_archive(tmp_path / "grid.zip", name="GRID")
+        assert (report.collection, report.collection_id) == ("grid", empty)
+        assert [c.name for c in target.collections()] == ["Default", "grid"]
     finally:
         target.close()

@@ -125,6 +125,59 @@ def test_a_source_belongs_to_one_collection(two):
     assert engine.status(second).files_total == 2 and engine.status(first).files_total == 2
 
 
+def test_names_differing_only_by_case_or_spacing_are_one_name_in_any_script(tmp_path: Path):
+    """"Work" and "work" were one name, but "Café" and "CAFÉ", "Данные" and "данные" were two (SQLite's lower() folds
+    ASCII only; a library on a server refused them)."""
+    engine = Engine(resolve_paths(tmp_path / "data"), FAST)
+    try:
+        cafe, data = engine.create_collection("Café"), engine.create_collection("Данные  отдела")
+        engine.create_collection("Work")
+        for taken in ("CAFÉ", "café", "данные отдела", " ДАННЫЕ   Отдела ", "WORK"):
+            with pytest.raises(UsageError, match="already exists"):
+                engine.create_collection(taken)
+        assert engine.collection_id("CAFÉ") == cafe and engine.collection_id("данные   отдела") == data
+        with pytest.raises(UsageError, match="already exists"):
+            engine.rename_collection(data, "café")
+        engine.rename_collection(cafe, "CAFÉ")  # its own name in other letters
+        assert [c.name for c in engine.collections()] == ["Default", "CAFÉ", "Данные отдела", "Work"]
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize("name", ["👩‍💻 Work", "🏳️‍🌈 Pride", "👨‍👩‍👧 家庭", "کتاب‌ها"])  # ZWJ emoji; a Persian ZWNJ
+def test_names_with_joined_emoji_or_a_scripts_joiner_are_taken(tmp_path: Path, name: str):
+    """An emoji made of several joined by U+200D (ZERO WIDTH JOINER) or a Persian word with U+200C was refused as
+    "control or invisible characters"; a bidi override, or a joiner where it joins nothing ("中\u200d文" looks like
+    "中文"), still is."""
+    engine = Engine(resolve_paths(tmp_path / "data"), FAST)
+    try:
+        created = engine.create_collection(name)
+        assert engine.collection_id(name) == created and name in [c.name for c in engine.collections()]
+        for hostile in ("\u202eevil", "Wo\u200drk", "\u200d", "a\u200b b", "中\u200d文", "中\u200c文", "👩\u200cx"):
+            with pytest.raises(UsageError, match="control or invisible"):
+                engine.create_collection(hostile)
+    finally:
+        engine.close()
+
+
+def test_documents_added_to_a_collection_another_process_deleted_are_refused(two, tmp_path: Path):
+    """The window still shows a collection the command line deleted: adding a folder to it is refused, not kept as
+    sources of no collection (listed nowhere, searched in "All collections", blocking that folder elsewhere)."""
+    engine, first, second, a, b = two
+    other = Engine(resolve_paths(tmp_path / "data"), FAST)  # another process of the same library
+    try:
+        other.delete_collection(second)
+    finally:
+        other.close()
+    c = _write(tmp_path / "c", {"kelp.txt": "Kelp\n\nKelp forests store carbon along rocky coasts."})
+    with pytest.raises(UsageError, match="That collection no longer exists"):
+        engine.index([c], collection=second)
+    assert [s.path for s in engine.sources()] == [str(a)]  # nothing of "c" kept anywhere
+    assert all(Path(h.path).parent == a for h in engine.search("kelp forests carbon", 5))
+    engine.index([c], collection=first)  # still free to go into a collection that exists
+    assert sorted(s.path for s in engine.sources(first)) == sorted([str(a), str(c)])
+
+
 # The schema-1 SQL as shipped (git show e99f184:desktop_rag/engine/store.py, with the OCR column of the
 # working tree's first migration), so the test does not depend on git being present.
 SCHEMA_1 = """

@@ -134,6 +134,23 @@ def test_spot_check_export_and_forget(tmp_path, docs):
     engine.close()
 
 
+def test_an_export_that_cannot_be_written_says_why_in_either_language(tmp_path, docs):
+    """The Review view said "导出失败：[Errno 21] Is a directory: '…'" (the system's English words, in Python's form)."""
+    from desktop_rag.engine import error_text
+
+    engine = open_engine(tmp_path)
+    engine.index([docs])
+    engine.review.set_grade(ask(engine)[1].answer_id, "right")
+    (tmp_path / "a file").write_text("not a folder", encoding="utf-8")
+    for target in (tmp_path, tmp_path / "a file" / "grades.jsonl"):  # a folder; below a file
+        with pytest.raises(UsageError) as raised:
+            engine.review.export(target)
+        assert raised.value.code == "review_export_failed"
+        assert error_text(raised.value, "zh").startswith(f"无法把已评价的问题写入 {target}（")
+        assert str(raised.value).startswith(f"The graded questions cannot be written to {target} (")
+    engine.close()
+
+
 def test_a_read_only_library_logs_nothing(tmp_path, docs):
     engine = open_engine(tmp_path)
     engine.index([docs])

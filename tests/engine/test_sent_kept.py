@@ -125,3 +125,44 @@ def test_an_older_library_gains_the_column_and_its_messages_show_nothing_sent(tm
     assert [(t.content, t.prompt) for t in engine.messages(conversation)] == [("an old question", None)]
     assert "sent_json" in {r[1] for r in engine.store.db.execute("PRAGMA table_info(messages)")}
     engine.close()
+
+
+def test_a_question_keeps_what_it_was_also_searched_as_across_a_restart(tmp_path, server, docs):
+    engine = _engine(tmp_path, server, translate_queries=True)
+    engine.index([docs])
+    conversation = engine.new_conversation("tea")
+    server.queue_reply("绿茶用多少度的水冲泡？")
+    list(engine.ask("What water temperature for green tea?", conversation))
+    damaged = engine.new_conversation("damaged")
+    conversations.add_message(engine.store, damaged, ChatTurn("user", "a question"))
+    with engine.store.transaction() as db:  # a question's row an older or damaged app wrote
+        db.execute("UPDATE messages SET sent_json = '{\"translations\": 5}' WHERE conversation_id = ?", (damaged,))
+    engine.close()
+    engine = _engine(tmp_path, server, translate_queries=True)
+    question, answer = engine.messages(conversation)
+    assert question.translations == (("zh", "绿茶用多少度的水冲泡？"),) and question.prompt is None
+    assert answer.translations == () and answer.prompt is not None
+    assert [(t.content, t.translations) for t in engine.messages(damaged)] == [("a question", ())]
+    engine.close()
+
+
+def _searched(events) -> str:
+    return next(e for e in events if isinstance(e, SourcesEvent)).query
+
+
+def test_a_follow_up_keeps_the_words_it_was_searched_with(tmp_path, server, docs):
+    """The follow-up "And during the day?" was searched as the question made to stand alone: kept with it, so the
+    reopened conversation's sources are highlighted as they were (by "And during the day?" alone before)."""
+    engine = _engine(tmp_path, server)
+    engine.index([docs])
+    conversation = engine.new_conversation("buses")
+    list(engine.ask("How often do city buses run at night?", conversation))
+    server.queue_reply("How often do city buses run during the day")  # the rewrite (not streamed)
+    searched = _searched(list(engine.ask("And during the day?", conversation)))
+    assert searched == "How often do city buses run during the day"
+    engine.close()
+    engine = _engine(tmp_path, server)
+    turns = engine.messages(conversation)
+    assert [(t.role, t.query) for t in turns] == [("user", ""), ("assistant", ""), ("user", searched),
+                                                  ("assistant", "")]
+    engine.close()

@@ -77,3 +77,40 @@ def test_the_settings_switch_turns_the_translation_off(make_window, qtbot, llm_s
     question, bubble = _ask(qtbot, window, QUESTION)
     assert question.translations == () and not bubble.translation_label.isVisible()
     assert _translation_calls(llm_server) == 0
+
+
+def test_a_reopened_conversation_shows_the_translation_again(make_window, qtbot, llm_server, monkeypatch, docs):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    _oracle(llm_server)
+    i18n.set_language("en")
+    window = make_window(llm_settings(llm_server))
+    add_and_wait(qtbot, window, [str(docs)])
+    _ask(qtbot, window, QUESTION)
+    conversation = window.chat.conversation_id
+    window.chat.new_conversation()
+    with qtbot.waitSignal(window.chat.messages_loaded, timeout=10_000):
+        window.chat.open_conversation(conversation)
+    question, bubble = window.chat_model.message(0), window.chat_panel.messages.widget_at(0)
+    assert question.role == "user" and question.translations == (("zh", TRANSLATION),)
+    qtbot.waitUntil(bubble.translation_label.isVisible, timeout=5_000)  # (laid out once the loop runs)
+    assert bubble.translation_label.text() == f"Also searched in Chinese: {TRANSLATION}"
+    assert window.chat_model.message(1).role == "assistant" and window.chat_model.message(1).translations == ()
+
+
+def test_a_reopened_follow_up_highlights_its_sources_as_it_did(make_window, qtbot, llm_server, monkeypatch, docs):
+    """A follow-up is searched as the question made to stand alone; reopened, its sources are highlighted by those
+    words again (they were highlighted by the follow-up's own words: "And for students?")."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    window = make_window(llm_settings(llm_server, translate_queries=False))
+    add_and_wait(qtbot, window, [str(docs)])
+    llm_server.tokens = ["Every ten minutes ", "[1]."]
+    _ask(qtbot, window, "How often do city buses run?")
+    llm_server.queue_reply("Which ticket discount do students get on city buses")  # the rewrite (not streamed)
+    _ask(qtbot, window, "And for students?")
+    live = window.chat_model.message(window.chat_model.last_assistant_row()).query
+    assert live == "Which ticket discount do students get on city buses"
+    conversation = window.chat.conversation_id
+    window.chat.new_conversation()
+    with qtbot.waitSignal(window.chat.messages_loaded, timeout=10_000):
+        window.chat.open_conversation(conversation)
+    assert window.chat_model.message(3).query == live and window.sources_model.query == live

@@ -69,3 +69,26 @@ def test_collections_from_the_menu_to_an_answer_and_a_delete(make_window, qtbot,
     assert [c.name for c in engine.collections()] == ["Default"]
     assert (work / "brew.txt").exists() and [s.path for s in engine.sources()] == [str(general)]
     assert bar.combo.currentText() == "All collections"
+
+
+def test_an_empty_name_is_said_to_be_needed(make_window, qtbot, monkeypatch):
+    """New collection… or Rename… with an empty name, then OK: the window says a collection needs a name (OK did
+    nothing, as if it had not been pressed)."""
+    from desktop_rag.gui import i18n
+
+    i18n.set_language("en")
+    window = make_window()
+    bar = window.collection_bar
+    qtbot.waitUntil(lambda: bar.combo.count() == 2, timeout=10_000)
+    shown: list[str] = []
+    monkeypatch.setattr("desktop_rag.gui.views.collection_bar.show_plain",
+                        lambda _parent, _icon, _title, message: shown.append(message))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("   ", True)))
+    bar.actions["new"].trigger()
+    qtbot.waitUntil(lambda: shown == ["A collection needs a name."], timeout=10_000)
+    window.collections.select(window.backend.engine.collection_id("Default"))
+    qtbot.waitUntil(lambda: bar.actions["rename"].isEnabled(), timeout=10_000)
+    bar.actions["rename"].trigger()
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=10_000)
+    assert shown[1] == "A collection needs a name."
+    assert [c.name for c in window.backend.engine.collections()] == ["Default"]

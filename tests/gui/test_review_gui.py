@@ -132,3 +132,54 @@ def test_settings_learn_switch_and_forget_all_grades(make_window, qtbot, tmp_pat
     window.settings_flow.dialog.accept()
     qtbot.waitUntil(lambda: not window.settings.feedback, timeout=10_000)
     wait_idle(qtbot, window)
+
+
+def test_forgetting_all_grades_clears_them_in_the_open_conversation(make_window, qtbot, tmp_path):
+    """Settings → Forget all grades: the open conversation's answers show no grade and no marked passage any more
+    (they still showed "Fully right" checked and "Right passage: [1]", which the library no longer held)."""
+    write_docs(tmp_path / "docs", count=2)
+    window = make_window()
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    message = ask(qtbot, window, QUESTIONS[0])
+    bar = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row()).grade_bar
+    bar.buttons["right"].click()
+    window.sources_panel.select_number(1)
+    window.sources_panel.mark_button.click()
+    engine = window.backend.engine
+    qtbot.waitUntil(lambda: engine.review.logged_answers([message.answer_id])[0].right_chunk is not None,
+                    timeout=10_000)
+    assert bar.grade() == "right" and bar.passage_label.text() == "Right passage: [1]"
+    window.settings_flow.open()
+    feedback = window.settings_flow.dialog.feedback
+    feedback.forget_button.click()
+    feedback.confirm.button(QMessageBox.StandardButton.Yes).click()
+    qtbot.waitUntil(lambda: feedback.result.text() == "Grades removed: 1.", timeout=10_000)
+    qtbot.waitUntil(lambda: bar.grade() == "", timeout=10_000)
+    shown = window.chat_model.message(window.chat_model.last_assistant_row())
+    assert (shown.grade, shown.passage) == ("", None) and not bar.passage_label.text()
+    window.settings_flow.dialog.reject()
+    wait_idle(qtbot, window)
+
+
+def test_a_grade_given_in_one_place_shows_in_the_other(make_window, qtbot, tmp_path):
+    """The Review view open beside the chat: a grade given in the spot check shows on the answer in the chat, and
+    one given in the chat counts in the Review view's overview (each kept what it had read: the chat showed no
+    grade, the overview "0 graded")."""
+    write_docs(tmp_path / "docs", count=2)
+    window = make_window()
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    first = ask(qtbot, window, QUESTIONS[0])
+    second = ask(qtbot, window, QUESTIONS[1])
+    view = open_review(qtbot, window)
+    qtbot.waitUntil(lambda: len(view.spot.items) == 2, timeout=10_000)
+    view.spot.graded.emit(first.answer_id, "wrong")  # what the spot check's grade buttons (and keys) say
+    first_bar = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row() - 2).grade_bar
+    qtbot.waitUntil(lambda: first_bar.grade() == "wrong", timeout=10_000)
+    assert window.chat_model.message(window.chat_model.last_assistant_row() - 2).answer_id == first.answer_id
+    graded = lambda: dict(window.backend.engine.review.stats().grades)  # noqa: E731
+    window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row()).grade_bar.buttons["right"].click()
+    qtbot.waitUntil(lambda: graded()["right"] == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: dict(view.overview._stats.grades)["right"] == 1, timeout=10_000)
+    assert second.answer_id != first.answer_id
+    view.close()
+    wait_idle(qtbot, window)

@@ -70,3 +70,25 @@ def test_no_button_without_a_model(make_window, qtbot, tmp_path):
     _ask(qtbot, window, "What does topic1 say about gamma?")
     bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
     assert not bubble.sent_button.isVisibleTo(window)  # an extractive answer sends nothing
+
+
+def test_an_open_dialog_follows_the_language_switch(qtbot):
+    """"What was sent" open while the interface language changes: its title, summary, request lines and Copy follow
+    (they stayed in the language it was opened in)."""
+    from desktop_rag.engine import SentPrompt
+    from desktop_rag.gui.views.sent_dialog import SentDialog
+
+    i18n.set_language("en")
+    earlier = SentPrompt((("user", "Translate: green tea"),), (5,), 0, 0, "m", "translation")
+    prompt = SentPrompt((("system", "Answer from the passages."), ("user", "Green tea?")), (6, 3), 40, 20, "m",
+                        earlier=(earlier,))
+    dialog = SentDialog(prompt, cached=True)
+    qtbot.addWidget(dialog)
+    english = (dialog.windowTitle(), dialog.summary.text(), dialog.text.toPlainText(), dialog.copy_button.text())
+    i18n.set_language("zh")
+    try:
+        chinese = (dialog.windowTitle(), dialog.summary.text(), dialog.text.toPlainText(), dialog.copy_button.text())
+    finally:
+        i18n.set_language("en")
+    assert all(a != b for a, b in zip(english, chinese)), (english, chinese)
+    assert "Green tea?" in chinese[2] and "Answer from the passages." in chinese[2]  # the messages as sent

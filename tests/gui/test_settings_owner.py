@@ -88,6 +88,23 @@ def test_changes_are_announced_in_the_order_they_were_made(qtbot, tmp_path):
     owner.close()
 
 
+def test_two_windows_keep_each_others_changes(qtbot, tmp_path):
+    """Two windows of one data folder (two processes): a setting changed in one is not put back by the other's
+    next change of another setting (each wrote all its settings, as it had read them at its start)."""
+    from desktop_rag.config import resolve_paths
+
+    paths = resolve_paths(tmp_path / "home")
+    first, second = AppSettings(paths, load_settings(paths)), AppSettings(paths, load_settings(paths))
+    for owner, change in ((first, {"top_k": 9}), (second, {"ui_language": "zh"}), (first, {"chunk_size": 700})):
+        with qtbot.waitSignal(owner.changed, timeout=10_000):
+            owner.update(owner.current.replace(**change))
+    stored = load_settings(paths)
+    assert (stored.top_k, stored.ui_language, stored.chunk_size) == (9, "zh", 700)
+    assert second.current.top_k == FAST.top_k  # (each window keeps what it runs with until it starts again)
+    first.close()
+    second.close()
+
+
 class _Listing(QObject):
     loaded = Signal(object)  # stands in for Backend.library_loaded
 

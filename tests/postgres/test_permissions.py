@@ -335,6 +335,27 @@ def test_a_member_making_renaming_or_deleting_a_collection_is_told_only_the_admi
         alice.close()
 
 
+def test_a_members_conversation_asks_in_all_once_its_collection_is_deleted(pg_server, tmp_path):
+    """The administrator's delete clears only the administrator's own conversations (each role sees its own): a
+    member's conversation still named the deleted collection, so reopened it asked there and found nothing."""
+    database, admin = _library_with_home(pg_server, tmp_path, "gone")
+    alice = None
+    try:
+        admin.library.grant(admin.collection_id("Home"), "alice")
+        alice = _alice(pg_server, database, tmp_path)
+        work = alice.collection_id("Work")
+        conversation = alice.new_conversation("work", work)
+        assert alice.conversation_collection(conversation) == work
+        admin.delete_collection(work)
+        assert alice.conversation_collection(conversation) is None
+        events = list(alice.ask("What is the home secret?", conversation))
+        assert next(e for e in events if isinstance(e, SourcesEvent)).hits  # asked in all: "Home" answers
+    finally:
+        if alice is not None:
+            alice.close()
+        admin.close()
+
+
 def test_a_member_whose_last_collection_is_taken_back_mid_run_is_told_so(pg_server, tmp_path):
     """The administrator takes back a member's last collection (and with it the use of the library's schema) while
     the member's client indexes, then searches: both are told their access was taken back, in the user's language,

@@ -12,19 +12,23 @@ from desktop_rag.engine.store.values import ChatTurn
 
 def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversation_id: int | None,
           question: str) -> Iterator[AnswerEvent]:
-    """The events as they come; then, with a conversation, `question` and the answer (the finished one, or what a
-    failed one had said) with every passage it was given, in order (its `[n]` is `sources[n - 1]`)."""
+    """The events as they come; then, with a conversation, `question` (with what it was searched as: its
+    translations, the follow-up made to stand alone) and the answer (the finished one, or what a failed one had
+    said) with every passage it was given, in order (its `[n]` is `sources[n - 1]`)."""
     passages: tuple = ()
-    answer, prompt = "", None
+    answer, prompt, translations, query = "", None, (), ""
     for event in events:
         if isinstance(event, SourcesEvent):
             passages, prompt = event.hits, event.prompt  # what the answer sent ("What was sent"), kept with it
+            translations = event.translations  # "Also searched in ...", shown again under the reopened question
+            query = event.query if event.query != question else ""  # the sources' highlights, again
         elif isinstance(event, DoneEvent):
             answer = event.answer
         elif isinstance(event, ErrorEvent) and event.partial:
             answer = event.partial
         yield event
     if conversation_id:
-        conversations.add_message(store(), conversation_id, ChatTurn("user", question))
+        asked = ChatTurn("user", question, translations=translations, query=query)
+        conversations.add_message(store(), conversation_id, asked)
         if answer:
             conversations.add_message(store(), conversation_id, ChatTurn("assistant", answer, passages, prompt))

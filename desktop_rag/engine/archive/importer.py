@@ -54,6 +54,21 @@ def model_problem(content: ArchiveContent, library_model: str, library_dimension
     return Reason.coded("archive_model", model=content.model, library_model=library_model, count=len(content.chunks))
 
 
+def name_taken(store: Store, name: str) -> bool:
+    """Whether an import called `name` is refused: a collection of that name holds sources (an empty one takes it)."""
+    into = collections.find(store, name)
+    return into is not None and bool(store.sources(into))
+
+
+def free_name(store: Store, name: str) -> str:
+    """`name` when an import may take it, else the first of "name (2)", "name (3)", ... that is free (cut to fit)."""
+    candidate, n = name, 2
+    while name_taken(store, candidate):
+        suffix = f" ({n})"
+        candidate, n = name[:collections.MAX_NAME_CHARS - len(suffix)].rstrip() + suffix, n + 1
+    return candidate
+
+
 def import_content(store: Store, content: ArchiveContent, *, name: str | None, use_vectors: bool,
                    documents_dir: Path | None, zip_path: Path) -> tuple[ImportReport, np.ndarray, np.ndarray]:
     """Write the archive into the library as a new collection, all in one transaction (documents, when
@@ -62,9 +77,10 @@ def import_content(store: Store, content: ArchiveContent, *, name: str | None, u
     Returns the report and the (new chunk ids, vectors) to add to the FAISS cache.
     """
     name = collections.checked_name(name or content.name)
-    into = collections.find(store, name)  # an empty collection of that name takes the archive (a fresh "Default")
-    if into is not None and store.sources(into):
+    if name_taken(store, name):
         raise UsageError.coded("import_name_taken", name=name)
+    into = collections.find(store, name)  # an empty collection of that name takes the archive (a fresh "Default")
+    name = name if into is None else collections.name_of(store, into) or name  # (it keeps its own letter case)
     extract = documents_dir is not None and bool(content.documents)
     mapping = _map_paths(content, documents_dir) if extract else {}
     source_paths = {s["id"]: mapping.get(("source", s["id"]), s["path"]) for s in content.sources}
@@ -201,15 +217,25 @@ def _safe_part(part: str) -> str:
     return cleaned if cleaned not in ("", ".", "..") else "_"
 
 
+def documents_folder_free(dest: Path) -> bool:
+    """Whether the documents may go to `dest`: nothing there, or an empty folder (a symlink loop: there, not a
+    folder)."""
+    return not os.path.lexists(dest) or (dest.is_dir() and not any(dest.iterdir()))
+
+
 def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: dict[int, str]) -> None:
     """Write the documents to a fresh folder beside `dest`, checking each hash again, then rename it to `dest`."""
-    if os.path.lexists(dest) and (not dest.is_dir() or any(dest.iterdir())):  # a symlink loop: there, not a folder
+    if not documents_folder_free(dest):
         raise UsageError.coded("documents_dir_not_empty", dest=dest)
     members = content.manifest["members"]
     _check_space(dest.parent, sum(members[m]["size"] for m in content.documents.values()),
                  Phrase("phrase.the_documents"))
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
+    except OSError as exc:  # a read-only place (the archive on a USB stick, a disc), another user's folder
+        raise UsageError.coded("documents_dir_not_writable", folder=dest.parent, detail=exc.strerror or str(exc)) \
+            from exc
     try:
         files = {f["id"]: f for f in content.files}
         with zipfile.ZipFile(zip_path) as zf:

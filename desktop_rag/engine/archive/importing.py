@@ -16,7 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from desktop_rag.engine.archive.archive_file import ArchiveContent, read_archive
-from desktop_rag.engine.archive.importer import ImportReport, import_content, model_problem
+from desktop_rag.engine.archive.importer import ImportReport, documents_folder_free, import_content, model_problem
 from desktop_rag.engine.errors import ModelMismatchError
 from desktop_rag.engine.paths import normalise_path
 from desktop_rag.engine.reasons import Reason
@@ -47,7 +47,7 @@ def import_archive(loaded: Loaded, store: Store, path: str | Path, *, name: str 
                    content: ArchiveContent | None = None) -> ImportReport:
     """Import the archive at `path` (or its `content`, already read) as a new collection. Its vectors are used
     when they come from this library's model; otherwise ModelMismatchError, unless `reembed` (its chunks then
-    wait for the vector phase). Included documents go to `documents_dir` (default: a folder beside the archive)."""
+    wait for the vector phase). Included documents go to `documents_dir` (default: a new folder beside the archive)."""
     path = Path(path)
     with loaded.writing():
         content = content or read_archive(path)
@@ -55,10 +55,19 @@ def import_archive(loaded: Loaded, store: Store, path: str | Path, *, name: str 
         if problem and not reembed:
             raise ModelMismatchError.coded("archive_model", model=content.model, library_model=loaded.index_model,
                                            count=len(content.chunks))
-        folder = Path(documents_dir) if documents_dir else path.with_name(f"{path.stem} documents")
+        folder = (Path(documents_dir) if documents_dir else _beside(path)) if content.documents else None
         report, ids, matrix = import_content(
             store, content, name=name, use_vectors=problem is None,
-            documents_dir=Path(normalise_path(folder)) if content.documents else None, zip_path=path)
+            documents_dir=Path(normalise_path(folder)) if folder is not None else None, zip_path=path)
         loaded.add_loaded_vectors(ids, matrix)
         loaded.save_vectors()
         return report
+
+
+def _beside(archive: Path) -> Path:
+    """The documents' default folder: "NAME documents" beside the archive, or "NAME documents (2)", (3), ... when
+    that one holds an earlier import's (the archive imported again, into this or another library)."""
+    folder, n = archive.with_name(f"{archive.stem} documents"), 2
+    while not documents_folder_free(folder):
+        folder, n = archive.with_name(f"{archive.stem} documents ({n})"), n + 1
+    return folder

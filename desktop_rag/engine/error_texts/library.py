@@ -13,6 +13,14 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "zh": "没有名为“{name}”的合集。现有的合集是：{names}（`desktop-rag collections create 名称` "
                                        "可新建一个）。"},
     "error.collection_no_name": {"en": "A collection needs a name.", "zh": "合集需要一个名称。"},
+    # the command line's own: {usage} the command's form; {names} the collections, quoted
+    "error.cli_usage": {"en": "usage: desktop-rag {usage}", "zh": "用法：`desktop-rag {usage}`"},
+    "error.cli_not_deleted": {"en": "Not deleted (add --yes to delete without asking).",
+                              "zh": "未删除（加上 --yes 可不经询问直接删除）。"},
+    "error.cli_export_which": {"en": "Say which collection to export with --collection NAME (there are: {names}).",
+                               "zh": "请用 --collection 名称 指明要导出哪个合集（现有：{names}）。"},
+    "error.not_a_source_in": {"en": "{path} is not a source in the collection “{collection}” (see `desktop-rag status`).",
+                              "zh": "{path} 不是合集“{collection}”中的来源（见 `desktop-rag status`）。"},
     "error.collection_name_long": {"en": "A collection name can have at most {n} characters.",
                                    "zh": "合集名称最多只能有 {n} 个字符。"},
     "error.collection_name_controls": {"en": "A collection name cannot contain control or invisible characters.",
@@ -136,6 +144,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                            "collection only.{advice} Nothing was changed.",
                                      "zh": "归档中的来源 {path} 与此资料库的来源 {other}（合集“{collection}”）重叠：一个文件或"
                                            "文件夹只能属于一个合集。{advice}没有做任何更改。"},
+    "error.documents_dir_not_writable": {  # {detail}: the system's reason
+        "en": "The archive's documents cannot be written in {folder} ({detail}): choose a folder for them "
+              "(`--documents-dir`). Nothing was changed.",
+        "zh": "无法在 {folder} 中写入归档的文档（{detail}）：请为它们选择一个文件夹（`--documents-dir`）。没有做任何更改。"},
     "phrase.other_documents_dir": {"en": " Choose another folder for its documents (`--documents-dir`).",
                                    "zh": "请为其文档选择另一个文件夹（`--documents-dir`）。"},
     "phrase.empty": {"en": "", "zh": ""},

@@ -4,6 +4,8 @@ hub_http.py, hub_listing.py)."""
 from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
+    "error.cli_unknown_model": {"en": "Unknown model {name}: use a name from `desktop-rag models` or an org/name repo id.",
+                                "zh": "未知的模型 {name}：请使用 `desktop-rag models` 列出的名称，或 org/name 形式的仓库 ID。"},
     # embedding models (models/)
     "error.native_panic": {"en": "{what} failed inside a native library ({detail}).",  # {what}: a phrase or a name
                            "zh": "{what}在原生库内部失败（{detail}）。"},

@@ -82,9 +82,18 @@ def spot_check(store: Store, n: int = 50, seed: int | None = None) -> list[Logge
 
 
 def export(store: Store, path: str | Path) -> int:
-    """Write every graded or marked answer as one JSON object a line; how many."""
+    """Write every graded or marked answer as one JSON object a line; how many. UsageError when the file cannot be
+    written (a folder, a read-only place), saying why."""
     ids = grades.graded_ids(store.db)
     target = Path(path)
+    try:
+        _write_export(store, target, ids)
+    except OSError as exc:
+        raise UsageError.coded("review_export_failed", path=target, detail=exc.strerror or str(exc)) from exc
+    return len(ids)
+
+
+def _write_export(store: Store, target: Path, ids: list[int]) -> None:
     with open(target, "w", encoding="utf-8") as out:
         for answer in grades.answers(store.db, ids):
             scope, mode, graded_at, settings = grades.settings_of(store.db, answer.id)
@@ -99,4 +108,3 @@ def export(store: Store, path: str | Path) -> int:
                 "wrong_passages": list(answer.wrong_chunks),
                 "opened": signals.get("opened", 0), "reasked": signals.get("reasked", 0),
             }, ensure_ascii=False) + "\n")
-    return len(ids)

@@ -17,6 +17,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.ingest.valid_text import valid_text
+from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.store import grades, labels
 from desktop_rag.engine.store.passages import chunks_within, files_with_text
 from desktop_rag.engine.store.scope import Restriction
@@ -115,9 +116,12 @@ def _target(store: Store, mark: tuple) -> Target | str:
 def from_beir(store: Store, queries: str | Path, qrels: str | Path,
               collection: int | None) -> tuple[list[Labelled], list[StaleLabel]]:
     """An imported set: every judged query, relevant = its documents (score > 0) that are in the library (any
-    chunk of the file); a query none of whose documents is in the library is stale."""
+    chunk of the file); a query none of whose documents is in the library is stale. UsageError when no query of
+    the set is judged (ids that do not match, a qrels file without a header or with spaces for tabs)."""
     texts = _queries(Path(queries))
     judged = _qrels(Path(qrels))
+    if not texts.keys() & judged.keys():  # (nothing to measure is the files' mistake, not "no labelled questions")
+        raise UsageError.coded("labelled_set_unjudged", qrels=str(qrels), queries=str(queries), count=len(texts))
     within = Restriction(collection)
     present = {Path(p).stem for p in files_with_text(store, within)}
     labelled: list[Labelled] = []
@@ -151,10 +155,11 @@ def query_lines(path: str | Path) -> Iterator[tuple[object, str]]:
         try:
             item = json.loads(line)
         except ValueError as exc:
-            raise UsageError.coded("bad_labelled_set", path=str(path), line=number, problem=f"not JSON ({exc})")
+            raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                                   problem=Phrase("phrase.labelled.not_json", why=str(exc)))
         if not isinstance(item, dict) or not isinstance(item.get("text"), str) or "_id" not in item:
             raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
-                                   problem='no "_id" and "text"')
+                                   problem=Phrase("phrase.labelled.no_id_text"))
         yield item["_id"], valid_text(item["text"])
 
 
@@ -168,7 +173,7 @@ def _qrels(path: Path) -> dict[str, set[str]]:
             score = float(fields[2])
         except (IndexError, ValueError):
             raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
-                                   problem="not query-id, corpus-id and score") from None
+                                   problem=Phrase("phrase.labelled.not_qrels")) from None
         if score > 0:
             judged.setdefault(fields[0].strip(), set()).add(document_id(fields[1].strip()))
     return judged
@@ -177,14 +182,29 @@ def _qrels(path: Path) -> dict[str, set[str]]:
 def _lines(path: Path):
     """(line number, text) of the non-empty lines; UsageError for a file that cannot be read, or for a line longer
     than MAX_LINE, found without reading more of it (a 300 MB line is never held in memory)."""
+    number = 0
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            number = 0
-            while line := handle.readline(MAX_LINE + 1):
+        with open(path, "rb") as handle:  # (decoded a line at a time: a byte that is not UTF-8 is named by its line)
+            while raw := handle.readline(4 * MAX_LINE + 1):
                 number += 1
+                line = _decoded(raw, number, path)
                 if len(line) > MAX_LINE:
-                    raise UsageError.coded("bad_labelled_set", path=str(path), line=number, problem="line too long")
+                    raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                                           problem=Phrase("phrase.labelled.too_long"))
                 if line.strip():
                     yield number, line.rstrip("\r\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError.coded("bad_labelled_set", path=str(path), line=0, problem=str(exc)) from None
+    except OSError as exc:
+        raise UsageError.coded("labelled_set_unreadable", path=str(path), detail=exc.strerror or str(exc)) from None
+
+
+def _decoded(raw: bytes, number: int, path: Path) -> str:
+    """Line `number` as text (more than 4 bytes a character allow is too long before it is decoded: it may end
+    inside a character); UsageError naming it when it is not UTF-8."""
+    if len(raw) > 4 * MAX_LINE:
+        raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                               problem=Phrase("phrase.labelled.too_long"))
+    try:
+        return raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError:
+        raise UsageError.coded("bad_labelled_set", path=str(path), line=number,
+                               problem=Phrase("phrase.labelled.not_utf8")) from None

@@ -41,12 +41,17 @@ def listing(store: Store) -> list[Collection]:
 
 
 def find(store: Store, name: str) -> int | None:
-    """The id of the collection called `name` (case-insensitive), or None (also for a name no collection can
-    have: undecodable bytes)."""
+    """The id of the collection called `name`, its runs of white space as one space, in any letter case of any
+    script ("CAFÉ" is "Café": compared in Python, as SQLite's lower() folds ASCII only), the exact name first (an
+    older library may hold both); None when there is none (also for a name no collection can have: undecodable
+    bytes)."""
     if not is_valid_text(name):
         return None
-    row = store.db.execute("SELECT id FROM collections WHERE lower(name) = lower(?)", (name.strip(),)).fetchone()
-    return row[0] if row else None
+    wanted = " ".join(name.split())
+    rows = store.db.execute("SELECT id, name FROM collections ORDER BY id").fetchall()
+    exact = next((cid for cid, stored in rows if stored == wanted), None)
+    return exact if exact is not None else next(
+        (cid for cid, stored in rows if stored.casefold() == wanted.casefold()), None)
 
 
 def resolve(store: Store, name: str) -> int:
@@ -70,9 +75,30 @@ def checked_name(name: str) -> str:
         raise UsageError.coded("collection_no_name")
     if len(name) > MAX_NAME_CHARS:
         raise UsageError.coded("collection_name_long", n=MAX_NAME_CHARS)
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+    if any(_invisible(name, i) for i in range(len(name))):
         raise UsageError.coded("collection_name_controls")
     return name
+
+
+def _invisible(name: str, i: int) -> bool:
+    """A control, format, surrogate, private or unassigned character at `name[i]`; a joiner is none where it joins:
+    U+200D between emoji ("👩‍💻") or letters of a script that uses it, U+200C between such letters (Persian)."""
+    ch = name[i]
+    if ch in "\u200c\u200d" and 0 < i < len(name) - 1:
+        before, after = name[i - 1], name[i + 1]
+        if _joining_script(before) and _joining_script(after) or ch == "\u200d" and _emoji(before) and _emoji(after):
+            return False
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn")
+
+
+def _emoji(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f"  # (a skin tone is Sk; U+FE0F: shown as emoji)
+
+
+def _joining_script(ch: str) -> bool:
+    """Arabic (Persian, Urdu) and the Indic scripts, where the zero-width joiners shape words."""
+    return "\u0600" <= ch <= "\u077f" or "\u0900" <= ch <= "\u0dff" or "\ufb50" <= ch <= "\ufdff" \
+        or "\ufe70" <= ch <= "\ufefe"
 
 
 def administer(store: Store) -> None:
@@ -130,8 +156,10 @@ def drop_empty(store: Store, collection_id: int) -> None:
 
 
 def conversation_collection(store: Store, conversation_id: int) -> int | None:
-    """The collection a conversation asks in (None: all collections)."""
-    row = store.db.execute("SELECT collection_id FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+    """The collection a conversation asks in (None: all collections, also when its collection is no longer there for
+    this role: on a server another person's delete clears only that person's conversations, and a grant can go)."""
+    row = store.db.execute("SELECT v.collection_id FROM conversations v JOIN collections k ON k.id = v.collection_id "
+                           "WHERE v.id = ?", (conversation_id,)).fetchone()
     return row[0] if row else None
 
 

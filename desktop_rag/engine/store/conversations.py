@@ -49,7 +49,7 @@ def add_message(store: Store, conversation_id: int, turn: ChatTurn) -> bool:
     """Keep a turn (with what its answer sent); False, and nothing kept, when the conversation is gone (deleted
     while its answer was streaming: the turn goes with it)."""
     sources = json.dumps([_hit_to_dict(h) for h in turn.sources], ensure_ascii=False)
-    sent = turn.prompt.to_json() if turn.prompt is not None else None
+    sent = turn.prompt.to_json() if turn.prompt is not None else _searched_to_json(turn.translations, turn.query)
     now = time.time()
     with store.transaction() as db:
         added = db.execute(
@@ -67,7 +67,35 @@ def messages(store: Store, conversation_id: int) -> list[ChatTurn]:
         (conversation_id,),
     )
     return [ChatTurn(role, content, tuple(_hit_from_dict(d) for d in json.loads(src)), SentPrompt.from_json(prompt))
+            if role == "assistant" else ChatTurn(role, content, translations=_translations(prompt),
+                                                 query=_query(prompt))
             for role, content, src, prompt in rows]
+
+
+def _searched_to_json(translations: tuple[tuple[str, str], ...], query: str) -> str | None:
+    """A question's `sent_json`: what it was searched as (`{"translations": [[language, text], ...], "query": ...}`),
+    kept in the column an answer's row keeps what it sent (no column of its own: an older app reads it as no
+    prompt)."""
+    if not translations and not query:
+        return None
+    return json.dumps({"translations": [list(t) for t in translations], "query": query}, ensure_ascii=False)
+
+
+def _translations(text: str | None) -> tuple[tuple[str, str], ...]:
+    """A question's translations as `_searched_to_json` kept them; none from a row without them or a damaged one."""
+    try:
+        return tuple((str(language), str(translated)) for language, translated in json.loads(text)["translations"])
+    except (TypeError, ValueError, KeyError, RecursionError):
+        return ()
+
+
+def _query(text: str | None) -> str:
+    """A question's searched words as `_searched_to_json` kept them; "" from a row without them or a damaged one."""
+    try:
+        query = json.loads(text).get("query", "")
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return ""
+    return query if isinstance(query, str) else ""
 
 
 def _hit_from_dict(d: dict) -> Hit:

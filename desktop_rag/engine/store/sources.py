@@ -16,7 +16,9 @@ from desktop_rag.engine.store.values import SourceRecord
 def add(store: Store, paths: Iterable[str | Path], collection: int | None = None) -> list[SourceRecord]:
     """Register `paths` as sources of `collection` (None: the first one). UsageError for a bad path, or for a
     path already in another collection, or an empty one (it would mean the current folder: a script's unset
-    variable must not add it)."""
+    variable must not add it), or for a collection that is gone (deleted by another process since it was chosen)."""
+    if collection is not None and collections.name_of(store, collection) is None:
+        raise UsageError.coded("collection_gone")
     added = []
     for raw in paths:
         if not str(raw).strip():

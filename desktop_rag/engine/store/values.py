@@ -182,6 +182,8 @@ class ChatTurn:
     content: str
     sources: tuple[Hit, ...] = field(default=())
     prompt: SentPrompt | None = None  # an answer's: what its request sent ("What was sent"), kept with it
+    translations: tuple[tuple[str, str], ...] = ()  # a question's: (language, text) it was also searched as
+    query: str = ""  # a question's: the words searched, when not its own (a follow-up made to stand alone)
 
 
 GRADES = ("right", "partly", "wrong", "refused")  # fully right, partly right, wrong, refused (完全正确 ... 拒答)

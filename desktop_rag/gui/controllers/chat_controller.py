@@ -48,6 +48,7 @@ class ChatController(QObject):
         self.conversation_id: int | None = None
         self.answers = WorkerPool("desktop-rag-answer", 1, self)
         self.worker: Worker | None = None  # the answer streaming now
+        self._deleting: tuple[int, bool] | None = None  # the open conversation to delete once its answer has stopped
         self._row = -1
         self.selected_row = -1
         chat_panel.ask.connect(self.ask)
@@ -83,6 +84,7 @@ class ChatController(QObject):
             self.load_conversations()
         if change.touches("files"):
             self._check_sources()  # a removal: the passages of its files are marked
+            self._check_file_scope()
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -99,12 +101,22 @@ class ChatController(QObject):
             return
         self.conversation_id = conversation_id
         engine = self.backend.engine
-        self.backend.run(lambda: engine.messages(conversation_id), self._messages_ready)
+
+        def read() -> tuple[list, bool]:  # (its turns, whether it is still there: another window may have deleted it)
+            return engine.messages(conversation_id), any(c.id == conversation_id for c in engine.conversations())
+
+        self.backend.run(read, lambda found: self._messages_ready(conversation_id, *found))
         self.backend.run(lambda: engine.conversation_collection(conversation_id),
                          lambda collection: self.conversation_collection.emit(conversation_id, collection))
         self._update_title()
 
-    def _messages_ready(self, turns: list) -> None:
+    def _messages_ready(self, conversation_id: int, turns: list, there: bool) -> None:
+        if conversation_id != self.conversation_id:  # another one opened meanwhile
+            return
+        if not there:  # deleted in another window: its questions would be saved nowhere; start anew instead
+            self.new_conversation()
+            self.load_conversations()
+            return
         self.summary_paths.clear()
         self.chat_model.set_turns(turns)
         self.select_message(self.chat_model.last_assistant_row())
@@ -122,13 +134,18 @@ class ChatController(QObject):
         self._update_title()
 
     def rename_conversation(self, conversation_id: int, title: str) -> None:
+        """Rename as a new conversation is titled: white space folded, cut to STORED_TITLE_CHARS."""
         engine = self.backend.engine
+        title = short_title(" ".join(title.split()), STORED_TITLE_CHARS)
         self.backend.edit(lambda: engine.rename_conversation(conversation_id, title), ("conversations",))
 
     def delete_conversation(self, conversation_id: int, keep_grades: bool = False) -> None:
-        """Delete a conversation; `keep_grades`: its graded answers stay in the review log (issue 39)."""
+        """Delete a conversation; `keep_grades`: its graded answers stay in the review log (issue 39). The open one
+        while its answer streams: the answer is stopped, and the conversation deleted once it has ended."""
         if conversation_id == self.conversation_id:
             if self.streaming:
+                self._deleting = (conversation_id, keep_grades)
+                self.stop()
                 return
             self.new_conversation()
         engine = self.backend.engine
@@ -250,6 +267,14 @@ class ChatController(QObject):
         if path:
             self.chat_panel.input.setFocus()
 
+    def _check_file_scope(self) -> None:
+        """The document asked in ("Ask this document") left the library (removed, its collection deleted): ask as
+        the filters say again, read on the reader thread (every question would fail: not a file of the library)."""
+        path, engine = self.file_scope.path, self.backend.engine
+        if path:
+            self.backend.run(lambda: engine.indexed_file(path)[0] is None,
+                             lambda gone: gone and self.file_scope.path == path and self.ask_in_file(None))
+
     def _status_changed(self, status: IndexStatus) -> None:
         self.stored_vectors = status.embedded_chunks
         self.chat_panel.messages.set_has_documents(status.files_indexed > 0)
@@ -321,6 +346,9 @@ class ChatController(QObject):
         if self.conversation_id is not None:
             self.backend.announce("conversations")  # Engine.ask saved the turns (on the answer worker)
         self.answer_finished.emit(message)
+        if self._deleting is not None:  # deleted while it streamed: the conversation goes now that it has stopped
+            deleting, self._deleting = self._deleting, None
+            self.delete_conversation(*deleting)
 
     def show_sent(self, row: int) -> None:
         """Open "What was sent" for the answer at `row` (read-only, copyable; not modal)."""

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
@@ -23,7 +25,9 @@ class CollectionsController(QObject):
     failed = Signal(str)  # a message for the user
     exported = Signal(object)  # ExportReport
     imported = Signal(object)  # ImportReport
-    import_check = Signal(str, object)  # archive path, model problem (a Reason) or None: ask before importing
+    # archive path, model problem (a Reason) or None, (the archive's name, a free one) when a collection here has
+    # its name, or None, whether its documents cannot go beside it (a read-only place): ask before importing
+    import_check = Signal(str, object, object, bool)
 
     def __init__(self, backend: Backend, chat: ChatController, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -42,7 +46,8 @@ class CollectionsController(QObject):
         bar.delete_requested.connect(self.delete)
         bar.export_requested.connect(self.export)
         bar.import_requested.connect(self.check_import)
-        bar.import_confirmed.connect(lambda path, reembed: self.import_archive(path, reembed))
+        bar.import_confirmed.connect(
+            lambda path, reembed, name, documents: self.import_archive(path, reembed, documents, name=name))
         self.failed.connect(bar.show_failure)
         self.import_check.connect(bar.confirm_import)
         self.exported.connect(bar.show_exported)
@@ -111,6 +116,7 @@ class CollectionsController(QObject):
         engine = self.backend.engine
         if self.current == collection:
             self.select(None)
+        self.backend.indexer.cancel_collection(collection)  # a folder being indexed into it: stopped, not finished
         self.backend.write(lambda: engine.delete_collection(collection), ("collections", "files"),
                            errback=self.failed.emit)
 
@@ -121,14 +127,25 @@ class CollectionsController(QObject):
                          self.exported.emit, self.failed.emit)
 
     def check_import(self, path: str) -> None:
-        """Validate the archive and find whether its model differs (import_check says; nothing is written)."""
+        """Validate the archive, find whether its model differs and whether its name is taken here (import_check
+        says; nothing is written)."""
         engine = self.backend.engine
-        self.backend.run(lambda: engine.archive_model_problem(engine.read_archive(path)),
-                         lambda problem: self.import_check.emit(path, problem), self.failed.emit)
 
-    def import_archive(self, path: str, reembed: bool, documents_dir: str | None = None) -> None:
+        def check() -> tuple:
+            content = engine.read_archive(path)
+            free = engine.free_import_name(content.name)
+            unwritable = bool(content.documents) and not os.access(Path(path).parent, os.W_OK)  # a USB stick, a disc
+            return engine.archive_model_problem(content), (content.name, free) if free != content.name else None, \
+                unwritable
+
+        self.backend.run(check, lambda found: self.import_check.emit(path, *found), self.failed.emit)
+
+    def import_archive(self, path: str, reembed: bool, documents_dir: str | None = None,
+                       name: str | None = None) -> None:
+        """Import the archive at `path` (`name`: under that name instead of its own)."""
         engine = self.backend.engine
-        self.backend.write(lambda: engine.import_archive(path, reembed=reembed, documents_dir=documents_dir),
+        self.backend.write(lambda: engine.import_archive(path, name=name, reembed=reembed,
+                                                         documents_dir=documents_dir),
                            ("collections", "files"), self._imported, self.failed.emit)
 
     def _imported(self, report) -> None:

@@ -49,6 +49,7 @@ class GradingController(QObject):
         chat.sources_model.modelReset.connect(self._sources_shown)
         self.model.dataChanged.connect(lambda *_: self._sources_shown())
         chat.messages_loaded.connect(self._load_grades)
+        backend.library_changed.connect(lambda change: change.touches("grades") and self._load_grades())
 
     # ---- grades and marks ----
 
@@ -59,8 +60,8 @@ class GradingController(QObject):
         before = message.grade
         self.model.update(row, grade=grade)
         engine, answer_id = self.backend.engine, message.answer_id
-        self.backend.run(lambda: engine.review.set_grade(answer_id, grade), None,
-                         lambda reason: self._failed(message, reason, grade=before))
+        self.backend.edit(lambda: engine.review.set_grade(answer_id, grade), ("grades",), None,
+                          lambda reason: self._failed(message, reason, grade=before))
 
     def mark(self, number: int) -> None:
         """The sources panel marked passage [number] of the selected answer right (0: none of them)."""
@@ -72,8 +73,8 @@ class GradingController(QObject):
         self.model.update(row, passage=number)
         engine, answer_id = self.backend.engine, message.answer_id
         chunk_id = dict(message.sources)[number].chunk_id if number else None  # None: "none of them"
-        self.backend.run(lambda: engine.review.mark_passage(answer_id, chunk_id, True), None,
-                         lambda reason: self._failed(message, reason, passage=before))
+        self.backend.edit(lambda: engine.review.mark_passage(answer_id, chunk_id, True), ("grades",), None,
+                          lambda reason: self._failed(message, reason, passage=before))
 
     def mark_wrong(self, number: int) -> None:
         """The sources panel marked passage [number] of the selected answer wrong: with feedback on, it is not given
@@ -84,9 +85,9 @@ class GradingController(QObject):
             return
         engine, answer_id, chunk_id = self.backend.engine, message.answer_id, hit.chunk_id
         status = getattr(self.window, "statusBar", None)
-        self.backend.run(lambda: engine.review.mark_passage(answer_id, chunk_id, False),
-                         lambda _: status and status().showMessage(i18n.tr("grade.wrong_marked", n=number), 10_000),
-                         lambda reason: self._failed(message, reason))
+        self.backend.edit(lambda: engine.review.mark_passage(answer_id, chunk_id, False), ("grades",),
+                          lambda _: status and status().showMessage(i18n.tr("grade.wrong_marked", n=number), 10_000),
+                          lambda reason: self._failed(message, reason))
 
     def _failed(self, message: Message, reason: str, **before) -> None:
         """Take the change back (when the answer is still shown) and say why."""
@@ -144,8 +145,10 @@ class GradingController(QObject):
             if found is None or row < 0:
                 continue
             pending = pending[pending.index(found) + 1:]
-            self.model.update(row, answer_id=found.id, grade=found.grade or "",
-                              passage=passage_number(message, found.right_chunk, found.none_right))
+            now = {"answer_id": found.id, "grade": found.grade or "",
+                   "passage": passage_number(message, found.right_chunk, found.none_right)}
+            if any(getattr(message, key) != value for key, value in now.items()):  # (a bubble drawn again costs)
+                self.model.update(row, **now)
 
     # ---- deleting a conversation ----
 

@@ -47,7 +47,7 @@ class ReviewController(QObject):
         return self.view
 
     def _library_changed(self, change) -> None:
-        if change.touches("conversations") and self.view is not None and self.view.isVisible():
+        if change.touches("conversations", "grades") and self.view is not None and self.view.isVisible():
             self.refresh()  # an answer given (or a conversation deleted) while the view is open
 
     # ---- overview and export ----
@@ -72,7 +72,7 @@ class ReviewController(QObject):
 
     def grade(self, answer_id: int, grade: str) -> None:
         engine = self.backend.engine
-        self.backend.run(lambda: engine.review.set_grade(answer_id, grade), lambda _ok: self.refresh(),
+        self.backend.edit(lambda: engine.review.set_grade(answer_id, grade), ("grades",), None,  # (then read again)
                           lambda reason: self.window().overview.show_result(
                               i18n.tr("grade.not_saved", reason=reason), False))
 

@@ -71,8 +71,9 @@ class SettingsFlow(QObject):
 
     def _forget_grades(self, dialog: SettingsDialog) -> None:
         """Remove every grade on the reader thread (grades are not part of the index)."""
-        self.backend.run(self.backend.engine.review.forget, lambda removed: dialog.feedback.show_forgotten(removed),
-                         lambda reason: dialog.feedback.show_forgotten(None, reason))
+        self.backend.edit(self.backend.engine.review.forget, ("grades",),  # the open answers' grades go too
+                          lambda removed: dialog.feedback.show_forgotten(removed),
+                          lambda reason: dialog.feedback.show_forgotten(None, reason))
 
     def _finished(self, result: int) -> None:
         dialog, self.dialog = self.dialog, None

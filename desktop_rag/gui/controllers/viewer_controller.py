@@ -87,9 +87,11 @@ class ViewerController(QObject):
         self.zoom_index = DEFAULT_ZOOM
         self.found: Found | None = None
         self._request = 0
+        self._shown = 0  # the request whose location is shown (`_request` while none is loading)
         self._reindexing = ""
         self.backend.library_changed.connect(self._library_changed)
         self.backend.stopping.connect(self.shutdown)  # before the engine closes: a locate may be reading it
+        i18n.on_change(self._retranslate)
 
     # ---- opening ----
 
@@ -135,10 +137,7 @@ class ViewerController(QObject):
         if hit is None:
             return
         view = self.window()
-        number = self.passages[self.position][0]
-        where = "" if is_paged(hit.path) else location_text(hit.path, hit.page, i18n.language())  # page nav says
-        view.set_title(" · ".join(p for p in (os.path.basename(hit.path), where, hit.heading) if p))
-        view.set_passage_nav(self.position, len(self.passages), number)
+        self._show_labels(hit)
         view.set_banner("")
         view.set_find_result("")
         view.show_message(tr("loading", name=os.path.basename(hit.path)))
@@ -156,6 +155,25 @@ class ViewerController(QObject):
         self.locator.submit(work, lambda result: self._located(request, *result),
                             lambda error: self._locate_failed(request, error))
 
+    def _show_labels(self, hit: Hit) -> None:
+        """The window's title and the passage counter, in the interface's language."""
+        where = "" if is_paged(hit.path) else location_text(hit.path, hit.page, i18n.language())  # page nav says
+        self.view.set_title(" · ".join(p for p in (os.path.basename(hit.path), where, hit.heading) if p))
+        self.view.set_passage_nav(self.position, len(self.passages), self.passages[self.position][0])
+
+    def _retranslate(self) -> None:
+        """The language changed: the passage shown says its title, counters and banner in the new one (its
+        buttons follow by themselves); a find result goes."""
+        hit, view, location = self.hit, self.view, self.location
+        if hit is None or view is None:
+            return
+        self._show_labels(hit)
+        view.set_find_result("")
+        if location is not None and self._shown == self._request:  # (while one loads, it says so when shown)
+            self._banner(location)
+            if location.kind == PAGES and self.pdf is not None and not self.pdf.closed:
+                view.set_page_nav(self.page, self.pdf.page_count)
+
     def _step_passage(self, step: int) -> None:
         if 0 <= self.position + step < len(self.passages):
             self.position += step
@@ -169,7 +187,7 @@ class ViewerController(QObject):
                 pdf.close()
             return
         self._set_pdf(pdf)
-        self.location, self.found = location, None
+        self.location, self.found, self._shown = location, None, request
         self._banner(location)
         gone = location.file_state == MISSING and not location.text  # reconcile dropped it: no stored text either
         self.view.set_file_actions(in_library=not gone, on_disk=location.file_state not in (MISSING, STORED))

@@ -38,7 +38,7 @@ class Message:
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:
     if turn.role == "assistant":
         return Message("assistant", turn.content, tuple(enumerate(turn.sources, 1)), question, prompt=turn.prompt)
-    return Message("user", turn.content)
+    return Message("user", turn.content, translations=turn.translations)
 
 
 class ChatModel(QAbstractListModel):
@@ -54,7 +54,7 @@ class ChatModel(QAbstractListModel):
         question = ""
         for turn in turns:
             self._messages.append(message_from_turn(turn, question))
-            question = turn.content if turn.role == "user" else question
+            question = (turn.query or turn.content) if turn.role == "user" else question  # (what was searched)
         self.endResetModel()
 
     def clear(self) -> None:

@@ -54,8 +54,9 @@ class AppSettings(QObject):
 
     def update(self, new: Settings) -> None:
         """Save `new` off the GUI thread; on success every reader sees it through `changed`."""
-        paths = self.paths
-        worker = self._saver.submit(lambda: save_settings(paths, new), lambda _r: self._saved(new), self._not_saved)
+        paths, previous = self.paths, self._current  # (only what changed is written: another window's changes stay)
+        worker = self._saver.submit(lambda: save_settings(paths, new, previous), lambda _r: self._saved(new),
+                                    self._not_saved)
         if worker is not None:  # None once closed: nothing is saved or announced after the window closed
             self._pending += 1
 

@@ -25,13 +25,14 @@ STATUS_EVERY_MS = 1000
 WARM_UP_GRACE_MS = 300  # at close, how long to wait for a model load before leaving it behind
 
 
-CHANGE_KINDS = frozenset({"files", "collections", "conversations", "model"})
+CHANGE_KINDS = frozenset({"files", "collections", "conversations", "model", "grades"})
 
 
 @dataclass(frozen=True)
 class LibraryChange:
     """What a committed write changed: some of CHANGE_KINDS ("files": sources, files, chunks or vectors;
-    "collections"; "conversations"; "model": the embedding model the library moves to)."""
+    "collections"; "conversations"; "model": the embedding model the library moves to; "grades": a grade or a marked
+    passage given, or every one forgotten)."""
 
     kinds: frozenset[str]
 
@@ -42,6 +43,12 @@ class LibraryChange:
 def _listing(engine: Engine, collection: int | None = None) -> tuple:
     """(source, files) pairs (of one collection, or all), read on the reader thread."""
     return tuple((s, tuple(engine.files(s.id))) for s in engine.sources(collection))
+
+
+def _watched(engine: Engine) -> tuple[tuple[str, str], ...]:
+    """(path, kind) of every source the watcher watches: all collections' (whichever one is shown), never a
+    not-linked one."""
+    return tuple((s.path, s.kind) for s in engine.sources() if not s.detached)
 
 
 def _chunking(settings: Settings) -> dict:
@@ -213,7 +220,7 @@ class Backend(QObject):
     def refresh_library(self) -> None:
         engine = self.engine
         collection = self.collection
-        self.run(lambda: _listing(engine, collection), self._library_ready)
+        self.run(lambda: (_listing(engine, collection), _watched(engine)), self._library_ready)
 
     def refresh_status(self) -> None:
         """Read the status on the reader thread; asked again while a read is in flight, one more read follows
@@ -231,8 +238,9 @@ class Backend(QObject):
         if self._status_again:
             self.refresh_status()
 
-    def _library_ready(self, listing: tuple) -> None:
-        self.watcher.set_sources((s.path, s.kind) for s, _ in listing if not s.detached)  # never a not-linked one
+    def _library_ready(self, read: tuple) -> None:
+        listing, watched = read
+        self.watcher.set_sources(watched)
         self.library_loaded.emit(listing)
 
     def _status_ready(self, status: IndexStatus) -> None:

@@ -64,6 +64,7 @@ class IndexWorker(QObject):
         self._queue: deque[IndexRequest] = deque()
         self._lock = threading.Lock()
         self._cancel = threading.Event()
+        self._running: IndexRequest | None = None  # the request being run (under the lock)
         self._closing = False
         self.warming = False  # loading the model: cannot be interrupted, writes nothing
         self._wake.connect(self._drain)
@@ -98,6 +99,15 @@ class IndexWorker(QObject):
                 self._queue = deque(r for r in self._queue if r.kind not in dropped)
         self._cancel.set()
 
+    def cancel_collection(self, collection: int) -> None:
+        """The collection is being deleted: stop the run that adds to it and forget the queued ones (their files
+        would be read and embedded, then deleted with it); the deletion, queued after, runs next."""
+        with self._lock:
+            self._queue = deque(r for r in self._queue if not (r.kind == "index" and r.collection == collection))
+            running = self._running
+            if running is not None and running.kind == "index" and running.collection == collection:
+                self._cancel.set()
+
     def pending(self) -> int:
         with self._lock:
             return len(self._queue)
@@ -114,9 +124,14 @@ class IndexWorker(QObject):
                 self.warming = request.kind == "warm_up"  # set under the lock: shutdown reads it after a drop
                 self._cancel = threading.Event()
                 cancel = self._cancel
+                self._running = request
             if self._closing and request.kind != "close":
                 continue
-            self._run(request, cancel)
+            try:
+                self._run(request, cancel)
+            finally:
+                with self._lock:
+                    self._running = None
 
     def _run(self, request: IndexRequest, cancel: threading.Event) -> None:
         try:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -37,7 +40,8 @@ class CollectionBar(QWidget):
     delete_requested = Signal(int)
     export_requested = Signal(int, str, bool)  # collection id, archive path, with documents
     import_requested = Signal(str)  # archive path: to be checked first (`confirm_import` asks about a problem)
-    import_confirmed = Signal(str, bool)  # archive path, re-embed
+    # archive path, re-embed, the name to import it as (None: its own), its documents' folder (None: beside it)
+    import_confirmed = Signal(str, bool, object, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -95,7 +99,7 @@ class CollectionBar(QWidget):
 
     def create(self) -> None:
         name, ok = QInputDialog.getText(self, text("new"), text("name"))
-        if ok and name.strip():
+        if ok:  # (an empty name too: the engine says one is needed)
             self.create_requested.emit(name)
 
     def rename(self) -> None:
@@ -103,7 +107,7 @@ class CollectionBar(QWidget):
         if chosen is None:
             return
         name, ok = QInputDialog.getText(self, text("rename"), text("name"), text=chosen.name)
-        if ok and name.strip():
+        if ok:
             self.rename_requested.emit(chosen.id, name)
 
     def delete(self) -> None:
@@ -116,7 +120,8 @@ class CollectionBar(QWidget):
         chosen = self._selected()
         if chosen is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{chosen.name}.zip", text("archive"))
+        suggested = re.sub(r'[<>:"/\\|?*]', "_", chosen.name)  # one file name, on any system: "2024/25" is no folder
+        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{suggested}.zip", text("archive"))
         if path:
             self.export_requested.emit(chosen.id, path, with_documents)
 
@@ -125,19 +130,42 @@ class CollectionBar(QWidget):
         if path:
             self.import_requested.emit(path)  # validated first; a model change is asked about
 
-    def confirm_import(self, path: str, problem: object) -> None:
-        """A checked archive: import it, after asking when its model differs (`problem`)."""
+    def confirm_import(self, path: str, problem: object, taken: tuple[str, str] | None = None,
+                       unwritable: bool = False) -> None:
+        """A checked archive: import it, after asking for another name when a collection here has its name
+        (`taken`: that name and a free one, offered), for a folder for its documents when they cannot go beside it
+        (`unwritable`) and whether to embed again when its model differs (`problem`)."""
+        name = documents = None
+        if taken is not None:
+            name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=taken[0]), text=taken[1])
+            if not ok or not name.strip():
+                return
+        if unwritable:
+            folder = QFileDialog.getExistingDirectory(self, text("documents_folder"))
+            if not folder:
+                return
+            documents = str(Path(folder) / f"{Path(path).stem} documents")
         if problem is None or ask_plain(self, text("import"), text("reembed", problem=i18n.error(problem))):
-            self.import_confirmed.emit(path, problem is not None)
+            self.import_confirmed.emit(path, problem is not None, name, documents)
 
     def show_failure(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
 
     def show_exported(self, report) -> None:
-        self._info(text("exported", name=report.collection, path=report.path))
+        """Where it went; a warning naming the documents left out of an export with documents (at most 20)."""
+        message, missing = text("exported", name=report.collection, path=report.path), report.missing_documents
+        if not missing:
+            self._info(message)
+            return
+        paths = "\n".join(missing[:20]) + ("\n…" if len(missing) > 20 else "")
+        show_plain(self, QMessageBox.Icon.Warning, text("failed"),
+                   f"{message}\n\n{text('export_missing', count=len(missing), paths=paths)}")
 
     def show_imported(self, report) -> None:
-        self._info(text("imported", name=report.collection, chunks=report.chunks))
+        """What was imported, and where its documents went (a folder beside the archive the person did not choose)."""
+        message = text("imported", name=report.collection, chunks=report.chunks)
+        where = f"\n{text('imported_documents', path=report.documents_dir)}" if report.documents_dir else ""
+        self._info(message + where)
 
     def _info(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Information, text("failed"), message)

@@ -57,23 +57,30 @@ class SentDialog(QDialog):
     def __init__(self, prompt: SentPrompt, cached: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.setWindowTitle(i18n.tr("sent.title"))
+        self.prompt, self.cached = prompt, cached
         self.resize(760, 640)
         layout = QVBoxLayout(self)
-        self.summary = plain_label(self, sent_summary(prompt, cached))  # a model name: literal text
+        self.summary = plain_label(self)  # a model name: literal text
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.setPlainText(sent_text(prompt))
         layout.addWidget(self.text, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        self.copy_button = QPushButton(i18n.tr("chat.copy"), self)
+        self.copy_button = QPushButton(self)
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.copy_button.clicked.connect(self.copy)
         buttons.rejected.connect(self.close)
         layout.addWidget(buttons)
+        self._retranslate()
+        i18n.on_change(self._retranslate)  # (open beside the window while the language changes)
+
+    def _retranslate(self) -> None:
+        self.setWindowTitle(i18n.tr("sent.title"))
+        self.summary.setText(sent_summary(self.prompt, self.cached))
+        self.text.setPlainText(sent_text(self.prompt))
+        self.copy_button.setText(i18n.tr("chat.copy"))
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text.toPlainText())

@@ -99,6 +99,7 @@ _ADDED_COLUMNS = (
     ("sources", "detached", "INTEGER NOT NULL DEFAULT 0"),
     ("conversations", "collection_id", "INTEGER"),
     ("messages", "sent_json", "TEXT"),  # what an answer sent, kept with it (issue 40); older messages have none
+    # (a question's row: the translations it was also searched as, store/conversations.py)
     # schema 3: an e-mail's attachments are files of their own, rows that go with their message's row
     ("files", "parent_id", "INTEGER REFERENCES files(id) ON DELETE CASCADE"),
     # schema 4: `error` as codes and values (reasons.Reason.to_json; '' when the English text is all there is)

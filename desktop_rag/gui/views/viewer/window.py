@@ -156,7 +156,8 @@ class ViewerWindow(QWidget):
         return bar
 
     def _retranslate(self) -> None:
-        """Static texts in the app's current language (dynamic ones are set again when a passage opens)."""
+        """Static texts in the app's current language (the controller sets the passage's own again: its title,
+        counters and banner)."""
         for widget, key in ((self.prev_button, "prev_passage"), (self.next_button, "next_passage"),
                             (self.open_button, "open_default"), (self.reindex_button, "reindex"),
                             (self.find_prev_button, "find_prev"), (self.find_next_button, "find_next")):
