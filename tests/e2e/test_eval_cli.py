@@ -168,7 +168,7 @@ def test_the_users_marked_passages_are_measured_and_stale_ones_reported(tmp_path
 
 def test_ask_json_is_unchanged_though_the_answer_is_logged(samples):
     answer = last_json(cli(samples, "ask", "How long should green tea steep?", "--json"))
-    assert list(answer) == ["question", "answer", "mode", "cached", "sources"]
+    assert list(answer) == ["question", "answer", "mode", "cached", "notice", "sources"]  # no field of the log
     assert list(answer["sources"][0]) == ["rank", "chunk_id", "score", "path", "page", "heading", "text", "ocr"]
     engine = Engine(resolve_paths(samples), Settings(embedding_model=MODEL))
     assert engine.review.stats().answers >= 1
