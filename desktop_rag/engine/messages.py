@@ -28,7 +28,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "count.passages": {"en": "{n:passage|passages}", "zh": "{n} 个段落"},
     "count.vectors": {"en": "{n:vector|vectors}", "zh": "{n} 个向量"},
     "count.documents": {"en": "{n:document|documents}", "zh": "{n} 个文档"},
-    "count.collections": {"en": "{n:collection|collections}", "zh": "{n} 个合集"},
+    "count.collections": {"en": "{n:collection|collections}", "zh": "{n} 个知识库"},
     "count.attachments": {"en": "{n:e-mail attachment|e-mail attachments}", "zh": "{n} 个邮件附件"},
     "count.sections": {"en": "{n:section|sections}", "zh": "{n} 个部分"},
     "count.questions": {"en": "{n:question|questions}", "zh": "{n} 个问题"},

@@ -22,7 +22,7 @@ def _run(home: Path, **locale: str) -> subprocess.CompletedProcess:
 
 def test_an_error_is_written_in_chinese_under_a_chinese_locale(tmp_path: Path) -> None:
     out = _run(tmp_path / "home", LANG="zh_CN.UTF-8")
-    assert out.returncode == 1 and out.stderr.startswith("错误：没有名为“nosuch”的合集")
+    assert out.returncode == 1 and out.stderr.startswith("错误：没有名为“nosuch”的知识库")
     assert english_sentence(out.stderr) is None, out.stderr
     english = _run(tmp_path / "home", LANG="zh_CN.UTF-8", LC_ALL="C.UTF-8")  # LC_ALL wins, as for any program
     assert english.stderr.startswith("error: There is no collection called “nosuch”")
@@ -31,8 +31,8 @@ def test_an_error_is_written_in_chinese_under_a_chinese_locale(tmp_path: Path) -
 @pytest.mark.parametrize("args, chinese", [
     (("collections", "delete", "Default"), "错误：未删除（加上 --yes"),  # not confirmed (stdin is not a terminal)
     (("collections", "create"), "错误：用法：`desktop-rag collections create NAME`"),
-    (("export", "out.zip"), "错误：请用 --collection 名称 指明要导出哪个合集（现有："),  # two collections
-    (("remove", "/nowhere/notes", "--collection", "Default"), "错误：/nowhere/notes 不是合集“Default”中的来源"),
+    (("export", "out.zip"), "错误：请用 --collection 名称 指明要导出哪个知识库（现有："),  # two collections
+    (("remove", "/nowhere/notes", "--collection", "Default"), "错误：/nowhere/notes 不是知识库“Default”中的来源"),
     (("remove", "/nowhere/notes"), "错误：/nowhere/notes 不是此资料库中的来源"),
     (("download-model", "nosuchmodel"), "错误：未知的模型 'nosuchmodel'："),
 ])

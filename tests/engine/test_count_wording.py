@@ -12,7 +12,7 @@ from desktop_rag.engine.messages import TEXTS, message
     ("sources", "1 source", "3 sources", "3 个来源"),
     ("files", "1 file", "3 files", "3 个文件"),
     ("chunks", "1 chunk", "3 chunks", "3 个片段"),
-    ("collections", "1 collection", "3 collections", "3 个合集"),
+    ("collections", "1 collection", "3 collections", "3 个知识库"),
     ("new_chunks", "1 new chunk", "3 new chunks", "3 个新片段"),
     ("attachments", "1 e-mail attachment", "3 e-mail attachments", "3 个邮件附件"),
 ])

@@ -56,7 +56,7 @@ def test_an_engine_error_from_a_worker(qtbot) -> None:
     worker = pool.start(fail)
     with qtbot.waitSignal(worker.errored, timeout=5_000) as blocker:
         pass
-    assert blocker.args[0] == "名为“Work”的合集已存在。"
+    assert blocker.args[0] == "名为“Work”的知识库已存在。"
     pool.shutdown()
 
 
@@ -134,7 +134,7 @@ def test_the_crash_dialog(qtbot, tmp_path, error: Exception) -> None:
         shown = box.windowTitle() + box.text() + box.informativeText()
         assert "意外错误" in box.windowTitle() and english_sentence(shown) is None, shown
         if isinstance(error, DesktopRagError):
-            assert "该合集已不存在。" in box.text()
+            assert "该知识库已不存在。" in box.text()
         else:  # named by its type; its English words stay in the details (the traceback)
             assert "程序内部错误（ValueError）" in box.text() and str(error) in box.detailedText()
         box.button(QMessageBox.StandardButton.Ok).click()

@@ -198,7 +198,7 @@ def test_test_connection_says_ready_missing_grants_or_wrong_password(make_window
     reader = pg_server.url(database, user="gui_reader", password="")
     missing = _test_connection(qtbot, dialog, reader, "gui-reader-password-7")
     assert library.test_result.styleSheet() == "color: #c62828;"
-    assert ({"en": "Role “gui_reader” has no collection yet", "zh": "角色“gui_reader”还没有任何合集"}[language]
+    assert ({"en": "Role “gui_reader” has no collection yet", "zh": "角色“gui_reader”还没有任何知识库"}[language]
             in missing), missing
     assert ({"en": "Library: there is one, but this role may not read it", "zh": "资料库：已存在，但当前角色"}[language]
             in missing), missing

@@ -14,7 +14,7 @@ TEXTS: dict[str, dict[str, str]] = {
                            "zh": "此文件的段落无法存入资料库（{error}）；其他文件已正常索引"},
     "error.file_not_granted": {"en": "This file is already in the library, in a collection your role may not see "
                                      "(ask the library's administrator); the other files were indexed",
-                               "zh": "此文件已在资料库中，属于你的角色无权查看的合集（请询问资料库管理员）；其他文件已正常索引"},
+                               "zh": "此文件已在资料库中，属于你的角色无权查看的知识库（请询问资料库管理员）；其他文件已正常索引"},
     "error.embedding_failed": {"en": "The embedding model could not take this file's passages ({error}); the other "
                                      "files were indexed",
                                "zh": "嵌入模型无法处理此文件的段落（{error}）；其他文件已正常索引"},

@@ -10,23 +10,23 @@ TEXTS: dict[str, dict[str, str]] = {
                            "zh": "另一个 Desktop RAG 窗口或进程正在更新资料库（正在索引，或正在移除某个来源）。请等它完成后再试。"},
     "error.unknown_collection": {"en": "There is no collection called “{name}”. The collections are: {names} "
                                        "(`desktop-rag collections create NAME` makes a new one).",
-                                 "zh": "没有名为“{name}”的合集。现有的合集是：{names}（`desktop-rag collections create 名称` "
+                                 "zh": "没有名为“{name}”的知识库。现有的知识库是：{names}（`desktop-rag collections create 名称` "
                                        "可新建一个）。"},
-    "error.collection_no_name": {"en": "A collection needs a name.", "zh": "合集需要一个名称。"},
+    "error.collection_no_name": {"en": "A collection needs a name.", "zh": "知识库需要一个名称。"},
     # the command line's own: {usage} the command's form; {names} the collections, quoted
     "error.cli_usage": {"en": "usage: desktop-rag {usage}", "zh": "用法：`desktop-rag {usage}`"},
     "error.cli_not_deleted": {"en": "Not deleted (add --yes to delete without asking).",
                               "zh": "未删除（加上 --yes 可不经询问直接删除）。"},
     "error.cli_export_which": {"en": "Say which collection to export with --collection NAME (there are: {names}).",
-                               "zh": "请用 --collection 名称 指明要导出哪个合集（现有：{names}）。"},
+                               "zh": "请用 --collection 名称 指明要导出哪个知识库（现有：{names}）。"},
     "error.not_a_source_in": {"en": "{path} is not a source in the collection “{collection}” (see `desktop-rag status`).",
-                              "zh": "{path} 不是合集“{collection}”中的来源（见 `desktop-rag status`）。"},
+                              "zh": "{path} 不是知识库“{collection}”中的来源（见 `desktop-rag status`）。"},
     "error.collection_name_long": {"en": "A collection name can have at most {n} characters.",
-                                   "zh": "合集名称最多只能有 {n} 个字符。"},
+                                   "zh": "知识库名称最多只能有 {n} 个字符。"},
     "error.collection_name_controls": {"en": "A collection name cannot contain control or invisible characters.",
-                                       "zh": "合集名称不能包含控制字符或不可见字符。"},
-    "error.collection_exists": {"en": "A collection called “{name}” already exists.", "zh": "名为“{name}”的合集已存在。"},
-    "error.collection_gone": {"en": "That collection no longer exists.", "zh": "该合集已不存在。"},
+                                       "zh": "知识库名称不能包含控制字符或不可见字符。"},
+    "error.collection_exists": {"en": "A collection called “{name}” already exists.", "zh": "名为“{name}”的知识库已存在。"},
+    "error.collection_gone": {"en": "That collection no longer exists.", "zh": "该知识库已不存在。"},
     "error.unknown_type": {"en": "Unknown file type “{kind}”: choose one of {types}.",
                            "zh": "未知的文件类型“{kind}”：请从 {types} 中选择。"},
     "error.too_many_folders": {"en": "A search can be limited to at most {n} folders.", "zh": "一次搜索最多只能限定 {n} 个文件夹。"},
@@ -71,7 +71,7 @@ TEXTS: dict[str, dict[str, str]] = {
               "请使用可写的文件夹（--data-dir），或把此文件夹复制到可写的位置。"},
     # collection archives (archive/)
     "error.not_archive": {"en": "{name} is not a Desktop RAG collection archive: {why}. Nothing was changed.",
-                          "zh": "{name} 不是 Desktop RAG 合集归档：{why}。没有做任何更改。"},
+                          "zh": "{name} 不是 Desktop RAG 知识库归档：{why}。没有做任何更改。"},
     "error.archive_damaged": {"en": "{name} is damaged or incomplete: {why}. Nothing was changed; export it again.",
                               "zh": "{name} 已损坏或不完整：{why}。没有做任何更改；请重新导出。"},
     "error.changed_during_export": {"en": "{path} changed while it was being exported; export again.",
@@ -84,7 +84,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "zh": "{path} 不是普通文件（设备、管道或套接字）：请给出要写入的归档文件名。没有写入任何内容。"},
     "error.export_target_exists": {"en": "{path} already exists and is not a collection archive: name another file (an "
                                          "archive made by export is replaced). Nothing was written.",
-                                   "zh": "{path} 已存在，且不是合集归档：请换一个文件名（由导出生成的归档会被替换）。没有写入任何内容。"},
+                                   "zh": "{path} 已存在，且不是知识库归档：请换一个文件名（由导出生成的归档会被替换）。没有写入任何内容。"},
     "error.export_not_writable": {"en": "The archive cannot be written in {folder} ({detail}). Nothing was written.",
                                   "zh": "无法在 {folder} 中写入归档（{detail}）。没有写入任何内容。"},
     "error.no_such_file": {"en": "No such file: {path}", "zh": "没有这个文件：{path}"},
@@ -120,7 +120,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "phrase.archive.inflates": {"en": "{name} inflates more than {ratio} times (a zip bomb, or not made by `desktop-rag export`)",
                                 "zh": "{name} 解压后膨胀超过 {ratio} 倍（是 zip 炸弹，或不是由 `desktop-rag export` 生成的）"},
     "phrase.archive.bad_manifest": {"en": "its manifest is not a Desktop RAG collection manifest",
-                                    "zh": "它的清单不是 Desktop RAG 合集清单"},
+                                    "zh": "它的清单不是 Desktop RAG 知识库清单"},
     "phrase.archive.manifest_key": {"en": "its manifest has no valid {key}", "zh": "它的清单中没有有效的 {key}"},
     "phrase.archive.no_counts": {"en": "its manifest's counts are missing", "zh": "它的清单缺少计数"},
     "phrase.archive.no_model": {"en": "its manifest does not say which model made its vectors",
@@ -132,18 +132,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "phrase.archive.json": {"en": "{name} is not valid JSON", "zh": "{name} 不是有效的 JSON"},
     "error.import_name_taken": {"en": "A collection called “{name}” already exists here; import it under another name "
                                       "(`desktop-rag import FILE --name NEW`) or delete that one first.",
-                                "zh": "这里已有名为“{name}”的合集；请用其他名称导入（`desktop-rag import 文件 --name 新名称`），"
-                                      "或先删除那个合集。"},
+                                "zh": "这里已有名为“{name}”的知识库；请用其他名称导入（`desktop-rag import 文件 --name 新名称`），"
+                                      "或先删除那个知识库。"},
     "error.import_source_exists": {"en": "The archive's source {path} is already a source in this library (collection "
                                          "“{collection}”): a file or folder can be in one collection only.{advice} "
                                          "Nothing was changed.",
-                                   "zh": "归档中的来源 {path} 已是此资料库的来源（合集“{collection}”）：一个文件或文件夹只能属于"
-                                         "一个合集。{advice}没有做任何更改。"},
+                                   "zh": "归档中的来源 {path} 已是此资料库的来源（知识库“{collection}”）：一个文件或文件夹只能属于"
+                                         "一个知识库。{advice}没有做任何更改。"},
     "error.import_source_overlaps": {"en": "The archive's source {path} overlaps {other}, which is a source in this "
                                            "library (collection “{collection}”): a file or folder can be in one "
                                            "collection only.{advice} Nothing was changed.",
-                                     "zh": "归档中的来源 {path} 与此资料库的来源 {other}（合集“{collection}”）重叠：一个文件或"
-                                           "文件夹只能属于一个合集。{advice}没有做任何更改。"},
+                                     "zh": "归档中的来源 {path} 与此资料库的来源 {other}（知识库“{collection}”）重叠：一个文件或"
+                                           "文件夹只能属于一个知识库。{advice}没有做任何更改。"},
     "error.documents_dir_not_writable": {  # {detail}: the system's reason
         "en": "The archive's documents cannot be written in {folder} ({detail}): choose a folder for them "
               "(`--documents-dir`). Nothing was changed.",
@@ -153,7 +153,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "phrase.empty": {"en": "", "zh": ""},
     "error.import_file_exists": {"en": "{path} is already in this library: a file can be in one collection only. "
                                        "Nothing was changed.",
-                                 "zh": "{path} 已在此资料库中：一个文件只能属于一个合集。没有做任何更改。"},
+                                 "zh": "{path} 已在此资料库中：一个文件只能属于一个知识库。没有做任何更改。"},
     "error.import_no_space": {"en": "Not enough free disk space for {what}: about {needed} needed on {where}, {free} "
                                     "free. Nothing was changed.",
                               "zh": "磁盘空间不足，无法存放{what}：{where} 上大约需要 {needed}，只有 {free} 可用。没有做任何更改。"},
@@ -181,7 +181,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                 "zh": "请选择一个文档（{types}）来关联 {path}：{chosen} 不是。"},
     "error.link_overlaps": {"en": "{target} overlaps {other}, which is a source in the collection “{collection}”: "
                                   "choose another folder.",
-                            "zh": "{target} 与合集“{collection}”中的来源 {other} 重叠：请选择另一个文件夹。"},
+                            "zh": "{target} 与知识库“{collection}”中的来源 {other} 重叠：请选择另一个文件夹。"},
     "error.link_collision": {"en": "Two files of {path} would have the same path in {target}. Nothing was changed.",
                              "zh": "{path} 中有两个文件在 {target} 中会有相同的路径。没有做任何更改。"},
     "error.not_in_library": {"en": "“{path}” is not a file of the library (see `desktop-rag status`).",
@@ -221,7 +221,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.source_not_granted": {
         "en": "{path} is already in this library, in a collection your role may not see: ask the library's "
               "administrator about it, or add another file or folder.",
-        "zh": "{path} 已在此资料库中，属于你的角色无权查看的合集：请询问资料库管理员，或添加其他文件或文件夹。",
+        "zh": "{path} 已在此资料库中，属于你的角色无权查看的知识库：请询问资料库管理员，或添加其他文件或文件夹。",
     },
     "error.not_a_source": {
         "en": "{path} is not a source in this library (see `desktop-rag status`).",
@@ -240,7 +240,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "error.reindex_shared": {
         "en": "Only the library's administrator can re-index a shared library (every collection at once).",
-        "zh": "只有资料库管理员才能重新索引共享资料库（一次重建所有合集）。",
+        "zh": "只有资料库管理员才能重新索引共享资料库（一次重建所有知识库）。",
     },
     "error.archive_model": {  # {model}: the archive's embedding model, {library_model}: this library's
         "en": "The vectors in this archive were made with the embedding model “{model}”, but this library uses "

@@ -47,15 +47,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.server_no_grant": {  # detail: the server's reason
         "en": "Role “{user}” may not do this in the library on {server} ({detail}). Ask the library's administrator to "
               "grant you a collection: desktop-rag collections grant NAME {user}.",
-        "zh": "角色“{user}”无权在服务器 {server} 上的资料库中执行此操作（{detail}）。请让资料库管理员授予你一个合集："
+        "zh": "角色“{user}”无权在服务器 {server} 上的资料库中执行此操作（{detail}）。请让资料库管理员授予你一个知识库："
               "`desktop-rag collections grant 名称 {user}`。"},
     "error.server_access_revoked": {
         "en": "The library's administrator has taken back the access of role “{user}” to the library on {server} (no "
               "collection is granted to it any more). What was saved before is kept; the change in progress was not "
               "saved. To go on, ask the administrator to grant you a collection again: desktop-rag collections grant "
               "NAME {user}.",
-        "zh": "资料库管理员已收回角色“{user}”对服务器 {server} 上资料库的访问权限（它已没有任何被授予的合集）。之前保存的内容都在；"
-              "正在进行的更改没有保存。如需继续使用，请让管理员重新授予你一个合集：`desktop-rag collections grant 名称 {user}`。"},
+        "zh": "资料库管理员已收回角色“{user}”对服务器 {server} 上资料库的访问权限（它已没有任何被授予的知识库）。之前保存的内容都在；"
+              "正在进行的更改没有保存。如需继续使用，请让管理员重新授予你一个知识库：`desktop-rag collections grant 名称 {user}`。"},
     "error.server_setting_administrators": {  # setting: its key in meta
         "en": "The library's setting “{setting}” on {server} is its administrator's to change: role “{user}” may not "
               "change or remove it. Use the library's settings, or ask its administrator to change them.",
@@ -108,7 +108,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.server_not_administrator": {
         "en": "Only the library's administrator (the role that owns it on the server) can grant, take back, create, "
               "rename or delete collections.",
-        "zh": "只有资料库管理员（在服务器上拥有它的角色）才能授予、收回、新建、重命名或删除合集。"},
+        "zh": "只有资料库管理员（在服务器上拥有它的角色）才能授予、收回、新建、重命名或删除知识库。"},
     "error.server_no_role": {
         "en": "The server has no role “{role}”. Create it first with PostgreSQL's tools (CREATE ROLE {role} LOGIN "
               "PASSWORD '...').",
@@ -116,11 +116,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.server_role_administers": {
         "en": "Role “{role}” administers this library (it owns it, or is a member of the role that does): it sees "
               "every collection, so there is nothing to grant it.",
-        "zh": "角色“{role}”管理此资料库（拥有它，或是其所有者角色的成员）：它能看到所有合集，无需授予。"},
+        "zh": "角色“{role}”管理此资料库（拥有它，或是其所有者角色的成员）：它能看到所有知识库，无需授予。"},
     "error.not_a_server_library": {
         "en": "This library is on this computer: collections are granted to people only in a library on a PostgreSQL "
               "server (--library postgresql://...).",
-        "zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（`--library postgresql://...`）才能把合集授予他人。"},
+        "zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（`--library postgresql://...`）才能把知识库授予他人。"},
     "error.local_server_folder": {  # detail: the system's reason ("File exists", "Read-only file system")
         "en": "The server's folder {folder} cannot be made ({detail}): name a folder (new or the server's own).",
         "zh": "无法创建服务器文件夹 {folder}（{detail}）：请指定一个文件夹（新的，或服务器自己的）。"},
@@ -152,24 +152,24 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "资料库版本 {version} 较旧：需要管理员打开一次完成升级。"},
     "server_check.library_hidden": {
         "en": "Library: there is one, but this role may not read it until it is granted a collection.",
-        "zh": "资料库：已存在，但当前角色在被授予合集之前无权读取它。"},
+        "zh": "资料库：已存在，但当前角色在被授予知识库之前无权读取它。"},
     "server_check.library_newer": {
         "en": "Library version {version} is newer than this app: update Desktop RAG.",
         "zh": "资料库版本 {version} 比本应用新：请更新 Desktop RAG。"},
     "server_check.role_administrator": {"en": "Role “{role}” administers the library: it sees every collection.",
-                                        "zh": "角色“{role}”是资料库管理员：可以看到所有合集。"},
+                                        "zh": "角色“{role}”是资料库管理员：可以看到所有知识库。"},
     "server_check.role_collections": {"en": "Role “{role}” may see {n} collection(s): {names}.",
-                                      "zh": "角色“{role}”可以查看 {n} 个合集：{names}。"},
+                                      "zh": "角色“{role}”可以查看 {n} 个知识库：{names}。"},
     "server_check.role_nothing": {
         "en": "Role “{role}” has no collection yet: ask the administrator (desktop-rag collections grant NAME {role}).",
-        "zh": "角色“{role}”还没有任何合集：请联系管理员（`desktop-rag collections grant 名称 {role}`）。"},
+        "zh": "角色“{role}”还没有任何知识库：请联系管理员（`desktop-rag collections grant 名称 {role}`）。"},
     "error.library_copy_model": {
         "en": "The library there holds vectors of another embedding model ({library_model}) than this one ({model}); "
               "move it to an empty library instead.",
         "zh": "目标资料库中的向量来自另一个嵌入模型（{library_model}），与本资料库（{model}）不同；请移动到一个空资料库。"},
     "error.library_copy_clash": {
         "en": "The library there already has a collection called “{name}” with documents; nothing was copied.",
-        "zh": "目标资料库中已有名为“{name}”且含有文档的合集；没有复制任何内容。"},
+        "zh": "目标资料库中已有名为“{name}”且含有文档的知识库；没有复制任何内容。"},
     "error.library_copy_path": {
         "en": "The library there already indexes “{path}”; nothing was copied.",
         "zh": "目标资料库已经索引了“{path}”；没有复制任何内容。"},
