@@ -97,7 +97,8 @@ class SentenceTransformerEmbedder:
     def dimension(self) -> int:
         if self.model_id == BUNDLED_MODEL:
             return BUNDLED_DIMENSION
-        return int(self.model.get_sentence_embedding_dimension())
+        model = self.model  # sentence-transformers 5 renamed the method (the old name warns)
+        return int(getattr(model, "get_embedding_dimension", model.get_sentence_embedding_dimension)())
 
     @property
     def model(self):
