@@ -5,8 +5,6 @@ said the library was "not a Desktop RAG library". Now each says the folder canno
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +14,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from tests.security.test_mcp_wire import RawClient
 from tests.support.hash_cli import run_cli
-
+from tests.support.read_only import read_only_folder
 
 
 @pytest.fixture
@@ -31,23 +29,8 @@ def read_only_library(tmp_path: Path) -> Iterator[Path]:
         engine.index([docs])
     finally:
         engine.close()
-    if os.name != "posix":
-        pytest.skip("POSIX folder modes and mounts")
-    if os.geteuid() != 0:
-        home.chmod(0o500)
-        yield home
-        home.chmod(0o700)
-        return
-    mounted = tmp_path / "mounted"
-    mounted.mkdir()
-    if subprocess.run(["mount", "--bind", str(home), str(mounted)], capture_output=True).returncode != 0:
-        pytest.skip("no bind mount here")
-    try:
-        if subprocess.run(["mount", "-o", "remount,ro,bind", str(mounted)], capture_output=True).returncode != 0:
-            pytest.skip("no read-only remount here")
-        yield mounted
-    finally:
-        subprocess.run(["umount", str(mounted)], check=True)
+    with read_only_folder(home) as folder:
+        yield folder
 
 
 @pytest.mark.parametrize("args", [("status",), ("search", "green tea"), ("index",), ("collections", "create", "X")])
