@@ -559,3 +559,15 @@ def test_a_key_pasted_with_its_headers_words_is_sent_as_the_key(server, pasted):
                                 env={"OPENAI_API_KEY": pasted})
     assert config is not None and "".join(LLMClient(config).stream(MESSAGES))
     assert server.chat_requests()[-1].headers["authorization"] == f"Bearer {KEY}"
+
+
+@pytest.mark.parametrize("status", [502, 503, 504])
+def test_a_gateway_or_overloaded_server_is_said_to_be_unavailable_not_broken(server, status):
+    """A 502/503/504 (a proxy in front of the model server, an overloaded or restarting server) was said to be an
+    "internal error" of the model server; it is retried as before, then said to be unavailable for now."""
+    server.fail_next(status, times=10, message="no healthy upstream")
+    err = error_of(LLMClient(make_config(server, max_retries=1)))
+    assert err.kind == "server" and len(server.chat_requests()) == 2  # retried once
+    assert str(err).startswith(f"The model server 127.0.0.1:{server.base_url.split(':')[2].split('/')[0]} is "
+                               f"unavailable right now (HTTP {status})") and "no healthy upstream" in str(err)
+    assert "internal error" not in str(err)

@@ -112,6 +112,9 @@ def _status_error(exc: Any, config: LLMConfig) -> LLMError:
     if 400 <= status < 500:
         return _with(LLMError.coded("llm_bad_request", "bad_request", host=host, status=status, detail=detail),
                      status=status)
+    if status in (502, 503, 504):  # a gateway's or an overloaded server's answer: no error inside the model server
+        return _with(LLMError.coded("llm_unavailable", "server", host=host, status=status, detail=detail),
+                     status=status)
     return _with(LLMError.coded("llm_server", "server", host=host, status=status, detail=detail), status=status)
 
 

@@ -28,6 +28,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_server": {"en": "The model server {host} had an internal error (HTTP {status}). Try again later. Server "
                                "said: {detail}",
                          "zh": "模型服务器 {host} 发生内部错误（HTTP {status}）。请稍后再试。服务器返回：{detail}"},
+    "error.llm_unavailable": {"en": "The model server {host} is unavailable right now (HTTP {status}): it, or a proxy in "
+                                    "front of it, may be overloaded or restarting. Try again in a minute. Server said: "
+                                    "{detail}",
+                              "zh": "模型服务器 {host} 暂时不可用（HTTP {status}）：它或它前面的代理可能负载过高或正在重启。请一分钟后"
+                                    "再试。服务器返回：{detail}"},
     "error.llm_timeout": {"en": "The model server {host} did not answer within {seconds} s. Try again; a slow local "
                                 "model may need a longer timeout.",
                           "zh": "模型服务器 {host} 在 {seconds} 秒内没有响应。请重试；较慢的本地模型可能需要更长的超时时间。"},
