@@ -39,7 +39,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "DiskFullError", "PASS_THROUGH", "contain_panics", "error_text"), "errors"),
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",
                      "location_text", "reader_for", "PAGES", "TEXT", "view_of", "is_paged"), "file_types"),
-    **dict.fromkeys(("is_inside", "is_ignored_name"), "paths"),
+    **dict.fromkeys(("is_inside", "is_ignored_name", "safe_file_name"), "paths"),
     **dict.fromkeys(("skipped_summary", "environment_language", "counted", "Counted", "Localised"),
                     "messages"),
     "Reason": "reasons",

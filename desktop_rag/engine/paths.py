@@ -12,6 +12,7 @@ from pathlib import Path
 
 _TEMP_PATTERNS = ("~$*", ".~lock.*#", "*.tmp", "*.temp", "*~", "*.swp", "*.swo", "*.swx", "#*#", "*.part", "*.crdownload")
 _WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")  # C:\... or C:/... or \\server\share
+_UNSAFE_IN_NAME = re.compile(r'[\x00-\x1f\x7f<>:"|?*/\\]')  # in a file name on any system (a slash: no folder)
 
 
 def is_inside(path: str | os.PathLike, folder: str | os.PathLike) -> bool:
@@ -101,3 +102,10 @@ def attachment_path(carrier: str, part: str) -> str:
 def attachment_part(carrier: str, path: str) -> str:
     """The inverse of attachment_path: where below `carrier` the attachment at `path` sits ("2/report.pdf")."""
     return path[len(carrier):].lstrip("/\\").replace(os.sep, "/")
+
+
+def safe_file_name(name: str) -> str:
+    """`name` as one file name on any system: characters Windows refuses, control characters and slashes become
+    "_", trailing dots and spaces go ("_" when nothing is left). "2024/25 budget" -> "2024_25 budget"."""
+    cleaned = _UNSAFE_IN_NAME.sub("_", name).strip().rstrip(".")
+    return cleaned if cleaned not in ("", ".", "..") else "_"

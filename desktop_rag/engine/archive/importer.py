@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import tempfile
 import zipfile
@@ -17,12 +16,11 @@ from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.file_types import is_supported
-from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside
+from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside, safe_file_name
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.library import Store
 
-_UNSAFE_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\\]')  # and a backslash (a character of a POSIX name)
 SPACE_MARGIN = 64 << 20  # left free on a disk after an import's writes
 
 
@@ -161,7 +159,7 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
     used: set[str] = set()
     base = {}
     for s in content.sources:
-        leaf = _safe_part(_leaf(s["path"]))
+        leaf = safe_file_name(_leaf(s["path"]))
         candidate, n = leaf, 2
         while candidate.lower() in used:
             candidate, n = f"{leaf} ({n})", n + 1
@@ -209,12 +207,7 @@ def _relative_parts(path: str, root: str) -> list[str]:
     """The parts of `path` below `root` (written on any system), cleaned; the leaf alone if it is not below."""
     parts, below = path_parts(path), path_parts(root)
     parts = parts[len(below):] if parts[:len(below)] == below and len(parts) > len(below) else [_leaf(path)]
-    return [_safe_part(p) for p in parts] or ["document"]
-
-
-def _safe_part(part: str) -> str:
-    cleaned = _UNSAFE_CHARS.sub("_", part).strip().rstrip(".")
-    return cleaned if cleaned not in ("", ".", "..") else "_"
+    return [safe_file_name(p) for p in parts] or ["document"]
 
 
 def documents_folder_free(dest: Path) -> bool:

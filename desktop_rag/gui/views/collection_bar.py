@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_rag.engine import safe_file_name
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.panel import ask_plain, show_plain
 
@@ -120,8 +120,8 @@ class CollectionBar(QWidget):
         chosen = self._selected()
         if chosen is None:
             return
-        suggested = re.sub(r'[<>:"/\\|?*]', "_", chosen.name)  # one file name, on any system: "2024/25" is no folder
-        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{suggested}.zip", text("archive"))
+        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{safe_file_name(chosen.name)}.zip",
+                                              text("archive"))
         if path:
             self.export_requested.emit(chosen.id, path, with_documents)
 
