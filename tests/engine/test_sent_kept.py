@@ -63,13 +63,20 @@ def test_a_conversation_keeps_what_each_answer_sent_across_a_restart(tmp_path, s
     engine.close()
 
 
-def test_a_follow_ups_rewrite_is_listed_before_the_answer_as_the_server_received_it(tmp_path, server, docs):
+def _follow_up(tmp_path, server, docs):
+    """(engine, conversation, the follow-up's events): "And during the day?" after a question about night buses, the
+    server rewriting it to stand alone."""
     engine = _engine(tmp_path, server)
     engine.index([docs])
     conversation = engine.new_conversation("buses")
     list(engine.ask("How often do city buses run at night?", conversation))
     server.queue_reply("How often do city buses run during the day")  # the rewrite (not streamed)
-    prompt = _prompt(list(engine.ask("And during the day?", conversation)))
+    return engine, conversation, list(engine.ask("And during the day?", conversation))
+
+
+def test_a_follow_ups_rewrite_is_listed_before_the_answer_as_the_server_received_it(tmp_path, server, docs):
+    engine, conversation, events = _follow_up(tmp_path, server, docs)
+    prompt = _prompt(events)
     rewrite, answer = server.chat_requests()[-2:]
     assert not rewrite.body.get("stream") and answer.body.get("stream")
     assert [e.purpose for e in prompt.earlier] == ["rewrite"] and prompt.purpose == "answer"
@@ -153,12 +160,8 @@ def _searched(events) -> str:
 def test_a_follow_up_keeps_the_words_it_was_searched_with(tmp_path, server, docs):
     """The follow-up "And during the day?" was searched as the question made to stand alone: kept with it, so the
     reopened conversation's sources are highlighted as they were (by "And during the day?" alone before)."""
-    engine = _engine(tmp_path, server)
-    engine.index([docs])
-    conversation = engine.new_conversation("buses")
-    list(engine.ask("How often do city buses run at night?", conversation))
-    server.queue_reply("How often do city buses run during the day")  # the rewrite (not streamed)
-    searched = _searched(list(engine.ask("And during the day?", conversation)))
+    engine, conversation, events = _follow_up(tmp_path, server, docs)
+    searched = _searched(events)
     assert searched == "How often do city buses run during the day"
     engine.close()
     engine = _engine(tmp_path, server)
