@@ -1,4 +1,4 @@
-"""The list of saved conversations with New, Rename and Delete."""
+"""The list of saved conversations with New, Rename and Delete (the last two only while one is selected)."""
 
 from __future__ import annotations
 
@@ -30,17 +30,24 @@ class ConversationsPanel(QWidget):
         self.view.activated.connect(self._on_clicked)
         layout.addWidget(self.view, 1)
         row = QHBoxLayout()
+        self._on_selected: list[QPushButton] = []  # Rename and Delete: enabled while a conversation is selected
         for key, slot in (("conv.new", self.new_requested.emit), ("conv.rename", self._rename),
                           ("conv.delete", self._delete)):
             button = QPushButton(self)
             i18n.bind(button, QPushButton.setText, key)
             button.clicked.connect(slot)
             row.addWidget(button)
+            if key != "conv.new":
+                self._on_selected.append(button)
         layout.addLayout(row)
+        self.view.selectionModel().selectionChanged.connect(self._enable)
+        model.modelReset.connect(self._enable)
+        self._enable()
 
     def current_id(self) -> int | None:
-        index = self.view.currentIndex()
-        return index.data(ConversationIdRole) if index.isValid() else None
+        """The selected conversation (None after New: the list's current index may outlive its selection)."""
+        selected = self.view.selectionModel().selectedIndexes()
+        return selected[0].data(ConversationIdRole) if selected else None
 
     def select_id(self, conversation_id: int | None) -> None:
         row = self.model.row_of(conversation_id) if conversation_id is not None else -1
@@ -48,6 +55,11 @@ class ConversationsPanel(QWidget):
             self.view.setCurrentIndex(self.model.index(row))
         else:
             self.view.clearSelection()
+        self._enable()
+
+    def _enable(self) -> None:
+        for button in self._on_selected:
+            button.setEnabled(self.current_id() is not None)
 
     def _on_clicked(self, index: QModelIndex) -> None:
         cid = index.data(ConversationIdRole)
