@@ -559,6 +559,10 @@ _TEXT: dict[str, tuple[str, str]] = {
         "The passage's exact position on this page could not be matched (the PDF's text layer differs "
         "from the indexed text). The page is shown with the passage beside it.",
         "无法在此页上匹配段落的确切位置（PDF 的文字层与索引文本不同）。下面显示该页，段落显示在旁边。"),
+    "viewer.unmatched_scan": (
+        "This page is a scan: its text was recognised from the picture (OCR), so there is no text on the page to "
+        "highlight. The page is shown with the passage beside it.",
+        "此页是扫描图片：其文字是通过文字识别（OCR）得到的，页面上没有可高亮的文字。下面显示该页，段落显示在旁边。"),
     "viewer.partial": (
         "Only the beginning and end of the passage matched the file's text; the highlight spans them.",
         "只有段落的开头和结尾与文件文本相符；高亮覆盖两者之间的内容。"),

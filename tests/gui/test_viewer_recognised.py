@@ -61,3 +61,24 @@ def test_a_picture_opens_from_its_recognised_text_without_recognising_it_again(
     assert location.file_state == CHANGED and location.found  # the text the answer was based on
     assert view.banner_label.text() == i18n.tr("viewer.recognised_changed")
     assert view.reindex_button.isVisibleTo(view)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_passage_of_a_scanned_pdf_page_says_the_page_is_a_scan(make_window, qtbot, tmp_path, language):
+    """A scanned page has no text layer to highlight: the viewer draws the cited page with the passage beside it
+    and says the page is a scan (it said the PDF's text layer differed from the indexed text)."""
+    i18n.set_language(language)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    scans.image_pdf([scans.strip(scans.ENGLISH[:2], False), scans.strip(scans.CHINESE[:2], True)],
+                    docs / "scan.pdf")
+    window = make_window()
+    assert not add_and_wait(qtbot, window, [str(docs)]).failed
+    hit = next(h for h in window.backend.engine.search("请在购买后三十天内寄回保修卡", k=3) if h.page == 2)
+
+    with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
+        window.viewer.open_passages(((1, hit),), 0)
+    view = window.viewer.view
+    assert window.viewer.location.page == 2 and window.viewer.page == 1  # the cited page is drawn
+    assert view.banner_label.text() == i18n.tr("viewer.unmatched_scan")
+    assert hit.text in view.side_text.toPlainText()

@@ -229,7 +229,8 @@ class ViewerController(QObject):
         elif location.match == PARTIAL:
             view.set_banner(tr("partial"), level="info")
         elif location.match == NOT_FOUND and not location.error:
-            view.set_banner(tr("unmatched" if location.kind == PAGES else "not_found_text"), level="info")
+            key = "not_found_text" if location.kind != PAGES else "unmatched_scan" if self.hit and self.hit.ocr else "unmatched"
+            view.set_banner(tr(key), level="info")  # a scanned page has no text to mark
         else:
             view.set_banner("")
 
