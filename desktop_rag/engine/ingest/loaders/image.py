@@ -37,12 +37,20 @@ def _frame_count(image) -> int:
         raise LoadError.coded("not_image") from exc
 
 
+ORIENTATION = 0x0112  # the EXIF tag a camera turns a photo by, instead of its pixels
+
+
 def _read_frame(image, index: int, count: int) -> str:
-    """The text of frame `index` (0-based) of `count`."""
+    """The text of frame `index` (0-based) of `count`; a photo turned by its EXIF orientation as it is shown (a
+    phone's portrait photo of a page is stored sideways: read as stored it cost four readings instead of one)."""
+    from PIL import ImageOps
+
     if count > 1:
         image.seek(index)
         ocr.check_size(*image.size)
     image.load()
+    if image.getexif().get(ORIENTATION, 1) != 1:
+        image = ImageOps.exif_transpose(image)
     return ocr.recognise(image)
 
 
