@@ -4,7 +4,7 @@ Each `Reader` says which suffixes it takes, its kind, the type name a search is 
 GUI's type filter, the MCP `file_type`), how messages name it in English and Chinese, its loader (a lazily
 imported "module:function" taking `(path, LoadContext)`), whether it is read in the memory-capped parser child,
 the word a front end puts before `Section.page` ("page 3", "slide 3"), how the viewer shows it (`view`: drawn as
-pages, or as text) and its MIME types (an e-mail attachment named without a suffix gets one from its type).
+pages, or as text; `recognised`: the text the library stored, not the file read again) and its MIME types (an e-mail attachment named without a suffix gets one from its type).
 Adding a format is one loader module plus one entry in `READERS`; scanning, the parser, the file dialog, the drop
 area, the "not supported" messages, the viewer and the MCP server all read this table; no other module names a
 suffix (tests/architecture/test_suffix_literals.py).
@@ -35,6 +35,9 @@ class Reader:
     # `Section.page` a printed page the system's viewer can open at; TEXT: the passage shown in its re-read text
     view: str = TEXT
     mime_types: tuple[str, ...] = ()  # lower case; the first suffix is the one a file of that type gets
+    # its text is recognised from pictures (OCR): the viewer shows the text the library stored rather than read the
+    # file again (text recognition once more: minutes and gigabytes a file, in the app's own process)
+    recognised: bool = False
 
 
 READERS: tuple[Reader, ...] = (
@@ -67,7 +70,7 @@ READERS: tuple[Reader, ...] = (
     Reader("txt", "text", (".txt",), ".txt", ".txt", f"{_LOADERS}.text:load_text", in_child=False, location="",
            mime_types=("text/plain",)),
     Reader("image", "image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"), "images", "图片",
-           f"{_LOADERS}.image:load_image", location=""),
+           f"{_LOADERS}.image:load_image", location="", recognised=True),
 )
 
 # how a front end words `Section.page` for each location kind: English, Chinese ({n}: the 1-based unit)
@@ -105,6 +108,12 @@ def view_of(path: str | Path) -> str:
 def is_paged(path: str | Path) -> bool:
     """A paged format: its passages sit on printed pages, drawn by the viewer and opened at by the system's."""
     return view_of(path) == PAGES
+
+
+def is_recognised(path: str | Path) -> bool:
+    """A format whose text is recognised from pictures (OCR): the viewer shows its stored text (`Reader.recognised`)."""
+    reader = reader_for(path)
+    return reader is not None and reader.recognised
 
 
 def suffix_for_type(mime_type: str) -> str:

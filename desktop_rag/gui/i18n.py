@@ -548,10 +548,21 @@ _TEXT: dict[str, tuple[str, str]] = {
         "The file was moved or deleted since it was indexed: {path}. It is shown from the text the library stored "
         "when it was indexed (without its pages, pictures or layout).",
         "文件在建立索引后已被移动或删除：{path}。这里显示的是建立索引时资料库保存的文本（不含页面、图片和版式）。"),
+    "viewer.recognised": (
+        "The text recognised in this picture (OCR) when it was indexed. Open in default app shows the picture.",
+        "这是建立索引时从此图片中识别出的文字（OCR）。点击“用默认程序打开”可查看图片本身。"),
+    "viewer.recognised_changed": (
+        "This picture changed since it was indexed. Shown is the text recognised in it then (OCR); the answer was "
+        "based on it. Re-index to read the picture again.",
+        "此图片在建立索引后已被修改。这里显示的是当时从中识别出的文字（OCR），回答也依据这些文字。请重新索引以再次识别此图片。"),
     "viewer.unmatched": (
         "The passage's exact position on this page could not be matched (the PDF's text layer differs "
         "from the indexed text). The page is shown with the passage beside it.",
         "无法在此页上匹配段落的确切位置（PDF 的文字层与索引文本不同）。下面显示该页，段落显示在旁边。"),
+    "viewer.unmatched_scan": (
+        "This page is a scan: its text was recognised from the picture (OCR), so there is no text on the page to "
+        "highlight. The page is shown with the passage beside it.",
+        "此页是扫描图片：其文字是通过文字识别（OCR）得到的，页面上没有可高亮的文字。下面显示该页，段落显示在旁边。"),
     "viewer.partial": (
         "Only the beginning and end of the passage matched the file's text; the highlight spans them.",
         "只有段落的开头和结尾与文件文本相符；高亮覆盖两者之间的内容。"),

@@ -55,3 +55,19 @@ def test_an_upright_page_is_read_once(reads) -> None:
     _image, text = _upright(scans.CHINESE, True)
     assert scans.cer(scans.page_text(scans.CHINESE)[:len(text)], text) < 0.05
     assert len(reads) == 1 and reads[0] >= 0.95
+
+
+@pytest.mark.parametrize("orientation, turn", [(6, 90), (8, 270), (3, 180)])
+def test_a_photo_turned_by_its_exif_orientation_is_read_once_as_shown(tmp_path, reads, orientation, turn) -> None:
+    """A phone stores a portrait photo of a page sideways and says so in EXIF: it is read as shown, once (it was
+    read as stored, then turned: three or four readings of a 12-megapixel photo)."""
+    from PIL import Image
+
+    image, upright = _upright(scans.ENGLISH, False)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    path = tmp_path / "photo.jpg"
+    image.convert("RGB").rotate(turn, expand=True).save(path, exif=exif.tobytes(), quality=95)
+    text = "\n".join(s.text for s in load(path, max_bytes=0).sections)
+    assert scans.cer(upright, text) < 0.02
+    assert len(reads) == 2  # the upright reference above, then the photo once

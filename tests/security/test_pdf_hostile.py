@@ -70,3 +70,37 @@ def test_an_unknown_security_handler_is_refused_with_a_reason(tmp_path: Path) ->
     with pytest.raises(LoadError) as caught:
         load(path, max_bytes=0)
     assert str(caught.value) == pdf_open.UNSUPPORTED_SECURITY
+
+
+def _scan_with_a_damaged_picture(path: Path, pages: int, damaged: int) -> Path:
+    """A scanned PDF of `pages` pages (one JPEG each) whose page `damaged` (1-based) holds a JPEG with its header
+    wiped: PDFium cannot decode it and draws it as a transparent rectangle."""
+    import re
+
+    from tests.support import scans
+
+    scans.image_pdf([scans.strip((scans.ENGLISH[i],), False) for i in range(pages)], path)
+    data = bytearray(path.read_bytes())
+    start = [m.start() for m in re.finditer(rb"\xff\xd8\xff", data)][damaged - 1]
+    data[start + 2:start + 600] = bytes(598)
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_scanned_page_whose_picture_is_damaged_is_named_as_left_out(tmp_path: Path) -> None:
+    """It was dropped without a word, as if the page were blank."""
+    from desktop_rag.engine.reasons import Reason
+
+    doc = load(_scan_with_a_damaged_picture(tmp_path / "scan.pdf", 3, 2), max_bytes=1 << 26)
+    assert [s.page for s in doc.sections] == [1, 3] and all(s.ocr for s in doc.sections)
+    assert [Reason.of(n).text("en") for n in doc.notes] == ["Page(s) 2 could not be read and were left out"]
+
+
+def test_a_one_page_scan_whose_picture_is_damaged_fails_with_that_reason(tmp_path: Path) -> None:
+    """It failed as a PDF in which text recognition found no readable text."""
+    from desktop_rag.engine.reasons import Reason
+
+    with pytest.raises(LoadError) as info:
+        load(_scan_with_a_damaged_picture(tmp_path / "scan.pdf", 1, 1), max_bytes=1 << 26)
+    assert info.value.code == "scan_damaged"
+    assert Reason.of(info.value).text("zh") == "此页的扫描图片已损坏，无法解码"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.file_types import PAGES, view_of
+from desktop_rag.engine.file_types import PAGES, is_recognised, view_of
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.ingest.chunking import document_text
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
@@ -69,6 +69,9 @@ class Location:
     focus: tuple[tuple[int, int], ...] = ()  # the hit's focus (sentences quoted or sent) as start/end like `start`/`end`
     focus_rects: tuple[tuple[float, float, float, float], ...] = ()  # PDFs: the focus spans' rectangles
     carrier: str = ""  # an attachment: the file it sits in (what the default app opens, what is indexed again)
+    # the file's text was recognised from pictures (OCR): nothing was read here, the passage is shown in the text the
+    # library stored (`document.stored`), with this file state
+    from_library: bool = False
 
     @property
     def found(self) -> bool:
@@ -197,7 +200,8 @@ def is_verbatim(sentence: str, source: str) -> bool:
 
 def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None,
            table_chars: int = TABLE_CHARS, carrier: Carrier | None = None) -> Location:
-    """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets).
+    """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets); a file
+    whose text was recognised from pictures is not read (`Location.from_library`: the caller shows the stored text).
 
     `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages). `table_chars` is
     the library's chunk size: tables are re-read in the row groups they were indexed in. `carrier`: hit.path is
@@ -209,6 +213,8 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
                     carrier=carrier.path if carrier else "")
     if state == MISSING:
         return _replace(base, error=Reason.coded("view_vanished"))
+    if is_recognised(hit.path):  # recognising it again would take minutes and gigabytes: the library's text
+        return _replace(base, from_library=True)
     try:
         if kind == PAGES:
             return locate_in_pdf(hit, base, pdf, carrier, max_bytes)

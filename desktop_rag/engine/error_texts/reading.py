@@ -110,6 +110,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                   "nothing to index",
                             "zh": "这是一张图片；“设置”中已关闭文字识别（OCR），因此没有可索引的内容"},
     "error.image_no_text": {"en": "No text was recognised in this image", "zh": "未在此图片中识别出文字"},
+    "error.scan_damaged": {"en": "The scanned picture of this page is damaged and could not be decoded",
+                           "zh": "此页的扫描图片已损坏，无法解码"},
     "error.ocr_unavailable": {"en": "Text recognition (OCR) is not available in this installation (the "
                                     "rapidocr-onnxruntime package is missing)",
                               "zh": "此安装中没有文字识别（OCR）功能（缺少 rapidocr-onnxruntime 软件包）"},

@@ -218,6 +218,10 @@ class ViewerController(QObject):
             view.set_banner(tr("missing_stored" if location.text else "missing", path=location.path))
         elif location.file_state == STORED:
             view.set_banner(tr("stored_text"), level="info")
+        elif location.from_library:  # a picture's recognised text
+            changed = location.file_state == CHANGED
+            view.set_banner(tr("recognised_changed" if changed else "recognised"), offer_reindex=changed,
+                            level="warn" if changed else "info")
         elif location.file_state == CHANGED:
             view.set_banner(tr("changed_found" if location.found else "changed_lost"), offer_reindex=True)
         elif location.file_state == UNKNOWN:
@@ -225,7 +229,8 @@ class ViewerController(QObject):
         elif location.match == PARTIAL:
             view.set_banner(tr("partial"), level="info")
         elif location.match == NOT_FOUND and not location.error:
-            view.set_banner(tr("unmatched" if location.kind == PAGES else "not_found_text"), level="info")
+            key = "not_found_text" if location.kind != PAGES else "unmatched_scan" if self.hit and self.hit.ocr else "unmatched"
+            view.set_banner(tr(key), level="info")  # a scanned page has no text to mark
         else:
             view.set_banner("")
 
@@ -399,17 +404,19 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
         if pdf is not None:
             pdf.close()
         raise
-    if location.file_state == MISSING:  # moved or deleted since it was indexed: the library's stored text, if held
-        return _stored_instead(engine, hit, location), pdf
+    if location.file_state == MISSING or location.from_library:  # moved or deleted since it was indexed, or its
+        return _stored_instead(engine, hit, location), pdf  # text recognised from pictures: the library's stored text
     return location, pdf
 
 
-def _stored_instead(engine, hit: Hit, missing: Location) -> Location:
-    """A file gone from this computer, shown from the text the library stored (still MISSING, so the banner says
-    so); `missing` as it is when the library no longer holds the file either."""
+def _stored_instead(engine, hit: Hit, location: Location) -> Location:
+    """A file gone from this computer or whose text was recognised from pictures, shown from the text the library
+    stored (its file state kept, so the banner says why); `location` as it is when the library no longer holds the
+    file either."""
     from desktop_rag.engine import UsageError
 
     try:
-        return replace(engine.stored_location(hit), file_state=MISSING)
+        return replace(engine.stored_location(hit), file_state=location.file_state, carrier=location.carrier,
+                       from_library=location.from_library)
     except UsageError:
-        return missing
+        return location

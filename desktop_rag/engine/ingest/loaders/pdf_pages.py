@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import replace
 
+from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, find_tables, looks_tabular
 
 _LINE_END_HYPHEN = re.compile("\ufffe")  # PDFium's mark of a hyphen at a line end
@@ -82,13 +83,15 @@ class PdfiumPages:
                 page.close()
 
     def images(self, index: int) -> Iterator:
-        """The page's images worth reading (a scan is one image per page), as PIL images, one at a time."""
+        """The page's images worth reading (a scan is one image per page), as PIL images, one at a time; LoadError
+        when there were some and none could be decoded (a damaged scan: the page is left out, named)."""
         from desktop_rag.engine.ingest.loaders import ocr
         import pypdfium2.raw as raw
 
         with PDFIUM_LOCK:
             page = self._doc[index]
             found = list(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,), max_depth=3))[:MAX_IMAGES_PER_PAGE]
+        decoded = damaged = 0
         try:
             for obj in found:  # the lock is held while an image is decoded, not while it is read by OCR
                 with PDFIUM_LOCK:
@@ -97,11 +100,16 @@ class PdfiumPages:
                         continue
                     ocr.check_size(width, height)
                     image = _decoded(obj)
-                if image is not None:
-                    yield image
+                if image is None:
+                    damaged += 1
+                    continue
+                decoded += 1
+                yield image
         finally:
             with PDFIUM_LOCK:
                 page.close()
+        if damaged and not decoded:
+            raise LoadError.coded("scan_damaged")
 
     def render(self, index: int):
         """The page drawn as a PIL image (white background) at RENDER_DPI, for OCR of a page whose text is broken."""
@@ -129,18 +137,22 @@ def _hyphen(match: re.Match) -> str:
 
 
 def _decoded(obj):
-    """An image object's pixels as a PIL image: its own bitmap, else PDFium's rendering of it; None if neither."""
+    """An image object's pixels as a PIL image: its own bitmap, else PDFium's rendering of it; None if neither (a
+    rendering with nothing drawn: PDFium draws a damaged JPEG as a transparent rectangle)."""
     import pypdfium2 as pdfium
 
     for render in (False, True):
         try:
             bitmap = obj.get_bitmap(render=render)
             try:
-                return bitmap.to_pil().copy()
+                image = bitmap.to_pil().copy()
             finally:
                 bitmap.close()
         except (pdfium.PdfiumError, ValueError, KeyError, OSError):
             continue
+        if render and image.mode == "RGBA" and image.getchannel("A").getextrema() == (0, 0):
+            return None
+        return image
     return None
 
 
