@@ -93,8 +93,10 @@ def test_a_reread_keeps_an_unchanged_attachment_and_replaces_a_changed_one(lib):
     dropped = _put(store, source, message, [AttachmentRows(same, 10, "a1", _chunks("Text of a.")),
                                             AttachmentRows(changed, 12, "c2", _chunks("New text."))],
                    sha="m2", mtime=2)
-    assert sorted(dropped) == sorted(old_message + old)  # the message's and the changed attachment's vectors
-    assert _ids(store, same) == kept and store.count_vectors() == len(kept)
+    assert sorted(dropped.dropped) == sorted(old_message + old)  # the message's and the changed attachment's vectors
+    # the message's text is the same: its new chunk took the old one's vector (store/kept_vectors.py)
+    assert dropped.reused == _ids(store, message) != old_message
+    assert _ids(store, same) == kept and store.count_vectors() == len(kept) + 1
     assert _ids(store, changed) != old and _row(store, changed).sha256 == "c2" and _row(store, changed).size == 12
     assert _row(store, same).mtime_ns == 2 and _row(store, changed).mtime_ns == 2  # the message's time
 
@@ -124,7 +126,7 @@ def test_an_attachment_the_message_no_longer_carries_goes(lib):
     gone, stays = _two_embedded(store, source, message, "gone.txt", "stays.txt")
     gone_ids = _ids(store, gone)
     dropped = _put(store, source, message, [AttachmentRows(stays, 10, "b1", _chunks("Text of b."))])
-    assert set(gone_ids) <= set(dropped) and _row(store, gone) is None and _row(store, stays) is not None
+    assert set(gone_ids) <= set(dropped.dropped) and _row(store, gone) is None and _row(store, stays) is not None
     assert store.count_attachments() == 1
 
 
