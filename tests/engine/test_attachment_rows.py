@@ -101,6 +101,21 @@ def test_a_reread_keeps_an_unchanged_attachment_and_replaces_a_changed_one(lib):
     assert _row(store, same).mtime_ns == 2 and _row(store, changed).mtime_ns == 2  # the message's time
 
 
+def test_a_changed_attachment_keeps_the_vectors_of_its_unchanged_passages(lib):
+    engine, store, source, message = lib
+    path = attachment_path(message, "1/a.txt")
+    _put(store, source, message, [AttachmentRows(path, 1, "a1", _chunks("Kept passage.", "Old passage."))])
+    ids = [r[0] for r in store.db.execute("SELECT id FROM chunks ORDER BY id")]
+    with store.transaction():  # a vector of its own for each passage
+        store.add_vectors(ids, np.arange(len(ids) * 64, dtype=np.float32).reshape(len(ids), 64))
+    old = store.stored_vectors(_ids(store, path))
+    replaced = _put(store, source, message, [AttachmentRows(path, 2, "a2", _chunks("Kept passage.", "New passage."))])
+    kept, new = _ids(store, path)
+    assert replaced.reused == [_ids(store, message)[0], kept]  # the message's body and the unchanged passage
+    assert np.array_equal(store.stored_vectors([kept])[kept], old[min(old)])
+    assert new not in store.stored_vectors([new]) and sorted(old) == sorted(set(replaced.dropped) & set(old))
+
+
 def test_an_attachment_with_no_hash_is_always_read_again(lib):
     engine, store, source, message = lib
     path = attachment_path(message, "1/a.txt")

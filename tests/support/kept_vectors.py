@@ -49,7 +49,8 @@ def watch(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     seen: dict[str, list[str]] = {}
 
     def create(model_id: str, *args, **kwargs):
-        return Watched(create_embedder(model_id, *args, **kwargs), lambda texts: seen.setdefault(model_id, []).extend(texts))
+        return Watched(create_embedder(model_id, *args, **kwargs),
+                       lambda texts: seen.setdefault(model_id, []).extend(texts))
 
     monkeypatch.setattr(runtime, "create_embedder", create)
     return seen
@@ -132,7 +133,8 @@ def switch_half_staged(engine: Engine, open_engine: Callable[[Settings], Engine]
     staged_vectors.stage(engine.store, [r[0] for r in half],
                          getattr(e5, "inner", e5).embed([embedding_text(h, t) for _, h, t in half]))
     seen.clear()
-    edited, lighthouse = list(PARAGRAPHS), "Lighthouses guide ships past the rocks with a beam turning every ten seconds."
+    edited = list(PARAGRAPHS)
+    lighthouse = "Lighthouses guide ships past the rocks with a beam turning every ten seconds."
     edited[1], edited[9] = NEW_TEXT, lighthouse
     assert 1 < len(half) <= 9
     write(doc, edited)

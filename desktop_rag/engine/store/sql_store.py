@@ -229,7 +229,8 @@ class SqlStore:
                 "SELECT path, id, sha256 FROM files WHERE parent_id = ? AND status = 'indexed'", (file_id,))}
             same = {a.path: stored[a.path][0] for a in attachments
                     if a.sha256 and stored.get(a.path, (0, ""))[1] == a.sha256}
-            dropped += self._drop_attachments(file_id, keep=set(same.values()))
+            carried = {stored[a.path][0] for a in attachments if a.path in stored}  # a changed one's row stays too:
+            dropped += self._drop_attachments(file_id, keep=carried)  # its unchanged passages keep their vectors
             for a in attachments:
                 if a.path in same:
                     self.db.execute("UPDATE files SET mtime_ns = ? WHERE id = ?", (mtime_ns, same[a.path]))
