@@ -1,4 +1,5 @@
-"""Ingest, re-scan and peak-memory figures: `desktop-rag index` of the SciFact folder vs embedding alone."""
+"""Ingest, re-scan and peak-memory figures: `desktop-rag index` of the SciFact folder vs embedding alone; and
+(`--edit`) one paragraph of a big file edited and indexed again."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from bench.common import CACHE, HASH_MODEL, build_folder, cli, emit, figure, probe_output, run
+from bench.common import CACHE, HASH_MODEL, build_folder, cli, emit, figure, load_beir, probe_output, run
 
 BUNDLED = "bundled:all-MiniLM-L6-v2"
 
@@ -72,6 +73,32 @@ def bench_rescan(folder: Path, home: Path, model: str | None) -> list[dict]:
     return rows
 
 
+def bench_edit(home: Path, model: str | None, sections: int) -> list[dict]:
+    """One big Markdown file (the first `sections` SciFact abstracts, each under its title as a heading) indexed,
+    then one paragraph in its middle edited and the file indexed again: the re-index's wall (a CLI process: start-up,
+    reading, chunking and model load included) and the chunks it embedded."""
+    texts = list(load_beir("scifact", sections).corpus.values())
+    folder = CACHE / f"edit-{sections}"
+    folder.mkdir(parents=True, exist_ok=True)
+    doc = folder / "big.md"
+    parts = [f"## {text}" for text in texts]  # "title\n\nabstract": the title a heading
+    doc.write_text("\n\n".join(parts), encoding="utf-8")
+    shutil.rmtree(home, ignore_errors=True)
+    first = cli(home, "index", str(folder), "--json", model=model)
+    before = json.loads(first.stdout)
+    parts[len(parts) // 2] += " An added sentence about benchmark zeppelins."
+    doc.write_text("\n\n".join(parts), encoding="utf-8")
+    again = cli(home, "index", "--json", model=model)
+    after = json.loads(again.stdout)
+    return [
+        figure("edit.first_index.wall", first.seconds, "s",
+               note=f"{doc.stat().st_size // 1024} KB, {before['chunks']} chunks, embedded {before['embedded']}"),
+        figure("edit.reindex.wall", again.seconds, "s", note=f"updated {after['updated']}, {after['chunks']} chunks "
+                                                            "(process start and model load included)"),
+        figure("edit.reindex.embedded", after["embedded"], "chunks"),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tiny", action="store_true", help="30 documents and the hash embedder (smoke test)")
@@ -79,9 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, default=64, help="the engine's embed_batch_size setting")
     parser.add_argument("--ingest-only", action="store_true",
                         help="only the fresh index (no embed-only baseline, no re-scan): wall, CPU time, peak RSS")
+    parser.add_argument("--edit", action="store_true",
+                        help="only one paragraph of a big file edited and indexed again (--sections N, default 300)")
+    parser.add_argument("--sections", type=int, default=300, help="the big file's sections (SciFact abstracts)")
     args = parser.parse_args(argv)
     limit = 30 if args.tiny else args.limit
     model = HASH_MODEL if args.tiny else None
+    if args.edit:
+        emit("ingest", bench_edit(CACHE / "edit-home", model, 30 if args.tiny else args.sections))
+        return 0
     folder = build_folder("scifact", limit)
     home = CACHE / f"scifact-home{'-' + str(limit) if limit else ''}{'-hash' if model else ''}"
     if args.ingest_only:

@@ -251,6 +251,11 @@ class Runtime:
         """Vectors just stored: into the loaded index (an unloaded one is rebuilt from the store)."""
         self._dense.add(chunk_ids, matrix)
 
+    def add_stored_vectors(self, chunk_ids: list[int]) -> None:
+        """Vectors the store gave new chunks from old ones (an edited file's unchanged passages): into the loaded
+        index, read from the store (an unloaded one is rebuilt from it)."""
+        self._dense.add_stored(self.store, chunk_ids)
+
     def drop_vectors(self, delete_file: bool = False, reload: bool = False) -> None:
         """Forget the loaded index (its cache file too with `delete_file`); `reload`: load the new vectors at once."""
         with self._lock:

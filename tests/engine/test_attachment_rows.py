@@ -93,10 +93,27 @@ def test_a_reread_keeps_an_unchanged_attachment_and_replaces_a_changed_one(lib):
     dropped = _put(store, source, message, [AttachmentRows(same, 10, "a1", _chunks("Text of a.")),
                                             AttachmentRows(changed, 12, "c2", _chunks("New text."))],
                    sha="m2", mtime=2)
-    assert sorted(dropped) == sorted(old_message + old)  # the message's and the changed attachment's vectors
-    assert _ids(store, same) == kept and store.count_vectors() == len(kept)
+    assert sorted(dropped.dropped) == sorted(old_message + old)  # the message's and the changed attachment's vectors
+    # the message's text is the same: its new chunk took the old one's vector (store/kept_vectors.py)
+    assert dropped.reused == _ids(store, message) != old_message
+    assert _ids(store, same) == kept and store.count_vectors() == len(kept) + 1
     assert _ids(store, changed) != old and _row(store, changed).sha256 == "c2" and _row(store, changed).size == 12
     assert _row(store, same).mtime_ns == 2 and _row(store, changed).mtime_ns == 2  # the message's time
+
+
+def test_a_changed_attachment_keeps_the_vectors_of_its_unchanged_passages(lib):
+    engine, store, source, message = lib
+    path = attachment_path(message, "1/a.txt")
+    _put(store, source, message, [AttachmentRows(path, 1, "a1", _chunks("Kept passage.", "Old passage."))])
+    ids = [r[0] for r in store.db.execute("SELECT id FROM chunks ORDER BY id")]
+    with store.transaction():  # a vector of its own for each passage
+        store.add_vectors(ids, np.arange(len(ids) * 64, dtype=np.float32).reshape(len(ids), 64))
+    old = store.stored_vectors(_ids(store, path))
+    replaced = _put(store, source, message, [AttachmentRows(path, 2, "a2", _chunks("Kept passage.", "New passage."))])
+    kept, new = _ids(store, path)
+    assert replaced.reused == [_ids(store, message)[0], kept]  # the message's body and the unchanged passage
+    assert np.array_equal(store.stored_vectors([kept])[kept], old[min(old)])
+    assert new not in store.stored_vectors([new]) and sorted(old) == sorted(set(replaced.dropped) & set(old))
 
 
 def test_an_attachment_with_no_hash_is_always_read_again(lib):
@@ -124,7 +141,7 @@ def test_an_attachment_the_message_no_longer_carries_goes(lib):
     gone, stays = _two_embedded(store, source, message, "gone.txt", "stays.txt")
     gone_ids = _ids(store, gone)
     dropped = _put(store, source, message, [AttachmentRows(stays, 10, "b1", _chunks("Text of b."))])
-    assert set(gone_ids) <= set(dropped) and _row(store, gone) is None and _row(store, stays) is not None
+    assert set(gone_ids) <= set(dropped.dropped) and _row(store, gone) is None and _row(store, stays) is not None
     assert store.count_attachments() == 1
 
 

@@ -49,6 +49,7 @@ class Vectors(Protocol):
 
     def vectors_for_writing(self) -> int: ...  # ready to add to (the model recorded); the vectors' dimension
     def add_loaded_vectors(self, chunk_ids: Sequence[int], matrix) -> None: ...
+    def add_stored_vectors(self, chunk_ids: list[int]) -> None: ...  # given by the store (an unchanged passage's)
     def remove_vectors(self, chunk_ids: Sequence[int]) -> None: ...
 
 
@@ -272,9 +273,11 @@ class Ingestor:
                attached: list[AttachmentRows]) -> None:
         disk = item.disk
         note = Reason.of(*doc.notes)
-        dropped = self.store.replace_file_chunks(
+        replaced = self.store.replace_file_chunks(
             item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached)
-        self._drop_vectors(dropped)
+        self._drop_vectors(replaced.dropped)
+        if replaced.reused:  # the passages that did not change kept their vectors: never embedded again
+            self._vectors.add_stored_vectors(replaced.reused)
         note_chunk_texts(self.store, [c.text for c in chunks] + [c.text for a in attached for c in a.chunks])
         if item.existing is None:
             self.tally.added += 1

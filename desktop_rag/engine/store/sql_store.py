@@ -14,8 +14,9 @@ import numpy as np
 from desktop_rag.engine.errors import LoadError, UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
+from desktop_rag.engine.store.kept_vectors import renew_chunks
 from desktop_rag.engine.store.library import Connection
-from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
+from desktop_rag.engine.store.values import AttachmentRows, FileRecord, ReplacedChunks, SourceRecord
 from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
 
 FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
@@ -45,6 +46,11 @@ class SqlStore:
         raise NotImplementedError
 
     def _clear_keyword_rows(self) -> None:
+        raise NotImplementedError
+
+    def copy_vectors(self, table: str, pairs: Sequence[tuple[int, int]]) -> None:
+        """Give each (new, old) chunk of `pairs` the old one's row of `table` ("vectors" or "staged_vectors"), inside
+        the caller's transaction (kept_vectors.py)."""
         raise NotImplementedError
 
     # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
@@ -204,25 +210,27 @@ class SqlStore:
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
         note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (),
-    ) -> list[int]:
+    ) -> ReplacedChunks:
         """Text phase: swap a file's chunks (and keyword rows), and its attachments' rows, in one transaction.
         `note` (what the reader says about an indexed file, e.g. PDF pages read by OCR) is kept in its `error`
-        column. An attachment whose bytes are the ones already stored keeps its chunks and vectors.
+        column. An attachment whose bytes are the ones already stored keeps its chunks and vectors; a chunk whose
+        embedded text an old one of its file had takes that one's vectors (kept_vectors.py).
 
-        Returns the ids of old chunks whose vectors were dropped, for the FAISS cache.
+        Returns the ids of old chunks whose vectors were dropped and of new ones given a vector, for the FAISS cache.
         """
         with self.transaction():
             file_id = self._upsert_file(source_id, path)
             if file_id is None:
                 raise LoadError.coded("file_not_granted")
-            dropped = self._drop_chunks(file_id)
-            self.insert_chunks(file_id, chunks)
+            replaced = renew_chunks(self, file_id, chunks)
+            dropped, reused = replaced.dropped, replaced.reused
             self._set_indexed(file_id, size, mtime_ns, sha256, note, len(chunks))
             stored = {r[0]: (r[1], r[2]) for r in self.db.execute(
                 "SELECT path, id, sha256 FROM files WHERE parent_id = ? AND status = 'indexed'", (file_id,))}
             same = {a.path: stored[a.path][0] for a in attachments
                     if a.sha256 and stored.get(a.path, (0, ""))[1] == a.sha256}
-            dropped += self._drop_attachments(file_id, keep=set(same.values()))
+            carried = {stored[a.path][0] for a in attachments if a.path in stored}  # a changed one's row stays too:
+            dropped += self._drop_attachments(file_id, keep=carried)  # its unchanged passages keep their vectors
             for a in attachments:
                 if a.path in same:
                     self.db.execute("UPDATE files SET mtime_ns = ? WHERE id = ?", (mtime_ns, same[a.path]))
@@ -230,10 +238,10 @@ class SqlStore:
                 child = self._upsert_file(source_id, a.path, parent_id=file_id)
                 if child is None:
                     raise LoadError.coded("file_not_granted")
-                dropped += self._drop_chunks(child)
-                self.insert_chunks(child, a.chunks)
+                replaced = renew_chunks(self, child, a.chunks)
+                dropped, reused = dropped + replaced.dropped, reused + replaced.reused
                 self._set_indexed(child, a.size, mtime_ns, a.sha256, a.note, len(a.chunks))
-        return dropped
+        return ReplacedChunks(dropped, reused)
 
     def insert_chunks(self, file_id: int, chunks: Sequence[ChunkDraft]) -> list[int]:
         """A file's new chunks with their keyword rows (inside the caller's transaction); their ids, in order."""

@@ -241,6 +241,15 @@ class AttachmentRows:
 
 
 @dataclass(frozen=True)
+class ReplacedChunks:
+    """What replacing a file's chunks did to the vectors (store/kept_vectors.py): the old chunks' ids whose vectors
+    went, and the new chunks' ids that took the vector of an old chunk with the same embedded text."""
+
+    dropped: list[int] = field(default_factory=list)
+    reused: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class SourceRecord:
     id: int
     path: str

@@ -54,6 +54,9 @@ class ServerDense:
     def add(self, ids: np.ndarray, matrix: np.ndarray) -> None:
         pass
 
+    def add_stored(self, store: Store, ids: list[int]) -> None:
+        pass
+
     def remove(self, ids: list[int]) -> None:
         pass
 

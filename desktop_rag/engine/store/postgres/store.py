@@ -112,6 +112,11 @@ class PostgresStore(SqlStore):
     def _clear_keyword_rows(self) -> None:
         """The keyword rows are columns of the chunks: they went with them."""
 
+    def copy_vectors(self, table: str, pairs: Sequence[tuple[int, int]]) -> None:
+        self.db.execute(f"INSERT INTO {table} (chunk_id, embedding) SELECT p.new, t.embedding FROM "
+                        f"unnest(?::bigint[], ?::bigint[]) AS p(new, old) JOIN {table} t ON t.chunk_id = p.old",
+                        ([new for new, _ in pairs], [old for _, old in pairs]))
+
     def keyword_search(self, query: str, limit: int,
                        within: Restriction | int | None = None) -> list[tuple[int, float]]:
         if isinstance(within, int):

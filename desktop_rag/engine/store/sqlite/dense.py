@@ -46,6 +46,14 @@ class FaissDense:
                 self._index.add(ids, matrix)
                 self._dirty = True
 
+    def add_stored(self, store: Store, ids: list[int]) -> None:
+        """Vectors the store gave chunks itself: read from it into the cache if it is loaded."""
+        with self._lock:
+            if ids and self._index is not None:
+                found = store.stored_vectors(ids)
+                if found:
+                    self.add(np.fromiter(found, dtype=np.int64, count=len(found)), np.stack(list(found.values())))
+
     def remove(self, ids: list[int]) -> None:
         with self._lock:
             if ids and self._index is not None:

@@ -122,6 +122,10 @@ class SqliteStore(SqlStore):
     def _clear_keyword_rows(self) -> None:
         self.db.execute("DELETE FROM chunks_fts")
 
+    def copy_vectors(self, table: str, pairs: Sequence[tuple[int, int]]) -> None:
+        self.db.executemany(f"INSERT INTO {table} (chunk_id, vector) SELECT ?, vector FROM {table} WHERE chunk_id = ?",
+                            pairs)
+
     def keyword_search(self, query: str, limit: int,
                        within: Restriction | int | None = None) -> list[tuple[int, float]]:
         return keyword_index.search(self.db, query, limit, within)

@@ -1,0 +1,61 @@
+"""A file read again keeps the vectors of its passages that did not change (`SqlStore.replace_file_chunks`).
+
+A new chunk whose embedded text (heading and text: `models.embedding.embedding_text`) an old chunk of the same file
+had takes that chunk's vector, and its staged vector when a model switch is in progress, each copied within its own
+table: a vector stays of the model its table holds (`vectors` the library's, `staged_vectors` the switch's), never
+mixed; a chunk without one waits in that table's queue as any new chunk does. Only new and changed texts are embedded.
+The new chunks get new ids (an id names one text at one place for good). All of it runs in the caller's
+transaction, so a re-read that fails or is cancelled leaves the old chunks with their vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from desktop_rag.engine.store.library import Connection
+from desktop_rag.engine.store.values import ChunkDraft, ReplacedChunks
+
+
+class ChunkWriter(Protocol):
+    """What renewing a file's chunks writes through (a backend's store, sql_store.py)."""
+
+    db: Connection
+
+    def insert_chunks(self, file_id: int, chunks: Sequence[ChunkDraft]) -> list[int]: ...
+    def copy_vectors(self, table: str, pairs: Sequence[tuple[int, int]]) -> None: ...
+    def vectors_changed(self) -> None: ...
+
+
+TABLES = ("vectors", "staged_vectors")
+_BATCH = 500  # ids per statement (SQLite's bound on parameters)
+
+
+def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft]) -> ReplacedChunks:
+    """Replace the chunks of `file_id` with `chunks`, giving each new chunk the vectors of an old one with its
+    embedded text; which old chunks' vectors went and which new chunks took one."""
+    old = store.db.execute(
+        "SELECT c.id, c.heading, c.text, v.chunk_id IS NOT NULL, s.chunk_id IS NOT NULL FROM chunks c "
+        "LEFT JOIN vectors v ON v.chunk_id = c.id LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
+        "WHERE c.file_id = ?", (file_id,)).fetchall()
+    held: tuple[dict, dict] = ({}, {})  # (heading, text) -> an old chunk with a vector in TABLES[0], in TABLES[1]
+    for chunk_id, heading, text, *has in old:
+        for known, present in zip(held, has):
+            if present:
+                known.setdefault((heading, text), chunk_id)
+    new_ids = store.insert_chunks(file_id, chunks)
+    reused: list[int] = []
+    for table, known in zip(TABLES, held):
+        pairs = [(new, known[key]) for new, c in zip(new_ids, chunks) if (key := (c.heading, c.text)) in known]
+        if pairs:
+            store.copy_vectors(table, pairs)
+        if table == "vectors":
+            reused = [new for new, _ in pairs]
+    old_ids = [row[0] for row in old]
+    for start in range(0, len(old_ids), _BATCH):
+        part = old_ids[start:start + _BATCH]
+        store.db.execute(f"DELETE FROM chunks WHERE id IN ({','.join('?' * len(part))})", part)
+    dropped = [row[0] for row in old if row[3]]
+    if dropped or reused:
+        store.vectors_changed()
+    return ReplacedChunks(dropped, reused)
