@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
 from desktop_rag.engine import (
+    DEFAULT_COLLECTION,
     READERS,
     Counted,
     Localised,
@@ -486,6 +487,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "download.cancelled": ("Cancelled. Download again to resume where it stopped.", "已取消。再次点击“下载”将从中断处继续。"),
     # collections (the library header's selector and menu, the chat header's "asking in")
     "collections.all": ("All collections", "全部知识库"),
+    "collections.default": ("Default", "默认知识库"),  # how the first collection, stored as "Default", is shown
     "collections.menu": ("Collections", "知识库"),
     "collections.new": ("New collection…", "新建知识库…"),
     "collections.rename": ("Rename…", "重命名…"),
@@ -671,6 +673,16 @@ def type_name(name: str) -> str:
     """How the type filter names a reader of the registry (its type name, e.g. "docx"), in the current language."""
     reader = next(r for r in READERS if r.name == name)
     return reader.label_zh if _language == "zh" else reader.label
+
+
+def collection_name(name: str, names: Iterable[str] = ()) -> str:
+    """How the window shows a collection stored as `name`: the first one, "Default" (whoever named it so), in the
+    interface's language; unless another of the library's collections (`names`) is stored as that text, which then
+    shows as itself and "Default" as it is stored, so no two collections read alike. Other names as they are."""
+    if name != DEFAULT_COLLECTION:
+        return name
+    shown = tr("collections.default")
+    return name if any(n != name and n.casefold() == shown.casefold() for n in names) else shown
 
 
 _COUNTED = Counted()

@@ -96,7 +96,7 @@ def test_cancelling_the_name_imports_nothing_and_the_question_is_in_chinese(make
         qtbot.waitUntil(lambda: bool(asked), timeout=10_000)
     finally:
         i18n.set_language("en")
-    assert asked[0][1] == "这里已有名为“Default”的知识库。将此知识库导入为："
+    assert asked[0][1] == "这里已有名为“默认知识库”的知识库。将此知识库导入为："  # "Default", as the window shows it
     qtbot.wait(200)
     assert [c.name for c in window.backend.engine.collections()] == ["Default"]
 

@@ -55,7 +55,7 @@ class CollectionsController(QObject):
 
         def show(_changed: object = None) -> None:
             bar.show_listing(self.listing, self.current)
-            asking_in.show_scope(self.name_of(self.current) if self.current is not None else None)
+            asking_in.show_scope(self.name_of(self.current), tuple(c.name for c in self.listing))
 
         self.listing_changed.connect(show)
         self.current_changed.connect(show)
