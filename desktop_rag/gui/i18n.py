@@ -396,6 +396,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     "review.cancel": ("Cancel", "取消"),
     "review.running": ("Measuring: {done} of {total:question|questions}…", "正在衡量：第 {done} 个，共 {total} 个问题…"),
     "review.cancelled": ("Cancelled.", "已取消。"),
+    "review.scope": ("Measured: the questions asked in the collection “{name}”, searched within it.",
+                     "衡量范围：在知识库“{name}”中提出的问题，只在其中检索。"),
+    "review.scope_all": ("Measured: the questions of all collections, searched in the whole library.",
+                         "衡量范围：全部知识库的问题，在整个资料库中检索。"),
     "review.failed": ("The measurement failed: {reason}", "衡量失败：{reason}"),
     "review.no_labels": ("No labelled questions yet: under an answer, select the passage that answers it in Sources "
                          "and press “✓ Right passage”.",

@@ -153,7 +153,7 @@ class MainWindow(QMainWindow):
         from desktop_rag.gui.controllers.review_controller import ReviewController
 
         self.grading = GradingController(self.backend, self.chat, self)
-        self.review = ReviewController(self.backend, self)
+        self.review = ReviewController(self.backend, self.collections, self)
         self.review_action = QAction(self)
         self.review_action.setShortcut(QKeySequence("Ctrl+Shift+R"))
         i18n.bind(self.review_action, QAction.setText, "menu.review")
