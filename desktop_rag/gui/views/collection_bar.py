@@ -142,8 +142,8 @@ class CollectionBar(QWidget):
         (`unwritable`) and whether to embed again when its model differs (`problem`)."""
         name = documents = None
         if taken is not None:
-            name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=self.shown(taken[0])), text=taken[1])
-            if not ok or not name.strip():
+            name = self._other_name(taken)
+            if name is None:
                 return
         if unwritable:
             folder = QFileDialog.getExistingDirectory(self, text("documents_folder"))
@@ -152,6 +152,19 @@ class CollectionBar(QWidget):
             documents = str(Path(folder) / f"{Path(path).stem} documents")
         if problem is None or ask_plain(self, text("import"), text("reembed", problem=i18n.error(problem))):
             self.import_confirmed.emit(path, problem is not None, name, documents)
+
+    def ask_name_again(self, path: str, reembed: bool, documents: str | None, taken: tuple[str, str]) -> None:
+        """The name given for an import is taken here (`taken`: it and a free one): ask for another and import."""
+        name = self._other_name(taken)
+        if name is not None:
+            self.import_confirmed.emit(path, reembed, name, documents)
+
+    def _other_name(self, taken: tuple[str, str]) -> str | None:
+        """Another name for an import whose name (`taken[0]`) a collection here has, offering `taken[1]`; None:
+        cancelled."""
+        name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=self.shown(taken[0])),
+                                        text=taken[1])
+        return name if ok and name.strip() else None
 
     def show_failure(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
