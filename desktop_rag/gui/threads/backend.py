@@ -2,7 +2,8 @@
 
 After every committed write it emits one `library_changed(LibraryChange)` saying what changed (the idea of
 Anki's `CollectionOp`): views and controllers refresh from that signal, not from refresh calls placed after
-each operation."""
+each operation. Another process's edits to collections and conversations are announced the same way
+(`outside_changes`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from desktop_rag.engine import Engine, IndexReport, IndexStatus, Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.threads.index_worker import IndexRequest, IndexWorker
+from desktop_rag.gui.threads.outside_changes import OutsideChanges
 from desktop_rag.gui.threads.watcher import FolderWatcher
 from desktop_rag.gui.threads.worker_pool import WorkerPool
 
@@ -104,6 +106,7 @@ class Backend(QObject):
         self.index_thread.start()
         app_settings.changed.connect(self._settings_changed)
         self.library_changed.connect(self._refresh_for)
+        self.outside = OutsideChanges(self, self)  # another process's collection and conversation edits
 
     @property
     def settings(self) -> Settings:
@@ -116,6 +119,7 @@ class Backend(QObject):
         self.refresh()
         self.warm_up()
         self.indexer.submit(IndexRequest("index", None))
+        self.outside.start(None if self.opened_library else self.paths.database)
 
     def warm_up(self) -> None:
         """Load the model and the index in the background (again after the library could not be opened)."""
@@ -284,6 +288,7 @@ class Backend(QObject):
             return
         self.stopped = True
         self._status_timer.stop()
+        self.outside.stop()
         self.indexer.cancel_current(drop_queued=True, closing=True)  # the index run winds down meanwhile
         self.stopping.emit()
         self.watcher.stop()
