@@ -66,7 +66,7 @@ class Backend(QObject):
     # password), shown in either language
     library_loaded = Signal(object)  # tuple of (SourceRecord, tuple[FileRecord, ...])
     index_finished = Signal(object)  # IndexReport
-    index_failed = Signal(str)
+    index_failed = Signal(object)  # Reason: why a run stopped (its codes: said again in a new language)
     busy_changed = Signal(int)  # 1/0, never bool (PySide6 6.12 refcount bug)
     library_changed = Signal(object)  # LibraryChange, after every committed write
     source_removed = Signal(str)  # the path of a source removed from the library (after library_changed)
@@ -235,7 +235,7 @@ class Backend(QObject):
         self._status_in_flight, self._status_again = True, False
         worker = None if self.stopped else self.reader.submit(self.engine.status, self._status_ready)
         if worker is not None:
-            worker.errored.connect(lambda message: self._status_error(message, worker.exception))
+            worker.errored.connect(lambda message: self._status_error(message, worker.failure(message)))
 
     def _status_read_done(self) -> None:
         self._status_in_flight = False
@@ -251,9 +251,9 @@ class Backend(QObject):
         self.status_changed.emit(status)
         self._status_read_done()
 
-    def _status_error(self, message: str, exception: BaseException | None) -> None:
+    def _status_error(self, message: str, reason: Reason) -> None:
         log.warning("Status refresh failed: %s", message)
-        self.status_failed.emit(Reason.of(exception or message))  # its codes: said again in a new language
+        self.status_failed.emit(reason)  # its codes: said again in a new language
         self._status_read_done()
 
     # ---- worker feedback ----
@@ -270,9 +270,9 @@ class Backend(QObject):
         self.announce("files")
         self.index_finished.emit(report)
 
-    def _after_failure(self, message: str) -> None:
+    def _after_failure(self, reason: Reason) -> None:
         self.announce("files")  # what the run committed before it failed stays
-        self.index_failed.emit(message)
+        self.index_failed.emit(reason)
 
     def _after_remove(self, path: str) -> None:
         self.announce("files")
