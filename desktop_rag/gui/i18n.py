@@ -387,10 +387,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "review.previous": ("◀ Previous", "◀ 上一个"),
     "review.next": ("Next ▶", "下一个 ▶"),
     "review.new_sample": ("New sample", "重新抽样"),
-    "review.measure_intro": ("Runs every question with a marked right passage against the library as it is now, "
+    "review.measure_intro": ("Runs every question with a marked right passage in the collection chosen in the "
+                             "main window (all of them with “All collections”) against the library as it is now, "
                              "with each retrieval mode. recall@5: share of marked passages found in the first 5; "
                              "precision@5: share of the first 5 that are marked; nDCG@10: how high they rank.",
-                             "用资料库的当前状态、以每种检索方式重新检索每个标了正确段落的问题。recall@5：前 5 个结果"
+                             "用资料库的当前状态、以每种检索方式重新检索主窗口所选知识库中每个标了正确段落的问题（选“全部知识库”则为全部问题）。recall@5：前 5 个结果"
                              "找到已标段落的比例；precision@5：前 5 个结果中已标段落的比例；nDCG@10：它们排得有多靠前。"),
     "review.run": ("Measure", "开始衡量"),
     "review.cancel": ("Cancel", "取消"),

@@ -4,7 +4,9 @@ window): noticed, then announced as `library_changed` so the window's views refr
 What is compared is cheap to read (every collection's id and name, the conversation list) and read on the reader
 thread, never on the GUI thread. When to read it: on this computer's library, after its SQLite files change (an
 inotify watch through QFileSystemWatcher: nothing runs while nobody writes), a burst of writes read once; a server's
-library has no file here, so it is read every SERVER_EVERY_MS."""
+library has no file here, so it is read every SERVER_EVERY_MS. The data folder is watched too: SQLite deletes the
+`-wal` file when the last connection closes and makes a new one (a new inode, which a watch of the old one never
+sees) at the next open, so a change of the folder's entries watches the files anew."""
 
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ class OutsideChanges(QObject):
         self._files: tuple[str, ...] = ()
         self._watch = QFileSystemWatcher(self)
         self._watch.fileChanged.connect(self._changed)
+        self._watch.directoryChanged.connect(self._folder_changed)
         self._quiet = QTimer(self, singleShot=True, interval=QUIET_MS)
         self._quiet.timeout.connect(self.check)
         self._period = QTimer(self, interval=SERVER_EVERY_MS)
@@ -49,16 +52,27 @@ class OutsideChanges(QObject):
             self._period.start()
         else:
             self._files = (str(database), f"{database}-wal")
+            self._watch.addPath(str(database.parent))
+            self._watch_files()
         self.check()
 
     def stop(self) -> None:
         self._quiet.stop()
         self._period.stop()
-        if self._watch.files():
-            self._watch.removePaths(self._watch.files())
+        watched = self._watch.files() + self._watch.directories()
+        if watched:
+            self._watch.removePaths(watched)
 
     def _changed(self, _path: str) -> None:
         self._quiet.start()  # (re)started: read once the burst is over
+
+    def _folder_changed(self, _path: str) -> None:
+        """A file of the data folder made, removed or renamed (the `-wal` among them): watch the files as they are now."""
+        watched = [f for f in self._files if f in self._watch.files()]
+        if watched:
+            self._watch.removePaths(watched)
+        self._watch_files()
+        self._quiet.start()
 
     def check(self) -> None:
         """Read the marks on the reader thread; asked again meanwhile, one more read follows."""
@@ -72,7 +86,7 @@ class OutsideChanges(QObject):
             self._in_flight = False
 
     def _read(self, marks: tuple) -> None:
-        self._watch_files()  # (again: a file removed and made anew is no longer watched)
+        self._watch_files()  # (a fresh library's file, made by the first read)
         previous, self._marks = self._marks, marks
         if previous is not None:
             changed = [kind for kind, old, new in zip(KINDS, previous, marks, strict=True) if old != new]
