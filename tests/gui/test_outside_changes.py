@@ -5,8 +5,12 @@ kept what they read at start."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from desktop_rag.gui.threads import outside_changes
 from tests.gui.conftest import FAST, wait_idle
@@ -78,3 +82,19 @@ def test_a_collection_another_client_makes_on_the_server_shows(make_window, qtbo
         qtbot.waitUntil(lambda: bar.combo.findData(team) < 0, timeout=10_000)
     finally:
         other.close()
+
+
+def _inotify_instances() -> int:
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if os.path.islink(fd) and os.readlink(fd) == "anon_inode:inotify")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="Linux: counts this process's inotify instances")
+def test_a_closed_window_keeps_no_inotify_instance(make_window, qtbot):
+    """A user has 128 inotify instances on this computer, every program together: the watch of the library's files
+    ends with its window, not when Python gets round to deleting the window's objects."""
+    before = _inotify_instances()
+    window = make_window()
+    qtbot.waitUntil(lambda: _inotify_instances() == before + 1, timeout=10_000)
+    window.close()
+    assert _inotify_instances() == before

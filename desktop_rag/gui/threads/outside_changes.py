@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+from shiboken6 import delete
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +39,7 @@ class OutsideChanges(QObject):
         self._marks: tuple | None = None
         self._in_flight = self._again = False
         self._files: tuple[str, ...] = ()
-        self._watch = QFileSystemWatcher(self)
-        self._watch.fileChanged.connect(self._changed)
-        self._watch.directoryChanged.connect(self._folder_changed)
+        self._watch: QFileSystemWatcher | None = None  # (an inotify instance: a system-wide limit, 128 a user)
         self._quiet = QTimer(self, singleShot=True, interval=QUIET_MS)
         self._quiet.timeout.connect(self.check)
         self._period = QTimer(self, interval=SERVER_EVERY_MS)
@@ -52,26 +51,29 @@ class OutsideChanges(QObject):
             self._period.start()
         else:
             self._files = (str(database), f"{database}-wal")
-            self._watch.addPath(str(database.parent))
+            self._watch = QFileSystemWatcher([str(database.parent)], self)
+            self._watch.fileChanged.connect(self._changed)
+            self._watch.directoryChanged.connect(self._folder_changed)
             self._watch_files()
         self.check()
 
     def stop(self) -> None:
         self._quiet.stop()
         self._period.stop()
-        watched = self._watch.files() + self._watch.directories()
-        if watched:
-            self._watch.removePaths(watched)
+        if self._watch is not None:  # its inotify instance closed now, not when the window is deleted
+            delete(self._watch)
+            self._watch = None
 
     def _changed(self, _path: str) -> None:
         self._quiet.start()  # (re)started: read once the burst is over
 
     def _folder_changed(self, _path: str) -> None:
         """A file of the data folder made, removed or renamed (the `-wal` among them): watch the files as they are now."""
-        watched = [f for f in self._files if f in self._watch.files()]
-        if watched:
-            self._watch.removePaths(watched)
-        self._watch_files()
+        if self._watch is not None:
+            watched = [f for f in self._files if f in self._watch.files()]
+            if watched:
+                self._watch.removePaths(watched)
+            self._watch_files()
         self._quiet.start()
 
     def check(self) -> None:
@@ -104,6 +106,8 @@ class OutsideChanges(QObject):
             self.check()
 
     def _watch_files(self) -> None:
+        if self._watch is None:
+            return
         missing = [f for f in self._files if f not in self._watch.files() and Path(f).exists()]
-        if missing and not self.backend.stopped:
+        if missing:
             self._watch.addPaths(missing)
