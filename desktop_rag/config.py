@@ -66,8 +66,14 @@ def private_dir(folder: Path) -> Path:
 
 
 def private_file(path: Path) -> Path:
-    """Create `path` empty if it does not exist, and make it owner-only (0600), before anything writes to it."""
-    os.close(os.open(path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600))
+    """Create `path` empty if it does not exist, and make it owner-only (0600), before anything writes to it. An
+    existing file is never opened: closing a descriptor drops every POSIX lock this process holds on the file, and
+    SQLite's connections to a database hold theirs (another process would take itself for the last one, delete the
+    `-wal` and `-shm` files and leave this process's connections reading their old snapshot)."""
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600))
+    except FileExistsError:
+        pass
     _owner_only(path, 0o600)
     return path
 

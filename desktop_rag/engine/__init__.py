@@ -31,7 +31,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("Section", "ParsedDocument"), "ingest.documents"),
     **dict.fromkeys(("IndexReport", "FileEvent", "Progress"), "ingest.reports"),
     **dict.fromkeys(("ChunkDraft", "Hit", "FailedFile", "IndexStatus", "SentPrompt", "ChatTurn", "GRADES",
-                     "LoggedAnswer", "FileRecord", "SourceRecord"), "store.values"),
+                     "LoggedAnswer", "FileRecord", "SourceRecord", "DEFAULT_COLLECTION"), "store.values"),
     **dict.fromkeys(("SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "AnswerEvent", "SummaryStep",
                      "SummaryPlan", "STOPPED"), "answer.events"),
     **dict.fromkeys(("ReviewStats", "ReviewWeek", "EvalScores", "EvalReport", "StaleLabel"), "review.reports"),

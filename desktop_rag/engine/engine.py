@@ -111,6 +111,10 @@ class Engine:
     def collections(self) -> list[collections.Collection]:
         return collections.listing(self.store)
 
+    def collection_names(self) -> list[tuple[int, str]]:
+        """Every collection's (id, name), oldest first: a cheap read, without the listing's counts."""
+        return collections.names(self.store)
+
     def collection_id(self, name: str | None) -> int | None:
         """The id of the collection called `name` (None: all collections); UsageError if there is none."""
         return None if name is None else collections.resolve(self.store, name)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
 from desktop_rag.engine import (
+    DEFAULT_COLLECTION,
     READERS,
     Counted,
     Localised,
@@ -386,15 +387,20 @@ _TEXT: dict[str, tuple[str, str]] = {
     "review.previous": ("◀ Previous", "◀ 上一个"),
     "review.next": ("Next ▶", "下一个 ▶"),
     "review.new_sample": ("New sample", "重新抽样"),
-    "review.measure_intro": ("Runs every question with a marked right passage against the library as it is now, "
+    "review.measure_intro": ("Runs every question with a marked right passage in the collection chosen in the "
+                             "main window (all of them with “All collections”) against the library as it is now, "
                              "with each retrieval mode. recall@5: share of marked passages found in the first 5; "
                              "precision@5: share of the first 5 that are marked; nDCG@10: how high they rank.",
-                             "用资料库的当前状态、以每种检索方式重新检索每个标了正确段落的问题。recall@5：前 5 个结果"
+                             "用资料库的当前状态、以每种检索方式重新检索主窗口所选知识库中每个标了正确段落的问题（选“全部知识库”则为全部问题）。recall@5：前 5 个结果"
                              "找到已标段落的比例；precision@5：前 5 个结果中已标段落的比例；nDCG@10：它们排得有多靠前。"),
     "review.run": ("Measure", "开始衡量"),
     "review.cancel": ("Cancel", "取消"),
     "review.running": ("Measuring: {done} of {total:question|questions}…", "正在衡量：第 {done} 个，共 {total} 个问题…"),
     "review.cancelled": ("Cancelled.", "已取消。"),
+    "review.scope": ("Measured: the questions asked in the collection “{name}”, searched within it.",
+                     "衡量范围：在知识库“{name}”中提出的问题，只在其中检索。"),
+    "review.scope_all": ("Measured: the questions of all collections, searched in the whole library.",
+                         "衡量范围：全部知识库的问题，在整个资料库中检索。"),
     "review.failed": ("The measurement failed: {reason}", "衡量失败：{reason}"),
     "review.no_labels": ("No labelled questions yet: under an answer, select the passage that answers it in Sources "
                          "and press “✓ Right passage”.",
@@ -486,6 +492,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "download.cancelled": ("Cancelled. Download again to resume where it stopped.", "已取消。再次点击“下载”将从中断处继续。"),
     # collections (the library header's selector and menu, the chat header's "asking in")
     "collections.all": ("All collections", "全部知识库"),
+    "collections.default": ("Default", "默认知识库"),  # how the first collection, stored as "Default", is shown
     "collections.menu": ("Collections", "知识库"),
     "collections.new": ("New collection…", "新建知识库…"),
     "collections.rename": ("Rename…", "重命名…"),
@@ -682,6 +689,16 @@ def type_name(name: str) -> str:
     """How the type filter names a reader of the registry (its type name, e.g. "docx"), in the current language."""
     reader = next(r for r in READERS if r.name == name)
     return reader.label_zh if _language == "zh" else reader.label
+
+
+def collection_name(name: str, names: Iterable[str] = ()) -> str:
+    """How the window shows a collection stored as `name`: the first one, "Default" (whoever named it so), in the
+    interface's language; unless another of the library's collections (`names`) is stored as that text, which then
+    shows as itself and "Default" as it is stored, so no two collections read alike. Other names as they are."""
+    if name != DEFAULT_COLLECTION:
+        return name
+    shown = tr("collections.default")
+    return name if any(n != name and n.casefold() == shown.casefold() for n in names) else shown
 
 
 _COUNTED = Counted()

@@ -153,7 +153,7 @@ class MainWindow(QMainWindow):
         from desktop_rag.gui.controllers.review_controller import ReviewController
 
         self.grading = GradingController(self.backend, self.chat, self)
-        self.review = ReviewController(self.backend, self)
+        self.review = ReviewController(self.backend, self.collections, self)
         self.review_action = QAction(self)
         self.review_action.setShortcut(QKeySequence("Ctrl+Shift+R"))
         i18n.bind(self.review_action, QAction.setText, "menu.review")
@@ -294,8 +294,7 @@ class MainWindow(QMainWindow):
         self.library_panel.set_running(bool(busy))
 
     def _run_finished(self, report: IndexReport) -> None:
-        self._last_report = report
-        self._last_removed = ""
+        self._last_report, self._last_removed, self._last_failure = report, "", None
         panel = self.library_panel
         if report.cancelled:
             panel.set_paused(self.paused)
@@ -307,7 +306,7 @@ class MainWindow(QMainWindow):
 
     def _source_removed(self, path: str) -> None:
         """A removal replaces the last run's summary under the library (its counts no longer hold)."""
-        self._last_report, self._last_removed = None, path
+        self._last_report, self._last_removed, self._last_failure = None, path, None
         self.library_panel.show_progress_text(i18n.tr("progress.removed", path=path))
 
     def _finished_text(self, report: IndexReport) -> str:
@@ -320,12 +319,15 @@ class MainWindow(QMainWindow):
         skipped = skipped_summary(report.skipped, i18n.language())
         return f"{text} · {skipped}" if skipped else text
 
-    def _run_failed(self, message: str) -> None:
-        message = i18n.error(message)
+    def _run_failed(self, reason: Reason) -> None:
+        """Why a run stopped, under the library (said again after a language switch) and in the status bar."""
+        self._last_report, self._last_removed, self._last_failure = None, "", reason
+        message = i18n.error(reason)
         self.library_panel.show_progress_text(message)
         self.statusBar().showMessage(message, 15000)
 
-    def _model_state(self, state: str, message: str) -> None:
+    def _model_state(self, state: str, message: object) -> None:
+        """`message`: the model's name, "done/total" while preparing, a Reason for 'error' and 'unopened'."""
         self.model_state = (state, message)
         if state == "ready":
             gc_guard.freeze()  # the model's objects live until exit: keep them out of full collections
@@ -399,6 +401,8 @@ class MainWindow(QMainWindow):
             self.library_panel.show_progress_text(self._finished_text(report))
         elif getattr(self, "_last_removed", "") and not self.backend.busy:
             self.library_panel.show_progress_text(i18n.tr("progress.removed", path=self._last_removed))
+        elif getattr(self, "_last_failure", None) is not None and not self.backend.busy:
+            self.library_panel.show_progress_text(i18n.error(self._last_failure))
 
     # ---- conversations ----
 

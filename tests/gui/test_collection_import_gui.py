@@ -96,7 +96,7 @@ def test_cancelling_the_name_imports_nothing_and_the_question_is_in_chinese(make
         qtbot.waitUntil(lambda: bool(asked), timeout=10_000)
     finally:
         i18n.set_language("en")
-    assert asked[0][1] == "这里已有名为“Default”的知识库。将此知识库导入为："
+    assert asked[0][1] == "这里已有名为“默认知识库”的知识库。将此知识库导入为："  # "Default", as the window shows it
     qtbot.wait(200)
     assert [c.name for c in window.backend.engine.collections()] == ["Default"]
 
@@ -161,3 +161,28 @@ def test_an_archive_on_a_read_only_place_asks_where_its_documents_go(make_window
     assert asked == ["Its documents cannot be written beside the archive: choose a folder for them"]
     assert imported.args[0].documents_dir == str(chosen / "default documents")
     assert (chosen / "default documents" / "laptop" / "tea.txt").is_file()
+
+
+def test_a_taken_name_typed_in_the_box_is_asked_again_without_the_cli_advice(make_window, qtbot, tmp_path,
+                                                                               monkeypatch):
+    """The name typed is taken too (here "Default" itself): the box asks again, offering a free name, and the import
+    goes on under the name given then. It failed with "import it under another name (`desktop-rag import FILE
+    --name NEW`)", the command line's advice, which the window cannot follow."""
+    window = make_window()
+    path = _archive(qtbot, window, tmp_path)
+    failures: list[str] = []
+    window.collections.failed.connect(failures.append)
+    answers = iter([("default", True), ("From the laptop", True)])
+    asked: list[tuple[str, str]] = []
+
+    def get_text(_parent, _title, label, *args, **kwargs):
+        asked.append((label, kwargs["text"]))
+        return next(answers)
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
+    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+        window.collection_bar.actions["import"].trigger()
+    question = "A collection called “{}” already exists here. Import this one as:"
+    assert asked == [(question.format("Default"), "Default (2)"), (question.format("default"), "default (2)")]
+    assert imported.args[0].collection == "From the laptop" and not failures

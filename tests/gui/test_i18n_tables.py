@@ -13,7 +13,7 @@ def test_collection_bar_and_asking_in_follow_the_language(make_window, qtbot):
     qtbot.waitUntil(lambda: bar.combo.count() == 2, timeout=10_000)  # "All collections", "Default"
     assert bar.combo.itemText(0) == "All collections" and bar.actions["new"].text() == "New collection…"
     i18n.set_language("zh")
-    assert bar.combo.itemText(0) == "全部知识库" and bar.combo.itemText(1) == "Default"
+    assert bar.combo.itemText(0) == "全部知识库" and bar.combo.itemText(1) == "默认知识库"
     assert bar.actions["new"].text() == "新建知识库…" and bar.actions["export_docs"].text() == "连同文档导出…"
     assert bar.menu_button.toolTip() == "知识库"
     assert window.asking_in.text() == "提问范围：全部知识库"

@@ -40,6 +40,11 @@ def listing(store: Store) -> list[Collection]:
     return [Collection(*r) for r in rows]
 
 
+def names(store: Store) -> list[tuple[int, str]]:
+    """Every collection's (id, name), oldest first (no counts: cheap enough to read after every write)."""
+    return [(cid, name) for cid, name in store.db.execute("SELECT id, name FROM collections ORDER BY id")]
+
+
 def find(store: Store, name: str) -> int | None:
     """The id of the collection called `name`, its runs of white space as one space, in any letter case of any
     script ("CAFÉ" is "Café": compared in Python, as SQLite's lower() folds ASCII only), the exact name first (an

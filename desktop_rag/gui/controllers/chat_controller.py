@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, Reason, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
@@ -249,7 +249,7 @@ class ChatController(QObject):
         self.select_message(self._row)
         worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
         worker.yielded.connect(self._on_event)
-        worker.errored.connect(lambda message: self._on_error(ErrorEvent(Reason.of(message))))
+        worker.errored.connect(lambda message: self._on_error(ErrorEvent(worker.failure(message))))
         worker.finished.connect(self._on_finished)
         self.worker = worker
         self.answer_started.emit()

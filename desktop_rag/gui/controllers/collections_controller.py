@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import Collection
+from desktop_rag.engine import Collection, UsageError
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
@@ -28,6 +28,9 @@ class CollectionsController(QObject):
     # archive path, model problem (a Reason) or None, (the archive's name, a free one) when a collection here has
     # its name, or None, whether its documents cannot go beside it (a read-only place): ask before importing
     import_check = Signal(str, object, object, bool)
+    # archive path, re-embed, its documents' folder (or None), (the name typed, a free one): the name typed is taken
+    # (typed so, or taken meanwhile by another window or process): ask for another, as before importing
+    name_taken = Signal(str, bool, object, object)
 
     def __init__(self, backend: Backend, chat: ChatController, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -50,12 +53,13 @@ class CollectionsController(QObject):
             lambda path, reembed, name, documents: self.import_archive(path, reembed, documents, name=name))
         self.failed.connect(bar.show_failure)
         self.import_check.connect(bar.confirm_import)
+        self.name_taken.connect(bar.ask_name_again)
         self.exported.connect(bar.show_exported)
         self.imported.connect(bar.show_imported)
 
         def show(_changed: object = None) -> None:
             bar.show_listing(self.listing, self.current)
-            asking_in.show_scope(self.name_of(self.current) if self.current is not None else None)
+            asking_in.show_scope(self.name_of(self.current), tuple(c.name for c in self.listing))
 
         self.listing_changed.connect(show)
         self.current_changed.connect(show)
@@ -142,11 +146,26 @@ class CollectionsController(QObject):
 
     def import_archive(self, path: str, reembed: bool, documents_dir: str | None = None,
                        name: str | None = None) -> None:
-        """Import the archive at `path` (`name`: under that name instead of its own)."""
+        """Import the archive at `path` (`name`: under that name instead of its own); a name taken here is asked
+        for again (`name_taken`), never refused with the CLI's advice to give `--name`."""
         engine = self.backend.engine
-        self.backend.write(lambda: engine.import_archive(path, name=name, reembed=reembed,
-                                                         documents_dir=documents_dir),
-                           ("collections", "files"), self._imported, self.failed.emit)
+
+        def run():
+            try:
+                return engine.import_archive(path, name=name, reembed=reembed, documents_dir=documents_dir)
+            except UsageError as exc:
+                if exc.code != "import_name_taken":
+                    raise
+                taken = str(exc.values["name"])
+                return taken, engine.free_import_name(taken)
+
+        def done(result) -> None:
+            if isinstance(result, tuple):
+                self.name_taken.emit(path, reembed, documents_dir, result)
+            else:
+                self._imported(result)
+
+        self.backend.write(run, ("collections", "files"), done, self.failed.emit)
 
     def _imported(self, report) -> None:
         if report.to_embed:  # the vector phase embeds them with this library's model

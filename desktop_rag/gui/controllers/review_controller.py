@@ -1,6 +1,7 @@
 """The Review view's behaviour (issue 39): the counts and signals, the spot check, the export, and measuring the
-library with the user's labelled questions in the background (progress, cancel). Reads and grades run on the
-reader thread; the measurement on its own pool (`desktop-rag-eval`), joined at close."""
+library with the user's labelled questions in the background (progress, cancel): those of the collection chosen in
+the window, searched within it, as `desktop-rag eval --collection` (all of them with "All collections"). Reads and
+grades run on the reader thread; the measurement on its own pool (`desktop-rag-eval`), joined at close."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.collections_controller import CollectionsController
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.review.review_window import ReviewWindow
@@ -18,9 +20,10 @@ SPOT_SAMPLE = 50
 class ReviewController(QObject):
     """Opens one ReviewWindow (made on first use) and answers its requests."""
 
-    def __init__(self, backend: Backend, window: QWidget) -> None:
+    def __init__(self, backend: Backend, collections: CollectionsController, window: QWidget) -> None:
         super().__init__(window)
         self.backend = backend
+        self.collections = collections  # the one chosen is the one measured
         self.parent_widget = window
         self.view: ReviewWindow | None = None
         self.evaluations = WorkerPool("desktop-rag-eval", 1, self)
@@ -83,7 +86,10 @@ class ReviewController(QObject):
             return
         page = self.window().measure
         page.set_running(True)
-        worker = self.evaluations.start(_evaluate, self.backend.engine, cancel_kw="cancel", report_kw="report")
+        collection, listing = self.collections.current, self.collections.listing
+        page.show_scope(self.collections.name_of(collection), tuple(c.name for c in listing))
+        worker = self.evaluations.start(_evaluate, self.backend.engine, collection, cancel_kw="cancel",
+                                        report_kw="report")
         worker.yielded.connect(lambda progress: page.show_progress(*progress))
         worker.returned.connect(page.show_report)
         worker.errored.connect(page.show_failed)
@@ -100,6 +106,6 @@ class ReviewController(QObject):
             self.view.measure.set_running(False)
 
 
-def _evaluate(engine, cancel, report):
-    """`Engine.review.evaluate` on the eval pool: progress as (done, total) pairs."""
-    return engine.review.evaluate(cancel=cancel, progress=lambda done, total: report((done, total)))
+def _evaluate(engine, collection: int | None, cancel, report):
+    """`Engine.review.evaluate` of one collection (None: all) on the eval pool: progress as (done, total) pairs."""
+    return engine.review.evaluate(collection, cancel=cancel, progress=lambda done, total: report((done, total)))

@@ -2,7 +2,8 @@
 
 After every committed write it emits one `library_changed(LibraryChange)` saying what changed (the idea of
 Anki's `CollectionOp`): views and controllers refresh from that signal, not from refresh calls placed after
-each operation."""
+each operation. Another process's edits to collections and conversations are announced the same way
+(`outside_changes`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from desktop_rag.engine import Engine, IndexReport, IndexStatus, Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.threads.app_settings import AppSettings
 from desktop_rag.gui.threads.index_worker import IndexRequest, IndexWorker
+from desktop_rag.gui.threads.outside_changes import OutsideChanges
 from desktop_rag.gui.threads.watcher import FolderWatcher
 from desktop_rag.gui.threads.worker_pool import WorkerPool
 
@@ -64,7 +66,7 @@ class Backend(QObject):
     # password), shown in either language
     library_loaded = Signal(object)  # tuple of (SourceRecord, tuple[FileRecord, ...])
     index_finished = Signal(object)  # IndexReport
-    index_failed = Signal(str)
+    index_failed = Signal(object)  # Reason: why a run stopped (its codes: said again in a new language)
     busy_changed = Signal(int)  # 1/0, never bool (PySide6 6.12 refcount bug)
     library_changed = Signal(object)  # LibraryChange, after every committed write
     source_removed = Signal(str)  # the path of a source removed from the library (after library_changed)
@@ -104,6 +106,7 @@ class Backend(QObject):
         self.index_thread.start()
         app_settings.changed.connect(self._settings_changed)
         self.library_changed.connect(self._refresh_for)
+        self.outside = OutsideChanges(self, self)  # another process's collection and conversation edits
 
     @property
     def settings(self) -> Settings:
@@ -116,6 +119,7 @@ class Backend(QObject):
         self.refresh()
         self.warm_up()
         self.indexer.submit(IndexRequest("index", None))
+        self.outside.start(None if self.opened_library else self.paths.database)
 
     def warm_up(self) -> None:
         """Load the model and the index in the background (again after the library could not be opened)."""
@@ -231,7 +235,7 @@ class Backend(QObject):
         self._status_in_flight, self._status_again = True, False
         worker = None if self.stopped else self.reader.submit(self.engine.status, self._status_ready)
         if worker is not None:
-            worker.errored.connect(lambda message: self._status_error(message, worker.exception))
+            worker.errored.connect(lambda message: self._status_error(message, worker.failure(message)))
 
     def _status_read_done(self) -> None:
         self._status_in_flight = False
@@ -247,9 +251,9 @@ class Backend(QObject):
         self.status_changed.emit(status)
         self._status_read_done()
 
-    def _status_error(self, message: str, exception: BaseException | None) -> None:
+    def _status_error(self, message: str, reason: Reason) -> None:
         log.warning("Status refresh failed: %s", message)
-        self.status_failed.emit(Reason.of(exception or message))  # its codes: said again in a new language
+        self.status_failed.emit(reason)  # its codes: said again in a new language
         self._status_read_done()
 
     # ---- worker feedback ----
@@ -266,9 +270,9 @@ class Backend(QObject):
         self.announce("files")
         self.index_finished.emit(report)
 
-    def _after_failure(self, message: str) -> None:
+    def _after_failure(self, reason: Reason) -> None:
         self.announce("files")  # what the run committed before it failed stays
-        self.index_failed.emit(message)
+        self.index_failed.emit(reason)
 
     def _after_remove(self, path: str) -> None:
         self.announce("files")
@@ -284,6 +288,7 @@ class Backend(QObject):
             return
         self.stopped = True
         self._status_timer.stop()
+        self.outside.stop()
         self.indexer.cancel_current(drop_queued=True, closing=True)  # the index run winds down meanwhile
         self.stopping.emit()
         self.watcher.stop()

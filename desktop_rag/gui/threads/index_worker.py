@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_rag.config import Settings
-from desktop_rag.engine import PASS_THROUGH, Engine
+from desktop_rag.engine import PASS_THROUGH, Engine, Reason
 from desktop_rag.gui import i18n
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,8 @@ class IndexWorker(QObject):
     progress = Signal(object)  # Progress
     file_event = Signal(object)  # FileEvent
     run_finished = Signal(object)  # IndexReport
-    run_failed = Signal(str)
-    model_state = Signal(str, str)  # 'loading' | 'preparing' ("done/total") | 'ready' | 'error' | 'unopened' (the
+    run_failed = Signal(object)  # Reason: its codes, said again in a new language
+    model_state = Signal(str, object)  # 'loading' | 'preparing' ("done/total") | 'ready' | 'error' | 'unopened' (the
     # library could not be read), message
     busy_changed = Signal(int)  # 1/0: PySide6 6.12 Signal(bool).emit drops a reference to True/False
     source_removed = Signal(str)
@@ -158,7 +158,7 @@ class IndexWorker(QObject):
             # library's panic too (pyo3's PanicException is no Exception): the thread lives on
             log.exception("Index worker request %s failed", request.kind)
             self.busy_changed.emit(0)
-            self.run_failed.emit(i18n.error(exc))
+            self.run_failed.emit(Reason.of(exc))
 
     def _warm_up(self) -> None:
         try:
@@ -166,7 +166,7 @@ class IndexWorker(QObject):
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # noqa: BLE001 - said in the window (the status read says why too)
-            self.model_state.emit("unopened", i18n.error(exc))
+            self.model_state.emit("unopened", Reason.of(exc))
             return
         self.model_state.emit("loading", model)
         self.engine.on_model_progress = self._preparing
@@ -176,7 +176,7 @@ class IndexWorker(QObject):
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # noqa: BLE001 - a native library's panic too
-            self.model_state.emit("error", i18n.error(exc))
+            self.model_state.emit("error", Reason.of(exc))
             return
         finally:
             self.warming = False

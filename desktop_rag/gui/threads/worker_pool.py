@@ -40,7 +40,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 from shiboken6 import delete, isValid
 
-from desktop_rag.engine import PASS_THROUGH
+from desktop_rag.engine import PASS_THROUGH, Reason
 from desktop_rag.gui import i18n
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,11 @@ class Worker(QObject):
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self._cancel_kw, self._report_kw = cancel_kw, report_kw
         self._event.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    def failure(self, message: str) -> Reason:
+        """Why it failed (`message`: its `errored` text) as codes and values, so that what shows it can say it again
+        in a new language: its exception's, when it raised one."""
+        return Reason.of(self.exception or message)
 
     def cancel(self) -> None:
         """Ask the work to stop (any thread; safe after it has finished)."""

@@ -83,7 +83,7 @@ class CollectionBar(QWidget):
         self.combo.clear()
         self.combo.addItem(text("all"), None)
         for c in self.listing:
-            self.combo.addItem(c.name, c.id)  # item text is plain text in a combo box
+            self.combo.addItem(self.shown(c.name), c.id)  # item text is plain text in a combo box
         index = self.combo.findData(self.current)
         self.combo.setCurrentIndex(max(index, 0))
         self.combo.blockSignals(False)
@@ -93,6 +93,10 @@ class CollectionBar(QWidget):
 
     def _chosen(self, index: int) -> None:
         self.chosen.emit(self.combo.itemData(index))
+
+    def shown(self, name: str) -> str:
+        """A collection's name as the window shows it ("Default" in the interface's language)."""
+        return i18n.collection_name(name, (c.name for c in self.listing))
 
     def _selected(self):
         return next((c for c in self.listing if c.id == self.current), None)
@@ -106,21 +110,22 @@ class CollectionBar(QWidget):
         chosen = self._selected()
         if chosen is None:
             return
-        name, ok = QInputDialog.getText(self, text("rename"), text("name"), text=chosen.name)
-        if ok:
+        shown = self.shown(chosen.name)
+        name, ok = QInputDialog.getText(self, text("rename"), text("name"), text=shown)
+        if ok and name != shown:  # (OK on the name as shown keeps the stored one: "Default" stays "Default")
             self.rename_requested.emit(chosen.id, name)
 
     def delete(self) -> None:
         chosen = self._selected()
         if chosen is not None and ask_plain(self, text("delete"), text(
-                "confirm_delete", name=chosen.name, files=chosen.files, chunks=chosen.chunks)):
+                "confirm_delete", name=self.shown(chosen.name), files=chosen.files, chunks=chosen.chunks)):
             self.delete_requested.emit(chosen.id)
 
     def export(self, with_documents: bool) -> None:
         chosen = self._selected()
         if chosen is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{safe_file_name(chosen.name)}.zip",
+        path, _ = QFileDialog.getSaveFileName(self, text("export"), f"{safe_file_name(self.shown(chosen.name))}.zip",
                                               text("archive"))
         if path:
             self.export_requested.emit(chosen.id, path, with_documents)
@@ -137,8 +142,8 @@ class CollectionBar(QWidget):
         (`unwritable`) and whether to embed again when its model differs (`problem`)."""
         name = documents = None
         if taken is not None:
-            name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=taken[0]), text=taken[1])
-            if not ok or not name.strip():
+            name = self._other_name(taken)
+            if name is None:
                 return
         if unwritable:
             folder = QFileDialog.getExistingDirectory(self, text("documents_folder"))
@@ -148,12 +153,25 @@ class CollectionBar(QWidget):
         if problem is None or ask_plain(self, text("import"), text("reembed", problem=i18n.error(problem))):
             self.import_confirmed.emit(path, problem is not None, name, documents)
 
+    def ask_name_again(self, path: str, reembed: bool, documents: str | None, taken: tuple[str, str]) -> None:
+        """The name given for an import is taken here (`taken`: it and a free one): ask for another and import."""
+        name = self._other_name(taken)
+        if name is not None:
+            self.import_confirmed.emit(path, reembed, name, documents)
+
+    def _other_name(self, taken: tuple[str, str]) -> str | None:
+        """Another name for an import whose name (`taken[0]`) a collection here has, offering `taken[1]`; None:
+        cancelled."""
+        name, ok = QInputDialog.getText(self, text("import"), text("import_name", name=self.shown(taken[0])),
+                                        text=taken[1])
+        return name if ok and name.strip() else None
+
     def show_failure(self, message: str) -> None:
         show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
 
     def show_exported(self, report) -> None:
         """Where it went; a warning naming the documents left out of an export with documents (at most 20)."""
-        message, missing = text("exported", name=report.collection, path=report.path), report.missing_documents
+        message, missing = text("exported", name=self.shown(report.collection), path=report.path), report.missing_documents
         if not missing:
             self._info(message)
             return
@@ -163,7 +181,7 @@ class CollectionBar(QWidget):
 
     def show_imported(self, report) -> None:
         """What was imported, and where its documents went (a folder beside the archive the person did not choose)."""
-        message = text("imported", name=report.collection, chunks=report.chunks)
+        message = text("imported", name=self.shown(report.collection), chunks=report.chunks)
         where = f"\n{text('imported_documents', path=report.documents_dir)}" if report.documents_dir else ""
         self._info(message + where)
 
@@ -179,13 +197,15 @@ class AskingInLabel(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setStyleSheet("color: #555; padding: 0 4px;")
         self._name: str | None = None
+        self._names: tuple[str, ...] = ()
         i18n.on_change(self._show)
         self._show()
 
-    def show_scope(self, name: str | None) -> None:
-        """Asking in the collection called `name` (None: in all collections)."""
-        self._name = name
+    def show_scope(self, name: str | None, names: tuple[str, ...] = ()) -> None:
+        """Asking in the collection stored as `name` (None: in all collections), one of `names`."""
+        self._name, self._names = name, names
         self._show()
 
     def _show(self) -> None:
-        self.setText(text("asking", name=self._name or text("all")))
+        shown = i18n.collection_name(self._name, self._names) if self._name is not None else text("all")
+        self.setText(text("asking", name=shown))

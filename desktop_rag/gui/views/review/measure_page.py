@@ -61,6 +61,9 @@ class MeasurePage(QWidget):
         row.addWidget(self.progress, 1)
         row.addStretch(1)  # the buttons keep their size (the progress bar takes half the rest while running)
         layout.addLayout(row)
+        self.scope = plain_label(self)  # which collection the last run measured
+        self.scope.setWordWrap(True)
+        layout.addWidget(self.scope)
         self.status = plain_label(self)
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
@@ -77,6 +80,7 @@ class MeasurePage(QWidget):
         layout.addWidget(self.stale, 1)
         self._report = None
         self._status_key: tuple[str, dict] = ("", {})
+        self._scope: tuple[str | None, tuple[str, ...]] | None = None  # (stored name or None: all, every name)
         self._retranslate()
         i18n.on_change(self._retranslate)
 
@@ -84,6 +88,7 @@ class MeasurePage(QWidget):
         self.table.setHorizontalHeaderLabels([i18n.tr(key) if key.startswith("review.") else key for key in _HEADERS])
         key, values = self._status_key
         self.status.setText(i18n.tr(key, **values) if key else "")
+        self._show_scope()
         if self._report is not None:
             self.show_report(self._report)
 
@@ -91,6 +96,19 @@ class MeasurePage(QWidget):
         self._status_key = (key, values)
         self.status.setStyleSheet("color: #c62828;" if key == "review.failed" else "")
         self.status.setText(i18n.tr(key, **values) if key else "")
+
+    def show_scope(self, name: str | None, names: tuple[str, ...] = ()) -> None:
+        """What is measured: the questions of the collection stored as `name`, searched within it (None: all)."""
+        self._scope = (name, names)
+        self._show_scope()
+
+    def _show_scope(self) -> None:
+        if self._scope is None:
+            self.scope.setText("")
+            return
+        name, names = self._scope
+        self.scope.setText(i18n.tr("review.scope", name=i18n.collection_name(name, names)) if name is not None
+                           else i18n.tr("review.scope_all"))
 
     def set_running(self, running: bool) -> None:
         """While running, Cancel takes the focus from Run (a disabled button would drop it), and back after."""

@@ -1,0 +1,73 @@
+"""An error the window already shows is said again in the new language after a language switch: it is kept as its
+codes and values (a `Reason`), not as the text of the language it arrived in. The index run stopped by another
+process's write (a real second process holding the library's lock), an answer whose worker failed, a model that
+could not load. Real window and engine, offscreen."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from desktop_rag.engine.messages import message
+from desktop_rag.gui import i18n
+from tests.gui.conftest import FAST, write_docs
+
+HOLD = """
+import sys, time
+from desktop_rag.config import resolve_paths
+from desktop_rag.engine import Engine
+engine = Engine(resolve_paths(sys.argv[1]))
+with engine.runtime.writing():
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def _busy_en() -> str:
+    return message("error.library_busy", "en")[:40]
+
+
+def _busy_zh() -> str:
+    return message("error.library_busy", "zh")[:12]
+
+
+def test_a_failed_index_run_is_said_again_in_chinese(make_window, qtbot, tmp_path):
+    home = tmp_path / "home"
+    window = make_window(FAST, home)
+    qtbot.waitUntil(lambda: window.collection_bar.combo.count() == 2, timeout=10_000)  # the library exists
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(home)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        write_docs(tmp_path / "docs", 1)
+        panel = window.library_panel
+        with qtbot.waitSignal(window.backend.index_failed, timeout=30_000):
+            window.add_paths([str(tmp_path / "docs")])
+        qtbot.waitUntil(lambda: _busy_en() in panel.progress_label.text(), timeout=10_000)
+        i18n.set_language("zh")
+        assert _busy_zh() in panel.progress_label.text(), panel.progress_label.text()
+    finally:
+        holder.communicate("", timeout=30)
+
+
+def test_an_answer_whose_worker_failed_is_said_again_in_chinese(make_window, qtbot):
+    window = make_window()
+    window.chat.file_scope.set_path("/no/such/file.txt")  # "Ask this document" on one no longer in the library
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000):
+        window.chat_panel.input.setPlainText("What is topic0?")
+        window.chat_panel.send_button.click()
+    bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
+    english = bubble.notice_label.text()
+    i18n.set_language("zh")
+    chinese = bubble.notice_label.text()
+    assert "is not a file of the library" in english
+    assert chinese != english and "不是资料库中的文件" in chinese, (english, chinese)
+
+
+def test_a_model_that_could_not_load_is_said_again_in_chinese(make_window, qtbot, tmp_path):
+    window = make_window(FAST.replace(embedding_model=str(tmp_path / "no-such-model")))
+    qtbot.waitUntil(lambda: window.model_state[0] == "error", timeout=60_000)
+    english = window.model_label.toolTip()
+    i18n.set_language("zh")
+    chinese = window.model_label.toolTip()
+    assert chinese != english and "模型" in chinese, (english, chinese)

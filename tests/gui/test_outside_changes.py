@@ -1,0 +1,100 @@
+"""Collections and conversations another process creates, renames or deletes in the window's library show in the
+window without a restart: the CLI's `collections create` and a second process's conversation (real processes on the
+same data folder; the window's real engine, offscreen). Before, the collection picker and the conversation list
+kept what they read at start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop_rag.gui.threads import outside_changes
+from tests.gui.conftest import FAST, wait_idle
+
+CONVERSATION = """
+import sys
+from desktop_rag.config import resolve_paths
+from desktop_rag.engine import Engine
+engine = Engine(resolve_paths(sys.argv[1]))
+if sys.argv[2] == "new":
+    print(engine.new_conversation(sys.argv[3]))
+else:
+    engine.delete_conversation(int(sys.argv[3]))
+engine.close()
+"""
+
+
+def _cli(home, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], capture_output=True,
+                          text=True, timeout=120, check=True)
+    return done.stdout
+
+
+def test_collections_and_conversations_of_another_process_show(make_window, qtbot, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    window = make_window(FAST, home)
+    bar, chat = window.collection_bar, window.chat
+    qtbot.waitUntil(lambda: bar.combo.count() == 2, timeout=10_000)  # "All collections", "Default"
+    names = lambda: [bar.combo.itemText(i) for i in range(1, bar.combo.count())]  # noqa: E731
+    _cli(home, "collections", "create", "From the terminal")
+    qtbot.waitUntil(lambda: names() == ["Default", "From the terminal"], timeout=10_000)
+    _cli(home, "collections", "rename", "From the terminal", "Renamed")
+    qtbot.waitUntil(lambda: names() == ["Default", "Renamed"], timeout=10_000)
+    _cli(home, "collections", "delete", "Renamed", "--yes")
+    qtbot.waitUntil(lambda: names() == ["Default"], timeout=10_000)
+
+    run = [sys.executable, "-c", CONVERSATION, str(home)]
+    conversation = int(subprocess.run([*run, "new", "Asked elsewhere"], capture_output=True, text=True, timeout=120,
+                                      check=True).stdout)
+    qtbot.waitUntil(lambda: chat.conversations_model.title_of(conversation) == "Asked elsewhere", timeout=10_000)
+    subprocess.run([*run, "delete", str(conversation)], timeout=120, check=True)
+    qtbot.waitUntil(lambda: chat.conversations_model.row_of(conversation) < 0, timeout=10_000)
+
+    wait_idle(qtbot, window)  # then nobody writes: nothing is read
+    qtbot.wait(outside_changes.QUIET_MS * 2)
+    reads: list[int] = []
+    monkeypatch.setattr(outside_changes, "read_marks", lambda engine: reads.append(1))
+    qtbot.wait(3000)
+    assert reads == []
+
+
+def test_a_collection_another_client_makes_on_the_server_shows(make_window, qtbot, pg_server, tmp_path, monkeypatch):
+    """A server's library has no file here to watch: the marks are read every period (shortened for the test)."""
+    from desktop_rag.config import resolve_paths
+    from desktop_rag.engine import Engine
+
+    monkeypatch.setattr(outside_changes, "SERVER_EVERY_MS", 300)
+    library = pg_server.url(pg_server.new_database("outside"))
+    window = make_window(FAST.replace(library=library))
+    bar, chat = window.collection_bar, window.chat
+    qtbot.waitUntil(lambda: bar.combo.count() == 2, timeout=30_000)
+    other = Engine(resolve_paths(tmp_path / "other-computer"), FAST.replace(library=library))
+    try:
+        team = other.create_collection("Team")
+        conversation = other.new_conversation("Asked on the other computer")
+        qtbot.waitUntil(lambda: bar.combo.findData(team) > 0, timeout=10_000)
+        qtbot.waitUntil(lambda: chat.conversations_model.row_of(conversation) >= 0, timeout=10_000)
+        other.delete_collection(team)
+        qtbot.waitUntil(lambda: bar.combo.findData(team) < 0, timeout=10_000)
+    finally:
+        other.close()
+
+
+def _inotify_instances() -> int:
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if os.path.islink(fd) and os.readlink(fd) == "anon_inode:inotify")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="Linux: counts this process's inotify instances")
+def test_a_closed_window_keeps_no_inotify_instance(make_window, qtbot):
+    """A user has 128 inotify instances on this computer, every program together: the watch of the library's files
+    ends with its window, not when Python gets round to deleting the window's objects."""
+    before = _inotify_instances()
+    window = make_window()
+    qtbot.waitUntil(lambda: _inotify_instances() == before + 1, timeout=10_000)
+    window.close()
+    assert _inotify_instances() == before
