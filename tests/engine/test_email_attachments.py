@@ -263,7 +263,8 @@ def test_an_attachment_can_be_asked_and_summarised_on_its_own(mail):
 
 def test_an_attached_scan_is_recognised_found_and_shown(tmp_path):
     """A photographed page sent as an attachment: read by OCR in the parser child, found by an English and a
-    Chinese question, and shown by the viewer (recognised again from the message)."""
+    Chinese question, and shown by the viewer from the library's stored text (never recognised again in the app's
+process: `Location.from_library`)."""
     import io
 
     from tests.support.scans import render_page
@@ -286,6 +287,8 @@ def test_an_attached_scan_is_recognised_found_and_shown(tmp_path):
             hit = next(h for h in engine.search(question, 5) if h.path.endswith(name))
             assert hit.ocr and hit.path == attachment_path(str(path), f"{2 if name == 'card.png' else 3}/{name}")
             location = locate(hit, None, max_bytes=1 << 26, carrier=_carrier(engine, hit.path))
-            assert location.kind == "text" and location.match == EXACT and location.file_state == UNCHANGED
+            assert location.from_library and location.file_state == UNCHANGED and not location.text
+            stored = engine.stored_location(hit)
+            assert stored.kind == "text" and stored.match == EXACT and hit.text in stored.text
     finally:
         engine.close()
