@@ -131,7 +131,7 @@ def switch_half_staged(engine: Engine, open_engine: Callable[[Settings], Engine]
     half = rows[:len(rows) // 2]
     e5 = engine.runtime.embedder(E5)
     staged_vectors.begin(engine.store, E5)
-    staged_vectors.stage(engine.store, [r[0] for r in half],
+    staged_vectors.stage(engine.store, E5, [r[0] for r in half],
                          getattr(e5, "inner", e5).embed([embedding_text(h, t) for _, h, t in half]))
     seen.clear()
     edited = list(PARAGRAPHS)
