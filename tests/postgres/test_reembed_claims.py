@@ -11,6 +11,8 @@ from collections import Counter
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest import reembed
@@ -111,16 +113,22 @@ def test_two_clients_swapping_a_staged_switch_at_once_swap_it_once(pg_server, tm
             client.close()
 
 
+# what an administrator does to a switch in progress: starts one to another model (the mark it leaves), or drops it
+SWITCHES = {"begin": (lambda store: staged_vectors.begin(store, "hash:32"), [["hash:32"]]),
+            "abandon": (staged_vectors.abandon, [])}
+
+
 def _begun_while_paused(pg_server, database: str, writer: threading.Thread, paused: threading.Event,
-                        go: threading.Event, admin: Engine) -> None:
-    """Run `writer` until it pauses inside its transaction (`paused`), start a switch to hash:32 meanwhile, let the
-    writer go on once the switch waits for a lock (or has ended), and check that nothing is left staged under the new
-    switch's mark: no row of the old switch's model outlived the switch's start."""
+                        go: threading.Event, admin: Engine, switch: str = "begin") -> None:
+    """Run `writer` until it pauses inside its transaction (`paused`), start a switch to hash:32 (or drop the
+    switch) meanwhile, let the writer go on once the switch waits for a lock (or has ended), and check that nothing
+    is left staged: no row of the old switch's model outlived the switch's start."""
+    start, mark = SWITCHES[switch]
     raw = pg_server.admin(database)
     try:
         writer.start()
         assert paused.wait(20)
-        switching = threading.Thread(target=staged_vectors.begin, args=(admin.store, "hash:32"))
+        switching = threading.Thread(target=start, args=(admin.store,))
         switching.start()
         deadline = time.monotonic() + 30
         while switching.is_alive() and not raw.run("SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0]:
@@ -128,17 +136,19 @@ def _begun_while_paused(pg_server, database: str, writer: threading.Thread, paus
             time.sleep(0.05)
         go.set()
         writer.join(60), switching.join(60)
-        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'staged_model'") == [["hash:32"]]
+        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'staged_model'") == mark
         assert raw.run("SELECT count(*) FROM desktop_rag.staged_vectors") == [[0]]
     finally:
         go.set()
         raw.close()
 
 
-def test_a_switch_begun_while_a_client_copies_staged_vectors_keeps_none_of_them(pg_server, tmp_path, monkeypatch):
+@pytest.mark.parametrize("switch", SWITCHES)
+def test_a_switch_begun_while_a_client_copies_staged_vectors_keeps_none_of_them(pg_server, tmp_path, monkeypatch,
+                                                                                switch):
     """A client re-reading an edited file copies its unchanged passages' staged vectors (hash:48's) while an
-    administrator starts a switch to hash:32: the switch waits for the copy's transaction and empties the table
-    after it (without waiting, the copies it never saw were committed under hash:32's mark)."""
+    administrator starts a switch to hash:32, or drops the switch: it waits for the copy's transaction and empties
+    the table after it (without waiting, the copies it never saw were committed under hash:32's mark, or none)."""
     database, url, _ = _library(pg_server, tmp_path, 2)
     editor, admin = _engine(tmp_path / "writer", url, OLD), _engine(tmp_path / "admin", url)  # the docs linked
     try:
@@ -155,7 +165,7 @@ def test_a_switch_begun_while_a_client_copies_staged_vectors_keeps_none_of_them(
 
         monkeypatch.setattr(PostgresStore, "copy_vectors", copy_then_pause)
         reading = threading.Thread(target=lambda: reports.append(editor.index(embed=False)))
-        _begun_while_paused(pg_server, database, reading, paused, go, admin)
+        _begun_while_paused(pg_server, database, reading, paused, go, admin, switch)
         assert reports[0].updated == 1 and reports[0].kept > 0 and not reports[0].failed
     finally:
         editor.close(), admin.close()
