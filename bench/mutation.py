@@ -110,6 +110,9 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                              "desktop_rag.engine.paths.x_attachment_path__mutmut_*",
                              "desktop_rag.engine.paths.x_attachment_part__mutmut_*"],
                           ["tests/engine/test_email_attachments.py", "tests/engine/test_attachment_rows.py"]),
+    # an edited file's unchanged passages keep their vectors, each table's its own (the real models' edit:
+    # test_kept_vectors.py, 30 s a session, left to the suite)
+    "kept_vectors": (["desktop_rag.engine.store.kept_vectors.*"], ["tests/engine/test_kept_vector_rules.py"]),
     # a question is searched, and compared with sentences, by its beginning (a pasted page costs a paragraph's time)
     "question_bound": (["desktop_rag.engine.search.question.x_searched_text__mutmut_*",
                         "desktop_rag.engine.search.question.x_plain__mutmut_*"],

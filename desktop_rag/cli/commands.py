@@ -8,12 +8,12 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
-from desktop_rag.cli.output import TerminalProgress, print_json, said
+from desktop_rag.cli.output import TerminalProgress, language, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
     DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
-    location_text, skipped_summary,
+    location_text, skipped_links, skipped_summary,
 )
 
 
@@ -36,13 +36,18 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
+        kept = f", {counted(kept_vectors=report.kept)}" if report.kept else ""  # unchanged passages of edited files
         print(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
               f"{report.unchanged} unchanged, {len(report.failed)} failed; {counted(new_chunks=report.chunks)}, "
-              f"{report.embedded} embedded in {report.seconds:.1f} s")
+              f"{report.embedded} embedded{kept} in {report.seconds:.1f} s")
         if report.attachments:
             print(f"{counted(attachments=report.attachments)} read as documents of their own")
         if report.skipped:
             print(clean_line(skipped_summary(report.skipped)))
+        if report.links:
+            print(skipped_links(len(report.links), language()))
+            for link in report.links:
+                print(f"  link: {clean_line(link.path)}")
         for failure in report.failed:
             print(f"  failed: {clean_line(failure.path)}: {said(failure.error)}")
         for note in report.notes:

@@ -20,15 +20,20 @@ TEXTS: dict[str, dict[str, str]] = {
     "skipped_types": {"en": "{n} skipped: {types}, not supported", "zh": "跳过 {n} 个文件：{types}，不支持这些类型"},
     "skipped_type": {"en": "{count} {suffix}", "zh": "{count} 个 {suffix}"},
     "skipped_more": {"en": "{count} other", "zh": "其他 {count} 个"},
+    # links inside a source leading outside it ({links}: "2 links"), skipped: never followed (ingest/scanning.py)
+    "skipped_links": {"en": "{links} to outside the chosen folders skipped: links are not followed",
+                      "zh": "跳过 {links}（指向所选文件夹之外）：链接不会被跟随"},
     # a count of things: "{n:one|many}" agrees in English (`Counted`); Chinese has one form
     "count.sources": {"en": "{n:source|sources}", "zh": "{n} 个来源"},
     "count.files": {"en": "{n:file|files}", "zh": "{n} 个文件"},
     "count.chunks": {"en": "{n:chunk|chunks}", "zh": "{n} 个片段"},
     "count.new_chunks": {"en": "{n:new chunk|new chunks}", "zh": "{n} 个新片段"},
+    "count.kept_vectors": {"en": "{n:kept its vector|kept their vectors}", "zh": "{n} 个片段沿用原有向量"},
     "count.passages": {"en": "{n:passage|passages}", "zh": "{n} 个段落"},
     "count.vectors": {"en": "{n:vector|vectors}", "zh": "{n} 个向量"},
     "count.documents": {"en": "{n:document|documents}", "zh": "{n} 个文档"},
     "count.collections": {"en": "{n:collection|collections}", "zh": "{n} 个知识库"},
+    "count.links": {"en": "{n:link|links}", "zh": "{n} 个链接"},
     "count.attachments": {"en": "{n:e-mail attachment|e-mail attachments}", "zh": "{n} 个邮件附件"},
     "count.sections": {"en": "{n:section|sections}", "zh": "{n} 个部分"},
     "count.questions": {"en": "{n:question|questions}", "zh": "{n} 个问题"},
@@ -115,6 +120,11 @@ def skipped_summary(skipped: tuple[tuple[str, int], ...] | dict[str, int], langu
         named.append(message("skipped_more", language, count=rest))
     joiner = "、" if language == "zh" else ", "
     return message("skipped_types", language, n=sum(n for _, n in items), types=joiner.join(named))
+
+
+def skipped_links(count: int, language: str = "en") -> str:
+    """ "2 links to outside the chosen folders skipped: links are not followed", or "" for none."""
+    return message("skipped_links", language, links=counted(language, links=count)) if count else ""
 
 
 def environment_language(environ: Mapping[str, str] | None = None) -> str | None:

@@ -1,8 +1,9 @@
 """`desktop-rag index`, `collections`, `export` and `import` say "1 source, 1 file, 1 chunk, 1 vector", not "1 sources,
-1 files, 1 chunks, 1 vectors"."""
+1 files, 1 chunks, 1 vectors"; `index` says what vector reuse saved and which links it skipped."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,12 +12,13 @@ from pathlib import Path
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from tests.conftest import REPO
+from tests.support.kept_vectors import CHANGED, NEW_TEXT, PARAGRAPHS, write
 
 
-def _cli(home: Path, *args: str) -> str:
+def _cli(home: Path, *args: str, env: dict[str, str] | None = None) -> str:
     run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO,
                          capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"})
+                         env={**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", **(env or {})})
     assert run.returncode == 0, run.stderr[-2000:]
     return run.stdout
 
@@ -42,3 +44,38 @@ def test_one_of_each_is_singular_and_more_is_plural(tmp_path: Path):
     assert exported.startswith("Exported “Default”: 1 file, 1 chunk, 1 vector, 0 documents -> ")
     imported = _cli(tmp_path / "other", "import", str(tmp_path / "default.zip"), "--name", "Again")
     assert imported.startswith("Imported “Again”: 1 file, 1 chunk, 1 vector used as stored.")
+
+
+def test_an_edited_file_says_how_many_passages_kept_their_vectors(tmp_path: Path):
+    """Only the edited paragraph is embedded again; the summary says how many passages kept their vectors (and
+    `--json` as "kept"); a run that kept none does not mention it."""
+    folder, home = tmp_path / "docs", tmp_path / "home"
+    folder.mkdir()
+    small = {"DESKTOP_RAG_CHUNK_SIZE": "400", "DESKTOP_RAG_CHUNK_OVERLAP": "0"}  # a paragraph a chunk
+    edited = list(PARAGRAPHS)
+    write(folder / "notes.md", edited)
+    first = _cli(home, "index", str(folder), env=small)
+    assert "0 failed; 12 new chunks, 12 embedded in " in first and "kept" not in first
+    edited[CHANGED] = NEW_TEXT
+    write(folder / "notes.md", edited)
+    assert "; 12 new chunks, 1 embedded, 11 kept their vectors in " in _cli(home, "index", env=small)
+    edited[0] = PARAGRAPHS[CHANGED]
+    write(folder / "notes.md", edited)
+    report = json.loads(_cli(home, "index", "--json", env=small))
+    assert (report["embedded"], report["kept"]) == (1, 11)
+
+
+def test_a_link_leading_outside_is_named_cleanly(tmp_path: Path):
+    """`index` says which links it skipped as leading outside the source, and why; a name's control characters
+    are marked (clean_line), never written raw; `--json` lists them with the reason's code."""
+    folder, outside, home = tmp_path / "docs", tmp_path / "outside", tmp_path / "home"
+    folder.mkdir(), outside.mkdir()
+    (folder / "note.txt").write_text("A single short note about the harbour ferry.\n", encoding="utf-8")
+    (folder / "photos\x1b[2J").symlink_to(outside, target_is_directory=True)
+    said = _cli(home, "index", str(folder))
+    assert "\x1b" not in said
+    assert said.splitlines()[1:] == ["1 link to outside the chosen folders skipped: links are not followed",
+                                     f"  link: {folder}/photos\ufffd"]  # the sequence marked
+    report = json.loads(_cli(home, "index", "--json"))
+    assert report["links"] == [{"path": f"{folder}/photos\x1b[2J", "reason": report["links"][0]["reason"],
+                                "code": "link_outside"}]

@@ -15,6 +15,8 @@ from desktop_rag.engine.messages import TEXTS, message
     ("collections", "1 collection", "3 collections", "3 个知识库"),
     ("new_chunks", "1 new chunk", "3 new chunks", "3 个新片段"),
     ("attachments", "1 e-mail attachment", "3 e-mail attachments", "3 个邮件附件"),
+    ("kept_vectors", "1 kept its vector", "3 kept their vectors", "3 个片段沿用原有向量"),
+    ("links", "1 link", "3 links", "3 个链接"),
 ])
 def test_english_says_one_thing_and_many_things(noun: str, one: str, many: str, zh: str):
     assert counted(**{noun: 1}) == one and counted("en", **{noun: 1}) == one

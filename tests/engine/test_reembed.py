@@ -157,3 +157,21 @@ def test_sigkill_mid_switch_resumes_without_re_embedding_finished_chunks(tmp_pat
     assert resumed.status().embedding_model == "hash:48"
     assert resumed.store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     resumed.close()
+
+
+def test_a_switch_to_another_model_begun_mid_batch_keeps_none_of_the_batch(tmp_path):
+    """While a run embeds a batch for hash:48, another process starts a switch to hash:32: the batch finds the
+    switch's mark changed and stages nothing (it was staged under hash:32's mark before), and the run stops."""
+    from desktop_rag.engine.ingest import reembed
+    from desktop_rag.engine.models.embedding import HashEmbedder
+    from desktop_rag.engine.store import staged_vectors
+    from tests.support.watched_embedder import Watched
+
+    build(tmp_path, 3).close()
+    running, other = (Engine(resolve_paths(tmp_path / "home"), NEW) for _ in range(2))
+    try:
+        switched = Watched(HashEmbedder(48), lambda _texts: staged_vectors.begin(other.store, "hash:32"))
+        assert reembed.run(running.store, switched, threading.Event(), lambda _p: None) is None
+        assert staged_vectors.model(running.store) == "hash:32" and staged_vectors.count(running.store) == 0
+    finally:
+        running.close(), other.close()

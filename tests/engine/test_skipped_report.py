@@ -9,7 +9,7 @@ from pathlib import Path
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest.scanning import LINK_OUTSIDE, NO_SUFFIX, UNSUPPORTED, SkippedPath, skipped_types
-from desktop_rag.engine.messages import skipped_summary
+from desktop_rag.engine.messages import skipped_links, skipped_summary
 
 FAST = Settings(embedding_model="hash:64")
 
@@ -86,5 +86,30 @@ def test_the_index_report_adds_up_the_skipped_files_of_every_source(tmp_path: Pa
     try:
         assert engine.index(folders).skipped == ((".key", 2),)
         assert engine.status().skipped == ((".key", 2),)
+    finally:
+        engine.close()
+
+
+def test_the_index_report_lists_the_links_leading_outside_a_source(tmp_path: Path):
+    """A link inside a source to a folder or file outside it is skipped and listed with its reason (the CLI says
+    it); a link to something inside the source is passed over quietly, its target indexed under its own path."""
+    docs, outside = tmp_path / "docs", tmp_path / "outside"
+    docs.mkdir(), outside.mkdir()
+    (docs / "notes.md").write_text("# Notes\n\nThe harbour opens in May.\n", "utf-8")
+    (outside / "far.md").write_text("# Far\n\nThe lighthouse keeper retires.\n", "utf-8")
+    (docs / "linked").symlink_to(outside, target_is_directory=True)
+    (docs / "far.md").symlink_to(outside / "far.md")
+    (docs / "again.md").symlink_to(docs / "notes.md")
+    engine = Engine(resolve_paths(tmp_path / "home"), FAST)
+    try:
+        report = engine.index([docs])
+        assert report.added == 1 and report.skipped == ()
+        assert sorted(f.path for f in report.links) == [str(docs / "far.md"), str(docs / "linked")]
+        assert report.to_json()["links"][0] == {"path": str(docs / "far.md"), "reason": str(LINK_OUTSIDE),
+                                                "code": "link_outside"}
+        assert skipped_links(len(report.links)) == (
+            "2 links to outside the chosen folders skipped: links are not followed")
+        assert skipped_links(1, "zh") == "跳过 1 个链接（指向所选文件夹之外）：链接不会被跟随"
+        assert skipped_links(0) == "" and engine.index().links == report.links  # every run says it again
     finally:
         engine.close()

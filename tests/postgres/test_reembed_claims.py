@@ -11,11 +11,14 @@ from collections import Counter
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest import reembed
 from desktop_rag.engine.models.embedding import HashEmbedder, batch_size_for, embedding_text
 from desktop_rag.engine.store import staged_vectors
+from desktop_rag.engine.store.postgres.store import PostgresStore
 from tests.support.shared_queue import folder, stalled_client, together
 
 OLD, NEW = Settings(embedding_model="hash:64"), Settings(embedding_model="hash:48")
@@ -108,3 +111,84 @@ def test_two_clients_swapping_a_staged_switch_at_once_swap_it_once(pg_server, tm
         raw.close()
         for client in clients:
             client.close()
+
+
+# what an administrator does to a switch in progress: starts one to another model (the mark it leaves), or drops it
+SWITCHES = {"begin": (lambda store: staged_vectors.begin(store, "hash:32"), [["hash:32"]]),
+            "abandon": (staged_vectors.abandon, [])}
+
+
+def _begun_while_paused(pg_server, database: str, writer: threading.Thread, paused: threading.Event,
+                        go: threading.Event, admin: Engine, switch: str = "begin") -> None:
+    """Run `writer` until it pauses inside its transaction (`paused`), start a switch to hash:32 (or drop the
+    switch) meanwhile, let the writer go on once the switch waits for a lock (or has ended), and check that nothing
+    is left staged: no row of the old switch's model outlived the switch's start."""
+    start, mark = SWITCHES[switch]
+    raw = pg_server.admin(database)
+    try:
+        writer.start()
+        assert paused.wait(20)
+        switching = threading.Thread(target=start, args=(admin.store,))
+        switching.start()
+        deadline = time.monotonic() + 30
+        while switching.is_alive() and not raw.run("SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        go.set()
+        writer.join(60), switching.join(60)
+        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'staged_model'") == mark
+        assert raw.run("SELECT count(*) FROM desktop_rag.staged_vectors") == [[0]]
+    finally:
+        go.set()
+        raw.close()
+
+
+@pytest.mark.parametrize("switch", SWITCHES)
+def test_a_switch_begun_while_a_client_copies_staged_vectors_keeps_none_of_them(pg_server, tmp_path, monkeypatch,
+                                                                                switch):
+    """A client re-reading an edited file copies its unchanged passages' staged vectors (hash:48's) while an
+    administrator starts a switch to hash:32, or drops the switch: it waits for the copy's transaction and empties
+    the table after it (without waiting, the copies it never saw were committed under hash:32's mark, or none)."""
+    database, url, _ = _library(pg_server, tmp_path, 2)
+    editor, admin = _engine(tmp_path / "writer", url, OLD), _engine(tmp_path / "admin", url)  # the docs linked
+    try:
+        assert reembed.run(editor.store, editor.runtime.embedder("hash:48"), threading.Event(), lambda _p: None)
+        doc = tmp_path / "docs" / "doc000.txt"
+        doc.write_text(doc.read_text("utf-8") + " a closing sentence added", "utf-8")
+        paused, go, copy, reports = threading.Event(), threading.Event(), PostgresStore.copy_vectors, []
+
+        def copy_then_pause(store: PostgresStore, table: str, pairs) -> None:  # the run's store: its own thread's
+            copy(store, table, pairs)
+            if table == "staged_vectors" and pairs:
+                paused.set()
+                go.wait(60)
+
+        monkeypatch.setattr(PostgresStore, "copy_vectors", copy_then_pause)
+        reading = threading.Thread(target=lambda: reports.append(editor.index(embed=False)))
+        _begun_while_paused(pg_server, database, reading, paused, go, admin, switch)
+        assert reports[0].updated == 1 and reports[0].kept > 0 and not reports[0].failed
+    finally:
+        editor.close(), admin.close()
+
+
+def test_a_batch_staged_while_a_switch_to_another_model_begins_is_not_kept(pg_server, tmp_path):
+    """A client stages a batch of hash:48's vectors while an administrator starts a switch to hash:32: the batch
+    is stored before the switch empties the table (it waits), or finds the mark changed and stores nothing."""
+    database, url, _ = _library(pg_server, tmp_path, 2)
+    client, admin = _engine(tmp_path / "client", url), _engine(tmp_path / "admin", url)
+    try:
+        staged_vectors.begin(client.store, "hash:48")
+        ids = [int(i) for i in client.store.db.execute("SELECT id FROM chunks ORDER BY id").fetchall()[0][:1]]
+        paused, go, add = threading.Event(), threading.Event(), client.store.add_vectors
+
+        def pause_then_add(chunk_ids, matrix, staged: bool = False):
+            paused.set()
+            go.wait(60)
+            return add(chunk_ids, matrix, staged)
+
+        client.store.add_vectors = pause_then_add
+        matrix = HashEmbedder(48).embed(["a passage"] * len(ids))
+        staging = threading.Thread(target=staged_vectors.stage, args=(client.store, "hash:48", ids, matrix))
+        _begun_while_paused(pg_server, database, staging, paused, go, admin)
+    finally:
+        client.close(), admin.close()

@@ -90,7 +90,7 @@ def edit_one_paragraph(engine: Engine, folder: Path, seen: dict[str, list[str]],
     doc = folder / "notes.md"
     write(doc, PARAGRAPHS)
     first = engine.index([folder])
-    assert first.added == 1 and not first.failed and first.chunks == len(PARAGRAPHS)
+    assert first.added == 1 and not first.failed and first.chunks == len(PARAGRAPHS) and first.kept == 0
     assert len(seen[BUNDLED_MODEL]) == first.embedded == len(PARAGRAPHS)
     before = chunks(engine)
     seen.clear()
@@ -102,6 +102,7 @@ def edit_one_paragraph(engine: Engine, folder: Path, seen: dict[str, list[str]],
     assert second.updated == 1 and not second.failed and second.chunks == len(PARAGRAPHS)
     embedded = seen.get(BUNDLED_MODEL, [])
     assert second.embedded == len(embedded) == 1 and NEW_TEXT in embedded[0]
+    assert second.kept == second.to_json()["kept"] == len(PARAGRAPHS) - 1  # what the report says reuse saved
     after = chunks(engine)
     assert not {r[0] for r in after} & {r[0] for r in before}  # new ids: an id names one text at one place
     assert engine.status().chunks_pending_embedding == 0
@@ -130,7 +131,7 @@ def switch_half_staged(engine: Engine, open_engine: Callable[[Settings], Engine]
     half = rows[:len(rows) // 2]
     e5 = engine.runtime.embedder(E5)
     staged_vectors.begin(engine.store, E5)
-    staged_vectors.stage(engine.store, [r[0] for r in half],
+    staged_vectors.stage(engine.store, E5, [r[0] for r in half],
                          getattr(e5, "inner", e5).embed([embedding_text(h, t) for _, h, t in half]))
     seen.clear()
     edited = list(PARAGRAPHS)

@@ -20,7 +20,7 @@ from desktop_rag.engine.errors import (
 from desktop_rag.engine.heap import release_freed_memory
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
-from desktop_rag.engine.ingest.scanning import DiskFile, file_sha256, scan, skipped_types, unread_folders
+from desktop_rag.engine.ingest.scanning import LINK_OUTSIDE, DiskFile, file_sha256, scan, skipped_types, unread_folders
 from desktop_rag.engine.ingest.embed_isolation import embed, embed_by_file
 from desktop_rag.engine.models.embedding import Embedder, batch_size_for
 from desktop_rag.engine.store.languages import note_chunk_texts
@@ -69,6 +69,8 @@ class _Tally:
     notes: list[FailedFile] = field(default_factory=list)  # indexed files the reader said something about
     skipped: dict[str, int] = field(default_factory=dict)  # not supported, by suffix
     attachments: int = 0  # read as documents of their own
+    links: list[FailedFile] = field(default_factory=list)  # links leading outside their source: skipped
+    kept: int = 0  # new chunks that kept an old chunk's vector
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ class Ingestor:
             t.added, t.updated, t.removed, t.unchanged, tuple(t.failed), t.chunks, t.embedded,
             time.monotonic() - started, self.cancel.is_set(), notes=tuple(t.notes),
             skipped=tuple(sorted(t.skipped.items(), key=lambda kv: (-kv[1], kv[0]))), attachments=t.attachments,
+            links=tuple(t.links), kept=t.kept,
         )
 
     # ---- reconcile ---------------------------------------------------------
@@ -132,6 +135,7 @@ class Ingestor:
             found, skipped = scan(source.path, source.kind)
             for item in skipped:
                 self.on_file(FileEvent(item.path, "skipped", item.reason))
+            self.tally.links += [FailedFile(i.path, i.reason) for i in skipped if i.reason == LINK_OUTSIDE]
             by_type = skipped_types(skipped)
             for suffix, n in by_type.items():
                 self.tally.skipped[suffix] = self.tally.skipped.get(suffix, 0) + n
@@ -278,6 +282,7 @@ class Ingestor:
         self._drop_vectors(replaced.dropped)
         if replaced.reused:  # the passages that did not change kept their vectors: never embedded again
             self._vectors.add_stored_vectors(replaced.reused)
+        self.tally.kept += len(replaced.reused)
         note_chunk_texts(self.store, [c.text for c in chunks] + [c.text for a in attached for c in a.chunks])
         if item.existing is None:
             self.tally.added += 1

@@ -44,7 +44,8 @@ def run(
     deadline: float | None = None,
 ) -> int | None:
     """Stage vectors for every chunk still without one that no other client holds; how many it staged once none
-    is left (ready to swap when no other client holds any), None when stopped before.
+    is left (ready to swap when no other client holds any), None when stopped before (or when a switch to another
+    model began meanwhile: what it embedded is not staged).
 
     Stops at `cancel`, or after the batch that passes `deadline` (time.monotonic(); at least one batch
     per call, so a run in slices always moves on). A SIGKILL loses at most the batch in flight.
@@ -65,7 +66,8 @@ def run(
                 return embedded
             last_id = rows[-1][0]
             matrix = embedder.embed([embedding_text(h, t) for _, h, t in rows])
-            staged_vectors.stage(store, [r[0] for r in rows], matrix)
+            if not staged_vectors.stage(store, embedder.model_id, [r[0] for r in rows], matrix):
+                return None  # another switch began meanwhile: its rows are not this model's to stage
         embedded += len(rows)
         rate = embedded / max(time.monotonic() - started, 1e-6)
         done, total = done + len(rows), max(total, done + len(rows))

@@ -25,6 +25,8 @@ class IndexReport:
     notes: tuple[FailedFile, ...] = ()  # indexed files with a note from their reader (`error`: the note)
     skipped: tuple[tuple[str, int], ...] = ()  # files the scan skipped as not supported: (suffix, count), most first
     attachments: int = 0  # e-mail attachments read as documents of their own (with the messages added or updated)
+    links: tuple[FailedFile, ...] = ()  # links inside a source leading outside it: skipped, never followed
+    kept: int = 0  # new chunks of files read again that kept an old chunk's vector (not embedded: kept_vectors.py)
 
     def to_json(self) -> dict:
         return {
@@ -41,6 +43,8 @@ class IndexReport:
             "notes": [f.to_json("note") for f in self.notes],
             "skipped": dict(self.skipped),
             "attachments": self.attachments,
+            "links": [f.to_json("reason") for f in self.links],
+            "kept": self.kept,
         }
 
 

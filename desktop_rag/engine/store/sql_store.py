@@ -53,6 +53,12 @@ class SqlStore:
         the caller's transaction (kept_vectors.py)."""
         raise NotImplementedError
 
+    def hold_staged_vectors(self, switching: bool = False) -> None:
+        """Inside the caller's transaction, hold a model switch's staged vectors until it ends: for writing rows
+        (many writers at once), or `switching` to another model (alone: it waits for every writer and holds them
+        back, so no row of the old switch's model is left under the new one's mark: staged_vectors.py). Here the
+        writers' lock keeps every other writer out already."""
+
     # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
 
     def vectors_changed(self) -> None:

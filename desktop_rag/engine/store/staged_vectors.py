@@ -1,5 +1,11 @@
 """Vectors of the model a library is switching to, staged beside the ones in use (ingest/reembed.py), and the
-one transaction that swaps them in."""
+one transaction that swaps them in.
+
+The switch's mark (`staged_model`) names the model of every staged row. A switch to another model empties the
+table under the store's lock for switching (`hold_staged_vectors`): it waits for every transaction writing staged
+rows (a batch staged, an edited file's rows copied: store/kept_vectors.py) and holds new ones back until it commits,
+so none of the old model's rows is left under the new mark; a batch checks the mark under the lock for writing.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +24,10 @@ def count(store: Store) -> int:
 
 def begin(store: Store, model_id: str) -> None:
     """Stage for `model_id` (a different target drops what was staged for another model)."""
+    if model(store) == model_id:
+        return
     with store.transaction() as db:
+        store.hold_staged_vectors(switching=True)
         if store.get_meta("staged_model") != model_id:
             db.execute("DELETE FROM staged_vectors")
             store.set_meta("staged_model", model_id)
@@ -27,13 +36,20 @@ def begin(store: Store, model_id: str) -> None:
 def abandon(store: Store) -> None:
     """Forget a staged switch."""
     with store.transaction() as db:
+        store.hold_staged_vectors(switching=True)
         db.execute("DELETE FROM staged_vectors")
         db.execute("DELETE FROM meta WHERE key = 'staged_model'")
 
 
-def stage(store: Store, ids: list[int], matrix: np.ndarray) -> None:
-    """One batch, committed (a chunk deleted meanwhile gets none)."""
-    store.add_vectors(ids, matrix, staged=True)
+def stage(store: Store, model_id: str, ids: list[int], matrix: np.ndarray) -> bool:
+    """One batch of `model_id`'s vectors, committed (a chunk deleted meanwhile gets none); False, nothing staged,
+    when the library is no longer switching to `model_id` (a switch to another model began while it was embedded)."""
+    with store.transaction():
+        store.hold_staged_vectors()
+        if model(store) != model_id:
+            return False
+        store.add_vectors(ids, matrix, staged=True)
+    return True
 
 
 def swap(store: Store, model_id: str, dimension: int) -> bool:

@@ -117,6 +117,9 @@ class PostgresStore(SqlStore):
                         f"unnest(?::bigint[], ?::bigint[]) AS p(new, old) JOIN {table} t ON t.chunk_id = p.old",
                         ([new for new, _ in pairs], [old for _, old in pairs]))
 
+    def hold_staged_vectors(self, switching: bool = False) -> None:
+        self.db.execute(f"LOCK TABLE staged_vectors IN {'EXCLUSIVE' if switching else 'ROW EXCLUSIVE'} MODE")
+
     def keyword_search(self, query: str, limit: int,
                        within: Restriction | int | None = None) -> list[tuple[int, float]]:
         if isinstance(within, int):
