@@ -50,6 +50,7 @@ def test_a_file_that_cannot_be_read_now_is_shown_from_the_stored_text(make_windo
     window = make_window(FAST.replace(parse_timeout_s=2.0))
     assert not add_and_wait(qtbot, window, [str(docs)]).failed
     hit = next(h for h in window.backend.engine.search("museum night tours tickets", k=5) if h.path == str(notes))
+    window.backend.watcher.stop()  # the library keeps the file's text (its re-indexing: the next test)
     write_slow_rtf(notes, HOSTILE_MB)  # replaced by a hostile file under the same name
 
     peak, started = _peak_rss_mb(), time.monotonic()
@@ -63,6 +64,24 @@ def test_a_file_that_cannot_be_read_now_is_shown_from_the_stored_text(make_windo
     assert view.text_pane.highlighted_text().startswith("The museum's night tours")
     assert view.banner_label.text() == i18n.tr("viewer.unread_changed", reason=i18n.error(location.unread))
     assert view.reindex_button.isVisibleTo(view)
+
+
+def test_a_file_the_library_no_longer_holds_says_only_why_it_cannot_be_read(make_window, qtbot, tmp_path):
+    """The watcher indexed the hostile file again and it failed: no stored text to show, so no banner offers it."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    notes = write_rtf(docs / "notes.rtf")
+    window = make_window(FAST.replace(parse_timeout_s=2.0))
+    assert not add_and_wait(qtbot, window, [str(docs)]).failed
+    hit = next(h for h in window.backend.engine.search("museum night tours tickets", k=5) if h.path == str(notes))
+    with qtbot.waitSignal(window.index_finished, timeout=60_000, check_params_cb=lambda report: report.failed):
+        write_slow_rtf(notes, HOSTILE_MB)
+
+    location = _open(qtbot, window.viewer, hit)
+    view = window.viewer.view
+    assert location.error.code == "read_timeout" and not location.unread and not location.text
+    assert view.message.text() == i18n.tr("viewer.error", reason=i18n.error(location.error))
+    assert "stored" not in view.banner_label.text()
 
 
 def test_a_passage_asked_for_while_a_hostile_file_is_read_does_not_wait_for_it(make_window, qtbot, tmp_path):

@@ -435,7 +435,7 @@ def _stored_if_unread(engine, hit: Hit, location: Location) -> Location:
     if not location.error:
         return location
     stored = _stored_instead(engine, hit, replace(location, unread=location.error))
-    return stored if stored.unread else location
+    return location if stored.error else stored
 
 
 def _stored_instead(engine, hit: Hit, location: Location) -> Location:
