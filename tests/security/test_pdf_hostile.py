@@ -104,3 +104,17 @@ def test_a_one_page_scan_whose_picture_is_damaged_fails_with_that_reason(tmp_pat
         load(_scan_with_a_damaged_picture(tmp_path / "scan.pdf", 1, 1), max_bytes=1 << 26)
     assert info.value.code == "scan_damaged"
     assert Reason.of(info.value).text("zh") == "此页的扫描图片已损坏，无法解码"
+
+
+def test_pypdf_names_a_damaged_scan_as_pdfium_does(tmp_path: Path) -> None:
+    """The pypdf reader (a file PDFium cannot parse) skipped the damaged picture without a word: the page was
+    taken for blank. It now fails that page with the reason (left out and named, as PDFium's reading does); the
+    other pages' pictures are read."""
+    from desktop_rag.engine.ingest.loaders.pdf_open import open_pypdf
+    from desktop_rag.engine.ingest.loaders.pdf_pages import PypdfPages
+
+    pages = PypdfPages(open_pypdf(_scan_with_a_damaged_picture(tmp_path / "scan.pdf", 3, 2), ""))
+    assert [len(list(pages.images(i))) for i in (0, 2)] == [1, 1]
+    with pytest.raises(LoadError) as info:
+        list(pages.images(1))
+    assert info.value.code == "scan_damaged"

@@ -187,24 +187,32 @@ class PypdfPages:
             return False
 
     def images(self, index: int) -> Iterator:
+        """As PdfiumPages.images: LoadError when the page had pictures and none could be decoded."""
         from desktop_rag.engine.ingest.loaders import ocr
 
         try:
-            files = list(self._reader.pages[index].images)[:MAX_IMAGES_PER_PAGE]
+            files = self._reader.pages[index].images  # each decoded when taken: one damaged fails alone
+            count = min(len(files), MAX_IMAGES_PER_PAGE)
         except (MemoryError, RecursionError):
             raise
         except Exception:  # a broken image dictionary: no image rather than no document
             return
-        for image_file in files:
+        decoded = damaged = 0
+        for number in range(count):
             try:
-                image = image_file.image
+                image = files[number].image
             except (MemoryError, RecursionError):
                 raise
-            except Exception:
-                continue
-            if image is not None and ocr.worth_reading(*image.size):
+            except Exception:  # a damaged picture
+                image = None
+            if image is None:
+                damaged += 1
+            elif ocr.worth_reading(*image.size):
                 ocr.check_size(*image.size)
+                decoded += 1
                 yield image
+        if damaged and not decoded:
+            raise LoadError.coded("scan_damaged")
 
     def render(self, index: int):
         return None
