@@ -82,6 +82,21 @@ class PdfiumPages:
             finally:
                 page.close()
 
+    def draws_nothing(self, index: int) -> bool:
+        """True when PDFium finds no object at all on the page (blank, or its content stream is damaged)."""
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as raw
+
+        with PDFIUM_LOCK:
+            try:
+                page = self._doc[index]
+            except pdfium.PdfiumError:
+                return False
+            try:
+                return raw.FPDFPage_CountObjects(page.raw) == 0
+            finally:
+                page.close()
+
     def images(self, index: int) -> Iterator:
         """The page's images worth reading (a scan is one image per page), as PIL images, one at a time; LoadError
         when there were some and none could be decoded (a damaged scan: the page is left out, named)."""
@@ -178,6 +193,10 @@ class PypdfPages:
         except Exception:  # a broken page should not lose the others
             return None, 0.0
 
+    def draws_nothing(self, index: int) -> bool:
+        """False: pypdf lists a page's pictures from its resources (`has_images`), whatever its content stream."""
+        return False
+
     def has_images(self, index: int) -> bool:
         try:
             return len(self._reader.pages[index].images) > 0
@@ -216,3 +235,27 @@ class PypdfPages:
 
     def render(self, index: int):
         return None
+
+
+def holds_undrawn_picture(reader, index: int) -> bool:
+    """True when page `index` of a pypdf PdfReader has content (or content that cannot be decoded) and a picture
+    among its resources: a page PDFium draws nothing on (`draws_nothing`) is then a scan whose content stream is
+    damaged, not a blank page."""
+    try:
+        page = reader.pages[index]
+        resources = page.get("/Resources")
+        objects = resources.get_object().get("/XObject") if resources is not None else None
+        if objects is None or not any(o.get_object().get("/Subtype") == "/Image"
+                                      for o in objects.get_object().values()):
+            return False
+    except (MemoryError, RecursionError):
+        raise
+    except Exception:  # a broken resource dictionary
+        return False
+    try:
+        contents = page.get_contents()
+        return contents is not None and bool(contents.get_data().strip())
+    except (MemoryError, RecursionError):
+        raise
+    except Exception:  # content that cannot be decoded
+        return True
