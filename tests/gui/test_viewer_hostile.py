@@ -35,6 +35,18 @@ def _write_docx(path: Path) -> Path:
     return path
 
 
+def _indexed_notes(make_window, qtbot, tmp_path: Path, **settings):
+    """A window (a 2 s read time limit unless `settings` say otherwise) whose library holds notes.rtf; the window,
+    the file and a passage of it."""
+    docs = tmp_path / "docs"
+    docs.mkdir(exist_ok=True)
+    notes = write_rtf(docs / "notes.rtf")
+    window = make_window(FAST.replace(**{"parse_timeout_s": 2.0, **settings}))
+    assert not add_and_wait(qtbot, window, [str(docs)]).failed
+    hit = next(h for h in window.backend.engine.search("museum night tours tickets", k=5) if h.path == str(notes))
+    return window, notes, hit
+
+
 def _open(qtbot, viewer, hit, timeout: int = 60_000):
     with qtbot.waitSignal(viewer.located, timeout=timeout, check_params_cb=lambda loc: loc.path == hit.path) as got:
         viewer.open_passages(((1, hit),), 0)
@@ -44,12 +56,7 @@ def _open(qtbot, viewer, hit, timeout: int = 60_000):
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_file_that_cannot_be_read_now_is_shown_from_the_stored_text(make_window, qtbot, tmp_path, language):
     i18n.set_language(language)
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    notes = write_rtf(docs / "notes.rtf")
-    window = make_window(FAST.replace(parse_timeout_s=2.0))
-    assert not add_and_wait(qtbot, window, [str(docs)]).failed
-    hit = next(h for h in window.backend.engine.search("museum night tours tickets", k=5) if h.path == str(notes))
+    window, notes, hit = _indexed_notes(make_window, qtbot, tmp_path)
     window.backend.watcher.stop()  # the library keeps the file's text (its re-indexing: the next test)
     write_slow_rtf(notes, HOSTILE_MB)  # replaced by a hostile file under the same name
 
@@ -68,12 +75,7 @@ def test_a_file_that_cannot_be_read_now_is_shown_from_the_stored_text(make_windo
 
 def test_a_file_the_library_no_longer_holds_says_only_why_it_cannot_be_read(make_window, qtbot, tmp_path):
     """The watcher indexed the hostile file again and it failed: no stored text to show, so no banner offers it."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    notes = write_rtf(docs / "notes.rtf")
-    window = make_window(FAST.replace(parse_timeout_s=2.0))
-    assert not add_and_wait(qtbot, window, [str(docs)]).failed
-    hit = next(h for h in window.backend.engine.search("museum night tours tickets", k=5) if h.path == str(notes))
+    window, notes, hit = _indexed_notes(make_window, qtbot, tmp_path)
     with qtbot.waitSignal(window.index_finished, timeout=60_000, check_params_cb=lambda report: report.failed):
         write_slow_rtf(notes, HOSTILE_MB)
 
@@ -85,16 +87,13 @@ def test_a_file_the_library_no_longer_holds_says_only_why_it_cannot_be_read(make
 
 
 def test_a_passage_asked_for_while_a_hostile_file_is_read_does_not_wait_for_it(make_window, qtbot, tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    notes = write_rtf(docs / "notes.rtf")
-    memo = _write_docx(docs / "memo.docx")
-    window = make_window()
-    assert not add_and_wait(qtbot, window, [str(docs)]).failed
-    engine, viewer = window.backend.engine, window.viewer
-    hit = next(h for h in engine.search("museum night tours tickets", k=5) if h.path == str(notes))
-    other = next(h for h in engine.search("greenhouse tomatoes watered", k=5) if h.path == str(memo))
+    (tmp_path / "docs").mkdir()
+    memo = _write_docx(tmp_path / "docs" / "memo.docx")
+    window, notes, hit = _indexed_notes(make_window, qtbot, tmp_path, parse_timeout_s=FAST.parse_timeout_s)
+    viewer = window.viewer
+    other = next(h for h in window.backend.engine.search("greenhouse tomatoes watered", k=5) if h.path == str(memo))
     _open(qtbot, viewer, other)  # the viewer's reader has started
+    window.backend.watcher.stop()  # the hostile file is not indexed again meanwhile
     write_slow_rtf(notes, HOSTILE_MB)
 
     viewer.open_passages(((1, hit),), 0)

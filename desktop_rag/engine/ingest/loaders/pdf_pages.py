@@ -68,9 +68,9 @@ class PdfiumPages:
             finally:
                 page.close()
 
-    def has_images(self, index: int) -> bool:
+    def _ask(self, index: int, question) -> bool:
+        """`question(page)` about a loaded page, under the PDFium lock; False when the page cannot be loaded."""
         import pypdfium2 as pdfium
-        import pypdfium2.raw as raw
 
         with PDFIUM_LOCK:
             try:
@@ -78,24 +78,21 @@ class PdfiumPages:
             except pdfium.PdfiumError:
                 return False
             try:
-                return next(iter(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,), max_depth=3)), None) is not None
+                return question(page)
             finally:
                 page.close()
+
+    def has_images(self, index: int) -> bool:
+        import pypdfium2.raw as raw
+
+        return self._ask(index, lambda page: next(iter(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,),
+                                                                        max_depth=3)), None) is not None)
 
     def draws_nothing(self, index: int) -> bool:
         """True when PDFium finds no object at all on the page (blank, or its content stream is damaged)."""
-        import pypdfium2 as pdfium
         import pypdfium2.raw as raw
 
-        with PDFIUM_LOCK:
-            try:
-                page = self._doc[index]
-            except pdfium.PdfiumError:
-                return False
-            try:
-                return raw.FPDFPage_CountObjects(page.raw) == 0
-            finally:
-                page.close()
+        return self._ask(index, lambda page: raw.FPDFPage_CountObjects(page.raw) == 0)
 
     def images(self, index: int) -> Iterator:
         """The page's images worth reading (a scan is one image per page), as PIL images, one at a time; LoadError
