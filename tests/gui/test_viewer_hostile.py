@@ -103,3 +103,15 @@ def test_a_passage_asked_for_while_a_hostile_file_is_read_does_not_wait_for_it(m
     assert time.monotonic() - started < 6  # a new reader starts (under 1 s), not the 11 s read waited out
     assert location.found and viewer.view.text_pane.highlighted_text() == other.text
     assert viewer.reader.parser.restarts == 1  # the hostile file's reader was stopped
+
+
+def test_closing_the_window_while_a_hostile_file_is_read_does_not_wait_for_it(make_window, qtbot, tmp_path):
+    window, notes, hit = _indexed_notes(make_window, qtbot, tmp_path, parse_timeout_s=FAST.parse_timeout_s)
+    window.backend.watcher.stop()
+    write_slow_rtf(notes, HOSTILE_MB)
+    window.viewer.open_passages(((1, hit),), 0)
+    qtbot.wait(1500)  # its read is under way
+    started = time.monotonic()
+    window.close()
+    assert time.monotonic() - started < 5  # the viewer's reader is stopped, not waited out
+    assert window.viewer.reader.parser.child_pid is None
