@@ -296,12 +296,7 @@ class Runtime:
         with self._lock:
             if self._parser is None:
                 self._parser = SafeParser()
-            self._parser.timeout_s = self.settings.parse_timeout_s
-            self._parser.max_bytes = int(self.settings.max_file_mb * 1024 * 1024)
-            self._parser.ocr = self.settings.ocr_enabled
-            self._parser.table_chars = self.settings.chunk_size
-            self._parser.ocr_max_pages = self.settings.ocr_max_pages
-            self._parser.ocr_max_seconds = self.settings.ocr_max_minutes * 60
+            self._parser.configure(self.settings)
             return self._parser
 
     def lexicon(self) -> Lexicon | None:

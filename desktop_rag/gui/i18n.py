@@ -562,6 +562,15 @@ _TEXT: dict[str, tuple[str, str]] = {
         "This picture changed since it was indexed. Shown is the text recognised in it then (OCR); the answer was "
         "based on it. Re-index to read the picture again.",
         "此图片在建立索引后已被修改。这里显示的是当时从中识别出的文字（OCR），回答也依据这些文字。请重新索引以再次识别此图片。"),
+    "viewer.unread": (
+        "This file cannot be read now: {reason}. It is shown from the text the library stored when it was indexed "
+        "(without its layout).",
+        "现在无法读取此文件：{reason}。这里显示的是建立索引时资料库保存的文本（不含版式）。"),
+    "viewer.unread_changed": (
+        "This file changed since it was indexed and cannot be read now: {reason}. Shown is the text the library "
+        "stored when it was indexed; the answer was based on it. Re-index to read the file again.",
+        "此文件在建立索引后已被修改，现在无法读取：{reason}。这里显示的是建立索引时资料库保存的文本，回答也依据这些文字。"
+        "请重新索引以再次读取此文件。"),
     "viewer.unmatched": (
         "The passage's exact position on this page could not be matched (the PDF's text layer differs "
         "from the indexed text). The page is shown with the passage beside it.",

@@ -104,3 +104,54 @@ def test_a_one_page_scan_whose_picture_is_damaged_fails_with_that_reason(tmp_pat
         load(_scan_with_a_damaged_picture(tmp_path / "scan.pdf", 1, 1), max_bytes=1 << 26)
     assert info.value.code == "scan_damaged"
     assert Reason.of(info.value).text("zh") == "此页的扫描图片已损坏，无法解码"
+
+
+def test_pypdf_names_a_damaged_scan_as_pdfium_does(tmp_path: Path) -> None:
+    """The pypdf reader (a file PDFium cannot parse) skipped the damaged picture without a word: the page was
+    taken for blank. It now fails that page with the reason (left out and named, as PDFium's reading does); the
+    other pages' pictures are read."""
+    from desktop_rag.engine.ingest.loaders.pdf_open import open_pypdf
+    from desktop_rag.engine.ingest.loaders.pdf_pages import PypdfPages
+
+    pages = PypdfPages(open_pypdf(_scan_with_a_damaged_picture(tmp_path / "scan.pdf", 3, 2), ""))
+    assert [len(list(pages.images(i))) for i in (0, 2)] == [1, 1]
+    with pytest.raises(LoadError) as info:
+        list(pages.images(1))
+    assert info.value.code == "scan_damaged"
+
+
+def _scan_with_a_damaged_content_stream(path: Path, pages: int, damaged: int) -> Path:
+    """A scanned PDF whose page `damaged` (1-based) has its content stream (the one line drawing its picture)
+    overwritten with bytes of the same length: PDFium finds nothing on that page, its picture intact."""
+    import re
+
+    from tests.support import scans
+
+    scans.image_pdf([scans.strip((scans.ENGLISH[i],), False) for i in range(pages)], path)
+    data = bytearray(path.read_bytes())
+    line = list(re.finditer(rb"stream\n(q [^\n]*Do Q)\n", data))[damaged - 1]
+    data[line.start(1):line.end(1)] = bytes((i * 37 + 11) % 256 for i in range(line.end(1) - line.start(1)))
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_scanned_page_whose_content_stream_is_damaged_is_named_as_left_out(tmp_path: Path) -> None:
+    """It became an empty page without a word, as if blank."""
+    from desktop_rag.engine.reasons import Reason
+
+    doc = load(_scan_with_a_damaged_content_stream(tmp_path / "scan.pdf", 3, 2), max_bytes=1 << 26)
+    assert [s.page for s in doc.sections] == [1, 3]
+    assert [Reason.of(n).text("en") for n in doc.notes] == ["Page(s) 2 could not be read and were left out"]
+
+
+def test_a_blank_page_in_a_scan_is_not_named(tmp_path: Path) -> None:
+    from pypdf import PdfWriter
+
+    from tests.support import scans
+
+    path = scans.image_pdf([scans.strip((scans.ENGLISH[0],), False)], tmp_path / "scan.pdf")
+    writer = PdfWriter(clone_from=path)
+    writer.add_blank_page()
+    writer.write(path)
+    doc = load(path, max_bytes=1 << 26)
+    assert [s.page for s in doc.sections] == [1] and doc.notes == ()

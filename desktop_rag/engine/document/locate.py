@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import PAGES, is_recognised, view_of
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.ingest.chunking import document_text
+from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.paths import attachment_part
@@ -23,6 +25,9 @@ MAX_STRETCH = 1.5  # ... and the span between them may be at most this much long
 UNCHANGED, CHANGED, MISSING, UNKNOWN, STORED = "unchanged", "changed", "missing", "unknown", "stored"
 # how the passage was found
 EXACT, MATCHED, PARTIAL, NOT_FOUND = "exact", "matched", "partial", "not_found"
+
+# reads a document again: (the file, the e-mail attachment's part in it or "") -> its document (reread.Rereader.read)
+Reader = Callable[[str, str], ParsedDocument]
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,9 @@ class Location:
     # the file's text was recognised from pictures (OCR): nothing was read here, the passage is shown in the text the
     # library stored (`document.stored`), with this file state
     from_library: bool = False
+    # the file as it is now could not be read (why: a time-out, the memory cap, a damaged file): the text is the
+    # library's stored text instead
+    unread: Reason = Reason()
 
     @property
     def found(self) -> bool:
@@ -199,13 +207,14 @@ def is_verbatim(sentence: str, source: str) -> bool:
 
 
 def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None,
-           table_chars: int = TABLE_CHARS, carrier: Carrier | None = None) -> Location:
+           table_chars: int = TABLE_CHARS, carrier: Carrier | None = None, read: Reader | None = None) -> Location:
     """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets); a file
     whose text was recognised from pictures is not read (`Location.from_library`: the caller shows the stored text).
 
     `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages). `table_chars` is
     the library's chunk size: tables are re-read in the row groups they were indexed in. `carrier`: hit.path is
-    an attachment inside that file (an e-mail), read from it; whether it changed is the carrier's state.
+    an attachment inside that file (an e-mail), read from it; whether it changed is the carrier's state. `read`
+    reads a text document (the viewer's parser child, `reread.Rereader`); without it, this process does.
     """
     state = file_state(carrier.path, carrier.indexed) if carrier else file_state(hit.path, indexed)
     kind = view_of(hit.path)
@@ -218,7 +227,9 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     try:
         if kind == PAGES:
             return locate_in_pdf(hit, base, pdf, carrier, max_bytes)
-        return _locate_in_text(hit, base, max_bytes, table_chars, carrier)
+        read = read or _reader_in_process(max_bytes, table_chars)
+        return _locate_in_text(hit, base, read(carrier.path if carrier else hit.path,
+                                               carrier.part(hit.path) if carrier else ""))
     except LoadError as exc:
         return _replace(base, error=Reason.of(exc))
 
@@ -241,15 +252,16 @@ def _replace(location: Location, **changes) -> Location:
     return replace(location, **changes)
 
 
-def _locate_in_text(hit: Hit, base: Location, max_bytes: int, table_chars: int, carrier: Carrier | None) -> Location:
-    """Load the document with the project's loader; the stored offsets first, then a search."""
-    from desktop_rag.engine.ingest.loaders import LoadContext, load
-    from desktop_rag.engine.ingest.loaders.email import attachment_document
+def _reader_in_process(max_bytes: int, table_chars: int) -> Reader:
+    """Reads a document in this process with the project's loaders (no time limit, no memory cap, no OCR)."""
+    from desktop_rag.engine.ingest.loaders import LoadContext
+    from desktop_rag.engine.ingest.parsing import parse_in_process
 
-    if carrier is not None:
-        document = attachment_document(Path(carrier.path), carrier.part(hit.path), table_chars, max_bytes)
-    else:
-        document = load(Path(hit.path), max_bytes=max_bytes, context=LoadContext(table_chars=table_chars))
+    return lambda path, part: parse_in_process(path, max_bytes, LoadContext(ocr=False, table_chars=table_chars), part)
+
+
+def _locate_in_text(hit: Hit, base: Location, document: ParsedDocument) -> Location:
+    """The passage in the document's text: the stored offsets first, then a search."""
     text = document_text(document)
     if hit.char_end > hit.char_start and text[hit.char_start:hit.char_end] == hit.text:
         start, end, how = hit.char_start, hit.char_end, EXACT

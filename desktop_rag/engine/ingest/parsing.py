@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import Phrase, message
@@ -26,6 +27,9 @@ from desktop_rag.engine.file_types import CHILD_SUFFIXES
 from desktop_rag.engine.ingest import loaders, scratch
 from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.loaders import OCR_MAX_PAGES, OCR_MAX_SECONDS, LoadContext
+
+if TYPE_CHECKING:
+    from desktop_rag.config import Settings
 
 STARTUP_TIMEOUT_S = 60.0
 CRASHED = message("error.reader_crashed")
@@ -42,9 +46,13 @@ class ParseCancelled(Exception):
 
 
 def parse_in_process(
-    path: str | os.PathLike[str], max_bytes: int, context: LoadContext | None = None
+    path: str | os.PathLike[str], max_bytes: int, context: LoadContext | None = None, part: str = ""
 ) -> ParsedDocument:
-    """Parse a file in this process (no time limit, no crash isolation)."""
+    """Parse a file in this process (no time limit, no crash isolation); `part`: only the e-mail attachment there."""
+    if part:
+        from desktop_rag.engine.ingest.loaders.email import attachment_document
+
+        return attachment_document(Path(path), part, (context or LoadContext()).table_chars, max_bytes)
     return loaders.load(Path(path), max_bytes=max_bytes, context=context)
 
 
@@ -83,7 +91,7 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
         ocr_max_seconds=options.get("ocr_max_seconds", OCR_MAX_SECONDS),
     )
     try:
-        doc = parse_in_process(Path(path), max_bytes, context)
+        doc = parse_in_process(Path(path), max_bytes, context, options.get("part", ""))
     except LoadError as exc:
         if capped and exc.code == "no_memory":
             return ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
@@ -213,23 +221,34 @@ class SafeParser:
         *,
         on_page: PageCallback | None = None,
         cancel: threading.Event | None = None,
+        part: str = "",
     ) -> ParsedDocument:
         """Parse one file or raise LoadError with a message for the user (ParseCancelled if `cancel` is set).
 
-        `on_page(done, total)` hears about each page being recognised (OCR), from this thread.
+        `on_page(done, total)` hears about each page being recognised (OCR), from this thread. `part`: read only
+        the e-mail attachment there in the file (`AttachedDocument.part`, as the viewer shows it), in the child.
         """
         path = Path(path)
         loaders.check_file(path, self.max_bytes)
         options = {"password": self.passwords.get(str(path), self.password), "ocr": self.ocr,
                    "max_text_chars": self.max_text_chars, "table_chars": self.table_chars,
-                   "ocr_max_pages": self.ocr_max_pages, "ocr_max_seconds": self.ocr_max_seconds}
-        if path.suffix.lower() not in self.child_suffixes:
+                   "ocr_max_pages": self.ocr_max_pages, "ocr_max_seconds": self.ocr_max_seconds, "part": part}
+        if not part and path.suffix.lower() not in self.child_suffixes:
             context = LoadContext(password=options["password"], ocr=self.ocr, page=on_page or _ignore_page,
                                   table_chars=self.table_chars, ocr_max_pages=self.ocr_max_pages,
                                   ocr_max_seconds=self.ocr_max_seconds)
             return parse_in_process(path, self.max_bytes, context)
         with self._lock:
             return self._parse_in_child(path, options, on_page or _ignore_page, cancel)
+
+    def configure(self, settings: Settings) -> None:
+        """Take the reading limits of `settings`: time budget, file size, OCR and its limits, the chunk size."""
+        self.timeout_s = settings.parse_timeout_s
+        self.max_bytes = int(settings.max_file_mb * 1024 * 1024)
+        self.ocr = settings.ocr_enabled
+        self.table_chars = settings.chunk_size
+        self.ocr_max_pages = settings.ocr_max_pages
+        self.ocr_max_seconds = settings.ocr_max_minutes * 60
 
     def start(self) -> None:
         """Start the child now (otherwise on first use) and wait until it is ready."""

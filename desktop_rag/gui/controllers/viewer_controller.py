@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -23,6 +24,9 @@ from desktop_rag.engine import (
     Hit,
     IndexedFile,
     Location,
+    ParseCancelled,
+    Reader,
+    Rereader,
     find_in_pdf,
     is_paged,
     locate,
@@ -33,7 +37,7 @@ from desktop_rag.gui import i18n
 from desktop_rag.gui.table_grid import GridText, grid_text
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
-from desktop_rag.gui.threads.worker_pool import WorkerPool
+from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.viewer import ViewerWindow
 from desktop_rag.gui.views.viewer.strings import tr
 
@@ -75,6 +79,8 @@ class ViewerController(QObject):
         self.backend = backend
         self.sources_model = sources_model
         self.locator = WorkerPool("desktop-rag-viewer-locate", 1, self)
+        self.reader = Rereader()  # its parser child starts with the first text document shown
+        self._locating: Worker | None = None  # the passage being located (cancelled when another is asked for)
         self.renderer = PageRenderer(self)
         self.renderer.page_ready.connect(self._page_ready)
         self.renderer.render_failed.connect(self._render_failed)
@@ -145,15 +151,24 @@ class ViewerController(QObject):
         view.raise_()
         view.activateWindow()
         self._request += 1
-        request, engine = self._request, self.backend.engine
+        request, engine, reader = self._request, self.backend.engine, self.reader
         max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
+        reader.configure(self.backend.settings)
 
-        def work() -> tuple[Location, object, GridText | None]:
-            location, pdf = _locate(engine, hit, max_bytes)
+        def work(cancel) -> tuple[Location, object, GridText | None] | None:
+            try:
+                location, pdf = _locate(engine, hit, max_bytes, partial(reader.read, cancel=cancel))
+            except ParseCancelled:  # another passage was asked for meanwhile
+                return None
             return location, pdf, grid_text(location.text) if location.kind == "text" else None  # tables as grids
 
-        self.locator.submit(work, lambda result: self._located(request, *result),
-                            lambda error: self._locate_failed(request, error))
+        if self._locating is not None:  # a document still being read for the passage asked for before: its
+            self._locating.cancel()  # reader is stopped (a hostile file never holds up the next passage)
+        if self.locator.stopped:
+            return
+        worker = self._locating = self.locator.start(work, cancel_kw="cancel")
+        worker.returned.connect(lambda result: result is not None and self._located(request, *result))
+        worker.errored.connect(lambda error: self._locate_failed(request, error))
 
     def _show_labels(self, hit: Hit) -> None:
         """The window's title and the passage counter, in the interface's language."""
@@ -218,6 +233,10 @@ class ViewerController(QObject):
             view.set_banner(tr("missing_stored" if location.text else "missing", path=location.path))
         elif location.file_state == STORED:
             view.set_banner(tr("stored_text"), level="info")
+        elif location.unread:  # the file cannot be read now: the library's stored text
+            changed = location.file_state == CHANGED
+            view.set_banner(tr("unread_changed" if changed else "unread", reason=i18n.error(location.unread)),
+                            offer_reindex=changed, level="warn" if changed else "info")
         elif location.from_library:  # a picture's recognised text
             changed = location.file_state == CHANGED
             view.set_banner(tr("recognised_changed" if changed else "recognised"), offer_reindex=changed,
@@ -370,6 +389,7 @@ class ViewerController(QObject):
         self._request += 1
         self.renderer.stop()
         self.locator.shutdown()
+        self.reader.close()
         self._set_pdf(None)
         if self.view is not None:
             self.view.close()
@@ -379,10 +399,10 @@ def _indexed(record) -> IndexedFile | None:
     return IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
 
 
-def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
+def _locate(engine, hit: Hit, max_bytes: int, read: Reader | None = None) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
-    e-mail's attachment: read from its message); a file that is not on this computer, from the library's stored
-    text."""
+    e-mail's attachment: read from its message; a text document by `read`: the viewer's parser child); a file
+    that is not on this computer, or that cannot be read now, from the library's stored text."""
     record, linked = engine.indexed_file(hit.path)
     indexed = _indexed(record)
     if not linked:  # another computer's source (a shared library), an archive's: nothing is read at its path
@@ -396,17 +416,26 @@ def _locate(engine, hit: Hit, max_bytes: int) -> tuple[Location, object]:
         try:
             pdf = open_pdf(hit.path, carrier, max_bytes)
         except LoadError:  # opens it again, reports the reason
-            return locate(hit, indexed, max_bytes=max_bytes, carrier=carrier), None
+            return _stored_if_unread(engine, hit, locate(hit, indexed, max_bytes=max_bytes, carrier=carrier)), None
     try:
         location = locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
-                          carrier=carrier)
+                          carrier=carrier, read=read)
     except BaseException:
         if pdf is not None:
             pdf.close()
         raise
     if location.file_state == MISSING or location.from_library:  # moved or deleted since it was indexed, or its
         return _stored_instead(engine, hit, location), pdf  # text recognised from pictures: the library's stored text
-    return location, pdf
+    return _stored_if_unread(engine, hit, location), pdf
+
+
+def _stored_if_unread(engine, hit: Hit, location: Location) -> Location:
+    """A file that cannot be read now (a time-out, the memory cap, damaged since) shown from the library's stored
+    text, why kept for the banner; `location` (its error shown) when the library does not hold it any more."""
+    if not location.error:
+        return location
+    stored = _stored_instead(engine, hit, replace(location, unread=location.error))
+    return location if stored.error else stored
 
 
 def _stored_instead(engine, hit: Hit, location: Location) -> Location:
@@ -417,6 +446,6 @@ def _stored_instead(engine, hit: Hit, location: Location) -> Location:
 
     try:
         return replace(engine.stored_location(hit), file_state=location.file_state, carrier=location.carrier,
-                       from_library=location.from_library)
+                       from_library=location.from_library, unread=location.unread)
     except UsageError:
         return location

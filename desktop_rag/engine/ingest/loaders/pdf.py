@@ -25,7 +25,7 @@ from desktop_rag.engine.ingest.loaders.pdf_layer import broken
 from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-exported: the reasons callers test)
     PASSWORD_CODES, Unreadable, damaged, has_pdf_header, open_pdfium, open_pypdf,
 )
-from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages
+from desktop_rag.engine.ingest.loaders.pdf_pages import PdfiumPages, PypdfPages, holds_undrawn_picture
 from desktop_rag.engine.ingest.loaders.pdf_tables import PageTables, carry_headers
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.ingest.documents import ParsedDocument, Section
@@ -130,6 +130,19 @@ def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContex
     return recognised, bool(scanned)
 
 
+def _undrawn(path: Path, password: str, pages, texts: list[str], read: set[int]) -> list[int]:
+    """The empty pages (not in `read`) that are scans whose content stream is damaged: PDFium draws nothing on them,
+    yet they have content and a picture (pypdf reads their dictionaries); a blank page has neither."""
+    empty = [i for i, text in enumerate(texts) if i not in read and not text.strip() and pages.draws_nothing(i)]
+    if not empty:
+        return []
+    try:
+        reader = open_pypdf(path, password)
+    except LoadError:
+        return []
+    return [i for i in empty if holds_undrawn_picture(reader, i)]
+
+
 def _page_sections(cleaned: list[str], tables: dict[int, PageTables], recognised: set[int], table_chars: int):
     """Each page's text as one Section, then its tables as Markdown row groups with the header repeated."""
     for index, text in enumerate(cleaned):
@@ -151,9 +164,10 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
             _reread(path, context.password, pages, texts, bad, unmapped)
         reasons = sorted(set(bad.values()))
         recognised, had_images = _recognise(pages, texts, bad, context, quota, left_out)
+        undrawn = _undrawn(path, context.password, pages, texts, recognised | unloadable | bad.keys())
     finally:
         pages.close()
-    for index in sorted(unloadable - recognised):
+    for index in sorted((unloadable - recognised) | set(undrawn)):
         left_out.add("page", index + 1)
     tables = carry_headers({i: found for i, found in pages.tables.items() if i not in bad and i not in recognised})
     for index, found in tables.items():

@@ -68,9 +68,9 @@ class PdfiumPages:
             finally:
                 page.close()
 
-    def has_images(self, index: int) -> bool:
+    def _ask(self, index: int, question) -> bool:
+        """`question(page)` about a loaded page, under the PDFium lock; False when the page cannot be loaded."""
         import pypdfium2 as pdfium
-        import pypdfium2.raw as raw
 
         with PDFIUM_LOCK:
             try:
@@ -78,9 +78,21 @@ class PdfiumPages:
             except pdfium.PdfiumError:
                 return False
             try:
-                return next(iter(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,), max_depth=3)), None) is not None
+                return question(page)
             finally:
                 page.close()
+
+    def has_images(self, index: int) -> bool:
+        import pypdfium2.raw as raw
+
+        return self._ask(index, lambda page: next(iter(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,),
+                                                                        max_depth=3)), None) is not None)
+
+    def draws_nothing(self, index: int) -> bool:
+        """True when PDFium finds no object at all on the page (blank, or its content stream is damaged)."""
+        import pypdfium2.raw as raw
+
+        return self._ask(index, lambda page: raw.FPDFPage_CountObjects(page.raw) == 0)
 
     def images(self, index: int) -> Iterator:
         """The page's images worth reading (a scan is one image per page), as PIL images, one at a time; LoadError
@@ -178,6 +190,10 @@ class PypdfPages:
         except Exception:  # a broken page should not lose the others
             return None, 0.0
 
+    def draws_nothing(self, index: int) -> bool:
+        """False: pypdf lists a page's pictures from its resources (`has_images`), whatever its content stream."""
+        return False
+
     def has_images(self, index: int) -> bool:
         try:
             return len(self._reader.pages[index].images) > 0
@@ -187,24 +203,56 @@ class PypdfPages:
             return False
 
     def images(self, index: int) -> Iterator:
+        """As PdfiumPages.images: LoadError when the page had pictures and none could be decoded."""
         from desktop_rag.engine.ingest.loaders import ocr
 
         try:
-            files = list(self._reader.pages[index].images)[:MAX_IMAGES_PER_PAGE]
+            files = self._reader.pages[index].images  # each decoded when taken: one damaged fails alone
+            count = min(len(files), MAX_IMAGES_PER_PAGE)
         except (MemoryError, RecursionError):
             raise
         except Exception:  # a broken image dictionary: no image rather than no document
             return
-        for image_file in files:
+        decoded = damaged = 0
+        for number in range(count):
             try:
-                image = image_file.image
+                image = files[number].image
             except (MemoryError, RecursionError):
                 raise
-            except Exception:
-                continue
-            if image is not None and ocr.worth_reading(*image.size):
+            except Exception:  # a damaged picture
+                image = None
+            if image is None:
+                damaged += 1
+            elif ocr.worth_reading(*image.size):
                 ocr.check_size(*image.size)
+                decoded += 1
                 yield image
+        if damaged and not decoded:
+            raise LoadError.coded("scan_damaged")
 
     def render(self, index: int):
         return None
+
+
+def holds_undrawn_picture(reader, index: int) -> bool:
+    """True when page `index` of a pypdf PdfReader has content (or content that cannot be decoded) and a picture
+    among its resources: a page PDFium draws nothing on (`draws_nothing`) is then a scan whose content stream is
+    damaged, not a blank page."""
+    try:
+        page = reader.pages[index]
+        resources = page.get("/Resources")
+        objects = resources.get_object().get("/XObject") if resources is not None else None
+        if objects is None or not any(o.get_object().get("/Subtype") == "/Image"
+                                      for o in objects.get_object().values()):
+            return False
+    except (MemoryError, RecursionError):
+        raise
+    except Exception:  # a broken resource dictionary
+        return False
+    try:
+        contents = page.get_contents()
+        return contents is not None and bool(contents.get_data().strip())
+    except (MemoryError, RecursionError):
+        raise
+    except Exception:  # content that cannot be decoded
+        return True
