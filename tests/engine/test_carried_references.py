@@ -88,3 +88,16 @@ def test_a_merged_passage_follows_only_when_every_chunk_of_it_is_unchanged(engin
     assert kept == passages
     assert [(p["chunk_id"], p["char_start"], p["char_end"]) for p in both] == [
         (1002, first[1] + 5, middle[2] + 5), (1002, first[1] + 5, last[2] + 5)]
+
+
+def test_a_damaged_kept_passage_list_stays_as_it_is_and_the_edit_is_indexed(engine, tmp_path):
+    doc = index(engine, tmp_path / "docs")
+    conversation = engine.new_conversation()
+    file_id = passage(engine, PASSWORDS).file_id
+    damaged = [f'[{{"file_id": {file_id}, "chunk_id": {passage(engine, PASSWORDS).chunk_id}}}]',  # no place
+               f'{{"file_id": {file_id}, "broken']
+    with engine.store.transaction() as db:
+        db.executemany("INSERT INTO messages (conversation_id, role, content, sources_json, created_at) "
+                       "VALUES (?, 'assistant', '', ?, 0)", [(conversation, text) for text in damaged])
+    edit(engine, doc)
+    assert [r[0] for r in engine.store.db.execute("SELECT sources_json FROM messages ORDER BY id")] == damaged

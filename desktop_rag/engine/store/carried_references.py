@@ -45,8 +45,9 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
     """Move the marks and stored passages of `file_id`'s old chunks in `moves` to their new chunks."""
     if not moves:
         return
+    marked = {row[0] for row in db.execute("SELECT DISTINCT chunk_id FROM answer_marks")}  # few: no index on it
     db.executemany("UPDATE answer_marks SET chunk_id = ?, char_start = ?, char_end = ? WHERE chunk_id = ?",
-                   [(m.new, m.draft.char_start, m.draft.char_end, m.old) for m in moves])
+                   [(m.new, m.draft.char_start, m.draft.char_end, m.old) for m in moves if m.old in marked])
     by_old = {m.old: m for m in moves}
     pattern = f'%"file_id": {int(file_id)},%'  # as json.dumps writes a passage (conversations.py, grades.py)
     for table, column in _PASSAGES:
@@ -58,12 +59,16 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
 
 
 def _carried(stored: str, file_id: int, by_old: dict[int, Moved], moves: Sequence[Moved]) -> str | None:
-    """The JSON list `stored` with its passages of `file_id` moved, or None when none moves."""
-    passages = json.loads(stored)
-    moved = False
-    for passage in passages:
-        if passage.get("file_id") == file_id and passage.get("chunk_id") in by_old:
-            moved = _move(passage, by_old[passage["chunk_id"]], moves) or moved
+    """The JSON list `stored` with its passages of `file_id` moved, or None when none moves (or it does not parse:
+    a damaged row stays as it is and never stops a re-read)."""
+    try:
+        passages = json.loads(stored)
+        moved = False
+        for passage in passages:
+            if passage.get("file_id") == file_id and passage.get("chunk_id") in by_old:
+                moved = _move(passage, by_old[passage["chunk_id"]], moves) or moved
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return None
     return json.dumps(passages, ensure_ascii=False) if moved else None
 
 
