@@ -49,9 +49,12 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
     db.executemany("UPDATE answer_marks SET chunk_id = ?, char_start = ?, char_end = ? WHERE chunk_id = ?",
                    [(m.new, m.draft.char_start, m.draft.char_end, m.old) for m in moves if m.old in marked])
     by_old = {m.old: m for m in moves}
-    pattern = f'%"file_id": {int(file_id)},%'  # as json.dumps writes a passage (conversations.py, grades.py)
+    # the rows naming the file as json.dumps writes a passage (conversations.py, grades.py): "file_id" is a middle
+    # key there, but nothing holds it there, so a last key is found as well (a superset: _carried reads each row)
+    named = f'%"file_id": {int(file_id)}'
     for table, column in _PASSAGES:
-        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE {column} LIKE ?", (pattern,)).fetchall()
+        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE {column} LIKE ? OR {column} LIKE ?",
+                          (named + ",%", named + "}%")).fetchall()
         changed = [(text, row_id) for row_id, stored in rows
                    if (text := _carried(stored, file_id, by_old, moves)) is not None]
         if changed:
