@@ -113,6 +113,9 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     # an edited file's unchanged passages keep their vectors, each table's its own (the real models' edit:
     # test_kept_vectors.py, 30 s a session, left to the suite)
     "kept_vectors": (["desktop_rag.engine.store.kept_vectors.*"], ["tests/engine/test_kept_vector_rules.py"]),
+    # what the person attached to those passages follows them: marks, a conversation's turns, the review log
+    "carried_references": (["desktop_rag.engine.store.carried_references.*"],
+                           ["tests/engine/test_carried_reference_rules.py", "tests/engine/test_carried_references.py"]),
     # a question is searched, and compared with sentences, by its beginning (a pasted page costs a paragraph's time)
     "question_bound": (["desktop_rag.engine.search.question.x_searched_text__mutmut_*",
                         "desktop_rag.engine.search.question.x_plain__mutmut_*"],

@@ -4,7 +4,8 @@ online signals (a cited source opened, a question asked again). Each person's ow
 Written like the turns of a conversation (short transactions of the answering or GUI thread; not part of the
 index: no writer lock, the library version does not move). An answer made in a conversation goes with it when
 the conversation is deleted (a trigger), unless `keep_graded` detached its graded answers first. Marks keep the
-marked chunk's id and a hash of its text then: a chunk changed or gone makes the label stale (review/evaluation.py).
+marked chunk's id and a hash of its text then: a chunk changed or gone makes the label stale (review/evaluation.py);
+an unchanged passage of an edited file takes its marks to its new chunk (carried_references.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ A new chunk whose embedded text (heading and text: `models.embedding.embedding_t
 had takes that chunk's vector, and its staged vector when a model switch is in progress, each copied within its own
 table: a vector stays of the model its table holds (`vectors` the library's, `staged_vectors` the switch's), never
 mixed; a chunk without one waits in that table's queue as any new chunk does. Only new and changed texts are embedded.
-The new chunks get new ids (an id names one text at one place for good). All of it runs in the caller's
+The new chunks get new ids (an id names one text at one place for good); what the person attached to an unchanged
+passage (its marks, the passages kept with answers) moves to the new chunk (carried_references.py). All of it runs in the caller's
 transaction, so a re-read that fails or is cancelled leaves the old chunks with their vectors.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from desktop_rag.engine.store.carried_references import Moved, carry
 from desktop_rag.engine.store.library import Connection
 from desktop_rag.engine.store.values import ChunkDraft, ReplacedChunks
 
@@ -33,17 +35,19 @@ _BATCH = 500  # ids per statement (SQLite's bound on parameters)
 
 def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft]) -> ReplacedChunks:
     """Replace the chunks of `file_id` with `chunks`, giving each new chunk the vectors of an old one with its
-    embedded text; which old chunks' vectors went and which new chunks took one."""
+    embedded text and carrying the references to an unchanged old chunk over; which old chunks' vectors went and
+    which new chunks took one."""
     old = store.db.execute(
-        "SELECT c.id, c.heading, c.text, v.chunk_id IS NOT NULL, s.chunk_id IS NOT NULL FROM chunks c "
-        "LEFT JOIN vectors v ON v.chunk_id = c.id LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
-        "WHERE c.file_id = ?", (file_id,)).fetchall()
+        "SELECT c.id, c.heading, c.text, v.chunk_id IS NOT NULL, s.chunk_id IS NOT NULL, c.char_start, c.char_end, "
+        "c.ordinal FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
+        "LEFT JOIN staged_vectors s ON s.chunk_id = c.id WHERE c.file_id = ? ORDER BY c.ordinal", (file_id,)).fetchall()
     held: tuple[dict, dict] = ({}, {})  # (heading, text) -> an old chunk with a vector in TABLES[0], in TABLES[1]
-    for chunk_id, heading, text, *has in old:
+    for chunk_id, heading, text, *has in (row[:5] for row in old):
         for known, present in zip(held, has):
             if present:
                 known.setdefault((heading, text), chunk_id)
     new_ids = store.insert_chunks(file_id, chunks)
+    carry(store.db, file_id, _moves(old, new_ids, chunks))
     reused: list[int] = []
     for table, known in zip(TABLES, held):
         pairs = [(new, known[key]) for new, c in zip(new_ids, chunks) if (key := (c.heading, c.text)) in known]
@@ -59,3 +63,17 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
     if dropped or reused:
         store.vectors_changed()
     return ReplacedChunks(dropped, reused)
+
+
+def _moves(old: Sequence[tuple], new_ids: Sequence[int], chunks: Sequence[ChunkDraft]) -> list[Moved]:
+    """Each old chunk (rows of `renew_chunks`, by ordinal) paired with the first new chunk of its heading and text
+    not yet paired, in order (a passage repeated in the file pairs with its repeats in turn)."""
+    unpaired: dict[tuple[str, str], list[tuple]] = {}
+    for row in old:
+        unpaired.setdefault((row[1], row[2]), []).append(row)
+    moves = []
+    for new, c in zip(new_ids, chunks):
+        if same := unpaired.get((c.heading, c.text)):
+            chunk_id, *_, start, end, ordinal = same.pop(0)
+            moves.append(Moved(chunk_id, start, end, ordinal, new, c))
+    return moves

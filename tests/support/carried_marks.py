@@ -1,0 +1,78 @@
+"""One paragraph of a long file edited after the person marked passages of it (store/carried_references.py): the
+marks on the unchanged passages keep working. tests/engine/test_carried_references.py on SQLite,
+tests/postgres/test_carried_references.py on a server: the same scenario."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from desktop_rag.config import Settings
+from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.store.values import Hit
+from tests.support.kept_vectors import CHANGED, NEW_TEXT, PARAGRAPHS, SETTINGS, write
+
+HASHED = dataclasses.replace(SETTINGS, embedding_model="hash:64", translate_queries=False)
+QUESTION = "How often must passwords be changed?"
+PASSWORDS, NEWCOMERS = PARAGRAPHS[10], PARAGRAPHS[6]  # after the edited paragraph: their places move
+assert CHANGED < 10 and len(NEW_TEXT) != len(PARAGRAPHS[CHANGED])
+
+
+def index(engine: Engine, folder: Path) -> Path:
+    """Index notes.md (PARAGRAPHS, a chunk each) in `folder`; the file."""
+    folder.mkdir()
+    doc = folder / "notes.md"
+    write(doc, PARAGRAPHS)
+    assert engine.index([folder]).added == 1
+    return doc
+
+
+def edit(engine: Engine, doc: Path) -> None:
+    """Rewrite one paragraph before the marked ones and index again: every other passage is the same text at
+    another place, under a new chunk id."""
+    before = passage(engine, PASSWORDS)
+    edited = list(PARAGRAPHS)
+    edited[CHANGED] = NEW_TEXT
+    write(doc, edited)
+    report = engine.index()
+    assert report.updated == 1 and report.kept == len(PARAGRAPHS) - 1
+    after = passage(engine, PASSWORDS)
+    assert after.chunk_id != before.chunk_id and after.char_start != before.char_start
+
+
+def ask(engine: Engine, question: str = QUESTION, conversation_id: int | None = None) -> tuple[list[Hit], DoneEvent]:
+    """The passages given for `question` and the answer's last event."""
+    events = list(engine.ask(question, conversation_id=conversation_id))
+    return list(next(e.hits for e in events if isinstance(e, SourcesEvent))), events[-1]
+
+
+def passage(engine: Engine, text: str) -> Hit:
+    """The chunk holding `text` now."""
+    found = [cid for cid, t in engine.store.db.execute("SELECT id, text FROM chunks") if text in t]
+    assert len(found) == 1, found
+    return engine.store.hits_for([(found[0], 0.0)])[0]
+
+
+def marked_wrong_stays_out(engine: Engine, folder: Path) -> None:
+    """The passage marked wrong for QUESTION is still never given for it after the edit."""
+    doc = index(engine, folder)
+    given, done = ask(engine)
+    assert PASSWORDS in given[0].text
+    engine.review.mark_passage(done.answer_id, given[0].chunk_id, right=False)
+    assert all(PASSWORDS not in h.text for h in ask(engine)[0])
+    edit(engine, doc)
+    given, done = ask(engine)
+    assert given and all(PASSWORDS not in h.text for h in given + list(done.cited)), [h.text[:30] for h in given]
+
+
+def marked_right_stays_first(engine: Engine, folder: Path) -> None:
+    """Another passage marked right for QUESTION still comes first after the edit."""
+    doc = index(engine, folder)
+    given, done = ask(engine)
+    assert PASSWORDS in given[0].text and NEWCOMERS not in given[0].text
+    engine.review.mark_passage(done.answer_id, passage(engine, NEWCOMERS).chunk_id, right=True)
+    assert NEWCOMERS in ask(engine)[0][0].text
+    edit(engine, doc)
+    first = ask(engine)[0][0]
+    assert NEWCOMERS in first.text and PASSWORDS not in first.text
