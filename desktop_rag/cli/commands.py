@@ -7,9 +7,10 @@ import itertools
 import sys
 from collections.abc import Iterator, Sequence
 
+from desktop_rag.cli.answer_stream import AnswerOutput
 from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
 from desktop_rag.cli.output import TerminalProgress, print_json, said
-from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
+from desktop_rag.cli.terminal import clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
     DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
@@ -168,7 +169,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     answer, mode, failed, cached = "", "extractive", False, False
     notice: object = ""
     error: Reason | None = None
-    tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
+    tokens = AnswerOutput()  # as the finished answer reads: citations cleaned, thinking hidden, terminal-safe
     try:
         where = {"collection": _collection(engine, args), "folders": args.folders, "types": args.types,
                  "files": args.files}
@@ -185,13 +186,14 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 passages = event.hits
                 if event.prompt is not None:  # the passages went to a model: its answer, even one that fails
                     mode = "llm"
+                tokens.begin(len(passages), thinking=event.prompt is not None)
             elif isinstance(event, TokenEvent) and not args.json:
-                print(tokens.feed(event.text), end="", flush=True)
+                tokens.feed(event.text)
             elif isinstance(event, DoneEvent):
                 answer, mode, cached, notice = event.answer, event.mode, event.cached, event.notice
                 cited = event.cited
                 if not args.json:
-                    print(tokens.finish(), end="")
+                    tokens.finish()
                 if event.notice and not args.json:
                     print(f"\n\n({said(event.notice)})", end="")
                 if cached and not args.json:
@@ -199,7 +201,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
             elif isinstance(event, ErrorEvent):
                 failed, answer, error = True, event.partial, event.message
                 if not args.json:
-                    print(tokens.finish(), end="", flush=True)
+                    tokens.finish()
                 print(f"\nerror: {said(event.message)}", file=sys.stderr)
     finally:
         engine.close()

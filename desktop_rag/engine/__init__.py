@@ -49,6 +49,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "sends_in_clear"),
                     "answer.llm_config"),
     "check_connection": "answer.llm",
+    "StreamedAnswer": "answer.streamed_answer",
     "summary_shaped": "answer.summary_intent",
     "query_lines": "review.labelled",
     **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "STORED", "UNKNOWN", "IndexedFile", "Location",

@@ -23,6 +23,7 @@ from typing import Protocol
 from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
@@ -211,12 +212,13 @@ class Summariser:
                 pieces.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
+            received = without_thinking(exc.partial or "".join(pieces))
             if exc.kind == "length":
-                yield _done(exc.partial or "".join(pieces), hits, "llm", str(exc))
+                yield _done(received, hits, "llm", str(exc))
                 return
-            yield ErrorEvent(Reason.of(exc), partial=exc.partial or "".join(pieces))
+            yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
-        text = "".join(pieces)
+        text = without_thinking("".join(pieces))  # thinking its chat template opened: streamed, not the summary
         if _is_set(cancel):
             yield _done(text, hits, "llm", STOPPED)
             return
