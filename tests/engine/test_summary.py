@@ -204,3 +204,20 @@ def test_the_plan_says_how_long_at_the_models_recent_speed(tmp_path):
             timings.append(plan.seconds)
             engine.close()
     assert timings[1] > 2 * timings[0]
+
+
+def test_thinking_the_chat_template_opened_is_not_the_summary_streamed_or_stored(tmp_path, server):
+    """The summary's own (streamed) request kept "reasoning…</think>" in the finished summary; one stored so
+    replayed it."""
+    engine = _engine(tmp_path / "home", server)
+    guide = SAMPLES / "getting-started.md"
+    engine.index([guide])
+    server.reply = "Okay, section [1] first.\n</think>\n\nThe guide explains setup [1]."
+    assert list(engine.summarise(guide))[-1].answer == "The guide explains setup [1]."
+    with engine.store.transaction() as db:  # as an earlier version kept it
+        (stored,) = db.execute("SELECT text FROM summary_cache").fetchone()
+        db.execute("UPDATE summary_cache SET text = ?", (stored.replace('"The guide', '"Hmm.\\n</think>\\nThe guide'),))
+    replayed = list(engine.summarise(guide))
+    assert replayed[-1].cached and replayed[-1].answer == "The guide explains setup [1]."
+    assert [e.text for e in replayed if isinstance(e, TokenEvent)] == ["The guide explains setup [1]."]
+    engine.close()

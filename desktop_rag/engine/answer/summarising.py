@@ -197,9 +197,10 @@ class Summariser:
         stored = None if refresh else self._cached(key)
         if stored is not None:
             data = json.loads(stored)
+            text = without_thinking(data["text"])  # a summary stored before such thinking was told from it
             yield SourcesEvent(hits, _query(plan), prompt=SentPrompt.from_json(data.get("prompt")))
-            yield TokenEvent(data["text"])
-            yield _done(data["text"], hits, "llm", data.get("notice", ""), cached=True)
+            yield TokenEvent(text)
+            yield _done(text, hits, "llm", data.get("notice", ""), cached=True)
             return
         prompt = sent.sent_prompt(messages, sent_hits, self.llm.config.model)
         # map-reduce: the document went whole, in the section requests (this request's are the sections' summaries)
