@@ -66,6 +66,13 @@ TEXTS: dict[str, dict[str, str]] = {
               "summary budget).",
         "zh": "本摘要只涵盖文档 {total} 个部分中的前 {shown} 个（其余部分超出了摘要预算）。",
     },
+    "summary_sections_cut": {  # {cut}, {total}: sections; {tokens}: the limit of one section's reply
+        "en": "The model stopped at its limit of {tokens:,} tokens for one reply while summarising {cut} of the "
+              "document's {total} sections, so the summary may leave something out. It is not kept: Regenerate "
+              "asks again.",
+        "zh": "模型在总结文档 {total} 个部分中的 {cut} 个时停在了单次回复 {tokens:,} 个 token 的上限处，摘要可能有遗漏。"
+              "此摘要不会保存：点“重新生成”可再次请求。",
+    },
     # settings the engine checks (in the interface's language)
     "api_key_unsendable": {  # {what}: one of the api_key_char_* texts; {position}: 1-based, in the key as typed
         "en": "The API key has {what} at position {position}, which cannot be sent to a model server (an HTTP "

@@ -83,6 +83,20 @@ def test_complete_returns_the_whole_reply(server):
     assert server.chat_requests()[0].body.get("stream") in (None, False)
 
 
+@pytest.mark.parametrize("reply, partial, says", [
+    ("Section one covers", "Section one covers", "The model stopped at its limit of 300 tokens for one reply"),
+    ("<think>Let me see", "", "The model spent its whole limit of 300 tokens for one reply reasoning"),
+])
+def test_a_whole_reply_the_server_stopped_at_max_tokens_is_not_taken_for_whole(server, reply, partial, says):
+    """finish_reason "length" on a request that does not stream (a section's summary) was ignored: the cut reply
+    was used, and stored, as a whole one."""
+    server.reply, server.finish_reason = reply, "length"
+    with pytest.raises(LLMError) as info:
+        LLMClient(make_config(server)).complete(MESSAGES, max_tokens=300)
+    assert info.value.kind == "length" and info.value.partial == partial and str(info.value).startswith(says)
+    assert len(server.chat_requests()) == 1  # not retried
+
+
 def test_chinese_tokens_survive_streaming(server):
     server.tokens = ["年假", "是", "十五天", "。"]
     assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "年假是十五天。"
@@ -368,6 +382,11 @@ def test_check_connection_reports_success(server):
     result = check_connection(make_config(server))
     assert "fake-model" in result and "OK" in result
     assert server.chat_requests()[0].body["max_tokens"] == 8
+
+
+def test_check_connection_is_connected_when_the_reply_uses_all_its_tokens(server):
+    server.reply, server.finish_reason = "<think>The user wants", "length"  # a reasoning model: 8 tokens thinking
+    assert "fake-model" in check_connection(make_config(server))
 
 
 def test_check_connection_raises_actionable_error(server):

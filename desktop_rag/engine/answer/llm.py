@@ -389,7 +389,8 @@ class LLMClient:
     ) -> str:
         """One non-streaming completion, with retries; returns the reply text ('' if none or cancelled).
 
-        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`. Without
+        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`; a reply the
+        server stopped at `max_tokens` raises LLMError 'length' with its text as `partial`. Without
         `retry_timeout` a timeout is final: an extra the answer can do without (the question's rewrite or
         translation) never waits out a silent server's read timeout again before the answer's own request.
         """
@@ -429,8 +430,12 @@ class LLMClient:
             client = self._sdk()
             if stopped():
                 return
-            text, _finish = completion_piece(client.chat.completions.create(**request))
-            yield without_thinking(text)
+            text, finish = completion_piece(client.chat.completions.create(**request))
+            answer = without_thinking(text)
+            if finish == "length":  # the server stopped at max_tokens: the reply is not whole
+                raise _with(_token_limit_error(request[self._token_param], thinking=not answer.strip()),
+                            partial=answer[: self.config.max_answer_chars])
+            yield answer
 
         exchange = Exchange(work, "llm-complete")
         for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, [])):
@@ -456,9 +461,14 @@ def check_connection(config: LLMConfig) -> str:
     """Send a tiny request; return a short human result or raise LLMError (for Settings)."""
     started = time.monotonic()
     client = LLMClient(config)
-    reply = client.complete(
-        [{"role": "user", "content": "Reply with the single word OK."}], max_tokens=8, temperature=0.0
-    )
+    try:
+        reply = client.complete(
+            [{"role": "user", "content": "Reply with the single word OK."}], max_tokens=8, temperature=0.0
+        )
+    except LLMError as exc:
+        if exc.kind != "length":  # 8 tokens spent (reasoning, or a longer reply): connected all the same
+            raise
+        reply = exc.partial
     seconds = time.monotonic() - started
     said = scrub(" ".join(reply.split())[:40], config.api_key)
     return message("note.connected" if said else "note.connected_empty", config.language, model=config.model,
