@@ -204,10 +204,14 @@ def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LL
 
 
 def key_problem(key: str, language: str = "en") -> str | None:
-    """Why `key` cannot go into an HTTP header (a character outside printable ASCII: an input method's text, a
-    zero-width space from a web page, a control character), said in `language`; None when it can."""
+    """Why `key` cannot be sent (a character outside printable ASCII, which an HTTP header cannot carry: an input
+    method's text, a zero-width space from a web page, a control character; or a space, which no key holds: one
+    pasted in two pieces), said in `language` without the key; None when it can. (Outer whitespace is no part of
+    a key: `resolve_llm_config` and the Settings dialog strip it.)"""
     for position, char in enumerate(key, 1):
-        if " " <= char <= "~":
+        if char == " ":
+            return message("api_key_space", language, position=position)
+        if " " < char <= "~":
             continue
         kind = unicodedata.category(char)
         code = f"U+{ord(char):04X}"
