@@ -184,6 +184,27 @@ def test_timeout_when_server_hangs(server):
     assert len(server.chat_requests()) == 2  # one retry
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_timeout_after_retries_says_the_tries_and_the_time_they_took(server, language):
+    """It said "did not answer within 0.3 s" after three tries and a second or more (at the default 60 s: "within
+    60 s" after more than three minutes)."""
+    from desktop_rag.engine import error_text
+
+    server.hang = True
+    started = time.monotonic()
+    err = error_of(LLMClient(make_config(server, timeout_s=0.3, max_retries=2)))
+    waited = time.monotonic() - started
+    assert err.kind == "timeout" and len(server.chat_requests()) == 3
+    said = error_text(err, language)
+    seconds = float(said.split("0.3 s each, " if language == "en" else "总计 ")[1].split(" ")[0])
+    assert abs(seconds - waited) < 0.5 and seconds >= 0.9
+    assert said.startswith({"en": "The model server 127.0.0.1:", "zh": "模型服务器 127.0.0.1:"}[language])
+    assert {"en": "3 tries of 0.3 s each", "zh": "共尝试 3 次，每次等待 0.3 秒"}[language] in said
+    with pytest.raises(LLMError) as once:  # one try (an extra that never retries a timeout): its limit is the time
+        LLMClient(make_config(server, timeout_s=0.3)).complete(MESSAGES, retry_timeout=False)
+    assert "did not answer within 0.3 s" in str(once.value)
+
+
 def test_cut_stream_keeps_partial_text(server):
     server.tokens = ["One", " two", " three", " four", " five"]
     server.cut_after = 3

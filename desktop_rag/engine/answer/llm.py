@@ -251,12 +251,23 @@ class LLMClient:
         if self._switch_token_param(failure):
             return attempt
         if (failure.retry_after or 0.0) > self.config.retry_max_delay_s or not self._should_retry(failure, attempt):
-            raise failure  # (a server asking to wait longer than a retry may wait is told to the person at once)
+            raise self._final(failure, attempt, deadline)  # (a server asking to wait longer is told at once)
         if not self._backoff(attempt, cancel, deadline, failure.retry_after or 0.0):
             if _is_set(cancel):
                 return None
-            raise failure
+            raise self._final(failure, attempt, deadline)
         return attempt + 1
+
+    def _final(self, failure: LLMError, attempt: int, deadline: float) -> LLMError:
+        """The failure to raise after `attempt` (0-based): a timeout after retries says the tries and the time
+        they took in all, not only one try's limit."""
+        if failure.kind != "timeout" or attempt == 0:
+            return failure
+        waited = time.monotonic() - (deadline - self.config.deadline_s)
+        return _with(LLMError.coded("llm_timeout_tries", "timeout", host=self.config.host, tries=attempt + 1,
+                                    seconds=f"{self.config.timeout_s:g}",
+                                    waited=f"{waited:.0f}" if waited >= 10 else f"{waited:.1f}"),
+                     status=failure.status)
 
     def _should_retry(self, err: LLMError, attempt: int) -> bool:
         retry = err.retryable and attempt < self.config.max_retries
