@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 
 from desktop_rag.cli.answer_stream import AnswerOutput
 from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
-from desktop_rag.cli.output import TerminalProgress, print_json, said
+from desktop_rag.cli.output import TerminalProgress, language, print_json, said
 from desktop_rag.cli.terminal import clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
@@ -163,7 +163,7 @@ def cmd_context(paths: AppPaths, args: argparse.Namespace) -> int:
 
 def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
-    _warn_plain_http(engine)
+    _warn_about_address(engine)
     passages: tuple[Hit, ...] = ()
     cited: tuple[Hit, ...] = ()
     answer, mode, failed, cached = "", "extractive", False, False
@@ -257,13 +257,16 @@ def cmd_link(paths: AppPaths, args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
-def _warn_plain_http(engine: Engine) -> None:
-    """Say once, on stderr, when the model is reached over plain http:// on another machine."""
-    from desktop_rag.engine import plain_http_warning, resolve_llm_config
+def _warn_about_address(engine: Engine) -> None:
+    """Say once, on stderr, when the model is reached over plain http:// on another machine, and when its address
+    has a user:password@ part (not sent)."""
+    from desktop_rag.engine import address_notice, plain_http_warning, resolve_llm_config
 
-    warning = plain_http_warning(resolve_llm_config(engine.settings))
-    if warning:
-        print(clean(warning), file=sys.stderr, flush=True)
+    config = resolve_llm_config(engine.settings)
+    notice = config and address_notice(config.base_url, language(), config.userinfo_dropped)
+    for warning in (plain_http_warning(config), notice):
+        if warning:
+            print(clean(warning), file=sys.stderr, flush=True)
 
 
 def _where(hit: Hit) -> str:

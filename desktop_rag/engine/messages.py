@@ -81,6 +81,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "API 密钥的第 {position} 个字符是{what}，无法发送给模型服务器（HTTP 请求头只能包含 ASCII 字母、数字和符号）。"
               "请在“设置”的“API 密钥”中重新输入或粘贴密钥，或修改应用配置文件夹中 .env 文件里的 OPENAI_API_KEY。",
     },
+    "llm_userinfo_dropped": {
+        "en": "The model server's address has a user name or password in it (user:password@). It is not sent: the "
+              "API key is. Remove it from the address (Settings, or OPENAI_BASE_URL).",
+        "zh": "模型服务器地址中含有用户名或密码（user:password@）。它不会被发送，发送的是 API 密钥。请从地址中删去（在“设置”中，"
+              "或 OPENAI_BASE_URL）。",
+    },
     "api_key_space": {  # {position}: 1-based
         "en": "The API key has a space at position {position}, and no API key holds one (it may have been pasted in "
               "two pieces, or with other words). Type or paste the key again in Settings (API key), or fix "

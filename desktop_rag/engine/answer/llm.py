@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
+from desktop_rag.engine.answer.llm_config import LLMConfig, address_notice, key_problem, plain_http_warning
 from desktop_rag.engine.answer.llm_http import Exchange, ReplyTooLarge, abortable_http_client, iterate
 from desktop_rag.engine.answer.llm_reply import ReplyProblem, completion_piece, streamed_pieces
 from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
@@ -200,10 +200,12 @@ class LLMClient:
         self._token_param = "max_tokens"
         self._client: Any = None
         self._lock = threading.Lock()
-        warning = plain_http_warning(config)
-        if warning and config.host not in _WARNED_HOSTS:
+        warnings = [w for w in (plain_http_warning(config),
+                                address_notice(config.base_url, config.language, config.userinfo_dropped)) if w]
+        if warnings and config.host not in _WARNED_HOSTS:
             _WARNED_HOSTS.add(config.host)
-            log.warning("%s", warning)
+            for warning in warnings:
+                log.warning("%s", warning)
 
     def __repr__(self) -> str:
         return f"LLMClient({self.config!r})"
