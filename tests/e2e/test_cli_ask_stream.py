@@ -10,9 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import hash_cli
 from tests.support.hash_cli import indexed_home, run_cli
-from tests.support.openai_server import run_openai_server
 
 THINKING = ["Okay, passage [1]", " says 80 degrees.\n", "</", "think>", "\n", "\n", "Green tea: 80 °C 【1", "】",
             " [", "7] and", " [^1]."]
@@ -21,16 +19,12 @@ ANSWER = "Green tea: 80 °C [1] and [1]."
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory) -> Path:
-    return indexed_home(tmp_path_factory.mktemp("ask"), {"tea.txt": "Green tea is brewed at 80 degrees.\n"})
+    return indexed_home(tmp_path_factory.mktemp("stream"), {"tea.txt": "Green tea: water at 80 degrees.\n"})
 
 
 @pytest.fixture
-def server(monkeypatch):
-    with run_openai_server() as srv:
-        for name, value in (("OPENAI_API_KEY", "sk-test-0000000000000000"), ("OPENAI_BASE_URL", srv.base_url),
-                            ("OPENAI_MODEL", "fake-model")):
-            monkeypatch.setitem(hash_cli.ENV, name, value)
-        yield srv
+def server(cli_model):
+    return cli_model
 
 
 def on_a_terminal(home: Path, *args: str) -> str:

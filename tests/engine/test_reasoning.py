@@ -30,6 +30,11 @@ def test_a_leading_think_block_is_dropped_as_it_streams(pieces, shown):
     ("reasoning the template opened</think>\nAnswer", "Answer"),
     ("<think>unfinished", ""),
     ("Plain answer with </b> tags", "Plain answer with </b> tags"),
+    # a lone closing tag ends the thinking the chat template opened
+    ("Okay, passage [1] says 80 degrees.\n</think>\n\nGreen tea: 80 °C [1].", "Green tea: 80 °C [1]."),
+    ("好的，用户问的是水温。</think>\n\n80 度 [1]。", "80 度 [1]。"),
+    ("</think>\n\nAnswer", "Answer"),
+    ("reasoning, no answer yet\n</think>", ""),
 ])
 def test_a_whole_reply_loses_its_thinking(reply, answer):
     assert without_thinking(reply) == answer
@@ -43,16 +48,6 @@ def test_a_whole_reply_loses_its_thinking(reply, answer):
 ])
 def test_an_answer_that_mentions_the_closing_tag_keeps_every_word(reply):
     assert without_thinking(reply) == reply
-
-
-@pytest.mark.parametrize("reply, answer", [
-    ("Okay, passage [1] says 80 degrees.\n</think>\n\nGreen tea: 80 °C [1].", "Green tea: 80 °C [1]."),
-    ("好的，用户问的是水温。</think>\n\n80 度 [1]。", "80 度 [1]。"),
-    ("</think>\n\nAnswer", "Answer"),
-    ("reasoning, no answer yet\n</think>", ""),
-])
-def test_a_lone_closing_tag_ends_the_thinking_its_chat_template_opened(reply, answer):
-    assert without_thinking(reply) == answer
 
 
 @pytest.mark.parametrize("begun, start", [

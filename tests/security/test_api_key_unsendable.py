@@ -101,9 +101,7 @@ def test_the_command_line_refuses_a_key_with_inner_whitespace_and_never_echoes_i
     from tests.support import hash_cli
 
     home = hash_cli.indexed_home(tmp_path, {"bus.txt": "City buses run every ten minutes during the day."})
-    for name, value in (("OPENAI_API_KEY", f"  {key}\n"), ("OPENAI_BASE_URL", model_server.base_url),
-                        ("OPENAI_MODEL", "fake-model")):
-        monkeypatch.setitem(hash_cli.ENV, name, value)
+    hash_cli.use_model(monkeypatch, model_server.base_url, f"  {key}\n")
     run = hash_cli.run_cli(home, "ask", "How often do city buses run?")
     assert run.returncode == 1 and says in run.stderr and "def123456" not in run.stdout + run.stderr
     assert not model_server.chat_requests(), "nothing was sent"
