@@ -7,9 +7,10 @@ import itertools
 import sys
 from collections.abc import Iterator, Sequence
 
+from desktop_rag.cli.answer_stream import AnswerOutput
 from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
 from desktop_rag.cli.output import TerminalProgress, language, print_json, said
-from desktop_rag.cli.terminal import StreamCleaner, clean, clean_line
+from desktop_rag.cli.terminal import clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
     DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
@@ -167,13 +168,13 @@ def cmd_context(paths: AppPaths, args: argparse.Namespace) -> int:
 
 def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
     engine = Engine(paths)
-    _warn_plain_http(engine)
+    _warn_about_address(engine)
     passages: tuple[Hit, ...] = ()
     cited: tuple[Hit, ...] = ()
     answer, mode, failed, cached = "", "extractive", False, False
     notice: object = ""
     error: Reason | None = None
-    tokens = StreamCleaner()  # model text may carry escape sequences, split across tokens
+    tokens = AnswerOutput()  # as the finished answer reads: citations cleaned, thinking hidden, terminal-safe
     try:
         where = {"collection": _collection(engine, args), "folders": args.folders, "types": args.types,
                  "files": args.files}
@@ -190,13 +191,14 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 passages = event.hits
                 if event.prompt is not None:  # the passages went to a model: its answer, even one that fails
                     mode = "llm"
+                tokens.begin(len(passages), thinking=event.prompt is not None)
             elif isinstance(event, TokenEvent) and not args.json:
-                print(tokens.feed(event.text), end="", flush=True)
+                tokens.feed(event.text)
             elif isinstance(event, DoneEvent):
                 answer, mode, cached, notice = event.answer, event.mode, event.cached, event.notice
                 cited = event.cited
                 if not args.json:
-                    print(tokens.finish(), end="")
+                    tokens.finish()
                 if event.notice and not args.json:
                     print(f"\n\n({said(event.notice)})", end="")
                 if cached and not args.json:
@@ -204,7 +206,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
             elif isinstance(event, ErrorEvent):
                 failed, answer, error = True, event.partial, event.message
                 if not args.json:
-                    print(tokens.finish(), end="", flush=True)
+                    tokens.finish()
                 print(f"\nerror: {said(event.message)}", file=sys.stderr)
     finally:
         engine.close()
@@ -260,13 +262,16 @@ def cmd_link(paths: AppPaths, args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
-def _warn_plain_http(engine: Engine) -> None:
-    """Say once, on stderr, when the model is reached over plain http:// on another machine."""
-    from desktop_rag.engine import plain_http_warning, resolve_llm_config
+def _warn_about_address(engine: Engine) -> None:
+    """Say once, on stderr, when the model is reached over plain http:// on another machine, and when its address
+    has a user:password@ part (not sent)."""
+    from desktop_rag.engine import address_notice, plain_http_warning, resolve_llm_config
 
-    warning = plain_http_warning(resolve_llm_config(engine.settings))
-    if warning:
-        print(clean(warning), file=sys.stderr, flush=True)
+    config = resolve_llm_config(engine.settings)
+    notice = config and address_notice(config.base_url, language(), config.userinfo_dropped)
+    for warning in (plain_http_warning(config), notice):
+        if warning:
+            print(clean(warning), file=sys.stderr, flush=True)
 
 
 def _where(hit: Hit) -> str:

@@ -366,7 +366,7 @@ class Engine:
         conversations.delete(self.store, conversation_id)
 
     def messages(self, conversation_id: int) -> list[ChatTurn]:
-        return conversations.messages(self.store, conversation_id)
+        return turns.read(self.store, conversation_id)
 
     # ---- settings and shutdown ---------------------------------------------------
 

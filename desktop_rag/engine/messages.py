@@ -71,12 +71,32 @@ TEXTS: dict[str, dict[str, str]] = {
               "summary budget).",
         "zh": "本摘要只涵盖文档 {total} 个部分中的前 {shown} 个（其余部分超出了摘要预算）。",
     },
+    "summary_sections_cut": {  # {cut}, {total}: sections; {tokens}: the limit of one section's reply
+        "en": "The model stopped at its limit of {tokens:,} tokens for one reply while summarising {cut} of the "
+              "document's {total} sections, so the summary may leave something out. It is not kept: Regenerate "
+              "asks again.",
+        "zh": "模型在总结文档 {total} 个部分中的 {cut} 个时停在了单次回复 {tokens:,} 个 token 的上限处，摘要可能有遗漏。"
+              "此摘要不会保存：点“重新生成”可再次请求。",
+    },
     # settings the engine checks (in the interface's language)
     "api_key_unsendable": {  # {what}: one of the api_key_char_* texts; {position}: 1-based, in the key as typed
         "en": "The API key has {what} at position {position}, which cannot be sent to a model server (an HTTP "
               "header takes only plain ASCII letters, digits and signs). Type or paste the key again in Settings "
               "(API key), or fix OPENAI_API_KEY in the .env file in the app's config folder.",
         "zh": "API 密钥的第 {position} 个字符是{what}，无法发送给模型服务器（HTTP 请求头只能包含 ASCII 字母、数字和符号）。"
+              "请在“设置”的“API 密钥”中重新输入或粘贴密钥，或修改应用配置文件夹中 .env 文件里的 OPENAI_API_KEY。",
+    },
+    "llm_userinfo_dropped": {
+        "en": "The model server's address has a user name or password in it (user:password@). It is not sent: the "
+              "API key is. Remove it from the address (Settings, or OPENAI_BASE_URL).",
+        "zh": "模型服务器地址中含有用户名或密码（user:password@）。它不会被发送，发送的是 API 密钥。请从地址中删去（在“设置”中，"
+              "或 OPENAI_BASE_URL）。",
+    },
+    "api_key_space": {  # {position}: 1-based
+        "en": "The API key has a space at position {position}, and no API key holds one (it may have been pasted in "
+              "two pieces, or with other words). Type or paste the key again in Settings (API key), or fix "
+              "OPENAI_API_KEY in the .env file in the app's config folder.",
+        "zh": "API 密钥的第 {position} 个字符是空格，而 API 密钥中不会有空格（可能分成两段粘贴，或连同其他文字一起粘贴了）。"
               "请在“设置”的“API 密钥”中重新输入或粘贴密钥，或修改应用配置文件夹中 .env 文件里的 OPENAI_API_KEY。",
     },
     "api_key_char_control": {"en": "a control character ({code})", "zh": "控制字符（{code}）"},

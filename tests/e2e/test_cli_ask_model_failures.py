@@ -8,11 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import hash_cli
+from tests.support.hash_cli import CLI_KEY as KEY
 from tests.support.hash_cli import indexed_home, run_cli
-from tests.support.openai_server import run_openai_server
-
-KEY = "sk-test-SECRET1234567890abcdefXYZ"
 
 
 @pytest.fixture(scope="module")
@@ -21,11 +18,8 @@ def home(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def server(monkeypatch):
-    with run_openai_server() as srv:
-        for name, value in (("OPENAI_API_KEY", KEY), ("OPENAI_BASE_URL", srv.base_url), ("OPENAI_MODEL", "fake-model")):
-            monkeypatch.setitem(hash_cli.ENV, name, value)
-        yield srv
+def server(cli_model):
+    return cli_model
 
 
 def test_a_failed_model_answer_says_so_in_the_json(home, server):

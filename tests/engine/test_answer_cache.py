@@ -232,3 +232,22 @@ def test_a_cache_from_before_conversations_were_recorded_is_dropped(tmp_path, se
     assert answer_cache.count(engine.store.db) == 0
     assert ask(engine)[1].cached is False and answer_cache.count(engine.store.db) == 1
     engine.close()
+
+
+STORED_THINKING = "Okay, [1] is about tea, so:\n</think>\n\nAt night they run every half hour [2]."
+
+
+def test_an_answer_stored_with_its_thinking_is_replayed_and_read_back_without_it(tmp_path, server, docs):
+    """Answers stored (and conversation turns kept) before thinking was told from the answer replayed it."""
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    conversation = engine.new_conversation()
+    first = ask(engine, conversation_id=conversation)[1]
+    with engine.store.transaction() as db:  # as an earlier version kept them
+        db.execute("UPDATE answer_cache SET answer = ?, cited_json = '[1, 2]'", (STORED_THINKING,))
+        db.execute("UPDATE messages SET content = ? WHERE role = 'assistant'", (STORED_THINKING,))
+    events, done = ask(engine)
+    assert done.cached and events[1].text == done.answer == first.answer == "At night they run every half hour [2]."
+    assert done.cited == first.cited  # the thinking's [1] is not among them
+    assert engine.messages(conversation)[1].content == first.answer
+    engine.close()

@@ -286,6 +286,8 @@ def test_a_follow_up_rewritten_by_a_reasoning_model_searches_its_answer_not_its_
     (["You get", " 25 days", " of"], "年假有多少天？", "You get 25 days of", "模型在单次回复 2,048 个 token 的上限处停止"),
     (["<think>", "Leave is", " in passage"], "Leave?", "",
      "The model spent its whole limit of 2,048 tokens for one reply reasoning and wrote no answer."),
+    (["Thinking", " it over.\n</think>\n\n", "You get", " 25"], "Leave?", "You get 25",  # template-opened thinking
+     "The model stopped at its limit of 2,048 tokens for one reply, so the answer may be incomplete."),
     ([], "Leave?", "",  # OpenAI's reasoning models: the reasoning is hidden, and counts against the limit
      "The model spent its whole limit of 2,048 tokens for one reply reasoning and wrote no answer."),
 ])

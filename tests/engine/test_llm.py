@@ -83,6 +83,20 @@ def test_complete_returns_the_whole_reply(server):
     assert server.chat_requests()[0].body.get("stream") in (None, False)
 
 
+@pytest.mark.parametrize("reply, partial, says", [
+    ("Section one covers", "Section one covers", "The model stopped at its limit of 300 tokens for one reply"),
+    ("<think>Let me see", "", "The model spent its whole limit of 300 tokens for one reply reasoning"),
+])
+def test_a_whole_reply_the_server_stopped_at_max_tokens_is_not_taken_for_whole(server, reply, partial, says):
+    """finish_reason "length" on a request that does not stream (a section's summary) was ignored: the cut reply
+    was used, and stored, as a whole one."""
+    server.reply, server.finish_reason = reply, "length"
+    with pytest.raises(LLMError) as info:
+        LLMClient(make_config(server)).complete(MESSAGES, max_tokens=300)
+    assert info.value.kind == "length" and info.value.partial == partial and str(info.value).startswith(says)
+    assert len(server.chat_requests()) == 1  # not retried
+
+
 def test_chinese_tokens_survive_streaming(server):
     server.tokens = ["年假", "是", "十五天", "。"]
     assert "".join(LLMClient(make_config(server)).stream(MESSAGES)) == "年假是十五天。"
@@ -168,6 +182,27 @@ def test_timeout_when_server_hangs(server):
     assert err.kind == "timeout" and "did not answer" in str(err)
     assert time.monotonic() - started < 5
     assert len(server.chat_requests()) == 2  # one retry
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_timeout_after_retries_says_the_tries_and_the_time_they_took(server, language):
+    """It said "did not answer within 0.3 s" after three tries and a second or more (at the default 60 s: "within
+    60 s" after more than three minutes)."""
+    from desktop_rag.engine import error_text
+
+    server.hang = True
+    started = time.monotonic()
+    err = error_of(LLMClient(make_config(server, timeout_s=0.3, max_retries=2)))
+    waited = time.monotonic() - started
+    assert err.kind == "timeout" and len(server.chat_requests()) == 3
+    said = error_text(err, language)
+    seconds = float(said.split("0.3 s each, " if language == "en" else "总计 ")[1].split(" ")[0])
+    assert abs(seconds - waited) < 0.5 and seconds >= 0.9
+    assert said.startswith({"en": "The model server 127.0.0.1:", "zh": "模型服务器 127.0.0.1:"}[language])
+    assert {"en": "3 tries of 0.3 s each", "zh": "共尝试 3 次，每次等待 0.3 秒"}[language] in said
+    with pytest.raises(LLMError) as once:  # one try (an extra that never retries a timeout): its limit is the time
+        LLMClient(make_config(server, timeout_s=0.3)).complete(MESSAGES, retry_timeout=False)
+    assert "did not answer within 0.3 s" in str(once.value)
 
 
 def test_cut_stream_keeps_partial_text(server):
@@ -368,6 +403,11 @@ def test_check_connection_reports_success(server):
     result = check_connection(make_config(server))
     assert "fake-model" in result and "OK" in result
     assert server.chat_requests()[0].body["max_tokens"] == 8
+
+
+def test_check_connection_is_connected_when_the_reply_uses_all_its_tokens(server):
+    server.reply, server.finish_reason = "<think>The user wants", "length"  # a reasoning model: 8 tokens thinking
+    assert "fake-model" in check_connection(make_config(server))
 
 
 def test_check_connection_raises_actionable_error(server):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
+from desktop_rag.engine.answer.reasoning import ThinkFilter, answer_start, without_thinking
 
 
 def filtered(pieces: list[str]) -> str:
@@ -30,6 +30,32 @@ def test_a_leading_think_block_is_dropped_as_it_streams(pieces, shown):
     ("reasoning the template opened</think>\nAnswer", "Answer"),
     ("<think>unfinished", ""),
     ("Plain answer with </b> tags", "Plain answer with </b> tags"),
+    # a lone closing tag ends the thinking the chat template opened
+    ("Okay, passage [1] says 80 degrees.\n</think>\n\nGreen tea: 80 °C [1].", "Green tea: 80 °C [1]."),
+    ("好的，用户问的是水温。</think>\n\n80 度 [1]。", "80 度 [1]。"),
+    ("</think>\n\nAnswer", "Answer"),
+    ("reasoning, no answer yet\n</think>", ""),
 ])
 def test_a_whole_reply_loses_its_thinking(reply, answer):
     assert without_thinking(reply) == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "In a code answer the tag is quoted: `</think>` closes the block [1].",
+    "Models wrap thoughts in tags [1]; the closing </think> tag ends them [2].",
+    "An example [1]:\n```\nreasoning\n</think>\nanswer\n```\nThat is all.",
+    "Thinking is written <think>like this</think>\nand then the answer [1].",
+])
+def test_an_answer_that_mentions_the_closing_tag_keeps_every_word(reply):
+    assert without_thinking(reply) == reply
+
+
+@pytest.mark.parametrize("begun, start", [
+    ("Okay, thinking", None),  # no tag yet: maybe thinking
+    ("Okay\n</think>", None),  # the tag's line may go on
+    ("Okay\n</think>\n", 13),
+    ("Okay </think> is a tag", 0),
+    ("Quote <think>", 0),  # an opening tag: the reply is not template-opened thinking
+])
+def test_a_streaming_reply_is_decided_once_its_first_closing_tag_ends_its_line(begun, start):
+    assert answer_start(begun, ended=False) == start

@@ -204,3 +204,41 @@ def test_the_plan_says_how_long_at_the_models_recent_speed(tmp_path):
             timings.append(plan.seconds)
             engine.close()
     assert timings[1] > 2 * timings[0]
+
+
+def test_thinking_the_chat_template_opened_is_not_the_summary_streamed_or_stored(tmp_path, server):
+    """The summary's own (streamed) request kept "reasoning…</think>" in the finished summary; one stored so
+    replayed it."""
+    engine = _engine(tmp_path / "home", server)
+    guide = SAMPLES / "getting-started.md"
+    engine.index([guide])
+    server.reply = "Okay, section [1] first.\n</think>\n\nThe guide explains setup [1]."
+    assert list(engine.summarise(guide))[-1].answer == "The guide explains setup [1]."
+    with engine.store.transaction() as db:  # as an earlier version kept it
+        (stored,) = db.execute("SELECT text FROM summary_cache").fetchone()
+        db.execute("UPDATE summary_cache SET text = ?", (stored.replace('"The guide', '"Hmm.\\n</think>\\nThe guide'),))
+    replayed = list(engine.summarise(guide))
+    assert replayed[-1].cached and replayed[-1].answer == "The guide explains setup [1]."
+    assert [e.text for e in replayed if isinstance(e, TokenEvent)] == ["The guide explains setup [1]."]
+    engine.close()
+
+
+@pytest.mark.parametrize("language, says", [
+    ("en", "The model stopped at its limit of"),
+    ("zh", "模型在总结文档"),
+])
+def test_a_section_summary_the_server_cut_at_max_tokens_is_said_and_not_kept(tmp_path, server, language, says):
+    """A section's request does not stream: its finish_reason "length" was ignored, the cut summary stored (a
+    Regenerate replayed it) and the finished summary said nothing."""
+    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
+    engine = _engine(tmp_path / "home", server)
+    engine.index([tmp_path / "docs"])
+    plan = engine.summary_plan(report, language=language)
+    server.finish_for = lambda body: "stop" if body.get("stream") else "length"  # every section's reply is cut
+    done = list(engine.summarise(report, language=language))[-1]
+    assert isinstance(done, DoneEvent) and says in done.notice and f"{plan.sections}" in done.notice
+    assert done.answer == "The document surveys regions [1] and their rivers [2]."
+    server.finish_for = None
+    again = list(engine.summarise(report, language=language))[-1]
+    assert not again.cached and not again.notice and len(server.chat_requests()) == 2 * plan.requests
+    engine.close()

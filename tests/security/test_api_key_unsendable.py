@@ -17,6 +17,7 @@ from desktop_rag.engine.answer.events import ErrorEvent, SourcesEvent  # noqa: E
 ZERO_WIDTH = "sk-abc\u200bdef123456"  # a zero-width space at position 7
 CHINESE = "sk-abc中文def123456"  # an input method left text at position 7
 BELL = "sk-abc\x07def123456"
+SPACE = "sk-abc def123456"  # pasted in two pieces
 
 
 @pytest.fixture
@@ -42,7 +43,8 @@ def _dialog(qtbot, server, key: str):
 
 @pytest.mark.parametrize("key, said", [(ZERO_WIDTH, "an invisible character (U+200B) at position 7"),
                                        (CHINESE, "the non-ASCII character “中” (U+4E2D) at position 7"),
-                                       (BELL, "a control character (U+0007) at position 7")])
+                                       (BELL, "a control character (U+0007) at position 7"),
+                                       (SPACE, "a space at position 7")])
 def test_settings_refuse_the_key_and_say_what_and_where(qtbot, model_server, key: str, said: str):
     dialog = _dialog(qtbot, model_server, key)
     dialog.show()
@@ -87,3 +89,29 @@ def test_an_answer_says_the_key_cannot_be_sent_in_the_interface_language(tmp_pat
     assert isinstance(error, ErrorEvent) and str(error.message).startswith(said)
     assert "returned an unexpected reply" not in str(error.message) and "codec" not in str(error.message)
     assert not model_server.chat_requests(), "nothing was sent: the mistake is local"
+
+
+@pytest.mark.parametrize("key, says", [
+    (SPACE, "The API key has a space at position 7, and no API key holds one"),
+    ("sk-abc\tdef123456", "The API key has a control character (U+0009) at position 7"),
+])
+def test_the_command_line_refuses_a_key_with_inner_whitespace_and_never_echoes_it(tmp_path, model_server, monkeypatch,
+                                                                                  key, says):
+    """`desktop-rag ask` sent "Bearer sk-abc def123456" as it was pasted (the server's 401 blamed the key)."""
+    from tests.support import hash_cli
+
+    home = hash_cli.indexed_home(tmp_path, {"bus.txt": "City buses run every ten minutes during the day."})
+    hash_cli.use_model(monkeypatch, model_server.base_url, f"  {key}\n")
+    run = hash_cli.run_cli(home, "ask", "How often do city buses run?")
+    assert run.returncode == 1 and says in run.stderr and "def123456" not in run.stdout + run.stderr
+    assert not model_server.chat_requests(), "nothing was sent"
+
+
+def test_whitespace_around_a_pasted_key_is_not_sent(model_server):
+    from desktop_rag.engine.answer.llm import LLMClient
+    from desktop_rag.engine.answer.llm_config import resolve_llm_config
+
+    settings = Settings(llm_base_url=model_server.base_url, llm_model="fake-model")
+    LLMClient(resolve_llm_config(settings, {"OPENAI_API_KEY": " \tsk-abcdef123456\r\n"})).complete(
+        [{"role": "user", "content": "hi"}])
+    assert model_server.chat_requests()[0].headers["authorization"] == "Bearer sk-abcdef123456"

@@ -89,3 +89,48 @@ def test_settings_dialog_shows_the_warning_for_plain_http_to_another_machine(qtb
                        ("http://127.evil.com/v1", True), ("http://127.0.0.1:1234/v1", False)]:
         dialog.base_url.setText(url)
         assert dialog.http_warning.isHidden() is not shown, url
+
+
+USERINFO = "pat:hunter2secret@"
+
+
+@pytest.mark.parametrize("call", ["stream", "complete"])
+def test_a_user_and_password_in_the_address_are_never_sent_in_place_of_the_key(call):
+    """httpx sent "http://user:pass@host/v1"'s part as HTTP Basic auth, in place of the API key's bearer header."""
+    from desktop_rag.engine.answer.llm import LLMClient
+    from tests.support.openai_server import run_openai_server
+
+    with run_openai_server() as server:
+        config = LLMConfig(base_url=server.base_url.replace("http://", "http://" + USERINFO), model="fake-model",
+                           api_key=KEY)
+        assert config.userinfo_dropped and config.base_url == server.base_url
+        client = LLMClient(config)
+        reply = "".join(client.stream([{"role": "user", "content": "hi"}])) if call == "stream" else \
+            client.complete([{"role": "user", "content": "hi"}])
+        assert reply == server.reply
+        assert server.chat_requests()[0].headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_the_command_line_says_the_address_part_is_not_sent_without_showing_it(tmp_path):
+    out = run_ask(tmp_path / "a", f"https://{USERINFO}models.example.com/v1")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.count("has a user name or password in it (user:password@). It is not sent") == 1, out.stderr
+    assert "hunter2" not in out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("language, says", [("en", "has a user name or password in it"), ("zh", "含有用户名或密码")])
+def test_settings_dialog_says_a_user_and_password_in_the_address_are_not_sent(qtbot, language, says):
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from desktop_rag.gui import i18n
+    from desktop_rag.gui.views.settings_dialog import SettingsDialog
+
+    i18n.set_language(language)
+    try:
+        dialog = SettingsDialog(Settings(llm_base_url="https://api.deepseek.com/v1", llm_model="m"), "")
+        qtbot.addWidget(dialog)
+        assert dialog.address_notice.isHidden()
+        dialog.base_url.setText(f"https://{USERINFO}api.deepseek.com/v1")
+        assert not dialog.address_notice.isHidden() and says in dialog.address_notice.text()
+        assert "hunter2" not in dialog.address_notice.text()
+    finally:
+        i18n.set_language("en")

@@ -6,13 +6,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
+from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 
 REPO = Path(__file__).resolve().parents[2]
+CLI_KEY = "sk-test-SECRET1234567890abcdefXYZ"  # the key `serve_the_cli` fixtures give the commands
 ENV = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
 
 
@@ -35,3 +37,16 @@ def run_cli(home: Path, *args: str, stdout=subprocess.PIPE,
     `prefix`: a command it runs under (setpriv)."""
     return subprocess.run([*prefix, sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO,
                           env=ENV, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300)
+
+
+def use_model(monkeypatch, base_url: str, key: str) -> None:
+    """The commands run by `run_cli` (for the test's length) call the model server at `base_url` with `key`."""
+    for name, value in (("OPENAI_API_KEY", key), ("OPENAI_BASE_URL", base_url), ("OPENAI_MODEL", "fake-model")):
+        monkeypatch.setitem(ENV, name, value)
+
+
+def serve_the_cli(monkeypatch, key: str) -> Iterator[FakeOpenAIServer]:
+    """A fixture's body: a local model server the commands run by `run_cli` call with `key` (stopped afterwards)."""
+    with run_openai_server() as server:
+        use_model(monkeypatch, server.base_url, key)
+        yield server

@@ -55,7 +55,8 @@ class FakeOpenAIServer:
       quota notice, a proxy's error page).
     - `endless_body`: answer a request that does not stream with a JSON body that never ends (until the client
       hangs up).
-    - `finish_reason`: the last chunk's ("length": the server stopped the answer at max_tokens).
+    - `finish_reason`: the last chunk's, and a whole completion's ("length": the server stopped the answer at
+      max_tokens); `finish_for(body)`: one computed from the request (e.g. only for requests that do not stream).
     - `endless`: stream `endless_token` forever (ignoring max_tokens) until the client hangs up.
     While hanging or streaming endlessly the handler notices a client that hangs up and sets
     the request's `client_gone`, so tests can check that a cancel really closed the connection.
@@ -83,6 +84,7 @@ class FakeOpenAIServer:
         self.silent_after_headers = False
         self.endless = False
         self.finish_reason = "stop"
+        self.finish_for: Callable[[dict], str] | None = None
         self.ignore_stream = False
         self.raw_reply: tuple[str, bytes] | None = None
         self.raw_status = 200
@@ -126,6 +128,10 @@ class FakeOpenAIServer:
         with self._lock:
             queued = self._queued.pop(0) if self._queued else None
         return _split_words(queued) if queued is not None else self.reply_tokens()
+
+    def finish_of(self, body: dict | None) -> str:
+        """The finish reason of the reply to `body`."""
+        return self.finish_for(body or {}) if self.finish_for is not None else self.finish_reason
 
     def chat_requests(self) -> list[RecordedRequest]:
         """Only the POST /v1/chat/completions requests."""
@@ -323,7 +329,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream") and not state.ignore_stream:
             self._stream(rec, body.get("model", ""), tokens)
         else:
-            self._send_json(200, _completion(body.get("model", ""), "".join(tokens)))
+            self._send_json(200, _completion(body.get("model", ""), "".join(tokens), state.finish_of(body)))
             rec.tokens_sent = len(tokens)
             rec.completed = True
 
@@ -414,7 +420,7 @@ class _Handler(BaseHTTPRequestHandler):
             rec.tokens_sent += 1
             if i == 0:
                 self._sse(_chunk(model, {}))  # a delta without content
-        self._sse(_chunk(model, {}, finish=state.finish_reason))
+        self._sse(_chunk(model, {}, finish=state.finish_of(rec.body)))
         self._sse("[DONE]")
         self._write_chunk(b"")
         rec.completed = True
@@ -435,14 +441,14 @@ def _peer_closed(sock: socket.socket) -> bool:
         return True
 
 
-def _completion(model: str, text: str) -> dict:
+def _completion(model: str, text: str, finish: str = "stop") -> dict:
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
         "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
         ],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }

@@ -163,10 +163,11 @@ class Answerer:
                 parts.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
+            received = without_thinking(exc.partial or "".join(parts))
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so (in the answer's language)
-                yield _done(exc.partial or "".join(parts), used, "llm", error_text(exc, _language(question)))
+                yield _done(received, used, "llm", error_text(exc, _language(question)))
                 return
-            partial, _cited = clean_citations(exc.partial or "".join(parts), len(used))  # as a done answer's text
+            partial, _cited = clean_citations(received, len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
         text = without_thinking("".join(parts))  # thinking its chat template opened: streamed, but not the answer

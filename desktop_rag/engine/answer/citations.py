@@ -56,3 +56,29 @@ def clean_citations(text: str, n_passages: int) -> tuple[str, list[int]]:
         pos = m.end()
     pieces.append(text[pos:])
     return "".join(pieces), list(cited)
+
+
+# The end of streamed text that may still become (or still be) a marker: an opening bracket and what a marker body
+# holds, maybe its closing bracket (a Markdown link's "(" may follow), and the one space a removed marker takes.
+_OPEN_TAIL = re.compile(r"\s?(?:\[\^?|【|［)[\d\s,，、;；\-–~]*(?:\]|】|］)?\Z|\s\Z")
+_MAX_TAIL = 48
+
+
+class CitationStream:
+    """`clean_citations` for an answer arriving in pieces: `feed` returns what can be shown now, `finish` the rest;
+    together they are the finished answer's cleaned text (a marker split across pieces is cleaned whole)."""
+
+    def __init__(self, n_passages: int) -> None:
+        self._n = n_passages
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        text = self._held + piece
+        tail = _OPEN_TAIL.search(text)
+        cut = tail.start() if tail and len(text) - tail.start() <= _MAX_TAIL else len(text)
+        self._held = text[cut:]
+        return clean_citations(text[:cut], self._n)[0]
+
+    def finish(self) -> str:
+        held, self._held = self._held, ""
+        return clean_citations(held, self._n)[0]

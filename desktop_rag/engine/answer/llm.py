@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from desktop_rag.engine.answer.llm_config import LLMConfig, key_problem, plain_http_warning
+from desktop_rag.engine.answer.llm_config import LLMConfig, address_notice, key_problem, plain_http_warning
 from desktop_rag.engine.answer.llm_http import Exchange, ReplyTooLarge, abortable_http_client, iterate
 from desktop_rag.engine.answer.llm_reply import ReplyProblem, completion_piece, streamed_pieces
 from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
@@ -200,10 +200,12 @@ class LLMClient:
         self._token_param = "max_tokens"
         self._client: Any = None
         self._lock = threading.Lock()
-        warning = plain_http_warning(config)
-        if warning and config.host not in _WARNED_HOSTS:
+        warnings = [w for w in (plain_http_warning(config),
+                                address_notice(config.base_url, config.language, config.userinfo_dropped)) if w]
+        if warnings and config.host not in _WARNED_HOSTS:
             _WARNED_HOSTS.add(config.host)
-            log.warning("%s", warning)
+            for warning in warnings:
+                log.warning("%s", warning)
 
     def __repr__(self) -> str:
         return f"LLMClient({self.config!r})"
@@ -251,12 +253,23 @@ class LLMClient:
         if self._switch_token_param(failure):
             return attempt
         if (failure.retry_after or 0.0) > self.config.retry_max_delay_s or not self._should_retry(failure, attempt):
-            raise failure  # (a server asking to wait longer than a retry may wait is told to the person at once)
+            raise self._final(failure, attempt, deadline)  # (a server asking to wait longer is told at once)
         if not self._backoff(attempt, cancel, deadline, failure.retry_after or 0.0):
             if _is_set(cancel):
                 return None
-            raise failure
+            raise self._final(failure, attempt, deadline)
         return attempt + 1
+
+    def _final(self, failure: LLMError, attempt: int, deadline: float) -> LLMError:
+        """The failure to raise after `attempt` (0-based): a timeout after retries says the tries and the time
+        they took in all, not only one try's limit."""
+        if failure.kind != "timeout" or attempt == 0:
+            return failure
+        waited = time.monotonic() - (deadline - self.config.deadline_s)
+        return _with(LLMError.coded("llm_timeout_tries", "timeout", host=self.config.host, tries=attempt + 1,
+                                    seconds=f"{self.config.timeout_s:g}",
+                                    waited=f"{waited:.0f}" if waited >= 10 else f"{waited:.1f}"),
+                     status=failure.status)
 
     def _should_retry(self, err: LLMError, attempt: int) -> bool:
         retry = err.retryable and attempt < self.config.max_retries
@@ -389,7 +402,8 @@ class LLMClient:
     ) -> str:
         """One non-streaming completion, with retries; returns the reply text ('' if none or cancelled).
 
-        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`. Without
+        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`; a reply the
+        server stopped at `max_tokens` raises LLMError 'length' with its text as `partial`. Without
         `retry_timeout` a timeout is final: an extra the answer can do without (the question's rewrite or
         translation) never waits out a silent server's read timeout again before the answer's own request.
         """
@@ -429,8 +443,12 @@ class LLMClient:
             client = self._sdk()
             if stopped():
                 return
-            text, _finish = completion_piece(client.chat.completions.create(**request))
-            yield without_thinking(text)
+            text, finish = completion_piece(client.chat.completions.create(**request))
+            answer = without_thinking(text)
+            if finish == "length":  # the server stopped at max_tokens: the reply is not whole
+                raise _with(_token_limit_error(request[self._token_param], thinking=not answer.strip()),
+                            partial=answer[: self.config.max_answer_chars])
+            yield answer
 
         exchange = Exchange(work, "llm-complete")
         for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, [])):
@@ -456,9 +474,14 @@ def check_connection(config: LLMConfig) -> str:
     """Send a tiny request; return a short human result or raise LLMError (for Settings)."""
     started = time.monotonic()
     client = LLMClient(config)
-    reply = client.complete(
-        [{"role": "user", "content": "Reply with the single word OK."}], max_tokens=8, temperature=0.0
-    )
+    try:
+        reply = client.complete(
+            [{"role": "user", "content": "Reply with the single word OK."}], max_tokens=8, temperature=0.0
+        )
+    except LLMError as exc:
+        if exc.kind != "length":  # 8 tokens spent (reasoning, or a longer reply): connected all the same
+            raise
+        reply = exc.partial
     seconds = time.monotonic() - started
     said = scrub(" ".join(reply.split())[:40], config.api_key)
     return message("note.connected" if said else "note.connected_empty", config.language, model=config.model,

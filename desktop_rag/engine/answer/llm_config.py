@@ -80,6 +80,15 @@ class LLMConfig:
     max_answer_chars: int = 24_000  # received text beyond this is cut (a server may ignore max_tokens)
     deadline_s: float = 300.0  # one answer (or rewrite), retries included, ends by then
     language: str = "en"  # the interface's language ("en"/"zh"): the client's messages about its settings
+    userinfo_dropped: bool = False  # the address given had a user:password@ part, taken out (`address_notice`)
+
+    def __post_init__(self) -> None:
+        """A user:password@ in the address is never sent: the HTTP library would send it as Basic auth in place of
+        the API key."""
+        url = without_userinfo(self.base_url)
+        if url != self.base_url:
+            object.__setattr__(self, "base_url", url)
+            object.__setattr__(self, "userinfo_dropped", True)
 
     @property
     def is_local(self) -> bool:
@@ -87,13 +96,11 @@ class LLMConfig:
 
     @property
     def shown_url(self) -> str:
-        """The base URL for messages: without a user:password part or a query (where a proxy's key may be)."""
+        """The base URL for messages: without a query (where a proxy's key may be)."""
         try:
-            parsed = urlparse(self.base_url)
-            netloc = parsed.netloc.rpartition("@")[2]
+            return urlparse(self.base_url)._replace(query="", fragment="").geturl()
         except ValueError:
             return self.host
-        return parsed._replace(netloc=netloc, query="", fragment="").geturl()
 
     @property
     def host(self) -> str:
@@ -107,6 +114,21 @@ class LLMConfig:
         if ":" in host:
             host = f"[{host}]"
         return (f"{host}:{port}" if port else host) or self.base_url
+
+
+def without_userinfo(url: str) -> str:
+    """`url` without a user:password@ part ("https://me:secret@host/v1" -> "https://host/v1")."""
+    try:
+        parsed = urlparse(url)
+    except ValueError:
+        return url
+    return parsed._replace(netloc=parsed.netloc.rpartition("@")[2]).geturl() if "@" in parsed.netloc else url
+
+
+def address_notice(url: str, language: str = "en", dropped: bool = False) -> str | None:
+    """What to say, in `language`, of a model server address with a user:password@ part (or of a config's that
+    was `dropped`: `LLMConfig.userinfo_dropped`): it is not sent. None for any other address."""
+    return message("llm_userinfo_dropped", language) if dropped or without_userinfo(url) != url else None
 
 
 def url_host(url: str) -> str:
@@ -204,10 +226,14 @@ def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LL
 
 
 def key_problem(key: str, language: str = "en") -> str | None:
-    """Why `key` cannot go into an HTTP header (a character outside printable ASCII: an input method's text, a
-    zero-width space from a web page, a control character), said in `language`; None when it can."""
+    """Why `key` cannot be sent (a character outside printable ASCII, which an HTTP header cannot carry: an input
+    method's text, a zero-width space from a web page, a control character; or a space, which no key holds: one
+    pasted in two pieces), said in `language` without the key; None when it can. (Outer whitespace is no part of
+    a key: `resolve_llm_config` and the Settings dialog strip it.)"""
     for position, char in enumerate(key, 1):
-        if " " <= char <= "~":
+        if char == " ":
+            return message("api_key_space", language, position=position)
+        if " " < char <= "~":
             continue
         kind = unicodedata.category(char)
         code = f"U+{ord(char):04X}"

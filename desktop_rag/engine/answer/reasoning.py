@@ -1,5 +1,12 @@
 """A reasoning model's thinking kept out of its answer: the `<think>…</think>` block DeepSeek-R1, Qwen3 or GLM-Z1
-write before the answer when served by Ollama, LM Studio or vLLM (a separate `reasoning_content` is never read)."""
+write before the answer when served by Ollama, LM Studio or vLLM (a separate `reasoning_content` is never read).
+
+Two forms are thinking. A `<think>` block opening the reply (`ThinkFilter`, as it streams). And thinking the chat
+template opened in the prompt, so that the reply holds only the closing tag (`answer_start`): the reply's first
+`</think>` ends such thinking only when it is lone: no `<think>` before it, outside code (a fence, "`</think>`")
+and ending its line (as these models write it: "…reasoning\n</think>\n\nThe answer"). An answer that merely
+mentions the tag (quoted as code, or in a sentence that goes on, as one citing its sources) keeps every word.
+"""
 
 from __future__ import annotations
 
@@ -59,13 +66,29 @@ def _partial_close(text: str) -> str:
 
 
 def without_thinking(text: str) -> str:
-    """A whole reply without its think block: a leading `<think>…</think>`, or everything up to a `</think>` with
-    no opening tag (a chat template that opened the block in the prompt). An unfinished block leaves ''."""
+    """A whole reply without its think block: a leading `<think>…</think>`, or everything up to a lone `</think>`
+    (thinking a chat template opened, see `answer_start`). An unfinished block leaves ''."""
     lead = text.lstrip()
     if lead.startswith(_OPEN):
         end = lead.find(_CLOSE)
         return "" if end < 0 else lead[end + len(_CLOSE):].lstrip()
-    end = text.find(_CLOSE)
-    if end >= 0 and _OPEN not in text[:end]:
-        return text[end + len(_CLOSE):].lstrip()
-    return text
+    start = answer_start(text)
+    return text[start:].lstrip() if start else text
+
+
+def answer_start(text: str, ended: bool = True) -> int | None:
+    """Where the answer begins in a reply whose chat template may have opened its thinking: just past the reply's
+    first `</think>` when it is lone (no `<think>` before it, outside code, ending its line), else 0.
+    For the beginning of a reply still streaming (not `ended`), None while what follows may still decide."""
+    close = text.find(_CLOSE)
+    opened = text.find(_OPEN, 0, len(text) if close < 0 else close)
+    if opened >= 0:
+        return 0
+    if close < 0:
+        return 0 if ended else None
+    after = close + len(_CLOSE)
+    line_end = text.find("\n", after)
+    if text[after:None if line_end < 0 else line_end].strip() or text[:close].endswith("`") \
+            or text.count("```", 0, close) % 2:
+        return 0
+    return None if line_end < 0 and not ended else after  # (the tag's line may still go on)

@@ -7,6 +7,7 @@ So another model or endpoint never replays this one's answer, and a changed pass
 answer is removed too: store/answer_cache.py). Only complete answers made without a conversation's history are
 stored (Answerer: not stopped, cut, empty, failed or given earlier turns), so what one conversation said never
 reaches another chat, the CLI or an MCP client; an answer made in a conversation keeps its id and goes with it.
+An answer is replayed without thinking it holds (`reasoning.without_thinking`: stored before that was told apart).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 
+from desktop_rag.engine.answer.citations import clean_citations
+from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.store import answer_cache, grades
 from desktop_rag.engine.store.answer_cache import StoredAnswer
 from desktop_rag.engine.store.library import Store
@@ -49,8 +52,10 @@ class AnswerReplay:
         if self._feedback and grades.graded_down(db, normalised_question(question), stored.answer):
             return None
         used = [dataclasses.replace(hits[i], focus=focus) for i, focus in stored.passages]
-        cited = [used[n - 1] for n in stored.cited if 0 < n <= len(used)]
-        return stored.answer, used, cited, SentPrompt.from_json(stored.sent)
+        answer = without_thinking(stored.answer)  # one stored before thinking was told from the answer
+        numbers = stored.cited if answer == stored.answer else clean_citations(answer, len(used))[1]
+        cited = [used[n - 1] for n in numbers if 0 < n <= len(used)]
+        return answer, used, cited, SentPrompt.from_json(stored.sent)
 
     def put(self, key: str, answer: str, mode: str, hits: Sequence[Hit], used: Sequence[Hit],
             cited: Sequence[Hit], prompt: SentPrompt | None = None) -> None:

@@ -23,6 +23,7 @@ from typing import Protocol
 from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
@@ -155,7 +156,7 @@ class Summariser:
             return
         summaries: list[Hit] = []
         made: list[SentPrompt] = []  # the section requests sent ("What was sent" lists them before the last)
-        done = 0
+        done = cut = 0  # sections summarised; of them, replies the server stopped at their max_tokens
         for section in parts:
             section_key = self._map_key(section, plan.language, map_tokens)
             text = self._cached(section_key)
@@ -164,41 +165,56 @@ class Summariser:
                 if _is_set(cancel):
                     yield DoneEvent("", "llm", (), STOPPED)
                     return
-                try:
-                    with sent.recording("section") as calls:
-                        text = self.llm.complete(map_messages(section.hit(), section.number, len(parts),
-                                                              plan.language), max_tokens=map_tokens, cancel=cancel)
-                    text = text.strip()
-                    made.extend(calls)
-                except LLMError as exc:
-                    yield ErrorEvent(Reason.of(exc))
+                text, failure = self._section_summary(section, len(parts), plan.language, map_tokens, cancel, made)
+                if failure is not None and failure.kind != "length":
+                    yield ErrorEvent(Reason.of(failure))
                     return
                 if _is_set(cancel):
                     yield DoneEvent("", "llm", (), STOPPED)
                     return
                 done += 1
-                self._keep(section_key, section.chunks[0].file_id, text)
+                if failure is None:
+                    self._keep(section_key, section.chunks[0].file_id, text)
+                else:  # the reply is not whole: said with the summary, never kept
+                    cut += 1
             summaries.append(dataclasses.replace(section.hit(), text=text or "(empty)"))
         yield SummaryStep(done, plan.requests)
         fitted = _fitting(summaries, self._room())
         messages = reduce_messages(fitted, plan.language, plan.tokens)
-        notice = "" if len(fitted) == len(parts) else message("summary_partial", plan.language, shown=len(fitted),
-                                                              total=len(parts))
-        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice, refresh=True,
-                               earlier=made)
+        notices = [] if len(fitted) == len(parts) else [message("summary_partial", plan.language, shown=len(fitted),
+                                                                total=len(parts))]
+        if cut:
+            notices.append(message("summary_sections_cut", plan.language, cut=cut, total=len(parts),
+                                   tokens=map_tokens))
+        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, " ".join(notices),
+                               refresh=True, earlier=made, keep=not cut)
+
+    def _section_summary(self, section: DocSection, sections: int, language: str, map_tokens: int,
+                         cancel: threading.Event | None, made: list[SentPrompt]) -> tuple[str, LLMError | None]:
+        """A section's summary request: (its text, the failure if any; a reply stopped at `map_tokens` keeps its
+        text, as `partial`), the request added to `made`."""
+        with sent.recording("section") as calls:
+            try:
+                text, failure = self.llm.complete(map_messages(section.hit(), section.number, sections, language),
+                                                  max_tokens=map_tokens, cancel=cancel), None
+            except LLMError as exc:
+                text, failure = exc.partial, exc
+        made.extend(calls)
+        return text.strip(), failure
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
                key: str, cancel: threading.Event | None, notice: str = "", refresh: bool = False,
-               earlier: Sequence[SentPrompt] = ()) -> Iterator[AnswerEvent]:
+               earlier: Sequence[SentPrompt] = (), keep: bool = True) -> Iterator[AnswerEvent]:
         """The request that writes the summary, streamed (or the stored one replayed, unless `refresh`), cited by
-        section."""
+        section; stored unless not `keep` (made of a section's reply that is not whole)."""
         hits = tuple(s.hit() for s in parts)
         stored = None if refresh else self._cached(key)
         if stored is not None:
             data = json.loads(stored)
+            text = without_thinking(data["text"])  # a summary stored before such thinking was told from it
             yield SourcesEvent(hits, _query(plan), prompt=SentPrompt.from_json(data.get("prompt")))
-            yield TokenEvent(data["text"])
-            yield _done(data["text"], hits, "llm", data.get("notice", ""), cached=True)
+            yield TokenEvent(text)
+            yield _done(text, hits, "llm", data.get("notice", ""), cached=True)
             return
         prompt = sent.sent_prompt(messages, sent_hits, self.llm.config.model)
         # map-reduce: the document went whole, in the section requests (this request's are the sections' summaries)
@@ -211,17 +227,18 @@ class Summariser:
                 pieces.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
+            received = without_thinking(exc.partial or "".join(pieces))
             if exc.kind == "length":
-                yield _done(exc.partial or "".join(pieces), hits, "llm", str(exc))
+                yield _done(received, hits, "llm", str(exc))
                 return
-            yield ErrorEvent(Reason.of(exc), partial=exc.partial or "".join(pieces))
+            yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
-        text = "".join(pieces)
+        text = without_thinking("".join(pieces))  # thinking its chat template opened: streamed, not the summary
         if _is_set(cancel):
             yield _done(text, hits, "llm", STOPPED)
             return
         done = _done(text, hits, "llm", notice)
-        if text.strip():
+        if text.strip() and keep:
             self._keep(key, parts[0].chunks[0].file_id,
                        json.dumps({"text": done.answer, "notice": notice, "prompt": prompt.to_json()},
                                   ensure_ascii=False))

@@ -1,12 +1,15 @@
-"""A question and its answer (or summary) saved as a conversation's two turns once the answer's events are out."""
+"""A question and its answer (or summary) saved as a conversation's two turns once the answer's events are out, and
+a conversation's turns read back."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 
 from desktop_rag.engine.store import conversations
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent
+from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.store.values import ChatTurn
 
 
@@ -32,3 +35,9 @@ def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversatio
         conversations.add_message(store(), conversation_id, asked)
         if answer:
             conversations.add_message(store(), conversation_id, ChatTurn("assistant", answer, passages, prompt))
+
+
+def read(store: Store, conversation_id: int) -> list[ChatTurn]:
+    """A conversation's turns; an answer without thinking it holds (one kept before that was told apart)."""
+    return [dataclasses.replace(turn, content=without_thinking(turn.content)) if turn.role == "assistant" else turn
+            for turn in conversations.messages(store, conversation_id)]

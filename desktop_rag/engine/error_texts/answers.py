@@ -36,6 +36,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_timeout": {"en": "The model server {host} did not answer within {seconds} s. Try again; a slow local "
                                 "model may need a longer timeout.",
                           "zh": "模型服务器 {host} 在 {seconds} 秒内没有响应。请重试；较慢的本地模型可能需要更长的超时时间。"},
+    "error.llm_timeout_tries": {"en": "The model server {host} did not answer: {tries} tries of {seconds} s each, "
+                                      "{waited} s in all. Try again; a slow local model may need a longer timeout.",
+                                "zh": "模型服务器 {host} 没有响应：共尝试 {tries} 次，每次等待 {seconds} 秒，总计 {waited} 秒。"
+                                      "请重试；较慢的本地模型可能需要更长的超时时间。"},
     "error.llm_unreachable": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL and your "
                                     "network connection.",
                               "zh": "无法连接位于 {url} 的模型服务器（{reason}）。请检查基础地址和网络连接。"},

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
-from desktop_rag.engine import PRESETS, key_problem, resolve_llm_config, sends_in_clear
+from desktop_rag.engine import PRESETS, address_notice, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.feedback_settings import FeedbackSettings
 from desktop_rag.gui.views.library_settings import LibrarySettings
@@ -91,19 +91,15 @@ class SettingsDialog(QDialog):
         self.provider.currentIndexChanged.connect(self._preset_chosen)
         form.addRow(i18n.tr("settings.provider"), self.provider)
         form.addRow(i18n.tr("settings.base_url"), self.base_url)
-        self.http_warning = QLabel(i18n.tr("settings.http_warning"), group)
-        self.http_warning.setTextFormat(Qt.TextFormat.PlainText)
-        self.http_warning.setWordWrap(True)
-        self.http_warning.setStyleSheet("color: #c62828;")
+        self.http_warning = _warning(group, i18n.tr("settings.http_warning"))
         form.addRow(self.http_warning)
-        self.base_url.textChanged.connect(self._update_http_warning)
-        self._update_http_warning()
+        self.address_notice = _warning(group)  # a user:password@ in the address: not sent (the key is)
+        form.addRow(self.address_notice)
+        self.base_url.textChanged.connect(self._update_address_warnings)
+        self._update_address_warnings()
         form.addRow(i18n.tr("settings.model"), self.model)
         form.addRow(i18n.tr("settings.api_key"), self.key)
-        self.key_problem = QLabel(group)  # a key that cannot be sent: what is wrong and where (OK is refused)
-        self.key_problem.setTextFormat(Qt.TextFormat.PlainText)
-        self.key_problem.setWordWrap(True)
-        self.key_problem.setStyleSheet("color: #c62828;")
+        self.key_problem = _warning(group)  # a key that cannot be sent: what is wrong and where (OK is refused)
         form.addRow(self.key_problem)
         self.key.textChanged.connect(self._update_key_problem)
         self._update_key_problem()
@@ -214,9 +210,13 @@ class SettingsDialog(QDialog):
         self.key.setEnabled(preset.needs_key)
         self.key.setPlaceholderText("" if preset.needs_key else preset.placeholder_key or "not needed")
 
-    def _update_http_warning(self) -> None:
-        """Plain http:// to another machine: the key and the passages would travel unencrypted."""
+    def _update_address_warnings(self) -> None:
+        """Plain http:// to another machine: the key and the passages would travel unencrypted; a user:password@
+        part of the address: it is not sent."""
         self.http_warning.setVisible(sends_in_clear(self.base_url.text()))
+        notice = address_notice(self.base_url.text().strip(), i18n.language())
+        self.address_notice.setText(notice or "")
+        self.address_notice.setVisible(notice is not None)
 
     def _update_key_problem(self) -> str | None:
         problem = key_problem(self.api_key(), i18n.language())
@@ -313,3 +313,12 @@ class SettingsDialog(QDialog):
             self.test_result.setText(i18n.error(message))
         except RuntimeError:  # the dialog closed meanwhile
             pass
+
+
+def _warning(parent: QWidget, text: str = "") -> QLabel:
+    """A red line of plain text under a setting (shown while what it says holds)."""
+    label = QLabel(text, parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #c62828;")
+    return label

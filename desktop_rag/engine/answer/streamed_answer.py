@@ -1,0 +1,51 @@
+"""A model's answer as it streams, shown as the finished answer will be (the `DoneEvent`'s text): citations cleaned
+as they complete, and thinking the chat template opened taken back once its lone `</think>` arrives."""
+
+from __future__ import annotations
+
+from desktop_rag.engine.answer.citations import CitationStream
+from desktop_rag.engine.answer.reasoning import answer_start
+
+
+class StreamedAnswer:
+    """Feed the answer's `TokenEvent` texts; `feed` returns what to show now and whether what was shown before was
+    thinking (to take back first); `finish` the same at the end. `undecided`: what is shown may still turn out to be thinking.
+
+    `thinking` is False for an answer no model wrote (an extractive one: a quoted `</think>` is a document's).
+    """
+
+    def __init__(self, n_passages: int, thinking: bool = True) -> None:
+        self._n = n_passages
+        self._citations = CitationStream(n_passages)
+        self._reply = "" if thinking else None  # the reply so far while its thinking is undecided
+        self._lead = False  # thinking was taken back: the blank lines after its tag are not shown
+
+    @property
+    def undecided(self) -> bool:
+        return self._reply is not None
+
+    def feed(self, piece: str) -> tuple[str, bool]:
+        if self._reply is None:
+            return self._shown(piece), False
+        self._reply += piece
+        return self._decided(answer_start(self._reply, ended=False), piece)
+
+    def finish(self) -> tuple[str, bool]:
+        """What is left to show, and whether what was shown was thinking (a reply ending on its lone tag)."""
+        text, taken = ("", False) if self._reply is None else self._decided(answer_start(self._reply), "")
+        return text + self._citations.finish(), taken
+
+    def _decided(self, start: int | None, piece: str) -> tuple[str, bool]:
+        if start is None:
+            return self._shown(piece), False
+        rest, self._reply = self._reply[start:], None
+        if not start:
+            return self._shown(piece), False
+        self._citations, self._lead = CitationStream(self._n), True
+        return self._shown(rest), True
+
+    def _shown(self, text: str) -> str:
+        if self._lead:
+            text = text.lstrip()
+            self._lead = not text
+        return self._citations.feed(text)

@@ -1,0 +1,70 @@
+"""`desktop-rag ask` streaming: the terminal showed the model's raw citation markers ([7], 【1】, [^1]) and the
+thinking a chat template opened, up to its `</think>`, which `--json` and the window leave out."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+from pathlib import Path
+
+import pytest
+
+from tests.support.hash_cli import indexed_home, run_cli
+
+THINKING = ["Okay, passage [1]", " says 80 degrees.\n", "</", "think>", "\n", "\n", "Green tea: 80 °C 【1", "】",
+            " [", "7] and", " [^1]."]
+ANSWER = "Green tea: 80 °C [1] and [1]."
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> Path:
+    return indexed_home(tmp_path_factory.mktemp("stream"), {"tea.txt": "Green tea: water at 80 degrees.\n"})
+
+
+@pytest.fixture
+def server(cli_model):
+    return cli_model
+
+
+def on_a_terminal(home: Path, *args: str) -> str:
+    """What `desktop-rag ARGS` wrote to a real terminal (a pseudo-terminal), escape sequences and all."""
+    main, side = pty.openpty()
+    try:
+        run = run_cli(home, *args, stdout=side)
+    finally:
+        os.close(side)
+    written = b""
+    while True:
+        try:
+            block = os.read(main, 65536)
+        except OSError:  # the terminal's other side closed
+            break
+        if not block:
+            break
+        written += block
+    os.close(main)
+    assert run.returncode == 0, run.stderr
+    return written.decode("utf-8").replace("\r\n", "\n")
+
+
+def test_the_streamed_answer_reads_as_the_finished_one_in_a_pipe(home, server):
+    server.tokens = THINKING
+    assert json.loads(run_cli(home, "ask", "How hot for green tea?", "--json").stdout)["answer"] == ANSWER
+    run = run_cli(home, "ask", "What temperature for green tea?")
+    assert run.returncode == 0 and run.stdout.startswith(ANSWER + "\n\nSources:\n[1] ")
+
+
+def test_thinking_written_to_a_terminal_is_erased_when_its_tag_arrives(home, server):
+    server.tokens = THINKING
+    shown = on_a_terminal(home, "ask", "How hot for green tea?")
+    before, saved = shown.split("\0337", 1)
+    thinking, answer = saved.split("\0338\033[J", 1)  # back to where the answer began, the screen cleared below
+    assert thinking.startswith("Okay, passage [1] says 80 degrees.") and "Okay" not in before + answer
+    assert answer.startswith(ANSWER + "\n\nSources:\n[1] ") and "</think>" not in before + answer
+
+
+def test_citation_markers_split_across_pieces_stream_as_the_answer_shows_them(home, server):
+    server.tokens = ["Brew at 80 °C [", "1", "]", " (see 【1】", " and [^", "1] but not [9", "])."]
+    shown = on_a_terminal(home, "ask", "How hot for green tea?")
+    assert "Brew at 80 °C [1] (see [1] and [1] but not)." in shown and "\0338" not in shown

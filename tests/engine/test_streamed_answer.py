@@ -1,0 +1,40 @@
+"""The answer as it streams reads as the finished one (answer/streamed_answer.py, answer/citations.py): whatever
+pieces the server cut it into, what was shown (less what was taken back as thinking) is the DoneEvent's text."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from desktop_rag.engine.answer.citations import clean_citations
+from desktop_rag.engine.answer.reasoning import without_thinking
+from desktop_rag.engine.answer.streamed_answer import StreamedAnswer
+
+
+def streamed(reply: str, seed: int, thinking: bool = True) -> str:
+    pick, answer, shown, at = random.Random(seed), StreamedAnswer(3, thinking), "", 0
+    while at < len(reply):
+        size = pick.randint(1, 5)
+        text, taken_back = answer.feed(reply[at:at + size])
+        shown, at = ("" if taken_back else shown) + text, at + size
+    text, taken_back = answer.finish()
+    return ("" if taken_back else shown) + text
+
+
+@pytest.mark.parametrize("reply", [
+    "Okay, [1] says hot [7].\n</think>\n\nTea 【1】 is hot [9] ok [^2].",
+    "Plain [1] answer [5] with `</think>` quoted, a link [2](http://x), a year [2023] and [1-3].",
+    "thinking only\n</think>",
+    "</think>\n\n\n  A [2]",
+    "Code [1]:\n```\n</think>\n```\n",
+    "中文【1、2】。无效【9】。 x [",
+])
+def test_what_streams_is_the_finished_answer_however_the_pieces_fall(reply):
+    finished = clean_citations(without_thinking(reply), 3)[0]
+    for seed in range(200):
+        assert streamed(reply, seed) == finished
+
+
+def test_an_answer_no_model_wrote_keeps_a_quoted_closing_tag():
+    assert streamed("A quoted log line\n</think>\nnext [1]", 0, thinking=False) == "A quoted log line\n</think>\nnext [1]"
