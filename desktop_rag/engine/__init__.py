@@ -40,7 +40,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",
                      "location_text", "reader_for", "PAGES", "TEXT", "view_of", "is_paged"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name", "safe_file_name"), "paths"),
-    **dict.fromkeys(("skipped_summary", "environment_language", "counted", "Counted", "Localised"),
+    **dict.fromkeys(("skipped_summary", "environment_language", "counted", "Counted", "Localised", "WINDOW"),
                     "messages"),
     "Reason": "reasons",
     "Collection": "store.collections",
