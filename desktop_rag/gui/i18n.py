@@ -708,10 +708,12 @@ _COUNTED = Counted()
 
 def tr(key: str, **values: object) -> str:
     """The text for `key` in the current language, formatted with `values` (`{n:noun|nouns}`: engine/messages.py's
-    `Counted`)."""
+    `Counted`); an engine text among them (a failure's `Reason`) is said in the current language too."""
     en, zh = _TEXT.get(key, (key, key))
     text = zh if _language == "zh" else en
-    return _COUNTED.format(text, **values) if values else text
+    if not values:
+        return text
+    return _COUNTED.format(text, **{k: engine_text(v) if isinstance(v, Localised) else v for k, v in values.items()})
 
 
 def bind(obj: object, setter: Callable[[object, str], None], key: str, **values: object) -> None:

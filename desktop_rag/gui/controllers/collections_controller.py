@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import Collection, UsageError
+from desktop_rag.engine import Collection, Reason, UsageError
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
@@ -22,7 +22,7 @@ class CollectionsController(QObject):
 
     listing_changed = Signal(object)  # tuple[Collection, ...]
     current_changed = Signal(object)  # collection id or None
-    failed = Signal(str)  # a message for the user
+    failed = Signal(object)  # why a change or a read failed (a Reason), for the user
     exported = Signal(object)  # ExportReport
     imported = Signal(object)  # ImportReport
     # archive path, model problem (a Reason) or None, (the archive's name, a free one) when a collection here has
@@ -73,11 +73,11 @@ class CollectionsController(QObject):
         engine = self.backend.engine
         self.backend.run(lambda: tuple(engine.collections()), self._loaded, self._listing_failed)
 
-    def _listing_failed(self, message: str) -> None:
+    def _listing_failed(self, reason: Reason) -> None:
         """The listing could not be read (a library's server gone, a wrong password at start): the status bar says
         why (its own read fails the same way) and the index run that follows once it can be read lists it again. No
         message box for a read."""
-        log.warning("Collections could not be listed: %s", message)
+        log.warning("Collections could not be listed: %s", reason)
 
     def _loaded(self, listing: tuple) -> None:
         self.listing = listing
