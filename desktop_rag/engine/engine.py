@@ -177,12 +177,12 @@ class Engine:
 
         return vectors_problem(self.runtime, self.store, content)
 
-    def free_import_name(self, name: str) -> str:
+    def free_import_name(self, name: str, reserved: Iterable[str] = ()) -> str:
         """`name` when a collection imported under it may take it, else the first free "name (2)", "name (3)", ...
-        (the app asks for another name first, offering this one)."""
+        (the app asks for another name first, offering this one); `reserved` names count as taken."""
         from desktop_rag.engine.archive.importer import free_name
 
-        return free_name(self.store, name)
+        return free_name(self.store, name, reserved)
 
     def import_archive(self, path: str | Path, *, name: str | None = None, documents_dir: str | Path | None = None,
                        reembed: bool = False, content=None):
