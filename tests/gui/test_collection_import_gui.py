@@ -46,6 +46,21 @@ def _import(qtbot, window, monkeypatch, path: Path, answer: tuple[str, bool]) ->
     return asked
 
 
+def _import_offered(qtbot, window, monkeypatch, path: Path) -> tuple[list[str], object]:
+    """Import `path` from the menu, taking the name the box offers: the names offered and the ImportReport."""
+    offered: list[str] = []
+
+    def take_offered(_parent, _title, _label, *args, **kwargs):
+        offered.append(kwargs["text"])
+        return kwargs["text"], True
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(take_offered))
+    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+        window.collection_bar.actions["import"].trigger()
+    return offered, imported.args[0]
+
+
 def test_an_archive_named_as_a_collection_here_is_imported_under_the_name_asked(make_window, qtbot, tmp_path,
                                                                                  monkeypatch):
     i18n.set_language("en")
@@ -73,17 +88,8 @@ def test_the_name_offered_is_free_and_ok_imports_under_it(make_window, qtbot, tm
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "note.txt").write_text("A note.", "utf-8")
     engine.index([tmp_path / "taken"], collection=taken)
-    offered: list[str] = []
-
-    def take_offered(_parent, _title, _label, *args, **kwargs):
-        offered.append(kwargs["text"])
-        return kwargs["text"], True
-
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(take_offered))
-    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
-        window.collection_bar.actions["import"].trigger()
-    assert offered == ["Default (3)"] and imported.args[0].collection == "Default (3)"
+    offered, imported = _import_offered(qtbot, window, monkeypatch, path)
+    assert offered == ["Default (3)"] and imported.collection == "Default (3)"
 
 
 def test_cancelling_the_name_imports_nothing_and_the_question_is_in_chinese(make_window, qtbot, tmp_path,
@@ -194,17 +200,8 @@ def test_the_name_offered_in_chinese_is_the_one_the_window_shows(make_window, qt
     window = make_window()
     path = _archive(qtbot, window, tmp_path)
     i18n.set_language("zh")
-    offered: list[str] = []
-
-    def take_offered(_parent, _title, _label, *args, **kwargs):
-        offered.append(kwargs["text"])
-        return kwargs["text"], True
-
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(take_offered))
-    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
-        window.collection_bar.actions["import"].trigger()
-    assert offered == ["默认知识库 (2)"] and imported.args[0].collection == "默认知识库 (2)"
+    offered, imported = _import_offered(qtbot, window, monkeypatch, path)
+    assert offered == ["默认知识库 (2)"] and imported.collection == "默认知识库 (2)"
     assert i18n.collection_name("Default", [c.name for c in window.backend.engine.collections()]) == "默认知识库"
 
 

@@ -13,6 +13,7 @@ from desktop_rag.engine import Reason
 from desktop_rag.engine.messages import WINDOW, message
 from desktop_rag.gui import i18n
 from tests.gui.conftest import FAST, wait_idle, write_docs
+from tests.gui.test_window_wording import COMMAND
 
 HOLD = """
 import sys, time
@@ -62,8 +63,9 @@ def test_an_answer_whose_worker_failed_is_said_again_in_chinese(make_window, qtb
     english = bubble.notice_label.text()
     i18n.set_language("zh")
     chinese = bubble.notice_label.text()
-    assert "is not a file of the library" in english
-    assert chinese != english and "不是资料库中的文件" in chinese, (english, chinese)
+    assert "is not a file of the library: choose one the library lists" in english  # no CLI command, nor flag
+    assert chinese != english and "不是资料库中的文件：请选择资料库列出的文件" in chinese, (english, chinese)
+    assert not COMMAND.search(english) and not COMMAND.search(chinese)
 
 
 def test_a_model_that_could_not_load_is_said_again_in_chinese(make_window, qtbot, tmp_path):

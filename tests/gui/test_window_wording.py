@@ -1,6 +1,7 @@
 """What the window shows names what to click, never a command or a flag: every engine text it can render (the
 window's own wording where the command line's names `desktop-rag …` or `--flag`), and its own table; the command
-line keeps its advice. A real flow: asking about a document no longer in the library."""
+line keeps its advice. The real flow (asking about a document no longer in the library) is in
+test_errors_follow_language.py."""
 
 from __future__ import annotations
 
@@ -64,16 +65,3 @@ def test_the_gui_table_names_no_command() -> None:
     for key, texts in _TEXT.items():
         assert not any(COMMAND.search(t) for t in texts), key
 
-
-def test_asking_about_a_document_no_longer_in_the_library(make_window, qtbot) -> None:
-    window = make_window()
-    window.chat.file_scope.set_path("/no/such/file.txt")  # "Ask this document" on one no longer in the library
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000):
-        window.chat_panel.input.setPlainText("What is topic0?")
-        window.chat_panel.send_button.click()
-    bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
-    english = bubble.notice_label.text()
-    i18n.set_language("zh")
-    chinese = bubble.notice_label.text()
-    assert "choose one the library lists" in english and "请选择资料库列出的文件" in chinese, (english, chinese)
-    assert not COMMAND.search(english) and not COMMAND.search(chinese)
