@@ -27,7 +27,7 @@ import importlib
 
 _MODULES = {  # public name -> the module (under desktop_rag.engine) that defines it
     "Engine": "engine",
-    "writable_paths": "engine",
+    "writable_paths": "store.backends",
     **dict.fromkeys(("Section", "ParsedDocument"), "ingest.documents"),
     **dict.fromkeys(("IndexReport", "FileEvent", "Progress"), "ingest.reports"),
     **dict.fromkeys(("ChunkDraft", "Hit", "FailedFile", "IndexStatus", "SentPrompt", "ChatTurn", "GRADES",
