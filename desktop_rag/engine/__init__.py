@@ -27,7 +27,7 @@ import importlib
 
 _MODULES = {  # public name -> the module (under desktop_rag.engine) that defines it
     "Engine": "engine",
-    "writable_paths": "engine",
+    "writable_paths": "store.backends",
     **dict.fromkeys(("Section", "ParsedDocument"), "ingest.documents"),
     **dict.fromkeys(("IndexReport", "FileEvent", "Progress"), "ingest.reports"),
     **dict.fromkeys(("ChunkDraft", "Hit", "FailedFile", "IndexStatus", "SentPrompt", "ChatTurn", "GRADES",
@@ -40,7 +40,8 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     **dict.fromkeys(("READERS", "TYPE_NAMES", "supported_types", "suffix_patterns", "is_supported", "type_labels",
                      "location_text", "reader_for", "PAGES", "TEXT", "view_of", "is_paged"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name", "safe_file_name"), "paths"),
-    **dict.fromkeys(("skipped_summary", "skipped_links", "environment_language", "counted", "Counted", "Localised"),
+    **dict.fromkeys(("skipped_summary", "skipped_links", "environment_language", "counted", "Counted", "Localised",
+                     "WINDOW"),
                     "messages"),
     "Reason": "reasons",
     "Collection": "store.collections",

@@ -7,16 +7,15 @@ archive/importing.py, search/searching.py, answer/, review/review.py); each meth
 from __future__ import annotations
 
 import itertools
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
+from desktop_rag.engine.answer.asked import asked_text, asked_where
 from desktop_rag.engine.answer.events import AnswerEvent, SummaryPlan
 from desktop_rag.engine.document.locate import Location
-from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.ingest import indexing
 from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
 from desktop_rag.engine.ingest.reports import IndexReport
@@ -28,7 +27,7 @@ from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import chunking, collections, conversations
 from desktop_rag.engine.store import sources as library_sources
-from desktop_rag.engine.store.backends import library_location, open_backend
+from desktop_rag.engine.store.backends import library_location, open_backend, writable_paths
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import library_status
 from desktop_rag.engine.store.library import Place, Store
@@ -177,12 +176,12 @@ class Engine:
 
         return vectors_problem(self.runtime, self.store, content)
 
-    def free_import_name(self, name: str) -> str:
+    def free_import_name(self, name: str, reserved: Iterable[str] = ()) -> str:
         """`name` when a collection imported under it may take it, else the first free "name (2)", "name (3)", ...
-        (the app asks for another name first, offering this one)."""
+        (the app asks for another name first, offering this one); `reserved` names count as taken."""
         from desktop_rag.engine.archive.importer import free_name
 
-        return free_name(self.store, name)
+        return free_name(self.store, name, reserved)
 
     def import_archive(self, path: str | Path, *, name: str | None = None, documents_dir: str | Path | None = None,
                        reembed: bool = False, content=None):
@@ -244,7 +243,7 @@ class Engine:
         query translation is on (`cancel` stops waiting for that translation: the question is then searched as
         asked)."""
         within = self.restriction(collection, folders, types, files)
-        return self.runtime.search(_asked_text(query), k or self.settings.top_k, within, cancel)
+        return self.runtime.search(asked_text(query), k or self.settings.top_k, within, cancel)
 
     def restriction(self, collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
                     files: Sequence[str] = ()) -> Restriction:
@@ -291,7 +290,7 @@ class Engine:
                               folders: Sequence[str] = (), types: Sequence[str] = (),
                               files: Sequence[str] = ()) -> SummaryPlan | None:
         """The plan (`summary_plan`) of the summary `ask` writes for `question`, or None when it asks no summary."""
-        summary = self._asked(valid_text(question), conversation_id, collection, folders, types, files)[2]
+        summary = asked_where(self.store, valid_text(question), conversation_id, collection, folders, types, files)[2]
         return None if summary is None else self.summary_plan(*summary)
 
     def forget_answers(self) -> int:
@@ -306,17 +305,16 @@ class Engine:
         hits = self.search(question, None, collection, folders, types, files=files)
         return assembly.context(self.runtime, valid_text(question), hits)
 
-    def ask(
-        self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
-        collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
-        refresh: bool = False, files: Sequence[str] = (), confirm_cost: bool = False,
-    ) -> Iterator[AnswerEvent]:
+    def ask(self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
+            collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
+            refresh: bool = False, files: Sequence[str] = (), confirm_cost: bool = False) -> Iterator[AnswerEvent]:
         """Answer events for a question; with a conversation, history is used and both turns are saved. A stored
         answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`. Asked within
         `collection`, else the conversation's, else all, and within `folders` / `files` / `types` (UsageError
         before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as there)."""
-        question, history = _asked_text(question), self.messages(conversation_id) if conversation_id else []
-        collection, within, summary = self._asked(question, conversation_id, collection, folders, types, files)
+        question, history = asked_text(question), self.messages(conversation_id) if conversation_id else []
+        collection, within, summary = asked_where(self.store, question, conversation_id, collection, folders, types,
+                                                  files)
         if summary is not None:
             yield from self.summarise(*summary, cancel, conversation_id=conversation_id, question=question,
                                       refresh=refresh, confirm_cost=confirm_cost)
@@ -327,25 +325,11 @@ class Engine:
             events = self.review.recorded(answerer, events, question, within, conversation_id)
         yield from turns.saved(events, lambda: self.store, conversation_id, question)
 
-    def _asked(self, question: str, conversation_id: int | None, collection: int | None, folders: Sequence[str],
-               types: Sequence[str], files: Sequence[str]):
-        """Where `question` is asked (the collection, else the conversation's; the restriction: UsageError for a bad
-        folder, file or type) and, when it asks for a document's summary, (that file, the question's language)."""
-        from desktop_rag.engine.answer.summary_intent import asked_summary
-
-        if collection is None and conversation_id:
-            collection = collections.conversation_collection(self.store, conversation_id)
-        within = self.restriction(collection, folders, types, files)
-        return collection, within, asked_summary(self.store, question, within)
-
     # ---- conversations ---------------------------------------------------------
 
     def new_conversation(self, title: str = "New conversation", collection: int | None = None) -> int:
         """A new conversation that asks within `collection` (None: all collections)."""
-        conversation_id = conversations.create(self.store, title)
-        if collection is not None:
-            collections.set_conversation_collection(self.store, conversation_id, collection)
-        return conversation_id
+        return conversations.create(self.store, title, collection)
 
     def conversation_collection(self, conversation_id: int) -> int | None:
         return collections.conversation_collection(self.store, conversation_id)
@@ -391,24 +375,5 @@ def open_engine(data_dir: str | Path | None = None, settings: Settings | None = 
     return Engine(resolve_paths(data_dir), settings)
 
 
-def _asked_text(text: str) -> str:
-    """A question or a search as valid text; UsageError when it is blank (an answer to nothing quoted whatever
-    ranked first, or sent the model an empty question; a search of nothing listed passages scored 1.0)."""
-    if not str(text).strip():
-        raise UsageError.coded("empty_question")
-    return valid_text(text)
-
-
-def writable_paths(paths: AppPaths) -> AppPaths:
-    """The data folders, made if need be: one that cannot be made or written (a read-only disk, another user's
-    folder, a file of that name) is a clear error here; SQLite failed later, vaguely ("unable to open database
-    file"), for a reader too (its WAL index is a file beside the library)."""
-    try:
-        with tempfile.TemporaryFile(dir=paths.ensure().data_dir):  # what this user may do there, not mode bits
-            return paths
-    except OSError as exc:
-        raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=exc.strerror or exc) from exc
-
-
-__all__ = ["Engine", "SearchHits", "open_engine", "writable_paths"]
+__all__ = ["Engine", "SearchHits", "open_engine"]
 

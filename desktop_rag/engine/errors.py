@@ -51,17 +51,18 @@ class LibraryUnavailableError(DesktopRagError):
     no file's fault, so an index run stops rather than fail every file after it; what was committed is intact."""
 
 
-def error_text(failure: BaseException | object, language: str = "en") -> str:
-    """What a front end shows for a failure in `language` ("en" or "zh"): a coded error's text, or a stored reason's
-    (`reasons.Reason`, a `messages.Phrase`), in that language; any other error's words, or a string, as they are.
-    Nothing is read back from English prose (issue 49): whatever must show in Chinese carries its code."""
+def error_text(failure: BaseException | object, language: str = "en", front: str = "cli") -> str:
+    """What the front end `front` ("cli", "window": `messages.CLI`, `messages.WINDOW`) shows for a failure in
+    `language` ("en" or "zh"): a coded error's text, or a stored reason's (`reasons.Reason`, a `messages.Phrase`), in
+    that language and worded for it; any other error's words, or a string, as they are. Nothing is read back from
+    English prose (issue 49): whatever must show in Chinese carries its code."""
     from desktop_rag.engine.messages import Localised, message
 
     if isinstance(failure, Localised):
-        return failure.text(language)
+        return failure.text(language, front)
     code = getattr(failure, "code", None)
     if isinstance(failure, DesktopRagError) and code:
-        return message(f"error.{code}", language, **failure.values)
+        return message(f"error.{code}", language, front, **failure.values)
     return failure if isinstance(failure, str) else str(failure)
 
 

@@ -2,6 +2,10 @@
 
 The GUI's own texts are in `gui/i18n.py`; these are the ones the engine itself produces (answers and notices,
 which follow the question's language, and the model catalog's descriptions, which follow the interface's).
+
+A text is written for the command line (and the MCP server): "en" and "zh". Where that one tells a person to run a
+command or pass a flag, the window has its own wording (what to click) as "window.en" and "window.zh", chosen by
+`message(key, language, WINDOW)`.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import string
 from collections.abc import Mapping
 
 from desktop_rag.engine.error_texts import ERROR_TEXTS
+
+CLI, WINDOW = "cli", "window"  # the front ends that word a text their own way (`message`'s `front`)
 
 TEXTS: dict[str, dict[str, str]] = {
     **ERROR_TEXTS,  # errors raised to a front end: "error.<code>" (errors.py) and the phrases they quote
@@ -160,8 +166,8 @@ class Localised(abc.ABC):
     stored reason (`reasons.Reason`)."""
 
     @abc.abstractmethod
-    def text(self, language: str) -> str:
-        """This value in `language` ("en" or "zh")."""
+    def text(self, language: str, front: str = CLI) -> str:
+        """This value in `language` ("en" or "zh"), worded for the front end `front` (CLI or WINDOW)."""
 
     def __str__(self) -> str:
         return self.text("en")
@@ -176,8 +182,8 @@ class Phrase(Localised):
         TEXTS[key]  # noqa: B018 - an unknown key fails here, where it is written
         self.key, self.values = key, values
 
-    def text(self, language: str) -> str:
-        return message(self.key, language, **self.values)
+    def text(self, language: str, front: str = CLI) -> str:
+        return message(self.key, language, front, **self.values)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Phrase) and (self.key, self.values) == (other.key, other.values)
@@ -216,11 +222,13 @@ class _Lenient(Counted):
         return super().format_field(value, format_spec)
 
 
-def message(key: str, language: str = "en", **values: object) -> str:
-    """The text for `key` in `language` ("en" or "zh"; anything else is English), with `values` filled in."""
+def message(key: str, language: str = "en", front: str = CLI, /, **values: object) -> str:
+    """The text for `key` in `language` ("en" or "zh"; anything else is English) as the front end `front` words it
+    (the window's own wording where the text has one), with `values` filled in."""
     texts = TEXTS[key]
-    shown = {k: v.text(language) if isinstance(v, Localised) else v for k, v in values.items()}
-    return _Lenient().format(texts.get(language, texts["en"]), **shown)
+    lang = "zh" if language == "zh" and "zh" in texts else "en"
+    shown = {k: v.text(language, front) if isinstance(v, Localised) else v for k, v in values.items()}
+    return _Lenient().format(texts.get(f"{front}.{lang}", texts[lang]), **shown)
 
 
 def counted(language: str = "en", /, **numbers: int) -> str:

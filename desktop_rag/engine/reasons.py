@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from desktop_rag.engine.messages import TEXTS, Localised, Phrase, template_fields
+from desktop_rag.engine.messages import CLI, TEXTS, Localised, Phrase, template_fields
 
 MAX_VALUE_CHARS = 300  # one value: a file or member name, a server's or a library's words
 MAX_PLAIN_CHARS = 1000  # one text without a code
@@ -68,9 +68,9 @@ class Reason(Localised):
                 pass  # written by another version, or edited: its English text stands
         return cls.of(text)
 
-    def text(self, language: str = "en") -> str:
-        """Every part in `language`, "; "-joined ("；" in Chinese)."""
-        shown = (_rendered(p, language) if isinstance(p, Phrase) else p for p in self.parts)
+    def text(self, language: str = "en", front: str = CLI) -> str:
+        """Every part in `language` as the front end `front` words it, "; "-joined ("；" in Chinese)."""
+        shown = (_rendered(p, language, front) if isinstance(p, Phrase) else p for p in self.parts)
         return ("；" if language == "zh" else "; ").join(shown)
 
     @property
@@ -129,10 +129,11 @@ def _bounded_value(value: object, depth: int) -> object:
     return _cut(str(value), MAX_VALUE_CHARS)
 
 
-def _rendered(phrase: Phrase, language: str) -> str:
-    """`phrase` in `language`; its key when a value does not fit its format (a stored row someone edited)."""
+def _rendered(phrase: Phrase, language: str, front: str = CLI) -> str:
+    """`phrase` in `language` (as `front` words it); its key when a value does not fit its format (a stored row
+    someone edited)."""
     try:
-        return phrase.text(language)
+        return phrase.text(language, front)
     except (KeyError, IndexError, ValueError, TypeError):
         return phrase.key
 

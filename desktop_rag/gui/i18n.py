@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 from desktop_rag.engine import (
     DEFAULT_COLLECTION,
     READERS,
+    WINDOW,
     Counted,
     Localised,
     environment_language,
@@ -682,16 +683,17 @@ def language() -> str:
     return _language
 
 
-def error(failure: BaseException | str) -> str:
-    """What the interface shows for a failure in its language: an engine error (or its English text passed on as a
-    string: a failed file's reason, an answer's error) through the engine's message table; other text as it is;
-    the class name of an exception without a message."""
-    return error_text(failure, _language) or (failure.__class__.__name__ if isinstance(failure, BaseException) else "")
+def error(failure: BaseException | Localised | str) -> str:
+    """What the interface shows for a failure in its language: an engine error, or its Reason (a failed file's, an
+    answer's), through the engine's message table in the window's wording (what to click, not a command); other
+    text as it is; the class name of an exception without a message."""
+    return (error_text(failure, _language, WINDOW)
+            or (failure.__class__.__name__ if isinstance(failure, BaseException) else ""))
 
 
 def engine_text(text: Localised | str) -> str:
     """An engine's coded text (an answer's STOPPED notice) in the interface's language; plain text as it is."""
-    return error_text(text, _language)
+    return error_text(text, _language, WINDOW)
 
 
 def type_name(name: str) -> str:
@@ -715,10 +717,12 @@ _COUNTED = Counted()
 
 def tr(key: str, **values: object) -> str:
     """The text for `key` in the current language, formatted with `values` (`{n:noun|nouns}`: engine/messages.py's
-    `Counted`)."""
+    `Counted`); an engine text among them (a failure's `Reason`) is said in the current language too."""
     en, zh = _TEXT.get(key, (key, key))
     text = zh if _language == "zh" else en
-    return _COUNTED.format(text, **values) if values else text
+    if not values:
+        return text
+    return _COUNTED.format(text, **{k: engine_text(v) if isinstance(v, Localised) else v for k, v in values.items()})
 
 
 def bind(obj: object, setter: Callable[[object, str], None], key: str, **values: object) -> None:

@@ -262,9 +262,9 @@ class MainWindow(QMainWindow):
 
     def link_source(self, source: str, chosen: str) -> None:
         """Link a not-linked source to the folder the user chose, then index it (on the index worker)."""
-        def failed(reason: str) -> None:
+        def failed(reason: Reason) -> None:
             show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
-                       i18n.tr("library.link_failed", path=source, reason=i18n.error(reason)))
+                       i18n.tr("library.link_failed", path=source, reason=reason))
         self.backend.link(source, chosen, failed)
 
     def confirm_remove(self, path: str) -> None:

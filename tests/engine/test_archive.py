@@ -399,6 +399,8 @@ def test_a_free_name_for_an_import_fits_the_name_limit(source, tmp_path: Path):
     assert engine.free_import_name("Empty") == "Empty"
     engine.create_collection("empty")  # an empty collection of the name takes the import
     assert engine.free_import_name("EMPTY") == "EMPTY"
+    assert engine.free_import_name("默认知识库", reserved=("默认知识库",)) == "默认知识库 (2)"  # how "Default" shows
+    assert engine.free_import_name("Empty", reserved=("EMPTY (2)",)) == "Empty"
 
 
 def test_documents_that_cannot_be_written_beside_the_archive_are_refused_with_a_message(source, tmp_path: Path):

@@ -46,6 +46,21 @@ def _import(qtbot, window, monkeypatch, path: Path, answer: tuple[str, bool]) ->
     return asked
 
 
+def _import_offered(qtbot, window, monkeypatch, path: Path) -> tuple[list[str], object]:
+    """Import `path` from the menu, taking the name the box offers: the names offered and the ImportReport."""
+    offered: list[str] = []
+
+    def take_offered(_parent, _title, _label, *args, **kwargs):
+        offered.append(kwargs["text"])
+        return kwargs["text"], True
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(take_offered))
+    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+        window.collection_bar.actions["import"].trigger()
+    return offered, imported.args[0]
+
+
 def test_an_archive_named_as_a_collection_here_is_imported_under_the_name_asked(make_window, qtbot, tmp_path,
                                                                                  monkeypatch):
     i18n.set_language("en")
@@ -73,17 +88,8 @@ def test_the_name_offered_is_free_and_ok_imports_under_it(make_window, qtbot, tm
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "note.txt").write_text("A note.", "utf-8")
     engine.index([tmp_path / "taken"], collection=taken)
-    offered: list[str] = []
-
-    def take_offered(_parent, _title, _label, *args, **kwargs):
-        offered.append(kwargs["text"])
-        return kwargs["text"], True
-
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(take_offered))
-    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
-        window.collection_bar.actions["import"].trigger()
-    assert offered == ["Default (3)"] and imported.args[0].collection == "Default (3)"
+    offered, imported = _import_offered(qtbot, window, monkeypatch, path)
+    assert offered == ["Default (3)"] and imported.collection == "Default (3)"
 
 
 def test_cancelling_the_name_imports_nothing_and_the_question_is_in_chinese(make_window, qtbot, tmp_path,
@@ -186,3 +192,29 @@ def test_a_taken_name_typed_in_the_box_is_asked_again_without_the_cli_advice(mak
     question = "A collection called “{}” already exists here. Import this one as:"
     assert asked == [(question.format("Default"), "Default (2)"), (question.format("default"), "default (2)")]
     assert imported.args[0].collection == "From the laptop" and not failures
+
+
+def test_the_name_offered_in_chinese_is_the_one_the_window_shows(make_window, qtbot, tmp_path, monkeypatch):
+    """An archive of "Default" shows as 默认知识库 in a Chinese window: the box offers 默认知识库 (2), not "Default (2)",
+    and never the bare 默认知识库 (the first collection would then show as "Default"); OK imports under it."""
+    window = make_window()
+    path = _archive(qtbot, window, tmp_path)
+    i18n.set_language("zh")
+    offered, imported = _import_offered(qtbot, window, monkeypatch, path)
+    assert offered == ["默认知识库 (2)"] and imported.collection == "默认知识库 (2)"
+    assert i18n.collection_name("Default", [c.name for c in window.backend.engine.collections()]) == "默认知识库"
+
+
+def test_an_archive_of_default_fills_an_empty_default_without_asking_in_chinese(make_window, qtbot, tmp_path,
+                                                                                monkeypatch):
+    window = make_window()
+    path = _archive(qtbot, window, tmp_path)
+    engine = window.backend.engine
+    engine.remove_source(str(tmp_path / "desktop"))  # this window's "Default" is empty again: the archive fills it
+    i18n.set_language("zh")
+    asked: list = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: asked.append(a) or ("", False)))
+    with qtbot.waitSignal(window.collections.imported, timeout=20_000) as imported:
+        window.collection_bar.actions["import"].trigger()
+    assert not asked and imported.args[0].collection == "Default"

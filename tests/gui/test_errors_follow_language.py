@@ -1,16 +1,19 @@
 """An error the window already shows is said again in the new language after a language switch: it is kept as its
 codes and values (a `Reason`), not as the text of the language it arrived in. The index run stopped by another
 process's write (a real second process holding the library's lock), an answer whose worker failed, a model that
-could not load. Real window and engine, offscreen."""
+could not load, the review's failed export and failed measurement; a write's failure (a link) reaches its errback
+as a Reason. Real window and engine, offscreen."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from desktop_rag.engine.messages import message
+from desktop_rag.engine import Reason
+from desktop_rag.engine.messages import WINDOW, message
 from desktop_rag.gui import i18n
-from tests.gui.conftest import FAST, write_docs
+from tests.gui.conftest import FAST, wait_idle, write_docs
+from tests.gui.test_window_wording import COMMAND
 
 HOLD = """
 import sys, time
@@ -60,8 +63,9 @@ def test_an_answer_whose_worker_failed_is_said_again_in_chinese(make_window, qtb
     english = bubble.notice_label.text()
     i18n.set_language("zh")
     chinese = bubble.notice_label.text()
-    assert "is not a file of the library" in english
-    assert chinese != english and "不是资料库中的文件" in chinese, (english, chinese)
+    assert "is not a file of the library: choose one the library lists" in english  # no CLI command, nor flag
+    assert chinese != english and "不是资料库中的文件：请选择资料库列出的文件" in chinese, (english, chinese)
+    assert not COMMAND.search(english) and not COMMAND.search(chinese)
 
 
 def test_a_model_that_could_not_load_is_said_again_in_chinese(make_window, qtbot, tmp_path):
@@ -71,3 +75,49 @@ def test_a_model_that_could_not_load_is_said_again_in_chinese(make_window, qtbot
     i18n.set_language("zh")
     chinese = window.model_label.toolTip()
     assert chinese != english and "模型" in chinese, (english, chinese)
+
+
+def _review(qtbot, window):
+    window.review.open()
+    qtbot.waitUntil(lambda: window.review.view is not None and window.review.view.isVisible(), timeout=10_000)
+    return window.review.view
+
+
+def test_the_reviews_failed_export_is_said_again_in_chinese(make_window, qtbot, tmp_path):
+    window = make_window()
+    view = _review(qtbot, window)
+    window.review.export(str(tmp_path / "no-such-folder" / "graded.jsonl"))
+    qtbot.waitUntil(lambda: view.overview.result.text() != "", timeout=10_000)
+    english = view.overview.result.text()
+    i18n.set_language("zh")
+    chinese = view.overview.result.text()
+    assert english.startswith("The export failed: The graded questions cannot be written"), english
+    assert chinese.startswith("导出失败：无法把已评价的问题写入"), chinese
+    view.close()
+    wait_idle(qtbot, window)
+
+
+def test_a_failed_measurement_is_said_again_in_chinese(make_window, qtbot, tmp_path):
+    window = make_window()
+    try:
+        window.backend.engine.review.export(tmp_path / "no-such-folder" / "graded.jsonl")
+    except Exception as exc:  # noqa: BLE001 - the engine's own failure, as the measurement's worker would get it
+        failure = exc
+    view = _review(qtbot, window)
+    view.measure.show_failed(Reason.of(failure))
+    assert view.measure.status.text().startswith("The measurement failed: The graded questions cannot be written")
+    i18n.set_language("zh")
+    assert view.measure.status.text().startswith("衡量失败：无法把已评价的问题写入"), view.measure.status.text()
+    view.close()
+    wait_idle(qtbot, window)
+
+
+def test_a_failed_link_reaches_its_errback_as_codes(make_window, qtbot, tmp_path):
+    """The index worker's task (a write) fails: its errback gets the Reason, worded when it is shown."""
+    window = make_window()
+    got = []
+    window.backend.link(str(tmp_path / "not-a-source"), str(tmp_path), got.append)
+    qtbot.waitUntil(lambda: bool(got), timeout=10_000)
+    assert isinstance(got[0], Reason) and got[0].code == "not_a_source", got
+    i18n.set_language("zh")
+    assert i18n.error(got[0]) == message("error.not_a_source", "zh", WINDOW, path=str(tmp_path / "not-a-source"))

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop_rag.engine import DesktopRagError, Reason, UsageError
 from desktop_rag.engine.error_texts import ERROR_TEXTS
-from desktop_rag.engine.messages import message
+from desktop_rag.engine.messages import WINDOW, message
 from desktop_rag.gui import crash_handler, i18n
 from desktop_rag.gui.models.library import COL_STATE
 from tests.gui.conftest import FAST, add_and_wait, llm_settings, write_docs
@@ -38,7 +38,7 @@ def test_every_error_text_is_shown_in_chinese(key: str) -> None:
     english = message(key, "en", **values)
     assert english_sentence(english) or len(english.split()) < 4, key  # the check sees English where it is
     coded = DesktopRagError.coded(key.removeprefix("error."), **values)
-    chinese = message(key, "zh", **values)
+    chinese = message(key, "zh", WINDOW, **values)
     assert i18n.error(coded) == chinese
     assert i18n.error(Reason.of(coded)) == chinese, "a failure passed on keeps its code"
     assert english_sentence(chinese) is None, chinese

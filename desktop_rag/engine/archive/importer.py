@@ -7,6 +7,7 @@ import os
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,10 +59,12 @@ def name_taken(store: Store, name: str) -> bool:
     return into is not None and bool(store.sources(into))
 
 
-def free_name(store: Store, name: str) -> str:
-    """`name` when an import may take it, else the first of "name (2)", "name (3)", ... that is free (cut to fit)."""
+def free_name(store: Store, name: str, reserved: Iterable[str] = ()) -> str:
+    """`name` when an import may take it, else the first of "name (2)", "name (3)", ... that is free (cut to fit);
+    a name of `reserved` (how a front end shows another collection: 默认知识库) counts as taken, in any letter case."""
+    held = {r.casefold() for r in reserved}
     candidate, n = name, 2
-    while name_taken(store, candidate):
+    while candidate.casefold() in held or name_taken(store, candidate):
         suffix = f" ({n})"
         candidate, n = name[:collections.MAX_NAME_CHARS - len(suffix)].rstrip() + suffix, n + 1
     return candidate

@@ -11,7 +11,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.unknown_collection": {"en": "There is no collection called “{name}”. The collections are: {names} "
                                        "(`desktop-rag collections create NAME` makes a new one).",
                                  "zh": "没有名为“{name}”的知识库。现有的知识库是：{names}（`desktop-rag collections create 名称` "
-                                       "可新建一个）。"},
+                                       "可新建一个）。",
+                                 "window.en": "There is no collection called “{name}”. The collections are: {names} "
+                                              "(Collections → New collection… makes a new one).",
+                                 "window.zh": "没有名为“{name}”的知识库。现有的知识库是：{names}（“知识库 → 新建知识库…”可新建一个）。"},
     "error.collection_no_name": {"en": "A collection needs a name.", "zh": "知识库需要一个名称。"},
     # the command line's own: {usage} the command's form; {names} the collections, quoted
     "error.cli_usage": {"en": "usage: desktop-rag {usage}", "zh": "用法：`desktop-rag {usage}`"},
@@ -47,7 +50,9 @@ TEXTS: dict[str, dict[str, str]] = {
                             "zh": "“{path}”不是可用的文件路径（{detail}）。"},
     "error.not_a_library_file": {"en": "“{path}” is not a file of the library (see `desktop-rag status`; a folder is "
                                        "limited with --folder).",
-                                 "zh": "“{path}”不是资料库中的文件（见 `desktop-rag status`；限定文件夹请用 --folder）。"},
+                                 "zh": "“{path}”不是资料库中的文件（见 `desktop-rag status`；限定文件夹请用 --folder）。",
+                                 "window.en": "“{path}” is not a file of the library: choose one the library lists.",
+                                 "window.zh": "“{path}”不是资料库中的文件：请选择资料库列出的文件。"},
     "error.library_newer_schema": {"en": "This library was written by a newer Desktop RAG (schema {version}); please "
                                          "update the app.",
                                    "zh": "此资料库由更新版本的 Desktop RAG 写入（schema {version}）；请更新应用。"},
@@ -57,18 +62,28 @@ TEXTS: dict[str, dict[str, str]] = {
                             "zh": "此资料库由更新版本的 Desktop RAG 写入；请更新应用。"},
     "error.library_older": {"en": "This library was written by an older Desktop RAG; open it once with the app (or run "
                                   "`desktop-rag status`) to upgrade it.",
-                            "zh": "此资料库由较旧版本的 Desktop RAG 写入；请用应用打开一次（或运行 `desktop-rag status`）来升级。"},
+                            "zh": "此资料库由较旧版本的 Desktop RAG 写入；请用应用打开一次（或运行 `desktop-rag status`）来升级。",
+                            "window.en": "This library was written by an older Desktop RAG; restart the app to upgrade it.",
+                            "window.zh": "此资料库由较旧版本的 Desktop RAG 写入；请重新启动应用来升级它。"},
     "error.bad_source_name": {"en": "The name of {path} is not valid text (UTF-8), so it cannot be stored; rename it and "
                                     "add it again.",
                               "zh": "{path} 的名称不是有效文本（UTF-8），无法保存；请重命名后重新添加。"},
     "error.no_library": {"en": "There is no library in {folder} yet: index some documents first (`desktop-rag index "
                                "PATH`, or drop files on the window).",
-                         "zh": "{folder} 中还没有资料库：请先索引一些文档（`desktop-rag index 路径`，或把文件拖到窗口上）。"},
+                         "zh": "{folder} 中还没有资料库：请先索引一些文档（`desktop-rag index 路径`，或把文件拖到窗口上）。",
+                         "window.en": "There is no library in {folder} yet: index some documents first (drop files on "
+                                      "the window, or Add folder…).",
+                         "window.zh": "{folder} 中还没有资料库：请先索引一些文档（把文件拖到窗口上，或点击“添加文件夹…”）。"},
     "error.data_folder_unwritable": {  # {detail}: the system's reason ("Read-only file system", "File exists")
         "en": "The data folder {folder} cannot be written ({detail}), and the library is written there even to be "
               "searched. Use a folder you can write (--data-dir), or copy this one to such a folder.",
         "zh": "无法写入数据文件夹 {folder}（{detail}），而即使只是搜索，资料库也要在那里写入。"
-              "请使用可写的文件夹（--data-dir），或把此文件夹复制到可写的位置。"},
+              "请使用可写的文件夹（--data-dir），或把此文件夹复制到可写的位置。",
+        "window.en": "The data folder {folder} cannot be written ({detail}), and the library is written there even to "
+                     "be searched. Make it writable, or copy it to a folder you can write and set DESKTOP_RAG_HOME to "
+                     "that folder before starting the app.",
+        "window.zh": "无法写入数据文件夹 {folder}（{detail}），而即使只是搜索，资料库也要在那里写入。"
+                     "请让它可写，或把它复制到可写的文件夹，并在启动应用前把 DESKTOP_RAG_HOME 设为该文件夹。"},
     # collection archives (archive/)
     "error.not_archive": {"en": "{name} is not a Desktop RAG collection archive: {why}. Nothing was changed.",
                           "zh": "{name} 不是 Desktop RAG 知识库归档：{why}。没有做任何更改。"},
@@ -103,7 +118,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                       "zh": "它不是可读取的 zip 文件（{detail}）"},
     "phrase.archive.member_twice": {"en": "a member name occurs twice", "zh": "有一个成员名称出现了两次"},
     "phrase.archive.no_manifest": {"en": "it has no manifest.json (not made by `desktop-rag export`)",
-                                   "zh": "它没有 manifest.json（不是由 `desktop-rag export` 生成的）"},
+                                   "zh": "它没有 manifest.json（不是由 `desktop-rag export` 生成的）",
+                                   "window.en": "it has no manifest.json (not made by Export…)",
+                                   "window.zh": "它没有 manifest.json（不是由“导出…”生成的）"},
     "phrase.archive.unlisted_member": {"en": "it holds a member the manifest does not list ({name})",
                                        "zh": "它包含清单中没有列出的成员（{name}）"},
     "phrase.archive.unexpected_member": {"en": "its manifest lists an unexpected member name {name}",
@@ -118,7 +135,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "phrase.archive.too_large": {"en": "its passages and vectors are larger than this app reads",
                                  "zh": "其中的段落和向量超出了本应用可读取的大小"},
     "phrase.archive.inflates": {"en": "{name} inflates more than {ratio} times (a zip bomb, or not made by `desktop-rag export`)",
-                                "zh": "{name} 解压后膨胀超过 {ratio} 倍（是 zip 炸弹，或不是由 `desktop-rag export` 生成的）"},
+                                "zh": "{name} 解压后膨胀超过 {ratio} 倍（是 zip 炸弹，或不是由 `desktop-rag export` 生成的）",
+                                "window.en": "{name} inflates more than {ratio} times (a zip bomb, or not made by Export…)",
+                                "window.zh": "{name} 解压后膨胀超过 {ratio} 倍（是 zip 炸弹，或不是由“导出…”生成的）"},
     "phrase.archive.bad_manifest": {"en": "its manifest is not a Desktop RAG collection manifest",
                                     "zh": "它的清单不是 Desktop RAG 知识库清单"},
     "phrase.archive.manifest_key": {"en": "its manifest has no valid {key}", "zh": "它的清单中没有有效的 {key}"},
@@ -133,7 +152,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.import_name_taken": {"en": "A collection called “{name}” already exists here; import it under another name "
                                       "(`desktop-rag import FILE --name NEW`) or delete that one first.",
                                 "zh": "这里已有名为“{name}”的知识库；请用其他名称导入（`desktop-rag import 文件 --name 新名称`），"
-                                      "或先删除那个知识库。"},
+                                      "或先删除那个知识库。",
+                                "window.en": "A collection called “{name}” already exists here; import it again and give "
+                                             "it another name, or delete that one first.",
+                                "window.zh": "这里已有名为“{name}”的知识库；请重新导入并给它另起一个名称，或先删除那个知识库。"},
     "error.import_source_exists": {"en": "The archive's source {path} is already a source in this library (collection "
                                          "“{collection}”): a file or folder can be in one collection only.{advice} "
                                          "Nothing was changed.",
@@ -147,9 +169,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.documents_dir_not_writable": {  # {detail}: the system's reason
         "en": "The archive's documents cannot be written in {folder} ({detail}): choose a folder for them "
               "(`--documents-dir`). Nothing was changed.",
-        "zh": "无法在 {folder} 中写入归档的文档（{detail}）：请为它们选择一个文件夹（`--documents-dir`）。没有做任何更改。"},
+        "zh": "无法在 {folder} 中写入归档的文档（{detail}）：请为它们选择一个文件夹（`--documents-dir`）。没有做任何更改。",
+        "window.en": "The archive's documents cannot be written in {folder} ({detail}): import it again and choose "
+                     "another folder for them. Nothing was changed.",
+        "window.zh": "无法在 {folder} 中写入归档的文档（{detail}）：请重新导入，并为它们选择另一个文件夹。没有做任何更改。"},
     "phrase.other_documents_dir": {"en": " Choose another folder for its documents (`--documents-dir`).",
-                                   "zh": "请为其文档选择另一个文件夹（`--documents-dir`）。"},
+                                   "zh": "请为其文档选择另一个文件夹（`--documents-dir`）。",
+                                   "window.en": " Import it again and choose another folder for its documents.",
+                                   "window.zh": "请重新导入，并为其文档选择另一个文件夹。"},
     "phrase.empty": {"en": "", "zh": ""},
     "error.import_file_exists": {"en": "{path} is already in this library: a file can be in one collection only. "
                                        "Nothing was changed.",
@@ -185,7 +212,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.link_collision": {"en": "Two files of {path} would have the same path in {target}. Nothing was changed.",
                              "zh": "{path} 中有两个文件在 {target} 中会有相同的路径。没有做任何更改。"},
     "error.not_in_library": {"en": "“{path}” is not a file of the library (see `desktop-rag status`).",
-                             "zh": "“{path}”不是资料库中的文件（见 `desktop-rag status`）。"},
+                             "zh": "“{path}”不是资料库中的文件（见 `desktop-rag status`）。",
+                             "window.en": "“{path}” is not a file of the library.",
+                             "window.zh": "“{path}”不是资料库中的文件。"},
     "error.nothing_to_summarise": {"en": "“{path}” has no text in the library yet: nothing to summarise.",
                                    "zh": "资料库中还没有“{path}”的文字：没有可摘要的内容。"},
     "error.nothing_to_summarise_because": {"en": "“{path}” has no text in the library yet ({why}): nothing to summarise.",
@@ -212,6 +241,10 @@ TEXTS: dict[str, dict[str, str]] = {
               "link it to a folder first (`desktop-rag link`, or Link to a folder… in the library), or remove it.",
         "zh": "{path} 与 {other} 重叠，后者是从归档导入、尚未关联到这台电脑的来源：请先把它关联到一个文件夹"
               "（`desktop-rag link`，或在资料库中选择“关联到文件夹…”），或将其移除。",
+        "window.en": "{path} overlaps {other}, a source imported from an archive and not linked to this computer yet: "
+                     "link it to a folder first (Link to a folder… in the library), or remove it.",
+        "window.zh": "{path} 与 {other} 重叠，后者是从归档导入、尚未关联到这台电脑的来源：请先把它关联到一个文件夹"
+                     "（在资料库中选择“关联到文件夹…”），或将其移除。",
     },
     "error.overlaps_collection": {
         "en": "{path} overlaps {other}, which is in the collection “{collection}”: a file or folder can be in one "
@@ -226,12 +259,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.not_a_source": {
         "en": "{path} is not a source in this library (see `desktop-rag status`).",
         "zh": "{path} 不是此资料库中的来源（见 `desktop-rag status`）。",
+        "window.en": "{path} is not a source in this library.",
+        "window.zh": "{path} 不是此资料库中的来源。",
     },
     "error.chunked_with": {
         "en": "This library was chunked with {stored}, but the settings now ask for {wanted}: re-index everything "
               "(`desktop-rag index --reindex`, or Re-index in Settings) or change the settings back.",
         "zh": "此资料库的分块设置是 {stored}，但现在的设置要求 {wanted}：请全部重新索引（`desktop-rag index --reindex`，"
               "或在设置中选择“重新索引”），或把设置改回去。",
+        "window.en": "This library was chunked with {stored}, but the settings now ask for {wanted}: re-index "
+                     "everything (Re-index in Settings) or change the settings back.",
+        "window.zh": "此资料库的分块设置是 {stored}，但现在的设置要求 {wanted}：请全部重新索引（在设置中选择“重新索引”），"
+                     "或把设置改回去。",
     },
     "error.chunked_with_shared": {
         "en": "This shared library was chunked with {stored}, but your settings ask for {wanted}: change the "
@@ -250,5 +289,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "此归档中的向量由嵌入模型“{model}”生成，而此资料库使用“{library_model}”。其中 {count} 个段落将用"
               "“{library_model}”重新嵌入。如要这样做，请使用 --reembed 导入（在应用中：确认导入）；如要避免，请先在"
               "“设置”中把此资料库的嵌入模型切换为“{model}”。",
+        "window.en": "The vectors in this archive were made with the embedding model “{model}”, but this library uses "
+                     "“{library_model}”. Its {count:passage|passages} would be embedded again with "
+                     "“{library_model}”. To do that, confirm the import; to avoid it, switch this library's embedding "
+                     "model to “{model}” in Settings first.",
+        "window.zh": "此归档中的向量由嵌入模型“{model}”生成，而此资料库使用“{library_model}”。其中 {count} 个段落将用"
+                     "“{library_model}”重新嵌入。如要这样做，请确认导入；如要避免，请先在“设置”中把此资料库的嵌入模型切换为"
+                     "“{model}”。",
     },
 }

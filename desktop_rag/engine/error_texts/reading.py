@@ -174,13 +174,20 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "password when it finds the file (Re-index the file to be asked again); on the "
                                  "command line run: desktop-rag index --password PASSWORD \"FILE\")",
                            "zh": "此 PDF 受密码保护：提供密码后才能索引（应用发现该文件时会询问密码，“重新索引”该文件可再次"
-                                 "询问；在命令行中运行：`desktop-rag index --password 密码 \"文件\"`）"},
+                                 "询问；在命令行中运行：`desktop-rag index --password 密码 \"文件\"`）",
+                           "window.en": "This PDF is password-protected: give its password to index it (the app asks "
+                                        "for it when it finds the file; Re-index the file to be asked again)",
+                           "window.zh": "此 PDF 受密码保护：提供密码后才能索引（应用发现该文件时会询问密码，“重新索引”该文件可"
+                                        "再次询问）"},
     "error.pdf_wrong_password": {"en": "This PDF is password-protected and the password given was not accepted (the app "
                                        "asks for the password when it finds the file (Re-index the file to be asked "
                                        "again); on the command line run: desktop-rag index --password PASSWORD "
                                        "\"FILE\")",
                                  "zh": "此 PDF 受密码保护，提供的密码不正确（应用发现该文件时会询问密码，“重新索引”该文件可"
-                                       "再次询问；在命令行中运行：`desktop-rag index --password 密码 \"文件\"`）"},
+                                       "再次询问；在命令行中运行：`desktop-rag index --password 密码 \"文件\"`）",
+                                 "window.en": "This PDF is password-protected and the password given was not accepted "
+                                              "(Re-index the file to be asked again)",
+                                 "window.zh": "此 PDF 受密码保护，提供的密码不正确（“重新索引”该文件可再次询问）"},
     "error.pdf_no_pages": {"en": "This PDF has no pages", "zh": "此 PDF 没有页面"},
     "error.pdf_security": {"en": "This PDF is protected by a security handler other than the standard one, so it "
                                  "cannot be read",
@@ -228,7 +235,12 @@ TEXTS: dict[str, dict[str, str]] = {
                                       "the library (`desktop-rag index --reindex`, or Re-index in Settings) to use it.",
                                 "zh": "嵌入模型 {model} 现在生成 {now} 维向量，而资料库中是 {held} 维向量；两种模型的向量"
                                       "不能混用。请重新索引资料库（`desktop-rag index --reindex`，或在“设置”中重新索引）"
-                                      "后再使用它。"},
+                                      "后再使用它。",
+                                "window.en": "The embedding model {model} now gives {now}-dimensional vectors, but the "
+                                             "library holds {held}-dimensional ones; vectors of two models are never "
+                                             "mixed. Re-index the library (Re-index in Settings) to use it.",
+                                "window.zh": "嵌入模型 {model} 现在生成 {now} 维向量，而资料库中是 {held} 维向量；两种模型的"
+                                             "向量不能混用。请重新索引资料库（在“设置”中重新索引）后再使用它。"},
     "error.bad_file_name": {"en": "The file name is not valid text (UTF-8), so it cannot be stored; rename the file to "
                                   "index it.",
                             "zh": "文件名不是有效文本（UTF-8），无法保存；请重命名该文件后再索引。"},

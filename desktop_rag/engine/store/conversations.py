@@ -23,11 +23,12 @@ class Conversation:
     updated_at: float
 
 
-def create(store: Store, title: str) -> int:
+def create(store: Store, title: str, collection: int | None = None) -> int:
+    """A new conversation that asks within `collection` (None: all collections); its id."""
     now = time.time()
     with store.transaction() as db:
-        return db.execute("INSERT INTO conversations (title, created_at, updated_at) VALUES (?, ?, ?) RETURNING id",
-                          (title, now, now)).fetchone()[0]
+        return db.execute("INSERT INTO conversations (title, created_at, updated_at, collection_id) "
+                          "VALUES (?, ?, ?, ?) RETURNING id", (title, now, now, collection)).fetchone()[0]
 
 
 def listing(store: Store) -> list[Conversation]:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import Collection, UsageError
+from desktop_rag.engine import DEFAULT_COLLECTION, Collection, Reason, UsageError
+from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.views.collection_bar import AskingInLabel, CollectionBar
@@ -22,7 +23,7 @@ class CollectionsController(QObject):
 
     listing_changed = Signal(object)  # tuple[Collection, ...]
     current_changed = Signal(object)  # collection id or None
-    failed = Signal(str)  # a message for the user
+    failed = Signal(object)  # why a change or a read failed (a Reason), for the user
     exported = Signal(object)  # ExportReport
     imported = Signal(object)  # ImportReport
     # archive path, model problem (a Reason) or None, (the archive's name, a free one) when a collection here has
@@ -73,11 +74,11 @@ class CollectionsController(QObject):
         engine = self.backend.engine
         self.backend.run(lambda: tuple(engine.collections()), self._loaded, self._listing_failed)
 
-    def _listing_failed(self, message: str) -> None:
+    def _listing_failed(self, reason: Reason) -> None:
         """The listing could not be read (a library's server gone, a wrong password at start): the status bar says
         why (its own read fails the same way) and the index run that follows once it can be read lists it again. No
         message box for a read."""
-        log.warning("Collections could not be listed: %s", message)
+        log.warning("Collections could not be listed: %s", reason)
 
     def _loaded(self, listing: tuple) -> None:
         self.listing = listing
@@ -134,10 +135,14 @@ class CollectionsController(QObject):
         """Validate the archive, find whether its model differs and whether its name is taken here (import_check
         says; nothing is written)."""
         engine = self.backend.engine
+        shown_default = i18n.collection_name(DEFAULT_COLLECTION, (c.name for c in self.listing))
 
         def check() -> tuple:
             content = engine.read_archive(path)
             free = engine.free_import_name(content.name)
+            if free != content.name:  # taken: offer a name as the window shows it ("默认知识库 (2)")
+                shown = shown_default if content.name == DEFAULT_COLLECTION else content.name
+                free = engine.free_import_name(shown, (shown_default,))
             unwritable = bool(content.documents) and not os.access(Path(path).parent, os.W_OK)  # a USB stick, a disc
             return engine.archive_model_problem(content), (content.name, free) if free != content.name else None, \
                 unwritable

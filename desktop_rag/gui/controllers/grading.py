@@ -11,6 +11,7 @@ import logging
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from desktop_rag.engine import Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import Message
 from desktop_rag.gui.threads.backend import Backend
@@ -89,7 +90,7 @@ class GradingController(QObject):
                           lambda _: status and status().showMessage(i18n.tr("grade.wrong_marked", n=number), 10_000),
                           lambda reason: self._failed(message, reason))
 
-    def _failed(self, message: Message, reason: str, **before) -> None:
+    def _failed(self, message: Message, reason: Reason, **before) -> None:
         """Take the change back (when the answer is still shown) and say why."""
         row = self._row_of(message)
         if row >= 0:

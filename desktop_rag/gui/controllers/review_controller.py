@@ -8,7 +8,6 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
-from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.collections_controller import CollectionsController
 from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
@@ -58,14 +57,13 @@ class ReviewController(QObject):
     def refresh(self) -> None:
         view = self.window()
         self.backend.run(self.backend.engine.review.stats, view.overview.show_stats,
-                         lambda reason: view.overview.show_result(i18n.tr("review.failed", reason=reason), False))
+                         lambda reason: view.overview.show_result("review.failed", False, reason=reason))
 
     def export(self, path: str) -> None:
         view, engine = self.window(), self.backend.engine
         self.backend.run(lambda: engine.review.export(path),
-                         lambda count: view.overview.show_result(i18n.tr("review.exported", count=count, path=path)),
-                         lambda reason: view.overview.show_result(i18n.tr("review.export_failed", reason=reason),
-                                                                  False))
+                         lambda count: view.overview.show_result("review.exported", count=count, path=path),
+                         lambda reason: view.overview.show_result("review.export_failed", False, reason=reason))
 
     # ---- spot check ----
 
@@ -76,8 +74,7 @@ class ReviewController(QObject):
     def grade(self, answer_id: int, grade: str) -> None:
         engine = self.backend.engine
         self.backend.edit(lambda: engine.review.set_grade(answer_id, grade), ("grades",), None,  # (then read again)
-                          lambda reason: self.window().overview.show_result(
-                              i18n.tr("grade.not_saved", reason=reason), False))
+                          lambda reason: self.window().overview.show_result("grade.not_saved", False, reason=reason))
 
     # ---- measuring the library ----
 
@@ -92,7 +89,7 @@ class ReviewController(QObject):
                                         report_kw="report")
         worker.yielded.connect(lambda progress: page.show_progress(*progress))
         worker.returned.connect(page.show_report)
-        worker.errored.connect(page.show_failed)
+        worker.errored.connect(lambda message: page.show_failed(worker.failure(message)))
         worker.finished.connect(self._measured)
         self.measuring = worker
 

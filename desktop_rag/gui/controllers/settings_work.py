@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QWidget
 from shiboken6 import isValid
 
-from desktop_rag.engine import check_connection, check_server, model_download
+from desktop_rag.engine import WINDOW, check_connection, check_server, model_download
 from desktop_rag.gui import i18n
 from desktop_rag.gui.secrets import remember_library_password
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool, owned_pool
@@ -90,7 +90,7 @@ class ConnectionTests(QObject):
         worker = owned_pool(self.owner, "desktop-rag-connection-test").start(check_connection, config)
         tell = _teller(settings)
         worker.returned.connect(lambda message: tell(settings.show_test, 1, str(message)))
-        worker.errored.connect(lambda message: tell(settings.show_test, 0, message))
+        worker.errored.connect(lambda message: tell(settings.show_test, 0, worker.failure(message)))
 
     def _run_library(self, view: LibrarySettings, location: str, password: str) -> None:
         """engine.check_server: what the server has and what this role may see, a line each in the interface's
@@ -99,8 +99,8 @@ class ConnectionTests(QObject):
         worker = owned_pool(self.owner, "desktop-rag-connection-test").start(check_server, location, password)
         tell = _teller(view)
         worker.returned.connect(
-            lambda check: tell(view.show_test, int(check.ok), "\n".join(check.lines(i18n.language()))))
-        worker.errored.connect(lambda message: tell(view.show_test, 0, i18n.error(message)))
+            lambda check: tell(view.show_test, int(check.ok), "\n".join(check.lines(i18n.language(), WINDOW))))
+        worker.errored.connect(lambda message: tell(view.show_test, 0, i18n.error(worker.failure(message))))
 
 
 def _teller(dialog: QWidget) -> Callable[..., None]:

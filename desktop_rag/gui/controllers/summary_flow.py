@@ -12,7 +12,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_rag.engine import summary_shaped
+from desktop_rag.engine import Reason, summary_shaped
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.threads.backend import Backend
@@ -78,8 +78,8 @@ class SummaryFlow(QObject):
     def _start(self, path: str, confirmed: bool) -> None:
         self.chat.summarise(path, i18n.tr("summary.question", name=shown_name(path)), confirm_cost=confirmed)
 
-    def _failed(self, message: str) -> None:
-        show_plain(self.chat.chat_panel, QMessageBox.Icon.Warning, i18n.tr("summary.failed_title"), message)
+    def _failed(self, reason: Reason) -> None:
+        show_plain(self.chat.chat_panel, QMessageBox.Icon.Warning, i18n.tr("summary.failed_title"), i18n.error(reason))
 
 
 def duration_text(seconds: float) -> str:

@@ -182,7 +182,7 @@ class Backend(QObject):
     def force(self, files: Sequence[str], sources: Sequence[str] | None = None) -> None:
         self.indexer.submit(IndexRequest("index", None if sources is None else tuple(sources), tuple(files)))
 
-    def link(self, source: str, chosen: str, errback: Callable[[str], None]) -> None:
+    def link(self, source: str, chosen: str, errback: Callable[[Reason], None]) -> None:
         """Link a not-linked source (imported without its documents) to `chosen`, then reconcile it."""
         engine = self.engine
         self.write(lambda: engine.relink_source(source, chosen).path, ("files",), lambda path: self.reconcile([path]),
@@ -211,9 +211,11 @@ class Backend(QObject):
         self.indexer.cancel_current(drop_queued=True)
 
     def run(self, fn: Callable, callback: Callable | None = None, errback: Callable | None = None) -> None:
-        """Run a read, or a conversation edit (its own short transaction), on the reader thread, in order."""
-        if not self.stopped:
-            self.reader.submit(fn, callback, errback)
+        """Run a read, or a conversation edit (its own short transaction), on the reader thread, in order. As for
+        `write` and `edit`, `errback` gets why it failed as a `Reason`, said in the language of when it is shown."""
+        worker = None if self.stopped else self.reader.submit(fn, callback)
+        if worker is not None and errback is not None:
+            worker.errored.connect(lambda message: errback(worker.failure(message)))
 
     # ---- reads ----
 

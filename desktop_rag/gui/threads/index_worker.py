@@ -12,7 +12,6 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_rag.config import Settings
 from desktop_rag.engine import PASS_THROUGH, Engine, Reason
-from desktop_rag.gui import i18n
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +53,7 @@ class IndexWorker(QObject):
     busy_changed = Signal(int)  # 1/0: PySide6 6.12 Signal(bool).emit drops a reference to True/False
     source_removed = Signal(str)
     settings_applied = Signal(object)  # Settings
-    task_done = Signal(object)  # (callback, errback, result, error message) of a 'task' request
+    task_done = Signal(object)  # (callback, errback, result, why it failed: a Reason) of a 'task' request
     closed = Signal()
     _wake = Signal()
 
@@ -218,12 +217,12 @@ class IndexWorker(QObject):
     def _task(self, task: tuple) -> None:
         fn, callback, errback = task
         try:
-            result, error = fn(), ""
+            result, error = fn(), Reason()
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # noqa: BLE001 - a user-facing message for the errback (a panic too)
             log.info("Index worker task failed: %s", exc)
-            result, error = None, i18n.error(exc)
+            result, error = None, Reason.of(exc)
         self.task_done.emit((callback, errback, result, error))
 
     def _requeue(self, request: IndexRequest) -> None:

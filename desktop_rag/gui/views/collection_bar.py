@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_rag.engine import safe_file_name
+from desktop_rag.engine import Reason, safe_file_name
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.panel import ask_plain, show_plain
 
@@ -166,8 +166,8 @@ class CollectionBar(QWidget):
                                         text=taken[1])
         return name if ok and name.strip() else None
 
-    def show_failure(self, message: str) -> None:
-        show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(message))
+    def show_failure(self, reason: Reason) -> None:
+        show_plain(self, QMessageBox.Icon.Warning, text("failed"), i18n.error(reason))
 
     def show_exported(self, report) -> None:
         """Where it went; a warning naming the documents left out of an export with documents (at most 20)."""

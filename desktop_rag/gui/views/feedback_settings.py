@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QMessageBox, QPushButton, QVBoxLayout, QWidget
 
+from desktop_rag.engine import Localised
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.panel import plain_label
 
@@ -51,7 +52,7 @@ class FeedbackSettings(QWidget):
             self.forget_requested.emit()
         box.deleteLater()
 
-    def show_forgotten(self, removed: int | None, reason: str = "") -> None:
+    def show_forgotten(self, removed: int | None, reason: Localised | str = "") -> None:
         """The grades were removed (`removed` of them), or not (None, `reason`)."""
         try:
             self.forget_button.setEnabled(True)

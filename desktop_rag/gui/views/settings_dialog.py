@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
-from desktop_rag.engine import PRESETS, address_notice, key_problem, resolve_llm_config, sends_in_clear
+from desktop_rag.engine import PRESETS, Localised, address_notice, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.feedback_settings import FeedbackSettings
 from desktop_rag.gui.views.library_settings import LibrarySettings
@@ -295,7 +295,7 @@ class SettingsDialog(QDialog):
         self.clear_answers_result.clear()
         self.clear_answers_requested.emit()
 
-    def show_answers_cleared(self, removed: int | None, reason: str = "") -> None:
+    def show_answers_cleared(self, removed: int | None, reason: Localised | str = "") -> None:
         """The stored answers were removed (`removed` of them), or not (None, `reason`)."""
         try:
             self.clear_answers_button.setEnabled(True)
@@ -304,7 +304,7 @@ class SettingsDialog(QDialog):
         except RuntimeError:  # the dialog closed meanwhile
             pass
 
-    def show_test(self, ok: int, message: str) -> None:
+    def show_test(self, ok: int, message: Localised | str) -> None:
         """The connection test's result: `ok` 1 with the server's answer, 0 with why it failed."""
         try:
             self.testing = False

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from desktop_rag.engine.messages import message
+from desktop_rag.engine.messages import CLI, message
 from desktop_rag.engine.store.postgres import schema
 from desktop_rag.engine.store.postgres.connection import Connection
 from desktop_rag.engine.store.postgres.url import parse_server_url
@@ -31,9 +31,9 @@ class ServerCheck:
             self.administrator and (self.library_version or 0) < schema.SCHEMA_VERSION)
         return bool(self.pgvector) and usable_library and (self.administrator or bool(self.collections))
 
-    def lines(self, language: str = "en") -> list[str]:
-        """What was found, a line each, in `language` ("en" or "zh")."""
-        say = lambda key, **values: message(f"server_check.{key}", language, **values)  # noqa: E731
+    def lines(self, language: str = "en", front: str = CLI) -> list[str]:
+        """What was found, a line each, in `language` ("en" or "zh") as the front end `front` words it."""
+        say = lambda key, **values: message(f"server_check.{key}", language, front, **values)  # noqa: E731
         out = [say("server", server=self.server, version=self.server_version)]
         out.append(say("pgvector", version=self.pgvector) if self.pgvector not in ("", "available")
                    else say("pgvector_available") if self.pgvector else say("pgvector_missing"))

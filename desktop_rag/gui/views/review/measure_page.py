@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_rag.engine import Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.panel import plain_label
 
@@ -130,7 +131,8 @@ class MeasurePage(QWidget):
     def show_cancelled(self) -> None:
         self._set_status("review.cancelled")
 
-    def show_failed(self, reason: str) -> None:
+    def show_failed(self, reason: Reason) -> None:
+        """Why the measurement failed, said again after a language switch."""
         self._set_status("review.failed", reason=reason)
 
     def show_report(self, report) -> None:

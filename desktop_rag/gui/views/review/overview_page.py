@@ -68,6 +68,7 @@ class OverviewPage(QWidget):
         buttons.addWidget(self.export_button)
         layout.addLayout(buttons)
         self._stats = None
+        self._result: tuple[str, bool, dict] | None = None  # (text key, ok, values): said again in a new language
         self._retranslate()
         i18n.on_change(self._retranslate)
 
@@ -78,6 +79,8 @@ class OverviewPage(QWidget):
         self.export_button.setText(i18n.tr("review.export"))
         if self._stats is not None:
             self.show_stats(self._stats)
+        if self._result is not None:
+            self.show_result(*self._result[:2], **self._result[2])
 
     def show_stats(self, stats) -> None:
         """`stats`: ReviewStats (answers, grades, ungraded, weeks of ReviewWeek)."""
@@ -106,6 +109,8 @@ class OverviewPage(QWidget):
         if path:
             self.export_requested.emit(path)
 
-    def show_result(self, text: str, ok: bool = True) -> None:
+    def show_result(self, key: str, ok: bool = True, **values: object) -> None:
+        """The text `key` with `values` (a failure's Reason among them), said again after a language switch."""
+        self._result = (key, ok, values)
         self.result.setStyleSheet("" if ok else "color: #c62828;")
-        self.result.setText(text)
+        self.result.setText(i18n.tr(key, **values))
