@@ -35,6 +35,7 @@ from desktop_rag.engine import (
 )
 from desktop_rag.gui import i18n
 from desktop_rag.gui.table_grid import GridText, grid_text
+from desktop_rag.gui.text_window import TextWindow, text_window
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
@@ -92,6 +93,7 @@ class ViewerController(QObject):
         self.page = 0
         self.zoom_index = DEFAULT_ZOOM
         self.found: Found | None = None
+        self.window_shown: Shown | None = None  # the text document shown: the part laid out, as grids
         self._request = 0
         self._shown = 0  # the request whose location is shown (`_request` while none is loading)
         self._reindexing = ""
@@ -155,12 +157,12 @@ class ViewerController(QObject):
         max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
         reader.configure(self.backend.settings)
 
-        def work(cancel) -> tuple[Location, object, GridText | None] | None:
+        def work(cancel) -> tuple[Location, object, Shown | None] | None:
             try:
                 location, pdf = _locate(engine, hit, max_bytes, partial(reader.read, cancel=cancel))
             except ParseCancelled:  # another passage was asked for meanwhile
                 return None
-            return location, pdf, grid_text(location.text) if location.kind == "text" else None  # tables as grids
+            return location, pdf, shown_text(location) if location.kind == "text" else None
 
         if self._locating is not None:  # a document still being read for the passage asked for before: its
             self._locating.cancel()  # reader is stopped (a hostile file never holds up the next passage)
@@ -188,6 +190,8 @@ class ViewerController(QObject):
             self._banner(location)
             if location.kind == PAGES and self.pdf is not None and not self.pdf.closed:
                 view.set_page_nav(self.page, self.pdf.page_count)
+            elif location.kind == "text" and not location.error:
+                view.set_window_note(self._window_note())
 
     def _step_passage(self, step: int) -> None:
         if 0 <= self.position + step < len(self.passages):
@@ -196,7 +200,7 @@ class ViewerController(QObject):
 
     # ---- showing a location ----
 
-    def _located(self, request: int, location: Location, pdf, grid: GridText | None = None) -> None:
+    def _located(self, request: int, location: Location, pdf, shown: Shown | None = None) -> None:
         if request != self._request or self.view is None:
             if pdf is not None:
                 pdf.close()
@@ -212,7 +216,7 @@ class ViewerController(QObject):
         elif location.kind == PAGES:
             self._show_pdf(location)
         else:
-            self._show_text(location, grid)
+            self._show_text(location, shown)
         self.located.emit(location)
 
     def _locate_failed(self, request: int, error: str) -> None:
@@ -258,12 +262,20 @@ class ViewerController(QObject):
         self.view.show_page_area("" if location.found else location.passage)
         self._draw_page(reveal=True)
 
-    def _show_text(self, location: Location, grid: GridText | None = None) -> None:
+    def _show_text(self, location: Location, shown: Shown) -> None:
+        window, grid = self.window_shown = shown
         self.view.set_page_nav(None, 0)
         self.view.text_pane.set_zoom(ZOOMS[self.zoom_index] / ZOOMS[DEFAULT_ZOOM])
-        self.view.text_pane.show_text(location.text, (location.start, location.end) if location.found else None,
-                                      location.focus, grid)
-        self.view.show_text_area("" if location.found else location.passage)
+        passage = window.span(location.start, location.end) if location.found else None
+        self.view.text_pane.show_text(grid, passage, tuple(window.span(*f) for f in location.focus))
+        self.view.show_text_area("" if location.found else location.passage, self._window_note())
+
+    def _window_note(self) -> str:
+        """What the text pane leaves out of a long document (its lines before and after the window shown)."""
+        window = self.window_shown[0] if self.window_shown is not None else None
+        if window is None or not window.cut:
+            return ""
+        return tr("window", before=f"{window.before:,}", after=f"{window.after:,}")
 
     # ---- PDF pages ----
 
@@ -393,6 +405,15 @@ class ViewerController(QObject):
         self._set_pdf(None)
         if self.view is not None:
             self.view.close()
+
+
+Shown = tuple[TextWindow, GridText]  # the part of a text document shown (a long one's window), its tables as grids
+
+
+def shown_text(location: Location) -> Shown:
+    """On the locate thread: what the text pane lays out of `location`'s text, the passage's window, as grids."""
+    window = text_window(location.text, location.start, location.end) if location.found else text_window(location.text)
+    return window, grid_text(window.shown)
 
 
 def _indexed(record) -> IndexedFile | None:
