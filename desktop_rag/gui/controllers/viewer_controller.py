@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -13,29 +13,20 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
 from desktop_rag.engine import (
-    CHANGED,
     MISSING,
-    NOT_FOUND,
     PAGES,
-    PARTIAL,
     STORED,
-    UNKNOWN,
-    Carrier,
     Hit,
-    IndexedFile,
     Location,
     ParseCancelled,
-    Reader,
     Rereader,
     find_in_pdf,
     is_paged,
-    locate,
     location_text,
-    open_pdf,
 )
 from desktop_rag.gui import i18n
-from desktop_rag.gui.table_grid import GridText, grid_text
-from desktop_rag.gui.text_window import TextWindow, text_window
+from desktop_rag.gui.controllers.viewer_banner import banner
+from desktop_rag.gui.controllers.viewer_locate import Shown, locate_passage, shown_text
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
@@ -159,7 +150,7 @@ class ViewerController(QObject):
 
         def work(cancel) -> tuple[Location, object, Shown | None] | None:
             try:
-                location, pdf = _locate(engine, hit, max_bytes, partial(reader.read, cancel=cancel))
+                location, pdf = locate_passage(engine, hit, max_bytes, partial(reader.read, cancel=cancel))
             except ParseCancelled:  # another passage was asked for meanwhile
                 return None
             return location, pdf, shown_text(location) if location.kind == "text" else None
@@ -232,30 +223,7 @@ class ViewerController(QObject):
             old.close()  # under the PDFium lock: a render still queued for it fails quietly
 
     def _banner(self, location: Location) -> None:
-        view = self.view
-        if location.file_state == MISSING:  # with the stored text when the library still holds it
-            view.set_banner(tr("missing_stored" if location.text else "missing", path=location.path))
-        elif location.file_state == STORED:
-            view.set_banner(tr("stored_text"), level="info")
-        elif location.unread:  # the file cannot be read now: the library's stored text
-            changed = location.file_state == CHANGED
-            view.set_banner(tr("unread_changed" if changed else "unread", reason=i18n.error(location.unread)),
-                            offer_reindex=changed, level="warn" if changed else "info")
-        elif location.from_library:  # a picture's recognised text
-            changed = location.file_state == CHANGED
-            view.set_banner(tr("recognised_changed" if changed else "recognised"), offer_reindex=changed,
-                            level="warn" if changed else "info")
-        elif location.file_state == CHANGED:
-            view.set_banner(tr("changed_found" if location.found else "changed_lost"), offer_reindex=True)
-        elif location.file_state == UNKNOWN:
-            view.set_banner(tr("unknown"), level="info")
-        elif location.match == PARTIAL:
-            view.set_banner(tr("partial"), level="info")
-        elif location.match == NOT_FOUND and not location.error:
-            key = "not_found_text" if location.kind != PAGES else "unmatched_scan" if self.hit and self.hit.ocr else "unmatched"
-            view.set_banner(tr(key), level="info")  # a scanned page has no text to mark
-        else:
-            view.set_banner("")
+        self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr)))
 
     def _show_pdf(self, location: Location) -> None:
         self.page = (location.page or 1) - 1
@@ -405,68 +373,3 @@ class ViewerController(QObject):
         self._set_pdf(None)
         if self.view is not None:
             self.view.close()
-
-
-Shown = tuple[TextWindow, GridText]  # the part of a text document shown (a long one's window), its tables as grids
-
-
-def shown_text(location: Location) -> Shown:
-    """On the locate thread: what the text pane lays out of `location`'s text, the passage's window, as grids."""
-    window = text_window(location.text, location.start, location.end) if location.found else text_window(location.text)
-    return window, grid_text(window.shown)
-
-
-def _indexed(record) -> IndexedFile | None:
-    return IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
-
-
-def _locate(engine, hit: Hit, max_bytes: int, read: Reader | None = None) -> tuple[Location, object]:
-    """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
-    e-mail's attachment: read from its message; a text document by `read`: the viewer's parser child); a file
-    that is not on this computer, or that cannot be read now, from the library's stored text."""
-    record, linked = engine.indexed_file(hit.path)
-    indexed = _indexed(record)
-    if not linked:  # another computer's source (a shared library), an archive's: nothing is read at its path
-        return engine.stored_location(hit), None
-    holder = engine.carrier(hit.path)
-    carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
-    pdf = None
-    if is_paged(hit.path) and os.path.isfile(carrier.path if carrier else hit.path):
-        from desktop_rag.engine import LoadError
-
-        try:
-            pdf = open_pdf(hit.path, carrier, max_bytes)
-        except LoadError:  # opens it again, reports the reason
-            return _stored_if_unread(engine, hit, locate(hit, indexed, max_bytes=max_bytes, carrier=carrier)), None
-    try:
-        location = locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
-                          carrier=carrier, read=read)
-    except BaseException:
-        if pdf is not None:
-            pdf.close()
-        raise
-    if location.file_state == MISSING or location.from_library:  # moved or deleted since it was indexed, or its
-        return _stored_instead(engine, hit, location), pdf  # text recognised from pictures: the library's stored text
-    return _stored_if_unread(engine, hit, location), pdf
-
-
-def _stored_if_unread(engine, hit: Hit, location: Location) -> Location:
-    """A file that cannot be read now (a time-out, the memory cap, damaged since) shown from the library's stored
-    text, why kept for the banner; `location` (its error shown) when the library does not hold it any more."""
-    if not location.error:
-        return location
-    stored = _stored_instead(engine, hit, replace(location, unread=location.error))
-    return location if stored.error else stored
-
-
-def _stored_instead(engine, hit: Hit, location: Location) -> Location:
-    """A file gone from this computer or whose text was recognised from pictures, shown from the text the library
-    stored (its file state kept, so the banner says why); `location` as it is when the library no longer holds the
-    file either."""
-    from desktop_rag.engine import UsageError
-
-    try:
-        return replace(engine.stored_location(hit), file_state=location.file_state, carrier=location.carrier,
-                       from_library=location.from_library, unread=location.unread)
-    except UsageError:
-        return location
