@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from desktop_rag.engine import CHANGED, MISSING, NOT_FOUND, PAGES, PARTIAL, STORED, UNKNOWN, Location
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.viewer.strings import tr
+
+# what indexing's reasons say it did with the file ("…; it was skipped", "…，已跳过"): not the viewer's to say
+_INDEXING_TAIL = re.compile(r"(?:[;,] (?:so )?it was (?:skipped|not indexed)(?: \(.*\))?|，(?:因此)?(?:已跳过|未被索引)(?:（.*）)?)$")
 
 
 def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
@@ -16,7 +21,7 @@ def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
         return tr("stored_text"), False, "info"
     changed = location.file_state == CHANGED
     if location.unread:  # the file cannot be read now: the library's stored text
-        return (tr("unread_changed" if changed else "unread", reason=i18n.error(location.unread)), changed,
+        return (tr("unread_changed" if changed else "unread", reason=reading_reason(location.unread)), changed,
                 "warn" if changed else "info")
     if location.from_library:  # a picture's recognised text
         return tr("recognised_changed" if changed else "recognised"), changed, "warn" if changed else "info"
@@ -31,3 +36,8 @@ def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
         return tr(key), False, "info"
     return "", False, "warn"
 
+
+def reading_reason(reason) -> str:
+    """Why a file cannot be read now, in the interface's language, without what indexing did about it (the
+    reason tables are indexing's: "Reading this file took longer than 30 s; it was skipped")."""
+    return _INDEXING_TAIL.sub("", i18n.error(reason))
