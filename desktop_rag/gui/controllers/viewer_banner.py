@@ -9,7 +9,8 @@ from desktop_rag.gui import i18n
 from desktop_rag.gui.views.viewer.strings import tr
 
 # what indexing's reasons say it did with the file ("…; it was skipped", "…，已跳过"): not the viewer's to say
-_INDEXING_TAIL = re.compile(r"(?:[;,] (?:so )?it was (?:skipped|not indexed)(?: \(.*\))?|，(?:因此)?(?:已跳过|未被索引)(?:（.*）)?)$")
+_INDEXING_TAIL = re.compile(r"(?:[;,] (?:so )?it was (?:skipped|not indexed)(?: \(.*\))?"
+                            r"|，(?:因此)?(?:已跳过|未被索引)(?:（.*）)?)$")
 
 
 def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
