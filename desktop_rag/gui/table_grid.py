@@ -25,7 +25,6 @@ from desktop_rag.engine import markdown_tables
 MAX_CELL = 40  # display columns of one cell before its text wraps inside the column
 MIN_CELL = 6
 MAX_WIDTH = 110  # a table in a document with prose is narrowed to this many display columns
-MAX_SOURCE_CHARS = 20_000_000  # a longer text is shown as it is (the layout is Python, on the locate thread)
 HEADED_TOP, TOP, BAR = "+=", "+-", "|"  # a grid's first line (with a header row, without), its rows' bar
 
 Run = tuple[int, int, int, int]  # source start, source end, display start, display length
@@ -73,8 +72,9 @@ def width(text: str) -> int:
 
 
 def grid_text(text: str) -> GridText:
-    """`text` with its Markdown tables drawn as grids (as it is when it has none, or is over MAX_SOURCE_CHARS)."""
-    tables = markdown_tables(text) if "|" in text and len(text) <= MAX_SOURCE_CHARS else []
+    """`text` with its Markdown tables drawn as grids (as it is when it has none); the viewer gives it a window of a
+    long document (gui/text_window.py)."""
+    tables = markdown_tables(text) if "|" in text else []
     if not tables:
         return GridText(text)
     groups = _merged(text, tables)

@@ -13,6 +13,7 @@ import pytest
 
 from desktop_rag.engine.document.locate import CHANGED
 from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.viewer_banner import reading_reason
 from tests.gui.conftest import FAST, add_and_wait
 from tests.support.doc_files import write_rtf, write_slow_rtf
 
@@ -69,7 +70,7 @@ def test_a_file_that_cannot_be_read_now_is_shown_from_the_stored_text(make_windo
     view = window.viewer.view
     assert location.text[location.start:location.end] == hit.text
     assert view.text_pane.highlighted_text().startswith("The museum's night tours")
-    assert view.banner_label.text() == i18n.tr("viewer.unread_changed", reason=i18n.error(location.unread))
+    assert view.banner_label.text() == i18n.tr("viewer.unread_changed", reason=reading_reason(location.unread))
     assert view.reindex_button.isVisibleTo(view)
 
 

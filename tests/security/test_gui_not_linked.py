@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from desktop_rag.config import resolve_paths  # noqa: E402
 from desktop_rag.engine import STORED, Engine  # noqa: E402
-from desktop_rag.gui.controllers.viewer_controller import _locate  # noqa: E402
+from desktop_rag.gui.controllers.viewer_locate import locate_passage  # noqa: E402
 from desktop_rag.gui.models.library import COL_NAME, COL_STATE, PathRole  # noqa: E402
 from tests.gui.conftest import FAST, make_window, wait_idle  # noqa: E402,F401 - make_window is a fixture
 from tests.security.test_archive_hostile import SECRET, _exported, _forge, _move_rows  # noqa: E402
@@ -48,7 +48,7 @@ def test_a_not_linked_source_is_shown_as_such_and_indexed_only_where_the_user_li
     # the archive's own stored text (issue 46)
     (private / "plan.txt").write_text(f"Plan\n\n{SECRET}.", encoding="utf-8")
     hit = next(h for h in window.backend.engine.search("tomatoes south fence") if h.path.endswith("plan.txt"))
-    location, pdf = _locate(window.backend.engine, hit, 1 << 20)
+    location, pdf = locate_passage(window.backend.engine, hit, 1 << 20)
     assert pdf is None and location.file_state == STORED and SECRET not in location.text
     assert "Tomatoes go along the south fence" in location.text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -13,28 +13,20 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
 from desktop_rag.engine import (
-    CHANGED,
     MISSING,
-    NOT_FOUND,
     PAGES,
-    PARTIAL,
     STORED,
-    UNKNOWN,
-    Carrier,
     Hit,
-    IndexedFile,
     Location,
     ParseCancelled,
-    Reader,
     Rereader,
     find_in_pdf,
     is_paged,
-    locate,
     location_text,
-    open_pdf,
 )
 from desktop_rag.gui import i18n
-from desktop_rag.gui.table_grid import GridText, grid_text
+from desktop_rag.gui.controllers.viewer_banner import banner
+from desktop_rag.gui.controllers.viewer_locate import Shown, locate_passage, shown_text
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
@@ -92,6 +84,7 @@ class ViewerController(QObject):
         self.page = 0
         self.zoom_index = DEFAULT_ZOOM
         self.found: Found | None = None
+        self.window_shown: Shown | None = None  # the text document shown: the part laid out, as grids
         self._request = 0
         self._shown = 0  # the request whose location is shown (`_request` while none is loading)
         self._reindexing = ""
@@ -155,12 +148,12 @@ class ViewerController(QObject):
         max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
         reader.configure(self.backend.settings)
 
-        def work(cancel) -> tuple[Location, object, GridText | None] | None:
+        def work(cancel) -> tuple[Location, object, Shown | None] | None:
             try:
-                location, pdf = _locate(engine, hit, max_bytes, partial(reader.read, cancel=cancel))
+                location, pdf = locate_passage(engine, hit, max_bytes, partial(reader.read, cancel=cancel))
             except ParseCancelled:  # another passage was asked for meanwhile
                 return None
-            return location, pdf, grid_text(location.text) if location.kind == "text" else None  # tables as grids
+            return location, pdf, shown_text(location) if location.kind == "text" else None
 
         if self._locating is not None:  # a document still being read for the passage asked for before: its
             self._locating.cancel()  # reader is stopped (a hostile file never holds up the next passage)
@@ -188,6 +181,8 @@ class ViewerController(QObject):
             self._banner(location)
             if location.kind == PAGES and self.pdf is not None and not self.pdf.closed:
                 view.set_page_nav(self.page, self.pdf.page_count)
+            elif location.kind == "text" and not location.error:
+                view.set_window_note(self._window_note())
 
     def _step_passage(self, step: int) -> None:
         if 0 <= self.position + step < len(self.passages):
@@ -196,7 +191,7 @@ class ViewerController(QObject):
 
     # ---- showing a location ----
 
-    def _located(self, request: int, location: Location, pdf, grid: GridText | None = None) -> None:
+    def _located(self, request: int, location: Location, pdf, shown: Shown | None = None) -> None:
         if request != self._request or self.view is None:
             if pdf is not None:
                 pdf.close()
@@ -212,7 +207,7 @@ class ViewerController(QObject):
         elif location.kind == PAGES:
             self._show_pdf(location)
         else:
-            self._show_text(location, grid)
+            self._show_text(location, shown)
         self.located.emit(location)
 
     def _locate_failed(self, request: int, error: str) -> None:
@@ -228,42 +223,27 @@ class ViewerController(QObject):
             old.close()  # under the PDFium lock: a render still queued for it fails quietly
 
     def _banner(self, location: Location) -> None:
-        view = self.view
-        if location.file_state == MISSING:  # with the stored text when the library still holds it
-            view.set_banner(tr("missing_stored" if location.text else "missing", path=location.path))
-        elif location.file_state == STORED:
-            view.set_banner(tr("stored_text"), level="info")
-        elif location.unread:  # the file cannot be read now: the library's stored text
-            changed = location.file_state == CHANGED
-            view.set_banner(tr("unread_changed" if changed else "unread", reason=i18n.error(location.unread)),
-                            offer_reindex=changed, level="warn" if changed else "info")
-        elif location.from_library:  # a picture's recognised text
-            changed = location.file_state == CHANGED
-            view.set_banner(tr("recognised_changed" if changed else "recognised"), offer_reindex=changed,
-                            level="warn" if changed else "info")
-        elif location.file_state == CHANGED:
-            view.set_banner(tr("changed_found" if location.found else "changed_lost"), offer_reindex=True)
-        elif location.file_state == UNKNOWN:
-            view.set_banner(tr("unknown"), level="info")
-        elif location.match == PARTIAL:
-            view.set_banner(tr("partial"), level="info")
-        elif location.match == NOT_FOUND and not location.error:
-            key = "not_found_text" if location.kind != PAGES else "unmatched_scan" if self.hit and self.hit.ocr else "unmatched"
-            view.set_banner(tr(key), level="info")  # a scanned page has no text to mark
-        else:
-            view.set_banner("")
+        self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr)))
 
     def _show_pdf(self, location: Location) -> None:
         self.page = (location.page or 1) - 1
         self.view.show_page_area("" if location.found else location.passage)
         self._draw_page(reveal=True)
 
-    def _show_text(self, location: Location, grid: GridText | None = None) -> None:
+    def _show_text(self, location: Location, shown: Shown) -> None:
+        window, grid = self.window_shown = shown
         self.view.set_page_nav(None, 0)
         self.view.text_pane.set_zoom(ZOOMS[self.zoom_index] / ZOOMS[DEFAULT_ZOOM])
-        self.view.text_pane.show_text(location.text, (location.start, location.end) if location.found else None,
-                                      location.focus, grid)
-        self.view.show_text_area("" if location.found else location.passage)
+        passage = window.span(location.start, location.end) if location.found else None
+        self.view.text_pane.show_text(grid, passage, tuple(window.span(*f) for f in location.focus))
+        self.view.show_text_area("" if location.found else location.passage, self._window_note())
+
+    def _window_note(self) -> str:
+        """What the text pane leaves out of a long document (its lines before and after the window shown)."""
+        window = self.window_shown[0] if self.window_shown is not None else None
+        if window is None or not window.cut:
+            return ""
+        return tr("window", before=f"{window.before:,}", after=f"{window.after:,}")
 
     # ---- PDF pages ----
 
@@ -393,59 +373,3 @@ class ViewerController(QObject):
         self._set_pdf(None)
         if self.view is not None:
             self.view.close()
-
-
-def _indexed(record) -> IndexedFile | None:
-    return IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
-
-
-def _locate(engine, hit: Hit, max_bytes: int, read: Reader | None = None) -> tuple[Location, object]:
-    """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
-    e-mail's attachment: read from its message; a text document by `read`: the viewer's parser child); a file
-    that is not on this computer, or that cannot be read now, from the library's stored text."""
-    record, linked = engine.indexed_file(hit.path)
-    indexed = _indexed(record)
-    if not linked:  # another computer's source (a shared library), an archive's: nothing is read at its path
-        return engine.stored_location(hit), None
-    holder = engine.carrier(hit.path)
-    carrier = Carrier(holder.path, _indexed(holder)) if holder is not None else None
-    pdf = None
-    if is_paged(hit.path) and os.path.isfile(carrier.path if carrier else hit.path):
-        from desktop_rag.engine import LoadError
-
-        try:
-            pdf = open_pdf(hit.path, carrier, max_bytes)
-        except LoadError:  # opens it again, reports the reason
-            return _stored_if_unread(engine, hit, locate(hit, indexed, max_bytes=max_bytes, carrier=carrier)), None
-    try:
-        location = locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
-                          carrier=carrier, read=read)
-    except BaseException:
-        if pdf is not None:
-            pdf.close()
-        raise
-    if location.file_state == MISSING or location.from_library:  # moved or deleted since it was indexed, or its
-        return _stored_instead(engine, hit, location), pdf  # text recognised from pictures: the library's stored text
-    return _stored_if_unread(engine, hit, location), pdf
-
-
-def _stored_if_unread(engine, hit: Hit, location: Location) -> Location:
-    """A file that cannot be read now (a time-out, the memory cap, damaged since) shown from the library's stored
-    text, why kept for the banner; `location` (its error shown) when the library does not hold it any more."""
-    if not location.error:
-        return location
-    stored = _stored_instead(engine, hit, replace(location, unread=location.error))
-    return location if stored.error else stored
-
-
-def _stored_instead(engine, hit: Hit, location: Location) -> Location:
-    """A file gone from this computer or whose text was recognised from pictures, shown from the text the library
-    stored (its file state kept, so the banner says why); `location` as it is when the library no longer holds the
-    file either."""
-    from desktop_rag.engine import UsageError
-
-    try:
-        return replace(engine.stored_location(hit), file_state=location.file_state, carrier=location.carrier,
-                       from_library=location.from_library, unread=location.unread)
-    except UsageError:
-        return location

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
-from desktop_rag.gui.table_grid import BAR, HEADED_TOP, TOP, GridText, grid_text
+from desktop_rag.gui.table_grid import BAR, HEADED_TOP, TOP, GridText
 
 HIGHLIGHT = QColor(255, 224, 130)
 LIGHT = QColor(255, 245, 214)  # the rest of a passage whose focus sentences are highlighted (HIGHLIGHT)
@@ -77,13 +77,13 @@ class TextPane(QPlainTextEdit):
         self.grid = GridText("")
         self._grid_lines = _GridLines(self.document())
 
-    def show_text(self, text: str, passage: tuple[int, int] | None,
-                  focus: tuple[tuple[int, int], ...] = (), grid: GridText | None = None) -> None:
-        """Show `text` (its tables as grids: `grid`, from `grid_text(text)`, made here when not given); highlight and
-        scroll to `passage` (start, end offsets into `text`) when given. With `focus`
-        (spans inside the passage: the sentences an answer quoted or sent to the model) those are highlighted strongly, the rest of
-        the passage lightly, and the first of them is scrolled to (with the passage's start when both fit)."""
-        self.grid = grid = grid if grid is not None else grid_text(text)
+    def show_text(self, grid: GridText, passage: tuple[int, int] | None,
+                  focus: tuple[tuple[int, int], ...] = ()) -> None:
+        """Show `grid` (a document's text, its tables as grids: `grid_text`); highlight and scroll to `passage`
+        (start, end offsets into the text before it was drawn) when given. With `focus` (spans inside the passage:
+        the sentences an answer quoted or sent to the model) those are highlighted strongly, the rest of the passage
+        lightly, and the first of them is scrolled to (with the passage's start when both fit)."""
+        self.grid = grid
         shown = grid.text
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if grid.wrap
                              else QPlainTextEdit.LineWrapMode.NoWrap)

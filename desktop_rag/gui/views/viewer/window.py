@@ -76,6 +76,10 @@ class ViewerWindow(QWidget):
         self.body.setStretchFactor(0, 3)
         self.body.setStretchFactor(1, 1)
         layout.addWidget(self.body, 1)
+        self.window_note = _plain_label(self, wrap=True)  # a long document: the lines the text pane leaves out
+        self.window_note.setStyleSheet("color: palette(placeholder-text);")
+        self.window_note.hide()
+        layout.addWidget(self.window_note)
         layout.addLayout(self._build_find_bar())
         i18n.on_change(self._retranslate)
         QShortcut(QKeySequence.StandardKey.Find, self, self.focus_find)
@@ -212,16 +216,24 @@ class ViewerWindow(QWidget):
     def show_message(self, text: str) -> None:
         self.message.setText(text)
         self.side.hide()
+        self.set_window_note("")
         self.stack.setCurrentIndex(MESSAGE)
 
     def show_page_area(self, passage_beside: str = "") -> None:
         """The page view; with `passage_beside`, the stored passage text next to it."""
         self._beside(passage_beside)
+        self.set_window_note("")
         self.stack.setCurrentIndex(PAGE)
 
-    def show_text_area(self, passage_beside: str = "") -> None:
+    def show_text_area(self, passage_beside: str = "", window_note: str = "") -> None:
+        """The text pane; `window_note` says what of a long document it leaves out."""
         self._beside(passage_beside)
+        self.set_window_note(window_note)
         self.stack.setCurrentIndex(TEXT)
+
+    def set_window_note(self, text: str) -> None:
+        self.window_note.setText(text)
+        self.window_note.setVisible(bool(text))
 
     def _beside(self, passage: str) -> None:
         self.side_text.setPlainText(passage)

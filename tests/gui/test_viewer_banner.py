@@ -1,0 +1,34 @@
+"""The viewer's banner for a file it cannot read now gives indexing's reason without what indexing did about it
+("…; it was skipped" / "…，已跳过" read as if the viewer had skipped the file), in English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_rag.engine.document.locate import CHANGED, EXACT, UNCHANGED, Location
+from desktop_rag.engine.file_types import TEXT
+from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.reasons import Reason
+from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.viewer_banner import banner
+
+REASONS = {  # what the viewer's parser child says, and the words of the reason the banner keeps
+    "read_timeout": ({"budget": Phrase("phrase.seconds", n=30)}, ("took longer than 30 s", "超过了 30 秒")),
+    "out_of_memory": ({"mb": 2048}, ("limit of 2,048 MB", "2,048 MB 的上限")),
+    "reader_crashed": ({}, ("may be damaged", "可能已损坏")),
+    "too_much_text": ({"chars": 20_000_000}, ("20,000,000 characters", "20,000,000 个字符的上限")),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("code", list(REASONS))
+@pytest.mark.parametrize("state", [UNCHANGED, CHANGED])
+def test_the_unread_banner_gives_the_reason_without_indexings_tail(code: str, language: str, state: str):
+    values, kept = REASONS[code]
+    i18n.set_language(language)
+    location = Location("/d/notes.rtf", TEXT, state, EXACT, text="stored", unread=Reason.coded(code, **values))
+    text, offer_reindex, _level = banner(location)
+    assert kept[language == "zh"] in text and offer_reindex == (state == CHANGED)
+    for tail in ("skipped", "not indexed", "split it", "已跳过", "未被索引", "拆分"):
+        assert tail not in text
+    assert "text the library stored" in text if language == "en" else "资料库保存的文本" in text
