@@ -1,6 +1,7 @@
 """What a person attached to a passage follows it when its file is read again and the passage did not change
 (`kept_vectors.renew_chunks` pairs each unchanged old chunk with one new chunk of the same heading and text, in
-order, and calls `carry` in the file's transaction before the old chunks go).
+order, and has the store carry them in the file's transaction before the old chunks go: `carry` on this computer,
+on a server the function below).
 
 - Marks (`answer_marks`): a mark on an old chunk of a pair moves to the new chunk, its place (`char_start`,
   `char_end`) the new chunk's; its text hash stays (the same text). So "marked right ranks first", "marked wrong is
@@ -14,12 +15,16 @@ order, and calls `carry` in the file's transaction before the old chunks go).
   is never asked for again; the triggers drop it with the old chunks) and `answer_signals.chunk_id` (a record of
   what was opened then, read by no one by its id).
 
-On a server the rows are the re-reading role's own (the personal tables are views of the role's rows).
+On a server every person's rows follow, not only the re-reading role's (the personal tables are views of each
+role's rows): the store gives the pairs and, from the same rule (`_move`), each span a stored passage may have
+(`spans`) to the schema owner's function `carry_chunk_references` (postgres/schema.py), which checks them against
+the chunks of the file this transaction read again and moves every person's marks and passages.
 """
 
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -59,6 +64,46 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
                    if (text := _carried(stored, file_id, by_old, moves)) is not None]
         if changed:
             db.executemany(f"UPDATE {table} SET {column} = ? WHERE id = ?", changed)
+
+
+MERGED = 3  # the most chunks a stored passage spans (search.retrieval.MAX_MERGED_CHUNKS; a longer one stays)
+
+
+class Span(NamedTuple):
+    """A passage that may be stored (chunk `own`, place `start`..`end`, merged neighbours too) and how `_move` moves
+    it: chunk `new`, place and ordinal shifted by `shift` and `steps`, page `page` (None: its own page stays)."""
+
+    own: int
+    start: int
+    end: int
+    new: int
+    shift: int
+    steps: int
+    page: int | None
+
+
+def spans(moves: Sequence[Moved], longest: int = MERGED) -> list[Span]:
+    """Every passage of a run of up to `longest` paired old chunks (by ordinal), named by any chunk of it, that
+    `_move` moves, with how: what the server applies to the rows the re-reading role cannot read."""
+    by_ordinal = sorted(moves, key=lambda m: m.ordinal)
+    by_start = sorted(moves, key=lambda m: m.start)
+    starts = [m.start for m in by_start]
+    found: dict[tuple[int, int, int], Span] = {}
+    for i, first in enumerate(by_ordinal):
+        run = [first]
+        for m in by_ordinal[i + 1:i + longest]:
+            if m.ordinal != run[-1].ordinal + 1:
+                break
+            run.append(m)
+        for j in range(1, len(run) + 1):
+            start, end = min(m.start for m in run[:j]), max(m.end for m in run[:j])
+            near = by_start[bisect_left(starts, start):bisect_right(starts, end)]  # all _move reads: inside the span
+            for own in run[:j]:
+                passage = {"chunk_id": own.old, "char_start": start, "char_end": end, "ordinal": 0, "page": None}
+                if (own.old, start, end) not in found and _move(passage, own, near):
+                    found[own.old, start, end] = Span(own.old, start, end, own.new, passage["char_start"] - start,
+                                                      passage["ordinal"], passage["page"])
+    return list(found.values())
 
 
 def _carried(stored: str, file_id: int, by_old: dict[int, Moved], moves: Sequence[Moved]) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from desktop_rag.engine.store.carried_references import Moved, carry
+from desktop_rag.engine.store.carried_references import Moved
 from desktop_rag.engine.store.library import Connection
 from desktop_rag.engine.store.values import ChunkDraft, ReplacedChunks
 
@@ -27,6 +27,7 @@ class ChunkWriter(Protocol):
     def insert_chunks(self, file_id: int, chunks: Sequence[ChunkDraft]) -> list[int]: ...
     def copy_vectors(self, table: str, pairs: Sequence[tuple[int, int]]) -> None: ...
     def vectors_changed(self) -> None: ...
+    def carry_references(self, file_id: int, moves: Sequence[Moved]) -> None: ...
 
 
 TABLES = ("vectors", "staged_vectors")
@@ -47,7 +48,7 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
             if present:
                 known.setdefault((heading, text), chunk_id)
     new_ids = store.insert_chunks(file_id, chunks)
-    carry(store.db, file_id, _moves(old, new_ids, chunks))
+    store.carry_references(file_id, _moves(old, new_ids, chunks))
     reused: list[int] = []
     for table, known in zip(TABLES, held):
         pairs = [(new, known[key]) for new, c in zip(new_ids, chunks) if (key := (c.heading, c.text)) in known]

@@ -14,6 +14,7 @@ import numpy as np
 from desktop_rag.engine.errors import LoadError, UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
+from desktop_rag.engine.store.carried_references import Moved, carry
 from desktop_rag.engine.store.kept_vectors import renew_chunks
 from desktop_rag.engine.store.library import Connection
 from desktop_rag.engine.store.values import AttachmentRows, FileRecord, ReplacedChunks, SourceRecord
@@ -60,6 +61,11 @@ class SqlStore:
         writers' lock keeps every other writer out already."""
 
     # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
+
+    def carry_references(self, file_id: int, moves: Sequence[Moved]) -> None:
+        """What is attached to `file_id`'s unchanged old chunks follows them to the new ones (carried_references.py;
+        the PostgreSQL store moves every person's rows)."""
+        carry(self.db, file_id, moves)
 
     def vectors_changed(self) -> None:
         """The set of vectors changed (inside the caller's transaction): a cache of them must be rebuilt."""

@@ -19,20 +19,27 @@ The same tables and columns as on SQLite, so the store's shared statements run o
 - the library-wide settings (`meta`) are the administrator's: a member may add a missing one (a new library's first
   vectors), turn a language flag on or forget it, and write the skipped counts of the sources it sees, nothing else
   (`meta_guarded`), and reads only those skipped counts (a policy on `meta`); the client rows (`clients`) are
-  read-only to members.
+  read-only to members;
+- a file read again carries every person's marks and kept passages of its unchanged chunks to their new ids
+  (`carry_chunk_references`, the administrator's function: only from the file's old chunks to new ones of the same
+  heading and text added in the caller's own transaction, store/carried_references.py).
 """
 
 from __future__ import annotations
 
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
-# is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts
-SCHEMA_VERSION = 4
+# is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts;
+# 5: an edited file's unchanged passages take every person's marks and kept passages along (carry_chunk_references)
+SCHEMA_VERSION = 5
 SCHEMA_NAME = "desktop_rag"
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors")
 PERSONAL_TABLES = ("conversations", "messages", "answer_cache", "answer_cache_chunks", "summary_cache",
                    "answer_log", "answer_marks", "answer_signals", "query_translations")
 SHARED_TABLES = ("meta", "clients", "library_counters")
+
+CARRY = "carry_chunk_references"
+CARRY_ARGUMENTS = "bigint, bigint[], bigint[], bigint[], integer[], integer[], integer[], integer[], integer[]"
 
 # One statement per item (dollar-quoted bodies hold semicolons).
 TABLES = (
@@ -182,6 +189,57 @@ FUNCTIONS = (
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
     "DELETE FROM answer_cache_all a USING answer_cache_chunks_all c "
     "WHERE c.chunk_id = OLD.id AND a.owner = c.owner AND a.key = c.key; RETURN NULL; END $$",
+    # an edited file's unchanged passages keep every person's marks and kept passages (store/carried_references.py:
+    # the pairs and spans are the store's, from its one rule). Only pairs (old, new) of the file's chunks with one
+    # heading and text, the new ones added in this very transaction (by the caller, under its row-level security),
+    # the old ones not; each span moved by its pair's own shift, to a page of the new chunks: a member moves no one's
+    # references but from the chunks of a file it is reading again to their copies
+    f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[], owns bigint[], "
+    "starts integer[], ends integer[], shifts integer[], steps integer[], pages integer[]) RETURNS void "
+    "LANGUAGE plpgsql SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ "
+    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; hit boolean; "
+    "named text := '%\"file_id\": ' || file; BEGIN "
+    "IF cardinality(olds) IS DISTINCT FROM cardinality(news) OR cardinality(owns) IS DISTINCT FROM cardinality(starts) "
+    "OR cardinality(owns) IS DISTINCT FROM cardinality(ends) OR cardinality(owns) IS DISTINCT FROM cardinality(shifts) "
+    "OR cardinality(owns) IS DISTINCT FROM cardinality(steps) OR cardinality(owns) IS DISTINCT FROM cardinality(pages) "
+    "OR (SELECT count(DISTINCT x) FROM unnest(olds) x) <> cardinality(olds) "
+    "OR (SELECT count(DISTINCT x) FROM unnest(news) x) <> cardinality(news) "
+    "OR EXISTS (SELECT 1 FROM unnest(olds, news) AS p(old, new) LEFT JOIN chunks o ON o.id = p.old "
+    "AND o.file_id = file LEFT JOIN chunks n ON n.id = p.new AND n.file_id = file WHERE o.id IS NULL OR n.id IS NULL "
+    "OR o.xmin = here OR n.xmin <> here OR o.heading <> n.heading OR o.text <> n.text) "
+    "OR EXISTS (SELECT 1 FROM unnest(owns, shifts, steps, pages) AS s(own, shift, step, page) "
+    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own LEFT JOIN chunks o ON o.id = p.old "
+    "LEFT JOIN chunks n ON n.id = p.new WHERE p.old IS NULL OR s.shift IS DISTINCT FROM n.char_start - o.char_start "
+    "OR s.step IS DISTINCT FROM n.ordinal - o.ordinal OR (s.page IS NOT NULL AND NOT EXISTS "
+    "(SELECT 1 FROM chunks c WHERE c.id = ANY (news) AND c.page = s.page))) THEN "
+    "RAISE EXCEPTION 'references move only to the copies of a file''s chunks read again in this transaction' "
+    "USING ERRCODE = '42501'; END IF; "
+    "UPDATE answer_marks_all m SET chunk_id = p.new, char_start = n.char_start, char_end = n.char_end "
+    "FROM unnest(olds, news) AS p(old, new) JOIN chunks n ON n.id = p.new WHERE m.chunk_id = p.old; "
+    "FOR r IN SELECT 'messages_all' AS t, id, sources_json AS stored FROM messages_all "
+    "WHERE sources_json LIKE named || ',%' OR sources_json LIKE named || '}%' "
+    "UNION ALL SELECT 'answer_log_all', id, passages_json FROM answer_log_all "
+    "WHERE passages_json LIKE named || ',%' OR passages_json LIKE named || '}%' LOOP "
+    "BEGIN "
+    "SELECT jsonb_agg(CASE WHEN s.own IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', p.new, "
+    "'char_start', s.start + s.shift, 'char_end', s.finish + s.shift, "
+    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, "
+    "'page', coalesce(to_jsonb(s.page), x.e -> 'page')) END ORDER BY x.k), "
+    # moved when a passage is, and every passage of the list is whole (else the list stays, as `carry` leaves it)
+    "bool_or(s.own IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
+    "AND (x.e ->> 'file_id' IS DISTINCT FROM file::text OR NOT x.e ->> 'chunk_id' = ANY (olds::text[]) "
+    "OR (jsonb_typeof(x.e -> 'char_start') = 'number' "
+    "AND jsonb_typeof(x.e -> 'char_end') = 'number' AND jsonb_typeof(x.e -> 'ordinal') = 'number' "
+    "AND x.e ? 'page')), false)) INTO moved, hit FROM jsonb_array_elements(r.stored::jsonb) WITH ORDINALITY AS x(e, k) "
+    "LEFT JOIN unnest(owns, starts, ends, shifts, steps, pages) AS s(own, start, finish, shift, step, page) "
+    "ON x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = s.own::text "
+    "AND x.e -> 'char_start' = to_jsonb(s.start) AND x.e -> 'char_end' = to_jsonb(s.finish) "
+    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own; "
+    "IF hit THEN IF r.t = 'messages_all' THEN UPDATE messages_all SET sources_json = moved::text WHERE id = r.id; "
+    "ELSE UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.id; END IF; END IF; "
+    "EXCEPTION WHEN data_exception THEN NULL; END; "  # a damaged row stays as it is, never stops a re-read
+    "END LOOP; END $$",
+    f"REVOKE EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) FROM PUBLIC",  # members' (member_privileges)
     "CREATE OR REPLACE FUNCTION file_gone() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
     "DELETE FROM summary_cache_all WHERE file_id = OLD.id; RETURN NULL; END $$",
@@ -285,7 +343,7 @@ _MEMBER_PRIVILEGES = (  # (privileges, on what): what a role granted a collectio
     ("SELECT, INSERT, UPDATE, DELETE", ", ".join((*CONTENT_TABLES, *PERSONAL_TABLES, "meta"))),
     ("SELECT", "library_counters, clients"),
     ("USAGE, SELECT", f"ALL SEQUENCES IN SCHEMA {SCHEMA_NAME}"),
-    ("EXECUTE", "FUNCTION visible_collections(name), set_vector_dimension(integer)"),
+    ("EXECUTE", f"FUNCTION visible_collections(name), set_vector_dimension(integer), {CARRY}({CARRY_ARGUMENTS})"),
 )
 
 
@@ -332,6 +390,7 @@ def migrate(db) -> None:
         for statement in all_statements():
             db.raw.run(statement)
         _members_read_clients(db)
+        _members_carry(db)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = "
                    "excluded.value", (str(SCHEMA_VERSION),))
         db.execute("INSERT INTO collections (name, created_at) SELECT 'Default', extract(epoch FROM now()) "
@@ -349,6 +408,13 @@ def _members_read_clients(db) -> None:
     for (role,) in granted.fetchall():
         if not is_administrator(db, role):
             db.execute(f"REVOKE INSERT, UPDATE, DELETE ON clients FROM {quoted(role)}")
+
+
+def _members_carry(db) -> None:
+    """Version 5: the roles granted a collection before may run `carry_chunk_references` too."""
+    granted = db.execute("SELECT DISTINCT g.role FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role")
+    for (role,) in granted.fetchall():
+        db.execute(f"GRANT EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) TO {quoted(role)}")
 
 
 def quoted(role: str) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from desktop_rag.engine.store.carried_references import Moved, spans
 from desktop_rag.engine.store.postgres import claims, keyword, schema
 from desktop_rag.engine.store.postgres.connection import Connection
 from desktop_rag.engine.store.postgres.url import ServerUrl
@@ -116,6 +117,18 @@ class PostgresStore(SqlStore):
         self.db.execute(f"INSERT INTO {table} (chunk_id, embedding) SELECT p.new, t.embedding FROM "
                         f"unnest(?::bigint[], ?::bigint[]) AS p(new, old) JOIN {table} t ON t.chunk_id = p.old",
                         ([new for new, _ in pairs], [old for _, old in pairs]))
+
+    def carry_references(self, file_id: int, moves: Sequence[Moved]) -> None:
+        """Every person's marks and kept passages follow, not only this role's (its views show its own): the schema
+        owner's function, given the pairs and the spans `_move` moves, checks them against this re-read."""
+        if not moves:
+            return
+        moved = spans(moves)
+        self.db.execute(f"SELECT {schema.CARRY}(?, ?::bigint[], ?::bigint[], ?::bigint[], ?::int[], ?::int[], "
+                        "?::int[], ?::int[], ?::int[])",
+                        (file_id, [m.old for m in moves], [m.new for m in moves], *(list(c) for c in (
+                            [s.own for s in moved], [s.start for s in moved], [s.end for s in moved],
+                            [s.shift for s in moved], [s.steps for s in moved], [s.page for s in moved]))))
 
     def hold_staged_vectors(self, switching: bool = False) -> None:
         self.db.execute(f"LOCK TABLE staged_vectors IN {'EXCLUSIVE' if switching else 'ROW EXCLUSIVE'} MODE")
