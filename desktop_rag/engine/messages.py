@@ -85,6 +85,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "API 密钥的第 {position} 个字符是{what}，无法发送给模型服务器（HTTP 请求头只能包含 ASCII 字母、数字和符号）。"
               "{fix}",
     },
+    "llm_plain_http": {  # {host}: host[:port] of the model server
+        "en": "warning: the model server {host} is reached over plain http://, so your API key, your questions and "
+              "the passages sent with them travel unencrypted and can be read or changed on the way. Use an "
+              "https:// address for servers on other machines.",
+        "zh": "警告：模型服务器 {host} 通过明文 http:// 连接，你的 API 密钥、问题以及随问题发送的段落都未经加密传输，途中可能"
+              "被读取或篡改。其他机器上的服务器请使用 https:// 地址。",
+    },
     "llm_userinfo_dropped": {
         "en": "The model server's address has a user name or password in it (user:password@). It is not sent: the "
               "API key is. Remove it from the address (Settings, or OPENAI_BASE_URL).",

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from desktop_rag.engine.endpoint import pasted_key, without_userinfo
-from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.reasons import Reason
 
 KEY_ENV = "OPENAI_API_KEY"
@@ -152,13 +152,11 @@ def sends_in_clear(url: str) -> bool:
     return scheme == "http" and bool(url_host(url)) and not is_local_url(url)
 
 
-def plain_http_warning(config: LLMConfig | None) -> str | None:
-    """The warning to show when a configured model is reached over plain HTTP on another machine."""
+def plain_http_warning(config: LLMConfig | None, language: str = "en") -> str | None:
+    """The warning, in `language`, to show when a configured model is reached over plain HTTP on another machine."""
     if config is None or not sends_in_clear(config.base_url):
         return None
-    return (f"warning: the model server {config.host} is reached over plain http://, so your API key, your "
-            "questions and the passages sent with them travel unencrypted and can be read or changed on the "
-            "way. Use an https:// address for servers on other machines.")
+    return message("llm_plain_http", language, host=config.host)
 
 
 def _pick(env: Mapping[str, str], name: str, fallback: str) -> str:
