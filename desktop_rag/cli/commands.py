@@ -269,7 +269,7 @@ def _warn_about_address(engine: Engine) -> None:
 
     config = resolve_llm_config(engine.settings)
     notice = config and address_notice(config.base_url, language(), config.userinfo_dropped)
-    for warning in (plain_http_warning(config), notice):
+    for warning in (plain_http_warning(config, language()), notice):
         if warning:
             print(clean(warning), file=sys.stderr, flush=True)
 

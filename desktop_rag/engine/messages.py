@@ -87,10 +87,16 @@ TEXTS: dict[str, dict[str, str]] = {
     # settings the engine checks (in the interface's language)
     "api_key_unsendable": {  # {what}: one of the api_key_char_* texts; {position}: 1-based, in the key as typed
         "en": "The API key has {what} at position {position}, which cannot be sent to a model server (an HTTP "
-              "header takes only plain ASCII letters, digits and signs). Type or paste the key again in Settings "
-              "(API key), or fix OPENAI_API_KEY in the .env file in the app's config folder.",
+              "header takes only plain ASCII letters, digits and signs). {fix}",
         "zh": "API 密钥的第 {position} 个字符是{what}，无法发送给模型服务器（HTTP 请求头只能包含 ASCII 字母、数字和符号）。"
-              "请在“设置”的“API 密钥”中重新输入或粘贴密钥，或修改应用配置文件夹中 .env 文件里的 OPENAI_API_KEY。",
+              "{fix}",
+    },
+    "llm_plain_http": {  # {host}: host[:port] of the model server
+        "en": "warning: the model server {host} is reached over plain http://, so your API key, your questions and "
+              "the passages sent with them travel unencrypted and can be read or changed on the way. Use an "
+              "https:// address for servers on other machines.",
+        "zh": "警告：模型服务器 {host} 通过明文 http:// 连接，你的 API 密钥、问题以及随问题发送的段落都未经加密传输，途中可能"
+              "被读取或篡改。其他机器上的服务器请使用 https:// 地址。",
     },
     "llm_userinfo_dropped": {
         "en": "The model server's address has a user name or password in it (user:password@). It is not sent: the "
@@ -100,10 +106,17 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "api_key_space": {  # {position}: 1-based
         "en": "The API key has a space at position {position}, and no API key holds one (it may have been pasted in "
-              "two pieces, or with other words). Type or paste the key again in Settings (API key), or fix "
-              "OPENAI_API_KEY in the .env file in the app's config folder.",
-        "zh": "API 密钥的第 {position} 个字符是空格，而 API 密钥中不会有空格（可能分成两段粘贴，或连同其他文字一起粘贴了）。"
-              "请在“设置”的“API 密钥”中重新输入或粘贴密钥，或修改应用配置文件夹中 .env 文件里的 OPENAI_API_KEY。",
+              "two pieces, or with other words). {fix}",
+        "zh": "API 密钥的第 {position} 个字符是空格，而 API 密钥中不会有空格（可能分成两段粘贴，或连同其他文字一起粘贴了）。{fix}",
+    },
+    "api_key_fix.chat": {  # {fix} of the api_key_* texts: the model server's key
+        "en": "Type or paste the key again in Settings (API key), or fix OPENAI_API_KEY in the .env file in the "
+              "app's config folder.",
+        "zh": "请在“设置”的“API 密钥”中重新输入或粘贴密钥，或修改应用配置文件夹中 .env 文件里的 OPENAI_API_KEY。",
+    },
+    "api_key_fix.embedding": {  # the embedding server's key (an api: embedding model)
+        "en": "Fix DESKTOP_RAG_EMBEDDING_API_KEY in the environment or in the .env file in the app's config folder.",
+        "zh": "请修改环境变量或应用配置文件夹中 .env 文件里的 DESKTOP_RAG_EMBEDDING_API_KEY。",
     },
     "api_key_char_control": {"en": "a control character ({code})", "zh": "控制字符（{code}）"},
     "api_key_char_invisible": {"en": "an invisible character ({code})", "zh": "不可见字符（{code}）"},

@@ -4,6 +4,7 @@ holding what a conversation's history shaped (issue 35: tests/security/test_answ
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 
@@ -250,4 +251,25 @@ def test_an_answer_stored_with_its_thinking_is_replayed_and_read_back_without_it
     assert done.cached and events[1].text == done.answer == first.answer == "At night they run every half hour [2]."
     assert done.cited == first.cited  # the thinking's [1] is not among them
     assert engine.messages(conversation)[1].content == first.answer
+    engine.close()
+
+
+def test_an_answer_logged_with_its_thinking_is_read_back_for_review_without_it(tmp_path, server, docs):
+    """The review log's answers logged before thinking was told from the answer: shown, spot-checked and exported
+    without it; an extractive answer quoting the tag (a document's) keeps every word."""
+    engine = open_engine(tmp_path, server)
+    engine.index([docs])
+    first = ask(engine)[1]
+    quoted = ask(engine, "What does the timetable say?", refresh=True)[1]
+    with engine.store.transaction() as db:  # as an earlier version logged it
+        db.execute("UPDATE answer_log SET answer = ? WHERE id = ?", (STORED_THINKING, first.answer_id))
+        db.execute("UPDATE answer_log SET answer = ?, mode = 'extractive' WHERE id = ?",
+                   (STORED_THINKING, quoted.answer_id))
+    clean = "At night they run every half hour [2]."
+    [logged, extractive] = engine.review.logged_answers([first.answer_id, quoted.answer_id])
+    assert logged.answer == clean and extractive.answer == STORED_THINKING
+    assert {a.answer for a in engine.review.spot_check(10)} == {clean, STORED_THINKING}
+    engine.review.set_grade(first.answer_id, "right")
+    engine.review.export(tmp_path / "graded.jsonl")
+    assert json.loads((tmp_path / "graded.jsonl").read_text(encoding="utf-8").splitlines()[0])["answer"] == clean
     engine.close()

@@ -1,9 +1,11 @@
-"""A real local HTTP server speaking the OpenAI chat-completions protocol, scriptable per test."""
+"""A real local HTTP server speaking the OpenAI chat-completions (and embeddings) protocol, scriptable per test."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import math
 import select
 import socket
 import sys
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 _RELEASE_TIMEOUT_S = 30.0
+EMBEDDING_DIMENSION = 16  # of the vectors POST /v1/embeddings returns
 
 
 @dataclass
@@ -219,7 +222,7 @@ def _chunk(model: str, delta: dict | None, finish: str | None = None) -> dict:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    """Serves /v1/models and /v1/chat/completions from the bound FakeOpenAIServer state."""
+    """Serves /v1/models, /v1/chat/completions and /v1/embeddings from the bound FakeOpenAIServer state."""
 
     protocol_version = "HTTP/1.1"
     state: FakeOpenAIServer
@@ -311,6 +314,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer_chat(self, rec: RecordedRequest, body: dict) -> None:
         state = self.state
+        if self.path.rstrip("/").endswith("/embeddings"):
+            if not self._reject(body):
+                self._send_embeddings(body)
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, _error_body(404, None, f"No route {self.path}"))
             return
@@ -332,6 +339,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, _completion(body.get("model", ""), "".join(tokens), state.finish_of(body)))
             rec.tokens_sent = len(tokens)
             rec.completed = True
+
+    def _send_embeddings(self, body: dict) -> None:
+        """An OpenAI-style embeddings response: one unit vector of `EMBEDDING_DIMENSION` per input text, the same
+        for the same text."""
+        texts = body.get("input") or []
+        texts = [texts] if isinstance(texts, str) else texts
+        rows = [{"object": "embedding", "index": i, "embedding": _text_vector(str(text))}
+                for i, text in enumerate(texts)]
+        self._send_json(200, {"object": "list", "data": rows, "model": body.get("model", ""),
+                              "usage": {"prompt_tokens": 0, "total_tokens": 0}})
 
     def _reject(self, body: dict) -> bool:
         """Send an auth / model / scripted error when one applies."""
@@ -430,6 +447,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         with contextlib.suppress(OSError):
             self.connection.shutdown(socket.SHUT_RDWR)
+
+
+def _text_vector(text: str) -> list[float]:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    vector = [byte - 127.5 for byte in digest[:EMBEDDING_DIMENSION]]
+    norm = math.sqrt(sum(v * v for v in vector))
+    return [v / norm for v in vector]
 
 
 def _peer_closed(sock: socket.socket) -> bool:

@@ -12,7 +12,8 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from desktop_rag.engine.answer.llm_config import LLMConfig, address_notice, key_problem, plain_http_warning
+from desktop_rag.engine.answer.llm_config import LLMConfig, plain_http_warning
+from desktop_rag.engine.endpoint import address_notice, key_problem
 from desktop_rag.engine.answer.llm_http import Exchange, ReplyTooLarge, abortable_http_client, iterate
 from desktop_rag.engine.answer.llm_reply import ReplyProblem, completion_piece, streamed_pieces
 from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking

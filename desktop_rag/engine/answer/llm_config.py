@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
+from desktop_rag.engine.endpoint import pasted_key, without_userinfo
 from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.reasons import Reason
 
 KEY_ENV = "OPENAI_API_KEY"
-_BEARER = re.compile(r"(?i)^(?:authorization:\s*)?bearer\s+")  # a key pasted with its header's words
 BASE_URL_ENV = "OPENAI_BASE_URL"
 MODEL_ENV = "OPENAI_MODEL"
 
@@ -116,21 +114,6 @@ class LLMConfig:
         return (f"{host}:{port}" if port else host) or self.base_url
 
 
-def without_userinfo(url: str) -> str:
-    """`url` without a user:password@ part ("https://me:secret@host/v1" -> "https://host/v1")."""
-    try:
-        parsed = urlparse(url)
-    except ValueError:
-        return url
-    return parsed._replace(netloc=parsed.netloc.rpartition("@")[2]).geturl() if "@" in parsed.netloc else url
-
-
-def address_notice(url: str, language: str = "en", dropped: bool = False) -> str | None:
-    """What to say, in `language`, of a model server address with a user:password@ part (or of a config's that
-    was `dropped`: `LLMConfig.userinfo_dropped`): it is not sent. None for any other address."""
-    return message("llm_userinfo_dropped", language) if dropped or without_userinfo(url) != url else None
-
-
 def url_host(url: str) -> str:
     """The host name of a URL, lower-cased, without brackets or a trailing dot ('' if none)."""
     try:
@@ -169,13 +152,11 @@ def sends_in_clear(url: str) -> bool:
     return scheme == "http" and bool(url_host(url)) and not is_local_url(url)
 
 
-def plain_http_warning(config: LLMConfig | None) -> str | None:
-    """The warning to show when a configured model is reached over plain HTTP on another machine."""
+def plain_http_warning(config: LLMConfig | None, language: str = "en") -> str | None:
+    """The warning, in `language`, to show when a configured model is reached over plain HTTP on another machine."""
     if config is None or not sends_in_clear(config.base_url):
         return None
-    return (f"warning: the model server {config.host} is reached over plain http://, so your API key, your "
-            "questions and the passages sent with them travel unencrypted and can be read or changed on the "
-            "way. Use an https:// address for servers on other machines.")
+    return message("llm_plain_http", language, host=config.host)
 
 
 def _pick(env: Mapping[str, str], name: str, fallback: str) -> str:
@@ -193,7 +174,7 @@ def with_scheme(url: str) -> str:
 def _resolve_parts(settings: Any, env: Mapping[str, str]) -> tuple[str, Preset | None, str, str, str]:
     """(provider, preset, base_url, model, key) after env overrides and preset defaults."""
     provider = (getattr(settings, "llm_provider", "") or "").strip().lower()
-    key = _BEARER.sub("", (env.get(KEY_ENV) or "").strip())  # "Bearer sk-…" copied from a curl example
+    key = pasted_key(env.get(KEY_ENV) or "")
     explicit_url = _pick(env, BASE_URL_ENV, getattr(settings, "llm_base_url", ""))
     if not provider and not explicit_url and key:
         provider = "openai"  # a bare OPENAI_API_KEY means OpenAI itself
@@ -223,25 +204,6 @@ def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LL
         provider=provider,
         temperature=float(getattr(settings, "temperature", 0.2)),
     )
-
-
-def key_problem(key: str, language: str = "en") -> str | None:
-    """Why `key` cannot be sent (a character outside printable ASCII, which an HTTP header cannot carry: an input
-    method's text, a zero-width space from a web page, a control character; or a space, which no key holds: one
-    pasted in two pieces), said in `language` without the key; None when it can. (Outer whitespace is no part of
-    a key: `resolve_llm_config` and the Settings dialog strip it.)"""
-    for position, char in enumerate(key, 1):
-        if char == " ":
-            return message("api_key_space", language, position=position)
-        if " " < char <= "~":
-            continue
-        kind = unicodedata.category(char)
-        code = f"U+{ord(char):04X}"
-        what = ("api_key_char_control" if kind == "Cc" else "api_key_char_invisible" if kind[0] in "CZ"
-                else "api_key_char_other")
-        return message("api_key_unsendable", language, position=position,
-                       what=message(what, language, code=code, char=char))
-    return None
 
 
 def config_problem(settings: Any, env: Mapping[str, str] = os.environ) -> Reason | None:

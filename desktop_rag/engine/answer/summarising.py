@@ -28,7 +28,7 @@ from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extracti
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
 from desktop_rag.engine.document.stored import joined
-from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.errors import UsageError, error_text
 from desktop_rag.engine.messages import Localised, message
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
@@ -228,8 +228,8 @@ class Summariser:
                 yield TokenEvent(token)
         except LLMError as exc:
             received = without_thinking(exc.partial or "".join(pieces))
-            if exc.kind == "length":
-                yield _done(received, hits, "llm", str(exc))
+            if exc.kind == "length":  # cut at its own limit: kept, said in the summary's language
+                yield _done(received, hits, "llm", error_text(exc, plan.language))
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return

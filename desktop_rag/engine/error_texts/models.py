@@ -18,6 +18,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "而不是 {model}。"},
     "error.endpoint_unreachable": {"en": "The embedding endpoint {url} could not be reached: {detail}",
                                    "zh": "无法连接嵌入服务 {url}：{detail}"},
+    "error.endpoint_key": {"en": "{problem}", "zh": "{problem}"},  # {problem}: llm_config.key_reason's
     "error.endpoint_refused": {"en": "The embedding endpoint {url} refused the request (HTTP {status}); check the model "
                                      "name {model} and the key.",
                                "zh": "嵌入服务 {url} 拒绝了请求（HTTP {status}）；请检查模型名称 {model} 和密钥。"},

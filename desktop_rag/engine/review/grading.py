@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import random
@@ -10,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.review.reports import ReviewStats, ReviewWeek
 from desktop_rag.engine.store import grades
@@ -52,7 +54,7 @@ def logged_answers(store: Store, answer_ids: Sequence[int] = (),
     """The review log's answers with these ids, or of a conversation (oldest first)."""
     ids = list(answer_ids) or (grades.conversation_answer_ids(store.db, conversation_id)
                                if conversation_id is not None else [])
-    return grades.answers(store.db, ids)
+    return _answers(store, ids)
 
 
 def stats(store: Store) -> ReviewStats:
@@ -78,7 +80,7 @@ def spot_check(store: Store, n: int = 50, seed: int | None = None) -> list[Logge
     """Up to `n` random answers among the most recent ungraded ones, newest first."""
     pool = grades.recent_ungraded_ids(store.db, SPOT_POOL)
     chosen = sorted(random.Random(seed).sample(pool, min(n, len(pool))), reverse=True)
-    return grades.answers(store.db, chosen)
+    return _answers(store, chosen)
 
 
 def export(store: Store, path: str | Path) -> int:
@@ -95,7 +97,7 @@ def export(store: Store, path: str | Path) -> int:
 
 def _write_export(store: Store, target: Path, ids: list[int]) -> None:
     with open(target, "w", encoding="utf-8") as out:
-        for answer in grades.answers(store.db, ids):
+        for answer in _answers(store, ids):
             scope, mode, graded_at, settings = grades.settings_of(store.db, answer.id)
             signals = grades.signal_counts(store.db, answer.id)
             out.write(json.dumps({
@@ -108,3 +110,10 @@ def _write_export(store: Store, target: Path, ids: list[int]) -> None:
                 "wrong_passages": list(answer.wrong_chunks),
                 "opened": signals.get("opened", 0), "reasked": signals.get("reasked", 0),
             }, ensure_ascii=False) + "\n")
+
+
+def _answers(store: Store, ids: Sequence[int]) -> list[LoggedAnswer]:
+    """The logged answers with these ids; one a model wrote without thinking it holds (logged before that was
+    told from the answer: `reasoning.without_thinking`, as the answer cache and a conversation's turns are read)."""
+    return [dataclasses.replace(answer, answer=without_thinking(answer.answer)) if answer.mode == "llm" else answer
+            for answer in grades.answers(store.db, ids)]

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.streamed_bubble import StreamedBubble
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
 from desktop_rag.gui.text import short_title
@@ -50,6 +51,7 @@ class ChatController(QObject):
         self.worker: Worker | None = None  # the answer streaming now
         self._deleting: tuple[int, bool] | None = None  # the open conversation to delete once its answer has stopped
         self._row = -1
+        self._bubble = StreamedBubble()  # the streaming answer's text: as the finished one reads
         self.selected_row = -1
         chat_panel.ask.connect(self.ask)
         chat_panel.stop.connect(self.stop)
@@ -246,6 +248,7 @@ class ChatController(QObject):
         self.conversation_id = conversation
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
+        self._bubble.begin(0, None)
         self.select_message(self._row)
         worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
         worker.yielded.connect(self._on_event)
@@ -305,6 +308,7 @@ class ChatController(QObject):
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
+        self._bubble.begin(len(event.hits), None if event.prompt is None else event.prompt.model)
         query = event.query or self.chat_model.message(self._row).query
         self.chat_model.update(self._row, sources=numbered, query=query, prompt=event.prompt,
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
@@ -314,10 +318,11 @@ class ChatController(QObject):
             self._show_sources(self._row)
 
     def _on_token(self, text: str) -> None:
-        self.chat_model.append_text(self._row, text)
+        self.chat_model.update(self._row, text=self._bubble.feed(text))
         self.token_received.emit(text)
 
     def _on_done(self, event: DoneEvent) -> None:
+        self._bubble.finish()
         self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False,
                                cached=event.cached, answer_id=event.answer_id)
         self._show_first_cited(event.cited)

@@ -78,9 +78,6 @@ class ChatModel(QAbstractListModel):
         index = self.index(row)
         self.dataChanged.emit(index, index)
 
-    def append_text(self, row: int, piece: str) -> None:
-        self.update(row, text=self._messages[row].text + piece)
-
     def last_assistant_row(self) -> int:
         for row in range(len(self._messages) - 1, -1, -1):
             if self._messages[row].role == "assistant":

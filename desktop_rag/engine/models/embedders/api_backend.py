@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
 
 import numpy as np
 
+from desktop_rag.engine.endpoint import key_reason, pasted_key, without_userinfo
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import model_languages, model_prompts
 
@@ -15,6 +17,7 @@ API_PREFIX = "api:"
 KEY_ENV = "DESKTOP_RAG_EMBEDDING_API_KEY"
 REQUEST_BATCH = 32
 MAX_DIMENSION = 8192
+log = logging.getLogger(__name__)
 
 
 def parse_api_model(model_id: str) -> tuple[str, str]:
@@ -27,13 +30,19 @@ def parse_api_model(model_id: str) -> tuple[str, str]:
 
 
 class ApiEmbedder:
-    """Embeddings from an HTTP endpoint. The key comes from DESKTOP_RAG_EMBEDDING_API_KEY (local servers need none)."""
+    """Embeddings from an HTTP endpoint. The key comes from DESKTOP_RAG_EMBEDDING_API_KEY (local servers need none),
+    read and checked as the model server's is (`endpoint.pasted_key`, `key_reason`); a user:password@ in the
+    address is never sent nor quoted (`endpoint.without_userinfo`; the model id, which the index records, keeps
+    the address as written)."""
 
     speed = 20.0  # unknown until measured; a local server on 2 cores is about this fast with a small model
 
     def __init__(self, model_id: str, timeout_s: float = 120.0) -> None:
         self.model_id = model_id
-        self.model, self.base_url = parse_api_model(model_id)
+        self.model, written_url = parse_api_model(model_id)
+        self.base_url = without_userinfo(written_url)
+        if self.base_url != written_url:
+            log.warning("the embedding endpoint's address has a user:password@ part: it is not sent")
         self.query_prefix, self.passage_prefix = model_prompts(self.model)
         self.timeout_s = timeout_s
         self._dimension: int | None = None
@@ -60,7 +69,9 @@ class ApiEmbedder:
             if self._client is None:
                 from openai import OpenAI
 
-                key = os.environ.get(KEY_ENV) or "not-needed"
+                key = pasted_key(os.environ.get(KEY_ENV) or "") or "not-needed"
+                if problem := key_reason(key, "api_key_fix.embedding"):  # before any request: said, not sent
+                    raise DesktopRagError.coded("endpoint_key", problem=problem)
                 self._client = OpenAI(base_url=self.base_url, api_key=key, timeout=self.timeout_s, max_retries=2)
             return self._client
 
