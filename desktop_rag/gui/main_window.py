@@ -210,7 +210,7 @@ class MainWindow(QMainWindow):
         self.restart_library = self.settings.library
         self.close()
 
-    def _settings_not_saved(self, reason: str) -> None:
+    def _settings_not_saved(self, reason: Reason) -> None:
         show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
                    i18n.tr("settings.save_failed", path=str(self.paths.settings_file), reason=i18n.error(reason)))
 
