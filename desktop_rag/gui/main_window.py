@@ -13,10 +13,11 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox, QSplitter, QToolBar, QWidget
 
 from desktop_rag.config import AppPaths, Settings
-from desktop_rag.engine import IndexReport, IndexStatus, Progress, Reason, is_supported, skipped_summary
+from desktop_rag.engine import IndexStatus, Reason, is_supported, skipped_summary
 from desktop_rag.gui import gc_guard, i18n
 from desktop_rag.gui.controllers.chat_controller import ChatController
 from desktop_rag.gui.controllers.first_run_flow import FirstRunFlow
+from desktop_rag.gui.controllers.index_runs import IndexRuns
 from desktop_rag.gui.controllers.multilingual_offer import MultilingualOffer
 from desktop_rag.gui.controllers.password_prompt import PasswordPrompt
 from desktop_rag.gui.controllers.settings_flow import SettingsFlow
@@ -41,7 +42,7 @@ class MainWindow(QMainWindow):
     """Builds the three areas and wires them to the Backend (threads) and the ChatController."""
 
     status_updated = Signal(object)  # IndexStatus, after the status bar shows it
-    index_finished = Signal(object)  # IndexReport, after the library shows it
+    index_finished = Signal(object)  # IndexReport, after the library shows it (index_runs)
 
     def __init__(self, paths: AppPaths, settings: Settings, start: bool = True) -> None:
         super().__init__()
@@ -75,7 +76,6 @@ class MainWindow(QMainWindow):
         self.multilingual_offer = MultilingualOffer(self.chat_area.offer, self.app_settings, self.settings_flow,
                                                     self.backend.status_changed, self)
         self._wire()
-        self.paused = False
         self.model_state = ("loading", "")
         self.last_status: IndexStatus | None = None
         self.status_problem: Reason | None = None  # why the last status read failed (shown until one succeeds)
@@ -167,18 +167,12 @@ class MainWindow(QMainWindow):
         lib.reindex_requested.connect(self.reindex_path)
         lib.remove_requested.connect(self.confirm_remove)
         lib.link_requested.connect(self.link_source)
-        lib.pause_requested.connect(self.pause_indexing)
-        lib.resume_requested.connect(self.resume_indexing)
-        lib.cancel_requested.connect(self.cancel_indexing)
         b = self.backend
         b.library_loaded.connect(self.library_model.load)
         b.status_changed.connect(self._show_status)
         b.status_failed.connect(self._status_failed)
-        b.index_finished.connect(self._run_finished)
-        b.index_failed.connect(self._run_failed)
-        b.source_removed.connect(self._source_removed)
-        b.busy_changed.connect(self._busy_changed)
-        b.indexer.progress.connect(self._progress)
+        self.index_runs = IndexRuns(b, lib, self.library_model, self.statusBar(), self)
+        self.index_runs.finished.connect(self.index_finished)
         # the worker's thread drops each FileEvent into the model's inbox; the GUI thread applies them in slices
         b.indexer.file_event.connect(self.library_model.post, Qt.ConnectionType.DirectConnection)
         b.indexer.model_state.connect(self._model_state)
@@ -210,7 +204,7 @@ class MainWindow(QMainWindow):
         self.restart_library = self.settings.library
         self.close()
 
-    def _settings_not_saved(self, reason: str) -> None:
+    def _settings_not_saved(self, reason: Reason) -> None:
         show_plain(self, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
                    i18n.tr("settings.save_failed", path=str(self.paths.settings_file), reason=i18n.error(reason)))
 
@@ -271,60 +265,7 @@ class MainWindow(QMainWindow):
         if ask_plain(self, i18n.tr("dialog.error"), i18n.tr("library.confirm_remove", path=path)):
             self.backend.remove(path)
 
-    def pause_indexing(self) -> None:
-        """'Pause' cancels the run; Resume reconciles again and continues where it stopped."""
-        self.paused = True
-        self.backend.cancel()
-
-    def resume_indexing(self) -> None:
-        self.paused = False
-        self.library_panel.set_paused(False)
-        self.backend.reconcile(None)
-
-    def cancel_indexing(self) -> None:
-        self.paused = False
-        self.backend.cancel()
-
-    # ---- worker feedback ----
-
-    def _progress(self, progress: Progress) -> None:
-        self.library_panel.show_progress(progress)
-
-    def _busy_changed(self, busy: int) -> None:
-        self.library_panel.set_running(bool(busy))
-
-    def _run_finished(self, report: IndexReport) -> None:
-        self._last_report, self._last_removed, self._last_failure = report, "", None
-        panel = self.library_panel
-        if report.cancelled:
-            panel.set_paused(self.paused)
-            if not self.paused:
-                panel.show_progress_text(i18n.tr("progress.cancelled"))
-        else:
-            panel.show_progress_text(self._finished_text(report))
-        self.index_finished.emit(report)
-
-    def _source_removed(self, path: str) -> None:
-        """A removal replaces the last run's summary under the library (its counts no longer hold)."""
-        self._last_report, self._last_removed, self._last_failure = None, path, None
-        self.library_panel.show_progress_text(i18n.tr("progress.removed", path=path))
-
-    def _finished_text(self, report: IndexReport) -> str:
-        if self.library_model.rowCount() == 0 and not (report.added or report.updated or report.failed):
-            return ""  # an empty library's start-up check: nothing to report
-        text = i18n.tr("progress.finished", added=report.added, updated=report.updated, removed=report.removed,
-                       failed=len(report.failed))
-        if report.attachments:
-            text += " " + i18n.tr("progress.attachments", n=report.attachments)
-        skipped = skipped_summary(report.skipped, i18n.language())
-        return f"{text} · {skipped}" if skipped else text
-
-    def _run_failed(self, reason: Reason) -> None:
-        """Why a run stopped, under the library (said again after a language switch) and in the status bar."""
-        self._last_report, self._last_removed, self._last_failure = None, "", reason
-        message = i18n.error(reason)
-        self.library_panel.show_progress_text(message)
-        self.statusBar().showMessage(message, 15000)
+    # ---- the status bar ----
 
     def _model_state(self, state: str, message: object) -> None:
         """`message`: the model's name, "done/total" while preparing, a Reason for 'error' and 'unopened'."""
@@ -396,13 +337,6 @@ class MainWindow(QMainWindow):
             self._status_failed(self.status_problem)
         elif self.last_status is not None:
             self._show_status(self.last_status)
-        report = getattr(self, "_last_report", None)
-        if report is not None and not self.backend.busy and not report.cancelled:
-            self.library_panel.show_progress_text(self._finished_text(report))
-        elif getattr(self, "_last_removed", "") and not self.backend.busy:
-            self.library_panel.show_progress_text(i18n.tr("progress.removed", path=self._last_removed))
-        elif getattr(self, "_last_failure", None) is not None and not self.backend.busy:
-            self.library_panel.show_progress_text(i18n.error(self._last_failure))
 
     # ---- conversations ----
 

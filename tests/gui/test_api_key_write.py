@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from desktop_rag import config
+from desktop_rag.gui import i18n
 from tests.gui.conftest import thread_name
 
 OLD_KEY = "sk-old-key-0123456789abcdef"
@@ -94,7 +95,7 @@ def test_a_failed_write_says_why_and_keeps_the_old_key(make_window, qtbot, env_w
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     assert len(boxes) == 1
     text = boxes[0].text()
-    assert text.startswith(f"The API key could not be saved to {env_file} (") and reason in text
+    assert text.startswith(f"The API key could not be saved to {env_file} (") and i18n.error(reason) in text
     assert "The previous key stays in use" in text and reason and NEW_KEY not in text
     boxes[0].close()
     assert NEW_KEY not in caplog.text and OLD_KEY not in caplog.text

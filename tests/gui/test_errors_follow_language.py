@@ -1,8 +1,9 @@
 """An error the window already shows is said again in the new language after a language switch: it is kept as its
 codes and values (a `Reason`), not as the text of the language it arrived in. The index run stopped by another
 process's write (a real second process holding the library's lock), an answer whose worker failed, a model that
-could not load, the review's failed export and failed measurement; a write's failure (a link) reaches its errback
-as a Reason. Real window and engine, offscreen."""
+could not load, the review's failed export and failed measurement, the viewer's page that could not be drawn (a worker
+pool's errback); a write's failure (a link) reaches its errback as a Reason. Real window and
+engine, offscreen."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ import sys
 from desktop_rag.engine import Reason
 from desktop_rag.engine.messages import WINDOW, message
 from desktop_rag.gui import i18n
-from tests.gui.conftest import FAST, wait_idle, write_docs
+from tests.data.make_fixtures import build_pdf
+from tests.gui.conftest import FAST, add_and_wait, wait_idle, write_docs
+from tests.gui.test_viewer import _bird_pages
 from tests.gui.test_window_wording import COMMAND
+from tests.security.test_viewer_page_size import thin_pdf
 
 HOLD = """
 import sys, time
@@ -121,3 +125,24 @@ def test_a_failed_link_reaches_its_errback_as_codes(make_window, qtbot, tmp_path
     assert isinstance(got[0], Reason) and got[0].code == "not_a_source", got
     i18n.set_language("zh")
     assert i18n.error(got[0]) == message("error.not_a_source", "zh", WINDOW, path=str(tmp_path / "not-a-source"))
+
+
+def test_a_page_the_viewer_could_not_draw_is_said_again_in_chinese(make_window, qtbot, tmp_path):
+    """The page renderer's errback (a worker pool's) gets the Reason; the viewer's banner words it when shown."""
+    birds = tmp_path / "docs" / "birds.pdf"
+    birds.parent.mkdir()
+    birds.write_bytes(build_pdf(_bird_pages()))
+    window = make_window()
+    add_and_wait(qtbot, window, [str(birds)])
+    hit = window.backend.engine.search("Where does the heron nest?", k=1)[0]
+    window.backend.watcher.stop()  # the file below is not indexed again meanwhile
+    birds.write_bytes(thin_pdf("0 0 0.000001 1000000000"))  # its one page cannot be drawn
+    window.viewer.open_passages(((1, hit),), 0)
+    qtbot.waitUntil(lambda: window.viewer.view is not None and "too thin" in window.viewer.view.banner_label.text(),
+                    timeout=30_000)
+    english = window.viewer.view.banner_label.text()
+    assert english.startswith("This file cannot be shown here: This page is too large or too thin to show"), english
+    i18n.set_language("zh")
+    chinese = window.viewer.view.banner_label.text()
+    assert chinese.startswith("无法在此显示此文件：此页面太大或太窄，无法显示"), chinese
+

@@ -45,7 +45,7 @@ def test_attachments_are_listed_under_their_message(qtbot, mail_window, language
     tip = window.library_model.index(3, COL_NAME).data(0x03)  # ToolTipRole
     assert attachment_path(str(mail), "2/shuttle.pdf") in tip
     assert ("上方邮件的附件" if language == "zh" else "An attachment of the e-mail above") in tip
-    text = window._finished_text(report)
+    text = window.index_runs.finished_text(report)
     assert ("2 个邮件附件作为独立文档读取" if language == "zh" else
             "2 e-mail attachments read as documents of their own") in text
 

@@ -62,7 +62,7 @@ def test_a_failed_save_keeps_the_old_settings_everywhere_and_says_so(make_window
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     assert len(boxes) == 1
     text = boxes[0].text()
-    assert "could not be saved" in text and str(window.paths.settings_file) in text and failed.args[0] in text
+    assert "could not be saved" in text and str(window.paths.settings_file) in text and i18n.error(failed.args[0]) in text
     assert "previous settings stay in use" in text
     boxes[0].close()
 

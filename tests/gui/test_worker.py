@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt, QThread
 from PySide6.QtWidgets import QApplication
 
+from desktop_rag.engine import PdfFile, Reason
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 
 
@@ -117,13 +118,16 @@ def test_an_exception_is_delivered_as_a_message_not_raised(pool, qtbot):
     assert second_events[1:] == [("yielded", 1, True), ("errored", "OSError", True), ("finished", True)]
 
 
-def test_submit_calls_back_with_the_result_or_the_message(pool, qtbot):
+def test_submit_calls_back_with_the_result_or_the_reason(pool, qtbot):
+    """The errback gets why as a Reason (codes and values, worded when shown: test_errors_follow_language)."""
     got: list = []
     p = pool()
     p.submit(lambda: 41 + 1, got.append, lambda m: got.append(("error", m)))
     p.submit(lambda: 1 / 0, got.append, lambda m: got.append(("error", m)))
-    qtbot.waitUntil(lambda: len(got) == 2, timeout=5000)
-    assert got == [42, ("error", "division by zero")]
+    p.submit(lambda: PdfFile(__file__), errback=lambda m: got.append(("error", m)))
+    qtbot.waitUntil(lambda: len(got) == 3, timeout=5000)
+    assert got[:2] == [42, ("error", Reason.of("division by zero"))]
+    assert got[2][1].code == "view_damaged", got
 
 
 def test_cancel_stops_a_generator_at_its_next_yield_and_runs_its_cleanup(pool, qtbot):

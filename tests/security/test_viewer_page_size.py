@@ -42,7 +42,7 @@ renderer = PageRenderer()
 renderer.set_document(PdfFile(ARGS[0]))
 outcomes = []
 renderer.page_ready.connect(lambda index: outcomes.append("shown"))
-renderer.render_failed.connect(lambda index, error: outcomes.append(error))
+renderer.render_failed.connect(lambda index, error: outcomes.append(str(error)))
 for scale in (1.25, 2.0):  # the viewer's default zoom and a 2x screen
     before = len(outcomes)
     renderer.image(0, scale)

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from desktop_rag.config import Settings
+from desktop_rag.engine import Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.secrets import KEYRING, current_api_key
 from desktop_rag.gui.controllers.settings_work import ConnectionTests, ModelDownloads
@@ -175,7 +176,7 @@ class SettingsFlow(QObject):
             self._reindex_with = None
             self.backend.reindex(new)
 
-    def _key_not_saved(self, reason: str) -> None:
+    def _key_not_saved(self, reason: Reason) -> None:
         show_plain(self.parent_widget, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
                    i18n.tr("settings.key_save_failed", path=str(self.app_settings.paths.env_file), reason=i18n.error(reason)))
 
@@ -187,7 +188,7 @@ class SettingsFlow(QObject):
                          else i18n.tr("settings.library_password_saved_env", path=where))
         self._check_after_password()
 
-    def _password_not_saved(self, reason: str) -> None:
+    def _password_not_saved(self, reason: Reason) -> None:
         show_plain(self.parent_widget, QMessageBox.Icon.Warning, i18n.tr("dialog.error"),
                    i18n.tr("settings.library_password_save_failed", path=str(self.app_settings.paths.env_file),
                            reason=i18n.error(reason)))
@@ -198,6 +199,6 @@ class SettingsFlow(QObject):
         if waiting is not None:
             self._check(waiting)
 
-    def _save_failed(self, _reason: str) -> None:
+    def _save_failed(self, _reason: Reason) -> None:
         self._after_language = None  # the language could not be saved: stop here (the window says why)
         self._restart_for = None  # nor a new library location: nothing to restart for

@@ -19,6 +19,7 @@ from desktop_rag.engine import (
     Hit,
     Location,
     ParseCancelled,
+    Reason,
     Rereader,
     find_in_pdf,
     is_paged,
@@ -88,6 +89,7 @@ class ViewerController(QObject):
         self._request = 0
         self._shown = 0  # the request whose location is shown (`_request` while none is loading)
         self._reindexing = ""
+        self._failure: tuple[str, Reason] | None = None  # a failure shown (where: "message" | "banner"; why)
         self.backend.library_changed.connect(self._library_changed)
         self.backend.stopping.connect(self.shutdown)  # before the engine closes: a locate may be reading it
         i18n.on_change(self._retranslate)
@@ -139,6 +141,7 @@ class ViewerController(QObject):
         self._show_labels(hit)
         view.set_banner("")
         view.set_find_result("")
+        self._failure = None
         view.show_message(tr("loading", name=os.path.basename(hit.path)))
         view.show()
         view.raise_()
@@ -161,7 +164,7 @@ class ViewerController(QObject):
             return
         worker = self._locating = self.locator.start(work, cancel_kw="cancel")
         worker.returned.connect(lambda result: result is not None and self._located(request, *result))
-        worker.errored.connect(lambda error: self._locate_failed(request, error))
+        worker.errored.connect(lambda error: self._locate_failed(request, worker.failure(error)))
 
     def _show_labels(self, hit: Hit) -> None:
         """The window's title and the passage counter, in the interface's language."""
@@ -170,8 +173,8 @@ class ViewerController(QObject):
         self.view.set_passage_nav(self.position, len(self.passages), self.passages[self.position][0])
 
     def _retranslate(self) -> None:
-        """The language changed: the passage shown says its title, counters and banner in the new one (its
-        buttons follow by themselves); a find result goes."""
+        """The language changed: the passage shown says its title, counters, banner and a failure shown in the new
+        one (its buttons follow by themselves); a find result goes."""
         hit, view, location = self.hit, self.view, self.location
         if hit is None or view is None:
             return
@@ -183,6 +186,8 @@ class ViewerController(QObject):
                 view.set_page_nav(self.page, self.pdf.page_count)
             elif location.kind == "text" and not location.error:
                 view.set_window_note(self._window_note())
+        if self._failure is not None:
+            self._say_failure()
 
     def _step_passage(self, step: int) -> None:
         if 0 <= self.position + step < len(self.passages):
@@ -197,7 +202,7 @@ class ViewerController(QObject):
                 pdf.close()
             return
         self._set_pdf(pdf)
-        self.location, self.found, self._shown = location, None, request
+        self.location, self.found, self._shown, self._failure = location, None, request, None
         self._banner(location)
         gone = location.file_state == MISSING and not location.text  # reconcile dropped it: no stored text either
         self.view.set_file_actions(in_library=not gone, on_disk=location.file_state not in (MISSING, STORED))
@@ -210,9 +215,20 @@ class ViewerController(QObject):
             self._show_text(location, shown)
         self.located.emit(location)
 
-    def _locate_failed(self, request: int, error: str) -> None:
+    def _locate_failed(self, request: int, reason: Reason) -> None:
         if request == self._request and self.view is not None:
-            self.view.show_message(tr("error", reason=i18n.error(error)))
+            self._failure = ("message", reason)
+            self._say_failure()
+
+    def _say_failure(self) -> None:
+        """The failure shown, in the interface's language: the passage's in place of the document, a page's in the
+        banner."""
+        where, reason = self._failure
+        text = tr("error", reason=i18n.error(reason))
+        if where == "message":
+            self.view.show_message(text)
+        else:
+            self.view.set_banner(text, level="info")
 
     def _set_pdf(self, pdf) -> None:
         if pdf is self.pdf:
@@ -279,9 +295,10 @@ class ViewerController(QObject):
         if index == self.page:
             self._draw_page()
 
-    def _render_failed(self, index: int, error: str) -> None:
+    def _render_failed(self, index: int, reason: Reason) -> None:
         if index == self.page and self.view is not None:
-            self.view.set_banner(tr("error", reason=i18n.error(error)), level="info")
+            self._failure = ("banner", reason)
+            self._say_failure()
 
     def _step_page(self, step: int) -> None:
         if self.pdf is not None and self.location is not None and self.location.kind == PAGES:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.config import AppPaths, Settings, save_settings
+from desktop_rag.engine import Reason
 from desktop_rag.gui.secrets import (
     remember_library_password,
     remember_secrets,
@@ -29,11 +30,11 @@ class AppSettings(QObject):
     """
 
     changed = Signal(object, object)  # old Settings, new Settings (already saved)
-    save_failed = Signal(str)  # why, for a message the user can act on
+    save_failed = Signal(object)  # why (a Reason, worded when shown), for a message the user can act on
     key_saved = Signal()  # the API key is in .env and used from now on
-    key_save_failed = Signal(str)  # why the API key could not be written (the previous key stays in use)
+    key_save_failed = Signal(object)  # why (a Reason) the API key could not be written (the previous key stays in use)
     library_password_saved = Signal(str)  # secrets.KEYRING or the .env file's path; in use from now on
-    library_password_save_failed = Signal(str)  # why (the previous password stays in use)
+    library_password_save_failed = Signal(object)  # why (a Reason) (the previous password stays in use)
 
     def __init__(self, paths: AppPaths, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -85,7 +86,7 @@ class AppSettings(QObject):
         use_library_password(password)
         self.library_password_saved.emit(where)
 
-    def _library_password_not_saved(self, reason: str) -> None:
+    def _library_password_not_saved(self, reason: Reason) -> None:
         self._pending -= 1
         self.library_password_save_failed.emit(reason)
 
@@ -94,7 +95,7 @@ class AppSettings(QObject):
         use_api_key(key)
         self.key_saved.emit()
 
-    def _key_not_saved(self, reason: str) -> None:
+    def _key_not_saved(self, reason: Reason) -> None:
         self._pending -= 1
         self.key_save_failed.emit(reason)
 
@@ -104,7 +105,7 @@ class AppSettings(QObject):
         if old != new:
             self.changed.emit(old, new)
 
-    def _not_saved(self, reason: str) -> None:
+    def _not_saved(self, reason: Reason) -> None:
         self._pending -= 1
         self.save_failed.emit(reason)
 

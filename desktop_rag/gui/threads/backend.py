@@ -213,9 +213,8 @@ class Backend(QObject):
     def run(self, fn: Callable, callback: Callable | None = None, errback: Callable | None = None) -> None:
         """Run a read, or a conversation edit (its own short transaction), on the reader thread, in order. As for
         `write` and `edit`, `errback` gets why it failed as a `Reason`, said in the language of when it is shown."""
-        worker = None if self.stopped else self.reader.submit(fn, callback)
-        if worker is not None and errback is not None:
-            worker.errored.connect(lambda message: errback(worker.failure(message)))
+        if not self.stopped:
+            self.reader.submit(fn, callback, errback)
 
     # ---- reads ----
 
@@ -235,9 +234,7 @@ class Backend(QObject):
             self._status_again = True
             return
         self._status_in_flight, self._status_again = True, False
-        worker = None if self.stopped else self.reader.submit(self.engine.status, self._status_ready)
-        if worker is not None:
-            worker.errored.connect(lambda message: self._status_error(message, worker.failure(message)))
+        self.run(self.engine.status, self._status_ready, self._status_error)
 
     def _status_read_done(self) -> None:
         self._status_in_flight = False
@@ -253,8 +250,8 @@ class Backend(QObject):
         self.status_changed.emit(status)
         self._status_read_done()
 
-    def _status_error(self, message: str, reason: Reason) -> None:
-        log.warning("Status refresh failed: %s", message)
+    def _status_error(self, reason: Reason) -> None:
+        log.warning("Status refresh failed: %s", reason)
         self.status_failed.emit(reason)  # its codes: said again in a new language
         self._status_read_done()
 

@@ -16,6 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 from shiboken6 import delete
 
+from desktop_rag.engine import Reason
+
 log = logging.getLogger(__name__)
 
 QUIET_MS = 500  # a burst of writes (an index run's batches) is read once, this long after its last change
@@ -96,8 +98,8 @@ class OutsideChanges(QObject):
                 self.backend.announce(*changed)
         self._done()
 
-    def _failed(self, message: str) -> None:
-        log.debug("The library's collections and conversations could not be read: %s", message)
+    def _failed(self, reason: Reason) -> None:
+        log.debug("The library's collections and conversations could not be read: %s", reason)
         self._done()
 
     def _done(self) -> None:

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
-from desktop_rag.engine import PageImage, PdfFile
+from desktop_rag.engine import PageImage, PdfFile, Reason
 from desktop_rag.gui.threads.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class PageRenderer(QObject):
     """Renders pages of one open PdfFile off the GUI thread; page_ready(index) when a wanted page lands."""
 
     page_ready = Signal(int)
-    render_failed = Signal(int, str)
+    render_failed = Signal(int, object)
 
     def __init__(self, parent: QObject | None = None, cache_bytes: int = CACHE_BYTES) -> None:
         super().__init__(parent)
@@ -114,7 +114,7 @@ class PageRenderer(QObject):
         self.cache.put(key, image)
         self.page_ready.emit(key[0])
 
-    def _failed(self, generation: int, key: tuple[int, float], error: str) -> None:
+    def _failed(self, generation: int, key: tuple[int, float], error: Reason) -> None:
         if generation == self._generation:
             self._in_flight.discard(key)
             self.render_failed.emit(key[0], error)

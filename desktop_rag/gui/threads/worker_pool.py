@@ -234,15 +234,17 @@ class WorkerPool(QObject):
         return worker
 
     def submit(self, fn: Callable[[], Any], callback: Callable[[Any], None] | None = None,
-               errback: Callable[[str], None] | None = None) -> Worker | None:
-        """Run `fn()`; then `callback(result)` or `errback(message)` on the GUI thread (None once shut down)."""
+               errback: Callable[[Reason], None] | None = None) -> Worker | None:
+        """Run `fn()`; then `callback(result)` or `errback(reason)` on the GUI thread (None once shut down). The
+        reason is why it failed as codes and values (`Worker.failure`): what shows it words it then, in the language
+        of that moment, and again after a language switch."""
         if self.stopped:
             return None
         worker = self.start(fn)
         if callback is not None:
             worker.returned.connect(callback)
         if errback is not None:
-            worker.errored.connect(errback)
+            worker.errored.connect(lambda message: errback(worker.failure(message)))
         return worker
 
     def _forget(self, worker: Worker) -> None:
