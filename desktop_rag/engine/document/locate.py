@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from desktop_rag.engine.paths import attachment_part
 from desktop_rag.engine.store.values import Hit
 
 ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
+SEARCH_SECONDS = 5.0  # a passage not on its cited page is searched for outwards this long (100k pages: 7 s+)
 MAX_STRETCH = 1.5  # ... and the span between them may be at most this much longer than the passage
 
 # file states (STORED: not on this computer; the text is the library's stored text, document/stored.py)
@@ -293,13 +295,18 @@ def page_order(cited: int | None, count: int) -> list[int]:
     return order
 
 
-def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = None, max_bytes: int = 0) -> Location:
-    """The page holding the passage (the cited one first) and the highlight rectangles on it."""
+def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = None, max_bytes: int = 0,
+                  search_seconds: float = SEARCH_SECONDS) -> Location:
+    """The page holding the passage (the cited one first, then outwards for at most `search_seconds`: the next
+    passage asked for waits behind it) and the highlight rectangles on it."""
     own = pdf is None
     pdf = pdf or open_pdf(hit.path, carrier, max_bytes)
     try:
         count = pdf.page_count
+        deadline = time.monotonic() + search_seconds
         for index in page_order(hit.page, count):
+            if time.monotonic() > deadline:
+                break
             found = find_passage(pdf.page_text(index), hit.text)
             if found is None:
                 continue

@@ -78,8 +78,9 @@ class PdfFile:
                 self._doc = pdfium.PdfDocument(data if data is not None else str(self.path))
             except (pdfium.PdfiumError, OSError) as exc:
                 raise open_error(self.path, exc, in_memory=data is not None) from exc
-            n = len(self._doc)
-            self.page_sizes: tuple[tuple[float, float], ...] = tuple(self._display_size(i) for i in range(n))
+            # as displayed (/Rotate applied), read from the page dictionaries: no page is loaded (parsed) here
+            self.page_sizes: tuple[tuple[float, float], ...] = tuple(
+                tuple(map(float, self._doc.get_page_size(i))) for i in range(len(self._doc)))
 
     @property
     def page_count(self) -> int:
@@ -98,17 +99,6 @@ class PdfFile:
     def _check(self) -> None:
         if self._closed:
             raise LoadError.coded("document_closed")
-
-    def _display_size(self, index: int) -> tuple[float, float]:
-        """Width and height in points as the page is displayed (its /Rotate applied)."""
-        width, height = self._doc.get_page_size(index)
-        page = self._doc[index]
-        try:
-            if page.get_rotation() in (90, 270):
-                width, height = height, width
-        finally:
-            page.close()
-        return float(width), float(height)
 
     # ---- rendering ----
 

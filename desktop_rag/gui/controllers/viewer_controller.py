@@ -199,7 +199,7 @@ class ViewerController(QObject):
     def _located(self, request: int, location: Location, pdf, shown: Shown | None = None) -> None:
         if request != self._request or self.view is None:
             if pdf is not None:
-                pdf.close()
+                self.renderer.discard(pdf)
             return
         self._set_pdf(pdf)
         self.location, self.found, self._shown, self._failure = location, None, request, None
@@ -233,10 +233,8 @@ class ViewerController(QObject):
     def _set_pdf(self, pdf) -> None:
         if pdf is self.pdf:
             return
-        old, self.pdf = self.pdf, pdf
-        self.renderer.set_document(pdf)
-        if old is not None:
-            old.close()  # under the PDFium lock: a render still queued for it fails quietly
+        self.pdf = pdf
+        self.renderer.set_document(pdf)  # closes the old one off this thread (a render queued for it fails quietly)
 
     def _banner(self, location: Location) -> None:
         self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr)))

@@ -71,9 +71,12 @@ class PageRenderer(QObject):
         self._in_flight: set[tuple[int, float]] = set()
 
     def set_document(self, pdf: PdfFile | None) -> None:
-        """Show another document: forget the old pages (the caller closes the old PdfFile)."""
+        """Show another document: forget the old pages; the old PdfFile is closed (`discard`)."""
+        old = self.pdf
         self._generation += 1
         self.pdf = pdf
+        if old is not None and old is not pdf:
+            self.discard(old)
         self.cache.clear()
         self._in_flight.clear()
         with self._wanted_lock:
@@ -119,7 +122,17 @@ class PageRenderer(QObject):
             self._in_flight.discard(key)
             self.render_failed.emit(key[0], error)
 
+    def discard(self, pdf: PdfFile) -> None:
+        """Close `pdf` on the render thread, after the page it may be drawing: closing takes the PDFium lock, which
+        one page (a Flate bomb, forms drawing forms) can hold for seconds; on the GUI thread that froze the window.
+        Here once the render thread is shut down."""
+        if self.worker.submit(pdf.close) is None:
+            pdf.close()
+
     def stop(self) -> None:
-        """Forget the document, drop queued renders and join the render thread."""
+        """Forget the document (closed), drop queued renders and join the render thread."""
+        old = self.pdf
         self.set_document(None)
-        self.worker.shutdown()
+        self.worker.shutdown()  # the close queued by set_document is dropped with the renders
+        if old is not None:
+            old.close()
