@@ -18,7 +18,11 @@ MAX_BYTES = 1_000_000
 BACKUP_COUNT = 5
 LEVEL_ENV = "DESKTOP_RAG_LOG_LEVEL"
 KEY_ENV = "OPENAI_API_KEY"
-SECRET_ENVS = (KEY_ENV, "DESKTOP_RAG_LIBRARY_PASSWORD")  # values never written to a log
+# Every environment variable that can hold a secret, whose value is never written to a log (nor to stderr): the
+# model server's key, the embedding server's (api_backend.KEY_ENV), the PostgreSQL library's password
+# (postgres.url.PASSWORD_VARIABLE), the Hugging Face token its libraries read, and PostgreSQL's own password variable.
+SECRET_ENVS = (KEY_ENV, "DESKTOP_RAG_EMBEDDING_API_KEY", "DESKTOP_RAG_LIBRARY_PASSWORD", "HF_TOKEN",
+               "HUGGING_FACE_HUB_TOKEN", "PGPASSWORD")
 REDACTED = "[REDACTED]"
 FORMAT = "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"
 _MIN_SECRET_LEN = 8  # shorter values ("ollama", "") are placeholders, not secrets
@@ -92,6 +96,12 @@ class RedactingFilter(logging.Filter):
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
         return True
+
+
+# A record logged while no handler is set (before setup_logging, or when no log file could be opened) goes to stderr
+# through logging.lastResort: redacted there too.
+if not any(isinstance(f, RedactingFilter) for f in getattr(logging.lastResort, "filters", ())):
+    logging.lastResort.addFilter(RedactingFilter())  # type: ignore[union-attr]
 
 
 def log_file_path(paths: AppPaths) -> Path:

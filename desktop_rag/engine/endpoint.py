@@ -1,6 +1,6 @@
 """The rules every request to a model or embedding server follows, whichever client sends it: a key as pasted
 (`pasted_key`) and whether an HTTP header can carry it (`key_reason`), and an address's user:password@ part, never
-sent (`without_userinfo`, `address_notice`)."""
+sent (`without_userinfo`, `address_notice`), nor stored nor shown in an embedding model's id (`model_id_shown`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 
 from desktop_rag.engine.messages import Phrase, message
 
+API_PREFIX = "api:"  # an embedding endpoint's model id, `api:MODEL@BASE_URL` (models/embedders/api_backend.py)
 _BEARER = re.compile(r"(?i)^(?:authorization:\s*)?bearer\s+")  # a key pasted with its header's words
 
 
@@ -20,6 +21,15 @@ def without_userinfo(url: str) -> str:
     except ValueError:
         return url
     return parsed._replace(netloc=parsed.netloc.rpartition("@")[2]).geturl() if "@" in parsed.netloc else url
+
+
+def model_id_shown(model_id: str) -> str:
+    """An embedding model id as it is stored in a library and shown: an `api:MODEL@BASE_URL` id's address without
+    its user:password@ (`without_userinfo`: it is never sent either); any other id as it is."""
+    if not model_id.startswith(API_PREFIX):
+        return model_id
+    model, sep, url = model_id.partition("@")
+    return f"{model}{sep}{without_userinfo(url)}" if sep else model_id
 
 
 def address_notice(url: str, language: str = "en", dropped: bool = False) -> str | None:

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, AppPaths, Settings
+from desktop_rag.engine.endpoint import model_id_shown
 from desktop_rag.engine.errors import UsageError, disk_full_guard
 from desktop_rag.engine.ingest.parsing import SafeParser
 from desktop_rag.engine.models.download_types import DownloadProgress
@@ -102,11 +103,11 @@ class Runtime:
         return self.store.get_meta("embedding_model") or self.target_model()
 
     def target_model(self, settings: Settings | None = None, more_text: Iterable[str] = ()) -> str:
-        """The model the settings ask for; "auto" is the multilingual model for a Chinese library (or `more_text`
+        """The model the settings ask for (its id as stored and shown: `endpoint.model_id_shown`); "auto" is the multilingual model for a Chinese library (or `more_text`
         about to join it) or a Chinese interface."""
         settings = settings or self.settings
         if settings.embedding_model != AUTO_MODEL:
-            return settings.embedding_model
+            return model_id_shown(settings.embedding_model)  # an endpoint's user:password@ is neither stored nor shown
         cjk = library_has_cjk(self.store) or any("zh" in text_languages(text) for text in more_text)
         return default_model(cjk, self.chinese_interface(settings))
 

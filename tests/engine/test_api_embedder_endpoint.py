@@ -45,3 +45,83 @@ def test_a_user_and_password_in_the_address_are_never_sent_nor_quoted(monkeypatc
     with pytest.raises(DesktopRagError) as caught:  # the server gone: the message quotes the address without them
         ApiEmbedder(f"api:fake-model@{address}", timeout_s=2).embed(["train"])
     assert "hunter2secret" not in str(caught.value) and "me:" not in str(caught.value)
+
+
+def _index_through(tmp_path, model_id):
+    from desktop_rag.config import Settings, resolve_paths
+    from desktop_rag.engine import Engine
+
+    docs = tmp_path / "docs"
+    docs.mkdir(exist_ok=True)
+    (docs / "tea.txt").write_text("Green tea is brewed at eighty degrees for two minutes.", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model=model_id))
+    engine.index([docs])
+    return engine
+
+
+def test_a_user_and_password_in_an_endpoint_model_id_are_neither_stored_nor_shown(tmp_path, monkeypatch):
+    """The `api:` model id, user:password@ and all, was the index's recorded model: in its meta, the status line,
+    `status` and an export's manifest."""
+    import json
+    import zipfile
+
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    with run_openai_server() as server:
+        shown = f"api:fake-model@{server.base_url}"
+        engine = _index_through(tmp_path, shown.replace("://", "://me:hunter2secret@"))
+        try:
+            assert engine.store.db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()[0] == shown
+            status = engine.status()
+            assert status.embedding_model == shown and status.chunks_pending_embedding == 0
+            assert "hunter2secret" not in json.dumps(status.to_json())  # `desktop-rag status --json`
+            assert engine.reembed_plan() is None  # the settings' id and the stored one are the same model
+            engine.export_collection(engine.collection_id("Default"), tmp_path / "a.zip")
+        finally:
+            engine.close()
+    with zipfile.ZipFile(tmp_path / "a.zip") as archive:
+        assert not any(b"hunter2secret" in archive.read(name) for name in archive.namelist())
+
+
+def test_a_library_stored_with_a_user_and_password_in_its_model_id_shows_it_without(tmp_path, monkeypatch):
+    """A library an earlier version indexed with such an id keeps it in its meta: read, it is shown without them, and
+    the same settings are still the same model (no re-embedding)."""
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    with run_openai_server() as server:
+        shown = f"api:fake-model@{server.base_url}"
+        written = shown.replace("://", "://me:hunter2secret@")
+        engine = _index_through(tmp_path, written)
+        with engine.store.transaction() as db:  # as an earlier version stored it
+            db.execute("UPDATE meta SET value = ? WHERE key = 'embedding_model'", (written,))
+        try:
+            assert engine.store.get_meta("embedding_model") == shown
+            assert engine.status().embedding_model == shown and engine.index_model == shown
+            assert engine.reembed_plan() is None
+            assert engine.search("green tea temperature", 1)
+        finally:
+            engine.close()
+
+
+def test_a_switch_an_earlier_version_staged_under_such_an_id_is_swapped_in(tmp_path, monkeypatch):
+    """Its mark (`staged_model`) is read without the user:password@, so the swap matches the mark as stored: it
+    found no mark of that (shown) value, and the switch never finished."""
+    import numpy as np
+
+    from desktop_rag.engine.store import staged_vectors
+
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    with run_openai_server() as server:
+        shown = f"api:other-model@{server.base_url}"
+        engine = _index_through(tmp_path, f"api:fake-model@{server.base_url}")
+        try:
+            store = engine.store
+            staged_vectors.begin(store, shown)
+            with store.transaction() as db:  # the mark as an earlier version wrote it
+                db.execute("UPDATE meta SET value = ? WHERE key = 'staged_model'",
+                           (shown.replace("://", "://me:hunter2secret@"),))
+            ids = [row[0] for row in store.db.execute("SELECT id FROM chunks").fetchall()]
+            matrix = np.eye(len(ids), EMBEDDING_DIMENSION, dtype=np.float32)
+            assert staged_vectors.stage(store, shown, ids, matrix)
+            assert staged_vectors.swap(store, shown, EMBEDDING_DIMENSION)
+            assert store.get_meta("embedding_model") == shown and staged_vectors.model(store) is None
+        finally:
+            engine.close()

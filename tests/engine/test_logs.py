@@ -154,3 +154,38 @@ def test_a_password_in_a_model_servers_address_is_redacted(log_file: Path) -> No
     text = read(log_file)
     assert "hunter2secret" not in text  # (nor is the user:password@ part sent: the request went to the bare address)
     assert "POST http://127.0.0.1:" in text and "user:password@" in text
+
+
+_EVERY_SECRET_SCRIPT = """
+import logging, sys
+from pathlib import Path
+from desktop_rag import logs
+from desktop_rag.config import resolve_paths
+log = logging.getLogger("desktop_rag.test")
+for name in logs.SECRET_ENVS:  # before setup_logging: logging's last resort, stderr
+    log.warning("early %s is %s", name, __import__("os").environ[name])
+logs.setup_logging(resolve_paths(Path(sys.argv[1])))
+for name in logs.SECRET_ENVS:
+    log.warning("late %s is %s", name, __import__("os").environ[name])
+"""
+
+
+def test_every_secret_variable_is_hidden_in_the_file_and_on_stderr(tmp_path: Path) -> None:
+    """Each environment variable that can hold a secret (the embedding server's key was missing) is one list, and a
+    line carrying its value, logged through the app's logging, shows it neither in the log file nor on stderr."""
+    from desktop_rag.engine.answer.llm_config import KEY_ENV as CHAT_KEY
+    from desktop_rag.engine.models.embedders.api_backend import KEY_ENV as EMBEDDING_KEY
+    from desktop_rag.engine.store.postgres.url import PASSWORD_VARIABLE
+
+    assert {CHAT_KEY, EMBEDDING_KEY, PASSWORD_VARIABLE, "HF_TOKEN"} <= set(logs.SECRET_ENVS)
+    values = {name: f"plain{index}Value{name.lower()}" for index, name in enumerate(logs.SECRET_ENVS)}
+    home = tmp_path / "home"
+    env = {"PATH": "/usr/bin:/bin", "DESKTOP_RAG_HOME": str(home), **values}
+    out = subprocess.run([sys.executable, "-c", _EVERY_SECRET_SCRIPT, str(home)], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    text = (home / "logs" / "desktop-rag.log").read_text(encoding="utf-8")
+    for name, value in values.items():
+        assert f"early {name} is {logs.REDACTED}" in out.stderr
+        assert f"late {name} is {logs.REDACTED}" in text
+        assert value not in text and value not in out.stderr + out.stdout

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_rag.engine.endpoint import model_id_shown
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.paths import is_inside
@@ -77,7 +78,9 @@ class ArchiveContent:
 
     @property
     def model(self) -> str | None:
-        return self.manifest.get("embedding_model")
+        """The vectors' model (an earlier version's export may name an endpoint with a user:password@: dropped)."""
+        model = self.manifest.get("embedding_model")
+        return model_id_shown(model) if isinstance(model, str) else model
 
     @property
     def name(self) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_rag.engine.endpoint import model_id_shown
 from desktop_rag.engine.errors import LoadError, UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
@@ -23,6 +24,7 @@ from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
 FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
 _CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in FILE_COLUMNS.split(", "))  # a file's parent row
 IN_COLLECTION = "f.source_id IN (SELECT id FROM sources WHERE collection_id = ?)"
+MODEL_KEYS = frozenset(("embedding_model", "staged_model"))  # meta holding a model id: `endpoint.model_id_shown`'s
 
 
 class SqlStore:
@@ -92,9 +94,12 @@ class SqlStore:
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row and key in MODEL_KEYS:  # one stored by an earlier version with a user:password@ in its address
+            return model_id_shown(row[0])
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
+        value = model_id_shown(value) if key in MODEL_KEYS else value
         self.db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                         (key, value))
 

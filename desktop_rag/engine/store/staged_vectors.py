@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from desktop_rag.engine.endpoint import model_id_shown
 from desktop_rag.engine.store.library import Store
 
 def model(store: Store) -> str | None:
@@ -60,8 +61,10 @@ def swap(store: Store, model_id: str, dimension: int) -> bool:
         missing = db.execute(
             "SELECT EXISTS (SELECT 1 FROM chunks c LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
             "WHERE s.chunk_id IS NULL)").fetchone()[0]
-        if missing or not db.execute("DELETE FROM meta WHERE key = 'staged_model' AND value = ?",
-                                     (model_id,)).rowcount:
+        mark = db.execute("SELECT value FROM meta WHERE key = 'staged_model'").fetchone()  # as stored (maybe with
+        # an address's user:password@, by an earlier version), matched as shown: `endpoint.model_id_shown`
+        if missing or not mark or model_id_shown(mark[0]) != model_id or not db.execute(
+                "DELETE FROM meta WHERE key = 'staged_model' AND value = ?", (mark[0],)).rowcount:
             return False
         store.swap_staged_vectors()
         store.set_meta("embedding_model", model_id)

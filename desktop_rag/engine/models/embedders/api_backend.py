@@ -9,11 +9,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from desktop_rag.engine.endpoint import key_reason, pasted_key, without_userinfo
+from desktop_rag.engine.endpoint import API_PREFIX, key_reason, pasted_key, without_userinfo
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import model_languages, model_prompts
 
-API_PREFIX = "api:"
 KEY_ENV = "DESKTOP_RAG_EMBEDDING_API_KEY"
 REQUEST_BATCH = 32
 MAX_DIMENSION = 8192
@@ -32,8 +31,8 @@ def parse_api_model(model_id: str) -> tuple[str, str]:
 class ApiEmbedder:
     """Embeddings from an HTTP endpoint. The key comes from DESKTOP_RAG_EMBEDDING_API_KEY (local servers need none),
     read and checked as the model server's is (`endpoint.pasted_key`, `key_reason`); a user:password@ in the
-    address is never sent nor quoted (`endpoint.without_userinfo`; the model id, which the index records, keeps
-    the address as written)."""
+    address is never sent nor quoted (`endpoint.without_userinfo`), nor recorded in the index (the model id it
+    stores and shows is `endpoint.model_id_shown`'s)."""
 
     speed = 20.0  # unknown until measured; a local server on 2 cores is about this fast with a small model
 
