@@ -1,6 +1,6 @@
 """Every sentence the engine writes for a person, in English and Chinese: one table.
 
-The GUI's own texts are in `gui/i18n.py`; these are the ones the engine itself produces (answers and notices,
+The GUI's own texts are in `gui/i18n_tables/`; these are the ones the engine itself produces (answers and notices,
 which follow the question's language, and the model catalog's descriptions, which follow the interface's).
 
 A text is written for the command line (and the MCP server): "en" and "zh". Where that one tells a person to run a

@@ -59,7 +59,7 @@ def test_a_failed_index_run_is_said_again_in_chinese(make_window, qtbot, tmp_pat
 
 def test_an_answer_whose_worker_failed_is_said_again_in_chinese(make_window, qtbot):
     window = make_window()
-    window.chat.file_scope.set_path("/no/such/file.txt")  # "Ask this document" on one no longer in the library
+    window.chat.ask_scope.file_scope.set_path("/no/such/file.txt")  # "Ask this document": not in the library
     with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000):
         window.chat_panel.input.setPlainText("What is topic0?")
         window.chat_panel.send_button.click()

@@ -42,9 +42,9 @@ def test_ask_this_document_from_the_library_and_the_viewer(make_window, qtbot, t
     actions = menu.build(target).actions()
     assert [a.text() for a in actions][0] == "Ask this document"
     actions[0].trigger()
-    scope = window.chat.file_scope
+    scope = window.chat.ask_scope.file_scope
     assert scope.isVisibleTo(window) and scope.label.text() == "Asking in: notes.md"
-    assert not window.chat.search_filter.isEnabled()
+    assert not window.chat.ask_scope.search_filter.isEnabled()
     for question in ("green tea at 80 degrees", "steamed leaves"):
         message, _ = _ask(qtbot, window, question)
         assert message.sources and {h.path for _, h in message.sources} == {target}
@@ -56,7 +56,7 @@ def test_ask_this_document_from_the_library_and_the_viewer(make_window, qtbot, t
     assert grab.save(str(tmp_path / "file-scope.png"))
 
     scope.clear_button.click()
-    assert not scope.isVisibleTo(window) and window.chat.search_filter.isEnabled()
+    assert not scope.isVisibleTo(window) and window.chat.ask_scope.search_filter.isEnabled()
     message, _ = _ask(qtbot, window, "green tea at 80 degrees")
     assert {Path(h.path).name for _, h in message.sources} == set(names)
 

@@ -1,10 +1,19 @@
-"""The collection bar's and the viewer's texts live in gui/i18n.py and follow a language switch."""
+"""The interface's texts: every area's table (gui/i18n_tables/) says each of its keys in both languages, no key is in
+two tables, and the collection bar's and the viewer's texts follow a language switch."""
 
 from __future__ import annotations
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.i18n_tables import TABLES
 from desktop_rag.gui.views.viewer.window import ViewerWindow
 from tests.gui.conftest import FAST, wait_idle
+
+
+def test_every_key_is_in_one_table_with_both_languages():
+    assert sum(len(table) for table in TABLES) == len(i18n._TEXT)  # no key in two tables: the one lookup has them all
+    missing = [key for key, texts in i18n._TEXT.items()
+               if len(texts) != 2 or not all(isinstance(t, str) and t.strip() for t in texts)]
+    assert missing == []
 
 
 def test_collection_bar_and_asking_in_follow_the_language(make_window, qtbot):

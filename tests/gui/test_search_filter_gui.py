@@ -24,7 +24,7 @@ def test_choosing_a_folder_or_type_restricts_the_sources_shown(make_window, qtbo
     _write(lab / "brew.txt", "Brewing log\n\nThe lab brews green tea at 80 degrees; steamed leaves again.")
     window = make_window()
     add_and_wait(qtbot, window, [str(kitchen), str(lab)])
-    bar = window.chat.search_filter
+    bar = window.chat.ask_scope.search_filter
     qtbot.waitUntil(lambda: bar.folder_combo.count() == 3, timeout=10_000)  # "All folders" + the two sources
     shown = [bar.folder_combo.itemText(i) for i in range(bar.folder_combo.count())]
     assert shown == ["All folders", str(kitchen), str(lab)]

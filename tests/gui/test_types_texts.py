@@ -11,6 +11,7 @@ from desktop_rag import mcp_server
 from desktop_rag.engine import file_types
 from desktop_rag.engine.file_types import READERS, TYPE_NAMES
 from desktop_rag.gui import i18n
+from desktop_rag.gui.i18n_tables.type_texts import types_phrase
 from desktop_rag.gui.views.start_screen import StartScreen
 
 
@@ -50,5 +51,5 @@ def test_a_kind_added_to_the_table_reaches_the_texts(monkeypatch):
     monkeypatch.setattr(i18n, "READERS", file_types.READERS)
     monkeypatch.setattr(file_types, "TYPE_NAMES", (*TYPE_NAMES, "xyz"))
     assert "Xyz .xyz" in mcp_server.instructions() and "or xyz files" in mcp_server.search_description()
-    assert i18n.types_phrase("en").endswith("and Xyz .xyz")
+    assert types_phrase("en").endswith("and Xyz .xyz")
     assert i18n.type_name("xyz") == "Xyz .xyz"

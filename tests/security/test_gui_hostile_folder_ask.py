@@ -38,7 +38,7 @@ window = MainWindow(resolve_paths(home), settings)
 window.show()
 window.add_paths([folder])
 need(window.index_finished, 90000, lambda r: r.added > 0)
-bar = window.chat.search_filter
+bar = window.chat.ask_scope.search_filter
 deadline = time.monotonic() + 10
 while bar.folder_combo.findData(folder) < 0 and time.monotonic() < deadline:
     app.processEvents()

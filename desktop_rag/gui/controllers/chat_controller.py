@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.ask_scope import AskScope
 from desktop_rag.gui.controllers.streamed_bubble import StreamedBubble
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
@@ -17,8 +18,6 @@ from desktop_rag.gui.threads.backend import Backend
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
-from desktop_rag.gui.views.file_scope import FileScopeBar
-from desktop_rag.gui.views.search_filter import SearchFilterBar
 from desktop_rag.gui.views.sources_panel import SourcesPanel
 
 log = logging.getLogger(__name__)
@@ -62,12 +61,7 @@ class ChatController(QObject):
         self.sent_dialog = None  # the last "What was sent" dialog opened
         conversations_panel.opened.connect(self.open_conversation)
         conversations_panel.new_requested.connect(self.new_conversation)
-        self.search_filter = SearchFilterBar(chat_panel)  # ask within a folder / a file type
-        chat_panel.layout().insertWidget(2, self.search_filter)  # between the messages and the question box
-        self.file_scope = FileScopeBar(chat_panel)  # "Ask this document": replaces the filters while set
-        chat_panel.layout().insertWidget(3, self.file_scope)
-        self.file_scope.cleared.connect(lambda: self.ask_in_file(None))
-        backend.library_loaded.connect(self._library_loaded)
+        self.ask_scope = AskScope(backend, chat_panel, self)  # the search filter and "Ask this document"
         backend.status_changed.connect(self._status_changed)
         backend.library_changed.connect(self._library_changed)
         self.stored_vectors = 0  # passages with a vector in the library (the last status): what a load loads
@@ -86,7 +80,7 @@ class ChatController(QObject):
             self.load_conversations()
         if change.touches("files"):
             self._check_sources()  # a removal: the passages of its files are marked
-            self._check_file_scope()
+            self.ask_scope.check_file_scope()
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -190,7 +184,7 @@ class ChatController(QObject):
         With `before_ask` set (SummaryFlow), it decides first whether to go on (a long summary's estimate)."""
         if self.streaming or self.backend.stopped or self.checking:
             return
-        scope = self.scope()
+        scope = self.ask_scope.scope()
         if self.before_ask is None:
             self._ask(question, refresh, scope)
             return
@@ -257,34 +251,9 @@ class ChatController(QObject):
         self.worker = worker
         self.answer_started.emit()
 
-    def scope(self) -> dict:
-        """Where the next question is asked: the document in scope, else the filters' folder and type."""
-        if self.file_scope.path:
-            return {"files": (self.file_scope.path,)}
-        return {"folders": self.search_filter.folders, "types": self.search_filter.types}
-
-    def ask_in_file(self, path: str | None) -> None:
-        """Limit the next questions to the file at `path` ("Ask this document"; None: as the filters say)."""
-        self.file_scope.set_path(path)
-        self.search_filter.setEnabled(path is None)
-        if path:
-            self.chat_panel.input.setFocus()
-
-    def _check_file_scope(self) -> None:
-        """The document asked in ("Ask this document") left the library (removed, its collection deleted): ask as
-        the filters say again, read on the reader thread (every question would fail: not a file of the library)."""
-        path, engine = self.file_scope.path, self.backend.engine
-        if path:
-            self.backend.run(lambda: engine.indexed_file(path)[0] is None,
-                             lambda gone: gone and self.file_scope.path == path and self.ask_in_file(None))
-
     def _status_changed(self, status: IndexStatus) -> None:
         self.stored_vectors = status.embedded_chunks
         self.chat_panel.messages.set_has_documents(status.files_indexed > 0)
-
-    def _library_loaded(self, listing: tuple) -> None:
-        """Offer the shown collection's source folders in the search filter."""
-        self.search_filter.set_folders(source.path for source, _files in listing if source.kind == "folder")
 
     def stop(self) -> None:
         if self.worker is not None:
