@@ -129,6 +129,16 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                       ["tests/engine/test_archive.py", "tests/security/test_archive_hostile.py"]),
     # a shared library's address: its parts, what is refused and why, the password never shown
     "server_url": (["desktop_rag.engine.store.postgres.url.*"], ["tests/engine/test_server_url.py"]),
+    # a reasoning model's thinking kept out of its answer: a leading think block, or a lone closing tag
+    "reasoning": (["desktop_rag.engine.answer.reasoning.*"],
+                  ["tests/engine/test_reasoning.py", "tests/engine/test_streamed_answer.py"]),
+    # the answer as it streams reads as the finished one (citations cleaned, template-opened thinking taken back)
+    "streamed_answer": (["desktop_rag.engine.answer.streamed_answer.*"], ["tests/engine/test_streamed_answer.py"]),
+    # the viewer's banner: what it says about the passage shown (the file's state, how the passage was found)
+    "viewer_banner": (["desktop_rag.gui.controllers.viewer_banner.*"], ["tests/gui/test_viewer_banner.py"]),
+    # the window of a long document the viewer lays out around the passage (the huge sheet's Qt test, 7 s, left out)
+    "text_window": (["desktop_rag.gui.text_window.*"],
+                    ["tests/gui/test_text_window.py"]),
     # what reaches a terminal from a document, a file name, a server or a model
     "terminal": (["desktop_rag.cli.terminal.*"], ["tests/security/test_terminal_cleaner.py"]),
 }

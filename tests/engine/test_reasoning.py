@@ -20,6 +20,13 @@ def filtered(pieces: list[str]) -> str:
     (["<b>bold</b>"], "<b>bold</b>"),
     (["<"], "<"),
     (["Quote: ", "<think>", "x"], "Quote: <think>x"),  # only a block that opens the reply is thinking
+    (["Answer", " in", " pieces"], "Answer in pieces"),  # once answering, a piece's leading space is the answer's
+    (["<think>x</think>", "A", " b"], "A b"),
+    (["<think>a</think>b</think>c"], "b</think>c"),  # the first closing tag ends the thinking
+    (["<think>x<", "/think>y"], "y"),  # a closing tag cut after its "<"
+    (["<think>", "still thinking</thi"], ""),  # what was held of a tag that never came is thinking too
+    ([" " * 63 + "<", "think>x</think>y"], "y"),  # 64 characters that may still become the tag are held
+    ([" " * 64 + "<", "think>x</think>y"], " " * 64 + "<think>x</think>y"),  # past that, the answer
 ])
 def test_a_leading_think_block_is_dropped_as_it_streams(pieces, shown):
     assert filtered(pieces) == shown
@@ -35,6 +42,13 @@ def test_a_leading_think_block_is_dropped_as_it_streams(pieces, shown):
     ("好的，用户问的是水温。</think>\n\n80 度 [1]。", "80 度 [1]。"),
     ("</think>\n\nAnswer", "Answer"),
     ("reasoning, no answer yet\n</think>", ""),
+    ("\n<think>x</think>\n\nAnswer", "Answer"),
+    ("<think>a</think>b</think>c", "b</think>c"),
+    ("thinking\n</think>\nAnswer quoting </think> here", "Answer quoting </think> here"),  # the first tag decides
+    ("thinking\n</think>\nAnswer: <think> is the opening tag", "Answer: <think> is the opening tag"),
+    ("</think>\n\nAnswer: <think> opens", "Answer: <think> opens"),
+    ("reasoning\n</think>\n\nLine one.\nLine two.", "Line one.\nLine two."),
+    ("```\nx = 1\n```\nso the code works\n</think>\nAnswer", "Answer"),  # a closed fence in the thinking
 ])
 def test_a_whole_reply_loses_its_thinking(reply, answer):
     assert without_thinking(reply) == answer
@@ -45,6 +59,10 @@ def test_a_whole_reply_loses_its_thinking(reply, answer):
     "Models wrap thoughts in tags [1]; the closing </think> tag ends them [2].",
     "An example [1]:\n```\nreasoning\n</think>\nanswer\n```\nThat is all.",
     "Thinking is written <think>like this</think>\nand then the answer [1].",
+    "```\nreasoning\n</think>\n```\nA fence opening the reply [1].",
+    "A reply ending on a quoted `</think>",
+    "Use </think> x",  # one character after the tag: a sentence that goes on
+    "  An indented answer [1].",
 ])
 def test_an_answer_that_mentions_the_closing_tag_keeps_every_word(reply):
     assert without_thinking(reply) == reply
@@ -56,6 +74,17 @@ def test_an_answer_that_mentions_the_closing_tag_keeps_every_word(reply):
     ("Okay\n</think>\n", 13),
     ("Okay </think> is a tag", 0),
     ("Quote <think>", 0),  # an opening tag: the reply is not template-opened thinking
+    ("<think>x\n</think>\n", 0),
+    ("The tag is `</think>", 0),  # quoted as code: decided at once
 ])
 def test_a_streaming_reply_is_decided_once_its_first_closing_tag_ends_its_line(begun, start):
     assert answer_start(begun, ended=False) == start
+
+
+def test_a_reply_that_never_closes_a_tag_starts_at_its_beginning():
+    assert answer_start("Plain answer") == 0
+
+
+def test_what_cannot_become_the_tag_is_shown_at_once():
+    think = ThinkFilter()
+    assert think.feed("Hello") == "Hello" and think.feed(" <think>") == " <think>"

@@ -29,6 +29,7 @@ def streamed(reply: str, seed: int, thinking: bool = True) -> str:
     "</think>\n\n\n  A [2]",
     "Code [1]:\n```\n</think>\n```\n",
     "中文【1、2】。无效【9】。 x [",
+    "  Indented [1] answer",
 ])
 def test_what_streams_is_the_finished_answer_however_the_pieces_fall(reply):
     finished = clean_citations(without_thinking(reply), 3)[0]
@@ -38,3 +39,10 @@ def test_what_streams_is_the_finished_answer_however_the_pieces_fall(reply):
 
 def test_an_answer_no_model_wrote_keeps_a_quoted_closing_tag():
     assert streamed("A quoted log line\n</think>\nnext [1]", 0, thinking=False) == "A quoted log line\n</think>\nnext [1]"
+
+
+def test_thinking_is_taken_back_as_soon_as_its_closing_tag_ends_its_line():
+    answer = StreamedAnswer(3)  # a model's answer by default
+    assert answer.feed("Okay, thinking") == ("Okay, thinking", False)
+    assert answer.feed("\n</think>\n") == ("", True) and not answer.undecided
+    assert answer.feed("\nAnswer") == ("Answer", False)

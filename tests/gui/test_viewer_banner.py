@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.document.locate import CHANGED, EXACT, UNCHANGED, Location
-from desktop_rag.engine.file_types import TEXT
+from desktop_rag.engine.document.locate import (
+    CHANGED, EXACT, MISSING, NOT_FOUND, PARTIAL, STORED, UNCHANGED, UNKNOWN, Location,
+)
+from desktop_rag.engine.file_types import PAGES, TEXT
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.viewer_banner import banner
+from desktop_rag.gui.views.viewer.strings import tr
 
 REASONS = {  # what the viewer's parser child says, and the words of the reason the banner keeps
     "read_timeout": ({"budget": Phrase("phrase.seconds", n=30)}, ("took longer than 30 s", "超过了 30 秒")),
@@ -32,3 +35,33 @@ def test_the_unread_banner_gives_the_reason_without_indexings_tail(code: str, la
     for tail in ("skipped", "not indexed", "split it", "已跳过", "未被索引", "拆分"):
         assert tail not in text
     assert "text the library stored" in text if language == "en" else "资料库保存的文本" in text
+
+
+TIMED_OUT = Reason.coded("read_timeout", budget=Phrase("phrase.seconds", n=30))
+
+
+@pytest.mark.parametrize("state, match, kind, extra, scan, key, offer, level", [
+    (MISSING, NOT_FOUND, TEXT, {"text": "stored"}, False, "missing_stored", False, "warn"),
+    (MISSING, NOT_FOUND, TEXT, {}, False, "missing", False, "warn"),
+    (STORED, EXACT, TEXT, {"text": "stored"}, False, "stored_text", False, "info"),
+    (UNCHANGED, EXACT, TEXT, {"unread": TIMED_OUT}, False, "unread", False, "info"),
+    (CHANGED, EXACT, TEXT, {"unread": TIMED_OUT}, False, "unread_changed", True, "warn"),
+    (UNCHANGED, EXACT, TEXT, {"from_library": True}, False, "recognised", False, "info"),
+    (CHANGED, EXACT, TEXT, {"from_library": True}, False, "recognised_changed", True, "warn"),
+    (CHANGED, EXACT, TEXT, {}, False, "changed_found", True, "warn"),
+    (CHANGED, NOT_FOUND, TEXT, {}, False, "changed_lost", True, "warn"),
+    (UNKNOWN, EXACT, TEXT, {}, False, "unknown", False, "info"),
+    (UNCHANGED, PARTIAL, TEXT, {}, False, "partial", False, "info"),
+    (UNCHANGED, NOT_FOUND, TEXT, {}, False, "not_found_text", False, "info"),
+    (UNCHANGED, NOT_FOUND, PAGES, {}, False, "unmatched", False, "info"),
+    (UNCHANGED, NOT_FOUND, PAGES, {}, True, "unmatched_scan", False, "info"),
+    # found as indexed, or not read at all (the error is said elsewhere): no banner, nothing offered
+    (UNCHANGED, EXACT, TEXT, {}, False, None, False, "warn"),
+    (UNCHANGED, NOT_FOUND, TEXT, {"error": Reason.coded("reader_crashed")}, False, None, False, "warn"),
+])
+def test_each_state_of_the_file_and_the_passage_has_its_banner(state, match, kind, extra, scan, key, offer, level):
+    location = Location("/d/notes.pdf", kind, state, match, **extra)
+    reason = i18n.error(TIMED_OUT).removesuffix("; it was skipped")  # indexing's tail, not the viewer's
+    expected = "" if key is None else tr(key, path="/d/notes.pdf", reason=reason)
+    # the level names the banner's style (an unknown one has none); only a file that changed offers Re-index
+    assert (banner(location, scan) if scan else banner(location)) == (expected, offer, level)

@@ -72,18 +72,3 @@ def test_a_huge_sheet_opens_with_a_window_around_the_passage(qtbot, tmp_path: Pa
     finally:
         backend.shutdown()
 
-
-def test_the_window_is_the_whole_text_when_it_fits_and_cut_at_row_groups_when_not():
-    from desktop_rag.gui.text_window import text_window
-
-    small = text_window("a\n\nb", 3, 4)
-    assert small.shown == "a\n\nb" and not small.cut and small.span(3, 4) == (3, 4)
-    groups = "".join(f"| h |\n| --- |\n| {i} |\n\n" for i in range(1000))  # 20 characters a group
-    at = groups.index("| 500 |")
-    window = text_window(groups, at, at + 7, max_chars=200)
-    assert window.shown.startswith("| h |") and window.shown.rstrip().endswith("|")  # whole row groups
-    assert window.shown[slice(*window.span(at, at + 7))] == "| 500 |" and len(window.shown) <= 200
-    assert window.before == groups.count("\n", 0, window.offset)
-    assert window.before + window.shown.count("\n") + window.after == groups.count("\n")
-    end = text_window(groups, len(groups) - 3, len(groups) - 2, max_chars=200)  # near the end: the room goes before
-    assert end.after == 0 and len(end.shown) > 150
