@@ -42,23 +42,24 @@ def text_window(text: str, start: int = 0, end: int = 0, max_chars: int = MAX_CH
     lo = max(start - room // 2, 0)
     hi = min(lo + (end - start) + room, len(text))
     lo = max(min(lo, hi - max_chars), 0)  # near the end: the room left after it goes before
-    lo = _boundary_after(text, lo, start) if lo else 0
-    hi = _boundary_before(text, hi, end) if hi < len(text) else hi
+    keep = max_chars // 2  # a cut at a boundary gives up at most half the window
+    lo = _boundary_after(text, lo, min(start, lo + keep)) if lo else 0
+    hi = _boundary_before(text, hi, min(max(end, lo + keep), hi)) if hi < len(text) else hi
     return TextWindow(text[lo:hi], lo, text.count("\n", 0, lo), text.count("\n", hi, len(text)))
 
 
 def _boundary_after(text: str, at: int, limit: int) -> int:
     """The first row group's (else line's) start at or after `at`, not past `limit`."""
-    group = text.find("\n\n", at - 1, limit)
+    group = text.find("\n\n", max(at - 2, 0), limit)
     if group >= 0:
         return group + 2
-    line = text.find("\n", at - 1, limit)
+    line = text.find("\n", max(at - 1, 0), limit)
     return line + 1 if line >= 0 else min(at, limit)
 
 
 def _boundary_before(text: str, at: int, limit: int) -> int:
     """The last row group's (else line's) end at or before `at`, not before `limit`."""
-    group = text.rfind("\n\n", limit, at + 1)
+    group = text.rfind("\n\n", limit, at + 2)
     if group >= 0:
         return group
     line = text.rfind("\n", limit, at + 1)

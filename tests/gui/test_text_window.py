@@ -85,3 +85,30 @@ def test_a_cut_falls_on_a_row_group_or_line_starting_where_the_room_ends():
     several = "a" * 8 + "\n\n" + "b" * 3 + "\n\n" + "c" * 3 + "\n\n" + "d" * 20
     assert text_window(several, 0, 8, max_chars=20).shown == several[:18]  # the last row group that fits
     assert TextWindow("abc", 5).span(0, 2) == (0, 0) and TextWindow("abc", 5).span(7, 99) == (2, 3)
+
+
+def test_a_boundary_exactly_at_the_rooms_edge_is_taken():
+    """A row group ending (or starting) exactly where the window's room does is inside the window, not cut off."""
+    groups = "a" * 4 + "\n\n" + "b" * 4 + "\n\n" + "c" * 40
+    assert text_window(groups, 0, 4, max_chars=10).shown == "aaaa\n\nbbbb"  # ends at 10, where the room does
+    before = "x" * 40 + "\n\n" + "a" * 4 + "\n\n" + "b" * 4
+    assert text_window(before, len(before) - 4, len(before), max_chars=10).shown == "aaaa\n\nbbbb"
+
+
+def test_a_window_never_loses_most_of_its_room_to_a_boundary_near_the_passage():
+    """A long text whose only break is right at the passage is cut where the room ends instead: the window is
+    never empty (a passage not found, at the document's start that opens on a blank line, showed nothing)."""
+    window = text_window("\n\n" + "x" * 900, 0, 0, max_chars=50)
+    assert len(window.shown) > 25 and window.shown == ("\n\n" + "x" * 900)[:len(window.shown)]
+    tail = "x" * 900 + "\n\n"
+    late = text_window(tail, len(tail), len(tail), max_chars=50)
+    assert len(late.shown) > 25 and late.offset + len(late.shown) == len(tail)
+
+
+def test_a_cut_gives_up_at_most_half_the_window_and_never_passes_the_room():
+    near = "\n\n" + "x" * 20 + "\n" + "x" * 900  # a line break 23 characters in: less than half of 50
+    assert len(text_window(near, 0, 0, max_chars=50).shown) == 50
+    after = "a" * 4 + "b" * 6 + "c" + "\n\n" + "d" * 40  # a row group ending one past the room
+    assert text_window(after, 0, 4, max_chars=10).shown == "aaaabbbbbb"
+    before = "d" * 40 + "\n\n" + "c" + "b" * 6 + "a" * 4  # one starting one before it
+    assert text_window(before, len(before) - 4, len(before), max_chars=10).shown == "cbbbbbbaaaa"[1:]
