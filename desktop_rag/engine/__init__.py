@@ -57,6 +57,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "Carrier", "Reader", "find_in_pdf", "locate", "open_pdf"), "document.locate"),
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
     "Rereader": "document.reread",
+    **dict.fromkeys(("PdfPages", "RemotePdf"), "document.pdf_child"),
     "ParseCancelled": "ingest.parsing",
     "needs_password": "ingest.loaders.pdf",
     "valid_text": "ingest.valid_text",

@@ -1,6 +1,7 @@
 """Attack: a cited PDF whose page is 1e-6 x 1e9 points. The old pixel budget bounded width x height only, so the
 viewer asked PDFium for a 1 x 1.25e9 pixel bitmap in the window's process (4.9 GB peak before it failed). Each
-side is now capped too, and a page that would be under a pixel wide says it cannot be shown."""
+side is now capped too, and a page that would be under a pixel wide says it cannot be shown (pages are drawn in
+the viewer's PDFium child now, document/pdf_child.py; the cap keeps that child's bitmaps small too)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ _RENDER = """
 import resource, time
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from desktop_rag.engine import PdfFile
+from desktop_rag.engine import PdfPages
 from desktop_rag.gui.threads.page_renderer import PageRenderer
 def peak_mb():  # VmHWM, this process's own peak: on Linux ru_maxrss keeps the forking parent's across exec
     try:
@@ -39,7 +40,8 @@ def peak_mb():  # VmHWM, this process's own peak: on Linux ru_maxrss keeps the f
     except (OSError, StopIteration):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 renderer = PageRenderer()
-renderer.set_document(PdfFile(ARGS[0]))
+pages = PdfPages()
+renderer.set_document(pages.open(ARGS[0]))
 outcomes = []
 renderer.page_ready.connect(lambda index: outcomes.append("shown"))
 renderer.render_failed.connect(lambda index, error: outcomes.append(str(error)))
@@ -51,6 +53,7 @@ for scale in (1.25, 2.0):  # the viewer's default zoom and a 2x screen
         app.processEvents()
         time.sleep(0.01)
 renderer.stop()
+pages.close()
 report({"outcomes": outcomes, "rss_mb": peak_mb()})
 """
 

@@ -209,14 +209,16 @@ def is_verbatim(sentence: str, source: str) -> bool:
 
 
 def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None,
-           table_chars: int = TABLE_CHARS, carrier: Carrier | None = None, read: Reader | None = None) -> Location:
+           table_chars: int = TABLE_CHARS, carrier: Carrier | None = None, read: Reader | None = None,
+           pages=None) -> Location:
     """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets); a file
     whose text was recognised from pictures is not read (`Location.from_library`: the caller shows the stored text).
 
     `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages). `table_chars` is
     the library's chunk size: tables are re-read in the row groups they were indexed in. `carrier`: hit.path is
     an attachment inside that file (an e-mail), read from it; whether it changed is the carrier's state. `read`
-    reads a text document (the viewer's parser child, `reread.Rereader`); without it, this process does.
+    reads a text document (the viewer's parser child, `reread.Rereader`); without it, this process does. `pages`
+    opens a PDF not given (the viewer's PDFium child, `pdf_child.PdfPages`); without it, in this process.
     """
     state = file_state(carrier.path, carrier.indexed) if carrier else file_state(hit.path, indexed)
     kind = view_of(hit.path)
@@ -228,7 +230,7 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
         return _replace(base, from_library=True)
     try:
         if kind == PAGES:
-            return locate_in_pdf(hit, base, pdf, carrier, max_bytes)
+            return locate_in_pdf(hit, base, pdf, carrier, max_bytes, pages=pages)
         read = read or _reader_in_process(max_bytes, table_chars)
         return _locate_in_text(hit, base, read(carrier.path if carrier else hit.path,
                                                carrier.part(hit.path) if carrier else ""))
@@ -236,16 +238,17 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
         return _replace(base, error=Reason.of(exc))
 
 
-def open_pdf(path: str, carrier: Carrier | None = None, max_bytes: int = 0):
+def open_pdf(path: str, carrier: Carrier | None = None, max_bytes: int = 0, pages=None):
     """A PdfFile of the PDF at `path`, or of the attachment at `path` read from `carrier` (at most `max_bytes`)
-    into memory."""
+    into memory; with `pages` (pdf_child.PdfPages), a RemotePdf open in that child process."""
     from desktop_rag.engine.document.pdf_render import PdfFile
 
+    opener = pages.open if pages is not None else PdfFile
     if carrier is None:
-        return PdfFile(path)
+        return opener(path)
     from desktop_rag.engine.ingest.loaders.email import attachment_bytes
 
-    return PdfFile(path, data=attachment_bytes(Path(carrier.path), carrier.part(path), max_bytes))
+    return opener(path, data=attachment_bytes(Path(carrier.path), carrier.part(path), max_bytes))
 
 
 def _replace(location: Location, **changes) -> Location:
@@ -296,11 +299,11 @@ def page_order(cited: int | None, count: int) -> list[int]:
 
 
 def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = None, max_bytes: int = 0,
-                  search_seconds: float = SEARCH_SECONDS) -> Location:
+                  search_seconds: float = SEARCH_SECONDS, pages=None) -> Location:
     """The page holding the passage (the cited one first, then outwards for at most `search_seconds`: the next
     passage asked for waits behind it) and the highlight rectangles on it."""
     own = pdf is None
-    pdf = pdf or open_pdf(hit.path, carrier, max_bytes)
+    pdf = pdf or open_pdf(hit.path, carrier, max_bytes, pages)
     try:
         count = pdf.page_count
         deadline = time.monotonic() + search_seconds

@@ -64,7 +64,22 @@ def render_scale(width: float, height: float, scale: float) -> float:
     return scale
 
 
-class PdfFile:
+class OpenPdf:
+    """What an open PDF says without PDFium: its pages' sizes (as displayed), whether it was closed."""
+
+    page_sizes: tuple[tuple[float, float], ...] = ()
+    _closed = False
+
+    @property
+    def page_count(self) -> int:
+        return len(self.page_sizes)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+
+class PdfFile(OpenPdf):
     """An open PDF; every method is safe to call from any thread (PDFium calls are serialised)."""
 
     def __init__(self, path: str | Path, data: bytes | None = None) -> None:
@@ -82,14 +97,6 @@ class PdfFile:
             self.page_sizes: tuple[tuple[float, float], ...] = tuple(
                 tuple(map(float, self._doc.get_page_size(i))) for i in range(len(self._doc)))
 
-    @property
-    def page_count(self) -> int:
-        return len(self.page_sizes)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     def close(self) -> None:
         with PDFIUM_LOCK:
             if not self._closed:
@@ -102,9 +109,10 @@ class PdfFile:
 
     # ---- rendering ----
 
-    def render(self, index: int, scale: float) -> PageImage:
+    def render(self, index: int, scale: float, into: memoryview | None = None) -> PageImage:
         """Render page `index` (0-based) at `scale` pixels per point, scaled down to at most MAX_RENDER_SIDE
-        pixels a side and MAX_RENDER_PIXELS in all; LoadError for a page that would not show at that size."""
+        pixels a side and MAX_RENDER_PIXELS in all; LoadError for a page that would not show at that size. With
+        `into` (large enough), the pixels are written there and the PageImage's data is empty."""
         scale = render_scale(*self.page_sizes[index], scale)
         with PDFIUM_LOCK:
             self._check()
@@ -112,7 +120,12 @@ class PdfFile:
             try:
                 bitmap = page.render(scale=scale, prefer_bgrx=True, draw_annots=True)
                 try:
-                    data = bytes(bitmap.buffer)
+                    size = bitmap.stride * bitmap.height
+                    if into is not None and len(into) >= size:
+                        into[:size] = memoryview(bitmap.buffer).cast("B")[:size]
+                        data = b""
+                    else:
+                        data = bytes(bitmap.buffer)
                     return PageImage(index, scale, bitmap.width, bitmap.height, bitmap.stride, data)
                 finally:
                     bitmap.close()

@@ -263,6 +263,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.page_bad_size": {"en": "This page is too large or too thin to show ({width} x {height} points)",
                             "zh": "此页面太大或太窄，无法显示（{width} x {height} 点）"},
     "error.document_closed": {"en": "The document was closed", "zh": "文档已关闭"},
+    "error.view_page_failed": {"en": "This PDF page could not be drawn or read: the viewer's PDF reader crashed, ran out "
+                                     "of time or reached its memory limit on it (the page may be damaged or built to "
+                                     "exhaust memory)",
+                               "zh": "无法绘制或读取此 PDF 页面：查看器的 PDF 读取程序在此页面上崩溃、超时或达到内存上限"
+                                     "（该页面可能已损坏或被刻意构造以耗尽内存）"},
     "error.view_password": {"en": "This PDF is password-protected, so it cannot be shown here; use Open in default app",
                             "zh": "此 PDF 受密码保护，无法在这里显示；请用“用默认程序打开”"},
     "error.view_vanished": {"en": "The file was moved or deleted since it was indexed", "zh": "该文件在索引后被移动或删除了"},

@@ -90,8 +90,21 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
         ocr_max_pages=options.get("ocr_max_pages", OCR_MAX_PAGES),
         ocr_max_seconds=options.get("ocr_max_seconds", OCR_MAX_SECONDS),
     )
+    status, doc = child_reply(lambda: parse_in_process(Path(path), max_bytes, context, options.get("part", "")),
+                              max_memory_mb, capped)
+    if status != "ok":
+        return status, doc
+    limit = options.get("max_text_chars", MAX_TEXT_CHARS)
+    if limit and doc.char_count > limit:
+        return ("error", LoadError.coded("too_much_text", chars=limit))
+    return ("ok", doc)
+
+
+def child_reply(work: Callable[[], object], max_memory_mb: int, capped: bool) -> tuple:
+    """In a child: ("ok", what `work` returns), ("error", LoadError) or ("fatal", LoadError) when it ran out of
+    memory under the cap (the child then exits and the parent starts a new one)."""
     try:
-        doc = parse_in_process(Path(path), max_bytes, context, options.get("part", ""))
+        return ("ok", work())
     except LoadError as exc:
         if capped and exc.code == "no_memory":
             return ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
@@ -100,14 +113,12 @@ def _parse_request(conn: Connection, request: tuple, max_memory_mb: int, capped:
         if capped and _is_memory_failure(exc):
             return ("fatal", LoadError.coded("out_of_memory", mb=max_memory_mb))
         return ("error", LoadError.coded("reader_failed", error=loaders.failure_words(exc)))
-    limit = options.get("max_text_chars", MAX_TEXT_CHARS)
-    if limit and doc.char_count > limit:
-        return ("error", LoadError.coded("too_much_text", chars=limit))
-    return ("ok", doc)
 
 
-def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0, scratch_folder: str = "") -> None:
-    """Child loop: receive (path, max_bytes, options), reply ('ok', doc), ('error', msg) or ('fatal', msg).
+def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0, scratch_folder: str = "",
+                serve: str = "") -> None:
+    """Child loop: receive (path, max_bytes, options), reply ('ok', doc), ('error', msg) or ('fatal', msg);
+    `serve` ("module:function", called as _parse_request is): another kind of request (the viewer's PDF pages).
 
     'fatal' means the child ran out of memory and exits after replying (the parent starts a new one). Every
     temporary file of the child goes into `scratch_folder`, which the parent removes once the child is gone.
@@ -130,6 +141,10 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0,
     if init_hook:
         module, _, func = init_hook.partition(":")
         getattr(importlib.import_module(module), func)()
+    handle = _parse_request
+    if serve:
+        module, _, func = serve.partition(":")
+        handle = getattr(importlib.import_module(module), func)
     capped = _limit_memory(max_memory_mb)
     _quiet_stderr()
     try:
@@ -143,7 +158,7 @@ def _child_main(conn: Connection, init_hook: str | None, max_memory_mb: int = 0,
             return
         if request is None:
             return
-        reply = _parse_request(conn, request, max_memory_mb, capped)
+        reply = handle(conn, request, max_memory_mb, capped)
         try:
             conn.send(reply)
         except MemoryError:
@@ -171,7 +186,8 @@ class SafeParser:
     a child that exceeds its time budget is killed and replaced, a child that dies is replaced.
     The budget is `timeout_s`, plus `ocr_page_s` for each page the child says it must recognise.
     Text and Markdown are parsed in-process (fast, and their reader cannot hang or crash).
-    `init_hook` ("module:function") runs first in each new child (tests use it).
+    `init_hook` ("module:function") runs first in each new child (tests use it); `serve` ("module:function") makes
+    the child answer other requests than files to parse (`ask`: the viewer's PDF pages, document/pdf_child.py).
     `passwords` maps a file path to its PDF password; `password` is tried on any PDF that needs one.
     """
 
@@ -186,11 +202,13 @@ class SafeParser:
         max_text_chars: int = MAX_TEXT_CHARS,
         ocr: bool = True,
         ocr_page_s: float = OCR_PAGE_S,
+        serve: str = "",
     ) -> None:
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
         self.child_suffixes = frozenset(s.lower() for s in child_suffixes)
         self.init_hook = init_hook
+        self.serve = serve
         self.max_memory_mb = max_memory_mb
         self.max_text_chars = max_text_chars
         self.ocr = ocr
@@ -265,6 +283,22 @@ class SafeParser:
         """The current child's process id (None before it starts)."""
         return self._proc.pid if self._proc is not None else None
 
+    def ask(self, request: tuple, timeout_s: float, cancel: threading.Event | None = None):
+        """Send `request` to a `serve` child and return its answer within `timeout_s`, or raise LoadError (a time-out,
+        a crash, the memory cap: the child is replaced) or ParseCancelled once `cancel` is set (the child killed)."""
+        with self._lock:
+            if cancel is not None and cancel.is_set():  # cancelled while it waited: the child is not killed for it
+                raise ParseCancelled()
+            conn = self._ensure_child()
+            try:
+                conn.send(request)
+            except (OSError, ValueError):  # the child died while idle
+                self._replace_child()
+                conn = self._ensure_child()
+                conn.send(request)
+            return self._answer(self._next_message(conn, time.monotonic() + timeout_s, cancel,
+                                                   Phrase("phrase.seconds", n=f"{timeout_s:g}")))
+
     # ---- child management ----
 
     def _spawn(self) -> None:
@@ -272,7 +306,7 @@ class SafeParser:
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
         self._scratch = scratch.new_folder()
         proc = self._ctx.Process(
-            target=_child_main, args=(child_conn, self.init_hook, self.max_memory_mb, self._scratch),
+            target=_child_main, args=(child_conn, self.init_hook, self.max_memory_mb, self._scratch, self.serve),
             name="desktop-rag-parser", daemon=True,
         )
         proc.start()
@@ -361,6 +395,10 @@ class SafeParser:
                 described = Phrase("phrase.ocr_budget", budget=f"{budget:g}", base=f"{self.timeout_s:g}",
                                    page=f"{self.ocr_page_s:g}", total=total)
             on_page(done, total)
+        return self._answer(message)
+
+    def _answer(self, message: tuple):
+        """The payload of the child's final reply; LoadError for a failure (after a 'fatal' one, a new child)."""
         status, payload = message
         if status == "ok":
             return payload

@@ -19,6 +19,7 @@ from desktop_rag.engine import (
     Hit,
     Location,
     ParseCancelled,
+    PdfPages,
     Reason,
     Rereader,
     find_in_pdf,
@@ -73,6 +74,7 @@ class ViewerController(QObject):
         self.sources_model = sources_model
         self.locator = WorkerPool("desktop-rag-viewer-locate", 1, self)
         self.reader = Rereader()  # its parser child starts with the first text document shown
+        self.pages = PdfPages()  # the PDFium child drawing and searching PDF pages, started with the first PDF
         self._locating: Worker | None = None  # the passage being located (cancelled when another is asked for)
         self.renderer = PageRenderer(self)
         self.renderer.page_ready.connect(self._page_ready)
@@ -81,7 +83,7 @@ class ViewerController(QObject):
         self.passages: tuple[tuple[int, Hit], ...] = ()
         self.position = 0
         self.location: Location | None = None
-        self.pdf = None  # PdfFile of the document shown
+        self.pdf = None  # RemotePdf of the document shown
         self.page = 0
         self.zoom_index = DEFAULT_ZOOM
         self.found: Found | None = None
@@ -147,13 +149,13 @@ class ViewerController(QObject):
         view.raise_()
         view.activateWindow()
         self._request += 1
-        request, engine, reader = self._request, self.backend.engine, self.reader
+        request, engine, reader, pages = self._request, self.backend.engine, self.reader, self.pages
         max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
         reader.configure(self.backend.settings)
 
         def work(cancel) -> tuple[Location, object, Shown | None] | None:
             try:
-                location, pdf = locate_passage(engine, hit, max_bytes, partial(reader.read, cancel=cancel))
+                location, pdf = locate_passage(engine, hit, max_bytes, partial(reader.read, cancel=cancel), pages)
             except ParseCancelled:  # another passage was asked for meanwhile
                 return None
             return location, pdf, shown_text(location) if location.kind == "text" else None
@@ -281,8 +283,10 @@ class ViewerController(QObject):
         image = self.renderer.image(self.page, self.scale, prefetch=(self.page + 1, self.page - 1))
         find = self.found.rects if self.found is not None and self.found.page == self.page else ()
         highlight, focus = self.highlight_on(self.page), self.highlight_on(self.page, focus=True)
-        view.page_view.set_page(pdf.page_sizes[self.page], ZOOMS[self.zoom_index], image, highlight, find,
-                                tr("rendering", page=self.page + 1), focus)
+        failed = self.renderer.failure(self.page, self.scale)
+        waiting = tr("error", reason=i18n.error(failed)) if failed else tr("rendering", page=self.page + 1)
+        view.page_view.set_page(pdf.page_sizes[self.page], ZOOMS[self.zoom_index], image, highlight, find, waiting,
+                                focus)
         view.set_page_nav(self.page, pdf.page_count)
         if reveal:
             view.page_scroll.reveal(find or focus or highlight)
@@ -294,9 +298,12 @@ class ViewerController(QObject):
             self._draw_page()
 
     def _render_failed(self, index: int, reason: Reason) -> None:
+        """The page says why it could not be drawn, the banner too; the passage's stored text is shown beside it."""
         if index == self.page and self.view is not None:
             self._failure = ("banner", reason)
             self._say_failure()
+            self.view.show_page_area(self.location.passage if self.location is not None else "")
+            self._draw_page()
 
     def _step_page(self, step: int) -> None:
         if self.pdf is not None and self.location is not None and self.location.kind == PAGES:
@@ -334,7 +341,13 @@ class ViewerController(QObject):
         after = found.start if found is not None else (-1 if forward else 1 << 30)
         request = self._request
         self.locator.submit(lambda: find_in_pdf(pdf, query, page, after, bool(forward)),
-                            lambda result: self._found(request, result))
+                            lambda result: self._found(request, result),
+                            lambda reason: self._find_failed(request, reason))
+
+    def _find_failed(self, request: int, reason: Reason) -> None:
+        """A page searched could not be read (the PDFium child crashed, ran out of time or memory on it): why."""
+        if request == self._request and self.view is not None:
+            self.view.set_find_result(tr("error", reason=i18n.error(reason)))
 
     def _found(self, request: int, result) -> None:
         if request != self._request or self.view is None:
@@ -382,9 +395,11 @@ class ViewerController(QObject):
     def shutdown(self) -> None:
         """Drop queued locate/find/render jobs, join their threads, close the document and the window."""
         self._request += 1
+        self.pages.cancel()  # a page being drawn or searched: not waited for
         self.renderer.stop()
         self.locator.shutdown()
         self.reader.close()
         self._set_pdf(None)
+        self.pages.close()
         if self.view is not None:
             self.view.close()

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from desktop_rag.engine import MISSING, Carrier, Hit, IndexedFile, Location, Reader, is_paged, locate, open_pdf
+from desktop_rag.engine import (MISSING, Carrier, Hit, IndexedFile, Location, PdfPages, Reader, is_paged, locate,
+                                open_pdf)
 from desktop_rag.gui.table_grid import GridText, grid_text
 from desktop_rag.gui.text_window import TextWindow, text_window
 
@@ -23,10 +24,12 @@ def _indexed(record) -> IndexedFile | None:
     return IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
 
 
-def locate_passage(engine, hit: Hit, max_bytes: int, read: Reader | None = None) -> tuple[Location, object]:
+def locate_passage(engine, hit: Hit, max_bytes: int, read: Reader | None = None,
+                   pages: PdfPages | None = None) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
-    e-mail's attachment: read from its message; a text document by `read`: the viewer's parser child); a file
-    that is not on this computer, or that cannot be read now, from the library's stored text."""
+    e-mail's attachment: read from its message; a text document by `read`: the viewer's parser child; a PDF opened
+    in `pages`, the viewer's PDFium child); a file that is not on this computer, or that cannot be read now, from
+    the library's stored text."""
     record, linked = engine.indexed_file(hit.path)
     indexed = _indexed(record)
     if not linked:  # another computer's source (a shared library), an archive's: nothing is read at its path
@@ -38,9 +41,10 @@ def locate_passage(engine, hit: Hit, max_bytes: int, read: Reader | None = None)
         from desktop_rag.engine import LoadError
 
         try:
-            pdf = open_pdf(hit.path, carrier, max_bytes)
+            pdf = open_pdf(hit.path, carrier, max_bytes, pages)
         except LoadError:  # opens it again, reports the reason
-            return _stored_if_unread(engine, hit, locate(hit, indexed, max_bytes=max_bytes, carrier=carrier)), None
+            return _stored_if_unread(engine, hit, locate(hit, indexed, max_bytes=max_bytes, carrier=carrier,
+                                                         pages=pages)), None
     try:
         location = locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
                           carrier=carrier, read=read)
