@@ -141,7 +141,8 @@ if not until(lambda: closed, 60000):
     raise SystemExit("the index worker never closed")
 thread.quit()
 thread.wait()
-report({"index_failed": failures, "index_finished": len(finished), "answer_errors": errors})
+report({"index_failed": [str(f) for f in failures], "index_finished": len(finished),  # Reasons: as worded
+        "answer_errors": [str(e) for e in errors]})
 """
 
 

@@ -41,7 +41,7 @@ GUI_CHILD = textwrap.dedent("""
         result[kind] = value
         app.quit()
 
-    worker.run_failed.connect(lambda message: finish("failed", message))
+    worker.run_failed.connect(lambda message: finish("failed", str(message)))  # a Reason, as the window words it
     worker.run_finished.connect(lambda report: finish("finished", report.added))
     worker.submit(IndexRequest("index", (sys.argv[2],)))
     QTimer.singleShot(120000, app.quit)
