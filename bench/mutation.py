@@ -110,9 +110,10 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                              "desktop_rag.engine.paths.x_attachment_path__mutmut_*",
                              "desktop_rag.engine.paths.x_attachment_part__mutmut_*"],
                           ["tests/engine/test_email_attachments.py", "tests/engine/test_attachment_rows.py"]),
-    # an edited file's unchanged passages keep their vectors, each table's its own (the real models' edit:
-    # test_kept_vectors.py, 30 s a session, left to the suite)
-    "kept_vectors": (["desktop_rag.engine.store.kept_vectors.*"], ["tests/engine/test_kept_vector_rules.py"]),
+    # an edited file's unchanged passages keep their vectors, each table's its own, and hand what was attached to
+    # them on (the real models' edit: test_kept_vectors.py, 30 s a session, left to the suite)
+    "kept_vectors": (["desktop_rag.engine.store.kept_vectors.*"],
+                     ["tests/engine/test_kept_vector_rules.py", "tests/engine/test_carried_references.py"]),
     # what the person attached to those passages follows them: marks, a conversation's turns, the review log
     "carried_references": (["desktop_rag.engine.store.carried_references.*"],
                            ["tests/engine/test_carried_reference_rules.py", "tests/engine/test_carried_references.py"]),
