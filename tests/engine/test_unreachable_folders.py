@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -77,6 +79,12 @@ def test_a_subfolder_that_cannot_be_read_keeps_its_files(tmp_path):
     assert (report["unchanged"], report["removed"], report["embedded"]) == (2, 0, 0)
 
 
+def _written_at(home, path) -> float:
+    """When the file's row was last written (every failure recorded stamps it)."""
+    with closing(sqlite3.connect(home / "library.sqlite3")) as db:
+        return db.execute("SELECT indexed_at FROM files WHERE path = ?", (str(path),)).fetchone()[0]
+
+
 def test_a_file_that_may_not_be_read_fails_with_why_and_is_read_once_it_may(tmp_path):
     prefix = _without_root_powers()
     home = indexed_home(tmp_path, {"top.txt": "Green tea is brewed at 80 degrees."})
@@ -85,10 +93,14 @@ def test_a_file_that_may_not_be_read_fails_with_why_and_is_read_once_it_may(tmp_
     locked.chmod(0)
     try:
         run = run_cli(home, "index", "--json", prefix=prefix)
+        report = json.loads(run.stdout)
+        assert [(f["path"], f["code"]) for f in report["failed"]] == [(str(locked), "permission_denied")], run.stderr
+        written = _written_at(home, locked)
+        again = json.loads(run_cli(home, "index", "--json", prefix=prefix).stdout)  # still refused: said, not written
+        assert [(f["path"], f["code"]) for f in again["failed"]] == [(str(locked), "permission_denied")]
+        assert _written_at(home, locked) == written
     finally:
         locked.chmod(0o644)  # given back: no size or time of the file changes
-    report = json.loads(run.stdout)
-    assert [(f["path"], f["code"]) for f in report["failed"]] == [(str(locked), "permission_denied")], run.stderr
     report = json.loads(run_cli(home, "index", "--json", prefix=prefix).stdout)
     assert (report["failed"], report["updated"], report["embedded"]) == ([], 1, 1)
 

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CHECKED_AGAIN = ("permission_denied",)  # failures that are no fault of the content: tried again on every run
+CHECKED_AGAIN = ("permission_denied",)  # no fault of the content: tried again (opened) on every run, written once
 ProgressCallback = Callable[[Progress], None]
 FileCallback = Callable[[FileEvent], None]
 
@@ -170,7 +170,11 @@ class Ingestor:
                 continue  # vanished between listing and reading: the next scan settles it
             try:
                 if sha is None:
-                    self._fail(source_id, disk.path, disk.size, disk.mtime_ns, "", LoadError.coded("permission_denied"))
+                    if _refused_before(existing, source_id, disk):  # recorded so already: said, not written, again
+                        self._report_failure(disk.path, Reason.of(LoadError.coded("permission_denied")))
+                    else:
+                        self._fail(source_id, disk.path, disk.size, disk.mtime_ns, "",
+                                   LoadError.coded("permission_denied"))
                     continue
                 if self._settle_without_reading(source_id, disk, sha, existing, by_hash, vanished, force):
                     continue
@@ -309,6 +313,9 @@ class Ingestor:
         else:
             dropped = self.store.record_failure(source_id, path, size, mtime_ns, sha256, reason)
         self._drop_vectors(dropped)
+        self._report_failure(path, reason)
+
+    def _report_failure(self, path: str, reason: Reason) -> None:
         self.tally.failed.append(FailedFile(path, reason))
         self.on_file(FileEvent(path, "failed", reason))
 
@@ -417,6 +424,14 @@ def _ends_run(exc: BaseException) -> bool:
 
 def _same_stat(record: FileRecord, disk: DiskFile) -> bool:
     return record.size == disk.size and record.mtime_ns == disk.mtime_ns
+
+
+def _refused_before(record: FileRecord | None, source_id: int, disk: DiskFile) -> bool:
+    """Whether the store already holds this refusal (a CHECKED_AGAIN failure of this source, at this size): then
+    the run's one attempt to open the file is the whole re-check, and nothing is written. (A permission given back
+    changes only st_ctime, which the store does not keep: the attempt, one refused open, costs less than a column.)"""
+    return (record is not None and record.status == "failed" and record.error.code in CHECKED_AGAIN
+            and record.source_id == source_id and record.size == disk.size)
 
 
 def _check_unchanged(disk: DiskFile) -> None:
