@@ -29,7 +29,7 @@ from desktop_rag.engine.store import chunking, collections, conversations
 from desktop_rag.engine.store import sources as library_sources
 from desktop_rag.engine.store.backends import library_location, open_backend, writable_paths
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.status import library_status
+from desktop_rag.engine.store.status import files_mark, library_status
 from desktop_rag.engine.store.library import Place, Store
 from desktop_rag.engine.store.values import ChatTurn, FileRecord, Hit, IndexStatus, SourceRecord
 
@@ -233,6 +233,10 @@ class Engine:
         model = self.index_model
         return library_status(self.store, collection, model, known_dimension(model),
                               self.runtime.multilingual_missing())
+
+    def files_mark(self) -> tuple:
+        """A cheap mark of the library's documents that differs once any process changed them (`status.files_mark`)."""
+        return files_mark(self.store)
 
     def search(self, query: str, k: int | None = None, collection: int | None = None,
                folders: Sequence[str] = (), types: Sequence[str] = (),

@@ -1,7 +1,7 @@
-"""Collections and conversations another process creates, renames or deletes in the window's library show in the
-window without a restart: the CLI's `collections create` and a second process's conversation (real processes on the
-same data folder; the window's real engine, offscreen). Before, the collection picker and the conversation list
-kept what they read at start."""
+"""Collections, conversations and documents another process creates, renames, indexes or deletes in the window's
+library show in the window without a restart: the CLI's `collections create` and `index`, a second process's
+conversation (real processes on the same data folder; the window's real engine, offscreen). Before, the collection
+picker, the conversation list and the library's files kept what they read at start."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.gui.threads import outside_changes
-from tests.gui.conftest import FAST, wait_idle
+from tests.gui.conftest import FAST, add_and_wait, wait_idle, write_docs
+from tests.support.hash_cli import ENV
 
 CONVERSATION = """
 import sys
@@ -28,9 +29,9 @@ engine.close()
 """
 
 
-def _cli(home, *args: str) -> str:
+def _cli(home, *args: str, check: bool = True) -> str:
     done = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], capture_output=True,
-                          text=True, timeout=120, check=True)
+                          text=True, timeout=120, check=check, env=ENV)
     return done.stdout
 
 
@@ -62,8 +63,34 @@ def test_collections_and_conversations_of_another_process_show(make_window, qtbo
     assert reads == []
 
 
+def _shown(window, path: Path) -> bool:
+    return window.library_model.index_of(str(path), expand=True).isValid()
+
+
+def test_documents_another_process_indexes_or_removes_show(make_window, qtbot, tmp_path):
+    home, docs = tmp_path / "home", tmp_path / "docs"
+    window = make_window(FAST, home)
+    wait_idle(qtbot, window)
+    files_announced = []
+    window.backend.library_changed.connect(lambda change: files_announced.append(change.touches("files")))
+    add_and_wait(qtbot, window, [str(write_docs(tmp_path / "mine", 1)[0])])
+    qtbot.wait(outside_changes.QUIET_MS * 3)  # its own run's writes: announced once, by the run, not again after it
+    assert files_announced.count(True) == 1
+
+    write_docs(docs, 2)
+    (docs / "empty.txt").write_text("", encoding="utf-8")
+    _cli(home, "index", str(docs), check=False)  # (a failed file: exit status 1) a folder the window does not watch
+    qtbot.waitUntil(lambda: _shown(window, docs / "doc001.md") and _shown(window, docs / "empty.txt"), timeout=10_000)
+    qtbot.waitUntil(lambda: (window.last_status.files_total, window.last_status.files_failed) == (4, 1),
+                    timeout=10_000)
+    _cli(home, "remove", str(docs))
+    qtbot.waitUntil(lambda: not _shown(window, docs / "doc000.md") and not _shown(window, docs), timeout=10_000)
+    qtbot.waitUntil(lambda: window.last_status.files_total == 1, timeout=10_000)
+
+
 def test_a_collection_another_client_makes_on_the_server_shows(make_window, qtbot, pg_server, tmp_path, monkeypatch):
-    """A server's library has no file here to watch: the marks are read every period (shortened for the test)."""
+    """A server's library has no file here to watch: the marks are read every period (shortened for the test); its
+    collections, conversations and documents show."""
     from desktop_rag.config import resolve_paths
     from desktop_rag.engine import Engine
 
@@ -80,6 +107,12 @@ def test_a_collection_another_client_makes_on_the_server_shows(make_window, qtbo
         qtbot.waitUntil(lambda: chat.conversations_model.row_of(conversation) >= 0, timeout=10_000)
         other.delete_collection(team)
         qtbot.waitUntil(lambda: bar.combo.findData(team) < 0, timeout=10_000)
+        docs = tmp_path / "docs"
+        write_docs(docs, 1)
+        other.index([docs])
+        qtbot.waitUntil(lambda: _shown(window, docs / "doc000.md"), timeout=10_000)
+        other.remove_source(docs)
+        qtbot.waitUntil(lambda: not _shown(window, docs), timeout=10_000)
     finally:
         other.close()
 

@@ -2,7 +2,7 @@
 
 After every committed write it emits one `library_changed(LibraryChange)` saying what changed (the idea of
 Anki's `CollectionOp`): views and controllers refresh from that signal, not from refresh calls placed after
-each operation. Another process's edits to collections and conversations are announced the same way
+each operation. Another process's edits to collections, conversations and documents are announced the same way
 (`outside_changes`)."""
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class Backend(QObject):
         self.index_thread.start()
         app_settings.changed.connect(self._settings_changed)
         self.library_changed.connect(self._refresh_for)
-        self.outside = OutsideChanges(self, self)  # another process's collection and conversation edits
+        self.outside = OutsideChanges(self, self)  # another process's collection, conversation and document edits
 
     @property
     def settings(self) -> Settings:
@@ -225,7 +225,8 @@ class Backend(QObject):
     def refresh_library(self) -> None:
         engine = self.engine
         collection = self.collection
-        self.run(lambda: (_listing(engine, collection), _watched(engine)), self._library_ready)
+        # the mark first: a write between the two reads is shown now and announced once more, never missed
+        self.run(lambda: (engine.files_mark(), _listing(engine, collection), _watched(engine)), self._library_ready)
 
     def refresh_status(self) -> None:
         """Read the status on the reader thread; asked again while a read is in flight, one more read follows
@@ -242,7 +243,8 @@ class Backend(QObject):
             self.refresh_status()
 
     def _library_ready(self, read: tuple) -> None:
-        listing, watched = read
+        mark, listing, watched = read
+        self.outside.shown(mark)
         self.watcher.set_sources(watched)
         self.library_loaded.emit(listing)
 

@@ -1,12 +1,18 @@
-"""Another process's edits to the library's collections and conversations (the CLI's `collections create`, a second
-window): noticed, then announced as `library_changed` so the window's views refresh as after its own writes.
+"""Another process's edits to the library's collections, conversations and documents (the CLI's `collections
+create` or `index`, an MCP client, a second window): noticed, then announced as `library_changed` so the window's
+views refresh as after its own writes.
 
-What is compared is cheap to read (every collection's id and name, the conversation list) and read on the reader
-thread, never on the GUI thread. When to read it: on this computer's library, after its SQLite files change (an
-inotify watch through QFileSystemWatcher: nothing runs while nobody writes), a burst of writes read once; a server's
-library has no file here, so it is read every SERVER_EVERY_MS. The data folder is watched too: SQLite deletes the
-`-wal` file when the last connection closes and makes a new one (a new inode, which a watch of the old one never
-sees) at the next open, so a change of the folder's entries watches the files anew."""
+What is compared is cheap to read (every collection's id and name, the conversation list, the documents' mark:
+`Engine.files_mark`) and read on the reader thread, never on the GUI thread. When to read it: on this computer's
+library, after its SQLite files change (an inotify watch through QFileSystemWatcher: nothing runs while nobody
+writes), a burst of writes read once; a server's library has no file here, so it is read every SERVER_EVERY_MS. The
+data folder is watched too: SQLite deletes the `-wal` file when the last connection closes and makes a new one (a
+new inode, which a watch of the old one never sees) at the next open, so a change of the folder's entries watches
+the files anew.
+
+The documents' mark is compared with the one read with the listing the window shows (`shown`), not with the last
+reading: the window's own index run announces its writes when it ends (its listing read again then), and while it
+runs (the backend busy) nothing is announced for documents, so its batches cause no listing reads of their own."""
 
 from __future__ import annotations
 
@@ -22,23 +28,26 @@ log = logging.getLogger(__name__)
 
 QUIET_MS = 500  # a burst of writes (an index run's batches) is read once, this long after its last change
 SERVER_EVERY_MS = 15_000
-KINDS = ("collections", "conversations")  # the change kind each part of the marks stands for
+KINDS = ("collections", "conversations", "files")  # the change kind each part of the marks stands for
 
 
 def read_marks(engine) -> tuple:
-    """(every collection's (id, name), every conversation as listed): what changes when either is edited."""
-    return tuple(engine.collection_names()), tuple(engine.conversations())
+    """(every collection's (id, name), every conversation as listed, the documents' mark): what changes when any of
+    them is edited."""
+    return tuple(engine.collection_names()), tuple(engine.conversations()), engine.files_mark()
 
 
 class OutsideChanges(QObject):
     """Compares the marks after each change to the library's files (or each period, on a server) with the last ones
-    read and announces the kinds that differ through the backend. A change of the window's own is announced again
-    (one more reload of a list): that costs less than telling it apart from another process's at the same time."""
+    read (the documents' with the listing shown) and announces the kinds that differ through the backend. A change of
+    the window's own to collections or conversations is announced again (one more reload of a list): that costs less
+    than telling it apart from another process's at the same time."""
 
     def __init__(self, backend, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.backend = backend
         self._marks: tuple | None = None
+        self._shown: tuple | None = None  # the documents' mark read with the listing the window shows
         self._in_flight = self._again = False
         self._files: tuple[str, ...] = ()
         self._watch: QFileSystemWatcher | None = None  # (an inotify instance: a system-wide limit, 128 a user)
@@ -78,28 +87,37 @@ class OutsideChanges(QObject):
             self._watch_files()
         self._quiet.start()
 
+    def shown(self, files_mark: tuple) -> None:
+        """The documents' mark read (on the reader thread, before the listing) with the listing now shown."""
+        self._shown = files_mark
+
     def check(self) -> None:
         """Read the marks on the reader thread; asked again meanwhile, one more read follows."""
         if self._in_flight:
             self._again = True
             return
         self._in_flight, self._again = True, False
-        engine = self.backend.engine
-        if self.backend.stopped or self.backend.reader.submit(lambda: read_marks(engine), self._read,
+        engine, own_run = self.backend.engine, self.backend.busy
+        if self.backend.stopped or self.backend.reader.submit(lambda: read_marks(engine),
+                                                              lambda marks: self._read(marks, own_run),
                                                               self._failed) is None:
             self._in_flight = False
 
-    def _read(self, marks: tuple) -> None:
+    def _read(self, marks: tuple, own_run: bool) -> None:
+        """`own_run`: the window's own index run was going when the read began (it announces its writes itself)."""
         self._watch_files()  # (a fresh library's file, made by the first read)
         previous, self._marks = self._marks, marks
         if previous is not None:
-            changed = [kind for kind, old, new in zip(KINDS, previous, marks, strict=True) if old != new]
+            changed = [kind for kind, old, new in zip(KINDS[:-1], previous[:-1], marks[:-1], strict=True) if old != new]
+            if self._shown not in (None, marks[-1]) and not (own_run or self.backend.busy):
+                changed.append("files")
+                self._shown = marks[-1]  # (the listing read after this announcement brings its own)
             if changed:
                 self.backend.announce(*changed)
         self._done()
 
     def _failed(self, reason: Reason) -> None:
-        log.debug("The library's collections and conversations could not be read: %s", reason)
+        log.debug("The library's collections, conversations and documents could not be read: %s", reason)
         self._done()
 
     def _done(self) -> None:
