@@ -80,12 +80,12 @@ def test_documents_another_process_indexes_or_removes_show(make_window, qtbot, t
     write_docs(docs, 2)
     (docs / "empty.txt").write_text("", encoding="utf-8")
     _cli(home, "index", str(docs), check=False)  # (a failed file: exit status 1) a folder the window does not watch
-    qtbot.waitUntil(lambda: _shown(window, docs / "doc001.md") and _shown(window, docs / "empty.txt"), timeout=10_000)
+    qtbot.waitUntil(lambda: _shown(window, docs / "doc001.md") and _shown(window, docs / "empty.txt"), timeout=30_000)
     qtbot.waitUntil(lambda: (window.last_status.files_total, window.last_status.files_failed) == (4, 1),
-                    timeout=10_000)
+                    timeout=30_000)
     _cli(home, "remove", str(docs))
-    qtbot.waitUntil(lambda: not _shown(window, docs / "doc000.md") and not _shown(window, docs), timeout=10_000)
-    qtbot.waitUntil(lambda: window.last_status.files_total == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: not _shown(window, docs / "doc000.md") and not _shown(window, docs), timeout=30_000)
+    qtbot.waitUntil(lambda: window.last_status.files_total == 1, timeout=30_000)
 
 
 def test_a_collection_another_client_makes_on_the_server_shows(make_window, qtbot, pg_server, tmp_path, monkeypatch):
