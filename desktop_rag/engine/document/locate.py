@@ -222,7 +222,8 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages). `table_chars` is
     the library's chunk size: tables are re-read in the row groups they were indexed in. `carrier`: hit.path is
     an attachment inside that file (an e-mail), read from it; whether it changed is the carrier's state. `read`
-    reads a text document (the viewer's parser child, `reread.Rereader`); without it, this process does. `pages`
+    reads a text document (the viewer's parser child, `reread.Rereader`); without it, a parser child started for
+    this call (an e-mail's attached PDFs are read with its body). `pages`
     opens a PDF not given (the viewer's PDFium child, `pdf_child.PdfPages`); without it, a PDFium child started
     for this call: PDFium never parses a document in the caller's process.
     """
@@ -237,9 +238,10 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     try:
         if kind == PAGES:
             return locate_in_pdf(hit, base, pdf, carrier, max_bytes, pages=pages)
-        read = read or _reader_in_process(max_bytes, table_chars)
-        return _locate_in_text(hit, base, read(carrier.path if carrier else hit.path,
-                                               carrier.part(hit.path) if carrier else ""))
+        with contextlib.ExitStack() as own:
+            read = read or _reader_in_a_child(own, max_bytes, table_chars)
+            return _locate_in_text(hit, base, read(carrier.path if carrier else hit.path,
+                                                   carrier.part(hit.path) if carrier else ""))
     except LoadError as exc:
         return _replace(base, error=Reason.of(exc))
 
@@ -260,12 +262,12 @@ def _replace(location: Location, **changes) -> Location:
     return replace(location, **changes)
 
 
-def _reader_in_process(max_bytes: int, table_chars: int) -> Reader:
-    """Reads a document in this process with the project's loaders (no time limit, no memory cap, no OCR)."""
-    from desktop_rag.engine.ingest.loaders import LoadContext
-    from desktop_rag.engine.ingest.parsing import parse_in_process
+def _reader_in_a_child(own: contextlib.ExitStack, max_bytes: int, table_chars: int) -> Reader:
+    """Reads a document as the viewer does (`reread.Rereader`: a parser child, its caps, no OCR) in a child started
+    for this call, ended with `own`."""
+    from desktop_rag.engine.document.reread import Rereader
 
-    return lambda path, part: parse_in_process(path, max_bytes, LoadContext(ocr=False, table_chars=table_chars), part)
+    return own.enter_context(contextlib.closing(Rereader(max_bytes=max_bytes, table_chars=table_chars))).read
 
 
 def _locate_in_text(hit: Hit, base: Location, document: ParsedDocument) -> Location:
