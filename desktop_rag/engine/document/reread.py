@@ -25,7 +25,8 @@ VIEW_TIMEOUT_S = 30.0  # a person waits for a passage this long at most; the lib
 
 
 class Rereader:
-    """Reads cited files again for the viewer, in a child process started on first use; `close` ends it."""
+    """Reads cited files again for the viewer (and for `locate` when its caller gives no reader), in a child process
+    started on first use; `close` ends it."""
 
     def __init__(self, init_hook: str | None = None, max_bytes: int = 0, table_chars: int = TABLE_CHARS) -> None:
         """`init_hook`: as SafeParser's (tests: a reader that hangs); until `configure`: files of at most `max_bytes`
