@@ -4,11 +4,13 @@ their location (slide n; sheet, rows a-b). Real bundled multilingual e5 for the 
 
 from __future__ import annotations
 
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.document.reread import Rereader
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import location_text
@@ -144,8 +146,10 @@ def test_the_viewer_finds_every_cited_passage_of_a_slide_or_sheet(tmp_path: Path
     st = path.stat()
     indexed = IndexedFile(st.st_size, st.st_mtime_ns, file_sha256(str(path)))
     chunks = chunk_document(load(path, max_bytes=LIMIT))
-    for c in chunks:
-        hit = Hit(c.ordinal, 1.0, str(path), c.page, c.heading, c.text, char_start=c.char_start, char_end=c.char_end)
-        location = locate(hit, indexed, max_bytes=LIMIT)
-        assert location.kind == "text" and location.match == EXACT
-        assert location.text[location.start:location.end] == c.text
+    with closing(Rereader(max_bytes=LIMIT)) as reader:  # one child for all
+        for c in chunks:
+            hit = Hit(c.ordinal, 1.0, str(path), c.page, c.heading, c.text, char_start=c.char_start,
+                      char_end=c.char_end)
+            location = locate(hit, indexed, max_bytes=LIMIT, read=reader.read)
+            assert location.kind == "text" and location.match == EXACT
+            assert location.text[location.start:location.end] == c.text

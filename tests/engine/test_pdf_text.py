@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from desktop_rag.engine.document.locate import EXACT, MATCHED, locate
+from desktop_rag.engine.document.pdf_child import PdfPages
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.chunking import chunk_document
 from desktop_rag.engine.ingest.loaders import LoadContext, load
@@ -117,10 +119,11 @@ def test_every_chunk_of_a_pdfium_read_pdf_is_located_with_boxes(tmp_path, lines,
     doc = load(path, max_bytes=0)
     chunks = chunk_document(doc, 60, 10)
     assert len(chunks) > 4
-    for i, c in enumerate(chunks):
-        hit = Hit(i, 1.0, str(path), c.page, c.heading, c.text, char_start=c.char_start, char_end=c.char_end)
-        where = locate(hit, None)
-        assert where.match in (EXACT, MATCHED) and where.page == c.page and where.rects, c.text
+    with closing(PdfPages()) as pages:  # one PDFium child for all
+        for i, c in enumerate(chunks):
+            hit = Hit(i, 1.0, str(path), c.page, c.heading, c.text, char_start=c.char_start, char_end=c.char_end)
+            where = locate(hit, None, pages=pages)
+            assert where.match in (EXACT, MATCHED) and where.page == c.page and where.rects, c.text
 
 
 def test_indexing_says_which_pages_were_recovered_and_stores_no_garbage(tmp_path) -> None:

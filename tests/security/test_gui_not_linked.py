@@ -48,7 +48,7 @@ def test_a_not_linked_source_is_shown_as_such_and_indexed_only_where_the_user_li
     # the archive's own stored text (issue 46)
     (private / "plan.txt").write_text(f"Plan\n\n{SECRET}.", encoding="utf-8")
     hit = next(h for h in window.backend.engine.search("tomatoes south fence") if h.path.endswith("plan.txt"))
-    location, pdf = locate_passage(window.backend.engine, hit, 1 << 20)
+    location, pdf = locate_passage(window.backend.engine, hit, 1 << 20, None, window.viewer.pages)
     assert pdf is None and location.file_state == STORED and SECRET not in location.text
     assert "Tomatoes go along the south fence" in location.text
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import PAGES, is_recognised, view_of
@@ -18,6 +20,9 @@ from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.paths import attachment_part
 from desktop_rag.engine.store.values import Hit
+
+if TYPE_CHECKING:
+    from desktop_rag.engine.document.pdf_child import PdfPages, RemotePdf
 
 ANCHOR_KEYS = 24  # when the whole passage does not match, its first and last this many letters may
 SEARCH_SECONDS = 5.0  # a passage not on its cited page is searched for outwards this long (100k pages: 7 s+)
@@ -210,15 +215,17 @@ def is_verbatim(sentence: str, source: str) -> bool:
 
 def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None,
            table_chars: int = TABLE_CHARS, carrier: Carrier | None = None, read: Reader | None = None,
-           pages=None) -> Location:
+           pages: PdfPages | None = None) -> Location:
     """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets); a file
     whose text was recognised from pictures is not read (`Location.from_library`: the caller shows the stored text).
 
     `pdf` is an open PdfFile of hit.path to search (the viewer keeps it open to render pages). `table_chars` is
     the library's chunk size: tables are re-read in the row groups they were indexed in. `carrier`: hit.path is
     an attachment inside that file (an e-mail), read from it; whether it changed is the carrier's state. `read`
-    reads a text document (the viewer's parser child, `reread.Rereader`); without it, this process does. `pages`
-    opens a PDF not given (the viewer's PDFium child, `pdf_child.PdfPages`); without it, in this process.
+    reads a text document (the viewer's parser child, `reread.Rereader`); without it, a parser child started for
+    this call (an e-mail's attached PDFs are read with its body). `pages`
+    opens a PDF not given (the viewer's PDFium child, `pdf_child.PdfPages`); without it, a PDFium child started
+    for this call: PDFium never parses a document in the caller's process.
     """
     state = file_state(carrier.path, carrier.indexed) if carrier else file_state(hit.path, indexed)
     kind = view_of(hit.path)
@@ -231,24 +238,22 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     try:
         if kind == PAGES:
             return locate_in_pdf(hit, base, pdf, carrier, max_bytes, pages=pages)
-        read = read or _reader_in_process(max_bytes, table_chars)
-        return _locate_in_text(hit, base, read(carrier.path if carrier else hit.path,
-                                               carrier.part(hit.path) if carrier else ""))
+        with contextlib.ExitStack() as own:
+            read = read or _reader_in_a_child(own, max_bytes, table_chars)
+            return _locate_in_text(hit, base, read(carrier.path if carrier else hit.path,
+                                                   carrier.part(hit.path) if carrier else ""))
     except LoadError as exc:
         return _replace(base, error=Reason.of(exc))
 
 
-def open_pdf(path: str, carrier: Carrier | None = None, max_bytes: int = 0, pages=None):
-    """A PdfFile of the PDF at `path`, or of the attachment at `path` read from `carrier` (at most `max_bytes`)
-    into memory; with `pages` (pdf_child.PdfPages), a RemotePdf open in that child process."""
-    from desktop_rag.engine.document.pdf_render import PdfFile
-
-    opener = pages.open if pages is not None else PdfFile
+def open_pdf(path: str, carrier: Carrier | None, max_bytes: int, pages: PdfPages) -> RemotePdf:
+    """The PDF at `path`, or the attachment at `path` read from `carrier` (at most `max_bytes`) into memory, open in
+    `pages`, a PDFium child process (a hostile page fails there, `view_page_failed`, never in this process)."""
     if carrier is None:
-        return opener(path)
+        return pages.open(path)
     from desktop_rag.engine.ingest.loaders.email import attachment_bytes
 
-    return opener(path, data=attachment_bytes(Path(carrier.path), carrier.part(path), max_bytes))
+    return pages.open(path, data=attachment_bytes(Path(carrier.path), carrier.part(path), max_bytes))
 
 
 def _replace(location: Location, **changes) -> Location:
@@ -257,12 +262,12 @@ def _replace(location: Location, **changes) -> Location:
     return replace(location, **changes)
 
 
-def _reader_in_process(max_bytes: int, table_chars: int) -> Reader:
-    """Reads a document in this process with the project's loaders (no time limit, no memory cap, no OCR)."""
-    from desktop_rag.engine.ingest.loaders import LoadContext
-    from desktop_rag.engine.ingest.parsing import parse_in_process
+def _reader_in_a_child(own: contextlib.ExitStack, max_bytes: int, table_chars: int) -> Reader:
+    """Reads a document as the viewer does (`reread.Rereader`: a parser child, its caps, no OCR) in a child started
+    for this call, ended with `own`."""
+    from desktop_rag.engine.document.reread import Rereader
 
-    return lambda path, part: parse_in_process(path, max_bytes, LoadContext(ocr=False, table_chars=table_chars), part)
+    return own.enter_context(contextlib.closing(Rereader(max_bytes=max_bytes, table_chars=table_chars))).read
 
 
 def _locate_in_text(hit: Hit, base: Location, document: ParsedDocument) -> Location:
@@ -299,30 +304,34 @@ def page_order(cited: int | None, count: int) -> list[int]:
 
 
 def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = None, max_bytes: int = 0,
-                  search_seconds: float = SEARCH_SECONDS, pages=None) -> Location:
+                  search_seconds: float = SEARCH_SECONDS, pages: PdfPages | None = None) -> Location:
     """The page holding the passage (the cited one first, then outwards for at most `search_seconds`: the next
-    passage asked for waits behind it) and the highlight rectangles on it."""
-    own = pdf is None
-    pdf = pdf or open_pdf(hit.path, carrier, max_bytes, pages)
-    try:
+    passage asked for waits behind it) and the highlight rectangles on it. A PDF not given is opened in `pages`, else
+    in a PDFium child started for this call."""
+    with contextlib.ExitStack() as own:
+        if pdf is None:
+            if pages is None:
+                from desktop_rag.engine.document.pdf_child import PdfPages
+
+                pages = own.enter_context(contextlib.closing(PdfPages()))
+            pdf = open_pdf(hit.path, carrier, max_bytes, pages)
+            own.callback(pdf.close)
         count = pdf.page_count
         deadline = time.monotonic() + search_seconds
         for index in page_order(hit.page, count):
             if time.monotonic() > deadline:
                 break
-            found = find_passage(pdf.page_text(index), hit.text)
+            text = pdf.page_text(index)
+            found = find_passage(text, hit.text)
             if found is None:
                 continue
             start, end, how = found
             rects = tuple(pdf.text_rects(index, start, end))
-            focus = focus_in(pdf.page_text(index), start, end, hit)
+            focus = focus_in(text, start, end, hit)
             focus_rects = tuple(r for a, b in focus for r in pdf.text_rects(index, a, b))
             return _replace(base, match=how, page=index + 1, start=start, end=end, rects=rects, page_count=count,
                             focus=focus, focus_rects=focus_rects)
         return _replace(base, page_count=count)
-    finally:
-        if own:
-            pdf.close()
 
 
 def _lowered(text: str) -> str:

@@ -10,6 +10,8 @@ hostile page).
 A page's BGRx pixels (within pdf_render's pixel caps) come back through shared memory the parent owns (one copy
 each side: through the pipe, a page at screen scale took 4x as long as drawing it); through the pipe when there is
 none.
+`locate` starts one for a call when its caller gives none (any caller but the viewer: PDFium never runs in the
+caller's process).
 """
 
 from __future__ import annotations

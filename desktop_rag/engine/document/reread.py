@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop_rag.engine.ingest.documents import ParsedDocument
+from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.parsing import SafeParser
 
 if TYPE_CHECKING:
@@ -24,11 +25,14 @@ VIEW_TIMEOUT_S = 30.0  # a person waits for a passage this long at most; the lib
 
 
 class Rereader:
-    """Reads cited files again for the viewer, in a child process started on first use; `close` ends it."""
+    """Reads cited files again for the viewer (and for `locate` when its caller gives no reader), in a child process
+    started on first use; `close` ends it."""
 
-    def __init__(self, init_hook: str | None = None) -> None:
-        """`init_hook`: as SafeParser's (tests: a reader that hangs)."""
-        self.parser = SafeParser(init_hook=init_hook)
+    def __init__(self, init_hook: str | None = None, max_bytes: int = 0, table_chars: int = TABLE_CHARS) -> None:
+        """`init_hook`: as SafeParser's (tests: a reader that hangs); until `configure`: files of at most `max_bytes`
+        (0: any size), tables in row groups of `table_chars`, VIEW_TIMEOUT_S, no OCR."""
+        self.parser = SafeParser(VIEW_TIMEOUT_S, max_bytes, init_hook=init_hook, ocr=False)
+        self.parser.table_chars = table_chars
 
     def configure(self, settings: Settings) -> None:
         """The library's limits (file size, chunk size), its time budget but at most VIEW_TIMEOUT_S, no OCR."""

@@ -24,8 +24,8 @@ def _indexed(record) -> IndexedFile | None:
     return IndexedFile(record.size, record.mtime_ns, record.sha256) if record is not None else None
 
 
-def locate_passage(engine, hit: Hit, max_bytes: int, read: Reader | None = None,
-                   pages: PdfPages | None = None) -> tuple[Location, object]:
+def locate_passage(engine, hit: Hit, max_bytes: int, read: Reader | None,
+                   pages: PdfPages) -> tuple[Location, object]:
     """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
     e-mail's attachment: read from its message; a text document by `read`: the viewer's parser child; a PDF opened
     in `pages`, the viewer's PDFium child); a file that is not on this computer, or that cannot be read now, from
