@@ -33,6 +33,7 @@ class ChatController(QObject):
     conversations_loaded = Signal()
     messages_loaded = Signal()
     conversation_collection = Signal(int, object)  # an opened conversation's collection id (None: all)
+    sources_moved = Signal(object)  # {cited Hit: the same passage where the library holds it now}, after a re-read
 
     def __init__(self, backend: Backend, chat_panel: ChatPanel, conversations_panel: ConversationsPanel,
                  sources_panel: SourcesPanel, parent: QObject | None = None) -> None:
@@ -81,6 +82,30 @@ class ChatController(QObject):
         if change.touches("files"):
             self._check_sources()  # a removal: the passages of its files are marked
             self.ask_scope.check_file_scope()
+            self._reread_sources()
+
+    def _reread_sources(self) -> None:
+        """The open conversation's answers take their passages as stored now, as if it were reopened: an edited
+        file's unchanged passages moved to new chunks (store/carried_references.py), so marking one, its grade's
+        mark and the viewer find them. Read on the reader thread; an answer streaming (not saved yet) goes on as it
+        was. The rows, their scroll, the question typed and the passage selected stay."""
+        conversation, engine = self.conversation_id, self.backend.engine
+        if conversation is None:
+            return
+        self.backend.run(lambda: engine.messages(conversation), lambda turns: self._sources_read(conversation, turns))
+
+    def _sources_read(self, conversation: int, turns: list) -> None:
+        if conversation != self.conversation_id:  # another one opened meanwhile
+            return
+        number = self.sources_panel.current_number()
+        shown = self.sources_model.rows()
+        moved = self.chat_model.refresh_sources(turns)
+        if not moved:
+            return
+        if any(hit in moved for _, hit in shown):  # the selected answer's: shown again, its passage still selected
+            self._show_sources(self.selected_row)
+            self.sources_panel.select_number(number)
+        self.sources_moved.emit(moved)
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
