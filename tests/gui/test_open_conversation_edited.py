@@ -157,8 +157,8 @@ def test_an_edit_indexed_while_an_answer_streams_reaches_the_earlier_answers_and
 
 
 def test_refreshing_changes_only_the_answers_whose_passages_moved_and_keeps_what_turns_do_not_store(qtbot):
-    """Matched in order by role and text (an answer not saved is skipped); the `ocr` flag, which a stored turn does
-    not keep, stays; an answer whose passages point where they did is not touched."""
+    """Matched in order by role and text (an answer not saved is skipped); the `ocr` flag, which a turn stored by an
+    older version lacks, stays; an answer whose passages point where they did is not touched."""
     from desktop_rag.engine import ChatTurn, Hit
     from desktop_rag.gui.models.chat import ChatModel, Message
 

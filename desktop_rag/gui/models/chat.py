@@ -66,8 +66,8 @@ class ChatModel(QAbstractListModel):
         """Give the answers shown the passages `turns` (the conversation as stored now) keeps for them, as reopening
         it would: each stored turn matched in order to the next message of its role and text (a streaming answer is
         not stored yet). Only answers whose passages now point elsewhere change (an edited file's unchanged passage
-        on its new chunk, store/carried_references.py); the `ocr` flag, which turns do not keep, stays. Returns
-        each cited passage replaced -> its replacement."""
+        on its new chunk, store/carried_references.py); the `ocr` flag, which turns stored by an older version lack,
+        stays. Returns each cited passage replaced -> its replacement."""
         moved: dict[Hit, Hit] = {}
         rows = iter(range(len(self._messages)))
         for turn in turns:
