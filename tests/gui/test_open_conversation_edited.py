@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QUrl
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.models.sources import COL_FILE
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle
 from tests.gui.test_outside_changes import _cli
 
@@ -90,6 +91,9 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
     assert window.sources_model.hit(0) == after[1] and window.sources_panel.current_number() == 2  # still selected
     assert window.chat_panel.input.toPlainText() == "a question half typed" and resets == []
     assert window.viewer.hit == after[1]  # the viewer's passages follow (its next and previous too)
+    file_cell = lambda r: window.sources_model.index(r, COL_FILE).data()  # noqa: E731
+    qtbot.waitUntil(lambda: file_cell(1) == i18n.tr("sources.changed", name="notes.md"), timeout=10_000)
+    assert file_cell(0) == "notes.md"  # [2] is named changed in the sources, [1] is not
 
     bar = window.chat_panel.messages.widget_at(row).grade_bar
     bar.buttons["partly"].click()  # the grades read again: the carried mark is still [1]
