@@ -25,7 +25,7 @@ from desktop_rag.engine.models.embedding import known_dimension
 from desktop_rag.engine.review.review import Review
 from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
-from desktop_rag.engine.store import chunking, collections, conversations
+from desktop_rag.engine.store import chunking, collections, conversations, passages
 from desktop_rag.engine.store import sources as library_sources
 from desktop_rag.engine.store.backends import library_location, open_backend, writable_paths
 from desktop_rag.engine.store.scope import Restriction
@@ -138,6 +138,10 @@ class Engine:
         """The library's record of the file at `path` (None: not one) and whether it is linked to this computer
         (False for a file of a source imported without its documents: nothing is read from its path)."""
         return self.store.file_by_path(path), self.store.file_linked(path)
+
+    def held_passages(self, hits: Sequence[Hit]) -> frozenset[int]:
+        """The chunk ids of these cited passages the library still holds as they were cited (store/passages.py)."""
+        return passages.held(self.store, hits)
 
     def stored_location(self, hit: Hit) -> Location:
         """`hit` in its document's stored text (document/stored.py): the viewer's for a file not on this computer."""

@@ -87,6 +87,9 @@ class Location:
     # the file as it is now could not be read (why: a time-out, the memory cap, a damaged file): the text is the
     # library's stored text instead
     unread: Reason = Reason()
+    # the cited passage is no longer in the library: its file was indexed again without it since the answer (an
+    # unchanged passage moves to a new chunk and is not this; `Engine.held_passages`)
+    outdated: bool = False
 
     @property
     def found(self) -> bool:

@@ -100,12 +100,12 @@ def _query(text: str | None) -> str:
 
 
 def _hit_from_dict(d: dict) -> Hit:
-    return Hit(**{**d, "focus": tuple((int(a), int(b)) for a, b in d.get("focus", ()))})
+    return Hit(**{**d, "focus": tuple((int(a), int(b)) for a, b in d.get("focus", ())), "ocr": d.get("ocr") is True})
 
 
 def _hit_to_dict(hit: Hit) -> dict:
     return {
         "chunk_id": hit.chunk_id, "score": hit.score, "path": hit.path, "page": hit.page, "heading": hit.heading,
         "text": hit.text, "file_id": hit.file_id, "ordinal": hit.ordinal, "char_start": hit.char_start,
-        "char_end": hit.char_end, "focus": [list(span) for span in hit.focus],
+        "char_end": hit.char_end, "focus": [list(span) for span in hit.focus], "ocr": hit.ocr,
     }

@@ -1,6 +1,6 @@
 """Reads of stored passages for one document's summary and for answers: a file's chunks, the files in a scope
 that have text, the passages marked right or wrong for a question; and for an index run, the files of given
-chunks."""
+chunks; for the viewer, which cited passages the library still holds."""
 
 from __future__ import annotations
 
@@ -64,3 +64,12 @@ def chunk_files(store: Store, chunk_ids: list[int]) -> dict[int, FileRecord]:
                                 f"WHERE c.id IN ({','.join('?' * len(batch))})", batch)
         found.update((row[0], file_record(row[1:])) for row in rows)
     return found
+
+
+def held(store: Store, hits: Sequence[Hit]) -> frozenset[int]:
+    """The chunk ids of `hits` the library still holds as they were cited: the chunk in the same file, its text in the
+    passage (merged neighbours hold each chunk's whole text) (an edited file's changed passages are gone; its unchanged
+    ones moved to new chunks, `carried_references`; an id freed by a removal may name another passage now)."""
+    now = {hit.chunk_id: hit for hit in store.hits_for([(hit.chunk_id, 0.0) for hit in hits])}
+    return frozenset(hit.chunk_id for hit in hits if (chunk := now.get(hit.chunk_id)) is not None
+                     and chunk.path == hit.path and chunk.text in hit.text)

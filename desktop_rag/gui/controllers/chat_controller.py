@@ -33,6 +33,7 @@ class ChatController(QObject):
     conversations_loaded = Signal()
     messages_loaded = Signal()
     conversation_collection = Signal(int, object)  # an opened conversation's collection id (None: all)
+    sources_moved = Signal(object)  # {cited Hit: the same passage where the library holds it now}, after a re-read
 
     def __init__(self, backend: Backend, chat_panel: ChatPanel, conversations_panel: ConversationsPanel,
                  sources_panel: SourcesPanel, parent: QObject | None = None) -> None:
@@ -79,8 +80,33 @@ class ChatController(QObject):
         if change.touches("conversations"):
             self.load_conversations()
         if change.touches("files"):
-            self._check_sources()  # a removal: the passages of its files are marked
             self.ask_scope.check_file_scope()
+            self._reread_sources()  # then the passages shown are checked: a removal, an edit (`_check_sources`)
+
+    def _reread_sources(self) -> None:
+        """The open conversation's answers take their passages as stored now, as if it were reopened: an edited
+        file's unchanged passages moved to new chunks (store/carried_references.py), so marking one, its grade's
+        mark and the viewer find them. Read on the reader thread; an answer streaming (not saved yet) goes on as it
+        was. The rows, their scroll, the question typed and the passage selected stay."""
+        conversation, engine = self.conversation_id, self.backend.engine
+        if conversation is None:
+            self._check_sources()
+            return
+        self.backend.run(lambda: engine.messages(conversation), lambda turns: self._sources_read(conversation, turns))
+
+    def _sources_read(self, conversation: int, turns: list) -> None:
+        if conversation != self.conversation_id:  # another one opened meanwhile
+            return
+        number = self.sources_panel.current_number()
+        shown = self.sources_model.rows()
+        moved = self.chat_model.refresh_sources(turns)
+        if any(hit in moved for _, hit in shown):  # the selected answer's: shown again, its passage still selected
+            self._show_sources(self.selected_row)
+            self.sources_panel.select_number(number)
+        else:
+            self._check_sources()
+        if moved:
+            self.sources_moved.emit(moved)
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -350,18 +376,24 @@ class ChatController(QObject):
         self._check_sources()
 
     def _check_sources(self) -> None:
-        """Which of the shown passages' files are no longer in the library, read on the reader thread; the sources
-        panel marks them (`SourcesModel.set_gone`) unless other passages are shown by then."""
+        """Which of the shown passages' files are no longer in the library, and which passages no longer in their
+        file (`Engine.held_passages`), read on the reader thread; the sources panel marks them
+        (`SourcesModel.set_gone`) unless other passages are shown by then."""
         model, engine = self.sources_model, self.backend.engine
         rows = model.rows()
         paths = {hit.path for _, hit in rows}
         if not paths:
             return
 
-        def shown(gone: frozenset[str]) -> None:
+        def read() -> tuple[frozenset[str], frozenset[int]]:
+            gone = frozenset(p for p in paths if engine.indexed_file(p)[0] is None)
+            kept = [hit for _, hit in rows if hit.path not in gone]
+            return gone, frozenset(hit.chunk_id for hit in kept) - engine.held_passages(kept)
+
+        def shown(found: tuple[frozenset[str], frozenset[int]]) -> None:
             if model.rows() is rows:
-                model.set_gone(gone)
-        self.backend.run(lambda: frozenset(p for p in paths if engine.indexed_file(p)[0] is None), shown)
+                model.set_gone(*found)
+        self.backend.run(read, shown)
 
     def open_citation(self, row: int, number: int) -> None:
         """A click on [n] in an answer: show that answer's sources and select passage n."""

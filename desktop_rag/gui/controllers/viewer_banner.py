@@ -30,6 +30,8 @@ def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
         return tr("changed_found" if location.found else "changed_lost"), True, "warn"
     if location.file_state == UNKNOWN:
         return tr("unknown"), False, "info"
+    if location.outdated:  # indexed again without it since the answer
+        return tr("passage_gone"), False, "warn"
     if location.match == PARTIAL:
         return tr("partial"), False, "info"
     if location.match == NOT_FOUND and not location.error:

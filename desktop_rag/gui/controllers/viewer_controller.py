@@ -115,6 +115,11 @@ class ViewerController(QObject):
         self.passages, self.position = tuple(passages), position
         self._show_position()
 
+    def passages_moved(self, moved: dict[Hit, Hit]) -> None:
+        """The open conversation's passages as the library holds them now (ChatController.sources_moved): the ones
+        shown here follow, so stepping to them or showing one again after a re-index finds them where they are."""
+        self.passages = tuple((number, moved.get(hit, hit)) for number, hit in self.passages)
+
     def window(self) -> ViewerWindow:
         if self.view is None:
             view = self.view = ViewerWindow(self.window_parent)

@@ -29,7 +29,14 @@ def locate_passage(engine, hit: Hit, max_bytes: int, read: Reader | None,
     """On the locate thread: the store's record of the file, then the passage in the file as it is now (an
     e-mail's attachment: read from its message; a text document by `read`: the viewer's parser child; a PDF opened
     in `pages`, the viewer's PDFium child); a file that is not on this computer, or that cannot be read now, from
-    the library's stored text."""
+    the library's stored text. A passage not found is `outdated` when the library no longer holds it either."""
+    location, pdf = _located(engine, hit, max_bytes, read, pages)
+    if location.found or location.error:
+        return location, pdf
+    return replace(location, outdated=hit.chunk_id not in engine.held_passages((hit,))), pdf
+
+
+def _located(engine, hit: Hit, max_bytes: int, read: Reader | None, pages: PdfPages | None) -> tuple[Location, object]:
     record, linked = engine.indexed_file(hit.path)
     indexed = _indexed(record)
     if not linked:  # another computer's source (a shared library), an archive's: nothing is read at its path

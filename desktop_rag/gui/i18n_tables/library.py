@@ -83,6 +83,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "sources.removed": ("{name} (removed)", "{name}（已移除）"),
     "sources.removed_tip": ("{path}\nThis file is no longer in the library: it was removed after this answer.",
                             "{path}\n此文件已不在资料库中：它在这个回答之后被移除了。"),
+    "sources.changed": ("{name} (changed)", "{name}（已更改）"),
+    "sources.changed_tip": ("{path}\nThis passage is no longer in the document: the file was edited and indexed again "
+                            "after this answer.", "{path}\n此段落已不在文档中：此回答之后，文件已被修改并重新索引。"),
     "sources.ocr_tip": ("Recognised from a scanned image (OCR): the text may contain recognition errors.",
                         "从扫描图片中识别（OCR）：文字可能有识别错误。"),
     "progress.embed": ("Embedding {done}/{total:chunk|chunks}", "正在生成向量 {done}/{total} 个片段"),

@@ -73,6 +73,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "viewer.not_found_text": (
         "The passage could not be found in this file's text. It is shown beside.",
         "在此文件的文本中找不到该段落。段落显示在旁边。"),
+    "viewer.passage_gone": (
+        "The cited passage is no longer in this document: the file was edited and indexed again after this answer "
+        "was given, so nothing is highlighted. The passage as it was is shown beside; ask again to be answered "
+        "from the current text.",
+        "所引用的段落已不在此文档中：此回答给出后，文件已被修改并重新索引，因此不做高亮。旁边显示的是当时的段落；"
+        "请重新提问，以根据当前内容作答。"),
     "viewer.error": ("This file cannot be shown here: {reason}", "无法在此显示此文件：{reason}"),
     "viewer.unknown": (
         "This file is not in the library any more; the passage may not match it.",

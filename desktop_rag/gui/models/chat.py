@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
@@ -41,6 +41,11 @@ def message_from_turn(turn: ChatTurn, question: str = "") -> Message:
     return Message("user", turn.content, translations=turn.translations)
 
 
+def _where(hit: Hit) -> tuple:
+    """Where a cited passage points in the library: its chunk and place."""
+    return hit.chunk_id, hit.char_start, hit.char_end, hit.ordinal, hit.page
+
+
 class ChatModel(QAbstractListModel):
     """The messages of the open conversation; the last one may be streaming."""
 
@@ -56,6 +61,28 @@ class ChatModel(QAbstractListModel):
             self._messages.append(message_from_turn(turn, question))
             question = (turn.query or turn.content) if turn.role == "user" else question  # (what was searched)
         self.endResetModel()
+
+    def refresh_sources(self, turns: list[ChatTurn]) -> dict[Hit, Hit]:
+        """Give the answers shown the passages `turns` (the conversation as stored now) keeps for them, as reopening
+        it would: each stored turn matched in order to the next message of its role and text (a streaming answer is
+        not stored yet). Only answers whose passages now point elsewhere change (an edited file's unchanged passage
+        on its new chunk, store/carried_references.py); the `ocr` flag, which turns stored by an older version lack,
+        stays. Returns each cited passage replaced -> its replacement."""
+        moved: dict[Hit, Hit] = {}
+        rows = iter(range(len(self._messages)))
+        for turn in turns:
+            row = next((r for r in rows if self._messages[r].role == turn.role
+                        and self._messages[r].text == turn.content), None)
+            if row is None:
+                break
+            old = self._messages[row].sources
+            new = message_from_turn(turn).sources
+            if len(old) != len(new) or all(_where(a) == _where(b) for (_, a), (_, b) in zip(old, new)):
+                continue
+            pairs = {a: replace(b, ocr=a.ocr) for (_, a), (_, b) in zip(old, new, strict=True)}
+            moved.update((a, b) for a, b in pairs.items() if a != b)
+            self.update(row, sources=tuple((n, pairs[hit]) for n, hit in old))
+        return moved
 
     def clear(self) -> None:
         self.set_turns([])

@@ -24,23 +24,26 @@ class SourcesModel(QAbstractTableModel):
         self._rows: tuple[tuple[int, Hit], ...] = ()
         self.query = ""
         self.gone: frozenset[str] = frozenset()  # paths of the rows' files no longer in the library (`set_gone`)
+        self.gone_passages: frozenset[int] = frozenset()  # chunk ids of the rows' passages no longer in their file
         i18n.on_change(self._retranslate)
 
     def set_sources(self, rows: tuple[tuple[int, Hit], ...], query: str = "") -> None:
         self.beginResetModel()
         self._rows = tuple(rows)
         self.query = query
-        self.gone = frozenset()
+        self.gone = self.gone_passages = frozenset()
         self.endResetModel()
 
     def rows(self) -> tuple[tuple[int, Hit], ...]:
         """The (n, hit) rows shown (the same object until `set_sources` is called again)."""
         return self._rows
 
-    def set_gone(self, paths: frozenset[str]) -> None:
-        """Mark the rows whose file is no longer in the library (removed after the answer): named "(removed)"."""
-        if paths != self.gone:
-            self.gone = paths
+    def set_gone(self, paths: frozenset[str], passages: frozenset[int] = frozenset()) -> None:
+        """Mark the rows whose file is no longer in the library (removed after the answer): named "(removed)"; and
+        those whose passage (`passages`: chunk ids) is no longer in its file (edited and indexed again since): named
+        "(changed)"."""
+        if (paths, passages) != (self.gone, self.gone_passages):
+            self.gone, self.gone_passages = paths, passages
             if self._rows:
                 self.dataChanged.emit(self.index(0, COL_FILE), self.index(len(self._rows) - 1, COL_FILE))
 
@@ -82,7 +85,8 @@ class SourcesModel(QAbstractTableModel):
                 return f"[{number}]"
             if column == COL_FILE:
                 name = os.path.basename(hit.path)
-                return i18n.tr("sources.removed", name=name) if hit.path in self.gone else name
+                key = self._gone_key(hit)
+                return i18n.tr(f"sources.{key}", name=name) if key else name
             if column == COL_PAGE:
                 page = _unit(hit)
                 return f"{page} · {i18n.tr('sources.ocr')}".strip(" ·") if hit.ocr else page
@@ -90,9 +94,9 @@ class SourcesModel(QAbstractTableModel):
                 return hit.heading
             if column == COL_SCORE:
                 return f"{hit.score:.3f}"
-        if role == Qt.ItemDataRole.ToolTipRole and hit.path in self.gone:
-            return i18n.tr("sources.removed_tip", path=hit.path)
-        if role == Qt.ItemDataRole.ForegroundRole and hit.path in self.gone:
+        if role == Qt.ItemDataRole.ToolTipRole and self._gone_key(hit):
+            return i18n.tr(f"sources.{self._gone_key(hit)}_tip", path=hit.path)
+        if role == Qt.ItemDataRole.ForegroundRole and self._gone_key(hit):
             return QColor("#888888")
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{hit.path}\n{i18n.tr('sources.ocr_tip')}" if hit.ocr else hit.path
@@ -103,6 +107,11 @@ class SourcesModel(QAbstractTableModel):
         if role == NumberRole:
             return number
         return None
+
+
+    def _gone_key(self, hit: Hit) -> str:
+        """"removed" (its file left the library), "changed" (its passage left its file) or ""."""
+        return "removed" if hit.path in self.gone else "changed" if hit.chunk_id in self.gone_passages else ""
 
 
 def _unit(hit: Hit) -> str:
