@@ -192,3 +192,55 @@ def test_a_batch_staged_while_a_switch_to_another_model_begins_is_not_kept(pg_se
         _begun_while_paused(pg_server, database, staging, paused, go, admin)
     finally:
         client.close(), admin.close()
+
+
+def test_a_batch_staged_while_the_switch_is_swapped_in_is_not_left_behind(pg_server, tmp_path):
+    """A client stages a batch for chunks added after an administrator's swap found none missing: the swap holds
+    the staged vectors as a switch's start does (it waits for the batch's transaction, or the batch for it), so the
+    batch is swapped in or finds no switch and stores nothing (without the lock the swap never saw the batch, which
+    was committed after it: rows left staged with no switch in progress)."""
+    database, url, _ = _library(pg_server, tmp_path, 2)
+    client, admin = _engine(tmp_path / "writer", url), _engine(tmp_path / "admin", url)  # the docs linked to one
+    raw = pg_server.admin(database)
+    try:
+        assert reembed.run(admin.store, admin.runtime.embedder("hash:48"), threading.Event(), lambda _p: None)
+        raw.run("BEGIN")
+        raw.run("LOCK TABLE desktop_rag.vectors IN SHARE MODE")  # the swap gets past its checks and waits here
+        swapped, staged, go = [], [], threading.Event()
+        swapping = threading.Thread(target=lambda: swapped.append(staged_vectors.swap(admin.store, "hash:48", 48)))
+        swapping.start()
+        _wait_for(raw, lambda: not swapping.is_alive(), 1)
+        (tmp_path / "docs" / "late.txt").write_text("A late document, added while the switch is swapped in.", "utf-8")
+        assert client.index(embed=False).added == 1
+        late = [r[0] for r in raw.run("SELECT id FROM desktop_rag.chunks c WHERE NOT EXISTS "
+                                      "(SELECT 1 FROM desktop_rag.staged_vectors s WHERE s.chunk_id = c.id)")]
+        assert late
+
+        def stage() -> None:  # its transaction committed once the swap has ended
+            with client.store.transaction():
+                staged.append(staged_vectors.stage(client.store, "hash:48", late, HashEmbedder(48).embed(
+                    ["a late passage"] * len(late))))
+                go.wait(60)
+
+        staging = threading.Thread(target=stage)
+        staging.start()
+        _wait_for(raw, lambda: bool(staged), 2)
+        raw.run("COMMIT")
+        swapping.join(60)
+        go.set()
+        staging.join(60)
+        assert raw.run("SELECT count(*) FROM desktop_rag.staged_vectors") == [[0]]
+        assert swapped == [True] and staged == [False]
+        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'staged_model'") == []
+    finally:
+        go.set()
+        raw.close()
+        client.close(), admin.close()
+
+
+def _wait_for(raw, done, waiting: int) -> None:
+    """Until `done()` or `waiting` connections wait for a lock."""
+    deadline = time.monotonic() + 30
+    while not done() and raw.run("SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0] < waiting:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
