@@ -57,11 +57,11 @@ def stage(store: Store, model_id: str, ids: list[int], matrix: np.ndarray) -> bo
 def swap(store: Store, model_id: str, dimension: int) -> bool:
     """Replace the vectors with the staged ones in one transaction; False if chunks arrived meanwhile, or another
     client swapped them in (the switch's mark is taken first: a second client's swap waits for the first's and
-    then finds no switch, where it would have replaced the new vectors with the staged ones it emptied). It holds
-    the staged vectors as a switch's start does: a batch being staged is swapped in with the rest, or finds no
-    switch after it (never committed after the swap emptied the table, left staged with no switch)."""
+    then finds no switch, where it would have replaced the new vectors with the staged ones it emptied). The
+    store's swap holds the staged vectors as a switch's start does: a batch being staged is swapped in with the
+    rest, or finds no switch after it (never committed after the swap emptied the table, left staged with no
+    switch)."""
     with store.transaction() as db:
-        store.hold_staged_vectors(switching=True)
         missing = db.execute(
             "SELECT EXISTS (SELECT 1 FROM chunks c LEFT JOIN staged_vectors s ON s.chunk_id = c.id "
             "WHERE s.chunk_id IS NULL)").fetchone()[0]

@@ -210,8 +210,10 @@ class PostgresStore(SqlStore):
         return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
     def swap_staged_vectors(self) -> None:
-        dimension = self.db.execute("SELECT vector_dims(embedding) FROM staged_vectors LIMIT 1").fetchone()
         self.db.execute("LOCK TABLE vectors IN EXCLUSIVE MODE")  # no other client adds old-model vectors meanwhile
+        self.hold_staged_vectors(switching=True)  # nor staged ones: after the vectors, the order a re-read copies
+        # them in (kept_vectors.py; the other order deadlocked with it)
+        dimension = self.db.execute("SELECT vector_dims(embedding) FROM staged_vectors LIMIT 1").fetchone()
         self.db.execute("DELETE FROM vectors")
         if dimension:
             schema.ensure_dimension(self.db, int(dimension[0]))
