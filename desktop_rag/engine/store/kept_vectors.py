@@ -1,8 +1,8 @@
 """A file read again keeps the vectors of its passages that did not change (`SqlStore.replace_file_chunks`).
 
 A new chunk whose embedded text (heading and text: `models.embedding.embedding_text`, as the backend stores them:
-PostgreSQL's NUL as U+FFFD, `stored_text`) an old chunk of the same file had takes that chunk's vector, and its staged vector when a model switch is in progress, each copied within its own
-table: a vector stays of the model its table holds (`vectors` the library's, `staged_vectors` the switch's), never
+PostgreSQL's NUL as U+FFFD, `stored_text`) an old chunk of the same file had takes that chunk's vector, and its
+staged vector when a model switch is in progress, each copied within its own table: a vector stays of the model its table holds (`vectors` the library's, `staged_vectors` the switch's), never
 mixed; a chunk without one waits in that table's queue as any new chunk does. Only new and changed texts are embedded.
 The new chunks get new ids (an id names one text at one place for good); what the person attached to an unchanged
 passage (its marks, the passages kept with answers) moves to the new chunk (carried_references.py). All of it runs in the caller's
