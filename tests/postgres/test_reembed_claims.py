@@ -192,3 +192,97 @@ def test_a_batch_staged_while_a_switch_to_another_model_begins_is_not_kept(pg_se
         _begun_while_paused(pg_server, database, staging, paused, go, admin)
     finally:
         client.close(), admin.close()
+
+
+def test_a_batch_staged_while_the_switch_is_swapped_in_is_not_left_behind(pg_server, tmp_path):
+    """A client stages a batch for chunks added after an administrator's swap found none missing: the swap holds
+    the staged vectors as a switch's start does, so it waits for the batch's transaction and swaps the batch in
+    with the rest (without the lock it never saw the batch, committed after it: rows left staged with no switch in
+    progress)."""
+    database, url, _ = _library(pg_server, tmp_path, 2)
+    client, admin = _engine(tmp_path / "writer", url), _engine(tmp_path / "admin", url)  # the docs linked to one
+    raw = pg_server.admin(database)
+    try:
+        assert reembed.run(admin.store, admin.runtime.embedder("hash:48"), threading.Event(), lambda _p: None)
+        raw.run("BEGIN")
+        raw.run("LOCK TABLE desktop_rag.vectors IN SHARE MODE")  # the swap gets past its checks and waits here
+        swapped, staged, go = [], [], threading.Event()
+        swapping = threading.Thread(target=lambda: swapped.append(staged_vectors.swap(admin.store, "hash:48", 48)))
+        swapping.start()
+        _wait_for(raw, lambda: not swapping.is_alive(), 1)
+        (tmp_path / "docs" / "late.txt").write_text("A late document, added while the switch is swapped in.", "utf-8")
+        assert client.index(embed=False).added == 1
+        late = [r[0] for r in raw.run("SELECT id FROM desktop_rag.chunks c WHERE NOT EXISTS "
+                                      "(SELECT 1 FROM desktop_rag.staged_vectors s WHERE s.chunk_id = c.id)")]
+        assert late
+
+        def stage() -> None:  # its transaction committed once the swap has ended
+            with client.store.transaction():
+                staged.append(staged_vectors.stage(client.store, "hash:48", late, HashEmbedder(48).embed(
+                    ["a late passage"] * len(late))))
+                go.wait(60)
+
+        staging = threading.Thread(target=stage)
+        staging.start()
+        _wait_for(raw, lambda: bool(staged), 2)
+        raw.run("COMMIT")
+        _wait_for(raw, lambda: not swapping.is_alive(), 1)  # the swap waits for the batch (or has ended)
+        go.set()
+        staging.join(60), swapping.join(60)
+        assert raw.run("SELECT count(*) FROM desktop_rag.staged_vectors") == [[0]]
+        assert swapped == [True] and staged == [True]
+        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'staged_model'") == []
+        assert raw.run("SELECT count(*) FROM desktop_rag.vectors WHERE chunk_id = ANY(:ids)", ids=late) == [[len(late)]]
+    finally:
+        go.set()
+        raw.close()
+        client.close(), admin.close()
+
+
+def _wait_for(raw, done, waiting: int) -> None:
+    """Until `done()` or `waiting` connections wait for a lock."""
+    deadline = time.monotonic() + 30
+    while not done() and raw.run("SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0] < waiting:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_a_swap_while_a_client_copies_an_edited_files_vectors_waits_for_it(pg_server, tmp_path, monkeypatch):
+    """A client re-reading an edited file has copied its unchanged passages' vectors and is about to copy their
+    staged ones when an administrator swaps the switch in: the swap locks the tables in the order the copy does
+    (the vectors, then the staged vectors), so it waits for the copy and swaps its staged rows in (in the other
+    order each waited for the other: the server broke the deadlock by failing one)."""
+    database, url, _ = _library(pg_server, tmp_path, 2)
+    editor, admin = _engine(tmp_path / "writer", url, OLD), _engine(tmp_path / "admin", url)
+    try:
+        assert reembed.run(editor.store, editor.runtime.embedder("hash:48"), threading.Event(), lambda _p: None)
+        doc = tmp_path / "docs" / "doc000.txt"
+        doc.write_text(doc.read_text("utf-8") + " a closing sentence added", "utf-8")
+        paused, go, copy, reports, swapped = threading.Event(), threading.Event(), PostgresStore.copy_vectors, [], []
+
+        def pause_between_copies(store: PostgresStore, table: str, pairs) -> None:
+            if table == "staged_vectors" and pairs:
+                paused.set()
+                go.wait(60)
+            copy(store, table, pairs)
+
+        monkeypatch.setattr(PostgresStore, "copy_vectors", pause_between_copies)
+        reading = threading.Thread(target=lambda: reports.append(editor.index(embed=False)))
+        swap = threading.Thread(target=lambda: swapped.append(staged_vectors.swap(admin.store, "hash:48", 48)))
+        raw = pg_server.admin(database)
+        try:
+            reading.start()
+            assert paused.wait(20)
+            swap.start()
+            _wait_for(raw, lambda: not swap.is_alive(), 1)
+            go.set()
+            reading.join(60), swap.join(60)
+            assert raw.run("SELECT count(*) FROM desktop_rag.staged_vectors") == [[0]]
+            assert raw.run("SELECT count(*) FROM desktop_rag.chunks c WHERE NOT EXISTS "
+                           "(SELECT 1 FROM desktop_rag.vectors v WHERE v.chunk_id = c.id)") == [[1]]  # the edited one
+        finally:
+            go.set()
+            raw.close()
+        assert swapped == [True] and reports[0].updated == 1 and reports[0].kept > 0 and not reports[0].failed
+    finally:
+        editor.close(), admin.close()

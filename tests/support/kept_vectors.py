@@ -35,10 +35,10 @@ CHANGED = 4  # the paragraph the edit rewrites
 NEW_TEXT = "Zebras migrate across the savanna in great herds, following the rains to fresh grazing land."
 
 
-def write(path: Path, paragraphs: list[str]) -> None:
+def write(path: Path, paragraphs: list[str], heading: str = "Notes of the team", encoding: str = "utf-8") -> None:
     """A Markdown file of `paragraphs` under one heading, each padded to one chunk of its own."""
     body = "\n\n".join(f"{p} {p} {p}" for p in paragraphs)
-    path.write_text(f"# Notes of the team\n\n{body}\n", encoding="utf-8")
+    path.write_text(f"# {heading}\n\n{body}\n", encoding=encoding)
 
 
 def watch(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:

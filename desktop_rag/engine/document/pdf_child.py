@@ -9,7 +9,8 @@ Opening a document cancels the call under way, closing one its own (the passage 
 hostile page).
 A page's BGRx pixels (within pdf_render's pixel caps) come back through shared memory the parent owns (one copy
 each side: through the pipe, a page at screen scale took 4x as long as drawing it); through the pipe when there is
-none.
+none, or too little for that page: the child reserves a page's bytes before it writes them (`_shared_room`), since
+a write past what a small or full /dev/shm holds (Docker's 64 MB) kills it with SIGBUS (the page failed).
 `locate` starts one for a call when its caller gives none (any caller but the viewer: PDFium never runs in the
 caller's process).
 """
@@ -17,6 +18,7 @@ caller's process).
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 from dataclasses import replace
 from multiprocessing import shared_memory
@@ -59,10 +61,23 @@ def _run(op: str, key: int, source: tuple[str, bytes | None] | None, args: tuple
     if op == "open":
         return pdf.page_sizes
     if op == "render" and args[2]:  # (index, scale, the name of the shared buffer to draw into)
-        if args[2] not in _shared:
-            _shared[args[2]] = shared_memory.SharedMemory(args[2])
-        return pdf.render(args[0], args[1], into=_shared[args[2]].buf)
+        return pdf.render(args[0], args[1], into=lambda size: _shared_room(args[2], size))
     return getattr(pdf, op)(*args[:2] if op == "render" else args)  # render | page_text | char_boxes | text_rects
+
+
+def _shared_room(name: str, size: int) -> memoryview | None:
+    """In the child: the parent's buffer `name` with `size` bytes reserved in the system's shared memory, or None
+    (the pixels go through the pipe) where it cannot hold them."""
+    try:
+        if name not in _shared:
+            _shared[name] = shared_memory.SharedMemory(name)
+        shared = _shared[name]
+        fd = getattr(shared, "_fd", -1)  # POSIX: a file of /dev/shm, its pages given only as they are written
+        if size <= shared.size and fd >= 0 and hasattr(os, "posix_fallocate"):
+            os.posix_fallocate(fd, 0, size)  # ENOSPC here, not SIGBUS at the write
+    except OSError:
+        return None
+    return shared.buf if size <= shared.size else None
 
 
 class PdfPages:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,10 +110,11 @@ class PdfFile(OpenPdf):
 
     # ---- rendering ----
 
-    def render(self, index: int, scale: float, into: memoryview | None = None) -> PageImage:
+    def render(self, index: int, scale: float, into: Callable[[int], memoryview | None] | None = None) -> PageImage:
         """Render page `index` (0-based) at `scale` pixels per point, scaled down to at most MAX_RENDER_SIDE
         pixels a side and MAX_RENDER_PIXELS in all; LoadError for a page that would not show at that size. With
-        `into` (large enough), the pixels are written there and the PageImage's data is empty."""
+        `into`, the pixels go to the buffer it gives for their size in bytes (the PageImage's data is then empty);
+        where it gives none, they are the data."""
         scale = render_scale(*self.page_sizes[index], scale)
         with PDFIUM_LOCK:
             self._check()
@@ -121,8 +123,9 @@ class PdfFile(OpenPdf):
                 bitmap = page.render(scale=scale, prefer_bgrx=True, draw_annots=True)
                 try:
                     size = bitmap.stride * bitmap.height
-                    if into is not None and len(into) >= size:
-                        into[:size] = memoryview(bitmap.buffer).cast("B")[:size]
+                    buffer = into(size) if into is not None else None
+                    if buffer is not None:
+                        buffer[:size] = memoryview(bitmap.buffer).cast("B")[:size]
                         data = b""
                     else:
                         data = bytes(bitmap.buffer)

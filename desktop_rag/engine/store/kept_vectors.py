@@ -1,8 +1,8 @@
 """A file read again keeps the vectors of its passages that did not change (`SqlStore.replace_file_chunks`).
 
-A new chunk whose embedded text (heading and text: `models.embedding.embedding_text`) an old chunk of the same file
-had takes that chunk's vector, and its staged vector when a model switch is in progress, each copied within its own
-table: a vector stays of the model its table holds (`vectors` the library's, `staged_vectors` the switch's), never
+A new chunk whose embedded text (heading and text: `models.embedding.embedding_text`, as the backend stores them:
+PostgreSQL's NUL as U+FFFD, `stored_text`) an old chunk of the same file had takes that chunk's vector, and its
+staged vector when a model switch is in progress, each copied within its own table: a vector stays of the model its table holds (`vectors` the library's, `staged_vectors` the switch's), never
 mixed; a chunk without one waits in that table's queue as any new chunk does. Only new and changed texts are embedded.
 The new chunks get new ids (an id names one text at one place for good); what the person attached to an unchanged
 passage (its marks, the passages kept with answers) moves to the new chunk (carried_references.py). All of it runs in the caller's
@@ -24,6 +24,7 @@ class ChunkWriter(Protocol):
 
     db: Connection
 
+    def stored_text(self, text: str) -> str: ...
     def insert_chunks(self, file_id: int, chunks: Sequence[ChunkDraft]) -> list[int]: ...
     def copy_vectors(self, table: str, pairs: Sequence[tuple[int, int]]) -> None: ...
     def vectors_changed(self) -> None: ...
@@ -47,11 +48,12 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
         for known, present in zip(held, has):
             if present:
                 known.setdefault((heading, text), chunk_id)
+    keys = [(store.stored_text(c.heading), store.stored_text(c.text)) for c in chunks]  # as the old were stored
     new_ids = store.insert_chunks(file_id, chunks)
-    store.carry_references(file_id, _moves(old, new_ids, chunks))
+    store.carry_references(file_id, _moves(old, new_ids, chunks, keys))
     reused: list[int] = []
     for table, known in zip(TABLES, held):
-        pairs = [(new, known[key]) for new, c in zip(new_ids, chunks) if (key := (c.heading, c.text)) in known]
+        pairs = [(new, known[key]) for new, key in zip(new_ids, keys) if key in known]
         if pairs:
             store.copy_vectors(table, pairs)
         if table == "vectors":
@@ -66,15 +68,16 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
     return ReplacedChunks(dropped, reused)
 
 
-def _moves(old: Sequence[tuple], new_ids: Sequence[int], chunks: Sequence[ChunkDraft]) -> list[Moved]:
+def _moves(old: Sequence[tuple], new_ids: Sequence[int], chunks: Sequence[ChunkDraft],
+           keys: Sequence[tuple[str, str]]) -> list[Moved]:
     """Each old chunk (rows of `renew_chunks`, by ordinal) paired with the first new chunk of its heading and text
-    not yet paired, in order (a passage repeated in the file pairs with its repeats in turn)."""
+    (`keys`: as stored) not yet paired, in order (a passage repeated in the file pairs with its repeats in turn)."""
     unpaired: dict[tuple[str, str], list[tuple]] = {}
     for row in old:
         unpaired.setdefault((row[1], row[2]), []).append(row)
     moves = []
-    for new, c in zip(new_ids, chunks):
-        if same := unpaired.get((c.heading, c.text)):
+    for new, c, key in zip(new_ids, chunks, keys):
+        if same := unpaired.get(key):
             chunk_id, *_, start, end, ordinal = same.pop(0)
             moves.append(Moved(chunk_id, start, end, ordinal, new, c))
     return moves

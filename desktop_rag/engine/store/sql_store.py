@@ -48,6 +48,11 @@ class SqlStore:
         """Insert chunk rows (id, file, ordinal, text, page, heading, start, end, ocr) with their keyword rows."""
         raise NotImplementedError
 
+    def stored_text(self, text: str) -> str:
+        """A chunk's text or heading as this backend stores it (written so by `insert_chunks`, matched so by
+        kept_vectors.py); unchanged here."""
+        return text
+
     def _clear_keyword_rows(self) -> None:
         raise NotImplementedError
 
@@ -265,8 +270,9 @@ class SqlStore:
         if not chunks:
             return []
         ids = self._new_chunk_ids(len(chunks))
-        self._insert_chunk_rows([(chunk_id, file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end,
-                                  int(c.ocr)) for chunk_id, c in zip(ids, chunks)])
+        self._insert_chunk_rows([(chunk_id, file_id, c.ordinal, self.stored_text(c.text), c.page,
+                                  self.stored_text(c.heading), c.char_start, c.char_end, int(c.ocr))
+                                 for chunk_id, c in zip(ids, chunks)])
         return ids
 
     def _set_indexed(self, file_id: int, size: int, mtime_ns: int, sha256: str, note: Reason,

@@ -1,10 +1,11 @@
 """Vectors of the model a library is switching to, staged beside the ones in use (ingest/reembed.py), and the
 one transaction that swaps them in.
 
-The switch's mark (`staged_model`) names the model of every staged row. A switch to another model empties the
-table under the store's lock for switching (`hold_staged_vectors`): it waits for every transaction writing staged
-rows (a batch staged, an edited file's rows copied: store/kept_vectors.py) and holds new ones back until it commits,
-so none of the old model's rows is left under the new mark; a batch checks the mark under the lock for writing.
+The switch's mark (`staged_model`) names the model of every staged row. A switch to another model, dropping one
+and the swap empty the table under the store's lock for switching (`hold_staged_vectors`): each waits for every
+transaction writing staged rows (a batch staged, an edited file's rows copied: store/kept_vectors.py) and holds new
+ones back until it commits, so none of the old model's rows is left under the new mark, or with no mark; a batch
+checks the mark under the lock for writing. (On SQLite every write transaction is the only writer already.)
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ def stage(store: Store, model_id: str, ids: list[int], matrix: np.ndarray) -> bo
 def swap(store: Store, model_id: str, dimension: int) -> bool:
     """Replace the vectors with the staged ones in one transaction; False if chunks arrived meanwhile, or another
     client swapped them in (the switch's mark is taken first: a second client's swap waits for the first's and
-    then finds no switch, where it would have replaced the new vectors with the staged ones it emptied)."""
+    then finds no switch, where it would have replaced the new vectors with the staged ones it emptied). The
+    store's swap holds the staged vectors as a switch's start does: a batch being staged is swapped in with the
+    rest, or finds no switch after it (never committed after the swap emptied the table, left staged with no
+    switch)."""
     with store.transaction() as db:
         missing = db.execute(
             "SELECT EXISTS (SELECT 1 FROM chunks c LEFT JOIN staged_vectors s ON s.chunk_id = c.id "

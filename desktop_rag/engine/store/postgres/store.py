@@ -97,8 +97,12 @@ class PostgresStore(SqlStore):
     def _new_chunk_ids(self, count: int) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT nextval('chunk_ids') FROM generate_series(1, ?)", (count,))]
 
+    def stored_text(self, text: str) -> str:
+        """PostgreSQL's text holds no NUL character: U+FFFD in its place."""
+        return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
     def _insert_chunk_rows(self, rows: list[tuple]) -> None:
-        terms = [keyword.index_terms(_text(r[5]), _text(r[3])) for r in rows]
+        terms = [keyword.index_terms(r[5], r[3]) for r in rows]
         columns = list(zip(*rows))
         self.db.execute(
             "INSERT INTO chunks (id, file_id, ordinal, text, page, heading, char_start, char_end, ocr, terms, "
@@ -106,8 +110,8 @@ class PostgresStore(SqlStore):
             "u.terms::tsvector, u.n FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::int[], ?::text[], "
             "?::int[], ?::int[], ?::int[], ?::text[], ?::int[]) "
             "AS u(id, file, ordinal, text, page, heading, start_at, end_at, ocr, terms, n)",
-            (list(columns[0]), list(columns[1]), list(columns[2]), [_text(t) for t in columns[3]], list(columns[4]),
-             [_text(h) for h in columns[5]], list(columns[6]), list(columns[7]), list(columns[8]),
+            (list(columns[0]), list(columns[1]), list(columns[2]), list(columns[3]), list(columns[4]),
+             list(columns[5]), list(columns[6]), list(columns[7]), list(columns[8]),
              [t for t, _ in terms], [n for _, n in terms]))
 
     def _clear_keyword_rows(self) -> None:
@@ -206,8 +210,10 @@ class PostgresStore(SqlStore):
         return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
     def swap_staged_vectors(self) -> None:
-        dimension = self.db.execute("SELECT vector_dims(embedding) FROM staged_vectors LIMIT 1").fetchone()
         self.db.execute("LOCK TABLE vectors IN EXCLUSIVE MODE")  # no other client adds old-model vectors meanwhile
+        self.hold_staged_vectors(switching=True)  # nor staged ones: after the vectors, the order a re-read copies
+        # them in (kept_vectors.py; the other order deadlocked with it)
+        dimension = self.db.execute("SELECT vector_dims(embedding) FROM staged_vectors LIMIT 1").fetchone()
         self.db.execute("DELETE FROM vectors")
         if dimension:
             schema.ensure_dimension(self.db, int(dimension[0]))
@@ -237,8 +243,3 @@ def _vector_text(vector: np.ndarray) -> str:
 
 def _vector_value(text: str) -> np.ndarray:
     return np.array(text.strip("[]").split(","), dtype=np.float32)
-
-
-def _text(value: str) -> str:
-    """Text as PostgreSQL can hold it (no NUL character)."""
-    return value.replace("\x00", "\ufffd") if "\x00" in value else value
