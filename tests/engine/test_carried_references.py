@@ -12,6 +12,7 @@ import pytest
 
 from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import UsageError, error_text
 from desktop_rag.engine.store.carried_references import Moved, carry
 from desktop_rag.engine.store.values import ChunkDraft
 from tests.support.carried_marks import (HASHED, PASSWORDS, QUESTION, ask, edit, index, marked_right_stays_first,
@@ -101,3 +102,20 @@ def test_a_damaged_kept_passage_list_stays_as_it_is_and_the_edit_is_indexed(engi
                        "VALUES (?, 'assistant', '', ?, 0)", [(conversation, text) for text in damaged])
     edit(engine, doc)
     assert [r[0] for r in engine.store.db.execute("SELECT sources_json FROM messages ORDER BY id")] == damaged
+
+
+def test_a_passage_the_library_no_longer_holds_cannot_be_marked_but_a_mark_on_it_can_be_taken_back(engine, tmp_path):
+    """Before, the mark was written on the deleted chunk with an empty text hash (it matched nothing ever again)."""
+    doc = index(engine, tmp_path / "docs")
+    given, done = ask(engine)
+    changed = passage(engine, PARAGRAPHS[CHANGED])
+    engine.review.mark_passage(done.answer_id, changed.chunk_id, right=False)
+    edit(engine, doc)  # its text changed: its chunk is gone
+    for right in (True, False):
+        with pytest.raises(UsageError) as raised:
+            engine.review.mark_passage(done.answer_id, changed.chunk_id, right=right)
+        assert raised.value.code == "passage_gone" and "no longer in the library" in str(raised.value)
+        assert "此段落已不在资料库中" in error_text(raised.value, "zh")
+    assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == (changed.chunk_id,)
+    engine.review.mark_passage(done.answer_id, changed.chunk_id, right=None)  # taken back: gone from the log
+    assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == ()
