@@ -94,6 +94,15 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
     file_cell = lambda r: window.sources_model.index(r, COL_FILE).data()  # noqa: E731
     qtbot.waitUntil(lambda: file_cell(1) == i18n.tr("sources.changed", name="notes.md"), timeout=10_000)
     assert file_cell(0) == "notes.md"  # [2] is named changed in the sources, [1] is not
+    panel = window.sources_panel  # [2] selected: no mark can name it; "None of them" (the answer's) still can
+    right, wrong, none = panel.table.actions()
+    assert not any(w.isEnabled() for w in (panel.mark_button, panel.wrong_button, right, wrong))
+    assert panel.none_button.isEnabled() and none.isEnabled()
+    assert panel.mark_button.toolTip() == panel.wrong_button.toolTip() == i18n.tr("sources.mark_gone_tip")
+    panel.select_number(1)
+    assert panel.mark_button.isEnabled() and panel.wrong_button.isEnabled() and right.isEnabled()
+    assert panel.mark_button.toolTip() == i18n.tr("sources.mark_right_tip")
+    panel.select_number(2)
 
     bar = window.chat_panel.messages.widget_at(row).grade_bar
     bar.buttons["partly"].click()  # the grades read again: the carried mark is still [1]
