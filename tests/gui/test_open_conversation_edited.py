@@ -122,7 +122,7 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
     assert not location.found and location.outdated
     assert window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
     assert BREAD in window.viewer.view.side_text.toPlainText()  # the passage as it was, beside
-    window.chat.select_message(row)
+    window.chat.sources.select(row)
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:  # a sources row: the same
         window.sources_panel.table.doubleClicked.emit(window.sources_model.index(1, 0))
     assert blocker.args[0].outdated and window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
