@@ -11,6 +11,7 @@ import json
 import pytest
 
 from desktop_rag.config import resolve_paths
+from desktop_rag.engine.answer.events import SourcesEvent
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError, error_text
 from desktop_rag.engine.store.carried_references import Moved, carry
@@ -119,3 +120,27 @@ def test_a_passage_the_library_no_longer_holds_cannot_be_marked_but_a_mark_on_it
     assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == (changed.chunk_id,)
     engine.review.mark_passage(done.answer_id, changed.chunk_id, right=None)  # taken back: gone from the log
     assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == ()
+
+
+def test_an_answer_saved_after_its_file_is_edited_keeps_its_passages_where_the_library_holds_them(engine, tmp_path):
+    """The edit is indexed while the answer is still going (after its passages were given, before it is saved): its
+    turn and review-log row name each unchanged passage's new chunk at its new place, as `carry` moved the answers
+    saved before; a passage whose text changed stays as given. Before, both kept the ids the search had found."""
+    doc = index(engine, tmp_path / "docs")
+    conversation = engine.new_conversation()
+    before = passage(engine, PASSWORDS)
+    events = engine.ask(QUESTION, conversation_id=conversation)
+    given = next(e.hits for e in events if isinstance(e, SourcesEvent))
+    assert PASSWORDS in given[0].text and len(given) > 1
+    edit(engine, doc)
+    done = list(events)[-1]
+    now = passage(engine, PASSWORDS)
+    moved = now.char_start - before.char_start
+    for saved in (engine.messages(conversation)[-1].sources, engine.review.logged_answers([done.answer_id])[0].sources):
+        assert saved[0].chunk_id == now.chunk_id and saved[0].text == given[0].text
+        assert (saved[0].char_start, saved[0].char_end) == (given[0].char_start + moved, given[0].char_end + moved)
+        for was, kept in zip(given, saved, strict=True):
+            if PARAGRAPHS[CHANGED] in was.text:
+                assert kept == was
+            else:
+                assert kept.chunk_id != was.chunk_id and engine.held_passages([kept]) == {kept.chunk_id}

@@ -48,7 +48,7 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
             if present:
                 known.setdefault((heading, text), chunk_id)
     new_ids = store.insert_chunks(file_id, chunks)
-    store.carry_references(file_id, _moves(old, new_ids, chunks))
+    store.carry_references(file_id, paired(old, new_ids, chunks))
     reused: list[int] = []
     for table, known in zip(TABLES, held):
         pairs = [(new, known[key]) for new, c in zip(new_ids, chunks) if (key := (c.heading, c.text)) in known]
@@ -66,9 +66,10 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
     return ReplacedChunks(dropped, reused)
 
 
-def _moves(old: Sequence[tuple], new_ids: Sequence[int], chunks: Sequence[ChunkDraft]) -> list[Moved]:
-    """Each old chunk (rows of `renew_chunks`, by ordinal) paired with the first new chunk of its heading and text
-    not yet paired, in order (a passage repeated in the file pairs with its repeats in turn)."""
+def paired(old: Sequence[tuple], new_ids: Sequence[int], chunks: Sequence[ChunkDraft]) -> list[Moved]:
+    """Each old chunk (rows by ordinal: id, heading, text, ..., char_start, char_end, ordinal) paired with the first
+    new chunk of its heading and text not yet paired, in order (a passage repeated in the file pairs with its
+    repeats in turn). Keys are paired apart: rows of only some keys pair as the whole file's would."""
     unpaired: dict[tuple[str, str], list[tuple]] = {}
     for row in old:
         unpaired.setdefault((row[1], row[2]), []).append(row)
