@@ -143,7 +143,7 @@ def test_the_open_conversation_follows_an_edit_another_process_indexes(make_wind
     assert location.outdated and window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
 
 
-def test_an_edit_indexed_while_an_answer_streams_reaches_the_earlier_answers_and_the_answer_goes_on(
+def test_an_edit_indexed_while_an_answer_streams_reaches_the_earlier_answers_and_then_the_answer(
         make_window, qtbot, tmp_path, llm_server, monkeypatch):
     window = make_window(llm_settings(llm_server, top_k=2))
     path, row, before = _asked(qtbot, window, llm_server, monkeypatch, tmp_path)
@@ -167,6 +167,11 @@ def test_an_edit_indexed_while_an_answer_streams_reaches_the_earlier_answers_and
     qtbot.waitUntil(lambda: bool(finished), timeout=30_000)
     assert answer.text == "Still " and not answer.streaming  # (the server dropped the rest: its partial text)
     assert window.chat_panel.input.toPlainText() == "typed meanwhile"
+    # saved after the edit: the stored turn and the one shown name its passages where the library holds them now
+    qtbot.waitUntil(lambda: _shown(window, streaming) == _as_reopened(window, streaming), timeout=10_000)
+    unchanged = [hit for _, hit in answer.sources if BREAD not in hit.text]
+    assert unchanged and window.backend.engine.held_passages(unchanged) == {hit.chunk_id for hit in unchanged}
+    assert window.sources_model.rows() == answer.sources  # the panel shows them (the answer still selected)
 
 
 def test_refreshing_changes_only_the_answers_whose_passages_moved_and_keeps_what_turns_do_not_store(qtbot):

@@ -50,6 +50,7 @@ class ChatController(QObject):
         self.answers = WorkerPool("desktop-rag-answer", 1, self)
         self.worker: Worker | None = None  # the answer streaming now
         self._deleting: tuple[int, bool] | None = None  # the open conversation to delete once its answer has stopped
+        self._files_changed = False  # a files change came while the answer streamed: its turns are read again after
         self._row = -1
         self._bubble = StreamedBubble()  # the streaming answer's text: as the finished one reads
         self.sources = ShownSources(backend, chat_panel, sources_panel, lambda: self.conversation_id, self)
@@ -80,6 +81,7 @@ class ChatController(QObject):
         if change.touches("files"):
             self.ask_scope.check_file_scope()
             self.sources.reread()  # then the passages shown are checked: a removal, an edit (`ShownSources.check`)
+            self._files_changed = self.streaming  # the answer saved after it names its passages as they are now
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -318,6 +320,9 @@ class ChatController(QObject):
         self.chat_panel.set_streaming(False)
         if self.conversation_id is not None:
             self.backend.announce("conversations")  # Engine.ask saved the turns (on the answer worker)
+        if self._files_changed:  # saved where the library holds its passages now (store/given_passages.py)
+            self._files_changed = False
+            self.sources.reread()
         self.answer_finished.emit(message)
         if self._deleting is not None:  # deleted while it streamed: the conversation goes now that it has stopped
             deleting, self._deleting = self._deleting, None
