@@ -11,13 +11,12 @@ import json
 import pytest
 
 from desktop_rag.config import resolve_paths
-from desktop_rag.engine.answer.events import SourcesEvent
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.errors import UsageError, error_text
 from desktop_rag.engine.store.carried_references import Moved, carry
 from desktop_rag.engine.store.values import ChunkDraft
-from tests.support.carried_marks import (HASHED, PASSWORDS, QUESTION, ask, edit, index, marked_right_stays_first,
-                                         marked_wrong_stays_out, passage)
+from tests.support.carried_marks import (HASHED, PASSWORDS, QUESTION, a_gone_passage_is_not_marked,
+                                         answer_saved_after_an_edit_names_its_passages_now, ask, edit, index,
+                                         marked_right_stays_first, marked_wrong_stays_out, passage)
 from tests.support.kept_vectors import CHANGED, PARAGRAPHS
 
 
@@ -105,42 +104,10 @@ def test_a_damaged_kept_passage_list_stays_as_it_is_and_the_edit_is_indexed(engi
     assert [r[0] for r in engine.store.db.execute("SELECT sources_json FROM messages ORDER BY id")] == damaged
 
 
+
 def test_a_passage_the_library_no_longer_holds_cannot_be_marked_but_a_mark_on_it_can_be_taken_back(engine, tmp_path):
-    """Before, the mark was written on the deleted chunk with an empty text hash (it matched nothing ever again)."""
-    doc = index(engine, tmp_path / "docs")
-    given, done = ask(engine)
-    changed = passage(engine, PARAGRAPHS[CHANGED])
-    engine.review.mark_passage(done.answer_id, changed.chunk_id, right=False)
-    edit(engine, doc)  # its text changed: its chunk is gone
-    for right in (True, False):
-        with pytest.raises(UsageError) as raised:
-            engine.review.mark_passage(done.answer_id, changed.chunk_id, right=right)
-        assert raised.value.code == "passage_gone" and "no longer in the library" in str(raised.value)
-        assert "此段落已不在资料库中" in error_text(raised.value, "zh")
-    assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == (changed.chunk_id,)
-    engine.review.mark_passage(done.answer_id, changed.chunk_id, right=None)  # taken back: gone from the log
-    assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == ()
+    a_gone_passage_is_not_marked(engine, tmp_path / "docs")
 
 
 def test_an_answer_saved_after_its_file_is_edited_keeps_its_passages_where_the_library_holds_them(engine, tmp_path):
-    """The edit is indexed while the answer is still going (after its passages were given, before it is saved): its
-    turn and review-log row name each unchanged passage's new chunk at its new place, as `carry` moved the answers
-    saved before; a passage whose text changed stays as given. Before, both kept the ids the search had found."""
-    doc = index(engine, tmp_path / "docs")
-    conversation = engine.new_conversation()
-    before = passage(engine, PASSWORDS)
-    events = engine.ask(QUESTION, conversation_id=conversation)
-    given = next(e.hits for e in events if isinstance(e, SourcesEvent))
-    assert PASSWORDS in given[0].text and len(given) > 1
-    edit(engine, doc)
-    done = list(events)[-1]
-    now = passage(engine, PASSWORDS)
-    moved = now.char_start - before.char_start
-    for saved in (engine.messages(conversation)[-1].sources, engine.review.logged_answers([done.answer_id])[0].sources):
-        assert saved[0].chunk_id == now.chunk_id and saved[0].text == given[0].text
-        assert (saved[0].char_start, saved[0].char_end) == (given[0].char_start + moved, given[0].char_end + moved)
-        for was, kept in zip(given, saved, strict=True):
-            if PARAGRAPHS[CHANGED] in was.text:
-                assert kept == was
-            else:
-                assert kept.chunk_id != was.chunk_id and engine.held_passages([kept]) == {kept.chunk_id}
+    answer_saved_after_an_edit_names_its_passages_now(engine, tmp_path / "docs")
