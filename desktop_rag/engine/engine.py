@@ -28,6 +28,7 @@ from desktop_rag.engine.search.searching import SearchHits
 from desktop_rag.engine.store import chunking, collections, conversations, passages
 from desktop_rag.engine.store import sources as library_sources
 from desktop_rag.engine.store.backends import library_location, open_backend, writable_paths
+from desktop_rag.engine.store.given_passages import GivenPassages
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import files_mark, library_status
 from desktop_rag.engine.store.library import Place, Store
@@ -291,8 +292,9 @@ class Engine:
                                                                          confirm_cost)
         first = next(events, None)  # the checks run before anything is yielded
         if first is not None:
-            yield from turns.saved(itertools.chain((first,), events), lambda: self.store, conversation_id,
-                                   question or str(path))
+            given = GivenPassages(lambda: self.store)
+            yield from turns.saved(turns.noted(itertools.chain((first,), events), given), lambda: self.store,
+                                   conversation_id, question or str(path), given.now)
 
     def summary_question_plan(self, question: str, conversation_id: int | None = None, collection: int | None = None,
                               folders: Sequence[str] = (), types: Sequence[str] = (),
@@ -328,10 +330,11 @@ class Engine:
                                       refresh=refresh, confirm_cost=confirm_cost)
             return
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
-        events = answerer.answer(question, history, cancel, refresh)
+        given = GivenPassages(lambda: self.store)  # saved where the library holds them (an edit indexed meanwhile)
+        events = turns.noted(answerer.answer(question, history, cancel, refresh), given)
         if not self.read_only:  # the review log: the DoneEvent gets its answer_id
-            events = self.review.recorded(answerer, events, question, within, conversation_id)
-        yield from turns.saved(events, lambda: self.store, conversation_id, question)
+            events = self.review.recorded(answerer, events, question, within, conversation_id, given.now)
+        yield from turns.saved(events, lambda: self.store, conversation_id, question, given.now)
 
     # ---- conversations ---------------------------------------------------------
 

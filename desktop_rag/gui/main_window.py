@@ -60,10 +60,10 @@ class MainWindow(QMainWindow):
         self.chat = ChatController(self.backend, self.chat_panel, self.conversations_panel, self.sources_panel, self)
         self._build_collections()
         self.viewer = ViewerController(self.backend, self.sources_model, self)  # the in-app document viewer
-        # after ChatController.open_citation (connected above): the clicked answer's sources are shown first
+        # after ShownSources.open_citation (ChatController connects it): the clicked answer's sources are shown first
         self.chat_panel.messages.citation_clicked.connect(self.viewer.open_citation)
         self.sources_panel.passage_requested.connect(self.viewer.open_number)
-        self.chat.sources_moved.connect(self.viewer.passages_moved)
+        self.chat.sources.moved.connect(self.viewer.passages_moved)
         self.viewer.ask_file_requested.connect(self.chat.ask_scope.ask_in_file)  # "Ask this document" (issue 40)
         self.library_panel.document_menu.ask_requested.connect(self.chat.ask_scope.ask_in_file)
         self.summaries = SummaryFlow(self.backend, self.chat, self)  # "Summarise this document" (issue 40)

@@ -14,8 +14,9 @@ from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.carried_references import Moved, carry
 from desktop_rag.engine.store.values import ChunkDraft
-from tests.support.carried_marks import (HASHED, PASSWORDS, QUESTION, ask, edit, index, marked_right_stays_first,
-                                         marked_wrong_stays_out, passage)
+from tests.support.carried_marks import (HASHED, PASSWORDS, QUESTION, a_gone_passage_is_not_marked,
+                                         answer_saved_after_an_edit_names_its_passages_now, ask, edit, index,
+                                         marked_right_stays_first, marked_wrong_stays_out, passage)
 from tests.support.kept_vectors import CHANGED, PARAGRAPHS
 
 
@@ -101,3 +102,12 @@ def test_a_damaged_kept_passage_list_stays_as_it_is_and_the_edit_is_indexed(engi
                        "VALUES (?, 'assistant', '', ?, 0)", [(conversation, text) for text in damaged])
     edit(engine, doc)
     assert [r[0] for r in engine.store.db.execute("SELECT sources_json FROM messages ORDER BY id")] == damaged
+
+
+
+def test_a_passage_the_library_no_longer_holds_cannot_be_marked_but_a_mark_on_it_can_be_taken_back(engine, tmp_path):
+    a_gone_passage_is_not_marked(engine, tmp_path / "docs")
+
+
+def test_an_answer_saved_after_its_file_is_edited_keeps_its_passages_where_the_library_holds_them(engine, tmp_path):
+    answer_saved_after_an_edit_names_its_passages_now(engine, tmp_path / "docs")

@@ -27,7 +27,7 @@ ZH_TOKENS = ["冲泡绿茶的水温一般在**八十度左右** [1]。", "每一
 def grade_last(window, grade: str, passage: int) -> None:
     row = window.chat_model.last_assistant_row()
     window.chat_panel.messages.widget_at(row).grade_bar.buttons[grade].click()
-    window.chat.select_message(row)
+    window.chat.sources.select(row)
     window.sources_panel.select_number(passage)
     window.sources_panel.mark_button.click()
     wait_until(lambda: window.backend.reader.pending == 0)

@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             "- French press: coarse grind, about four minutes [1]\n",
             "- Pour-over: medium-fine grind, about three minutes [1]",
         ])
-        window.chat.select_message(window.chat_model.last_assistant_row())
+        window.chat.sources.select(window.chat_model.last_assistant_row())
         window.sources_panel.select_number(1)
         en = grab(window, "screenshot-en.png", args.out)
 

@@ -25,7 +25,7 @@ def test_grading_and_the_review_view_do_not_stall(make_window, qtbot, tmp_path):
                 clicks += 1
                 qtbot.wait(10)
         for row in rows:  # the right passage: select the answer, mark its source [1]
-            window.chat.select_message(row)
+            window.chat.sources.select(row)
             window.sources_panel.mark_button.click()
             clicks += 1
             qtbot.wait(10)

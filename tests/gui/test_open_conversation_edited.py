@@ -94,6 +94,15 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
     file_cell = lambda r: window.sources_model.index(r, COL_FILE).data()  # noqa: E731
     qtbot.waitUntil(lambda: file_cell(1) == i18n.tr("sources.changed", name="notes.md"), timeout=10_000)
     assert file_cell(0) == "notes.md"  # [2] is named changed in the sources, [1] is not
+    panel = window.sources_panel  # [2] selected: no mark can name it; "None of them" (the answer's) still can
+    right, wrong, none = panel.table.actions()
+    assert not any(w.isEnabled() for w in (panel.mark_button, panel.wrong_button, right, wrong))
+    assert panel.none_button.isEnabled() and none.isEnabled()
+    assert panel.mark_button.toolTip() == panel.wrong_button.toolTip() == i18n.tr("sources.mark_gone_tip")
+    panel.select_number(1)
+    assert panel.mark_button.isEnabled() and panel.wrong_button.isEnabled() and right.isEnabled()
+    assert panel.mark_button.toolTip() == i18n.tr("sources.mark_right_tip")
+    panel.select_number(2)
 
     bar = window.chat_panel.messages.widget_at(row).grade_bar
     bar.buttons["partly"].click()  # the grades read again: the carried mark is still [1]
@@ -113,7 +122,7 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
     assert not location.found and location.outdated
     assert window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
     assert BREAD in window.viewer.view.side_text.toPlainText()  # the passage as it was, beside
-    window.chat.select_message(row)
+    window.chat.sources.select(row)
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:  # a sources row: the same
         window.sources_panel.table.doubleClicked.emit(window.sources_model.index(1, 0))
     assert blocker.args[0].outdated and window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
@@ -134,7 +143,7 @@ def test_the_open_conversation_follows_an_edit_another_process_indexes(make_wind
     assert location.outdated and window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
 
 
-def test_an_edit_indexed_while_an_answer_streams_reaches_the_earlier_answers_and_the_answer_goes_on(
+def test_an_edit_indexed_while_an_answer_streams_reaches_the_earlier_answers_and_then_the_answer(
         make_window, qtbot, tmp_path, llm_server, monkeypatch):
     window = make_window(llm_settings(llm_server, top_k=2))
     path, row, before = _asked(qtbot, window, llm_server, monkeypatch, tmp_path)
@@ -158,6 +167,11 @@ def test_an_edit_indexed_while_an_answer_streams_reaches_the_earlier_answers_and
     qtbot.waitUntil(lambda: bool(finished), timeout=30_000)
     assert answer.text == "Still " and not answer.streaming  # (the server dropped the rest: its partial text)
     assert window.chat_panel.input.toPlainText() == "typed meanwhile"
+    # saved after the edit: the stored turn and the one shown name its passages where the library holds them now
+    qtbot.waitUntil(lambda: _shown(window, streaming) == _as_reopened(window, streaming), timeout=10_000)
+    unchanged = [hit for _, hit in answer.sources if BREAD not in hit.text]
+    assert unchanged and window.backend.engine.held_passages(unchanged) == {hit.chunk_id for hit in unchanged}
+    assert window.sources_model.rows() == answer.sources  # the panel shows them (the answer still selected)
 
 
 def test_refreshing_changes_only_the_answers_whose_passages_moved_and_keeps_what_turns_do_not_store(qtbot):

@@ -39,7 +39,7 @@ def test_a_citation_in_an_earlier_answer_opens_that_answers_passage(make_window,
     assert Path(heron).name == "heron.md" and Path(bread).name == "bakery.md"
     assert window.sources_model.hit(0).path == bread  # the last answer's sources are shown
 
-    # The chat panel's signal, as MainWindow wires it: ChatController.open_citation shows the first answer's
+    # The chat panel's signal, as MainWindow wires it: ShownSources.open_citation shows the first answer's
     # sources before the viewer looks up [1] in them.
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
         window.chat_panel.messages.citation_clicked.emit(first_row, 1)
@@ -49,14 +49,14 @@ def test_a_citation_in_an_earlier_answer_opens_that_answers_passage(make_window,
     assert window.sources_model.hit(0).path == heron  # and the sources panel shows that answer's passages
 
     # The whole click on the [1] link of the first answer, while the second answer's sources are shown.
-    window.chat.select_message(second_row)
+    window.chat.sources.select(second_row)
     assert window.sources_model.hit(0).path == bread
     bubble = window.chat_panel.messages.widget_at(first_row)
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
         bubble.browser.anchorClicked.emit(QUrl("cite:1"))
     assert blocker.args[0].path == heron
 
-    window.chat.select_message(second_row)  # a sources row opens the passage of the answer shown
+    window.chat.sources.select(second_row)  # a sources row opens the passage of the answer shown
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
         window.sources_panel.table.doubleClicked.emit(window.sources_model.index(0, 0))
     assert blocker.args[0].path == bread

@@ -7,9 +7,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from desktop_rag.config import Settings
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import UsageError, error_text
 from desktop_rag.engine.store.values import Hit
 from tests.support.kept_vectors import CHANGED, NEW_TEXT, PARAGRAPHS, SETTINGS, write
 
@@ -76,3 +79,45 @@ def marked_right_stays_first(engine: Engine, folder: Path) -> None:
     edit(engine, doc)
     first = ask(engine)[0][0]
     assert NEWCOMERS in first.text and PASSWORDS not in first.text
+
+
+def a_gone_passage_is_not_marked(engine: Engine, folder: Path) -> None:
+    """A passage whose text the edit changed (its chunk gone) cannot be marked (a Reason, en/zh); a mark on it can
+    still be taken back. Before, the mark was written on the deleted chunk with an empty text hash."""
+    doc = index(engine, folder)
+    done = ask(engine)[1]
+    changed = passage(engine, PARAGRAPHS[CHANGED])
+    engine.review.mark_passage(done.answer_id, changed.chunk_id, right=False)
+    edit(engine, doc)
+    for right in (True, False):
+        with pytest.raises(UsageError) as raised:
+            engine.review.mark_passage(done.answer_id, changed.chunk_id, right=right)
+        assert raised.value.code == "passage_gone" and "no longer in the library" in str(raised.value)
+        assert "此段落已不在资料库中" in error_text(raised.value, "zh")
+    assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == (changed.chunk_id,)
+    engine.review.mark_passage(done.answer_id, changed.chunk_id, right=None)  # taken back
+    assert engine.review.logged_answers([done.answer_id])[0].wrong_chunks == ()
+
+
+def answer_saved_after_an_edit_names_its_passages_now(engine: Engine, folder: Path) -> None:
+    """The edit is indexed while the answer is still going (after its passages were given, before it is saved): its
+    turn and review-log row name each unchanged passage's new chunk at its new place, as `carry` moved the answers
+    saved before; a passage whose text changed stays as given. Before, both kept the ids the search had found."""
+    doc = index(engine, folder)
+    conversation = engine.new_conversation()
+    before = passage(engine, PASSWORDS)
+    events = engine.ask(QUESTION, conversation_id=conversation)
+    given = next(e.hits for e in events if isinstance(e, SourcesEvent))
+    assert PASSWORDS in given[0].text and any(PARAGRAPHS[CHANGED] in h.text for h in given)
+    edit(engine, doc)
+    done = list(events)[-1]
+    now = passage(engine, PASSWORDS)
+    moved = now.char_start - before.char_start
+    for saved in (engine.messages(conversation)[-1].sources, engine.review.logged_answers([done.answer_id])[0].sources):
+        assert saved[0].chunk_id == now.chunk_id and saved[0].text == given[0].text
+        assert (saved[0].char_start, saved[0].char_end) == (given[0].char_start + moved, given[0].char_end + moved)
+        for was, kept in zip(given, saved, strict=True):
+            if PARAGRAPHS[CHANGED] in was.text:
+                assert kept == was
+            else:
+                assert kept.chunk_id != was.chunk_id and engine.held_passages([kept]) == {kept.chunk_id}

@@ -7,17 +7,27 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 
 from desktop_rag.engine.store import conversations
+from desktop_rag.engine.store.given_passages import GivenPassages
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent
 from desktop_rag.engine.answer.reasoning import without_thinking
-from desktop_rag.engine.store.values import ChatTurn
+from desktop_rag.engine.store.values import ChatTurn, Hit
+
+
+def noted(events: Iterable[AnswerEvent], given: GivenPassages) -> Iterator[AnswerEvent]:
+    """The events; the chunks behind the passages noted as they are given (`given.now` finds them at the save)."""
+    for event in events:
+        if isinstance(event, SourcesEvent):
+            given.note(event.hits)
+        yield event
 
 
 def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversation_id: int | None,
-          question: str) -> Iterator[AnswerEvent]:
+          question: str, placed: Callable[[tuple[Hit, ...]], tuple[Hit, ...]]) -> Iterator[AnswerEvent]:
     """The events as they come; then, with a conversation, `question` (with what it was searched as: its
     translations, the follow-up made to stand alone) and the answer (the finished one, or what a failed one had
-    said) with every passage it was given, in order (its `[n]` is `sources[n - 1]`)."""
+    said) with every passage it was given, in order (its `[n]` is `sources[n - 1]`), where the library holds it
+    now (`placed`: `GivenPassages.now`, for an edit of its file indexed while the answer streamed)."""
     passages: tuple = ()
     answer, prompt, translations, query = "", None, (), ""
     for event in events:
@@ -34,7 +44,8 @@ def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversatio
         asked = ChatTurn("user", question, translations=translations, query=query)
         conversations.add_message(store(), conversation_id, asked)
         if answer:
-            conversations.add_message(store(), conversation_id, ChatTurn("assistant", answer, passages, prompt))
+            conversations.add_message(store(), conversation_id,
+                                      ChatTurn("assistant", answer, placed(passages), prompt))
 
 
 def read(store: Store, conversation_id: int) -> list[ChatTurn]:

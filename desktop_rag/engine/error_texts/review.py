@@ -8,6 +8,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Answer {answer_id} is not in the review log (it was deleted with its conversation, or never logged).",
         "zh": "评审记录中没有回答 {answer_id}（它已随对话删除，或从未记录）。",
     },
+    "error.passage_gone": {
+        "en": "This passage is no longer in the library (its file was edited or removed after the answer), so it "
+              "cannot be marked: ask the question again to mark a passage as the document reads now.",
+        "zh": "此段落已不在资料库中（回答之后，它所在的文件被修改或移除了），因此无法标记：请重新提问，"
+              "再标记文档当前的段落。",
+    },
     "error.review_export_failed": {  # {detail}: the system's reason
         "en": "The graded questions cannot be written to {path} ({detail}): choose another file or folder.",
         "zh": "无法把已评价的问题写入 {path}（{detail}）：请换一个文件或文件夹。",

@@ -32,7 +32,9 @@ def set_grade(store: Store, answer_id: int, grade: str | None) -> None:
 
 def mark_passage(store: Store, answer_id: int, chunk_id: int | None, right: bool | None = True) -> None:
     """Mark a passage of an answer right (one per answer) or wrong, or unmark it (`right` None); `chunk_id` None:
-    "none of them was right" (None again with `right` None takes that back)."""
+    "none of them was right" (None again with `right` None takes that back). UsageError for a passage the library
+    no longer holds (its file edited or removed since the answer): a mark names a passage as it is now; taking a
+    mark back still works."""
     with store.transaction() as db:
         if not grades.exists(db, answer_id):
             raise UsageError.coded("unknown_answer", answer_id=answer_id)
@@ -40,6 +42,8 @@ def mark_passage(store: Store, answer_id: int, chunk_id: int | None, right: bool
             grades.mark_none(db, answer_id, right is not None)
             return
         found = store.hits_for([(chunk_id, 0.0)])
+        if not found and right is not None:
+            raise UsageError.coded("passage_gone")
         grades.mark(db, answer_id, chunk_id, found[0] if found else None, right)
 
 

@@ -24,27 +24,30 @@ REASK_WINDOW_S = 300.0  # a question within five minutes of the last answer of i
 
 
 def recorded(runtime, answerer, events: Iterable[AnswerEvent], question: str, within: Restriction,
-             conversation_id: int | None) -> Iterator[AnswerEvent]:
+             conversation_id: int | None,
+             placed: Callable[[tuple[Hit, ...]], tuple[Hit, ...]]) -> Iterator[AnswerEvent]:
     """`record` for an answerer's events: the model and the settings that shaped the answer from the runtime."""
     from desktop_rag.engine.answer.assembly import fingerprint
 
     llm = answerer.llm
     settings = fingerprint(runtime, llm.config) if llm else {"embedding_model": runtime.index_model}
     return record(lambda: runtime.store, events, question, within, conversation_id,
-                  llm.config.model if llm else "", {**settings, "top_k": runtime.settings.top_k})
+                  llm.config.model if llm else "", {**settings, "top_k": runtime.settings.top_k}, placed)
 
 
 def record(store: Callable[[], Store], events: Iterable[AnswerEvent], question: str, within: Restriction,
-           conversation_id: int | None, model: str, settings: dict) -> Iterator[AnswerEvent]:
-    """The events, the DoneEvent with its `answer_id` once the answer is logged (nothing fails for the log:
-    a write error only leaves the answer without an id)."""
+           conversation_id: int | None, model: str, settings: dict,
+           placed: Callable[[tuple[Hit, ...]], tuple[Hit, ...]]) -> Iterator[AnswerEvent]:
+    """The events, the DoneEvent with its `answer_id` once the answer is logged with its passages where the
+    library holds them now (`placed`: `GivenPassages.now`) (nothing fails for the log: a write error only leaves
+    the answer without an id)."""
     shown: tuple[Hit, ...] = ()
     query = question
     for event in events:
         if isinstance(event, SourcesEvent):
             shown, query = event.hits, event.query or question
         elif isinstance(event, DoneEvent):
-            answer_id = _log(store(), question, query, within, shown, conversation_id, model, settings, event)
+            answer_id = _log(store(), question, query, within, placed(shown), conversation_id, model, settings, event)
             event = dataclasses.replace(event, answer_id=answer_id)
         yield event
 

@@ -72,6 +72,7 @@ class Review:
         return evaluation.run(self._runtime, collection, queries, qrels, progress, cancel)
 
     def recorded(self, answerer, events: Iterable[AnswerEvent], question: str, within: Restriction,
-                 conversation_id: int | None) -> Iterator[AnswerEvent]:
-        """An answer's events, logged as they are given (its DoneEvent gets its `answer_id`)."""
-        return recording.recorded(self._runtime, answerer, events, question, within, conversation_id)
+                 conversation_id: int | None, placed: Callable) -> Iterator[AnswerEvent]:
+        """An answer's events, logged as they are given (its DoneEvent gets its `answer_id`), its passages where
+        `placed` finds them at the save."""
+        return recording.recorded(self._runtime, answerer, events, question, within, conversation_id, placed)

@@ -16,9 +16,9 @@ on a server the function below).
   what was opened then, read by no one by its id).
 
 On a server every person's rows follow, not only the re-reading role's (the personal tables are views of each
-role's rows): the store gives the pairs and, from the same rule (`_move`), each span a stored passage may have
-(`spans`) to the schema owner's function `carry_chunk_references` (postgres/schema.py), which checks them against
-the chunks of the file this transaction read again and moves every person's marks and passages.
+role's rows): the store gives the pairs and, from the same rule (`move_passage`), each span a stored passage may
+have (`spans`) to the schema owner's function `carry_chunk_references` (postgres/schema.py), which checks them
+against the chunks of the file this transaction read again and moves every person's marks and passages.
 """
 
 from __future__ import annotations
@@ -70,8 +70,9 @@ MERGED = 3  # the most chunks a stored passage spans (search.retrieval.MAX_MERGE
 
 
 class Span(NamedTuple):
-    """A passage that may be stored (chunk `own`, place `start`..`end`, merged neighbours too) and how `_move` moves
-    it: chunk `new`, place and ordinal shifted by `shift` and `steps`, page `page` (None: its own page stays)."""
+    """A passage that may be stored (chunk `own`, place `start`..`end`, merged neighbours too) and how
+    `move_passage` moves it: chunk `new`, place and ordinal shifted by `shift` and `steps`, page `page` (None: its
+    own page stays)."""
 
     own: int
     start: int
@@ -84,7 +85,7 @@ class Span(NamedTuple):
 
 def spans(moves: Sequence[Moved], longest: int = MERGED) -> list[Span]:
     """Every passage of a run of up to `longest` paired old chunks (by ordinal), named by any chunk of it, that
-    `_move` moves, with how: what the server applies to the rows the re-reading role cannot read."""
+    `move_passage` moves, with how: what the server applies to the rows the re-reading role cannot read."""
     by_ordinal = sorted(moves, key=lambda m: m.ordinal)
     by_start = sorted(moves, key=lambda m: m.start)
     starts = [m.start for m in by_start]
@@ -97,10 +98,10 @@ def spans(moves: Sequence[Moved], longest: int = MERGED) -> list[Span]:
             run.append(m)
         for j in range(1, len(run) + 1):
             start, end = min(m.start for m in run[:j]), max(m.end for m in run[:j])
-            near = by_start[bisect_left(starts, start):bisect_right(starts, end)]  # all _move reads: inside the span
+            near = by_start[bisect_left(starts, start):bisect_right(starts, end)]  # what move_passage reads: inside
             for own in run[:j]:
                 passage = {"chunk_id": own.old, "char_start": start, "char_end": end, "ordinal": 0, "page": None}
-                if (own.old, start, end) not in found and _move(passage, own, near):
+                if (own.old, start, end) not in found and move_passage(passage, own, near):
                     found[own.old, start, end] = Span(own.old, start, end, own.new, passage["char_start"] - start,
                                                       passage["ordinal"], passage["page"])
     return list(found.values())
@@ -114,13 +115,13 @@ def _carried(stored: str, file_id: int, by_old: dict[int, Moved], moves: Sequenc
         moved = False
         for passage in passages:
             if passage.get("file_id") == file_id and passage.get("chunk_id") in by_old:
-                moved = _move(passage, by_old[passage["chunk_id"]], moves) or moved
+                moved = move_passage(passage, by_old[passage["chunk_id"]], moves) or moved
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None
     return json.dumps(passages, ensure_ascii=False) if moved else None
 
 
-def _move(passage: dict, own: Moved, moves: Sequence[Moved]) -> bool:
+def move_passage(passage: dict, own: Moved, moves: Sequence[Moved]) -> bool:
     """Give `passage` (its chunk `own.old`, maybe merged with neighbours: a run of ordinals) the new chunks' id and
     place when every old chunk of its span has moved, all by one offset; whether it did."""
     start, end = passage["char_start"], passage["char_end"]

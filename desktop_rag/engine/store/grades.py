@@ -90,17 +90,17 @@ def set_grade(db: Connection, answer_id: int, grade: str | None) -> bool:
 
 def mark(db: Connection, answer_id: int, chunk_id: int, chunk: Hit | None, right: bool | None) -> None:
     """Mark a passage right (the one right passage: others lose that mark, "none of them" goes) or wrong, or
-    unmark it (None). `chunk`: the chunk as stored now (its text hashed, its file and span kept), None if gone."""
+    unmark it (None). `chunk`: the chunk as stored now (its text hashed, its file and span kept); None only to
+    unmark one gone."""
     db.execute("DELETE FROM answer_marks WHERE answer_id = ? AND chunk_id = ?", (answer_id, chunk_id))
-    if right is None:
+    if right is None or chunk is None:  # unmarked (a passage gone is never marked: grading.mark_passage)
         return
     if right:
         db.execute("DELETE FROM answer_marks WHERE answer_id = ? AND is_right = 1", (answer_id,))
         db.execute("UPDATE answer_log SET none_right = 0 WHERE id = ?", (answer_id,))
     db.execute("INSERT INTO answer_marks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-               (answer_id, chunk_id, text_hash(chunk.text) if chunk else "", int(right), time.time(),
-                chunk.path if chunk else "", chunk.char_start if chunk else 0, chunk.char_end if chunk else 0,
-                squeezed_hash(chunk.text) if chunk else ""))
+               (answer_id, chunk_id, text_hash(chunk.text), int(right), time.time(), chunk.path, chunk.char_start,
+                chunk.char_end, squeezed_hash(chunk.text)))
 
 
 def mark_none(db: Connection, answer_id: int, none: bool) -> None:

@@ -50,7 +50,7 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
                 known.setdefault((heading, text), chunk_id)
     keys = [(store.stored_text(c.heading), store.stored_text(c.text)) for c in chunks]  # as the old were stored
     new_ids = store.insert_chunks(file_id, chunks)
-    store.carry_references(file_id, _moves(old, new_ids, chunks, keys))
+    store.carry_references(file_id, paired(old, new_ids, chunks, keys))
     reused: list[int] = []
     for table, known in zip(TABLES, held):
         pairs = [(new, known[key]) for new, key in zip(new_ids, keys) if key in known]
@@ -68,10 +68,12 @@ def renew_chunks(store: ChunkWriter, file_id: int, chunks: Sequence[ChunkDraft])
     return ReplacedChunks(dropped, reused)
 
 
-def _moves(old: Sequence[tuple], new_ids: Sequence[int], chunks: Sequence[ChunkDraft],
+def paired(old: Sequence[tuple], new_ids: Sequence[int], chunks: Sequence[ChunkDraft],
            keys: Sequence[tuple[str, str]]) -> list[Moved]:
-    """Each old chunk (rows of `renew_chunks`, by ordinal) paired with the first new chunk of its heading and text
-    (`keys`: as stored) not yet paired, in order (a passage repeated in the file pairs with its repeats in turn)."""
+    """Each old chunk (rows by ordinal: id, heading, text, ..., char_start, char_end, ordinal) paired with the first
+    new chunk of its heading and text (`keys`: each new chunk's, as stored) not yet paired, in order (a passage
+    repeated in the file pairs with its repeats in turn). Keys are paired apart: rows of only some keys pair as the
+    whole file's would."""
     unpaired: dict[tuple[str, str], list[tuple]] = {}
     for row in old:
         unpaired.setdefault((row[1], row[2]), []).append(row)

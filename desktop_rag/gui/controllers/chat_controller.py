@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.ask_scope import AskScope
+from desktop_rag.gui.controllers.shown_sources import ShownSources
 from desktop_rag.gui.controllers.streamed_bubble import StreamedBubble
 from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
@@ -33,7 +34,6 @@ class ChatController(QObject):
     conversations_loaded = Signal()
     messages_loaded = Signal()
     conversation_collection = Signal(int, object)  # an opened conversation's collection id (None: all)
-    sources_moved = Signal(object)  # {cited Hit: the same passage where the library holds it now}, after a re-read
 
     def __init__(self, backend: Backend, chat_panel: ChatPanel, conversations_panel: ConversationsPanel,
                  sources_panel: SourcesPanel, parent: QObject | None = None) -> None:
@@ -50,13 +50,12 @@ class ChatController(QObject):
         self.answers = WorkerPool("desktop-rag-answer", 1, self)
         self.worker: Worker | None = None  # the answer streaming now
         self._deleting: tuple[int, bool] | None = None  # the open conversation to delete once its answer has stopped
+        self._files_changed = False  # a files change came while the answer streamed: its turns are read again after
         self._row = -1
         self._bubble = StreamedBubble()  # the streaming answer's text: as the finished one reads
-        self.selected_row = -1
+        self.sources = ShownSources(backend, chat_panel, sources_panel, lambda: self.conversation_id, self)
         chat_panel.ask.connect(self.ask)
         chat_panel.stop.connect(self.stop)
-        chat_panel.messages.message_selected.connect(self.select_message)
-        chat_panel.messages.citation_clicked.connect(self.open_citation)
         chat_panel.messages.regenerate_requested.connect(self.regenerate)
         chat_panel.messages.sent_requested.connect(self.show_sent)
         self.sent_dialog = None  # the last "What was sent" dialog opened
@@ -81,32 +80,8 @@ class ChatController(QObject):
             self.load_conversations()
         if change.touches("files"):
             self.ask_scope.check_file_scope()
-            self._reread_sources()  # then the passages shown are checked: a removal, an edit (`_check_sources`)
-
-    def _reread_sources(self) -> None:
-        """The open conversation's answers take their passages as stored now, as if it were reopened: an edited
-        file's unchanged passages moved to new chunks (store/carried_references.py), so marking one, its grade's
-        mark and the viewer find them. Read on the reader thread; an answer streaming (not saved yet) goes on as it
-        was. The rows, their scroll, the question typed and the passage selected stay."""
-        conversation, engine = self.conversation_id, self.backend.engine
-        if conversation is None:
-            self._check_sources()
-            return
-        self.backend.run(lambda: engine.messages(conversation), lambda turns: self._sources_read(conversation, turns))
-
-    def _sources_read(self, conversation: int, turns: list) -> None:
-        if conversation != self.conversation_id:  # another one opened meanwhile
-            return
-        number = self.sources_panel.current_number()
-        shown = self.sources_model.rows()
-        moved = self.chat_model.refresh_sources(turns)
-        if any(hit in moved for _, hit in shown):  # the selected answer's: shown again, its passage still selected
-            self._show_sources(self.selected_row)
-            self.sources_panel.select_number(number)
-        else:
-            self._check_sources()
-        if moved:
-            self.sources_moved.emit(moved)
+            self.sources.reread()  # then the passages shown are checked: a removal, an edit (`ShownSources.check`)
+            self._files_changed = self.streaming  # the answer saved after it names its passages as they are now
 
     def load_conversations(self, select: int | None = None) -> None:
         engine = self.backend.engine
@@ -141,7 +116,7 @@ class ChatController(QObject):
             return
         self.summary_paths.clear()
         self.chat_model.set_turns(turns)
-        self.select_message(self.chat_model.last_assistant_row())
+        self.sources.select(self.chat_model.last_assistant_row())
         self.messages_loaded.emit()
 
     def new_conversation(self) -> None:
@@ -269,7 +244,7 @@ class ChatController(QObject):
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
         self._bubble.begin(0, None)
-        self.select_message(self._row)
+        self.sources.select(self._row)
         worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
         worker.yielded.connect(self._on_event)
         worker.errored.connect(lambda message: self._on_error(ErrorEvent(worker.failure(message))))
@@ -309,8 +284,8 @@ class ChatController(QObject):
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
         if event.translations:  # shown under the question it translates (the row before the answer's)
             self.chat_model.update(self._row - 1, translations=event.translations)
-        if self.selected_row == self._row:
-            self._show_sources(self._row)
+        if self.sources.selected_row == self._row:
+            self.sources.show(self._row)
 
     def _on_token(self, text: str) -> None:
         self.chat_model.update(self._row, text=self._bubble.feed(text))
@@ -326,7 +301,7 @@ class ChatController(QObject):
         """The answer shown and its sources still at the first passage: show the one its first claim cites (an
         extractive answer may lead with the second passage); a passage the person chose meanwhile stays."""
         message, panel = self.chat_model.message(self._row), self.sources_panel
-        if not cited or message is None or self.selected_row != self._row:
+        if not cited or message is None or self.sources.selected_row != self._row:
             return
         number = next((n for n, hit in message.sources if hit.chunk_id == cited[0].chunk_id), 0)
         if number and panel.current_number() == self.sources_model.number(0):
@@ -345,6 +320,9 @@ class ChatController(QObject):
         self.chat_panel.set_streaming(False)
         if self.conversation_id is not None:
             self.backend.announce("conversations")  # Engine.ask saved the turns (on the answer worker)
+        if self._files_changed:  # saved where the library holds its passages now (store/given_passages.py)
+            self._files_changed = False
+            self.sources.reread()
         self.answer_finished.emit(message)
         if self._deleting is not None:  # deleted while it streamed: the conversation goes now that it has stopped
             deleting, self._deleting = self._deleting, None
@@ -359,47 +337,6 @@ class ChatController(QObject):
             return
         self.sent_dialog = SentDialog(message.prompt, message.cached, self.chat_panel)
         self.sent_dialog.show()
-
-    # ---- sources ----
-
-    def select_message(self, row: int) -> None:
-        self.selected_row = row
-        self.chat_panel.messages.select(row)
-        self._show_sources(row)
-
-    def _show_sources(self, row: int) -> None:
-        message = self.chat_model.message(row)
-        if message is None or message.role != "assistant":
-            self.sources_model.set_sources(())
-            return
-        self.sources_model.set_sources(message.sources, message.query)
-        self._check_sources()
-
-    def _check_sources(self) -> None:
-        """Which of the shown passages' files are no longer in the library, and which passages no longer in their
-        file (`Engine.held_passages`), read on the reader thread; the sources panel marks them
-        (`SourcesModel.set_gone`) unless other passages are shown by then."""
-        model, engine = self.sources_model, self.backend.engine
-        rows = model.rows()
-        paths = {hit.path for _, hit in rows}
-        if not paths:
-            return
-
-        def read() -> tuple[frozenset[str], frozenset[int]]:
-            gone = frozenset(p for p in paths if engine.indexed_file(p)[0] is None)
-            kept = [hit for _, hit in rows if hit.path not in gone]
-            return gone, frozenset(hit.chunk_id for hit in kept) - engine.held_passages(kept)
-
-        def shown(found: tuple[frozenset[str], frozenset[int]]) -> None:
-            if model.rows() is rows:
-                model.set_gone(*found)
-        self.backend.run(read, shown)
-
-    def open_citation(self, row: int, number: int) -> None:
-        """A click on [n] in an answer: show that answer's sources and select passage n."""
-        if self.selected_row != row:
-            self.select_message(row)
-        self.sources_panel.select_number(number)
 
     # ---- shutdown ----
 

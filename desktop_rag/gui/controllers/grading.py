@@ -44,7 +44,7 @@ class GradingController(QObject):
         messages = chat.chat_panel.messages
         messages.grade_requested.connect(self.grade)
         messages.citation_clicked.connect(self.source_opened)
-        chat.sources_panel.passage_requested.connect(lambda n: self.source_opened(chat.selected_row, n))
+        chat.sources_panel.passage_requested.connect(lambda n: self.source_opened(chat.sources.selected_row, n))
         chat.sources_panel.passage_marked.connect(self.mark)
         chat.sources_panel.passage_marked_wrong.connect(self.mark_wrong)
         chat.sources_model.modelReset.connect(self._sources_shown)
@@ -66,7 +66,7 @@ class GradingController(QObject):
 
     def mark(self, number: int) -> None:
         """The sources panel marked passage [number] of the selected answer right (0: none of them)."""
-        row = self.chat.selected_row
+        row = self.chat.sources.selected_row
         message = self.model.message(row)
         if message is None or message.answer_id is None or message.passage == number:
             return
@@ -80,7 +80,7 @@ class GradingController(QObject):
     def mark_wrong(self, number: int) -> None:
         """The sources panel marked passage [number] of the selected answer wrong: with feedback on, it is not given
         to the model for this question again (search/feedback.py); the status bar says so."""
-        message = self.model.message(self.chat.selected_row)
+        message = self.model.message(self.chat.sources.selected_row)
         hit = dict(message.sources).get(number) if message is not None and message.answer_id is not None else None
         if hit is None:
             return
@@ -104,7 +104,7 @@ class GradingController(QObject):
         return next((r for r in range(self.model.rowCount()) if self.model.message(r) is message), -1)
 
     def _sources_shown(self) -> None:
-        message = self.model.message(self.chat.selected_row)
+        message = self.model.message(self.chat.sources.selected_row)
         gradable = message is not None and message.answer_id is not None and not message.streaming
         self.chat.sources_panel.set_marking_enabled(gradable and bool(message.sources))
 

@@ -85,7 +85,7 @@ class SourcesModel(QAbstractTableModel):
                 return f"[{number}]"
             if column == COL_FILE:
                 name = os.path.basename(hit.path)
-                key = self._gone_key(hit)
+                key = self.gone_key(hit)
                 return i18n.tr(f"sources.{key}", name=name) if key else name
             if column == COL_PAGE:
                 page = _unit(hit)
@@ -94,9 +94,9 @@ class SourcesModel(QAbstractTableModel):
                 return hit.heading
             if column == COL_SCORE:
                 return f"{hit.score:.3f}"
-        if role == Qt.ItemDataRole.ToolTipRole and self._gone_key(hit):
-            return i18n.tr(f"sources.{self._gone_key(hit)}_tip", path=hit.path)
-        if role == Qt.ItemDataRole.ForegroundRole and self._gone_key(hit):
+        if role == Qt.ItemDataRole.ToolTipRole and self.gone_key(hit):
+            return i18n.tr(f"sources.{self.gone_key(hit)}_tip", path=hit.path)
+        if role == Qt.ItemDataRole.ForegroundRole and self.gone_key(hit):
             return QColor("#888888")
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{hit.path}\n{i18n.tr('sources.ocr_tip')}" if hit.ocr else hit.path
@@ -109,7 +109,7 @@ class SourcesModel(QAbstractTableModel):
         return None
 
 
-    def _gone_key(self, hit: Hit) -> str:
+    def gone_key(self, hit: Hit) -> str:
         """"removed" (its file left the library), "changed" (its passage left its file) or ""."""
         return "removed" if hit.path in self.gone else "changed" if hit.chunk_id in self.gone_passages else ""
 

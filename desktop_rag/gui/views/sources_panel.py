@@ -36,6 +36,7 @@ class SourcesPanel(QWidget):
     def __init__(self, model: SourcesModel, parent=None) -> None:
         super().__init__(parent)
         self.model = model
+        self._gradable = False  # the answer shown can be marked (`set_marking_enabled`)
         layout = titled_layout(self, "sources.title")
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.table = QTableView(self.splitter)
@@ -53,6 +54,7 @@ class SourcesPanel(QWidget):
         header.setSectionResizeMode(COL_FILE, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_HEADING, QHeaderView.ResizeMode.Interactive)
         self.table.selectionModel().currentRowChanged.connect(self._show_current)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_marking())
         self.table.doubleClicked.connect(self._open)
         self.detail = SafeTextBrowser(self.splitter)
         self.detail.setPlaceholderText(i18n.tr("sources.none"))
@@ -88,13 +90,27 @@ class SourcesPanel(QWidget):
             self.table.addAction(action)
         row = flow_of([self.mark_button, self.wrong_button, self.none_button], self)
         row.layout().setContentsMargins(4, 0, 4, 0)
+        self.model.dataChanged.connect(lambda *_: self._update_marking())  # a row named "(changed)", "(removed)"
         self.set_marking_enabled(False)
         return row
 
     def set_marking_enabled(self, enabled: bool) -> None:
         """Marking applies to a gradable answer (one the engine logged) that has passages."""
-        for widget in (self.mark_button, self.wrong_button, self.none_button, *self.table.actions()):
-            widget.setEnabled(enabled)
+        self._gradable = enabled
+        self._update_marking()
+
+    def _update_marking(self) -> None:
+        """"None of them" judges the answer; "Right" and "Wrong" the selected passage, so not one the library no
+        longer holds ("(changed)", "(removed)": a mark names a passage as it is now), their tooltips say why."""
+        hit = self.model.hit(self.table.currentIndex().row())
+        gone = hit is not None and bool(self.model.gone_key(hit))
+        right, wrong, none = self.table.actions()
+        for widget in (self.mark_button, self.wrong_button, right, wrong):
+            widget.setEnabled(self._gradable and not gone)
+        for widget in (self.none_button, none):
+            widget.setEnabled(self._gradable)
+        for button, key in ((self.mark_button, "sources.mark_right"), (self.wrong_button, "sources.mark_wrong")):
+            button.setToolTip(i18n.tr("sources.mark_gone_tip" if gone else f"{key}_tip"))
 
     def _mark_current(self) -> None:
         number = self.current_number()
@@ -130,6 +146,7 @@ class SourcesPanel(QWidget):
     def _retranslate(self) -> None:
         self.detail.setPlaceholderText(i18n.tr("sources.none"))
         self._show_current(self.table.currentIndex())
+        self._update_marking()  # the tooltips bound to the language are the enabled buttons'
 
     def _show_current(self, current: QModelIndex, _previous: QModelIndex | None = None) -> None:
         hit = self.model.hit(current.row()) if current.isValid() else None

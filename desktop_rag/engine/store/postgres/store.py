@@ -124,7 +124,7 @@ class PostgresStore(SqlStore):
 
     def carry_references(self, file_id: int, moves: Sequence[Moved]) -> None:
         """Every person's marks and kept passages follow, not only this role's (its views show its own): the schema
-        owner's function, given the pairs and the spans `_move` moves, checks them against this re-read."""
+        owner's function, given the pairs and the spans `move_passage` moves, checks them against this re-read."""
         if not moves:
             return
         moved = spans(moves)
