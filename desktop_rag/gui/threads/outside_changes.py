@@ -40,10 +40,10 @@ def read_marks(engine) -> tuple:
 
 
 class OutsideChanges(QObject):
-    """Compares the marks after each change to the library's files (on a server, each notification and period) with the last ones
-    read (the documents' with the listing shown) and announces the kinds that differ through the backend. A change of
-    the window's own to collections or conversations is announced again (one more reload of a list): that costs less
-    than telling it apart from another process's at the same time."""
+    """Compares the marks after each change to the library's files (on a server, each notification and period) with
+    the last ones read (the documents' with the listing shown) and announces the kinds that differ through the
+    backend. A change of the window's own to collections or conversations is announced again (one more reload of a
+    list): that costs less than telling it apart from another process's at the same time."""
 
     heard = Signal()  # the server notified a commit (emitted on the listener's thread, handled on this one's)
 
