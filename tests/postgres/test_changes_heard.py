@@ -181,3 +181,23 @@ def _raw(pg_server, database: str, user: str, password: str):
 
     return pg8000.native.Connection(user, database=database, password=password,
                                     unix_sock=str(pg_server.socket_dir / f".s.PGSQL.{pg_server.server._port()}"))
+
+
+def test_a_role_the_server_refuses_is_not_asked_for_again(pg_server, tmp_path):
+    """A wrong password (or access taken back): the listener stops after the first refusal instead of adding a
+    failed login every half minute for as long as the window is open."""
+    database = pg_server.new_database("refused")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    admin.collections()
+    wrong = Engine(resolve_paths(tmp_path / "alice"), FAST, library=pg_server.url(database, "alice", "not-hers"))
+    listener = wrong.listen_for_changes(Heard())
+    try:
+        deadline = time.monotonic() + 5
+        while listener.alive and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not listener.alive and not listener.listening.is_set()
+    finally:
+        listener.close()
+        wrong.close()
+        admin.close()

@@ -6,7 +6,8 @@ The wait is bounded (`WAIT_S`: `close` is seen within it); a round trip every `A
 dropped without a word. A dropped connection (a restart, `pg_terminate_backend`) is opened again after a growing
 pause, and `on_change` is called once it listens again (what was committed meanwhile went unheard). A server whose
 notifications never arrive (a pooler in transaction mode passes LISTEN to one server connection and the session's
-statements to others: the listener's own probe is not heard) is left alone: the caller's slow look stays."""
+statements to others: the listener's own probe is not heard) is left alone: the caller's slow look stays; so is one
+that refuses this role (a wrong password, access taken back: asking again and again would only add failed logins)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from desktop_rag.engine.store.postgres.connection import Connection
+from desktop_rag.engine.store.postgres.connection import Connection, ServerUnavailableError
 from desktop_rag.engine.store.postgres.schema import CHANNEL
 from desktop_rag.engine.store.postgres.url import ServerUrl
 
@@ -26,6 +27,8 @@ log = logging.getLogger(__name__)
 WAIT_S = 1.0
 ALIVE_EVERY_S = 30.0
 RETRY_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # the pauses before opening again, one more step each failure
+REFUSALS = frozenset({"server_wrong_password", "server_needs_password", "server_not_allowed", "server_no_database",
+                      "server_no_grant", "server_access_revoked"})  # this role is not let in: not asked again
 
 
 class NotHeard(Exception):
@@ -70,6 +73,9 @@ class ChangesListener:
                          "now and then instead.")
                 return
             except Exception as exc:  # noqa: BLE001 - any failure of the connection: open it again
+                if isinstance(exc, ServerUnavailableError) and exc.code in REFUSALS:
+                    log.info("Not listening for the library's changes: %s", exc)
+                    return
                 log.debug("Listening for the library's changes stopped: %s", exc)
                 failures += 1
             finally:
