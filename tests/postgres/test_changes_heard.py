@@ -4,11 +4,14 @@ own says "look again". A real PostgreSQL; a second engine writes, as another com
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.store.postgres.changes import ChangesListener
 from desktop_rag.engine.store.postgres.schema import CHANNEL, SCHEMA_VERSION, TRIGGERS
 
 FAST = Settings(embedding_model="hash:64")
@@ -40,15 +43,35 @@ def _quiet(heard: Heard) -> int:
     return heard.count
 
 
+@contextlib.contextmanager
+def _listening(engine: Engine) -> Iterator[tuple[ChangesListener, Heard]]:
+    """`engine`'s listener, listening (its calls counted); closed at the end, its thread ended."""
+    heard = Heard()
+    listener = engine.listen_for_changes(heard)
+    try:
+        assert listener.listening.wait(10)
+        yield listener, heard
+    finally:
+        listener.close(wait_s=5)
+    assert not listener.alive
+
+
+@contextlib.contextmanager
+def _engines(*engines: Engine) -> Iterator[None]:
+    """Closes the engines at the end."""
+    try:
+        yield
+    finally:
+        for engine in engines:
+            engine.close()
+
+
 def test_a_second_engines_changes_are_heard_within_moments(pg_server, tmp_path):
     library = pg_server.url(pg_server.new_database("heard"))
     window = Engine(resolve_paths(tmp_path / "window"), FAST, library=library)
     other = Engine(resolve_paths(tmp_path / "other"), FAST, library=library)
-    heard = Heard()
     window.collections()  # the library made
-    listener = window.listen_for_changes(heard)
-    try:
-        assert listener.listening.wait(10)
+    with _engines(other, window), _listening(window) as (_listener, heard):
         docs = tmp_path / "docs"
         docs.mkdir()
         (docs / "a.txt").write_text("Minutes of the meeting about the budget.", "utf-8")
@@ -59,11 +82,6 @@ def test_a_second_engines_changes_are_heard_within_moments(pg_server, tmp_path):
             write()
             assert heard.after(before), write
             assert time.monotonic() - started < HEARD_S + 5  # (the write itself included)
-    finally:
-        listener.close(wait_s=5)
-        other.close()
-        window.close()
-    assert not listener.alive
 
 
 def test_a_dropped_listening_connection_listens_again(pg_server, tmp_path):
@@ -72,12 +90,9 @@ def test_a_dropped_listening_connection_listens_again(pg_server, tmp_path):
     library = pg_server.url(pg_server.new_database("dropped"))
     window = Engine(resolve_paths(tmp_path / "window"), FAST, library=library)
     other = Engine(resolve_paths(tmp_path / "other"), FAST, library=library)
-    heard = Heard()
     window.collections()
-    listener = window.listen_for_changes(heard)
     raw = pg_server.admin(pg_server_database(library))
-    try:
-        assert listener.listening.wait(10)
+    with _engines(other, window), contextlib.closing(raw), _listening(window) as (listener, heard):
         before = _quiet(heard)
         ended = raw.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                         "WHERE application_name = 'desktop-rag changes' AND datname = current_database()")
@@ -88,11 +103,6 @@ def test_a_dropped_listening_connection_listens_again(pg_server, tmp_path):
         before = _quiet(heard)
         other.create_collection("Made after")
         assert heard.after(before)
-    finally:
-        raw.close()
-        listener.close(wait_s=5)
-        other.close()
-        window.close()
 
 
 def test_nothing_of_another_persons_private_content_is_told(pg_server, tmp_path):
@@ -104,12 +114,9 @@ def test_nothing_of_another_persons_private_content_is_told(pg_server, tmp_path)
     admin.library.grant(admin.create_collection("Work"), "alice")
     alice = Engine(resolve_paths(tmp_path / "alice"), FAST, library=pg_server.url(database, "alice",
                                                                                       "alice-password-1"))
-    heard = Heard()
-    listener = alice.listen_for_changes(heard)
     raw = _raw(pg_server, database, "alice", "alice-password-1")
-    try:
-        raw.run(f"LISTEN {CHANNEL}")
-        assert listener.listening.wait(10)
+    raw.run(f"LISTEN {CHANNEL}")
+    with _engines(alice, admin), contextlib.closing(raw), _listening(alice) as (_listener, heard):
         names, conversations = alice.collection_names(), alice.conversations()
         before = _quiet(heard)
         home = tmp_path / "home"
@@ -123,11 +130,6 @@ def test_nothing_of_another_persons_private_content_is_told(pg_server, tmp_path)
             == {(CHANNEL, "")}
         assert alice.collection_names() == names and alice.conversations() == conversations
         assert "H-99" not in repr((alice.collection_names(), alice.conversations(), alice.files_mark()))
-    finally:
-        raw.close()
-        listener.close(wait_s=5)
-        alice.close()
-        admin.close()
 
 
 def test_a_library_of_version_5_gets_its_notifications(pg_server, tmp_path):
@@ -140,35 +142,38 @@ def test_a_library_of_version_5_gets_its_notifications(pg_server, tmp_path):
     raw = pg_server.admin(database)
     notified = [name for name, _when, function in TRIGGERS if function == "library_notified"]
     count = f"SELECT count(*) FROM pg_trigger WHERE tgname IN ({', '.join(repr(n) for n in notified)})"
-    try:
-        for name, _when, function in TRIGGERS:
-            if function == "library_notified":
-                table = name.removesuffix("_notified")
-                raw.run(f"DROP TRIGGER {name} ON desktop_rag.{table}")
+    with contextlib.closing(raw):
+        for name in notified:
+            raw.run(f"DROP TRIGGER {name} ON desktop_rag.{name.removesuffix('_notified')}")
         raw.run("DROP FUNCTION desktop_rag.library_notified()")
         raw.run("UPDATE desktop_rag.meta SET value = '5' WHERE key = 'schema_version'")
         assert raw.run(count) == [[0]]
         admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
-        heard = Heard()
-        listener = admin.listen_for_changes(heard)
-        try:
-            admin.collections()
-            assert raw.run(count) == [[len(notified)]] and len(notified) == 5
-            assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'schema_version'") \
-                == [[str(SCHEMA_VERSION)]]
-            assert listener.listening.wait(10)
+        other = Engine(resolve_paths(tmp_path / "other"), FAST, library=pg_server.url(database))
+        admin.collections()
+        assert raw.run(count) == [[len(notified)]] and len(notified) == 5
+        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'schema_version'") == [[str(SCHEMA_VERSION)]]
+        with _engines(other, admin), _listening(admin) as (_listener, heard):
             before = _quiet(heard)
-            other = Engine(resolve_paths(tmp_path / "other"), FAST, library=pg_server.url(database))
-            try:
-                other.create_collection("Team")
-            finally:
-                other.close()
+            other.create_collection("Team")
             assert heard.after(before)
-        finally:
-            listener.close(wait_s=5)
-            admin.close()
-    finally:
-        raw.close()
+
+
+def test_a_role_the_server_refuses_is_not_asked_for_again(pg_server, tmp_path):
+    """A wrong password (or access taken back): the listener stops after the first refusal instead of adding a
+    failed login every half minute for as long as the window is open."""
+    database = pg_server.new_database("refused")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    admin.collections()
+    wrong = Engine(resolve_paths(tmp_path / "alice"), FAST, library=pg_server.url(database, "alice", "not-hers"))
+    with _engines(wrong, admin):
+        listener = wrong.listen_for_changes(Heard())
+        deadline = time.monotonic() + 5
+        while listener.alive and time.monotonic() < deadline:
+            time.sleep(0.1)
+        listener.close()
+        assert not listener.alive and not listener.listening.is_set()
 
 
 def pg_server_database(url: str) -> str:
@@ -181,23 +186,3 @@ def _raw(pg_server, database: str, user: str, password: str):
 
     return pg8000.native.Connection(user, database=database, password=password,
                                     unix_sock=str(pg_server.socket_dir / f".s.PGSQL.{pg_server.server._port()}"))
-
-
-def test_a_role_the_server_refuses_is_not_asked_for_again(pg_server, tmp_path):
-    """A wrong password (or access taken back): the listener stops after the first refusal instead of adding a
-    failed login every half minute for as long as the window is open."""
-    database = pg_server.new_database("refused")
-    pg_server.role("alice", "alice-password-1")
-    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
-    admin.collections()
-    wrong = Engine(resolve_paths(tmp_path / "alice"), FAST, library=pg_server.url(database, "alice", "not-hers"))
-    listener = wrong.listen_for_changes(Heard())
-    try:
-        deadline = time.monotonic() + 5
-        while listener.alive and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not listener.alive and not listener.listening.is_set()
-    finally:
-        listener.close()
-        wrong.close()
-        admin.close()
