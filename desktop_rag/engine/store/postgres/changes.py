@@ -2,8 +2,8 @@
 library's channel (`schema.CHANNEL`, notified payload-free by the schema's triggers) on a thread of its own, and
 says "look again" (`on_change`); what changed is read by the caller, as its role may see it.
 
-The wait is bounded (`WAIT_S`: `close` is seen within it); a round trip every `ALIVE_EVERY_S` notices a connection
-dropped without a word. A dropped connection (a restart, `pg_terminate_backend`) is opened again after a growing
+The wait is bounded (`WAIT_S`: `close` is seen within it); a round trip every `ALIVE_EVERY_S`, answered within
+`ANSWER_S`, notices a connection dropped without a word. A dropped connection (a restart, `pg_terminate_backend`) is opened again after a growing
 pause, and `on_change` is called once it listens again (what was committed meanwhile went unheard). A server whose
 notifications never arrive (a pooler in transaction mode passes LISTEN to one server connection and the session's
 statements to others: the listener's own probe is not heard) is left alone: the caller's slow look stays; so is one
@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 WAIT_S = 1.0
 ALIVE_EVERY_S = 30.0
+ANSWER_S = 15.0  # a round trip unanswered this long: the connection is taken as lost (not a statement's 600 s)
 RETRY_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # the pauses before opening again, one more step each failure
 REFUSALS = frozenset({"server_wrong_password", "server_needs_password", "server_not_allowed", "server_no_database",
                       "server_no_grant", "server_access_revoked"})  # this role is not let in: not asked again
@@ -62,6 +63,7 @@ class ChangesListener:
             db = None
             try:
                 db = Connection(self.url, "desktop-rag changes")
+                db.raw._usock.settimeout(ANSWER_S)  # noqa: SLF001 - pg8000's socket
                 _listen(db)
                 self.listening.set()
                 if failures:
