@@ -168,6 +168,12 @@ class Place(Protocol):
         """(collection, role) of every grant (a library on this computer has none)."""
 
 
+class Listening(Protocol):
+    """A listener to other clients' commits (`Backend.listen`)."""
+
+    def close(self, wait_s: float = 0.0) -> None: ...
+
+
 class Backend(Place, Protocol):
     """A process's hold on one library."""
 
@@ -176,4 +182,7 @@ class Backend(Place, Protocol):
     writer: WriteLock
 
     def store(self) -> Store: ...
+    def listen(self, on_change: Callable[[], None]) -> Listening | None:
+        """Call `on_change` (on a thread of its own) whenever another client commits a change to collections,
+        sources, files or conversations; None where nothing can be listened to (this computer's library)."""
     def close(self) -> None: ...

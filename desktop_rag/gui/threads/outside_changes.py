@@ -5,7 +5,9 @@ views refresh as after its own writes.
 What is compared is cheap to read (every collection's id and name, the conversation list, the documents' mark:
 `Engine.files_mark`) and read on the reader thread, never on the GUI thread. When to read it: on this computer's
 library, after its SQLite files change (an inotify watch through QFileSystemWatcher: nothing runs while nobody
-writes), a burst of writes read once; a server's library has no file here, so it is read every SERVER_EVERY_MS. The
+writes), a burst of writes read once; on a server's library, after the server notifies a commit (the engine's
+listener, `Engine.listen_for_changes`, on a thread of its own: a burst read once too), and every SERVER_EVERY_MS
+besides (a lost listening connection, a server that passes no notification on: a pooler in transaction mode). The
 data folder is watched too: SQLite deletes the `-wal` file when the last connection closes and makes a new one (a
 new inode, which a watch of the old one never sees) at the next open, so a change of the folder's entries watches
 the files anew.
@@ -19,7 +21,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from shiboken6 import delete
 
 from desktop_rag.engine import Reason
@@ -27,7 +29,7 @@ from desktop_rag.engine import Reason
 log = logging.getLogger(__name__)
 
 QUIET_MS = 500  # a burst of writes (an index run's batches) is read once, this long after its last change
-SERVER_EVERY_MS = 15_000
+SERVER_EVERY_MS = 120_000  # a server's library: a look this often besides what its notifications say
 KINDS = ("collections", "conversations", "files")  # the change kind each part of the marks stands for
 
 
@@ -38,10 +40,12 @@ def read_marks(engine) -> tuple:
 
 
 class OutsideChanges(QObject):
-    """Compares the marks after each change to the library's files (or each period, on a server) with the last ones
-    read (the documents' with the listing shown) and announces the kinds that differ through the backend. A change of
-    the window's own to collections or conversations is announced again (one more reload of a list): that costs less
-    than telling it apart from another process's at the same time."""
+    """Compares the marks after each change to the library's files (on a server, each notification and period) with
+    the last ones read (the documents' with the listing shown) and announces the kinds that differ through the
+    backend. A change of the window's own to collections or conversations is announced again (one more reload of a
+    list): that costs less than telling it apart from another process's at the same time."""
+
+    heard = Signal()  # the server notified a commit (emitted on the listener's thread, handled on this one's)
 
     def __init__(self, backend, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -51,15 +55,18 @@ class OutsideChanges(QObject):
         self._in_flight = self._again = False
         self._files: tuple[str, ...] = ()
         self._watch: QFileSystemWatcher | None = None  # (an inotify instance: a system-wide limit, 128 a user)
+        self._listener = None  # a server's library: the engine's listener to its notifications
         self._quiet = QTimer(self, singleShot=True, interval=QUIET_MS)
         self._quiet.timeout.connect(self.check)
         self._period = QTimer(self, interval=SERVER_EVERY_MS)
         self._period.timeout.connect(self.check)
+        self.heard.connect(self._changed)
 
     def start(self, database: Path | None) -> None:
-        """Watch this computer's library at `database` (its SQLite file), or a server's (None) every period."""
+        """Watch this computer's library at `database` (its SQLite file), or listen to a server's (None)."""
         if database is None:
             self._period.start()
+            self._listener = self.backend.engine.listen_for_changes(self.heard.emit)  # (connects on its thread)
         else:
             self._files = (str(database), f"{database}-wal")
             self._watch = QFileSystemWatcher([str(database.parent)], self)
@@ -71,11 +78,14 @@ class OutsideChanges(QObject):
     def stop(self) -> None:
         self._quiet.stop()
         self._period.stop()
+        if self._listener is not None:  # (its connection closed on its thread within a second)
+            self._listener.close()
+            self._listener = None
         if self._watch is not None:  # its inotify instance closed now, not when the window is deleted
             delete(self._watch)
             self._watch = None
 
-    def _changed(self, _path: str) -> None:
+    def _changed(self, _path: str = "") -> None:
         self._quiet.start()  # (re)started: read once the burst is over
 
     def _folder_changed(self, _path: str) -> None:

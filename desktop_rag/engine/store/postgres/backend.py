@@ -3,9 +3,12 @@ decides who sees which collection; postgres/schema.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from desktop_rag.config import AppPaths
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.pool import ThreadStores
+from desktop_rag.engine.store.postgres.changes import ChangesListener
 from desktop_rag.engine.store.postgres.dense import ServerDense
 from desktop_rag.engine.store.postgres.lock import AdvisoryLock
 from desktop_rag.engine.store.postgres.store import PostgresStore
@@ -27,6 +30,10 @@ class PostgresBackend:
     def store(self) -> Store:
         """This thread's connection (made on first use)."""
         return self._stores.current()
+
+    def listen(self, on_change: Callable[[], None]) -> ChangesListener:
+        """Hear other clients' commits (a connection of its own, on a thread of its own: changes.py)."""
+        return ChangesListener(self.url, on_change)
 
     def grant(self, collection_id: int, role: str, revoke: bool = False) -> bool:
         """Grant a collection to a role (or take it back); False when there was no such grant to take back."""

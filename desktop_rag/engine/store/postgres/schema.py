@@ -22,16 +22,21 @@ The same tables and columns as on SQLite, so the store's shared statements run o
   read-only to members;
 - a file read again carries every person's marks and kept passages of its unchanged chunks to their new ids
   (`carry_chunk_references`, the administrator's function: only from the file's old chunks to new ones of the same
-  heading and text added in the caller's own transaction, store/carried_references.py).
+  heading and text added in the caller's own transaction, store/carried_references.py);
+- a commit that changes collections, their grants, sources, files or conversations notifies the library's channel
+  (`CHANNEL`), payload-free (every role listening hears "look again", never what or whose: it reads what it may
+  see; store/postgres/changes.py).
 """
 
 from __future__ import annotations
 
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
 # is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts;
-# 5: an edited file's unchanged passages take every person's marks and kept passages along (carry_chunk_references)
-SCHEMA_VERSION = 5
+# 5: an edited file's unchanged passages take every person's marks and kept passages along (carry_chunk_references);
+# 6: commits that change collections, sources, files or conversations notify CHANNEL
+SCHEMA_VERSION = 6
 SCHEMA_NAME = "desktop_rag"
+CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors")
 PERSONAL_TABLES = ("conversations", "messages", "answer_cache", "answer_cache_chunks", "summary_cache",
@@ -251,6 +256,9 @@ FUNCTIONS = (
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN INSERT INTO library_counters (backend, version) "
     "VALUES (pg_backend_pid(), 1) ON CONFLICT (backend) DO UPDATE SET version = library_counters.version + 1; "
     "RETURN NULL; END $$",
+    # another client's windows look again (payload-free: NOTIFY sends once per transaction, at its commit)
+    "CREATE OR REPLACE FUNCTION library_notified() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog "
+    f"AS $$ BEGIN PERFORM pg_notify('{CHANNEL}', ''); RETURN NULL; END $$",
     # the keyword index's totals (BM25's N and average length), from the rows a statement added or removed
     "CREATE OR REPLACE FUNCTION chunks_added() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN INSERT INTO library_counters AS k (backend, chunks, tokens) "
@@ -305,6 +313,8 @@ TRIGGERS = (
     ("chunks_removed", "AFTER DELETE ON chunks REFERENCING OLD TABLE AS changed FOR EACH STATEMENT", "chunks_removed"),
     ("meta_guarded", "BEFORE INSERT OR UPDATE OR DELETE ON meta FOR EACH ROW", "meta_guarded"),
     ("grants_version", "AFTER INSERT OR UPDATE OR DELETE ON collection_grants FOR EACH STATEMENT", "library_moved"),
+    *((f"{table}_notified", f"AFTER INSERT OR UPDATE OR DELETE ON {table} FOR EACH STATEMENT", "library_notified")
+      for table in ("collections", "collection_grants", "sources", "files", "conversations_all")),
 )
 
 

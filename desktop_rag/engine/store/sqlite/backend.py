@@ -3,6 +3,8 @@ cache, written by one process at a time (`library.lock`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from desktop_rag.config import AppPaths
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store.library import Store
@@ -25,6 +27,9 @@ class SqliteBackend:
     def store(self) -> Store:
         """This thread's connection."""
         return self._stores.current()
+
+    def listen(self, on_change: Callable[[], None]) -> None:
+        return None  # (its files are watched: a change of them says the same)
 
     def grant(self, collection_id: int, role: str, revoke: bool = False) -> bool:
         raise UsageError.coded("not_a_server_library")
