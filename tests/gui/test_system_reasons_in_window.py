@@ -95,3 +95,41 @@ def test_a_key_this_user_may_not_save_says_why_in_either_language(make_window, q
     if language == "zh":
         assert "Permission denied" not in text and "not permitted" not in text and english_sentence(text) is None
     boxes[0].close()
+
+
+def test_the_connection_tests_result_is_never_seen_in_another_language(make_window, qtbot):
+    """The Settings dialog's test result is worded once, when it arrives: the language it would need to follow
+    changes only once the dialog has closed (OK applies it), and the dialog is gone by then. While it is open it is
+    window-modal, so nothing else in the window can switch the language."""
+    from PySide6.QtCore import Qt
+    from shiboken6 import isValid
+
+    window = make_window()
+    window.settings_flow.open()
+    dialog = window.settings_flow.dialog
+    assert dialog.isModal() and dialog.windowModality() == Qt.WindowModality.WindowModal
+    dialog.language.setCurrentIndex(dialog.language.findData("zh"))
+    dialog.provider.setCurrentIndex(dialog.provider.findData("custom"))
+    dialog.base_url.setText(_closed_port_url())
+    dialog.model.setText("fake-model")
+    dialog.check_connection()
+    qtbot.waitUntil(lambda: not dialog.testing, timeout=60_000)
+    assert i18n.language() == "en" and "(Connection refused)" in dialog.test_result.text()
+    alive_at_switch: list[bool] = []
+    window.app_settings.changed.connect(lambda old, new: alive_at_switch.append(isValid(dialog)))
+    with qtbot.waitSignal(window.app_settings.changed, timeout=30_000):
+        dialog.accept()
+    assert alive_at_switch == [False]  # the dialog was deleted before the switch was announced
+    assert i18n.language() == "zh" and window.settings_flow.dialog is None
+
+
+def test_a_cancelled_settings_dialog_is_not_kept(make_window, qtbot):
+    """Cancel left the dialog hidden under the window until it closed (one more each time Settings was opened)."""
+    from shiboken6 import isValid
+
+    window = make_window()
+    window.settings_flow.open()
+    dialog = window.settings_flow.dialog
+    dialog.reject()
+    qtbot.waitUntil(lambda: not isValid(dialog), timeout=10_000)
+    assert window.settings_flow.dialog is None
