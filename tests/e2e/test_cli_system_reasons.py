@@ -6,7 +6,6 @@ of mode 000 read without root's power to read any file."""
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from tests.engine.test_unreachable_folders import _without_root_powers
 from tests.support import hash_cli
 from tests.support.english import english_sentence
 from tests.support.hash_cli import CLI_KEY, indexed_home, run_cli, use_model
+from tests.support.unreachable import closed_port_url, resolver_words
 
 LOCALE = {"en": "en_US.UTF-8", "zh": "zh_CN.UTF-8"}
 
@@ -32,26 +32,9 @@ def _speak(monkeypatch, language: str) -> None:
     monkeypatch.setitem(hash_cli.ENV, "LANG", LOCALE[language])
 
 
-def _closed_port_url() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
-
-
-def _resolver_words() -> str:
-    """What this computer's resolver says of a name under .invalid ("Name or service not known")."""
-    try:
-        socket.getaddrinfo("nosuch.invalid", 80)
-    except socket.gaierror as exc:
-        if exc.errno != socket.EAI_NONAME:
-            pytest.skip(f"this resolver says {exc.strerror!r} for a name under .invalid")
-        return exc.strerror
-    pytest.skip("a name under .invalid resolves here")
-
-
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_model_server_whose_name_does_not_resolve(home, monkeypatch, language):
-    english = _resolver_words()
+    english = resolver_words()
     _speak(monkeypatch, language)
     use_model(monkeypatch, "http://nosuch.invalid:8080/v1", CLI_KEY)
     run = run_cli(home, "ask", "How hot is the water for green tea?")
@@ -67,7 +50,7 @@ def test_a_model_server_whose_name_does_not_resolve(home, monkeypatch, language)
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_model_server_that_refuses_the_connection(home, monkeypatch, language):
     _speak(monkeypatch, language)
-    address = _closed_port_url()
+    address = closed_port_url()
     use_model(monkeypatch, address, CLI_KEY)
     run = run_cli(home, "ask", "How hot is the water for green tea?")
     line = next(line for line in run.stderr.splitlines() if address in line)

@@ -17,6 +17,7 @@ from desktop_rag.engine.errors import LoadError, error_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.system_errors import MAX_DETAIL, os_reason, system_reason
 from tests.support.english import english_sentence
+from tests.support.unreachable import UNRESOLVABLE, closed_port
 
 
 def _raised(action: Callable[[], object]) -> OSError:
@@ -25,12 +26,6 @@ def _raised(action: Callable[[], object]) -> OSError:
     except OSError as exc:
         return exc
     raise AssertionError("no OSError")
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _connect(port: int) -> None:
@@ -52,7 +47,7 @@ def _said(exc: OSError, chinese: str) -> None:
 
 
 def test_a_host_name_that_does_not_resolve() -> None:
-    exc = _raised(lambda: socket.getaddrinfo("nosuch.invalid", 80))
+    exc = _raised(lambda: socket.getaddrinfo(UNRESOLVABLE, 80))
     assert isinstance(exc, socket.gaierror)
     if exc.errno != socket.EAI_NONAME:
         pytest.skip(f"this resolver says {exc.strerror!r} for a name under .invalid")
@@ -60,7 +55,7 @@ def test_a_host_name_that_does_not_resolve() -> None:
 
 
 def test_a_refused_connection() -> None:
-    _said(_raised(lambda: _connect(_closed_port())), "连接被拒绝")
+    _said(_raised(lambda: _connect(closed_port())), "连接被拒绝")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
@@ -78,7 +73,7 @@ def test_an_error_naming_a_file_is_said_with_the_file_in_either_language(tmp_pat
 
 def test_the_reason_behind_a_wrapping_error_is_found() -> None:
     """An HTTP library or a database driver wraps the system's error: its cause (or context) says why."""
-    refused = _raised(lambda: _connect(_closed_port()))
+    refused = _raised(lambda: _connect(closed_port()))
     try:
         try:
             raise RuntimeError("Connection error.") from refused
@@ -91,7 +86,7 @@ def test_the_reason_behind_a_wrapping_error_is_found() -> None:
 
 def test_a_coded_error_quoting_the_system_reason_is_stored_and_read_back_in_either_language() -> None:
     """A failed file's reason keeps the system's reason as a code (files.reason), so `status` says it in Chinese."""
-    refused = _raised(lambda: _connect(_closed_port()))
+    refused = _raised(lambda: _connect(closed_port()))
     reason = Reason.of(LoadError.coded("file_unreadable", reason=os_reason(refused)))
     again = Reason.stored(str(reason), reason.to_json())
     assert again.text("zh") == "无法读取该文件（连接被拒绝）" and again.text("en") == "The file could not be read (Connection refused)"
@@ -106,7 +101,7 @@ def test_a_reason_the_table_does_not_know_keeps_the_systems_words_bounded() -> N
 
 
 @pytest.mark.parametrize("make", [
-    lambda: _raised(lambda: _connect(_closed_port())),
+    lambda: _raised(lambda: _connect(closed_port())),
     lambda: OSError(errno.EACCES, os.strerror(errno.EACCES)),
     lambda: OSError(errno.EROFS, os.strerror(errno.EROFS)),
     lambda: OSError(errno.ECONNRESET, os.strerror(errno.ECONNRESET)),

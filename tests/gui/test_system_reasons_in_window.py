@@ -5,8 +5,6 @@ name under .invalid, a config folder this user may not write."""
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
@@ -15,19 +13,14 @@ from desktop_rag.gui import i18n
 from tests.gui.conftest import FAST, add_and_wait, write_docs
 from tests.gui.test_api_key_write import unwritable
 from tests.support.english import english_sentence
-
-
-def _closed_port_url() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+from tests.support.unreachable import closed_port_url, resolver_words
 
 
 def test_an_answer_whose_model_server_refuses_says_why_in_either_language(make_window, qtbot, tmp_path, monkeypatch):
     """The answer's error is kept as its Reason, the system's reason inside it as a code: a language switch says
     both again."""
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    address = _closed_port_url()
+    address = closed_port_url()
     write_docs(tmp_path / "docs", 1)
     window = make_window(FAST.replace(llm_provider="custom", llm_base_url=address, llm_model="fake-model"))
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
@@ -43,19 +36,9 @@ def test_an_answer_whose_model_server_refuses_says_why_in_either_language(make_w
     assert "Connection refused" not in chinese and english_sentence(chinese) is None, chinese
 
 
-def _resolver_words() -> str:
-    try:
-        socket.getaddrinfo("nosuch.invalid", 80)
-    except socket.gaierror as exc:
-        if exc.errno != socket.EAI_NONAME:
-            pytest.skip(f"this resolver says {exc.strerror!r} for a name under .invalid")
-        return exc.strerror
-    pytest.skip("a name under .invalid resolves here")
-
-
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_connection_test_to_a_name_that_does_not_resolve(make_window, qtbot, language):
-    english_words = _resolver_words()
+    english_words = resolver_words()
     i18n.set_language(language)
     window = make_window(FAST.replace(ui_language=language))
     window.settings_flow.open()
@@ -110,7 +93,7 @@ def test_the_connection_tests_result_is_never_seen_in_another_language(make_wind
     assert dialog.isModal() and dialog.windowModality() == Qt.WindowModality.WindowModal
     dialog.language.setCurrentIndex(dialog.language.findData("zh"))
     dialog.provider.setCurrentIndex(dialog.provider.findData("custom"))
-    dialog.base_url.setText(_closed_port_url())
+    dialog.base_url.setText(closed_port_url())
     dialog.model.setText("fake-model")
     dialog.check_connection()
     qtbot.waitUntil(lambda: not dialog.testing, timeout=60_000)
