@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import socket
-from collections.abc import Callable
+import ssl
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -113,3 +118,70 @@ def test_the_common_reasons_are_chinese_in_a_chinese_message(make: Callable[[], 
     exc = make()
     shown = error_text(LoadError.coded("file_unreadable", reason=os_reason(exc)), "zh")
     assert str(exc.strerror or exc) not in shown and english_sentence(shown) is None, shown
+
+
+@contextmanager
+def _tls_server(folder: Path) -> Iterator[int]:
+    """A loopback TLS server with a self-signed certificate for localhost (made by openssl); its port."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("no openssl to make a certificate")
+    key, cert = folder / "key.pem", folder / "cert.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True, timeout=60)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            try:
+                with context.wrap_socket(conn, server_side=True):
+                    pass
+            except OSError:  # the client refused the certificate
+                pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+
+
+def test_a_certificate_not_trusted_is_said_in_either_language(tmp_path: Path) -> None:
+    """Through the HTTP library the model client uses, as a model server with a self-signed certificate answers."""
+    from desktop_rag.engine.answer.llm import LLMClient, LLMError
+    from desktop_rag.engine.answer.llm_config import LLMConfig
+
+    with _tls_server(tmp_path) as port:
+        client = LLMClient(LLMConfig(base_url=f"https://localhost:{port}/v1", model="m", api_key="sk-test-123",
+                                     max_retries=0, timeout_s=10))
+        with pytest.raises(LLMError) as caught:
+            client.complete([{"role": "user", "content": "hi"}])
+    assert "(self-signed certificate)" in str(caught.value), caught.value
+    chinese = error_text(caught.value, "zh")
+    assert "（服务器的证书是自签名的，不受信任）" in chinese and english_sentence(chinese) is None, chinese
+
+
+def test_https_to_a_plain_http_server_is_said_in_either_language() -> None:
+    from desktop_rag.engine.answer.llm import LLMClient, LLMError
+    from desktop_rag.engine.answer.llm_config import LLMConfig
+    from tests.support.openai_server import run_openai_server
+
+    with run_openai_server() as server:
+        client = LLMClient(LLMConfig(base_url=server.base_url.replace("http://", "https://"), model="m",
+                                     max_retries=0, timeout_s=10))
+        with pytest.raises(LLMError) as caught:
+            client.complete([{"role": "user", "content": "hi"}])
+    assert "the server does not speak https" in str(caught.value), caught.value
+    chinese = error_text(caught.value, "zh")
+    assert "服务器不支持 https" in chinese and english_sentence(chinese) is None, chinese
