@@ -157,31 +157,31 @@ def _tls_server(folder: Path) -> Iterator[int]:
         listener.close()
 
 
-def test_a_certificate_not_trusted_is_said_in_either_language(tmp_path: Path) -> None:
-    """Through the HTTP library the model client uses, as a model server with a self-signed certificate answers."""
+def _model_error(base_url: str) -> Exception:
+    """What the model client raises asking the server at `base_url` (no retries)."""
     from desktop_rag.engine.answer.llm import LLMClient, LLMError
     from desktop_rag.engine.answer.llm_config import LLMConfig
 
+    client = LLMClient(LLMConfig(base_url=base_url, model="m", api_key="sk-test-123", max_retries=0, timeout_s=10))
+    with pytest.raises(LLMError) as caught:
+        client.complete([{"role": "user", "content": "hi"}])
+    return caught.value
+
+
+def test_a_certificate_not_trusted_is_said_in_either_language(tmp_path: Path) -> None:
+    """Through the HTTP library the model client uses, as a model server with a self-signed certificate answers."""
     with _tls_server(tmp_path) as port:
-        client = LLMClient(LLMConfig(base_url=f"https://localhost:{port}/v1", model="m", api_key="sk-test-123",
-                                     max_retries=0, timeout_s=10))
-        with pytest.raises(LLMError) as caught:
-            client.complete([{"role": "user", "content": "hi"}])
-    assert "(self-signed certificate)" in str(caught.value), caught.value
-    chinese = error_text(caught.value, "zh")
+        error = _model_error(f"https://localhost:{port}/v1")
+    assert "(self-signed certificate)" in str(error), error
+    chinese = error_text(error, "zh")
     assert "（服务器的证书是自签名的，不受信任）" in chinese and english_sentence(chinese) is None, chinese
 
 
 def test_https_to_a_plain_http_server_is_said_in_either_language() -> None:
-    from desktop_rag.engine.answer.llm import LLMClient, LLMError
-    from desktop_rag.engine.answer.llm_config import LLMConfig
     from tests.support.openai_server import run_openai_server
 
     with run_openai_server() as server:
-        client = LLMClient(LLMConfig(base_url=server.base_url.replace("http://", "https://"), model="m",
-                                     max_retries=0, timeout_s=10))
-        with pytest.raises(LLMError) as caught:
-            client.complete([{"role": "user", "content": "hi"}])
-    assert "the server does not speak https" in str(caught.value), caught.value
-    chinese = error_text(caught.value, "zh")
+        error = _model_error(server.base_url.replace("http://", "https://"))
+    assert "the server does not speak https" in str(error), error
+    chinese = error_text(error, "zh")
     assert "服务器不支持 https" in chinese and english_sentence(chinese) is None, chinese
