@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 
 from desktop_rag.cli.answer_stream import AnswerOutput
 from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
-from desktop_rag.cli.output import TerminalProgress, language, print_json, said
+from desktop_rag.cli.output import TerminalProgress, error_line, language, print_json, said
 from desktop_rag.cli.terminal import clean, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
@@ -207,7 +207,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 failed, answer, error = True, event.partial, event.message
                 if not args.json:
                     tokens.finish()
-                print(f"\nerror: {said(event.message)}", file=sys.stderr)
+                print(f"\n{error_line(event.message)}", file=sys.stderr)
     finally:
         engine.close()
     # Number each source as the answer cites it: its position among the passages sent.

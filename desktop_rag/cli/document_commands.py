@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from desktop_rag.cli.output import print_json, said
+from desktop_rag.cli.output import error_line, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean_line
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
@@ -54,7 +54,7 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
                 failed, summary = True, event.partial
                 if not args.json:
                     print(tokens.finish(), end="", flush=True)
-                print(f"\nerror: {said(event.message)}", file=sys.stderr)
+                print(f"\n{error_line(event.message)}", file=sys.stderr)
     finally:
         engine.close()
     if args.json:

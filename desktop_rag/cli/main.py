@@ -198,9 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         drop_stdout()
         if isinstance(lost.__cause__, BrokenPipeError):
             return 141
-        why = lost.__cause__.strerror if isinstance(lost.__cause__, OSError) else lost.__cause__
-        print(f"错误：无法写出输出（{why}）" if environment_language() == "zh" else
-              f"error: the output could not be written ({why})", file=sys.stderr)
+        from desktop_rag.engine import Reason
+
+        chinese = environment_language() == "zh"
+        why = Reason.of(lost.__cause__).text("zh" if chinese else "en")  # the system's reason, in that language
+        print(f"错误：无法写出输出（{why}）" if chinese else f"error: the output could not be written ({why})",
+              file=sys.stderr)
         return 1
 
 
@@ -228,10 +231,10 @@ def _run(argv: Sequence[str] | None) -> int:
             return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
     except DesktopRagError as exc:
         logging.getLogger(__name__).error("%s failed: %s", args.command or "app", exc)
-        from desktop_rag.cli.output import language, said
+        from desktop_rag.cli.output import error_line
 
         # in Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI; it may quote file names or server text
-        print(f"{'错误：' if language() == 'zh' else 'error: '}{said(exc)}", file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         end_line()

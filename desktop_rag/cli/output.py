@@ -28,6 +28,11 @@ def said(failure: object) -> str:
     return clean_line(error_text(failure, language()))
 
 
+def error_line(failure: object) -> str:
+    """ "error: …" ("错误：…" in Chinese): a failure as the line stderr gets, said as `said` says it."""
+    return f"{'错误：' if language() == 'zh' else 'error: '}{said(failure)}"
+
+
 def print_json(value: object) -> None:
     """One JSON line on stdout (non-ASCII kept, terminal-active characters escaped)."""
     text = json.dumps(value, ensure_ascii=False)

@@ -11,10 +11,12 @@ library's row that did not parse, a foreign exception's words) is kept and shown
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from desktop_rag.engine.messages import CLI, TEXTS, Localised, Phrase, template_fields
+from desktop_rag.engine.system_errors import os_reason
 
 MAX_VALUE_CHARS = 300  # one value: a file or member name, a server's or a library's words
 MAX_PLAIN_CHARS = 1000  # one text without a code
@@ -101,10 +103,17 @@ NO_REASON = Reason()
 
 
 def _error_part(exc: BaseException) -> Part:
-    """An error as a part: its code and values when it is a coded engine error, else its words (or its type)."""
+    """An error as a part: its code and values when it is a coded engine error; the system's reason (with the file
+    it names) when it is an OSError; else its words (or its type)."""
     code, values = getattr(exc, "code", None), getattr(exc, "values", None)
     if isinstance(code, str) and f"error.{code}" in TEXTS and isinstance(values, Mapping):
         return _bounded_phrase(Phrase(f"error.{code}", **values), 1)
+    if isinstance(exc, OSError):
+        reason = os_reason(exc)
+        path = exc.filename if isinstance(exc.filename, (str, bytes)) else None
+        if path is not None:
+            reason = Phrase("phrase.system.at_path", reason=reason, path=os.fsdecode(path))
+        return _bounded_phrase(reason, 1)
     return _cut(str(exc) or type(exc).__name__, MAX_PLAIN_CHARS)
 
 

@@ -31,8 +31,11 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(home: Path, args
     assert (run.returncode, run.stderr) == (141, "")
 
 
-@pytest.mark.skipif(not (os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)),
-                    reason="no /dev/full")
+full_disk = pytest.mark.skipif(not (os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)),
+                               reason="no /dev/full")
+
+
+@full_disk
 def test_output_on_a_full_disk_is_said_in_one_line(home: Path):
     with open("/dev/full", "w") as full:
         run = run_cli(home, "search", "green tea", "--json", stdout=full)

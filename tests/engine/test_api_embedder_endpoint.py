@@ -125,3 +125,15 @@ def test_a_switch_an_earlier_version_staged_under_such_an_id_is_swapped_in(tmp_p
             assert store.get_meta("embedding_model") == shown and staged_vectors.model(store) is None
         finally:
             engine.close()
+
+
+def test_an_endpoint_that_refuses_the_connection_says_the_systems_reason_in_either_language(monkeypatch):
+    """It said "could not be reached: Connection error." (the SDK's words, whatever the reason), in Chinese too."""
+    from tests.support.unreachable import closed_port_url
+
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    address = closed_port_url()
+    with pytest.raises(DesktopRagError) as caught:
+        ApiEmbedder(f"api:fake-model@{address}", timeout_s=5).embed(["tea"])
+    assert str(caught.value) == f"The embedding endpoint {address} could not be reached: Connection refused"
+    assert error_text(caught.value, "zh") == f"无法连接嵌入服务 {address}：连接被拒绝"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import threading
 import time
 import traceback
@@ -16,6 +15,7 @@ from desktop_rag.config import Settings
 from desktop_rag.engine.answer.llm import LLMClient, LLMError, check_connection
 from desktop_rag.engine.answer.llm_config import PRESETS, LLMConfig, config_problem, resolve_llm_config
 from tests.support.openai_server import FakeOpenAIServer, run_openai_server
+from tests.support.unreachable import closed_port_url
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"
 
@@ -39,13 +39,6 @@ def make_config(server: FakeOpenAIServer, **changes) -> LLMConfig:
     )
     values.update(changes)
     return LLMConfig(**values)
-
-
-def closed_port_url() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 MESSAGES = [{"role": "user", "content": "hi"}]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.models import catalog as model_catalog
 from desktop_rag.engine.models import download as model_download
 from desktop_rag.engine.models.download import (
@@ -21,6 +22,7 @@ from desktop_rag.engine.models.download import (
     select_files,
 )
 from tests.support.hub_server import FakeHub, fake_model_files, repo_from_folder, run_hub_server
+from tests.support.unreachable import closed_port
 
 REPO = "acme/tiny-embed"
 WANTED = {"config.json", "modules.json", "sentence_bert_config.json", "config_sentence_transformers.json",
@@ -230,14 +232,11 @@ def test_clear_errors_for_missing_gated_and_unreachable(hub, tmp_path):
         download_model(REPO, tmp_path, endpoint=hub.endpoint, revision="v9")
     assert info.value.kind == "not_found"
 
-    import socket
-
-    with socket.socket() as s:  # a port with nothing listening
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    with pytest.raises(DownloadError, match="Cannot reach") as info:
+    port = closed_port()  # nothing listening: the system's reason, in either language
+    with pytest.raises(DownloadError, match=r"Cannot reach http://127\.0\.0\.1:\d+ \(Connection refused\)") as info:
         download_model(REPO, tmp_path, endpoint=f"http://127.0.0.1:{port}")
     assert info.value.kind == "unreachable"
+    assert error_text(info.value, "zh").startswith(f"无法连接 http://127.0.0.1:{port}（连接被拒绝）")
 
     for bad in ("ftp://example.com", "file:///etc", "not a url"):
         with pytest.raises(DownloadError) as info:

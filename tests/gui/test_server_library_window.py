@@ -120,8 +120,8 @@ def test_test_connection_says_no_password_is_saved_and_why_a_server_is_unreachab
     unreachable = test("postgresql://postgres@127.0.0.1:1/desktop_rag")
     assert {"en": "Could not reach the library's server postgresql://postgres@127.0.0.1:1/desktop_rag: "
                   "Connection refused. Check",
-            "zh": "无法连接资料库服务器 postgresql://postgres@127.0.0.1:1/desktop_rag：Connection refused。"}[language] \
-        in unreachable, unreachable  # the system's reason, not the driver's words around it
+            "zh": "无法连接资料库服务器 postgresql://postgres@127.0.0.1:1/desktop_rag：连接被拒绝。"}[language] \
+        in unreachable, unreachable  # the system's reason in the interface's language, not the driver's words
     library.address.textEdited.emit(library.address.text())  # typing in the address: that result was about another
     assert library.test_result.text() == ""
     window.settings_flow.dialog.reject()

@@ -19,6 +19,7 @@ from desktop_rag.engine.answer.llm_reply import ReplyProblem, completion_piece, 
 from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Phrase, message
+from desktop_rag.engine.system_errors import system_reason
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ def map_error(exc: Exception, config: LLMConfig) -> LLMError:
     if isinstance(exc, openai.APIConnectionError) and not config.shown_url.lower().startswith(("http://", "https://")):
         return LLMError.coded("llm_bad_scheme", "bad_request", url=config.shown_url)  # ("htp://", "ftp://"): no retry
     if isinstance(exc, openai.APIConnectionError):  # with the system's reason: refused, no such name, a certificate
-        reason = scrub(" ".join(str(exc.__cause__ or exc).split()), config.api_key)[:_MAX_DETAIL]
+        reason = system_reason(exc) or scrub(" ".join(str(exc.__cause__ or exc).split()), config.api_key)[:_MAX_DETAIL]
         return LLMError.coded("llm_unreachable_local" if config.is_local else "llm_unreachable", "unreachable",
                               url=config.shown_url, reason=reason or type(exc).__name__)
     if isinstance(exc, openai.APIStatusError):

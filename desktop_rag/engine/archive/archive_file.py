@@ -28,6 +28,7 @@ from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.store import archive_rows
 from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.system_errors import os_reason
 
 FORMAT = "desktop-rag-collection"
 FORMAT_VERSION = 1
@@ -106,7 +107,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise UsageError.coded("export_not_writable", folder=target.parent, detail=exc.strerror or str(exc)) from exc
+        raise UsageError.coded("export_not_writable", folder=target.parent, detail=os_reason(exc)) from exc
     os.close(fd)
     members: dict[str, dict] = {}
     missing: list[str] = []

@@ -21,6 +21,7 @@ from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store import archive_rows, collections
 from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.system_errors import os_reason
 
 SPACE_MARGIN = 64 << 20  # left free on a disk after an import's writes
 
@@ -230,7 +231,7 @@ def _extract(content: ArchiveContent, zip_path: Path, dest: Path, file_paths: di
         dest.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
     except OSError as exc:  # a read-only place (the archive on a USB stick, a disc), another user's folder
-        raise UsageError.coded("documents_dir_not_writable", folder=dest.parent, detail=exc.strerror or str(exc)) \
+        raise UsageError.coded("documents_dir_not_writable", folder=dest.parent, detail=os_reason(exc)) \
             from exc
     try:
         files = {f["id"]: f for f in content.files}

@@ -21,6 +21,7 @@ from pathlib import Path
 from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.paths import display_text, is_ignored_name, is_inside, is_valid_text
 from desktop_rag.engine.reasons import Reason
+from desktop_rag.engine.system_errors import os_reason
 
 BAD_NAME = "bad_file_name"  # the code of a failed file's reason known from its name alone
 LINK_OUTSIDE = Reason.coded("link_outside")  # why something is skipped (front ends show it in their language)
@@ -123,7 +124,7 @@ def _unread_reason(exc: OSError, root: bool) -> Reason:
     """Why a folder was not listed: a source that is not there, or the system's words."""
     if root and isinstance(exc, (FileNotFoundError, NotADirectoryError)):
         return SOURCE_MISSING
-    return Reason.coded("folder_unreadable", reason=exc.strerror or exc)
+    return Reason.coded("folder_unreadable", reason=os_reason(exc))
 
 
 def _is_link(entry: os.DirEntry) -> bool:

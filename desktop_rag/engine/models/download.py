@@ -56,6 +56,7 @@ from desktop_rag.engine.models.model_folders import (
     resolve_endpoint,
 )
 from desktop_rag.engine.paths import is_inside
+from desktop_rag.engine.system_errors import os_reason
 
 __all__ = [  # the downloader's public names (callers use them through `desktop_rag.engine.model_download`)
     "DEFAULT_ENDPOINT", "MIRROR_ENDPOINT", "DownloadCancelled", "DownloadError", "DownloadProgress", "RemoteFile",
@@ -128,7 +129,7 @@ def download_model(repo_id: str, data_dir: str | os.PathLike, *, endpoint: str =
     except OSError as exc:
         canceller.check(repo_id)
         raise _os_error(exc, endpoint) from exc
-    except (http.client.HTTPException, ssl.SSLError) as exc:
+    except http.client.HTTPException as exc:
         canceller.check(repo_id)
         raise DownloadError.coded("connection_failed", "unreachable", endpoint=endpoint,
                                   detail=f"{exc.__class__.__name__}: {str(exc)[:200]}") from exc
@@ -216,11 +217,13 @@ def _os_error(exc: OSError, endpoint: str) -> DownloadError:
         return DownloadError.coded("download_disk_full", "disk_full")
     if isinstance(exc, (socket.timeout, TimeoutError)):
         return DownloadError.coded("hub_timeout", "unreachable", endpoint=endpoint, mirror=MIRROR_ENDPOINT)
+    if isinstance(exc, ssl.SSLError):  # a certificate not trusted, a server that does not speak https
+        return DownloadError.coded("connection_failed", "unreachable", endpoint=endpoint, detail=os_reason(exc))
     if isinstance(exc, (socket.gaierror, ConnectionError)) or exc.errno in (errno.ECONNREFUSED, errno.ENETUNREACH,
                                                                               errno.EHOSTUNREACH):
-        return DownloadError.coded("hub_unreachable", "unreachable", endpoint=endpoint, detail=exc.strerror or str(exc),
+        return DownloadError.coded("hub_unreachable", "unreachable", endpoint=endpoint, detail=os_reason(exc),
                                    mirror=MIRROR_ENDPOINT)
-    return DownloadError.coded("download_failed", "io", detail=str(exc))
+    return DownloadError.coded("download_failed", "io", detail=os_reason(exc))
 
 
 def _prepare_partial(partial: Path, repo_id: str, endpoint: str, commit: str) -> None:

@@ -17,6 +17,7 @@ from desktop_rag.engine.review.reports import ReviewStats, ReviewWeek
 from desktop_rag.engine.store import grades
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import GRADES, LoggedAnswer
+from desktop_rag.engine.system_errors import os_reason
 
 SPOT_POOL = 500  # a spot check samples among this many most recent ungraded answers
 
@@ -95,7 +96,7 @@ def export(store: Store, path: str | Path) -> int:
     try:
         _write_export(store, target, ids)
     except OSError as exc:
-        raise UsageError.coded("review_export_failed", path=target, detail=exc.strerror or str(exc)) from exc
+        raise UsageError.coded("review_export_failed", path=target, detail=os_reason(exc)) from exc
     return len(ids)
 
 

@@ -22,6 +22,7 @@ from desktop_rag.engine.store import grades, labels
 from desktop_rag.engine.store.passages import chunks_within, files_with_text
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.library import Store
+from desktop_rag.engine.system_errors import os_reason
 from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.review.reports import StaleLabel
 from desktop_rag.engine.store.values import Hit
@@ -194,7 +195,7 @@ def _lines(path: Path):
                 if line.strip():
                     yield number, line.rstrip("\r\n")
     except OSError as exc:
-        raise UsageError.coded("labelled_set_unreadable", path=str(path), detail=exc.strerror or str(exc)) from None
+        raise UsageError.coded("labelled_set_unreadable", path=str(path), detail=os_reason(exc)) from None
 
 
 def _decoded(raw: bytes, number: int, path: Path) -> str:

@@ -11,6 +11,7 @@ from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store.library import Backend
 from desktop_rag.engine.store.postgres.url import is_server_url
+from desktop_rag.engine.system_errors import os_reason
 
 
 def open_backend(location: str | None, paths: AppPaths, read_only: bool = False) -> Backend:
@@ -36,7 +37,7 @@ def writable_paths(paths: AppPaths) -> AppPaths:
         with tempfile.TemporaryFile(dir=paths.ensure().data_dir):  # what this user may do there, not mode bits
             return paths
     except OSError as exc:
-        raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=exc.strerror or exc) from exc
+        raise UsageError.coded("data_folder_unwritable", folder=paths.data_dir, detail=os_reason(exc)) from exc
 
 
 def library_location(chosen: str | None, settings: Settings) -> str:

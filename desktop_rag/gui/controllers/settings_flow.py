@@ -78,11 +78,11 @@ class SettingsFlow(QObject):
 
     def _finished(self, result: int) -> None:
         dialog, self.dialog = self.dialog, None
-        if dialog is None or result != QDialog.DialogCode.Accepted:
+        if dialog is None:
             return
-        new, key, password = dialog.result_settings(), dialog.api_key(), dialog.library.typed_password()
-        dialog.deleteLater()
-        self.apply(new, key, password)
+        dialog.deleteLater()  # cancelled too: a closed dialog is not kept (a test's late result is then dropped)
+        if result == QDialog.DialogCode.Accepted:
+            self.apply(dialog.result_settings(), dialog.api_key(), dialog.library.typed_password())
 
     def apply(self, new: Settings, api_key: str | None = None, library_password: str = "") -> None:
         """Save the key and the library's password, switch the language, then check (on the reader thread) whether a

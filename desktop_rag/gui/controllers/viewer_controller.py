@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -22,12 +21,12 @@ from desktop_rag.engine import (
     PdfPages,
     Reason,
     Rereader,
-    find_in_pdf,
     is_paged,
     location_text,
 )
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.viewer_banner import banner
+from desktop_rag.gui.controllers.viewer_find import DocumentFind
 from desktop_rag.gui.controllers.viewer_locate import Shown, locate_passage, shown_text
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
@@ -42,16 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
 DEFAULT_ZOOM = 3  # index into ZOOMS: 125 %
-
-
-@dataclass(frozen=True)
-class Found:
-    """A find-in-document result on a PDF page."""
-
-    page: int
-    start: int
-    end: int
-    rects: tuple
 
 
 class ViewerController(QObject):
@@ -86,7 +75,7 @@ class ViewerController(QObject):
         self.pdf = None  # RemotePdf of the document shown
         self.page = 0
         self.zoom_index = DEFAULT_ZOOM
-        self.found: Found | None = None
+        self.finder = DocumentFind(self.locator)  # the find bar's searches and the match found
         self.window_shown: Shown | None = None  # the text document shown: the part laid out, as grids
         self._request = 0
         self._shown = 0  # the request whose location is shown (`_request` while none is loading)
@@ -154,6 +143,7 @@ class ViewerController(QObject):
         view.raise_()
         view.activateWindow()
         self._request += 1
+        self.finder.clear()
         request, engine, reader, pages = self._request, self.backend.engine, self.reader, self.pages
         max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
         reader.configure(self.backend.settings)
@@ -209,7 +199,8 @@ class ViewerController(QObject):
                 self.renderer.discard(pdf)
             return
         self._set_pdf(pdf)
-        self.location, self.found, self._shown, self._failure = location, None, request, None
+        self.location, self._shown, self._failure = location, request, None
+        self.finder.clear()
         self._banner(location)
         gone = location.file_state == MISSING and not location.text  # reconcile dropped it: no stored text either
         self.view.set_file_actions(in_library=not gone, on_disk=location.file_state not in (MISSING, STORED))
@@ -286,7 +277,7 @@ class ViewerController(QObject):
             return
         self.page = min(max(self.page, 0), pdf.page_count - 1)
         image = self.renderer.image(self.page, self.scale, prefetch=(self.page + 1, self.page - 1))
-        find = self.found.rects if self.found is not None and self.found.page == self.page else ()
+        find = self.finder.rects_on(self.page)
         highlight, focus = self.highlight_on(self.page), self.highlight_on(self.page, focus=True)
         failed = self.renderer.failure(self.page, self.scale)
         waiting = tr("error", reason=i18n.error(failed)) if failed else tr("rendering", page=self.page + 1)
@@ -336,34 +327,14 @@ class ViewerController(QObject):
         if view is None or location is None or location.error:
             return
         if location.kind == "text":
-            view.set_find_result("" if view.text_pane.find(query, bool(forward)) else tr("find_none"))
-            return
-        pdf = self.pdf
-        if pdf is None or not query.strip():
-            return
-        found = self.found
-        page = found.page if found is not None else self.page
-        after = found.start if found is not None else (-1 if forward else 1 << 30)
-        request = self._request
-        self.locator.submit(lambda: find_in_pdf(pdf, query, page, after, bool(forward)),
-                            lambda result: self._found(request, result),
-                            lambda reason: self._find_failed(request, reason))
+            self.finder.in_text(view, query, bool(forward))
+        elif self.pdf is not None and query.strip():
+            self.finder.in_pdf(view, self.pdf, query, self.page, bool(forward), self._show_found)
 
-    def _find_failed(self, request: int, reason: Reason) -> None:
-        """A page searched could not be read (the PDFium child crashed, ran out of time or memory on it): why."""
-        if request == self._request and self.view is not None:
-            self.view.set_find_result(tr("error", reason=i18n.error(reason)))
-
-    def _found(self, request: int, result) -> None:
-        if request != self._request or self.view is None:
-            return
-        if result is None:
-            self.found = None
-            self.view.set_find_result(tr("find_none"))
-        else:
-            self.found = Found(*result)
-            self.page = self.found.page
-            self.view.set_find_result(tr("find_at", page=self.page + 1))
+    def _show_found(self, page: int | None) -> None:
+        """The page of the match found (None: none, the page shown stays), the match highlighted."""
+        if page is not None:
+            self.page = page
         self._draw_page(reveal=True)
 
     def open_in_default_app(self) -> None:
@@ -400,6 +371,7 @@ class ViewerController(QObject):
     def shutdown(self) -> None:
         """Drop queued locate/find/render jobs, join their threads, close the document and the window."""
         self._request += 1
+        self.finder.clear()
         self.pages.cancel()  # a page being drawn or searched: not waited for
         self.renderer.stop()
         self.locator.shutdown()

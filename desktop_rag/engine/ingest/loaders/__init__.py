@@ -11,6 +11,7 @@ from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.file_types import reader_for
 from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.valid_text import valid_document, valid_text
+from desktop_rag.engine.system_errors import os_reason
 
 PageCallback = Callable[[int, int], None]  # (page being recognised, pages to recognise)
 OCR_MAX_PAGES = 300  # the defaults of Settings.ocr_max_pages and .ocr_max_minutes: a long scanned book
@@ -76,7 +77,7 @@ def check_file(path: Path, max_bytes: int) -> int:
     except FileNotFoundError as exc:
         raise LoadError.coded("file_vanished") from exc
     except OSError as exc:
-        raise LoadError.coded("file_unreadable", reason=exc.strerror or exc) from exc
+        raise LoadError.coded("file_unreadable", reason=os_reason(exc)) from exc
     if not path.is_file():
         raise LoadError.coded("not_regular_file")
     if st.st_size == 0:
@@ -118,6 +119,6 @@ def load(path: Path, *, max_bytes: int, context: LoadContext | None = None) -> P
     except RecursionError as exc:
         raise LoadError.coded("too_deeply_nested") from exc
     except OSError as exc:
-        raise LoadError.coded("file_unreadable", reason=exc.strerror or exc) from exc
+        raise LoadError.coded("file_unreadable", reason=os_reason(exc)) from exc
     except Exception as exc:  # a loader bug must not stop the batch
         raise LoadError.coded("reader_failed", error=failure_words(exc)) from exc

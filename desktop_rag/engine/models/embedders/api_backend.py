@@ -12,6 +12,7 @@ import numpy as np
 from desktop_rag.engine.endpoint import API_PREFIX, key_reason, pasted_key, without_userinfo
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.models.embedders.sentence_transformers_backend import model_languages, model_prompts
+from desktop_rag.engine.system_errors import system_reason
 
 KEY_ENV = "DESKTOP_RAG_EMBEDDING_API_KEY"
 REQUEST_BATCH = 32
@@ -80,7 +81,8 @@ class ApiEmbedder:
         try:
             response = self._client_once().embeddings.create(model=self.model, input=texts)
         except openai.APIConnectionError as exc:
-            raise DesktopRagError.coded("endpoint_unreachable", url=self.base_url, detail=str(exc)) from exc
+            raise DesktopRagError.coded("endpoint_unreachable", url=self.base_url,
+                                        detail=system_reason(exc) or str(exc)) from exc
         except openai.APIStatusError as exc:
             raise DesktopRagError.coded("endpoint_refused", url=self.base_url, status=exc.status_code,
                                         model=repr(self.model)) from exc

@@ -15,6 +15,7 @@ import numpy as np
 
 from desktop_rag.engine.errors import LibraryBusyError, LibraryUnavailableError, UsageError
 from desktop_rag.engine.store.postgres.url import ServerUrl, password_for
+from desktop_rag.engine.system_errors import system_reason
 
 CONNECT_TIMEOUT_S = 15.0
 SOCKET_TIMEOUT_S = 600.0  # one statement's answer: an index build on a large library takes minutes
@@ -229,23 +230,12 @@ def server_error(exc: BaseException | None, url: ServerUrl, connecting: bool = F
             return ServerUnavailableError.coded(code, server=url.display, user=url.user, database=url.database,
                                                 detail=detail)
         return ServerError.coded("server_failed", server=url.display, state=state, detail=detail)
-    detail = _clean(_network_reason(exc), url) if exc is not None else ""
+    # the operating system's reason behind a driver's network error ("Connection refused", "timed out"), worded in
+    # either language; else the driver's own text, without a closing full stop (the sentence around it has one)
+    detail = system_reason(exc) or _clean(str(exc).rstrip(". "), url) if exc is not None else ""
     if connecting:
         return ServerUnavailableError.coded("server_unreachable", server=url.display, detail=detail)
     return ServerGoneError.coded("server_gone", server=url.display, detail=detail)
-
-
-def _network_reason(exc: BaseException) -> str:
-    """The operating system's reason behind a driver's network error ("Connection refused", "timed out"), else the
-    driver's own text; without a closing full stop (the sentence around it has one)."""
-    seen, cause = 0, exc
-    while cause is not None and seen < 10:
-        if isinstance(cause, TimeoutError):
-            return "timed out"
-        if isinstance(cause, OSError) and cause.strerror:
-            return cause.strerror
-        cause, seen = cause.__cause__ or cause.__context__, seen + 1
-    return str(exc).rstrip(". ")
 
 
 def _server_answer(exc: BaseException | None) -> BaseException | None:

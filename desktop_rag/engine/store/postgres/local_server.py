@@ -26,6 +26,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.system_errors import os_reason
 
 DATABASE = "desktop_rag"
 ADMIN = "postgres"
@@ -95,7 +96,7 @@ class LocalServer:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:  # a file of that name, a read-only disk: FileExistsError and the like
-            raise UsageError.coded("local_server_folder", folder=self.folder, detail=exc.strerror or exc) from exc
+            raise UsageError.coded("local_server_folder", folder=self.folder, detail=os_reason(exc)) from exc
         self._user = _service_user()
         if self._user:
             _let_traverse(self.folder)
