@@ -88,7 +88,7 @@ class ViewerController(QObject):
     # ---- opening ----
 
     def open_citation(self, _row: int, number: int) -> None:
-        """A click on [n] in the answer at `_row`. Connect it after ChatController.open_citation (MainWindow
+        """A click on [n] in the answer at `_row`. Connect it after ShownSources.open_citation (MainWindow
         does): that one shows the answer's sources first, so passage n is the clicked answer's."""
         self.open_number(number)
 
@@ -105,7 +105,7 @@ class ViewerController(QObject):
         self._show_position()
 
     def passages_moved(self, moved: dict[Hit, Hit]) -> None:
-        """The open conversation's passages as the library holds them now (ChatController.sources_moved): the ones
+        """The open conversation's passages as the library holds them now (ShownSources.moved): the ones
         shown here follow, so stepping to them or showing one again after a re-index finds them where they are."""
         self.passages = tuple((number, moved.get(hit, hit)) for number, hit in self.passages)
 
