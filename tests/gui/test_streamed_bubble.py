@@ -104,6 +104,27 @@ def _record(qtbot, window, question: str) -> dict:
     return record
 
 
+def _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, tokens: list[str], delay: float):
+    """A window on a new library of three documents, answering through the server with `tokens`."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    llm_server.tokens, llm_server.token_delay = tokens, delay
+    write_docs(tmp_path / "docs", count=3)
+    window = make_window(llm_settings(llm_server), home=tmp_path / "home")
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    return window
+
+
+def _reopened(make_window, qtbot, window, llm_server, forget_models: bool = False):
+    """`window` closed, and a new one (a new session) on its data and settings, idle; `forget_models`: the file
+    of the models seen is removed between them."""
+    window.close()
+    if forget_models:
+        models_file(window.app_settings.paths).unlink()
+    again = make_window(llm_settings(llm_server), home=window.app_settings.paths.data_dir)
+    wait_idle(qtbot, again)
+    return again
+
+
 def _no_thinking_shown(record: dict) -> None:
     for text in record["seen"] + record["shown"]:
         assert not any(raw in text for raw in ("think", "Let me", "【", "[^")), record
@@ -111,12 +132,7 @@ def _no_thinking_shown(record: dict) -> None:
 
 def test_an_unseen_models_first_answer_says_it_is_writing_and_a_later_window_streams_it(
         make_window, qtbot, tmp_path, llm_server, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    llm_server.tokens, llm_server.token_delay = LONG, 0.05
-    write_docs(tmp_path / "docs", count=3)
-    home = tmp_path / "home"
-    window = make_window(llm_settings(llm_server), home=home)
-    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, LONG, 0.05)
 
     first = _record(qtbot, window, "What does topic1 say about gamma?")
     assert first["final"].startswith("Word0 Word1") and not any(first["seen"]), first  # held: never a part shown
@@ -124,29 +140,18 @@ def test_an_unseen_models_first_answer_says_it_is_writing_and_a_later_window_str
     assert len(set(counts)) >= 3 and counts == sorted(counts), first["shown"]  # the count grows while held
     updates = len(set(h for h in first["held"] if h))
     assert updates <= first["seconds"] / 0.25 + 1, (updates, first["seconds"])  # a few times a second at most
-    window.close()
-
-    again = make_window(llm_settings(llm_server), home=home)  # a new session on the same data and settings
-    wait_idle(qtbot, again)
+    again = _reopened(make_window, qtbot, window, llm_server)
     later = _record(qtbot, again, "And topic2?")
     assert "Word0 Word1" in later["seen"] and not any(later["held"]), later  # streamed at once
     assert all(later["final"].startswith(text) for text in later["seen"]), later["seen"]
 
 
 def test_a_model_seen_thinking_stays_held_in_a_later_session(make_window, qtbot, tmp_path, llm_server, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    llm_server.tokens, llm_server.token_delay = ["Beta ", "is ", "in ", "【2】", "."], 0.02
-    write_docs(tmp_path / "docs", count=3)
-    home = tmp_path / "home"
-    window = make_window(llm_settings(llm_server), home=home)
-    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, ["Beta ", "is ", "in ", "【2】", "."], 0.02)
     _record(qtbot, window, "What does topic1 say about gamma?")  # seen without thinking
     llm_server.tokens = THINKING
     assert _record(qtbot, window, "And topic2?")["final"] == "Alpha [1] and beta [2] not."  # then thinking
-    window.close()
-
-    again = make_window(llm_settings(llm_server), home=home)
-    wait_idle(qtbot, again)
+    again = _reopened(make_window, qtbot, window, llm_server)
     later = _record(qtbot, again, "What does topic0 say?")
     assert later["final"] == "Alpha [1] and beta [2] not."
     _no_thinking_shown(later)  # held from the start: it is known to think
@@ -155,18 +160,9 @@ def test_a_model_seen_thinking_stays_held_in_a_later_session(make_window, qtbot,
 
 def test_a_stopped_or_replayed_answer_does_not_teach_that_a_model_never_thinks(
         make_window, qtbot, tmp_path, llm_server, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    llm_server.tokens, llm_server.token_delay = THINKING, 0.05
-    write_docs(tmp_path / "docs", count=3)
-    home = tmp_path / "home"
-    window = make_window(llm_settings(llm_server), home=home)
-    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, THINKING, 0.05)
     _record(qtbot, window, "What does topic1 say about gamma?")  # stored for replay
-    window.close()
-    models_file(window.app_settings.paths).unlink()  # a new model to this window, whose answers the library holds
-
-    again = make_window(llm_settings(llm_server), home=home)
-    wait_idle(qtbot, again)
+    again = _reopened(make_window, qtbot, window, llm_server, forget_models=True)  # stored answers, model new
     assert _record(qtbot, again, "What does topic1 say about gamma?")["final"] == "Alpha [1] and beta [2] not."
     assert again.chat_model.message(again.chat_model.last_assistant_row()).cached  # a replay: its thinking was dropped
     again.chat.token_received.connect(again.chat.stop)  # stopped while its thinking streams: its tag never came
