@@ -3,7 +3,11 @@ citation marker (split across tokens or not), through the real local model serve
 
 from __future__ import annotations
 
-from tests.gui.conftest import add_and_wait, llm_settings, write_docs
+import re
+import time
+
+from desktop_rag.gui.threads.model_memory import models_file
+from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
 
 THINKING = ["Let me ", "think about [", "2] first", "\n</think>", "\n\n", "Alpha ", "【", "1】", " and beta [^", "2]",
             " not [7]", "."]
@@ -64,3 +68,107 @@ def test_a_model_seen_without_thinking_streams_at_once(make_window, qtbot, tmp_p
     seen, final = _texts_while_streaming(qtbot, window, "And topic2?")
     assert "Beta is" in seen and "Beta is in" in seen, seen
     assert all(final.startswith(text) for text in seen), seen
+
+
+# ---- across sessions: only a model's very first answer is held, and while it is the bubble says it is writing ----
+
+WRITING = re.compile(r"^The model is writing… ([\d,]+) characters? so far$")
+LONG = [f"Word{i} " for i in range(30)] + ["[1]."]
+
+
+def _record(qtbot, window, question: str) -> dict:
+    """Ask `question`; while it streams, the message's text and held count at every change and the bubble's text at
+    every change of it (its browser's textChanged); the final text and the time it took."""
+    record: dict = {"seen": [], "held": [], "shown": []}
+    hooked: set[int] = set()
+
+    def changed(*_args) -> None:
+        row = window.chat_model.last_assistant_row()
+        message = window.chat_model.message(row)
+        if message is None or not message.streaming:
+            return
+        record["seen"].append(message.text)
+        record["held"].append(message.held)
+        bubble = window.chat_panel.messages.widget_at(row)
+        if bubble is not None and id(bubble) not in hooked:
+            hooked.add(id(bubble))
+            bubble.browser.textChanged.connect(lambda: record["shown"].append(bubble.browser.toPlainText()))
+
+    window.chat_model.dataChanged.connect(changed)
+    started = time.monotonic()
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        window.chat_panel.input.setPlainText(question)
+        window.chat_panel.send_button.click()
+    window.chat_model.dataChanged.disconnect(changed)
+    record["final"], record["seconds"] = blocker.args[0].text, time.monotonic() - started
+    return record
+
+
+def _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, tokens: list[str], delay: float):
+    """A window on a new library of three documents, answering through the server with `tokens`."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    llm_server.tokens, llm_server.token_delay = tokens, delay
+    write_docs(tmp_path / "docs", count=3)
+    window = make_window(llm_settings(llm_server), home=tmp_path / "home")
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    return window
+
+
+def _reopened(make_window, qtbot, window, llm_server, forget_models: bool = False):
+    """`window` closed, and a new one (a new session) on its data and settings, idle; `forget_models`: the file
+    of the models seen is removed between them."""
+    window.close()
+    if forget_models:
+        models_file(window.app_settings.paths).unlink()
+    again = make_window(llm_settings(llm_server), home=window.app_settings.paths.data_dir)
+    wait_idle(qtbot, again)
+    return again
+
+
+def _no_thinking_shown(record: dict) -> None:
+    for text in record["seen"] + record["shown"]:
+        assert not any(raw in text for raw in ("think", "Let me", "【", "[^")), record
+
+
+def test_an_unseen_models_first_answer_says_it_is_writing_and_a_later_window_streams_it(
+        make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, LONG, 0.05)
+
+    first = _record(qtbot, window, "What does topic1 say about gamma?")
+    assert first["final"].startswith("Word0 Word1") and not any(first["seen"]), first  # held: never a part shown
+    counts = [int(m.group(1).replace(",", "")) for m in map(WRITING.match, first["shown"]) if m]
+    assert len(set(counts)) >= 3 and counts == sorted(counts), first["shown"]  # the count grows while held
+    updates = len(set(h for h in first["held"] if h))
+    assert updates <= first["seconds"] / 0.25 + 1, (updates, first["seconds"])  # a few times a second at most
+    again = _reopened(make_window, qtbot, window, llm_server)
+    later = _record(qtbot, again, "And topic2?")
+    assert "Word0 Word1" in later["seen"] and not any(later["held"]), later  # streamed at once
+    assert all(later["final"].startswith(text) for text in later["seen"]), later["seen"]
+
+
+def test_a_model_seen_thinking_stays_held_in_a_later_session(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, ["Beta ", "is ", "in ", "【2】", "."], 0.02)
+    _record(qtbot, window, "What does topic1 say about gamma?")  # seen without thinking
+    llm_server.tokens = THINKING
+    assert _record(qtbot, window, "And topic2?")["final"] == "Alpha [1] and beta [2] not."  # then thinking
+    again = _reopened(make_window, qtbot, window, llm_server)
+    later = _record(qtbot, again, "What does topic0 say?")
+    assert later["final"] == "Alpha [1] and beta [2] not."
+    _no_thinking_shown(later)  # held from the start: it is known to think
+    assert later["shown"], "the bubble never changed while the answer streamed"
+
+
+def test_a_stopped_or_replayed_answer_does_not_teach_that_a_model_never_thinks(
+        make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, THINKING, 0.05)
+    _record(qtbot, window, "What does topic1 say about gamma?")  # stored for replay
+    again = _reopened(make_window, qtbot, window, llm_server, forget_models=True)  # stored answers, model new
+    assert _record(qtbot, again, "What does topic1 say about gamma?")["final"] == "Alpha [1] and beta [2] not."
+    assert again.chat_model.message(again.chat_model.last_assistant_row()).cached  # a replay: its thinking was dropped
+    again.chat.token_received.connect(again.chat.stop)  # stopped while its thinking streams: its tag never came
+    stopped = _record(qtbot, again, "And topic2?")
+    again.chat.token_received.disconnect(again.chat.stop)
+    assert again.chat_model.message(again.chat_model.last_assistant_row()).notice and not any(stopped["seen"])
+    later = _record(qtbot, again, "What does topic0 say?")
+    assert later["final"] == "Alpha [1] and beta [2] not."
+    _no_thinking_shown(later)  # still held: nothing has shown that the model never thinks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
@@ -16,6 +17,7 @@ from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
 from desktop_rag.gui.text import short_title
 from desktop_rag.gui.threads.backend import Backend
+from desktop_rag.gui.threads.model_memory import model_key
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
@@ -23,6 +25,7 @@ from desktop_rag.gui.views.sources_panel import SourcesPanel
 
 log = logging.getLogger(__name__)
 STORED_TITLE_CHARS = 300  # a new conversation's title: its question, cut if longer (listed cut to a few words)
+HELD_COUNT_S = 0.25  # how often the count of an answer's held characters ("Writing… 1,240 characters") is updated
 
 
 class ChatController(QObject):
@@ -52,7 +55,8 @@ class ChatController(QObject):
         self._deleting: tuple[int, bool] | None = None  # the open conversation to delete once its answer has stopped
         self._files_changed = False  # a files change came while the answer streamed: its turns are read again after
         self._row = -1
-        self._bubble = StreamedBubble()  # the streaming answer's text: as the finished one reads
+        self._bubble = StreamedBubble(backend.app_settings)  # the streaming answer's text: as the finished one reads
+        self._held_at = 0.0  # when the count of its held characters was last shown (time.monotonic)
         self.sources = ShownSources(backend, chat_panel, sources_panel, lambda: self.conversation_id, self)
         chat_panel.ask.connect(self.ask)
         chat_panel.stop.connect(self.stop)
@@ -244,6 +248,7 @@ class ChatController(QObject):
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
         self._bubble.begin(0, None)
+        self._held_at = 0.0
         self.sources.select(self._row)
         worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
         worker.yielded.connect(self._on_event)
@@ -278,7 +283,8 @@ class ChatController(QObject):
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
-        self._bubble.begin(len(event.hits), None if event.prompt is None else event.prompt.model)
+        model = None if event.prompt is None else model_key(self.backend.settings, event.prompt.model)
+        self._bubble.begin(len(event.hits), model)
         query = event.query or self.chat_model.message(self._row).query
         self.chat_model.update(self._row, sources=numbered, query=query, prompt=event.prompt,
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
@@ -288,13 +294,18 @@ class ChatController(QObject):
             self.sources.show(self._row)
 
     def _on_token(self, text: str) -> None:
-        self.chat_model.update(self._row, text=self._bubble.feed(text))
+        shown, now = self._bubble.feed(text), time.monotonic()
+        if not self._bubble.held:
+            self.chat_model.update(self._row, text=shown, held=0)
+        elif now - self._held_at >= HELD_COUNT_S:  # (a few times a second: a count is read, not watched)
+            self._held_at = now
+            self.chat_model.update(self._row, text=shown, held=self._bubble.held)
         self.token_received.emit(text)
 
     def _on_done(self, event: DoneEvent) -> None:
-        self._bubble.finish()
+        self._bubble.finish(complete=not event.cached and not event.notice)
         self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False,
-                               cached=event.cached, answer_id=event.answer_id)
+                               held=0, cached=event.cached, answer_id=event.answer_id)
         self._show_first_cited(event.cited)
 
     def _show_first_cited(self, cited: Sequence[Hit]) -> None:

@@ -109,6 +109,8 @@ class MessageWidget(QFrame):
         self.sent_button.setVisible(message.role == "assistant" and message.prompt is not None)
         if message.role == "user":
             self.browser.setPlainText(message.text)
+        elif not message.text and message.streaming and message.held:  # written, held until known not thinking
+            self.browser.setPlainText(i18n.tr("chat.writing", count=f"{message.held:,}"))
         elif not message.text and message.streaming and message.prompt is not None:  # the passages went to a model
             self.browser.setPlainText(i18n.tr("chat.waiting_model", model=message.prompt.model))
         elif not message.text and message.streaming:

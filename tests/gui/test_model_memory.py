@@ -1,0 +1,49 @@
+"""The models seen opening thinking, kept across sessions (gui/threads/model_memory.py): bounded, naming no
+server, model or key, and a damaged or foreign file is only ignored."""
+
+from __future__ import annotations
+
+import json
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.gui.threads.model_memory import MAX_BYTES, MAX_MODELS, model_key, models_file, read_models, write_model
+
+SETTINGS = Settings(llm_provider="custom", llm_base_url="http://127.0.0.1:8080/v1?api-key=secret123",
+                    llm_model="qwen3-secret-name")
+
+
+def test_a_model_is_kept_by_a_hash_of_its_address_and_name(tmp_path):
+    path = models_file(resolve_paths(tmp_path))
+    key = model_key(SETTINGS, "qwen3-secret-name")
+    write_model(path, key, True)
+    text = path.read_text(encoding="utf-8")
+    assert read_models(path) == {key: True}
+    assert not any(word in text for word in ("127.0.0.1", "qwen3", "secret"))
+    assert key != model_key(SETTINGS, "another-model")
+    assert key != model_key(SETTINGS.replace(llm_base_url="http://127.0.0.1:9090/v1"), "qwen3-secret-name")
+    assert key == model_key(SETTINGS.replace(llm_base_url="http://127.0.0.1:8080/v1"), "qwen3-secret-name")  # no query
+
+
+def test_only_the_models_last_seen_are_kept(tmp_path):
+    path = models_file(resolve_paths(tmp_path))
+    keys = [model_key(SETTINGS, f"model-{i}") for i in range(MAX_MODELS + 10)]
+    for key in keys:
+        write_model(path, key, False)
+    write_model(path, keys[20], True)  # seen again: the newest
+    models = read_models(path)
+    assert len(models) == MAX_MODELS and list(models)[-1] == keys[20] and models[keys[20]] is True
+    assert keys[0] not in models and path.stat().st_size < MAX_BYTES
+
+
+def test_a_damaged_or_foreign_file_is_ignored_then_replaced(tmp_path):
+    path = models_file(resolve_paths(tmp_path))
+    path.parent.mkdir(parents=True)
+    key = model_key(SETTINGS, "m")
+    for junk in ("not json", "[1, 2]", json.dumps({"short": True, key: "yes"}), "\ufffe\x00",
+                 json.dumps({key: True, "x" * 32: [1]}) + " " * MAX_BYTES):
+        path.write_text(junk, encoding="utf-8")
+        assert read_models(path) == {}
+    path.write_text(json.dumps({"short": True, key: False}), encoding="utf-8")
+    assert read_models(path) == {key: False}
+    write_model(path, key, True)
+    assert json.loads(path.read_text(encoding="utf-8")) == {key: True}
