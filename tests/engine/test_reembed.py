@@ -177,10 +177,10 @@ def test_a_switch_to_another_model_begun_mid_batch_keeps_none_of_the_batch(tmp_p
         running.close(), other.close()
 
 
-def test_a_switchs_batches_and_its_swap_move_the_documents_mark_another_window_reads(tmp_path):
-    """Another process re-embedding the library: each batch it stages, and the swap, moves the documents' mark
-    (`files_mark`) a window reads after the library's files change, so its status line shows the switch's progress
-    and end without waiting for a document to change."""
+def test_a_switchs_batches_and_its_swap_move_the_marks_another_window_reads(tmp_path):
+    """Another process re-embedding the library: each batch it stages moves the switch's mark (`switch_mark`), the
+    swap the documents' mark too (`files_mark`), which a window reads after the library's files change: its status
+    line shows the switch's progress and end without waiting for a document to change."""
     from desktop_rag.engine.models.embedding import HashEmbedder
     from desktop_rag.engine.store import staged_vectors
 
@@ -190,12 +190,12 @@ def test_a_switchs_batches_and_its_swap_move_the_documents_mark_another_window_r
         ids = [int(i) for i in other.store.vector_ids()]
         staged_vectors.begin(other.store, "hash:48")
         for batch in (ids[:1], ids[1:]):
-            mark = window.files_mark()
+            mark = window.switch_mark()
             assert staged_vectors.stage(other.store, "hash:48", batch, HashEmbedder(48).embed(["x"] * len(batch)))
-            assert window.files_mark() != mark
+            assert window.switch_mark() != mark
         mark = window.files_mark()
         assert staged_vectors.swap(other.store, "hash:48", 48)
-        assert window.files_mark() != mark
+        assert window.files_mark() != mark and window.switch_mark() == (None, 0)
     finally:
         window.close()
         other.close()

@@ -86,9 +86,10 @@ def test_a_second_engines_changes_are_heard_within_moments(pg_server, tmp_path):
             assert time.monotonic() - started < HEARD_S + 5  # (the write itself included)
 
 
-def test_a_model_switchs_batches_and_its_swap_are_heard_and_move_the_documents_mark(pg_server, tmp_path):
-    """Another client re-embedding the library for another model: each batch it stages, and the swap, is heard
-    and moves the documents' mark (the window's status line shows the switch's progress and its end)."""
+def test_a_model_switchs_batches_and_its_swap_are_heard_and_move_the_marks(pg_server, tmp_path):
+    """Another client re-embedding the library for another model: each batch it stages is heard and moves the
+    switch's mark, the swap is heard and moves the documents' mark (the window's status line shows the switch's
+    progress and its end)."""
     library = pg_server.url(pg_server.new_database("switch"))
     window = Engine(resolve_paths(tmp_path / "window"), FAST, library=library)
     other = Engine(resolve_paths(tmp_path / "other"), FAST, library=library)
@@ -101,12 +102,12 @@ def test_a_model_switchs_batches_and_its_swap_are_heard_and_move_the_documents_m
         ids = [int(i) for i in other.store.vector_ids()]
         staged_vectors.begin(other.store, "hash:48")
         for batch in (ids[:1], ids[1:]):
-            before, mark = _quiet(heard), window.files_mark()
+            before, mark = _quiet(heard), window.switch_mark()
             assert staged_vectors.stage(other.store, "hash:48", batch, HashEmbedder(48).embed(["x"] * len(batch)))
-            assert heard.after(before) and window.files_mark() != mark
+            assert heard.after(before) and window.switch_mark() != mark
         before, mark = _quiet(heard), window.files_mark()
         assert staged_vectors.swap(other.store, "hash:48", 48)
-        assert heard.after(before) and window.files_mark() != mark
+        assert heard.after(before) and window.files_mark() != mark and window.switch_mark() == (None, 0)
 
 
 def test_a_dropped_listening_connection_listens_again(pg_server, tmp_path):

@@ -44,14 +44,18 @@ def files_mark(store: Store) -> tuple:
     server) added, read again, failed or removed a document, embedded passages or added a source: the library version
     (moved by the schema's triggers on chunks, vectors, a file moved or deleted, a source moved or deleted), the
     files' count and the sum of their `indexed_at` (stamped by every file written, a failure too; a sum, not a max,
-    so another computer's clock behind this one's still moves it), the newest source's id, and a model switch's
-    model and staged vectors (its progress, a batch at a time; its swap, the vectors' triggers and the model gone).
-    One pass over `files` (about 15 ms at 100k files, read off the GUI thread after a change), and during a switch the
-    staged count the status line reads too. Not SQLite's `PRAGMA data_version`: it moves on every commit to any
-    table (each answer's turns, the caches) and does not exist on a server."""
+    so another computer's clock behind this one's still moves it), and the newest source's id. One pass over
+    `files` (about 15 ms at 100k files, read off the GUI thread after a change). Not SQLite's `PRAGMA data_version`:
+    it moves on every commit to any table (each answer's turns, the caches) and does not exist on a server."""
     with store.read_snapshot():
         count, stamps = store.db.execute("SELECT count(*), coalesce(sum(indexed_at), 0) FROM files").fetchone()
         newest = store.db.execute("SELECT coalesce(max(id), 0) FROM sources").fetchone()[0]
-        staged = staged_vectors.model(store)
-        return (store.library_version(), int(count), float(stamps), int(newest), staged,
-                staged_vectors.count(store) if staged else 0)
+        return store.library_version(), int(count), float(stamps), int(newest)
+
+
+def switch_mark(store: Store) -> tuple[str | None, int]:
+    """A model switch's model and how many vectors it has staged ((None, 0): none): what another process's
+    re-embedding moves, a batch at a time, and its swap ends (the vectors swapped in move `files_mark`). The count is
+    read only during a switch, as the status line reads it."""
+    staged = staged_vectors.model(store)
+    return staged, staged_vectors.count(store) if staged else 0
