@@ -30,7 +30,7 @@ from desktop_rag.engine.store import sources as library_sources
 from desktop_rag.engine.store.backends import library_location, open_backend, writable_paths
 from desktop_rag.engine.store.given_passages import GivenPassages
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.status import files_mark, library_status
+from desktop_rag.engine.store.status import files_mark, library_status, switch_mark
 from desktop_rag.engine.store.library import Listening, Place, Store
 from desktop_rag.engine.store.values import ChatTurn, FileRecord, Hit, IndexStatus, SourceRecord
 
@@ -243,10 +243,15 @@ class Engine:
         """A cheap mark of the library's documents that differs once any process changed them (`status.files_mark`)."""
         return files_mark(self.store)
 
+    def switch_mark(self) -> tuple[str | None, int]:
+        """A model switch's model and staged count, which another process's re-embedding moves a batch at a time
+        (`status.switch_mark`)."""
+        return switch_mark(self.store)
+
     def listen_for_changes(self, on_change: Callable[[], None]) -> Listening | None:
         """On a server's library, `on_change` is called (on a listener's thread) soon after another client commits
-        a change to collections, sources, files or conversations: read them again; `close()` the listener returned.
-        None on this computer's library (watch its files instead)."""
+        a change to collections, sources, files, conversations or vectors: read them again; `close()` the listener
+        returned. None on this computer's library (watch its files instead)."""
         return self._backend.listen(on_change)
 
     def search(self, query: str, k: int | None = None, collection: int | None = None,

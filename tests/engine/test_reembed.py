@@ -175,3 +175,27 @@ def test_a_switch_to_another_model_begun_mid_batch_keeps_none_of_the_batch(tmp_p
         assert staged_vectors.model(running.store) == "hash:32" and staged_vectors.count(running.store) == 0
     finally:
         running.close(), other.close()
+
+
+def test_a_switchs_batches_and_its_swap_move_the_marks_another_window_reads(tmp_path):
+    """Another process re-embedding the library: each batch it stages moves the switch's mark (`switch_mark`), the
+    swap the documents' mark too (`files_mark`), which a window reads after the library's files change: its status
+    line shows the switch's progress and end without waiting for a document to change."""
+    from desktop_rag.engine.models.embedding import HashEmbedder
+    from desktop_rag.engine.store import staged_vectors
+
+    other = build(tmp_path, 3)
+    window = Engine(resolve_paths(tmp_path / "home"), OLD)
+    try:
+        ids = [int(i) for i in other.store.vector_ids()]
+        staged_vectors.begin(other.store, "hash:48")
+        for batch in (ids[:1], ids[1:]):
+            mark = window.switch_mark()
+            assert staged_vectors.stage(other.store, "hash:48", batch, HashEmbedder(48).embed(["x"] * len(batch)))
+            assert window.switch_mark() != mark
+        mark = window.files_mark()
+        assert staged_vectors.swap(other.store, "hash:48", 48)
+        assert window.files_mark() != mark and window.switch_mark() == (None, 0)
+    finally:
+        window.close()
+        other.close()

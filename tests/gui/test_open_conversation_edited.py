@@ -13,6 +13,7 @@ from PySide6.QtCore import QUrl
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.sources import COL_FILE
+from desktop_rag.gui.text import literal_html
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle
 from tests.gui.test_outside_changes import _cli
 
@@ -98,10 +99,11 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
     right, wrong, none = panel.table.actions()
     assert not any(w.isEnabled() for w in (panel.mark_button, panel.wrong_button, right, wrong))
     assert panel.none_button.isEnabled() and none.isEnabled()
-    assert panel.mark_button.toolTip() == panel.wrong_button.toolTip() == i18n.tr("sources.mark_gone_tip")
+    assert panel.mark_button.toolTip() == panel.wrong_button.toolTip() == literal_html(
+        i18n.tr("sources.mark_gone_tip", name="notes.md"))
     panel.select_number(1)
     assert panel.mark_button.isEnabled() and panel.wrong_button.isEnabled() and right.isEnabled()
-    assert panel.mark_button.toolTip() == i18n.tr("sources.mark_right_tip")
+    assert panel.mark_button.toolTip() == literal_html(i18n.tr("sources.mark_right_tip"))
     panel.select_number(2)
 
     bar = window.chat_panel.messages.widget_at(row).grade_bar

@@ -141,3 +141,32 @@ def test_a_closed_window_keeps_no_inotify_instance(make_window, qtbot):
     qtbot.waitUntil(lambda: _inotify_instances() == before + 1, timeout=10_000)
     window.close()
     assert _inotify_instances() == before
+
+
+def test_another_processs_model_switch_shows_its_progress_and_end(make_window, qtbot, tmp_path):
+    """Another process re-embedding the window's library: each batch it stages shows in the status line (announced
+    as "model": the status read again, not the listing), and so does its swap, without a document changing."""
+    from desktop_rag.config import resolve_paths
+    from desktop_rag.engine import Engine
+    from desktop_rag.engine.models.embedding import HashEmbedder
+    from desktop_rag.engine.store import staged_vectors
+
+    home = tmp_path / "home"
+    window = make_window(FAST, home)
+    wait_idle(qtbot, window)
+    add_and_wait(qtbot, window, [str(p) for p in write_docs(tmp_path / "docs", 2)])
+    other = Engine(resolve_paths(home), FAST)
+    try:
+        ids = [int(i) for i in other.store.vector_ids()]
+        staged_vectors.begin(other.store, "hash:48")
+        qtbot.waitUntil(lambda: window.last_status.reembed_model == "hash:48", timeout=10_000)
+        kinds: list[frozenset] = []
+        window.backend.library_changed.connect(lambda change: kinds.append(change.kinds))
+        for batch, done in ((ids[:1], 1), (ids[1:], len(ids))):
+            assert staged_vectors.stage(other.store, "hash:48", batch, HashEmbedder(48).embed(["x"] * len(batch)))
+            qtbot.waitUntil(lambda: window.last_status.reembed_done == done, timeout=10_000)
+        assert kinds and all(kind == {"model"} for kind in kinds)
+        assert staged_vectors.swap(other.store, "hash:48", 48)
+        qtbot.waitUntil(lambda: not window.last_status.reembed_model, timeout=10_000)
+    finally:
+        other.close()

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.models.embedding import HashEmbedder
+from desktop_rag.engine.store import staged_vectors
 from desktop_rag.engine.store.postgres.changes import ChangesListener
 from desktop_rag.engine.store.postgres.schema import CHANNEL, SCHEMA_VERSION, TRIGGERS
 
@@ -84,6 +86,30 @@ def test_a_second_engines_changes_are_heard_within_moments(pg_server, tmp_path):
             assert time.monotonic() - started < HEARD_S + 5  # (the write itself included)
 
 
+def test_a_model_switchs_batches_and_its_swap_are_heard_and_move_the_marks(pg_server, tmp_path):
+    """Another client re-embedding the library for another model: each batch it stages is heard and moves the
+    switch's mark, the swap is heard and moves the documents' mark (the window's status line shows the switch's
+    progress and its end)."""
+    library = pg_server.url(pg_server.new_database("switch"))
+    window = Engine(resolve_paths(tmp_path / "window"), FAST, library=library)
+    other = Engine(resolve_paths(tmp_path / "other"), FAST, library=library)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        (docs / f"{i}.txt").write_text(f"Minutes number {i} of the meeting about the budget.", "utf-8")
+    other.index([docs])
+    with _engines(other, window), _listening(window) as (_listener, heard):
+        ids = [int(i) for i in other.store.vector_ids()]
+        staged_vectors.begin(other.store, "hash:48")
+        for batch in (ids[:1], ids[1:]):
+            before, mark = _quiet(heard), window.switch_mark()
+            assert staged_vectors.stage(other.store, "hash:48", batch, HashEmbedder(48).embed(["x"] * len(batch)))
+            assert heard.after(before) and window.switch_mark() != mark
+        before, mark = _quiet(heard), window.files_mark()
+        assert staged_vectors.swap(other.store, "hash:48", 48)
+        assert heard.after(before) and window.files_mark() != mark and window.switch_mark() == (None, 0)
+
+
 def test_a_dropped_listening_connection_listens_again(pg_server, tmp_path):
     """The server ends the listener's connection (pg_terminate_backend): it connects again, says "look again" for
     what went unheard meanwhile, and hears the next change."""
@@ -151,7 +177,7 @@ def test_a_library_of_version_5_gets_its_notifications(pg_server, tmp_path):
         admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
         other = Engine(resolve_paths(tmp_path / "other"), FAST, library=pg_server.url(database))
         admin.collections()
-        assert raw.run(count) == [[len(notified)]] and len(notified) == 5
+        assert raw.run(count) == [[len(notified)]] and len(notified) == 7
         assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'schema_version'") == [[str(SCHEMA_VERSION)]]
         with _engines(other, admin), _listening(admin) as (_listener, heard):
             before = _quiet(heard)

@@ -19,7 +19,7 @@ from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.paths import attachment_part
-from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.store.values import Hit, nul_replaced
 
 if TYPE_CHECKING:
     from desktop_rag.engine.document.pdf_child import PdfPages, RemotePdf
@@ -274,9 +274,11 @@ def _reader_in_a_child(own: contextlib.ExitStack, max_bytes: int, table_chars: i
 
 
 def _locate_in_text(hit: Hit, base: Location, document: ParsedDocument) -> Location:
-    """The passage in the document's text: the stored offsets first, then a search."""
+    """The passage in the document's text: the stored offsets first (the text there as the library may store it:
+    PostgreSQL's NUL as U+FFFD), then a search."""
     text = document_text(document)
-    if hit.char_end > hit.char_start and text[hit.char_start:hit.char_end] == hit.text:
+    span = text[hit.char_start:hit.char_end]
+    if hit.char_end > hit.char_start and hit.text in (span, nul_replaced(span)):
         start, end, how = hit.char_start, hit.char_end, EXACT
     elif (found := find_passage(text, hit.text, hit.char_start)) is not None:
         start, end, how = found

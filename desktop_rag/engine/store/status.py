@@ -51,3 +51,11 @@ def files_mark(store: Store) -> tuple:
         count, stamps = store.db.execute("SELECT count(*), coalesce(sum(indexed_at), 0) FROM files").fetchone()
         newest = store.db.execute("SELECT coalesce(max(id), 0) FROM sources").fetchone()[0]
         return store.library_version(), int(count), float(stamps), int(newest)
+
+
+def switch_mark(store: Store) -> tuple[str | None, int]:
+    """A model switch's model and how many vectors it has staged ((None, 0): none): what another process's
+    re-embedding moves, a batch at a time, and its swap ends (the vectors swapped in move `files_mark`). The count is
+    read only during a switch, as the status line reads it."""
+    staged = staged_vectors.model(store)
+    return staged, staged_vectors.count(store) if staged else 0

@@ -14,6 +14,12 @@ MAX_SENT_JSON_CHARS = 2_000_000  # a stored "What was sent" larger than this (a 
 MAX_EARLIER_REQUESTS = 256  # earlier requests kept with one (a long document's section requests)
 
 
+def nul_replaced(text: str) -> str:
+    """`text` with each NUL character as U+FFFD: how PostgreSQL, whose text holds no NUL, stores a chunk's text
+    (`PostgresStore.stored_text`; a cited file's text compared as stored, `locate`)."""
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
 @dataclass(frozen=True)
 class ChunkDraft:
     """A chunk before it is stored: text plus where it came from.

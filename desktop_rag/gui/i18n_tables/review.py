@@ -25,9 +25,10 @@ TEXT: dict[str, tuple[str, str]] = {
                                "（设置：从我的评价中学习）"),
     "grade.wrong_marked": ("Passage [{n}] marked wrong: it is not used for this question again.",
                            "段落 [{n}] 已标为错误：再问这个问题时不会再使用它。"),
-    "sources.mark_gone_tip": ("This passage is no longer in the library (its file was edited or removed after "
-                              "this answer), so it cannot be marked: ask again to mark a passage as it is now",
-                              "此段落已不在资料库中（此回答之后，它所在的文件被修改或移除了），因此无法标记："
+    "sources.mark_gone_tip": ("This passage of “{name}” is no longer in the library (its file was edited or "
+                              "removed after this answer), so it cannot be marked: ask again to mark a passage as it "
+                              "is now",
+                              "“{name}”中的此段落已不在资料库中（此回答之后，该文件被修改或移除了），因此无法标记："
                               "请重新提问，再标记当前的段落"),
     "sources.mark_none": ("None of them", "都不是"),
     "sources.mark_none_tip": ("None of these passages answers the question", "这些段落都没有回答这个问题"),

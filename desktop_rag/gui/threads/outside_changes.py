@@ -2,7 +2,8 @@
 create` or `index`, an MCP client, a second window): noticed, then announced as `library_changed` so the window's
 views refresh as after its own writes.
 
-What is compared is cheap to read (every collection's id and name, the conversation list, the documents' mark:
+What is compared is cheap to read (every collection's id and name, the conversation list, a model switch's model
+and staged count: `Engine.switch_mark`, announced as "model", the status line read again; the documents' mark:
 `Engine.files_mark`) and read on the reader thread, never on the GUI thread. When to read it: on this computer's
 library, after its SQLite files change (an inotify watch through QFileSystemWatcher: nothing runs while nobody
 writes), a burst of writes read once; on a server's library, after the server notifies a commit (the engine's
@@ -30,13 +31,14 @@ log = logging.getLogger(__name__)
 
 QUIET_MS = 500  # a burst of writes (an index run's batches) is read once, this long after its last change
 SERVER_EVERY_MS = 120_000  # a server's library: a look this often besides what its notifications say
-KINDS = ("collections", "conversations", "files")  # the change kind each part of the marks stands for
+KINDS = ("collections", "conversations", "model", "files")  # the change kind each part of the marks stands for
 
 
 def read_marks(engine) -> tuple:
-    """(every collection's (id, name), every conversation as listed, the documents' mark): what changes when any of
-    them is edited."""
-    return tuple(engine.collection_names()), tuple(engine.conversations()), engine.files_mark()
+    """(every collection's (id, name), every conversation as listed, a model switch's progress, the documents'
+    mark): what changes when any of them is edited (a switch's batch: the status line read again, not the listing)."""
+    return (tuple(engine.collection_names()), tuple(engine.conversations()), engine.switch_mark(),
+            engine.files_mark())
 
 
 class OutsideChanges(QObject):
@@ -89,7 +91,8 @@ class OutsideChanges(QObject):
         self._quiet.start()  # (re)started: read once the burst is over
 
     def _folder_changed(self, _path: str) -> None:
-        """A file of the data folder made, removed or renamed (the `-wal` among them): watch the files as they are now."""
+        """A file of the data folder made, removed or renamed (the `-wal` among them): watch the files as they are
+        now."""
         if self._watch is not None:
             watched = [f for f in self._files if f in self._watch.files()]
             if watched:
@@ -118,7 +121,8 @@ class OutsideChanges(QObject):
         self._watch_files()  # (a fresh library's file, made by the first read)
         previous, self._marks = self._marks, marks
         if previous is not None:
-            changed = [kind for kind, old, new in zip(KINDS[:-1], previous[:-1], marks[:-1], strict=True) if old != new]
+            changed = [kind for kind, old, new in zip(KINDS[:-1], previous[:-1], marks[:-1], strict=True)
+                       if old != new]
             if self._shown not in (None, marks[-1]) and not (own_run or self.backend.busy):
                 changed.append("files")
                 self._shown = marks[-1]  # (the listing read after this announcement brings its own)

@@ -20,10 +20,16 @@ from PySide6.QtWidgets import (
 from desktop_rag.engine import location_text
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.sources import COL_FILE, COL_HEADING, COL_N, COL_PAGE, COL_SCORE, SourcesModel
-from desktop_rag.gui.text import highlight_html
+from desktop_rag.gui.text import highlight_html, literal_html
 from desktop_rag.gui.views.narrow import flow_of
 from desktop_rag.gui.views.panel import plain_label, plain_tooltips, titled_layout
 from desktop_rag.gui.views.safe_browser import SafeTextBrowser
+
+
+def _set_tip(widget: QWidget, text: str) -> None:
+    """`text` as `widget`'s tooltip, shown literally and wrapped (rich text: Qt wraps it, at about 80 characters)
+    instead of one line as wide as the text."""
+    widget.setToolTip(literal_html(text))
 
 
 class SourcesPanel(QWidget):
@@ -81,7 +87,7 @@ class SourcesPanel(QWidget):
                                   (self.wrong_button, "sources.mark_wrong", self._mark_current_wrong),
                                   (self.none_button, "sources.mark_none", lambda: self.passage_marked.emit(0))):
             i18n.bind(button, QPushButton.setText, key)
-            i18n.bind(button, QPushButton.setToolTip, f"{key}_tip")
+            i18n.bind(button, _set_tip, f"{key}_tip")
             button.clicked.connect(mark)
             button.setMinimumWidth(1)  # never widens the window's minimum (the panel may be narrow)
             action = QAction(self.table)
@@ -101,7 +107,8 @@ class SourcesPanel(QWidget):
 
     def _update_marking(self) -> None:
         """"None of them" judges the answer; "Right" and "Wrong" the selected passage, so not one the library no
-        longer holds ("(changed)", "(removed)": a mark names a passage as it is now), their tooltips say why."""
+        longer holds ("(changed)", "(removed)": a mark names a passage as it is now), their tooltips say why (its
+        file named)."""
         hit = self.model.hit(self.table.currentIndex().row())
         gone = hit is not None and bool(self.model.gone_key(hit))
         right, wrong, none = self.table.actions()
@@ -110,7 +117,8 @@ class SourcesPanel(QWidget):
         for widget in (self.none_button, none):
             widget.setEnabled(self._gradable)
         for button, key in ((self.mark_button, "sources.mark_right"), (self.wrong_button, "sources.mark_wrong")):
-            button.setToolTip(i18n.tr("sources.mark_gone_tip" if gone else f"{key}_tip"))
+            _set_tip(button, i18n.tr("sources.mark_gone_tip", name=os.path.basename(hit.path)) if gone
+                     else i18n.tr(f"{key}_tip"))
 
     def _mark_current(self) -> None:
         number = self.current_number()

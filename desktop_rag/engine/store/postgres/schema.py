@@ -23,9 +23,9 @@ The same tables and columns as on SQLite, so the store's shared statements run o
 - a file read again carries every person's marks and kept passages of its unchanged chunks to their new ids
   (`carry_chunk_references`, the administrator's function: only from the file's old chunks to new ones of the same
   heading and text added in the caller's own transaction, store/carried_references.py);
-- a commit that changes collections, their grants, sources, files or conversations notifies the library's channel
-  (`CHANNEL`), payload-free (every role listening hears "look again", never what or whose: it reads what it may
-  see; store/postgres/changes.py).
+- a commit that changes collections, their grants, sources, files, conversations or vectors (staged or in use: a
+  model switch's batches and its swap) notifies the library's channel (`CHANNEL`), payload-free (every role
+  listening hears "look again", never what or whose: it reads what it may see; store/postgres/changes.py).
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from __future__ import annotations
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
 # is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts;
 # 5: an edited file's unchanged passages take every person's marks and kept passages along (carry_chunk_references);
-# 6: commits that change collections, sources, files or conversations notify CHANNEL
-SCHEMA_VERSION = 6
+# 6: commits that change collections, sources, files or conversations notify CHANNEL; 7: and vectors, staged or in use
+# (a model switch's progress and its swap)
+SCHEMA_VERSION = 7
 SCHEMA_NAME = "desktop_rag"
 CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
 
@@ -314,7 +315,8 @@ TRIGGERS = (
     ("meta_guarded", "BEFORE INSERT OR UPDATE OR DELETE ON meta FOR EACH ROW", "meta_guarded"),
     ("grants_version", "AFTER INSERT OR UPDATE OR DELETE ON collection_grants FOR EACH STATEMENT", "library_moved"),
     *((f"{table}_notified", f"AFTER INSERT OR UPDATE OR DELETE ON {table} FOR EACH STATEMENT", "library_notified")
-      for table in ("collections", "collection_grants", "sources", "files", "conversations_all")),
+      for table in ("collections", "collection_grants", "sources", "files", "conversations_all", "vectors",
+                    "staged_vectors")),
 )
 
 

@@ -20,6 +20,7 @@ from desktop_rag.engine.store.postgres.connection import Connection
 from desktop_rag.engine.store.postgres.url import ServerUrl
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.sql_store import SqlStore
+from desktop_rag.engine.store.values import nul_replaced
 
 KEYWORD_POSTINGS_BUDGET = 20_000  # matching chunks a keyword query may score (as on SQLite: bench/query.py)
 EXACT_BELOW = 20_000  # a dense search over fewer chunks than this is exact (no index); above, HNSW
@@ -99,7 +100,7 @@ class PostgresStore(SqlStore):
 
     def stored_text(self, text: str) -> str:
         """PostgreSQL's text holds no NUL character: U+FFFD in its place."""
-        return text.replace("\x00", "\ufffd") if "\x00" in text else text
+        return nul_replaced(text)
 
     def _insert_chunk_rows(self, rows: list[tuple]) -> None:
         terms = [keyword.index_terms(r[5], r[3]) for r in rows]
