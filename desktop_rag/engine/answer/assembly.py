@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from desktop_rag.config import Settings
+from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine.answer.answering import Answerer
 from desktop_rag.engine.answer.compression import compression_mode
 from desktop_rag.engine.answer.llm import LLMClient
@@ -16,6 +16,7 @@ from desktop_rag.engine.answer.llm_config import LLMConfig, resolve_llm_config
 from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer.summarising import Memory, Summariser
 from desktop_rag.engine.answer.summary_budget import summary_budget
+from desktop_rag.engine.answer.thinking_models import ThinkingModel, models_file
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.store import answer_cache, summary_cache
 from desktop_rag.engine.store.library import Store
@@ -27,6 +28,7 @@ class Loaded(Protocol):
     """What answers take from the runtime (engine/runtime.py)."""
 
     settings: Settings
+    paths: AppPaths
     read_only: bool
     index_model: str
     store: Store
@@ -65,8 +67,9 @@ def answerer(loaded: Loaded, search: Callable[..., list[Hit]], extractive: bool 
     if client is not None and settings.answer_cache:
         replay = AnswerReplay(lambda: loaded.store, fingerprint(loaded, config), writable=not loaded.read_only,
                               conversation_id=conversation_id, feedback=settings.feedback)
+    thinking = ThinkingModel(models_file(loaded.paths), config.shown_url, config.model) if client and config else None
     return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay,
-                    loaded.question_topics, loaded.index_model)
+                    loaded.question_topics, loaded.index_model, thinking)
 
 
 def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
