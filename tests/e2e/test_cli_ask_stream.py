@@ -86,3 +86,14 @@ def test_ctrl_c_while_a_thinking_model_thinks_leaves_no_thinking_on_the_terminal
     assert b"says 80" in before and code == 130 and err.decode("utf-8").endswith("interrupted\n"), err
     shown = streamed.decode("utf-8").replace("\r\n", "\n")
     assert "Okay" not in shown.rsplit("\0338\033[J", 1)[-1] and "Okay" in shown.split("\0337", 1)[-1], shown
+
+
+def test_a_thinking_models_reply_cut_before_its_tag_is_erased_and_said_to_be_cut(home, server):
+    server.tokens = THINKING
+    assert run_cli(home, "ask", "Green tea: what heat?").stdout.startswith(ANSWER)  # seen thinking (not replayed)
+    server.tokens, server.finish_reason = ["Okay, passage [1]", " says 80", " degrees", " and more"], "length"
+    shown = on_a_terminal(home, "ask", "Green tea: what temperature?")
+    assert "Okay" in shown and "Okay" not in shown.rsplit("\0338\033[J", 1)[-1], shown
+    assert "before the model finished thinking" in shown, shown
+    answer = json.loads(run_cli(home, "ask", "Green tea: which temperature?", "--json").stdout)
+    assert answer["answer"] == "" and "before the model finished thinking" in answer["notice"], answer
