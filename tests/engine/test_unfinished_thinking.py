@@ -112,3 +112,25 @@ def test_the_engine_neither_stores_nor_caches_a_stopped_thought(server, tmp_path
         assert not again.cached and again.answer == "Twenty-five days."
     finally:
         engine.close()
+
+
+def test_a_summary_stopped_mid_thought_is_not_the_summary(server, tmp_path):
+    """A document's summary streams as an answer does: stopped before a thinking model's `</think>` it kept its
+    thinking as the summary."""
+    guide = tmp_path / "guide.md"
+    guide.write_text("# Setup\n\nInstall the app, then add a folder of documents.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(
+        embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model", translate_queries=False))
+    try:
+        engine.index([guide])
+        server.tokens = ["Okay, section [1] first.", "\n</think>\n\n", "The guide explains setup [1]."]
+        assert list(engine.summarise(guide))[-1].answer == "The guide explains setup [1]."  # seen thinking
+        server.tokens, server.token_delay = THINKING, 0.05
+        cancel, events = threading.Event(), []
+        for event in engine.summarise(guide, cancel=cancel, refresh=True):
+            events.append(event)
+            if sum(isinstance(e, TokenEvent) for e in events) == 3:
+                cancel.set()
+        assert events[-1].answer == "" and events[-1].notice == STOPPED_THINKING, events[-1]
+    finally:
+        engine.close()

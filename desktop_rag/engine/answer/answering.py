@@ -20,22 +20,14 @@ from desktop_rag.engine.answer.prompting import (
     rewrite_query_messages,
     rule_based_standalone_query,
 )
-from desktop_rag.engine.answer.reasoning import unfinished_thinking, without_thinking
 from desktop_rag.engine.answer.replay import AnswerReplay
-from desktop_rag.engine.answer.thinking_models import ThinkingModel
+from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError, error_text
 from desktop_rag.engine.messages import Localised, message
-from desktop_rag.engine.answer.events import (
-    STOPPED,
-    STOPPED_THINKING,
-    AnswerEvent,
-    DoneEvent,
-    ErrorEvent,
-    SourcesEvent,
-    TokenEvent,
-)
+from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, AnswerEvent, DoneEvent, ErrorEvent
+from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
 
@@ -176,10 +168,7 @@ class Answerer:
                 parts.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
-            reply = exc.partial or "".join(parts)
-            self._learn(reply, False, thinks)
-            unfinished = unfinished_thinking(reply, thinks)  # all thinking: never shown as the answer
-            received = "" if unfinished else without_thinking(reply)
+            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False)
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so (in the answer's language)
                 cut = message("cut_thinking_answer", _language(question)) if unfinished else None
                 yield _done(received, used, "llm", cut or error_text(exc, _language(question)))
@@ -187,10 +176,8 @@ class Answerer:
             partial, _cited = clean_citations(received, len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
-        reply, stopped = "".join(parts), _is_set(cancel)
-        self._learn(reply, not stopped, thinks)
-        unfinished = stopped and unfinished_thinking(reply, thinks)
-        text = "" if unfinished else without_thinking(reply)  # thinking: streamed, but not the answer
+        stopped = _is_set(cancel)
+        text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not stopped)  # thinking: not shown
         notice: Localised | str = (STOPPED_THINKING if unfinished else STOPPED) if stopped else ""
         if not text.strip() and not notice:
             notice = message("empty_model_answer", _language(question))
@@ -201,10 +188,6 @@ class Answerer:
             elif refresh:  # never keep what a conversation's history shaped; Regenerate drops the stored one
                 self.replay.forget(key)
         yield done
-
-    def _learn(self, reply: str, complete: bool, thinks: bool | None) -> None:
-        if self.thinking is not None:
-            self.thinking.learn(reply, complete, thinks)
 
     def _extractive(
         self, question: str, hits: list[Hit], searched: SourcesEvent, cancel: threading.Event | None

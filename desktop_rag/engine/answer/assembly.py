@@ -67,9 +67,8 @@ def answerer(loaded: Loaded, search: Callable[..., list[Hit]], extractive: bool 
     if client is not None and settings.answer_cache:
         replay = AnswerReplay(lambda: loaded.store, fingerprint(loaded, config), writable=not loaded.read_only,
                               conversation_id=conversation_id, feedback=settings.feedback)
-    thinking = ThinkingModel(models_file(loaded.paths), config.shown_url, config.model) if client and config else None
     return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay,
-                    loaded.question_topics, loaded.index_model, thinking)
+                    loaded.question_topics, loaded.index_model, thinking_model(loaded, client))
 
 
 def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
@@ -84,7 +83,15 @@ def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
                       lambda texts: loaded.embedder().embed(texts),
                       lambda ids: loaded.store.stored_vectors(ids),
                       cache=settings.answer_cache, writable=not loaded.read_only,
-                      limit=int(settings.summary_request_limit), memory=loaded.summaries)
+                      limit=int(settings.summary_request_limit), memory=loaded.summaries,
+                      thinking=thinking_model(loaded, client))
+
+
+def thinking_model(loaded: Loaded, client: LLMClient | None) -> ThinkingModel | None:
+    """The record of whether `client`'s model opens its replies with thinking (answer/thinking_models.py)."""
+    if client is None:
+        return None
+    return ThinkingModel(models_file(loaded.paths), client.config.shown_url, client.config.model)
 
 
 def fingerprint(loaded: Loaded, config: LLMConfig) -> dict:

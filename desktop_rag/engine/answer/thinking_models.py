@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 
 from desktop_rag.config import AppPaths, atomic_write_text, private_dir
-from desktop_rag.engine.answer.reasoning import answer_start
+from desktop_rag.engine.answer.reasoning import answer_start, unfinished_thinking, without_thinking
 
 log = logging.getLogger(__name__)
 MAX_MODELS = 64  # the models last seen are kept; an older one is learned once more if it comes back
@@ -76,3 +76,13 @@ class ThinkingModel:
             write_model(self._path, self._key, thinks)
         except OSError as exc:  # nothing depends on the file but how an answer is held and a stopped one read
             log.warning("Could not note a model's thinking: %s", exc)
+
+
+def finished_reply(model: ThinkingModel | None, known: bool | None, reply: str, whole: bool) -> tuple[str, bool]:
+    """A model's streamed `reply` once it ended (`whole`: not stopped, cut or failed), noted in `model`'s record
+    (`known`: what it held before): the answer without thinking, and whether the reply ended before its thinking
+    did (`reasoning.unfinished_thinking`: then it holds no answer at all)."""
+    if model is not None:
+        model.learn(reply, whole, known)
+    unfinished = not whole and unfinished_thinking(reply, known)
+    return ("" if unfinished else without_thinking(reply)), unfinished
