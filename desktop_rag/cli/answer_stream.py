@@ -17,7 +17,8 @@ _SAVE, _RESTORE_AND_CLEAR = "\0337", "\0338\033[J"
 
 
 class AnswerOutput:
-    """`begin` with the passages sent (and whether a model writes the answer), `feed` each token, then `finish`."""
+    """`begin` with the passages sent (whether a model writes the answer, whether it is known to open its replies
+    with thinking: `SourcesEvent.thinks`), `feed` each token, then `finish` (or, on Ctrl-C, `interrupted`)."""
 
     def __init__(self, out: TextIO | None = None) -> None:
         self._out = out if out is not None else sys.stdout  # stdout as it is now (guarded), not at import
@@ -26,16 +27,26 @@ class AnswerOutput:
         self._cleaner = StreamCleaner()  # model text may carry escape sequences, split across tokens
         self._held: list[str] = []
         self._saved = False
+        self._thinks: bool | None = None
 
-    def begin(self, passages: int, thinking: bool) -> None:
-        self._answer = StreamedAnswer(passages, thinking)
+    def begin(self, passages: int, thinking: bool, thinks: bool | None = None) -> None:
+        self._answer, self._thinks = StreamedAnswer(passages, thinking), thinks
 
     def feed(self, piece: str) -> None:
         self._show(*self._answer.feed(piece))
 
-    def finish(self) -> None:
-        self._show(*self._answer.finish())
+    def finish(self, answer: str) -> None:
+        """The end, with the finished `answer` (a failed one's partial text): none at all takes back what may still
+        have proved to be thinking (a reply stopped before its thinking ended, answering.py)."""
+        self._show(*self._answer.finish(thinking=not answer))
         self._write(self._cleaner.finish())
+
+    def interrupted(self) -> None:
+        """Ctrl-C: from a model known to think, what may still prove to be thinking (its lone `</think>` has not
+        come) is erased, as the engine leaves a stopped reply's thinking out (`reasoning.unfinished_thinking`)."""
+        if self._thinks:
+            self._show(*self._answer.finish(thinking=True))
+            self._out.flush()
 
     def _show(self, text: str, taken_back: bool) -> None:
         if taken_back:  # what was written or held was thinking

@@ -191,14 +191,14 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 passages = event.hits
                 if event.prompt is not None:  # the passages went to a model: its answer, even one that fails
                     mode = "llm"
-                tokens.begin(len(passages), thinking=event.prompt is not None)
+                tokens.begin(len(passages), thinking=event.prompt is not None, thinks=event.thinks)
             elif isinstance(event, TokenEvent) and not args.json:
                 tokens.feed(event.text)
             elif isinstance(event, DoneEvent):
                 answer, mode, cached, notice = event.answer, event.mode, event.cached, event.notice
                 cited = event.cited
                 if not args.json:
-                    tokens.finish()
+                    tokens.finish(event.answer)
                 if event.notice and not args.json:
                     print(f"\n\n({said(event.notice)})", end="")
                 if cached and not args.json:
@@ -206,8 +206,11 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
             elif isinstance(event, ErrorEvent):
                 failed, answer, error = True, event.partial, event.message
                 if not args.json:
-                    tokens.finish()
+                    tokens.finish(event.partial)
                 print(f"\n{error_line(event.message)}", file=sys.stderr)
+    except KeyboardInterrupt:
+        tokens.interrupted()
+        raise
     finally:
         engine.close()
     # Number each source as the answer cites it: its position among the passages sent.

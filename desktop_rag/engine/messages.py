@@ -53,6 +53,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "文档中似乎没有这个问题的答案。",
     },
     "notice.stopped": {"en": "Stopped.", "zh": "已停止。"},  # an answer or summary stopped (`events.STOPPED`)
+    # an answer stopped while its model was still thinking (`events.STOPPED_THINKING`): no answer was written yet
+    "notice.stopped_thinking": {"en": "Stopped before the model finished thinking: it had not begun the answer.",
+                                "zh": "已停止：模型还在思考，尚未开始作答。"},
+    "cut_thinking_answer": {  # a reply cut at its size limit before its model's thinking ended (answering.py)
+        "en": "The reply reached its size limit before the model finished thinking, so it wrote no answer. Ask "
+              "again, or ask a narrower question.",
+        "zh": "回复在模型想完之前就达到了长度上限，因此没有写出回答。请再问一次，或把问题问得更具体。",
+    },
     "empty_model_answer": {
         "en": "The model returned an empty answer. Try asking again or rephrasing.",
         "zh": "模型返回了空的回答。请再问一次，或换个说法。",

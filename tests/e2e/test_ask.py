@@ -12,6 +12,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths, resource_path
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent, TokenEvent
+from tests.support.interrupted import interrupted_on_a_terminal
 from tests.support.openai_server import run_openai_server
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"
@@ -124,40 +125,13 @@ def test_samples_coffee_question_in_chinese_ranks_the_english_coffee_guide_first
 def test_ctrl_c_while_the_answer_streams_says_interrupted_on_a_line_of_its_own(library, server):
     """After Ctrl-C mid-answer, the terminal showed "…between 90 andinterrupted": the word on the answer's line. On a
     terminal (a pseudo-terminal here): only there does a model's answer stream; to a pipe it comes at its end."""
-    import pty
-    import select
-    import signal
-    import time
-
     server.reply = "Brew between 90 and 96 degrees Celsius, then wait four minutes before you press the plunger [1]."
     server.token_delay = 0.3
     env = dict(os.environ, OPENAI_API_KEY=KEY, OPENAI_BASE_URL=server.base_url, OPENAI_MODEL="fake-model")
-    main, side = pty.openpty()
-    run = subprocess.Popen([sys.executable, "-m", "desktop_rag", "--data-dir", str(library), "ask",
-                            "What water temperature is best for coffee?"], stdout=side, stderr=subprocess.PIPE,
-                           env=env)
-    os.close(side)
-
-    def read(until: float) -> bytes:
-        ready, _, _ = select.select([main], [], [], max(until - time.monotonic(), 0))
-        try:
-            return os.read(main, 4096) if ready else b""
-        except OSError:  # the terminal's other side closed
-            return b""
-
-    try:
-        streamed = b""
-        deadline = time.monotonic() + 120
-        while b"between" not in streamed and time.monotonic() < deadline:
-            streamed += read(deadline)
-        assert b"between" in streamed and b"Celsius" not in streamed, streamed  # mid-answer, its line still open
-        run.send_signal(signal.SIGINT)
-        err = run.communicate(timeout=60)[1]
-        while block := read(time.monotonic() + 5):
-            streamed += block
-    finally:
-        run.kill()
-        os.close(main)
+    before, streamed, err, code = interrupted_on_a_terminal(
+        [sys.executable, "-m", "desktop_rag", "--data-dir", str(library), "ask",
+         "What water temperature is best for coffee?"], env, b"between")
+    assert b"between" in before and b"Celsius" not in before, before  # mid-answer, its line still open
     out = streamed.decode("utf-8").replace("\r\n", "\n").replace("\0337", "")
-    assert run.returncode == 130 and err.decode("utf-8").endswith("interrupted\n"), err
+    assert code == 130 and err.decode("utf-8").endswith("interrupted\n"), err
     assert out.startswith("Brew between") and out.endswith("\n") and "Sources:" not in out, out

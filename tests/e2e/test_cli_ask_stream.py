@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import os
 import pty
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support import hash_cli
 from tests.support.hash_cli import indexed_home, run_cli
+from tests.support.interrupted import interrupted_on_a_terminal
 
 THINKING = ["Okay, passage [1]", " says 80 degrees.\n", "</", "think>", "\n", "\n", "Green tea: 80 °C 【1", "】",
             " [", "7] and", " [^1]."]
@@ -68,3 +71,29 @@ def test_citation_markers_split_across_pieces_stream_as_the_answer_shows_them(ho
     server.tokens = ["Brew at 80 °C [", "1", "]", " (see 【1】", " and [^", "1] but not [9", "])."]
     shown = on_a_terminal(home, "ask", "How hot for green tea?")
     assert "Brew at 80 °C [1] (see [1] and [1] but not)." in shown and "\0338" not in shown
+
+
+def test_ctrl_c_while_a_thinking_model_thinks_leaves_no_thinking_on_the_terminal(home, server):
+    """A model seen thinking, interrupted before its `</think>`: the terminal kept "Okay, passage [1] says…" as if
+    it were the answer (a model not known to think keeps its partial answer: test_ask.py's Ctrl-C test)."""
+    server.tokens = THINKING
+    assert run_cli(home, "ask", "Green tea, how hot?").stdout.startswith(ANSWER)  # seen thinking (not replayed)
+    server.tokens, server.token_delay = ["Okay, passage [1]", " says 80", " degrees", " and", " more", " to weigh",
+                                         " still", " here", "\n", "</think>", "\n\nGreen tea: 80 °C [1]."], 0.3
+    before, streamed, err, code = interrupted_on_a_terminal(
+        [sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "ask", "Which heat for green tea?"],
+        hash_cli.ENV, b"says 80", cwd=hash_cli.REPO)
+    assert b"says 80" in before and code == 130 and err.decode("utf-8").endswith("interrupted\n"), err
+    shown = streamed.decode("utf-8").replace("\r\n", "\n")
+    assert "Okay" not in shown.rsplit("\0338\033[J", 1)[-1] and "Okay" in shown.split("\0337", 1)[-1], shown
+
+
+def test_a_thinking_models_reply_cut_before_its_tag_is_erased_and_said_to_be_cut(home, server):
+    server.tokens = THINKING
+    assert run_cli(home, "ask", "Green tea: what heat?").stdout.startswith(ANSWER)  # seen thinking (not replayed)
+    server.tokens, server.finish_reason = ["Okay, passage [1]", " says 80", " degrees", " and more"], "length"
+    shown = on_a_terminal(home, "ask", "Green tea: what temperature?")
+    assert "Okay" in shown and "Okay" not in shown.rsplit("\0338\033[J", 1)[-1], shown
+    assert "before the model finished thinking" in shown, shown
+    answer = json.loads(run_cli(home, "ask", "Green tea: which temperature?", "--json").stdout)
+    assert answer["answer"] == "" and "before the model finished thinking" in answer["notice"], answer

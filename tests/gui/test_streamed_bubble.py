@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-from desktop_rag.gui.threads.model_memory import models_file
+from desktop_rag.engine.answer.thinking_models import models_file
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
 
 THINKING = ["Let me ", "think about [", "2] first", "\n</think>", "\n\n", "Alpha ", "【", "1】", " and beta [^", "2]",
@@ -172,3 +172,42 @@ def test_a_stopped_or_replayed_answer_does_not_teach_that_a_model_never_thinks(
     later = _record(qtbot, again, "What does topic0 say?")
     assert later["final"] == "Alpha [1] and beta [2] not."
     _no_thinking_shown(later)  # still held: nothing has shown that the model never thinks
+
+
+# ---- stopped while thinking: a model known to think shows (and keeps) no thinking as its answer ----
+
+UNFINISHED = ["Let me ", "think about [", "2] first", " and", " then", " more", " of", " it", " still"]
+
+
+def _stopped(qtbot, window, question: str) -> tuple[dict, str]:
+    """`question` asked and stopped (the Stop button's slot) at its first token: its record, and the bubble's text
+    and notice once finished."""
+    window.chat.token_received.connect(window.chat.stop)
+    record = _record(qtbot, window, question)
+    window.chat.token_received.disconnect(window.chat.stop)
+    bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
+    return record, f"{bubble.browser.toPlainText()}\n{bubble.notice_label.text()}"
+
+
+def test_a_thinking_model_stopped_mid_thought_shows_and_keeps_no_thinking(
+        make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    """The final bubble said "Let me think about first" (a reply without its `</think>` was kept whole)."""
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, THINKING, 0.02)
+    _record(qtbot, window, "What does topic1 say about gamma?")  # seen thinking
+    llm_server.tokens, llm_server.token_delay = UNFINISHED, 0.1
+    record, bubble = _stopped(qtbot, window, "And topic2?")
+    assert record["final"] == "" and "Let me" not in bubble and "think about" not in bubble, bubble
+    assert "Stopped before the model finished thinking" in bubble, bubble
+    _no_thinking_shown(record)
+    turns = window.backend.engine.messages(window.chat.conversation_id)
+    assert not any("Let me" in turn.content for turn in turns), turns
+
+
+def test_a_model_not_thinking_stopped_mid_answer_keeps_its_partial_answer(
+        make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, ["Beta ", "is ", "in ", "."], 0.02)
+    _record(qtbot, window, "What does topic1 say about gamma?")  # seen without thinking
+    llm_server.tokens, llm_server.token_delay = ["Gamma ", "is ", "in ", "topic2 ", "[1]."], 0.2
+    record, bubble = _stopped(qtbot, window, "And topic2?")
+    assert record["final"].startswith("Gamma") and bubble.startswith("Gamma"), (record, bubble)
+    assert bubble.endswith("\nStopped."), bubble

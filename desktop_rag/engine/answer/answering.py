@@ -20,13 +20,14 @@ from desktop_rag.engine.answer.prompting import (
     rewrite_query_messages,
     rule_based_standalone_query,
 )
-from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.replay import AnswerReplay
+from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError, error_text
 from desktop_rag.engine.messages import Localised, message
-from desktop_rag.engine.answer.events import STOPPED, AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, AnswerEvent, DoneEvent, ErrorEvent
+from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
 
@@ -45,7 +46,8 @@ class Answerer:
 
     def __init__(self, settings: Any, search: Search, llm: LLMClient | None,
                  similarity: Similarity | None = None, compress: Compress | None = None,
-                 replay: AnswerReplay | None = None, topics_of: TopicsOf | None = None, model: str = "") -> None:
+                 replay: AnswerReplay | None = None, topics_of: TopicsOf | None = None, model: str = "",
+                 thinking: ThinkingModel | None = None) -> None:
         self.settings = settings
         self.search = search
         self.llm = llm
@@ -54,6 +56,7 @@ class Answerer:
         self.replay = replay  # stored answers (answer/replay.py); None: the cache is off
         self.topics_of = topics_of  # a question's topic terms in the library (text/topics.py), for sentence choice
         self.model = model  # the embedding model behind `similarity` (its cosine floors: answer/selection.py)
+        self.thinking = thinking  # whether the language model opens its replies with thinking (learned as it answers)
 
     @property
     def mode(self) -> str:
@@ -143,6 +146,8 @@ class Answerer:
         query = searched.query
         key = self.replay.key(question, query, hits) if self.replay is not None and not searched.keyword_only else None
         stored = None if key is None or refresh else self.replay.get(key, hits, question)
+        thinks = self.thinking.thinks() if self.thinking is not None else None
+        searched = dataclasses.replace(searched, thinks=thinks)
         if stored is not None:
             text, used, cited, prompt = stored
             yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
@@ -163,15 +168,17 @@ class Answerer:
                 parts.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
-            received = without_thinking(exc.partial or "".join(parts))
+            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False)
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so (in the answer's language)
-                yield _done(received, used, "llm", error_text(exc, _language(question)))
+                cut = message("cut_thinking_answer", _language(question)) if unfinished else None
+                yield _done(received, used, "llm", cut or error_text(exc, _language(question)))
                 return
             partial, _cited = clean_citations(received, len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
-        text = without_thinking("".join(parts))  # thinking its chat template opened: streamed, but not the answer
-        notice: Localised | str = STOPPED if _is_set(cancel) else ""
+        stopped = _is_set(cancel)
+        text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not stopped)  # thinking: not shown
+        notice: Localised | str = (STOPPED_THINKING if unfinished else STOPPED) if stopped else ""
         if not text.strip() and not notice:
             notice = message("empty_model_answer", _language(question))
         done = _done(text, used, "llm", notice)

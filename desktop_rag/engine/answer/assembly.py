@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from desktop_rag.config import Settings
+from desktop_rag.config import AppPaths, Settings
 from desktop_rag.engine.answer.answering import Answerer
 from desktop_rag.engine.answer.compression import compression_mode
 from desktop_rag.engine.answer.llm import LLMClient
@@ -16,6 +16,7 @@ from desktop_rag.engine.answer.llm_config import LLMConfig, resolve_llm_config
 from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer.summarising import Memory, Summariser
 from desktop_rag.engine.answer.summary_budget import summary_budget
+from desktop_rag.engine.answer.thinking_models import ThinkingModel, models_file
 from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.store import answer_cache, summary_cache
 from desktop_rag.engine.store.library import Store
@@ -27,6 +28,7 @@ class Loaded(Protocol):
     """What answers take from the runtime (engine/runtime.py)."""
 
     settings: Settings
+    paths: AppPaths
     read_only: bool
     index_model: str
     store: Store
@@ -66,7 +68,7 @@ def answerer(loaded: Loaded, search: Callable[..., list[Hit]], extractive: bool 
         replay = AnswerReplay(lambda: loaded.store, fingerprint(loaded, config), writable=not loaded.read_only,
                               conversation_id=conversation_id, feedback=settings.feedback)
     return Answerer(settings, search, client, loaded.sentence_similarity, loaded.compress_passages, replay,
-                    loaded.question_topics, loaded.index_model)
+                    loaded.question_topics, loaded.index_model, thinking_model(loaded, client))
 
 
 def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
@@ -81,7 +83,15 @@ def summariser(loaded: Loaded, extractive: bool = False) -> Summariser:
                       lambda texts: loaded.embedder().embed(texts),
                       lambda ids: loaded.store.stored_vectors(ids),
                       cache=settings.answer_cache, writable=not loaded.read_only,
-                      limit=int(settings.summary_request_limit), memory=loaded.summaries)
+                      limit=int(settings.summary_request_limit), memory=loaded.summaries,
+                      thinking=thinking_model(loaded, client))
+
+
+def thinking_model(loaded: Loaded, client: LLMClient | None) -> ThinkingModel | None:
+    """The record of whether `client`'s model opens its replies with thinking (answer/thinking_models.py)."""
+    if client is None:
+        return None
+    return ThinkingModel(models_file(loaded.paths), client.config.shown_url, client.config.model)
 
 
 def fingerprint(loaded: Loaded, config: LLMConfig) -> dict:

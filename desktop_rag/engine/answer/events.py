@@ -10,6 +10,7 @@ from desktop_rag.engine.store.values import Hit, SentPrompt
 
 
 STOPPED = Phrase("notice.stopped")  # an answer or summary stopped: "Stopped." in the language it is shown in
+STOPPED_THINKING = Phrase("notice.stopped_thinking")  # an answer stopped before its model's thinking ended
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,7 @@ class SourcesEvent:
     keyword_only: bool = False  # the search ran while the vectors were still loading (`SearchHits.keyword_only`)
     translations: tuple[tuple[str, str], ...] = ()  # (language, text): the question as also searched (translated)
     prompt: SentPrompt | None = None  # with a model: what the answer request sends (a cached answer: sent then)
+    thinks: bool | None = None  # with a model: whether it opens replies with thinking (answer/thinking_models.py)
 
 
 @dataclass(frozen=True)

@@ -92,3 +92,9 @@ def answer_start(text: str, ended: bool = True) -> int | None:
             or text.count("```", 0, close) % 2:
         return 0
     return None if line_end < 0 and not ended else after  # (the tag's line may still go on)
+
+
+def unfinished_thinking(reply: str, thinks: bool | None) -> bool:
+    """Whether `reply`, one that ended early (stopped, cut, failed), is all thinking: from a model known to open
+    its replies with thinking (`thinks`, answer/thinking_models.py), a reply its lone `</think>` never reached."""
+    return bool(thinks) and not answer_start(reply)

@@ -30,8 +30,12 @@ class StreamedAnswer:
         self._reply += piece
         return self._decided(answer_start(self._reply, ended=False), piece)
 
-    def finish(self) -> tuple[str, bool]:
-        """What is left to show, and whether what was shown was thinking (a reply ending on its lone tag)."""
+    def finish(self, thinking: bool = False) -> tuple[str, bool]:
+        """What is left to show, and whether what was shown was thinking (a reply ending on its lone tag, or, when
+        `thinking`, one the engine found stopped before its thinking ended: `DoneEvent` / `ErrorEvent` without it)."""
+        if thinking and self._reply is not None:
+            self._reply, self._citations = None, CitationStream(self._n)
+            return "", True
         text, taken = ("", False) if self._reply is None else self._decided(answer_start(self._reply), "")
         return text + self._citations.finish(), taken
 

@@ -27,6 +27,7 @@ from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
+from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.document.stored import joined
 from desktop_rag.engine.errors import UsageError, error_text
 from desktop_rag.engine.messages import Localised, message
@@ -37,6 +38,7 @@ from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.answer.events import (
     STOPPED,
+    STOPPED_THINKING,
     AnswerEvent,
     DoneEvent,
     ErrorEvent,
@@ -68,8 +70,9 @@ class Summariser:
 
     def __init__(self, store: Callable[[], Store], budget: int, llm: LLMClient | None, fingerprint: dict,
                  embed: Embed, stored_vectors: Stored | None = None, cache: bool = True, writable: bool = True,
-                 limit: int = 0, memory: Memory | None = None) -> None:
+                 limit: int = 0, memory: Memory | None = None, thinking: ThinkingModel | None = None) -> None:
         self._store, self.budget, self.llm = store, budget, llm
+        self.thinking = thinking  # whether the model opens its replies with thinking (answer/thinking_models.py)
         self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
         self._embed, self._stored_vectors = embed, stored_vectors
         self._cache, self._writable = cache, writable
@@ -220,22 +223,25 @@ class Summariser:
         # map-reduce: the document went whole, in the section requests (this request's are the sections' summaries)
         after = plan.tokens if plan.mode == "map-reduce" else prompt.passages_after
         prompt = dataclasses.replace(prompt, passages_before=plan.tokens, passages_after=after, earlier=tuple(earlier))
-        yield SourcesEvent(hits, _query(plan), prompt=prompt)
+        thinks = self.thinking.thinks() if self.thinking is not None else None
+        yield SourcesEvent(hits, _query(plan), prompt=prompt, thinks=thinks)
         pieces: list[str] = []
         try:
             for token in self.llm.stream(messages, cancel):
                 pieces.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
-            received = without_thinking(exc.partial or "".join(pieces))
+            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False)
             if exc.kind == "length":  # cut at its own limit: kept, said in the summary's language
-                yield _done(received, hits, "llm", error_text(exc, plan.language))
+                cut = message("cut_thinking_answer", plan.language) if unfinished else None
+                yield _done(received, hits, "llm", cut or error_text(exc, plan.language))
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
-        text = without_thinking("".join(pieces))  # thinking its chat template opened: streamed, not the summary
-        if _is_set(cancel):
-            yield _done(text, hits, "llm", STOPPED)
+        stopped = _is_set(cancel)
+        text, unfinished = finished_reply(self.thinking, thinks, "".join(pieces), not stopped)  # thinking: not shown
+        if stopped:
+            yield _done(text, hits, "llm", STOPPED_THINKING if unfinished else STOPPED)
             return
         done = _done(text, hits, "llm", notice)
         if text.strip() and keep:

@@ -17,7 +17,6 @@ from desktop_rag.gui.models.chat import ChatModel, ConversationsModel, Message
 from desktop_rag.gui.models.sources import SourcesModel
 from desktop_rag.gui.text import short_title
 from desktop_rag.gui.threads.backend import Backend
-from desktop_rag.gui.threads.model_memory import model_key
 from desktop_rag.gui.threads.worker_pool import Worker, WorkerPool
 from desktop_rag.gui.views.chat_panel import ChatPanel
 from desktop_rag.gui.views.conversations_panel import ConversationsPanel
@@ -55,7 +54,7 @@ class ChatController(QObject):
         self._deleting: tuple[int, bool] | None = None  # the open conversation to delete once its answer has stopped
         self._files_changed = False  # a files change came while the answer streamed: its turns are read again after
         self._row = -1
-        self._bubble = StreamedBubble(backend.app_settings)  # the streaming answer's text: as the finished one reads
+        self._bubble = StreamedBubble()  # the streaming answer's text: as the finished one reads
         self._held_at = 0.0  # when the count of its held characters was last shown (time.monotonic)
         self.sources = ShownSources(backend, chat_panel, sources_panel, lambda: self.conversation_id, self)
         chat_panel.ask.connect(self.ask)
@@ -247,7 +246,7 @@ class ChatController(QObject):
         self.conversation_id = conversation
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
-        self._bubble.begin(0, None)
+        self._bubble.begin(0, False, None)
         self._held_at = 0.0
         self.sources.select(self._row)
         worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
@@ -283,8 +282,7 @@ class ChatController(QObject):
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
-        model = None if event.prompt is None else model_key(self.backend.settings, event.prompt.model)
-        self._bubble.begin(len(event.hits), model)
+        self._bubble.begin(len(event.hits), event.prompt is not None, event.thinks)
         query = event.query or self.chat_model.message(self._row).query
         self.chat_model.update(self._row, sources=numbered, query=query, prompt=event.prompt,
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)
@@ -303,7 +301,7 @@ class ChatController(QObject):
         self.token_received.emit(text)
 
     def _on_done(self, event: DoneEvent) -> None:
-        self._bubble.finish(complete=not event.cached and not event.notice)
+        self._bubble.finish()
         self.chat_model.update(self._row, text=event.answer, mode=event.mode, notice=event.notice, streaming=False,
                                held=0, cached=event.cached, answer_id=event.answer_id)
         self._show_first_cited(event.cited)

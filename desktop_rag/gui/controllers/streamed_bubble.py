@@ -2,34 +2,23 @@
 `StreamedAnswer`: citation markers as the final bubble has them, thinking the chat template opened left out).
 
 Text that may still prove to be thinking is held until that is known, so thinking never flashes in the bubble;
-`held` says how much is held (the bubble shows that the model is writing, and how much). A model seen answering
-without such thinking, in this session or an earlier one (`ModelMemory`: AppSettings, threads/model_memory.py),
-streams at once (held, every answer would come whole at its end), and is held again from the answer where its
-thinking is first taken back. Only a model's very first answer is held to learn which it is."""
+`held` says how much is held (the bubble shows that the model is writing, and how much). A model the engine has
+seen answering without such thinking (`SourcesEvent.thinks` False: engine/answer/thinking_models.py) streams at
+once (held, every answer would come whole at its end); one seen thinking, or not known yet, is held."""
 
 from __future__ import annotations
-
-from typing import Protocol
 
 from desktop_rag.engine import StreamedAnswer
 
 
-class ModelMemory(Protocol):
-    """Whether a model (by key) was seen opening thinking: None while not known."""
-
-    def model_thinks(self, key: str) -> bool | None: ...
-
-    def remember_model(self, key: str, thinks: bool) -> None: ...
-
-
 class StreamedBubble:
-    """`begin` with the passages sent and the model writing (its `model_memory.model_key`; None: no model), `feed`
-    each token (the bubble's text now), `finish` at the end (the bubble's text is then the `DoneEvent`'s)."""
+    """`begin` with the passages sent and whether a model writes the answer and is known to think (None: not
+    known), `feed` each token (the bubble's text now), `finish` at the end (the bubble's text is then the
+    `DoneEvent`'s)."""
 
-    def __init__(self, memory: ModelMemory) -> None:
-        self._memory = memory
+    def __init__(self) -> None:
         self._answer = StreamedAnswer(0, thinking=False)
-        self._model = ""
+        self._thinks: bool | None = None
         self._text = self._held = ""
 
     @property
@@ -37,30 +26,19 @@ class StreamedBubble:
         """Characters written and not shown yet: they may still prove to be thinking."""
         return len(self._held)
 
-    def begin(self, passages: int, model: str | None) -> None:
-        self._answer = StreamedAnswer(passages, thinking=model is not None)
-        self._model, self._text, self._held = model or "", "", ""
+    def begin(self, passages: int, model: bool, thinks: bool | None) -> None:
+        self._answer = StreamedAnswer(passages, thinking=model)
+        self._thinks, self._text, self._held = thinks, "", ""
 
     def feed(self, piece: str) -> str:
         shown, taken_back = self._answer.feed(piece)
-        self._settle(taken_back)
-        if self._answer.undecided and self._memory.model_thinks(self._model) is not False:
+        if taken_back:  # what was held (or, for a model seen without thinking, shown) was thinking
+            self._thinks, self._text, self._held = True, "", ""
+        if self._answer.undecided and self._thinks is not False:
             self._held += shown
         else:
             self._text, self._held = self._text + self._held + shown, ""
         return self._text
 
-    def finish(self, complete: bool) -> None:
-        """Learn whether the model opens thinking: thinking taken back always tells; an answer without it only when
-        `complete` (a model's whole answer: not stopped, cut or replayed from the store, whose thinking may not have
-        come or was dropped). Once seen to think, a model is held from then on."""
-        self._settle(self._answer.finish()[1])
-        if self._model and complete and self._memory.model_thinks(self._model) is None:
-            self._memory.remember_model(self._model, False)
+    def finish(self) -> None:
         self._answer = StreamedAnswer(0, thinking=False)
-
-    def _settle(self, taken_back: bool) -> None:
-        if taken_back:  # what was held (or, for a model not known to think, shown) was thinking
-            if self._model:
-                self._memory.remember_model(self._model, True)
-            self._text = self._held = ""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from PySide6.QtCore import QObject, Signal
 
 from desktop_rag.config import AppPaths, Settings, save_settings
@@ -16,10 +14,7 @@ from desktop_rag.gui.secrets import (
     write_api_key,
     write_library_password,
 )
-from desktop_rag.gui.threads.model_memory import models_file, read_models, write_model
 from desktop_rag.gui.threads.worker_pool import WorkerPool
-
-log = logging.getLogger(__name__)
 
 
 class AppSettings(QObject):
@@ -32,9 +27,6 @@ class AppSettings(QObject):
     file and in use, or `key_save_failed(reason)` and the old key stays in use. A library server's password
     likewise: `library_password_saved(where)` (the keyring, or the .env file's path) once stored and in use, or
     `library_password_save_failed(reason)`.
-
-    Beside the settings, which models were seen opening thinking in their chat template (threads/model_memory.py):
-    read on the same thread as the window opens, `model_thinks` / `remember_model` on the GUI thread.
     """
 
     changed = Signal(object, object)  # old Settings, new Settings (already saved)
@@ -51,9 +43,6 @@ class AppSettings(QObject):
         self._pending = 0
         # one thread: saves land, and are announced, in the order they were asked; a save asked for is kept
         self._saver = WorkerPool("desktop-rag-settings", 1, self, finish_queued=True)
-        self._models: dict[str, bool] = {}  # model_memory.model_key -> whether its replies open with thinking
-        models = models_file(paths)
-        self._saver.submit(lambda: read_models(models), self._models_read)
 
     @property
     def current(self) -> Settings:
@@ -71,23 +60,6 @@ class AppSettings(QObject):
                                     self._not_saved)
         if worker is not None:  # None once closed: nothing is saved or announced after the window closed
             self._pending += 1
-
-    def model_thinks(self, key: str) -> bool | None:
-        """Whether the model `key` (model_memory.model_key) was seen opening thinking; None: not known yet."""
-        return self._models.get(key)
-
-    def remember_model(self, key: str, thinks: bool) -> None:
-        """Keep what the model `key` was seen to do, for this window now and for later sessions (written on the
-        settings thread; a write that fails is only logged: the model's next first answer is held again)."""
-        if self._models.get(key) is thinks:
-            return
-        self._models[key] = thinks
-        path = models_file(self.paths)
-        self._saver.submit(lambda: write_model(path, key, thinks), None,
-                           lambda reason: log.warning("Could not note a model's thinking: %s", reason))
-
-    def _models_read(self, stored: dict[str, bool]) -> None:
-        self._models = {**stored, **self._models}  # (one seen meanwhile is newer)
 
     def save_api_key(self, key: str) -> None:
         """Write the API key to .env off the GUI thread (atomic, 0600), then use it; empty removes it."""

@@ -1,4 +1,4 @@
-"""The models seen opening thinking, kept across sessions (gui/threads/model_memory.py): bounded, naming no
+"""The models seen opening thinking, kept across sessions (engine/answer/thinking_models.py): bounded, naming no
 server, model or key, and a damaged or foreign file is only ignored."""
 
 from __future__ import annotations
@@ -6,10 +6,25 @@ from __future__ import annotations
 import json
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.gui.threads.model_memory import MAX_BYTES, MAX_MODELS, model_key, models_file, read_models, write_model
+from desktop_rag.engine import resolve_llm_config
+from desktop_rag.engine.answer.thinking_models import (
+    MAX_BYTES,
+    MAX_MODELS,
+    model_key as key_of,
+    models_file,
+    read_models,
+    write_model,
+)
 
 SETTINGS = Settings(llm_provider="custom", llm_base_url="http://127.0.0.1:8080/v1?api-key=secret123",
                     llm_model="qwen3-secret-name")
+
+
+def model_key(settings: Settings, model: str) -> str:
+    """The key of `model` on the server these settings answer with (as the engine makes it)."""
+    config = resolve_llm_config(settings)
+    assert config is not None
+    return key_of(config.shown_url, model)
 
 
 def test_a_model_is_kept_by_a_hash_of_its_address_and_name(tmp_path):

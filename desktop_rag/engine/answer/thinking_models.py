@@ -1,0 +1,88 @@
+"""Which models' replies open with thinking their chat template began (a reply holding only a lone `</think>`),
+kept across sessions in the config folder and learned by the engine from every answer a model writes (the window,
+`ask` and the MCP server alike): a reply stopped, cut or failed before such a model's `</think>` is thinking, never
+its answer (`Answerer`), and the window holds such a model's answers until their thinking ends.
+
+A model is its server's address as messages quote it (no query, no user:password) and its name, hashed: the file
+holds neither, nor any key. Read and written on the thread that answers (never the GUI's)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+from desktop_rag.config import AppPaths, atomic_write_text, private_dir
+from desktop_rag.engine.answer.reasoning import answer_start, unfinished_thinking, without_thinking
+
+log = logging.getLogger(__name__)
+MAX_MODELS = 64  # the models last seen are kept; an older one is learned once more if it comes back
+MAX_BYTES = 16 * 1024  # a larger file is not ours (64 entries take about 3 KB): it is ignored, then replaced
+_KEY_CHARS = 32
+
+
+def models_file(paths: AppPaths) -> Path:
+    return paths.config_dir / "thinking_models.json"
+
+
+def model_key(endpoint: str, model: str) -> str:
+    """The model `model` on the server at `endpoint` (its address as messages quote it), as a hash: the file names
+    neither."""
+    return hashlib.sha256(f"{endpoint}\n{model}".encode("utf-8", "replace")).hexdigest()[:_KEY_CHARS]
+
+
+def read_models(path: Path) -> dict[str, bool]:
+    """The models stored, oldest first: whether each thinks. {} for a missing, oversized or unreadable file, and an
+    entry that is not a key and a bool is skipped."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return {}
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(stored, dict):
+        return {}
+    return {key: thinks for key, thinks in list(stored.items())[-MAX_MODELS:]
+            if len(key) == _KEY_CHARS and isinstance(thinks, bool)}
+
+
+def write_model(path: Path, key: str, thinks: bool) -> None:
+    """Note whether `key` thinks over the file as it is now (another process's models stay), as the newest entry;
+    only the last MAX_MODELS are kept."""
+    models = read_models(path)
+    models.pop(key, None)
+    models[key] = thinks
+    private_dir(path.parent)
+    atomic_write_text(path, json.dumps(dict(list(models.items())[-MAX_MODELS:])))
+
+
+class ThinkingModel:
+    """One model's record in the file at `path`: `thinks` (None: not known yet), and `learn` from its reply."""
+
+    def __init__(self, path: Path, endpoint: str, model: str) -> None:
+        self._path, self._key = path, model_key(endpoint, model)
+
+    def thinks(self) -> bool | None:
+        return read_models(self._path).get(self._key)
+
+    def learn(self, reply: str, complete: bool, known: bool | None) -> None:
+        """Note what `reply` shows (`known`: what was noted before it): thinking taken back always tells; a reply
+        without it only when `complete` (not stopped, cut or failed: its thinking may not have ended)."""
+        thinks = True if answer_start(reply) else (False if complete and known is None else None)
+        if thinks is None or thinks is known:
+            return
+        try:
+            write_model(self._path, self._key, thinks)
+        except OSError as exc:  # nothing depends on the file but how an answer is held and a stopped one read
+            log.warning("Could not note a model's thinking: %s", exc)
+
+
+def finished_reply(model: ThinkingModel | None, known: bool | None, reply: str, whole: bool) -> tuple[str, bool]:
+    """A model's streamed `reply` once it ended (`whole`: not stopped, cut or failed), noted in `model`'s record
+    (`known`: what it held before): the answer without thinking, and whether the reply ended before its thinking
+    did (`reasoning.unfinished_thinking`: then it holds no answer at all)."""
+    if model is not None:
+        model.learn(reply, whole, known)
+    unfinished = not whole and unfinished_thinking(reply, known)
+    return ("" if unfinished else without_thinking(reply)), unfinished

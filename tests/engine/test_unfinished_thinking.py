@@ -1,0 +1,136 @@
+"""A reply stopped, cut or failed before a thinking model's lone `</think>` is its thinking, never its answer: the
+finished answer said "Let me think about [2] first" (`without_thinking` keeps a reply with no tag). Whether a model
+thinks is learned by the engine from its whole answers (answer/thinking_models.py), through the real local server."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine import Engine
+from desktop_rag.engine.answer.answering import Answerer
+from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.llm import LLMClient
+from desktop_rag.engine.answer.llm_config import LLMConfig
+from desktop_rag.engine.answer.thinking_models import ThinkingModel, models_file
+from desktop_rag.engine.store.values import Hit
+from tests.support.openai_server import run_openai_server
+
+KEY = "sk-test-SECRET1234567890abcdefXYZ"
+HITS = [Hit(chunk_id=n, score=1.0 / n, path=f"/docs/doc{n}.md", page=None, heading="", text=text)
+        for n, text in enumerate(["Employees get 25 days of leave.", "Leave requests go to your manager."], 1)]
+THOUGHT = ["Let me ", "think about [", "2] first", "\n</think>", "\n\n", "You get ", "25 days [1]."]
+THINKING = ["Let me ", "think about [", "2] first", " and then", " [1] again", " at length", " before", " answering"]
+
+
+@pytest.fixture
+def server():
+    with run_openai_server() as srv:
+        yield srv
+
+
+def answerer(server, tmp_path, **changes) -> Answerer:
+    config = LLMConfig(**{"base_url": server.base_url, "model": "fake-model", "api_key": KEY, "timeout_s": 5.0,
+                          "max_retries": 0, **changes})
+    model = ThinkingModel(models_file(resolve_paths(tmp_path)), config.shown_url, config.model)
+    return Answerer(Settings(), lambda query, k: HITS[:k], LLMClient(config), thinking=model)
+
+
+def stopped_after(answering: Answerer, question: str, tokens: int) -> list:
+    """The events of `question`'s answer, stopped after `tokens` tokens (the Stop button, Ctrl-C's cancel)."""
+    cancel, events = threading.Event(), []
+    for event in answering.answer(question, cancel=cancel):
+        events.append(event)
+        if sum(isinstance(e, TokenEvent) for e in events) == tokens:
+            cancel.set()
+    return events
+
+
+def test_a_thinking_model_stopped_mid_thought_has_no_answer_and_says_so(server, tmp_path):
+    server.tokens = THOUGHT
+    first = list(answerer(server, tmp_path).answer("Leave?"))
+    assert first[0].thinks is None and first[-1].answer == "You get 25 days [1]."  # learned: it thinks
+    server.tokens, server.token_delay = THINKING, 0.05
+    events = stopped_after(answerer(server, tmp_path), "Leave?", 3)
+    assert isinstance(events[0], SourcesEvent) and events[0].thinks is True
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "" and done.notice == STOPPED_THINKING, done
+    assert str(done.notice).startswith("Stopped before the model finished thinking")
+    assert done.notice.text("zh").startswith("已停止：模型还在思考")
+
+
+def test_a_thinking_models_reply_cut_or_failed_mid_thought_is_not_its_answer(server, tmp_path):
+    server.tokens = THOUGHT
+    list(answerer(server, tmp_path).answer("Leave?"))
+    server.tokens, server.finish_reason = THINKING, "length"
+    cut = list(answerer(server, tmp_path).answer("Leave?"))[-1]
+    assert isinstance(cut, DoneEvent) and cut.answer == "", cut
+    assert cut.notice.startswith("The reply reached its size limit before the model finished thinking")
+    assert list(answerer(server, tmp_path).answer("年假有多少天？"))[-1].notice.startswith("回复在模型想完之前")
+    server.finish_reason, server.cut_after = "stop", 4
+    failed = list(answerer(server, tmp_path).answer("Leave?"))[-1]
+    assert isinstance(failed, ErrorEvent) and failed.partial == "", failed
+
+
+@pytest.mark.parametrize("seen", [False, None])
+def test_a_model_not_known_to_think_stopped_mid_answer_keeps_its_partial_answer(server, tmp_path, seen):
+    if seen is False:  # a whole answer without thinking: learned not to think
+        server.reply = "You get 25 days [1]."
+        assert list(answerer(server, tmp_path).answer("Leave?"))[-1].answer == "You get 25 days [1]."
+    server.tokens, server.token_delay = ["You get", " 25 days", " of", " leave", " a", " year", "."], 0.05
+    events = stopped_after(answerer(server, tmp_path), "Leave?", 2)
+    assert events[0].thinks is seen
+    assert events[-1] == DoneEvent("You get 25 days", "llm", events[-1].cited, STOPPED)
+    assert answerer(server, tmp_path).thinking.thinks() is seen  # a stopped answer teaches nothing
+
+
+def test_the_engine_neither_stores_nor_caches_a_stopped_thought(server, tmp_path, monkeypatch):
+    """`Engine.ask` (the CLI's, the MCP server's): the conversation keeps no thinking, the cache no answer."""
+    for name, value in (("OPENAI_API_KEY", KEY), ("OPENAI_BASE_URL", server.base_url), ("OPENAI_MODEL", "fake-model")):
+        monkeypatch.setenv(name, value)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "leave.txt").write_text("Employees get 25 days of leave.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
+    try:
+        engine.index([tmp_path / "docs"])
+        server.tokens = THOUGHT
+        list(engine.ask("How much leave?"))  # a whole answer: the model is seen thinking
+        server.tokens, server.token_delay = THINKING, 0.05
+        conversation = engine.new_conversation()
+        cancel, events = threading.Event(), []
+        for event in engine.ask("How many days of leave?", conversation, cancel=cancel):
+            events.append(event)
+            if sum(isinstance(e, TokenEvent) for e in events) == 3:
+                cancel.set()
+        assert events[-1].answer == "" and events[-1].notice == STOPPED_THINKING
+        turns = engine.messages(conversation)
+        assert [turn.role for turn in turns] == ["user"] and not any("think" in t.content for t in turns), turns
+        server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
+        again = list(engine.ask("How many days of leave?"))[-1]
+        assert not again.cached and again.answer == "Twenty-five days."
+    finally:
+        engine.close()
+
+
+def test_a_summary_stopped_mid_thought_is_not_the_summary(server, tmp_path):
+    """A document's summary streams as an answer does: stopped before a thinking model's `</think>` it kept its
+    thinking as the summary."""
+    guide = tmp_path / "guide.md"
+    guide.write_text("# Setup\n\nInstall the app, then add a folder of documents.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(
+        embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model", translate_queries=False))
+    try:
+        engine.index([guide])
+        server.tokens = ["Okay, section [1] first.", "\n</think>\n\n", "The guide explains setup [1]."]
+        assert list(engine.summarise(guide))[-1].answer == "The guide explains setup [1]."  # seen thinking
+        server.tokens, server.token_delay = THINKING, 0.05
+        cancel, events = threading.Event(), []
+        for event in engine.summarise(guide, cancel=cancel, refresh=True):
+            events.append(event)
+            if sum(isinstance(e, TokenEvent) for e in events) == 3:
+                cancel.set()
+        assert events[-1].answer == "" and events[-1].notice == STOPPED_THINKING, events[-1]
+    finally:
+        engine.close()
