@@ -248,8 +248,6 @@ class ViewerController(QObject):
         self.view.set_page_nav(None, 0)
         self.view.text_pane.set_zoom(ZOOMS[self.zoom_index] / ZOOMS[DEFAULT_ZOOM])
         passage = window.span(location.start, location.end) if location.found else None
-        if passage is not None and passage[0] == passage[1]:  # a find match's window may leave the passage out
-            passage = None
         self.view.text_pane.show_text(grid, passage, tuple(window.span(*f) for f in location.focus))
         self.view.show_text_area("" if location.found else location.passage, self._window_note())
 
