@@ -32,6 +32,8 @@ def test_backwards_ends_at_the_place_and_wraps_to_the_last():
     last = TEXT.rindex("beta")
     assert find_text(TEXT, "beta", 3, forward=False) == (last, last + 4)  # before the first: round to the last
     assert find_text(TEXT, "alpha", 0, forward=False) == (0, 5)
+    assert find_text(TEXT, "alpha", 20, forward=False) == (0, 5)  # the text's first characters, before the place
+    assert find_text("beta", "BETA", 2) == (0, 4) == find_text("beta", "beta", 4, forward=False)  # the whole text
 
 
 def test_offsets_stay_the_texts_whatever_lower_casing_does():
