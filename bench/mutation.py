@@ -140,6 +140,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     # the window of a long document the viewer lays out around the passage (the huge sheet's Qt test, 7 s, left out)
     "text_window": (["desktop_rag.gui.text_window.*"],
                     ["tests/gui/test_text_window.py"]),
+    # the viewer's Find in a text document's whole text: any case, from a place, round once, piece by piece
+    "text_find": (["desktop_rag.gui.text_find.*"], ["tests/gui/test_text_find.py"]),
     # what reaches a terminal from a document, a file name, a server or a model
     "terminal": (["desktop_rag.cli.terminal.*"], ["tests/security/test_terminal_cleaner.py"]),
 }

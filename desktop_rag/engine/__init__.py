@@ -54,7 +54,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     "summary_shaped": "answer.summary_intent",
     "query_lines": "review.labelled",
     **dict.fromkeys(("CHANGED", "MISSING", "NOT_FOUND", "PARTIAL", "STORED", "UNKNOWN", "IndexedFile", "Location",
-                     "Carrier", "Reader", "find_in_pdf", "locate", "open_pdf"), "document.locate"),
+                     "Carrier", "Reader", "find_in_pdf", "locate", "lowered", "open_pdf"), "document.locate"),
     **dict.fromkeys(("PdfFile", "PageImage"), "document.pdf_render"),
     "Rereader": "document.reread",
     **dict.fromkeys(("PdfPages", "RemotePdf"), "document.pdf_child"),

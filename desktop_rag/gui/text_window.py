@@ -27,6 +27,10 @@ class TextWindow:
     def cut(self) -> bool:
         return bool(self.before or self.after)
 
+    def holds(self, start: int, end: int) -> bool:
+        """Whether the document's `start:end` lies wholly in the window."""
+        return self.offset <= start and end <= self.offset + len(self.shown)
+
     def span(self, start: int, end: int) -> tuple[int, int]:
         """A document offset range as offsets into `shown` (clamped to it)."""
         size = len(self.shown)

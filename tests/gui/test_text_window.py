@@ -49,6 +49,8 @@ def checked_window(text: str, pick: random.Random) -> tuple[int, int, int, int, 
     assert lo <= start and end <= hi and window.shown[slice(*window.span(start, end))] == text[start:end]
     assert (window.before, window.after) == (text.count("\n", 0, lo), text.count("\n", hi, len(text)))
     assert window.cut == bool(lo or hi < len(text))
+    assert window.holds(start, end) and window.holds(lo, hi)  # what the find bar asks before moving the window
+    assert not window.holds(lo - 1, lo + 1) and not window.holds(hi - 1, hi + 1)
     return max_chars, start, end, lo, hi
 
 

@@ -185,7 +185,8 @@ def test_text_documents_scroll_to_and_highlight_the_passage(
     word = "roses" if kind == "md" else "绿茶"
     window.viewer.view.find_edit.setText(word)
     window.viewer.view.find_next_button.click()
-    assert pane.found is not None and pane.document().toPlainText()[pane.found[0]:pane.found[1]].lower() == word
+    qtbot.waitUntil(lambda: pane.found is not None)  # searched off the GUI thread
+    assert pane.document().toPlainText()[pane.found[0]:pane.found[1]].lower() == word
 
 
 def test_a_changed_file_says_so_and_offers_to_reindex(make_window, qtbot, tmp_path, llm_server, monkeypatch):

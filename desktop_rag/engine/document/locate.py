@@ -339,9 +339,13 @@ def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = 
         return _replace(base, page_count=count)
 
 
-def _lowered(text: str) -> str:
-    """Lower-cased with exactly one character per character of `text` (so offsets stay valid)."""
-    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
+def lowered(text: str) -> str:
+    """Lower-cased with exactly one character per character of `text` (so offsets stay valid), a final sigma as any
+    other: `str.lower` at C speed unless a character grows (only U+0130 does), then one character at a time."""
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(small if len(small := ch.lower()) == 1 else ch for ch in text)
+    return low.replace("\u03c2", "\u03c3")
 
 
 def find_in_pdf(pdf, query: str, page: int, after: int, forward: bool = True):
@@ -349,13 +353,13 @@ def find_in_pdf(pdf, query: str, page: int, after: int, forward: bool = True):
 
     Returns (page, start, end, rects) or None; wraps around the document once.
     """
-    needle = _lowered(query.strip())
+    needle = lowered(query.strip())
     count = pdf.page_count
     if not needle or not count:
         return None
     for step in range(count + 1):
         index = (page + step) % count if forward else (page - step) % count
-        text = _lowered(pdf.page_text(index))
+        text = lowered(pdf.page_text(index))
         if forward:
             pos = text.find(needle, after + 1 if step == 0 else 0)
         else:

@@ -119,6 +119,7 @@ class ViewerController(QObject):
             view.open_default.connect(self.open_in_default_app)
             view.reindex.connect(self.reindex)
             view.find.connect(self.find)
+            view.find_edited.connect(self.finder.cancel)  # typing on: the search under way stops
             view.ask_document.connect(lambda: self.hit is not None and self.ask_file_requested.emit(self.hit.path))
             view.summarise_document.connect(
                 lambda: self.hit is not None and self.summarise_requested.emit(self.hit.path))
@@ -326,10 +327,19 @@ class ViewerController(QObject):
         view, location = self.view, self.location
         if view is None or location is None or location.error:
             return
-        if location.kind == "text":
-            self.finder.in_text(view, query, bool(forward))
+        if location.kind == "text" and self.window_shown is not None:
+            window = self.window_shown[0]
+            origin = location.start if location.found else window.offset
+            self.finder.in_text(view, location.text, window, query, bool(forward), origin, self._show_match)
         elif self.pdf is not None and query.strip():
             self.finder.in_pdf(view, self.pdf, query, self.page, bool(forward), self._show_found)
+
+    def _show_match(self, span: tuple[int, int] | None, around: Shown | None) -> None:
+        """The text's match found highlighted (None: none); `around`: the window laid out around it, shown first."""
+        if around is not None and self.location is not None:
+            self._show_text(self.location, around)
+        if self.window_shown is not None:
+            self.view.text_pane.show_found(self.window_shown[0].span(*span) if span is not None else None)
 
     def _show_found(self, page: int | None) -> None:
         """The page of the match found (None: none, the page shown stays), the match highlighted."""

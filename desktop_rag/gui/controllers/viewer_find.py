@@ -1,13 +1,19 @@
-"""The viewer's find bar: a text document is searched in its pane at once; a PDF's pages by the PDFium child, on the
-locate thread, from the match found last (kept: where the next search starts, what its page highlights)."""
+"""The viewer's find bar: a text document's whole text (not only the window of it laid out) and a PDF's pages (by
+the PDFium child) are searched on the locate thread from the match found last (kept: where the next search starts,
+what is highlighted); a search under way is dropped, and a text one stopped, when another starts or the query
+changes."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from desktop_rag.engine import RemotePdf, Reason, find_in_pdf
 from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.viewer_locate import Shown, shown_around
+from desktop_rag.gui.text_find import find_text
+from desktop_rag.gui.text_window import TextWindow
 from desktop_rag.gui.threads.worker_pool import WorkerPool
 from desktop_rag.gui.views.viewer import ViewerWindow
 from desktop_rag.gui.views.viewer.strings import tr
@@ -28,26 +34,55 @@ class DocumentFind:
 
     def __init__(self, pool: WorkerPool) -> None:
         self.pool = pool
-        self.found: Found | None = None
-        self._generation = 0  # a PDF search answered after `clear` is dropped
+        self.found: Found | None = None  # on a PDF page
+        self.match: tuple[int, int] | None = None  # in a text document's text
+        self._generation = 0  # a search answered after `cancel` is dropped
+        self._stop = threading.Event()  # the text search under way stops at its next piece
 
     def clear(self) -> None:
         """Another passage or document is shown: the match goes, a search under way is not answered."""
-        self.found = None
+        self.found = self.match = None
+        self.cancel()
+
+    def cancel(self) -> None:
+        """The query changed or another search starts: the one under way is not answered (a text search stops)."""
         self._generation += 1
+        self._stop.set()
 
     def rects_on(self, page: int) -> tuple:
         """The match's rectangles on `page` (0-based), if it is there."""
         return self.found.rects if self.found is not None and self.found.page == page else ()
 
-    def in_text(self, view: ViewerWindow, query: str, forward: bool) -> None:
-        """The next (or previous) match in the text pane, or "not found"."""
-        view.set_find_result("" if view.text_pane.find(query, forward) else tr("find_none"))
+    def in_text(self, view: ViewerWindow, text: str, window: TextWindow, query: str, forward: bool, origin: int,
+                show: Callable[[tuple[int, int] | None, Shown | None], None]) -> None:
+        """Search the whole `text` off the GUI thread from the last match (else from `origin`, the passage's start),
+        wrapping around; then say whether it was found and `show` the match (offsets into `text`; None: not found)
+        with, when it lies outside the `window` laid out, the window around it."""
+        self.cancel()
+        stop = self._stop = threading.Event()
+        match, generation = self.match, self._generation
+        at = origin if match is None else match[1] if forward else match[0]
+
+        def search() -> tuple[tuple[int, int], Shown | None] | None:
+            span = find_text(text, query, at, forward, stop)
+            if span is None or stop.is_set():
+                return None
+            return span, None if window.holds(*span) else shown_around(text, *span)
+
+        def done(result: tuple[tuple[int, int], Shown | None] | None) -> None:
+            if generation != self._generation:
+                return
+            self.match = result[0] if result is not None else None
+            view.set_find_result("" if result is not None else tr("find_none"))
+            show(*(result or (None, None)))
+
+        self.pool.submit(search, done, self._failed(view, generation))
 
     def in_pdf(self, view: ViewerWindow, pdf: RemotePdf, query: str, page: int, forward: bool,
                show: Callable[[int | None], None]) -> None:
         """Search `pdf` from the last match (else from `page`, 0-based) off the GUI thread; then say where, and
         `show` the match's page (None: nothing found, the page stays)."""
+        self.cancel()
         found = self.found
         start = found.page if found is not None else page
         after = found.start if found is not None else (-1 if forward else 1 << 30)
@@ -60,8 +95,13 @@ class DocumentFind:
             view.set_find_result(tr("find_none") if self.found is None else tr("find_at", page=self.found.page + 1))
             show(None if self.found is None else self.found.page)
 
-        def failed(reason: Reason) -> None:  # a page could not be read (the PDFium child crashed, ran out of time)
+        self.pool.submit(lambda: find_in_pdf(pdf, query, start, after, forward), done, self._failed(view, generation))
+
+    def _failed(self, view: ViewerWindow, generation: int) -> Callable[[Reason], None]:
+        """What says why a search failed (a page could not be read: the PDFium child crashed, ran out of time)."""
+
+        def failed(reason: Reason) -> None:
             if generation == self._generation:
                 view.set_find_result(tr("error", reason=i18n.error(reason)))
 
-        self.pool.submit(lambda: find_in_pdf(pdf, query, start, after, forward), done, failed)
+        return failed

@@ -16,7 +16,12 @@ Shown = tuple[TextWindow, GridText]  # the part of a text document shown (a long
 
 def shown_text(location: Location) -> Shown:
     """On the locate thread: what the text pane lays out of `location`'s text, the passage's window, as grids."""
-    window = text_window(location.text, location.start, location.end) if location.found else text_window(location.text)
+    return shown_around(location.text, *((location.start, location.end) if location.found else (0, 0)))
+
+
+def shown_around(text: str, start: int, end: int) -> Shown:
+    """Off the GUI thread: the window of `text` laid out around `start:end` (a passage, a match found), as grids."""
+    window = text_window(text, start, end)
     return window, grid_text(window.shown)
 
 

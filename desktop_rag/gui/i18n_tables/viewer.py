@@ -20,9 +20,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "viewer.find_none": ("Not found", "未找到"),
     "viewer.find_at": ("Found on page {page}", "在第 {page} 页找到"),
     "viewer.window": (
-        "Shown: the part of this long document around the passage; {before} lines before it and {after} after it "
-        "are not shown. Open in default app shows the whole document.",
-        "此处只显示这份长文档中段落附近的部分，前面 {before} 行、后面 {after} 行未显示。点击“用默认程序打开”可查看整份文档。"),
+        "Shown: a part of this long document; {before} lines before it and {after} after it are not shown here, "
+        "but Find searches them too. Open in default app shows the whole document.",
+        "此处只显示这份长文档的一部分，前面 {before} 行、后面 {after} 行未在此显示，但查找也会搜索这些行。"
+        "点击“用默认程序打开”可查看整份文档。"),
     "viewer.loading": ("Opening {name}…", "正在打开 {name}…"),
     "viewer.rendering": ("Rendering page {page}…", "正在渲染第 {page} 页…"),
     "viewer.reindex": ("Re-index this file", "重新索引此文件"),

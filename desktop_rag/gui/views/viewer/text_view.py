@@ -84,17 +84,21 @@ class TextPane(QPlainTextEdit):
         the sentences an answer quoted or sent to the model) those are highlighted strongly, the rest of the passage
         lightly, and the first of them is scrolled to (with the passage's start when both fit)."""
         self.grid = grid
-        shown = grid.text
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if grid.wrap
                              else QPlainTextEdit.LineWrapMode.NoWrap)
-        self.setPlainText(shown)
-        if passage is not None:  # Python offsets count code points; the document counts UTF-16 units
-            passage = tuple(utf16_position(shown, x) for x in grid.span(*passage))
+        self.setPlainText(grid.text)
+        passage = self._drawn(passage) if passage is not None else None
         self.passage, self.found = passage, None
-        self.focus = tuple(tuple(utf16_position(shown, x) for x in grid.span(a, b)) for a, b in focus) if passage else ()
+        self.focus = tuple(self._drawn(span) for span in focus) if passage else ()
         self._apply()
         if passage is not None:
             self.reveal(*self._scroll_span(passage))
+
+    def _drawn(self, span: tuple[int, int]) -> tuple[int, int]:
+        """Offsets into the text before it was drawn as positions in the document (Python offsets count code points,
+        the document UTF-16 units)."""
+        start, end = self.grid.span(*span)
+        return utf16_position(self.grid.text, start), utf16_position(self.grid.text, end)
 
     def _scroll_span(self, passage: tuple[int, int]) -> tuple[int, int]:
         """What to bring into view: the passage; with focus, from the passage's start to the first focus span's
@@ -143,32 +147,17 @@ class TextPane(QPlainTextEdit):
         """The texts under the strong (quoted sentence) highlights (tests and accessibility)."""
         return [self._cursor(*span).selectedText().replace("\u2029", "\n") for span in self.focus]
 
-    def find(self, query: str, forward: bool = True) -> bool:  # type: ignore[override]
-        """Find the next (or previous) occurrence after the last find, wrapping around."""
-        if not query:
-            self.found = None
-            self._apply()
-            return False
-        flags = QTextDocument.FindFlag(0) if forward else QTextDocument.FindFlag.FindBackward
-        start = QTextCursor(self.document())
-        if self.found is not None:
-            start.setPosition(self.found[1] if forward else self.found[0])
-        elif self.passage is not None:
-            start.setPosition(self.passage[0])
-        hit = self.document().find(query, start, flags)
-        if hit.isNull():
-            wrap = QTextCursor(self.document())
-            if not forward:
-                wrap.movePosition(QTextCursor.MoveOperation.End)
-            hit = self.document().find(query, wrap, flags)
-        if hit.isNull():
-            self.found = None
-            self._apply()
-            return False
-        self.found = (hit.selectionStart(), hit.selectionEnd())
+    def show_found(self, span: tuple[int, int] | None) -> None:
+        """Highlight the find bar's match (offsets into the text before it was drawn; None: none) and bring it into
+        view."""
+        self.found = self._drawn(span) if span is not None else None
         self._apply()
-        self.reveal(*self.found)
-        return True
+        if self.found is not None:
+            self.reveal(*self.found)
+
+    def found_text(self) -> str:
+        """The text under the find highlight (tests and accessibility)."""
+        return self._cursor(*self.found).selectedText().replace("\u2029", "\n") if self.found is not None else ""
 
     def set_zoom(self, zoom: float) -> None:
         font = self.font()

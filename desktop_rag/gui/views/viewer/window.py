@@ -52,6 +52,7 @@ class ViewerWindow(QWidget):
     open_default = Signal()
     reindex = Signal()
     find = Signal(str, int)  # query, 1 forward / 0 backward
+    find_edited = Signal()  # the query changed
     ask_document = Signal()  # "Ask this document": questions limited to the file shown
     summarise_document = Signal()  # "Summarise": a summary of the file shown, in the chat
 
@@ -151,6 +152,7 @@ class ViewerWindow(QWidget):
         self.find_edit = QLineEdit(self)
         self.find_edit.setPlaceholderText(tr("find"))
         self.find_edit.returnPressed.connect(lambda: self._find(True))
+        self.find_edit.textChanged.connect(lambda _text: self.find_edited.emit())
         self.find_prev_button = _button(self, tr("find_prev"), lambda: self._find(False))
         self.find_next_button = _button(self, tr("find_next"), lambda: self._find(True))
         self.find_label = _plain_label(self)
