@@ -105,6 +105,7 @@ def test_the_engine_neither_stores_nor_caches_a_stopped_thought(server, tmp_path
             if sum(isinstance(e, TokenEvent) for e in events) == 3:
                 cancel.set()
         assert events[-1].answer == "" and events[-1].notice == STOPPED_THINKING
+        assert events[-1].answer_id is None and engine.review.stats().answers == 1  # nothing to grade: not logged
         turns = engine.messages(conversation)
         assert [turn.role for turn in turns] == ["user"] and not any("think" in t.content for t in turns), turns
         server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
