@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 
 import pytest
 
@@ -161,3 +162,30 @@ def test_a_read_only_library_logs_nothing(tmp_path, docs):
     engine = open_engine(tmp_path)
     assert engine.review.stats().answers == 0
     engine.close()
+
+
+def test_an_answer_with_no_text_is_neither_logged_nor_gradable_but_a_refusal_is(tmp_path, docs):
+    """An answer stopped before its first word (through the real local server) was logged with empty text and
+    offered for grading; a refusal says something and is graded like any answer."""
+    from desktop_rag.engine.answer.events import STOPPED, TokenEvent
+    from tests.support.openai_server import run_openai_server
+
+    with run_openai_server() as server:
+        engine = open_engine(tmp_path, llm_base_url=server.base_url, llm_model="fake-model", translate_queries=False)
+        try:
+            engine.index([docs])
+            server.tokens, server.token_delay = ["The documents", " do not say."], 0.3
+            cancel, events = threading.Event(), []
+            for event in engine.ask(TEA, cancel=cancel):
+                events.append(event)
+                if isinstance(event, SourcesEvent):
+                    cancel.set()  # Stop, before a word of the answer
+            assert not any(isinstance(e, TokenEvent) for e in events)
+            assert events[-1].answer == "" and events[-1].notice == STOPPED and events[-1].answer_id is None
+            assert engine.review.stats().answers == 0
+            server.token_delay = 0.0
+            _, refusal = ask(engine, refresh=True)
+            assert refusal.answer == "The documents do not say." and refusal.answer_id is not None
+            assert engine.review.stats().answers == 1 and engine.review.spot_check()[0].answer == refusal.answer
+        finally:
+            engine.close()

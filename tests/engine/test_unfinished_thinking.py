@@ -105,6 +105,7 @@ def test_the_engine_neither_stores_nor_caches_a_stopped_thought(server, tmp_path
             if sum(isinstance(e, TokenEvent) for e in events) == 3:
                 cancel.set()
         assert events[-1].answer == "" and events[-1].notice == STOPPED_THINKING
+        assert events[-1].answer_id is None and engine.review.stats().answers == 1  # nothing to grade: not logged
         turns = engine.messages(conversation)
         assert [turn.role for turn in turns] == ["user"] and not any("think" in t.content for t in turns), turns
         server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
@@ -132,5 +133,28 @@ def test_a_summary_stopped_mid_thought_is_not_the_summary(server, tmp_path):
             if sum(isinstance(e, TokenEvent) for e in events) == 3:
                 cancel.set()
         assert events[-1].answer == "" and events[-1].notice == STOPPED_THINKING, events[-1]
+    finally:
+        engine.close()
+
+
+def test_a_section_summary_cut_mid_thought_is_not_the_sections_summary(server, tmp_path):
+    """A long document's section request (not streamed) cut at its max_tokens before a thinking model's lone
+    `</think>`: its thinking was taken as the section's summary and sent on to the request writing the summary."""
+    from tests.support.long_document import write_long_pdf
+
+    guide, report = tmp_path / "guide.md", write_long_pdf(tmp_path / "docs" / "report.pdf")
+    guide.write_text("# Setup\n\nInstall the app, then add a folder of documents.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(
+        embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model", translate_queries=False))
+    try:
+        engine.index([guide, tmp_path / "docs"])
+        server.tokens = ["Okay, section [1] first.", "\n</think>\n\n", "The report covers regions [1]."]
+        list(engine.summarise(guide))  # a whole reply: the model is seen thinking
+        server.reply_for = lambda body: None if body.get("stream") else "Weighing SECRET-THOUGHT of section at length"
+        server.finish_for = lambda body: "stop" if body.get("stream") else "length"  # every section's reply is cut
+        done = list(engine.summarise(report))[-1]
+        sections = [r for r in server.chat_requests() if not r.body.get("stream")]
+        assert sections and "SECRET-THOUGHT" not in str(server.chat_requests()[-1].body["messages"])
+        assert done.answer == "The report covers regions [1]." and "SECRET-THOUGHT" not in done.answer
     finally:
         engine.close()

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
-from tests.gui.conftest import add_and_wait, wait_idle, write_docs
+from desktop_rag.engine import STOPPED
+from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
 
 
 def ask(qtbot, window, question: str):
@@ -65,6 +66,27 @@ def test_grade_by_click_change_it_mark_a_passage_and_a_restart_keeps_them(make_w
     qtbot.waitUntil(lambda: logged(again, cid)[0].none_right, timeout=10_000)
     assert logged(again, cid)[0].right_chunk is None and bar.passage_label.text() == "Right passage: none of them"
     wait_idle(qtbot, again)
+
+
+def test_an_answer_stopped_before_its_first_word_offers_no_grade(make_window, qtbot, tmp_path, llm_server,
+                                                                 monkeypatch):
+    """Stopped while the real local server had not written a word: the bubble showed the grade bar for an empty
+    answer and the review log kept it."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    write_docs(tmp_path / "docs", count=2)
+    window = make_window(llm_settings(llm_server))
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    llm_server.hang = True  # the model says nothing
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        window.chat_panel.input.setPlainText("What is topic0?")
+        window.chat_panel.send_button.click()
+        qtbot.waitUntil(lambda: bool(llm_server.chat_requests()), timeout=15_000)
+        window.chat_panel.stop_button.click()
+    message = blocker.args[0]
+    assert message.text == "" and message.notice == STOPPED and message.answer_id is None
+    assert not last_bubble(window).grade_bar.isVisibleTo(window)
+    wait_idle(qtbot, window)
+    assert logged(window, window.chat.conversation_id) == []
 
 
 def test_opening_a_cited_source_is_recorded(make_window, qtbot, tmp_path):

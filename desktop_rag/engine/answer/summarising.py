@@ -160,6 +160,7 @@ class Summariser:
         summaries: list[Hit] = []
         made: list[SentPrompt] = []  # the section requests sent ("What was sent" lists them before the last)
         done = cut = 0  # sections summarised; of them, replies the server stopped at their max_tokens
+        thinks = self.thinking.thinks() if self.thinking is not None else None
         for section in parts:
             section_key = self._map_key(section, plan.language, map_tokens)
             text = self._cached(section_key)
@@ -168,7 +169,8 @@ class Summariser:
                 if _is_set(cancel):
                     yield DoneEvent("", "llm", (), STOPPED)
                     return
-                text, failure = self._section_summary(section, len(parts), plan.language, map_tokens, cancel, made)
+                text, failure = self._section_summary(section, len(parts), plan.language, map_tokens, cancel, made,
+                                                      thinks)
                 if failure is not None and failure.kind != "length":
                     yield ErrorEvent(Reason.of(failure))
                     return
@@ -193,9 +195,11 @@ class Summariser:
                                refresh=True, earlier=made, keep=not cut)
 
     def _section_summary(self, section: DocSection, sections: int, language: str, map_tokens: int,
-                         cancel: threading.Event | None, made: list[SentPrompt]) -> tuple[str, LLMError | None]:
+                         cancel: threading.Event | None, made: list[SentPrompt],
+                         thinks: bool | None) -> tuple[str, LLMError | None]:
         """A section's summary request: (its text, the failure if any; a reply stopped at `map_tokens` keeps its
-        text, as `partial`), the request added to `made`."""
+        text, as `partial`, read as an answer's is: `thinks`, a model known to think, cut before its `</think>`
+        wrote nothing but thinking), the request added to `made`."""
         with sent.recording("section") as calls:
             try:
                 text, failure = self.llm.complete(map_messages(section.hit(), section.number, sections, language),
@@ -203,7 +207,8 @@ class Summariser:
             except LLMError as exc:
                 text, failure = exc.partial, exc
         made.extend(calls)
-        return text.strip(), failure
+        # `complete` took a leading think block out already: nothing is learned from what is left (None)
+        return finished_reply(None, thinks, text, failure is None)[0].strip(), failure
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
                key: str, cancel: threading.Event | None, notice: str = "", refresh: bool = False,

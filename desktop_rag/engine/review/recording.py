@@ -1,6 +1,7 @@
 """Every answer the app gives goes into the review log (store/grades.py) as it is given: the question, the search
 query, the scope, the passages shown (chunk ids and hashes of their text), the model and settings, the answer.
-Its DoneEvent then carries the log row's id (`answer_id`) for grading. A question asked again soon after in the
+Its DoneEvent then carries the log row's id (`answer_id`) for grading; an ungradable answer (`gradable`) is not
+logged and has none, so no grade is offered for it. A question asked again soon after in the
 same conversation (rephrased, or "are you sure") is the "reasked" signal on the answer before it."""
 
 from __future__ import annotations
@@ -46,10 +47,17 @@ def record(store: Callable[[], Store], events: Iterable[AnswerEvent], question: 
     for event in events:
         if isinstance(event, SourcesEvent):
             shown, query = event.hits, event.query or question
-        elif isinstance(event, DoneEvent):
+        elif isinstance(event, DoneEvent) and gradable(event):
             answer_id = _log(store(), question, query, within, placed(shown), conversation_id, model, settings, event)
             event = dataclasses.replace(event, answer_id=answer_id)
         yield event
+
+
+def gradable(done: DoneEvent) -> bool:
+    """Whether an answer can be graded: it says something. One with no text (stopped before a word of it, or
+    before a thinking model finished thinking: its notice says why) has nothing to judge; a refusal ("the
+    documents do not say"), "nothing relevant was found" and a partial stopped answer do."""
+    return bool(done.answer.strip())
 
 
 def _log(store: Store, question: str, query: str, within: Restriction, shown: tuple[Hit, ...],
