@@ -9,6 +9,7 @@ import time
 
 from desktop_rag.cli.output import print_json
 from desktop_rag.cli.terminal import clean_line
+from desktop_rag.cli.texts import say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import Engine, counted
 
@@ -51,7 +52,7 @@ def cmd_forget_grades(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json({"forgotten": forgotten})
     else:
-        print(f"Forgot the grades and marked passages of {forgotten} answer{'' if forgotten == 1 else 's'}.")
+        print(say("grades.forgotten", n=forgotten))
     return 0
 
 

@@ -238,7 +238,13 @@ class _Lenient(Counted):
 def message(key: str, language: str = "en", front: str = CLI, /, **values: object) -> str:
     """The text for `key` in `language` ("en" or "zh"; anything else is English) as the front end `front` words it
     (the window's own wording where the text has one), with `values` filled in."""
-    texts = TEXTS[key]
+    return worded(TEXTS[key], language, front, **values)
+
+
+def worded(texts: Mapping[str, str], language: str = "en", front: str = CLI, /, **values: object) -> str:
+    """One entry of a table of texts ({"en": ..., "zh": ...}, maybe "window.en"/"window.zh") in `language`, with
+    `values` filled in (a count's noun agreeing, a `Localised` value in the same language): this table's texts
+    (`message`) and the command line's own lines (`cli/texts.py`)."""
     lang = "zh" if language == "zh" and "zh" in texts else "en"
     shown = {k: v.text(language, front) if isinstance(v, Localised) else v for k, v in values.items()}
     return _Lenient().format(texts.get(f"{front}.{lang}", texts[lang]), **shown)

@@ -1,0 +1,92 @@
+"""The command line's own lines for a person (progress, an index run's summary, status, labels), in English and
+Chinese: one table, said in the command line's language (`output.language`) by `say`. A count's noun agrees in
+English as the engine's texts do (`{n:file|files}`, `messages.Counted`); `--json` output never comes from here."""
+
+from __future__ import annotations
+
+from desktop_rag.engine import environment_language, worded
+
+TEXTS: dict[str, dict[str, str]] = {
+    # stderr's lines of a failed or stopped command (cli/output.py, cli/main.py); {why}: said in the same language
+    "line.error": {"en": "error: {why}", "zh": "错误：{why}"},
+    "line.output_lost": {"en": "error: the output could not be written ({why})", "zh": "错误：无法写出输出（{why}）"},
+    "line.interrupted": {"en": "interrupted", "zh": "已中断"},
+    # index (cli/commands.py); {chunks}: "12 new chunks"; {kept}: ", 11 kept their vectors" or ""
+    "index.summary": {
+        "en": "{added} added, {updated} updated, {removed} removed, {unchanged} unchanged, {failed} failed; "
+              "{chunks}, {embedded} embedded{kept} in {seconds:.1f} s",
+        "zh": "新增 {added}，更新 {updated}，移除 {removed}，未变 {unchanged}，失败 {failed}；{chunks}，"
+              "已嵌入 {embedded}{kept}，用时 {seconds:.1f} 秒",
+    },
+    "index.attachments": {"en": "{attachments} read as documents of their own",  # {attachments}: "2 e-mail attachments"
+                          "zh": "{attachments}已作为独立文档读取"},
+    "index.link": {"en": "  link: {path}", "zh": "  链接：{path}"},
+    "index.failed": {"en": "  failed: {path}: {why}", "zh": "  失败：{path}：{why}"},
+    "index.note": {"en": "  note: {path}: {why}", "zh": "  说明：{path}：{why}"},
+    "index.password": {"en": "PDF password: ", "zh": "PDF 密码："},
+    # the progress line on a terminal (cli/output.py); {bar}: "[####....]"; {eta}: ", about 12 s left" or ""
+    "progress.scan": {"en": "Scanning folders...", "zh": "正在扫描文件夹..."},
+    "progress.text": {"en": "Reading  {bar} {done}/{total} files{eta}", "zh": "读取中 {bar} {done}/{total} 个文件{eta}"},
+    "progress.ocr": {"en": " (recognising text, page {page} of {pages})", "zh": "（正在识别文字，第 {page}/{pages} 页）"},
+    "progress.embed": {"en": "Embedding {bar} {done}/{total} chunks, {rate:.1f}/s{eta}",
+                       "zh": "嵌入中 {bar} {done}/{total} 个片段，每秒 {rate:.1f} 个{eta}"},
+    "progress.reembed": {"en": "Switching model (search works meanwhile) {bar} {done}/{total} chunks, {rate:.1f}/s{eta}",
+                         "zh": "切换模型中（期间可照常搜索）{bar} {done}/{total} 个片段，每秒 {rate:.1f} 个{eta}"},
+    "progress.eta": {"en": ", about {seconds:.0f} s left", "zh": "，约剩 {seconds:.0f} 秒"},
+    "progress.model": {"en": "Preparing the embedding model (first use only): step {step} of {steps}",
+                       "zh": "正在准备嵌入模型（仅首次使用）：第 {step}/{steps} 步"},
+    # status
+    "status.collection": {"en": "Collection: {name}", "zh": "知识库：{name}"},
+    "status.model": {"en": "Embedding model: {model} (dimension {dimension})", "zh": "嵌入模型：{model}（维度 {dimension}）"},
+    "status.files": {"en": "Files: {total} total{attached}, {indexed} indexed, {failed} failed, {pending} pending",
+                     "zh": "文件：共 {total} 个{attached}，已索引 {indexed}，失败 {failed}，待处理 {pending}"},
+    "status.attached": {"en": " ({n} of them e-mail attachments)", "zh": "（其中 {n} 个是邮件附件）"},
+    "status.chunks": {"en": "Chunks: {chunks} ({pending} waiting for embedding)", "zh": "片段：{chunks}（{pending} 个等待嵌入）"},
+    "status.last_scan": {"en": "Last scan: {skipped}", "zh": "上次扫描：{skipped}"},
+    "status.switching": {
+        "en": "Switching to {model}: {done}/{total} chunks re-embedded (search uses the current model until it is "
+              "complete; `desktop-rag index` continues it)",
+        "zh": "正在切换到 {model}：已重新嵌入 {done}/{total} 个片段（完成前搜索仍使用当前模型；`desktop-rag index` 可继续）",
+    },
+    "status.source": {"en": "Source: {path}", "zh": "来源：{path}"},
+    "status.not_linked": {
+        "en": "Source: {path} (not linked: imported without its documents; `desktop-rag link` it to a folder)",
+        "zh": "来源：{path}（未关联：导入时不含文档；用 `desktop-rag link` 把它关联到一个文件夹）",
+    },
+    "status.failed": {"en": "Failed: {path}: {why}", "zh": "失败：{path}：{why}"},
+    # search, context, ask
+    "search.none": {"en": "No matching passages.", "zh": "没有匹配的段落。"},
+    "search.hit": {"en": "{rank}. {where}  (score {score:.3f})", "zh": "{rank}. {where}  （得分 {score:.3f}）"},
+    "context.tokens": {"en": "Tokens: {before} before compression, {after} sent",
+                       "zh": "token 数：压缩前 {before}，发送 {after}"},
+    "ask.stored": {"en": "(A stored answer: the same question, passages and model as before.)",
+                   "zh": "（已存储的回答：问题、段落和模型都与上次相同。）"},
+    "ask.sources": {"en": "Sources:", "zh": "来源："},
+    # summarise (cli/document_commands.py)
+    "summary.stored": {"en": "(A stored summary: the same document text and model as before.)",
+                       "zh": "（已存储的摘要：文档文本和模型都与上次相同。）"},
+    "summary.sections": {"en": "Sections:", "zh": "各部分："},
+    "summary.cost": {  # {sections}: "12 sections"
+        "en": "{name}: {sections}, {tokens:,} tokens: {requests} requests to the model (each section, then the "
+              "summary).",
+        "zh": "{name}：{sections}，{tokens:,} 个 token：向模型发送 {requests} 次请求（先逐个部分，再写摘要）。",
+    },
+    "summary.request": {"en": "Request {n} of {total}…", "zh": "第 {n}/{total} 次请求…"},
+    # clear-answers, remove, link, forget-grades
+    "answers.removed": {"en": "Removed {n:stored answer|stored answers}.", "zh": "已删除 {n} 个存储的回答。"},
+    "source.removed": {"en": "Removed {path} and its chunks.", "zh": "已移除 {path} 及其片段。"},
+    "source.linked": {"en": "Linked {source} to {folder}: {unchanged} unchanged, {read} read, {gone} gone.",
+                      "zh": "已将 {source} 关联到 {folder}：未变 {unchanged}，读取 {read}，已不存在 {gone}。"},
+    "grades.forgotten": {"en": "Forgot the grades and marked passages of {n:answer|answers}.",
+                         "zh": "已撤销 {n} 个回答的评分和标记的段落。"},
+}
+
+
+def language() -> str:
+    """The command line's language: Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI's."""
+    return environment_language() or "en"
+
+
+def say(key: str, /, **values: object) -> str:
+    """The line `key` of the table in the command line's language, with `values` filled in."""
+    return worded(TEXTS[key], language(), **values)
