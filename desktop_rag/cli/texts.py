@@ -79,6 +79,83 @@ TEXTS: dict[str, dict[str, str]] = {
                       "zh": "已将 {source} 关联到 {folder}：未变 {unchanged}，读取 {read}，已不存在 {gone}。"},
     "grades.forgotten": {"en": "Forgot the grades and marked passages of {n:answer|answers}.",
                          "zh": "已撤销 {n} 个回答的评分和标记的段落。"},
+    # collections, export, import (cli/collection_commands.py); names come quoted as “…”
+    "collections.granted": {"en": "Role “{role}” may now see and index the collection “{name}”.",
+                            "zh": "角色“{role}”现在可以查看并索引知识库“{name}”。"},
+    "collections.revoked": {"en": "Role “{role}” may no longer see the collection “{name}”.",
+                            "zh": "角色“{role}”不能再查看知识库“{name}”。"},
+    "collections.no_grant": {"en": "Role “{role}” had no grant on “{name}”.", "zh": "角色“{role}”对“{name}”本来就没有授权。"},
+    "collections.created": {"en": "Created the collection “{name}”.", "zh": "已创建知识库“{name}”。"},
+    "collections.renamed": {"en": "Renamed “{old}” to “{new}”.", "zh": "已把“{old}”重命名为“{new}”。"},
+    "collections.confirm_delete": {  # {sizes}: "3 files, 40 chunks"
+        "en": "Delete the collection “{name}” ({sizes})? Your documents on disk are not touched. [y/N] ",
+        "zh": "删除知识库“{name}”（{sizes}）？磁盘上的文档不会受影响。[y/N] ",
+    },
+    "collections.deleted": {"en": "Deleted the collection “{name}” and its index (your documents were not touched).",
+                            "zh": "已删除知识库“{name}”及其索引（你的文档没有受影响）。"},
+    "export.done": {"en": "Exported “{name}”: {counts} -> {path}", "zh": "已导出“{name}”：{counts} -> {path}"},
+    "export.missing": {
+        "en": "  not included (missing, changed since it was indexed, not linked, or not a plain file in its folder): "
+              "{path}",
+        "zh": "  未包含（文件不存在、索引后已更改、未关联，或不是其文件夹中的普通文件）：{path}",
+    },
+    "import.reembed": {  # {passages}: "120 passages"
+        "en": "The vectors in this archive were made with the embedding model “{model}”, but this library uses "
+              "“{library_model}”; its {passages} will be embedded again with this library's model.",
+        "zh": "此归档中的向量由嵌入模型“{model}”生成，而此资料库使用“{library_model}”；其中 {passages}将用此资料库的模型"
+              "重新嵌入。",
+    },
+    "import.done": {"en": "Imported “{name}”: {counts} used as stored{again}.",
+                    "zh": "已导入“{name}”：{counts}按原样使用{again}。"},
+    "import.embedded_again": {"en": ", {n} embedded again", "zh": "，{n} 个重新嵌入"},
+    "import.documents": {"en": "Documents: {path}", "zh": "文档：{path}"},
+    "import.no_documents": {
+        "en": "The documents were not in the archive: search works; the sources keep their original paths.",
+        "zh": "归档中不含文档：可以照常搜索；来源保留原来的路径。",
+    },
+    # models, download-model (cli/model_commands.py)
+    "models.row": {"en": "{mark} {key} {mb:>6,} MB  dim {dimension:<5} ~{en:g}/{zh:g} chunks/s (en/zh)  {languages}",
+                   "zh": "{mark} {key} {mb:>6,} MB  维度 {dimension:<5} 每秒约 {en:g}/{zh:g} 个片段（英/中）  {languages}"},
+    "models.downloaded": {"en": "downloaded: {path}", "zh": "已下载：{path}"},
+    "models.not_downloaded": {"en": "not downloaded", "zh": "未下载"},
+    "models.footer": {"en": "\nSpeeds: {note}.\nDownload one with `desktop-rag download-model NAME` (--hub "
+                            "https://hf-mirror.com for the mirror).",
+                      "zh": "\n速度：{note}。\n用 `desktop-rag download-model NAME` 下载一个（加 --hub https://hf-mirror.com "
+                            "使用镜像）。"},
+    "models.done": {"en": "Downloaded {repo} into {folder}\nUse it: Settings → Embedding model → this folder "
+                          "(or DESKTOP_RAG_EMBEDDING_MODEL={folder}).",
+                    "zh": "已把 {repo} 下载到 {folder}\n使用方法：“设置”→“嵌入模型”→ 选择此文件夹"
+                          "（或设置 DESKTOP_RAG_EMBEDDING_MODEL={folder}）。"},
+    "download.listing": {"en": "listing", "zh": "正在列出文件"},  # a download's phase (DownloadProgress.phase)
+    "download.downloading": {"en": "downloading", "zh": "正在下载"},
+    "download.verifying": {"en": "verifying", "zh": "正在校验"},
+    "download.done": {"en": "done", "zh": "完成"},
+    "download.progress": {"en": "{phase} {done:,.1f}/{total:,.1f} MB", "zh": "{phase} {done:,.1f}/{total:,.1f} MB"},
+    "download.rate": {"en": ", {rate:.1f} MB/s", "zh": "，{rate:.1f} MB/秒"},
+    # local-server, move-library (cli/server_commands.py)
+    "server.keyring": {"en": "the OS keyring", "zh": "系统密钥环"},
+    "server.serving": {
+        "en": "PostgreSQL with pgvector is serving {folder}. The administrator's password is in {password_file} and "
+              "saved for this user in {where}. Open the library with: desktop-rag --library '{url}' status. Ctrl+C "
+              "stops the server.",
+        "zh": "PostgreSQL（含 pgvector）正在为 {folder} 提供服务。管理员密码在 {password_file} 中，并已为此用户保存在"
+              "{where}。打开此资料库：desktop-rag --library '{url}' status。按 Ctrl+C 停止服务器。",
+    },
+    "server.moved": {  # {collections}: "2 collections"; {counts}: "3 files, 40 passages, 40 vectors"
+        "en": "Copied {collections} ({counts}; nothing embedded again) to {to}; this computer now uses that library "
+              "(the old one is left as it was).",
+        "zh": "已把 {collections}（{counts}；无需重新嵌入）复制到 {to}；此电脑现在使用那个资料库（原资料库保持不变）。",
+    },
+    # eval (cli/review_commands.py)
+    "eval.none": {"en": "No labelled questions to measure: mark the right passage of some answers (or use --queries "
+                        "and --qrels).",
+                  "zh": "没有可衡量的已标注问题：请为一些回答标记正确的段落（或使用 --queries 和 --qrels）。"},
+    "eval.measured": {"en": "{n:labelled question|labelled questions}", "zh": "{n} 个已标注的问题"},
+    "eval.stale": {"en": "stale ({reason}): {question}", "zh": "已过时（{reason}）：{question}"},
+    "eval.changed": {"en": "changed", "zh": "标记的段落已更改"},  # {reason} of eval.stale (StaleLabel.reason)
+    "eval.vanished": {"en": "vanished", "zh": "标记的段落已不存在"},
+    "eval.progress": {"en": "Measuring question {done} of {total}…", "zh": "正在衡量第 {done}/{total} 个问题…"},
+    "eval.progress_line": {"en": "measured {done} of {questions}", "zh": "已衡量 {done}/{questions}"},
 }
 
 

@@ -39,8 +39,8 @@ def _library(tmp_path: Path, lang: str, model_url: str) -> tuple[Path, callable]
         "LANG": lang, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "OPENAI_API_KEY": "sk-test-key",
         "OPENAI_BASE_URL": model_url, "OPENAI_MODEL": "fake-model"}
 
-    def cli(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), *args],
+    def cli(*args: str, home: str = "home") -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / home), *args],
                               capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)
     return docs, cli
 
@@ -112,3 +112,35 @@ def test_the_progress_line_is_in_the_locales_language(monkeypatch, lang, reading
         output.TerminalProgress().model(model_download.DownloadProgress("e5", "downloading", files_done=0, files_total=3))
     shown = terminal.getvalue()
     assert reading in shown and embedding in shown and model in shown, shown
+
+
+def test_the_other_commands_lines_are_chinese_too(tmp_path: Path, model_url: str) -> None:
+    """collections, export, import, eval, forget-grades and models under a Chinese locale."""
+    docs, cli = _library(tmp_path, "zh_CN.UTF-8", model_url)
+    assert cli("index", str(docs)).returncode == 1
+    assert cli("collections", "create", "笔记").stdout == "已创建知识库“笔记”。\n"
+    assert cli("collections", "rename", "笔记", "旧笔记").stdout == "已把“笔记”重命名为“旧笔记”。\n"
+    assert "Default：1 个来源，2 个文件，1 个片段\n" in cli("collections").stdout
+    exported = cli("export", str(tmp_path / "out.zip"), "--collection", "Default").stdout
+    assert exported.startswith("已导出“Default”：2 个文件，1 个片段，1 个向量，0 个文档 -> "), exported
+    imported = cli("import", str(tmp_path / "out.zip"), "--name", "副本", home="other").stdout
+    assert imported.startswith("已导入“副本”：2 个文件，1 个片段，1 个向量按原样使用。\n"), imported
+    assert cli("eval").stdout.startswith("没有可衡量的已标注问题：")
+    assert cli("forget-grades").stdout == "已撤销 0 个回答的评分和标记的段落。\n"
+    models = cli("models").stdout
+    assert "\n速度：在 2 个 CPU 核心上" in models and "未下载" in models, models
+    for said in (exported, imported, models.split("\n速度")[1]):  # (the models' names are English)
+        assert english_sentence(said) is None, said
+
+
+def test_a_model_downloads_progress_line_is_in_the_locales_language(monkeypatch) -> None:
+    from desktop_rag.cli.model_commands import _TerminalDownloadProgress
+    from desktop_rag.engine import model_download
+
+    for name in _LOCALES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    terminal = _Terminal()
+    _TerminalDownloadProgress(terminal)(model_download.DownloadProgress(
+        "e5", "verifying", bytes_done=2_500_000, bytes_total=5_000_000, rate=1_000_000, eta_seconds=2.5))
+    assert terminal.getvalue().endswith("正在校验 2.5/5.0 MB，1.0 MB/秒，约剩 2 秒"), terminal.getvalue()
