@@ -39,9 +39,10 @@ def _library(tmp_path: Path, lang: str, model_url: str) -> tuple[Path, callable]
         "LANG": lang, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "OPENAI_API_KEY": "sk-test-key",
         "OPENAI_BASE_URL": model_url, "OPENAI_MODEL": "fake-model"}
 
-    def cli(*args: str, home: str = "home") -> subprocess.CompletedProcess:
+    def cli(*args: str, home: str = "home", model: str = "hash:64") -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / home), *args],
-                              capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)
+                              capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
+                              env=env | {"DESKTOP_RAG_EMBEDDING_MODEL": model})
     return docs, cli
 
 
@@ -144,3 +145,18 @@ def test_a_model_downloads_progress_line_is_in_the_locales_language(monkeypatch)
     _TerminalDownloadProgress(terminal)(model_download.DownloadProgress(
         "e5", "verifying", bytes_done=2_500_000, bytes_total=5_000_000, rate=1_000_000, eta_seconds=2.5))
     assert terminal.getvalue().endswith("正在校验 2.5/5.0 MB，1.0 MB/秒，约剩 2 秒"), terminal.getvalue()
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("zh_CN.UTF-8", "此归档中的向量由嵌入模型“hash:64”生成，而此资料库使用“hash:32”；其中 1 个段落将用此资料库的模型重新嵌入。"),
+    ("en_US.UTF-8", "The vectors in this archive were made with the embedding model “hash:64”, but this library uses "
+                    "“hash:32”; its 1 passage will be embedded again with this library's model."),
+])
+def test_import_reembed_says_the_model_change_in_the_locales_language(tmp_path: Path, model_url: str, lang: str,
+                                                                      said: str) -> None:
+    """The line was cut out of the model mismatch's English text (at ". Its"), so it stayed English in Chinese."""
+    docs, cli = _library(tmp_path, lang, model_url)
+    cli("index", str(docs))
+    assert cli("export", str(tmp_path / "out.zip"), "--collection", "Default").returncode == 0
+    imported = cli("import", str(tmp_path / "out.zip"), "--reembed", home="other", model="hash:32")
+    assert imported.returncode == 0 and imported.stderr.startswith(said + "\n"), imported.stderr
