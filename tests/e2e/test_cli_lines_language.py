@@ -39,10 +39,10 @@ def _library(tmp_path: Path, lang: str, model_url: str) -> tuple[Path, callable]
         "LANG": lang, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "OPENAI_API_KEY": "sk-test-key",
         "OPENAI_BASE_URL": model_url, "OPENAI_MODEL": "fake-model"}
 
-    def cli(*args: str, home: str = "home", model: str = "hash:64") -> subprocess.CompletedProcess:
+    def cli(*args: str, home: str = "home", model: str = "hash:64", locale: str = lang) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / home), *args],
                               capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
-                              env=env | {"DESKTOP_RAG_EMBEDDING_MODEL": model})
+                              env=env | {"DESKTOP_RAG_EMBEDDING_MODEL": model, "LANG": locale})
     return docs, cli
 
 
@@ -82,10 +82,7 @@ def test_an_english_locale_gets_english_lines_and_json_is_the_same(tmp_path: Pat
     assert "(A stored answer: the same question, passages and model as before.)" in asked[1], asked[1]
     assert cli("clear-answers").stdout == "Removed 1 stored answer.\n"
     english = json.loads(cli("status", "--json").stdout)
-    chinese = json.loads(subprocess.run(
-        [sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), "status", "--json"],
-        capture_output=True, text=True, timeout=600, env={k: v for k, v in os.environ.items() if k not in _LOCALES}
-        | {"LANG": "zh_CN.UTF-8", "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}).stdout)
+    chinese = json.loads(cli("status", "--json", locale="zh_CN.UTF-8").stdout)
     assert chinese == english and english["failed_files"][0]["code"] == "not_pdf"
 
 
