@@ -120,3 +120,13 @@ def test_a_pdf_pdfium_cannot_open_is_said_by_pdfiums_code(tmp_path: Path) -> Non
     assert exc.code == "view_unopenable"
     assert error_text(exc, "zh") == "无法打开此 PDF（PDFium 不支持该文件的加密方式）"
     assert error_text(exc, "en") == "This PDF could not be opened (PDFium: Unsupported security scheme error)"
+
+
+def test_a_tokenizer_json_cannot_parse_is_said_in_its_words_as_the_systems(tmp_path: Path) -> None:
+    """json's words ("Expecting value: line 1 column 19 (char 18)") were shown bare after a Chinese sentence."""
+    from desktop_rag.engine.models.folder_checks import check_tokenizer
+
+    (tmp_path / "tokenizer.json").write_text('{"pre_tokenizer": ', "utf-8")
+    exc = _failure(lambda: check_tokenizer(tmp_path / "tokenizer.json"))
+    assert exc.code == "tokenizer_unreadable"
+    assert "：系统报告的错误：Expecting value: line 1 column 19" in error_text(exc, "zh"), error_text(exc, "zh")

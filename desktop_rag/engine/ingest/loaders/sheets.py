@@ -148,7 +148,7 @@ def load_workbook(path: Path, context: LoadContext | None = None) -> ParsedDocum
 
 def _calamine_error(exc: Exception) -> LoadError:
     if "limit exceeded" in str(exc).lower():  # calamine's own cap on a sheet's rectangle (.ods repeats)
-        return LoadError.coded("sheet_too_large", detail=str(exc))
+        return LoadError.coded("sheet_too_large", detail=foreign_reason(exc))
     return LoadError.coded("sheet_damaged")
 
 
