@@ -130,3 +130,17 @@ def test_a_tokenizer_json_cannot_parse_is_said_in_its_words_as_the_systems(tmp_p
     exc = _failure(lambda: check_tokenizer(tmp_path / "tokenizer.json"))
     assert exc.code == "tokenizer_unreadable"
     assert "：系统报告的错误：Expecting value: line 1 column 19" in error_text(exc, "zh"), error_text(exc, "zh")
+
+
+def test_a_folder_filter_that_is_not_a_path_says_pythons_words_as_the_systems(tmp_path: Path) -> None:
+    """A search filter's folder with a NUL in it: "embedded null byte" was shown bare after the Chinese."""
+    from desktop_rag.config import Settings, resolve_paths
+    from desktop_rag.engine import Engine
+
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
+    try:
+        exc = _failure(lambda: engine.restriction(None, [str(tmp_path) + "/a\x00b"], (), ()))
+    finally:
+        engine.close()
+    assert exc.code == "bad_folder_path"
+    assert "系统报告的错误：embedded null byte" in error_text(exc, "zh"), error_text(exc, "zh")
