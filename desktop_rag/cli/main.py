@@ -261,8 +261,7 @@ def _launch_gui(args: argparse.Namespace) -> int:
 
     paths = writable_paths(resolve_paths(args.data_dir))  # a folder that cannot be written: an error line, as below
     if sys.platform.startswith("linux") and not _has_display():
-        print("No display found, so the window cannot open. Running the headless demo on the sample "
-              "documents instead (the same as `desktop-rag demo`).\n", file=sys.stderr)
+        print(say("line.no_display"), file=sys.stderr)
         from desktop_rag.selftest import run_self_test
 
         return run_self_test(verbose=True)

@@ -11,6 +11,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "line.error": {"en": "error: {why}", "zh": "错误：{why}"},
     "line.output_lost": {"en": "error: the output could not be written ({why})", "zh": "错误：无法写出输出（{why}）"},
     "line.interrupted": {"en": "interrupted", "zh": "已中断"},
+    "line.no_display": {
+        "en": "No display found, so the window cannot open. Running the headless demo on the sample documents instead "
+              "(the same as `desktop-rag demo`).\n",
+        "zh": "未找到显示器，无法打开窗口。改为在示例文档上运行无界面演示（与 `desktop-rag demo` 相同）。\n",
+    },
     # index (cli/commands.py); {chunks}: "12 new chunks"; {kept}: ", 11 kept their vectors" or ""
     "index.summary": {
         "en": "{added} added, {updated} updated, {removed} removed, {unchanged} unchanged, {failed} failed; "

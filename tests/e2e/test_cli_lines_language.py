@@ -157,3 +157,14 @@ def test_import_reembed_says_the_model_change_in_the_locales_language(tmp_path: 
     assert cli("export", str(tmp_path / "out.zip"), "--collection", "Default").returncode == 0
     imported = cli("import", str(tmp_path / "out.zip"), "--reembed", home="other", model="hash:32")
     assert imported.returncode == 0 and imported.stderr.startswith(said + "\n"), imported.stderr
+
+
+def test_no_display_is_said_in_the_locales_language(tmp_path: Path) -> None:
+    """`desktop-rag` on Linux without a display runs the demo instead, and says so in Chinese under a Chinese locale."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the no-display fallback is Linux's")
+    env = {k: v for k, v in os.environ.items()
+           if k not in (*_LOCALES, "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")} | {"LANG": "zh_CN.UTF-8"}
+    run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home")],
+                         capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)
+    assert run.stderr.startswith("未找到显示器，无法打开窗口。改为在示例文档上运行无界面演示"), run.stderr[-2000:]
