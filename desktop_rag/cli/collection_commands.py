@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from desktop_rag.cli.terminal import clean_line
+from desktop_rag.cli.texts import language, say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import Engine, UsageError, counted
 
@@ -33,7 +34,8 @@ def cmd_collections(paths: AppPaths, args: argparse.Namespace) -> int:
         print(message)
         return 0
     for c in listing:
-        print(f"{clean_line(c.name)}: {counted(sources=c.sources, files=c.files, chunks=c.chunks)}")
+        print(f"{clean_line(c.name)}{'：' if language() == 'zh' else ': '}"
+              f"{counted(language(), sources=c.sources, files=c.files, chunks=c.chunks)}")
     return 0
 
 
@@ -49,25 +51,22 @@ def _change(engine: Engine, args: argparse.Namespace) -> str:
         raise UsageError.coded("cli_usage", usage=usage)
     if action in ("grant", "revoke"):
         had = engine.library.grant(engine.collection_id(names[0]), names[1], revoke=action == "revoke")
-        if action == "grant":
-            return f"Role “{clean_line(names[1])}” may now see and index the collection “{clean_line(names[0])}”."
-        return (f"Role “{clean_line(names[1])}” may no longer see the collection “{clean_line(names[0])}”." if had
-                else f"Role “{clean_line(names[1])}” had no grant on “{clean_line(names[0])}”.")
+        said = "collections.granted" if action == "grant" else "collections.revoked" if had else "collections.no_grant"
+        return say(said, role=clean_line(names[1]), name=clean_line(names[0]))
     if action == "create":
         engine.create_collection(names[0])
-        return f"Created the collection “{clean_line(names[0].strip())}”."
+        return say("collections.created", name=clean_line(names[0].strip()))
     if action == "rename":
         engine.rename_collection(engine.collection_id(names[0]), names[1])
-        return f"Renamed “{clean_line(names[0])}” to “{clean_line(names[1].strip())}”."
+        return say("collections.renamed", old=clean_line(names[0]), new=clean_line(names[1].strip()))
     if action == "delete":
         collection = engine.collection_id(names[0])
         found = next(c for c in engine.collections() if c.id == collection)
-        sizes = counted(files=found.files, chunks=found.chunks)
-        if not args.yes and not _confirm(f"Delete the collection “{clean_line(found.name)}” ({sizes})? Your documents "
-                                         "on disk are not touched. [y/N] "):
+        sizes = counted(language(), files=found.files, chunks=found.chunks)
+        if not args.yes and not _confirm(say("collections.confirm_delete", name=clean_line(found.name), sizes=sizes)):
             raise UsageError.coded("cli_not_deleted")
         engine.delete_collection(collection)
-        return f"Deleted the collection “{clean_line(found.name)}” and its index (your documents were not touched)."
+        return say("collections.deleted", name=clean_line(found.name))
     return ""
 
 
@@ -89,11 +88,11 @@ def cmd_export(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
         return 0
-    counts = counted(files=report.files, chunks=report.chunks, vectors=report.vectors, documents=report.documents)
-    print(f"Exported “{clean_line(report.collection)}”: {counts} -> {clean_line(report.path)}")
+    counts = counted(language(), files=report.files, chunks=report.chunks, vectors=report.vectors,
+                     documents=report.documents)
+    print(say("export.done", name=clean_line(report.collection), counts=counts, path=clean_line(report.path)))
     for missing in report.missing_documents:
-        print(f"  not included (missing, changed since it was indexed, not linked, or not a plain file in its "
-              f"folder): {clean_line(missing)}")
+        print(say("export.missing", path=clean_line(missing)))
     return 0
 
 
@@ -115,8 +114,10 @@ def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
         content = engine.read_archive(args.file)  # validated before anything is written
         problem = engine.archive_model_problem(content)
         if problem and args.reembed:
-            print(clean_line(str(problem).split(". Its")[0]) + f"; its {counted(passages=len(content.chunks))} "
-                  "will be embedded again with this library's model.", file=sys.stderr)
+            mismatch = problem.parts[0].values  # the archive_model reason's: model, library_model
+            print(say("import.reembed", model=clean_line(str(mismatch["model"])),
+                      library_model=clean_line(str(mismatch["library_model"])),
+                      passages=counted(language(), passages=len(content.chunks))), file=sys.stderr)
         report = engine.import_archive(args.file, name=args.name, documents_dir=args.documents_dir,
                                        reembed=args.reembed, content=content)
         embedded = 0
@@ -128,13 +129,13 @@ def cmd_import(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json({**report.to_json(), "embedded": embedded})
         return 0
-    counts = counted(files=report.files, chunks=report.chunks, vectors=report.vectors)
-    again = f", {embedded} embedded again" if embedded else ""
-    print(f"Imported “{clean_line(report.collection)}”: {counts} used as stored{again}.")
+    counts = counted(language(), files=report.files, chunks=report.chunks, vectors=report.vectors)
+    again = say("import.embedded_again", n=embedded) if embedded else ""
+    print(say("import.done", name=clean_line(report.collection), counts=counts, again=again))
     if report.documents_dir:
-        print(f"Documents: {clean_line(report.documents_dir)}")
+        print(say("import.documents", path=clean_line(report.documents_dir)))
     elif report.sources:
-        print("The documents were not in the archive: search works; the sources keep their original paths.")
+        print(say("import.no_documents"))
     return 0
 
 

@@ -11,6 +11,7 @@ from desktop_rag.cli.answer_stream import AnswerOutput
 from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
 from desktop_rag.cli.output import TerminalProgress, error_line, language, print_json, said
 from desktop_rag.cli.terminal import clean, clean_line
+from desktop_rag.cli.texts import say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
     DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
@@ -37,22 +38,23 @@ def cmd_index(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        kept = f", {counted(kept_vectors=report.kept)}" if report.kept else ""  # unchanged passages of edited files
-        print(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
-              f"{report.unchanged} unchanged, {len(report.failed)} failed; {counted(new_chunks=report.chunks)}, "
-              f"{report.embedded} embedded{kept} in {report.seconds:.1f} s")
+        lang = language()
+        kept = f"{'，' if lang == 'zh' else ', '}{counted(lang, kept_vectors=report.kept)}" if report.kept else ""
+        print(say("index.summary", added=report.added, updated=report.updated, removed=report.removed,
+                  unchanged=report.unchanged, failed=len(report.failed), chunks=counted(lang, new_chunks=report.chunks),
+                  embedded=report.embedded, kept=kept, seconds=report.seconds))  # kept: edited files' unchanged passages
         if report.attachments:
-            print(f"{counted(attachments=report.attachments)} read as documents of their own")
+            print(say("index.attachments", attachments=counted(lang, attachments=report.attachments)))
         if report.skipped:
-            print(clean_line(skipped_summary(report.skipped)))
+            print(clean_line(skipped_summary(report.skipped, lang)))
         if report.links:
-            print(skipped_links(len(report.links), language()))
+            print(skipped_links(len(report.links), lang))
             for link in report.links:
-                print(f"  link: {clean_line(link.path)}")
+                print(say("index.link", path=clean_line(link.path)))
         for failure in report.failed:
-            print(f"  failed: {clean_line(failure.path)}: {said(failure.error)}")
+            print(say("index.failed", path=clean_line(failure.path), why=said(failure.error)))
         for note in report.notes:
-            print(f"  note: {clean_line(note.path)}: {said(note.error)}")
+            print(say("index.note", path=clean_line(note.path), why=said(note.error)))
     return 1 if report.failed or report.cancelled else 0
 
 
@@ -64,7 +66,7 @@ def _unlock(engine: Engine, args: argparse.Namespace) -> list[str]:
     if password == "-":
         import getpass
 
-        password = getpass.getpass("PDF password: ")
+        password = getpass.getpass(say("index.password"))
     engine.set_password(password)
     return engine.locked_files(args.paths or None)
 
@@ -87,23 +89,21 @@ def cmd_status(paths: AppPaths, args: argparse.Namespace) -> int:
             c.name for c in listing if c.id == collection), "collections": [c.to_json() for c in listing]})
         return 0
     if collection is not None:
-        print(f"Collection: {clean_line(next(c.name for c in listing if c.id == collection))}")
-    print(f"Embedding model: {clean_line(status.embedding_model)} (dimension {status.dimension})")
-    attached = f" ({status.files_attachments} of them e-mail attachments)" if status.files_attachments else ""
-    print(f"Files: {status.files_total} total{attached}, {status.files_indexed} indexed, {status.files_failed} failed, "
-          f"{status.files_pending} pending")
-    print(f"Chunks: {status.chunks} ({status.chunks_pending_embedding} waiting for embedding)")
+        print(say("status.collection", name=clean_line(next(c.name for c in listing if c.id == collection))))
+    print(say("status.model", model=clean_line(status.embedding_model), dimension=status.dimension))
+    attached = say("status.attached", n=status.files_attachments) if status.files_attachments else ""
+    print(say("status.files", total=status.files_total, attached=attached, indexed=status.files_indexed,
+              failed=status.files_failed, pending=status.files_pending))
+    print(say("status.chunks", chunks=status.chunks, pending=status.chunks_pending_embedding))
     if status.skipped:
-        print(f"Last scan: {clean_line(skipped_summary(status.skipped))}")
+        print(say("status.last_scan", skipped=clean_line(skipped_summary(status.skipped, language()))))
     if status.reembed_model:
-        print(f"Switching to {clean_line(status.reembed_model)}: {status.reembed_done}/{status.reembed_total} chunks re-embedded "
-              "(search uses the current model until it is complete; `desktop-rag index` continues it)")
+        print(say("status.switching", model=clean_line(status.reembed_model), done=status.reembed_done,
+                  total=status.reembed_total))
     for source in status.sources:
-        linked = " (not linked: imported without its documents; `desktop-rag link` it to a folder)" \
-            if source in status.not_linked else ""
-        print(f"Source: {clean_line(source)}{linked}")
+        print(say("status.not_linked" if source in status.not_linked else "status.source", path=clean_line(source)))
     for failure in status.failed_files:
-        print(f"Failed: {clean_line(failure.path)}: {said(failure.error)}")
+        print(say("status.failed", path=clean_line(failure.path), why=said(failure.error)))
     return 0
 
 
@@ -121,9 +121,9 @@ def cmd_search(paths: AppPaths, args: argparse.Namespace) -> int:
         print_json({"query": args.query, "hits": [h.to_json(i + 1) for i, h in enumerate(hits)]})
         return 0
     if not hits:
-        print("No matching passages.")
+        print(say("search.none"))
     for rank, hit in enumerate(hits, 1):
-        print(f"{rank}. {_where(hit)}  (score {hit.score:.3f})\n   {_snippet(hit.text)}")
+        print(f"{say('search.hit', rank=rank, where=_where(hit), score=hit.score)}\n   {_snippet(hit.text)}")
     return 0
 
 
@@ -159,10 +159,10 @@ def cmd_context(paths: AppPaths, args: argparse.Namespace) -> int:
         print_json(shown)
         return 0
     if not shown["passages"]:
-        print("No matching passages.")
+        print(say("search.none"))
     for passage in shown["passages"]:
         print(f"[{passage['n']}] {clean_line(passage['path'])}\n{clean(passage['text'])}\n")
-    print(f"Tokens: {shown['tokens_before']} before compression, {shown['tokens_after']} sent")
+    print(say("context.tokens", before=shown["tokens_before"], after=shown["tokens_after"]))
     return 0
 
 
@@ -202,7 +202,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 if event.notice and not args.json:
                     print(f"\n\n({said(event.notice)})", end="")
                 if cached and not args.json:
-                    print("\n\n(A stored answer: the same question, passages and model as before.)", end="")
+                    print(f"\n\n{say('ask.stored')}", end="")
             elif isinstance(event, ErrorEvent):
                 failed, answer, error = True, event.partial, event.message
                 if not args.json:
@@ -220,7 +220,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
         print_json({"question": args.question, "answer": answer, "mode": mode, "cached": cached,
                     "notice": str(notice), **failure, "sources": [h.to_json(n) for n, h in numbered]})
     else:
-        print("\n\nSources:" if numbered else "")
+        print(f"\n\n{say('ask.sources')}" if numbered else "")
         for n, hit in numbered:
             print(f"[{n}] {_where(hit)}\n    {_snippet(hit.text)}")
     return 1 if failed else 0
@@ -235,7 +235,7 @@ def cmd_clear_answers(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json({"removed": removed})
     else:
-        print(f"Removed {removed} stored answer{'' if removed == 1 else 's'}.")
+        print(say("answers.removed", n=removed))
     return 0
 
 
@@ -249,7 +249,7 @@ def cmd_remove(paths: AppPaths, args: argparse.Namespace) -> int:
         if args.collection:
             raise UsageError.coded("not_a_source_in", path=args.path, collection=args.collection)
         raise UsageError.coded("not_a_source", path=args.path)
-    print(f"Removed {clean_line(args.path)} and its chunks.")
+    print(say("source.removed", path=clean_line(args.path)))
     return 0
 
 
@@ -260,8 +260,8 @@ def cmd_link(paths: AppPaths, args: argparse.Namespace) -> int:
         report = engine.index([source.path], collection=source.collection_id)
     finally:
         engine.close()
-    print(f"Linked {clean_line(args.source)} to {clean_line(source.path)}: {report.unchanged} unchanged, "
-          f"{report.added + report.updated} read, {report.removed} gone.")
+    print(say("source.linked", source=clean_line(args.source), folder=clean_line(source.path),
+              unchanged=report.unchanged, read=report.added + report.updated, gone=report.removed))
     return 1 if report.failed else 0
 
 
@@ -280,7 +280,7 @@ def _warn_about_address(engine: Engine) -> None:
 def _where(hit: Hit) -> str:
     parts = [hit.path]
     if hit.page is not None:
-        parts.append(location_text(hit.path, hit.page))
+        parts.append(location_text(hit.path, hit.page, language()))
     if hit.heading:
         parts.append(hit.heading)
     return clean_line(", ".join(parts))

@@ -9,8 +9,9 @@ import os
 import sys
 from collections.abc import Iterator
 
-from desktop_rag.cli.output import error_line, print_json, said
+from desktop_rag.cli.output import error_line, language, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean_line
+from desktop_rag.cli.texts import say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
     DoneEvent,
@@ -24,6 +25,7 @@ from desktop_rag.engine import (
     TokenEvent,
     UsageError,
     counted,
+    location_text,
 )
 
 
@@ -65,10 +67,10 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
     if notice:
         print(f"\n\n({said(notice)})", end="")
     if cached:
-        print("\n\n(A stored summary: the same document text and model as before.)", end="")
-    print("\n\nSections:" if sections else "")
+        print(f"\n\n{say('summary.stored')}", end="")
+    print(f"\n\n{say('summary.sections')}" if sections else "")
     for n, hit in enumerate(sections, 1):
-        where = f"page {hit.page}" if hit.page is not None else ""
+        where = location_text(hit.path, hit.page, language())
         heading = clean_line(hit.heading) if hit.heading else ""
         print(f"[{n}] " + (", ".join(p for p in (where, heading) if p) or clean_line(" ".join(hit.text.split())[:60])))
     return 1 if failed else 0
@@ -78,9 +80,9 @@ def say_estimate(plan: SummaryPlan | None, engine: Engine, yes: bool) -> None:
     """A summary's cost, said before it starts when it takes several requests (stderr: stdout stays the text); over
     the request limit without --yes the error says it instead."""
     if plan is not None and 1 < plan.requests and (yes or plan.requests <= engine.settings.summary_request_limit):
-        print(f"{clean_line(os.path.basename(plan.path))}: {counted(sections=plan.sections)}, "
-              f"{plan.tokens:,} tokens: "
-              f"{plan.requests} requests to the model (each section, then the summary).", file=sys.stderr)
+        print(say("summary.cost", name=clean_line(os.path.basename(plan.path)),
+                  sections=counted(language(), sections=plan.sections), tokens=plan.tokens, requests=plan.requests),
+              file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -97,5 +99,5 @@ def confirmed_by_yes() -> Iterator[None]:
 def say_step(step: SummaryStep | None) -> None:
     """Which request of a summary runs (on a terminal; None: clear the line, the summary starts)."""
     if sys.stderr.isatty():
-        sys.stderr.write(f"\r\033[KRequest {step.done + 1} of {step.total}…" if step else "\r\033[K")
+        sys.stderr.write("\r\033[K" + (say("summary.request", n=step.done + 1, total=step.total) if step else ""))
         sys.stderr.flush()

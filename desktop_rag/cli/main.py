@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from desktop_rag import __version__
 from desktop_rag.cli.stdout import OutputLost, drop_stdout, end_line, guarded_stdout
 from desktop_rag.config import LIBRARY_ENV, resolve_paths
-from desktop_rag.engine import DesktopRagError, contain_panics, environment_language
+from desktop_rag.cli.texts import language, say
+from desktop_rag.engine import DesktopRagError, contain_panics
 
 # Commands not in `commands`: the module (under desktop_rag.cli) whose cmd_<name> runs them.
 _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_commands",
@@ -200,10 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 141
         from desktop_rag.engine import Reason
 
-        chinese = environment_language() == "zh"
-        why = Reason.of(lost.__cause__).text("zh" if chinese else "en")  # the system's reason, in that language
-        print(f"错误：无法写出输出（{why}）" if chinese else f"error: the output could not be written ({why})",
-              file=sys.stderr)
+        why = Reason.of(lost.__cause__).text(language())  # the system's reason, in that language
+        print(say("line.output_lost", why=why), file=sys.stderr)
         return 1
 
 
@@ -238,7 +237,7 @@ def _run(argv: Sequence[str] | None) -> int:
         return 1
     except KeyboardInterrupt:
         end_line()
-        print("已中断" if environment_language() == "zh" else "interrupted", file=sys.stderr)
+        print(say("line.interrupted"), file=sys.stderr)
         return 130
 
 
@@ -262,8 +261,7 @@ def _launch_gui(args: argparse.Namespace) -> int:
 
     paths = writable_paths(resolve_paths(args.data_dir))  # a folder that cannot be written: an error line, as below
     if sys.platform.startswith("linux") and not _has_display():
-        print("No display found, so the window cannot open. Running the headless demo on the sample "
-              "documents instead (the same as `desktop-rag demo`).\n", file=sys.stderr)
+        print(say("line.no_display"), file=sys.stderr)
         from desktop_rag.selftest import run_self_test
 
         return run_self_test(verbose=True)

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 
+from desktop_rag.cli.texts import language, say
 from desktop_rag.config import AppPaths, load_settings
 from desktop_rag.engine import UsageError, model_catalog, model_download
 
@@ -26,14 +27,14 @@ def cmd_models(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, ensure_ascii=False), flush=True)
         return 0
-    for r in rows:
-        mark = "*" if r["recommended"] else " "
-        state = f"downloaded: {r['path']}" if r["downloaded"] else "not downloaded"
-        print(f"{mark} {r['key']:<40} {r['download_mb']:>6,} MB  dim {r['dimension']:<5} "
-              f"~{r['chunks_per_s_en']:g}/{r['chunks_per_s_zh']:g} chunks/s (en/zh)  {r['language_label']}")
+    for m, r in zip(model_catalog.CATALOG, rows, strict=True):
+        # (the key padded here: a text value's format spec is not applied by the table's formatter)
+        state = say("models.downloaded", path=r["path"]) if r["downloaded"] else say("models.not_downloaded")
+        print(say("models.row", mark="*" if r["recommended"] else " ", key=f"{r['key']:<40}", mb=r["download_mb"],
+                  dimension=r["dimension"], en=r["chunks_per_s_en"], zh=r["chunks_per_s_zh"],
+                  languages=m.language_label(language())))
         print(f"  {'':<40} {r['repo_id']}; {state}")
-    print(f"\nSpeeds: {model_catalog.SPEED_NOTE}.\nDownload one with `desktop-rag download-model NAME` "
-          "(--hub https://hf-mirror.com for the mirror).")
+    print(say("models.footer", note=model_catalog.speed_note(language())))
     return 0
 
 
@@ -52,8 +53,7 @@ def cmd_download_model(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"repo_id": repo_id, "path": str(folder), "endpoint": endpoint}, ensure_ascii=False))
     else:
-        print(f"Downloaded {repo_id} into {folder}\nUse it: Settings → Embedding model → this folder "
-              f"(or DESKTOP_RAG_EMBEDDING_MODEL={folder}).")
+        print(say("models.done", repo=repo_id, folder=folder))
     return 0
 
 
@@ -70,11 +70,11 @@ class _TerminalDownloadProgress:
         if not self.enabled or (p.phase == "downloading" and now - self._last < 0.2):
             return
         self._last = now
-        line = f"{p.phase} {p.bytes_done / 1e6:,.1f}/{p.bytes_total / 1e6:,.1f} MB"
+        line = say("download.progress", phase=say(f"download.{p.phase}"), done=p.bytes_done / 1e6, total=p.bytes_total / 1e6)
         if p.rate:
-            line += f", {p.rate / 1e6:.1f} MB/s"
+            line += say("download.rate", rate=p.rate / 1e6)
         if p.eta_seconds is not None:
-            line += f", about {p.eta_seconds:.0f} s left"
+            line += say("progress.eta", seconds=p.eta_seconds)
         self.stream.write("\r\033[K" + line)
         self.stream.flush()
 

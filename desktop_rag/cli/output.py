@@ -8,17 +8,13 @@ import sys
 import time
 
 from desktop_rag.cli.terminal import clean_line
-from desktop_rag.engine import Progress, environment_language, error_text, model_download
+from desktop_rag.cli.texts import language, say
+from desktop_rag.engine import Progress, error_text, model_download
 
 # Characters JSON leaves raw with ensure_ascii=False that a terminal may act on (C1 controls, bidi
 # overrides), and lone surrogates (an argument's undecodable bytes echoed back), which no UTF-8 output can hold:
 # written as \uXXXX escapes, so the decoded JSON is still exactly the text.
 _JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def language() -> str:
-    """The command line's language: Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI's."""
-    return environment_language() or "en"
 
 
 def said(failure: object) -> str:
@@ -30,7 +26,7 @@ def said(failure: object) -> str:
 
 def error_line(failure: object) -> str:
     """ "error: …" ("错误：…" in Chinese): a failure as the line stderr gets, said as `said` says it."""
-    return f"{'错误：' if language() == 'zh' else 'error: '}{said(failure)}"
+    return say("line.error", why=said(failure))
 
 
 def print_json(value: object) -> None:
@@ -55,15 +51,15 @@ class TerminalProgress:
             return
         self._last = now
         if p.phase == "scan":
-            line = "Scanning folders..."
+            line = say("progress.scan")
         elif p.phase == "text":
-            line = f"Reading  {_bar(p.files_done, p.files_total)} {p.files_done}/{p.files_total} files{_eta(p)}"
+            line = say("progress.text", bar=_bar(p.files_done, p.files_total), done=p.files_done,
+                       total=p.files_total, eta=_eta(p))
             if p.ocr_pages:
-                line += f" (recognising text, page {p.ocr_page} of {p.ocr_pages})"
+                line += say("progress.ocr", page=p.ocr_page, pages=p.ocr_pages)
         elif p.phase in ("embed", "reembed"):
-            verb = "Embedding" if p.phase == "embed" else "Switching model (search works meanwhile)"
-            line = (f"{verb} {_bar(p.chunks_embedded, p.chunks_total)} {p.chunks_embedded}/{p.chunks_total} "
-                    f"chunks, {p.rate:.1f}/s{_eta(p)}")
+            line = say(f"progress.{p.phase}", bar=_bar(p.chunks_embedded, p.chunks_total), done=p.chunks_embedded,
+                       total=p.chunks_total, rate=p.rate, eta=_eta(p))
         else:
             line = ""
         self.stream.write("\r\033[K" + line + ("\n" if p.phase == "done" and line else ""))
@@ -72,8 +68,7 @@ class TerminalProgress:
     def model(self, p: model_download.DownloadProgress) -> None:
         """A model's first-use preparation (Engine.on_model_progress)."""
         if self.enabled:
-            line = "" if p.phase == "done" else f"Preparing the embedding model (first use only): step " \
-                                                 f"{p.files_done + 1} of {p.files_total}"
+            line = "" if p.phase == "done" else say("progress.model", step=p.files_done + 1, steps=p.files_total)
             self.stream.write("\r\033[K" + line)
             self.stream.flush()
 
@@ -84,4 +79,4 @@ def _bar(done: int, total: int, width: int = 24) -> str:
 
 
 def _eta(p: Progress) -> str:
-    return f", about {p.eta_seconds:.0f} s left" if p.eta_seconds else ""
+    return say("progress.eta", seconds=p.eta_seconds) if p.eta_seconds else ""

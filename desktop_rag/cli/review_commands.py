@@ -9,6 +9,7 @@ import time
 
 from desktop_rag.cli.output import print_json
 from desktop_rag.cli.terminal import clean_line
+from desktop_rag.cli.texts import language, say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import Engine, counted
 
@@ -28,17 +29,16 @@ def cmd_eval(paths: AppPaths, args: argparse.Namespace) -> int:
         print_json(report.to_json())
         return 0
     if not report.modes or not report.modes[0].queries:
-        print("No labelled questions to measure: mark the right passage of some answers (or use --queries and "
-              "--qrels).")
+        print(say("eval.none"))
     else:
         measured = report.modes[0].queries
-        print(f"{measured} labelled question{'' if measured == 1 else 's'}")
+        print(say("eval.measured", n=measured))
         print(f"{'mode':<18}{'recall@5':>10}{'precision@5':>13}{'nDCG@10':>10}{'questions':>11}")
         for scores in report.modes:
             print(f"{scores.mode:<18}{scores.recall_at_5:>10.3f}{scores.precision_at_5:>13.3f}"
                   f"{scores.ndcg_at_10:>10.3f}{scores.queries:>11}")
     for stale in report.stale:
-        print(f"stale ({stale.reason}): {clean_line(stale.question)[:100]}")
+        print(say("eval.stale", reason=say(f"eval.{stale.reason}"), question=clean_line(stale.question)[:100]))
     return 0
 
 
@@ -51,7 +51,7 @@ def cmd_forget_grades(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json({"forgotten": forgotten})
     else:
-        print(f"Forgot the grades and marked passages of {forgotten} answer{'' if forgotten == 1 else 's'}.")
+        print(say("grades.forgotten", n=forgotten))
     return 0
 
 
@@ -61,10 +61,10 @@ def _progress():
 
     def show(done: int, total: int) -> None:
         if sys.stderr.isatty():
-            sys.stderr.write(f"\r\033[KMeasuring question {done} of {total}…")
+            sys.stderr.write("\r\033[K" + say("eval.progress", done=done, total=total))
         elif time.monotonic() - last[0] >= _QUIET_S:
             last[0] = time.monotonic()
-            sys.stderr.write(f"measured {done} of {counted(questions=total)}\n")
+            sys.stderr.write(say("eval.progress_line", done=done, questions=counted(language(), questions=total)) + "\n")
         sys.stderr.flush()
 
     return show

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from desktop_rag.cli.terminal import clean_line
+from desktop_rag.cli.texts import language, say
 from desktop_rag.config import AppPaths, write_env_value
 
 
@@ -19,13 +20,12 @@ def cmd_local_server(paths: AppPaths, args: argparse.Namespace) -> int:
     def ready(url: str) -> None:
         print(url, flush=True)
         if save_keyring_password(parse_server_url(url), server.password):
-            where = "the OS keyring"
+            where = say("server.keyring")
         else:
             write_env_value(paths, PASSWORD_VARIABLE, server.password)
             where = f"{paths.env_file} ({PASSWORD_VARIABLE})"
-        print(f"PostgreSQL with pgvector is serving {clean_line(str(server.folder))}. The administrator's password is "
-              f"in {clean_line(str(server.password_path))} and saved for this user in {clean_line(where)}. "
-              f"Open the library with: desktop-rag --library '{clean_line(url)}' status. Ctrl+C stops the server.",
+        print(say("server.serving", folder=clean_line(str(server.folder)),
+                  password_file=clean_line(str(server.password_path)), where=clean_line(where), url=clean_line(url)),
               file=sys.stderr, flush=True)
 
     return server.run(ready)
@@ -53,8 +53,8 @@ def cmd_move_library(paths: AppPaths, args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    counts = counted(files=report["files"], passages=report["chunks"], vectors=report["vectors"])
-    print(f"Copied {counted(collections=report['collections'])} ({counts}; nothing embedded again) to "
-          f"{clean_line(report['to'])}; this computer now "
-          "uses that library (the old one is left as it was).")
+    lang = language()
+    print(say("server.moved", collections=counted(lang, collections=report["collections"]),
+              counts=counted(lang, files=report["files"], passages=report["chunks"], vectors=report["vectors"]),
+              to=clean_line(report["to"])))
     return 0

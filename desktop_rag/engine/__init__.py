@@ -41,7 +41,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "location_text", "reader_for", "PAGES", "TEXT", "view_of", "is_paged"), "file_types"),
     **dict.fromkeys(("is_inside", "is_ignored_name", "safe_file_name"), "paths"),
     **dict.fromkeys(("skipped_summary", "skipped_links", "environment_language", "counted", "Counted", "Localised",
-                     "WINDOW"),
+                     "WINDOW", "worded"),
                     "messages"),
     "Reason": "reasons",
     "Collection": "store.collections",

@@ -112,5 +112,7 @@ class contain_panics:  # noqa: N801 - used as a context manager, reads like one
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc is not None and not isinstance(exc, (Exception, *PASS_THROUGH)):
-            raise DesktopRagError.coded("native_panic", what=self.what, detail=str(exc)[:300]) from exc
+            from desktop_rag.engine.system_errors import foreign_reason
+
+            raise DesktopRagError.coded("native_panic", what=self.what, detail=foreign_reason(exc)) from exc
         return False

@@ -1,12 +1,15 @@
 """The operating system's and the network's reasons in the user's language: an `OSError` worded by its errno, its
 type (a timeout), its resolver (gaierror) code or its certificate check, as a text of the table
-(`error_texts/system.py`), so that a Chinese message never ends in "Name or service not known". A reason the table
-does not know is said with the system's own words, bounded to one line."""
+(`error_texts/system.py`), so that a Chinese message never ends in "Name or service not known"; a library's failure
+(SQLite's result code, http.client's type) likewise (`foreign_reason`). A reason the table does not know is said with
+the system's own words, bounded to one line."""
 
 from __future__ import annotations
 
 import errno
+import http.client
 import socket
+import sqlite3
 import ssl
 
 from desktop_rag.engine.messages import Phrase
@@ -33,6 +36,15 @@ _CERTIFICATE = {  # OpenSSL's X509_V_ERR_* codes
     20: "certificate_unknown_issuer", 21: "certificate_unknown_issuer", 62: "certificate_wrong_host",
     64: "certificate_wrong_host",
 }
+_SQLITE = {  # SQLite's primary result codes (`sqlite3.Error.sqlite_errorcode & 0xff`); SQLITE_ERROR (1) is free-form
+    3: "not_permitted", 5: "database_locked", 6: "database_locked", 7: "no_memory", 8: "read_only", 10: "io",
+    11: "database_corrupt", 13: "disk_full", 14: "database_unopenable", 23: "permission", 26: "not_a_database",
+}
+_HTTP = (  # http.client's failures by type, the first that fits (RemoteDisconnected is an OSError too)
+    (http.client.RemoteDisconnected, "closed_without_reply"), (http.client.IncompleteRead, "reply_cut_short"),
+    (http.client.LineTooLong, "reply_line_too_long"), (http.client.BadStatusLine, "not_http"),
+    (http.client.UnknownProtocol, "not_http"), (http.client.InvalidURL, "bad_address"),
+)
 _NOT_TLS = {"WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG", "UNKNOWN_PROTOCOL"}
 
 
@@ -53,6 +65,20 @@ def os_reason(exc: OSError) -> Phrase:
     if name is not None:
         return Phrase(f"phrase.system.{name}")
     return Phrase("phrase.system.other", detail=_words(exc.strerror or str(exc) or type(exc).__name__))
+
+
+def foreign_reason(exc: BaseException) -> Phrase:
+    """What a library or the system said in `exc`, as a text of the table: http.client's failure by its type, SQLite's
+    by its result code, an `OSError` by `os_reason`; any other (csv's, zipfile's: no code) in its own words, bounded
+    and said to be the system's ("phrase.system.other")."""
+    name = next((text for kind, text in _HTTP if isinstance(exc, kind)), None)
+    if name is None and isinstance(exc, sqlite3.Error):
+        name = _SQLITE.get((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF)
+    if name is not None:
+        return Phrase(f"phrase.system.{name}")
+    if isinstance(exc, OSError):
+        return os_reason(exc)
+    return Phrase("phrase.system.other", detail=_words(str(exc) or type(exc).__name__))
 
 
 def system_reason(exc: BaseException | None) -> Phrase | None:

@@ -76,10 +76,10 @@ def test_status_says_each_failed_files_reason_in_the_interface_language(tmp_path
                               capture_output=True, text=True, timeout=600, env=env | locale)
 
     indexed = cli("index", str(docs), LANG="zh_CN.UTF-8")
-    assert indexed.returncode == 1 and f"failed: {docs / 'fake.pdf'}: {message('error.not_pdf', 'zh')}" in indexed.stdout
+    assert indexed.returncode == 1 and f"失败：{docs / 'fake.pdf'}：{message('error.not_pdf', 'zh')}" in indexed.stdout
     chinese = cli("status", LANG="zh_CN.UTF-8")
     assert chinese.returncode == 0, chinese.stderr
-    assert f"Failed: {docs / 'fake.pdf'}: {message('error.not_pdf', 'zh')}" in chinese.stdout
+    assert f"失败：{docs / 'fake.pdf'}：{message('error.not_pdf', 'zh')}" in chinese.stdout
     crafted = next(line for line in chinese.stdout.splitlines() if "crafted.epub" in line)
     assert "此文件缺少一个部件（" in crafted and len(crafted) < 1000, crafted[:200]
     english = cli("status", LANG="en_GB.UTF-8")

@@ -126,3 +126,10 @@ def test_settings_get_a_model_fills_the_embedding_field(qtbot, hub, tmp_path):
     assert settings.result_settings().embedding_model == str(expected)
     assert settings.result_settings().hub_endpoint == hub.endpoint
     settings.close()
+
+
+def test_the_speed_note_follows_the_interface_language(qtbot, hub, tmp_path):
+    """The catalog's speed note (the model list's tooltip) was English in a Chinese window."""
+    i18n.set_language("zh")
+    dialog = _dialog(qtbot, tmp_path, hub.endpoint)
+    assert dialog.models.toolTip().startswith("在 2 个 CPU 核心上处理约 500 字符片段时的大致速度")

@@ -21,6 +21,7 @@ from desktop_rag.engine.paths import normalise_path
 from desktop_rag.engine.store import passages
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import Hit
+from desktop_rag.engine.system_errors import foreign_reason
 
 _CUT_EVERY = 4  # a chunk whose text hash is divisible by this may start a section (on average every 4th)
 MAX_CHUNKS = 20_000  # a document longer than this (about 10 M characters) is summarised from its first chunks
@@ -52,7 +53,7 @@ def document_chunks(store: Store, path: str) -> list[Hit]:
     try:
         path = normalise_path(path)
     except (OSError, ValueError) as exc:
-        raise UsageError.coded("bad_file_path", path=_shown(path), detail=_shown(str(exc))) from exc
+        raise UsageError.coded("bad_file_path", path=_shown(path), detail=foreign_reason(exc)) from exc
     record = store.file_by_path(path)
     if record is None:
         raise UsageError.coded("not_in_library", path=_shown(path))

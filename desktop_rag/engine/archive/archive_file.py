@@ -28,7 +28,7 @@ from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.paths import is_inside
 from desktop_rag.engine.store import archive_rows
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.system_errors import os_reason
+from desktop_rag.engine.system_errors import foreign_reason, os_reason
 
 FORMAT = "desktop-rag-collection"
 FORMAT_VERSION = 1
@@ -237,7 +237,7 @@ def read_archive(path: Path) -> ArchiveContent:
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, KeyError, OSError) as exc:
         if isinstance(exc, ArchiveError):
             raise
-        raise _not_archive(path, Phrase("phrase.archive.unreadable_zip", detail=str(exc))) from exc
+        raise _not_archive(path, Phrase("phrase.archive.unreadable_zip", detail=foreign_reason(exc))) from exc
 
 
 def _read(zf: zipfile.ZipFile, path: Path) -> ArchiveContent:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.engine.errors import LoadError
+from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.system_errors import foreign_reason
 from desktop_rag.engine.ingest.loaders.pdf_pages import PDFIUM_LOCK  # noqa: F401  (re-exported)
 
 # PDFium is not thread-safe: every call into it, from any thread (the viewer here, the PDF loader when it runs in
@@ -51,7 +53,11 @@ def open_error(path: Path, exc: Exception, in_memory: bool = False) -> LoadError
         return LoadError.coded("view_vanished")
     if "format" in text or "data" in text:
         return LoadError.coded("view_damaged")
-    return LoadError.coded("view_unopenable", detail=str(exc))
+    code = _PDFIUM_CODES.get(getattr(exc, "err_code", None))  # (PdfiumError's, when PDFium gave one)
+    return LoadError.coded("view_unopenable", detail=Phrase(f"phrase.system.{code}") if code else foreign_reason(exc))
+
+
+_PDFIUM_CODES = {1: "pdfium_unknown", 2: "pdfium_file", 5: "pdfium_security", 6: "pdfium_page"}  # FPDF_ERR_*
 
 
 def render_scale(width: float, height: float, scale: float) -> float:

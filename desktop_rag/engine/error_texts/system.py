@@ -49,6 +49,26 @@ TEXTS: dict[str, dict[str, str]] = {
                               "zh": "服务器不支持 https（SSL 版本号错误）；请尝试 http://"},
     "phrase.system.tls_failed": {"en": "the secure connection (SSL) failed: {detail}",  # detail: OpenSSL's words
                                  "zh": "安全连接（SSL）失败：{detail}"},
+    # SQLite's result codes (its own words in English)
+    "phrase.system.not_a_database": {"en": "file is not a database", "zh": "文件不是数据库"},
+    "phrase.system.database_corrupt": {"en": "database disk image is malformed", "zh": "数据库文件已损坏"},
+    "phrase.system.database_unopenable": {"en": "unable to open database file", "zh": "无法打开数据库文件"},
+    "phrase.system.database_locked": {"en": "database is locked", "zh": "数据库被另一个程序锁定"},
+    # http.client's failures, by type
+    "phrase.system.closed_without_reply": {"en": "Remote end closed connection without response",
+                                           "zh": "服务器未作回复就关闭了连接"},
+    "phrase.system.reply_cut_short": {"en": "the server's reply ended before it was complete",
+                                      "zh": "服务器的回复在完整之前就中断了"},
+    "phrase.system.reply_line_too_long": {"en": "a line of the server's reply is too long",
+                                          "zh": "服务器回复中的某一行过长"},
+    "phrase.system.not_http": {"en": "the server's reply is not HTTP", "zh": "服务器的回复不是 HTTP"},
+    "phrase.system.bad_address": {"en": "the address is not a valid URL", "zh": "地址不是有效的 URL"},
+    # PDFium's reasons for not opening a document (FPDF_ERR_*; its own words in English)
+    "phrase.system.pdfium_unknown": {"en": "PDFium: Unknown error", "zh": "PDFium 未说明原因"},
+    "phrase.system.pdfium_file": {"en": "PDFium: File access error", "zh": "PDFium 无法读取该文件"},
+    "phrase.system.pdfium_security": {"en": "PDFium: Unsupported security scheme error",
+                                      "zh": "PDFium 不支持该文件的加密方式"},
+    "phrase.system.pdfium_page": {"en": "PDFium: Page not found or content error", "zh": "PDFium 找不到页面或页面内容有误"},
     # anything else: the system's own words, said to be its
     "phrase.system.other": {"en": "{detail}", "zh": "系统报告的错误：{detail}"},
     # an error of the system that names a file: its reason and the file (Python says "[Errno 13] Permission denied: …")

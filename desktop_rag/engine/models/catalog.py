@@ -51,8 +51,11 @@ class CatalogModel:
 # architecture ran on the real token lengths of 500-character SciFact (en) and XQuAD-zh (zh) chunks, timed against
 # the bundled all-MiniLM-L6-v2 in alternation, and the ratio scaled by MiniLM's measured 40 (en) / 27 (zh) chunks/s.
 # bge-m3 was not run (too slow to time here): e5-small's figures scaled by the transformer compute ratio (~14x).
-SPEED_NOTE = ("approximate chunks/s on ~500-character chunks on 2 CPU cores (sentence-transformers, float32), "
-              "English / Chinese, relative to the bundled model's 40 / 27")
+
+
+def speed_note(language: str = "en") -> str:
+    """What the catalog's speeds are (chunks/s on which chunks and cores), in `language`."""
+    return message("model.speed_note", language)
 
 CATALOG: tuple[CatalogModel, ...] = (
     CatalogModel(

@@ -56,7 +56,7 @@ from desktop_rag.engine.models.model_folders import (
     resolve_endpoint,
 )
 from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.system_errors import os_reason
+from desktop_rag.engine.system_errors import foreign_reason, os_reason
 
 __all__ = [  # the downloader's public names (callers use them through `desktop_rag.engine.model_download`)
     "DEFAULT_ENDPOINT", "MIRROR_ENDPOINT", "DownloadCancelled", "DownloadError", "DownloadProgress", "RemoteFile",
@@ -132,7 +132,7 @@ def download_model(repo_id: str, data_dir: str | os.PathLike, *, endpoint: str =
     except http.client.HTTPException as exc:
         canceller.check(repo_id)
         raise DownloadError.coded("connection_failed", "unreachable", endpoint=endpoint,
-                                  detail=f"{exc.__class__.__name__}: {str(exc)[:200]}") from exc
+                                  detail=foreign_reason(exc)) from exc
     finally:
         canceller.close()
 
@@ -221,7 +221,7 @@ def _os_error(exc: OSError, endpoint: str) -> DownloadError:
         return DownloadError.coded("connection_failed", "unreachable", endpoint=endpoint, detail=os_reason(exc))
     if isinstance(exc, (socket.gaierror, ConnectionError)) or exc.errno in (errno.ECONNREFUSED, errno.ENETUNREACH,
                                                                               errno.EHOSTUNREACH):
-        return DownloadError.coded("hub_unreachable", "unreachable", endpoint=endpoint, detail=os_reason(exc),
+        return DownloadError.coded("hub_unreachable", "unreachable", endpoint=endpoint, detail=foreign_reason(exc),
                                    mirror=MIRROR_ENDPOINT)
     return DownloadError.coded("download_failed", "io", detail=os_reason(exc))
 

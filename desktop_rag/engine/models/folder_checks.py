@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.system_errors import foreign_reason
 
 MAX_TOKENIZER_BYTES = 64 << 20  # tokenizer.json (bge-m3's, 250k pieces, is 17 MB)
 MAX_PATTERN_CHARS = 65_536  # one regular expression
@@ -63,7 +64,7 @@ def check_tokenizer(path: Path) -> None:
     try:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError, RecursionError) as exc:
-        raise DesktopRagError.coded("tokenizer_unreadable", path=path, detail=str(exc)) from exc
+        raise DesktopRagError.coded("tokenizer_unreadable", path=path, detail=foreign_reason(exc)) from exc
     unknown = [p for p in _patterns(data) if not is_known_pattern(p)]
     if unknown:
         raise DesktopRagError.coded("tokenizer_pattern", path=path, pattern=repr(unknown[0][:80]))
@@ -129,7 +130,7 @@ def check_weights(folder: Path) -> None:
         for file in sorted(folder.glob("*.safetensors")):
             stored.update(safetensors_shapes(file))
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RuntimeError) as exc:
-        raise DesktopRagError.coded("model_folder_unloadable", folder=folder, detail=str(exc)[:300]) from exc
+        raise DesktopRagError.coded("model_folder_unloadable", folder=folder, detail=foreign_reason(exc)) from exc
     prefix = f"{declared.base_model_prefix}."
     wrong = []
     for name, parameter in declared.named_parameters():

@@ -10,6 +10,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import TYPE_NAMES
 from desktop_rag.engine.paths import display_text, is_inside, normalise_path, subtree_range
 from desktop_rag.engine.store.scope import Restriction
+from desktop_rag.engine.system_errors import foreign_reason
 
 if TYPE_CHECKING:
     from desktop_rag.engine.store.library import Store
@@ -37,7 +38,7 @@ def build(store: Store, collection: int | None = None, folders: Iterable[str] = 
         try:
             folder = display_text(normalise_path(raw))  # undecodable bytes: as a stored name has them
         except (OSError, ValueError) as exc:
-            raise UsageError.coded("bad_folder_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
+            raise UsageError.coded("bad_folder_path", path=_shown(str(raw)), detail=foreign_reason(exc)) from exc
         if not _known_folder(store, folder):
             raise _unknown_folder(store, folder)
         chosen.append(folder)
@@ -56,7 +57,7 @@ def _files(store: Store, files: Iterable[str]) -> tuple[str, ...]:
         try:
             path = display_text(normalise_path(raw))
         except (OSError, ValueError) as exc:
-            raise UsageError.coded("bad_file_path", path=_shown(str(raw)), detail=_shown(str(exc))) from exc
+            raise UsageError.coded("bad_file_path", path=_shown(str(raw)), detail=foreign_reason(exc)) from exc
         if store.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is None:
             raise UsageError.coded("not_a_library_file", path=_shown(path))
         chosen.append(path)

@@ -107,7 +107,7 @@ class ModelDownloadDialog(QDialog):
             if model.repo_id == repo_id or (model.recommended and not repo_id):
                 tree.setCurrentItem(item)
         tree.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        tree.setToolTip(model_catalog.SPEED_NOTE)
+        tree.setToolTip(model_catalog.speed_note(i18n.language()))
         tree.currentItemChanged.connect(lambda *_: self._selected())
         self.models = tree
         return tree

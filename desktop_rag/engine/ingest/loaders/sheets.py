@@ -31,6 +31,7 @@ from desktop_rag.engine.ingest.loaders.left_out import LeftOut
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip
 from desktop_rag.engine.ingest.tables import table_sections
 from desktop_rag.engine.ingest.documents import ParsedDocument, Section
+from desktop_rag.engine.system_errors import foreign_reason
 
 MAX_CELLS = 1_000_000  # filled cells per file (about 20 M characters of tables)
 MAX_AREA = 20_000_000  # the rectangle a sheet's cell references span (calamine allocates all of it)
@@ -147,7 +148,7 @@ def load_workbook(path: Path, context: LoadContext | None = None) -> ParsedDocum
 
 def _calamine_error(exc: Exception) -> LoadError:
     if "limit exceeded" in str(exc).lower():  # calamine's own cap on a sheet's rectangle (.ods repeats)
-        return LoadError.coded("sheet_too_large", detail=str(exc))
+        return LoadError.coded("sheet_too_large", detail=foreign_reason(exc))
     return LoadError.coded("sheet_damaged")
 
 
@@ -186,7 +187,7 @@ def load_csv(path: Path, context: LoadContext | None = None) -> ParsedDocument:
         reader = csv.reader(io.StringIO(text, newline=""), _dialect(text[:1 << 16], path.suffix.lower()))
         sections = _sheet_sections(path.stem, reader, 1, table_chars, _Budget())
     except csv.Error as exc:
-        raise LoadError.coded("csv_unreadable", suffix=path.suffix.lower(), detail=str(exc),
+        raise LoadError.coded("csv_unreadable", suffix=path.suffix.lower(), detail=foreign_reason(exc),
                               mb=format_mb(MAX_FIELD)) from exc
     if not sections:
         raise LoadError.coded("no_text_left")

