@@ -77,10 +77,11 @@ def converted_home(tmp_path_factory) -> Path:
 @pytest.fixture
 def fast_models_home(converted_home, tmp_path, monkeypatch) -> Path:
     """A fresh data folder with the fast runtime's files already built (hard links), on the default runtime."""
-    home = tmp_path / "fast-home"
-    shutil.copytree(converted_home / "models", home / "models", copy_function=os.link)
-    monkeypatch.setenv("DESKTOP_RAG_EMBED_RUNTIME", "auto")
-    return home
+    from tests.support.fast_models import RUNTIME_ENV, link_fast_models
+
+    for name, value in RUNTIME_ENV.items():
+        monkeypatch.setenv(name, value)
+    return link_fast_models(converted_home, tmp_path / "fast-home")
 
 
 @pytest.fixture(scope="session")
