@@ -129,3 +129,13 @@ def pg_server(tmp_path_factory):
 def pg_library(pg_server) -> str:
     """The URL of a new, empty database on the test server (the library is made on first open), as administrator."""
     return pg_server.url(pg_server.new_database())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A report's captured output and logs as text a pytest-xdist worker can send: a lone surrogate (a path's
+    undecodable byte, tests/engine/test_logs.py) stopped the worker with an INTERNALERROR and lost the rest of its run."""
+    outcome = yield
+    report = outcome.get_result()
+    report.sections = [(title, text.encode("utf-8", "backslashreplace").decode("utf-8"))
+                       for title, text in report.sections]
