@@ -13,19 +13,22 @@ from pathlib import Path
 import pytest
 
 from tests.data.make_fixtures import build_pdf
+from tests.support.fast_models import fast_env, link_fast_models
 
 TOPIC = "Glacier meltwater and {what}: the {name} survey measured how glaciers retreat and how meltwater feeds rivers."
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop_rag", *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "desktop_rag", *args], capture_output=True, text=True, timeout=600,
+                          env=fast_env())
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory):
-    """Two folders with md, txt and pdf files that all speak of glaciers, indexed with the real model."""
+def library(tmp_path_factory, converted_home):
+    """Two folders with md, txt and pdf files that all speak of glaciers, indexed with the real model (on the app's
+    default fast runtime, its files built once per run)."""
     root = tmp_path_factory.mktemp("filters")
-    docs, home = root / "docs", root / "home"
+    docs, home = root / "docs", link_fast_models(converted_home, root / "home")
     field, office = docs / "field notes", docs / "office"
     (field / "2024").mkdir(parents=True)
     office.mkdir()

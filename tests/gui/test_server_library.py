@@ -197,6 +197,8 @@ def test_a_wrong_password_is_said_and_the_right_one_from_settings_opens_the_libr
         window.backend.refresh_status()  # what the next change or index run does
         qtbot.waitUntil(lambda: window.status_problem is None and window.model_state[0] == "ready", timeout=60_000)
         assert window.index_label.text().startswith("0 indexed") and window.settings_flow.restart_box is None
+        # the settings are written after the password (one saver thread): on a busy machine not yet by now
+        qtbot.waitUntil(lambda: not window.app_settings.saving, timeout=10_000)
         assert pg_server.password not in window.paths.settings_file.read_text(encoding="utf-8")
     finally:
         keyring.set_keyring(before)

@@ -21,8 +21,11 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from desktop_rag.gui.threads.worker_pool import WorkerPool
 
-def spin(condition, limit=200_000):
-    for _ in range(limit):
+def spin(condition, seconds=60):
+    # a time limit, not a count of rounds: 200,000 rounds ran out on a busy machine (the run split over the cores)
+    from time import monotonic
+    deadline = monotonic() + seconds
+    while monotonic() < deadline:
         if condition():
             return
         app.processEvents()

@@ -69,17 +69,20 @@ def _message(subject: str, *attachments: tuple[str, bytes]) -> EmailMessage:
 def _leftovers() -> list[Path]:
     """Files under the temporary folder holding the attachment's bytes."""
     found = []
-    for folder in Path(tempfile.gettempdir()).glob("desktop-rag-*"):
-        for path in folder.rglob("*"):
-            try:
-                if path.is_file() and MARKER in path.read_bytes():
-                    found.append(path)
-            except OSError:
-                continue
+    for path in Path(tempfile.gettempdir()).rglob("*"):
+        try:
+            if path.is_file() and MARKER in path.read_bytes():
+                found.append(path)
+        except OSError:
+            continue
     return found
 
 
-def test_a_killed_reading_leaves_no_attachment_bytes_behind(tmp_path: Path) -> None:
+def test_a_killed_reading_leaves_no_attachment_bytes_behind(tmp_path: Path, monkeypatch) -> None:
+    # a temporary folder of the test's own (the parser's scratch folders are made in it): the machine's /tmp held
+    # gigabytes of other runs' folders (PostgreSQL's among them), all read in search of the marker (16 s)
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     path = tmp_path / "m.eml"
     path.write_bytes(_message("Hanging", ("notes.rtf", b"{\\rtf1 " + MARKER + b"}")).as_bytes())
     hook = "tests.security.test_mail_attachment_bounds:install_hanging_loader"
