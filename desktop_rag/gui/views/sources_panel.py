@@ -60,7 +60,7 @@ class SourcesPanel(QWidget):
         header.setSectionResizeMode(COL_FILE, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_HEADING, QHeaderView.ResizeMode.Interactive)
         self.table.selectionModel().currentRowChanged.connect(self._show_current)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_marking())
+        self.table.selectionModel().currentRowChanged.connect(self._update_marking)
         self.table.doubleClicked.connect(self._open)
         self.detail = SafeTextBrowser(self.splitter)
         self.detail.setPlaceholderText(i18n.tr("sources.none"))
@@ -96,7 +96,9 @@ class SourcesPanel(QWidget):
             self.table.addAction(action)
         row = flow_of([self.mark_button, self.wrong_button, self.none_button], self)
         row.layout().setContentsMargins(4, 0, 4, 0)
-        self.model.dataChanged.connect(lambda *_: self._update_marking())  # a row named "(changed)", "(removed)"
+        # a row named "(changed)", "(removed)"; a method, not a lambda: Qt drops the connection with the panel (the
+        # model may outlive it), where a lambda would reach its deleted table
+        self.model.dataChanged.connect(self._update_marking)
         self.set_marking_enabled(False)
         return row
 
