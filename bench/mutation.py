@@ -132,7 +132,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "server_url": (["desktop_rag.engine.store.postgres.url.*"], ["tests/engine/test_server_url.py"]),
     # a reasoning model's thinking kept out of its answer: a leading think block, or a lone closing tag
     "reasoning": (["desktop_rag.engine.answer.reasoning.*"],
-                  ["tests/engine/test_reasoning.py", "tests/engine/test_streamed_answer.py"]),
+                  ["tests/engine/test_reasoning.py", "tests/engine/test_streamed_answer.py",
+                   "tests/engine/test_unfinished_thinking.py", "tests/engine/test_thinking_models.py"]),
     # the answer as it streams reads as the finished one (citations cleaned, template-opened thinking taken back)
     "streamed_answer": (["desktop_rag.engine.answer.streamed_answer.*"], ["tests/engine/test_streamed_answer.py"]),
     # the viewer's banner: what it says about the passage shown (the file's state, how the passage was found)

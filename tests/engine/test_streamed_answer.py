@@ -46,3 +46,22 @@ def test_thinking_is_taken_back_as_soon_as_its_closing_tag_ends_its_line():
     assert answer.feed("Okay, thinking") == ("Okay, thinking", False)
     assert answer.feed("\n</think>\n") == ("", True) and not answer.undecided
     assert answer.feed("\nAnswer") == ("Answer", False)
+
+
+def test_a_reply_found_unfinished_thinking_is_taken_back_whole():
+    """The engine found the reply stopped before a thinking model's `</think>`: what streamed was thinking."""
+    streamed = StreamedAnswer(2)
+    for piece in ("Let me think ", "about [1] first"):
+        streamed.feed(piece)
+    assert streamed.finish(thinking=True) == ("", True)
+    assert not streamed.undecided
+
+
+def test_an_answer_already_decided_is_kept_at_a_finish_told_of_thinking():
+    """Told of thinking once the answer was known not to be (its thinking taken back, or none possible), the
+    answer shown stays."""
+    streamed = StreamedAnswer(2, thinking=False)
+    shown = streamed.feed("The answer [1].")[0]
+    rest, taken_back = streamed.finish(thinking=True)
+    assert not taken_back
+    assert shown + rest == "The answer [1]."
