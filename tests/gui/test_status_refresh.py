@@ -13,6 +13,8 @@ from tests.gui.conftest import wait_idle
 def test_a_refresh_during_a_read_gets_a_read_of_its_own(make_window, qtbot, monkeypatch):
     window = make_window()
     wait_idle(qtbot, window)
+    window.backend.outside.stop()  # no read prompted by the data folder's own files (the index run's WAL writes)
+    qtbot.waitUntil(lambda: not window.backend._status_in_flight, timeout=10_000)  # none started before the patch
     engine, real = window.backend.engine, window.backend.engine.status
     gate, started = threading.Event(), []
 
