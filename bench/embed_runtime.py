@@ -82,7 +82,6 @@ def main() -> None:
     parser.add_argument("--scifact-limit", type=int, default=0, help="SciFact documents (0 = all 5,183)")
     parser.add_argument("--sets", default="xquad-zh,scifact")
     args = parser.parse_args()
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     rows = []
     for name, model, previous, target in (case for case in CASES if case[0] in args.sets.split(",")):
         built, seconds = built_home(model)

