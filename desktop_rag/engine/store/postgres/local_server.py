@@ -6,7 +6,7 @@ the wheel Apache-2.0).
 The cluster lives in DIR/pgdata, made on the first start with password (SCRAM) authentication for every connection;
 the administrator `postgres` gets a random password kept in DIR/admin-password (owner-only). It listens on a Unix
 socket in DIR (or a short temporary folder when DIR's path is too long for one) and, with a port, on `host` too.
-Run as root, PostgreSQL runs as a system user of its own (it refuses root), which is given traverse (not list)
+Run as root, PostgreSQL runs as a system user of its own (`service_user`), which is given traverse (not list)
 permission on DIR's parent folders. `LocalServer.run` stops it cleanly
 (a fast shutdown) on SIGTERM or Ctrl-C.
 """
@@ -18,7 +18,6 @@ import secrets
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -26,11 +25,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.store.postgres.service_user import as_user, let_traverse, service_user
 from desktop_rag.engine.system_errors import os_reason
 
 DATABASE = "desktop_rag"
 ADMIN = "postgres"
-SERVICE_USER = "desktop-rag-pg"  # the system user PostgreSQL runs as when started by root
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 30.0
 _SOCKET_PATH_LIMIT = 100  # sun_path holds 107 bytes on Linux, 103 on macOS, with ".s.PGSQL.NNNNN" appended
@@ -97,9 +96,9 @@ class LocalServer:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:  # a file of that name, a read-only disk: FileExistsError and the like
             raise UsageError.coded("local_server_folder", folder=self.folder, detail=os_reason(exc)) from exc
-        self._user = _service_user()
+        self._user = service_user()
         if self._user:
-            _let_traverse(self.folder)
+            let_traverse(self.folder)
         running = _running_server(self.data)
         if running:
             raise UsageError.coded("local_server_running", folder=self.folder, pid=running)
@@ -113,7 +112,7 @@ class LocalServer:
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child, closed below
         try:
             self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                             start_new_session=True, **_as_user(self._user))
+                                             start_new_session=True, **as_user(self._user))
         finally:
             log.close()
         self._wait_ready()
@@ -179,7 +178,7 @@ class LocalServer:
                 [str(binaries / "initdb"), "-D", str(self.data), "-U", ADMIN, "--pwfile", str(pwfile),
                  "--auth-local=scram-sha-256", "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C",
                  "--no-instructions"],
-                stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=scratch, **_as_user(self._user))
+                stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=scratch, **as_user(self._user))
         if result.returncode != 0:
             shutil.rmtree(self.data, ignore_errors=True)
             raise UsageError.coded("local_server_failed", detail=_last_lines(result.stderr or result.stdout))
@@ -245,35 +244,6 @@ def _running_server(data: Path) -> int | None:
     except (OSError, ValueError):
         return None
     return pid
-
-
-def _service_user() -> str | None:
-    """The system user to run PostgreSQL as when this process is root (made once with useradd), else None."""
-    if sys.platform == "win32" or os.geteuid() != 0:
-        return None
-    import pwd
-
-    try:
-        pwd.getpwnam(SERVICE_USER)
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                        SERVICE_USER], check=True, capture_output=True)
-    return SERVICE_USER
-
-
-def _let_traverse(folder: Path) -> None:
-    """Started by root, PostgreSQL runs as its own user, which must pass through the folder's parents: give them
-    execute (traverse, not list) permission for others where they lack it."""
-    import stat
-
-    for parent in [folder, *folder.parents]:
-        mode = parent.stat().st_mode
-        if not mode & stat.S_IXOTH:
-            parent.chmod(mode | stat.S_IXOTH)
-
-
-def _as_user(user: str | None) -> dict:
-    return {"user": user, "group": user} if user else {}
 
 
 def _write_private(path: Path, text: str) -> None:
