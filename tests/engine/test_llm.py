@@ -12,7 +12,8 @@ import warnings
 import pytest
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.answer.llm import LLMClient, LLMError, check_connection
+from desktop_rag.engine.answer.llm import LLMClient, check_connection
+from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.llm_config import PRESETS, LLMConfig, config_problem, resolve_llm_config
 from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 from tests.support.unreachable import closed_port_url

@@ -139,7 +139,8 @@ def test_cli_writes_the_log_without_the_key(tmp_path: Path) -> None:
 def test_a_password_in_a_model_servers_address_is_redacted(log_file: Path) -> None:
     """httpx logs each request's URL: a model server reached as http://user:PASSWORD@host wrote the password to the
     log (only a database URL's was redacted). The log says the part was dropped, never what it was."""
-    from desktop_rag.engine.answer.llm import LLMClient, LLMError
+    from desktop_rag.engine.answer.llm import LLMClient
+    from desktop_rag.engine.answer.llm_errors import LLMError
     from desktop_rag.engine.answer.llm_config import LLMConfig
     from tests.support.openai_server import run_openai_server
 

@@ -159,7 +159,8 @@ def _tls_server(folder: Path) -> Iterator[int]:
 
 def _model_error(base_url: str) -> Exception:
     """What the model client raises asking the server at `base_url` (no retries)."""
-    from desktop_rag.engine.answer.llm import LLMClient, LLMError
+    from desktop_rag.engine.answer.llm import LLMClient
+    from desktop_rag.engine.answer.llm_errors import LLMError
     from desktop_rag.engine.answer.llm_config import LLMConfig
 
     client = LLMClient(LLMConfig(base_url=base_url, model="m", api_key="sk-test-123", max_retries=0, timeout_s=10))

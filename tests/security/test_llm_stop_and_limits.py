@@ -10,7 +10,8 @@ import pytest
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.answer.answering import STOPPED, Answerer
-from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.llm import LLMClient
+from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.llm_config import LLMConfig
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from desktop_rag.engine.store.values import ChatTurn, Hit

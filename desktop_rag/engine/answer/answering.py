@@ -11,7 +11,8 @@ from typing import Any
 
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.extractive import Similarity, TopicsOf, ordered_passages, quoted_answer
-from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.llm import LLMClient
+from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.llm_config import config_problem
 from desktop_rag.engine.answer.prompting import (
     build_messages,

@@ -22,7 +22,8 @@ from typing import Protocol
 
 from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
-from desktop_rag.engine.answer.llm import LLMClient, LLMError
+from desktop_rag.engine.answer.llm import LLMClient
+from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages

@@ -1,9 +1,9 @@
-"""The language model (answer/llm.py), and a summary's cost (answer/summarising.py)."""
+"""The language model (answer/llm.py, llm_errors.py), and a summary's cost (answer/summarising.py)."""
 
 from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
-    # the language model (answer/llm.py); {detail}: the server's own words
+    # the language model (answer/llm_errors.py, llm.py); {detail}: the server's own words
     "error.llm_auth": {"en": "The API key was rejected by {host} (HTTP {status}). Check the key in Settings or "
                              "OPENAI_API_KEY. Server said: {detail}",
                        "zh": "{host} 拒绝了 API 密钥（HTTP {status}）。请在“设置”中或 OPENAI_API_KEY 里检查密钥。服务器返回：{detail}"},
