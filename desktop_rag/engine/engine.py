@@ -163,7 +163,7 @@ class Engine:
         """Write one collection (metadata, chunks, vectors, optionally the documents) to one archive file; an
         existing file that is not an archive is replaced only with `replace` (the user was asked)."""
         from desktop_rag import __version__
-        from desktop_rag.engine.archive.archive_file import export_collection
+        from desktop_rag.engine.archive.archive_export import export_collection
 
         return export_collection(self.store, collection, Path(target), app_version=__version__,
                                  with_documents=with_documents, replace=replace)

@@ -1,5 +1,6 @@
 """Collection archives: one zip with a manifest (format, model, counts, sha256 of every member), the
-collection's sources and files, its chunks, its vectors (float32) and optionally the documents.
+collection's sources and files, its chunks, its vectors (float32) and optionally the documents. This module holds
+the format and reads it; archive_export.py writes it.
 
 Reading validates everything before anything is written: member names from a fixed pattern (no path
 ever comes from the archive), each member's size against its bound and the manifest, its sha256, the
@@ -10,11 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import stat
-import tempfile
-import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,10 +22,7 @@ import numpy as np
 from desktop_rag.engine.endpoint import model_id_shown
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase
-from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.store import archive_rows
-from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.system_errors import foreign_reason, os_reason
+from desktop_rag.engine.system_errors import foreign_reason
 
 FORMAT = "desktop-rag-collection"
 FORMAT_VERSION = 1
@@ -42,27 +36,11 @@ MAX_DOCUMENTS_TOTAL = 64 * _GIB
 MAX_LOADED_BYTES = 10 * _GIB  # the members read into memory (all but the documents), together
 MAX_RATIO = 100  # a member over 1 MiB may inflate at most this much (real ones: vectors ~1x, ids 5x, text 2-10x)
 MAX_DIMENSION = 1 << 16
-_COPY = 1 << 20
+COPY_BLOCK = 1 << 20  # what a member or a document is read and hashed in
 
 
 class ArchiveError(UsageError):
     """The file is not a (complete, intact) collection archive; nothing was changed."""
-
-
-@dataclass(frozen=True)
-class ExportReport:
-    path: str
-    collection: str
-    files: int
-    chunks: int
-    vectors: int
-    documents: int
-    missing_documents: tuple[str, ...] = ()
-
-    def to_json(self) -> dict:
-        return {"path": self.path, "collection": self.collection, "files": self.files, "chunks": self.chunks,
-                "vectors": self.vectors, "documents": self.documents,
-                "missing_documents": list(self.missing_documents)}
 
 
 @dataclass
@@ -86,145 +64,6 @@ class ArchiveContent:
     @property
     def name(self) -> str:
         return self.manifest["collection"]
-
-
-# ---- export ----------------------------------------------------------------------------------
-
-
-def export_collection(store: Store, collection_id: int, target: Path, *, app_version: str,
-                      with_documents: bool = False, replace: bool = False) -> ExportReport:
-    """Write one collection to `target` (a temp file beside it, renamed when complete); UsageError, before anything
-    is read, when `target` may not be replaced (`_check_target`) or its folder cannot be written."""
-    _check_target(target, replace)
-    with store.read_snapshot():
-        name = archive_rows.collection_name(store, collection_id)
-        if name is None:
-            raise UsageError.coded("collection_gone")
-        sources, files, chunks, ids, vectors = archive_rows.collection_rows(store, collection_id)
-        detached = {s.id for s in store.sources(collection_id) if s.detached}
-        meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise UsageError.coded("export_not_writable", folder=target.parent, detail=os_reason(exc)) from exc
-    os.close(fd)
-    members: dict[str, dict] = {}
-    missing: list[str] = []
-    try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
-            members[COLLECTION] = _put(zf, COLLECTION, _json_bytes({"sources": sources, "files": files}))
-            members[CHUNKS] = _put(zf, CHUNKS, b"".join(_json_bytes(c) + b"\n" for c in chunks))
-            members[VECTOR_IDS] = _put(zf, VECTOR_IDS, ids.astype("<i8").tobytes())
-            members[VECTORS] = _put(zf, VECTORS, vectors.astype("<f4").tobytes())
-            if with_documents:
-                linked = {s["id"]: s for s in sources if s["id"] not in detached}
-                for f in (f for f in files if f["parent_id"] is None):  # attachments: inside their message
-                    member = f"documents/{f['id']}/{_member_leaf(f['path'])}"
-                    entry = None
-                    if DOCUMENT_NAME.fullmatch(member) and f["source_id"] in linked:
-                        entry = _put_file(zf, member, f, linked[f["source_id"]])
-                    if entry is None:
-                        missing.append(f["path"])
-                    else:
-                        members[member] = entry
-            manifest = {
-                "format": FORMAT, "format_version": FORMAT_VERSION, "app_version": app_version,
-                "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name,
-                "embedding_model": meta["embedding_model"] if len(ids) else None,
-                "dimension": int(meta["dimension"]) if len(ids) and meta["dimension"] else None,
-                "chunking": {"chunk_size": _int_or_none(meta["chunk_size"]),
-                             "chunk_overlap": _int_or_none(meta["chunk_overlap"])},
-                "counts": {"sources": len(sources), "files": len(files), "chunks": len(chunks), "vectors": len(ids),
-                           "documents": sum(1 for m in members if m.startswith("documents/"))},
-                "members": members,
-            }
-            zf.writestr(MANIFEST, _json_bytes(manifest))
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return ExportReport(str(target), name, len(files), len(chunks), len(ids),
-                        manifest["counts"]["documents"], tuple(missing))
-
-
-def _check_target(target: Path, replace: bool) -> None:
-    """Nothing is lost by writing the archive to `target`: it is new, or a collection archive (exported again), or a
-    file the user chose to replace (`replace`: a save dialog asked). A folder, a device, a pipe or a socket is never
-    replaced: `export /dev/null` run as root had replaced the device with the archive."""
-    if target.is_dir():
-        raise UsageError.coded("export_target_folder", path=target)
-    if not target.exists():
-        return
-    if not target.is_file():
-        raise UsageError.coded("export_target_special", path=target)
-    if not replace and not _is_archive(target):
-        raise UsageError.coded("export_target_exists", path=target)
-
-
-def _is_archive(path: Path) -> bool:
-    """Whether `path` is a zip with a collection archive's manifest (not a .docx, which is a zip too)."""
-    try:
-        with zipfile.ZipFile(path) as zf:
-            return MANIFEST in zf.namelist()
-    except (OSError, zipfile.BadZipFile):
-        return False
-
-
-def _put(zf: zipfile.ZipFile, name: str, data: bytes) -> dict:
-    zf.writestr(name, data)
-    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-
-
-def _put_file(zf: zipfile.ZipFile, name: str, file: dict, source: dict) -> dict | None:
-    """Copy the document as it was indexed into the archive; None (left out) when the path is now a link,
-    leads outside its source, is not a regular file, or holds other bytes than the ones indexed."""
-    fd = _open_indexed(file["path"], source)
-    if fd is None:
-        return None
-    with os.fdopen(fd, "rb") as src:
-        if not file["sha256"] or _digest(src, None)[0] != file["sha256"]:
-            return None
-        src.seek(0)
-        with zf.open(name, "w", force_zip64=True) as dst:
-            digest, size = _digest(src, dst)
-    if digest != file["sha256"]:  # changed between the check and the copy: the archive would hold other bytes
-        raise ArchiveError.coded("changed_during_export", path=file["path"])
-    return {"size": size, "sha256": digest}
-
-
-def _open_indexed(path: str, source: dict) -> int | None:
-    """A descriptor on the regular file at `path` itself (no link followed, not even a folder above it),
-    inside its source; None otherwise. Non-blocking, so a FIFO put there cannot stall the export."""
-    real = os.path.realpath(path)
-    inside = real == source["path"] if source["kind"] == "file" else is_inside(real, source["path"])
-    if real != os.path.normpath(path) or not inside:
-        return None
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        return None
-    return fd
-
-
-def _digest(src, dst) -> tuple[str, int]:
-    """sha256 and size of the rest of `src`, written on to `dst` when given."""
-    digest, size = hashlib.sha256(), 0
-    while block := src.read(_COPY):
-        digest.update(block)
-        size += len(block)
-        if dst is not None:
-            dst.write(block)
-    return digest.hexdigest(), size
-
-
-# ---- reading and validation --------------------------------------------------------------------
 
 
 def read_archive(path: Path) -> ArchiveContent:
@@ -288,7 +127,7 @@ def _check_declared(manifest: dict, infos: dict[str, zipfile.ZipInfo], path: Pat
     if sum(infos[name].file_size for name in LIMITS) > MAX_LOADED_BYTES:
         raise _damaged(path, Phrase("phrase.archive.too_large"))
     for info in infos.values():
-        if info.file_size > _COPY and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+        if info.file_size > COPY_BLOCK and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise _damaged(path, Phrase("phrase.archive.inflates", name=repr(info.filename), ratio=MAX_RATIO))
 
 
@@ -324,7 +163,7 @@ def _blocks(zf: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> Iterator[b
     """The member's bytes, never more than `size` of them (a lying header cannot inflate past it)."""
     read = 0
     with zf.open(info) as fh:
-        while block := fh.read(min(_COPY, size - read + 1)):
+        while block := fh.read(min(COPY_BLOCK, size - read + 1)):
             read += len(block)
             if read > size:
                 raise ArchiveError.coded("member_larger", name=repr(info.filename))
@@ -389,27 +228,12 @@ def _damaged(path: Path, why: Phrase | str) -> ArchiveError:
     return ArchiveError.coded("archive_damaged", name=path.name, why=why)
 
 
-def _json_bytes(value: object) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
 def path_parts(path: str) -> list[str]:
     """The non-empty parts of a stored path, whichever system wrote it: a POSIX path (from "/") is split at "/"
     only, since "\\" is an ordinary character of a name there; any other (C:\\..., \\\\server\\...) at both."""
     return [p for p in re.split("/" if path.startswith("/") else r"[/\\]", path) if p]
 
 
-def _leaf(path: str) -> str:
+def path_leaf(path: str) -> str:
     """The last part of a stored path, whichever system wrote it."""
     return (path_parts(path) or ["document"])[-1]
-
-
-def _member_leaf(path: str) -> str:
-    """The document's member name in the archive: its leaf with control characters and backslashes as "_" (a
-    name with a newline, an escape or a backslash is a valid POSIX file name; the import names the file from its
-    row, not from the member)."""
-    return re.sub(r"[\x00-\x1f\\]", "_", _leaf(path))
-
-
-def _int_or_none(value: str | None) -> int | None:
-    return int(value) if value and value.lstrip("-").isdigit() else None

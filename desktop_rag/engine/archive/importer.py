@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, _leaf, path_parts
+from desktop_rag.engine.archive.archive_file import ArchiveContent, ArchiveError, path_leaf, path_parts
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.file_types import is_supported
@@ -163,7 +163,7 @@ def _map_paths(content: ArchiveContent, root: Path) -> dict[tuple[str, int], str
     used: set[str] = set()
     base = {}
     for s in content.sources:
-        leaf = safe_file_name(_leaf(s["path"]))
+        leaf = safe_file_name(path_leaf(s["path"]))
         candidate, n = leaf, 2
         while candidate.lower() in used:
             candidate, n = f"{leaf} ({n})", n + 1
@@ -210,7 +210,7 @@ def _unique(target: Path, files: set[str], folders: set[str], root: Path) -> Pat
 def _relative_parts(path: str, root: str) -> list[str]:
     """The parts of `path` below `root` (written on any system), cleaned; the leaf alone if it is not below."""
     parts, below = path_parts(path), path_parts(root)
-    parts = parts[len(below):] if parts[:len(below)] == below and len(parts) > len(below) else [_leaf(path)]
+    parts = parts[len(below):] if parts[:len(below)] == below and len(parts) > len(below) else [path_leaf(path)]
     return [safe_file_name(p) for p in parts] or ["document"]
 
 

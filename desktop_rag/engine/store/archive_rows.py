@@ -1,4 +1,4 @@
-"""A collection's rows as an archive holds them (archive/archive_file.py writes them out, archive/importer.py
+"""A collection's rows as an archive holds them (archive/archive_export.py writes them out, archive/importer.py
 brings them back in as a new collection), and the re-link of a source imported without its documents."""
 
 from __future__ import annotations
