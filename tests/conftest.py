@@ -134,7 +134,8 @@ def pg_library(pg_server) -> str:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A report's captured output and logs as text a pytest-xdist worker can send: a lone surrogate (a path's
-    undecodable byte, tests/engine/test_logs.py) stopped the worker with an INTERNALERROR and lost the rest of its run."""
+    undecodable byte, tests/engine/test_logs.py) stopped the worker with an INTERNALERROR and lost the rest of its
+    run."""
     outcome = yield
     report = outcome.get_result()
     report.sections = [(title, text.encode("utf-8", "backslashreplace").decode("utf-8"))

@@ -354,7 +354,8 @@ def test_nothing_configured_means_extractive_mode():
 def test_preset_defaults_and_env_key():
     config = resolve_llm_config(Settings(llm_provider="deepseek"), env={"OPENAI_API_KEY": KEY})
     assert config is not None
-    assert (config.base_url, config.model, config.provider) == ("https://api.deepseek.com/v1", "deepseek-chat", "deepseek")
+    assert (config.base_url, config.model, config.provider) == ("https://api.deepseek.com/v1", "deepseek-chat",
+                                                                "deepseek")
     assert config.api_key == KEY
     zhipu = resolve_llm_config(Settings(llm_provider="zhipu"), env={"OPENAI_API_KEY": KEY})
     assert zhipu.base_url == "https://open.bigmodel.cn/api/paas/v4" and zhipu.model == "glm-4-flash"

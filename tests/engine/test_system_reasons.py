@@ -94,7 +94,8 @@ def test_a_coded_error_quoting_the_system_reason_is_stored_and_read_back_in_eith
     refused = _raised(lambda: _connect(closed_port()))
     reason = Reason.of(LoadError.coded("file_unreadable", reason=os_reason(refused)))
     again = Reason.stored(str(reason), reason.to_json())
-    assert again.text("zh") == "无法读取该文件（连接被拒绝）" and again.text("en") == "The file could not be read (Connection refused)"
+    assert again.text("zh") == "无法读取该文件（连接被拒绝）"
+    assert again.text("en") == "The file could not be read (Connection refused)"
 
 
 def test_a_reason_the_table_does_not_know_keeps_the_systems_words_bounded() -> None:

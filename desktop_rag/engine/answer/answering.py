@@ -81,8 +81,9 @@ class Answerer:
           * DoneEvent(answer, mode, cited, notice): `answer` is the final text with invalid
             citations removed and replaces whatever the tokens built up; `cited` are the
             passages cited (or the top few when none are cited); `mode` is 'llm' or
-            'extractive'; `cached` when it is a stored answer replayed (one TokenEvent with all of it). No passages -> a DoneEvent saying nothing relevant was found (no
-            model call). Cancelled -> a DoneEvent with the partial text and notice STOPPED.
+            'extractive'; `cached` when it is a stored answer replayed (one TokenEvent with all of
+            it). No passages -> a DoneEvent saying nothing relevant was found (no model call).
+            Cancelled -> a DoneEvent with the partial text and notice STOPPED.
           * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
             the text received before a stream was cut, its citations cleaned as a DoneEvent's are.
             No DoneEvent follows.

@@ -11,16 +11,17 @@ TEXTS: dict[str, dict[str, str]] = {
                                         "name and the base URL in Settings. Server said: {detail}",
                                   "zh": "在 {host} 上找不到模型“{model}”（HTTP {status}）。请在“设置”中检查模型名称和基础地址。"
                                         "服务器返回：{detail}"},
-    "error.llm_no_endpoint": {"en": "There is no chat endpoint at {url} (HTTP {status}). Check the base URL in Settings: "
-                                    "an OpenAI-compatible address usually ends in /v1, without /chat/completions. Server "
-                                    "said: {detail}",
+    "error.llm_no_endpoint": {"en": "There is no chat endpoint at {url} (HTTP {status}). Check the base URL in "
+                                    "Settings: an OpenAI-compatible address usually ends in /v1, without "
+                                    "/chat/completions. Server said: {detail}",
                               "zh": "{url} 上没有对话接口（HTTP {status}）。请在“设置”中检查基础地址：兼容 OpenAI 的地址通常以 /v1 "
                                     "结尾，不含 /chat/completions。服务器返回：{detail}"},
     "error.llm_rate_limit": {"en": "{host} is rate-limiting requests (HTTP 429). Wait a minute and try again, or check "
                                    "your plan's quota. Server said: {detail}",
                              "zh": "{host} 正在限制请求频率（HTTP 429）。请等一分钟再试，或检查你的套餐额度。服务器返回：{detail}"},
-    "error.llm_rate_limit_wait": {"en": "{host} is rate-limiting requests (HTTP 429) and asks to wait {seconds} s before "
-                                        "the next one. Try again then, or check your plan's quota. Server said: {detail}",
+    "error.llm_rate_limit_wait": {"en": "{host} is rate-limiting requests (HTTP 429) and asks to wait {seconds} s "
+                                        "before the next one. Try again then, or check your plan's quota. Server said: "
+                                        "{detail}",
                                   "zh": "{host} 正在限制请求频率（HTTP 429），要求等待 {seconds} 秒后再发下一个请求。请到时再试，或检查你的"
                                         "套餐额度。服务器返回：{detail}"},
     "error.llm_bad_request": {"en": "{host} rejected the request (HTTP {status}): {detail}",
@@ -28,9 +29,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_server": {"en": "The model server {host} had an internal error (HTTP {status}). Try again later. Server "
                                "said: {detail}",
                          "zh": "模型服务器 {host} 发生内部错误（HTTP {status}）。请稍后再试。服务器返回：{detail}"},
-    "error.llm_unavailable": {"en": "The model server {host} is unavailable right now (HTTP {status}): it, or a proxy in "
-                                    "front of it, may be overloaded or restarting. Try again in a minute. Server said: "
-                                    "{detail}",
+    "error.llm_unavailable": {"en": "The model server {host} is unavailable right now (HTTP {status}): it, or a proxy "
+                                    "in front of it, may be overloaded or restarting. Try again in a minute. Server "
+                                    "said: {detail}",
                               "zh": "模型服务器 {host} 暂时不可用（HTTP {status}）：它或它前面的代理可能负载过高或正在重启。请一分钟后"
                                     "再试。服务器返回：{detail}"},
     "error.llm_timeout": {"en": "The model server {host} did not answer within {seconds} s. Try again; a slow local "
@@ -43,12 +44,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_unreachable": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL and your "
                                     "network connection.",
                               "zh": "无法连接位于 {url} 的模型服务器（{reason}）。请检查基础地址和网络连接。"},
-    "error.llm_unreachable_local": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL and "
-                                          "your network connection. Is the local server (Ollama / LM Studio) running?",
+    "error.llm_unreachable_local": {"en": "Could not reach the model server at {url} ({reason}). Check the base URL "
+                                          "and your network connection. Is the local server (Ollama / LM Studio) "
+                                          "running?",
                                     "zh": "无法连接位于 {url} 的模型服务器（{reason}）。请检查基础地址和网络连接。本地服务器"
                                           "（Ollama / LM Studio）是否在运行？"},
-    "error.llm_bad_scheme": {"en": "The model server's address {url} does not start with http:// or https://. Check the "
-                                   "base URL in Settings.",
+    "error.llm_bad_scheme": {"en": "The model server's address {url} does not start with http:// or https://. Check "
+                                   "the base URL in Settings.",
                              "zh": "模型服务器地址 {url} 不是以 http:// 或 https:// 开头。请在“设置”中检查基础地址。"},
     "error.llm_unexpected": {"en": "The model server {host} returned an unexpected reply: {detail}",
                              "zh": "模型服务器 {host} 返回了意外的回复：{detail}"},
@@ -59,12 +61,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_not_json": {"en": "The model server {host} sent a reply that is not JSON, as the OpenAI protocol "
                                  "requires: “{text}”",
                            "zh": "模型服务器 {host} 发送的回复不是 OpenAI 协议要求的 JSON：“{text}”"},
-    "error.llm_not_an_answer": {"en": "The model server {host} replied with {what} content, not a model's answer. Check "
-                                      "the base URL in Settings (an OpenAI-compatible address usually ends in /v1).",
+    "error.llm_not_an_answer": {"en": "The model server {host} replied with {what} content, not a model's answer. "
+                                      "Check the base URL in Settings (an OpenAI-compatible address usually ends in "
+                                      "/v1).",
                                 "zh": "模型服务器 {host} 返回的是 {what} 内容，而不是模型的回答。请在“设置”中检查基础地址（兼容 "
                                       "OpenAI 的地址通常以 /v1 结尾）。"},
-    "error.llm_cut": {"en": "The answer was cut off: {why} mid-answer. The partial answer is kept; ask again to get the "
-                            "rest.",
+    "error.llm_cut": {"en": "The answer was cut off: {why} mid-answer. The partial answer is kept; ask again to get "
+                            "the rest.",
                       "zh": "回答被中断：回答到一半时{why}。已保留部分回答；再问一次即可得到其余部分。"},
     "phrase.llm_dropped": {"en": "the connection to the model server dropped", "zh": "与模型服务器的连接断开了"},
     "phrase.llm_stopped": {"en": "the model server stopped sending", "zh": "模型服务器停止了发送"},
@@ -91,8 +94,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                        "zh": "模型把单次回复 {tokens:,} 个 token 的上限全部用在了推理上，没有写出回答。请再问一次，"
                                              "或把问题问得更具体。"},
     # why no model is used (answer/llm_config.config_problem: returned, not raised; shown in Settings and notices)
-    "error.no_model_configured": {"en": "No language model is configured. Choose a provider in Settings, or in the .env "
-                                        "file in the app's config folder (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL).",
+    "error.no_model_configured": {"en": "No language model is configured. Choose a provider in Settings, or in the "
+                                        ".env file in the app's config folder (OPENAI_API_KEY, OPENAI_BASE_URL, "
+                                        "OPENAI_MODEL).",
                                   "zh": "未配置语言模型。请在“设置”中，或在应用配置文件夹的 .env 文件中选择服务商"
                                         "（OPENAI_API_KEY、OPENAI_BASE_URL、OPENAI_MODEL）。"},
     "error.no_server_address": {"en": "No server address is set for {label}. Set the base URL in Settings, or in the "
@@ -103,8 +107,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                   "the app's config folder (OPENAI_MODEL).",
                             "zh": "没有为{label}设置模型名称。请在“设置”中，或在应用配置文件夹的 .env 文件中设置模型"
                                   "（OPENAI_MODEL）。"},
-    "error.no_api_key_set": {"en": "No API key is set for {label}. Add your key in Settings, or in the .env file in the "
-                                   "app's config folder (OPENAI_API_KEY).",
+    "error.no_api_key_set": {"en": "No API key is set for {label}. Add your key in Settings, or in the .env file in "
+                                   "the app's config folder (OPENAI_API_KEY).",
                              "zh": "没有为{label}设置 API 密钥。请在“设置”中，或在应用配置文件夹的 .env 文件中添加密钥"
                                    "（OPENAI_API_KEY）。"},
     "phrase.the_model_server": {"en": "the model server", "zh": "模型服务器"},
@@ -122,8 +126,9 @@ TEXTS: dict[str, dict[str, str]] = {
                              "zh": "已连接 {host} 上的 {model}，用时 {seconds} 秒；它的回复为空"},
     # a summary over Settings.summary_request_limit, not confirmed (issue 49): nothing was sent
     "error.summary_over_limit": {"en": "Summarising “{name}” takes {requests} requests to the model "
-                                       "({sections:section|sections}, about {tokens:,} tokens), more than the {limit} a summary may make "
-                                       "without being confirmed (the setting summary_request_limit). Nothing was sent.",
+                                       "({sections:section|sections}, about {tokens:,} tokens), more than the {limit} "
+                                       "a summary may make without being confirmed (the setting "
+                                       "summary_request_limit). Nothing was sent.",
                                  "zh": "总结“{name}”需要向模型发送 {requests} 次请求（{sections} 个部分，约 {tokens:,} 个 "
                                        "token），超过了未经确认时一次总结最多可发送的 {limit} 次（设置项 "
                                        "summary_request_limit）。尚未发送任何内容。"},

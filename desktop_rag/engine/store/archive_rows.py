@@ -58,7 +58,8 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
         new_source = {}
         for s in sources:
             new_source[s["id"]] = db.execute(
-                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                "INSERT INTO sources (path, kind, added_at, collection_id, detached) VALUES (?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (source_paths[s["id"]], s["kind"], now, collection_id,
                  int(detached[s["id"]] if isinstance(detached, Mapping) else detached))).fetchone()[0]
         new_file: dict[int, int] = {}
