@@ -1,6 +1,6 @@
 """What the library takes and gives back, whichever backend stores it (store/library.py): chunks to write
 (ChunkDraft) and passages read (Hit), file and source rows, a file that failed, the library's status, a
-conversation's turns and what an answer sent, the review log's answers and grades."""
+conversation's turns, what an answer sent and how it ended short, the review log's answers and grades."""
 
 from __future__ import annotations
 
