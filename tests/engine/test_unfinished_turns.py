@@ -14,15 +14,12 @@ from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from desktop_rag.engine.store.values import Ending
-from tests.support.openai_server import run_openai_server
-from tests.support.unfinished_turns import KEY, SCENARIOS, run
+from tests.support.unfinished_turns import SCENARIOS, run, serving
 
 
 @pytest.fixture
 def server(monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with run_openai_server() as srv:
-        yield srv
+    yield from serving(monkeypatch)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)

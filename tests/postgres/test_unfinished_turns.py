@@ -11,16 +11,13 @@ import pytest
 from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.postgres.schema import SCHEMA_VERSION
-from tests.support.openai_server import run_openai_server
-from tests.support.unfinished_turns import KEY, SCENARIOS, a_stopped_answer_is_kept_and_sent_marked_unfinished
-from tests.support.unfinished_turns import indexed, run, settings
+from tests.support.unfinished_turns import SCENARIOS, a_stopped_answer_is_kept_and_sent_marked_unfinished
+from tests.support.unfinished_turns import indexed, run, serving, settings
 
 
 @pytest.fixture
 def server(monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with run_openai_server() as srv:
-        yield srv
+    yield from serving(monkeypatch)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)

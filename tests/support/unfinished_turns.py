@@ -7,17 +7,25 @@ scenarios, through the real local OpenAI-protocol server."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, TokenEvent
 from desktop_rag.engine.engine import Engine
-from tests.support.openai_server import FakeOpenAIServer
+from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 
 KEY = "sk-test-unfinished-0123456789"
 WORDS = ["Employees", " get", " 25", " days", " of", " annual", " leave", " [1]", " each", " year", "."]
 THOUGHT = ["Let me ", "think", "\n</think>", "\n\n", "You get ", "25 days [1]."]
 THINKING = ["Let me ", "think about", " the leave", " policy", " at", " length", " first"]
+
+
+def serving(monkeypatch) -> Iterator[FakeOpenAIServer]:
+    """A fixture's body: the local server, its key in OPENAI_API_KEY (`yield from serving(monkeypatch)`)."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with run_openai_server() as server:
+        yield server
 
 
 def settings(server: FakeOpenAIServer) -> Settings:
@@ -48,6 +56,14 @@ def answer_turn(engine: Engine, conversation: int):
     return turns[1]
 
 
+def next_history(engine: Engine, server: FakeOpenAIServer, conversation: int) -> list[str]:
+    """The conversation's turns as the next question's answer request sends them (a whole reply now)."""
+    server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
+    server.finish_reason, server.cut_after = "stop", None
+    list(engine.ask("And for part-timers?", conversation))
+    return [m["content"] for m in server.chat_requests()[-1].body["messages"][1:-1]]
+
+
 def a_stopped_answer_is_kept_and_sent_marked_unfinished(engine: Engine, server: FakeOpenAIServer) -> None:
     server.tokens, server.token_delay = WORDS, 0.05
     conversation = engine.new_conversation()
@@ -57,11 +73,8 @@ def a_stopped_answer_is_kept_and_sent_marked_unfinished(engine: Engine, server: 
     assert turn.content == "Employees get 25" and turn.sources and turn.prompt is not None
     assert turn.ending.state == "stopped" and turn.ending.reason.code == "notice.stopped"
     assert (turn.ending.reason.text("en"), turn.ending.reason.text("zh")) == ("Stopped.", "已停止。")
-    server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
-    list(engine.ask("And for part-timers?", conversation))
-    history = [m["content"] for m in server.chat_requests()[-1].body["messages"][1:-1]]
-    assert history == ["How much annual leave?",
-                       "Employees get 25 [this answer was stopped by the user before it was finished]"], history
+    assert next_history(engine, server, conversation) == [
+        "How much annual leave?", "Employees get 25 [this answer was stopped by the user before it was finished]"]
     assert [t.ending for t in engine.messages(conversation)[2:]] == [None, None]  # a whole answer: no ending
 
 
@@ -85,6 +98,8 @@ def an_answer_cut_at_its_size_limit_is_kept_with_its_code(engine: Engine, server
     assert turn.content == "Employees get 25 days" and turn.ending.state == "cut"
     assert turn.ending.reason.code == "llm_token_limit"
     assert turn.ending.reason.text("zh").startswith("模型在单次回复") and str(turn.ending.reason) == done.notice
+    assert next_history(engine, server, conversation)[1] == (
+        "Employees get 25 days [this answer was cut off at the reply's size limit]")
 
 
 def an_answer_the_server_cut_off_is_kept_with_its_error(engine: Engine, server: FakeOpenAIServer) -> None:
@@ -96,6 +111,8 @@ def an_answer_the_server_cut_off_is_kept_with_its_error(engine: Engine, server: 
     assert turn.content == "Employees get 25 days" and turn.ending.state == "failed" and turn.sources
     assert turn.ending.reason == failed.message and turn.ending.reason.code == failed.message.code
     assert turn.ending.reason.text("zh") != turn.ending.reason.text("en")
+    assert next_history(engine, server, conversation)[1] == (
+        "Employees get 25 days [this answer was not finished: the reply failed]")
 
 
 def a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop(engine: Engine, server: FakeOpenAIServer) -> None:
@@ -110,11 +127,8 @@ def a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop(engine: Engi
     assert turn.ending.reason.text("zh").startswith("已停止：模型还在思考")
     stored = engine.store.db.execute("SELECT content, ended FROM messages WHERE role = 'assistant'").fetchall()
     assert not any("think" in content or "think about" in (ended or "") for content, ended in stored), stored
-    server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
-    list(engine.ask("And for part-timers?", conversation))
-    history = [m["content"] for m in server.chat_requests()[-1].body["messages"][1:-1]]
-    assert history == ["How many days of leave?",
-                       "[this answer was stopped by the user before it was finished]"], history
+    assert next_history(engine, server, conversation) == [
+        "How many days of leave?", "[this answer was stopped by the user before it was finished]"]
 
 
 SCENARIOS = [a_stopped_answer_is_kept_and_sent_marked_unfinished, a_stopped_answer_is_not_stored_as_an_answer,

@@ -120,7 +120,7 @@ def _user_message(blocks: Sequence[str], question: str, boundary: str) -> str:
 _UNFINISHED = {  # after an answer that ended short (values.Ending.state), as the model reads the conversation
     "stopped": "[this answer was stopped by the user before it was finished]",
     "cut": "[this answer was cut off at the reply's size limit]",
-    "failed": "[this answer was cut off: the reply failed]",
+    "failed": "[this answer was not finished: the reply failed]",
 }
 
 
