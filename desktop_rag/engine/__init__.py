@@ -30,7 +30,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     "writable_paths": "store.backends",
     **dict.fromkeys(("Section", "ParsedDocument"), "ingest.documents"),
     **dict.fromkeys(("IndexReport", "FileEvent", "Progress"), "ingest.reports"),
-    **dict.fromkeys(("ChunkDraft", "Hit", "FailedFile", "IndexStatus", "SentPrompt", "ChatTurn", "FAILED_MIDWAY",
+    **dict.fromkeys(("ChunkDraft", "Hit", "FailedFile", "IndexStatus", "SentPrompt", "ChatTurn", "ANSWER_FAILED",
                      "GRADES", "LoggedAnswer", "FileRecord", "SourceRecord", "DEFAULT_COLLECTION"), "store.values"),
     **dict.fromkeys(("SourcesEvent", "TokenEvent", "DoneEvent", "ErrorEvent", "AnswerEvent", "SummaryStep",
                      "SummaryPlan", "STOPPED"), "answer.events"),

@@ -12,7 +12,7 @@ from desktop_rag.engine.answer.compression import sent_text
 from desktop_rag.engine.file_types import location_text
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
 from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
-from desktop_rag.engine.store.values import ChatTurn, Hit
+from desktop_rag.engine.store.values import ANSWER_FAILED, CUT_AT_LIMIT, STOPPED_BY_PERSON, ChatTurn, Hit
 
 HISTORY_TURNS = 4
 _HISTORY_TURN_CHARS = 600
@@ -118,9 +118,9 @@ def _user_message(blocks: Sequence[str], question: str, boundary: str) -> str:
 
 
 _UNFINISHED = {  # after an answer that ended short (values.Ending.state), as the model reads the conversation
-    "stopped": "[this answer was stopped by the user before it was finished]",
-    "cut": "[this answer was cut off at the reply's size limit]",
-    "failed": "[this answer was not finished: the reply failed]",
+    STOPPED_BY_PERSON: "[this answer was stopped by the user before it was finished]",
+    CUT_AT_LIMIT: "[this answer was cut off at the reply's size limit]",
+    ANSWER_FAILED: "[this answer was not finished: the reply failed]",
 }
 
 

@@ -11,7 +11,7 @@ from desktop_rag.engine.store.given_passages import GivenPassages
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent
 from desktop_rag.engine.answer.reasoning import without_thinking
-from desktop_rag.engine.store.values import FAILED_MIDWAY, ChatTurn, Ending, Hit
+from desktop_rag.engine.store.values import ANSWER_FAILED, ChatTurn, Ending, Hit
 
 
 def noted(events: Iterable[AnswerEvent], given: GivenPassages) -> Iterator[AnswerEvent]:
@@ -41,7 +41,7 @@ def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversatio
         elif isinstance(event, DoneEvent):
             answer, ending = event.answer, event.ending
         elif isinstance(event, ErrorEvent):
-            answer, ending = event.partial, Ending(FAILED_MIDWAY, event.message)
+            answer, ending = event.partial, Ending(ANSWER_FAILED, event.message)
         yield event
     if conversation_id:
         asked = ChatTurn("user", question, translations=translations, query=query)

@@ -182,17 +182,17 @@ class SentPrompt:
                           str(data.get("model", "")), str(data.get("purpose", "answer")), earlier)
 
 
-STOPPED_BY_PERSON, CUT_AT_LIMIT, FAILED_MIDWAY = "stopped", "cut", "failed"  # how an answer can end short
-ENDINGS = (STOPPED_BY_PERSON, CUT_AT_LIMIT, FAILED_MIDWAY)
+STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED = "stopped", "cut", "failed"  # how an answer can end short
+ENDINGS = (STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED)
 MAX_ENDING_JSON_CHARS = 40_000  # a stored ending larger than this (a damaged row) is read as none
 
 
 @dataclass(frozen=True)
 class Ending:
-    """How an answer ended short: `state` "stopped" (by the person: the Stop button, Ctrl-C), "cut" (the reply
-    reached its size limit) or "failed" (the model's reply failed: a connection dropped, a server error); `reason`
-    the note the answer was shown with, as codes (said in the language it is shown in, `reasons.Reason`). Kept with
-    a conversation's answer (`messages.ended`), so a reopened one shows the same note."""
+    """How an answer ended short: `state` "stopped" (by the person: the Stop button), "cut" (the reply reached its
+    size limit) or "failed" (a connection dropped, a server error, a search that failed: with what had come, or
+    nothing); `reason` the note the answer was shown with, as codes (said in the language it is shown in,
+    `reasons.Reason`). Kept with a conversation's answer (`messages.ended`), so a reopened one shows the same note."""
 
     state: str
     reason: Reason
