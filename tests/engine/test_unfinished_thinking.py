@@ -12,6 +12,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from desktop_rag.engine.answer.answering import Answerer
 from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import stopped
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, models_file
@@ -82,12 +83,13 @@ def test_a_model_not_known_to_think_stopped_mid_answer_keeps_its_partial_answer(
     server.tokens, server.token_delay = ["You get", " 25 days", " of", " leave", " a", " year", "."], 0.05
     events = stopped_after(answerer(server, tmp_path), "Leave?", 2)
     assert events[0].thinks is seen
-    assert events[-1] == DoneEvent("You get 25 days", "llm", events[-1].cited, STOPPED)
+    assert events[-1] == DoneEvent("You get 25 days", "llm", events[-1].cited, STOPPED, ending=stopped()[1])
     assert answerer(server, tmp_path).thinking.thinks() is seen  # a stopped answer teaches nothing
 
 
 def test_the_engine_neither_stores_nor_caches_a_stopped_thought(server, tmp_path, monkeypatch):
-    """`Engine.ask` (the CLI's, the MCP server's): the conversation keeps no thinking, the cache no answer."""
+    """`Engine.ask` (the CLI's, the MCP server's): the conversation keeps no thinking (only that it was stopped), the
+    cache no answer."""
     for name, value in (("OPENAI_API_KEY", KEY), ("OPENAI_BASE_URL", server.base_url), ("OPENAI_MODEL", "fake-model")):
         monkeypatch.setenv(name, value)
     (tmp_path / "docs").mkdir()
@@ -107,7 +109,9 @@ def test_the_engine_neither_stores_nor_caches_a_stopped_thought(server, tmp_path
         assert events[-1].answer == "" and events[-1].notice == STOPPED_THINKING
         assert events[-1].answer_id is None and engine.review.stats().answers == 1  # nothing to grade: not logged
         turns = engine.messages(conversation)
-        assert [turn.role for turn in turns] == ["user"] and not any("think" in t.content for t in turns), turns
+        # the stop is kept (tests/engine/test_unfinished_turns.py), none of the thinking
+        assert [(turn.role, turn.content) for turn in turns] == [("user", "How many days of leave?"), ("assistant", "")]
+        assert turns[1].ending == stopped(thinking=True)[1]
         server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
         again = list(engine.ask("How many days of leave?"))[-1]
         assert not again.cached and again.answer == "Twenty-five days."

@@ -9,7 +9,8 @@ import openai  # noqa: F401 - imported up front so the request is on the wire we
 import pytest
 
 from desktop_rag.config import Settings
-from desktop_rag.engine.answer.answering import STOPPED, Answerer
+from desktop_rag.engine.answer.answering import Answerer
+from desktop_rag.engine.answer.events import STOPPED
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.llm_config import LLMConfig

@@ -25,12 +25,12 @@ from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
-from desktop_rag.engine.errors import DesktopRagError, error_text
+from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Localised, message
-from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, AnswerEvent, DoneEvent, ErrorEvent
+from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, cut_at_limit, stopped
 from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
+from desktop_rag.engine.store.values import ChatTurn, Ending, Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,9 @@ class Answerer:
             passages cited (or the top few when none are cited); `mode` is 'llm' or
             'extractive'; `cached` when it is a stored answer replayed (one TokenEvent with all of
             it). No passages -> a DoneEvent saying nothing relevant was found (no model call).
-            Cancelled -> a DoneEvent with the partial text and notice STOPPED.
+            Cancelled -> a DoneEvent with the partial text, notice STOPPED and its `ending`
+            (stopped); cut at the reply's size limit -> the text received, a notice saying so and
+            its `ending` (cut).
           * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
             the text received before a stream was cut, its citations cleaned as a DoneEvent's are.
             No DoneEvent follows.
@@ -92,7 +94,8 @@ class Answerer:
             with sent.recording("rewrite") as rewrites:  # the model calls made before the answer's ("What was sent")
                 query = self._standalone_query(question, history, cancel)
             if _is_set(cancel):
-                yield DoneEvent("", self.mode, (), STOPPED)
+                notice, ending = stopped()
+                yield DoneEvent("", self.mode, (), notice, ending=ending)
                 return
             with sent.recording("translation") as translations:
                 found = self.search(query, int(self.settings.top_k))
@@ -172,18 +175,18 @@ class Answerer:
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False)
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so (in the answer's language)
-                cut = message("cut_thinking_answer", _language(question)) if unfinished else None
-                yield _done(received, used, "llm", cut or error_text(exc, _language(question)))
+                yield _done(received, used, "llm", *cut_at_limit(exc, unfinished, _language(question)))
                 return
             partial, _cited = clean_citations(received, len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
-        stopped = _is_set(cancel)
-        text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not stopped)  # thinking: not shown
-        notice: Localised | str = (STOPPED_THINKING if unfinished else STOPPED) if stopped else ""
+        was_stopped = _is_set(cancel)
+        text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not was_stopped)  # thinking: hidden
+        notice: Localised | str
+        notice, ending = stopped(unfinished) if was_stopped else ("", None)
         if not text.strip() and not notice:
             notice = message("empty_model_answer", _language(question))
-        done = _done(text, used, "llm", notice)
+        done = _done(text, used, "llm", notice, ending)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:
                 self.replay.put(key, done.answer, done.mode, retrieved, used, done.cited, prompt)
@@ -200,7 +203,7 @@ class Answerer:
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):
             if _is_set(cancel):
-                yield _done("".join(emitted), hits, "extractive", STOPPED)
+                yield _done("".join(emitted), hits, "extractive", *stopped())
                 return
             if piece:
                 emitted.append(piece)
@@ -233,8 +236,9 @@ def _clean_rewrite(text: str) -> str:
     return line if len(line) <= _MAX_REWRITE_CHARS else ""
 
 
-def _done(text: str, used: Sequence[Hit], mode: str, notice: Localised | str) -> DoneEvent:
+def _done(text: str, used: Sequence[Hit], mode: str, notice: Localised | str,
+          ending: Ending | None = None) -> DoneEvent:
     """The final event: citations cleaned, cited passages resolved (top few when none cited)."""
     cleaned, numbers = clean_citations(text, len(used))
     cited = [used[n - 1] for n in numbers] or list(used[:FALLBACK_CITED])
-    return DoneEvent(cleaned, mode, tuple(cited), notice)
+    return DoneEvent(cleaned, mode, tuple(cited), notice, ending=ending)

@@ -4,13 +4,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.messages import Localised, Phrase
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.values import Hit, SentPrompt
+from desktop_rag.engine.store.values import CUT_AT_LIMIT, STOPPED_BY_PERSON, Ending, Hit, SentPrompt
 
 
 STOPPED = Phrase("notice.stopped")  # an answer or summary stopped: "Stopped." in the language it is shown in
 STOPPED_THINKING = Phrase("notice.stopped_thinking")  # an answer stopped before its model's thinking ended
+
+
+def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
+    """A stopped answer's (or summary's) notice, STOPPED (STOPPED_THINKING when its model had not finished
+    thinking: no answer was written), and its ending."""
+    notice = STOPPED_THINKING if thinking else STOPPED
+    return notice, Ending(STOPPED_BY_PERSON, Reason.of(notice))
+
+
+def cut_at_limit(failure: BaseException, thinking: bool, language: str) -> tuple[str, Ending]:
+    """A reply cut at its size limit (`failure`, the client's "length" error): its notice in `language` (the
+    question's or the summary's) and its ending, which keeps the codes (a thinking model cut before its answer
+    began: "cut_thinking_answer")."""
+    why = Phrase("cut_thinking_answer") if thinking else failure
+    return error_text(why, language), Ending(CUT_AT_LIMIT, Reason.of(why))
 
 
 @dataclass(frozen=True)
@@ -39,6 +55,7 @@ class DoneEvent:
     notice: Localised | str = ""
     cached: bool = False  # a stored answer to the same question, passages, model and settings (answer/replay.py)
     answer_id: int | None = None  # its review-log row (`Engine.review.set_grade`...); never in `ask --json` nor MCP
+    ending: Ending | None = None  # stopped or cut at its size limit: kept with a conversation's turn (`notice` says it)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from desktop_rag.engine.answer.compression import sent_text
 from desktop_rag.engine.file_types import location_text
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
 from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
-from desktop_rag.engine.store.values import ChatTurn, Hit
+from desktop_rag.engine.store.values import ANSWER_FAILED, CUT_AT_LIMIT, STOPPED_BY_PERSON, ChatTurn, Hit
 
 HISTORY_TURNS = 4
 _HISTORY_TURN_CHARS = 600
@@ -117,8 +117,23 @@ def _user_message(blocks: Sequence[str], question: str, boundary: str) -> str:
     )
 
 
+_UNFINISHED = {  # after an answer that ended short (values.Ending.state), as the model reads the conversation
+    STOPPED_BY_PERSON: "[this answer was stopped by the user before it was finished]",
+    CUT_AT_LIMIT: "[this answer was cut off at the reply's size limit]",
+    ANSWER_FAILED: "[this answer was not finished: the reply failed]",
+}
+
+
+def _unfinished_mark(turn: ChatTurn) -> str:
+    """What follows an answer's text in the history sent to the model: for one that ended short (stopped, cut,
+    failed), that it is unfinished (" [this answer was stopped…]"), so its partial text is never taken for a whole
+    answer, and one without text (stopped before a thinking model began it) is still a turn; "" for a whole one."""
+    return f" {_UNFINISHED[turn.ending.state]}" if turn.ending is not None else ""
+
+
 def _history_messages(history: Sequence[ChatTurn], budget: int) -> list[dict]:
-    """The last few turns, newest first until the budget is spent, in chronological order."""
+    """The last few turns, newest first until the budget is spent, in chronological order (an unfinished answer
+    marked so: `_unfinished_mark`)."""
     picked: list[dict] = []
     used = 0
     for turn in reversed(list(history)[-HISTORY_TURNS:]):
@@ -127,6 +142,7 @@ def _history_messages(history: Sequence[ChatTurn], budget: int) -> list[dict]:
         content = _CITATION.sub("", turn.content).strip()
         if len(content) > _HISTORY_TURN_CHARS:
             content = content[:_HISTORY_TURN_CHARS] + " …"
+        content = (content + _unfinished_mark(turn)).strip()
         if not content or used + len(content) > budget:
             break
         picked.append({"role": turn.role, "content": content})
@@ -195,8 +211,8 @@ def rewrite_query_messages(question: str, history: Sequence[ChatTurn]) -> list[d
     """Messages asking the model to turn a follow-up into a standalone search query."""
     lines = []
     for turn in list(history)[-HISTORY_TURNS:]:
-        content = _CITATION.sub("", " ".join(turn.content.split()))[:_HISTORY_TURN_CHARS]
-        lines.append(f"{turn.role}: {content}")
+        content = _CITATION.sub("", " ".join(turn.content.split()))[:_HISTORY_TURN_CHARS] + _unfinished_mark(turn)
+        lines.append(f"{turn.role}: {content.strip()}")
     convo = "\n".join(lines) or "(none)"
     user = f"Conversation:\n{convo}\n\nLatest question: {question.strip()}\n\nStandalone query:"
     return [{"role": "system", "content": REWRITE_RULES}, {"role": "user", "content": user}]

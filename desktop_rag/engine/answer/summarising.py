@@ -30,7 +30,7 @@ from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messa
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.document.stored import joined
-from desktop_rag.engine.errors import UsageError, error_text
+from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Localised, message
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
@@ -38,8 +38,6 @@ from desktop_rag.engine.store import summary_cache
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.answer.events import (
-    STOPPED,
-    STOPPED_THINKING,
     AnswerEvent,
     DoneEvent,
     ErrorEvent,
@@ -47,8 +45,10 @@ from desktop_rag.engine.answer.events import (
     SummaryPlan,
     SummaryStep,
     TokenEvent,
+    cut_at_limit,
+    stopped,
 )
-from desktop_rag.engine.store.values import Hit, SentPrompt
+from desktop_rag.engine.store.values import Ending, Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +168,7 @@ class Summariser:
             if text is None:
                 yield SummaryStep(done, plan.requests)
                 if _is_set(cancel):
-                    yield DoneEvent("", "llm", (), STOPPED)
+                    yield _done("", (), "llm", *stopped())
                     return
                 text, failure = self._section_summary(section, len(parts), plan.language, map_tokens, cancel, made,
                                                       thinks)
@@ -176,7 +176,7 @@ class Summariser:
                     yield ErrorEvent(Reason.of(failure))
                     return
                 if _is_set(cancel):
-                    yield DoneEvent("", "llm", (), STOPPED)
+                    yield _done("", (), "llm", *stopped())
                     return
                 done += 1
                 if failure is None:
@@ -239,15 +239,14 @@ class Summariser:
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False)
             if exc.kind == "length":  # cut at its own limit: kept, said in the summary's language
-                cut = message("cut_thinking_answer", plan.language) if unfinished else None
-                yield _done(received, hits, "llm", cut or error_text(exc, plan.language))
+                yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished, plan.language))
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
-        stopped = _is_set(cancel)
-        text, unfinished = finished_reply(self.thinking, thinks, "".join(pieces), not stopped)  # thinking: not shown
-        if stopped:
-            yield _done(text, hits, "llm", STOPPED_THINKING if unfinished else STOPPED)
+        was_stopped = _is_set(cancel)
+        text, unfinished = finished_reply(self.thinking, thinks, "".join(pieces), not was_stopped)  # thinking: hidden
+        if was_stopped:
+            yield _done(text, hits, "llm", *stopped(unfinished))
             return
         done = _done(text, hits, "llm", notice)
         if text.strip() and keep:
@@ -264,7 +263,7 @@ class Summariser:
         lines: list[str] = []
         for number, sentence in chosen:
             if _is_set(cancel):
-                yield _done("".join(lines), hits, "extractive", STOPPED)
+                yield _done("".join(lines), hits, "extractive", *stopped())
                 return
             lines.append(f"- {sentence} [{number}]\n")
             yield TokenEvent(lines[-1])
@@ -326,9 +325,10 @@ def _query_name(parts: Sequence[DocSection]) -> str:
     return f"summary: {os.path.basename(parts[0].chunks[0].path)}"
 
 
-def _done(text: str, hits: Sequence[Hit], mode: str, notice: Localised | str, cached: bool = False) -> DoneEvent:
+def _done(text: str, hits: Sequence[Hit], mode: str, notice: Localised | str, ending: Ending | None = None,
+          cached: bool = False) -> DoneEvent:
     cleaned, numbers = clean_citations(text, len(hits))
-    return DoneEvent(cleaned, mode, tuple(hits[n - 1] for n in numbers), notice, cached=cached)
+    return DoneEvent(cleaned, mode, tuple(hits[n - 1] for n in numbers), notice, cached=cached, ending=ending)
 
 
 def _is_set(cancel: threading.Event | None) -> bool:

@@ -11,7 +11,7 @@ from desktop_rag.engine.store.given_passages import GivenPassages
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent
 from desktop_rag.engine.answer.reasoning import without_thinking
-from desktop_rag.engine.store.values import ChatTurn, Hit
+from desktop_rag.engine.store.values import ANSWER_FAILED, ChatTurn, Ending, Hit
 
 
 def noted(events: Iterable[AnswerEvent], given: GivenPassages) -> Iterator[AnswerEvent]:
@@ -27,25 +27,28 @@ def saved(events: Iterable[AnswerEvent], store: Callable[[], Store], conversatio
     """The events as they come; then, with a conversation, `question` (with what it was searched as: its
     translations, the follow-up made to stand alone) and the answer (the finished one, or what a failed one had
     said) with every passage it was given, in order (its `[n]` is `sources[n - 1]`), where the library holds it
-    now (`placed`: `GivenPassages.now`, for an edit of its file indexed while the answer streamed)."""
+    now (`placed`: `GivenPassages.now`, for an edit of its file indexed while the answer streamed). An answer
+    that ended short (stopped, cut at its size limit, failed) is kept with its ending, even without a word of
+    text (stopped before a thinking model began its answer), so the reopened conversation says what happened."""
     passages: tuple = ()
     answer, prompt, translations, query = "", None, (), ""
+    ending: Ending | None = None
     for event in events:
         if isinstance(event, SourcesEvent):
             passages, prompt = event.hits, event.prompt  # what the answer sent ("What was sent"), kept with it
             translations = event.translations  # "Also searched in ...", shown again under the reopened question
             query = event.query if event.query != question else ""  # the sources' highlights, again
         elif isinstance(event, DoneEvent):
-            answer = event.answer
-        elif isinstance(event, ErrorEvent) and event.partial:
-            answer = event.partial
+            answer, ending = event.answer, event.ending
+        elif isinstance(event, ErrorEvent):
+            answer, ending = event.partial, Ending(ANSWER_FAILED, event.message)
         yield event
     if conversation_id:
         asked = ChatTurn("user", question, translations=translations, query=query)
         conversations.add_message(store(), conversation_id, asked)
-        if answer:
+        if answer or ending is not None:
             conversations.add_message(store(), conversation_id,
-                                      ChatTurn("assistant", answer, placed(passages), prompt))
+                                      ChatTurn("assistant", answer, placed(passages), prompt, ending=ending))
 
 
 def read(store: Store, conversation_id: int) -> list[ChatTurn]:

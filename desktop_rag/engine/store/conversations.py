@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
+from desktop_rag.engine.store.values import ChatTurn, Ending, Hit, SentPrompt
 
 # Who writes here: whichever thread asks or edits (in the app: the reader for a new, renamed or deleted
 # conversation, the answer worker for the turns of an answer), each change one short transaction of its
@@ -47,16 +47,17 @@ def delete(store: Store, conversation_id: int) -> None:
 
 
 def add_message(store: Store, conversation_id: int, turn: ChatTurn) -> bool:
-    """Keep a turn (with what its answer sent); False, and nothing kept, when the conversation is gone (deleted
-    while its answer was streaming: the turn goes with it)."""
+    """Keep a turn (with what its answer sent, and how it ended when it ended short); False, and nothing kept, when
+    the conversation is gone (deleted while its answer was streaming: the turn goes with it)."""
     sources = json.dumps([_hit_to_dict(h) for h in turn.sources], ensure_ascii=False)
     sent = turn.prompt.to_json() if turn.prompt is not None else _searched_to_json(turn.translations, turn.query)
+    ended = turn.ending.to_json() if turn.ending is not None else None
     now = time.time()
     with store.transaction() as db:
         added = db.execute(
-            "INSERT INTO messages (conversation_id, role, content, sources_json, created_at, sent_json) "
-            "SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?)",
-            (conversation_id, turn.role, turn.content, sources, now, sent, conversation_id),
+            "INSERT INTO messages (conversation_id, role, content, sources_json, created_at, sent_json, ended) "
+            "SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?)",
+            (conversation_id, turn.role, turn.content, sources, now, sent, ended, conversation_id),
         ).rowcount
         db.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
     return added == 1
@@ -64,13 +65,14 @@ def add_message(store: Store, conversation_id: int, turn: ChatTurn) -> bool:
 
 def messages(store: Store, conversation_id: int) -> list[ChatTurn]:
     rows = store.db.execute(
-        "SELECT role, content, sources_json, sent_json FROM messages WHERE conversation_id = ? ORDER BY id",
+        "SELECT role, content, sources_json, sent_json, ended FROM messages WHERE conversation_id = ? ORDER BY id",
         (conversation_id,),
     )
-    return [ChatTurn(role, content, tuple(_hit_from_dict(d) for d in json.loads(src)), SentPrompt.from_json(prompt))
+    return [ChatTurn(role, content, tuple(_hit_from_dict(d) for d in json.loads(src)), SentPrompt.from_json(prompt),
+                     ending=Ending.from_json(ended))
             if role == "assistant" else ChatTurn(role, content, translations=_translations(prompt),
                                                  query=_query(prompt))
-            for role, content, src, prompt in rows]
+            for role, content, src, prompt, ended in rows]
 
 
 def _searched_to_json(translations: tuple[tuple[str, str], ...], query: str) -> str | None:

@@ -1,6 +1,6 @@
 """What the library takes and gives back, whichever backend stores it (store/library.py): chunks to write
 (ChunkDraft) and passages read (Hit), file and source rows, a file that failed, the library's status, a
-conversation's turns and what an answer sent, the review log's answers and grades."""
+conversation's turns, what an answer sent and how it ended short, the review log's answers and grades."""
 
 from __future__ import annotations
 
@@ -182,6 +182,41 @@ class SentPrompt:
                           str(data.get("model", "")), str(data.get("purpose", "answer")), earlier)
 
 
+STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED = "stopped", "cut", "failed"  # how an answer can end short
+ENDINGS = (STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED)
+MAX_ENDING_JSON_CHARS = 40_000  # a stored ending larger than this (a damaged row) is read as none
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How an answer ended short: `state` "stopped" (by the person: the Stop button), "cut" (the reply reached its
+    size limit) or "failed" (a connection dropped, a server error, a search that failed: with what had come, or
+    nothing); `reason` the note the answer was shown with, as codes (said in the language it is shown in,
+    `reasons.Reason`). Kept with a conversation's answer (`messages.ended`), so a reopened one shows the same note."""
+
+    state: str
+    reason: Reason
+
+    def to_json(self) -> str:
+        """The ending as `messages.ended` keeps it: its state, the reason's English text and its codes."""
+        return json.dumps({"state": self.state, "text": str(self.reason), "reason": self.reason.to_json()},
+                          ensure_ascii=False)
+
+    @staticmethod
+    def from_json(text: str | None) -> "Ending | None":
+        """An ending as `to_json` kept it; None for a whole answer (no ending kept) or a row not of that shape."""
+        if not text or len(text) > MAX_ENDING_JSON_CHARS:
+            return None
+        try:
+            data = json.loads(text)
+            state, english, codes = data["state"], data["text"], data["reason"]
+        except (ValueError, TypeError, KeyError, RecursionError):
+            return None
+        if state not in ENDINGS or not isinstance(english, str) or not isinstance(codes, str):
+            return None
+        return Ending(state, Reason.stored(english, codes))
+
+
 @dataclass(frozen=True)
 class ChatTurn:
     role: str  # "user" | "assistant"
@@ -190,6 +225,7 @@ class ChatTurn:
     prompt: SentPrompt | None = None  # an answer's: what its request sent ("What was sent"), kept with it
     translations: tuple[tuple[str, str], ...] = ()  # a question's: (language, text) it was also searched as
     query: str = ""  # a question's: the words searched, when not its own (a follow-up made to stand alone)
+    ending: Ending | None = None  # an answer's that ended short (stopped, cut, failed); None: a whole one
 
 
 GRADES = ("right", "partly", "wrong", "refused")  # fully right, partly right, wrong, refused (完全正确 ... 拒答)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from desktop_rag.engine import ChatTurn, Hit, Localised, Reason, SentPrompt
+from desktop_rag.engine import ANSWER_FAILED, ChatTurn, Hit, Localised, Reason, SentPrompt
 from desktop_rag.gui.text import short_title
 
 MessageRole = Qt.ItemDataRole.UserRole + 1
@@ -37,8 +37,13 @@ class Message:
 
 
 def message_from_turn(turn: ChatTurn, question: str = "") -> Message:
+    """A stored turn as the chat shows it; an answer that ended short with the note it was shown with live (a
+    failed one's as its error), in the interface's language."""
     if turn.role == "assistant":
-        return Message("assistant", turn.content, tuple(enumerate(turn.sources, 1)), question, prompt=turn.prompt)
+        said = turn.ending.reason if turn.ending is not None else ""
+        failed = turn.ending is not None and turn.ending.state == ANSWER_FAILED
+        return Message("assistant", turn.content, tuple(enumerate(turn.sources, 1)), question, prompt=turn.prompt,
+                       notice="" if failed else said, error=said if failed else "")
     return Message("user", turn.content, translations=turn.translations)
 
 

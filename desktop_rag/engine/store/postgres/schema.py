@@ -34,8 +34,8 @@ from __future__ import annotations
 # is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts;
 # 5: an edited file's unchanged passages take every person's marks and kept passages along (carry_chunk_references);
 # 6: commits that change collections, sources, files or conversations notify CHANNEL; 7: and vectors, staged or in use
-# (a model switch's progress and its swap)
-SCHEMA_VERSION = 7
+# (a model switch's progress and its swap); 9: an answer that ended short keeps how (`messages.ended`)
+SCHEMA_VERSION = 9
 SCHEMA_NAME = "desktop_rag"
 CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
 
@@ -102,6 +102,8 @@ TABLES = (
     "role text NOT NULL CHECK (role IN ('user', 'assistant')), content text NOT NULL, "
     "sources_json text NOT NULL DEFAULT '[]', created_at double precision NOT NULL, sent_json text)",
     "CREATE INDEX IF NOT EXISTS messages_conversation ON messages_all (conversation_id, id)",
+    # 9: how an answer ended short (values.Ending.to_json; NULL: a whole one), the messages view's last column
+    "ALTER TABLE messages_all ADD COLUMN IF NOT EXISTS ended text",
     "CREATE TABLE IF NOT EXISTS answer_cache_all (owner name NOT NULL DEFAULT current_user, key text NOT NULL, "
     "answer text NOT NULL, mode text NOT NULL, passages_json text NOT NULL, cited_json text NOT NULL, "
     "created_at double precision NOT NULL, conversation_id bigint, sent_json text, PRIMARY KEY (owner, key))",
@@ -142,7 +144,7 @@ def personal_views() -> tuple[str, ...]:
     the role as owner; WITH CHECK OPTION keeps a row from being moved to another owner)."""
     columns = {
         "conversations": "id, title, created_at, updated_at, collection_id",
-        "messages": "id, conversation_id, role, content, sources_json, created_at, sent_json",
+        "messages": "id, conversation_id, role, content, sources_json, created_at, sent_json, ended",
         "answer_cache": "key, answer, mode, passages_json, cited_json, created_at, conversation_id, sent_json",
         "answer_cache_chunks": "key, chunk_id",
         "summary_cache": "key, file_id, text, created_at",

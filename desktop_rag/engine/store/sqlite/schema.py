@@ -3,7 +3,8 @@
 
 Schema 1 -> 2 added collections (every source joins "Default"), 2 -> 3 `files.parent_id` (e-mail attachments),
 3 -> 4 `files.reason` (a failure or a note as its codes: reasons.Reason; older rows read once, legacy_reasons) and
-the staging and translation tables made with the library (they were made on first use). Nothing is re-embedded by a
+the staging and translation tables made with the library (they were made on first use), 4 -> 6 `messages.ended` (how
+an answer ended short: values.Ending; older answers read as whole). Nothing is re-embedded by a
 migration. The triggers keep what depends on the index in step with it: the library version (any change that can
 change a search result moves `meta.library_version`, whichever code or process writes), the keyword rows, and the
 stored answers and summaries that quote a chunk or file that went.
@@ -18,7 +19,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store import legacy_reasons
 from desktop_rag.engine.store.values import DEFAULT_COLLECTION
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -104,6 +105,8 @@ _ADDED_COLUMNS = (
     ("files", "parent_id", "INTEGER REFERENCES files(id) ON DELETE CASCADE"),
     # schema 4: `error` as codes and values (reasons.Reason.to_json; '' when the English text is all there is)
     ("files", "reason", "TEXT NOT NULL DEFAULT ''"),
+    # schema 6: an answer stopped, cut or failed, kept with how it ended (values.Ending.to_json; NULL: a whole one)
+    ("messages", "ended", "TEXT"),
 )
 _ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS sources_collection ON sources(collection_id)",
                   "CREATE INDEX IF NOT EXISTS files_parent ON files(parent_id)")

@@ -1,0 +1,110 @@
+"""An answer stopped with the Stop button, cut at its size limit or cut off by the server, reopened in a new window on
+the same data folder (a restart): its partial text and the note it had live ("Stopped.", the size limit, the error),
+said again in Chinese. Before, the reopened answer showed its partial text as if whole, and a thinking model's stopped
+answer was not there at all. Through the real local OpenAI-protocol server."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from desktop_rag.engine import STOPPED
+from desktop_rag.gui import i18n
+from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
+
+WORDS = [f"word{i} " for i in range(400)]
+
+
+def _ask(qtbot, window, question: str, stop_after: int | None = None):
+    """Send `question` and wait for its answer to end (pressing Stop after `stop_after` tokens); its message."""
+    got: list[str] = []
+    window.chat.token_received.connect(got.append)
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        window.chat_panel.input.setPlainText(question)
+        window.chat_panel.send_button.click()
+        if stop_after is not None:
+            qtbot.waitUntil(lambda: len(got) >= stop_after, timeout=15_000)
+            window.chat_panel.stop_button.click()
+    window.chat.token_received.disconnect(got.append)
+    return blocker.args[0]
+
+
+def _reopened(make_window, qtbot, settings, home, window):
+    """A new window on `home` (`window` closed first, as a restart) with `window`'s conversation opened; the
+    answer's bubble."""
+    conversation = window.chat.conversation_id
+    wait_idle(qtbot, window)
+    window.close()
+    again = make_window(settings, home)
+    qtbot.waitUntil(lambda: again.conversations_model.row_of(conversation) >= 0, timeout=10_000)
+    with qtbot.waitSignal(again.chat.messages_loaded, timeout=10_000):
+        again.conversations_panel.opened.emit(conversation)
+    model = again.chat_model
+    assert [model.message(r).role for r in range(model.rowCount())] == ["user", "assistant"]
+    return again, model.message(1), again.chat_panel.messages.widget_at(1)
+
+
+def _window(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    write_docs(tmp_path / "docs", count=2)
+    settings = llm_settings(llm_server, translate_queries=False)
+    window = make_window(settings, tmp_path / "home")
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    return window, settings
+
+
+def test_a_stopped_answer_reopens_with_its_text_and_stop(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    llm_server.tokens, llm_server.token_delay = WORDS, 0.02
+    live = _ask(qtbot, window, "Tell me everything about topic0", stop_after=5)
+    assert live.notice == STOPPED and live.text.startswith("word0 word1")
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    assert message.text == live.text and len(message.sources) == len(live.sources) > 0
+    assert bubble.notice_label.text() == "Stopped.", bubble.notice_label.text()
+    i18n.set_language("zh")
+    assert bubble.notice_label.text() == "已停止。"
+
+
+def test_a_reply_the_server_cut_off_reopens_with_its_error(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    llm_server.tokens, llm_server.cut_after = ["Partial ", "answer ", "here ", "and ", "more"], 3
+    live = _ask(qtbot, window, "What is topic0?")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live.error and "cut off" in live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    assert message.text == live.text == "Partial answer here " and bubble.notice_label.text() == live_note
+    i18n.set_language("zh")
+    assert bubble.notice_label.text().startswith("回答失败：回答被中断")
+
+
+def test_a_reply_cut_at_its_size_limit_reopens_with_the_limit(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    llm_server.tokens, llm_server.finish_reason = ["Partial ", "answer ", "here"], "length"
+    live = _ask(qtbot, window, "What is topic0?")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live_note.startswith("The model stopped at its limit")
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    assert message.text == "Partial answer here" and bubble.notice_label.text() == live_note
+    i18n.set_language("zh")
+    assert bubble.notice_label.text().startswith("模型在单次回复")
+
+
+def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qtbot, tmp_path, llm_server,
+                                                                  monkeypatch):
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    llm_server.tokens = ["Let me ", "think", "\n</think>", "\n\n", "topic0 is alpha [1]."]
+    _ask(qtbot, window, "What is topic1?")  # a whole answer: the model is seen thinking
+    window.chat.new_conversation()
+    llm_server.tokens = ["SECRET-THOUGHT ", *WORDS]
+    llm_server.token_delay = 0.02
+    live = _ask(qtbot, window, "Tell me everything about topic0", stop_after=5)
+    assert live.text == "" and live.notice != STOPPED
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    assert message.text == "" and bubble.notice_label.text().startswith("Stopped before the model finished thinking")
+    i18n.set_language("zh")
+    assert bubble.notice_label.text().startswith("已停止：模型还在思考")
+    db = sqlite3.connect(tmp_path / "home" / "library.sqlite3")
+    try:
+        stored = db.execute("SELECT content || coalesce(ended, '') FROM messages").fetchall()
+    finally:
+        db.close()
+    assert stored and not any("SECRET-THOUGHT" in row[0] or "word0" in row[0] for row in stored), stored

@@ -1,0 +1,147 @@
+"""An answer stopped by the person, cut at its size limit or cut off by the server, kept in its conversation with how it
+ended (store/values.Ending, `messages.ended`): read back with its partial text, its passages and its note (codes, said
+in either language), and sent to the model in the next question's history marked unfinished.
+tests/engine/test_unfinished_turns.py on SQLite, tests/postgres/test_unfinished_turns.py on a server: the same
+scenarios, through the real local OpenAI-protocol server."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, TokenEvent
+from desktop_rag.engine.engine import Engine
+from tests.support.openai_server import FakeOpenAIServer, run_openai_server
+
+KEY = "sk-test-unfinished-0123456789"
+WORDS = ["Employees", " get", " 25", " days", " of", " annual", " leave", " [1]", " each", " year", "."]
+THOUGHT = ["Let me ", "think", "\n</think>", "\n\n", "You get ", "25 days [1]."]
+THINKING = ["Let me ", "think about", " the leave", " policy", " at", " length", " first"]
+
+
+def serving(monkeypatch) -> Iterator[FakeOpenAIServer]:
+    """A fixture's body: the local server, its key in OPENAI_API_KEY (`yield from serving(monkeypatch)`)."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with run_openai_server() as server:
+        yield server
+
+
+def settings(server: FakeOpenAIServer) -> Settings:
+    """The hash embedder and the local server's model (the key comes from OPENAI_API_KEY: `KEY`)."""
+    return Settings(embedding_model="hash:64", translate_queries=False, llm_provider="custom",
+                    llm_base_url=server.base_url, llm_model="fake-model")
+
+
+def indexed(engine: Engine, folder: Path) -> None:
+    folder.mkdir()
+    (folder / "leave.md").write_text("# Leave\n\nEmployees get 25 days of annual leave each year.\n", encoding="utf-8")
+    assert engine.index([folder]).added == 1
+
+
+def stopped_after(engine: Engine, question: str, conversation: int | None, tokens: int) -> list:
+    """`question`'s answer events, stopped (the Stop button's cancel) after `tokens` tokens."""
+    cancel, events = threading.Event(), []
+    for event in engine.ask(question, conversation, cancel=cancel):
+        events.append(event)
+        if sum(isinstance(e, TokenEvent) for e in events) == tokens:
+            cancel.set()
+    return events
+
+
+def answer_turn(engine: Engine, conversation: int):
+    turns = engine.messages(conversation)
+    assert [t.role for t in turns] == ["user", "assistant"], turns
+    return turns[1]
+
+
+def next_history(engine: Engine, server: FakeOpenAIServer, conversation: int) -> list[str]:
+    """The conversation's turns as the next question's answer request sends them (a whole reply now)."""
+    server.tokens, server.token_delay = ["Twenty-five", " days."], 0.0
+    server.finish_reason, server.cut_after = "stop", None
+    list(engine.ask("And for part-timers?", conversation))
+    return [m["content"] for m in server.chat_requests()[-1].body["messages"][1:-1]]
+
+
+def a_stopped_answer_is_kept_and_sent_marked_unfinished(engine: Engine, server: FakeOpenAIServer) -> None:
+    server.tokens, server.token_delay = WORDS, 0.05
+    conversation = engine.new_conversation()
+    done = stopped_after(engine, "How much annual leave?", conversation, 3)[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "Employees get 25" and done.ending.state == "stopped"
+    turn = answer_turn(engine, conversation)
+    assert turn.content == "Employees get 25" and turn.sources and turn.prompt is not None
+    assert turn.ending.state == "stopped" and turn.ending.reason.code == "notice.stopped"
+    assert (turn.ending.reason.text("en"), turn.ending.reason.text("zh")) == ("Stopped.", "已停止。")
+    assert next_history(engine, server, conversation) == [
+        "How much annual leave?", "Employees get 25 [this answer was stopped by the user before it was finished]"]
+    assert [t.ending for t in engine.messages(conversation)[2:]] == [None, None]  # a whole answer: no ending
+
+
+def a_stopped_answer_is_not_stored_as_an_answer(engine: Engine, server: FakeOpenAIServer) -> None:
+    """Outside a conversation (the answer cache keeps answers asked alone): stopped, the same question is asked
+    of the model again, and its whole answer is what is replayed next."""
+    server.tokens, server.token_delay = WORDS, 0.05
+    assert stopped_after(engine, "How much annual leave?", None, 3)[-1].ending.state == "stopped"
+    server.token_delay = 0.0
+    again = list(engine.ask("How much annual leave?"))[-1]
+    assert not again.cached and again.answer.startswith("Employees get 25 days of annual leave [1]")
+    assert list(engine.ask("How much annual leave?"))[-1].cached
+
+
+def an_answer_cut_at_its_size_limit_is_kept_with_its_code(engine: Engine, server: FakeOpenAIServer) -> None:
+    server.tokens, server.finish_reason = WORDS[:4], "length"
+    conversation = engine.new_conversation()
+    done = list(engine.ask("How much annual leave?", conversation))[-1]
+    assert done.notice.startswith("The model stopped at its limit")  # live: in the question's language
+    turn = answer_turn(engine, conversation)
+    assert turn.content == "Employees get 25 days" and turn.ending.state == "cut"
+    assert turn.ending.reason.code == "llm_token_limit"
+    assert turn.ending.reason.text("zh").startswith("模型在单次回复") and str(turn.ending.reason) == done.notice
+    assert next_history(engine, server, conversation)[1] == (
+        "Employees get 25 days [this answer was cut off at the reply's size limit]")
+
+
+def an_answer_the_server_cut_off_is_kept_with_its_error(engine: Engine, server: FakeOpenAIServer) -> None:
+    server.tokens, server.cut_after = WORDS, 4
+    conversation = engine.new_conversation()
+    failed = list(engine.ask("How much annual leave?", conversation))[-1]
+    assert isinstance(failed, ErrorEvent) and failed.partial == "Employees get 25 days"
+    turn = answer_turn(engine, conversation)
+    assert turn.content == "Employees get 25 days" and turn.ending.state == "failed" and turn.sources
+    assert turn.ending.reason == failed.message and turn.ending.reason.code == failed.message.code
+    assert turn.ending.reason.text("zh") != turn.ending.reason.text("en")
+    assert next_history(engine, server, conversation)[1] == (
+        "Employees get 25 days [this answer was not finished: the reply failed]")
+
+
+def a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop(engine: Engine, server: FakeOpenAIServer) -> None:
+    server.tokens = THOUGHT
+    list(engine.ask("How much leave?"))  # a whole answer: the model is seen thinking
+    server.tokens, server.token_delay = THINKING, 0.05
+    conversation = engine.new_conversation()
+    done = stopped_after(engine, "How many days of leave?", conversation, 3)[-1]
+    assert done.answer == "" and done.answer_id is None  # nothing to grade (review/recording.gradable)
+    turn = answer_turn(engine, conversation)
+    assert turn.content == "" and turn.ending.state == "stopped"
+    assert turn.ending.reason.text("zh").startswith("已停止：模型还在思考")
+    stored = engine.store.db.execute("SELECT content, ended FROM messages WHERE role = 'assistant'").fetchall()
+    assert not any("think" in content or "think about" in (ended or "") for content, ended in stored), stored
+    assert next_history(engine, server, conversation) == [
+        "How many days of leave?", "[this answer was stopped by the user before it was finished]"]
+
+
+SCENARIOS = [a_stopped_answer_is_kept_and_sent_marked_unfinished, a_stopped_answer_is_not_stored_as_an_answer,
+             an_answer_cut_at_its_size_limit_is_kept_with_its_code, an_answer_the_server_cut_off_is_kept_with_its_error,
+             a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop]
+
+
+def run(scenario, home: Path, docs: Path, server: FakeOpenAIServer, library: str = "") -> None:
+    """`scenario` on a new engine (this computer's library, or the server's at `library`) with the leave document."""
+    engine = Engine(resolve_paths(home), settings(server), library=library or None)
+    try:
+        indexed(engine, docs)
+        scenario(engine, server)
+    finally:
+        engine.close()
+
