@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_rag.config_texts import TEXTS
-from desktop_rag.wording import environment_language, worded
+from desktop_rag.wording import locale_language, worded
 
 log = logging.getLogger(__name__)
 APP_NAME = "desktop-rag"
@@ -229,7 +229,7 @@ def _warn(key: str, **values: object) -> None:
     """A bad setting never stops the app: it is logged (in English), and said on stderr in the locale's language
     (a command line's user sees it): `key` is a text of `config_texts.TEXTS`."""
     log.warning("%s", worded(TEXTS[key], "en", **values))
-    language = environment_language() or "en"
+    language = locale_language()
     print(worded(TEXTS["settings.warning"], language, why=worded(TEXTS[key], language, **values)), file=sys.stderr)
 
 

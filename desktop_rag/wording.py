@@ -23,6 +23,12 @@ def environment_language(environ: Mapping[str, str] | None = None) -> str | None
     return None if value is None else "zh" if value.lower().startswith("zh") else "en"
 
 
+
+def locale_language() -> str:
+    """The language of a terminal's lines (the command line's, the demo's, the settings' warnings): the locale's
+    (LANG=zh_CN.UTF-8 says Chinese), else English."""
+    return environment_language() or "en"
+
 class Localised(abc.ABC):
     """A value written in the language of the text it fills (`message` asks it for that language): a Phrase, a
     stored reason (`reasons.Reason`)."""

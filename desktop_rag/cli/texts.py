@@ -4,7 +4,8 @@ English as the engine's texts do (`{n:file|files}`, `messages.Counted`); `--json
 
 from __future__ import annotations
 
-from desktop_rag.engine import environment_language, worded
+from desktop_rag.engine import locale_language as language  # the command line's language (LANG=zh_CN.UTF-8)
+from desktop_rag.engine import worded
 
 TEXTS: dict[str, dict[str, str]] = {
     # stderr's lines of a failed or stopped command (cli/output.py, cli/main.py); {why}: said in the same language
@@ -162,11 +163,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "eval.progress": {"en": "Measuring question {done} of {total}…", "zh": "正在衡量第 {done}/{total} 个问题…"},
     "eval.progress_line": {"en": "measured {done} of {questions}", "zh": "已衡量 {done}/{questions}"},
 }
-
-
-def language() -> str:
-    """The command line's language: Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI's."""
-    return environment_language() or "en"
 
 
 def say(key: str, /, **values: object) -> str:

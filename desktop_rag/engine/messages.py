@@ -15,7 +15,8 @@ import string
 
 from desktop_rag.engine.error_texts import ERROR_TEXTS
 # the bottom of every table (the locale's language, the formatter): the engine takes it from here
-from desktop_rag.wording import CLI, WINDOW, Counted, Localised, environment_language, worded  # noqa: F401
+from desktop_rag.wording import (  # noqa: F401
+    CLI, WINDOW, Counted, Localised, environment_language, locale_language, worded)
 
 TEXTS: dict[str, dict[str, str]] = {
     **ERROR_TEXTS,  # errors raised to a front end: "error.<code>" (errors.py) and the phrases they quote
