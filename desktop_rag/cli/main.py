@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
+from desktop_rag.cli.parser_words import said_by_argparse
 from desktop_rag.cli.stdout import OutputLost, drop_stdout, end_line, guarded_stdout
 from desktop_rag.config import LIBRARY_ENV, resolve_paths
 from desktop_rag.cli.texts import language, say
@@ -167,9 +168,9 @@ def _result_count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        raise argparse.ArgumentTypeError(say("usage.not_int", text=text)) from None
     if not 1 <= value <= MAX_K:
-        raise argparse.ArgumentTypeError(f"{value} is not a number of results from 1 to {MAX_K:,}")
+        raise argparse.ArgumentTypeError(say("usage.result_count", value=value, most=MAX_K))
     return value
 
 
@@ -206,9 +207,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line's arguments, checked; argparse's usage, errors and help in the command line's language."""
+    with said_by_argparse(language()):
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command == "search" and not args.query and not args.queries:
+            parser.error(say("usage.search"))
+        if args.command == "eval" and (args.queries is None) != (args.qrels is None):
+            parser.error(say("usage.eval"))
+        if args.command == "context" and not args.question and not args.queries:
+            parser.error(say("usage.context"))
+    return args
+
+
 def _run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parsed(argv)
     if args.library is not None:  # every command, and the window, open this library (config.LIBRARY_ENV)
         os.environ[LIBRARY_ENV] = "" if args.library.strip().lower() == "local" else args.library
     _start_logging(args)
@@ -219,12 +233,6 @@ def _run(argv: Sequence[str] | None) -> int:
             return run_self_test(verbose=True)
         if args.command is None:
             return _launch_gui(args)
-        if args.command == "search" and not args.query and not args.queries:
-            parser.error("search needs a QUERY or --queries FILE")
-        if args.command == "eval" and (args.queries is None) != (args.qrels is None):
-            parser.error("eval needs both --queries and --qrels, or neither")
-        if args.command == "context" and not args.question and not args.queries:
-            parser.error("context needs a QUESTION or --queries FILE")
         module = importlib.import_module(f"desktop_rag.cli.{_COMMAND_MODULES.get(args.command, 'commands')}")
         with contain_panics(f"desktop-rag {args.command}"):  # a native library's panic: an error, not a traceback
             return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)
