@@ -57,6 +57,21 @@ def test_help_has_chinese_headings_and_the_same_options(tmp_path: Path) -> None:
     assert "\npositional arguments:\n" in english.stdout and "show this help message and exit" in english.stdout
     for option in ("--json", "--yes", "--collection NAME", "--folder PATH", "--file PATH", "--type {pdf,"):
         assert option in chinese.stdout and option in english.stdout, option
+    assert "在这个知识库中提问（默认：全部）" in chinese.stdout and "ask within this collection" in english.stdout
+
+
+def test_the_list_of_commands_and_the_global_options_are_said_in_chinese(tmp_path: Path) -> None:
+    """`desktop-rag -h` said every command's and option's help in English under a Chinese locale."""
+    from desktop_rag.cli.texts import TEXTS
+    from tests.support.english import english_sentence
+
+    run = _cli(tmp_path / "home", "zh_CN.UTF-8", "-h")
+    assert run.returncode == 0, run.stderr
+    said = run.stdout
+    for key in ("help.description", "help.index", "help.move_library", "help.download_model", "help.self_test"):
+        assert TEXTS[key]["zh"][:12] in said and TEXTS[key]["en"][:30] not in said, key
+    helps = [line.split("  ")[-1] for line in said.splitlines() if "  " in line.strip()]  # the help after its option
+    assert all(english_sentence(text) is None for text in helps), [t for t in helps if english_sentence(t)]
 
 
 def test_json_output_is_the_same_under_a_chinese_locale(tmp_path: Path) -> None:
