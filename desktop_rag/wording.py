@@ -23,11 +23,11 @@ def environment_language(environ: Mapping[str, str] | None = None) -> str | None
     return None if value is None else "zh" if value.lower().startswith("zh") else "en"
 
 
-
 def locale_language() -> str:
     """The language of a terminal's lines (the command line's, the demo's, the settings' warnings): the locale's
     (LANG=zh_CN.UTF-8 says Chinese), else English."""
     return environment_language() or "en"
+
 
 class Localised(abc.ABC):
     """A value written in the language of the text it fills (`message` asks it for that language): a Phrase, a
@@ -64,9 +64,9 @@ class _Lenient(Counted):
 
 def worded(texts: Mapping[str, str], language: str = "en", front: str = CLI, /, **values: object) -> str:
     """One entry of a table of texts ({"en": ..., "zh": ...}, maybe "window.en"/"window.zh") in `language`, with
-    `values` filled in (a count's noun agreeing, a `Localised` value in the same language): this table's texts
+    `values` filled in (a count's noun agreeing, a `Localised` value in the same language): the engine's texts
     (`messages.message`), the command line's own lines (`cli/texts.py`), the settings' warnings
-    (`config_texts.py`) and the demo's lines (`selftest`)."""
+    (`config_texts.py`), the demo's lines (`selftest/texts.py`) and `platform_check`'s."""
     lang = "zh" if language == "zh" and "zh" in texts else "en"
     shown = {k: v.text(language, front) if isinstance(v, Localised) else v for k, v in values.items()}
     return _Lenient().format(texts.get(f"{front}.{lang}", texts[lang]), **shown)

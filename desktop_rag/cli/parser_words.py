@@ -26,7 +26,7 @@ def _translations(language: str) -> dict[str, str]:
 def said_by_argparse(language: str) -> Iterator[None]:
     """Within the block, argparse says its words in `language` ("en" or "zh"); as before after it."""
     words = _translations(language)
-    before: tuple[Callable[..., str], Callable[..., str]] = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
+    before: tuple[Callable[..., str], ...] = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
 
     def said(message: str) -> str:
         return words.get(message, message)

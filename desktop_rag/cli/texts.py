@@ -1,6 +1,6 @@
 """The command line's own lines for a person (progress, an index run's summary, status, labels), in English and
 Chinese: one table, said in the command line's language (`output.language`) by `say`. A count's noun agrees in
-English as the engine's texts do (`{n:file|files}`, `messages.Counted`); `--json` output never comes from here."""
+English as the engine's texts do (`{n:file|files}`, `wording.Counted`); `--json` output never comes from here."""
 
 from __future__ import annotations
 
