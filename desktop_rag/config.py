@@ -262,6 +262,9 @@ def _stored(path: Path) -> dict:
     except json.JSONDecodeError as exc:
         _warn("settings.not_json", path=path, line=exc.lineno, column=exc.colno)
         return {}
+    except RecursionError:  # nested deeper than the JSON decoder goes: no settings file is
+        _warn("settings.too_deep", path=path)
+        return {}
     except (OSError, ValueError) as exc:  # (a number past Python's 4,300 digits is a ValueError)
         words = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         _warn("settings.unreadable", path=path, detail=" ".join(words.split())[:300])  # the system's, on one line
@@ -324,7 +327,7 @@ def _stored_quietly(path: Path) -> dict:
     """The settings file's object, or {} (load_settings has already warned about one it cannot read)."""
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return {}
     return stored if isinstance(stored, dict) else {}
 

@@ -29,6 +29,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{path} is not UTF-8 text; using the default settings",
         "zh": "设置文件 {path} 不是 UTF-8 文本，已改用默认设置；请删除该文件，或把它另存为 UTF-8",
     },
+    "settings.too_deep": {
+        "en": "{path} is nested too deeply to be a settings file; using the default settings",
+        "zh": "设置文件 {path} 的嵌套层级太深，不可能是设置文件，已改用默认设置；请改正或删除该文件",
+    },
     "settings.not_object": {
         "en": "{path} is not a JSON object of settings; using the default settings",
         "zh": "设置文件 {path} 不是由设置项组成的 JSON 对象，已改用默认设置；请改正或删除该文件",

@@ -108,3 +108,27 @@ def test_the_warnings_are_in_the_locales_language(tmp_path, lang, lines):
         assert line in said, said
     paths.settings_file.write_text('{"top_k": \n', encoding="utf-8")
     assert lines[3].format(settings=paths.settings_file) in status(), lines[3]
+
+
+def test_a_settings_file_nested_past_the_json_decoder_gives_the_defaults(tmp_path):
+    """A settings.json of 100,000 nested lists ended every command and the window in a RecursionError."""
+    import os
+    import subprocess
+    import sys
+
+    from desktop_rag.config import save_settings
+    from tests.conftest import REPO
+
+    paths = _paths_with(tmp_path, "[" * 100_000 + "]" * 100_000)
+    env = {k: v for k, v in os.environ.items() if k not in _LOCALES}
+    said = {}
+    for lang in ("zh_CN.UTF-8", "en_US.UTF-8"):
+        run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), "status"],
+                             cwd=REPO, env=env | {"LANG": lang}, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-2000:]
+        said[lang] = run.stderr
+    assert f"警告：设置文件 {paths.settings_file} 的嵌套层级太深，不可能是设置文件，已改用默认设置；" in said["zh_CN.UTF-8"]
+    assert (f"warning: {paths.settings_file} is nested too deeply to be a settings file; using the default settings"
+            in said["en_US.UTF-8"])
+    save_settings(paths, Settings(top_k=7), previous=Settings())  # (what the window does: the file read quietly)
+    assert json.loads(paths.settings_file.read_text(encoding="utf-8"))["top_k"] == 7
