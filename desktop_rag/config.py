@@ -13,6 +13,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_rag.config_texts import TEXTS
+from desktop_rag.wording import locale_language, worded
+
 log = logging.getLogger(__name__)
 APP_NAME = "desktop-rag"
 HOME_ENV = "DESKTOP_RAG_HOME"
@@ -222,18 +225,27 @@ def _coerce(name: str, raw: object) -> object:
     return value
 
 
-def _warn(message: str) -> None:
-    """A bad setting never stops the app: it is logged, and said on stderr (a command line's user sees it)."""
-    log.warning("%s", message)
-    print(f"warning: {message}", file=sys.stderr)
+def _warn(key: str, **values: object) -> None:
+    """A bad setting never stops the app: it is logged (in English), and said on stderr in the locale's language
+    (a command line's user sees it): `key` is a text of `config_texts.TEXTS`."""
+    log.warning("%s", worded(TEXTS[key], "en", **values))
+    language = locale_language()
+    print(worded(TEXTS["settings.warning"], language, why=worded(TEXTS[key], language, **values)), file=sys.stderr)
 
 
-def _checked(name: str, raw: object, where: str, values: dict[str, object]) -> None:
+def _shown(value: object) -> str:
+    """A value from the settings file or the environment as a Python literal, at most 80 characters."""
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
+def _checked(name: str, raw: object, where: dict[str, str], values: dict[str, object]) -> None:
+    """`raw` coerced into `values[name]`; a bad one is left out with a warning saying `where` it was ({"file": ...}
+    or {"env": ...})."""
     value = _coerce(name, raw)
     if value is _BAD:
-        shown = repr(raw) if len(repr(raw)) <= 80 else repr(raw)[:77] + "..."
-        _warn(f"the setting {name!r} in {where} has an unusable value {shown}; using the default "
-              f"{getattr(Settings(), name)!r}")
+        _warn("settings.bad_environment" if "env" in where else "settings.bad_value", name=name, value=_shown(raw),
+              default=repr(getattr(Settings(), name)), **where)
     else:
         values[name] = value
 
@@ -244,11 +256,21 @@ def _stored(path: Path) -> dict:
         return {}
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        _warn(f"{path} could not be read ({exc}); using the default settings")
+    except UnicodeDecodeError:
+        _warn("settings.not_text", path=path)
+        return {}
+    except json.JSONDecodeError as exc:
+        _warn("settings.not_json", path=path, line=exc.lineno, column=exc.colno)
+        return {}
+    except RecursionError:  # nested deeper than the JSON decoder goes: no settings file is
+        _warn("settings.too_deep", path=path)
+        return {}
+    except (OSError, ValueError) as exc:  # (a number past Python's 4,300 digits is a ValueError)
+        words = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        _warn("settings.unreadable", path=path, detail=" ".join(words.split())[:300])  # the system's, on one line
         return {}
     if not isinstance(stored, dict):
-        _warn(f"{path} is not a JSON object of settings; using the default settings")
+        _warn("settings.not_object", path=path)
         return {}
     return stored
 
@@ -263,15 +285,15 @@ def load_settings(paths: AppPaths) -> Settings:
         known = {f.name for f in dataclasses.fields(Settings)}
         for key, raw in stored.items():
             if key in known:
-                _checked(key, raw, paths.settings_file.name, values)
+                _checked(key, raw, {"file": paths.settings_file.name}, values)
         if "settings_version" not in stored and values.get("embedding_model") == BUNDLED_MODEL:
             values["embedding_model"] = AUTO_MODEL  # written by 0.1, which saved its default explicitly
         values["settings_version"] = SETTINGS_VERSION
     for env, name in _ENV_OVERRIDES.items():
         if os.environ.get(env):
-            _checked(name, os.environ[env], f"the environment variable {env}", values)
+            _checked(name, os.environ[env], {"env": env}, values)
     if values.get("chunk_overlap", Settings.chunk_overlap) >= values.get("chunk_size", Settings.chunk_size):
-        _warn("the setting 'chunk_overlap' is not smaller than 'chunk_size'; using no overlap")
+        _warn("settings.overlap")
         values["chunk_overlap"] = 0
     return Settings(**values)
 
@@ -305,7 +327,7 @@ def _stored_quietly(path: Path) -> dict:
     """The settings file's object, or {} (load_settings has already warned about one it cannot read)."""
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return {}
     return stored if isinstance(stored, dict) else {}
 

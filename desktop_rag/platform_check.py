@@ -29,6 +29,8 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_rag.wording import locale_language, worded
+
 log = logging.getLogger(__name__)
 
 PLUGIN_FILES = {"xcb": ["libqxcb.so"], "wayland": ["libqwayland.so", "libqwayland-generic.so"]}
@@ -78,6 +80,26 @@ _PACKAGES: dict[str, tuple[str, str, str, str]] = {
 FAMILIES = ("apt", "dnf", "pacman", "zypper")
 _INSTALL = {"apt": "apt install", "dnf": "dnf install", "pacman": "pacman -S --needed", "zypper": "zypper install"}
 _FIND = {"apt": "apt-file search {lib}", "pacman": "pacman -F {lib}"}  # dnf and zypper install a soname directly
+
+# What a person reads, in English and Chinese (said in the locale's language: `missing_message`, `main`)
+TEXTS: dict[str, dict[str, str]] = {
+    "own_incomplete": {"en": "The window cannot open: the app's own copy of Qt is incomplete ({libraries} is missing). "
+                             "Reinstall it (scripts/install.sh, or unpack the bundle again).",
+                       "zh": "窗口无法打开：应用自带的 Qt 不完整（缺少 {libraries}）。请重新安装（运行 scripts/install.sh，"
+                             "或重新解压安装包）。"},
+    "missing": {"en": "The window cannot open: Qt's {name} display plugin needs system libraries that are missing on "
+                      "this computer:",
+                "zh": "窗口无法打开：Qt 的 {name} 显示插件需要的系统库在这台电脑上缺失："},
+    "install_with": {"en": "Install them with:", "zh": "用以下命令安装："},
+    "install_unknown": {"en": "Install the package that provides {libraries} with your system's package manager{find}.",
+                        "zh": "请用系统的软件包管理器安装提供 {libraries} 的软件包{find}。"},
+    "find": {"en": " (find it with: {hints})", "zh": "（可用以下命令查找：{hints}）"},
+    "again": {"en": "Then start Desktop RAG again. Without a window, `desktop-rag demo` and the other commands still "
+                    "work.",
+              "zh": "然后重新启动 Desktop RAG。没有窗口时，`desktop-rag demo` 和其他命令仍然可用。"},
+    "all_found": {"en": "Qt display plugins {platforms}: every system library was found.",
+                  "zh": "Qt 显示插件 {platforms}：所需的系统库都已找到。"},
+}
 
 
 @dataclass(frozen=True)
@@ -223,27 +245,29 @@ def candidate_platforms(env: Mapping[str, str]) -> list[str]:
     return names
 
 
+def _said(key: str, /, **values: object) -> str:
+    """The text `key` of TEXTS in the locale's language (LANG=zh_CN.UTF-8: Chinese), with `values` filled in."""
+    return worded(TEXTS[key], locale_language(), **values)
+
+
 def missing_message(status: PluginStatus, family: str | None, root: bool) -> str:
     """What the user reads instead of Qt's message: the libraries, the packages, the one command."""
     system = [s for s in status.missing if not QT_OWN.match(s)]
     own = [s for s in status.missing if QT_OWN.match(s)]
     if own and not system:
-        return (f"The window cannot open: the app's own copy of Qt is incomplete ({', '.join(own)} is missing). "
-                "Reinstall it (scripts/install.sh, or unpack the bundle again).")
+        return _said("own_incomplete", libraries=", ".join(own))
     packages, unknown = packages_for(system, family)
     name = HUMAN_NAMES.get(status.platform, repr(status.platform))
-    lines = [f"The window cannot open: Qt's {name} display plugin needs system libraries that are "
-             "missing on this computer:", "  " + ", ".join(system)]
+    lines = [_said("missing", name=name), "  " + ", ".join(system)]
     command = install_command(family, packages, root)
     if command:
-        lines += ["Install them with:", "  " + command]
+        lines += [_said("install_with"), "  " + command]
     if unknown:
         finder = _FIND.get(family or "")
         hints = "; ".join(finder.format(lib=lib) for lib in unknown) if finder else ""
-        lines.append("Install the package that provides " + ", ".join(unknown) + " with your system's package "
-                     "manager" + (f" (find it with: {hints})" if hints else "") + ".")
-    lines.append("Then start Desktop RAG again. Without a window, `desktop-rag demo` and the other commands "
-                 "still work.")
+        found = _said("find", hints=hints) if hints else ""
+        lines.append(_said("install_unknown", libraries=", ".join(unknown), find=found))
+    lines.append(_said("again"))
     return "\n".join(lines)
 
 
@@ -302,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for status in broken:
         print(missing_message(status, detect_family(), _is_root()), file=sys.stderr)
     if not broken and not args.quiet:
-        print("Qt display plugins " + ", ".join(s.platform for s in statuses) + ": every system library was found.")
+        print(_said("all_found", platforms=", ".join(s.platform for s in statuses)))
     return 1 if broken else 0
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
+from desktop_rag.cli.parser_words import said_by_argparse
 from desktop_rag.cli.stdout import OutputLost, drop_stdout, end_line, guarded_stdout
 from desktop_rag.config import LIBRARY_ENV, resolve_paths
 from desktop_rag.cli.texts import language, say
@@ -26,135 +27,121 @@ _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="desktop-rag", description="A private knowledge base over your documents, with cited answers."
-    )
-    parser.add_argument("--data-dir", help="library folder (default: $DESKTOP_RAG_HOME or your user data dir)")
-    parser.add_argument("--library", metavar="URL",
-                        help="use the library on a PostgreSQL server (postgresql://USER@HOST:PORT/DB; the password from "
-                             "the OS keyring or DESKTOP_RAG_LIBRARY_PASSWORD), or 'local' for this computer's "
-                             "(default: $DESKTOP_RAG_LIBRARY or the settings)")
-    parser.add_argument("--version", action="version", version=f"desktop-rag {__version__}")
-    parser.add_argument("--self-test", action="store_true", help="index the bundled samples in a temp dir, check, exit")
+    """The command line's parser; its help in the command line's language (`texts.TEXTS`' "help.*")."""
+    parser = argparse.ArgumentParser(prog="desktop-rag", description=say("help.description"))
+    parser.add_argument("--data-dir", help=say("help.data_dir"))
+    parser.add_argument("--library", metavar="URL", help=say("help.library"))
+    parser.add_argument("--version", action="version", version=f"desktop-rag {__version__}",
+                        help=say("argparse.version"))
+    parser.add_argument("--self-test", action="store_true", help=say("help.self_test"))
     sub = parser.add_subparsers(dest="command")
 
-    p = sub.add_parser("index", help="add files/folders as sources and index them")
-    p.add_argument("paths", nargs="*", help="files or folders (none: re-scan every source)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--reindex", action="store_true", help="drop the index and rebuild it with the current settings")
-    p.add_argument("--password", metavar="PASS",
-                   help="password for password-protected PDFs in this run ('-' asks for it without echo); "
-                        "used for this run only, never stored")
+    p = sub.add_parser("index", help=say("help.index"))
+    p.add_argument("paths", nargs="*", help=say("help.index.paths"))
+    _json_option(p)
+    p.add_argument("--reindex", action="store_true", help=say("help.index.reindex"))
+    p.add_argument("--password", metavar="PASS", help=say("help.index.password"))
+    _collection_option(p, say("help.index.collection"))
 
-    _collection_option(p, "the collection new paths join (default: the first one); without paths, re-scan its sources")
+    p = sub.add_parser("status", help=say("help.status"))
+    _json_option(p)
+    _collection_option(p, say("help.only_collection"))
 
-    p = sub.add_parser("status", help="what is indexed, failed, pending")
-    p.add_argument("--json", action="store_true")
-    _collection_option(p, "only this collection")
-
-    p = sub.add_parser("search", help="retrieve passages")
+    p = sub.add_parser("search", help=say("help.search"))
     p.add_argument("query", nargs="?")
-    p.add_argument("--queries", help='JSONL file of {"_id", "text"}; one JSON line out per query')
-    p.add_argument("-k", type=_result_count, default=None, help=f"number of results (1 to {MAX_K:,})")
-    p.add_argument("--json", action="store_true")
-    _collection_option(p, "search only this collection (default: all)")
+    p.add_argument("--queries", help=say("help.search.queries"))
+    p.add_argument("-k", type=_result_count, default=None, help=say("help.search.k", most=MAX_K))
+    _json_option(p)
+    _collection_option(p, say("help.search_collection"))
     _filter_options(p)
 
-    p = sub.add_parser("context", help="show what an answer would send the model (passages after compression)")
+    p = sub.add_parser("context", help=say("help.context"))
     p.add_argument("question", nargs="?")
-    p.add_argument("--queries", help='JSONL file of {"_id", "text"}; one JSON line out per question')
-    p.add_argument("--json", action="store_true")
-    _collection_option(p, "search only this collection (default: all)")
+    p.add_argument("--queries", help=say("help.context.queries"))
+    _json_option(p)
+    _collection_option(p, say("help.search_collection"))
     _filter_options(p)
 
-    p = sub.add_parser("ask", help="answer a question from your documents")
+    p = sub.add_parser("ask", help=say("help.ask"))
     p.add_argument("question")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--yes", action="store_true",
-                   help="go ahead with a summary that takes more model requests than summary_request_limit (default 20)")
-    _collection_option(p, "ask within this collection (default: all)")
+    _json_option(p)
+    p.add_argument("--yes", action="store_true", help=say("help.yes_summary"))
+    _collection_option(p, say("help.ask.collection"))
     _filter_options(p)
 
-    p = sub.add_parser("summarise", aliases=["summarize"], help="summarise one document of the library")
-    p.add_argument("path", help="a file of the library")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--language", choices=("en", "zh"), help="the summary's language (default: the document's)")
-    p.add_argument("--extractive", action="store_true",
-                   help="no model: the document's most central sentences (the default when none is configured)")
-    p.add_argument("--yes", action="store_true",
-                   help="go ahead with a summary that takes more model requests than summary_request_limit (default 20)")
+    p = sub.add_parser("summarise", aliases=["summarize"], help=say("help.summarise"))
+    p.add_argument("path", help=say("help.summarise.path"))
+    _json_option(p)
+    p.add_argument("--language", choices=("en", "zh"), help=say("help.summarise.language"))
+    p.add_argument("--extractive", action="store_true", help=say("help.summarise.extractive"))
+    p.add_argument("--yes", action="store_true", help=say("help.yes_summary"))
     p.set_defaults(command="summarise")
 
-    p = sub.add_parser("clear-answers", help="remove every stored answer (the answer cache)")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("clear-answers", help=say("help.clear_answers"))
+    _json_option(p)
     p.set_defaults(command="clear_answers")
 
-    p = sub.add_parser("forget-grades", help="take back every grade and marked passage of your answers")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("forget-grades", help=say("help.forget_grades"))
+    _json_option(p)
     p.set_defaults(command="forget_grades")
 
-    p = sub.add_parser("eval", help="measure search on your labelled questions: recall@5, precision@5, nDCG@10")
-    p.add_argument("--queries", metavar="QUERIES.jsonl", help='a labelled set: one {"_id", "text"} a line')
-    p.add_argument("--qrels", metavar="QRELS.tsv", help="its judgements: query-id, corpus-id, score (header line)")
-    p.add_argument("--json", action="store_true")
-    _collection_option(p, "search only this collection (default: all)")
+    p = sub.add_parser("eval", help=say("help.eval"))
+    p.add_argument("--queries", metavar="QUERIES.jsonl", help=say("help.eval.queries"))
+    p.add_argument("--qrels", metavar="QRELS.tsv", help=say("help.eval.qrels"))
+    _json_option(p)
+    _collection_option(p, say("help.search_collection"))
 
-    p = sub.add_parser("remove", help="forget a source and its chunks")
+    p = sub.add_parser("remove", help=say("help.remove"))
     p.add_argument("path")
-    _collection_option(p, "the collection the source is in")
+    _collection_option(p, say("help.source_collection"))
 
-    p = sub.add_parser("link", help="link a source imported without its documents to a folder (then index it)")
-    p.add_argument("source", help="the source as `status` shows it")
-    p.add_argument("folder", help="the folder (or, for a single-file source, the file) on this computer")
-    _collection_option(p, "the collection the source is in")
+    p = sub.add_parser("link", help=say("help.link"))
+    p.add_argument("source", help=say("help.link.source"))
+    p.add_argument("folder", help=say("help.link.folder"))
+    _collection_option(p, say("help.source_collection"))
 
-    p = sub.add_parser("collections", help="list, create, rename, delete or grant collections (knowledge bases)")
+    p = sub.add_parser("collections", help=say("help.collections"))
     p.add_argument("action", nargs="?", default="list",
                    choices=("list", "create", "rename", "delete", "grant", "revoke", "grants"))
-    p.add_argument("names", nargs="*", help="create NAME | rename OLD NEW | delete NAME | grant NAME ROLE | "
-                                             "revoke NAME ROLE (a library on a server: who may see it)")
-    p.add_argument("--yes", action="store_true", help="delete without asking")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("names", nargs="*", help=say("help.collections.names"))
+    p.add_argument("--yes", action="store_true", help=say("help.collections.yes"))
+    _json_option(p)
 
-    p = sub.add_parser("export", help="write one collection (chunks, vectors, settings) to an archive file")
-    p.add_argument("file", help="the archive to write (.zip)")
-    _collection_option(p, "the collection to export (needed when there are several)")
-    p.add_argument("--with-documents", action="store_true", help="include the documents themselves")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("export", help=say("help.export"))
+    p.add_argument("file", help=say("help.export.file"))
+    _collection_option(p, say("help.export.collection"))
+    p.add_argument("--with-documents", action="store_true", help=say("help.export.with_documents"))
+    _json_option(p)
 
-    p = sub.add_parser("import", help="add a collection from an archive made by `export`")
+    p = sub.add_parser("import", help=say("help.import"))
     p.add_argument("file")
-    p.add_argument("--name", help="the new collection's name (default: the name in the archive)")
-    p.add_argument("--documents-dir", help="where included documents go (default: a folder beside the archive)")
-    p.add_argument("--reembed", action="store_true",
-                   help="when the archive was made with another embedding model, embed its passages again")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--name", help=say("help.import.name"))
+    p.add_argument("--documents-dir", help=say("help.import.documents_dir"))
+    p.add_argument("--reembed", action="store_true", help=say("help.import.reembed"))
+    _json_option(p)
 
-    sub.add_parser("mcp", help="serve the library to AI tools over the Model Context Protocol (stdio, read-only)")
+    sub.add_parser("mcp", help=say("help.mcp"))
 
-    p = sub.add_parser("local-server", help="run a PostgreSQL server with pgvector on this computer, data in DIR "
-                                            "(prints the library's URL; Ctrl+C stops it)")
-    p.add_argument("dir", help="the server's folder (made on first use)")
-    p.add_argument("--port", type=int, help="also listen on this TCP port (default: a Unix socket in DIR only)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on with --port (0.0.0.0: other computers too, with a password)")
+    p = sub.add_parser("local-server", help=say("help.local_server"))
+    p.add_argument("dir", help=say("help.local_server.dir"))
+    p.add_argument("--port", type=int, help=say("help.local_server.port"))
+    p.add_argument("--host", default="127.0.0.1", help=say("help.local_server.host"))
     p.set_defaults(command="local_server")
 
-    p = sub.add_parser("move-library", help="copy the whole library to another location (a server URL, or 'local'), "
-                                            "vectors included, and use it from now on")
-    p.add_argument("to", help="postgresql://USER@HOST:PORT/DB, or 'local' for this computer's data folder")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("move-library", help=say("help.move_library"))
+    p.add_argument("to", help=say("help.move_library.to"))
+    _json_option(p)
     p.set_defaults(command="move_library")
 
-    sub.add_parser("demo", help="index the sample documents in a temp dir and answer a sample question")
+    sub.add_parser("demo", help=say("help.demo"))
 
-    p = sub.add_parser("models", help="recommended embedding models: size, speed, languages, downloaded or not")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("models", help=say("help.models"))
+    _json_option(p)
 
-    p = sub.add_parser("download-model", help="download an embedding model into the data folder (resumable)")
-    p.add_argument("name", help="a name from `desktop-rag models`, or an org/name repo id on the hub")
-    p.add_argument("--hub", help="hub address (default: the hub_endpoint setting, e.g. https://hf-mirror.com)")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("download-model", help=say("help.download_model"))
+    p.add_argument("name", help=say("help.download_model.name"))
+    p.add_argument("--hub", help=say("help.download_model.hub"))
+    _json_option(p)
     p.set_defaults(command="download_model")  # dispatched to model_commands.cmd_download_model
     return parser
 
@@ -167,10 +154,14 @@ def _result_count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        raise argparse.ArgumentTypeError(say("usage.not_int", text=text)) from None
     if not 1 <= value <= MAX_K:
-        raise argparse.ArgumentTypeError(f"{value} is not a number of results from 1 to {MAX_K:,}")
+        raise argparse.ArgumentTypeError(say("usage.result_count", value=value, most=MAX_K))
     return value
+
+
+def _json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help=say("help.json"))
 
 
 def _collection_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -182,11 +173,11 @@ def _filter_options(parser: argparse.ArgumentParser) -> None:
     from desktop_rag.engine import TYPE_NAMES
 
     parser.add_argument("--folder", metavar="PATH", action="append", default=[], dest="folders",
-                        help="only files inside this folder of the library (repeat for several)")
+                        help=say("help.filter.folder"))
     parser.add_argument("--file", metavar="PATH", action="append", default=[], dest="files",
-                        help="only this file of the library (ask one document; repeat for several)")
+                        help=say("help.filter.file"))
     parser.add_argument("--type", choices=TYPE_NAMES, action="append", default=[], dest="types",
-                        help="only files of this type (repeat for several)")
+                        help=say("help.filter.type"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -206,9 +197,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line's arguments, checked; argparse's usage, errors and help in the command line's language."""
+    with said_by_argparse(language()):
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command == "search" and not args.query and not args.queries:
+            parser.error(say("usage.search"))
+        if args.command == "eval" and (args.queries is None) != (args.qrels is None):
+            parser.error(say("usage.eval"))
+        if args.command == "context" and not args.question and not args.queries:
+            parser.error(say("usage.context"))
+    return args
+
+
 def _run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parsed(argv)
     if args.library is not None:  # every command, and the window, open this library (config.LIBRARY_ENV)
         os.environ[LIBRARY_ENV] = "" if args.library.strip().lower() == "local" else args.library
     _start_logging(args)
@@ -219,12 +223,6 @@ def _run(argv: Sequence[str] | None) -> int:
             return run_self_test(verbose=True)
         if args.command is None:
             return _launch_gui(args)
-        if args.command == "search" and not args.query and not args.queries:
-            parser.error("search needs a QUERY or --queries FILE")
-        if args.command == "eval" and (args.queries is None) != (args.qrels is None):
-            parser.error("eval needs both --queries and --qrels, or neither")
-        if args.command == "context" and not args.question and not args.queries:
-            parser.error("context needs a QUESTION or --queries FILE")
         module = importlib.import_module(f"desktop_rag.cli.{_COMMAND_MODULES.get(args.command, 'commands')}")
         with contain_panics(f"desktop-rag {args.command}"):  # a native library's panic: an error, not a traceback
             return getattr(module, f"cmd_{args.command}")(resolve_paths(args.data_dir), args)

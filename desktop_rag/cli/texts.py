@@ -1,10 +1,11 @@
 """The command line's own lines for a person (progress, an index run's summary, status, labels), in English and
 Chinese: one table, said in the command line's language (`output.language`) by `say`. A count's noun agrees in
-English as the engine's texts do (`{n:file|files}`, `messages.Counted`); `--json` output never comes from here."""
+English as the engine's texts do (`{n:file|files}`, `wording.Counted`); `--json` output never comes from here."""
 
 from __future__ import annotations
 
-from desktop_rag.engine import environment_language, worded
+from desktop_rag.engine import locale_language as language  # the command line's language (LANG=zh_CN.UTF-8)
+from desktop_rag.engine import worded
 
 TEXTS: dict[str, dict[str, str]] = {
     # stderr's lines of a failed or stopped command (cli/output.py, cli/main.py); {why}: said in the same language
@@ -16,6 +17,155 @@ TEXTS: dict[str, dict[str, str]] = {
               "(the same as `desktop-rag demo`).\n",
         "zh": "未找到显示器，无法打开窗口。改为在示例文档上运行无界面演示（与 `desktop-rag demo` 相同）。\n",
     },
+    # argparse's own words (its gettext message ids as "en", %-formatted by argparse: cli/parser_words.py)
+    "argparse.usage": {"en": "usage: ", "zh": "用法："},
+    "argparse.error": {"en": "%(prog)s: error: %(message)s\n", "zh": "%(prog)s：错误：%(message)s\n"},
+    "argparse.positionals": {"en": "positional arguments", "zh": "位置参数"},
+    "argparse.options": {"en": "options", "zh": "选项"},
+    "argparse.help": {"en": "show this help message and exit", "zh": "显示此帮助信息并退出"},
+    "argparse.version": {"en": "show program's version number and exit", "zh": "显示程序的版本号并退出"},
+    "argparse.argument": {"en": "argument %(argument_name)s: %(message)s", "zh": "参数 %(argument_name)s：%(message)s"},
+    "argparse.required": {"en": "the following arguments are required: %s", "zh": "缺少以下必需的参数：%s"},
+    "argparse.unrecognized": {"en": "unrecognized arguments: %s", "zh": "无法识别的参数：%s"},
+    "argparse.choice": {"en": "invalid choice: %(value)r (choose from %(choices)s)",
+                        "zh": "无效的选择：%(value)r（可选：%(choices)s）"},
+    "argparse.type": {"en": "invalid %(type)s value: %(value)r", "zh": "无效的 %(type)s 值：%(value)r"},
+    "argparse.one": {"en": "expected one argument", "zh": "需要一个值"},
+    "argparse.at_most_one": {"en": "expected at most one argument", "zh": "最多需要一个值"},
+    "argparse.at_least_one": {"en": "expected at least one argument", "zh": "至少需要一个值"},
+    "argparse.n": {"en": "expected %s argument", "zh": "需要 %s 个值"},  # ngettext's singular and plural
+    "argparse.n_plural": {"en": "expected %s arguments", "zh": "需要 %s 个值"},
+    "argparse.ambiguous": {"en": "ambiguous option: %(option)s could match %(matches)s",
+                           "zh": "有歧义的选项：%(option)s 可能是 %(matches)s"},
+    "argparse.not_allowed": {"en": "not allowed with argument %s", "zh": "不能与参数 %s 同时使用"},
+    "argparse.one_required": {"en": "one of the arguments %s is required", "zh": "必须给出参数 %s 之一"},
+    "argparse.explicit": {"en": "ignored explicit argument %r", "zh": "多余的参数值 %r 被忽略"},
+    "argparse.unknown_parser": {"en": "unknown parser %(parser_name)r (choices: %(choices)s)",
+                                "zh": "未知的命令 %(parser_name)r（可选：%(choices)s）"},
+    "argparse.cannot_open": {"en": "can't open '%(filename)s': %(error)s", "zh": "无法打开“%(filename)s”：%(error)s"},
+    # the help of each command and option (`desktop-rag -h`, `desktop-rag ask -h`; cli/main.py); argparse %-formats
+    # them, so a "%" is written "%%"
+    "help.description": {"en": "A private knowledge base over your documents, with cited answers.",
+                         "zh": "基于你自己文档的私人知识库，回答附带引用来源。"},
+    "help.data_dir": {"en": "library folder (default: $DESKTOP_RAG_HOME or your user data dir)",
+                      "zh": "资料库文件夹（默认：$DESKTOP_RAG_HOME 或你的用户数据文件夹）"},
+    "help.library": {"en": "use the library on a PostgreSQL server (postgresql://USER@HOST:PORT/DB; the password from the "
+                           "OS keyring or DESKTOP_RAG_LIBRARY_PASSWORD), or 'local' for this computer's (default: "
+                           "$DESKTOP_RAG_LIBRARY or the settings)",
+                     "zh": "使用 PostgreSQL 服务器上的资料库（postgresql://USER@HOST:PORT/DB；密码取自系统密钥环或 "
+                           "DESKTOP_RAG_LIBRARY_PASSWORD），或用 'local' 表示这台电脑上的资料库（默认：$DESKTOP_RAG_LIBRARY "
+                           "或设置中的值）"},
+    "help.self_test": {"en": "index the bundled samples in a temp dir, check, exit",
+                       "zh": "在临时文件夹中索引内置示例并检查，然后退出"},
+    "help.json": {"en": "machine-readable JSON output (the same in every language)", "zh": "输出机器可读的 JSON（不随语言变化）"},
+    "help.index": {"en": "add files/folders as sources and index them", "zh": "把文件或文件夹添加为来源并建立索引"},
+    "help.index.paths": {"en": "files or folders (none: re-scan every source)", "zh": "文件或文件夹（不给出：重新扫描所有来源）"},
+    "help.index.reindex": {"en": "drop the index and rebuild it with the current settings",
+                           "zh": "丢弃索引，按当前设置重新建立"},
+    "help.index.password": {"en": "password for password-protected PDFs in this run ('-' asks for it without echo); used "
+                                  "for this run only, never stored",
+                            "zh": "本次运行中受密码保护的 PDF 的密码（'-' 表示以不回显的方式询问）；只用于本次运行，从不保存"},
+    "help.index.collection": {"en": "the collection new paths join (default: the first one); without paths, re-scan its "
+                                    "sources",
+                              "zh": "新路径加入的知识库（默认：第一个）；不给出路径时，重新扫描它的来源"},
+    "help.status": {"en": "what is indexed, failed, pending", "zh": "已索引、失败和待处理的内容"},
+    "help.only_collection": {"en": "only this collection", "zh": "只看这个知识库"},
+    "help.search": {"en": "retrieve passages", "zh": "检索段落"},
+    "help.search.queries": {"en": 'JSONL file of {{"_id", "text"}}; one JSON line out per query',
+                            "zh": '{{"_id", "text"}} 组成的 JSONL 文件；每个查询输出一行 JSON'},
+    "help.search.k": {"en": "number of results (1 to {most:,})", "zh": "结果数（1 到 {most:,}）"},
+    "help.search_collection": {"en": "search only this collection (default: all)", "zh": "只搜索这个知识库（默认：全部）"},
+    "help.context": {"en": "show what an answer would send the model (passages after compression)",
+                     "zh": "显示回答时会发送给模型的内容（压缩后的段落）"},
+    "help.context.queries": {"en": 'JSONL file of {{"_id", "text"}}; one JSON line out per question',
+                             "zh": '{{"_id", "text"}} 组成的 JSONL 文件；每个问题输出一行 JSON'},
+    "help.ask": {"en": "answer a question from your documents", "zh": "根据你的文档回答问题"},
+    "help.ask.collection": {"en": "ask within this collection (default: all)", "zh": "在这个知识库中提问（默认：全部）"},
+    "help.yes_summary": {"en": "go ahead with a summary that takes more model requests than summary_request_limit "
+                               "(default 20)",
+                         "zh": "即使摘要需要的模型请求数超过 summary_request_limit（默认 20）也继续"},
+    "help.summarise": {"en": "summarise one document of the library", "zh": "为资料库中的一个文档写摘要"},
+    "help.summarise.path": {"en": "a file of the library", "zh": "资料库中的一个文件"},
+    "help.summarise.language": {"en": "the summary's language (default: the document's)", "zh": "摘要的语言（默认：与文档相同）"},
+    "help.summarise.extractive": {"en": "no model: the document's most central sentences (the default when none is "
+                                        "configured)",
+                                  "zh": "不用模型：摘录文档中最核心的句子（未配置模型时的默认方式）"},
+    "help.clear_answers": {"en": "remove every stored answer (the answer cache)", "zh": "删除所有存储的回答（回答缓存）"},
+    "help.forget_grades": {"en": "take back every grade and marked passage of your answers",
+                           "zh": "撤销你对回答的所有评分和标记的段落"},
+    "help.eval": {"en": "measure search on your labelled questions: recall@5, precision@5, nDCG@10",
+                  "zh": "用你标注过的问题衡量搜索：recall@5、precision@5、nDCG@10"},
+    "help.eval.queries": {"en": 'a labelled set: one {{"_id", "text"}} a line', "zh": '标注集：每行一个 {{"_id", "text"}}'},
+    "help.eval.qrels": {"en": "its judgements: query-id, corpus-id, score (header line)",
+                        "zh": "它的判定：query-id、corpus-id、score（含表头行）"},
+    "help.remove": {"en": "forget a source and its chunks", "zh": "移除一个来源及其片段"},
+    "help.source_collection": {"en": "the collection the source is in", "zh": "来源所在的知识库"},
+    "help.link": {"en": "link a source imported without its documents to a folder (then index it)",
+                  "zh": "把导入时不含文档的来源关联到一个文件夹（然后索引它）"},
+    "help.link.source": {"en": "the source as `status` shows it", "zh": "`status` 中显示的来源"},
+    "help.link.folder": {"en": "the folder (or, for a single-file source, the file) on this computer",
+                         "zh": "这台电脑上的文件夹（单个文件的来源则为该文件）"},
+    "help.collections": {"en": "list, create, rename, delete or grant collections (knowledge bases)",
+                         "zh": "列出、创建、重命名、删除知识库，或为知识库授权"},
+    "help.collections.names": {"en": "create NAME | rename OLD NEW | delete NAME | grant NAME ROLE | revoke NAME ROLE (a "
+                                     "library on a server: who may see it)",
+                               "zh": "create 名称 | rename 旧名称 新名称 | delete 名称 | grant 名称 角色 | revoke 名称 角色"
+                                     "（服务器上的资料库：谁可以查看）"},
+    "help.collections.yes": {"en": "delete without asking", "zh": "删除时不再询问"},
+    "help.export": {"en": "write one collection (chunks, vectors, settings) to an archive file",
+                    "zh": "把一个知识库（片段、向量、设置）写入归档文件"},
+    "help.export.file": {"en": "the archive to write (.zip)", "zh": "要写入的归档（.zip）"},
+    "help.export.collection": {"en": "the collection to export (needed when there are several)",
+                               "zh": "要导出的知识库（有多个知识库时必须给出）"},
+    "help.export.with_documents": {"en": "include the documents themselves", "zh": "同时包含文档本身"},
+    "help.import": {"en": "add a collection from an archive made by `export`", "zh": "从 `export` 生成的归档中添加知识库"},
+    "help.import.name": {"en": "the new collection's name (default: the name in the archive)",
+                         "zh": "新知识库的名称（默认：归档中的名称）"},
+    "help.import.documents_dir": {"en": "where included documents go (default: a folder beside the archive)",
+                                  "zh": "归档中的文档放在哪里（默认：归档旁边的一个文件夹）"},
+    "help.import.reembed": {"en": "when the archive was made with another embedding model, embed its passages again",
+                            "zh": "归档由其他嵌入模型生成时，重新嵌入其中的段落"},
+    "help.mcp": {"en": "serve the library to AI tools over the Model Context Protocol (stdio, read-only)",
+                 "zh": "通过模型上下文协议（MCP；stdio，只读）把资料库提供给 AI 工具"},
+    "help.local_server": {"en": "run a PostgreSQL server with pgvector on this computer, data in DIR (prints the "
+                                "library's URL; Ctrl+C stops it)",
+                          "zh": "在这台电脑上运行带 pgvector 的 PostgreSQL 服务器，数据放在 DIR 中（会显示资料库的 URL；"
+                                "按 Ctrl+C 停止）"},
+    "help.local_server.dir": {"en": "the server's folder (made on first use)", "zh": "服务器的文件夹（首次使用时创建）"},
+    "help.local_server.port": {"en": "also listen on this TCP port (default: a Unix socket in DIR only)",
+                               "zh": "同时监听这个 TCP 端口（默认：只用 DIR 中的 Unix 套接字）"},
+    "help.local_server.host": {"en": "the address to listen on with --port (0.0.0.0: other computers too, with a "
+                                     "password)",
+                               "zh": "配合 --port 监听的地址（0.0.0.0：其他电脑也可连接，需要密码）"},
+    "help.move_library": {"en": "copy the whole library to another location (a server URL, or 'local'), vectors "
+                                "included, and use it from now on",
+                          "zh": "把整个资料库（含向量）复制到另一个位置（服务器 URL，或 'local'），之后就使用那里的资料库"},
+    "help.move_library.to": {"en": "postgresql://USER@HOST:PORT/DB, or 'local' for this computer's data folder",
+                             "zh": "postgresql://USER@HOST:PORT/DB，或用 'local' 表示这台电脑的数据文件夹"},
+    "help.demo": {"en": "index the sample documents in a temp dir and answer a sample question",
+                  "zh": "在临时文件夹中索引示例文档并回答示例问题"},
+    "help.models": {"en": "recommended embedding models: size, speed, languages, downloaded or not",
+                    "zh": "推荐的嵌入模型：大小、速度、语言、是否已下载"},
+    "help.download_model": {"en": "download an embedding model into the data folder (resumable)",
+                            "zh": "把嵌入模型下载到数据文件夹（可断点续传）"},
+    "help.download_model.name": {"en": "a name from `desktop-rag models`, or an org/name repo id on the hub",
+                                 "zh": "`desktop-rag models` 列出的名称，或模型仓库中 org/name 形式的仓库 ID"},
+    "help.download_model.hub": {"en": "hub address (default: the hub_endpoint setting, e.g. https://hf-mirror.com)",
+                                "zh": "模型仓库地址（默认：hub_endpoint 设置，例如 https://hf-mirror.com）"},
+    "help.filter.folder": {"en": "only files inside this folder of the library (repeat for several)",
+                           "zh": "只看资料库中这个文件夹里的文件（可重复给出多个）"},
+    "help.filter.file": {"en": "only this file of the library (ask one document; repeat for several)",
+                         "zh": "只看资料库中的这个文件（针对一个文档提问；可重复给出多个）"},
+    "help.filter.type": {"en": "only files of this type (repeat for several)", "zh": "只看这种类型的文件（可重复给出多个）"},
+    # the command line's own checks of its arguments (cli/main.py)
+    "usage.search": {"en": "search needs a QUERY or --queries FILE", "zh": "search 需要一个查询（QUERY）或 --queries 文件"},
+    "usage.context": {"en": "context needs a QUESTION or --queries FILE",
+                      "zh": "context 需要一个问题（QUESTION）或 --queries 文件"},
+    "usage.eval": {"en": "eval needs both --queries and --qrels, or neither",
+                   "zh": "eval 需要同时给出 --queries 和 --qrels，或两者都不给"},
+    "usage.not_int": {"en": "invalid int value: {text!r}", "zh": "不是整数：{text!r}"},
+    "usage.result_count": {"en": "{value} is not a number of results from 1 to {most:,}",
+                           "zh": "{value} 不是 1 到 {most:,} 之间的结果数"},
     # index (cli/commands.py); {chunks}: "12 new chunks"; {kept}: ", 11 kept their vectors" or ""
     "index.summary": {
         "en": "{added} added, {updated} updated, {removed} removed, {unchanged} unchanged, {failed} failed; "
@@ -162,11 +312,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "eval.progress": {"en": "Measuring question {done} of {total}…", "zh": "正在衡量第 {done}/{total} 个问题…"},
     "eval.progress_line": {"en": "measured {done} of {questions}", "zh": "已衡量 {done}/{questions}"},
 }
-
-
-def language() -> str:
-    """The command line's language: Chinese when the locale says so (LANG=zh_CN.UTF-8), as the GUI's."""
-    return environment_language() or "en"
 
 
 def say(key: str, /, **values: object) -> str:

@@ -10,15 +10,13 @@ command or pass a flag, the window has its own wording (what to click) as "windo
 
 from __future__ import annotations
 
-import abc
 import functools
-import os
 import string
-from collections.abc import Mapping
 
 from desktop_rag.engine.error_texts import ERROR_TEXTS
-
-CLI, WINDOW = "cli", "window"  # the front ends that word a text their own way (`message`'s `front`)
+# the bottom of every table (the locale's language, the formatter): the engine takes it from here
+from desktop_rag.wording import (  # noqa: F401
+    CLI, WINDOW, Counted, Localised, environment_language, locale_language, worded)
 
 TEXTS: dict[str, dict[str, str]] = {
     **ERROR_TEXTS,  # errors raised to a front end: "error.<code>" (errors.py) and the phrases they quote
@@ -180,26 +178,6 @@ def skipped_links(count: int, language: str = "en") -> str:
     return message("skipped_links", language, links=counted(language, links=count)) if count else ""
 
 
-def environment_language(environ: Mapping[str, str] | None = None) -> str | None:
-    """"zh" or "en" as the POSIX locale variables say (the first set of LC_ALL, LC_MESSAGES, LANG: Chinese when it
-    begins with "zh"), None when none is set. The CLI's language; the GUI's too when one is set (gui/i18n.py)."""
-    environ = os.environ if environ is None else environ
-    value = next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), None)
-    return None if value is None else "zh" if value.lower().startswith("zh") else "en"
-
-
-class Localised(abc.ABC):
-    """A value written in the language of the text it fills (`message` asks it for that language): a Phrase, a
-    stored reason (`reasons.Reason`)."""
-
-    @abc.abstractmethod
-    def text(self, language: str, front: str = CLI) -> str:
-        """This value in `language` ("en" or "zh"), worded for the front end `front` (CLI or WINDOW)."""
-
-    def __str__(self) -> str:
-        return self.text("en")
-
-
 class Phrase(Localised):
     """A text of the table used as a value of another, written in the language of the text it fills:
     `ArchiveError.coded("not_archive", name=name, why=Phrase("phrase.archive.no_manifest"))`; also one part of a
@@ -228,40 +206,10 @@ def template_fields(key: str) -> frozenset[str]:
     return frozenset(field for _, field, _, _ in string.Formatter().parse(TEXTS[key]["en"]) if field)
 
 
-class Counted(string.Formatter):
-    """str.format, and `{files:file|files}`: the number with the English noun that agrees with it ("1 file",
-    "2 files"; a number given as text, such as "1,234", counts too). Chinese needs none."""
-
-    def format_field(self, value: object, format_spec: str) -> str:
-        if "|" not in format_spec:
-            return super().format_field(value, format_spec)
-        one, many = format_spec.split("|", 1)
-        return f"{value} {one if str(value).replace(',', '') == '1' else many}"
-
-
-class _Lenient(Counted):
-    """Fills a template whose number values may come as strings (a reason read from an old library's English
-    text, `store.legacy_reasons`): a string's format spec is not applied, but for a count's noun."""
-
-    def format_field(self, value: object, format_spec: str) -> str:
-        if isinstance(value, str) and "|" not in format_spec:
-            return value
-        return super().format_field(value, format_spec)
-
-
 def message(key: str, language: str = "en", front: str = CLI, /, **values: object) -> str:
     """The text for `key` in `language` ("en" or "zh"; anything else is English) as the front end `front` words it
     (the window's own wording where the text has one), with `values` filled in."""
     return worded(TEXTS[key], language, front, **values)
-
-
-def worded(texts: Mapping[str, str], language: str = "en", front: str = CLI, /, **values: object) -> str:
-    """One entry of a table of texts ({"en": ..., "zh": ...}, maybe "window.en"/"window.zh") in `language`, with
-    `values` filled in (a count's noun agreeing, a `Localised` value in the same language): this table's texts
-    (`message`) and the command line's own lines (`cli/texts.py`)."""
-    lang = "zh" if language == "zh" and "zh" in texts else "en"
-    shown = {k: v.text(language, front) if isinstance(v, Localised) else v for k, v in values.items()}
-    return _Lenient().format(texts.get(f"{front}.{lang}", texts[lang]), **shown)
 
 
 def counted(language: str = "en", /, **numbers: int) -> str:

@@ -91,3 +91,32 @@ def test_output_on_a_full_disk_is_said_in_chinese(home, monkeypatch):
     with open("/dev/full", "w") as full:
         run = run_cli(home, "search", "green tea", "--json", stdout=full)
     assert run.returncode == 1 and run.stderr.splitlines() == ["错误：无法写出输出（磁盘空间已满）"], run.stderr
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_csv_and_an_archive_the_libraries_cannot_read(tmp_path, monkeypatch, language):
+    """csv's and zipfile's own words (no code to word them by) came in the middle of a Chinese line; now the line says
+    what failed and what to do, and then, last, the library's words."""
+    from desktop_rag.engine.ingest.loaders.sheets import MAX_FIELD
+
+    _speak(monkeypatch, language)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "big.csv").write_text('a,b\n1,"' + "x" * (MAX_FIELD + 10) + '"\n', "utf-8")
+    (tmp_path / "notes.zip").write_text("not a zip file at all", "utf-8")
+    index = run_cli(tmp_path / "home", "index", str(docs))
+    failed = next(line for line in index.stdout.splitlines() + index.stderr.splitlines() if "big.csv" in line)
+    imported = run_cli(tmp_path / "home", "import", str(tmp_path / "notes.zip"))
+    assert index.returncode == imported.returncode == 1
+    if language == "en":
+        assert failed.startswith(f"  failed: {docs / 'big.csv'}: This .csv file could not be read as a table (field "
+                                 "larger than field limit"), failed
+        assert imported.stderr.strip() == ("error: notes.zip is not a Desktop RAG collection archive: it is not a "
+                                           "readable zip file (File is not a zip file). Nothing was changed.")
+    else:
+        assert failed.startswith(f"  失败：{docs / 'big.csv'}：无法把此 .csv 文件读作表格：它的行格式有误，或某个字段超过了 1 MB "
+                                 "的上限。请用表格软件打开它，重新另存为 .csv 文件后再索引（系统报告的错误：field larger than "
+                                 "field limit"), failed
+        assert imported.stderr.strip() == ("错误：notes.zip 不是可以导入的知识库归档：无法把它读作 zip 文件，它可能已损坏、在复制或"
+                                           "下载时被截断，或者是其他类型的文件。没有做任何更改。请重新复制它，或重新导出该知识库"
+                                           "（系统报告的错误：File is not a zip file）。")

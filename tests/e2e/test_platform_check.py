@@ -176,3 +176,33 @@ def test_parse_ldd_reads_only_unresolved_libraries() -> None:
     output = ("\tlinux-vdso.so.1 (0x00007ffd)\n\tlibGL.so.1 => /lib/x86_64-linux-gnu/libGL.so.1 (0x1)\n"
               "\tlibxcb-icccm.so.4 => not found\n\tlibxcb-keysyms.so.1 => not found\n\tlibxcb-icccm.so.4 => not found\n")
     assert pc.parse_ldd(output) == ["libxcb-icccm.so.4", "libxcb-keysyms.so.1"]
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("zh_CN.UTF-8", ("窗口无法打开：Qt 的 X11 (xcb) 显示插件需要的系统库在这台电脑上缺失：", "用以下命令安装：",
+                     "然后重新启动 Desktop RAG。没有窗口时，`desktop-rag demo` 和其他命令仍然可用。",
+                     "请用系统的软件包管理器安装提供 libfancy.so.3 的软件包（可用以下命令查找：apt-file search "
+                     "libfancy.so.3）。")),
+    ("en_US.UTF-8", ("The window cannot open: Qt's X11 (xcb) display plugin needs system libraries that are missing on "
+                     "this computer:", "Install them with:",
+                     "Then start Desktop RAG again. Without a window, `desktop-rag demo` and the other commands still "
+                     "work.",
+                     "Install the package that provides libfancy.so.3 with your system's package manager (find it "
+                     "with: apt-file search libfancy.so.3).")),
+])
+def test_the_message_is_in_the_locales_language(tmp_path: Path, monkeypatch, lang: str, lines: tuple[str, ...]) -> None:
+    """It was English under LANG=zh_CN.UTF-8; the libraries, packages and the command stay as they are."""
+    ldd = fake_ldd(tmp_path, ["libxcb-cursor.so.0"])
+    env = {k: v for k, v in app_env(tmp_path, DISPLAY=":99", DESKTOP_RAG_LDD=str(ldd)).items()
+           if k not in ("LC_ALL", "LC_MESSAGES")} | {"LANG": lang}
+    done = run_app([sys.executable, "-m", "desktop_rag"], env)
+    said = done.stderr.splitlines()
+    assert done.returncode == 1 and said[0] == lines[0] and said[1] == "  libxcb-cursor.so.0", done.stderr
+    assert said[-1] == lines[2], done.stderr
+    if pc.detect_family() == "apt":
+        assert said[2] == lines[1], done.stderr
+    for name in ("LC_ALL", "LC_MESSAGES"):  # a library no table knows: the package manager's own search
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    unknown = pc.missing_message(pc.PluginStatus("xcb", Path("libqxcb.so"), ("libfancy.so.3",)), "apt", root=False)
+    assert lines[3] in unknown.splitlines(), unknown

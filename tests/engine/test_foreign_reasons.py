@@ -18,6 +18,13 @@ from desktop_rag.engine.errors import DesktopRagError, error_text
 from tests.support.english import english_sentence
 
 
+def _worded_first(chinese: str, opening: str, advice: str, detail: str) -> None:
+    """A Chinese reason is a worded sentence (what failed, what to do) and then, last, the system's own words."""
+    said, _, theirs = chinese.partition("（系统报告的错误：")
+    assert said.startswith(opening) and advice in said and english_sentence(said) is None, chinese
+    assert theirs.startswith(detail) and theirs.rstrip("。").endswith("）") and "\n" not in chinese, chinese
+
+
 def _failure(action) -> DesktopRagError:
     with pytest.raises(DesktopRagError) as caught:
         action()
@@ -83,7 +90,8 @@ def test_a_csv_errors_own_words_are_said_to_be_the_systems(tmp_path: Path) -> No
     (tmp_path / "big.csv").write_text('a,b\n1,"' + "x" * (MAX_FIELD + 10) + '"\n', "utf-8")
     exc = _failure(lambda: load_csv(tmp_path / "big.csv"))
     assert exc.code == "csv_unreadable"
-    assert "（系统报告的错误：field larger than field limit" in error_text(exc, "zh"), error_text(exc, "zh")[:300]
+    _worded_first(error_text(exc, "zh"), "无法把此 .csv 文件读作表格：", "请用表格软件打开它", "field larger than field limit")
+    assert error_text(exc, "en").startswith("This .csv file could not be read as a table (field larger than field limit")
 
 
 def test_an_archive_that_is_not_a_zip_says_zipfiles_words_as_the_systems(tmp_path: Path) -> None:
@@ -91,8 +99,10 @@ def test_an_archive_that_is_not_a_zip_says_zipfiles_words_as_the_systems(tmp_pat
 
     (tmp_path / "notes.zip").write_text("not a zip file at all", "utf-8")
     exc = _failure(lambda: read_archive(tmp_path / "notes.zip"))
-    assert "系统报告的错误：File is not a zip file" in error_text(exc, "zh"), error_text(exc, "zh")
-    assert "(File is not a zip file)" in error_text(exc, "en"), error_text(exc, "en")
+    _worded_first(error_text(exc, "zh"), "notes.zip 不是可以导入的知识库归档：无法把它读作 zip 文件", "请重新复制它，或重新导出",
+                  "File is not a zip file")
+    assert error_text(exc, "en") == ("notes.zip is not a Desktop RAG collection archive: it is not a readable zip file "
+                                     "(File is not a zip file). Nothing was changed.")
 
 
 def _unsupported_security_pdf() -> bytes:
@@ -129,7 +139,10 @@ def test_a_tokenizer_json_cannot_parse_is_said_in_its_words_as_the_systems(tmp_p
     (tmp_path / "tokenizer.json").write_text('{"pre_tokenizer": ', "utf-8")
     exc = _failure(lambda: check_tokenizer(tmp_path / "tokenizer.json"))
     assert exc.code == "tokenizer_unreadable"
-    assert "：系统报告的错误：Expecting value: line 1 column 19" in error_text(exc, "zh"), error_text(exc, "zh")
+    _worded_first(error_text(exc, "zh"), "无法读取嵌入模型的分词器 ", "请重新下载该模型，或在“设置”中选择其他模型",
+                  "Expecting value: line 1 column 19")
+    assert error_text(exc, "en").endswith("cannot be read: Expecting value: line 1 column 19 (char 18). Download the "
+                                          "model again, or choose another one in Settings.")
 
 
 def test_a_folder_filter_that_is_not_a_path_says_pythons_words_as_the_systems(tmp_path: Path) -> None:
@@ -144,3 +157,56 @@ def test_a_folder_filter_that_is_not_a_path_says_pythons_words_as_the_systems(tm
         engine.close()
     assert exc.code == "bad_folder_path"
     assert "系统报告的错误：embedded null byte" in error_text(exc, "zh"), error_text(exc, "zh")
+
+
+def test_a_model_folder_transformers_cannot_read_is_worded_before_its_words(tmp_path: Path) -> None:
+    from desktop_rag.engine.models.embedders.sentence_transformers_backend import SentenceTransformerEmbedder
+
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "config.json").write_text("{}", "utf-8")
+    exc = _failure(lambda: SentenceTransformerEmbedder(str(tmp_path / "model")).embed(["x"]))
+    assert exc.code == "model_folder_unloadable"
+    _worded_first(error_text(exc, "zh"), "无法加载 ", "请重新下载该模型，或在“设置”中选择其他模型", "Unrecognized model in ")
+    assert error_text(exc, "en").endswith(". Download the model again, or choose another one in Settings.")
+
+
+def test_a_model_that_cannot_be_fetched_is_worded_before_its_words(tmp_path: Path, monkeypatch) -> None:
+    from desktop_rag.engine.models.embedders.sentence_transformers_backend import SentenceTransformerEmbedder
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # (no network either way: the hub is not asked)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    exc = _failure(lambda: SentenceTransformerEmbedder("nosuch-org/nosuch-model").embed(["x"]))
+    assert exc.code == "model_load_failed"
+    said = error_text(exc, "zh")
+    assert said.startswith("无法加载嵌入模型 'nosuch-org/nosuch-model'。请在“设置”中选择这台电脑上的模型文件夹，或改回内置的"
+                           "默认模型（"), said
+    assert error_text(exc, "en").startswith("Could not load the embedding model 'nosuch-org/nosuch-model': ")
+
+
+def test_a_spreadsheet_past_the_readers_cell_limit_is_worded_before_its_words(tmp_path: Path) -> None:
+    pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    from desktop_rag.engine.ingest.loaders.sheets import load_workbook
+
+    book, table = OpenDocumentSpreadsheet(), Table(name="S")
+    row, cell = TableRow(numberrowsrepeated=1_048_000), TableCell(numbercolumnsrepeated=16_000, valuetype="string")
+    cell.addElement(P(text="x"))
+    row.addElement(cell)
+    table.addElement(row)
+    book.spreadsheet.addElement(table)
+    book.save(tmp_path / "repeat.ods")
+    exc = _failure(lambda: load_workbook(tmp_path / "repeat.ods"))
+    assert exc.code == "sheet_too_large"
+    _worded_first(error_text(exc, "zh"), "此电子表格太大，无法读取，未被索引：", "或把它拆分成较小的文件", "Cell limit exceeded")
+    assert error_text(exc, "en").startswith("This spreadsheet is too large to read (Cell limit exceeded")
+
+
+def test_the_bundled_models_failure_is_worded_before_its_words() -> None:
+    """(Its loader cannot be made to fail here: the error as the loader raises it.)"""
+    from desktop_rag.engine.system_errors import foreign_reason
+
+    exc = DesktopRagError.coded("bundled_model_failed", detail=foreign_reason(RuntimeError("libgomp.so.1: cannot open")))
+    _worded_first(error_text(exc, "zh"), "无法在这台电脑上加载内置的多语言模型。", "请在“设置”中选择其他嵌入模型", "libgomp.so.1")

@@ -13,7 +13,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from desktop_rag.engine import DesktopRagError
+from desktop_rag.engine import DesktopRagError, error_text
+from tests.support.english import english_sentence
 from tests.support.model_folders import documents, minilm_copy, run_cli, with_tokenizer_regex
 
 BACKTRACKING = "(a+)+b"
@@ -48,8 +49,13 @@ def test_a_panic_that_gets_past_the_check_is_an_error_not_a_crash(tmp_path: Path
         runtime_files = ensure_exported(bundled_model_path(), tmp_path / "home", BUNDLED_MODEL).runtime
         embedder = onnx_backend.OnnxEmbedder(str(model), lambda: RuntimeFolders(model, runtime_files), ("", ""),
                                              384, None, 1.0)
-    with pytest.raises(DesktopRagError, match="native library"):
+    with pytest.raises(DesktopRagError, match="native library") as caught:
         embedder.embed(["a" * 60])
+    said = error_text(caught.value, "zh")  # a worded sentence and what to do, then the library's words on one line
+    worded, _, theirs = said.partition("（系统报告的错误：")
+    assert worded.startswith("嵌入模型") and "在原生库（程序中不是用 Python 写的部分）内部失败，已中止。" in worded, said
+    assert "请在“设置”中换用其他嵌入模型" in worded and english_sentence(worded) is None, said
+    assert theirs.endswith("）。") and "\n" not in said and len(theirs) <= 305, said
 
 
 def test_the_mcp_server_keeps_answering_after_a_tokenizer_fails(tmp_path: Path):

@@ -70,3 +70,65 @@ def test_commands_still_run_with_a_bad_settings_file(tmp_path, capsys):
     assert main(["--data-dir", str(tmp_path / "home"), "status"]) == 0
     captured = capsys.readouterr()
     assert "'top_k'" in captured.err and "Embedding model: hash:64" in captured.out
+
+
+_LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("zh_CN.UTF-8", ("警告：设置文件 settings.json 中设置项“top_k”的值 'abc' 无法使用，已改用默认值 5；",
+                     "警告：环境变量 DESKTOP_RAG_CHUNK_SIZE（设置项“chunk_size”）的值 'big' 无法使用，已改用默认值 500；",
+                     "警告：设置项“chunk_overlap”不小于“chunk_size”，已改为片段之间不重叠",
+                     "警告：设置文件 {settings} 不是有效的 JSON（第 2 行第 1 列有误），已改用默认设置；")),
+    ("en_US.UTF-8", ("warning: the setting 'top_k' in settings.json has an unusable value 'abc'; using the default 5",
+                     "warning: the setting 'chunk_size' in the environment variable DESKTOP_RAG_CHUNK_SIZE has an "
+                     "unusable value 'big'; using the default 500",
+                     "warning: the setting 'chunk_overlap' is not smaller than 'chunk_size'; using no overlap",
+                     "warning: {settings} is not valid JSON (line 2, column 1); using the default settings")),
+])
+def test_the_warnings_are_in_the_locales_language(tmp_path, lang, lines):
+    """`desktop-rag status` under a Chinese locale said every settings warning in English."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    paths = _paths_with(tmp_path, json.dumps({"top_k": "abc", "chunk_overlap": 900}))
+    env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {"LANG": lang}
+
+    def status(**extra: str) -> str:
+        run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), "status"],
+                             cwd=REPO, env=env | extra, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        return run.stderr
+
+    said = status(DESKTOP_RAG_CHUNK_SIZE="big")
+    for line in lines[:3]:
+        assert line in said, said
+    paths.settings_file.write_text('{"top_k": \n', encoding="utf-8")
+    assert lines[3].format(settings=paths.settings_file) in status(), lines[3]
+
+
+def test_a_settings_file_nested_past_the_json_decoder_gives_the_defaults(tmp_path):
+    """A settings.json of 100,000 nested lists ended every command and the window in a RecursionError."""
+    import os
+    import subprocess
+    import sys
+
+    from desktop_rag.config import save_settings
+    from tests.conftest import REPO
+
+    paths = _paths_with(tmp_path, "[" * 100_000 + "]" * 100_000)
+    env = {k: v for k, v in os.environ.items() if k not in _LOCALES}
+    said = {}
+    for lang in ("zh_CN.UTF-8", "en_US.UTF-8"):
+        run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), "status"],
+                             cwd=REPO, env=env | {"LANG": lang}, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-2000:]
+        said[lang] = run.stderr
+    assert f"警告：设置文件 {paths.settings_file} 的嵌套层级太深，不可能是设置文件，已改用默认设置；" in said["zh_CN.UTF-8"]
+    assert (f"warning: {paths.settings_file} is nested too deeply to be a settings file; using the default settings"
+            in said["en_US.UTF-8"])
+    save_settings(paths, Settings(top_k=7), previous=Settings())  # (what the window does: the file read quietly)
+    assert json.loads(paths.settings_file.read_text(encoding="utf-8"))["top_k"] == 7

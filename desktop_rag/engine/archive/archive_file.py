@@ -76,7 +76,7 @@ def read_archive(path: Path) -> ArchiveContent:
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, KeyError, OSError) as exc:
         if isinstance(exc, ArchiveError):
             raise
-        raise _not_archive(path, Phrase("phrase.archive.unreadable_zip", detail=foreign_reason(exc))) from exc
+        raise ArchiveError.coded("archive_unreadable", name=path.name, detail=foreign_reason(exc)) from exc
 
 
 def _read(zf: zipfile.ZipFile, path: Path) -> ArchiveContent:

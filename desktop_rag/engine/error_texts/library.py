@@ -87,6 +87,12 @@ TEXTS: dict[str, dict[str, str]] = {
     # collection archives (archive/)
     "error.not_archive": {"en": "{name} is not a Desktop RAG collection archive: {why}. Nothing was changed.",
                           "zh": "{name} 不是 Desktop RAG 知识库归档：{why}。没有做任何更改。"},
+    "error.archive_unreadable": {  # {detail}: zipfile's words, said to be the system's
+        "en": "{name} is not a Desktop RAG collection archive: it is not a readable zip file ({detail}). Nothing was "
+              "changed.",
+        "zh": "{name} 不是可以导入的知识库归档：无法把它读作 zip 文件，它可能已损坏、在复制或下载时被截断，或者是其他类型的"
+              "文件。没有做任何更改。请重新复制它，或重新导出该知识库（{detail}）。",
+    },
     "error.archive_damaged": {"en": "{name} is damaged or incomplete: {why}. Nothing was changed; export it again.",
                               "zh": "{name} 已损坏或不完整：{why}。没有做任何更改；请重新导出。"},
     "error.changed_during_export": {"en": "{path} changed while it was being exported; export again.",
@@ -114,8 +120,6 @@ TEXTS: dict[str, dict[str, str]] = {
                                "zh": "归档中的 {name} 过大。没有做任何更改。"},
     "error.cannot_import": {"en": "{name} cannot be imported: {problem}. Nothing was changed.",
                             "zh": "无法导入 {name}：{problem}。没有做任何更改。"},
-    "phrase.archive.unreadable_zip": {"en": "it is not a readable zip file ({detail})",
-                                      "zh": "它不是可读取的 zip 文件（{detail}）"},
     "phrase.archive.member_twice": {"en": "a member name occurs twice", "zh": "有一个成员名称出现了两次"},
     "phrase.archive.no_manifest": {"en": "it has no manifest.json (not made by `desktop-rag export`)",
                                    "zh": "它没有 manifest.json（不是由 `desktop-rag export` 生成的）",

@@ -8,10 +8,12 @@ TEXTS: dict[str, dict[str, str]] = {
                                 "zh": "未知的模型 {name}：请使用 `desktop-rag models` 列出的名称，或 org/name 形式的仓库 ID。"},
     # embedding models (models/)
     "error.native_panic": {"en": "{what} failed inside a native library ({detail}).",  # {what}: a phrase or a name
-                           "zh": "{what}在原生库内部失败（{detail}）。"},
+                           "zh": "{what}在原生库（程序中不是用 Python 写的部分）内部失败，已中止。这通常由模型的文件（例如"
+                                 "分词器）或某个文档的内容引起：请在“设置”中换用其他嵌入模型或改回内置的默认模型；如果只在某个"
+                                 "文件上出现，请把它移出资料库（{detail}）。"},
     "error.bundled_model_failed": {"en": "The bundled multilingual model could not be loaded on this computer "
                                          "({detail}). Choose another embedding model in Settings.",
-                                   "zh": "无法在这台电脑上加载内置的多语言模型（{detail}）。请在“设置”中选择其他嵌入模型。"},
+                                   "zh": "无法在这台电脑上加载内置的多语言模型。请在“设置”中选择其他嵌入模型（{detail}）。"},
     "error.api_model_form": {"en": "An endpoint embedding model is written api:MODEL@BASE_URL (e.g. "
                                    "api:bge-m3@http://localhost:11434/v1), not {model}.",
                              "zh": "服务端嵌入模型的写法是 api:模型@基础地址（例如 api:bge-m3@http://localhost:11434/v1），"
@@ -38,8 +40,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                 "model.safetensors），或把此模型转换为 safetensors。"},
     "error.model_load_failed": {"en": "Could not load the embedding model {model}: {detail}. Pick a model folder on this "
                                       "computer in Settings, or go back to the bundled default.",
-                                "zh": "无法加载嵌入模型 {model}：{detail}。请在“设置”中选择这台电脑上的模型文件夹，或改回内置"
-                                      "的默认模型。"},
+                                "zh": "无法加载嵌入模型 {model}。请在“设置”中选择这台电脑上的模型文件夹，或改回内置的默认模型"
+                                      "（{detail}）。"},
     "error.bad_repo_id": {"en": "“{repo_id}” is not a model name of the form organisation/name.",
                           "zh": "“{repo_id}”不是“组织/名称”形式的模型名称。"},
     "error.bad_hub_address": {"en": "The hub address “{endpoint}” is not an http(s) URL such as {default}.",
@@ -47,15 +49,19 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.tokenizer_too_large": {"en": "The embedding model's tokenizer {path} ({mb} MB) is larger than any real one "
                                         "({limit} MB); it is not loaded.",
                                   "zh": "嵌入模型的分词器 {path}（{mb} MB）比任何真实的分词器都大（{limit} MB），未被加载。"},
-    "error.tokenizer_unreadable": {"en": "The embedding model's tokenizer {path} cannot be read: {detail}",
-                                   "zh": "无法读取嵌入模型的分词器 {path}：{detail}"},
+    "error.tokenizer_unreadable": {"en": "The embedding model's tokenizer {path} cannot be read: {detail}. Download the "
+                                         "model again, or choose another one in Settings.",
+                                   "zh": "无法读取嵌入模型的分词器 {path}：文件已损坏或不完整。请重新下载该模型，或在“设置”中选择"
+                                         "其他模型（{detail}）。"},
     "error.tokenizer_pattern": {"en": "The embedding model's tokenizer {path} uses a regular expression this app does "
                                       "not run ({pattern}): an unknown pattern can hang or crash the tokenizer. Choose "
                                       "another model in Settings, or go back to the bundled default.",
                                 "zh": "嵌入模型的分词器 {path} 使用了本应用不会运行的正则表达式（{pattern}）：未知的表达式可能"
                                       "让分词器卡死或崩溃。请在“设置”中选择其他模型，或改回内置的默认模型。"},
-    "error.model_folder_unloadable": {"en": "The embedding model in {folder} cannot be loaded: {detail}",
-                                      "zh": "无法加载 {folder} 中的嵌入模型：{detail}"},
+    "error.model_folder_unloadable": {"en": "The embedding model in {folder} cannot be loaded: {detail}. Download the "
+                                            "model again, or choose another one in Settings.",
+                                      "zh": "无法加载 {folder} 中的嵌入模型：它的文件不完整，或不是本应用能读取的模型。请重新下载"
+                                            "该模型，或在“设置”中选择其他模型（{detail}）。"},
     "error.model_weights_missing": {"en": "The embedding model in {folder} does not hold the weights its config.json "
                                           "declares ({wrong} of {total}, e.g. {example}); it is not loaded, so nothing "
                                           "runs with made-up weights. Download the model again, or choose another one.",

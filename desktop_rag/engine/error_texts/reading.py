@@ -157,12 +157,15 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "{area:,} cells; the file was not indexed (delete the far-away cells, or split it)",
                              "zh": "工作表“{sheet}”跨 {rows:,} 行 x {cols:,} 列，超过了 {area:,} 个单元格的上限；"
                                    "文件未被索引（请删除远处的单元格，或拆分文件）"},
+    # (a failed file's English stays as older versions stored it: an archive's reasons are read back from the English)
     "error.sheet_too_large": {"en": "This spreadsheet is too large to read ({detail}); it was not indexed",
-                              "zh": "此电子表格太大，无法读取（{detail}），未被索引"},
+                              "zh": "此电子表格太大，无法读取，未被索引：它声明的单元格范围超出了读取器的上限。请删除远处多余的"
+                                    "行、列或格式，或把它拆分成较小的文件（{detail}）"},
     "error.sheet_no_text": {"en": "This spreadsheet contains no text", "zh": "此电子表格中没有文字"},
     "error.csv_unreadable": {"en": "This {suffix} file could not be read as a table ({detail}; the largest field read "
                                    "is {mb} MB)",
-                             "zh": "无法把此 {suffix} 文件读作表格（{detail}；可读取的最大字段为 {mb} MB）"},
+                             "zh": "无法把此 {suffix} 文件读作表格：它的行格式有误，或某个字段超过了 {mb} MB 的上限。请用表格软件"
+                                   "打开它，重新另存为 {suffix} 文件后再索引（{detail}）"},
     "error.not_pdf": {"en": "This file is not a PDF (it has no PDF header); it may be another kind of file renamed .pdf",
                       "zh": "此文件不是 PDF（没有 PDF 文件头）；可能是改成 .pdf 的其他文件"},
     "error.pdf_damaged": {"en": "This PDF is damaged or is not a valid PDF file, so it could not be read",

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths, resource_path
-from desktop_rag.engine import DoneEvent, ErrorEvent, TokenEvent, counted
+from desktop_rag.engine import DoneEvent, ErrorEvent, TokenEvent, counted, locale_language
+from desktop_rag.selftest.texts import say as line
 
 # (question, file the top passage must come from, words the extractive answer must contain)
 CHECKS = (
@@ -30,7 +31,11 @@ SCANNED_CHECK = ("Is the library closed on Saturday for maintenance?", "scanned-
 
 
 class SelfTestFailure(Exception):
-    """A check of the self-test did not hold."""
+    """A check of the self-test did not hold: `key` is its line (`texts.TEXTS`), with its values."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
 
 
 def run_self_test(verbose: bool = True, samples: Path | None = None) -> int:
@@ -41,9 +46,9 @@ def run_self_test(verbose: bool = True, samples: Path | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="desktop-rag-selftest-") as tmp:
             _run(Path(tmp), samples, say)
     except SelfTestFailure as exc:
-        print(f"SELF-TEST FAILED: {exc}")
+        print(line("failed", why=line(exc.key, **exc.values)))
         return 1
-    say("Self-test passed.")
+    say(line("passed"))
     return 0
 
 
@@ -51,16 +56,15 @@ def _run(home: Path, samples: Path, say: Callable[[str], None]) -> None:
     from desktop_rag.engine import MULTILINGUAL_MODEL, Engine
 
     if not samples.is_dir():
-        raise SelfTestFailure(f"sample documents not found at {samples}")
+        raise SelfTestFailure("no_samples", folder=samples)
     engine = Engine(resolve_paths(home), Settings())
     try:
-        say(f"Indexing the sample documents in {samples} into a temporary library ({home}) ...")
+        say(line("indexing", samples=samples, home=home))
         started = time.monotonic()
         report = engine.index([samples])
-        say(f"  {counted(files=report.added, chunks=report.chunks)} embedded with {engine.index_model} "
-            f"in {time.monotonic() - started:.1f} s")
-        if report.failed or report.added < len(CHECKS):
-            raise SelfTestFailure(f"indexing failed: {report.to_json()}")
+        say(line("indexed", counts=counted(locale_language(), files=report.added, chunks=report.chunks),
+                 model=engine.index_model, seconds=time.monotonic() - started))
+        _check_indexed(report, len(CHECKS), "too_few")
         checks = CHECKS
         if engine.index_model == MULTILINGUAL_MODEL:
             checks += (CROSS_LINGUAL_CHECK,)
@@ -71,39 +75,47 @@ def _run(home: Path, samples: Path, say: Callable[[str], None]) -> None:
         engine.close()
 
 
+def _check_indexed(report, least: int, short: str) -> None:
+    """The run indexed at least `least` files and none failed (the first failure named, with its reason)."""
+    if report.failed:
+        raise SelfTestFailure("file_failed", path=report.failed[0].path, why=report.failed[0].error)
+    if report.added < least:
+        raise SelfTestFailure(short, added=report.added)
+
+
 def _check_scanned(engine, folder: Path, say: Callable[[str], None]) -> None:
     """Index the scanned sample page (OCR in the parser child) and find its text."""
     question, expected_file, word = SCANNED_CHECK
     if not folder.is_dir():
-        raise SelfTestFailure(f"the scanned sample page was not found at {folder}")
+        raise SelfTestFailure("no_scanned", folder=folder)
     started = time.monotonic()
     report = engine.index([folder])
-    if report.failed or not report.added:
-        raise SelfTestFailure(f"reading the scanned sample failed: {report.to_json()}")
+    _check_indexed(report, 1, "scanned_not_read")
     hits = engine.search(question, 3)
     top = hits[0] if hits else None
     if top is None or Path(top.path).name != expected_file or not top.ocr or word not in top.text:
-        found = f"{Path(top.path).name} (ocr={top.ocr})" if top else "nothing"
-        raise SelfTestFailure(f"search for {question!r} found {found}, expected the recognised text of {expected_file}")
-    say(f"Scanned page: {expected_file} read by OCR in {time.monotonic() - started:.1f} s\n"
-        f"  search: {question}\n  top passage: " + " ".join(top.text.split())[:120])
+        found = f"{Path(top.path).name} (ocr={top.ocr})" if top else line("found_nothing")
+        raise SelfTestFailure("found_other", question=question, found=found,
+                              expected=line("not_recognised", file=expected_file))
+    say(line("scanned", file=expected_file, seconds=time.monotonic() - started, question=question,
+             text=" ".join(top.text.split())[:120]))
 
 
 def _check_question(engine, question: str, expected_file: str, words: tuple[str, ...], say) -> None:
     hits = engine.search(question, 3)
     if not hits or Path(hits[0].path).name != expected_file:
-        found = Path(hits[0].path).name if hits else "nothing"
-        raise SelfTestFailure(f"search for {question!r} found {found}, expected {expected_file}")
-    say(f"Search: {question}\n  top passage from {expected_file} (score {hits[0].score:.3f})")
+        found = Path(hits[0].path).name if hits else line("found_nothing")
+        raise SelfTestFailure("found_other", question=question, found=found, expected=expected_file)
+    say(line("search", question=question, file=expected_file, score=hits[0].score))
     # Extractive mode on purpose: the self-test must not depend on a network or an API key.
     answer, mode = "", ""
     for event in engine.answerer(extractive=True).answer(question):
         if isinstance(event, TokenEvent):
             continue
         if isinstance(event, ErrorEvent):
-            raise SelfTestFailure(f"answering {question!r} failed: {event.message}")
+            raise SelfTestFailure("answer_failed", question=question, why=event.message)
         if isinstance(event, DoneEvent):
             answer, mode = event.answer, event.mode
     if mode != "extractive" or "[1]" not in answer or not all(w in answer for w in words):
-        raise SelfTestFailure(f"the extractive answer to {question!r} is wrong: {answer!r}")
-    say("  answer: " + " ".join(answer.split())[:200])
+        raise SelfTestFailure("answer_wrong", question=question, answer=repr(answer))
+    say(line("answer", answer=" ".join(answer.split())[:200]))
