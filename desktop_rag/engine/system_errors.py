@@ -1,8 +1,8 @@
 """The operating system's and the network's reasons in the user's language: an `OSError` worded by its errno, its
 type (a timeout), its resolver (gaierror) code or its certificate check, as a text of the table
 (`error_texts/system.py`), so that a Chinese message never ends in "Name or service not known"; a library's failure
-(SQLite's result code, http.client's type; a program's, its error output's last line) likewise (`foreign_reason`). A reason the table does not know is said with
-the system's own words, bounded to one line."""
+(SQLite's result code, http.client's type; a program's, its error output's last line) likewise (`foreign_reason`).
+A reason the table does not know is said with the system's own words, bounded to one line."""
 
 from __future__ import annotations
 

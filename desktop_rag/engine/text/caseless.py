@@ -17,7 +17,7 @@ match, character by character), so
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 _START = "\x01"  # a mark's first character: where a character's folding starts
 
@@ -38,14 +38,22 @@ class _Folding:
     """`text` folded character by character (`folded`) and, where foldings grow, the way back to its offsets."""
 
     def __init__(self, text: str) -> None:
+        self._text, self._folds = text, None
         if text.isascii():
-            self.folded, self._marks = text.lower(), None
+            self.folded = text.lower()
             return
-        self.folded, self._marks = _folded(text.replace("\u0130", "i")), None
-        if len(self.folded) != len(text):  # a character grew: folded one by one, its folding's start marked
-            folds = {ord(ch): _fold_char(ch) for ch in set(text)}
-            self.folded = text.translate(folds)
-            self._marks = text.translate({key: _START.ljust(len(fold), "\0") for key, fold in folds.items()})
+        self.folded = _folded(text.replace("\u0130", "i"))
+        if len(self.folded) != len(text):  # a character grew: folded one by one
+            self._folds = {ord(ch): _fold_char(ch) for ch in set(text)}
+            self.folded = text.translate(self._folds)
+
+    @cached_property
+    def _marks(self) -> str | None:
+        """Aligned with `folded`: _START where a character's folding starts (None: one character each). Made once a
+        match is to be checked, not for a piece without one."""
+        if self._folds is None:
+            return None
+        return self._text.translate({key: _START.ljust(len(fold), "\0") for key, fold in self._folds.items()})
 
     def whole(self, start: int, end: int) -> bool:
         """Whether folded[start:end] begins and ends where characters' foldings do."""
