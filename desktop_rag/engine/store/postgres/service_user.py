@@ -15,7 +15,7 @@ from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.system_errors import foreign_reason
 
 SERVICE_USER = "desktop-rag-pg"
-# The lock's folder: the first of these that is root's own and not world-writable (only root can make or hold the
+# The lock's folder: the first of these that is root's own and not writable by others (only root can make or hold the
 # lock); /var/run where a system has no /run.
 LOCK_FOLDERS = (Path("/run"), Path("/var/run"))
 LOCK_NAME = "desktop-rag-useradd.lock"
