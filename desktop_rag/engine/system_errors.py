@@ -1,8 +1,8 @@
 """The operating system's and the network's reasons in the user's language: an `OSError` worded by its errno, its
 type (a timeout), its resolver (gaierror) code or its certificate check, as a text of the table
 (`error_texts/system.py`), so that a Chinese message never ends in "Name or service not known"; a library's failure
-(SQLite's result code, http.client's type) likewise (`foreign_reason`). A reason the table does not know is said with
-the system's own words, bounded to one line."""
+(SQLite's result code, http.client's type; a program's, its error output's last line) likewise (`foreign_reason`).
+A reason the table does not know is said with the system's own words, bounded to one line."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import http.client
 import socket
 import sqlite3
 import ssl
+import subprocess
 
 from desktop_rag.engine.messages import Phrase
 
@@ -69,8 +70,9 @@ def os_reason(exc: OSError) -> Phrase:
 
 def foreign_reason(exc: BaseException) -> Phrase:
     """What a library or the system said in `exc`, as a text of the table: http.client's failure by its type, SQLite's
-    by its result code, an `OSError` by `os_reason`; any other (csv's, zipfile's: no code) in its own words, bounded
-    and said to be the system's ("phrase.system.other")."""
+    by its result code, an `OSError` by `os_reason`, a program that failed (`CalledProcessError`) by its error
+    output's last line; any other (csv's, zipfile's: no code) in its own words, bounded and said to be the system's
+    ("phrase.system.other")."""
     name = next((text for kind, text in _HTTP if isinstance(exc, kind)), None)
     if name is None and isinstance(exc, sqlite3.Error):
         name = _SQLITE.get((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF)
@@ -78,6 +80,9 @@ def foreign_reason(exc: BaseException) -> Phrase:
         return Phrase(f"phrase.system.{name}")
     if isinstance(exc, OSError):
         return os_reason(exc)
+    said = _last_line(exc.stderr or "") if isinstance(exc, subprocess.CalledProcessError) else ""
+    if said:  # a program that failed: its own last words
+        return Phrase("phrase.system.other", detail=_words(said))
     return Phrase("phrase.system.other", detail=_words(str(exc) or type(exc).__name__))
 
 
@@ -90,6 +95,13 @@ def system_reason(exc: BaseException | None) -> Phrase | None:
             return os_reason(exc)
         exc, seen = exc.__cause__ or exc.__context__, seen + 1
     return None
+
+
+def _last_line(output: bytes | str) -> str:
+    """A program's output's last line that says something, its unprintable characters dropped."""
+    text = output.decode("utf-8", "replace") if isinstance(output, bytes) else output
+    lines = ["".join(ch for ch in line if ch.isprintable()).strip() for line in text[-10_000:].splitlines()]
+    return next((line for line in reversed(lines) if line), "")
 
 
 def _words(text: str) -> str:

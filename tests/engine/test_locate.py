@@ -30,6 +30,7 @@ from desktop_rag.engine.ingest.loaders import load
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.store.values import Hit
 from tests.data.make_fixtures import PDF_PAGES, build_pdf
+from tests.support.pdf_build import standard_pdf
 
 
 def _indexed(path: Path) -> IndexedFile:
@@ -179,3 +180,20 @@ def test_extractive_answers_quote_only_sentences_that_are_in_their_passage(quest
         sentence = body.replace("\\", "")
         source = hits[int(cite.rstrip("]")) - 1].text
         assert is_verbatim(sentence, source), (sentence, source)
+
+
+def test_find_in_pdf_is_caseless_as_text_find_is(tmp_path):
+    """"STRASSE" finds "Straße" on a page: its span is the page's six characters, rectangles and all."""
+    path = tmp_path / "strasse.pdf"
+    path.write_bytes(standard_pdf([["Die Strasse am Hafen."], ["Die Straße am Meer, die STRASSE."]]))
+    pdf = PdfFile(path)
+    try:
+        page, start, end, rects = find_in_pdf(pdf, "straße", 0, 4)  # after the first page's match: on to page 2
+        text = pdf.page_text(1)
+        assert (page, text[start:end]) == (1, "Straße") and rects
+        page, start, end, _ = find_in_pdf(pdf, "STRASSE", page, start)
+        assert (page, text[start:end]) == (1, "STRASSE")
+        page, start, end, _ = find_in_pdf(pdf, "strasse", page, start, forward=False)
+        assert (page, text[start:end]) == (1, "Straße")
+    finally:
+        pdf.close()

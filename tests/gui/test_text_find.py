@@ -1,5 +1,5 @@
-"""Find in a document's whole text (gui/text_find.py): any case, forwards and backwards from a place, wrapping
-around once, across the pieces it is searched in, stopped by its cancel flag."""
+"""Find in a document's whole text (gui/text_find.py): caseless (engine.caseless_find), forwards and backwards from
+a place, wrapping around once, across the pieces it is searched in, stopped by its cancel flag."""
 
 from __future__ import annotations
 
@@ -50,6 +50,20 @@ def test_a_match_across_two_pieces_is_found(monkeypatch, forward):
     assert find_text(text, "NEEDLE", 3 if forward else 60, forward) == (30, 36)
     for at in range(0, len(text) + 1):
         assert find_text(text, "needle", at, forward) == (30, 36)
+
+
+@pytest.mark.parametrize("forward", [True, False])
+def test_a_match_whose_folding_grows_is_found_across_pieces(monkeypatch, forward):
+    """Caseless as `engine.caseless_find` is: the span is the text's characters matched, ß one of them."""
+    monkeypatch.setattr(text_find, "CHUNK", 4)
+    text = "ab İstanbul Straße ＡＢＣ ende"
+    spans = {query: (text.index(word), text.index(word) + len(word))
+             for query, word in (("ISTANBUL", "İstanbul"), ("strasse", "Straße"), ("abc", "ＡＢＣ"))}
+    for query, span in spans.items():
+        for at in range(len(text) + 1):
+            assert find_text(text, query, at, forward) == span, (query, at)
+    sharp = text.index("ß")  # "s" is never half of it
+    assert find_text(text, "s", sharp, forward) == ((4, 5) if forward else (12, 13))
 
 
 def test_a_cancelled_search_answers_nothing():

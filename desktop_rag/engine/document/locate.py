@@ -20,6 +20,7 @@ from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.paths import attachment_part
 from desktop_rag.engine.store.values import Hit, nul_replaced
+from desktop_rag.engine.text.caseless import caseless_find, caseless_fold
 
 if TYPE_CHECKING:
     from desktop_rag.engine.document.pdf_child import PdfPages, RemotePdf
@@ -339,32 +340,21 @@ def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = 
         return _replace(base, page_count=count)
 
 
-def lowered(text: str) -> str:
-    """Lower-cased with exactly one character per character of `text` (so offsets stay valid), a final sigma as any
-    other: `str.lower` at C speed unless a character grows (only U+0130 does), then one character at a time."""
-    low = text.lower()
-    if len(low) != len(text):
-        low = "".join(small if len(small := ch.lower()) == 1 else ch for ch in text)
-    return low.replace("\u03c2", "\u03c3")
-
-
 def find_in_pdf(pdf, query: str, page: int, after: int, forward: bool = True):
-    """The next (or previous) case-insensitive occurrence of `query` from page `page` (0-based), char `after`.
+    """The next (or previous) caseless match of `query` (`text.caseless`) from page `page` (0-based), char `after`.
 
     Returns (page, start, end, rects) or None; wraps around the document once.
     """
-    needle = lowered(query.strip())
+    needle = caseless_fold(query.strip())
     count = pdf.page_count
     if not needle or not count:
         return None
     for step in range(count + 1):
         index = (page + step) % count if forward else (page - step) % count
-        text = lowered(pdf.page_text(index))
-        if forward:
-            pos = text.find(needle, after + 1 if step == 0 else 0)
-        else:
-            pos = text.rfind(needle, 0, max(after, 0) if step == 0 else len(text))
-        if pos >= 0:
-            end = pos + len(needle)
-            return index, pos, end, tuple(pdf.text_rects(index, pos, end))
+        text = pdf.page_text(index)
+        skip = after + 1 if forward and step == 0 else 0  # the page's text searched: after `after` / before it
+        span = caseless_find(text[skip:] if forward or step else text[:max(after, 0)], needle, last=not forward)
+        if span is not None:
+            start, end = span[0] + skip, span[1] + skip
+            return index, start, end, tuple(pdf.text_rects(index, start, end))
     return None

@@ -151,6 +151,31 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.local_server_folder": {  # detail: the system's reason ("File exists", "Read-only file system")
         "en": "The server's folder {folder} cannot be made ({detail}): name a folder (new or the server's own).",
         "zh": "无法创建服务器文件夹 {folder}（{detail}）：请指定一个文件夹（新的，或服务器自己的）。"},
+    "error.local_server_user": {  # user: the system user; detail: the system's or useradd's own reason, one line
+        "en": "Started as root, the local server runs PostgreSQL as the system user “{user}”, which useradd could "
+              "not make ({detail}). Make that user yourself (`useradd --system --user-group --no-create-home "
+              "--shell /usr/sbin/nologin {user}`) and start the server again, or start it as an ordinary user.",
+        "zh": "以 root 身份启动时，本机服务器以系统用户“{user}”运行 PostgreSQL，但 useradd 无法创建该用户（{detail}）。"
+              "请自行创建该用户（`useradd --system --user-group --no-create-home --shell /usr/sbin/nologin {user}`）"
+              "后重新启动服务器，或以普通用户身份启动它。",
+        "window.en": "Started as root, the local server runs PostgreSQL as the system user “{user}”, which useradd "
+                     "could not make ({detail}). Make that system user yourself and start the server again, or start "
+                     "it as an ordinary user.",
+        "window.zh": "以 root 身份启动时，本机服务器以系统用户“{user}”运行 PostgreSQL，但 useradd 无法创建该用户"
+                     "（{detail}）。请自行创建该系统用户后重新启动服务器，或以普通用户身份启动它。"},
+    "error.local_server_lock": {  # folders: where the lock may be made ("/run, /var/run")
+        "en": "Started as root, the local server makes the system user “{user}” under a lock in one of {folders}, "
+              "but none of them is a folder of root's own that others cannot write to. Make that user yourself "
+              "(`useradd --system --user-group --no-create-home --shell /usr/sbin/nologin {user}`) and start the "
+              "server again, or start it as an ordinary user.",
+        "zh": "以 root 身份启动时，本机服务器会在 {folders} 之一中加锁后创建系统用户“{user}”，但其中没有一个是 root 自己的、"
+              "其他用户无法写入的文件夹。请自行创建该用户（`useradd --system --user-group --no-create-home --shell "
+              "/usr/sbin/nologin {user}`）后重新启动服务器，或以普通用户身份启动它。",
+        "window.en": "Started as root, the local server makes the system user “{user}” under a lock in one of "
+                     "{folders}, but none of them is a folder of root's own that others cannot write to. Make that "
+                     "system user yourself and start the server again, or start it as an ordinary user.",
+        "window.zh": "以 root 身份启动时，本机服务器会在 {folders} 之一中加锁后创建系统用户“{user}”，但其中没有一个是 root "
+                     "自己的、其他用户无法写入的文件夹。请自行创建该系统用户后重新启动服务器，或以普通用户身份启动它。"},
     "error.local_server_running": {
         "en": "A PostgreSQL server is already running in {folder} (process {pid}). Stop it first, or use it: its "
               "address is printed when it starts.",

@@ -77,6 +77,7 @@ class ViewerController(QObject):
         self.zoom_index = DEFAULT_ZOOM
         self.finder = DocumentFind(self.locator)  # the find bar's searches and the match found
         self.window_shown: Shown | None = None  # the text document shown: the part laid out, as grids
+        self._passage_window: Shown | None = None  # the part laid out around the passage (Back to passage)
         self._request = 0
         self._shown = 0  # the request whose location is shown (`_request` while none is loading)
         self._reindexing = ""
@@ -120,6 +121,7 @@ class ViewerController(QObject):
             view.reindex.connect(self.reindex)
             view.find.connect(self.find)
             view.find_edited.connect(self.finder.cancel)  # typing on: the search under way stops
+            view.back_to_passage.connect(self.back_to_passage)
             view.ask_document.connect(lambda: self.hit is not None and self.ask_file_requested.emit(self.hit.path))
             view.summarise_document.connect(
                 lambda: self.hit is not None and self.summarise_requested.emit(self.hit.path))
@@ -145,6 +147,7 @@ class ViewerController(QObject):
         view.activateWindow()
         self._request += 1
         self.finder.clear()
+        self._offer_back()  # nothing to go back to while the passage loads
         request, engine, reader, pages = self._request, self.backend.engine, self.reader, self.pages
         max_bytes = int(self.backend.settings.max_file_mb * 1024 * 1024)
         reader.configure(self.backend.settings)
@@ -211,7 +214,9 @@ class ViewerController(QObject):
         elif location.kind == PAGES:
             self._show_pdf(location)
         else:
+            self._passage_window = shown
             self._show_text(location, shown)
+        self._offer_back()
         self.located.emit(location)
 
     def _locate_failed(self, request: int, reason: Reason) -> None:
@@ -285,6 +290,7 @@ class ViewerController(QObject):
         view.page_view.set_page(pdf.page_sizes[self.page], ZOOMS[self.zoom_index], image, highlight, find, waiting,
                                 focus)
         view.set_page_nav(self.page, pdf.page_count)
+        self._offer_back()
         if reveal:
             view.page_scroll.reveal(find or focus or highlight)
         if image is not None:
@@ -340,12 +346,47 @@ class ViewerController(QObject):
             self._show_text(self.location, around)
         if self.window_shown is not None:
             self.view.text_pane.show_found(self.window_shown[0].span(*span) if span is not None else None)
+        self._offer_back()
 
     def _show_found(self, page: int | None) -> None:
         """The page of the match found (None: none, the page shown stays), the match highlighted."""
         if page is not None:
             self.page = page
         self._draw_page(reveal=True)
+
+    def back_to_passage(self) -> None:
+        """The cited passage shown again where Find (or paging) left it: its window or page, highlighted; the match
+        is forgotten, so the next search starts from the passage."""
+        location, view = self.location, self.view
+        if view is None or location is None or location.error or not self._moved_away():
+            return
+        self.finder.clear()
+        view.set_find_result("")
+        if location.kind == PAGES:
+            self.page = (location.page or 1) - 1
+            self._draw_page(reveal=True)
+        elif self._passage_window is not None:
+            self._show_text(location, self._passage_window)
+            self._offer_back()
+
+    def _moved_away(self) -> bool:
+        """Whether the view left the cited passage: another page or window shown, or a match outside the passage
+        highlighted (scrolled to)."""
+        location = self.location
+        if location is None or location.error or self._shown != self._request:
+            return False
+        if location.kind == PAGES:
+            found = self.finder.found
+            span = None if found is None else (found.start, found.end)
+            elsewhere = self.page != (location.page or 1) - 1
+        else:
+            span, elsewhere = self.finder.match, self.window_shown is not self._passage_window
+        inside = span is not None and location.found and location.start <= span[0] and span[1] <= location.end
+        return elsewhere or (span is not None and not inside)
+
+    def _offer_back(self) -> None:
+        if self.view is not None:
+            self.view.set_back_enabled(self._moved_away())
 
     def open_in_default_app(self) -> None:
         hit = self.hit

@@ -19,6 +19,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "viewer.find_prev": ("Previous", "上一个"),
     "viewer.find_none": ("Not found", "未找到"),
     "viewer.find_at": ("Found on page {page}", "在第 {page} 页找到"),
+    "viewer.back_to_passage": ("Back to passage", "回到引用段落"),
+    "viewer.back_tip": ("Show the cited passage again, highlighted ({shortcut})", "重新显示并高亮引用的段落（{shortcut}）"),
     "viewer.window": (
         "Shown: a part of this long document; {before} lines before it and {after} after it are not shown here, "
         "but Find searches them too. Open in default app shows the whole document.",

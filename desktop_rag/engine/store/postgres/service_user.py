@@ -1,5 +1,6 @@
 """The system user the local server's PostgreSQL runs as when started by root (PostgreSQL refuses root): made once
-with useradd, under a lock, so that two processes starting a server at once on a new computer make it once."""
+with useradd, under a lock, so that two processes starting a server at once on a new computer make it once. A
+useradd that fails (missing, refusing) or a lock that cannot be made is said in words, never as a raw traceback."""
 
 from __future__ import annotations
 
@@ -10,9 +11,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.system_errors import foreign_reason
+
 SERVICE_USER = "desktop-rag-pg"
-# In /var/run (root's own folder, never world-writable): only root can make or hold the lock.
-LOCK_PATH = Path("/var/run/desktop-rag-useradd.lock")
+# The lock's folder: the first of these that is root's own and not writable by others (only root can make or hold the
+# lock); /var/run where a system has no /run.
+LOCK_FOLDERS = (Path("/run"), Path("/var/run"))
+LOCK_NAME = "desktop-rag-useradd.lock"
+USERADD_SECONDS = 60
 
 
 def service_user(name: str = SERVICE_USER) -> str | None:
@@ -24,11 +31,32 @@ def service_user(name: str = SERVICE_USER) -> str | None:
     if sys.platform == "win32" or os.geteuid() != 0:
         return None
     if not _exists(name):
-        with _locked(LOCK_PATH):
-            if not _exists(name):
-                subprocess.run(["useradd", "--system", "--user-group", "--no-create-home", "--shell",
-                                "/usr/sbin/nologin", name], check=True, capture_output=True)
+        folder = lock_folder(LOCK_FOLDERS)
+        if folder is None:
+            raise UsageError.coded("local_server_lock", user=name, folders=", ".join(map(str, LOCK_FOLDERS)))
+        try:
+            with _locked(folder / LOCK_NAME):
+                if not _exists(name):
+                    subprocess.run(["useradd", "--system", "--user-group", "--no-create-home", "--shell",
+                                    "/usr/sbin/nologin", name], check=True, capture_output=True,
+                                   stdin=subprocess.DEVNULL, timeout=USERADD_SECONDS)
+        except (OSError, subprocess.SubprocessError) as exc:  # no useradd, it refused (its words), no lock
+            raise UsageError.coded("local_server_user", user=name, detail=foreign_reason(exc)) from exc
     return name
+
+
+def lock_folder(folders: tuple[Path, ...]) -> Path | None:
+    """The first of `folders` that is a folder of root's own others cannot write to; None: none is."""
+    import stat
+
+    for folder in folders:
+        try:
+            info = folder.stat()
+        except OSError:
+            continue
+        if stat.S_ISDIR(info.st_mode) and info.st_uid == 0 and not info.st_mode & (stat.S_IWOTH | stat.S_IWGRP):
+            return folder
+    return None
 
 
 def let_traverse(folder: Path) -> None:

@@ -53,6 +53,7 @@ class ViewerWindow(QWidget):
     reindex = Signal()
     find = Signal(str, int)  # query, 1 forward / 0 backward
     find_edited = Signal()  # the query changed
+    back_to_passage = Signal()  # Find (or paging) moved the view away: the cited passage shown again
     ask_document = Signal()  # "Ask this document": questions limited to the file shown
     summarise_document = Signal()  # "Summarise": a summary of the file shown, in the chat
 
@@ -88,6 +89,9 @@ class ViewerWindow(QWidget):
         QShortcut(QKeySequence.StandardKey.ZoomOut, self, lambda: self.zoom_step.emit(-1))
         QShortcut(QKeySequence(Qt.Key.Key_PageDown), self, lambda: self.page_step.emit(1))
         QShortcut(QKeySequence(Qt.Key.Key_PageUp), self, lambda: self.page_step.emit(-1))
+        back = QShortcut(QKeySequence.StandardKey.Back, self, self.back_button.click)  # disabled: no click
+        self._back_key = back.key().toString(QKeySequence.SequenceFormat.NativeText)  # Alt+Left, ⌘[ on macOS
+        self.back_button.setToolTip(self._back_tip())
 
     # ---- building ----
 
@@ -155,8 +159,10 @@ class ViewerWindow(QWidget):
         self.find_edit.textChanged.connect(lambda _text: self.find_edited.emit())
         self.find_prev_button = _button(self, tr("find_prev"), lambda: self._find(False))
         self.find_next_button = _button(self, tr("find_next"), lambda: self._find(True))
+        self.back_button = _button(self, tr("back_to_passage"), self.back_to_passage.emit)
+        self.back_button.setEnabled(False)
         self.find_label = _plain_label(self)
-        for w in (self.find_edit, self.find_prev_button, self.find_next_button, self.find_label):
+        for w in (self.find_edit, self.find_prev_button, self.find_next_button, self.back_button, self.find_label):
             bar.addWidget(w)
         bar.setStretch(0, 1)
         return bar
@@ -166,8 +172,10 @@ class ViewerWindow(QWidget):
         counters and banner)."""
         for widget, key in ((self.prev_button, "prev_passage"), (self.next_button, "next_passage"),
                             (self.open_button, "open_default"), (self.reindex_button, "reindex"),
-                            (self.find_prev_button, "find_prev"), (self.find_next_button, "find_next")):
+                            (self.find_prev_button, "find_prev"), (self.find_next_button, "find_next"),
+                            (self.back_button, "back_to_passage")):
             widget.setText(tr(key))
+        self.back_button.setToolTip(self._back_tip())
         self.ask_button.setText(i18n.tr("scope.ask_document"))
         self.summarise_button.setText(i18n.tr("summary.action"))
         self.zoom_out_button.setToolTip(tr("zoom_out"))
@@ -243,6 +251,13 @@ class ViewerWindow(QWidget):
 
     def set_find_result(self, text: str) -> None:
         self.find_label.setText(text)
+
+    def set_back_enabled(self, away: bool) -> None:
+        """Back to passage is offered only while the view has moved away from the cited passage."""
+        self.back_button.setEnabled(away)
+
+    def _back_tip(self) -> str:
+        return tr("back_tip", shortcut=self._back_key)
 
     def focus_find(self) -> None:
         self.find_edit.setFocus()
