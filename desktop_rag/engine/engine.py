@@ -25,14 +25,14 @@ from desktop_rag.engine.models.embedding import known_dimension
 from desktop_rag.engine.review.review import Review
 from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
-from desktop_rag.engine.store import chunking, collections, conversations, passages
+from desktop_rag.engine.store import chunking, collections, conversations, ocr_lines, passages
 from desktop_rag.engine.store import sources as library_sources
 from desktop_rag.engine.store.backends import library_location, open_backend, writable_paths
 from desktop_rag.engine.store.given_passages import GivenPassages
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import files_mark, library_status, switch_mark
 from desktop_rag.engine.store.library import Listening, Place, Store
-from desktop_rag.engine.store.values import ChatTurn, FileRecord, Hit, IndexStatus, SourceRecord
+from desktop_rag.engine.store.values import ChatTurn, FileRecord, Hit, IndexStatus, OcrLine, SourceRecord
 
 
 class Engine:
@@ -143,6 +143,13 @@ class Engine:
     def held_passages(self, hits: Sequence[Hit]) -> frozenset[int]:
         """The chunk ids of these cited passages the library still holds as they were cited (store/passages.py)."""
         return passages.held(self.store, hits)
+
+    def recognised_lines(self, hit: Hit) -> tuple[OcrLine, ...]:
+        """The lines OCR read on `hit`'s scanned page that hold its passage (store/ocr_lines.py), while the library
+        holds the passage as it was cited (its file not indexed again since); () for any other passage."""
+        if not hit.ocr or hit.page is None or hit.chunk_id not in passages.held(self.store, (hit,)):
+            return ()
+        return ocr_lines.lines_of(self.store, hit.path, hit.page, hit.char_start, hit.char_end)
 
     def stored_location(self, hit: Hit) -> Location:
         """`hit` in its document's stored text (document/stored.py): the viewer's for a file not on this computer."""

@@ -18,7 +18,7 @@ from desktop_rag.engine.errors import (
     is_disk_full,
 )
 from desktop_rag.engine.heap import release_freed_memory
-from desktop_rag.engine.ingest.chunking import chunk_document
+from desktop_rag.engine.ingest.chunking import chunk_document, document_lines
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
 from desktop_rag.engine.ingest.scanning import LINK_OUTSIDE, DiskFile, file_sha256, scan, skipped_types, unread_folders
 from desktop_rag.engine.ingest.embed_isolation import embed, embed_by_file
@@ -282,7 +282,8 @@ class Ingestor:
         disk = item.disk
         note = Reason.of(*doc.notes)
         replaced = self.store.replace_file_chunks(
-            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached)
+            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached,
+            document_lines(doc))
         self._drop_vectors(replaced.dropped)
         if replaced.reused:  # the passages that did not change kept their vectors: never embedded again
             self._vectors.add_stored_vectors(replaced.reused)
@@ -326,7 +327,7 @@ class Ingestor:
             chunks = chunk_document(a.document, self.settings.chunk_size, self.settings.chunk_overlap)
             if chunks:
                 rows.append(AttachmentRows(attachment_path(path, a.part), a.size, a.sha256, chunks,
-                                           Reason.of(*a.document.notes)))
+                                           Reason.of(*a.document.notes), document_lines(a.document)))
         return rows
 
     def _ocr_progress(self, page: int, pages: int) -> None:

@@ -16,10 +16,11 @@ from desktop_rag.engine.errors import LoadError, UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.carried_references import Moved, carry
+from desktop_rag.engine.store import ocr_lines
 from desktop_rag.engine.store.kept_vectors import renew_chunks
 from desktop_rag.engine.store.library import Connection
 from desktop_rag.engine.store.values import AttachmentRows, FileRecord, ReplacedChunks, SourceRecord
-from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
+from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit, OcrLine
 
 FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
 _CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in FILE_COLUMNS.split(", "))  # a file's parent row
@@ -231,9 +232,10 @@ class SqlStore:
 
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
-        note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (),
+        note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (), lines: Sequence[OcrLine] = (),
     ) -> ReplacedChunks:
-        """Text phase: swap a file's chunks (and keyword rows), and its attachments' rows, in one transaction.
+        """Text phase: swap a file's chunks (and keyword rows, its scanned pages' `lines`), and its attachments' rows,
+        in one transaction.
         `note` (what the reader says about an indexed file, e.g. PDF pages read by OCR) is kept in its `error`
         column. An attachment whose bytes are the ones already stored keeps its chunks and vectors; a chunk whose
         embedded text an old one of its file had takes that one's vectors (kept_vectors.py).
@@ -246,6 +248,7 @@ class SqlStore:
                 raise LoadError.coded("file_not_granted")
             replaced = renew_chunks(self, file_id, chunks)
             dropped, reused = replaced.dropped, replaced.reused
+            ocr_lines.write(self, file_id, lines)
             self._set_indexed(file_id, size, mtime_ns, sha256, note, len(chunks))
             stored = {r[0]: (r[1], r[2]) for r in self.db.execute(
                 "SELECT path, id, sha256 FROM files WHERE parent_id = ? AND status = 'indexed'", (file_id,))}
@@ -261,6 +264,7 @@ class SqlStore:
                 if child is None:
                     raise LoadError.coded("file_not_granted")
                 replaced = renew_chunks(self, child, a.chunks)
+                ocr_lines.write(self, child, a.lines)
                 dropped, reused = dropped + replaced.dropped, reused + replaced.reused
                 self._set_indexed(child, a.size, mtime_ns, a.sha256, a.note, len(a.chunks))
         return ReplacedChunks(dropped, reused)
@@ -314,6 +318,7 @@ class SqlStore:
         dropped = [r[0] for r in self.db.execute(
             "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.file_id = ?", (file_id,))]
         self.db.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+        ocr_lines.drop(self, file_id)
         if dropped:
             self.vectors_changed()
         return dropped

@@ -16,7 +16,7 @@ FUNCTIONS = (
     "CREATE OR REPLACE FUNCTION visible_collections(who name) RETURNS bigint[] LANGUAGE sql STABLE SECURITY DEFINER "
     "SET search_path = desktop_rag, pg_catalog AS $$ SELECT coalesce(array_agg(DISTINCT g.collection_id), '{}') "
     "FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role WHERE pg_has_role(who, r.oid, 'MEMBER') $$",
-    # a row's collection follows its source / file / chunk
+    # a row's collection follows its source / file (a chunk's, a recognised line's: chunk_collection) / chunk
     "CREATE OR REPLACE FUNCTION file_collection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     "NEW.collection_id := (SELECT collection_id FROM sources WHERE id = NEW.source_id); RETURN NEW; END $$",
     "CREATE OR REPLACE FUNCTION chunk_collection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
@@ -39,7 +39,8 @@ FUNCTIONS = (
     "CREATE OR REPLACE FUNCTION source_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     "UPDATE files SET collection_id = NEW.collection_id WHERE source_id = NEW.id; RETURN NEW; END $$",
     "CREATE OR REPLACE FUNCTION file_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "UPDATE chunks SET collection_id = NEW.collection_id WHERE file_id = NEW.id; RETURN NEW; END $$",
+    "UPDATE chunks SET collection_id = NEW.collection_id WHERE file_id = NEW.id; "
+    "UPDATE ocr_lines SET collection_id = NEW.collection_id WHERE file_id = NEW.id; RETURN NEW; END $$",
     "CREATE OR REPLACE FUNCTION chunk_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     "UPDATE vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; "
     "UPDATE staged_vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; RETURN NEW; END $$",
