@@ -220,6 +220,10 @@ def test_lines_go_with_the_files_chunks(library: Engine, scanned: Path, tmp_path
         scans.image_pdf([scans.strip(scans.ENGLISH[0:1], False)], scan)
         engine.index([folder])
         assert _lines(engine, "scan.pdf")
+        engine.store.clear_index()  # other chunking settings: every chunk goes, and every line
+        assert _lines(engine, "scan.pdf") == []
+        engine.index([folder])
+        assert _lines(engine, "scan.pdf")
         engine.remove_source(str(folder))  # removed: no line left
         assert engine.store.db.execute("SELECT count(*) FROM ocr_lines").fetchone()[0] == 0
     finally:
