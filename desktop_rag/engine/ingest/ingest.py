@@ -318,7 +318,7 @@ class Ingestor(VectorPhase):
             chunks = chunk_document(a.document, self.settings.chunk_size, self.settings.chunk_overlap)
             if chunks:
                 rows.append(AttachmentRows(attachment_path(path, a.part), a.size, a.sha256, chunks,
-                                           Reason.of(*a.document.notes), document_lines(a.document)))
+                                           Reason.of(*a.document.notes)))
         return rows
 
     def _ocr_progress(self, page: int, pages: int) -> None:

@@ -265,7 +265,6 @@ class SqlStore(SqlReads):
                 if child is None:
                     raise LoadError.coded("file_not_granted")
                 replaced = renew_chunks(self, child, a.chunks)
-                ocr_lines.write(self, child, a.lines)
                 dropped, reused = dropped + replaced.dropped, reused + replaced.reused
                 self._set_indexed(child, a.size, mtime_ns, a.sha256, a.note, len(a.chunks))
         return ReplacedChunks(dropped, reused)

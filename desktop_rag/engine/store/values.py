@@ -263,7 +263,6 @@ class AttachmentRows:
     sha256: str
     chunks: Sequence[ChunkDraft]
     note: Reason = Reason()
-    lines: Sequence[OcrLine] = ()  # its scanned pages' recognised lines (chunking.document_lines)
 
 
 @dataclass(frozen=True)
