@@ -37,12 +37,12 @@ def child_probe() -> None:
     from desktop_rag.engine.ingest.loaders import ocr
 
     spent = {"ocr": 0.0}
-    recognise, load = ocr.recognise, loaders.load
+    read, load = ocr.read, loaders.load  # (ocr.recognise reads through ocr.read)
 
-    def timed_recognise(*args, **kwargs):
+    def timed_read(*args, **kwargs):
         started = time.perf_counter()
         try:
-            return recognise(*args, **kwargs)
+            return read(*args, **kwargs)
         finally:
             spent["ocr"] += time.perf_counter() - started
 
@@ -56,7 +56,7 @@ def child_probe() -> None:
             with open(os.environ[PROBE_ENV], "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
 
-    ocr.recognise, loaders.load = timed_recognise, timed_load
+    ocr.read, loaders.load = timed_read, timed_load
 
 
 def _worker(folder: str, home: str) -> None:

@@ -15,7 +15,7 @@ from desktop_rag.config import AppPaths, Settings, load_settings, save_settings
 from desktop_rag.engine.answer import assembly, turns
 from desktop_rag.engine.answer.asked import asked_text, asked_where
 from desktop_rag.engine.answer.events import AnswerEvent, SummaryPlan
-from desktop_rag.engine.document.locate import Location
+from desktop_rag.engine.facade_documents import Documents
 from desktop_rag.engine.ingest import indexing
 from desktop_rag.engine.ingest.ingest import FileCallback, ProgressCallback
 from desktop_rag.engine.ingest.reports import IndexReport
@@ -25,17 +25,17 @@ from desktop_rag.engine.models.embedding import known_dimension
 from desktop_rag.engine.review.review import Review
 from desktop_rag.engine.runtime import Kept, Runtime
 from desktop_rag.engine.search.searching import SearchHits
-from desktop_rag.engine.store import chunking, collections, conversations, passages
+from desktop_rag.engine.store import chunking, collections, conversations
 from desktop_rag.engine.store import sources as library_sources
 from desktop_rag.engine.store.backends import library_location, open_backend, writable_paths
 from desktop_rag.engine.store.given_passages import GivenPassages
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.status import files_mark, library_status, switch_mark
 from desktop_rag.engine.store.library import Listening, Place, Store
-from desktop_rag.engine.store.values import ChatTurn, FileRecord, Hit, IndexStatus, SourceRecord
+from desktop_rag.engine.store.values import ChatTurn, Hit, IndexStatus, SourceRecord
 
 
-class Engine:
+class Engine(Documents):
     """One library (a data dir). Safe to call from several threads: each gets its own SQLite connection;
     writes (index runs, source changes, settings) are serialised by the runtime's writing lock. The review log
     is one object, `engine.review` (grades, marks, signals, statistics, `evaluate`)."""
@@ -131,30 +131,6 @@ class Engine:
         """Forget a collection's sources, files, chunks and vectors (the documents on disk stay)."""
         with self.runtime.writing():
             self.runtime.forget_vectors(collections.delete(self.store, collection_id))
-
-    def files(self, source_id: int | None = None) -> list[FileRecord]:
-        return self.store.files(source_id)
-
-    def indexed_file(self, path: str) -> tuple[FileRecord | None, bool]:
-        """The library's record of the file at `path` (None: not one) and whether it is linked to this computer
-        (False for a file of a source imported without its documents: nothing is read from its path)."""
-        return self.store.file_by_path(path), self.store.file_linked(path)
-
-    def held_passages(self, hits: Sequence[Hit]) -> frozenset[int]:
-        """The chunk ids of these cited passages the library still holds as they were cited (store/passages.py)."""
-        return passages.held(self.store, hits)
-
-    def stored_location(self, hit: Hit) -> Location:
-        """`hit` in its document's stored text (document/stored.py): the viewer's for a file not on this computer."""
-        from desktop_rag.engine.answer.summary_sections import document_chunks
-        from desktop_rag.engine.document.stored import stored_location
-
-        return stored_location(hit, document_chunks(self.store, hit.path))
-
-    def carrier(self, path: str) -> FileRecord | None:
-        """The record of the file that carries the document at `path` (an e-mail, for its attachment), or None
-        when `path` is a file of its own."""
-        return self.store.carrier(path)
 
     # ---- export and import ----------------------------------------------------
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import zipfile
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from desktop_rag.engine.paths import attachment_path
 from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from tests.data.make_fixtures import build_pdf
 from tests.engine.test_ingest import consistent, make_engine
+from tests.support.archives import rewrite_collection
 
 PAGES = [["Chapter 1: the harbour", "The ferry timetable changes in spring."],
          ["Chapter 2: the lighthouse", "The lighthouse keeper logs the weather at dawn."],
@@ -196,25 +196,6 @@ def test_export_and_import_keep_attachments_with_their_message(mail, tmp_path):
     other.close()
 
 
-def _rewrite_collection(archive: Path, target: Path, change) -> None:
-    """Copy `archive` with its collection.json changed by `change` (manifest hashes fixed up)."""
-    import hashlib
-    import json
-
-    with zipfile.ZipFile(archive) as zf:
-        members = {name: zf.read(name) for name in zf.namelist()}
-    collection = json.loads(members["collection.json"])
-    change(collection)
-    members["collection.json"] = json.dumps(collection).encode()
-    manifest = json.loads(members["manifest.json"])
-    manifest["members"]["collection.json"] = {"size": len(members["collection.json"]),
-                                              "sha256": hashlib.sha256(members["collection.json"]).hexdigest()}
-    members["manifest.json"] = json.dumps(manifest).encode()
-    with zipfile.ZipFile(target, "w") as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-
-
 @pytest.mark.parametrize("change,reason", [
     (lambda c: c["files"][1].update(path="/elsewhere/x.txt"), "outside its message"),
     (lambda c: c["files"][1].update(parent_id=999), "belongs to no message"),
@@ -224,7 +205,7 @@ def test_an_archive_with_a_misplaced_attachment_is_refused(mail, tmp_path, chang
     engine, _, _ = mail
     archive, crafted = tmp_path / "a.zip", tmp_path / "crafted.zip"
     engine.export_collection(1, archive)
-    _rewrite_collection(archive, crafted, change)
+    rewrite_collection(archive, crafted, change)
     with pytest.raises(ArchiveError, match=reason):
         engine.read_archive(crafted)
 

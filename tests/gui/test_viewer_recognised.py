@@ -64,9 +64,11 @@ def test_a_picture_opens_from_its_recognised_text_without_recognising_it_again(
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_a_passage_of_a_scanned_pdf_page_says_the_page_is_a_scan(make_window, qtbot, tmp_path, language):
-    """A scanned page has no text layer to highlight: the viewer draws the cited page with the passage beside it
-    and says the page is a scan (it said the PDF's text layer differed from the indexed text)."""
+def test_a_passage_of_a_scanned_pdf_page_is_highlighted_on_its_recognised_lines(make_window, qtbot, tmp_path,
+                                                                                 language):
+    """A scanned page has no text layer: the viewer draws the cited page with the passage highlighted on the lines
+    OCR read there when it was indexed (the library's `ocr_lines`), and says so. A library made before those were
+    kept (schema 4) has none: the page is drawn with the passage beside it, the banner saying the page is a scan."""
     i18n.set_language(language)
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -74,11 +76,23 @@ def test_a_passage_of_a_scanned_pdf_page_says_the_page_is_a_scan(make_window, qt
                     docs / "scan.pdf")
     window = make_window()
     assert not add_and_wait(qtbot, window, [str(docs)]).failed
-    hit = next(h for h in window.backend.engine.search("请在购买后三十天内寄回保修卡", k=3) if h.page == 2)
+    engine = window.backend.engine
+    hit = next(h for h in engine.search("请在购买后三十天内寄回保修卡", k=3) if h.page == 2)
 
     with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
         window.viewer.open_passages(((1, hit),), 0)
     view = window.viewer.view
     assert window.viewer.location.page == 2 and window.viewer.page == 1  # the cited page is drawn
+    lines = engine.recognised_lines(hit)
+    assert lines and window.viewer.highlight_on(1) == tuple(line.rect for line in lines)
+    assert window.viewer.highlight_on(0) == ()
+    assert view.banner_label.text() == i18n.tr("viewer.recognised_lines")
+    assert not view.side_text.isVisibleTo(view)
+
+    with engine.store.transaction() as db:  # as a library made before the lines were kept
+        db.execute("DELETE FROM ocr_lines")
+    with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
+        window.viewer.open_passages(((1, hit),), 0)
+    assert window.viewer.location.page == 2 and window.viewer.highlight_on(1) == ()
     assert view.banner_label.text() == i18n.tr("viewer.unmatched_scan")
     assert hit.text in view.side_text.toPlainText()

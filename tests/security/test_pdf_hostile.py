@@ -38,7 +38,7 @@ def _image_page_pdf(width: int, height: int) -> bytes:
 def test_a_scan_declaring_a_gigapixel_image_is_refused_before_decoding(tmp_path: Path, monkeypatch) -> None:
     path = tmp_path / "bomb.pdf"
     path.write_bytes(_image_page_pdf(100_000, 100_000))
-    monkeypatch.setattr(ocr, "recognise", lambda image: pytest.fail("an image of 10 gigapixels reached OCR"))
+    monkeypatch.setattr(ocr, "read", lambda image: pytest.fail("an image of 10 gigapixels reached OCR"))
     started = time.monotonic()
     with pytest.raises(LoadError, match="too large to read"):
         load(path, max_bytes=0)
@@ -54,7 +54,7 @@ def test_a_broken_layer_on_a_giant_page_is_rendered_within_the_pixel_budget(tmp_
     path = tmp_path / "giant.pdf"
     writer.write(path)
     seen = []
-    monkeypatch.setattr(ocr, "recognise", lambda image: seen.append(image.size) or "")
+    monkeypatch.setattr(ocr, "read", lambda image: seen.append(image.size) or ocr.Recognised(""))
     with pytest.raises(LoadError, match="text layer is unreadable"):  # OCR (stubbed) read nothing: no garbage kept
         load(path, max_bytes=0, context=LoadContext(ocr=True))
     assert len(seen) == 1 and seen[0][0] * seen[0][1] <= pdf_pages.MAX_RENDER_PIXELS

@@ -24,6 +24,8 @@ MAX_PATH_CHARS = 4096
 # characters (500 + 50 by default, 8,000 + 7,999 at most in Settings); one of megabytes made answering take minutes.
 MAX_PASSAGE_CHARS = 64_000
 INT64_MAX = (1 << 63) - 1
+MAX_LINES = 1_000_000  # recognised lines of one file (2,000 a page at most, ocr_boxes.MAX_LINES, on 500 pages)
+MAX_PAGE_POINTS = 14_400.0  # a PDF page is at most 200 inches a side (a rectangle past it is none of its lines)
 _SIGNED = {"mtime_ns"}  # the only integer that may be negative (a file dated before 1970)
 _LOCAL_ABSOLUTE = re.compile(r"^(?:/(?![/\\])|[A-Za-z]:[\\/])")  # /x (not //x) or C:\x; never \\server
 
@@ -51,6 +53,8 @@ def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndar
         return problem
     if any(c.get("page") is not None and not isinstance(c["page"], int) for c in chunks):
         return "a chunk has an invalid page"
+    if any(not _recognised_lines(f.get("ocr_lines", [])) for f in files):
+        return "a file's recognised lines are malformed"
     source_ids = {s["id"] for s in sources}
     file_ids = {f["id"] for f in files}
     chunk_ids = {c["id"] for c in chunks}
@@ -80,6 +84,26 @@ def oversized_passage(chunks: list[dict]) -> str | None:
         return None
     return (f"one of its passages is {longest:,} characters long, and a passage may be at most {MAX_PASSAGE_CHARS:,} "
             "characters (Desktop RAG writes passages of about the chunk size, 500 characters by default)")
+
+
+def _recognised_lines(lines: object) -> bool:
+    """A file's recognised lines (archive_rows.collection_rows): at most MAX_LINES, each [page, start, end, x0, y0,
+    x1, y1] with a page from 1, 0 <= start < end and a finite rectangle within the largest page a PDF may have."""
+    if not isinstance(lines, list) or len(lines) > MAX_LINES:
+        return False
+    for line in lines:
+        if not (isinstance(line, list) and len(line) == 7 and all(_integer(v) for v in line[:3])
+                and all(_integer(v) or isinstance(v, float) for v in line[3:])):
+            return False
+        page, start, end, *rect = line
+        if not (1 <= page <= INT64_MAX and 0 <= start < end <= INT64_MAX
+                and all(-1.0 <= v <= MAX_PAGE_POINTS for v in rect) and rect[0] < rect[2] and rect[1] < rect[3]):
+            return False
+    return True
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _fits(row: object, shape: dict[str, type]) -> bool:

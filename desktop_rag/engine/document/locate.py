@@ -6,7 +6,7 @@ import contextlib
 import os
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +19,7 @@ from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.ingest.loaders.blocks import TABLE_CHARS
 from desktop_rag.engine.ingest.scanning import file_sha256
 from desktop_rag.engine.paths import attachment_part
-from desktop_rag.engine.store.values import Hit, nul_replaced
+from desktop_rag.engine.store.values import Hit, OcrLine, nul_replaced
 from desktop_rag.engine.text.caseless import caseless_find, caseless_fold
 
 if TYPE_CHECKING:
@@ -31,8 +31,8 @@ MAX_STRETCH = 1.5  # ... and the span between them may be at most this much long
 
 # file states (STORED: not on this computer; the text is the library's stored text, document/stored.py)
 UNCHANGED, CHANGED, MISSING, UNKNOWN, STORED = "unchanged", "changed", "missing", "unknown", "stored"
-# how the passage was found
-EXACT, MATCHED, PARTIAL, NOT_FOUND = "exact", "matched", "partial", "not_found"
+# how the passage was found (RECOGNISED: on a scanned page, by the lines OCR read there when it was indexed)
+EXACT, MATCHED, PARTIAL, NOT_FOUND, RECOGNISED = "exact", "matched", "partial", "not_found", "recognised"
 
 # reads a document again: (the file, the e-mail attachment's part in it or "") -> its document (reread.Rereader.read)
 Reader = Callable[[str, str], ParsedDocument]
@@ -219,7 +219,7 @@ def is_verbatim(sentence: str, source: str) -> bool:
 
 def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=None,
            table_chars: int = TABLE_CHARS, carrier: Carrier | None = None, read: Reader | None = None,
-           pages: PdfPages | None = None) -> Location:
+           pages: PdfPages | None = None, lines: Sequence[OcrLine] = ()) -> Location:
     """Find `hit`'s passage in its file as it is now (PDF: page and rects; others: document text offsets); a file
     whose text was recognised from pictures is not read (`Location.from_library`: the caller shows the stored text).
 
@@ -229,7 +229,8 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
     reads a text document (the viewer's parser child, `reread.Rereader`); without it, a parser child started for
     this call (an e-mail's attached PDFs are read with its body). `pages`
     opens a PDF not given (the viewer's PDFium child, `pdf_child.PdfPages`); without it, a PDFium child started
-    for this call: PDFium never parses a document in the caller's process.
+    for this call: PDFium never parses a document in the caller's process. `lines`: the recognised lines of a
+    passage of a scanned page (`Engine.recognised_lines`), highlighted while the file is as it was indexed.
     """
     state = file_state(carrier.path, carrier.indexed) if carrier else file_state(hit.path, indexed)
     kind = view_of(hit.path)
@@ -241,7 +242,8 @@ def locate(hit: Hit, indexed: IndexedFile | None, *, max_bytes: int = 0, pdf=Non
         return _replace(base, from_library=True)
     try:
         if kind == PAGES:
-            return locate_in_pdf(hit, base, pdf, carrier, max_bytes, pages=pages)
+            return locate_in_pdf(hit, base, pdf, carrier, max_bytes, pages=pages,
+                                 lines=lines if state == UNCHANGED else ())
         with contextlib.ExitStack() as own:
             read = read or _reader_in_a_child(own, max_bytes, table_chars)
             return _locate_in_text(hit, base, read(carrier.path if carrier else hit.path,
@@ -310,10 +312,12 @@ def page_order(cited: int | None, count: int) -> list[int]:
 
 
 def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = None, max_bytes: int = 0,
-                  search_seconds: float = SEARCH_SECONDS, pages: PdfPages | None = None) -> Location:
+                  search_seconds: float = SEARCH_SECONDS, pages: PdfPages | None = None,
+                  lines: Sequence[OcrLine] = ()) -> Location:
     """The page holding the passage (the cited one first, then outwards for at most `search_seconds`: the next
-    passage asked for waits behind it) and the highlight rectangles on it. A PDF not given is opened in `pages`, else
-    in a PDFium child started for this call."""
+    passage asked for waits behind it) and the highlight rectangles on it; a passage of a scanned page with its
+    recognised `lines`: their rectangles on its page (`RECOGNISED`). A PDF not given is opened in `pages`, else in a
+    PDFium child started for this call."""
     with contextlib.ExitStack() as own:
         if pdf is None:
             if pages is None:
@@ -323,6 +327,8 @@ def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = 
             pdf = open_pdf(hit.path, carrier, max_bytes, pages)
             own.callback(pdf.close)
         count = pdf.page_count
+        if (marked := recognised_rects(hit, lines))["rects"] and 1 <= (hit.page or 0) <= count:
+            return _replace(base, match=RECOGNISED, page=hit.page, page_count=count, **marked)
         deadline = time.monotonic() + search_seconds
         for index in page_order(hit.page, count):
             if time.monotonic() > deadline:
@@ -338,6 +344,17 @@ def locate_in_pdf(hit: Hit, base: Location, pdf=None, carrier: Carrier | None = 
             return _replace(base, match=how, page=index + 1, start=start, end=end, rects=rects, page_count=count,
                             focus=focus, focus_rects=focus_rects)
         return _replace(base, page_count=count)
+
+
+def recognised_rects(hit: Hit, lines: Sequence[OcrLine]) -> dict:
+    """The rectangles of the lines on `hit`'s page whose characters overlap its passage (`rects`) and its focus
+    spans (`focus_rects`); the lines' offsets are the document text's, as the hit's are."""
+    def over(start: int, end: int) -> tuple:
+        return tuple(line.rect for line in lines if line.page == hit.page and line.start < end and line.end > start)
+
+    focus = tuple((hit.char_start + a, hit.char_start + b) for a, b in hit.focus if 0 <= a < b <= len(hit.text))
+    return {"rects": over(hit.char_start, hit.char_end),
+            "focus_rects": tuple(r for a, b in focus for r in over(a, b))}
 
 
 def find_in_pdf(pdf, query: str, page: int, after: int, forward: bool = True):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,11 +10,10 @@ from pathlib import Path
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.system_errors import foreign_reason
-from desktop_rag.engine.ingest.loaders.pdf_pages import PDFIUM_LOCK  # noqa: F401  (re-exported)
+from desktop_rag.engine.ingest.loaders.pdf_pages import PDFIUM_LOCK, to_display  # noqa: F401  (re-exported)
 
 # PDFium is not thread-safe: every call into it, from any thread (the viewer here, the PDF loader when it runs in
 # this process), holds PDFIUM_LOCK.
-DEVICE_PRECISION = 8  # device coordinates are integers: compute them at 8 px per point, then divide
 MAX_RENDER_PIXELS = 40_000_000  # a page rendered larger than this (a huge page at a high zoom) is scaled down
 MAX_RENDER_SIDE = 16_384  # pixels on either side (a 1e-6 x 1e9 point MediaBox bounds no area, only its sides)
 
@@ -200,14 +198,5 @@ class PdfFile(OpenPdf):
 
     def _to_display(self, page, index: int, left: float, bottom: float, right: float, top: float) -> Rect:
         """Page space (bottom-left origin, unrotated) to display points (top-left origin, rotation applied)."""
-        raw = _pdfium().raw
-        width, height = self.page_sizes[index]
-        size_x, size_y = int(width * DEVICE_PRECISION), int(height * DEVICE_PRECISION)
-        xs, ys = [], []
-        for x, y in ((left, bottom), (right, top)):
-            dx, dy = ctypes.c_int(), ctypes.c_int()
-            raw.FPDF_PageToDevice(page.raw, 0, 0, size_x, size_y, 0, x, y, ctypes.byref(dx), ctypes.byref(dy))
-            xs.append(dx.value / DEVICE_PRECISION)
-            ys.append(dy.value / DEVICE_PRECISION)
-        return min(xs), min(ys), max(xs), max(ys)
-
+        (x0, y0), (x1, y1) = (to_display(page, self.page_sizes[index], x, y) for x, y in ((left, bottom), (right, top)))
+        return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)

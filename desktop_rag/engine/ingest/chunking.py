@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import replace
 
 from desktop_rag.engine.ingest.documents import ParsedDocument, Section
-from desktop_rag.engine.store.values import ChunkDraft
+from desktop_rag.engine.store.values import ChunkDraft, OcrLine
 
 SECTION_JOINER = "\n\n"
 
@@ -118,8 +120,7 @@ def _heading(section: Section) -> str:
 def chunk_document(doc: ParsedDocument, size: int = 500, overlap: int = 50) -> list[ChunkDraft]:
     """Chunk each section separately; offsets index the sections joined with blank lines."""
     chunks: list[ChunkDraft] = []
-    base = 0
-    for section in doc.sections:
+    for section, base in _at(doc):
         text = section.text
         heading = _heading(section)
         spans = [(0, len(text))] if section.whole and text.strip() else split_text(text, size, overlap)
@@ -135,8 +136,21 @@ def chunk_document(doc: ParsedDocument, size: int = 500, overlap: int = 50) -> l
                     ocr=section.ocr,
                 )
             )
-        base += len(text) + len(SECTION_JOINER)
     return chunks
+
+
+def _at(doc: ParsedDocument) -> Iterator[tuple[Section, int]]:
+    """Each section with where its text starts in the document text."""
+    base = 0
+    for section in doc.sections:
+        yield section, base
+        base += len(section.text) + len(SECTION_JOINER)
+
+
+def document_lines(doc: ParsedDocument) -> list[OcrLine]:
+    """The sections' recognised boxes (a scanned page's), their offsets into the document text as chunks' are."""
+    return [replace(line, start=base + line.start, end=base + line.end) for section, base in _at(doc)
+            for line in section.lines]
 
 
 def document_text(doc: ParsedDocument) -> str:

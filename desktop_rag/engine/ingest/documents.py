@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from desktop_rag.engine.messages import Phrase
+from desktop_rag.engine.store.values import OcrLine
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,8 @@ class Section:
     heading_path: tuple[str, ...] = ()
     ocr: bool = False  # the text was recognised from an image (a scan or a photo), not read from a text layer
     whole: bool = False  # one chunk, never cut: a wide table's row group (ingest.tables)
+    # a scanned PDF page's recognised boxes, their offsets into `text` (loaders.ocr_boxes): the viewer's highlight
+    lines: tuple[OcrLine, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,25 +4,22 @@ the pending queue. The run around it (sources, chunking check, model switch, sav
 from __future__ import annotations
 
 import dataclasses
-import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from desktop_rag.config import Settings
 from desktop_rag.engine.errors import (
-    PASS_THROUGH, DesktopRagError, DiskFullError, LibraryBusyError, LibraryUnavailableError, LoadError,
-    ModelMismatchError,
-    is_disk_full,
+    PASS_THROUGH, DiskFullError, LibraryBusyError, LibraryUnavailableError, LoadError, is_disk_full,
 )
-from desktop_rag.engine.heap import release_freed_memory
-from desktop_rag.engine.ingest.chunking import chunk_document
+from desktop_rag.engine.ingest.chunking import chunk_document, document_lines
 from desktop_rag.engine.ingest.parsing import ParseCancelled, SafeParser
 from desktop_rag.engine.ingest.scanning import LINK_OUTSIDE, DiskFile, file_sha256, scan, skipped_types, unread_folders
-from desktop_rag.engine.ingest.embed_isolation import embed, embed_by_file
-from desktop_rag.engine.models.embedding import Embedder, batch_size_for
+from desktop_rag.engine.ingest.failures import step_failure
+from desktop_rag.engine.ingest.vector_phase import VectorPhase
+from desktop_rag.engine.models.embedding import Embedder
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.skipped import set_skipped
 from desktop_rag.engine.paths import attachment_path, is_inside
@@ -30,14 +27,8 @@ from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import AttachmentRows, FileRecord, SourceRecord
 from desktop_rag.engine.ingest.documents import ParsedDocument
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.ingest.loaders import failure_words
 from desktop_rag.engine.ingest.reports import FileEvent, IndexReport, Progress
 from desktop_rag.engine.store.values import ChunkDraft, FailedFile
-
-if TYPE_CHECKING:
-    import numpy as np
-
-log = logging.getLogger(__name__)
 
 CHECKED_AGAIN = ("permission_denied",)  # no fault of the content: tried again (opened) on every run, written once
 ProgressCallback = Callable[[Progress], None]
@@ -83,8 +74,8 @@ class _Work:
     existing: FileRecord | None
 
 
-class Ingestor:
-    """Runs both phases for a set of sources. Owned by one thread (the writer)."""
+class Ingestor(VectorPhase):
+    """Runs both phases for a set of sources (the second: VectorPhase). Owned by one thread (the writer)."""
 
     def __init__(
         self,
@@ -183,7 +174,7 @@ class Ingestor:
             except BaseException as exc:  # noqa: BLE001 - this file alone
                 if _ends_run(exc):
                     raise
-                self._fail(source_id, disk.path, disk.size, disk.mtime_ns, sha, _reason(exc, "store_failed"))
+                self._fail(source_id, disk.path, disk.size, disk.mtime_ns, sha, step_failure(exc, "store_failed"))
                 continue
             work.append(_Work(source_id, disk, sha, existing))
             self.on_file(FileEvent(disk.path, "queued"))
@@ -248,7 +239,7 @@ class Ingestor:
         except PASS_THROUGH:
             raise
         except BaseException as exc:  # noqa: BLE001 - a native library's panic too
-            self._fail(*_where(item), _reason(exc, "reader_failed"))
+            self._fail(*_where(item), step_failure(exc, "reader_failed"))
             return
         try:
             self._store(item, doc, chunks, attached)
@@ -257,7 +248,7 @@ class Ingestor:
         except BaseException as exc:  # noqa: BLE001
             if _ends_run(exc):
                 raise
-            self._fail(*_where(item), _reason(exc, "store_failed"))
+            self._fail(*_where(item), step_failure(exc, "store_failed"))
 
     def _read(self, item: _Work) -> tuple[ParsedDocument, list[ChunkDraft], list[AttachmentRows]]:
         """The file's document, its chunks and its attachments' rows (LoadError when there is nothing to keep)."""
@@ -272,7 +263,7 @@ class Ingestor:
         except (LoadError, MemoryError):
             raise
         except Exception as exc:
-            raise _reason(exc, "chunking_failed") from exc
+            raise step_failure(exc, "chunking_failed") from exc
         if not chunks:
             raise LoadError.coded("no_text_extracted")
         return doc, chunks, attached
@@ -282,7 +273,8 @@ class Ingestor:
         disk = item.disk
         note = Reason.of(*doc.notes)
         replaced = self.store.replace_file_chunks(
-            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached)
+            item.source_id, disk.path, disk.size, disk.mtime_ns, item.sha256, chunks, note, attached,
+            document_lines(doc))
         self._drop_vectors(replaced.dropped)
         if replaced.reused:  # the passages that did not change kept their vectors: never embedded again
             self._vectors.add_stored_vectors(replaced.reused)
@@ -337,77 +329,6 @@ class Ingestor:
     def _drop_vectors(self, chunk_ids: list[int]) -> None:
         if chunk_ids:
             self._vectors.remove_vectors(chunk_ids)
-
-    # ---- vector phase ------------------------------------------------------
-
-    def embed_pending(self) -> int:
-        """Embed queued chunks in large batches across files, committing batch by batch."""
-        total = self.store.count_chunks() - self.store.count_vectors()
-        if total <= 0:
-            return 0
-        embedder = self._embedder()
-        dimension = self._vectors.vectors_for_writing()
-        batch = batch_size_for(embedder)
-        started = time.monotonic()
-        done = last_id = 0
-        self.on_progress(Progress("embed", chunks_embedded=0, chunks_total=total))
-        while not self.cancel.is_set():
-            # claimed until stored: another client embedding the same library meanwhile is given other chunks
-            with self.store.claim_pending(batch, after_id=last_id) as rows:  # resumes: linear, not quadratic
-                if not rows:
-                    break
-                last_id = rows[-1][0]
-                done += self._embed_batch(embedder, rows, dimension)
-            del rows
-            release_freed_memory()
-            rate = done / max(time.monotonic() - started, 1e-6)
-            remaining = max(total - done, 0)
-            self.on_progress(Progress("embed", chunks_embedded=done, chunks_total=max(total, done), rate=rate,
-                                      eta_seconds=remaining / rate if rate else None))
-        if done < total and not self.cancel.is_set():  # the rest was another client's (or went with a failed file)
-            self.on_progress(Progress("embed", chunks_embedded=done, chunks_total=done))
-        self.tally.embedded += done
-        return done
-
-    def _embed_batch(self, embedder: Embedder, rows: list, dimension: int) -> int:
-        """Embed and store one batch of pending chunks; how many were embedded (a file that failed leaves `rows`)."""
-        matrix = self._embed(embedder, rows)
-        if matrix is None:
-            return 0
-        if matrix.shape[1] != dimension:  # e.g. an endpoint now serving another model under one name
-            raise ModelMismatchError.coded("dimension_changed", model=embedder.model_id, now=matrix.shape[1],
-                                           held=dimension)
-        ids = [r[0] for r in rows]
-        stored = set(self.store.add_vectors(ids, matrix))
-        keep = [i for i, cid in enumerate(ids) if cid in stored]
-        self._vectors.add_loaded_vectors([ids[i] for i in keep], matrix[keep])
-        return len(rows)
-
-    def _embed(self, embedder: Embedder, rows: list) -> np.ndarray | None:
-        """The vectors of `rows`; when the batch fails, each file's passages alone (`embed_isolation`): a file
-        the model cannot embed fails with the reason, its rows leave `rows`, the others are kept."""
-        try:
-            return embed(embedder, rows, self.settings.embed_batch_size)
-        except PASS_THROUGH:
-            raise
-        except DesktopRagError:
-            raise
-        except BaseException as exc:  # noqa: BLE001 - which file, if any, is found next
-            kept, matrix, failed = embed_by_file(self.store, embedder, rows, self.settings.embed_batch_size, exc)
-        rows[:] = kept
-        for record, error in failed:
-            self._fail(record.source_id, record.path, record.size, record.mtime_ns, record.sha256,
-                       _reason(error, "embedding_failed"), attachment=record.id if record.parent_id else None)
-        return matrix
-
-
-def _reason(exc: BaseException, step: str) -> LoadError:
-    """The reason a file failed: a LoadError as raised, anything else as "`step` failed" with the library's words
-    (logged with its traceback: it is a bug to fix or a library's limit to know)."""
-    if isinstance(exc, LoadError):
-        return exc
-    log.warning("Indexing one file failed at %s", step, exc_info=exc)
-    return LoadError.coded(step, error=failure_words(exc))
 
 
 def _where(item: _Work) -> tuple[int, str, int, int, str]:

@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from desktop_rag.config import CHUNKING_SETTINGS
-from desktop_rag.engine.store import collections, legacy_reasons
+from desktop_rag.engine.store import collections, legacy_reasons, ocr_lines
 from desktop_rag.engine.store.languages import note_chunk_texts
 from desktop_rag.engine.store.library import Store
-from desktop_rag.engine.store.values import ChunkDraft
+from desktop_rag.engine.store.values import ChunkDraft, OcrLine
 
 FILE_FIELDS = ("id", "source_id", "path", "size", "mtime_ns", "sha256", "status", "error", "chunk_count", "parent_id")
 CHUNK_FIELDS = ("id", "file_id", "ordinal", "text", "page", "heading", "char_start", "char_end", "ocr")
@@ -24,13 +24,21 @@ def collection_name(store: Store, collection_id: int) -> str | None:
 
 
 def collection_rows(store: Store, collection_id: int):
-    """(sources, files, chunks as dicts; vector ids; vectors as one float32 matrix) of one collection."""
+    """(sources, files, chunks as dicts; vector ids; vectors as one float32 matrix) of one collection; a file with
+    recognised lines (a scanned PDF's, `ocr_lines`) has them under "ocr_lines" as [page, start, end, x0, y0, x1, y1]
+    rows (an archive of an earlier version has none, and an earlier version reads the file without them)."""
     db = store.db
     sources = [{"id": r[0], "path": r[1], "kind": r[2]} for r in db.execute(
         "SELECT id, path, kind FROM sources WHERE collection_id = ? ORDER BY id", (collection_id,))]
     files = [dict(zip(FILE_FIELDS, r)) for r in db.execute(
         "SELECT f.id, f.source_id, f.path, f.size, f.mtime_ns, f.sha256, f.status, f.error, f.chunk_count, f.parent_id "
         "FROM files f JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? ORDER BY f.id", (collection_id,))]
+    by_id = {f["id"]: f for f in files}
+    for file_id, *line in db.execute(
+            "SELECT l.file_id, l.page, l.char_start, l.char_end, l.x0, l.y0, l.x1, l.y1 FROM ocr_lines l "
+            "JOIN files f ON f.id = l.file_id JOIN sources s ON s.id = f.source_id WHERE s.collection_id = ? "
+            "ORDER BY l.file_id, l.page, l.char_start", (collection_id,)):
+        by_id[file_id].setdefault("ocr_lines", []).append(line)
     chunks = [dict(zip(CHUNK_FIELDS, r)) for r in db.execute(
         "SELECT c.id, c.file_id, c.ordinal, c.text, c.page, c.heading, c.char_start, c.char_end, c.ocr "
         "FROM chunks c JOIN files f ON f.id = c.file_id JOIN sources s ON s.id = f.source_id "
@@ -81,6 +89,8 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
             drafts = [ChunkDraft(c["ordinal"], c["text"], c.get("page"), c["heading"], c["char_start"],
                                  c["char_end"], bool(c["ocr"])) for c in rows]
             new_chunk.update(zip((c["id"] for c in rows), store.insert_chunks(new_file[old_file], drafts)))
+        for f in files:
+            ocr_lines.write(store, new_file[f["id"]], [OcrLine(*line) for line in f.get("ocr_lines", ())])
         new_ids = np.zeros(0, np.int64)
         if vectors is not None:
             vector_ids, matrix, model, dimension = vectors

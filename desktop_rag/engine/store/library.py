@@ -24,7 +24,7 @@ import numpy as np
 
 from desktop_rag.engine.store.values import AttachmentRows, FileRecord, ReplacedChunks, SourceRecord
 from desktop_rag.engine.store.scope import Restriction
-from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
+from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit, OcrLine
 
 
 class Connection(Protocol):
@@ -77,7 +77,8 @@ class Store(Protocol):
                        error: str) -> list[int]: ...
     def replace_file_chunks(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str,
                             chunks: Sequence[ChunkDraft], note: str = "",
-                            attachments: Sequence[AttachmentRows] = ()) -> ReplacedChunks: ...
+                            attachments: Sequence[AttachmentRows] = (),
+                            lines: Sequence[OcrLine] = ()) -> ReplacedChunks: ...
     def delete_files(self, file_ids: Iterable[int]) -> list[int]: ...
 
     # chunks

@@ -1,6 +1,7 @@
 """What the two backends' connections share (store/library.py: the seam): the statements on sources, files, chunks
-and counts that run unchanged on SQLite and PostgreSQL. A backend's store (sqlite/store.py, postgres/store.py)
-adds its connection, transactions, ids, keyword rows and search, and its vectors."""
+and counts that run unchanged on SQLite and PostgreSQL (the reads of counts and passages: sql_reads.py). A backend's
+store (sqlite/store.py, postgres/store.py) adds its connection, transactions, ids, keyword rows and search, and its
+vectors."""
 
 from __future__ import annotations
 
@@ -9,26 +10,27 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-import numpy as np
 
 from desktop_rag.engine.endpoint import model_id_shown
 from desktop_rag.engine.errors import LoadError, UsageError
 from desktop_rag.engine.paths import display_text, is_valid_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.carried_references import Moved, carry
+from desktop_rag.engine.store import ocr_lines
 from desktop_rag.engine.store.kept_vectors import renew_chunks
 from desktop_rag.engine.store.library import Connection
+from desktop_rag.engine.store.sql_reads import IN_COLLECTION, SqlReads
 from desktop_rag.engine.store.values import AttachmentRows, FileRecord, ReplacedChunks, SourceRecord
-from desktop_rag.engine.store.values import ChunkDraft, FailedFile, Hit
+from desktop_rag.engine.store.values import ChunkDraft, OcrLine
 
 FILE_COLUMNS = "id, source_id, path, size, mtime_ns, sha256, status, error, chunk_count, parent_id, reason"
 _CARRIER_COLUMNS = ", ".join(f"p.{column}" for column in FILE_COLUMNS.split(", "))  # a file's parent row
-IN_COLLECTION = "f.source_id IN (SELECT id FROM sources WHERE collection_id = ?)"
 MODEL_KEYS = frozenset(("embedding_model", "staged_model"))  # meta holding a model id: `endpoint.model_id_shown`'s
 
 
-class SqlStore:
-    """One connection's statements that both SQL engines run; the backend's subclass supplies the rest."""
+class SqlStore(SqlReads):
+    """One connection's statements that both SQL engines run (its counts and passages read: SqlReads); the backend's
+    subclass supplies the rest."""
 
     db: Connection
     read_only: bool
@@ -231,9 +233,10 @@ class SqlStore:
 
     def replace_file_chunks(
         self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str, chunks: Sequence[ChunkDraft],
-        note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (),
+        note: Reason = Reason(), attachments: Sequence[AttachmentRows] = (), lines: Sequence[OcrLine] = (),
     ) -> ReplacedChunks:
-        """Text phase: swap a file's chunks (and keyword rows), and its attachments' rows, in one transaction.
+        """Text phase: swap a file's chunks (and keyword rows, its scanned pages' `lines`), and its attachments' rows,
+        in one transaction.
         `note` (what the reader says about an indexed file, e.g. PDF pages read by OCR) is kept in its `error`
         column. An attachment whose bytes are the ones already stored keeps its chunks and vectors; a chunk whose
         embedded text an old one of its file had takes that one's vectors (kept_vectors.py).
@@ -246,6 +249,7 @@ class SqlStore:
                 raise LoadError.coded("file_not_granted")
             replaced = renew_chunks(self, file_id, chunks)
             dropped, reused = replaced.dropped, replaced.reused
+            ocr_lines.write(self, file_id, lines)
             self._set_indexed(file_id, size, mtime_ns, sha256, note, len(chunks))
             stored = {r[0]: (r[1], r[2]) for r in self.db.execute(
                 "SELECT path, id, sha256 FROM files WHERE parent_id = ? AND status = 'indexed'", (file_id,))}
@@ -314,6 +318,7 @@ class SqlStore:
         dropped = [r[0] for r in self.db.execute(
             "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.file_id = ?", (file_id,))]
         self.db.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+        ocr_lines.drop(self, file_id)
         if dropped:
             self.vectors_changed()
         return dropped
@@ -339,78 +344,12 @@ class SqlStore:
         with self.transaction():
             self.db.execute("DELETE FROM vectors")
             self.db.execute("DELETE FROM chunks")
+            self.db.execute("DELETE FROM ocr_lines")
             self._clear_keyword_rows()
             self.db.execute(
                 "UPDATE files SET status='pending', error='', reason='', chunk_count=0, size=-1, mtime_ns=-1, sha256=''"
             )
             self.vectors_changed()
-
-    # ---- reading chunks and counts ----------------------------------------
-
-    def count_chunks(self, collection_id: int | None = None) -> int:
-        if collection_id is None:
-            return self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
-        return self.db.execute(f"SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE {IN_COLLECTION}",
-                               (collection_id,)).fetchone()[0]
-
-    def count_vectors(self, collection_id: int | None = None) -> int:
-        if collection_id is None:
-            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
-        return len(self.collection_vector_ids(collection_id))
-
-    def collection_vector_ids(self, collection_id: int) -> np.ndarray:
-        """The sorted ids of a collection's chunks that have a vector."""
-        cursor = self.db.execute(
-            "SELECT v.chunk_id FROM sources s JOIN files f ON f.source_id = s.id JOIN chunks c ON c.file_id = f.id "
-            "JOIN vectors v ON v.chunk_id = c.id WHERE s.collection_id = ?", (collection_id,))
-        return np.sort(np.fromiter((r[0] for r in cursor), dtype=np.int64))
-
-    def stored_vectors(self, chunk_ids: Sequence[int]) -> dict[int, np.ndarray]:
-        """The stored vectors of these chunks, by chunk id."""
-        found: dict[int, np.ndarray] = {}
-        for ids, matrix in self.iter_vectors(chunk_ids=chunk_ids):
-            found.update(zip(ids.tolist(), matrix))
-        return found
-
-    def has_vectors(self) -> bool:
-        """Whether any vector is stored (constant time, unlike a count)."""
-        return self.db.execute("SELECT EXISTS (SELECT 1 FROM vectors)").fetchone()[0] == 1
-
-    def file_counts(self, collection_id: int | None = None) -> dict[str, int]:
-        if collection_id is None:
-            return dict(self.db.execute("SELECT status, count(*) FROM files GROUP BY status").fetchall())
-        return dict(self.db.execute(f"SELECT status, count(*) FROM files f WHERE {IN_COLLECTION} GROUP BY status",
-                                    (collection_id,)).fetchall())
-
-    def count_attachments(self, collection_id: int | None = None) -> int:
-        """How many files are attachments of another (e-mail attachments, documents of their own)."""
-        where, args = (f" AND {IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
-        return self.db.execute(f"SELECT count(*) FROM files f WHERE parent_id IS NOT NULL{where}", args).fetchone()[0]
-
-    def failed_files(self, collection_id: int | None = None) -> list[FailedFile]:
-        where, args = (f" AND {IN_COLLECTION}", (collection_id,)) if collection_id is not None else ("", ())
-        rows = self.db.execute(f"SELECT path, error, reason FROM files f WHERE status = 'failed'{where} ORDER BY path",
-                               args).fetchall()
-        return [FailedFile(p, Reason.stored(e, r)) for p, e, r in rows]
-
-    def hits_for(self, scored: Sequence[tuple[int, float]]) -> list[Hit]:
-        """Turn (chunk_id, score) pairs into Hits with provenance, keeping the order; unknown ids are skipped."""
-        if not scored:
-            return []
-        ids = [cid for cid, _ in scored]
-        marks = ",".join("?" * len(ids))
-        rows = self.db.execute(
-            "SELECT c.id, f.path, c.page, c.heading, c.text, c.file_id, c.ordinal, c.char_start, c.char_end, c.ocr "
-            f"FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
-            ids,
-        ).fetchall()
-        by_id = {r[0]: r for r in rows}
-        hits = []
-        for cid, score in scored:
-            r = by_id.get(cid)
-            if r:
-                hits.append(Hit(cid, float(score), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], bool(r[9])))
-        return hits
 
 
 def _source(row: Sequence) -> SourceRecord:

@@ -37,6 +37,25 @@ class ChunkDraft:
 
 
 @dataclass(frozen=True)
+class OcrLine:
+    """A piece of a scanned page's text recognised in one box (`ocr_lines`): its characters `start:end` (in a
+    Section's text as a reader gives it; in the document text, as a chunk's offsets, once stored) and where it lies
+    on its page, in display points (top-left origin, the page's /Rotate applied: as the viewer draws it)."""
+
+    page: int
+    start: int
+    end: int
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    @property
+    def rect(self) -> tuple[float, float, float, float]:
+        return self.left, self.top, self.right, self.bottom
+
+
+@dataclass(frozen=True)
 class Hit:
     """One retrieved chunk with its provenance and score."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from desktop_rag.engine import CHANGED, MISSING, NOT_FOUND, PAGES, PARTIAL, STORED, UNKNOWN, Location
+from desktop_rag.engine import CHANGED, MISSING, NOT_FOUND, PAGES, PARTIAL, RECOGNISED, STORED, UNKNOWN, Location
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.viewer.strings import tr
 
@@ -34,6 +34,8 @@ def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
         return tr("passage_gone"), False, "warn"
     if location.match == PARTIAL:
         return tr("partial"), False, "info"
+    if location.match == RECOGNISED:
+        return tr("recognised_lines"), False, "info"
     if location.match == NOT_FOUND and not location.error:
         key = "not_found_text" if location.kind != PAGES else "unmatched_scan" if scan else "unmatched"
         return tr(key), False, "info"

@@ -59,7 +59,7 @@ def _located(engine, hit: Hit, max_bytes: int, read: Reader | None, pages: PdfPa
                                                          pages=pages)), None
     try:
         location = locate(hit, indexed, max_bytes=max_bytes, pdf=pdf, table_chars=engine.settings.chunk_size,
-                          carrier=carrier, read=read)
+                          carrier=carrier, read=read, lines=engine.recognised_lines(hit) if pdf is not None else ())
     except BaseException:
         if pdf is not None:
             pdf.close()

@@ -70,6 +70,9 @@ TEXT: dict[str, tuple[str, str]] = {
         "This page is a scan: its text was recognised from the picture (OCR), so there is no text on the page to "
         "highlight. The page is shown with the passage beside it.",
         "此页是扫描图片：其文字是通过文字识别（OCR）得到的，页面上没有可高亮的文字。下面显示该页，段落显示在旁边。"),
+    "viewer.recognised_lines": (
+        "This page is a scan: the highlight marks the lines recognised on it (OCR) when it was indexed.",
+        "此页是扫描图片：高亮标出的是建立索引时在此页上识别（OCR）出的文字行。"),
     "viewer.partial": (
         "Only the beginning and end of the passage matched the file's text; the highlight spans them.",
         "只有段落的开头和结尾与文件文本相符；高亮覆盖两者之间的内容。"),

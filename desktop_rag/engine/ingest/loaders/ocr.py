@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from desktop_rag.engine.errors import LoadError
@@ -81,38 +81,71 @@ def worth_reading(width: int, height: int) -> bool:
     return min(width, height) >= MIN_SIDE and width * height >= 4000
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom in the image's pixels (top-left origin)
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """An image's recognised text and, in the text's order, each piece of it recognised in one box with that box
+    (the pieces joined by spaces and line breaks make `text`: `layout`)."""
+
+    text: str
+    boxes: tuple[tuple[str, Box], ...] = ()
+
+
 def recognise(image) -> str:
     """The text in a PIL image: lines top to bottom, words left to right, paragraphs by vertical gaps."""
+    return read(image).text
+
+
+def read(image) -> Recognised:
+    """The text in a PIL image (as `recognise`) with the box of each piece of it, in the image's own pixels (a page
+    read turned is laid out as read, its boxes given back on the page as it is)."""
     import numpy as np
 
     check_size(*image.size)
     if not worth_reading(*image.size):
-        return ""
+        return Recognised("")
     rgb = _to_rgb(image)
     bgr = np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])  # RapidOCR takes OpenCV's channel order
     if _profile == "before":
         result, _elapsed = engine()(bgr)
-        return layout_text(result or [])
-    return layout_text(_oriented(bgr))
+        return layout(result or [])
+    lines, turns = _oriented(bgr)
+    found = layout(lines)
+    if not turns:
+        return found
+    return replace(found, boxes=tuple((text, _turned_back(box, turns, bgr.shape)) for text, box in found.boxes))
 
 
-def _oriented(bgr) -> list:
-    """The page's lines read upright. A page whose lines stand on end is read turned 90 and 270 degrees
-    (the recogniser would read each line but give them in a scrambled order); a page read with low confidence
-    is read again turned 180 degrees; the best-scored reading is kept."""
+def _oriented(bgr) -> tuple[list, int]:
+    """The page's lines read upright, and the quarter turns anticlockwise the page was read at. A page whose lines
+    stand on end is read turned 90 and 270 degrees (the recogniser would read each line but give them in a scrambled
+    order); a page read with low confidence is read again turned 180 degrees; the best-scored reading is kept."""
     import numpy as np
 
     first = best = _read(bgr, upright=True)
     if best.confidence >= LOW_CONFIDENCE or not best.found:
-        return best.lines
+        return best.lines, 0
+    turned = 0
     for turns in (1, 3) if first.sideways else (2,):
         other = _read(np.ascontiguousarray(np.rot90(bgr, turns)))
         if other.confidence > best.confidence:
-            best = other
+            best, turned = other, turns
     if first.sideways and best.confidence < LOW_CONFIDENCE:  # vertical writing, not a turned page
         other = _read(bgr)
-        best = other if other.confidence > best.confidence else best
-    return best.lines
+        if other.confidence > best.confidence:
+            best, turned = other, 0
+    return best.lines, turned
+
+
+def _turned_back(box: Box, turns: int, shape: tuple) -> Box:
+    """A box on the page turned `turns` times a quarter anticlockwise (`np.rot90`), on the page as it is (`shape`:
+    its rows and columns)."""
+    height, width = shape[:2]
+    back = {1: lambda x, y: (width - y, x), 2: lambda x, y: (width - x, height - y), 3: lambda x, y: (y, height - x)}
+    (x0, y0), (x1, y1) = back[turns](box[0], box[1]), back[turns](box[2], box[3])
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
 
 
 @dataclass(frozen=True)
@@ -183,18 +216,23 @@ def _is_cjk(ch: str) -> bool:
     return 0x2E80 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF or 0x3000 <= code <= 0x303F
 
 
-def _join_words(words: list[str]) -> str:
-    """Boxes of one line: a space between words, none between CJK characters."""
-    out = ""
+def _joined(words: list[str]) -> list[str]:
+    """Boxes of one line: each word with what goes before it (a space between words, none between CJK characters)."""
+    out: list[str] = []
     for word in words:
-        if out and not (_is_cjk(out[-1]) and _is_cjk(word[0])):
-            out += " "
-        out += word
+        out.append(" " if out and not (_is_cjk(out[-1][-1]) and _is_cjk(word[0])) else "")
+        out.append(word)
     return out
 
 
 def layout_text(result: list) -> str:
     """RapidOCR boxes ([4 points], text, score) as text: boxes grouped into lines, a blank line at big gaps."""
+    return layout(result).text
+
+
+def layout(result: list) -> Recognised:
+    """RapidOCR boxes ([4 points], text, score) as text (boxes grouped into lines, a blank line at big gaps), with
+    each box's text and its bounds in the text's order."""
     boxes = []
     for points, text, _score in result:
         text = (text or "").strip()
@@ -202,13 +240,13 @@ def layout_text(result: list) -> str:
             continue
         ys = [p[1] for p in points]
         xs = [p[0] for p in points]
-        boxes.append((min(ys), max(ys), min(xs), text))
+        boxes.append((min(ys), max(ys), min(xs), text, max(xs)))
     if not boxes:
-        return ""
+        return Recognised("")
     boxes.sort()
     heights = sorted(b[1] - b[0] for b in boxes)
     typical = max(heights[len(heights) // 2], 1.0)
-    lines: list[list[tuple[float, float, float, str]]] = []
+    lines: list[list[tuple[float, float, float, str, float]]] = []
     for box in boxes:
         centre = (box[0] + box[1]) / 2
         if lines:
@@ -220,11 +258,14 @@ def layout_text(result: list) -> str:
                 continue
         lines.append([box])
     parts: list[str] = []
+    placed: list[tuple[str, Box]] = []
     previous_bottom = None
     for line in lines:
         top = min(b[0] for b in line)
         if previous_bottom is not None:
             parts.append("\n\n" if top - previous_bottom > typical * 1.2 else "\n")
-        parts.append(_join_words([b[3] for b in sorted(line, key=lambda b: b[2])]))
+        ordered = sorted(line, key=lambda b: b[2])
+        parts += _joined([b[3] for b in ordered])
+        placed += [(b[3], (float(b[2]), float(b[0]), float(b[4]), float(b[1]))) for b in ordered]
         previous_bottom = max(b[1] for b in line)
-    return "".join(parts)
+    return Recognised("".join(parts), tuple(placed))

@@ -20,6 +20,7 @@ from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.ingest.cleaning import clean_pages
 from desktop_rag.engine.ingest.loaders import LoadContext
 from desktop_rag.engine.ingest.loaders.left_out import LeftOut
+from desktop_rag.engine.ingest.loaders.ocr_boxes import Piece, Placement, page_lines, placed
 from desktop_rag.engine.ingest.loaders.ocr_quota import OcrQuota
 from desktop_rag.engine.ingest.loaders.pdf_layer import broken
 from desktop_rag.engine.ingest.loaders.pdf_open import (  # noqa: F401  (re-exported: the reasons callers test)
@@ -96,10 +97,11 @@ def _read_texts(pages) -> tuple[list[str], dict[int, str], list[float], set[int]
 
 
 def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContext, quota: OcrQuota,
-               left_out: LeftOut) -> tuple[set[int], bool]:
+               left_out: LeftOut) -> tuple[dict[int, list[Piece]], bool]:
     """OCR the scanned pages (almost no text, an image) and the broken ones (drawn), within the file's OCR limits
-    (`quota`); returns (pages whose text came from OCR, whether any page was a scan). A broken page OCR cannot
-    read, or not within the limits, is emptied (left out); a page whose recognition fails is named in the note."""
+    (`quota`); returns (pages whose text came from OCR with their boxes placed on the page, whether any page was a
+    scan). A broken page OCR cannot read, or not within the limits, is emptied (left out); a page whose recognition
+    fails is named in the note."""
     from desktop_rag.engine.ingest.loaders import ocr
 
     scanned = [i for i, t in enumerate(texts)
@@ -108,22 +110,25 @@ def _recognise(pages, texts: list[str], bad: dict[int, str], context: LoadContex
     if todo:
         ocr.engine()  # OCR missing is the file's reason, not each page's
     total = quota.total(len(todo))
-    recognised: set[int] = set()
+    recognised: dict[int, list[Piece]] = {}
     for index in todo:
         if not quota.take(index + 1):
             continue
         context.page(quota.used, total)
-        text = ""
+        readings: list[tuple[ocr.Recognised, Placement | None]] = []
         with left_out.part("page", index + 1):  # an image too large to read, a drawing that fails
             if index in bad:
                 image = pages.render(index)
-                text = ocr.recognise(image) if image is not None else ""
+                if image is not None:
+                    readings.append((ocr.read(image), Placement.whole_page(*pages.size(index), *image.size)))
                 del image
             else:
-                text = "\n\n".join(p for p in (ocr.recognise(im) for im in pages.images(index)) if p.strip())
+                readings = [(ocr.read(im), placement) for im, placement in pages.images(index)]
+        readings = [(r, placement) for r, placement in readings if r.text.strip()]
+        text = "\n\n".join(r.text for r, _ in readings)
         if len("".join(text.split())) > (0 if index in bad else len("".join(texts[index].split()))):
             texts[index] = text
-            recognised.add(index)
+            recognised[index] = [piece for r, placement in readings for piece in placed(r.boxes, placement)]
     for index in bad:
         if index not in recognised:
             texts[index] = ""
@@ -143,11 +148,14 @@ def _undrawn(path: Path, password: str, pages, texts: list[str], read: set[int])
     return [i for i in empty if holds_undrawn_picture(reader, i)]
 
 
-def _page_sections(cleaned: list[str], tables: dict[int, PageTables], recognised: set[int], table_chars: int):
-    """Each page's text as one Section, then its tables as Markdown row groups with the header repeated."""
+def _page_sections(pages, cleaned: list[str], tables: dict[int, PageTables], recognised: dict[int, list[Piece]],
+                   table_chars: int):
+    """Each page's text as one Section (a recognised one with its boxes), then its tables as Markdown row groups
+    with the header repeated."""
     for index, text in enumerate(cleaned):
         if text.strip():
-            yield Section(text=text, page=index + 1, ocr=index in recognised)
+            lines = page_lines(recognised[index], text, index + 1, pages.size(index)) if index in recognised else ()
+            yield Section(text=text, page=index + 1, ocr=index in recognised, lines=lines)
         for rows in tables[index].tables if index in tables else ():
             yield from table_sections(rows, max_chars=table_chars, page=index + 1)
 
@@ -164,17 +172,17 @@ def load_pdf(path: Path, context: LoadContext | None = None) -> ParsedDocument:
             _reread(path, context.password, pages, texts, bad, unmapped)
         reasons = sorted(set(bad.values()))
         recognised, had_images = _recognise(pages, texts, bad, context, quota, left_out)
-        undrawn = _undrawn(path, context.password, pages, texts, recognised | unloadable | bad.keys())
+        undrawn = _undrawn(path, context.password, pages, texts, recognised.keys() | unloadable | bad.keys())
+        tables = carry_headers({i: found for i, found in pages.tables.items() if i not in bad and i not in recognised})
+        for index, found in tables.items():
+            texts[index] = found.text
+        cleaned = clean_pages(texts)
+        sections = tuple(_page_sections(pages, cleaned, tables, recognised, context.table_chars))
     finally:
         pages.close()
-    for index in sorted((unloadable - recognised) | set(undrawn)):
+    for index in sorted((unloadable - recognised.keys()) | set(undrawn)):
         left_out.add("page", index + 1)
-    tables = carry_headers({i: found for i, found in pages.tables.items() if i not in bad and i not in recognised})
-    for index, found in tables.items():
-        texts[index] = found.text
-    cleaned = clean_pages(texts)
-    sections = tuple(_page_sections(cleaned, tables, recognised, context.table_chars))
-    recovered = len(recognised & bad.keys())
+    recovered = len(recognised.keys() & bad.keys())
     named = quota.skipped | set(left_out.parts.get("page", []))  # past a limit, or whose reading failed: noted so
     unread = len(bad) - recovered - len({i + 1 for i in bad} & named)
     if not sections:

@@ -7,6 +7,7 @@ thread-safe: every PDFium call here holds `PDFIUM_LOCK`, the lock the viewer (`d
 
 from __future__ import annotations
 
+import ctypes
 import re
 import threading
 from collections.abc import Iterator
@@ -21,6 +22,18 @@ MAX_IMAGES_PER_PAGE = 32
 UNMAPPED_SAMPLE = 256  # characters of a page checked for a missing Unicode value (spread over the page)
 RENDER_DPI = 200  # a page whose text layer is broken is rendered at this resolution for OCR
 MAX_RENDER_PIXELS = 25_000_000  # ... and scaled down to at most this many pixels
+DEVICE_PRECISION = 8  # device coordinates are integers: compute them at 8 px per point, then divide
+
+
+def to_display(page, size: tuple[float, float], x: float, y: float) -> tuple[float, float]:
+    """A point of `page` (a loaded pypdfium2 page; page space: bottom-left origin, unrotated) in display points
+    (top-left origin, /Rotate applied) of a page `size` as displayed; the caller holds PDFIUM_LOCK."""
+    import pypdfium2.raw as raw
+
+    size_x, size_y = int(size[0] * DEVICE_PRECISION), int(size[1] * DEVICE_PRECISION)
+    dx, dy = ctypes.c_int(), ctypes.c_int()
+    raw.FPDF_PageToDevice(page.raw, 0, 0, size_x, size_y, 0, x, y, ctypes.byref(dx), ctypes.byref(dy))
+    return dx.value / DEVICE_PRECISION, dy.value / DEVICE_PRECISION
 
 
 class PdfiumPages:
@@ -94,12 +107,19 @@ class PdfiumPages:
 
         return self._ask(index, lambda page: raw.FPDFPage_CountObjects(page.raw) == 0)
 
+    def size(self, index: int) -> tuple[float, float]:
+        """Page `index`'s size in points as displayed (/Rotate applied), from its dictionary."""
+        with PDFIUM_LOCK:
+            return tuple(map(float, self._doc.get_page_size(index)))  # type: ignore[return-value]
+
     def images(self, index: int) -> Iterator:
-        """The page's images worth reading (a scan is one image per page), as PIL images, one at a time; LoadError
-        when there were some and none could be decoded (a damaged scan: the page is left out, named)."""
+        """The page's images worth reading (a scan is one image per page), as PIL images with where each is drawn
+        on the page (`ocr_boxes.Placement`; None for one inside a form), one at a time; LoadError when there were
+        some and none could be decoded (a damaged scan: the page is left out, named)."""
         from desktop_rag.engine.ingest.loaders import ocr
         import pypdfium2.raw as raw
 
+        size = self.size(index)
         with PDFIUM_LOCK:
             page = self._doc[index]
             found = list(page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,), max_depth=3))[:MAX_IMAGES_PER_PAGE]
@@ -111,12 +131,13 @@ class PdfiumPages:
                     if not ocr.worth_reading(width, height):
                         continue
                     ocr.check_size(width, height)
-                    image = _decoded(obj)
+                    image, drawn = _decoded(obj)
+                    placement = _placement(page, size, obj, *image.size) if image is not None and not drawn else None
                 if image is None:
                     damaged += 1
                     continue
                 decoded += 1
-                yield image
+                yield image, placement
         finally:
             with PDFIUM_LOCK:
                 page.close()
@@ -141,6 +162,26 @@ class PdfiumPages:
                 page.close()
 
 
+def _placement(page, size: tuple[float, float], obj, width: int, height: int):
+    """Where an image object of `page` is drawn, in display points (its matrix maps the unit square, the image's
+    bottom-left corner at its origin, onto the page); None for one inside a form (its matrix is the form's)."""
+    from desktop_rag.engine.ingest.loaders.ocr_boxes import Placement
+
+    if obj.level > 0:
+        return None
+    import pypdfium2 as pdfium
+
+    try:
+        m = obj.get_matrix()
+    except pdfium.PdfiumError:  # no matrix: the image is read, its boxes are not kept
+        return None
+
+    def corner(u: float, v: float) -> tuple[float, float]:
+        return to_display(page, size, m.a * u + m.c * v + m.e, m.b * u + m.d * v + m.f)
+
+    return Placement(corner(0, 1), corner(1, 1), corner(0, 0), width, height)
+
+
 def _hyphen(match: re.Match) -> str:
     """PDFium writes U+FFFE for a hyphen at a line end and joins the lines: "exam\ufffeple" is "example"; before
     anything but a lower-case letter the hyphen stays ("Jean\ufffeMarc")."""
@@ -149,8 +190,9 @@ def _hyphen(match: re.Match) -> str:
 
 
 def _decoded(obj):
-    """An image object's pixels as a PIL image: its own bitmap, else PDFium's rendering of it; None if neither (a
-    rendering with nothing drawn: PDFium draws a damaged JPEG as a transparent rectangle)."""
+    """An image object's pixels as a PIL image: its own bitmap, else PDFium's rendering of it (drawn as the page
+    shows it: True second); None if neither (a rendering with nothing drawn: PDFium draws a damaged JPEG as a
+    transparent rectangle)."""
     import pypdfium2 as pdfium
 
     for render in (False, True):
@@ -163,9 +205,9 @@ def _decoded(obj):
         except (pdfium.PdfiumError, ValueError, KeyError, OSError):
             continue
         if render and image.mode == "RGBA" and image.getchannel("A").getextrema() == (0, 0):
-            return None
-        return image
-    return None
+            return None, True
+        return image, render
+    return None, True
 
 
 class PypdfPages:
@@ -190,6 +232,10 @@ class PypdfPages:
         except Exception:  # a broken page should not lose the others
             return None, 0.0
 
+    def size(self, index: int) -> tuple[float, float]:
+        """(0, 0): pypdf's pictures have no placement here (`images`), so no box is placed on its pages."""
+        return 0.0, 0.0
+
     def draws_nothing(self, index: int) -> bool:
         """False: pypdf lists a page's pictures from its resources (`has_images`), whatever its content stream."""
         return False
@@ -203,7 +249,7 @@ class PypdfPages:
             return False
 
     def images(self, index: int) -> Iterator:
-        """As PdfiumPages.images: LoadError when the page had pictures and none could be decoded."""
+        """As PdfiumPages.images (no placement: pypdf does not say where a picture is drawn): LoadError when the page had pictures and none could be decoded."""
         from desktop_rag.engine.ingest.loaders import ocr
 
         try:
@@ -226,7 +272,7 @@ class PypdfPages:
             elif ocr.worth_reading(*image.size):
                 ocr.check_size(*image.size)
                 decoded += 1
-                yield image
+                yield image, None
         if damaged and not decoded:
             raise LoadError.coded("scan_damaged")
 

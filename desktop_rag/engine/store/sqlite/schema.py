@@ -3,11 +3,12 @@
 
 Schema 1 -> 2 added collections (every source joins "Default"), 2 -> 3 `files.parent_id` (e-mail attachments),
 3 -> 4 `files.reason` (a failure or a note as its codes: reasons.Reason; older rows read once, legacy_reasons) and
-the staging and translation tables made with the library (they were made on first use), 4 -> 6 `messages.ended` (how
-an answer ended short: values.Ending; older answers read as whole). Nothing is re-embedded by a
-migration. The triggers keep what depends on the index in step with it: the library version (any change that can
-change a search result moves `meta.library_version`, whichever code or process writes), the keyword rows, and the
-stored answers and summaries that quote a chunk or file that went.
+the staging and translation tables made with the library (they were made on first use), 4 -> 5 `ocr_lines` (a
+scanned page's recognised boxes, store/ocr_lines.py: an older library has none, its scanned pages are highlighted once
+read again), 5 -> 6 `messages.ended` (how an answer ended short: values.Ending; older answers read as whole). Nothing
+is re-embedded by a migration. The triggers keep what depends on the index in step with it: the library version (any
+change that can change a search result moves `meta.library_version`, whichever code or process writes), the keyword
+rows, and the stored answers and summaries that quote a chunk or file that went.
 """
 
 from __future__ import annotations
@@ -71,6 +72,18 @@ CREATE TABLE IF NOT EXISTS vectors (
 );
 -- count(*) on vectors would read every 1.5 KB blob page (30 ms at 20k vectors); this index makes it ~0.02 ms
 CREATE INDEX IF NOT EXISTS vectors_count ON vectors(chunk_id);
+-- a scanned PDF page's recognised boxes: characters as a chunk's offsets, the rectangle in display points
+CREATE TABLE IF NOT EXISTS ocr_lines (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    x0 REAL NOT NULL,
+    y0 REAL NOT NULL,
+    x1 REAL NOT NULL,
+    y1 REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ocr_lines_file ON ocr_lines(file_id, page, char_start);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize='unicode61 remove_diacritics 2');
 CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN
     DELETE FROM chunks_fts WHERE rowid = old.id;

@@ -1,0 +1,145 @@
+"""The library's functions on PostgreSQL (schema.py creates them with its tables): the collections a role may see,
+the triggers' bodies (a row's collection from its source, file or chunk, and moved with it; the library version and
+the keyword totals; the personal caches that go with a chunk, file or conversation; the settings guarded; the
+channel notified), the vectors' dimension and an edited file's carried references (the administrator's functions).
+"""
+
+from __future__ import annotations
+
+CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
+CARRY = "carry_chunk_references"
+CARRY_ARGUMENTS = "bigint, bigint[], bigint[], bigint[], integer[], integer[], integer[], integer[], integer[]"
+
+# One statement per item (dollar-quoted bodies hold semicolons).
+FUNCTIONS = (
+    # the collections a role may see: those granted to a role it is a member of (the owner bypasses RLS)
+    "CREATE OR REPLACE FUNCTION visible_collections(who name) RETURNS bigint[] LANGUAGE sql STABLE SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ SELECT coalesce(array_agg(DISTINCT g.collection_id), '{}') "
+    "FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role WHERE pg_has_role(who, r.oid, 'MEMBER') $$",
+    # a row's collection follows its source / file (a chunk's, a recognised line's: chunk_collection) / chunk
+    "CREATE OR REPLACE FUNCTION file_collection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "NEW.collection_id := (SELECT collection_id FROM sources WHERE id = NEW.source_id); RETURN NEW; END $$",
+    "CREATE OR REPLACE FUNCTION chunk_collection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "NEW.collection_id := (SELECT collection_id FROM files WHERE id = NEW.file_id); RETURN NEW; END $$",
+    "CREATE OR REPLACE FUNCTION vector_collection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "NEW.collection_id := (SELECT collection_id FROM chunks WHERE id = NEW.chunk_id); RETURN NEW; END $$",
+    # a source whose path is set anew (linked to a folder of this computer) belongs to the client that did it
+    "CREATE OR REPLACE FUNCTION source_linked() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "NEW.client := coalesce(current_setting('desktop_rag.client', true), ''); RETURN NEW; END $$",
+    # the vectors' dimension, set once the first vectors come (by any role: the administrator's function), with
+    # the HNSW index that needs it
+    "CREATE OR REPLACE FUNCTION set_vector_dimension(wanted integer) RETURNS void LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, public, pg_catalog AS $$ DECLARE held integer; BEGIN "
+    "SELECT atttypmod INTO held FROM pg_attribute WHERE attrelid = 'desktop_rag.vectors'::regclass "
+    "AND attname = 'embedding'; IF held = wanted THEN RETURN; END IF; "
+    "IF EXISTS (SELECT 1 FROM vectors) THEN RAISE EXCEPTION 'vectors of % dimensions are stored', held "
+    "USING ERRCODE = '22000'; END IF; DROP INDEX IF EXISTS vectors_hnsw; "
+    "EXECUTE format('ALTER TABLE vectors ALTER COLUMN embedding TYPE vector(%s)', wanted); "
+    "CREATE INDEX vectors_hnsw ON vectors USING hnsw (embedding vector_ip_ops); END $$",
+    "CREATE OR REPLACE FUNCTION source_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "UPDATE files SET collection_id = NEW.collection_id WHERE source_id = NEW.id; RETURN NEW; END $$",
+    "CREATE OR REPLACE FUNCTION file_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "UPDATE chunks SET collection_id = NEW.collection_id WHERE file_id = NEW.id; "
+    "UPDATE ocr_lines SET collection_id = NEW.collection_id WHERE file_id = NEW.id; RETURN NEW; END $$",
+    "CREATE OR REPLACE FUNCTION chunk_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "UPDATE vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; "
+    "UPDATE staged_vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; RETURN NEW; END $$",
+    # the personal caches follow the library: a stored answer goes with a chunk it was given, a summary with its
+    # file, an answer and its log row with their conversation
+    "CREATE OR REPLACE FUNCTION chunk_gone() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
+    "DELETE FROM answer_cache_all a USING answer_cache_chunks_all c "
+    "WHERE c.chunk_id = OLD.id AND a.owner = c.owner AND a.key = c.key; RETURN NULL; END $$",
+    # an edited file's unchanged passages keep every person's marks and kept passages (store/carried_references.py:
+    # the pairs and spans are the store's, from its one rule). Only pairs (old, new) of the file's chunks with one
+    # heading and text, the new ones added in this very transaction (by the caller, under its row-level security),
+    # the old ones not; each span moved by its pair's own shift, to a page of the new chunks: a member moves no one's
+    # references but from the chunks of a file it is reading again to their copies
+    f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[], owns bigint[], "
+    "starts integer[], ends integer[], shifts integer[], steps integer[], pages integer[]) RETURNS void "
+    "LANGUAGE plpgsql SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ "
+    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; hit boolean; "
+    "named text := '%\"file_id\": ' || file; BEGIN "
+    "IF cardinality(olds) IS DISTINCT FROM cardinality(news) OR cardinality(owns) IS DISTINCT FROM cardinality(starts) "
+    "OR cardinality(owns) IS DISTINCT FROM cardinality(ends) OR cardinality(owns) IS DISTINCT FROM cardinality(shifts) "
+    "OR cardinality(owns) IS DISTINCT FROM cardinality(steps) OR cardinality(owns) IS DISTINCT FROM cardinality(pages) "
+    "OR (SELECT count(DISTINCT x) FROM unnest(olds) x) <> cardinality(olds) "
+    "OR (SELECT count(DISTINCT x) FROM unnest(news) x) <> cardinality(news) "
+    "OR EXISTS (SELECT 1 FROM unnest(olds, news) AS p(old, new) LEFT JOIN chunks o ON o.id = p.old "
+    "AND o.file_id = file LEFT JOIN chunks n ON n.id = p.new AND n.file_id = file WHERE o.id IS NULL OR n.id IS NULL "
+    "OR o.xmin = here OR n.xmin <> here OR o.heading <> n.heading OR o.text <> n.text) "
+    "OR EXISTS (SELECT 1 FROM unnest(owns, shifts, steps, pages) AS s(own, shift, step, page) "
+    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own LEFT JOIN chunks o ON o.id = p.old "
+    "LEFT JOIN chunks n ON n.id = p.new WHERE p.old IS NULL OR s.shift IS DISTINCT FROM n.char_start - o.char_start "
+    "OR s.step IS DISTINCT FROM n.ordinal - o.ordinal OR (s.page IS NOT NULL AND NOT EXISTS "
+    "(SELECT 1 FROM chunks c WHERE c.id = ANY (news) AND c.page = s.page))) THEN "
+    "RAISE EXCEPTION 'references move only to the copies of a file''s chunks read again in this transaction' "
+    "USING ERRCODE = '42501'; END IF; "
+    "UPDATE answer_marks_all m SET chunk_id = p.new, char_start = n.char_start, char_end = n.char_end "
+    "FROM unnest(olds, news) AS p(old, new) JOIN chunks n ON n.id = p.new WHERE m.chunk_id = p.old; "
+    "FOR r IN SELECT 'messages_all' AS t, id, sources_json AS stored FROM messages_all "
+    "WHERE sources_json LIKE named || ',%' OR sources_json LIKE named || '}%' "
+    "UNION ALL SELECT 'answer_log_all', id, passages_json FROM answer_log_all "
+    "WHERE passages_json LIKE named || ',%' OR passages_json LIKE named || '}%' LOOP "
+    "BEGIN "
+    "SELECT jsonb_agg(CASE WHEN s.own IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', p.new, "
+    "'char_start', s.start + s.shift, 'char_end', s.finish + s.shift, "
+    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, "
+    "'page', coalesce(to_jsonb(s.page), x.e -> 'page')) END ORDER BY x.k), "
+    # moved when a passage is, and every passage of the list is whole (else the list stays, as `carry` leaves it)
+    "bool_or(s.own IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
+    "AND (x.e ->> 'file_id' IS DISTINCT FROM file::text OR NOT x.e ->> 'chunk_id' = ANY (olds::text[]) "
+    "OR (jsonb_typeof(x.e -> 'char_start') = 'number' "
+    "AND jsonb_typeof(x.e -> 'char_end') = 'number' AND jsonb_typeof(x.e -> 'ordinal') = 'number' "
+    "AND x.e ? 'page')), false)) INTO moved, hit FROM jsonb_array_elements(r.stored::jsonb) WITH ORDINALITY AS x(e, k) "
+    "LEFT JOIN unnest(owns, starts, ends, shifts, steps, pages) AS s(own, start, finish, shift, step, page) "
+    "ON x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = s.own::text "
+    "AND x.e -> 'char_start' = to_jsonb(s.start) AND x.e -> 'char_end' = to_jsonb(s.finish) "
+    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own; "
+    "IF hit THEN IF r.t = 'messages_all' THEN UPDATE messages_all SET sources_json = moved::text WHERE id = r.id; "
+    "ELSE UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.id; END IF; END IF; "
+    "EXCEPTION WHEN data_exception THEN NULL; END; "  # a damaged row stays as it is, never stops a re-read
+    "END LOOP; END $$",
+    f"REVOKE EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) FROM PUBLIC",  # members' (member_privileges)
+    "CREATE OR REPLACE FUNCTION file_gone() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
+    "DELETE FROM summary_cache_all WHERE file_id = OLD.id; RETURN NULL; END $$",
+    "CREATE OR REPLACE FUNCTION conversation_gone() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "DELETE FROM answer_cache_all WHERE conversation_id = OLD.id; "
+    "DELETE FROM answer_log_all WHERE conversation_id = OLD.id; RETURN NULL; END $$",
+    # the library version, moved by any statement that can change a search's result
+    "CREATE OR REPLACE FUNCTION library_moved() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN INSERT INTO library_counters (backend, version) "
+    "VALUES (pg_backend_pid(), 1) ON CONFLICT (backend) DO UPDATE SET version = library_counters.version + 1; "
+    "RETURN NULL; END $$",
+    # another client's windows look again (payload-free: NOTIFY sends once per transaction, at its commit)
+    "CREATE OR REPLACE FUNCTION library_notified() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog "
+    f"AS $$ BEGIN PERFORM pg_notify('{CHANNEL}', ''); RETURN NULL; END $$",
+    # the keyword index's totals (BM25's N and average length), from the rows a statement added or removed
+    "CREATE OR REPLACE FUNCTION chunks_added() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN INSERT INTO library_counters AS k (backend, chunks, tokens) "
+    "SELECT pg_backend_pid(), count(*), coalesce(sum(term_count), 0) FROM changed ON CONFLICT (backend) DO UPDATE "
+    "SET chunks = k.chunks + excluded.chunks, tokens = k.tokens + excluded.tokens; RETURN NULL; END $$",
+    "CREATE OR REPLACE FUNCTION chunks_removed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN INSERT INTO library_counters AS k (backend, chunks, tokens) "
+    "SELECT pg_backend_pid(), -count(*), -coalesce(sum(term_count), 0) FROM changed ON CONFLICT (backend) DO UPDATE "
+    "SET chunks = k.chunks + excluded.chunks, tokens = k.tokens + excluded.tokens; RETURN NULL; END $$",
+    # the library's settings are its administrator's; another role may write a value unchanged (the app's upserts),
+    # add a missing setting (a new library's first vectors), say a language is there or forget a language flag (it is
+    # scanned again when asked), never that it is not (the administrator's "auto" model and everyone's cross-language
+    # search follow the flags), and write the skipped counts of the sources it sees (row-level security: invoker)
+    "CREATE OR REPLACE FUNCTION meta_guarded() RETURNS trigger LANGUAGE plpgsql "
+    "SET search_path = desktop_rag, pg_catalog AS $$ DECLARE setting text := coalesce(OLD.key, NEW.key); "
+    "allowed boolean; BEGIN "
+    "IF (TG_OP = 'UPDATE' AND NEW IS NOT DISTINCT FROM OLD) "
+    "OR pg_has_role(current_user, (SELECT nspowner FROM pg_namespace WHERE nspname = TG_TABLE_SCHEMA), 'USAGE') THEN "
+    "allowed := true; "
+    "ELSIF TG_OP = 'UPDATE' AND NEW.key <> OLD.key THEN allowed := false; "
+    "ELSIF setting IN ('has_cjk', 'has_latin') THEN allowed := TG_OP = 'DELETE' OR NEW.value = '1'; "
+    "ELSIF setting LIKE 'skipped.%' THEN "
+    "allowed := EXISTS (SELECT 1 FROM sources WHERE id::text = substr(setting, length('skipped.') + 1)); "
+    "ELSE allowed := TG_OP = 'INSERT'; END IF; "
+    "IF NOT allowed THEN RAISE EXCEPTION 'the library setting \"%\" is its administrator''s to change', setting "
+    "USING ERRCODE = '42501', CONSTRAINT = 'library_settings', DETAIL = setting; END IF; "
+    "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $$",
+)
