@@ -88,6 +88,23 @@ def test_a_reply_cut_at_its_size_limit_reopens_with_the_limit(make_window, qtbot
     assert bubble.notice_label.text().startswith("模型在单次回复")
 
 
+def test_a_cut_reply_says_its_limit_in_the_interfaces_language(make_window, qtbot, tmp_path, llm_server,
+                                                               monkeypatch):
+    """A Chinese interface, an English question: the live note is the interface's, as the reopened one is (before,
+    live it was the question's English, reopened Chinese)."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    i18n.set_language("zh")
+    llm_server.tokens, llm_server.finish_reason = ["Partial ", "answer ", "here"], "length"
+    _ask(qtbot, window, "What is topic0?")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live_note.startswith("模型在单次回复"), live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    i18n.set_language("zh")  # (a new window starts in its settings' language)
+    assert bubble.notice_label.text() == live_note
+    i18n.set_language("en")
+    assert bubble.notice_label.text().startswith("The model stopped at its limit")
+
+
 def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qtbot, tmp_path, llm_server,
                                                                   monkeypatch):
     window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)

@@ -93,11 +93,11 @@ def an_answer_cut_at_its_size_limit_is_kept_with_its_code(engine: Engine, server
     server.tokens, server.finish_reason = WORDS[:4], "length"
     conversation = engine.new_conversation()
     done = list(engine.ask("How much annual leave?", conversation))[-1]
-    assert done.notice.startswith("The model stopped at its limit")  # live: in the question's language
+    assert done.notice == done.ending.reason  # coded: said in the language it is shown in
     turn = answer_turn(engine, conversation)
     assert turn.content == "Employees get 25 days" and turn.ending.state == "cut"
     assert turn.ending.reason.code == "llm_token_limit"
-    assert turn.ending.reason.text("zh").startswith("模型在单次回复") and str(turn.ending.reason) == done.notice
+    assert turn.ending.reason.text("zh").startswith("模型在单次回复") and turn.ending.reason == done.notice
     assert next_history(engine, server, conversation)[1] == (
         "Employees get 25 days [this answer was cut off at the reply's size limit]")
 

@@ -174,8 +174,8 @@ class Answerer:
                 yield TokenEvent(token)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False)
-            if exc.kind == "length":  # the answer hit its size limit: keep it, say so (in the answer's language)
-                yield _done(received, used, "llm", *cut_at_limit(exc, unfinished, _language(question)))
+            if exc.kind == "length":  # the answer hit its size limit: keep it, say so
+                yield _done(received, used, "llm", *cut_at_limit(exc, unfinished))
                 return
             partial, _cited = clean_citations(received, len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)

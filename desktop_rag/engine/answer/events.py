@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.messages import Localised, Phrase
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import CUT_AT_LIMIT, STOPPED_BY_PERSON, Ending, Hit, SentPrompt
@@ -21,12 +20,12 @@ def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
     return notice, Ending(STOPPED_BY_PERSON, Reason.of(notice))
 
 
-def cut_at_limit(failure: BaseException, thinking: bool, language: str) -> tuple[str, Ending]:
-    """A reply cut at its size limit (`failure`, the client's "length" error): its notice in `language` (the
-    question's or the summary's) and its ending, which keeps the codes (a thinking model cut before its answer
-    began: "cut_thinking_answer")."""
-    why = Phrase("cut_thinking_answer") if thinking else failure
-    return error_text(why, language), Ending(CUT_AT_LIMIT, Reason.of(why))
+def cut_at_limit(failure: BaseException, thinking: bool) -> tuple[Reason, Ending]:
+    """A reply cut at its size limit (`failure`, the client's "length" error): its notice, coded (said in the
+    language it is shown in, as STOPPED is), and its ending, which keeps the same codes (a thinking model cut before
+    its answer began: "cut_thinking_answer")."""
+    ending = Ending(CUT_AT_LIMIT, Reason.of(Phrase("cut_thinking_answer") if thinking else failure))
+    return ending.reason, ending
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,8 @@ class DoneEvent:
     answer: str
     mode: str  # "llm" | "extractive"
     cited: tuple[Hit, ...] = ()
-    # e.g. "The answer was cut off: ..." or the extractive label, in the question's language; STOPPED is coded
+    # how it ended short (stopped, cut), coded: said in the language it is shown in; else the extractive label or
+    # "nothing found", in the question's language
     notice: Localised | str = ""
     cached: bool = False  # a stored answer to the same question, passages, model and settings (answer/replay.py)
     answer_id: int | None = None  # its review-log row (`Engine.review.set_grade`...); never in `ask --json` nor MCP

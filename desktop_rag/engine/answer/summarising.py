@@ -238,8 +238,8 @@ class Summariser:
                 yield TokenEvent(token)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False)
-            if exc.kind == "length":  # cut at its own limit: kept, said in the summary's language
-                yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished, plan.language))
+            if exc.kind == "length":  # cut at its own limit: kept, said so
+                yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished))
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
