@@ -259,3 +259,18 @@ def test_a_summary_the_server_cut_at_its_own_limit_is_said_in_either_language(tm
     assert done.answer.startswith("The document surveys regions [1]")
     engine.close()
 
+
+
+def test_a_summary_the_model_wrote_nothing_of_says_so_and_is_not_kept(tmp_path, server):
+    """The summary's whole reply held no text: it ended with no notice and no ending (an empty bubble, a question
+    alone once reopened); now it says so, coded, and ends "empty"."""
+    guide = SAMPLES / "getting-started.md"
+    engine = _engine(tmp_path / "home", server)
+    engine.index([guide])
+    server.tokens = []
+    done = list(engine.summarise(guide, language="en"))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "" and done.ending.state == "empty"
+    assert done.notice.text("zh").startswith("模型返回了空的回答")
+    server.tokens = None
+    assert not list(engine.summarise(guide, language="en"))[-1].cached  # nothing was kept
+    engine.close()

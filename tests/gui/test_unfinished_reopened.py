@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from desktop_rag.engine import STOPPED
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
@@ -103,6 +105,23 @@ def test_a_cut_reply_says_its_limit_in_the_interfaces_language(make_window, qtbo
     assert bubble.notice_label.text() == live_note
     i18n.set_language("en")
     assert bubble.notice_label.text().startswith("The model stopped at its limit")
+
+
+@pytest.mark.parametrize("language, says", [("en", "The model returned an empty answer."),
+                                            ("zh", "模型返回了空的回答。")])
+def test_a_reply_without_an_answer_reopens_with_its_note(make_window, qtbot, tmp_path, llm_server, monkeypatch,
+                                                         language, says):
+    """The model's whole reply held no answer: live and reopened, its note in the interface's language (before,
+    reopened, the question stood alone)."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    i18n.set_language(language)
+    llm_server.tokens = []
+    live = _ask(qtbot, window, "What is topic0?")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live.text == "" and live_note.startswith(says), live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    i18n.set_language(language)
+    assert message.text == "" and bubble.notice_label.text() == live_note
 
 
 def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qtbot, tmp_path, llm_server,

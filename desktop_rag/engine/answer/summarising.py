@@ -46,6 +46,7 @@ from desktop_rag.engine.answer.events import (
     SummaryStep,
     TokenEvent,
     cut_at_limit,
+    no_answer,
     stopped,
 )
 from desktop_rag.engine.store.values import Ending, Hit, SentPrompt
@@ -212,7 +213,7 @@ class Summariser:
         return finished_reply(None, thinks, text, failure is None)[0].strip(), failure
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
-               key: str, cancel: threading.Event | None, notice: str = "", refresh: bool = False,
+               key: str, cancel: threading.Event | None, notice: Localised | str = "", refresh: bool = False,
                earlier: Sequence[SentPrompt] = (), keep: bool = True) -> Iterator[AnswerEvent]:
         """The request that writes the summary, streamed (or the stored one replayed, unless `refresh`), cited by
         section; stored unless not `keep` (made of a section's reply that is not whole)."""
@@ -248,7 +249,10 @@ class Summariser:
         if was_stopped:
             yield _done(text, hits, "llm", *stopped(unfinished))
             return
-        done = _done(text, hits, "llm", notice)
+        ending: Ending | None = None
+        if not text.strip():  # a whole reply without a word of summary: said, kept as how it ended
+            notice, ending = no_answer()
+        done = _done(text, hits, "llm", notice, ending)
         if text.strip() and keep:
             self._keep(key, parts[0].chunks[0].file_id,
                        json.dumps({"text": done.answer, "notice": notice, "prompt": prompt.to_json()},
