@@ -30,7 +30,7 @@ from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messa
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.document.stored import joined
-from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.errors import ConfirmationNeeded
 from desktop_rag.engine.messages import Localised, message
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
@@ -135,13 +135,13 @@ class Summariser:
 
     def summarise(self, path: str, language: str | None = None, cancel: threading.Event | None = None,
                   refresh: bool = False, confirm_cost: bool = False) -> Iterator[AnswerEvent]:
-        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any, also
-        "summary_over_limit" when it takes more than `limit` requests and `confirm_cost` is not set: nothing is
-        sent). `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section
+        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any,
+        ConfirmationNeeded "summary_over_limit" when it takes more than `limit` requests and `confirm_cost` is not
+        set: nothing is sent). `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section
         summaries are still used (they depend on their section's text alone)."""
         plan, parts, map_tokens = self._layout(path, language)
         if self.limit and plan.requests > self.limit and not confirm_cost:
-            raise UsageError.coded("summary_over_limit", name=os.path.basename(plan.path), requests=plan.requests,
+            raise ConfirmationNeeded.coded("summary_over_limit", name=os.path.basename(plan.path), requests=plan.requests,
                                    sections=plan.sections, tokens=plan.tokens, limit=self.limit)
         if plan.mode == "extractive":
             yield from self._extractive(parts, plan.language, cancel)
