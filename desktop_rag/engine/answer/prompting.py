@@ -128,10 +128,10 @@ _UNFINISHED = {  # after an answer that ended short (values.Ending.state), as th
 
 
 def _unfinished_mark(turn: ChatTurn) -> str:
-    """What follows an answer's text in the history sent to the model: for one that ended short (stopped, cut,
-    failed, empty, written from cut sections), that it is unfinished (" [this answer was stopped…]"), so its partial text is never taken for a
-    whole answer, and one without text (stopped before a thinking model began it) is still a turn; "" for a whole
-    one."""
+    """What follows an answer's text in the history sent to the model: for one that ended short (stopped, cut, failed,
+    empty, written from cut sections), that it is unfinished (" [this answer was stopped…]"), so its partial text is
+    never taken for a whole answer, and one without text (stopped before a thinking model began it) is still a turn; ""
+    for a whole one."""
     return f" {_UNFINISHED[turn.ending.state]}" if turn.ending is not None else ""
 
 

@@ -191,11 +191,12 @@ MAX_ENDING_JSON_CHARS = 40_000  # a stored ending larger than this (a damaged ro
 
 @dataclass(frozen=True)
 class Ending:
-    """How an answer ended short: `state` "stopped" (by the person: the Stop button), "cut" (the reply reached its
-    size limit), "failed" (a connection dropped, a server error, a search that failed: with what had come, or
-    nothing), "empty" (the model's whole reply held no answer) or "sections_cut" (a summary written from section
-    summaries the model stopped at their size limit: it may leave something out); `reason` the note the answer was shown with, as
-    codes (said in the language it is shown in, `reasons.Reason`). Kept with a conversation's answer (`messages.ended`), so a reopened one shows the same note."""
+    """How an answer ended short: `state` "stopped" (by the person: the Stop button), "cut" (the reply reached its size
+    limit), "failed" (a connection dropped, a server error, a search that failed: with what had come, or nothing),
+    "empty" (the model's whole reply held no answer) or "sections_cut" (a summary written from section summaries the
+    model stopped at their size limit: it may leave something out); `reason` the note the answer was shown with, as
+    codes (said in the language it is shown in, `reasons.Reason`). Kept with a conversation's answer (`messages.ended`),
+    so a reopened one shows the same note."""
 
     state: str
     reason: Reason
