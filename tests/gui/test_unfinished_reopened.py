@@ -124,6 +124,21 @@ def test_a_reply_without_an_answer_reopens_with_its_note(make_window, qtbot, tmp
     assert message.text == "" and bubble.notice_label.text() == live_note
 
 
+def test_a_summary_that_fails_before_it_begins_reopens_with_its_error(make_window, qtbot, tmp_path, llm_server,
+                                                                     monkeypatch):
+    """"Summarise" on a file no longer in the library: the engine raises before any event. Before, nothing was kept
+    (reopened, the conversation was empty); now the question and its error, said again in either language."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        window.chat.summarise(str(tmp_path / "docs" / "gone.md"), "Summarise gone.md")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert blocker.args[0].error and blocker.args[0].text == "" and "gone.md" in live_note, live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    assert again.chat_model.message(0).text == "Summarise gone.md" and bubble.notice_label.text() == live_note
+    i18n.set_language("zh")
+    assert bubble.notice_label.text().startswith("回答失败") and "gone.md" in bubble.notice_label.text()
+
+
 def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qtbot, tmp_path, llm_server,
                                                                   monkeypatch):
     window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
