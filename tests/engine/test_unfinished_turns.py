@@ -80,3 +80,20 @@ def test_a_question_that_fails_before_its_answer_is_kept_with_its_error(tmp_path
         assert engine.messages(conversation) == []
     finally:
         engine.close()
+
+
+def test_a_failed_question_the_library_cannot_keep_still_raises_its_own_error(tmp_path):
+    """Keeping the failed turn fails too (the library refuses the write: here its connection made query-only): the
+    question's own error is the one raised, not the library's."""
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
+    try:
+        indexed(engine, tmp_path / "docs")
+        conversation = engine.new_conversation()
+        engine.store.db.execute("PRAGMA query_only = ON")
+        with pytest.raises(UsageError) as caught:
+            list(engine.ask("How much leave?", conversation, files=[str(tmp_path / "docs" / "gone.md")]))
+        assert caught.value.code is not None and "gone.md" in str(caught.value)
+        engine.store.db.execute("PRAGMA query_only = OFF")
+        assert engine.messages(conversation) == []
+    finally:
+        engine.close()
