@@ -14,6 +14,7 @@ from desktop_rag.cli.terminal import StreamCleaner, clean_line
 from desktop_rag.cli.texts import say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
+    ConfirmationNeeded,
     DoneEvent,
     Engine,
     ErrorEvent,
@@ -90,9 +91,7 @@ def confirmed_by_yes() -> Iterator[None]:
     """A summary over the request limit refused inside the block (nothing was sent) says to add --yes."""
     try:
         yield
-    except UsageError as exc:
-        if exc.code != "summary_over_limit":
-            raise
+    except ConfirmationNeeded as exc:
         raise UsageError.coded("summary_confirm_yes", cost=Reason.of(exc)) from exc
 
 

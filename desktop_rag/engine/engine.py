@@ -6,7 +6,6 @@ archive/importing.py, search/searching.py, answer/, review/review.py); each meth
 
 from __future__ import annotations
 
-import itertools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -274,14 +273,17 @@ class Engine(Documents):
         """A summary of the library's file at `path` as answer events (UsageError first if it is not one, or when it
         takes more than `Settings.summary_request_limit` requests and `confirm_cost` is not set), in `language`
         ("en"/"zh"; None: the document's); with a conversation, `question` and the summary (with its sections as
-        sources) are saved as its two turns. `refresh`: write it anew, never the stored one."""
-        events = assembly.summariser(self.runtime, extractive).summarise(str(path), language, cancel, refresh,
-                                                                         confirm_cost)
-        first = next(events, None)  # the checks run before anything is yielded
-        if first is not None:
-            given = GivenPassages(lambda: self.store)
-            yield from turns.saved(turns.noted(itertools.chain((first,), events), given), lambda: self.store,
-                                   conversation_id, question or str(path), given.now)
+        sources) are saved as its two turns (a refusal too, as `turns.saved` says). `refresh`: write it anew, never
+        the stored one."""
+        given = GivenPassages(lambda: self.store)
+        yield from turns.saved(self._summary(path, language, cancel, extractive, refresh, confirm_cost, given),
+                               lambda: self.store, conversation_id, question or str(path), given.now)
+
+    def _summary(self, path: str | Path, language: str | None, cancel: threading.Event | None, extractive: bool,
+                 refresh: bool, confirm_cost: bool, given: GivenPassages) -> Iterator[AnswerEvent]:
+        """The summary's events, its sections noted as given (its checks run at the first event asked for)."""
+        summariser = assembly.summariser(self.runtime, extractive)
+        yield from turns.noted(summariser.summarise(str(path), language, cancel, refresh, confirm_cost), given)
 
     def summary_question_plan(self, question: str, conversation_id: int | None = None, collection: int | None = None,
                               folders: Sequence[str] = (), types: Sequence[str] = (),
@@ -305,23 +307,32 @@ class Engine(Documents):
     def ask(self, question: str, conversation_id: int | None = None, cancel: threading.Event | None = None,
             collection: int | None = None, folders: Sequence[str] = (), types: Sequence[str] = (),
             refresh: bool = False, files: Sequence[str] = (), confirm_cost: bool = False) -> Iterator[AnswerEvent]:
-        """Answer events for a question; with a conversation, history is used and both turns are saved. A stored
-        answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`. Asked within
-        `collection`, else the conversation's, else all, and within `folders` / `files` / `types` (UsageError
-        before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as there)."""
-        question, history = asked_text(question), self.messages(conversation_id) if conversation_id else []
+        """Answer events for a question; with a conversation, history is used and both turns are saved (an error
+        raised before the answer too, as `turns.saved` says; a blank question is no question: UsageError, nothing
+        kept). A stored answer to the same question and passages is replayed (`DoneEvent.cached`) unless `refresh`.
+        Asked within `collection`, else the conversation's, else all, and within `folders` / `files` / `types`
+        (UsageError before any event). "Summarise X" gets that summary (answer/summary_intent.py; `confirm_cost` as
+        there)."""
+        question, given = asked_text(question), GivenPassages(lambda: self.store)
+        events = self._answer(question, conversation_id, cancel, collection, folders, types, refresh, files,
+                              confirm_cost, given)
+        yield from turns.saved(events, lambda: self.store, conversation_id, question, given.now)
+
+    def _answer(self, question: str, conversation_id: int | None, cancel: threading.Event | None,
+                collection: int | None, folders: Sequence[str], types: Sequence[str], refresh: bool,
+                files: Sequence[str], confirm_cost: bool, given: GivenPassages) -> Iterator[AnswerEvent]:
+        """`ask`'s events before they are saved: its checks run at the first event asked for."""
+        history = self.messages(conversation_id) if conversation_id else []
         collection, within, summary = asked_where(self.store, question, conversation_id, collection, folders, types,
                                                   files)
         if summary is not None:
-            yield from self.summarise(*summary, cancel, conversation_id=conversation_id, question=question,
-                                      refresh=refresh, confirm_cost=confirm_cost)
+            yield from self._summary(*summary, cancel, False, refresh, confirm_cost, given)
             return
         answerer = self.answerer(collection, folders, types, cancel, conversation_id=conversation_id, files=files)
-        given = GivenPassages(lambda: self.store)  # saved where the library holds them (an edit indexed meanwhile)
         events = turns.noted(answerer.answer(question, history, cancel, refresh), given)
         if not self.read_only:  # the review log: the DoneEvent gets its answer_id
             events = self.review.recorded(answerer, events, question, within, conversation_id, given.now)
-        yield from turns.saved(events, lambda: self.store, conversation_id, question, given.now)
+        yield from events
 
     # ---- conversations ---------------------------------------------------------
 

@@ -38,6 +38,10 @@ class UsageError(DesktopRagError):
     """Bad input from the user (a path that does not exist, a bad option)."""
 
 
+class ConfirmationNeeded(UsageError):  # noqa: N818 - says what it is: the person's yes is needed first
+    """What was asked needs the person's yes first (a summary over the request limit): nothing was done."""
+
+
 class LibraryBusyError(DesktopRagError):
     """Another process (a second window, a CLI run) is writing to the same library right now."""
 

@@ -18,8 +18,8 @@ import anyio
 
 from desktop_rag import __version__
 from desktop_rag.config import AppPaths
-from desktop_rag.engine import (DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent,
-                                 contain_panics, location_text)
+from desktop_rag.engine import (ConfirmationNeeded, DesktopRagError, DoneEvent, Engine, ErrorEvent, Hit, Reason,
+                                 SourcesEvent, contain_panics, location_text)
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +92,7 @@ class LibraryTools:
                             files=_one(file, 4096), confirm_cost=confirm_cost is True)  # strictly true
         try:
             first = next(events, None)  # the checks run before anything is yielded
-        except DesktopRagError as exc:
-            if exc.code != "summary_over_limit":
-                raise
+        except ConfirmationNeeded as exc:
             raise DesktopRagError.coded("summary_confirm_cost", cost=Reason.of(exc)) from exc
         for event in itertools.chain(() if first is None else (first,), events):
             if isinstance(event, SourcesEvent):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.hash_cli import CLI_KEY as KEY
-from tests.support.hash_cli import indexed_home, run_cli
+from tests.support.hash_cli import ENV, indexed_home, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -37,3 +37,13 @@ def test_an_answer_cut_short_has_its_notice_in_the_json(home, server):
     answer = json.loads(run.stdout)
     assert run.returncode == 0 and answer["answer"] == "Green tea is brewed at" and "error" not in answer
     assert answer["notice"].startswith("The model stopped at its limit of 2,048 tokens")
+
+
+@pytest.mark.parametrize("locale, says", [("zh_CN.UTF-8", "(模型在单次回复 2,048 个 token 的上限处停止"),
+                                          ("en_US.UTF-8", "(The model stopped at its limit of 2,048 tokens")])
+def test_an_answer_cut_short_says_so_in_the_locales_language(home, server, monkeypatch, locale, says):
+    """The notice is coded: said in the command line's language, whatever the question's (it was the question's)."""
+    monkeypatch.setitem(ENV, "LC_ALL", locale)
+    server.reply, server.finish_reason = "Green tea is brewed at", "length"
+    run = run_cli(home, "ask", "What temperature for green tea?")
+    assert run.returncode == 0 and says in run.stdout, run.stdout

@@ -237,26 +237,28 @@ def test_a_cut_answer_keeps_only_citations_of_passages_it_was_given(server):
     assert events[-1].partial == "Leave is 25 days [1] [2][3]."
 
 
-@pytest.mark.parametrize("question, says", [
-    ("Leave?", "The answer was stopped at 12 characters"),
-    ("年假有多少天？", "回答在 12 个字符处停止"),
+@pytest.mark.parametrize("language, says", [
+    ("en", "The answer was stopped at 12 characters"),
+    ("zh", "回答在 12 个字符处停止"),
 ])
-def test_an_answer_cut_at_its_size_limit_says_so_in_the_questions_language(server, question, says):
-    """Like the extractive notice and "nothing found", the notice is written in the language of the question: the
-    Chinese window showed the English sentence for a Chinese question."""
+def test_an_answer_cut_at_its_size_limit_says_so_in_either_language(server, language, says):
+    """The notice is coded, said in the language it is shown in (the interface's: a Chinese window showed the
+    English sentence for an English question, and Chinese when the conversation was reopened)."""
     server.tokens = ["You get ", "25 days ", "of leave ", "a year."]
-    done = list(Answerer(Settings(), FakeSearch(HITS), client(server, max_answer_chars=12)).answer(question))[-1]
-    assert isinstance(done, DoneEvent) and done.answer == "You get 25 d" and done.notice.startswith(says)
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server, max_answer_chars=12)).answer("Leave?"))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "You get 25 d"
+    assert done.notice.text(language).startswith(says)
 
 
-@pytest.mark.parametrize("question, says", [
-    ("Leave?", "The model returned an empty answer."),
-    ("年假有多少天？", "模型返回了空的回答。"),
+@pytest.mark.parametrize("language, says", [
+    ("en", "The model returned an empty answer."),
+    ("zh", "模型返回了空的回答。"),
 ])
-def test_an_empty_model_answer_says_so_in_the_questions_language(server, question, says):
+def test_an_empty_model_answer_says_so_in_either_language(server, language, says):
     server.tokens = []
-    done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
-    assert isinstance(done, DoneEvent) and done.answer == "" and done.notice.startswith(says)
+    done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer("年假有多少天？"))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "" and done.notice.text(language).startswith(says)
+    assert done.ending.state == "empty"
 
 
 def test_a_reasoning_models_think_block_is_not_the_answer(server):
@@ -283,7 +285,8 @@ def test_a_follow_up_rewritten_by_a_reasoning_model_searches_its_answer_not_its_
 @pytest.mark.parametrize("tokens, question, answer, says", [
     (["You get", " 25 days", " of"], "Leave?", "You get 25 days of",
      "The model stopped at its limit of 2,048 tokens for one reply, so the answer may be incomplete."),
-    (["You get", " 25 days", " of"], "年假有多少天？", "You get 25 days of", "模型在单次回复 2,048 个 token 的上限处停止"),
+    (["You get", " 25 days", " of"], "年假有多少天？", "You get 25 days of",  # coded: English as a string
+     "The model stopped at its limit of 2,048 tokens for one reply"),
     (["<think>", "Leave is", " in passage"], "Leave?", "",
      "The model spent its whole limit of 2,048 tokens for one reply reasoning and wrote no answer."),
     (["Thinking", " it over.\n</think>\n\n", "You get", " 25"], "Leave?", "You get 25",  # template-opened thinking
@@ -296,7 +299,7 @@ def test_an_answer_the_server_stopped_at_max_tokens_says_so(server, tokens, ques
     answer); a reasoning model that spent the tokens thinking showed "The model returned an empty answer"."""
     server.tokens, server.finish_reason = tokens, "length"
     done = list(Answerer(Settings(), FakeSearch(HITS), client(server)).answer(question))[-1]
-    assert isinstance(done, DoneEvent) and done.answer == answer and done.notice.startswith(says)
+    assert isinstance(done, DoneEvent) and done.answer == answer and str(done.notice).startswith(says)
 
 
 def test_a_silent_server_is_waited_for_once_by_the_rewrite_not_once_per_retry(server):

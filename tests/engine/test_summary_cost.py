@@ -57,6 +57,10 @@ def test_a_summary_over_the_limit_runs_only_when_confirmed(library, server) -> N
         assert f"takes {plan.requests} requests" in said and f"{plan.sections} sections" in said
         assert f"{plan.tokens:,} tokens" in said and f"more than the {LIMIT}" in said
         assert error_text(caught.value, "zh").startswith(f"总结“report.pdf”需要向模型发送 {plan.requests} 次请求")
+        conversation = engine.new_conversation()  # in a conversation: not a turn until the person says yes
+        with pytest.raises(UsageError):
+            list(engine.ask("Summarise report.pdf", conversation))
+        assert engine.messages(conversation) == []
         events = list(engine.ask("Summarise report.pdf", confirm_cost=True))
         assert isinstance(events[-1], DoneEvent) and len(server.chat_requests()) == plan.requests
         assert engine.summary_plan(report).requests == 0  # stored: a summary again needs no confirmation

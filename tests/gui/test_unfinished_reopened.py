@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from desktop_rag.engine import STOPPED
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
@@ -86,6 +88,55 @@ def test_a_reply_cut_at_its_size_limit_reopens_with_the_limit(make_window, qtbot
     assert message.text == "Partial answer here" and bubble.notice_label.text() == live_note
     i18n.set_language("zh")
     assert bubble.notice_label.text().startswith("模型在单次回复")
+
+
+def test_a_cut_reply_says_its_limit_in_the_interfaces_language(make_window, qtbot, tmp_path, llm_server,
+                                                               monkeypatch):
+    """A Chinese interface, an English question: the live note is the interface's, as the reopened one is (before,
+    live it was the question's English, reopened Chinese)."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    i18n.set_language("zh")
+    llm_server.tokens, llm_server.finish_reason = ["Partial ", "answer ", "here"], "length"
+    _ask(qtbot, window, "What is topic0?")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live_note.startswith("模型在单次回复"), live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    i18n.set_language("zh")  # (a new window starts in its settings' language)
+    assert bubble.notice_label.text() == live_note
+    i18n.set_language("en")
+    assert bubble.notice_label.text().startswith("The model stopped at its limit")
+
+
+@pytest.mark.parametrize("language, says", [("en", "The model returned an empty answer."),
+                                            ("zh", "模型返回了空的回答。")])
+def test_a_reply_without_an_answer_reopens_with_its_note(make_window, qtbot, tmp_path, llm_server, monkeypatch,
+                                                         language, says):
+    """The model's whole reply held no answer: live and reopened, its note in the interface's language (before,
+    reopened, the question stood alone)."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    i18n.set_language(language)
+    llm_server.tokens = []
+    live = _ask(qtbot, window, "What is topic0?")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live.text == "" and live_note.startswith(says), live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    i18n.set_language(language)
+    assert message.text == "" and bubble.notice_label.text() == live_note
+
+
+def test_a_summary_that_fails_before_it_begins_reopens_with_its_error(make_window, qtbot, tmp_path, llm_server,
+                                                                     monkeypatch):
+    """"Summarise" on a file no longer in the library: the engine raises before any event. Before, nothing was kept
+    (reopened, the conversation was empty); now the question and its error, said again in either language."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
+        window.chat.summarise(str(tmp_path / "docs" / "gone.md"), "Summarise gone.md")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert blocker.args[0].error and blocker.args[0].text == "" and "gone.md" in live_note, live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    assert again.chat_model.message(0).text == "Summarise gone.md" and bubble.notice_label.text() == live_note
+    i18n.set_language("zh")
+    assert bubble.notice_label.text().startswith("回答失败") and "gone.md" in bubble.notice_label.text()
 
 
 def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qtbot, tmp_path, llm_server,

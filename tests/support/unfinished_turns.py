@@ -93,11 +93,11 @@ def an_answer_cut_at_its_size_limit_is_kept_with_its_code(engine: Engine, server
     server.tokens, server.finish_reason = WORDS[:4], "length"
     conversation = engine.new_conversation()
     done = list(engine.ask("How much annual leave?", conversation))[-1]
-    assert done.notice.startswith("The model stopped at its limit")  # live: in the question's language
+    assert done.notice == done.ending.reason  # coded: said in the language it is shown in
     turn = answer_turn(engine, conversation)
     assert turn.content == "Employees get 25 days" and turn.ending.state == "cut"
     assert turn.ending.reason.code == "llm_token_limit"
-    assert turn.ending.reason.text("zh").startswith("模型在单次回复") and str(turn.ending.reason) == done.notice
+    assert turn.ending.reason.text("zh").startswith("模型在单次回复") and turn.ending.reason == done.notice
     assert next_history(engine, server, conversation)[1] == (
         "Employees get 25 days [this answer was cut off at the reply's size limit]")
 
@@ -131,9 +131,23 @@ def a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop(engine: Engi
         "How many days of leave?", "[this answer was stopped by the user before it was finished]"]
 
 
+def a_reply_without_an_answer_is_kept_as_empty(engine: Engine, server: FakeOpenAIServer) -> None:
+    """The model's whole reply (finish_reason "stop") held no answer: before, the question was kept alone."""
+    server.tokens = []
+    conversation = engine.new_conversation()
+    done = list(engine.ask("How much annual leave?", conversation))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == "" and done.notice == done.ending.reason.parts[0]
+    turn = answer_turn(engine, conversation)
+    assert turn.content == "" and turn.ending.state == "empty" and turn.sources and turn.prompt is not None
+    assert turn.ending.reason.code == "empty_model_answer"
+    assert turn.ending.reason.text("zh").startswith("模型返回了空的回答")
+    assert next_history(engine, server, conversation) == ["How much annual leave?", "[the model returned no answer]"]
+
+
 SCENARIOS = [a_stopped_answer_is_kept_and_sent_marked_unfinished, a_stopped_answer_is_not_stored_as_an_answer,
              an_answer_cut_at_its_size_limit_is_kept_with_its_code, an_answer_the_server_cut_off_is_kept_with_its_error,
-             a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop]
+             a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop,
+             a_reply_without_an_answer_is_kept_as_empty]
 
 
 def run(scenario, home: Path, docs: Path, server: FakeOpenAIServer, library: str = "") -> None:

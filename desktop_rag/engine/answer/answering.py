@@ -27,7 +27,7 @@ from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Localised, message
-from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, cut_at_limit, stopped
+from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, cut_at_limit, no_answer, stopped
 from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import ChatTurn, Ending, Hit, SentPrompt
@@ -85,7 +85,8 @@ class Answerer:
             it). No passages -> a DoneEvent saying nothing relevant was found (no model call).
             Cancelled -> a DoneEvent with the partial text, notice STOPPED and its `ending`
             (stopped); cut at the reply's size limit -> the text received, a notice saying so and
-            its `ending` (cut).
+            its `ending` (cut); a whole reply without a word of answer -> no text, notice EMPTY_ANSWER
+            and its `ending` (empty).
           * ErrorEvent(message, partial): the model call (or the search) failed; `partial` is
             the text received before a stream was cut, its citations cleaned as a DoneEvent's are.
             No DoneEvent follows.
@@ -174,8 +175,8 @@ class Answerer:
                 yield TokenEvent(token)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False)
-            if exc.kind == "length":  # the answer hit its size limit: keep it, say so (in the answer's language)
-                yield _done(received, used, "llm", *cut_at_limit(exc, unfinished, _language(question)))
+            if exc.kind == "length":  # the answer hit its size limit: keep it, say so
+                yield _done(received, used, "llm", *cut_at_limit(exc, unfinished))
                 return
             partial, _cited = clean_citations(received, len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)
@@ -183,9 +184,7 @@ class Answerer:
         was_stopped = _is_set(cancel)
         text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not was_stopped)  # thinking: hidden
         notice: Localised | str
-        notice, ending = stopped(unfinished) if was_stopped else ("", None)
-        if not text.strip() and not notice:
-            notice = message("empty_model_answer", _language(question))
+        notice, ending = stopped(unfinished) if was_stopped else no_answer() if not text.strip() else ("", None)
         done = _done(text, used, "llm", notice, ending)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:

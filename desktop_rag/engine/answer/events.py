@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.messages import Localised, Phrase
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.values import CUT_AT_LIMIT, STOPPED_BY_PERSON, Ending, Hit, SentPrompt
+from desktop_rag.engine.store.values import CUT_AT_LIMIT, NO_ANSWER, STOPPED_BY_PERSON, Ending, Hit, SentPrompt
 
 
 STOPPED = Phrase("notice.stopped")  # an answer or summary stopped: "Stopped." in the language it is shown in
 STOPPED_THINKING = Phrase("notice.stopped_thinking")  # an answer stopped before its model's thinking ended
+EMPTY_ANSWER = Phrase("empty_model_answer")  # the model's whole reply held no answer (nothing, or thinking only)
 
 
 def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
@@ -21,12 +21,17 @@ def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
     return notice, Ending(STOPPED_BY_PERSON, Reason.of(notice))
 
 
-def cut_at_limit(failure: BaseException, thinking: bool, language: str) -> tuple[str, Ending]:
-    """A reply cut at its size limit (`failure`, the client's "length" error): its notice in `language` (the
-    question's or the summary's) and its ending, which keeps the codes (a thinking model cut before its answer
-    began: "cut_thinking_answer")."""
-    why = Phrase("cut_thinking_answer") if thinking else failure
-    return error_text(why, language), Ending(CUT_AT_LIMIT, Reason.of(why))
+def cut_at_limit(failure: BaseException, thinking: bool) -> tuple[Reason, Ending]:
+    """A reply cut at its size limit (`failure`, the client's "length" error): its notice, coded (said in the
+    language it is shown in, as STOPPED is), and its ending, which keeps the same codes (a thinking model cut before
+    its answer began: "cut_thinking_answer")."""
+    ending = Ending(CUT_AT_LIMIT, Reason.of(Phrase("cut_thinking_answer") if thinking else failure))
+    return ending.reason, ending
+
+
+def no_answer() -> tuple[Phrase, Ending]:
+    """A reply that ended whole without a word of answer: its notice, EMPTY_ANSWER, and its ending."""
+    return EMPTY_ANSWER, Ending(NO_ANSWER, Reason.of(EMPTY_ANSWER))
 
 
 @dataclass(frozen=True)
@@ -51,11 +56,12 @@ class DoneEvent:
     answer: str
     mode: str  # "llm" | "extractive"
     cited: tuple[Hit, ...] = ()
-    # e.g. "The answer was cut off: ..." or the extractive label, in the question's language; STOPPED is coded
+    # how it ended short (stopped, cut, empty), coded: said in the language it is shown in; else the extractive label or
+    # "nothing found", in the question's language
     notice: Localised | str = ""
     cached: bool = False  # a stored answer to the same question, passages, model and settings (answer/replay.py)
     answer_id: int | None = None  # its review-log row (`Engine.review.set_grade`...); never in `ask --json` nor MCP
-    ending: Ending | None = None  # stopped or cut at its size limit: kept with a conversation's turn (`notice` says it)
+    ending: Ending | None = None  # stopped, cut at its size limit, empty: kept with a conversation's turn (as `notice`)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from desktop_rag.engine.answer.compression import sent_text
 from desktop_rag.engine.file_types import location_text
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
 from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
-from desktop_rag.engine.store.values import ANSWER_FAILED, CUT_AT_LIMIT, STOPPED_BY_PERSON, ChatTurn, Hit
+from desktop_rag.engine.store.values import (
+    ANSWER_FAILED, CUT_AT_LIMIT, NO_ANSWER, SECTIONS_CUT, STOPPED_BY_PERSON, ChatTurn, Hit)
 
 HISTORY_TURNS = 4
 _HISTORY_TURN_CHARS = 600
@@ -121,13 +122,16 @@ _UNFINISHED = {  # after an answer that ended short (values.Ending.state), as th
     STOPPED_BY_PERSON: "[this answer was stopped by the user before it was finished]",
     CUT_AT_LIMIT: "[this answer was cut off at the reply's size limit]",
     ANSWER_FAILED: "[this answer was not finished: the reply failed]",
+    NO_ANSWER: "[the model returned no answer]",
+    SECTIONS_CUT: "[this summary was written from section summaries cut at their size limit: it may leave things out]",
 }
 
 
 def _unfinished_mark(turn: ChatTurn) -> str:
-    """What follows an answer's text in the history sent to the model: for one that ended short (stopped, cut,
-    failed), that it is unfinished (" [this answer was stopped…]"), so its partial text is never taken for a whole
-    answer, and one without text (stopped before a thinking model began it) is still a turn; "" for a whole one."""
+    """What follows an answer's text in the history sent to the model: for one that ended short (stopped, cut, failed,
+    empty, written from cut sections), that it is unfinished (" [this answer was stopped…]"), so its partial text is
+    never taken for a whole answer, and one without text (stopped before a thinking model began it) is still a turn; ""
+    for a whole one."""
     return f" {_UNFINISHED[turn.ending.state]}" if turn.ending is not None else ""
 
 

@@ -30,8 +30,8 @@ from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messa
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.document.stored import joined
-from desktop_rag.engine.errors import UsageError
-from desktop_rag.engine.messages import Localised, message
+from desktop_rag.engine.errors import ConfirmationNeeded
+from desktop_rag.engine.messages import Localised, Phrase, message
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import summary_cache
@@ -46,9 +46,10 @@ from desktop_rag.engine.answer.events import (
     SummaryStep,
     TokenEvent,
     cut_at_limit,
+    no_answer,
     stopped,
 )
-from desktop_rag.engine.store.values import Ending, Hit, SentPrompt
+from desktop_rag.engine.store.values import SECTIONS_CUT, Ending, Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 
@@ -134,13 +135,13 @@ class Summariser:
 
     def summarise(self, path: str, language: str | None = None, cancel: threading.Event | None = None,
                   refresh: bool = False, confirm_cost: bool = False) -> Iterator[AnswerEvent]:
-        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any, also
-        "summary_over_limit" when it takes more than `limit` requests and `confirm_cost` is not set: nothing is
-        sent). `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section
+        """Events as an answer's (SummaryStep first when there are several requests; UsageError before any,
+        ConfirmationNeeded "summary_over_limit" when it takes more than `limit` requests and `confirm_cost` is not
+        set: nothing is sent). `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section
         summaries are still used (they depend on their section's text alone)."""
         plan, parts, map_tokens = self._layout(path, language)
         if self.limit and plan.requests > self.limit and not confirm_cost:
-            raise UsageError.coded("summary_over_limit", name=os.path.basename(plan.path), requests=plan.requests,
+            raise ConfirmationNeeded.coded("summary_over_limit", name=os.path.basename(plan.path), requests=plan.requests,
                                    sections=plan.sections, tokens=plan.tokens, limit=self.limit)
         if plan.mode == "extractive":
             yield from self._extractive(parts, plan.language, cancel)
@@ -187,13 +188,14 @@ class Summariser:
         yield SummaryStep(done, plan.requests)
         fitted = _fitting(summaries, self._room())
         messages = reduce_messages(fitted, plan.language, plan.tokens)
-        notices = [] if len(fitted) == len(parts) else [message("summary_partial", plan.language, shown=len(fitted),
-                                                                total=len(parts))]
-        if cut:
-            notices.append(message("summary_sections_cut", plan.language, cut=cut, total=len(parts),
-                                   tokens=map_tokens))
-        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, " ".join(notices),
-                               refresh=True, earlier=made, keep=not cut)
+        notes = [] if len(fitted) == len(parts) else [Phrase("summary_partial", shown=len(fitted), total=len(parts))]
+        ending = None
+        if cut:  # the reply is not whole: said, kept with its conversation's turn as how it ended, never stored
+            notes.append(Phrase("summary_sections_cut", cut=cut, total=len(parts), tokens=map_tokens))
+            ending = Ending(SECTIONS_CUT, Reason.of(*notes))
+        notice = ending.reason if ending is not None else " ".join(note.text(plan.language) for note in notes)
+        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice, refresh=True,
+                               earlier=made, ending=ending)
 
     def _section_summary(self, section: DocSection, sections: int, language: str, map_tokens: int,
                          cancel: threading.Event | None, made: list[SentPrompt],
@@ -212,10 +214,10 @@ class Summariser:
         return finished_reply(None, thinks, text, failure is None)[0].strip(), failure
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
-               key: str, cancel: threading.Event | None, notice: str = "", refresh: bool = False,
-               earlier: Sequence[SentPrompt] = (), keep: bool = True) -> Iterator[AnswerEvent]:
+               key: str, cancel: threading.Event | None, notice: Localised | str = "", refresh: bool = False,
+               earlier: Sequence[SentPrompt] = (), ending: Ending | None = None) -> Iterator[AnswerEvent]:
         """The request that writes the summary, streamed (or the stored one replayed, unless `refresh`), cited by
-        section; stored unless not `keep` (made of a section's reply that is not whole)."""
+        section; stored unless it ends short (`ending`: made of a section's reply that is not whole; empty)."""
         hits = tuple(s.hit() for s in parts)
         stored = None if refresh else self._cached(key)
         if stored is not None:
@@ -238,8 +240,8 @@ class Summariser:
                 yield TokenEvent(token)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False)
-            if exc.kind == "length":  # cut at its own limit: kept, said in the summary's language
-                yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished, plan.language))
+            if exc.kind == "length":  # cut at its own limit: kept, said so
+                yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished))
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
@@ -248,8 +250,10 @@ class Summariser:
         if was_stopped:
             yield _done(text, hits, "llm", *stopped(unfinished))
             return
-        done = _done(text, hits, "llm", notice)
-        if text.strip() and keep:
+        if not text.strip():  # a whole reply without a word of summary: said, kept as how it ended
+            notice, ending = no_answer()
+        done = _done(text, hits, "llm", notice, ending)
+        if ending is None:
             self._keep(key, parts[0].chunks[0].file_id,
                        json.dumps({"text": done.answer, "notice": notice, "prompt": prompt.to_json()},
                                   ensure_ascii=False))

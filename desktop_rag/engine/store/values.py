@@ -202,16 +202,20 @@ class SentPrompt:
 
 
 STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED = "stopped", "cut", "failed"  # how an answer can end short
-ENDINGS = (STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED)
+NO_ANSWER = "empty"  # ... or not begin: the model's whole reply held no answer
+SECTIONS_CUT = "sections_cut"  # ... or be written from what was cut: a summary of section summaries cut at their limit
+ENDINGS = (STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED, NO_ANSWER, SECTIONS_CUT)
 MAX_ENDING_JSON_CHARS = 40_000  # a stored ending larger than this (a damaged row) is read as none
 
 
 @dataclass(frozen=True)
 class Ending:
-    """How an answer ended short: `state` "stopped" (by the person: the Stop button), "cut" (the reply reached its
-    size limit) or "failed" (a connection dropped, a server error, a search that failed: with what had come, or
-    nothing); `reason` the note the answer was shown with, as codes (said in the language it is shown in,
-    `reasons.Reason`). Kept with a conversation's answer (`messages.ended`), so a reopened one shows the same note."""
+    """How an answer ended short: `state` "stopped" (by the person: the Stop button), "cut" (the reply reached its size
+    limit), "failed" (a connection dropped, a server error, a search that failed: with what had come, or nothing),
+    "empty" (the model's whole reply held no answer) or "sections_cut" (a summary written from section summaries the
+    model stopped at their size limit: it may leave something out); `reason` the note the answer was shown with, as
+    codes (said in the language it is shown in, `reasons.Reason`). Kept with a conversation's answer (`messages.ended`),
+    so a reopened one shows the same note."""
 
     state: str
     reason: Reason
@@ -244,7 +248,7 @@ class ChatTurn:
     prompt: SentPrompt | None = None  # an answer's: what its request sent ("What was sent"), kept with it
     translations: tuple[tuple[str, str], ...] = ()  # a question's: (language, text) it was also searched as
     query: str = ""  # a question's: the words searched, when not its own (a follow-up made to stand alone)
-    ending: Ending | None = None  # an answer's that ended short (stopped, cut, failed); None: a whole one
+    ending: Ending | None = None  # an answer's that ended short (stopped, cut, failed, empty, ...); None: a whole one
 
 
 GRADES = ("right", "partly", "wrong", "refused")  # fully right, partly right, wrong, refused (完全正确 ... 拒答)
