@@ -43,7 +43,7 @@ class Moved(NamedTuple):
     draft: ChunkDraft
 
 
-_PASSAGES = (("messages", "sources_json"), ("answer_log", "passages_json"))  # (table, JSON list of passages)
+KEPT_PASSAGES = (("messages", "sources_json"), ("answer_log", "passages_json"))  # (table, JSON list of passages)
 
 
 def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
@@ -54,12 +54,10 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
     db.executemany("UPDATE answer_marks SET chunk_id = ?, char_start = ?, char_end = ? WHERE chunk_id = ?",
                    [(m.new, m.draft.char_start, m.draft.char_end, m.old) for m in moves if m.old in marked])
     by_old = {m.old: m for m in moves}
-    # the rows naming the file as json.dumps writes a passage (conversations.py, grades.py): "file_id" is a middle
-    # key there, but nothing holds it there, so a last key is found as well (a superset: _carried reads each row)
-    named = f'%"file_id": {int(file_id)}'
-    for table, column in _PASSAGES:
-        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE {column} LIKE ? OR {column} LIKE ?",
-                          (named + ",%", named + "}%")).fetchall()
+    olds = json.dumps(list(by_old))
+    for table, column in KEPT_PASSAGES:  # the rows keeping a passage of an old chunk (`kept_chunks`, sqlite/schema.py)
+        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE id IN (SELECT row_id FROM kept_chunks WHERE "
+                          "kind = ? AND chunk_id IN (SELECT value FROM json_each(?)))", (table, olds)).fetchall()
         changed = [(text, row_id) for row_id, stored in rows
                    if (text := _carried(stored, file_id, by_old, moves)) is not None]
         if changed:
