@@ -110,31 +110,6 @@ def test_a_passage_naming_its_file_by_its_last_key_is_found(store, table, column
     assert [(p["file_id"], p["chunk_id"]) for p in rows] == [(FILE, 1001), (FILE * 10 + 1, 1)]
 
 
-def test_the_servers_spans_move_every_stored_passage_as_carry_moves_it(store):
-    """`spans` (what the PostgreSQL function applies to rows the re-reading role cannot read) agrees with `carry`
-    for every passage a turn can keep: each chunk alone and each run of two or three neighbours, named by any chunk
-    of it; none across the changed chunk (ordinal 3), and a run over a chunk moved apart from the others stays."""
-    from desktop_rag.engine.store.carried_references import spans
-
-    moves = [_moved(1, 0, 10, 1, page=1), _moved(2, 10, 20, 2, page=1), _moved(4, 30, 40, 4, page=2),
-             _moved(5, 40, 50, 5, shift=9, page=2), _moved(6, 50, 60, 6, shift=9, steps=1)]
-    chunks = [(1, 0, 10, 1), (2, 10, 20, 2), (3, 20, 30, 3), (4, 30, 40, 4), (5, 40, 50, 5), (6, 50, 60, 6)]
-    shapes = [(own, run[0][1], run[-1][2], run[0][3]) for n in (1, 2, 3) for i in range(len(chunks) - n + 1)
-              for run in [chunks[i:i + n]] for own, *_ in run]
-    stored = [json.dumps([_passage(own, start, end, ordinal, page=9)]) for own, start, end, ordinal in shapes]
-    carried = [json.loads(text)[0] for text in _carried(store, stored, moves)]
-    by_span = {(s.own, s.start, s.end): s for s in spans(moves)}
-    for (own, start, end, ordinal), after in zip(shapes, carried):
-        span = by_span.get((own, start, end))
-        if span is None:
-            assert after["chunk_id"] == own, (own, start, end)  # carry left it too
-            continue
-        assert (after["chunk_id"], after["char_start"], after["char_end"], after["ordinal"], after["page"]) == (
-            span.new, start + span.shift, end + span.shift, ordinal + span.steps,
-            9 if span.page is None else span.page), (own, start, end)
-    assert 0 < len(by_span) == sum(after["chunk_id"] != own for (own, *_), after in zip(shapes, carried)) < len(shapes)
-
-
 def _steps_of_a_carry(store, others: int) -> int:
     """SQLite's virtual-machine steps (in hundreds) of carrying one moved chunk of FILE in a library keeping one turn
     with it and `others` turns and review-log rows with passages of another file."""

@@ -15,16 +15,18 @@ on a server the function below).
   is never asked for again; the triggers drop it with the old chunks) and `answer_signals.chunk_id` (a record of
   what was opened then, read by no one by its id).
 
-On a server every person's rows follow, not only the re-reading role's (the personal tables are views of each
-role's rows): the store gives the pairs and, from the same rule (`move_passage`), each span a stored passage may
-have (`spans`) to the schema owner's function `carry_chunk_references` (postgres/schema.py), which checks them
-against the chunks of the file this transaction read again and moves every person's marks and passages.
+The rows to read are those keeping a passage of an old chunk, found by it (`kept_chunks`, noted by triggers whoever
+writes a row), not every row. On a server every person's rows follow, not only the re-reading role's (the personal
+tables are views of each role's rows): the store gives the pairs to the schema owner's function
+`carry_chunk_references` (postgres/schema.py), which checks them against the chunks of the file this transaction
+read again and moves every person's marks and passages by `move_passage`'s rule, written there in SQL (kept
+passages of any length, a summary's sections too; tests/postgres/test_carried_references.py holds the two to the
+same results).
 """
 
 from __future__ import annotations
 
 import json
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -65,44 +67,6 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
 
 
 MERGED = 3  # the most chunks a stored passage spans (search.retrieval.MAX_MERGED_CHUNKS; a longer one stays)
-
-
-class Span(NamedTuple):
-    """A passage that may be stored (chunk `own`, place `start`..`end`, merged neighbours too) and how
-    `move_passage` moves it: chunk `new`, place and ordinal shifted by `shift` and `steps`, page `page` (None: its
-    own page stays)."""
-
-    own: int
-    start: int
-    end: int
-    new: int
-    shift: int
-    steps: int
-    page: int | None
-
-
-def spans(moves: Sequence[Moved], longest: int = MERGED) -> list[Span]:
-    """Every passage of a run of up to `longest` paired old chunks (by ordinal), named by any chunk of it, that
-    `move_passage` moves, with how: what the server applies to the rows the re-reading role cannot read."""
-    by_ordinal = sorted(moves, key=lambda m: m.ordinal)
-    by_start = sorted(moves, key=lambda m: m.start)
-    starts = [m.start for m in by_start]
-    found: dict[tuple[int, int, int], Span] = {}
-    for i, first in enumerate(by_ordinal):
-        run = [first]
-        for m in by_ordinal[i + 1:i + longest]:
-            if m.ordinal != run[-1].ordinal + 1:
-                break
-            run.append(m)
-        for j in range(1, len(run) + 1):
-            start, end = min(m.start for m in run[:j]), max(m.end for m in run[:j])
-            near = by_start[bisect_left(starts, start):bisect_right(starts, end)]  # what move_passage reads: inside
-            for own in run[:j]:
-                passage = {"chunk_id": own.old, "char_start": start, "char_end": end, "ordinal": 0, "page": None}
-                if (own.old, start, end) not in found and move_passage(passage, own, near):
-                    found[own.old, start, end] = Span(own.old, start, end, own.new, passage["char_start"] - start,
-                                                      passage["ordinal"], passage["page"])
-    return list(found.values())
 
 
 def _carried(stored: str, file_id: int, by_old: dict[int, Moved], moves: Sequence[Moved]) -> str | None:

@@ -22,7 +22,8 @@ The same tables and columns as on SQLite, so the store's shared statements run o
   read-only to members;
 - a file read again carries every person's marks and kept passages of its unchanged chunks to their new ids
   (`carry_chunk_references`, the administrator's function: only from the file's old chunks to new ones of the same
-  heading and text added in the caller's own transaction, store/carried_references.py);
+  heading and text added in the caller's own transaction, store/carried_references.py; the rows to read are found
+  by chunk in `kept_chunks`, which triggers keep);
 - a commit that changes collections, their grants, sources, files, conversations or vectors (staged or in use: a
   model switch's batches and its swap) notifies the library's channel (`CHANNEL`), payload-free (every role
   listening hears "look again", never what or whose: it reads what it may see; store/postgres/changes.py).
@@ -30,12 +31,16 @@ The same tables and columns as on SQLite, so the store's shared statements run o
 
 from __future__ import annotations
 
+from desktop_rag.engine.store.carried_references import KEPT_PASSAGES
+
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
 # is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts;
 # 5: an edited file's unchanged passages take every person's marks and kept passages along (carry_chunk_references);
 # 6: commits that change collections, sources, files or conversations notify CHANNEL; 7: and vectors, staged or in use
-# (a model switch's progress and its swap); 9: an answer that ended short keeps how (`messages.ended`)
-SCHEMA_VERSION = 9
+# (a model switch's progress and its swap); 9: an answer that ended short keeps how (`messages.ended`); 11 (10: another
+# change's number, the coordinator reconciles): the rows keeping a chunk's passages are noted (`kept_chunks`), and the
+# carry moves kept passages of any length by the rule itself (it took spans of up to 3 chunks from the store)
+SCHEMA_VERSION = 11
 SCHEMA_NAME = "desktop_rag"
 CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
 
@@ -45,7 +50,8 @@ PERSONAL_TABLES = ("conversations", "messages", "answer_cache", "answer_cache_ch
 SHARED_TABLES = ("meta", "clients", "library_counters")
 
 CARRY = "carry_chunk_references"
-CARRY_ARGUMENTS = "bigint, bigint[], bigint[], bigint[], integer[], integer[], integer[], integer[], integer[]"
+CARRY_ARGUMENTS = "bigint, bigint[], bigint[]"
+_CARRY_ARGUMENTS_BEFORE_11 = "bigint, bigint[], bigint[], bigint[], integer[], integer[], integer[], integer[], integer[]"
 
 # One statement per item (dollar-quoted bodies hold semicolons).
 TABLES = (
@@ -125,6 +131,11 @@ TABLES = (
     "CREATE INDEX IF NOT EXISTS answer_log_question ON answer_log_all (normalised)",
     "CREATE INDEX IF NOT EXISTS answer_log_query ON answer_log_all (query_normalised)",
     "CREATE INDEX IF NOT EXISTS answer_log_conversation ON answer_log_all (conversation_id, id)",
+    # 11: which turn or review-log row (kind: its table as on SQLite) keeps a passage of which chunk, for the carry;
+    # the administrator's, written by triggers (kept_chunks_noted), read by no member
+    "CREATE TABLE IF NOT EXISTS kept_chunks (chunk_id bigint NOT NULL, kind text NOT NULL, row_id bigint NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS kept_chunks_chunk ON kept_chunks (chunk_id)",
+    "CREATE INDEX IF NOT EXISTS kept_chunks_row ON kept_chunks (row_id, kind)",
     "CREATE TABLE IF NOT EXISTS answer_marks_all (owner name NOT NULL DEFAULT current_user, "
     "answer_id bigint NOT NULL REFERENCES answer_log_all(id) ON DELETE CASCADE, chunk_id bigint NOT NULL, "
     "content_hash text NOT NULL, is_right integer NOT NULL, marked_at double precision NOT NULL, "
@@ -198,56 +209,71 @@ FUNCTIONS = (
     "DELETE FROM answer_cache_all a USING answer_cache_chunks_all c "
     "WHERE c.chunk_id = OLD.id AND a.owner = c.owner AND a.key = c.key; RETURN NULL; END $$",
     # an edited file's unchanged passages keep every person's marks and kept passages (store/carried_references.py:
-    # the pairs and spans are the store's, from its one rule). Only pairs (old, new) of the file's chunks with one
-    # heading and text, the new ones added in this very transaction (by the caller, under its row-level security),
-    # the old ones not; each span moved by its pair's own shift, to a page of the new chunks: a member moves no one's
-    # references but from the chunks of a file it is reading again to their copies
-    f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[], owns bigint[], "
-    "starts integer[], ends integer[], shifts integer[], steps integer[], pages integer[]) RETURNS void "
+    # the pairs are the store's, from its one rule). Only pairs (old, new) of the file's chunks with one heading and
+    # text, the new ones added in this very transaction (by the caller, under its row-level security), the old ones
+    # not: a member moves no one's references but from the chunks of a file it is reading again to their copies. A
+    # kept passage (the rows keeping an old chunk: `kept_chunks`) moves by `move_passage`'s rule, here in SQL: the
+    # old chunks inside its place, all paired, begin and end it, are a run of ordinals and moved by one shift
+    f"DROP FUNCTION IF EXISTS {CARRY}({_CARRY_ARGUMENTS_BEFORE_11})",
+    f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[]) RETURNS void "
     "LANGUAGE plpgsql SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ "
-    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; hit boolean; "
-    "named text := '%\"file_id\": ' || file; BEGIN "
-    "IF cardinality(olds) IS DISTINCT FROM cardinality(news) OR cardinality(owns) IS DISTINCT FROM cardinality(starts) "
-    "OR cardinality(owns) IS DISTINCT FROM cardinality(ends) OR cardinality(owns) IS DISTINCT FROM cardinality(shifts) "
-    "OR cardinality(owns) IS DISTINCT FROM cardinality(steps) OR cardinality(owns) IS DISTINCT FROM cardinality(pages) "
+    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; hit boolean; starts integer[]; "
+    "ends integer[]; ordinals integer[]; shifts integer[]; steps integer[]; pages integer[]; BEGIN "
+    "IF cardinality(olds) IS DISTINCT FROM cardinality(news) "
     "OR (SELECT count(DISTINCT x) FROM unnest(olds) x) <> cardinality(olds) "
     "OR (SELECT count(DISTINCT x) FROM unnest(news) x) <> cardinality(news) "
     "OR EXISTS (SELECT 1 FROM unnest(olds, news) AS p(old, new) LEFT JOIN chunks o ON o.id = p.old "
     "AND o.file_id = file LEFT JOIN chunks n ON n.id = p.new AND n.file_id = file WHERE o.id IS NULL OR n.id IS NULL "
-    "OR o.xmin = here OR n.xmin <> here OR o.heading <> n.heading OR o.text <> n.text) "
-    "OR EXISTS (SELECT 1 FROM unnest(owns, shifts, steps, pages) AS s(own, shift, step, page) "
-    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own LEFT JOIN chunks o ON o.id = p.old "
-    "LEFT JOIN chunks n ON n.id = p.new WHERE p.old IS NULL OR s.shift IS DISTINCT FROM n.char_start - o.char_start "
-    "OR s.step IS DISTINCT FROM n.ordinal - o.ordinal OR (s.page IS NOT NULL AND NOT EXISTS "
-    "(SELECT 1 FROM chunks c WHERE c.id = ANY (news) AND c.page = s.page))) THEN "
+    "OR o.xmin = here OR n.xmin <> here OR o.heading <> n.heading OR o.text <> n.text) THEN "
     "RAISE EXCEPTION 'references move only to the copies of a file''s chunks read again in this transaction' "
     "USING ERRCODE = '42501'; END IF; "
     "UPDATE answer_marks_all m SET chunk_id = p.new, char_start = n.char_start, char_end = n.char_end "
     "FROM unnest(olds, news) AS p(old, new) JOIN chunks n ON n.id = p.new WHERE m.chunk_id = p.old; "
-    "FOR r IN SELECT 'messages_all' AS t, id, sources_json AS stored FROM messages_all "
-    "WHERE sources_json LIKE named || ',%' OR sources_json LIKE named || '}%' "
-    "UNION ALL SELECT 'answer_log_all', id, passages_json FROM answer_log_all "
-    "WHERE passages_json LIKE named || ',%' OR passages_json LIKE named || '}%' LOOP "
+    "SELECT array_agg(o.char_start ORDER BY k), array_agg(o.char_end ORDER BY k), array_agg(o.ordinal ORDER BY k), "
+    "array_agg(n.char_start - o.char_start ORDER BY k), array_agg(n.ordinal - o.ordinal ORDER BY k), "
+    "array_agg(n.page ORDER BY k) INTO starts, ends, ordinals, shifts, steps, pages "
+    "FROM unnest(olds, news) WITH ORDINALITY AS p(old, new, k) JOIN chunks o ON o.id = p.old "
+    "JOIN chunks n ON n.id = p.new; "
+    "FOR r IN SELECT k.kind, k.row_id, coalesce(m.sources_json, a.passages_json) AS stored "
+    "FROM (SELECT DISTINCT kind, row_id FROM kept_chunks WHERE chunk_id = ANY (olds)) k "
+    "LEFT JOIN messages_all m ON k.kind = 'messages' AND m.id = k.row_id "
+    "LEFT JOIN answer_log_all a ON k.kind = 'answer_log' AND a.id = k.row_id LOOP "
     "BEGIN "
-    "SELECT jsonb_agg(CASE WHEN s.own IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', p.new, "
-    "'char_start', s.start + s.shift, 'char_end', s.finish + s.shift, "
-    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, "
-    "'page', coalesce(to_jsonb(s.page), x.e -> 'page')) END ORDER BY x.k), "
+    "SELECT jsonb_agg(CASE WHEN s.new IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', s.new, "
+    "'char_start', (x.e ->> 'char_start')::integer + s.shift, 'char_end', (x.e ->> 'char_end')::integer + s.shift, "
+    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, 'page', coalesce(to_jsonb(s.page), x.e -> 'page')) "
+    "END ORDER BY x.k), "
     # moved when a passage is, and every passage of the list is whole (else the list stays, as `carry` leaves it)
-    "bool_or(s.own IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
+    "bool_or(s.new IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
     "AND (x.e ->> 'file_id' IS DISTINCT FROM file::text OR NOT x.e ->> 'chunk_id' = ANY (olds::text[]) "
     "OR (jsonb_typeof(x.e -> 'char_start') = 'number' "
     "AND jsonb_typeof(x.e -> 'char_end') = 'number' AND jsonb_typeof(x.e -> 'ordinal') = 'number' "
     "AND x.e ? 'page')), false)) INTO moved, hit FROM jsonb_array_elements(r.stored::jsonb) WITH ORDINALITY AS x(e, k) "
-    "LEFT JOIN unnest(owns, starts, ends, shifts, steps, pages) AS s(own, start, finish, shift, step, page) "
-    "ON x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = s.own::text "
-    "AND x.e -> 'char_start' = to_jsonb(s.start) AND x.e -> 'char_end' = to_jsonb(s.finish) "
-    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own; "
-    "IF hit THEN IF r.t = 'messages_all' THEN UPDATE messages_all SET sources_json = moved::text WHERE id = r.id; "
-    "ELSE UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.id; END IF; END IF; "
+    "LEFT JOIN LATERAL (SELECT (SELECT p.new FROM unnest(olds, news) AS p(old, new) "
+    "WHERE p.old::text = x.e ->> 'chunk_id') AS new, min(i.shift) AS shift, min(i.step) AS step, "
+    "(array_agg(i.page ORDER BY i.ordinal) FILTER (WHERE i.page IS NOT NULL))[1] AS page "
+    "FROM unnest(starts, ends, ordinals, shifts, steps, pages) AS i(start, finish, ordinal, shift, step, page) "
+    "WHERE i.start >= (x.e ->> 'char_start')::integer AND i.finish <= (x.e ->> 'char_end')::integer "
+    "HAVING count(*) > 0 AND min(i.start) = (x.e ->> 'char_start')::integer "
+    "AND max(i.finish) = (x.e ->> 'char_end')::integer AND count(DISTINCT i.ordinal) = count(*) "
+    "AND max(i.ordinal) - min(i.ordinal) + 1 = count(*) AND count(DISTINCT (i.shift, i.step)) = 1) s "
+    "ON jsonb_typeof(x.e) = 'object' AND x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = ANY (olds::text[]); "
+    "IF hit THEN IF r.kind = 'messages' THEN UPDATE messages_all SET sources_json = moved::text WHERE id = r.row_id; "
+    "ELSE UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.row_id; END IF; END IF; "
     "EXCEPTION WHEN data_exception THEN NULL; END; "  # a damaged row stays as it is, never stops a re-read
     "END LOOP; END $$",
     f"REVOKE EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) FROM PUBLIC",  # members' (member_privileges)
+    # the chunk ids a kept list of passages names (none when it is damaged), noted with its row
+    "CREATE OR REPLACE FUNCTION kept_chunk_ids(stored text) RETURNS SETOF bigint LANGUAGE plpgsql IMMUTABLE "
+    "SET search_path = pg_catalog AS $$ BEGIN RETURN QUERY SELECT DISTINCT (e ->> 'chunk_id')::bigint "
+    "FROM jsonb_array_elements(stored::jsonb) AS e WHERE jsonb_typeof(e) = 'object' "
+    "AND jsonb_typeof(e -> 'chunk_id') = 'number'; "
+    "EXCEPTION WHEN data_exception OR program_limit_exceeded THEN RETURN; END $$",
+    "CREATE OR REPLACE FUNCTION kept_chunks_noted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
+    "IF TG_OP <> 'INSERT' THEN DELETE FROM kept_chunks WHERE row_id = OLD.id AND kind = TG_ARGV[0]; END IF; "
+    "IF TG_OP <> 'DELETE' THEN INSERT INTO kept_chunks SELECT k, TG_ARGV[0], NEW.id "
+    "FROM kept_chunk_ids(to_jsonb(NEW) ->> TG_ARGV[1]) AS k; END IF; RETURN NULL; END $$",
     "CREATE OR REPLACE FUNCTION file_gone() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
     "DELETE FROM summary_cache_all WHERE file_id = OLD.id; RETURN NULL; END $$",
@@ -316,6 +342,8 @@ TRIGGERS = (
     ("chunks_removed", "AFTER DELETE ON chunks REFERENCING OLD TABLE AS changed FOR EACH STATEMENT", "chunks_removed"),
     ("meta_guarded", "BEFORE INSERT OR UPDATE OR DELETE ON meta FOR EACH ROW", "meta_guarded"),
     ("grants_version", "AFTER INSERT OR UPDATE OR DELETE ON collection_grants FOR EACH STATEMENT", "library_moved"),
+    *((f"{table}_kept", f"AFTER INSERT OR UPDATE OF {column} OR DELETE ON {table}_all FOR EACH ROW",
+       f"kept_chunks_noted('{table}', '{column}')") for table, column in KEPT_PASSAGES),
     *((f"{table}_notified", f"AFTER INSERT OR UPDATE OR DELETE ON {table} FOR EACH STATEMENT", "library_notified")
       for table in ("collections", "collection_grants", "sources", "files", "conversations_all", "vectors",
                     "staged_vectors")),
@@ -323,8 +351,8 @@ TRIGGERS = (
 
 
 def trigger_statements() -> tuple[str, ...]:
-    return tuple(f"CREATE OR REPLACE TRIGGER {name} {when} EXECUTE FUNCTION {function}()"
-                 for name, when, function in TRIGGERS)
+    return tuple(f"CREATE OR REPLACE TRIGGER {name} {when} EXECUTE FUNCTION {function}"
+                 f"{'' if function.endswith(')') else '()'}" for name, when, function in TRIGGERS)
 
 
 def security_statements() -> tuple[str, ...]:
@@ -405,6 +433,7 @@ def migrate(db) -> None:
             db.raw.run(statement)
         _members_read_clients(db)
         _members_carry(db)
+        _note_kept_chunks(db)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = "
                    "excluded.value", (str(SCHEMA_VERSION),))
         db.execute("INSERT INTO collections (name, created_at) SELECT 'Default', extract(epoch FROM now()) "
@@ -422,6 +451,13 @@ def _members_read_clients(db) -> None:
     for (role,) in granted.fetchall():
         if not is_administrator(db, role):
             db.execute(f"REVOKE INSERT, UPDATE, DELETE ON clients FROM {quoted(role)}")
+
+
+def _note_kept_chunks(db) -> None:
+    """Version 11: the rows kept before note their chunks (read again whole at each migration: a few rows a turn)."""
+    db.execute("DELETE FROM kept_chunks")
+    for table, column in KEPT_PASSAGES:
+        db.execute(f"INSERT INTO kept_chunks SELECT k, '{table}', t.id FROM {table}_all t, kept_chunk_ids(t.{column}) k")
 
 
 def _members_carry(db) -> None:
