@@ -12,11 +12,12 @@ from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
 from tests.support.carried_marks import (HASHED, a_gone_passage_is_not_marked,
                                          answer_saved_after_an_edit_names_its_passages_now, marked_right_stays_first,
-                                         marked_wrong_stays_out)
+                                         marked_wrong_stays_out, summary_sections_follow_an_edit)
 
 
 @pytest.mark.parametrize("scenario", [marked_wrong_stays_out, marked_right_stays_first, a_gone_passage_is_not_marked,
-                                      answer_saved_after_an_edit_names_its_passages_now])
+                                      answer_saved_after_an_edit_names_its_passages_now,
+                                      summary_sections_follow_an_edit])
 def test_marks_follow_the_unchanged_passages_of_an_edited_file(pg_library, tmp_path, scenario):
     engine = Engine(resolve_paths(tmp_path / "home"), HASHED, library=pg_library)
     try:

@@ -66,9 +66,6 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
             db.executemany(f"UPDATE {table} SET {column} = ? WHERE id = ?", changed)
 
 
-MERGED = 3  # the most chunks a stored passage spans (search.retrieval.MAX_MERGED_CHUNKS; a longer one stays)
-
-
 def _carried(stored: str, file_id: int, by_old: dict[int, Moved], moves: Sequence[Moved]) -> str | None:
     """The JSON list `stored` with its passages of `file_id` moved, or None when none moves (or it does not parse:
     a damaged row stays as it is and never stops a re-read)."""
