@@ -1,7 +1,8 @@
 """Carrying a person's marks and kept passages across an edit (store/carried_references.py) in a library with a long
 history: `--library` files, `--turns` stored turns and as many review-log rows, each keeping 5 passages of random
 files, then `--files` of the files edited (one paragraph each) and indexed again in one run. Figures: the run's wall, the time spent in
-the store's `carry_references` in all and per file, and the same run with no history (what the carry costs)."""
+the store's `carry_references` in all and per file, and the same run with no history (what the carry costs); on
+SQLite, or (`--server`) on the bench's PostgreSQL server (bench.server)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def _history(engine: Engine, turns: int, seed: int = 7) -> None:
                        "'', '{}', 'An answer.', 'extractive')", [(kept(),) for _ in range(turns)])
 
 
-def run(library: int, files: int, turns: int) -> dict:
+def run(library: int, files: int, turns: int, server=None) -> dict:
     """Index `library` files, store the history, edit `files` of them and index again: timings."""
     home = CACHE / "carry-home"
     shutil.rmtree(home, ignore_errors=True)
@@ -55,7 +56,12 @@ def run(library: int, files: int, turns: int) -> dict:
     folder.mkdir(parents=True)
     for n in range(library):
         (folder / f"f{n:05d}.md").write_text(_paragraphs(n), encoding="utf-8")
-    engine = Engine(resolve_paths(home / "data"), SETTINGS)
+    url = None
+    if server is not None:
+        from bench.server import fresh_database
+
+        url = fresh_database(server, "carry")
+    engine = Engine(resolve_paths(home / "data"), SETTINGS, library=url)
     try:
         engine.index([folder])
         _history(engine, turns)
@@ -84,14 +90,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--library", type=int, default=2000, help="files in the library")
     parser.add_argument("--files", type=int, default=200, help="files edited")
     parser.add_argument("--turns", type=int, default=20_000)
+    parser.add_argument("--server", action="store_true", help="on the bench's PostgreSQL server")
     args = parser.parse_args(argv)
+    server = None
+    if args.server:
+        from bench.server import start_server
+
+        server = start_server()
     rows = []
-    for turns in (0, args.turns):
-        got = run(args.library, args.files, turns)
-        rows += [figure(f"carry.{turns}_turns.reindex_wall", got["wall"], "s",
-                        note=f"{args.files} of {args.library} files edited"),
-                 figure(f"carry.{turns}_turns.carry_total", got["carry"], "s", note=f"{got['calls']} calls"),
-                 figure(f"carry.{turns}_turns.carry_per_file", 1000 * got["carry"] / max(got["calls"], 1), "ms")]
+    try:
+        for turns in (0, args.turns):
+            got = run(args.library, args.files, turns, server)
+            rows += [figure(f"carry.{turns}_turns.reindex_wall", got["wall"], "s",
+                            note=f"{args.files} of {args.library} files edited"),
+                     figure(f"carry.{turns}_turns.carry_total", got["carry"], "s", note=f"{got['calls']} calls"),
+                     figure(f"carry.{turns}_turns.carry_per_file", 1000 * got["carry"] / max(got["calls"], 1), "ms")]
+    finally:
+        if server is not None:
+            server.stop()
     emit("carry", rows)
     return 0
 
