@@ -11,9 +11,11 @@ on a server the function below).
   it shows, the viewer opens and a mark is matched with) and as the review log keeps them
   (`answer_log.passages_json`): a passage (one chunk, or neighbours merged into one) whose every chunk has a pair,
   all moved by the same offset, takes the new chunk id, place, ordinal and page; any other stays as it was.
-- Not carried: the answer cache (its key hashes the chunk ids it was given, so an answer stored under the old ids
-  is never asked for again; the triggers drop it with the old chunks) and `answer_signals.chunk_id` (a record of
-  what was opened then, read by no one by its id).
+- The answer cache's links (`answer_cache_chunks`): a stored answer whose passages' chunks all have a pair stays (its
+  key hashes what the request showed of each passage, not its chunk id: answer/replay.py), so the same question
+  finding the same passages is answered from it; one with a changed passage keeps a link to an old chunk and goes
+  with it (the triggers). Not carried: `answer_signals.chunk_id` (a record of what was opened then, read by no
+  one by its id).
 
 The rows to read are those keeping a passage of an old chunk, found by it (`kept_chunks`, noted by triggers whoever
 writes a row), not every row. On a server every person's rows follow, not only the re-reading role's (the personal
@@ -55,6 +57,7 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
     marked = {row[0] for row in db.execute("SELECT DISTINCT chunk_id FROM answer_marks")}  # few: no index on it
     db.executemany("UPDATE answer_marks SET chunk_id = ?, char_start = ?, char_end = ? WHERE chunk_id = ?",
                    [(m.new, m.draft.char_start, m.draft.char_end, m.old) for m in moves if m.old in marked])
+    db.executemany("UPDATE answer_cache_chunks SET chunk_id = ? WHERE chunk_id = ?", [(m.new, m.old) for m in moves])
     by_old = {m.old: m for m in moves}
     olds = json.dumps(list(by_old))
     for table, column in KEPT_PASSAGES:  # the rows keeping a passage of an old chunk (`kept_chunks`, sqlite/schema.py)

@@ -229,6 +229,8 @@ FUNCTIONS = (
     "USING ERRCODE = '42501'; END IF; "
     "UPDATE answer_marks_all m SET chunk_id = p.new, char_start = n.char_start, char_end = n.char_end "
     "FROM unnest(olds, news) AS p(old, new) JOIN chunks n ON n.id = p.new WHERE m.chunk_id = p.old; "
+    "UPDATE answer_cache_chunks_all c SET chunk_id = p.new FROM unnest(olds, news) AS p(old, new) "
+    "WHERE c.chunk_id = p.old; "
     "SELECT array_agg(o.char_start ORDER BY k), array_agg(o.char_end ORDER BY k), array_agg(o.ordinal ORDER BY k), "
     "array_agg(n.char_start - o.char_start ORDER BY k), array_agg(n.ordinal - o.ordinal ORDER BY k), "
     "array_agg(n.page ORDER BY k) INTO starts, ends, ordinals, shifts, steps, pages "
