@@ -29,9 +29,10 @@ class GivenPassages:
         """Read the chunks behind `hits` (and, for the pairing, the file's other chunks of the same texts)."""
         store, self.given = self.store(), {}
         for file_id in {hit.file_id for hit in hits if hit.file_id}:
-            inside = [row for hit in hits if hit.file_id == file_id  # (a summary's section: many chunks)
-                      for row in _chunks(store, "file_id = ? AND char_start >= ? AND char_end <= ?",
-                                         (file_id, hit.char_start, hit.char_end))]
+            # every chunk inside a passage's place, from its first (a summary's section holds many)
+            inside = [row for hit in hits if hit.file_id == file_id
+                      for row in _chunks(store, "file_id = ? AND ordinal >= ? AND char_start >= ? AND char_end <= ?",
+                                         (file_id, hit.ordinal, hit.char_start, hit.char_end))]
             self.given[file_id] = _same_texts(store, file_id, inside)
 
     def now(self, hits: Sequence[Hit]) -> tuple[Hit, ...]:
