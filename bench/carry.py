@@ -1,8 +1,8 @@
 """Carrying a person's marks and kept passages across an edit (store/carried_references.py) in a library with a long
 history: `--library` files, `--turns` stored turns and as many review-log rows, each keeping 5 passages of random
-files, then `--files` of the files edited (one paragraph each) and indexed again in one run. Figures: the run's wall, the time spent in
-the store's `carry_references` in all and per file, and the same run with no history (what the carry costs); on
-SQLite, or (`--server`) on the bench's PostgreSQL server (bench.server)."""
+files, then `--files` of the files edited (one paragraph each) and indexed again in one run. Figures: the run's
+wall, the time spent in the store's `carry_references` in all and per file, and the same run with no history (what
+the carry costs); on SQLite, or (`--server`) on the bench's PostgreSQL server (bench.server)."""
 
 from __future__ import annotations
 

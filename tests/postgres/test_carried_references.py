@@ -104,6 +104,8 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
             kept_rows = raw.run(noted)
             assert {kind for kind, *_ in kept_rows} == {"answer_log"}  # (his answers, asked outside a conversation)
             raw.run(f"DROP FUNCTION desktop_rag.{CARRY}({CARRY_ARGUMENTS})")
+            raw.run(f"CREATE FUNCTION desktop_rag.{CARRY}(bigint, bigint[], bigint[], bigint[], integer[], integer[], "
+                    "integer[], integer[], integer[]) RETURNS void LANGUAGE sql AS ''")  # as versions 5-10 had it
             raw.run("DELETE FROM desktop_rag.kept_chunks")  # (a library before 11: its rows noted at the upgrade)
             raw.run("UPDATE desktop_rag.meta SET value = '4' WHERE key = 'schema_version'")
             admin.close()
@@ -113,6 +115,7 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
                 f"has_function_privilege('public', 'desktop_rag.{CARRY}({CARRY_ARGUMENTS})', 'EXECUTE')") \
                 == [[True, False]]
             assert raw.run(noted) == kept_rows
+            assert raw.run(f"SELECT count(*) FROM pg_proc WHERE proname = '{CARRY}'") == [[1]]  # the old one went
         finally:
             raw.close()
     finally:

@@ -51,7 +51,7 @@ SHARED_TABLES = ("meta", "clients", "library_counters")
 
 CARRY = "carry_chunk_references"
 CARRY_ARGUMENTS = "bigint, bigint[], bigint[]"
-_CARRY_ARGUMENTS_BEFORE_11 = "bigint, bigint[], bigint[], bigint[], integer[], integer[], integer[], integer[], integer[]"
+_CARRY_ARGUMENTS_BEFORE_11 = "bigint, bigint[], bigint[], bigint[], " + ", ".join(["integer[]"] * 5)
 
 # One statement per item (dollar-quoted bodies hold semicolons).
 TABLES = (
@@ -459,7 +459,8 @@ def _note_kept_chunks(db) -> None:
     """Version 11: the rows kept before note their chunks (read again whole at each migration: a few rows a turn)."""
     db.execute("DELETE FROM kept_chunks")
     for table, column in KEPT_PASSAGES:
-        db.execute(f"INSERT INTO kept_chunks SELECT k, '{table}', t.id FROM {table}_all t, kept_chunk_ids(t.{column}) k")
+        db.execute(f"INSERT INTO kept_chunks SELECT k, '{table}', t.id FROM {table}_all t, "
+                   f"kept_chunk_ids(t.{column}) k")
 
 
 def _members_carry(db) -> None:
