@@ -14,6 +14,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store import answer_cache
 from desktop_rag.engine.answer.events import STOPPED, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from tests.support.kept_vectors import write
 from tests.support.openai_server import run_openai_server
 
 QUESTION = "How often do city buses run at night?"
@@ -36,11 +37,11 @@ def docs(tmp_path):
     return folder
 
 
-def open_engine(tmp_path, server, **changes) -> Engine:
+def open_engine(tmp_path, server, library: str | None = None, **changes) -> Engine:
     values = dict(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
                   translate_queries=False)
     values.update(changes)
-    return Engine(resolve_paths(tmp_path / "home"), Settings(**values))
+    return Engine(resolve_paths(tmp_path / "home"), Settings(**values), library=library)
 
 
 def ask(engine, question=QUESTION, **kwargs):
@@ -273,3 +274,58 @@ def test_an_answer_logged_with_its_thinking_is_read_back_for_review_without_it(t
     engine.review.export(tmp_path / "graded.jsonl")
     assert json.loads((tmp_path / "graded.jsonl").read_text(encoding="utf-8").splitlines()[0])["answer"] == clean
     engine.close()
+
+
+def edited_elsewhere(tmp_path, server, library: str | None = None):
+    """bus.md of six paragraphs, a chunk each; the question's one passage (top_k 1) is the night buses' (with
+    the neighbours it merges). Its answer is stored; then the last paragraph is edited and indexed again: the
+    engine, the file, the first answer's passage and that answer."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    paragraphs = ["At night the city buses run every half hour along the main lines.",
+                  "Bicycles may be taken on trains outside the rush hours for a small fee.",
+                  "A monthly pass costs forty euros and is valid on every line of the network.",
+                  "The ferry to the island leaves from the north pier on weekdays only.",
+                  "Lost property is kept at the central station office for three months.",
+                  "Trams cross the old town every twelve minutes from six in the morning."]
+    bus = folder / "bus.md"
+    write(bus, paragraphs)
+    engine = open_engine(tmp_path, server, library, top_k=1, chunk_size=400, chunk_overlap=0)
+    engine.index([folder])
+    first_events, first = ask(engine)
+    assert not first.cached and "At night" in first_events[0].hits[0].text
+    write(bus, [*paragraphs[:-1], paragraphs[-1].replace("twelve", "fifteen")])
+    assert engine.index().updated == 1
+    return engine, bus, first_events[0].hits[0], first
+
+
+def replayed_after_an_edit(tmp_path, server, library: str | None = None) -> None:
+    """Their texts, places in the request and order are those the answer was made from: the stored answer is
+    replayed, its sources and citation naming the chunks the library holds now. Before, the edit dropped it (its
+    key hashed the chunk ids) and the model was asked again. (Also on a server: tests/postgres/
+    test_carried_references.py.)"""
+    engine, _, was, first = edited_elsewhere(tmp_path, server, library)
+    try:
+        events, done = ask(engine)
+        now = events[0].hits[0]
+        assert done.cached and done.answer == first.answer and streamed(server) == 1
+        assert now.text == was.text and now.chunk_id != was.chunk_id and engine.held_passages([now]) == {now.chunk_id}
+        assert first.cited and done.cited == (now,)
+    finally:
+        engine.close()
+
+
+def test_an_answer_whose_passages_an_edit_left_unchanged_is_replayed_under_their_new_ids(tmp_path, server):
+    replayed_after_an_edit(tmp_path, server)
+
+def test_an_answer_is_not_replayed_when_the_search_finds_other_passages_after_an_edit(tmp_path, server):
+    """A file added that answers better: the question's passage is another, so the stored answer is not the one to
+    give (it stays, for the passages it was made from)."""
+    engine, bus, _, _ = edited_elsewhere(tmp_path, server)
+    try:
+        write(bus.parent / "night.md", [f"{QUESTION} Every ten minutes at night on weekends."])
+        assert engine.index().added == 1
+        events, done = ask(engine)
+        assert not done.cached and "weekends" in events[0].hits[0].text and streamed(server) == 2
+    finally:
+        engine.close()

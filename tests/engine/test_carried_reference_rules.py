@@ -110,26 +110,80 @@ def test_a_passage_naming_its_file_by_its_last_key_is_found(store, table, column
     assert [(p["file_id"], p["chunk_id"]) for p in rows] == [(FILE, 1001), (FILE * 10 + 1, 1)]
 
 
-def test_the_servers_spans_move_every_stored_passage_as_carry_moves_it(store):
-    """`spans` (what the PostgreSQL function applies to rows the re-reading role cannot read) agrees with `carry`
-    for every passage a turn can keep: each chunk alone and each run of two or three neighbours, named by any chunk
-    of it; none across the changed chunk (ordinal 3), and a run over a chunk moved apart from the others stays."""
-    from desktop_rag.engine.store.carried_references import spans
+def _steps_of_a_carry(store, others: int) -> int:
+    """SQLite's virtual-machine steps (in hundreds) of carrying one moved chunk of FILE in a library keeping one turn
+    with it and `others` turns and review-log rows with passages of another file."""
+    kept = json.dumps([_passage(9, 0, 10, 3) | {"file_id": FILE + 1, "text": "words " * 100}])
+    _carried(store, [json.dumps([_passage(1, 0, 10, 3)])] + [kept] * others, [])
+    with store.transaction() as db:
+        db.executemany("INSERT INTO answer_log (created_at, question, normalised, query, query_normalised, scope, "
+                       "passages_json, model, settings_json, answer, mode) "
+                       "VALUES (0, 'q', 'q', 'q', 'q', '[]', ?, 'm', '{}', 'a', 'extractive')", [(kept,)] * others)
+    steps = [0]
 
-    moves = [_moved(1, 0, 10, 1, page=1), _moved(2, 10, 20, 2, page=1), _moved(4, 30, 40, 4, page=2),
-             _moved(5, 40, 50, 5, shift=9, page=2), _moved(6, 50, 60, 6, shift=9, steps=1)]
-    chunks = [(1, 0, 10, 1), (2, 10, 20, 2), (3, 20, 30, 3), (4, 30, 40, 4), (5, 40, 50, 5), (6, 50, 60, 6)]
-    shapes = [(own, run[0][1], run[-1][2], run[0][3]) for n in (1, 2, 3) for i in range(len(chunks) - n + 1)
-              for run in [chunks[i:i + n]] for own, *_ in run]
-    stored = [json.dumps([_passage(own, start, end, ordinal, page=9)]) for own, start, end, ordinal in shapes]
-    carried = [json.loads(text)[0] for text in _carried(store, stored, moves)]
-    by_span = {(s.own, s.start, s.end): s for s in spans(moves)}
-    for (own, start, end, ordinal), after in zip(shapes, carried):
-        span = by_span.get((own, start, end))
-        if span is None:
-            assert after["chunk_id"] == own, (own, start, end)  # carry left it too
-            continue
-        assert (after["chunk_id"], after["char_start"], after["char_end"], after["ordinal"], after["page"]) == (
-            span.new, start + span.shift, end + span.shift, ordinal + span.steps,
-            9 if span.page is None else span.page), (own, start, end)
-    assert 0 < len(by_span) == sum(after["chunk_id"] != own for (own, *_), after in zip(shapes, carried)) < len(shapes)
+    def count() -> int:
+        steps[0] += 1
+        return 0
+
+    store.db.set_progress_handler(count, 100)
+    try:
+        with store.transaction() as db:
+            carry(db, FILE, [_moved(1, 0, 10, 3)])
+    finally:
+        store.db.set_progress_handler(None, 0)
+    assert json.loads(store.db.execute("SELECT sources_json FROM messages ORDER BY id").fetchone()[0])[0][
+        "chunk_id"] == 1001
+    return steps[0]
+
+
+def test_the_carry_reads_only_the_rows_keeping_a_moved_chunk(tmp_path):
+    """A long history about other files costs a re-read nothing: the rows keeping an old chunk are found by it
+    (`kept_chunks`). Before, every turn and review-log row naming the file's id was looked for in their text."""
+    costs = []
+    for others in (10, 2000):
+        engine = Engine(resolve_paths(tmp_path / str(others)), Settings(embedding_model="hash:8"))
+        try:
+            costs.append(_steps_of_a_carry(engine.store, others))
+        finally:
+            engine.close()
+    assert costs[1] <= costs[0] + 5, costs
+
+
+def test_the_rows_keeping_a_chunk_are_noted_whoever_writes_them(store):
+    """Added, rewritten (a carry) and deleted turns and review-log rows note and forget their chunks; a damaged list
+    or passage names none and is stored all the same."""
+    def noted() -> list[tuple]:
+        return store.db.execute("SELECT kind, row_id, chunk_id FROM kept_chunks ORDER BY 1, 2, 3").fetchall()
+
+    moved = _carried(store, [json.dumps([_passage(1, 0, 10, 3), _passage(2, 10, 20, 4)]), '[{"chunk_id": 1.5}, 3]',
+                             '{"broken', json.dumps([_passage(2, 10, 20, 4)])], [_moved(1, 0, 10, 3)])
+    assert len(moved) == 4 and noted() == [("messages", 1, 2), ("messages", 1, 1001), ("messages", 4, 2)]
+    with store.transaction() as db:
+        db.execute("INSERT INTO answer_log (created_at, question, normalised, query, query_normalised, scope, "
+                   "passages_json, model, settings_json, answer, mode) "
+                   "VALUES (0, 'q', 'q', 'q', 'q', '[]', ?, 'm', '{}', 'a', 'extractive')",
+                   (json.dumps([_passage(5, 0, 10, 3)]),))
+        db.execute("DELETE FROM conversations")
+    assert noted() == [("answer_log", 1, 5)]
+
+
+def test_an_upgraded_library_carries_the_turns_it_kept_before(tmp_path):
+    """A library of schema 7 (no `kept_chunks`) notes its rows' chunks when it opens, so its old turns follow."""
+    from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
+
+    home = resolve_paths(tmp_path / "home")
+    engine = Engine(home, Settings(embedding_model="hash:8"))
+    _carried(engine.store, [json.dumps([_passage(1, 0, 10, 3)])], [])
+    with engine.store.transaction() as db:
+        db.execute("DROP TABLE kept_chunks")
+        db.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    engine.close()
+    engine = Engine(home, Settings(embedding_model="hash:8"))
+    try:
+        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION)
+        with engine.store.transaction() as db:
+            carry(db, FILE, [_moved(1, 0, 10, 3)])
+        assert json.loads(engine.store.db.execute("SELECT sources_json FROM messages").fetchone()[0])[0][
+            "chunk_id"] == 1001
+    finally:
+        engine.close()

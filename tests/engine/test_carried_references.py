@@ -16,7 +16,8 @@ from desktop_rag.engine.store.carried_references import Moved, carry
 from desktop_rag.engine.store.values import ChunkDraft
 from tests.support.carried_marks import (HASHED, PASSWORDS, QUESTION, a_gone_passage_is_not_marked,
                                          answer_saved_after_an_edit_names_its_passages_now, ask, edit, index,
-                                         marked_right_stays_first, marked_wrong_stays_out, passage)
+                                         marked_right_stays_first, marked_wrong_stays_out, passage,
+                                         summary_sections_follow_an_edit)
 from tests.support.kept_vectors import CHANGED, PARAGRAPHS
 
 
@@ -111,3 +112,7 @@ def test_a_passage_the_library_no_longer_holds_cannot_be_marked_but_a_mark_on_it
 
 def test_an_answer_saved_after_its_file_is_edited_keeps_its_passages_where_the_library_holds_them(engine, tmp_path):
     answer_saved_after_an_edit_names_its_passages_now(engine, tmp_path / "docs")
+
+
+def test_a_summarys_sections_follow_an_edit_of_their_file(engine, tmp_path):
+    summary_sections_follow_an_edit(engine, tmp_path / "docs")

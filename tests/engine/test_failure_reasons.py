@@ -136,7 +136,7 @@ def test_an_old_librarys_english_reasons_become_codes_once(tmp_path: Path) -> No
     engine = _engine(tmp_path / "home")  # the migration runs here, in one transaction
     took = time.perf_counter() - started
     try:
-        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION) == "6"
+        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION) == "7"
         reasons = {Path(f.path).name: f.error for f in engine.files()}
         assert reasons["crafted.epub"].code == "part_missing"
         assert reasons["crafted.epub"].text("zh").startswith(MISSING_PART_ZH)

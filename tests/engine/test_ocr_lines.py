@@ -245,7 +245,7 @@ def test_a_schema_4_library_opens_and_its_scans_get_lines_once_read_again(tmp_pa
     db.close()
     engine = Engine(resolve_paths(tmp_path / "home"), SETTINGS)
     try:
-        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION) == "6"
+        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION) == "7"
         assert _lines(engine, "scan.pdf") == []  # nothing recognised again by the upgrade
         hit = engine.search(scans.ENGLISH_PHRASE, k=1)[0]
         assert hit.ocr and engine.recognised_lines(hit) == ()  # shown unhighlighted, as before

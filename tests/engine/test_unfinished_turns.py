@@ -44,7 +44,7 @@ def test_an_older_librarys_answers_read_as_whole_and_its_schema_moves_on(tmp_pat
     db.close()
     engine = Engine(home)
     try:
-        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION) == "6"
+        assert engine.store.get_meta("schema_version") == str(SCHEMA_VERSION) == "7"
         assert [(t.content, t.ending) for t in engine.messages(conversation)] == [("Twenty-five days.", None)]
     finally:
         engine.close()

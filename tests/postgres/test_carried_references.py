@@ -12,11 +12,12 @@ from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
 from tests.support.carried_marks import (HASHED, a_gone_passage_is_not_marked,
                                          answer_saved_after_an_edit_names_its_passages_now, marked_right_stays_first,
-                                         marked_wrong_stays_out)
+                                         marked_wrong_stays_out, summary_sections_follow_an_edit)
 
 
 @pytest.mark.parametrize("scenario", [marked_wrong_stays_out, marked_right_stays_first, a_gone_passage_is_not_marked,
-                                      answer_saved_after_an_edit_names_its_passages_now])
+                                      answer_saved_after_an_edit_names_its_passages_now,
+                                      summary_sections_follow_an_edit])
 def test_marks_follow_the_unchanged_passages_of_an_edited_file(pg_library, tmp_path, scenario):
     engine = Engine(resolve_paths(tmp_path / "home"), HASHED, library=pg_library)
     try:
@@ -80,8 +81,10 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
         finally:
             raw.close()
         wrong, right = passage(bob, PASSWORDS).chunk_id, passage(bob, NEWCOMERS).chunk_id
-        call = f"SELECT {CARRY}(?, ?::bigint[], ?::bigint[], '{{}}', '{{}}', '{{}}', '{{}}', '{{}}', '{{}}')"
+        call = f"SELECT {CARRY}(?, ?::bigint[], ?::bigint[])"
         db = bob.store.db
+        with pytest.raises(ServerError, match="permission denied"):  # which rows keep what: the administrator's
+            db.execute("SELECT chunk_id FROM kept_chunks")
         with pytest.raises(ServerError, match="read again"):  # two chunks of a file not read again
             db.execute(call, (file_id, [wrong], [right]))
         db.execute("BEGIN")
@@ -97,7 +100,13 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
         try:
             assert raw.run(marks) == before
             # a library of version 4 (no such function): the administrator's open upgrades it and bob may run it
+            noted = "SELECT kind, row_id, chunk_id FROM desktop_rag.kept_chunks ORDER BY 1, 2, 3"
+            kept_rows = raw.run(noted)
+            assert {kind for kind, *_ in kept_rows} == {"answer_log"}  # (his answers, asked outside a conversation)
             raw.run(f"DROP FUNCTION desktop_rag.{CARRY}({CARRY_ARGUMENTS})")
+            raw.run(f"CREATE FUNCTION desktop_rag.{CARRY}(bigint, bigint[], bigint[], bigint[], integer[], integer[], "
+                    "integer[], integer[], integer[]) RETURNS void LANGUAGE sql AS ''")  # as versions 5-10 had it
+            raw.run("DELETE FROM desktop_rag.kept_chunks")  # (a library before 11: its rows noted at the upgrade)
             raw.run("UPDATE desktop_rag.meta SET value = '4' WHERE key = 'schema_version'")
             admin.close()
             admin = Engine(resolve_paths(tmp_path / "admin"), HASHED, library=pg_server.url(database))
@@ -105,6 +114,8 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
                 f"SELECT has_function_privilege('bob', 'desktop_rag.{CARRY}({CARRY_ARGUMENTS})', 'EXECUTE'), "
                 f"has_function_privilege('public', 'desktop_rag.{CARRY}({CARRY_ARGUMENTS})', 'EXECUTE')") \
                 == [[True, False]]
+            assert raw.run(noted) == kept_rows
+            assert raw.run(f"SELECT count(*) FROM pg_proc WHERE proname = '{CARRY}'") == [[1]]  # the old one went
         finally:
             raw.close()
     finally:
@@ -130,7 +141,8 @@ def _kept_passages_after_an_edit(writer: Engine, reader: Engine, folder) -> list
         return {k: v for k, v in p.items() if k not in drop}
 
     assert len(rows) == 12 and CHANGED == 4
-    turns = [json.dumps([kept(8, 8, 8), kept(7, 6, 7), kept(10, 9, 11), kept(3, 3, 5)]),
+    turns = [json.dumps([kept(8, 8, 8), kept(7, 6, 7), kept(10, 9, 11), kept(3, 3, 5),
+                         kept(5, 5, 11), kept(0, 0, 3)]),  # a summary's sections: more chunks than search merges
              json.dumps([kept(8, 8, 8), kept(9, 9, 9, ordinal=None)]),  # no ordinal: the turn stays
              f'[{{"file_id": {file_id}, "chunk_id": {rows[10][0]}}}]', f'{{"file_id": {file_id}, "broken']
     conversation = reader.new_conversation()
@@ -150,9 +162,10 @@ def _kept_passages_after_an_edit(writer: Engine, reader: Engine, folder) -> list
 
 
 def test_another_persons_kept_passages_move_as_the_re_readers_own_do(pg_server, tmp_path):
-    """The server's move of bob's kept passages (spans from carried_references' rule, applied by the function) is
-    the one the re-reader's own rows get on this computer (`carry`): single and merged passages follow, one across
-    the edited paragraph and damaged turns stay."""
+    """The server's move of bob's kept passages (carried_references' rule, applied by the function) is the one the
+    re-reader's own rows get on this computer (`carry`): single and merged passages follow, and so do a summary's
+    sections of 4 and 7 chunks (before, the server moved runs of up to 3 chunks only); one across the edited
+    paragraph and damaged turns stay."""
     local = Engine(resolve_paths(tmp_path / "local"), HASHED)
     try:
         expected = _kept_passages_after_an_edit(local, local, tmp_path / "local-docs")
@@ -173,5 +186,16 @@ def test_another_persons_kept_passages_move_as_the_re_readers_own_do(pg_server, 
     finally:
         bob.close()
         alice.close()
-    assert got[0][0]["chunk_id"] != "gone" and got[0][3]["chunk_id"] == "gone"
+    assert [p["chunk_id"] == "gone" for p in expected[0]] == [False, False, False, True, False, False]
+    assert [p["chunk_id"] == "gone" for p in got[0]] == [False, False, False, True, False, False]
     assert got == expected
+
+
+def test_a_stored_answer_whose_passages_an_edit_left_unchanged_is_replayed(pg_library, tmp_path):
+    """The server's carry moves the answer cache's links too (carry_chunk_references), as on this computer."""
+    from tests.engine.test_answer_cache import replayed_after_an_edit
+    from tests.support.openai_server import run_openai_server
+
+    with run_openai_server() as server:
+        server.reply = "At night they run every half hour [1]."
+        replayed_after_an_edit(tmp_path, server, pg_library)

@@ -121,3 +121,28 @@ def answer_saved_after_an_edit_names_its_passages_now(engine: Engine, folder: Pa
                 assert kept == was
             else:
                 assert kept.chunk_id != was.chunk_id and engine.held_passages([kept]) == {kept.chunk_id}
+
+
+def summary_sections_follow_an_edit(engine: Engine, folder: Path) -> None:
+    """A summary's sections (passages of many chunks) follow an edit of the file's last paragraph: one saved
+    before the edit (the carry) and one whose file was indexed again while it was written (saved after). Before, a
+    server carried passages of up to 3 chunks only, and a summary saved after the edit kept its first section's
+    old chunk (its chunks were noted up to the third)."""
+    doc = index(engine, folder)
+    before, during = engine.new_conversation(), engine.new_conversation()
+    list(engine.summarise(doc, extractive=True, conversation_id=before))
+    events = engine.summarise(doc, extractive=True, conversation_id=during, refresh=True)
+    first = next(e.hits for e in events if isinstance(e, SourcesEvent))[0]
+    inside = [t for t in PARAGRAPHS if first.char_start <= passage(engine, t).char_start < first.char_end]
+    assert len(inside) > 3 and PARAGRAPHS[-1] not in inside
+    edited = PARAGRAPHS[:-1] + [NEW_TEXT]
+    write(doc, edited)
+    assert engine.index().updated == 1
+    list(events)
+    now = passage(engine, PARAGRAPHS[0])
+    assert now.chunk_id != first.chunk_id
+    for conversation in (before, during):
+        saved = engine.messages(conversation)[-1].sources[0]
+        assert (saved.chunk_id, saved.char_start, saved.char_end) == (
+            now.chunk_id, first.char_start, first.char_end), conversation == during
+        assert engine.held_passages([saved]) == {now.chunk_id}

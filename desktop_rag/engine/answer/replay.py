@@ -1,7 +1,9 @@
 """Replaying stored answers: the key of an answer, and the passages and citations it is shown with again.
 
-The key holds the question (whitespace-normalised) and the search query it became, every retrieved passage
-(chunk id and a hash of its text, in rank order), and a fingerprint of whatever else shapes the answer: model,
+The key holds the question (whitespace-normalised) and the search query it became, every retrieved passage as the
+request shows it (its file's path, page and heading and a hash of its text, in rank order: not its chunk id, so an
+answer stays valid for an edited file's unchanged passages, whose links follow them to their new chunks:
+store/carried_references.py), and a fingerprint of whatever else shapes the answer: model,
 endpoint, provider, temperature, answer size, context budget and compression (`Engine.answerer` builds it).
 So another model or endpoint never replays this one's answer, and a changed passage is another key (the stored
 answer is removed too: store/answer_cache.py). Only complete answers made without a conversation's history are
@@ -36,7 +38,7 @@ class AnswerReplay:
         self._fingerprint = json.dumps(fingerprint, sort_keys=True, ensure_ascii=False)
 
     def key(self, question: str, query: str, hits: Sequence[Hit]) -> str:
-        passages = [[h.chunk_id, hashlib.sha256(h.text.encode("utf-8")).hexdigest()] for h in hits]
+        passages = [[h.path, h.page, h.heading, hashlib.sha256(h.text.encode("utf-8")).hexdigest()] for h in hits]
         material = json.dumps([" ".join(question.split()), " ".join(query.split()), passages, self._fingerprint],
                               ensure_ascii=False)
         return hashlib.sha256(material.encode("utf-8")).hexdigest()

@@ -11,20 +11,24 @@ on a server the function below).
   it shows, the viewer opens and a mark is matched with) and as the review log keeps them
   (`answer_log.passages_json`): a passage (one chunk, or neighbours merged into one) whose every chunk has a pair,
   all moved by the same offset, takes the new chunk id, place, ordinal and page; any other stays as it was.
-- Not carried: the answer cache (its key hashes the chunk ids it was given, so an answer stored under the old ids
-  is never asked for again; the triggers drop it with the old chunks) and `answer_signals.chunk_id` (a record of
-  what was opened then, read by no one by its id).
+- The answer cache's links (`answer_cache_chunks`): a stored answer whose passages' chunks all have a pair stays (its
+  key hashes what the request showed of each passage, not its chunk id: answer/replay.py), so the same question
+  finding the same passages is answered from it; one with a changed passage keeps a link to an old chunk and goes
+  with it (the triggers). Not carried: `answer_signals.chunk_id` (a record of what was opened then, read by no
+  one by its id).
 
-On a server every person's rows follow, not only the re-reading role's (the personal tables are views of each
-role's rows): the store gives the pairs and, from the same rule (`move_passage`), each span a stored passage may
-have (`spans`) to the schema owner's function `carry_chunk_references` (postgres/schema.py), which checks them
-against the chunks of the file this transaction read again and moves every person's marks and passages.
+The rows to read are those keeping a passage of an old chunk, found by it (`kept_chunks`, noted by triggers whoever
+writes a row), not every row. On a server every person's rows follow, not only the re-reading role's (the personal
+tables are views of each role's rows): the store gives the pairs to the schema owner's function
+`carry_chunk_references` (postgres/schema.py), which checks them against the chunks of the file this transaction
+read again and moves every person's marks and passages by `move_passage`'s rule, written there in SQL (kept
+passages of any length, a summary's sections too; tests/postgres/test_carried_references.py holds the two to the
+same results).
 """
 
 from __future__ import annotations
 
 import json
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -43,7 +47,7 @@ class Moved(NamedTuple):
     draft: ChunkDraft
 
 
-_PASSAGES = (("messages", "sources_json"), ("answer_log", "passages_json"))  # (table, JSON list of passages)
+KEPT_PASSAGES = (("messages", "sources_json"), ("answer_log", "passages_json"))  # (table, JSON list of passages)
 
 
 def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
@@ -53,58 +57,16 @@ def carry(db: Connection, file_id: int, moves: Sequence[Moved]) -> None:
     marked = {row[0] for row in db.execute("SELECT DISTINCT chunk_id FROM answer_marks")}  # few: no index on it
     db.executemany("UPDATE answer_marks SET chunk_id = ?, char_start = ?, char_end = ? WHERE chunk_id = ?",
                    [(m.new, m.draft.char_start, m.draft.char_end, m.old) for m in moves if m.old in marked])
+    db.executemany("UPDATE answer_cache_chunks SET chunk_id = ? WHERE chunk_id = ?", [(m.new, m.old) for m in moves])
     by_old = {m.old: m for m in moves}
-    # the rows naming the file as json.dumps writes a passage (conversations.py, grades.py): "file_id" is a middle
-    # key there, but nothing holds it there, so a last key is found as well (a superset: _carried reads each row)
-    named = f'%"file_id": {int(file_id)}'
-    for table, column in _PASSAGES:
-        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE {column} LIKE ? OR {column} LIKE ?",
-                          (named + ",%", named + "}%")).fetchall()
+    olds = json.dumps(list(by_old))
+    for table, column in KEPT_PASSAGES:  # the rows keeping a passage of an old chunk (`kept_chunks`, sqlite/schema.py)
+        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE id IN (SELECT row_id FROM kept_chunks WHERE "
+                          "kind = ? AND chunk_id IN (SELECT value FROM json_each(?)))", (table, olds)).fetchall()
         changed = [(text, row_id) for row_id, stored in rows
                    if (text := _carried(stored, file_id, by_old, moves)) is not None]
         if changed:
             db.executemany(f"UPDATE {table} SET {column} = ? WHERE id = ?", changed)
-
-
-MERGED = 3  # the most chunks a stored passage spans (search.retrieval.MAX_MERGED_CHUNKS; a longer one stays)
-
-
-class Span(NamedTuple):
-    """A passage that may be stored (chunk `own`, place `start`..`end`, merged neighbours too) and how
-    `move_passage` moves it: chunk `new`, place and ordinal shifted by `shift` and `steps`, page `page` (None: its
-    own page stays)."""
-
-    own: int
-    start: int
-    end: int
-    new: int
-    shift: int
-    steps: int
-    page: int | None
-
-
-def spans(moves: Sequence[Moved], longest: int = MERGED) -> list[Span]:
-    """Every passage of a run of up to `longest` paired old chunks (by ordinal), named by any chunk of it, that
-    `move_passage` moves, with how: what the server applies to the rows the re-reading role cannot read."""
-    by_ordinal = sorted(moves, key=lambda m: m.ordinal)
-    by_start = sorted(moves, key=lambda m: m.start)
-    starts = [m.start for m in by_start]
-    found: dict[tuple[int, int, int], Span] = {}
-    for i, first in enumerate(by_ordinal):
-        run = [first]
-        for m in by_ordinal[i + 1:i + longest]:
-            if m.ordinal != run[-1].ordinal + 1:
-                break
-            run.append(m)
-        for j in range(1, len(run) + 1):
-            start, end = min(m.start for m in run[:j]), max(m.end for m in run[:j])
-            near = by_start[bisect_left(starts, start):bisect_right(starts, end)]  # what move_passage reads: inside
-            for own in run[:j]:
-                passage = {"chunk_id": own.old, "char_start": start, "char_end": end, "ordinal": 0, "page": None}
-                if (own.old, start, end) not in found and move_passage(passage, own, near):
-                    found[own.old, start, end] = Span(own.old, start, end, own.new, passage["char_start"] - start,
-                                                      passage["ordinal"], passage["page"])
-    return list(found.values())
 
 
 def _carried(stored: str, file_id: int, by_old: dict[int, Moved], moves: Sequence[Moved]) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from desktop_rag.engine.store.carried_references import MERGED, Moved, move_passage
+from desktop_rag.engine.store.carried_references import Moved, move_passage
 from desktop_rag.engine.store.kept_vectors import paired
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import ChunkDraft, Hit
@@ -29,10 +29,10 @@ class GivenPassages:
         """Read the chunks behind `hits` (and, for the pairing, the file's other chunks of the same texts)."""
         store, self.given = self.store(), {}
         for file_id in {hit.file_id for hit in hits if hit.file_id}:
+            # every chunk inside a passage's place, from its first (a summary's section holds many)
             inside = [row for hit in hits if hit.file_id == file_id
-                      for row in _chunks(store, "file_id = ? AND ordinal BETWEEN ? AND ?",
-                                         (file_id, hit.ordinal, hit.ordinal + MERGED - 1))
-                      if hit.char_start <= row[4] and row[5] <= hit.char_end]
+                      for row in _chunks(store, "file_id = ? AND ordinal >= ? AND char_start >= ? AND char_end <= ?",
+                                         (file_id, hit.ordinal, hit.char_start, hit.char_end))]
             self.given[file_id] = _same_texts(store, file_id, inside)
 
     def now(self, hits: Sequence[Hit]) -> tuple[Hit, ...]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
 CARRY = "carry_chunk_references"
-CARRY_ARGUMENTS = "bigint, bigint[], bigint[], bigint[], integer[], integer[], integer[], integer[], integer[]"
+CARRY_ARGUMENTS = "bigint, bigint[], bigint[]"
+_CARRY_ARGUMENTS_BEFORE_10 = "bigint, bigint[], bigint[], bigint[], " + ", ".join(["integer[]"] * 5)
 
 # One statement per item (dollar-quoted bodies hold semicolons).
 FUNCTIONS = (
@@ -50,57 +51,74 @@ FUNCTIONS = (
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
     "DELETE FROM answer_cache_all a USING answer_cache_chunks_all c "
     "WHERE c.chunk_id = OLD.id AND a.owner = c.owner AND a.key = c.key; RETURN NULL; END $$",
-    # an edited file's unchanged passages keep every person's marks and kept passages (store/carried_references.py:
-    # the pairs and spans are the store's, from its one rule). Only pairs (old, new) of the file's chunks with one
-    # heading and text, the new ones added in this very transaction (by the caller, under its row-level security),
-    # the old ones not; each span moved by its pair's own shift, to a page of the new chunks: a member moves no one's
-    # references but from the chunks of a file it is reading again to their copies
-    f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[], owns bigint[], "
-    "starts integer[], ends integer[], shifts integer[], steps integer[], pages integer[]) RETURNS void "
+    # an edited file's unchanged passages keep every person's marks, kept passages and stored answers' links to them
+    # (store/carried_references.py: the pairs are the store's, from its one rule). Only pairs (old, new) of the file's chunks with one heading and
+    # text, the new ones added in this very transaction (by the caller, under its row-level security), the old ones
+    # not: a member moves no one's references but from the chunks of a file it is reading again to their copies. A
+    # kept passage (the rows keeping an old chunk: `kept_chunks`) moves by `move_passage`'s rule, here in SQL: the
+    # old chunks inside its place, all paired, begin and end it, are a run of ordinals and moved by one shift
+    f"DROP FUNCTION IF EXISTS {CARRY}({_CARRY_ARGUMENTS_BEFORE_10})",
+    f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[]) RETURNS void "
     "LANGUAGE plpgsql SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ "
-    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; hit boolean; "
-    "named text := '%\"file_id\": ' || file; BEGIN "
-    "IF cardinality(olds) IS DISTINCT FROM cardinality(news) OR cardinality(owns) IS DISTINCT FROM cardinality(starts) "
-    "OR cardinality(owns) IS DISTINCT FROM cardinality(ends) OR cardinality(owns) IS DISTINCT FROM cardinality(shifts) "
-    "OR cardinality(owns) IS DISTINCT FROM cardinality(steps) OR cardinality(owns) IS DISTINCT FROM cardinality(pages) "
+    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; hit boolean; starts integer[]; "
+    "ends integer[]; ordinals integer[]; shifts integer[]; steps integer[]; pages integer[]; BEGIN "
+    "IF cardinality(olds) IS DISTINCT FROM cardinality(news) "
     "OR (SELECT count(DISTINCT x) FROM unnest(olds) x) <> cardinality(olds) "
     "OR (SELECT count(DISTINCT x) FROM unnest(news) x) <> cardinality(news) "
     "OR EXISTS (SELECT 1 FROM unnest(olds, news) AS p(old, new) LEFT JOIN chunks o ON o.id = p.old "
     "AND o.file_id = file LEFT JOIN chunks n ON n.id = p.new AND n.file_id = file WHERE o.id IS NULL OR n.id IS NULL "
-    "OR o.xmin = here OR n.xmin <> here OR o.heading <> n.heading OR o.text <> n.text) "
-    "OR EXISTS (SELECT 1 FROM unnest(owns, shifts, steps, pages) AS s(own, shift, step, page) "
-    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own LEFT JOIN chunks o ON o.id = p.old "
-    "LEFT JOIN chunks n ON n.id = p.new WHERE p.old IS NULL OR s.shift IS DISTINCT FROM n.char_start - o.char_start "
-    "OR s.step IS DISTINCT FROM n.ordinal - o.ordinal OR (s.page IS NOT NULL AND NOT EXISTS "
-    "(SELECT 1 FROM chunks c WHERE c.id = ANY (news) AND c.page = s.page))) THEN "
+    "OR o.xmin = here OR n.xmin <> here OR o.heading <> n.heading OR o.text <> n.text) THEN "
     "RAISE EXCEPTION 'references move only to the copies of a file''s chunks read again in this transaction' "
     "USING ERRCODE = '42501'; END IF; "
     "UPDATE answer_marks_all m SET chunk_id = p.new, char_start = n.char_start, char_end = n.char_end "
     "FROM unnest(olds, news) AS p(old, new) JOIN chunks n ON n.id = p.new WHERE m.chunk_id = p.old; "
-    "FOR r IN SELECT 'messages_all' AS t, id, sources_json AS stored FROM messages_all "
-    "WHERE sources_json LIKE named || ',%' OR sources_json LIKE named || '}%' "
-    "UNION ALL SELECT 'answer_log_all', id, passages_json FROM answer_log_all "
-    "WHERE passages_json LIKE named || ',%' OR passages_json LIKE named || '}%' LOOP "
+    "UPDATE answer_cache_chunks_all c SET chunk_id = p.new FROM unnest(olds, news) AS p(old, new) "
+    "WHERE c.chunk_id = p.old; "
+    "SELECT array_agg(o.char_start ORDER BY k), array_agg(o.char_end ORDER BY k), array_agg(o.ordinal ORDER BY k), "
+    "array_agg(n.char_start - o.char_start ORDER BY k), array_agg(n.ordinal - o.ordinal ORDER BY k), "
+    "array_agg(n.page ORDER BY k) INTO starts, ends, ordinals, shifts, steps, pages "
+    "FROM unnest(olds, news) WITH ORDINALITY AS p(old, new, k) JOIN chunks o ON o.id = p.old "
+    "JOIN chunks n ON n.id = p.new; "
+    "FOR r IN SELECT k.kind, k.row_id, coalesce(m.sources_json, a.passages_json) AS stored "
+    "FROM (SELECT DISTINCT kind, row_id FROM kept_chunks WHERE chunk_id = ANY (olds)) k "
+    "LEFT JOIN messages_all m ON k.kind = 'messages' AND m.id = k.row_id "
+    "LEFT JOIN answer_log_all a ON k.kind = 'answer_log' AND a.id = k.row_id LOOP "
     "BEGIN "
-    "SELECT jsonb_agg(CASE WHEN s.own IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', p.new, "
-    "'char_start', s.start + s.shift, 'char_end', s.finish + s.shift, "
-    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, "
-    "'page', coalesce(to_jsonb(s.page), x.e -> 'page')) END ORDER BY x.k), "
+    "SELECT jsonb_agg(CASE WHEN s.new IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', s.new, "
+    "'char_start', (x.e ->> 'char_start')::integer + s.shift, 'char_end', (x.e ->> 'char_end')::integer + s.shift, "
+    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, 'page', coalesce(to_jsonb(s.page), x.e -> 'page')) "
+    "END ORDER BY x.k), "
     # moved when a passage is, and every passage of the list is whole (else the list stays, as `carry` leaves it)
-    "bool_or(s.own IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
+    "bool_or(s.new IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
     "AND (x.e ->> 'file_id' IS DISTINCT FROM file::text OR NOT x.e ->> 'chunk_id' = ANY (olds::text[]) "
     "OR (jsonb_typeof(x.e -> 'char_start') = 'number' "
     "AND jsonb_typeof(x.e -> 'char_end') = 'number' AND jsonb_typeof(x.e -> 'ordinal') = 'number' "
     "AND x.e ? 'page')), false)) INTO moved, hit FROM jsonb_array_elements(r.stored::jsonb) WITH ORDINALITY AS x(e, k) "
-    "LEFT JOIN unnest(owns, starts, ends, shifts, steps, pages) AS s(own, start, finish, shift, step, page) "
-    "ON x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = s.own::text "
-    "AND x.e -> 'char_start' = to_jsonb(s.start) AND x.e -> 'char_end' = to_jsonb(s.finish) "
-    "LEFT JOIN unnest(olds, news) AS p(old, new) ON p.old = s.own; "
-    "IF hit THEN IF r.t = 'messages_all' THEN UPDATE messages_all SET sources_json = moved::text WHERE id = r.id; "
-    "ELSE UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.id; END IF; END IF; "
+    "LEFT JOIN LATERAL (SELECT (SELECT p.new FROM unnest(olds, news) AS p(old, new) "
+    "WHERE p.old::text = x.e ->> 'chunk_id') AS new, min(i.shift) AS shift, min(i.step) AS step, "
+    "(array_agg(i.page ORDER BY i.ordinal) FILTER (WHERE i.page IS NOT NULL))[1] AS page "
+    "FROM unnest(starts, ends, ordinals, shifts, steps, pages) AS i(start, finish, ordinal, shift, step, page) "
+    "WHERE i.start >= (x.e ->> 'char_start')::integer AND i.finish <= (x.e ->> 'char_end')::integer "
+    "HAVING count(*) > 0 AND min(i.start) = (x.e ->> 'char_start')::integer "
+    "AND max(i.finish) = (x.e ->> 'char_end')::integer AND count(DISTINCT i.ordinal) = count(*) "
+    "AND max(i.ordinal) - min(i.ordinal) + 1 = count(*) AND count(DISTINCT (i.shift, i.step)) = 1) s "
+    "ON jsonb_typeof(x.e) = 'object' AND x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = ANY (olds::text[]); "
+    "IF hit THEN IF r.kind = 'messages' THEN UPDATE messages_all SET sources_json = moved::text WHERE id = r.row_id; "
+    "ELSE UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.row_id; END IF; END IF; "
     "EXCEPTION WHEN data_exception THEN NULL; END; "  # a damaged row stays as it is, never stops a re-read
     "END LOOP; END $$",
     f"REVOKE EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) FROM PUBLIC",  # members' (member_privileges)
+    # the chunk ids a kept list of passages names (none when it is damaged), noted with its row
+    "CREATE OR REPLACE FUNCTION kept_chunk_ids(stored text) RETURNS SETOF bigint LANGUAGE plpgsql IMMUTABLE "
+    "SET search_path = pg_catalog AS $$ BEGIN RETURN QUERY SELECT DISTINCT (e ->> 'chunk_id')::bigint "
+    "FROM jsonb_array_elements(stored::jsonb) AS e WHERE jsonb_typeof(e) = 'object' "
+    "AND jsonb_typeof(e -> 'chunk_id') = 'number'; "
+    "EXCEPTION WHEN data_exception OR program_limit_exceeded THEN RETURN; END $$",
+    "CREATE OR REPLACE FUNCTION kept_chunks_noted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+    "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
+    "IF TG_OP <> 'INSERT' THEN DELETE FROM kept_chunks WHERE row_id = OLD.id AND kind = TG_ARGV[0]; END IF; "
+    "IF TG_OP <> 'DELETE' THEN INSERT INTO kept_chunks SELECT k, TG_ARGV[0], NEW.id "
+    "FROM kept_chunk_ids(to_jsonb(NEW) ->> TG_ARGV[1]) AS k; END IF; RETURN NULL; END $$",
     "CREATE OR REPLACE FUNCTION file_gone() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
     "DELETE FROM summary_cache_all WHERE file_id = OLD.id; RETURN NULL; END $$",

@@ -22,7 +22,8 @@ The same tables and columns as on SQLite, so the store's shared statements run o
   read-only to members;
 - a file read again carries every person's marks and kept passages of its unchanged chunks to their new ids
   (`carry_chunk_references`, the administrator's function: only from the file's old chunks to new ones of the same
-  heading and text added in the caller's own transaction, store/carried_references.py);
+  heading and text added in the caller's own transaction, store/carried_references.py; the rows to read are found
+  by chunk in `kept_chunks`, which triggers keep);
 - a commit that changes collections, their grants, sources, files, conversations or vectors (staged or in use: a
   model switch's batches and its swap) notifies the library's channel (`CHANNEL`), payload-free (every role
   listening hears "look again", never what or whose: it reads what it may see; store/postgres/changes.py).
@@ -30,6 +31,7 @@ The same tables and columns as on SQLite, so the store's shared statements run o
 
 from __future__ import annotations
 
+from desktop_rag.engine.store.carried_references import KEPT_PASSAGES
 from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, CHANNEL, FUNCTIONS  # noqa: F401
 
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
@@ -37,8 +39,10 @@ from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, 
 # 5: an edited file's unchanged passages take every person's marks and kept passages along (carry_chunk_references);
 # 6: commits that change collections, sources, files or conversations notify CHANNEL; 7: and vectors, staged or in use
 # (a model switch's progress and its swap); 8: a scanned page's recognised lines (`ocr_lines`, a content table);
-# 9: an answer that ended short keeps how (`messages.ended`)
-SCHEMA_VERSION = 9
+# 9: an answer that ended short keeps how (`messages.ended`); 10: the rows keeping a chunk's passages are noted
+# (`kept_chunks`), and the carry moves kept passages of any length by the rule itself (it took spans of up to 3 chunks
+# from the store)
+SCHEMA_VERSION = 10
 SCHEMA_NAME = "desktop_rag"
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors", "ocr_lines")
@@ -131,6 +135,11 @@ TABLES = (
     "CREATE INDEX IF NOT EXISTS answer_log_question ON answer_log_all (normalised)",
     "CREATE INDEX IF NOT EXISTS answer_log_query ON answer_log_all (query_normalised)",
     "CREATE INDEX IF NOT EXISTS answer_log_conversation ON answer_log_all (conversation_id, id)",
+    # 10: which turn or review-log row (kind: its table as on SQLite) keeps a passage of which chunk, for the carry;
+    # the administrator's, written by triggers (kept_chunks_noted), read by no member
+    "CREATE TABLE IF NOT EXISTS kept_chunks (chunk_id bigint NOT NULL, kind text NOT NULL, row_id bigint NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS kept_chunks_chunk ON kept_chunks (chunk_id)",
+    "CREATE INDEX IF NOT EXISTS kept_chunks_row ON kept_chunks (row_id, kind)",
     "CREATE TABLE IF NOT EXISTS answer_marks_all (owner name NOT NULL DEFAULT current_user, "
     "answer_id bigint NOT NULL REFERENCES answer_log_all(id) ON DELETE CASCADE, chunk_id bigint NOT NULL, "
     "content_hash text NOT NULL, is_right integer NOT NULL, marked_at double precision NOT NULL, "
@@ -192,6 +201,8 @@ TRIGGERS = (
     ("chunks_removed", "AFTER DELETE ON chunks REFERENCING OLD TABLE AS changed FOR EACH STATEMENT", "chunks_removed"),
     ("meta_guarded", "BEFORE INSERT OR UPDATE OR DELETE ON meta FOR EACH ROW", "meta_guarded"),
     ("grants_version", "AFTER INSERT OR UPDATE OR DELETE ON collection_grants FOR EACH STATEMENT", "library_moved"),
+    *((f"{table}_kept", f"AFTER INSERT OR UPDATE OF {column} OR DELETE ON {table}_all FOR EACH ROW",
+       f"kept_chunks_noted('{table}', '{column}')") for table, column in KEPT_PASSAGES),
     *((f"{table}_notified", f"AFTER INSERT OR UPDATE OR DELETE ON {table} FOR EACH STATEMENT", "library_notified")
       for table in ("collections", "collection_grants", "sources", "files", "conversations_all", "vectors",
                     "staged_vectors")),
@@ -199,8 +210,8 @@ TRIGGERS = (
 
 
 def trigger_statements() -> tuple[str, ...]:
-    return tuple(f"CREATE OR REPLACE TRIGGER {name} {when} EXECUTE FUNCTION {function}()"
-                 for name, when, function in TRIGGERS)
+    return tuple(f"CREATE OR REPLACE TRIGGER {name} {when} EXECUTE FUNCTION {function}"
+                 f"{'' if function.endswith(')') else '()'}" for name, when, function in TRIGGERS)
 
 
 def security_statements() -> tuple[str, ...]:
@@ -281,6 +292,7 @@ def migrate(db) -> None:
             db.raw.run(statement)
         _members_read_clients(db)
         _members_carry(db)
+        _note_kept_chunks(db)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = "
                    "excluded.value", (str(SCHEMA_VERSION),))
         db.execute("INSERT INTO collections (name, created_at) SELECT 'Default', extract(epoch FROM now()) "
@@ -303,6 +315,14 @@ def _members_read_clients(db) -> None:
     for role in _granted_roles(db):
         if not is_administrator(db, role):
             db.execute(f"REVOKE INSERT, UPDATE, DELETE ON clients FROM {quoted(role)}")
+
+
+def _note_kept_chunks(db) -> None:
+    """Version 10: the rows kept before note their chunks (read again whole at each migration: a few rows a turn)."""
+    db.execute("DELETE FROM kept_chunks")
+    for table, column in KEPT_PASSAGES:
+        db.execute(f"INSERT INTO kept_chunks SELECT k, '{table}', t.id FROM {table}_all t, "
+                   f"kept_chunk_ids(t.{column}) k")
 
 
 def _members_carry(db) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from desktop_rag.engine.store.carried_references import Moved, spans
+from desktop_rag.engine.store.carried_references import Moved
 from desktop_rag.engine.store.postgres import claims, keyword, schema
 from desktop_rag.engine.store.postgres.connection import Connection
 from desktop_rag.engine.store.postgres.url import ServerUrl
@@ -125,15 +125,10 @@ class PostgresStore(SqlStore):
 
     def carry_references(self, file_id: int, moves: Sequence[Moved]) -> None:
         """Every person's marks and kept passages follow, not only this role's (its views show its own): the schema
-        owner's function, given the pairs and the spans `move_passage` moves, checks them against this re-read."""
-        if not moves:
-            return
-        moved = spans(moves)
-        self.db.execute(f"SELECT {schema.CARRY}(?, ?::bigint[], ?::bigint[], ?::bigint[], ?::int[], ?::int[], "
-                        "?::int[], ?::int[], ?::int[])",
-                        (file_id, [m.old for m in moves], [m.new for m in moves], *(list(c) for c in (
-                            [s.own for s in moved], [s.start for s in moved], [s.end for s in moved],
-                            [s.shift for s in moved], [s.steps for s in moved], [s.page for s in moved]))))
+        owner's function, given the pairs, checks them against this re-read and moves the passages by the rule."""
+        if moves:
+            self.db.execute(f"SELECT {schema.CARRY}(?, ?::bigint[], ?::bigint[])",
+                            (file_id, [m.old for m in moves], [m.new for m in moves]))
 
     def hold_staged_vectors(self, switching: bool = False) -> None:
         self.db.execute(f"LOCK TABLE staged_vectors IN {'EXCLUSIVE' if switching else 'ROW EXCLUSIVE'} MODE")

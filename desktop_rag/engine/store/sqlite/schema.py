@@ -5,7 +5,8 @@ Schema 1 -> 2 added collections (every source joins "Default"), 2 -> 3 `files.pa
 3 -> 4 `files.reason` (a failure or a note as its codes: reasons.Reason; older rows read once, legacy_reasons) and
 the staging and translation tables made with the library (they were made on first use), 4 -> 5 `ocr_lines` (a
 scanned page's recognised boxes, store/ocr_lines.py: an older library has none, its scanned pages are highlighted once
-read again), 5 -> 6 `messages.ended` (how an answer ended short: values.Ending; older answers read as whole). Nothing
+read again), 5 -> 6 `messages.ended` (how an answer ended short: values.Ending; older answers read as whole), 6 -> 7
+`kept_chunks` (which turn or review-log row keeps a passage of which chunk, read from the rows there once). Nothing
 is re-embedded by a migration. The triggers keep what depends on the index in step with it: the library version (any
 change that can change a search result moves `meta.library_version`, whichever code or process writes), the keyword
 rows, and the stored answers and summaries that quote a chunk or file that went.
@@ -18,9 +19,10 @@ import time
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store import legacy_reasons
+from desktop_rag.engine.store.carried_references import KEPT_PASSAGES
 from desktop_rag.engine.store.values import DEFAULT_COLLECTION
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -204,14 +206,44 @@ def migrate(db: sqlite3.Connection) -> None:
     if 0 < version < 4:
         legacy_reasons.migrate(db)  # the stored English reasons read once into codes
     _drop_old_answer_cache(db)
-    for statement in _CACHES:
+    for statement in _CACHES + _kept_chunks():
         db.execute(statement)
+    if version < 7:  # the kept passages' chunks, noted by the triggers from now on, read once from the rows there
+        for table, column in KEPT_PASSAGES:
+            db.execute(f"INSERT INTO kept_chunks SELECT {_chunk_ids(table, column, table + '.id')}")
     db.execute("INSERT OR IGNORE INTO meta VALUES (?, '0')", (VERSION_KEY,))
     for table, event in _VERSIONED:
         name = f"library_version_{table}_{event.split()[0].lower()}"
         db.execute(f"CREATE TRIGGER IF NOT EXISTS {name} AFTER {event} ON {table} BEGIN "
                    f"UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = '{VERSION_KEY}'; END")
     db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+
+
+def _kept_chunks() -> tuple[str, ...]:
+    """Schema 7: which turn or review-log row keeps a passage of which chunk (`kept_chunks`: kind is the table's
+    name), so a re-read file's carry reads only the rows naming its old chunks (carried_references.carry). Written
+    by triggers, whichever code writes the rows; a damaged list names no chunk."""
+    statements = ["CREATE TABLE IF NOT EXISTS kept_chunks (chunk_id INTEGER NOT NULL, kind TEXT NOT NULL, "
+                  "row_id INTEGER NOT NULL)",
+                  "CREATE INDEX IF NOT EXISTS kept_chunks_chunk ON kept_chunks(chunk_id)",
+                  "CREATE INDEX IF NOT EXISTS kept_chunks_row ON kept_chunks(row_id, kind)"]
+    for table, column in KEPT_PASSAGES:
+        forget = f"DELETE FROM kept_chunks WHERE row_id = old.id AND kind = '{table}';"
+        note = f"INSERT INTO kept_chunks SELECT {_chunk_ids(table, column, 'new.id', 'new.')};"
+        statements += [
+            f"CREATE TRIGGER IF NOT EXISTS {table}_kept_added AFTER INSERT ON {table} BEGIN {note} END",
+            f"CREATE TRIGGER IF NOT EXISTS {table}_kept_changed AFTER UPDATE OF {column} ON {table} "
+            f"BEGIN {forget} {note} END",
+            f"CREATE TRIGGER IF NOT EXISTS {table}_kept_deleted AFTER DELETE ON {table} BEGIN {forget} END"]
+    return tuple(statements)
+
+
+def _chunk_ids(table: str, column: str, row_id: str, row: str = "") -> str:
+    """The SELECT list and FROM of (chunk id, `table`, `row_id`) for each passage of the JSON list `row``column`."""
+    stored = f"{row}{column}"
+    return (f"DISTINCT json_extract(j.value, '$.chunk_id'), '{table}', {row_id} FROM "
+            f"{'' if row else table + ', '}json_each(CASE WHEN json_valid({stored}) THEN {stored} ELSE '[]' END) j "
+            "WHERE j.type = 'object' AND json_type(j.value, '$.chunk_id') = 'integer'")
 
 
 def check_version(db: sqlite3.Connection) -> None:
