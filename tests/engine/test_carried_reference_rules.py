@@ -168,7 +168,7 @@ def test_the_rows_keeping_a_chunk_are_noted_whoever_writes_them(store):
 
 
 def test_an_upgraded_library_carries_the_turns_it_kept_before(tmp_path):
-    """A library of schema 7 (no `kept_chunks`) notes its rows' chunks when it opens, so its old turns follow."""
+    """A library of schema 6 (no `kept_chunks`) notes its rows' chunks when it opens, so its old turns follow."""
     from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 
     home = resolve_paths(tmp_path / "home")
@@ -176,7 +176,7 @@ def test_an_upgraded_library_carries_the_turns_it_kept_before(tmp_path):
     _carried(engine.store, [json.dumps([_passage(1, 0, 10, 3)])], [])
     with engine.store.transaction() as db:
         db.execute("DROP TABLE kept_chunks")
-        db.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+        db.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     engine.close()
     engine = Engine(home, Settings(embedding_model="hash:8"))
     try:
