@@ -84,7 +84,8 @@ def finished_reply(model: ThinkingModel | None, known: bool | None, reply: str, 
     (`known`: what it held before): the answer without thinking, and whether the reply ended before its thinking
     did, when it holds no answer at all: inside the `<think>` block that opened it (`in_thought`,
     `reasoning.ThinkFilter.thinking`), whatever the model is known to do, or, from a model known to think, before
-    its lone `</think>` (`reasoning.unfinished_thinking`)."""
+    its lone `</think>` (`reasoning.unfinished_thinking`). A whole reply without a lone `</think>` is its answer even
+    from a model known to think: its server may open no thinking now, and hiding it would hide each of its answers."""
     if model is not None:
         model.learn(reply, whole, known)
     unfinished = not whole and (in_thought or unfinished_thinking(reply, known))
