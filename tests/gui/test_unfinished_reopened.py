@@ -157,16 +157,24 @@ def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qt
     llm_server.token_delay = 0.02
     live = _ask(qtbot, window, "Tell me everything about topic0", stop_after=5)
     assert live.text == "" and live.notice != STOPPED
-    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
-    assert message.text == "" and bubble.notice_label.text().startswith("Stopped before the model finished thinking")
+    _reopens_stopped_thinking(make_window, qtbot, settings, tmp_path / "home", window)
+
+
+def _reopens_stopped_thinking(make_window, qtbot, settings, home, window) -> str:
+    """`window`'s conversation reopened: no text, its note that the model had not finished thinking in either
+    language, and no word of the thinking ("SECRET-THOUGHT", "word0") in the library; the note in English."""
+    again, message, bubble = _reopened(make_window, qtbot, settings, home, window)
+    note = bubble.notice_label.text()
+    assert message.text == "" and note.startswith("Stopped before the model finished thinking"), note
     i18n.set_language("zh")
     assert bubble.notice_label.text().startswith("已停止：模型还在思考")
-    db = sqlite3.connect(tmp_path / "home" / "library.sqlite3")
+    db = sqlite3.connect(home / "library.sqlite3")
     try:
         stored = db.execute("SELECT content || coalesce(ended, '') FROM messages").fetchall()
     finally:
         db.close()
     assert stored and not any("SECRET-THOUGHT" in row[0] or "word0" in row[0] for row in stored), stored
+    return note
 
 
 # ---- a reply that opens with `<think>` is thinking until its close, from a model never seen as from any ----
@@ -187,16 +195,7 @@ def test_a_new_models_reply_stopped_inside_its_think_block_says_so_live_and_reop
     live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
     assert live.text == "" and live_note.startswith("Stopped before the model finished thinking"), live_note
     assert not any(shown), shown
-    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
-    assert message.text == "" and bubble.notice_label.text() == live_note
-    i18n.set_language("zh")
-    assert bubble.notice_label.text().startswith("已停止：模型还在思考")
-    db = sqlite3.connect(tmp_path / "home" / "library.sqlite3")
-    try:
-        stored = db.execute("SELECT content || coalesce(ended, '') FROM messages").fetchall()
-    finally:
-        db.close()
-    assert stored and not any("SECRET-THOUGHT" in row[0] or "word0" in row[0] for row in stored), stored
+    assert _reopens_stopped_thinking(make_window, qtbot, settings, tmp_path / "home", window) == live_note
 
 
 def test_a_new_models_think_block_cut_says_its_limit_and_a_think_named_mid_sentence_stays(
