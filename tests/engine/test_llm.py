@@ -15,6 +15,7 @@ from desktop_rag.config import Settings
 from desktop_rag.engine.answer.llm import LLMClient, check_connection
 from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.llm_config import PRESETS, LLMConfig, config_problem, resolve_llm_config
+from desktop_rag.engine.answer.reasoning import ThinkFilter
 from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 from tests.support.unreachable import closed_port_url
 
@@ -226,6 +227,16 @@ def test_transient_errors_are_retried_then_succeed(server):
     server.reply = "ok then"
     assert "".join(LLMClient(make_config(server, max_retries=2)).stream(MESSAGES)) == "ok then"
     assert len(server.chat_requests()) == 3
+
+
+def test_a_reply_cut_off_inside_its_think_block_is_retried_and_the_retry_read_from_its_start(server):
+    """Nothing was shown of a reply cut off inside its opening `<think>` block, so it is retried; the retry's reply
+    (here without thinking) is read anew: its answer is not taken for the first reply's unfinished thinking."""
+    replies = iter(["<think> Let me weigh it at length", "Twenty-five days."])  # the first cut after 2 tokens
+    server.reply_for, server.cut_after = lambda body: next(replies), 2
+    reading = ThinkFilter()
+    assert "".join(LLMClient(make_config(server)).stream(MESSAGES, thinking=reading)) == "Twenty-five days."
+    assert len(server.chat_requests()) == 2 and not reading.thinking
 
 
 def test_a_rate_limit_asking_a_short_wait_is_retried_after_it(server):

@@ -225,32 +225,6 @@ def test_thinking_the_chat_template_opened_is_not_the_summary_streamed_or_stored
 
 @pytest.mark.parametrize("language, says", [
     ("en", "The model stopped at its limit of"),
-    ("zh", "模型在总结文档"),
-])
-def test_a_section_summary_the_server_cut_at_max_tokens_is_said_and_not_kept(tmp_path, server, language, says):
-    """A section's request does not stream: its finish_reason "length" was ignored, the cut summary stored (a
-    Regenerate replayed it) and the finished summary said nothing; then its note was not kept with its
-    conversation's turn."""
-    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
-    engine = _engine(tmp_path / "home", server)
-    engine.index([tmp_path / "docs"])
-    plan = engine.summary_plan(report, language=language)
-    server.finish_for = lambda body: "stop" if body.get("stream") else "length"  # every section's reply is cut
-    conversation = engine.new_conversation()
-    done = list(engine.summarise(report, language=language, conversation_id=conversation))[-1]
-    said = done.notice.text(language)
-    assert isinstance(done, DoneEvent) and says in said and f"{plan.sections}" in said
-    assert done.answer == "The document surveys regions [1] and their rivers [2]."
-    turn = engine.messages(conversation)[1]  # kept with how it ended: reopened, it says so (it said nothing)
-    assert turn.content == done.answer and turn.ending.state == "sections_cut" and turn.ending.reason == done.notice
-    server.finish_for = None
-    again = list(engine.summarise(report, language=language))[-1]
-    assert not again.cached and not again.notice and len(server.chat_requests()) == 2 * plan.requests
-    engine.close()
-
-
-@pytest.mark.parametrize("language, says", [
-    ("en", "The model stopped at its limit of"),
     ("zh", "模型在单次回复"),
 ])
 def test_a_summary_the_server_cut_at_its_own_limit_is_said_in_either_language(tmp_path, server, language, says):

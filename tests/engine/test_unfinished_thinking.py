@@ -5,6 +5,7 @@ thinks is learned by the engine from its whole answers (answer/thinking_models.p
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -160,5 +161,107 @@ def test_a_section_summary_cut_mid_thought_is_not_the_sections_summary(server, t
         sections = [r for r in server.chat_requests() if not r.body.get("stream")]
         assert sections and "SECRET-THOUGHT" not in str(server.chat_requests()[-1].body["messages"])
         assert done.answer == "The report covers regions [1]." and "SECRET-THOUGHT" not in done.answer
+    finally:
+        engine.close()
+
+
+# ---- a reply that opens with `<think>`: thinking until its close, whatever its model is known to do ----
+
+NEW_MODEL = "qwen3-never-seen"
+OPENED = ["<think>", "Let me ", "weigh [2]", " SECRET-THOUGHT", " at", " length", " before", " answering", ".</think>",
+          "\n\n", "You get 25 days [1]."]
+
+
+def stopped_once_sent(asked, server, tokens: int) -> list:
+    """The events of `asked(cancel)` (an answer or a summary), the Stop button pressed (`cancel` set) once the
+    server has sent `tokens` tokens of its reply: a `<think>` block yields no token to count."""
+    cancel, before = threading.Event(), len(server.chat_requests())
+
+    def stop_when_sent() -> None:
+        while not cancel.is_set():
+            requests = [r for r in server.chat_requests()[before:] if r.body.get("stream")]
+            if requests and requests[-1].tokens_sent >= tokens:
+                cancel.set()
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=stop_when_sent, daemon=True)
+    watcher.start()
+    try:
+        return list(asked(cancel))
+    finally:
+        cancel.set()
+        watcher.join()
+
+
+def new_model_engine(server, tmp_path) -> Engine:
+    server.models.append(NEW_MODEL)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "leave.txt").write_text("Employees get 25 days of leave.\n", encoding="utf-8")
+    engine = Engine(resolve_paths(tmp_path / "home"), Settings(
+        embedding_model="hash:64", llm_base_url=server.base_url, llm_model=NEW_MODEL, translate_queries=False))
+    engine.index([tmp_path / "docs"])
+    return engine
+
+
+def test_a_new_models_reply_stopped_inside_its_opening_think_block_keeps_no_thinking_and_says_so(server, tmp_path):
+    """A model never seen (not known to think) stopped inside the `<think>` block that opened its reply: the answer
+    and its turn said "Stopped." as if the model had begun its answer; now they say it had not finished thinking.
+    The summary (the same stream) too. Nothing of the thinking is shown, kept or cached."""
+    server.tokens, server.token_delay = OPENED, 0.05
+    engine = new_model_engine(server, tmp_path)
+    try:
+        conversation = engine.new_conversation()
+        events = stopped_once_sent(lambda cancel: engine.ask("How much leave?", conversation, cancel=cancel), server, 3)
+        assert events[0].thinks is None and not any(isinstance(e, TokenEvent) for e in events), events
+        done = events[-1]
+        assert isinstance(done, DoneEvent) and done.answer == "" and done.notice == STOPPED_THINKING, done
+        turns = engine.messages(conversation)
+        assert [(t.role, t.content) for t in turns] == [("user", "How much leave?"), ("assistant", "")]
+        assert turns[1].ending == stopped(thinking=True)[1]
+        summary = stopped_once_sent(lambda cancel: engine.summarise(tmp_path / "docs" / "leave.txt", cancel=cancel),
+                                    server, 3)[-1]
+        assert summary.answer == "" and summary.notice == STOPPED_THINKING, summary
+        stored = engine.store.db.execute("SELECT content, coalesce(ended, '') FROM messages").fetchall()
+        assert not any("SECRET" in content + ended for content, ended in stored), stored
+        server.token_delay = 0.0
+        again = list(engine.ask("How much leave?"))[-1]
+        assert not again.cached and again.answer == "You get 25 days [1]."
+    finally:
+        engine.close()
+
+
+def test_a_new_models_reply_cut_inside_its_opening_think_block_keeps_no_thinking(server, tmp_path):
+    """Cut at its size limit: it spent the limit thinking, said with the limit; the turn keeps no text."""
+    server.tokens, server.finish_reason = OPENED[:6], "length"
+    engine = new_model_engine(server, tmp_path)
+    try:
+        conversation = engine.new_conversation()
+        done = list(engine.ask("How much leave?", conversation))[-1]
+        assert isinstance(done, DoneEvent) and done.answer == "" and done.ending.state == "cut", done
+        assert str(done.notice).startswith("The model spent its whole limit of 2,048 tokens for one reply reasoning")
+        turn = engine.messages(conversation)[1]
+        assert turn.content == "" and turn.ending.reason == done.notice
+        assert turn.ending.reason.text("zh") != turn.ending.reason.text("en")
+        server.finish_reason, server.cut_after = "stop", 4  # failed mid-thought: no partial
+        failed = list(engine.ask("How many days of leave?", engine.new_conversation()))[-1]
+        assert isinstance(failed, ErrorEvent) and failed.partial == "", failed
+    finally:
+        engine.close()
+
+
+MENTION = ["Wrap", " the reasoning", " in a <think>", " tag [1]", " and", " close", " it", " with", " </think>", "."]
+
+
+def test_an_answer_mentioning_think_mid_sentence_stays_whole_stopped_or_not(server, tmp_path):
+    """Only a `<think>` that opens the reply is thinking: an answer naming the tag keeps every word, and one stopped
+    after naming it keeps its partial text and says "Stopped."."""
+    server.tokens = MENTION
+    engine = new_model_engine(server, tmp_path)
+    try:
+        done = list(engine.ask("How do I mark reasoning?"))[-1]
+        assert done.answer == "Wrap the reasoning in a <think> tag [1] and close it with </think>.", done
+        server.token_delay = 0.05
+        events = stopped_once_sent(lambda cancel: engine.ask("How do I mark it?", cancel=cancel), server, 4)
+        assert events[-1].notice == STOPPED and events[-1].answer.startswith("Wrap the reasoning in a <think>")
     finally:
         engine.close()

@@ -11,7 +11,6 @@ import sqlite3
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine import error_text
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
@@ -54,32 +53,6 @@ def test_an_older_librarys_answers_read_as_whole_and_its_schema_moves_on(tmp_pat
                                     '{"state": "stopped"}', "x" * 50_000])
 def test_a_damaged_ending_reads_as_none(stored):
     assert Ending.from_json(stored) is None
-
-
-def test_a_question_that_fails_before_its_answer_is_kept_with_its_error(tmp_path):
-    """"Ask this document" (or "Summarise") on a file no longer in the library raised before any answer event:
-    nothing was kept, and the reopened conversation did not have the question. Now it and its error are a failed
-    turn (the error raised all the same); a blank question is none, and nothing of it is kept."""
-    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
-    try:
-        indexed(engine, tmp_path / "docs")
-        gone = str(tmp_path / "docs" / "gone.md")
-        for question, asked in (("How much leave?", lambda c: engine.ask("How much leave?", c, files=[gone])),
-                                ("Summarise gone.md", lambda c: engine.summarise(gone, conversation_id=c,
-                                                                                 question="Summarise gone.md"))):
-            conversation = engine.new_conversation()
-            with pytest.raises(UsageError) as caught:
-                list(asked(conversation))
-            turns = engine.messages(conversation)
-            assert [(t.role, t.content) for t in turns] == [("user", question), ("assistant", "")], turns
-            assert turns[1].ending.state == "failed" and turns[1].ending.reason.code == caught.value.code
-            assert turns[1].ending.reason.text("zh") == error_text(caught.value, "zh") != str(caught.value)
-        conversation = engine.new_conversation()
-        with pytest.raises(UsageError):
-            list(engine.ask("   ", conversation))
-        assert engine.messages(conversation) == []
-    finally:
-        engine.close()
 
 
 def test_a_failed_question_the_library_cannot_keep_still_raises_its_own_error(tmp_path):

@@ -46,7 +46,8 @@ def llm_server() -> Iterator[FakeOpenAIServer]:
 
 
 def llm_settings(server: FakeOpenAIServer, **changes) -> Settings:
-    return FAST.replace(llm_provider="custom", llm_base_url=server.base_url, llm_model="fake-model", **changes)
+    return FAST.replace(**{"llm_provider": "custom", "llm_base_url": server.base_url, "llm_model": "fake-model",
+                           **changes})
 
 
 @pytest.fixture

@@ -16,15 +16,21 @@ from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
 WORDS = [f"word{i} " for i in range(400)]
 
 
-def _ask(qtbot, window, question: str, stop_after: int | None = None):
-    """Send `question` and wait for its answer to end (pressing Stop after `stop_after` tokens); its message."""
+def _ask(qtbot, window, question: str, stop_after: int | None = None, server=None):
+    """Send `question` and wait for its answer to end (pressing Stop after `stop_after` tokens, or, given `server`,
+    once it has sent that many: a `<think>` block gives the window none); its message."""
     got: list[str] = []
+    before = 0 if server is None else len(server.chat_requests())
+
+    def sent() -> int:
+        return len(got) if server is None else sum(r.tokens_sent for r in server.chat_requests()[before:])
+
     window.chat.token_received.connect(got.append)
     with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
         window.chat_panel.input.setPlainText(question)
         window.chat_panel.send_button.click()
         if stop_after is not None:
-            qtbot.waitUntil(lambda: len(got) >= stop_after, timeout=15_000)
+            qtbot.waitUntil(lambda: sent() >= stop_after, timeout=15_000)
             window.chat_panel.stop_button.click()
     window.chat.token_received.disconnect(got.append)
     return blocker.args[0]
@@ -45,10 +51,12 @@ def _reopened(make_window, qtbot, settings, home, window):
     return again, model.message(1), again.chat_panel.messages.widget_at(1)
 
 
-def _window(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+def _window(make_window, qtbot, tmp_path, llm_server, monkeypatch, model: str = "fake-model"):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     write_docs(tmp_path / "docs", count=2)
-    settings = llm_settings(llm_server, translate_queries=False)
+    if model not in llm_server.models:
+        llm_server.models.append(model)
+    settings = llm_settings(llm_server, translate_queries=False, llm_model=model)
     window = make_window(settings, tmp_path / "home")
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
     return window, settings
@@ -149,13 +157,57 @@ def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qt
     llm_server.token_delay = 0.02
     live = _ask(qtbot, window, "Tell me everything about topic0", stop_after=5)
     assert live.text == "" and live.notice != STOPPED
-    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
-    assert message.text == "" and bubble.notice_label.text().startswith("Stopped before the model finished thinking")
+    _reopens_stopped_thinking(make_window, qtbot, settings, tmp_path / "home", window)
+
+
+def _reopens_stopped_thinking(make_window, qtbot, settings, home, window) -> str:
+    """`window`'s conversation reopened: no text, its note that the model had not finished thinking in either
+    language, and no word of the thinking ("SECRET-THOUGHT", "word0") in the library; the note in English."""
+    again, message, bubble = _reopened(make_window, qtbot, settings, home, window)
+    note = bubble.notice_label.text()
+    assert message.text == "" and note.startswith("Stopped before the model finished thinking"), note
     i18n.set_language("zh")
     assert bubble.notice_label.text().startswith("已停止：模型还在思考")
-    db = sqlite3.connect(tmp_path / "home" / "library.sqlite3")
+    db = sqlite3.connect(home / "library.sqlite3")
     try:
         stored = db.execute("SELECT content || coalesce(ended, '') FROM messages").fetchall()
     finally:
         db.close()
     assert stored and not any("SECRET-THOUGHT" in row[0] or "word0" in row[0] for row in stored), stored
+    return note
+
+
+# ---- a reply that opens with `<think>` is thinking until its close, from a model never seen as from any ----
+
+OPENED = ["<think>", "SECRET-THOUGHT ", *WORDS[:40], "</think>", "\n\n", "topic0 is alpha [1]."]
+
+
+def test_a_new_models_reply_stopped_inside_its_think_block_says_so_live_and_reopened(
+        make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    """A model never seen (not known to think), stopped inside the `<think>` block its first reply opened with: the
+    bubble said "Stopped." as if it had begun its answer; now it says the model had not finished thinking, live and
+    reopened, in either language. Nothing of the thinking is shown or kept."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch, model="qwen3-never-seen")
+    llm_server.tokens, llm_server.token_delay = OPENED, 0.02
+    shown: list[str] = []
+    window.chat_model.dataChanged.connect(lambda *_: shown.append(window.chat_model.message(1).text))
+    live = _ask(qtbot, window, "Tell me everything about topic0", stop_after=5, server=llm_server)
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live.text == "" and live_note.startswith("Stopped before the model finished thinking"), live_note
+    assert not any(shown), shown
+    assert _reopens_stopped_thinking(make_window, qtbot, settings, tmp_path / "home", window) == live_note
+
+
+def test_a_new_models_think_block_cut_says_its_limit_and_a_think_named_mid_sentence_stays(
+        make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    """Cut at its size limit inside the `<think>` block: no thinking shown, the limit said (kept so); an answer
+    naming the tag mid-sentence is shown whole."""
+    window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch, model="qwen3-never-seen")
+    llm_server.tokens, llm_server.finish_reason = OPENED[:10], "length"
+    live = _ask(qtbot, window, "What is topic0?")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live.text == "" and live_note.startswith("The model spent its whole limit of"), live_note
+    llm_server.tokens, llm_server.finish_reason = ["Wrap", " it in a <think>", " tag [1]", " first."], "stop"
+    assert _ask(qtbot, window, "How do I mark reasoning?").text == "Wrap it in a <think> tag [1] first."
+    i18n.set_language("zh")
+    assert window.chat_panel.messages.widget_at(1).notice_label.text().startswith("模型把单次回复")

@@ -1,4 +1,5 @@
-"""An answer stopped by the person, cut at its size limit or cut off by the server, kept in its conversation with how it
+"""An answer stopped by the person, cut at its size limit or cut off by the server (or one failing before it began, a
+summary made of cut sections), kept in its conversation with how it
 ended (store/values.Ending, `messages.ended`): read back with its partial text, its passages and its note (codes, said
 in either language), and sent to the model in the next question's history marked unfinished.
 tests/engine/test_unfinished_turns.py on SQLite, tests/postgres/test_unfinished_turns.py on a server: the same
@@ -10,9 +11,14 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.engine import error_text
 from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, TokenEvent
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.errors import UsageError
+from tests.support.long_document import write_long_pdf
 from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 
 KEY = "sk-test-unfinished-0123456789"
@@ -38,6 +44,11 @@ def indexed(engine: Engine, folder: Path) -> None:
     folder.mkdir()
     (folder / "leave.md").write_text("# Leave\n\nEmployees get 25 days of annual leave each year.\n", encoding="utf-8")
     assert engine.index([folder]).added == 1
+
+
+def beside(engine: Engine) -> Path:
+    """A folder beside the engine's data folder (in the test's own temporary folder), for files of a scenario's own."""
+    return engine.paths.data_dir.parent
 
 
 def stopped_after(engine: Engine, question: str, conversation: int | None, tokens: int) -> list:
@@ -144,10 +155,59 @@ def a_reply_without_an_answer_is_kept_as_empty(engine: Engine, server: FakeOpenA
     assert next_history(engine, server, conversation) == ["How much annual leave?", "[the model returned no answer]"]
 
 
+def a_question_that_fails_before_its_answer_is_kept_with_its_error(engine: Engine, server: FakeOpenAIServer) -> None:
+    """"Ask this document" (or "Summarise") on a file no longer in the library raised before any answer event:
+    nothing was kept, and the reopened conversation did not have the question. Now it and its error are a failed
+    turn (the error raised all the same); a blank question is none, and nothing of it is kept."""
+    gone = str(beside(engine) / "gone.md")
+    for question, asked in (("How much leave?", lambda c: engine.ask("How much leave?", c, files=[gone])),
+                            ("Summarise gone.md", lambda c: engine.summarise(gone, conversation_id=c,
+                                                                             question="Summarise gone.md"))):
+        conversation = engine.new_conversation()
+        with pytest.raises(UsageError) as caught:
+            list(asked(conversation))
+        turns = engine.messages(conversation)
+        assert [(t.role, t.content) for t in turns] == [("user", question), ("assistant", "")], turns
+        assert turns[1].ending.state == "failed" and turns[1].ending.reason.code == caught.value.code
+        assert turns[1].ending.reason.text("zh") == error_text(caught.value, "zh") != str(caught.value)
+    conversation = engine.new_conversation()
+    with pytest.raises(UsageError):
+        list(engine.ask("   ", conversation))
+    assert engine.messages(conversation) == []
+    assert not server.chat_requests()  # none of them reached the model
+
+
+def a_summary_of_cut_sections_is_kept_with_its_ending(engine: Engine, server: FakeOpenAIServer) -> None:
+    """A long document's section replies all cut at their max_tokens (they do not stream): the summary says how
+    many, in either language, and is not stored (a Regenerate asked again); then its note was not kept with its
+    conversation's turn, so reopened it said nothing."""
+    report = write_long_pdf(beside(engine) / "reports" / "report.pdf")
+    engine.index([report.parent])
+    server.reply = "The document surveys regions [1] and their rivers [2]."
+    plan = engine.summary_plan(report, language="zh")
+    server.finish_for = lambda body: "stop" if body.get("stream") else "length"  # every section's reply is cut
+    conversation = engine.new_conversation()
+    done = list(engine.summarise(report, language="zh", conversation_id=conversation))[-1]
+    assert isinstance(done, DoneEvent) and done.answer == server.reply
+    for language, says in (("zh", "模型在总结文档"), ("en", "The model stopped at its limit of")):
+        said = done.notice.text(language)
+        assert says in said and f"{plan.sections}" in said, said
+    turn = answer_turn(engine, conversation)
+    assert turn.content == done.answer and turn.ending.state == "sections_cut" and turn.ending.reason == done.notice
+    assert next_history(engine, server, conversation)[1] == (  # (its citations left out, as any answer's)
+        "The document surveys regions and their rivers. [this summary was written from section summaries cut at "
+        "their size limit: it may leave things out]")
+    server.finish_for = None
+    asked = len(server.chat_requests())
+    again = list(engine.summarise(report, language="zh"))[-1]
+    assert not again.cached and not again.notice and len(server.chat_requests()) == asked + plan.requests
+
+
 SCENARIOS = [a_stopped_answer_is_kept_and_sent_marked_unfinished, a_stopped_answer_is_not_stored_as_an_answer,
              an_answer_cut_at_its_size_limit_is_kept_with_its_code, an_answer_the_server_cut_off_is_kept_with_its_error,
              a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop,
-             a_reply_without_an_answer_is_kept_as_empty]
+             a_reply_without_an_answer_is_kept_as_empty, a_question_that_fails_before_its_answer_is_kept_with_its_error,
+             a_summary_of_cut_sections_is_kept_with_its_ending]
 
 
 def run(scenario, home: Path, docs: Path, server: FakeOpenAIServer, library: str = "") -> None:

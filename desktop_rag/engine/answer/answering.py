@@ -22,6 +22,7 @@ from desktop_rag.engine.answer.prompting import (
     rule_based_standalone_query,
 )
 from desktop_rag.engine.answer.replay import AnswerReplay
+from desktop_rag.engine.answer.reasoning import ThinkFilter
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
@@ -169,12 +170,14 @@ class Answerer:
         prompt = dataclasses.replace(sent_prompt(messages, used, self.llm.config.model), earlier=tuple(earlier))
         yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
         parts: list[str] = []
+        reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
         try:
-            for token in self.llm.stream(messages, cancel):
+            for token in self.llm.stream(messages, cancel, reading):
                 parts.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
-            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False)
+            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False,
+                                                  reading.thinking)
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so
                 yield _done(received, used, "llm", *cut_at_limit(exc, unfinished))
                 return
@@ -182,7 +185,8 @@ class Answerer:
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
         was_stopped = _is_set(cancel)
-        text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not was_stopped)  # thinking: hidden
+        text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not was_stopped,  # thinking: hidden
+                                          reading.thinking)
         notice: Localised | str
         notice, ending = stopped(unfinished) if was_stopped else no_answer() if not text.strip() else ("", None)
         done = _done(text, used, "llm", notice, ending)

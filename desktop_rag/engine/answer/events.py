@@ -24,9 +24,12 @@ def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
 def cut_at_limit(failure: BaseException, thinking: bool) -> tuple[Reason, Ending]:
     """A reply cut at its size limit (`failure`, the client's "length" error): its notice, coded (said in the
     language it is shown in, as STOPPED is), and its ending, which keeps the same codes (a thinking model cut before
-    its answer began: "cut_thinking_answer")."""
-    ending = Ending(CUT_AT_LIMIT, Reason.of(Phrase("cut_thinking_answer") if thinking else failure))
-    return ending.reason, ending
+    its answer began: "cut_thinking_answer", unless the client said so naming the limit, as it does for a `<think>`
+    block: "llm_token_limit_thinking")."""
+    said = Reason.of(failure)
+    if thinking and said.code != "llm_token_limit_thinking":
+        said = Reason.of(Phrase("cut_thinking_answer"))
+    return said, Ending(CUT_AT_LIMIT, said)
 
 
 def no_answer() -> tuple[Phrase, Ending]:

@@ -151,8 +151,12 @@ class LLMClient:
             raise LLMError.coded("llm_deadline", "deadline", host=self.config.host, seconds=limit)
         return left
 
-    def stream(self, messages: Sequence[dict], cancel: threading.Event | None = None) -> Iterator[str]:
+    def stream(self, messages: Sequence[dict], cancel: threading.Event | None = None,
+               thinking: ThinkFilter | None = None) -> Iterator[str]:
         """Yield answer text pieces as they arrive; stop (closing the connection) once cancel is set.
+
+        A `<think>` block opening the reply is not its answer (`reasoning.ThinkFilter`: pass one to know, once the
+        stream ends, whether the reply ended inside it).
 
         Transient failures are retried only before the first piece; a failure after it raises
         LLMError(kind='cut') whose `.partial` holds the text received so far. Past
@@ -160,12 +164,13 @@ class LLMClient:
         past `deadline_s`, LLMError 'deadline' (or 'cut' once text has arrived).
         """
         parts: list[str] = []
+        thinking = thinking or ThinkFilter()
         started = time.monotonic()
         deadline = started + self.config.deadline_s
         attempt = 0
         while True:
             try:
-                yield from self._stream_once(messages, cancel, parts, deadline)
+                yield from self._stream_once(messages, cancel, parts, deadline, thinking)
                 if not _is_set(cancel):
                     self._observe(messages, "".join(parts), started)
                 return
@@ -187,39 +192,40 @@ class LLMClient:
                           len(reply), time.monotonic() - started)
 
     def _stream_once(
-        self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: float
+        self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: float,
+        thinking: ThinkFilter,
     ) -> Iterator[str]:
         if _is_set(cancel):
             return
         request = self._request(messages, stream=True)
+        thinking.restart()  # each attempt's reply is read from its start
 
-        def work(stopped: Any) -> Iterator[str]:
+        def work(stopped: Any) -> Iterator[tuple[str, str | None]]:
             client = self._sdk()
             if stopped():
                 return
             response = client.chat.completions.create(**request)
-            thinking = ThinkFilter()  # a reasoning model's <think> block is not the answer
-            finish, wrote = None, False
             try:
-                for text, finished in streamed_pieces(response):
-                    if stopped():
-                        return
-                    finish = finished or finish
-                    if text and (shown := thinking.feed(text)):
-                        wrote = True
-                        yield shown
-                if rest := thinking.finish():
-                    wrote = True
-                    yield rest
-                if finish == "length":  # the server stopped at max_tokens: the answer is not whole
-                    raise token_limit_error(request[self._token_param], thinking=not wrote)
+                yield from streamed_pieces(response)
             finally:
                 response.close()
 
-        exchange = Exchange(work, "llm-stream")
+        def shown() -> Iterator[str]:
+            """The reply's answer text: read here, on the thread that consumes it, so `thinking` is what was read."""
+            finish = None
+            for text, finished in iterate(Exchange(work, "llm-stream"), lambda: _is_set(cancel),
+                                          self._deadline_clock(deadline, parts)):
+                finish = finished or finish
+                yield thinking.feed(text) if text else ""  # a reasoning model's <think> block is not the answer
+            if _is_set(cancel):
+                return
+            yield thinking.finish()
+            if finish == "length":  # the server stopped at max_tokens: the answer is not whole
+                raise token_limit_error(request[self._token_param], thinking=not parts)
+
         received = sum(len(p) for p in parts)
         cap = self.config.max_answer_chars
-        for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, parts)):
+        for text in shown():
             text = text[: cap - received]
             received += len(text)
             if text:

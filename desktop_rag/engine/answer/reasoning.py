@@ -1,8 +1,11 @@
 """A reasoning model's thinking kept out of its answer: the `<think>…</think>` block DeepSeek-R1, Qwen3 or GLM-Z1
 write before the answer when served by Ollama, LM Studio or vLLM (a separate `reasoning_content` is never read).
 
-Two forms are thinking. A `<think>` block opening the reply (`ThinkFilter`, as it streams). And thinking the chat
-template opened in the prompt, so that the reply holds only the closing tag (`answer_start`): the reply's first
+Two forms are thinking. A `<think>` block opening the reply (`ThinkFilter`, as it streams): the tag first, after
+nothing but whitespace (at most 64 characters), makes the reply thinking until its `</think>`, whether or not its model is known to think
+(answer/thinking_models.py), so a reply stopped, cut or failed before that close holds no answer; a `<think>` anywhere
+later (an answer mentioning the tag mid-sentence) is the answer's text. And thinking the chat template opened in the
+prompt, so that the reply holds only the closing tag (`answer_start`): the reply's first
 `</think>` ends such thinking only when it is lone: no `<think>` before it, outside code (a fence, "`</think>`")
 and ending its line (as these models write it: "…reasoning\n</think>\n\nThe answer"). An answer that merely
 mentions the tag (quoted as code, or in a sentence that goes on, as one citing its sources) keeps every word.
@@ -18,13 +21,21 @@ _MAX_LEAD = 64  # leading whitespace held back while waiting to see whether a th
 class ThinkFilter:
     """Drops a think block at the start of text that arrives in pieces (and the whitespace after it).
 
-    `feed` returns what can be shown now; `finish` what is left at the end ('' when the thinking never ended).
-    Only a block that opens the reply is thinking: a `<think>` quoted later in an answer stays.
+    `feed` returns what can be shown now; `finish` what is left at the end ('' when the thinking never ended);
+    `thinking` whether what was fed is inside the block (it opened and has not closed). Only a block that opens the
+    reply is thinking: a `<think>` quoted later in an answer stays.
     """
 
     def __init__(self) -> None:
-        self._state = "start"  # start -> thinking -> after -> answer, or start -> answer
-        self._held = ""
+        self.restart()
+
+    def restart(self) -> None:
+        """Read a new reply (a retry's) from its start."""
+        self._state, self._held = "start", ""  # start -> thinking -> after -> answer, or start -> answer
+
+    @property
+    def thinking(self) -> bool:
+        return self._state == "thinking"
 
     def feed(self, piece: str) -> str:
         if self._state == "answer":

@@ -24,7 +24,7 @@ from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_errors import LLMError
-from desktop_rag.engine.answer.reasoning import without_thinking
+from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
@@ -234,19 +234,22 @@ class Summariser:
         thinks = self.thinking.thinks() if self.thinking is not None else None
         yield SourcesEvent(hits, _query(plan), prompt=prompt, thinks=thinks)
         pieces: list[str] = []
+        reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
         try:
-            for token in self.llm.stream(messages, cancel):
+            for token in self.llm.stream(messages, cancel, reading):
                 pieces.append(token)
                 yield TokenEvent(token)
         except LLMError as exc:
-            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False)
+            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False,
+                                                  reading.thinking)
             if exc.kind == "length":  # cut at its own limit: kept, said so
                 yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished))
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
         was_stopped = _is_set(cancel)
-        text, unfinished = finished_reply(self.thinking, thinks, "".join(pieces), not was_stopped)  # thinking: hidden
+        text, unfinished = finished_reply(self.thinking, thinks, "".join(pieces), not was_stopped,  # thinking: hidden
+                                          reading.thinking)
         if was_stopped:
             yield _done(text, hits, "llm", *stopped(unfinished))
             return

@@ -78,11 +78,15 @@ class ThinkingModel:
             log.warning("Could not note a model's thinking: %s", exc)
 
 
-def finished_reply(model: ThinkingModel | None, known: bool | None, reply: str, whole: bool) -> tuple[str, bool]:
+def finished_reply(model: ThinkingModel | None, known: bool | None, reply: str, whole: bool,
+                   in_thought: bool = False) -> tuple[str, bool]:
     """A model's streamed `reply` once it ended (`whole`: not stopped, cut or failed), noted in `model`'s record
     (`known`: what it held before): the answer without thinking, and whether the reply ended before its thinking
-    did (`reasoning.unfinished_thinking`: then it holds no answer at all)."""
+    did, when it holds no answer at all: inside the `<think>` block that opened it (`in_thought`,
+    `reasoning.ThinkFilter.thinking`), whatever the model is known to do, or, from a model known to think, before
+    its lone `</think>` (`reasoning.unfinished_thinking`). A whole reply without a lone `</think>` is its answer even
+    from a model known to think: its server may open no thinking now, and hiding it would hide each of its answers."""
     if model is not None:
         model.learn(reply, whole, known)
-    unfinished = not whole and unfinished_thinking(reply, known)
+    unfinished = not whole and (in_thought or unfinished_thinking(reply, known))
     return ("" if unfinished else without_thinking(reply)), unfinished
