@@ -63,9 +63,11 @@ class ShownSources(QObject):
             return
 
         def read() -> tuple[frozenset[str], frozenset[int]]:
+            # the passages first, then their files: a removal committed between the two reads leaves its passages
+            # "removed", never "changed" (a passage not held whose file is still there)
+            held = engine.held_passages([hit for _, hit in rows])
             gone = frozenset(p for p in paths if engine.indexed_file(p)[0] is None)
-            kept = [hit for _, hit in rows if hit.path not in gone]
-            return gone, frozenset(hit.chunk_id for hit in kept) - engine.held_passages(kept)
+            return gone, frozenset(hit.chunk_id for _, hit in rows if hit.path not in gone) - held
 
         def shown(found: tuple[frozenset[str], frozenset[int]]) -> None:
             if model.rows() is rows:
