@@ -95,13 +95,14 @@ def _reference(text: str, needle: str, last: bool) -> tuple[int, int] | None:
 
 def test_every_path_finds_what_the_rule_says():
     """Grown foldings with and without marks NFKD would move across characters (ǰ then a dot below: one by one, the
-    caron stays first), half-width voiced marks, İ, marks out of canonical order: the span is the rule's, forwards and
-    backwards, for needles taken from the texts and folded from queries."""
+    caron stays first; ᾳ then an acute: its ypogegrammeni, moved behind the acute, becomes ι), half-width voiced marks,
+    İ, marks out of canonical order: the span is the rule's, forwards and backwards, for needles taken from the texts
+    and folded from queries."""
     import random
 
     rng = random.Random(11)
     alphabet = ["a", "A", "s", "S", "ß", "ẞ", "e", "é", "\u0301", "\u0323", "\u030c", "ǰ", "j", "ﬁ", "f", "i", "İ",
-                "ｶ", "ﾞ", "カ", "ガ", "Σ", "ς", " "]
+                "ｶ", "ﾞ", "カ", "ガ", "Σ", "ς", "ᾳ", "α", "ι", "\u0345", " "]
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
         if rng.random() < 0.5:
@@ -124,3 +125,15 @@ def test_a_grown_text_without_the_needle_is_not_folded_one_character_at_a_time()
     assert caseless_find(text, caseless_fold("kraken")) is None
     assert _fold_char.cache_info().currsize == 0
     assert caseless_find(text, caseless_fold("GRÖSSE"), last=True) == (text.rindex("Größe"), text.rindex("Größe") + 5)
+
+
+def test_marks_next_to_marks_are_looked_at_a_bounded_number_of_times(monkeypatch):
+    """Thai's vowel below then tone mark (classes 103, 107: kept in order) is looked at pair by pair; past
+    _MOST_PAIRS of them a piece is folded one character at a time instead (a hostile run of marks stays cheap)."""
+    from desktop_rag.engine.text import caseless
+
+    text = "ผู้ใหญ่ " * 5
+    assert not caseless._moves_marks(text)
+    monkeypatch.setattr(caseless, "_MOST_PAIRS", 3)
+    assert caseless._moves_marks(text)
+    assert caseless_find(text, caseless_fold("ใหญ่"), last=True) == (len(text) - 5, len(text) - 1)

@@ -17,7 +17,6 @@ match, character by character), so
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
 from functools import cached_property, lru_cache
 
@@ -36,23 +35,63 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
 
 
+_MOST_PAIRS = 50_000  # marks next to marks looked at one by one in a piece; more: it is folded one by one
+
+
+def _decomposed(ch: str) -> str:
+    """The character as the first NFKD of a text folded whole has it."""
+    return unicodedata.normalize("NFKD", "i" if ch == "\u0130" else ch)
+
+
 @lru_cache(maxsize=1)
-def _leading_marks() -> re.Pattern[str]:
-    """The characters whose folding, or decomposition, starts with a combining mark (the marks themselves, half-width
-    "ﾞ", Tibetan "ཱི"), and any beyond the BMP (a class of those would be searched slowly): only these let NFKD move a
-    mark across characters when a text is folded whole. Built once, in about 0.03 s."""
-    combining = unicodedata.combining
-    ranges: list[list[int]] = []
+def _mark_pairs() -> re.Pattern[str]:
+    """Where a character whose decomposition or folding ends with a combining mark is followed by one whose
+    decomposition or folding starts with one (every character beyond the BMP counted as both: a class of those
+    would be searched slowly). Built once, in about a tenth of a second."""
+    ends: list[list[int]] = []
+    starts: list[list[int]] = []
     for code in range(0x10000):
         ch = chr(code)
-        if combining(ch) or ((unicodedata.decomposition(ch) or ch.casefold() != ch) and (
-                combining(unicodedata.normalize("NFKD", ch)[0]) or combining(_fold_char(ch)[0]))):
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1][1] = code
-            else:
-                ranges.append([code, code])
-    spans = "".join(f"\\u{first:04x}-\\u{last:04x}" for first, last in ranges)
-    return re.compile(f"[{spans}\\U00010000-\\U{sys.maxunicode:08x}]")
+        changed = unicodedata.decomposition(ch) or ch.casefold() != ch
+        forms = (_decomposed(ch), _fold_char(ch)) if changed else (ch,)
+        for into, at in ((ends, -1), (starts, 0)):
+            if any(unicodedata.combining(form[at]) for form in forms):
+                if into and into[-1][1] == code - 1:
+                    into[-1][1] = code
+                else:
+                    into.append([code, code])
+
+    def spans(ranges: list[list[int]]) -> str:
+        return "".join(f"\\u{first:04x}-\\u{last:04x}" for first, last in ranges) + "\\U00010000-\\U0010ffff"
+
+    return re.compile(f"[{spans(ends)}](?=[{spans(starts)}])")
+
+
+@lru_cache(maxsize=1 << 12)
+def _swapped(first: str, second: str) -> bool:
+    """Whether NFKD, sorting a run of marks by combining class, puts a mark of `second` before one of `first`."""
+    for left, right in ((_decomposed(first), _decomposed(second)), (_fold_char(first), _fold_char(second))):
+        after = unicodedata.combining(right[0])
+        if after and unicodedata.combining(left[-1]) > after:
+            return True
+    return False
+
+
+def _moves_marks(text: str) -> bool:
+    """Whether folding `text` whole moves a combining mark across characters (so it is not their foldings one after
+    another): only where a character's marks end in a higher class than the next one's start."""
+    for count, pair in enumerate(_mark_pairs().finditer(text)):
+        at = pair.start()
+        if count == _MOST_PAIRS or _swapped(text[at], text[at + 1]):
+            return True
+    return False
+
+
+def _stays_put(needle: str) -> bool:
+    """Whether `needle`'s characters all stand where they do in the characters' foldings one after another when a
+    text is folded whole (which only moves combining marks, and U+0345, a mark sorted among marks before it folds to
+    ι): so a needle not in the whole folding is not in the exact one."""
+    return "\u03b9" not in needle and not any(map(unicodedata.combining, needle))
 
 
 class _Folding:
@@ -70,9 +109,9 @@ class _Folding:
 
     def per_character(self) -> None:
         """Make `folded` exactly the characters' foldings one after another where folding the text whole may have
-        moved a combining mark across characters (slow: a dictionary look-up per character). Without such a mark
-        the whole folding is that already (NFKD reorders only runs of marks, and none then spans two characters)."""
-        if not self._text.isascii() and _leading_marks().search(self._text):
+        moved a combining mark across characters (slow: a dictionary look-up per character); else the whole
+        folding is that already."""
+        if not self._text.isascii() and _moves_marks(self._text):
             self.folded = self._text.translate(self._folds)
 
     @cached_property
@@ -114,8 +153,8 @@ def caseless_find(text: str, needle: str, last: bool = False) -> tuple[int, int]
     if not needle:
         return None
     folding = _Folding(text)
-    if folding.folded.find(needle) < 0 and not any(map(unicodedata.combining, needle)):
-        return None  # the exact folding differs at most in the order of combining marks: not there either
+    if folding.folded.find(needle) < 0 and _stays_put(needle):
+        return None  # not in the exact folding either
     folding.per_character()
     folded, length = folding.folded, len(needle)
     low, high = 0, len(folded)
