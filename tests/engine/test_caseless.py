@@ -69,8 +69,8 @@ def test_spans_are_the_original_characters_after_growing_foldings():
 
 
 def test_the_fast_paths_fold_as_character_by_character_does():
-    """A text whose foldings all keep one character is folded at C speed (`str.translate`); for every code point
-    that folding is the one of the rule."""
+    """A text is folded whole at C speed: for every code point that folding is the one of the rule, and a text of
+    every seventh code point (marks after marks, İ, foldings that grow) folds as its characters one by one."""
     chars = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
     for ch in chars:
         alone = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", ch).casefold())
