@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from desktop_rag.engine.text.caseless import _fold_char, caseless_find, caseless_fold
+from desktop_rag.engine.text.caseless import _fold_char, _Folding, caseless_find, caseless_fold
 
 
 def _found(text: str, query: str, last: bool = False) -> str | None:
@@ -66,6 +66,7 @@ def test_spans_are_the_original_characters_after_growing_foldings():
     assert caseless_find(text, caseless_fold("x istanbul"), last=True) == (start - 2, start + 8)
     assert caseless_find(text, caseless_fold("ssss")) == (5, 7)
     assert caseless_find("abc", "") is None and caseless_find("", "a") is None
+    assert caseless_find("ab ßAB", "ab") == (0, 2)  # the first, unless asked for the last
 
 
 def test_the_fast_paths_fold_as_character_by_character_does():
@@ -100,6 +101,10 @@ def test_every_path_finds_what_the_rule_says():
     and folded from queries."""
     import random
 
+    from desktop_rag.engine.text import caseless
+
+    caseless._mark_pairs.cache_clear()  # built and asked again here, whatever ran before
+    caseless._swapped.cache_clear()
     rng = random.Random(11)
     alphabet = ["a", "A", "s", "S", "ß", "ẞ", "e", "é", "\u0301", "\u0323", "\u030c", "ǰ", "j", "ﬁ", "f", "i", "İ",
                 "ｶ", "ﾞ", "カ", "ガ", "Σ", "ς", "ᾳ", "α", "ι", "\u0345", " "]
@@ -125,6 +130,10 @@ def test_a_grown_text_without_the_needle_is_not_folded_one_character_at_a_time()
     assert caseless_find(text, caseless_fold("kraken")) is None
     assert _fold_char.cache_info().currsize == 0
     assert caseless_find(text, caseless_fold("GRÖSSE"), last=True) == (text.rindex("Größe"), text.rindex("Größe") + 5)
+    folding = _Folding(text)
+    whole = folding.folded
+    folding.per_character()
+    assert folding.folded is whole  # no mark moved: the whole folding is the exact one, kept
 
 
 def test_marks_next_to_marks_are_looked_at_a_bounded_number_of_times(monkeypatch):

@@ -38,11 +38,6 @@ def _folded(text: str) -> str:
 _MOST_PAIRS = 50_000  # marks next to marks looked at one by one in a piece; more: it is folded one by one
 
 
-def _decomposed(ch: str) -> str:
-    """The character as the first NFKD of a text folded whole has it."""
-    return unicodedata.normalize("NFKD", "i" if ch == "\u0130" else ch)
-
-
 @lru_cache(maxsize=1)
 def _mark_pairs() -> re.Pattern[str]:
     """Where a character whose decomposition or folding ends with a combining mark is followed by one whose
@@ -53,7 +48,7 @@ def _mark_pairs() -> re.Pattern[str]:
     for code in range(0x10000):
         ch = chr(code)
         changed = unicodedata.decomposition(ch) or ch.casefold() != ch
-        forms = (_decomposed(ch), _fold_char(ch)) if changed else (ch,)
+        forms = (unicodedata.normalize("NFKD", ch), _fold_char(ch)) if changed else (ch,)
         for into, at in ((ends, -1), (starts, 0)):
             if any(unicodedata.combining(form[at]) for form in forms):
                 if into and into[-1][1] == code - 1:
@@ -69,8 +64,10 @@ def _mark_pairs() -> re.Pattern[str]:
 
 @lru_cache(maxsize=1 << 12)
 def _swapped(first: str, second: str) -> bool:
-    """Whether NFKD, sorting a run of marks by combining class, puts a mark of `second` before one of `first`."""
-    for left, right in ((_decomposed(first), _decomposed(second)), (_fold_char(first), _fold_char(second))):
+    """Whether NFKD, sorting a run of marks by combining class, puts a mark of `second` before one of `first` (İ
+    taken with its dot, as a text folded whole does not: at worst a piece folded one character at a time)."""
+    decomposed = (unicodedata.normalize("NFKD", first), unicodedata.normalize("NFKD", second))
+    for left, right in (decomposed, (_fold_char(first), _fold_char(second))):
         after = unicodedata.combining(right[0])
         if after and unicodedata.combining(left[-1]) > after:
             return True
