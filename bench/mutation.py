@@ -143,6 +143,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
                     ["tests/gui/test_text_window.py"]),
     # the viewer's Find in a text document's whole text: any case, from a place, round once, piece by piece
     "text_find": (["desktop_rag.gui.text_find.*"], ["tests/gui/test_text_find.py"]),
+    # Find's caseless matching: the rule, whole characters, the fast paths' exactness
+    "caseless": (["desktop_rag.engine.text.caseless.*"], ["tests/engine/test_caseless.py"]),
     # what reaches a terminal from a document, a file name, a server or a model
     "terminal": (["desktop_rag.cli.terminal.*"], ["tests/security/test_terminal_cleaner.py"]),
 }

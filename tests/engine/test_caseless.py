@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from desktop_rag.engine.text.caseless import _fold_char, caseless_find, caseless_fold
+from desktop_rag.engine.text.caseless import _fold_char, _Folding, caseless_find, caseless_fold
 
 
 def _found(text: str, query: str, last: bool = False) -> str | None:
@@ -66,11 +66,12 @@ def test_spans_are_the_original_characters_after_growing_foldings():
     assert caseless_find(text, caseless_fold("x istanbul"), last=True) == (start - 2, start + 8)
     assert caseless_find(text, caseless_fold("ssss")) == (5, 7)
     assert caseless_find("abc", "") is None and caseless_find("", "a") is None
+    assert caseless_find("ab ßAB", "ab") == (0, 2)  # the first, unless asked for the last
 
 
 def test_the_fast_paths_fold_as_character_by_character_does():
-    """A text whose foldings all keep one character is folded at C speed (`str.translate`); for every code point
-    that folding is the one of the rule."""
+    """A text is folded whole at C speed: for every code point that folding is the one of the rule, and a text of
+    every seventh code point (marks after marks, İ, foldings that grow) folds as its characters one by one."""
     chars = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
     for ch in chars:
         alone = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", ch).casefold())
@@ -78,3 +79,70 @@ def test_the_fast_paths_fold_as_character_by_character_does():
     text = "".join(chars[::7])
     assert caseless_fold(text) == "".join(map(_fold_char, text))
     assert caseless_fold("Plain ASCII, Mixed Case") == "plain ascii, mixed case"
+
+
+def _reference(text: str, needle: str, last: bool) -> tuple[int, int] | None:
+    """The rule spelt out: the characters' foldings one after another, a match starting and ending where they do."""
+    starts, at = {}, 0
+    for index, ch in enumerate(text):
+        starts[at] = index
+        at += len(_fold_char(ch))
+    starts[at] = len(text)
+    folded = "".join(map(_fold_char, text))
+    spans = [(starts[i], starts[i + len(needle)]) for i in range(len(folded))
+             if folded.startswith(needle, i) and i in starts and i + len(needle) in starts]
+    return (spans[-1] if last else spans[0]) if spans else None
+
+
+def test_every_path_finds_what_the_rule_says():
+    """Grown foldings with and without marks NFKD would move across characters (ǰ then a dot below: one by one, the
+    caron stays first; ᾳ then an acute: its ypogegrammeni, moved behind the acute, becomes ι), half-width voiced marks,
+    İ, marks out of canonical order: the span is the rule's, forwards and backwards, for needles taken from the texts
+    and folded from queries."""
+    import random
+
+    from desktop_rag.engine.text import caseless
+
+    caseless._mark_pairs.cache_clear()  # built and asked again here, whatever ran before
+    caseless._swapped.cache_clear()
+    rng = random.Random(11)
+    alphabet = ["a", "A", "s", "S", "ß", "ẞ", "e", "é", "\u0301", "\u0323", "\u030c", "ǰ", "j", "ﬁ", "f", "i", "İ",
+                "ｶ", "ﾞ", "カ", "ガ", "Σ", "ς", "ᾳ", "α", "ι", "\u0345", " "]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        if rng.random() < 0.5:
+            query = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 3)))
+        else:
+            start = rng.randrange(len(text))
+            query = text[start:start + rng.randint(1, 3)]
+        needle = caseless_fold(query)
+        if not needle:
+            continue
+        for last in (False, True):
+            assert caseless_find(text, needle, last) == _reference(text, needle, last), (text, query, last)
+
+
+def test_a_grown_text_without_the_needle_is_not_folded_one_character_at_a_time():
+    """The fast path: a piece whose foldings grow (ß) is searched in its whole folding; without a match, and with a
+    needle of no combining mark, no character is folded alone (no look-up table, no per-character pass)."""
+    text = "Die Straße am Hafen; Größe und Maße der Schiffe.\n" * 2000
+    _fold_char.cache_clear()
+    assert caseless_find(text, caseless_fold("kraken")) is None
+    assert _fold_char.cache_info().currsize == 0
+    assert caseless_find(text, caseless_fold("GRÖSSE"), last=True) == (text.rindex("Größe"), text.rindex("Größe") + 5)
+    folding = _Folding(text)
+    whole = folding.folded
+    folding.per_character()
+    assert folding.folded is whole  # no mark moved: the whole folding is the exact one, kept
+
+
+def test_marks_next_to_marks_are_looked_at_a_bounded_number_of_times(monkeypatch):
+    """Thai's vowel below then tone mark (classes 103, 107: kept in order) is looked at pair by pair; past
+    _MOST_PAIRS of them a piece is folded one character at a time instead (a hostile run of marks stays cheap)."""
+    from desktop_rag.engine.text import caseless
+
+    text = "ผู้ใหญ่ " * 5
+    assert not caseless._moves_marks(text)
+    monkeypatch.setattr(caseless, "_MOST_PAIRS", 3)
+    assert caseless._moves_marks(text)
+    assert caseless_find(text, caseless_fold("ใหญ่"), last=True) == (len(text) - 5, len(text) - 1)

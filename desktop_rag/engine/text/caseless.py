@@ -16,6 +16,7 @@ match, character by character), so
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cached_property, lru_cache
 
@@ -34,24 +35,91 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
 
 
+_MOST_PAIRS = 50_000  # marks next to marks looked at one by one in a piece; more: it is folded one by one
+
+
+@lru_cache(maxsize=1)
+def _mark_pairs() -> re.Pattern[str]:
+    """Where a character whose decomposition or folding ends with a combining mark is followed by one whose
+    decomposition or folding starts with one (every character beyond the BMP counted as both: a class of those
+    would be searched slowly). Built once, in about a tenth of a second."""
+    ends: list[list[int]] = []
+    starts: list[list[int]] = []
+    for code in range(0x10000):
+        ch = chr(code)
+        changed = unicodedata.decomposition(ch) or ch.casefold() != ch
+        forms = (unicodedata.normalize("NFKD", ch), _fold_char(ch)) if changed else (ch,)
+        for into, at in ((ends, -1), (starts, 0)):
+            if any(unicodedata.combining(form[at]) for form in forms):
+                if into and into[-1][1] == code - 1:
+                    into[-1][1] = code
+                else:
+                    into.append([code, code])
+
+    def spans(ranges: list[list[int]]) -> str:
+        return "".join(f"\\u{first:04x}-\\u{last:04x}" for first, last in ranges) + "\\U00010000-\\U0010ffff"
+
+    return re.compile(f"[{spans(ends)}](?=[{spans(starts)}])")
+
+
+@lru_cache(maxsize=1 << 12)
+def _swapped(first: str, second: str) -> bool:
+    """Whether NFKD, sorting a run of marks by combining class, puts a mark of `second` before one of `first` (İ
+    taken with its dot, as a text folded whole does not: at worst a piece folded one character at a time)."""
+    decomposed = (unicodedata.normalize("NFKD", first), unicodedata.normalize("NFKD", second))
+    for left, right in (decomposed, (_fold_char(first), _fold_char(second))):
+        after = unicodedata.combining(right[0])
+        if after and unicodedata.combining(left[-1]) > after:
+            return True
+    return False
+
+
+def _moves_marks(text: str) -> bool:
+    """Whether folding `text` whole moves a combining mark across characters (so it is not their foldings one after
+    another): only where a character's marks end in a higher class than the next one's start."""
+    for count, pair in enumerate(_mark_pairs().finditer(text)):
+        at = pair.start()
+        if count == _MOST_PAIRS or _swapped(text[at], text[at + 1]):
+            return True
+    return False
+
+
+def _stays_put(needle: str) -> bool:
+    """Whether `needle`'s characters all stand where they do in the characters' foldings one after another when a
+    text is folded whole (which only moves combining marks, and U+0345, a mark sorted among marks before it folds to
+    ι): so a needle not in the whole folding is not in the exact one."""
+    return "\u03b9" not in needle and not any(map(unicodedata.combining, needle))
+
+
 class _Folding:
-    """`text` folded character by character (`folded`) and, where foldings grow, the way back to its offsets."""
+    """`text` folded (`folded`: whole, at C speed, until `per_character` makes it character by character where the
+    two can differ) and, where foldings grow, the way back to its offsets."""
 
     def __init__(self, text: str) -> None:
-        self._text, self._folds = text, None
+        self._text = text
+        self._grown = False  # some character folds to more than one
         if text.isascii():
             self.folded = text.lower()
             return
         self.folded = _folded(text.replace("\u0130", "i"))
-        if len(self.folded) != len(text):  # a character grew: folded one by one
-            self._folds = {ord(ch): _fold_char(ch) for ch in set(text)}
-            self.folded = text.translate(self._folds)
+        self._grown = len(self.folded) != len(text)
+
+    def per_character(self) -> None:
+        """Make `folded` exactly the characters' foldings one after another where folding the text whole may have
+        moved a combining mark across characters (slow: a dictionary look-up per character); else the whole
+        folding is that already."""
+        if not self._text.isascii() and _moves_marks(self._text):
+            self.folded = self._text.translate(self._folds)
+
+    @cached_property
+    def _folds(self) -> dict[int, str]:
+        return {ord(ch): _fold_char(ch) for ch in set(self._text)}
 
     @cached_property
     def _marks(self) -> str | None:
         """Aligned with `folded`: _START where a character's folding starts (None: one character each). Made once a
         match is to be checked, not for a piece without one."""
-        if self._folds is None:
+        if not self._grown:
             return None
         return self._text.translate({key: _START.ljust(len(fold), "\0") for key, fold in self._folds.items()})
 
@@ -71,7 +139,9 @@ class _Folding:
 
 def caseless_fold(text: str) -> str:
     """`text` folded as Find compares it (the rule above)."""
-    return _Folding(text).folded
+    folding = _Folding(text)
+    folding.per_character()
+    return folding.folded
 
 
 def caseless_find(text: str, needle: str, last: bool = False) -> tuple[int, int] | None:
@@ -80,6 +150,9 @@ def caseless_find(text: str, needle: str, last: bool = False) -> tuple[int, int]
     if not needle:
         return None
     folding = _Folding(text)
+    if folding.folded.find(needle) < 0 and _stays_put(needle):
+        return None  # not in the exact folding either
+    folding.per_character()
     folded, length = folding.folded, len(needle)
     low, high = 0, len(folded)
     while True:

@@ -26,7 +26,7 @@ from desktop_rag.engine import (
 )
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.viewer_banner import banner
-from desktop_rag.gui.controllers.viewer_find import DocumentFind
+from desktop_rag.gui.controllers.viewer_find import DocumentFind, FindAndBack
 from desktop_rag.gui.controllers.viewer_locate import Shown, locate_passage, shown_text
 from desktop_rag.gui.text import file_url, openable_file
 from desktop_rag.gui.threads.page_renderer import PageRenderer
@@ -43,8 +43,9 @@ ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
 DEFAULT_ZOOM = 3  # index into ZOOMS: 125 %
 
 
-class ViewerController(QObject):
-    """Owns the viewer window, the locate worker and the page renderer; everything here runs on the GUI thread."""
+class ViewerController(FindAndBack, QObject):
+    """Owns the viewer window, the locate worker and the page renderer; everything here runs on the GUI thread.
+    Its find bar's Find and Back to passage: `FindAndBack`."""
 
     located = Signal(object)  # Location, once it is shown
     page_shown = Signal(int)  # a page index, drawn with its rendered image
@@ -327,66 +328,7 @@ class ViewerController(QObject):
         else:
             self._draw_page(reveal=True)
 
-    # ---- find, default app, re-index ----
-
-    def find(self, query: str, forward: int) -> None:
-        view, location = self.view, self.location
-        if view is None or location is None or location.error:
-            return
-        if location.kind == "text" and self.window_shown is not None:
-            window = self.window_shown[0]
-            origin = location.start if location.found else window.offset
-            self.finder.in_text(view, location.text, window, query, bool(forward), origin, self._show_match)
-        elif self.pdf is not None and query.strip():
-            self.finder.in_pdf(view, self.pdf, query, self.page, bool(forward), self._show_found)
-
-    def _show_match(self, span: tuple[int, int] | None, around: Shown | None) -> None:
-        """The text's match found highlighted (None: none); `around`: the window laid out around it, shown first."""
-        if around is not None and self.location is not None:
-            self._show_text(self.location, around)
-        if self.window_shown is not None:
-            self.view.text_pane.show_found(self.window_shown[0].span(*span) if span is not None else None)
-        self._offer_back()
-
-    def _show_found(self, page: int | None) -> None:
-        """The page of the match found (None: none, the page shown stays), the match highlighted."""
-        if page is not None:
-            self.page = page
-        self._draw_page(reveal=True)
-
-    def back_to_passage(self) -> None:
-        """The cited passage shown again where Find (or paging) left it: its window or page, highlighted; the match
-        is forgotten, so the next search starts from the passage."""
-        location, view = self.location, self.view
-        if view is None or location is None or location.error or not self._moved_away():
-            return
-        self.finder.clear()
-        view.set_find_result("")
-        if location.kind == PAGES:
-            self.page = (location.page or 1) - 1
-            self._draw_page(reveal=True)
-        elif self._passage_window is not None:
-            self._show_text(location, self._passage_window)
-            self._offer_back()
-
-    def _moved_away(self) -> bool:
-        """Whether the view left the cited passage: another page or window shown, or a match outside the passage
-        highlighted (scrolled to)."""
-        location = self.location
-        if location is None or location.error or self._shown != self._request:
-            return False
-        if location.kind == PAGES:
-            found = self.finder.found
-            span = None if found is None else (found.start, found.end)
-            elsewhere = self.page != (location.page or 1) - 1
-        else:
-            span, elsewhere = self.finder.match, self.window_shown is not self._passage_window
-        inside = span is not None and location.found and location.start <= span[0] and span[1] <= location.end
-        return elsewhere or (span is not None and not inside)
-
-    def _offer_back(self) -> None:
-        if self.view is not None:
-            self.view.set_back_enabled(self._moved_away())
+    # ---- default app, re-index ----
 
     def open_in_default_app(self) -> None:
         hit = self.hit
