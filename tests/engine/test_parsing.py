@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.ingest.parsing import CRASHED, SafeParser, parse_in_process
+from desktop_rag.engine.ingest.parse_child import parse_in_process
+from desktop_rag.engine.ingest.parsing import CRASHED, SafeParser
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOOD, BAD = DATA / "good", DATA / "bad"

@@ -15,7 +15,8 @@ from desktop_rag.engine.document.reread import Rereader
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.chunking import document_text
 from desktop_rag.engine.ingest.loaders import LoadContext
-from desktop_rag.engine.ingest.parsing import ParseCancelled, parse_in_process
+from desktop_rag.engine.ingest.parse_child import parse_in_process
+from desktop_rag.engine.ingest.parsing import ParseCancelled
 from tests.support.doc_files import write_eml, write_slow_rtf
 
 

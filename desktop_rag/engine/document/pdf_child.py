@@ -27,7 +27,8 @@ from pathlib import Path
 from desktop_rag.engine.document.pdf_render import (MAX_RENDER_PIXELS, MAX_RENDER_SIDE, OpenPdf, PageImage, PdfFile,
                                                     Rect)
 from desktop_rag.engine.errors import LoadError
-from desktop_rag.engine.ingest.parsing import SafeParser, child_reply
+from desktop_rag.engine.ingest.parse_child import child_reply
+from desktop_rag.engine.ingest.parsing import SafeParser
 
 PAGE_TIMEOUT_S = 20.0  # one call: a page at the pixel cap draws in 1-3 s on a slow laptop
 CHILD_FAILURES = frozenset({"reader_crashed", "read_timeout", "out_of_memory", "too_much_text"})
