@@ -161,4 +161,9 @@ FUNCTIONS = (
     "IF NOT allowed THEN RAISE EXCEPTION 'the library setting \"%\" is its administrator''s to change', setting "
     "USING ERRCODE = '42501', CONSTRAINT = 'library_settings', DETAIL = setting; END IF; "
     "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $$",
+    # a trigger body that runs as the administrator is the schema's triggers' only: no role may hang it on a table
+    # of its own (a temporary one) to write the administrator's rows (firing a trigger checks no privilege)
+    "DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT p.oid FROM pg_proc p "
+    "WHERE p.pronamespace = 'desktop_rag'::regnamespace AND p.prosecdef AND p.prorettype = 'trigger'::regtype LOOP "
+    "EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f); END LOOP; END $$",
 )
