@@ -32,10 +32,12 @@ class Documents:
 
     def recognised_lines(self, hit: Hit) -> tuple[OcrLine, ...]:
         """The lines OCR read on `hit`'s scanned page that hold its passage (store/ocr_lines.py), while the library
-        holds the passage as it was cited (its file not indexed again since); () for any other passage."""
-        if not hit.ocr or hit.page is None or hit.chunk_id not in passages.held(self.store, (hit,)):
+        holds the passage as it was cited (its file not indexed again since); () for any other passage. The lines
+        are read before that check: a re-read committed between the two reads gives none, never its new lines."""
+        if not hit.ocr or hit.page is None:
             return ()
-        return ocr_lines.lines_of(self.store, hit.path, hit.page, hit.char_start, hit.char_end)
+        lines = ocr_lines.lines_of(self.store, hit.path, hit.page, hit.char_start, hit.char_end)
+        return lines if hit.chunk_id in passages.held(self.store, (hit,)) else ()
 
     def stored_location(self, hit: Hit) -> Location:
         """`hit` in its document's stored text (document/stored.py): the viewer's for a file not on this computer."""

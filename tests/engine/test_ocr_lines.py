@@ -255,3 +255,30 @@ def test_a_schema_4_library_opens_and_its_scans_get_lines_once_read_again(tmp_pa
     finally:
         engine.close()
     assert scan.exists()
+
+
+def test_a_read_again_landing_during_the_lines_read_gives_no_lines(tmp_path: Path, monkeypatch) -> None:
+    """The viewer's thread reads a passage's lines while the index worker may read its file again: a re-read
+    committed between the check that the passage is held and the read of the lines would give the new page's lines
+    at the old passage's offsets; the lines are read first, so the passage then no longer held gives none."""
+    from desktop_rag.engine.store import ocr_lines
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    scan = scans.image_pdf([scans.strip(scans.ENGLISH[0:2], False)], folder / "scan.pdf")
+    engine = Engine(resolve_paths(tmp_path / "home"), SETTINGS)
+    try:
+        engine.index([folder])
+        hit = engine.search(scans.ENGLISH_PHRASE, k=1)[0]
+        assert hit.ocr and engine.recognised_lines(hit)
+        real = ocr_lines.lines_of
+
+        def read_again_first(*args):  # the re-read commits as the lines are read
+            scans.image_pdf([scans.strip(scans.ENGLISH[3:5], False)], scan)
+            engine.index([folder])
+            return real(*args)
+
+        monkeypatch.setattr(ocr_lines, "lines_of", read_again_first)
+        assert engine.recognised_lines(hit) == ()
+    finally:
+        engine.close()

@@ -105,8 +105,8 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
             assert {kind for kind, *_ in kept_rows} == {"answer_log"}  # (his answers, asked outside a conversation)
             raw.run(f"DROP FUNCTION desktop_rag.{CARRY}({CARRY_ARGUMENTS})")
             raw.run(f"CREATE FUNCTION desktop_rag.{CARRY}(bigint, bigint[], bigint[], bigint[], integer[], integer[], "
-                    "integer[], integer[], integer[]) RETURNS void LANGUAGE sql AS ''")  # as versions 5-10 had it
-            raw.run("DELETE FROM desktop_rag.kept_chunks")  # (a library before 11: its rows noted at the upgrade)
+                    "integer[], integer[], integer[]) RETURNS void LANGUAGE sql AS ''")  # as versions 5-9 had it
+            raw.run("DELETE FROM desktop_rag.kept_chunks")  # (a library before 10: its rows noted at the upgrade)
             raw.run("UPDATE desktop_rag.meta SET value = '4' WHERE key = 'schema_version'")
             admin.close()
             admin = Engine(resolve_paths(tmp_path / "admin"), HASHED, library=pg_server.url(database))

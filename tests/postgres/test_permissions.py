@@ -545,3 +545,35 @@ def test_a_member_may_turn_a_language_on_never_off_and_writes_only_its_own_sourc
         if alice is not None:
             alice.close()
         admin.close()
+
+
+def test_a_member_cannot_run_the_administrators_trigger_functions_from_a_table_of_its_own(pg_server, tmp_path):
+    """A trigger function that runs as the administrator (SECURITY DEFINER: it writes the administrator's rows) is
+    the schema's triggers' only: a member may make a temporary table of its own, but not hang such a function on it
+    to forget which of other people's turns keep which chunks (`kept_chunks_noted`), drop their stored answers
+    (`chunk_gone`) or skew the keyword totals (`chunks_added`)."""
+    database = pg_server.new_database("definers")
+    pg_server.role("alice", "alice-password-1")
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    admin.library.grant(admin.create_collection("Work"), "alice")
+    alice = _alice(pg_server, database, tmp_path)
+    raw = pg_server.admin(database)
+    try:
+        raw.run("INSERT INTO desktop_rag.kept_chunks VALUES (7, 'messages', 42)")  # someone's turn keeping chunk 7
+        definers = dict(raw.run("SELECT p.proname, has_function_privilege('alice', p.oid, 'EXECUTE') FROM pg_proc p "
+                                "WHERE p.pronamespace = 'desktop_rag'::regnamespace AND p.prosecdef "
+                                "AND p.prorettype = 'trigger'::regtype"))
+        assert {"kept_chunks_noted", "chunk_gone", "chunks_added"} <= definers.keys()
+        assert [name for name, may in definers.items() if may] == []
+        db = alice.store.db
+        db.execute("CREATE TEMP TABLE mine (id bigint, sources_json text)")  # (every role may make one)
+        with pytest.raises(ServerError, match="permission denied"):
+            db.execute("CREATE TRIGGER mine_kept AFTER DELETE ON mine FOR EACH ROW "
+                       "EXECUTE FUNCTION desktop_rag.kept_chunks_noted('messages', 'sources_json')")
+        db.execute("INSERT INTO mine VALUES (42, '[]')")
+        db.execute("DELETE FROM mine")
+        assert raw.run("SELECT chunk_id, kind, row_id FROM desktop_rag.kept_chunks") == [[7, "messages", 42]]
+    finally:
+        raw.close()
+        alice.close()
+        admin.close()

@@ -50,10 +50,10 @@ def test_a_members_stopped_answer_is_hers_alone(pg_server, server, tmp_path):
             engine.close()
 
 
-def test_a_library_of_version_7_gets_the_column(pg_server, server, tmp_path):
+def test_a_library_of_version_8_gets_the_column(pg_server, server, tmp_path):
     """The migration: a library made before answers kept how they ended (no `messages_all.ended`) gets the column
     and the view its administrator's next open; its answers read as whole ones."""
-    database = pg_server.new_database("v7")
+    database = pg_server.new_database("v8")
     admin = Engine(resolve_paths(tmp_path / "admin"), settings(server), library=pg_server.url(database))
     conversation = admin.new_conversation()
     admin.close()
@@ -66,7 +66,7 @@ def test_a_library_of_version_7_gets_the_column(pg_server, server, tmp_path):
                 "WITH CASCADED CHECK OPTION")
         raw.run("INSERT INTO desktop_rag.messages (conversation_id, role, content, created_at) "
                 "VALUES (:c, 'assistant', 'Twenty-five days.', 0)", c=conversation)
-        raw.run("UPDATE desktop_rag.meta SET value = '7' WHERE key = 'schema_version'")
+        raw.run("UPDATE desktop_rag.meta SET value = '8' WHERE key = 'schema_version'")  # (its ocr_lines kept)
         admin = Engine(resolve_paths(tmp_path / "admin"), settings(server), library=pg_server.url(database))
         try:
             assert [(t.content, t.ending) for t in admin.messages(conversation)] == [("Twenty-five days.", None)]

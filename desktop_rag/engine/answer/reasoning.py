@@ -2,10 +2,10 @@
 write before the answer when served by Ollama, LM Studio or vLLM (a separate `reasoning_content` is never read).
 
 Two forms are thinking. A `<think>` block opening the reply (`ThinkFilter`, as it streams): the tag first, after
-nothing but whitespace (at most 64 characters), makes the reply thinking until its `</think>`, whether or not its model is known to think
-(answer/thinking_models.py), so a reply stopped, cut or failed before that close holds no answer; a `<think>` anywhere
-later (an answer mentioning the tag mid-sentence) is the answer's text. And thinking the chat template opened in the
-prompt, so that the reply holds only the closing tag (`answer_start`): the reply's first
+nothing but whitespace (at most 64 characters), makes the reply thinking until its `</think>`, whether or not its
+model is known to think (answer/thinking_models.py), so a reply stopped, cut or failed before that close holds no
+answer; a `<think>` anywhere later (an answer mentioning the tag mid-sentence) is the answer's text. And thinking the
+chat template opened in the prompt, so that the reply holds only the closing tag (`answer_start`): the reply's first
 `</think>` ends such thinking only when it is lone: no `<think>` before it, outside code (a fence, "`</think>`")
 and ending its line (as these models write it: "…reasoning\n</think>\n\nThe answer"). An answer that merely
 mentions the tag (quoted as code, or in a sentence that goes on, as one citing its sources) keeps every word.

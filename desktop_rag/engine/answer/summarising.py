@@ -137,12 +137,13 @@ class Summariser:
                   refresh: bool = False, confirm_cost: bool = False) -> Iterator[AnswerEvent]:
         """Events as an answer's (SummaryStep first when there are several requests; UsageError before any,
         ConfirmationNeeded "summary_over_limit" when it takes more than `limit` requests and `confirm_cost` is not
-        set: nothing is sent). `refresh` (Regenerate): the summary is written anew and replaces the stored one; stored section
-        summaries are still used (they depend on their section's text alone)."""
+        set: nothing is sent). `refresh` (Regenerate): the summary is written anew and replaces the stored one;
+        stored section summaries are still used (they depend on their section's text alone)."""
         plan, parts, map_tokens = self._layout(path, language)
         if self.limit and plan.requests > self.limit and not confirm_cost:
-            raise ConfirmationNeeded.coded("summary_over_limit", name=os.path.basename(plan.path), requests=plan.requests,
-                                   sections=plan.sections, tokens=plan.tokens, limit=self.limit)
+            raise ConfirmationNeeded.coded("summary_over_limit", name=os.path.basename(plan.path),
+                                           requests=plan.requests, sections=plan.sections, tokens=plan.tokens,
+                                           limit=self.limit)
         if plan.mode == "extractive":
             yield from self._extractive(parts, plan.language, cancel)
         elif plan.mode == "whole":

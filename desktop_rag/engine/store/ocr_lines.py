@@ -15,7 +15,8 @@ def write(store: Store, file_id: int, lines: Sequence[OcrLine]) -> None:
     drop(store, file_id)
     if lines:
         store.db.executemany(
-            "INSERT INTO ocr_lines (file_id, page, char_start, char_end, x0, y0, x1, y1) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ocr_lines (file_id, page, char_start, char_end, x0, y0, x1, y1) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(file_id, line.page, line.start, line.end, *line.rect) for line in lines])
 
 

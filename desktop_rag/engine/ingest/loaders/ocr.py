@@ -225,11 +225,6 @@ def _joined(words: list[str]) -> list[str]:
     return out
 
 
-def layout_text(result: list) -> str:
-    """RapidOCR boxes ([4 points], text, score) as text: boxes grouped into lines, a blank line at big gaps."""
-    return layout(result).text
-
-
 def layout(result: list) -> Recognised:
     """RapidOCR boxes ([4 points], text, score) as text (boxes grouped into lines, a blank line at big gaps), with
     each box's text and its bounds in the text's order."""

@@ -249,7 +249,8 @@ class PypdfPages:
             return False
 
     def images(self, index: int) -> Iterator:
-        """As PdfiumPages.images (no placement: pypdf does not say where a picture is drawn): LoadError when the page had pictures and none could be decoded."""
+        """As PdfiumPages.images (no placement: pypdf does not say where a picture is drawn): LoadError when the page
+        had pictures and none could be decoded."""
         from desktop_rag.engine.ingest.loaders import ocr
 
         try:

@@ -52,11 +52,12 @@ FUNCTIONS = (
     "DELETE FROM answer_cache_all a USING answer_cache_chunks_all c "
     "WHERE c.chunk_id = OLD.id AND a.owner = c.owner AND a.key = c.key; RETURN NULL; END $$",
     # an edited file's unchanged passages keep every person's marks, kept passages and stored answers' links to them
-    # (store/carried_references.py: the pairs are the store's, from its one rule). Only pairs (old, new) of the file's chunks with one heading and
-    # text, the new ones added in this very transaction (by the caller, under its row-level security), the old ones
-    # not: a member moves no one's references but from the chunks of a file it is reading again to their copies. A
-    # kept passage (the rows keeping an old chunk: `kept_chunks`) moves by `move_passage`'s rule, here in SQL: the
-    # old chunks inside its place, all paired, begin and end it, are a run of ordinals and moved by one shift
+    # (store/carried_references.py: the pairs are the store's, from its one rule). Only pairs (old, new) of the file's
+    # chunks with one heading and text, the new ones added in this very transaction (by the caller, under its
+    # row-level security), the old ones not: a member moves no one's references but from the chunks of a file it is
+    # reading again to their copies. A kept passage (the rows keeping an old chunk: `kept_chunks`) moves by
+    # `move_passage`'s rule, here in SQL: the old chunks inside its place, all paired, begin and end it, are a run of
+    # ordinals and moved by one shift
     f"DROP FUNCTION IF EXISTS {CARRY}({_CARRY_ARGUMENTS_BEFORE_10})",
     f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[]) RETURNS void "
     "LANGUAGE plpgsql SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ "
@@ -160,4 +161,9 @@ FUNCTIONS = (
     "IF NOT allowed THEN RAISE EXCEPTION 'the library setting \"%\" is its administrator''s to change', setting "
     "USING ERRCODE = '42501', CONSTRAINT = 'library_settings', DETAIL = setting; END IF; "
     "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $$",
+    # a trigger body that runs as the administrator is the schema's triggers' only: no role may hang it on a table
+    # of its own (a temporary one) to write the administrator's rows (firing a trigger checks no privilege)
+    "DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT p.oid FROM pg_proc p "
+    "WHERE p.pronamespace = 'desktop_rag'::regnamespace AND p.prosecdef AND p.prorettype = 'trigger'::regtype LOOP "
+    "EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f); END LOOP; END $$",
 )
