@@ -126,11 +126,15 @@ def _moved_library(pg_server, root: Path, before_move: Callable[[object], None] 
 
 
 def _seen_by(pg_server, database: str, root: Path, user: str) -> tuple[set[str], str]:
-    """The paths a search of `user` returns for the moved words, and the text `context` would send."""
+    """The paths a search of `user` returns for the moved words, and the text `context` would send; an export of
+    each collection `user` sees holds one vector per passage."""
     engine = _engine(pg_server, database, root, user)
     try:
         paths = {Path(h.path).name for h in engine.search(QUESTION, 50)}
         context = "\n".join(p["text"] for p in engine.context(QUESTION)["passages"])
+        for collection in engine.collections():
+            report = engine.export_collection(collection.id, root / f"{user}-{collection.name}.zip", replace=True)
+            assert report.chunks and report.vectors == report.chunks, (user, collection.name)
         return paths, context
     finally:
         engine.close()
