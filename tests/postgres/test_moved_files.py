@@ -189,3 +189,55 @@ def test_a_library_whose_moved_files_kept_their_old_collection_is_repaired_on_up
         assert owner.run("SELECT value FROM meta WHERE key = 'schema_version'") == [[str(SCHEMA_VERSION)]]
         assert _astray(owner) == dict.fromkeys(("chunks", "ocr_lines", "vectors", "staged_vectors"), 0)
     _check_moved(pg_server, database, tmp_path, files, chunks, before)
+
+
+
+def test_a_vector_stored_by_another_client_while_a_file_moves_takes_the_files_new_collection(pg_server,
+                                                                                            tmp_path: Path) -> None:
+    """Another client stores a moved file's vector (its embedding queue) while the move's transaction is open, or
+    the move comes while that client's transaction is open: either way the vector ends in the file's collection (the
+    move waits for the vectors' writers, and they for it)."""
+    import threading
+
+    database, owner, files, chunks, _ = _moved_library(pg_server, tmp_path)
+    owner.close()
+    mover, embedder = pg_server.admin(database), pg_server.admin(database)
+    try:
+        for connection in (mover, embedder):
+            connection.run("SET search_path = desktop_rag, public")
+        sources = dict(mover.run("SELECT path, id FROM sources"))
+        (first, one), (second, other) = mover.run(
+            "SELECT DISTINCT ON (file_id) file_id, id FROM chunks WHERE id = ANY (:c) ORDER BY file_id, id LIMIT 2",
+            c=chunks)
+        mover.run("DELETE FROM vectors WHERE chunk_id IN (:a, :b)", a=one, b=other)  # the other client embeds them
+
+        def store_vector(chunk: int) -> None:
+            embedder.run("INSERT INTO vectors (chunk_id, embedding) SELECT chunk_id, embedding FROM staged_vectors "
+                         "WHERE chunk_id = :c", c=chunk)
+
+        def moving(file: int) -> None:
+            mover.run("UPDATE files SET source_id = :s WHERE id = :f", s=sources[str(tmp_path / "alpha")], f=file)
+
+        def astray() -> int:
+            return mover.run("SELECT count(*) FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f "
+                             "ON f.id = c.file_id WHERE v.collection_id <> f.collection_id")[0][0]
+
+        def meanwhile(holder, first_step: Callable[[], None], second_step: Callable[[], None]) -> None:
+            """`first_step` in `holder`'s open transaction, `second_step` on the other connection meanwhile (it
+            waits for that transaction: given a second to get there), then the commit."""
+            holder.run("BEGIN")
+            first_step()
+            thread = threading.Thread(target=second_step)
+            thread.start()
+            thread.join(1.0)
+            holder.run("COMMIT")
+            thread.join()
+
+        meanwhile(mover, lambda: moving(first), lambda: store_vector(one))  # the move first
+        assert astray() == 0
+        meanwhile(embedder, lambda: store_vector(other), lambda: moving(second))  # the vector first
+        assert astray() == 0
+        assert mover.run("SELECT count(*) FROM vectors WHERE chunk_id IN (:a, :b)", a=one, b=other) == [[2]]
+    finally:
+        mover.close()
+        embedder.close()

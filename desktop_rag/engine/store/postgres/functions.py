@@ -41,7 +41,10 @@ FUNCTIONS = (
     "CREATE OR REPLACE FUNCTION file_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     "UPDATE chunks SET collection_id = NEW.collection_id WHERE file_id = NEW.id; "
     "UPDATE ocr_lines SET collection_id = NEW.collection_id WHERE file_id = NEW.id; RETURN NEW; END $$",
+    # (the vectors' writers first: a vector stored meanwhile took its collection from the chunk as last committed, and
+    # one stored from now on waits for this transaction; "vectors, staged" is the order every writer of both takes)
     "CREATE OR REPLACE FUNCTION chunk_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "LOCK TABLE vectors, staged_vectors IN SHARE ROW EXCLUSIVE MODE; "
     "UPDATE vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; "
     "UPDATE staged_vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; RETURN NEW; END $$",
     # the personal caches follow the library: a stored answer goes with a chunk it was given, a summary with its
