@@ -198,14 +198,16 @@ TRIGGERS = (
 )
 
 
-# Each content row's collection set to its owner's, owners first (a file's from its source, a chunk's and a recognised
-# line's from their file, a vector's from its chunk): version 9 and before left a moved file's rows in the collection
-# it left. One statement a table, each a no-op on a library without such rows.
-REPAIRS = tuple(f"UPDATE {table} t SET collection_id = o.collection_id FROM {owner} o WHERE o.id = t.{key} "
+# Each content row's collection set to its file's (a file's to its source's): version 9 and before left a moved
+# file's rows in the collection it left. One statement a table, each a no-op on a library without such rows; the
+# vectors before their chunks, so the chunks' own trigger (chunk_moved) finds nothing left to move row by row.
+_FILE_OF_CHUNK = "chunks c JOIN files o ON o.id = c.file_id", "c.id = t.chunk_id"
+REPAIRS = tuple(f"UPDATE {table} t SET collection_id = o.collection_id FROM {owner} WHERE {match} "
                 "AND t.collection_id IS DISTINCT FROM o.collection_id"
-                for table, owner, key in (("files", "sources", "source_id"), ("chunks", "files", "file_id"),
-                                          ("ocr_lines", "files", "file_id"), ("vectors", "chunks", "chunk_id"),
-                                          ("staged_vectors", "chunks", "chunk_id")))
+                for table, (owner, match) in (("files", ("sources o", "o.id = t.source_id")),
+                                              ("vectors", _FILE_OF_CHUNK), ("staged_vectors", _FILE_OF_CHUNK),
+                                              ("ocr_lines", ("files o", "o.id = t.file_id")),
+                                              ("chunks", ("files o", "o.id = t.file_id"))))
 
 
 def trigger_statements() -> tuple[str, ...]:
