@@ -291,3 +291,40 @@ def test_restricted_dense_search_filters_inside_the_approximate_index_too(monkey
         found = index.search(vectors[row], 20, id_selector(allowed))
         assert found[0][0] == row + 1 and len(found) == 20
         assert all(cid % 5 == 0 for cid, _ in found)
+
+
+def test_a_message_moved_into_another_collections_folder_is_found_there_only_with_its_attachment(two, tmp_path):
+    """The collection of a passage is its file's source's (nothing on a chunk or vector carries one here): a message
+    moved on disk into the other collection's folder, re-indexed by another process, is searched (keyword and the
+    dense side's cached filter) in the new collection only, its attachment with it."""
+    import os
+    from email.message import EmailMessage
+
+    from desktop_rag.engine.store.sqlite import filters
+
+    engine, first, second, a, b = two
+    message = EmailMessage()
+    message["Subject"] = "Lantern audit"
+    message.set_content("Lantern audit: the harbour fund paid zephyrine invoices.")
+    message.add_attachment(b"Zephyrine invoices of the lantern audit.", maintype="text", subtype="plain",
+                           filename="invoices.txt")
+    (a / "audit.eml").write_bytes(bytes(message))
+    engine.index()
+    moved = {"audit.eml", "invoices.txt"}
+
+    def found(collection: int) -> tuple[set[str], set[str]]:
+        keyword_and_dense = {Path(h.path).name for h in engine.search("zephyrine invoices lantern", 20, collection)}
+        ids = filters.vector_ids(engine.store, engine.restriction(collection=collection))
+        count, _ = filters.member_filter(engine.store, engine.restriction(collection=collection))
+        assert count == len(ids)
+        dense = {Path(h.path).name for h in engine.store.hits_for([(int(i), 1.0) for i in ids])}
+        return keyword_and_dense & moved, dense & moved
+
+    assert found(first) == (moved, moved) and found(second) == (set(), set())  # (the filters are cached now)
+    os.replace(a / "audit.eml", b / "audit.eml")
+    other = Engine(resolve_paths(tmp_path / "data"), FAST)  # the command line, while the window stays open
+    try:
+        assert other.index().embedded == 0  # moved, not read again
+    finally:
+        other.close()
+    assert found(first) == (set(), set()) and found(second) == (moved, moved)

@@ -37,14 +37,24 @@ FUNCTIONS = (
     "USING ERRCODE = '22000'; END IF; DROP INDEX IF EXISTS vectors_hnsw; "
     "EXECUTE format('ALTER TABLE vectors ALTER COLUMN embedding TYPE vector(%s)', wanted); "
     "CREATE INDEX vectors_hnsw ON vectors USING hnsw (embedding vector_ip_ops); END $$",
+    # a row's collection goes down to its rows (those not there already: an update writes a new version of each row
+    # it touches, a vector's into the HNSW index too)
     "CREATE OR REPLACE FUNCTION source_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "UPDATE files SET collection_id = NEW.collection_id WHERE source_id = NEW.id; RETURN NEW; END $$",
+    "UPDATE files SET collection_id = NEW.collection_id WHERE source_id = NEW.id "
+    "AND collection_id IS DISTINCT FROM NEW.collection_id; RETURN NEW; END $$",
     "CREATE OR REPLACE FUNCTION file_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "UPDATE chunks SET collection_id = NEW.collection_id WHERE file_id = NEW.id; "
-    "UPDATE ocr_lines SET collection_id = NEW.collection_id WHERE file_id = NEW.id; RETURN NEW; END $$",
+    "UPDATE chunks SET collection_id = NEW.collection_id WHERE file_id = NEW.id "
+    "AND collection_id IS DISTINCT FROM NEW.collection_id; "
+    "UPDATE ocr_lines SET collection_id = NEW.collection_id WHERE file_id = NEW.id "
+    "AND collection_id IS DISTINCT FROM NEW.collection_id; RETURN NEW; END $$",
+    # (the vectors' writers first: a vector stored meanwhile took its collection from the chunk as last committed, and
+    # one stored from now on waits for this transaction; "vectors, staged" is the order every writer of both takes)
     "CREATE OR REPLACE FUNCTION chunk_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "UPDATE vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; "
-    "UPDATE staged_vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id; RETURN NEW; END $$",
+    "LOCK TABLE vectors, staged_vectors IN SHARE ROW EXCLUSIVE MODE; "
+    "UPDATE vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id "
+    "AND collection_id IS DISTINCT FROM NEW.collection_id; "
+    "UPDATE staged_vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id "
+    "AND collection_id IS DISTINCT FROM NEW.collection_id; RETURN NEW; END $$",
     # the personal caches follow the library: a stored answer goes with a chunk it was given, a summary with its
     # file, an answer and its log row with their conversation
     "CREATE OR REPLACE FUNCTION chunk_gone() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "

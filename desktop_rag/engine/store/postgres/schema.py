@@ -41,8 +41,9 @@ from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, 
 # (a model switch's progress and its swap); 8: a scanned page's recognised lines (`ocr_lines`, a content table);
 # 9: an answer that ended short keeps how (`messages.ended`); 10: the rows keeping a chunk's passages are noted
 # (`kept_chunks`), and the carry moves kept passages of any length by the rule itself (it took spans of up to 3 chunks
-# from the store)
-SCHEMA_VERSION = 10
+# from the store); 11: a file moved into another collection's folder takes its rows there (the `*_moved` triggers fire
+# on any update), and rows a move left behind are repaired (REPAIRS)
+SCHEMA_VERSION = 11
 SCHEMA_NAME = "desktop_rag"
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors", "ocr_lines")
@@ -182,12 +183,11 @@ TRIGGERS = (
     ("vectors_collection", "BEFORE INSERT ON vectors FOR EACH ROW", "vector_collection"),
     ("staged_vectors_collection", "BEFORE INSERT ON staged_vectors FOR EACH ROW", "vector_collection"),
     ("sources_linked", "BEFORE UPDATE OF path ON sources FOR EACH ROW", "source_linked"),
-    ("sources_moved", "AFTER UPDATE OF collection_id ON sources FOR EACH ROW "
-                      "WHEN (OLD.collection_id IS DISTINCT FROM NEW.collection_id)", "source_moved"),
-    ("files_moved", "AFTER UPDATE OF collection_id ON files FOR EACH ROW "
-                    "WHEN (OLD.collection_id IS DISTINCT FROM NEW.collection_id)", "file_moved"),
-    ("chunks_moved", "AFTER UPDATE OF collection_id ON chunks FOR EACH ROW "
-                     "WHEN (OLD.collection_id IS DISTINCT FROM NEW.collection_id)", "chunk_moved"),
+    # a row's new collection goes down to its rows, however it changed: no column list (`UPDATE OF collection_id`
+    # fires only when an UPDATE names the column, and a move names `source_id`: files_collection sets it)
+    *((f"{table}_moved", f"AFTER UPDATE ON {table} FOR EACH ROW "
+                         "WHEN (OLD.collection_id IS DISTINCT FROM NEW.collection_id)", function)
+      for table, function in (("sources", "source_moved"), ("files", "file_moved"), ("chunks", "chunk_moved"))),
     ("chunks_gone", "AFTER DELETE OR UPDATE OF text ON chunks FOR EACH ROW", "chunk_gone"),
     ("files_gone", "AFTER DELETE ON files FOR EACH ROW", "file_gone"),
     ("conversations_gone", "AFTER DELETE ON conversations_all FOR EACH ROW", "conversation_gone"),
@@ -207,6 +207,18 @@ TRIGGERS = (
       for table in ("collections", "collection_grants", "sources", "files", "conversations_all", "vectors",
                     "staged_vectors")),
 )
+
+
+# Each content row's collection set to its file's (a file's to its source's): version 10 and before left a moved
+# file's rows in the collection it left. One statement a table, each a no-op on a library without such rows; the
+# vectors before their chunks, so the chunks' own trigger (chunk_moved) finds nothing left to move row by row.
+_FILE_OF_CHUNK = "chunks c JOIN files o ON o.id = c.file_id", "c.id = t.chunk_id"
+REPAIRS = tuple(f"UPDATE {table} t SET collection_id = o.collection_id FROM {owner} WHERE {match} "
+                "AND t.collection_id IS DISTINCT FROM o.collection_id"
+                for table, (owner, match) in (("files", ("sources o", "o.id = t.source_id")),
+                                              ("vectors", _FILE_OF_CHUNK), ("staged_vectors", _FILE_OF_CHUNK),
+                                              ("ocr_lines", ("files o", "o.id = t.file_id")),
+                                              ("chunks", ("files o", "o.id = t.file_id"))))
 
 
 def trigger_statements() -> tuple[str, ...]:
@@ -288,7 +300,7 @@ def migrate(db) -> None:
                 raise ServerUnavailableError.coded("server_no_pgvector")
             _install_pgvector(db)
         db.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
-        for statement in all_statements():
+        for statement in (*all_statements(), *REPAIRS):
             db.raw.run(statement)
         _members_read_clients(db)
         _members_carry(db)
