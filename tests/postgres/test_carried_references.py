@@ -105,8 +105,8 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
             assert {kind for kind, *_ in kept_rows} == {"answer_log"}  # (his answers, asked outside a conversation)
             raw.run(f"DROP FUNCTION desktop_rag.{CARRY}({CARRY_ARGUMENTS})")
             raw.run(f"CREATE FUNCTION desktop_rag.{CARRY}(bigint, bigint[], bigint[], bigint[], integer[], integer[], "
-                    "integer[], integer[], integer[]) RETURNS void LANGUAGE sql AS ''")  # as versions 5-10 had it
-            raw.run("DELETE FROM desktop_rag.kept_chunks")  # (a library before 11: its rows noted at the upgrade)
+                    "integer[], integer[], integer[]) RETURNS void LANGUAGE sql AS ''")  # as versions 5-9 had it
+            raw.run("DELETE FROM desktop_rag.kept_chunks")  # (a library before 10: its rows noted at the upgrade)
             raw.run("UPDATE desktop_rag.meta SET value = '4' WHERE key = 'schema_version'")
             admin.close()
             admin = Engine(resolve_paths(tmp_path / "admin"), HASHED, library=pg_server.url(database))
@@ -199,3 +199,27 @@ def test_a_stored_answer_whose_passages_an_edit_left_unchanged_is_replayed(pg_li
     with run_openai_server() as server:
         server.reply = "At night they run every half hour [1]."
         replayed_after_an_edit(tmp_path, server, pg_library)
+
+
+def test_a_later_migration_leaves_the_noted_rows_as_they_are(pg_library, tmp_path):
+    """`kept_chunks` is read from every turn and review-log row once, at the upgrade to version 10; a migration of a
+    library already there (any later version's) keeps what the triggers noted, not reading every row again (a row
+    the rows would not give stays: before, the table was emptied and rebuilt at every migration)."""
+    from desktop_rag.engine.store.postgres.schema import migrate
+
+    engine = Engine(resolve_paths(tmp_path / "home"), HASHED, library=pg_library)
+    try:
+        db = engine.store.db
+        conversation = engine.new_conversation()
+        db.execute("INSERT INTO messages (conversation_id, role, content, sources_json, created_at) "
+                   "VALUES (?, 'assistant', '', '[{\"chunk_id\": 7}]', 0)", (conversation,))
+        db.execute("INSERT INTO kept_chunks VALUES (-1, 'marker', -1)")
+        noted = "SELECT chunk_id, kind FROM kept_chunks ORDER BY 1"
+        assert db.execute(noted).fetchall() == [[-1, "marker"], [7, "messages"]]
+        migrate(db)
+        assert db.execute(noted).fetchall() == [[-1, "marker"], [7, "messages"]]
+        db.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")  # from before 10: read from the rows
+        migrate(db)
+        assert db.execute(noted).fetchall() == [[7, "messages"]]
+    finally:
+        engine.close()
