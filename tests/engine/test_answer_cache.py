@@ -276,10 +276,10 @@ def test_an_answer_logged_with_its_thinking_is_read_back_for_review_without_it(t
     engine.close()
 
 
-def edited_elsewhere(tmp_path, server, library: str | None = None):
+def edited_elsewhere(tmp_path, server, library: str | None = None, edited: int = 5):
     """bus.md of six paragraphs, a chunk each; the question's one passage (top_k 1) is the night buses' (with
-    the neighbours it merges). Its answer is stored; then the last paragraph is edited and indexed again: the
-    engine, the file, the first answer's passage and that answer."""
+    the neighbours it merges). Its answer is stored; then paragraph `edited` (the last) is edited and indexed
+    again: the engine, the file, the first answer's passage and that answer."""
     folder = tmp_path / "docs"
     folder.mkdir()
     paragraphs = ["At night the city buses run every half hour along the main lines.",
@@ -294,7 +294,7 @@ def edited_elsewhere(tmp_path, server, library: str | None = None):
     engine.index([folder])
     first_events, first = ask(engine)
     assert not first.cached and "At night" in first_events[0].hits[0].text
-    write(bus, [*paragraphs[:-1], paragraphs[-1].replace("twelve", "fifteen")])
+    write(bus, [p + " (Edited.)" if n == edited else p for n, p in enumerate(paragraphs)])
     assert engine.index().updated == 1
     return engine, bus, first_events[0].hits[0], first
 
@@ -317,6 +317,19 @@ def replayed_after_an_edit(tmp_path, server, library: str | None = None) -> None
 
 def test_an_answer_whose_passages_an_edit_left_unchanged_is_replayed_under_their_new_ids(tmp_path, server):
     replayed_after_an_edit(tmp_path, server)
+
+def test_an_edit_inside_a_merged_passage_drops_its_stored_answer(tmp_path, server):
+    """The answer is linked to every chunk of its passage (the night buses' merged with the next paragraph): an edit
+    of the second removes it, as one of the first would. Before, only a passage's first chunk was linked and the
+    answer stayed, never replayed again (its key hashes the passage's text) but taking one of the cache's places."""
+    engine, _, was, _ = edited_elsewhere(tmp_path, server, edited=1)
+    try:
+        assert "Bicycles" in was.text and answer_cache.count(engine.store.db) == 0
+        events, done = ask(engine)
+        assert not done.cached and "(Edited.)" in events[0].hits[0].text and streamed(server) == 2
+    finally:
+        engine.close()
+
 
 def test_an_answer_is_not_replayed_when_the_search_finds_other_passages_after_an_edit(tmp_path, server):
     """A file added that answers better: the question's passage is another, so the stored answer is not the one to

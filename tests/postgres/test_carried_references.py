@@ -124,9 +124,11 @@ def test_every_persons_marks_follow_and_the_function_moves_only_a_re_read(pg_ser
         admin.close()
 
 
-def _kept_passages_after_an_edit(writer: Engine, reader: Engine, folder) -> list[list]:
+def _kept_passages_after_an_edit(writer: Engine, reader: Engine, folder, note=None) -> list[list]:
     """`reader` keeps turns with passages of notes.md (single, merged, across the edited paragraph, damaged), `writer`
-    indexed it and reads it again after an edit: the reader's turns then, each chunk named by its text."""
+    indexed it and reads it again after an edit: the reader's turns then, each chunk named by its text. With `note`,
+    the turn that does not parse is noted as keeping a chunk (`note(row_id, chunk_id)` writes `kept_chunks`: no
+    writer would), so the carry reads it."""
     from tests.support.carried_marks import edit, index
     from tests.support.kept_vectors import CHANGED
 
@@ -144,12 +146,16 @@ def _kept_passages_after_an_edit(writer: Engine, reader: Engine, folder) -> list
     turns = [json.dumps([kept(8, 8, 8), kept(7, 6, 7), kept(10, 9, 11), kept(3, 3, 5),
                          kept(5, 5, 11), kept(0, 0, 3)]),  # a summary's sections: more chunks than search merges
              json.dumps([kept(8, 8, 8), kept(9, 9, 9, ordinal=None)]),  # no ordinal: the turn stays
-             f'[{{"file_id": {file_id}, "chunk_id": {rows[10][0]}}}]', f'{{"file_id": {file_id}, "broken']
+             f'[{{"file_id": {file_id}, "chunk_id": {rows[10][0]}}}]', f'{{"file_id": {file_id}, "broken',
+             json.dumps([kept(8, 8, 8), {"file_id": file_id + 1, "chunk_id": 1, "char_start": 0,
+                                         "char_end": 2_000_000_000, "ordinal": 2_000_000_000, "page": None}])]
     conversation = reader.new_conversation()
     with reader.store.transaction() as db:
         for turn in turns:
             db.execute("INSERT INTO messages (conversation_id, role, content, sources_json, created_at) "
                        "VALUES (?, 'assistant', '', ?, 0)", (conversation, turn))
+    if note:
+        note(reader.store.db.execute("SELECT id FROM messages ORDER BY id").fetchall()[3][0], rows[8][0])
     edit(writer, doc)
     texts = dict(reader.store.db.execute("SELECT id, text FROM chunks"))
     out = []
@@ -161,14 +167,17 @@ def _kept_passages_after_an_edit(writer: Engine, reader: Engine, folder) -> list
     return out
 
 
-def test_another_persons_kept_passages_move_as_the_re_readers_own_do(pg_server, tmp_path):
+@pytest.mark.parametrize("noted", [False, True], ids=["damaged turns not noted", "a damaged turn noted"])
+def test_another_persons_kept_passages_move_as_the_re_readers_own_do(pg_server, tmp_path, noted):
     """The server's move of bob's kept passages (carried_references' rule, applied by the function) is the one the
     re-reader's own rows get on this computer (`carry`): single and merged passages follow, and so do a summary's
     sections of 4 and 7 chunks (before, the server moved runs of up to 3 chunks only); one across the edited
-    paragraph and damaged turns stay."""
+    paragraph and damaged turns stay, one the carry reads too (`noted`) stopping nothing (the rows then move row by
+    row); a turn with a number the one statement moving them all does not take (10 digits) moves row by row."""
     local = Engine(resolve_paths(tmp_path / "local"), HASHED)
     try:
-        expected = _kept_passages_after_an_edit(local, local, tmp_path / "local-docs")
+        expected = _kept_passages_after_an_edit(local, local, tmp_path / "local-docs", noted and (lambda row, chunk: (
+            local.store.db.execute("INSERT INTO kept_chunks VALUES (?, 'messages', ?)", (chunk, row)))))
     finally:
         local.close()
     database = pg_server.new_database("carry")
@@ -182,12 +191,18 @@ def test_another_persons_kept_passages_move_as_the_re_readers_own_do(pg_server, 
                    library=pg_server.url(database, "alice", "alice-password-1"))
     bob = Engine(resolve_paths(tmp_path / "bob"), HASHED, library=pg_server.url(database, "bob", "bob-password-22"))
     try:
-        got = _kept_passages_after_an_edit(alice, bob, tmp_path / "docs")
+        raw = pg_server.admin(database)
+        try:
+            got = _kept_passages_after_an_edit(alice, bob, tmp_path / "docs", noted and (lambda row, chunk: raw.run(
+                "INSERT INTO desktop_rag.kept_chunks VALUES (:chunk, 'messages', :row)", chunk=chunk, row=row)))
+        finally:
+            raw.close()
     finally:
         bob.close()
         alice.close()
     assert [p["chunk_id"] == "gone" for p in expected[0]] == [False, False, False, True, False, False]
     assert [p["chunk_id"] == "gone" for p in got[0]] == [False, False, False, True, False, False]
+    assert expected[3].startswith("{") and expected[4][0]["chunk_id"] != "gone"
     assert got == expected
 
 
@@ -199,3 +214,27 @@ def test_a_stored_answer_whose_passages_an_edit_left_unchanged_is_replayed(pg_li
     with run_openai_server() as server:
         server.reply = "At night they run every half hour [1]."
         replayed_after_an_edit(tmp_path, server, pg_library)
+
+
+def test_a_later_migration_leaves_the_noted_rows_as_they_are(pg_library, tmp_path):
+    """`kept_chunks` is read from every turn and review-log row once, at the upgrade to version 10; a migration of a
+    library already there (any later version's) keeps what the triggers noted, not reading every row again (a row
+    the rows would not give stays: before, the table was emptied and rebuilt at every migration)."""
+    from desktop_rag.engine.store.postgres.schema import migrate
+
+    engine = Engine(resolve_paths(tmp_path / "home"), HASHED, library=pg_library)
+    try:
+        db = engine.store.db
+        conversation = engine.new_conversation()
+        db.execute("INSERT INTO messages (conversation_id, role, content, sources_json, created_at) "
+                   "VALUES (?, 'assistant', '', '[{\"chunk_id\": 7}]', 0)", (conversation,))
+        db.execute("INSERT INTO kept_chunks VALUES (-1, 'marker', -1)")
+        noted = "SELECT chunk_id, kind FROM kept_chunks ORDER BY 1"
+        assert db.execute(noted).fetchall() == [[-1, "marker"], [7, "messages"]]
+        migrate(db)
+        assert db.execute(noted).fetchall() == [[-1, "marker"], [7, "messages"]]
+        db.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")  # from before 10: read from the rows
+        migrate(db)
+        assert db.execute(noted).fetchall() == [[7, "messages"]]
+    finally:
+        engine.close()

@@ -23,6 +23,7 @@ from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.store import answer_cache, grades
 from desktop_rag.engine.store.answer_cache import StoredAnswer
+from desktop_rag.engine.store.given_passages import inside
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.questions import normalised_question
 from desktop_rag.engine.store.values import Hit, SentPrompt
@@ -68,8 +69,9 @@ class AnswerReplay:
         stored = StoredAnswer(answer, mode, tuple((index[h.chunk_id], h.focus) for h in used),
                               tuple(numbers[h.chunk_id] for h in cited), prompt.to_json() if prompt else None)
         store = self._store()
-        with store.transaction() as db:
-            answer_cache.put(db, key, stored, [h.chunk_id for h in hits], self._conversation)
+        with store.transaction() as db:  # linked to every chunk of a passage: an edit of any drops the answer
+            linked = [h.chunk_id for h in hits] + [row[0] for h in hits if h.file_id for row in inside(store, h)]
+            answer_cache.put(db, key, stored, linked, self._conversation)
 
     def forget(self, key: str) -> None:
         """Remove the answer stored under `key` (Regenerate in a conversation: the new answer is not kept)."""

@@ -40,9 +40,9 @@ def get(db: Connection, key: str) -> StoredAnswer | None:
 
 def put(db: Connection, key: str, stored: StoredAnswer, chunk_ids: Sequence[int],
         conversation_id: int | None = None) -> None:
-    """Keep an answer (replacing one under the same key), linked to its passages' chunks and the conversation it
-    was made in (call it inside a transaction: `with store.transaction() as db`). Nothing is kept for a
-    conversation deleted meanwhile."""
+    """Keep an answer (replacing one under the same key), linked to its passages' chunks (`chunk_ids`: every chunk
+    of each) and the conversation it was made in (call it inside a transaction: `with store.transaction() as db`).
+    Nothing is kept for a conversation deleted meanwhile."""
     if conversation_id is not None and db.execute("SELECT 1 FROM conversations WHERE id = ?",
                                                   (conversation_id,)).fetchone() is None:
         return

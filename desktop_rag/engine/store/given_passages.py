@@ -29,11 +29,8 @@ class GivenPassages:
         """Read the chunks behind `hits` (and, for the pairing, the file's other chunks of the same texts)."""
         store, self.given = self.store(), {}
         for file_id in {hit.file_id for hit in hits if hit.file_id}:
-            # every chunk inside a passage's place, from its first (a summary's section holds many)
-            inside = [row for hit in hits if hit.file_id == file_id
-                      for row in _chunks(store, "file_id = ? AND ordinal >= ? AND char_start >= ? AND char_end <= ?",
-                                         (file_id, hit.ordinal, hit.char_start, hit.char_end))]
-            self.given[file_id] = _same_texts(store, file_id, inside)
+            held = [row for hit in hits if hit.file_id == file_id for row in inside(store, hit)]
+            self.given[file_id] = _same_texts(store, file_id, held)
 
     def now(self, hits: Sequence[Hit]) -> tuple[Hit, ...]:
         """`hits` where the library holds them now (as given when no chunk behind them went)."""
@@ -51,6 +48,12 @@ class GivenPassages:
                            [(row[1], row[2]) for row in new])  # (read back: as stored)
             hits = tuple(_moved(hit, moves) if hit.file_id == file_id else hit for hit in hits)
         return hits
+
+
+def inside(store: Store, hit: Hit) -> list[Row]:
+    """The chunks inside `hit`'s place, from its first (neighbours merged into it, a summary's section of many)."""
+    return _chunks(store, "file_id = ? AND ordinal >= ? AND char_start >= ? AND char_end <= ?",
+                   (hit.file_id, hit.ordinal, hit.char_start, hit.char_end))
 
 
 def _chunks(store: Store, where: str, args: Sequence) -> list[Row]:

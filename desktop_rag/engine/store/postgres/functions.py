@@ -61,18 +61,57 @@ FUNCTIONS = (
     "SET search_path = desktop_rag, pg_catalog AS $$ BEGIN "
     "DELETE FROM answer_cache_all a USING answer_cache_chunks_all c "
     "WHERE c.chunk_id = OLD.id AND a.owner = c.owner AND a.key = c.key; RETURN NULL; END $$",
+    # the rows keeping a passage of one of the chunks (`kept_chunks`), with their list of passages
+    "CREATE OR REPLACE FUNCTION kept_lists(olds bigint[]) RETURNS TABLE (kind text, row_id bigint, stored text) "
+    "LANGUAGE sql STABLE SET search_path = desktop_rag, pg_catalog AS $$ "
+    "SELECT k.kind, k.row_id, coalesce(m.sources_json, a.passages_json) "
+    "FROM (SELECT DISTINCT kind, row_id FROM kept_chunks WHERE chunk_id = ANY (olds)) k "
+    "LEFT JOIN messages_all m ON k.kind = 'messages' AND m.id = k.row_id "
+    "LEFT JOIN answer_log_all a ON k.kind = 'answer_log' AND a.id = k.row_id $$",
+    # a list of passages moved by `move_passage`'s rule (NULL: it stays): the old chunks inside a passage's place,
+    # all paired (`olds`, `news`; the old chunks' places and the shifts in the arrays after them, in pair order),
+    # begin and end it, are a run of ordinals and moved by one shift; moved when a passage is, and every passage of
+    # the list is whole (else the list stays, as `carry` leaves it). A number that is not an integer raises
+    # data_exception (the caller's row stays)
+    "CREATE OR REPLACE FUNCTION moved_passages(stored text, file bigint, olds bigint[], news bigint[], "
+    "starts integer[], ends integer[], ordinals integer[], shifts integer[], steps integer[], pages integer[]) "
+    "RETURNS jsonb LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$ "
+    "SELECT CASE WHEN bool_or(s.new IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
+    "AND (x.e ->> 'file_id' IS DISTINCT FROM file::text OR NOT x.e ->> 'chunk_id' = ANY (olds::text[]) "
+    "OR (jsonb_typeof(x.e -> 'char_start') = 'number' "
+    "AND jsonb_typeof(x.e -> 'char_end') = 'number' AND jsonb_typeof(x.e -> 'ordinal') = 'number' "
+    "AND x.e ? 'page')), false)) "
+    "THEN jsonb_agg(CASE WHEN s.new IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', s.new, "
+    "'char_start', (x.e ->> 'char_start')::integer + s.shift, 'char_end', (x.e ->> 'char_end')::integer + s.shift, "
+    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, 'page', coalesce(to_jsonb(s.page), x.e -> 'page')) "
+    "END ORDER BY x.k) END "
+    "FROM jsonb_array_elements(stored::jsonb) WITH ORDINALITY AS x(e, k) "
+    "LEFT JOIN LATERAL (SELECT (SELECT p.new FROM unnest(olds, news) AS p(old, new) "
+    "WHERE p.old::text = x.e ->> 'chunk_id') AS new, min(i.shift) AS shift, min(i.step) AS step, "
+    "(array_agg(i.page ORDER BY i.ordinal) FILTER (WHERE i.page IS NOT NULL))[1] AS page "
+    "FROM unnest(starts, ends, ordinals, shifts, steps, pages) AS i(start, finish, ordinal, shift, step, page) "
+    "WHERE i.start >= (x.e ->> 'char_start')::integer AND i.finish <= (x.e ->> 'char_end')::integer "
+    "HAVING count(*) > 0 AND min(i.start) = (x.e ->> 'char_start')::integer "
+    "AND max(i.finish) = (x.e ->> 'char_end')::integer AND count(DISTINCT i.ordinal) = count(*) "
+    "AND max(i.ordinal) - min(i.ordinal) + 1 = count(*) AND count(DISTINCT (i.shift, i.step)) = 1) s "
+    "ON jsonb_typeof(x.e) = 'object' AND x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = ANY (olds::text[]) $$",
+    # whether moved_passages reads a list without an error: its places and ordinals are integers (of 9 digits at most)
+    "CREATE OR REPLACE FUNCTION plain_passages(stored text) RETURNS boolean LANGUAGE sql IMMUTABLE "
+    "SET search_path = pg_catalog AS $$ SELECT NOT EXISTS (SELECT 1 FROM jsonb_array_elements(stored::jsonb) AS x(e), "
+    "unnest(ARRAY['char_start', 'char_end', 'ordinal']) AS n(key) "
+    "WHERE NOT coalesce(x.e ->> n.key ~ '^-?[0-9]{1,9}$', true)) $$",
     # an edited file's unchanged passages keep every person's marks, kept passages and stored answers' links to them
     # (store/carried_references.py: the pairs are the store's, from its one rule). Only pairs (old, new) of the file's
     # chunks with one heading and text, the new ones added in this very transaction (by the caller, under its
     # row-level security), the old ones not: a member moves no one's references but from the chunks of a file it is
-    # reading again to their copies. A kept passage (the rows keeping an old chunk: `kept_chunks`) moves by
-    # `move_passage`'s rule, here in SQL: the old chunks inside its place, all paired, begin and end it, are a run of
-    # ordinals and moved by one shift
+    # reading again to their copies. The kept lists move by moved_passages in one statement; those it could not read
+    # (plain_passages), or all of them should that statement fail, row by row, a damaged row staying as it is (it
+    # never stops a re-read; moving a list twice moves it once: its old chunks are gone from it)
     f"DROP FUNCTION IF EXISTS {CARRY}({_CARRY_ARGUMENTS_BEFORE_10})",
     f"CREATE OR REPLACE FUNCTION {CARRY}(file bigint, olds bigint[], news bigint[]) RETURNS void "
     "LANGUAGE plpgsql SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ "
-    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; hit boolean; starts integer[]; "
-    "ends integer[]; ordinals integer[]; shifts integer[]; steps integer[]; pages integer[]; BEGIN "
+    "DECLARE here xid := pg_current_xact_id()::xid; r record; moved jsonb; rest text[]; failed boolean := false; "
+    "starts integer[]; ends integer[]; ordinals integer[]; shifts integer[]; steps integer[]; pages integer[]; BEGIN "
     "IF cardinality(olds) IS DISTINCT FROM cardinality(news) "
     "OR (SELECT count(DISTINCT x) FROM unnest(olds) x) <> cardinality(olds) "
     "OR (SELECT count(DISTINCT x) FROM unnest(news) x) <> cardinality(news) "
@@ -90,33 +129,23 @@ FUNCTIONS = (
     "array_agg(n.page ORDER BY k) INTO starts, ends, ordinals, shifts, steps, pages "
     "FROM unnest(olds, news) WITH ORDINALITY AS p(old, new, k) JOIN chunks o ON o.id = p.old "
     "JOIN chunks n ON n.id = p.new; "
-    "FOR r IN SELECT k.kind, k.row_id, coalesce(m.sources_json, a.passages_json) AS stored "
-    "FROM (SELECT DISTINCT kind, row_id FROM kept_chunks WHERE chunk_id = ANY (olds)) k "
-    "LEFT JOIN messages_all m ON k.kind = 'messages' AND m.id = k.row_id "
-    "LEFT JOIN answer_log_all a ON k.kind = 'answer_log' AND a.id = k.row_id LOOP "
     "BEGIN "
-    "SELECT jsonb_agg(CASE WHEN s.new IS NULL THEN x.e ELSE x.e || jsonb_build_object('chunk_id', s.new, "
-    "'char_start', (x.e ->> 'char_start')::integer + s.shift, 'char_end', (x.e ->> 'char_end')::integer + s.shift, "
-    "'ordinal', (x.e ->> 'ordinal')::integer + s.step, 'page', coalesce(to_jsonb(s.page), x.e -> 'page')) "
-    "END ORDER BY x.k), "
-    # moved when a passage is, and every passage of the list is whole (else the list stays, as `carry` leaves it)
-    "bool_or(s.new IS NOT NULL) AND bool_and(coalesce(jsonb_typeof(x.e) = 'object' "
-    "AND (x.e ->> 'file_id' IS DISTINCT FROM file::text OR NOT x.e ->> 'chunk_id' = ANY (olds::text[]) "
-    "OR (jsonb_typeof(x.e -> 'char_start') = 'number' "
-    "AND jsonb_typeof(x.e -> 'char_end') = 'number' AND jsonb_typeof(x.e -> 'ordinal') = 'number' "
-    "AND x.e ? 'page')), false)) INTO moved, hit FROM jsonb_array_elements(r.stored::jsonb) WITH ORDINALITY AS x(e, k) "
-    "LEFT JOIN LATERAL (SELECT (SELECT p.new FROM unnest(olds, news) AS p(old, new) "
-    "WHERE p.old::text = x.e ->> 'chunk_id') AS new, min(i.shift) AS shift, min(i.step) AS step, "
-    "(array_agg(i.page ORDER BY i.ordinal) FILTER (WHERE i.page IS NOT NULL))[1] AS page "
-    "FROM unnest(starts, ends, ordinals, shifts, steps, pages) AS i(start, finish, ordinal, shift, step, page) "
-    "WHERE i.start >= (x.e ->> 'char_start')::integer AND i.finish <= (x.e ->> 'char_end')::integer "
-    "HAVING count(*) > 0 AND min(i.start) = (x.e ->> 'char_start')::integer "
-    "AND max(i.finish) = (x.e ->> 'char_end')::integer AND count(DISTINCT i.ordinal) = count(*) "
-    "AND max(i.ordinal) - min(i.ordinal) + 1 = count(*) AND count(DISTINCT (i.shift, i.step)) = 1) s "
-    "ON jsonb_typeof(x.e) = 'object' AND x.e ->> 'file_id' = file::text AND x.e ->> 'chunk_id' = ANY (olds::text[]); "
-    "IF hit THEN IF r.kind = 'messages' THEN UPDATE messages_all SET sources_json = moved::text WHERE id = r.row_id; "
-    "ELSE UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.row_id; END IF; END IF; "
-    "EXCEPTION WHEN data_exception THEN NULL; END; "  # a damaged row stays as it is, never stops a re-read
+    "WITH k AS MATERIALIZED (SELECT kind, row_id, stored, plain_passages(stored) AS plain FROM kept_lists(olds)), "
+    "v AS (SELECT kind, row_id, moved_passages(stored, file, olds, news, starts, ends, ordinals, shifts, steps, "
+    "pages) AS moved FROM k WHERE plain), "
+    "m AS (UPDATE messages_all t SET sources_json = v.moved::text FROM v "
+    "WHERE v.kind = 'messages' AND v.moved IS NOT NULL AND t.id = v.row_id), "
+    "a AS (UPDATE answer_log_all t SET passages_json = v.moved::text FROM v "
+    "WHERE v.kind = 'answer_log' AND v.moved IS NOT NULL AND t.id = v.row_id) "
+    "SELECT coalesce(array_agg(kind || ' ' || row_id) FILTER (WHERE NOT plain), '{}') INTO rest FROM k; "
+    "EXCEPTION WHEN data_exception OR program_limit_exceeded THEN failed := true; END; "
+    "FOR r IN SELECT * FROM kept_lists(olds) k WHERE failed OR k.kind || ' ' || k.row_id = ANY (rest) LOOP "
+    "BEGIN "
+    "moved := moved_passages(r.stored, file, olds, news, starts, ends, ordinals, shifts, steps, pages); "
+    "IF moved IS NOT NULL AND r.kind = 'messages' THEN "
+    "UPDATE messages_all SET sources_json = moved::text WHERE id = r.row_id; "
+    "ELSIF moved IS NOT NULL THEN UPDATE answer_log_all SET passages_json = moved::text WHERE id = r.row_id; END IF; "
+    "EXCEPTION WHEN data_exception OR program_limit_exceeded THEN NULL; END; "  # a damaged row stays as it is
     "END LOOP; END $$",
     f"REVOKE EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) FROM PUBLIC",  # members' (member_privileges)
     # the chunk ids a kept list of passages names (none when it is damaged), noted with its row

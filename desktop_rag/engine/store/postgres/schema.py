@@ -44,6 +44,7 @@ from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, 
 # from the store); 11: a file moved into another collection's folder takes its rows there (the `*_moved` triggers fire
 # on any update), and rows a move left behind are repaired (REPAIRS)
 SCHEMA_VERSION = 11
+_KEPT_CHUNKS_SINCE = 10  # the version that added `kept_chunks` (an older library's rows are noted at its upgrade)
 SCHEMA_NAME = "desktop_rag"
 
 CONTENT_TABLES = ("sources", "files", "chunks", "vectors", "staged_vectors", "ocr_lines")
@@ -272,11 +273,8 @@ def open_schema(db, client: str, read_only: bool) -> None:
     administrator: the schema's owner), else refuse a schema that is missing, older or newer with what to do."""
     db.execute("SELECT set_config('desktop_rag.client', ?, false)", (client,))
     db.execute(f"SET search_path = {SCHEMA_NAME}, public")
-    found = db.execute(f"SELECT to_regclass('{SCHEMA_NAME}.meta') IS NOT NULL").fetchone()[0]
-    version = 0
-    if found:
-        row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        version = int(row[0]) if row else 0
+    stored = _stored_version(db)
+    version = stored or 0
     if version == SCHEMA_VERSION:
         return
     from desktop_rag.engine.store.postgres.connection import ServerUnavailableError
@@ -284,8 +282,16 @@ def open_schema(db, client: str, read_only: bool) -> None:
     if version > SCHEMA_VERSION:
         raise ServerUnavailableError.coded("server_schema_newer", version=version)
     if read_only or not _may_create(db):
-        raise ServerUnavailableError.coded("server_schema_older" if found else "server_no_library")
+        raise ServerUnavailableError.coded("server_schema_older" if stored is not None else "server_no_library")
     migrate(db)
+
+
+def _stored_version(db) -> int | None:
+    """The library's schema version (None: no library yet; 0: its tables without one)."""
+    if not db.execute(f"SELECT to_regclass('{SCHEMA_NAME}.meta') IS NOT NULL").fetchone()[0]:
+        return None
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else 0
 
 
 def migrate(db) -> None:
@@ -300,11 +306,13 @@ def migrate(db) -> None:
                 raise ServerUnavailableError.coded("server_no_pgvector")
             _install_pgvector(db)
         db.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
+        upgraded_from = _stored_version(db) or 0
         for statement in (*all_statements(), *REPAIRS):
             db.raw.run(statement)
         _members_read_clients(db)
         _members_carry(db)
-        _note_kept_chunks(db)
+        if upgraded_from < _KEPT_CHUNKS_SINCE:
+            _note_kept_chunks(db)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = "
                    "excluded.value", (str(SCHEMA_VERSION),))
         db.execute("INSERT INTO collections (name, created_at) SELECT 'Default', extract(epoch FROM now()) "
@@ -330,7 +338,8 @@ def _members_read_clients(db) -> None:
 
 
 def _note_kept_chunks(db) -> None:
-    """Version 10: the rows kept before note their chunks (read again whole at each migration: a few rows a turn)."""
+    """Version 10: the rows kept before note their chunks, once (the triggers keep them since: a later migration
+    leaves the table as it is)."""
     db.execute("DELETE FROM kept_chunks")
     for table, column in KEPT_PASSAGES:
         db.execute(f"INSERT INTO kept_chunks SELECT k, '{table}', t.id FROM {table}_all t, "
