@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_rag.engine.document.locate import (
-    CHANGED, EXACT, MISSING, NOT_FOUND, PARTIAL, STORED, UNCHANGED, UNKNOWN, Location,
+    CHANGED, EXACT, MISSING, NOT_FOUND, PARTIAL, RECOGNISED, STORED, UNCHANGED, UNKNOWN, Location,
 )
 from desktop_rag.engine.file_types import PAGES, TEXT
 from desktop_rag.engine.messages import Phrase
@@ -65,3 +65,20 @@ def test_each_state_of_the_file_and_the_passage_has_its_banner(state, match, kin
     expected = "" if key is None else tr(key, path="/d/notes.pdf", reason=reason)
     # the level names the banner's style (an unknown one has none); only a file that changed offers Re-index
     assert (banner(location, scan) if scan else banner(location)) == (expected, offer, level)
+
+
+@pytest.mark.parametrize("state, match, extra, scan, key", [
+    (UNCHANGED, RECOGNISED, {}, True, "recognised_lines"),
+    (UNCHANGED, PARTIAL, {}, False, "partial"),
+    (UNCHANGED, NOT_FOUND, {}, False, "unmatched"),
+    (UNCHANGED, NOT_FOUND, {}, True, "unmatched_scan"),
+    (CHANGED, NOT_FOUND, {}, False, "changed_lost"),  # the file's state: on every page
+    (MISSING, NOT_FOUND, {"text": "stored"}, False, "missing_stored"),
+])
+def test_how_the_passage_was_matched_is_said_on_its_page_only(state, match, extra, scan, key):
+    """A paged document's banner about the passage's match speaks of "this page": on another page it says nothing;
+    what it says of the file holds on every page."""
+    location = Location("/d/notes.pdf", PAGES, state, match, page=2, **extra)
+    expected = tr(key, path="/d/notes.pdf")
+    assert banner(location, scan, page=2)[0] == banner(location, scan)[0] == expected
+    assert banner(location, scan, page=1)[0] == ("" if state == UNCHANGED else expected)

@@ -68,7 +68,8 @@ def test_a_passage_of_a_scanned_pdf_page_is_highlighted_on_its_recognised_lines(
                                                                                  language):
     """A scanned page has no text layer: the viewer draws the cited page with the passage highlighted on the lines
     OCR read there when it was indexed (the library's `ocr_lines`), and says so. A library made before those were
-    kept (schema 4) has none: the page is drawn with the passage beside it, the banner saying the page is a scan."""
+    kept (schema 4) has none: the page is drawn with the passage beside it, the banner saying the page is a scan.
+    The banner speaks of the passage's page: on another page of the document it says nothing."""
     i18n.set_language(language)
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -88,6 +89,12 @@ def test_a_passage_of_a_scanned_pdf_page_is_highlighted_on_its_recognised_lines(
     assert window.viewer.highlight_on(0) == ()
     assert view.banner_label.text() == i18n.tr("viewer.recognised_lines")
     assert not view.side_text.isVisibleTo(view)
+    with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
+        view.prev_page_button.click()  # page 1: nothing of the passage is highlighted there, the banner says nothing
+    assert window.viewer.page == 0 and view.banner_label.text() == "" and not view.banner.isVisibleTo(view)
+    with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
+        view.next_page_button.click()  # the passage's page again
+    assert view.banner_label.text() == i18n.tr("viewer.recognised_lines") and view.banner.isVisibleTo(view)
 
     with engine.store.transaction() as db:  # as a library made before the lines were kept
         db.execute("DELETE FROM ocr_lines")
@@ -96,3 +103,10 @@ def test_a_passage_of_a_scanned_pdf_page_is_highlighted_on_its_recognised_lines(
     assert window.viewer.location.page == 2 and window.viewer.highlight_on(1) == ()
     assert view.banner_label.text() == i18n.tr("viewer.unmatched_scan")
     assert hit.text in view.side_text.toPlainText()
+    i18n.set_language("zh" if language == "en" else "en")  # the banner follows the language, on its page
+    assert view.banner_label.text() == i18n.tr("viewer.unmatched_scan")
+    with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
+        view.prev_page_button.click()  # "this page" is the passage's page, not this one
+    assert view.banner_label.text() == ""
+    i18n.set_language(language)
+    assert view.banner_label.text() == ""

@@ -13,9 +13,10 @@ _INDEXING_TAIL = re.compile(r"(?:[;,] (?:so )?it was (?:skipped|not indexed)(?: 
                             r"|，(?:因此)?(?:已跳过|未被索引)(?:（.*）)?)$")
 
 
-def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
+def banner(location: Location, scan: bool = False, page: int | None = None) -> tuple[str, bool, str]:
     """The banner's text ("" for none), whether it offers Re-index, and its level ("warn" | "info") for `location`;
-    `scan`: the passage was recognised on a scanned page (it has no text there to mark)."""
+    `scan`: the passage was recognised on a scanned page (it has no text there to mark); `page`: the page shown
+    (1-based) of a paged document: how the passage was matched is said only on its own page."""
     if location.file_state == MISSING:  # with the stored text when the library still holds it
         return tr("missing_stored" if location.text else "missing", path=location.path), False, "warn"
     if location.file_state == STORED:
@@ -32,6 +33,8 @@ def banner(location: Location, scan: bool = False) -> tuple[str, bool, str]:
         return tr("unknown"), False, "info"
     if location.outdated:  # indexed again without it since the answer
         return tr("passage_gone"), False, "warn"
+    if page is not None and page != (location.page or 1):  # another page: nothing of the passage marked there
+        return "", False, "warn"
     if location.match == PARTIAL:
         return tr("partial"), False, "info"
     if location.match == RECOGNISED:

@@ -83,6 +83,7 @@ class ViewerController(FindAndBack, QObject):
         self._shown = 0  # the request whose location is shown (`_request` while none is loading)
         self._reindexing = ""
         self._failure: tuple[str, Reason] | None = None  # a failure shown (where: "message" | "banner"; why)
+        self._banner_page: int | None = None  # the page (1-based) of a paged document the banner speaks of
         self.backend.library_changed.connect(self._library_changed)
         self.backend.stopping.connect(self.shutdown)  # before the engine closes: a locate may be reading it
         i18n.on_change(self._retranslate)
@@ -242,7 +243,9 @@ class ViewerController(FindAndBack, QObject):
         self.renderer.set_document(pdf)  # closes the old one off this thread (a render queued for it fails quietly)
 
     def _banner(self, location: Location) -> None:
-        self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr)))
+        """The banner for `location` on the page shown."""
+        self._banner_page = self.page + 1 if location.kind == PAGES else None
+        self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr), page=self._banner_page))
 
     def _show_pdf(self, location: Location) -> None:
         self.page = (location.page or 1) - 1
@@ -283,6 +286,8 @@ class ViewerController(FindAndBack, QObject):
         if pdf is None or view is None or pdf.closed:
             return
         self.page = min(max(self.page, 0), pdf.page_count - 1)
+        if self.location is not None and self._failure is None and self._banner_page != self.page + 1:
+            self._banner(self.location)  # another page shown: the banner says what holds there
         image = self.renderer.image(self.page, self.scale, prefetch=(self.page + 1, self.page - 1))
         find = self.finder.rects_on(self.page)
         highlight, focus = self.highlight_on(self.page), self.highlight_on(self.page, focus=True)

@@ -58,7 +58,7 @@ class LibraryModel(LibraryTable):
         self._repaint.timeout.connect(self._flush_repaint)
         self._filter = NameFilter(self._reshow, self)
         self._filter.done.connect(self.filter_done)
-        self._inbox = EventInbox(self.apply, self)
+        self._inbox = EventInbox(self.apply, lambda: not self._unmapped, self)
 
     # ---- loading ----
 

@@ -17,13 +17,15 @@ _BATCH = 200  # events applied between two looks at the clock
 
 class EventInbox(QObject):
     """File events from the index worker: a start-up reconcile sends one per file (100k), which as queued
-    signals would be delivered in one uninterrupted batch; the inbox takes them in time slices instead."""
+    signals would be delivered in one uninterrupted batch; the inbox takes them in time slices instead.
+    `ready` says whether events may be applied in a slice now: while it says no (the model still mapping a new
+    listing a source per turn, which a first event would otherwise finish in one go), slices wait."""
 
     _wake = Signal()  # from `post` on the index worker's thread: events are waiting
 
-    def __init__(self, apply: Callable[[FileEvent], None], parent: QObject) -> None:
+    def __init__(self, apply: Callable[[FileEvent], None], ready: Callable[[], bool], parent: QObject) -> None:
         super().__init__(parent)
-        self._apply = apply
+        self._apply, self._ready = apply, ready
         self._events: collections.deque[FileEvent] = collections.deque()
         self._lock = threading.Lock()
         self._woken = False
@@ -49,6 +51,8 @@ class EventInbox(QObject):
             self._apply(self._events.popleft())
 
     def _slice(self) -> None:
+        if not self._ready():
+            return  # the timer turns again on the next event-loop turn
         deadline = time.perf_counter() + SLICE_S
         events, apply = self._events, self._apply
         while events and time.perf_counter() < deadline:
