@@ -14,6 +14,7 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
+from desktop_rag.engine.store.postgres.schema import SCHEMA_VERSION
 from tests.support import scans
 
 FAST = Settings(embedding_model="hash:64")
@@ -91,7 +92,7 @@ def test_a_version_7_library_gets_the_table_and_its_members_the_use_of_it(pg_ser
             admin.index([work], collection=admin.collection_id("Work"))
         finally:
             admin.close()
-        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'schema_version'") == [["10"]]
+        assert raw.run("SELECT value FROM desktop_rag.meta WHERE key = 'schema_version'") == [[str(SCHEMA_VERSION)]]
         assert raw.run("SELECT has_table_privilege('alice', 'desktop_rag.ocr_lines', 'SELECT, INSERT, DELETE')") \
             == [[True]]
         assert raw.run("SELECT count(*) > 0 FROM desktop_rag.ocr_lines") == [[True]]
