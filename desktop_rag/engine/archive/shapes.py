@@ -81,13 +81,12 @@ def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndar
     return None
 
 
-def oversized_passage(chunks: list[dict]) -> str | None:
+def oversized_passage(chunks: list[dict]) -> Phrase | None:
     """Why a passage (or its heading) is too long to import, or None (rows already checked by check_rows)."""
     longest = max((max(len(c["text"]), len(c["heading"])) for c in chunks), default=0)
     if longest <= MAX_PASSAGE_CHARS:
         return None
-    return (f"one of its passages is {longest:,} characters long, and a passage may be at most {MAX_PASSAGE_CHARS:,} "
-            "characters (Desktop RAG writes passages of about the chunk size, 500 characters by default)")
+    return Phrase("phrase.archive.rows.passage_too_long", length=f"{longest:,}", limit=f"{MAX_PASSAGE_CHARS:,}")
 
 
 def _recognised_lines(lines: object) -> bool:

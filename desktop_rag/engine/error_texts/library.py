@@ -188,6 +188,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "phrase.archive.rows.malformed_source": {"en": "a source record is malformed", "zh": "某条来源记录格式错误"},
     "phrase.archive.rows.malformed_file": {"en": "a file record is malformed", "zh": "某条文件记录格式错误"},
     "phrase.archive.rows.malformed_chunk": {"en": "a chunk record is malformed", "zh": "某条段落记录格式错误"},
+    "phrase.archive.rows.passage_too_long": {
+        "en": "one of its passages is {length} characters long, and a passage may be at most {limit} characters "
+              "(Desktop RAG writes passages of about the chunk size, 500 characters by default)",
+        "zh": "其中一个段落长达 {length} 个字符，而一个段落最多只能有 {limit} 个字符（Desktop RAG 写入的段落约为分块大小，"
+              "默认 500 个字符）"},
     "error.import_name_taken": {"en": "A collection called “{name}” already exists here; import it under another name "
                                       "(`desktop-rag import FILE --name NEW`) or delete that one first.",
                                 "zh": "这里已有名为“{name}”的知识库；请用其他名称导入（`desktop-rag import 文件 --name 新名称`），"
