@@ -391,6 +391,28 @@ def test_numbers_beyond_32_bits_are_refused_with_the_archives_own_message(tmp_pa
         victim.close()
 
 
+@pytest.mark.parametrize("chunk_size", [10 ** 100, 2 ** 31, -1, "500"])
+def test_chunking_settings_out_of_range_are_refused_not_made_an_empty_librarys(tmp_path: Path, chunk_size):
+    """An empty library takes an archive's chunking settings as its own: one of a hundred digits became its
+    chunk_size (and every later mismatch message quoted it)."""
+    from desktop_rag.engine.errors import error_text
+    from desktop_rag.engine.messages import message
+
+    archive, _ = _exported(tmp_path)
+    evil = tmp_path / "evil.zip"
+    _forge(archive, evil, manifest_edit=lambda m: m["chunking"].update(chunk_size=chunk_size))
+    victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
+    try:
+        before = _dump(victim)
+        with pytest.raises(ArchiveError) as caught:
+            victim.import_archive(evil, name="Shared")
+        for language in ("en", "zh"):
+            assert message("phrase.archive.chunking", language) in error_text(caught.value, language)
+        assert _dump(victim) == before and victim.store.get_meta("chunk_size") is None
+    finally:
+        victim.close()
+
+
 def test_names_that_collide_once_cleaned_are_told_apart_or_refused(tmp_path: Path):
     archive, docs = _exported(tmp_path, with_documents=True)
     ids = [f["id"] for f in json.loads(zipfile.ZipFile(archive).read("collection.json"))["files"]]
