@@ -577,3 +577,60 @@ def test_a_member_cannot_run_the_administrators_trigger_functions_from_a_table_o
         raw.close()
         alice.close()
         admin.close()
+
+
+def _grants_seen_by(member: Engine) -> tuple[list, list]:
+    """What `member` learns of the grants: its `visible_collections()` and the `visible_grants` it may read."""
+    db = member.store.db
+    return (db.execute("SELECT desktop_rag.visible_collections()").fetchone()[0],
+            [r[0] for r in db.execute("SELECT collection_id FROM desktop_rag.visible_grants ORDER BY 1")])
+
+
+def test_a_member_learns_only_its_own_roles_collections_also_after_the_upgrade_from_version_11(pg_server, tmp_path):
+    """`visible_collections` answers for the calling role only: before version 12 it took any role's name and ran
+    as the administrator, so a member could list another role's collection ids."""
+    from desktop_rag.engine.store.postgres.schema import CONTENT_TABLES
+
+    database, admin = _library_with_home(pg_server, tmp_path, "visible")
+    pg_server.role("bob", "bob-password-22")
+    work, home = admin.collection_id("Work"), admin.collection_id("Home")
+    admin.library.grant(home, "bob")
+    admin.close()
+    raw = pg_server.admin(database)
+    try:
+        alice = _alice(pg_server, database, tmp_path)
+        try:
+            with pytest.raises(ServerError, match="does not exist"):  # no other role's name is asked about
+                alice.store.db.execute("SELECT desktop_rag.visible_collections('bob')")
+            assert _grants_seen_by(alice) == ([work], [work])
+        finally:
+            alice.close()
+        # a library of version 11: the function of a name, as the administrator; the policies calling it
+        raw.run("DROP FUNCTION desktop_rag.visible_collections() CASCADE")
+        raw.run("DROP VIEW desktop_rag.visible_grants")
+        raw.run("CREATE FUNCTION desktop_rag.visible_collections(who name) RETURNS bigint[] LANGUAGE sql STABLE "
+                "SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ SELECT coalesce(array_agg(DISTINCT "
+                "g.collection_id), '{}') FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role "
+                "WHERE pg_has_role(who, r.oid, 'MEMBER') $$")
+        for table in ("collections", *CONTENT_TABLES):
+            column = "id" if table == "collections" else "collection_id"
+            raw.run(f"CREATE POLICY granted ON desktop_rag.{table} USING ({column} = ANY "
+                    "((SELECT desktop_rag.visible_collections(current_user))::bigint[]))")
+        raw.run("UPDATE desktop_rag.meta SET value = '11' WHERE key = 'schema_version'")
+        upgrading = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+        try:
+            assert upgrading.collections()  # (its first read opens, and so upgrades, the library)
+        finally:
+            upgrading.close()
+        assert raw.run("SELECT count(*) FROM pg_proc WHERE proname = 'visible_collections'") == [[1]]
+        alice = _alice(pg_server, database, tmp_path)
+        try:
+            assert _grants_seen_by(alice) == ([work], [work])
+            assert [name for _, name in alice.collection_names()] == ["Work"]
+            assert alice.search("Home secret H-99", k=5) == []
+            with pytest.raises(ServerError, match="does not exist"):
+                alice.store.db.execute("SELECT desktop_rag.visible_collections('bob')")
+        finally:
+            alice.close()
+    finally:
+        raw.close()

@@ -47,8 +47,9 @@ def _exported(tmp_path: Path, with_documents: bool = False) -> tuple[Path, Path]
 
 
 def _forge(src: Path, dst: Path, rows=None, documents: dict[str, bytes] | None = None,
-           manifest_edit=None) -> None:
-    """`src` with collection.json edited by `rows(collection)`, documents replaced, the manifest re-hashed."""
+           manifest_edit=None, chunks=None) -> None:
+    """`src` with collection.json edited by `rows(collection)`, chunks.jsonl by `chunks(list of chunk rows)`,
+    documents replaced, the manifest re-hashed."""
     with zipfile.ZipFile(src) as zf:
         members = {n: zf.read(n) for n in zf.namelist()}
     manifest = json.loads(members.pop("manifest.json"))
@@ -56,6 +57,10 @@ def _forge(src: Path, dst: Path, rows=None, documents: dict[str, bytes] | None =
         collection = json.loads(members["collection.json"])
         rows(collection)
         members["collection.json"] = json.dumps(collection).encode()
+    if chunks is not None:
+        chunk_rows = [json.loads(line) for line in members["chunks.jsonl"].splitlines() if line.strip()]
+        chunks(chunk_rows)
+        members["chunks.jsonl"] = b"\n".join(json.dumps(c).encode() for c in chunk_rows) + b"\n"
     if documents is not None:
         for name in [n for n in members if n.startswith("documents/")]:
             del members[name], manifest["members"][name]
@@ -342,6 +347,68 @@ def test_numbers_beyond_64_bits_are_refused_with_a_message(tmp_path: Path):
     try:
         with pytest.raises(ArchiveError, match="number out of range"):
             victim.import_archive(evil, name="Shared")
+    finally:
+        victim.close()
+
+
+# Numbers past what the server's 32-bit columns hold (chunks.ordinal/page/char_start/char_end, files.chunk_count,
+# ocr_lines.page/char_start/char_end): each is the archive's own message on either backend (tests/postgres too).
+BEYOND_32_BITS = {
+    "chunk_count": ({"rows": lambda c: c["files"][0].update(chunk_count=2 ** 31)}, "number_range"),
+    "ordinal": ({"chunks": lambda rows: rows[0].update(ordinal=2 ** 31)}, "number_range"),
+    "page": ({"chunks": lambda rows: rows[0].update(page=2 ** 31)}, "number_range"),
+    "char_end": ({"chunks": lambda rows: rows[0].update(char_end=2 ** 40)}, "number_range"),
+    "ocr_line_page": ({"rows": lambda c: c["files"][0].update(ocr_lines=[[2 ** 31, 0, 5, 1.0, 1.0, 9.0, 9.0]])},
+                      "ocr_lines"),
+    "ocr_line_end": ({"rows": lambda c: c["files"][0].update(ocr_lines=[[1, 0, 2 ** 31, 1.0, 1.0, 9.0, 9.0]])},
+                     "ocr_lines"),
+}
+
+
+def refused_beyond_32_bits(victim: Engine, evil: Path, phrase: str) -> None:
+    """Importing `evil` into `victim` raises the archive's own reason `phrase` (English and Chinese)."""
+    from desktop_rag.engine.errors import error_text
+    from desktop_rag.engine.messages import message
+
+    with pytest.raises(ArchiveError) as caught:
+        victim.import_archive(evil, name="Shared")
+    for language in ("en", "zh"):
+        assert message(f"phrase.archive.rows.{phrase}", language) in error_text(caught.value, language)
+
+
+@pytest.mark.parametrize("field", sorted(BEYOND_32_BITS))
+def test_numbers_beyond_32_bits_are_refused_with_the_archives_own_message(tmp_path: Path, field: str):
+    archive, _ = _exported(tmp_path)
+    evil = tmp_path / "evil.zip"
+    edits, phrase = BEYOND_32_BITS[field]
+    _forge(archive, evil, **edits)
+    victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
+    try:
+        before = _dump(victim)
+        refused_beyond_32_bits(victim, evil, phrase)
+        assert _dump(victim) == before
+    finally:
+        victim.close()
+
+
+@pytest.mark.parametrize("chunk_size", [10 ** 100, 2 ** 31, -1, "500"])
+def test_chunking_settings_out_of_range_are_refused_not_made_an_empty_librarys(tmp_path: Path, chunk_size):
+    """An empty library takes an archive's chunking settings as its own: one of a hundred digits became its
+    chunk_size (and every later mismatch message quoted it)."""
+    from desktop_rag.engine.errors import error_text
+    from desktop_rag.engine.messages import message
+
+    archive, _ = _exported(tmp_path)
+    evil = tmp_path / "evil.zip"
+    _forge(archive, evil, manifest_edit=lambda m: m["chunking"].update(chunk_size=chunk_size))
+    victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
+    try:
+        before = _dump(victim)
+        with pytest.raises(ArchiveError) as caught:
+            victim.import_archive(evil, name="Shared")
+        for language in ("en", "zh"):
+            assert message("phrase.archive.chunking", language) in error_text(caught.value, language)
+        assert _dump(victim) == before and victim.store.get_meta("chunk_size") is None
     finally:
         victim.close()
 

@@ -10,13 +10,11 @@ time and memory, not meaning.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
 import time
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -25,9 +23,10 @@ from desktop_rag.config import resolve_paths
 from desktop_rag.engine import DoneEvent, Engine
 from desktop_rag.engine.archive import shapes
 from desktop_rag.engine.archive.archive_file import ArchiveError
+from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.models import unigram
 from tests.engine.test_archive import _dump
-from tests.security.test_archive_hostile import FAST, _exported
+from tests.security.test_archive_hostile import FAST, _exported, _forge
 
 QUESTION = "where do the tomatoes sit near the fence?"
 MAX_SECONDS = 30  # for 2 MB; the old code took 260 s for `ask` on 1 MB, 20 s for `context` (2-core machine)
@@ -53,18 +52,7 @@ def _prose(size: int) -> str:
 def _with_passage(src: Path, dst: Path, text: str, field: str = "text") -> None:
     """`src` with its first passage's `field` (its text, or its heading) replaced by `text`, the manifest re-hashed
     (every checksum agrees)."""
-    with zipfile.ZipFile(src) as zf:
-        members = {n: zf.read(n) for n in zf.namelist()}
-    manifest = json.loads(members.pop("manifest.json"))
-    chunks = [json.loads(line) for line in members["chunks.jsonl"].splitlines() if line.strip()]
-    chunks[0][field] = text
-    members["chunks.jsonl"] = b"".join(json.dumps(c).encode() + b"\n" for c in chunks)
-    for name, data in members.items():
-        manifest["members"][name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-        zf.writestr("manifest.json", json.dumps(manifest))
+    _forge(src, dst, chunks=lambda rows: rows[0].update({field: text}))
 
 
 @pytest.mark.parametrize("size", [1_000_000, 5_000_000])
@@ -80,6 +68,8 @@ def test_an_archive_with_a_passage_of_megabytes_is_refused_at_import(tmp_path: P
         message = str(refused.value)
         assert f"{size:,} characters" in message and f"{shapes.MAX_PASSAGE_CHARS:,} characters" in message
         assert "Nothing was changed" in message
+        chinese = error_text(refused.value, "zh")
+        assert f"长达 {size:,} 个字符" in chinese and f"最多只能有 {shapes.MAX_PASSAGE_CHARS:,} 个字符" in chinese
         assert _dump(engine) == before
     finally:
         engine.close()

@@ -146,6 +146,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "zh": "它的清单不是 Desktop RAG 知识库清单"},
     "phrase.archive.manifest_key": {"en": "its manifest has no valid {key}", "zh": "它的清单中没有有效的 {key}"},
     "phrase.archive.no_counts": {"en": "its manifest's counts are missing", "zh": "它的清单缺少计数"},
+    "phrase.archive.chunking": {"en": "its manifest's chunking settings are not whole numbers within range",
+                                "zh": "它的清单中的分块设置不是范围内的整数"},
     "phrase.archive.no_model": {"en": "its manifest does not say which model made its vectors",
                                 "zh": "它的清单没有说明向量是由哪个模型生成的"},
     "phrase.archive.unlisted": {"en": "its manifest does not list {name}", "zh": "它的清单没有列出 {name}"},
@@ -153,6 +155,46 @@ TEXTS: dict[str, dict[str, str]] = {
     "phrase.archive.vector_numbers": {"en": "its vectors hold invalid numbers", "zh": "其中的向量包含无效数值"},
     "phrase.archive.collection_json": {"en": "collection.json is not an object", "zh": "collection.json 不是对象"},
     "phrase.archive.json": {"en": "{name} is not valid JSON", "zh": "{name} 不是有效的 JSON"},
+    # what check_rows (archive/shapes.py) finds wrong with an archive's rows
+    "phrase.archive.rows.no_lists": {
+        "en": "collection.json has no lists of sources and files",
+        "zh": "collection.json 中没有来源和文件的列表"},
+    "phrase.archive.rows.number_range": {"en": "a record holds a number out of range", "zh": "某条记录中的数字超出范围"},
+    "phrase.archive.rows.file_path": {
+        "en": "a file has an invalid status, or a path that is not an absolute local path",
+        "zh": "某个文件的状态无效，或其路径不是本机的绝对路径"},
+    "phrase.archive.rows.file_type": {"en": "a file is not a supported document type", "zh": "某个文件不是支持的文档类型"},
+    "phrase.archive.rows.chunk_page": {"en": "a chunk has an invalid page", "zh": "某个段落的页码无效"},
+    "phrase.archive.rows.ocr_lines": {"en": "a file's recognised lines are malformed", "zh": "某个文件的识别文字行格式错误"},
+    "phrase.archive.rows.same_id": {"en": "two records share an id", "zh": "两条记录的编号相同"},
+    "phrase.archive.rows.same_path": {"en": "two records share a path", "zh": "两条记录的路径相同"},
+    "phrase.archive.rows.missing_parent": {
+        "en": "a record points at a missing source or file",
+        "zh": "某条记录指向不存在的来源或文件"},
+    "phrase.archive.rows.stray_vector": {"en": "a vector belongs to no chunk", "zh": "某个向量不属于任何段落"},
+    "phrase.archive.rows.stray_document": {"en": "a document belongs to no file", "zh": "某个文档不属于任何文件"},
+    "phrase.archive.rows.attachment_document": {
+        "en": "an attachment has a document of its own (it travels inside its message)",
+        "zh": "某个附件带有自己的文档（附件应随其邮件一起）"},
+    "phrase.archive.rows.counts": {"en": "its counts do not match its content", "zh": "其中的计数与内容不符"},
+    "phrase.archive.rows.attachment_parent": {
+        "en": "an attachment belongs to no message of the archive",
+        "zh": "某个附件不属于归档中的任何邮件"},
+    "phrase.archive.rows.attachment_outside": {"en": "an attachment lies outside its message", "zh": "某个附件位于其邮件之外"},
+    "phrase.archive.rows.sources_overlap": {"en": "two of its sources overlap", "zh": "其中有两个来源相互重叠"},
+    "phrase.archive.rows.file_outside": {"en": "a file lies outside its source", "zh": "某个文件位于其来源之外"},
+    "phrase.archive.rows.source_path": {
+        "en": "a source has an invalid kind, or a path that is not an absolute local path (relative, with '..', or "
+              "a network share)",
+        "zh": "某个来源的类型无效，或其路径不是本机的绝对路径（相对路径、含 '..'，或网络共享）"},
+    "phrase.archive.rows.malformed_source": {"en": "a source record is malformed", "zh": "某条来源记录格式错误"},
+    "phrase.archive.rows.malformed_file": {"en": "a file record is malformed", "zh": "某条文件记录格式错误"},
+    "phrase.archive.rows.malformed_chunk": {"en": "a chunk record is malformed", "zh": "某条段落记录格式错误"},
+    "phrase.archive.rows.passage_too_long": {
+        "en": "one of its passages is {length} characters long, and a passage may be at most {limit} characters "
+              "(Desktop RAG writes passages of about the chunk size, 500 characters by default)",
+        "zh": "其中一个段落长达 {length} 个字符，而一个段落最多只能有 {limit} 个字符（Desktop RAG 写入的段落约为分块大小，"
+              "默认 500 个字符）"},
     "error.import_name_taken": {"en": "A collection called “{name}” already exists here; import it under another name "
                                       "(`desktop-rag import FILE --name NEW`) or delete that one first.",
                                 "zh": "这里已有名为“{name}”的知识库；请用其他名称导入（`desktop-rag import 文件 --name 新名称`），"

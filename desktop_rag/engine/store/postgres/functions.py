@@ -13,10 +13,17 @@ _CARRY_ARGUMENTS_BEFORE_10 = "bigint, bigint[], bigint[], bigint[], " + ", ".joi
 
 # One statement per item (dollar-quoted bodies hold semicolons).
 FUNCTIONS = (
-    # the collections a role may see: those granted to a role it is a member of (the owner bypasses RLS)
-    "CREATE OR REPLACE FUNCTION visible_collections(who name) RETURNS bigint[] LANGUAGE sql STABLE SECURITY DEFINER "
-    "SET search_path = desktop_rag, pg_catalog AS $$ SELECT coalesce(array_agg(DISTINCT g.collection_id), '{}') "
-    "FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role WHERE pg_has_role(who, r.oid, 'MEMBER') $$",
+    # the collections the calling role may see: those granted to a role it is a member of (the owner bypasses RLS).
+    # The grants of `current_user` only (a view reads the table with its owner's rights but names the caller; a
+    # security barrier: no function of the caller's sees a row before that filter), so no role learns another's;
+    # before version 12 the function took any role's name and ran as the administrator (CASCADE: the policies
+    # calling it go with it, and security_statements makes them again)
+    "DROP FUNCTION IF EXISTS visible_collections(name) CASCADE",
+    "CREATE OR REPLACE VIEW visible_grants WITH (security_barrier) AS SELECT g.collection_id "
+    "FROM collection_grants g JOIN pg_roles r ON r.rolname = g.role WHERE pg_has_role(current_user, r.oid, 'MEMBER')",
+    "CREATE OR REPLACE FUNCTION visible_collections() RETURNS bigint[] LANGUAGE sql STABLE "
+    "SET search_path = desktop_rag, pg_catalog AS $$ SELECT coalesce(array_agg(DISTINCT collection_id), '{}') "
+    "FROM visible_grants $$",
     # a row's collection follows its source / file (a chunk's, a recognised line's: chunk_collection) / chunk
     "CREATE OR REPLACE FUNCTION file_collection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     "NEW.collection_id := (SELECT collection_id FROM sources WHERE id = NEW.source_id); RETURN NEW; END $$",

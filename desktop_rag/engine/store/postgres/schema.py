@@ -42,8 +42,9 @@ from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, 
 # 9: an answer that ended short keeps how (`messages.ended`); 10: the rows keeping a chunk's passages are noted
 # (`kept_chunks`), and the carry moves kept passages of any length by the rule itself (it took spans of up to 3 chunks
 # from the store); 11: a file moved into another collection's folder takes its rows there (the `*_moved` triggers fire
-# on any update), and rows a move left behind are repaired (REPAIRS)
-SCHEMA_VERSION = 11
+# on any update), and rows a move left behind are repaired (REPAIRS); 12: `visible_collections()` answers only for the
+# role calling it (it took any role's name)
+SCHEMA_VERSION = 12
 _KEPT_CHUNKS_SINCE = 10  # the version that added `kept_chunks` (an older library's rows are noted at its upgrade)
 SCHEMA_NAME = "desktop_rag"
 
@@ -232,7 +233,7 @@ def security_statements() -> tuple[str, ...]:
     of `meta`, the skipped counts of their sources)."""
     statements = ["ALTER TABLE collections ENABLE ROW LEVEL SECURITY",
                   "DROP POLICY IF EXISTS granted ON collections",
-                  "CREATE POLICY granted ON collections USING (id = ANY ((SELECT visible_collections(current_user))::bigint[]))"]
+                  "CREATE POLICY granted ON collections USING (id = ANY ((SELECT visible_collections())::bigint[]))"]
     # the skipped counts of a source are seen (and written: meta_guarded says why not) only where the source is
     statements += ["ALTER TABLE meta ENABLE ROW LEVEL SECURITY",
                    "DROP POLICY IF EXISTS seen ON meta",
@@ -241,8 +242,8 @@ def security_statements() -> tuple[str, ...]:
     for table in CONTENT_TABLES:
         statements += [f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
                        f"DROP POLICY IF EXISTS granted ON {table}",
-                       f"CREATE POLICY granted ON {table} USING (collection_id = ANY ((SELECT visible_collections(current_user))::bigint[])) "
-                       "WITH CHECK (collection_id = ANY ((SELECT visible_collections(current_user))::bigint[]))"]
+                       f"CREATE POLICY granted ON {table} USING (collection_id = ANY ((SELECT visible_collections())::bigint[])) "
+                       "WITH CHECK (collection_id = ANY ((SELECT visible_collections())::bigint[]))"]
     return tuple(statements)
 
 
@@ -253,11 +254,11 @@ def all_statements() -> tuple[str, ...]:
 
 _MEMBER_PRIVILEGES = (  # (privileges, on what): what a role granted a collection needs besides its rows
     ("USAGE", f"SCHEMA {SCHEMA_NAME}"),
-    ("SELECT", "collections"),
+    ("SELECT", "collections, visible_grants"),
     ("SELECT, INSERT, UPDATE, DELETE", ", ".join((*CONTENT_TABLES, *PERSONAL_TABLES, "meta"))),
     ("SELECT", "library_counters, clients"),
     ("USAGE, SELECT", f"ALL SEQUENCES IN SCHEMA {SCHEMA_NAME}"),
-    ("EXECUTE", f"FUNCTION visible_collections(name), set_vector_dimension(integer), {CARRY}({CARRY_ARGUMENTS})"),
+    ("EXECUTE", f"FUNCTION visible_collections(), set_vector_dimension(integer), {CARRY}({CARRY_ARGUMENTS})"),
 )
 
 
@@ -310,7 +311,7 @@ def migrate(db) -> None:
         for statement in (*all_statements(), *REPAIRS):
             db.raw.run(statement)
         _members_read_clients(db)
-        _members_carry(db)
+        _members_privileges(db)
         if upgraded_from < _KEPT_CHUNKS_SINCE:
             _note_kept_chunks(db)
         db.execute("INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = "
@@ -346,12 +347,13 @@ def _note_kept_chunks(db) -> None:
                    f"kept_chunk_ids(t.{column}) k")
 
 
-def _members_carry(db) -> None:
-    """Version 5: the roles granted a collection before may run `carry_chunk_references` too; version 8: and use
-    `ocr_lines` as the other content tables (its rows of their collections only: row-level security)."""
+def _members_privileges(db) -> None:
+    """The roles granted a collection before get what a member needs now (`member_privileges`): version 5 added
+    `carry_chunk_references`, 8 `ocr_lines` (its rows of their collections only: row-level security), 12 the
+    `visible_grants` view (the function reading it is new)."""
     for role in _granted_roles(db):
-        db.execute(f"GRANT EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) TO {quoted(role)}")
-        db.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ocr_lines TO {quoted(role)}")
+        for statement in member_privileges(quoted(role)):
+            db.execute(statement)
 
 
 def quoted(role: str) -> str:
