@@ -67,18 +67,20 @@ def test_each_state_of_the_file_and_the_passage_has_its_banner(state, match, kin
     assert (banner(location, scan) if scan else banner(location)) == (expected, offer, level)
 
 
-@pytest.mark.parametrize("state, match, extra, scan, key", [
-    (UNCHANGED, RECOGNISED, {}, True, "recognised_lines"),
-    (UNCHANGED, PARTIAL, {}, False, "partial"),
-    (UNCHANGED, NOT_FOUND, {}, False, "unmatched"),
-    (UNCHANGED, NOT_FOUND, {}, True, "unmatched_scan"),
-    (CHANGED, NOT_FOUND, {}, False, "changed_lost"),  # the file's state: on every page
-    (MISSING, NOT_FOUND, {"text": "stored"}, False, "missing_stored"),
+@pytest.mark.parametrize("state, match, extra, scan, key, elsewhere", [
+    (UNCHANGED, RECOGNISED, {}, True, "recognised_lines", None),
+    (UNCHANGED, PARTIAL, {}, False, "partial", None),
+    (UNCHANGED, NOT_FOUND, {}, False, "unmatched", "beside_elsewhere"),  # the passage beside: whence it comes
+    (UNCHANGED, NOT_FOUND, {}, True, "unmatched_scan", "beside_elsewhere"),
+    (CHANGED, NOT_FOUND, {}, False, "changed_lost", "changed_lost"),  # the file's state: on every page
+    (MISSING, NOT_FOUND, {"text": "stored"}, False, "missing_stored", "missing_stored"),
 ])
-def test_how_the_passage_was_matched_is_said_on_its_page_only(state, match, extra, scan, key):
-    """A paged document's banner about the passage's match speaks of "this page": on another page it says nothing;
-    what it says of the file holds on every page."""
+def test_how_the_passage_was_matched_is_said_on_its_page_only(state, match, extra, scan, key, elsewhere):
+    """A paged document's banner about the passage's match speaks of "this page": on another page it says nothing,
+    or, when the passage could not be marked and is shown beside, that it is the one cited on its page; what it
+    says of the file holds on every page."""
     location = Location("/d/notes.pdf", PAGES, state, match, page=2, **extra)
     expected = tr(key, path="/d/notes.pdf")
     assert banner(location, scan, page=2)[0] == banner(location, scan)[0] == expected
-    assert banner(location, scan, page=1)[0] == ("" if state == UNCHANGED else expected)
+    assert banner(location, scan, page=1)[0] == ("" if elsewhere is None else tr(elsewhere, path="/d/notes.pdf",
+                                                                                 page=2))

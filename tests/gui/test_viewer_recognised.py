@@ -69,7 +69,8 @@ def test_a_passage_of_a_scanned_pdf_page_is_highlighted_on_its_recognised_lines(
     """A scanned page has no text layer: the viewer draws the cited page with the passage highlighted on the lines
     OCR read there when it was indexed (the library's `ocr_lines`), and says so. A library made before those were
     kept (schema 4) has none: the page is drawn with the passage beside it, the banner saying the page is a scan.
-    The banner speaks of the passage's page: on another page of the document it says nothing."""
+    The banner speaks of the passage's page: on another page of the document it says nothing, or, with the passage
+    beside, that it is the one cited on its page."""
     i18n.set_language(language)
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -106,7 +107,11 @@ def test_a_passage_of_a_scanned_pdf_page_is_highlighted_on_its_recognised_lines(
     i18n.set_language("zh" if language == "en" else "en")  # the banner follows the language, on its page
     assert view.banner_label.text() == i18n.tr("viewer.unmatched_scan")
     with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
-        view.prev_page_button.click()  # "this page" is the passage's page, not this one
-    assert view.banner_label.text() == ""
+        view.prev_page_button.click()  # "this page" is the passage's page, not this one; the passage stays beside
+    assert view.banner_label.text() == i18n.tr("viewer.beside_elsewhere", page=2) and view.banner.isVisibleTo(view)
+    assert view.side.isVisibleTo(view) and hit.text in view.side_text.toPlainText()
     i18n.set_language(language)
-    assert view.banner_label.text() == ""
+    assert view.banner_label.text() == i18n.tr("viewer.beside_elsewhere", page=2)
+    with qtbot.waitSignal(window.viewer.page_shown, timeout=30_000):
+        view.next_page_button.click()  # its page again
+    assert view.banner_label.text() == i18n.tr("viewer.unmatched_scan")

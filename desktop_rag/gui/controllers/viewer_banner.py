@@ -16,7 +16,8 @@ _INDEXING_TAIL = re.compile(r"(?:[;,] (?:so )?it was (?:skipped|not indexed)(?: 
 def banner(location: Location, scan: bool = False, page: int | None = None) -> tuple[str, bool, str]:
     """The banner's text ("" for none), whether it offers Re-index, and its level ("warn" | "info") for `location`;
     `scan`: the passage was recognised on a scanned page (it has no text there to mark); `page`: the page shown
-    (1-based) of a paged document: how the passage was matched is said only on its own page."""
+    (1-based) of a paged document: how the passage was matched is said only on its own page; elsewhere only that the
+    passage beside, unmatched, is the one cited on its page."""
     if location.file_state == MISSING:  # with the stored text when the library still holds it
         return tr("missing_stored" if location.text else "missing", path=location.path), False, "warn"
     if location.file_state == STORED:
@@ -34,6 +35,8 @@ def banner(location: Location, scan: bool = False, page: int | None = None) -> t
     if location.outdated:  # indexed again without it since the answer
         return tr("passage_gone"), False, "warn"
     if page is not None and page != (location.page or 1):  # another page: nothing of the passage marked there
+        if location.match == NOT_FOUND and not location.error:  # its text still beside: say whence it comes
+            return tr("beside_elsewhere", page=location.page or 1), False, "info"
         return "", False, "warn"
     if location.match == PARTIAL:
         return tr("partial"), False, "info"

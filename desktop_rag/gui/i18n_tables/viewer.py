@@ -70,6 +70,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "This page is a scan: its text was recognised from the picture (OCR), so there is no text on the page to "
         "highlight. The page is shown with the passage beside it.",
         "此页是扫描图片：其文字是通过文字识别（OCR）得到的，页面上没有可高亮的文字。下面显示该页，段落显示在旁边。"),
+    "viewer.beside_elsewhere": (
+        "The text beside is the cited passage, from page {page}, where its position could not be marked; nothing "
+        "is highlighted on this page.",
+        "旁边显示的是所引用的段落，出自第 {page} 页，但无法在该页上标出其位置；此页上没有高亮。"),
     "viewer.recognised_lines": (
         "This page is a scan: the highlight marks the lines recognised on it (OCR) when it was indexed.",
         "此页是扫描图片：高亮标出的是建立索引时在此页上识别（OCR）出的文字行。"),
