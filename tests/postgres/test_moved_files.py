@@ -1,9 +1,10 @@
 """A file that moves on disk into a folder of another collection takes its passages with it on a server: its chunks,
 vectors, staged vectors and recognised lines (and its e-mail attachments' rows) carry the new collection, so the
 members of the old collection no longer see a word of it, whatever they ask or whatever SQL they run, and the
-members of the new one do. A library whose moved files kept their old collection (schema 9 and before: the trigger
+members of the new one do. A library whose moved files kept their old collection (schema 10 and before: the trigger
 that carries a file's collection to its rows fired only when `collection_id` itself was named in the UPDATE, and a
-move names `source_id`) is repaired by its administrator's next open.
+move names `source_id`) is repaired by its administrator's next open. A move and a delete of the collection it
+leaves, at once, lose nothing and abort neither.
 
 Real PostgreSQL (the app's local server), real roles, real OCR of an image-only PDF; the hashing embedder (hash:64).
 """
@@ -14,6 +15,8 @@ import contextlib
 from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
+
+import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
@@ -80,11 +83,11 @@ def _astray(raw) -> dict[str, int]:
     }
 
 
-def _moved_library(pg_server, root: Path, before_move: Callable[[object], None] = lambda raw: None):
+def _indexed_library(pg_server, root: Path):
     """A library with Alpha (alice's and carol's) and Beta (bob's and carol's), both indexed by carol from her
-    computer, a model switch staged; `moving/` moved from Alpha's folder into Beta's on disk and carol's next run
-    (after `before_move(owner)`). Returns (database, owner's raw connection, moved file ids, their chunk ids,
-    the rows of each table before the move)."""
+    computer, a model switch staged. Returns (database, the
+    owner's raw connection, carol's engine, Alpha's folder, Beta's, the ids of the files in `moving/`, their chunk
+    ids, the rows of each table they have)."""
     database = pg_server.new_database("moved")
     for user, password in PASSWORDS.items():
         pg_server.role(user, password)
@@ -111,6 +114,19 @@ def _moved_library(pg_server, root: Path, before_move: Callable[[object], None] 
         chunks = [r[0] for r in owner.run("SELECT id FROM chunks WHERE file_id = ANY (:f)", f=files)]
         before = _counts(owner, files, chunks)
         assert len(files) == 4 and all(before.values())  # three files and the attachment; every table has rows
+        return database, owner, carol, alpha, beta, files, chunks, before
+    except BaseException:
+        owner.close()
+        carol.close()
+        raise
+
+
+def _moved_library(pg_server, root: Path, before_move: Callable[[object], None] = lambda raw: None):
+    """`_indexed_library`, then `moving/` moved from Alpha's folder into Beta's on disk and carol's next run (after
+    `before_move(owner)`). Returns (database, owner's raw connection, moved file ids, their chunk ids, the rows of
+    each table before the move)."""
+    database, owner, carol, alpha, beta, files, chunks, before = _indexed_library(pg_server, root)
+    try:
         before_move(owner)
         (alpha / "moving").rename(beta / "moving")
         report = carol.index()
@@ -241,3 +257,66 @@ def test_a_vector_stored_by_another_client_while_a_file_moves_takes_the_files_ne
     finally:
         mover.close()
         embedder.close()
+
+
+@pytest.mark.parametrize("first, pause", [("move", "AFTER UPDATE ON files"), ("delete", "BEFORE DELETE ON chunks")])
+def test_a_collection_deleted_while_a_file_moves_out_of_it_loses_nothing(pg_server, tmp_path: Path, first: str,
+                                                                        pause: str) -> None:
+    """The administrator deletes Alpha while carol's run moves `audit.eml` (a message with an attachment) into
+    Beta's folder; `first` is held (a test trigger waits on an advisory lock) between its two steps until the other
+    waits for it: the move after its message's row, before its attachment's; the delete after Alpha's files' rows,
+    before their chunks and vectors. The delete first: before, the move waited for the deleted row, then moved
+    nothing and said it had moved the file, which was lost (and a move that took the vectors' tables first but a
+    delete that did not deadlocked: PostgreSQL aborted one). Now both take the vectors' tables first: the second
+    waits for the first, and the message ends in Beta, moved (the move first) or read anew (the delete first)."""
+    import threading
+    import time
+
+    database, owner, carol, alpha, beta, _, _, _ = _indexed_library(pg_server, tmp_path)
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    holder = pg_server.admin(database)
+    failures: list[BaseException] = []
+
+    def started(step: Callable[[], object]) -> threading.Thread:
+        def run() -> None:
+            try:
+                step()
+            except BaseException as exc:  # noqa: BLE001 - asserted below
+                failures.append(exc)
+        thread = threading.Thread(target=run)
+        thread.start()
+        return thread
+
+    def waiting(condition: str) -> None:
+        """Until a session waits on a lock (`condition` on its pg_stat_activity row), 30 s at most."""
+        deadline = time.monotonic() + 30
+        while not holder.run("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                             f"AND {condition}")[0][0] and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    try:
+        alpha_id = admin.collection_id("Alpha")
+        owner.run("CREATE FUNCTION held() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                  "PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$")
+        owner.run(f"CREATE TRIGGER held {pause} FOR EACH STATEMENT EXECUTE FUNCTION held()")
+        holder.run("SELECT pg_advisory_lock(4242)")
+        (alpha / "moving" / "audit.eml").rename(beta / "audit.eml")
+        steps = {"move": carol.index, "delete": lambda: admin.delete_collection(alpha_id)}
+        threads = [started(steps[first])]
+        waiting("wait_event = 'advisory'")
+        threads.append(started(steps["delete" if first == "move" else "move"]))
+        waiting("wait_event <> 'advisory'")
+        holder.run("SELECT pg_advisory_unlock(4242)")
+        for thread in threads:
+            thread.join(60)
+        assert failures == []
+        assert "Alpha" not in {r[0] for r in owner.run("SELECT name FROM collections")}
+        moved = owner.run("SELECT k.name FROM files f JOIN collections k ON k.id = f.collection_id "
+                          "WHERE f.path LIKE :p", p=str(beta / "audit.eml") + "%")
+        assert moved == [["Beta"], ["Beta"]]  # the message and its attachment
+        assert _astray(owner) == dict.fromkeys(("chunks", "ocr_lines", "vectors", "staged_vectors"), 0)
+    finally:
+        holder.close()
+        owner.close()
+        admin.close()
+        carol.close()

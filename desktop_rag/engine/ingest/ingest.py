@@ -195,7 +195,8 @@ class Ingestor(VectorPhase):
         moved = by_hash[sha].pop() if existing is None and by_hash.get(sha) else None
         if moved is not None:
             with self.store.transaction():
-                self.store.move_file(moved.id, disk.path, source_id, disk.size, disk.mtime_ns)
+                if not self.store.move_file(moved.id, disk.path, source_id, disk.size, disk.mtime_ns):
+                    return False  # its collection deleted meanwhile (another client): read as a new file
             vanished.pop(moved.path, None)
             self.tally.unchanged += 1
             self.on_file(FileEvent(moved.path, "removed"))

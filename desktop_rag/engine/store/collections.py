@@ -141,6 +141,7 @@ def delete(store: Store, collection_id: int) -> list[int]:
     last collection leaves an empty "Default" in its place."""
     administer(store)
     with store.transaction() as db:
+        store.hold_vectors()  # before the files' rows: a move waits for this delete, never holds a row it needs
         gone = store.collection_vector_ids(collection_id).tolist()
         db.execute("DELETE FROM sources WHERE collection_id = ?", (collection_id,))  # files, chunks, vectors cascade
         db.execute("UPDATE conversations SET collection_id = NULL WHERE collection_id = ?", (collection_id,))

@@ -68,6 +68,12 @@ class SqlStore(SqlReads):
         back, so no row of the old switch's model is left under the new one's mark: staged_vectors.py). Here the
         writers' lock keeps every other writer out already."""
 
+    def hold_vectors(self, moving: bool = False) -> None:
+        """Inside the caller's transaction, before it touches a file's row, take the vectors' tables (vectors, then
+        staged): for deleting rows, or `moving` chunks to another collection (alone: the `chunk_moved` trigger's
+        lock, taken here first so a move never holds a file's row while it waits for a deleting writer, which waits
+        for that row). Here the writers' lock keeps every other writer out already."""
+
     # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
 
     def carry_references(self, file_id: int, moves: Sequence[Moved]) -> None:
@@ -194,17 +200,23 @@ class SqlStore(SqlReads):
         """Record a new size/mtime for a file whose content hash did not change."""
         self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, file_id))
 
-    def move_file(self, file_id: int, new_path: str, source_id: int, size: int, mtime_ns: int) -> None:
+    def move_file(self, file_id: int, new_path: str, source_id: int, size: int, mtime_ns: int) -> bool:
         """A renamed or moved file keeps its chunks and vectors (and may change collection with its source); its
-        attachments move with it, below its new path."""
+        attachments move with it, below its new path. False when the file is no longer stored (another client
+        deleted its collection meanwhile): nothing moved."""
+        self.hold_vectors(moving=True)
+        row = self.db.execute("SELECT path FROM files WHERE id = ?", (file_id,)).fetchone()
+        if row is None:
+            return False
+        old_path = row[0]
         self.bump_membership()  # its chunks may now be in another collection, folder or file type (search filters)
-        old_path = self.db.execute("SELECT path FROM files WHERE id = ?", (file_id,)).fetchone()[0]
         self.db.execute(
             "UPDATE files SET path = ?, source_id = ?, size = ?, mtime_ns = ? WHERE id = ?",
             (new_path, source_id, size, mtime_ns, file_id),
         )
         self.db.execute("UPDATE files SET path = ? || substr(path, ?), source_id = ?, mtime_ns = ? WHERE parent_id = ?",
                         (new_path, len(old_path) + 1, source_id, mtime_ns, file_id))
+        return True
 
     def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str,
                        error: Reason) -> list[int]:

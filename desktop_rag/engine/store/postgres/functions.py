@@ -9,6 +9,9 @@ from __future__ import annotations
 CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
 CARRY = "carry_chunk_references"
 CARRY_ARGUMENTS = "bigint, bigint[], bigint[]"
+# the vectors' tables in the order every writer of both takes them (a move's mode conflicts with itself and with a
+# deleting or storing writer's ROW EXCLUSIVE, never with readers)
+LOCK_VECTORS = "LOCK TABLE vectors, staged_vectors IN {mode} MODE"
 _CARRY_ARGUMENTS_BEFORE_10 = "bigint, bigint[], bigint[], bigint[], " + ", ".join(["integer[]"] * 5)
 
 # One statement per item (dollar-quoted bodies hold semicolons).
@@ -57,7 +60,7 @@ FUNCTIONS = (
     # (the vectors' writers first: a vector stored meanwhile took its collection from the chunk as last committed, and
     # one stored from now on waits for this transaction; "vectors, staged" is the order every writer of both takes)
     "CREATE OR REPLACE FUNCTION chunk_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "LOCK TABLE vectors, staged_vectors IN SHARE ROW EXCLUSIVE MODE; "
+    f"{LOCK_VECTORS.format(mode='SHARE ROW EXCLUSIVE')}; "
     "UPDATE vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id "
     "AND collection_id IS DISTINCT FROM NEW.collection_id; "
     "UPDATE staged_vectors SET collection_id = NEW.collection_id WHERE chunk_id = NEW.id "

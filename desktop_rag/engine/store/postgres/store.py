@@ -17,6 +17,7 @@ import numpy as np
 from desktop_rag.engine.store.carried_references import Moved
 from desktop_rag.engine.store.postgres import claims, keyword, schema
 from desktop_rag.engine.store.postgres.connection import Connection
+from desktop_rag.engine.store.postgres.functions import LOCK_VECTORS
 from desktop_rag.engine.store.postgres.url import ServerUrl
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.sql_store import SqlStore
@@ -132,6 +133,9 @@ class PostgresStore(SqlStore):
 
     def hold_staged_vectors(self, switching: bool = False) -> None:
         self.db.execute(f"LOCK TABLE staged_vectors IN {'EXCLUSIVE' if switching else 'ROW EXCLUSIVE'} MODE")
+
+    def hold_vectors(self, moving: bool = False) -> None:
+        self.db.execute(LOCK_VECTORS.format(mode="SHARE ROW EXCLUSIVE" if moving else "ROW EXCLUSIVE"))
 
     def keyword_search(self, query: str, limit: int,
                        within: Restriction | int | None = None) -> list[tuple[int, float]]:
