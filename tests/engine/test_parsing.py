@@ -115,18 +115,23 @@ def test_close_stops_the_child() -> None:
 
 
 def test_per_file_overhead_is_small(parser: SafeParser) -> None:
+    """Per file, the best of 5 batches of 60: another test busy on the other core (CI runs two at once) slowed a
+    whole run's mean 12-fold once; the fastest batch is what the parse itself costs."""
     small = GOOD / "chinese_gbk.txt"
-    n = 300
-    t0 = time.perf_counter()
-    for _ in range(n):
-        parser.parse(small)  # text formats are parsed in-process
-    in_process = (time.perf_counter() - t0) / n
+
+    def per_file(parse) -> float:
+        batches = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(60):
+                parse(small)
+            batches.append((time.perf_counter() - t0) / 60)
+        return min(batches)
+
+    in_process = per_file(parser.parse)  # text formats are parsed in-process
     with SafeParser(timeout_s=5, max_bytes=LIMIT, child_suffixes=frozenset({".txt"})) as p:
         p.start()
-        t0 = time.perf_counter()
-        for _ in range(n):
-            p.parse(small)
-        via_child = (time.perf_counter() - t0) / n
+        via_child = per_file(p.parse)
     print(f"small .txt per file: in-process {in_process * 1000:.3f} ms, via child {via_child * 1000:.3f} ms")
     assert in_process < 0.002
     assert via_child < 0.005
