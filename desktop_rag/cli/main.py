@@ -245,8 +245,11 @@ def _start_logging(args: argparse.Namespace) -> None:
 
     try:
         log_file = setup_logging(resolve_paths(args.data_dir))
-    except OSError as exc:
-        print(f"warning: no log file ({exc})", file=sys.stderr)
+    except OSError as exc:  # the log folder and the temp folder both refused it
+        from desktop_rag.cli.output import said
+        from desktop_rag.engine.system_errors import os_reason
+
+        print(say("line.no_log_file", why=said(os_reason(exc))), file=sys.stderr)
         return
     frozen = " (bundle)" if getattr(sys, "frozen", False) else ""
     logging.getLogger(__name__).info("desktop-rag %s%s: %s; log %s", __version__, frozen,

@@ -12,6 +12,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "line.error": {"en": "error: {why}", "zh": "错误：{why}"},
     "line.output_lost": {"en": "error: the output could not be written ({why})", "zh": "错误：无法写出输出（{why}）"},
     "line.interrupted": {"en": "interrupted", "zh": "已中断"},
+    "line.no_log_file": {"en": "warning: no log file could be opened in the log folder or the temp folder ({why}); "
+                               "this run keeps no log",
+                         "zh": "警告：日志文件夹和临时文件夹中都无法打开日志文件（{why}），本次运行不记录日志"},
     "line.no_display": {
         "en": "No display found, so the window cannot open. Running the headless demo on the sample documents instead "
               "(the same as `desktop-rag demo`).\n",
