@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.answer.reasoning import ThinkFilter, answer_start, without_thinking
+from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, ThinkFilter, answer_start, without_thinking
 
 
 def filtered(pieces: list[str]) -> str:
@@ -88,3 +88,21 @@ def test_a_reply_that_never_closes_a_tag_starts_at_its_beginning():
 def test_what_cannot_become_the_tag_is_shown_at_once():
     think = ThinkFilter()
     assert think.feed("Hello") == "Hello" and think.feed(" <think>") == " <think>"
+
+
+def test_only_a_lone_closing_tag_within_the_bound_ends_thinking():
+    """A lone `</think>` starting past MAX_THINKING_CHARS is an answer's text (one quoting the tag on a line of its
+    own late in a long answer lost everything before it); one starting just within still ends thinking."""
+    within = "t" * (MAX_THINKING_CHARS - 1) + "</think>\nAnswer"
+    assert without_thinking(within) == "Answer"
+    late = "An answer [1] quoting a log line late:\n" + "x" * MAX_THINKING_CHARS + "\n</think>\nand going on."
+    assert without_thinking(late) == late
+    assert without_thinking("t" * MAX_THINKING_CHARS + "</think>\nAnswer").startswith("ttt")
+
+
+def test_a_streaming_reply_past_the_bound_is_decided_at_once():
+    """While it streams, a reply without a closing tag is undecided only while one could still start within the
+    bound: past it, it is the answer (held no longer)."""
+    edge = MAX_THINKING_CHARS + len("</think>") - 2  # the tag could still start at MAX_THINKING_CHARS - 1
+    assert answer_start("y" * edge, ended=False) is None
+    assert answer_start("y" * (edge + 1), ended=False) == 0
