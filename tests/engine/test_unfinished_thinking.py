@@ -12,7 +12,8 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from desktop_rag.engine.answer.answering import Answerer
-from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, THOUGHT_ONLY, DoneEvent, ErrorEvent, SourcesEvent
+from desktop_rag.engine.answer.events import TokenEvent
 from desktop_rag.engine.answer.events import stopped
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig
@@ -282,3 +283,17 @@ def test_a_long_answer_quoting_a_lone_closing_tag_late_keeps_every_word(server, 
     assert isinstance(done, DoneEvent) and not done.notice, done.notice
     assert done.answer.startswith("You get 25 days [1]. You get") and done.answer.endswith("</think>\nDone."), \
         done.answer[-80:]
+
+
+def test_a_summary_of_thinking_only_says_the_model_only_thought(server, tmp_path):
+    """A document's summary whose whole reply was an unclosed `<think>` block said "empty answer"."""
+    server.tokens = OPENED[:8]
+    engine = new_model_engine(server, tmp_path)
+    try:
+        conversation = engine.new_conversation()
+        done = list(engine.summarise(tmp_path / "docs" / "leave.txt", conversation_id=conversation))[-1]
+        assert isinstance(done, DoneEvent) and done.answer == "" and done.ending.state == "empty", done
+        assert done.notice == THOUGHT_ONLY and done.notice.text("zh").startswith("模型只进行了思考")
+        assert engine.messages(conversation)[1].ending.reason.code == "thought_no_answer"
+    finally:
+        engine.close()

@@ -115,15 +115,17 @@ def test_a_cut_reply_says_its_limit_in_the_interfaces_language(make_window, qtbo
     assert bubble.notice_label.text().startswith("The model stopped at its limit")
 
 
-@pytest.mark.parametrize("language, says", [("en", "The model returned an empty answer."),
-                                            ("zh", "模型返回了空的回答。")])
+@pytest.mark.parametrize("language, tokens, says", [
+    ("en", [], "The model returned an empty answer."), ("zh", [], "模型返回了空的回答。"),
+    ("en", ["<think>", "Let me weigh topic0"], "The model only thought and gave no answer."),
+    ("zh", ["Let me weigh topic0", "\n</think>\n"], "模型只进行了思考，没有给出回答。")])
 def test_a_reply_without_an_answer_reopens_with_its_note(make_window, qtbot, tmp_path, llm_server, monkeypatch,
-                                                         language, says):
-    """The model's whole reply held no answer: live and reopened, its note in the interface's language (before,
-    reopened, the question stood alone)."""
+                                                         language, tokens, says):
+    """The model's whole reply held no answer (nothing, or thinking only): live and reopened, its note in the
+    interface's language (before, reopened, the question stood alone; thinking only said it was empty)."""
     window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
     i18n.set_language(language)
-    llm_server.tokens = []
+    llm_server.tokens = tokens
     live = _ask(qtbot, window, "What is topic0?")
     live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
     assert live.text == "" and live_note.startswith(says), live_note

@@ -155,6 +155,24 @@ def a_reply_without_an_answer_is_kept_as_empty(engine: Engine, server: FakeOpenA
     assert next_history(engine, server, conversation) == ["How much annual leave?", "[the model returned no answer]"]
 
 
+def a_reply_of_thinking_only_is_kept_as_such(engine: Engine, server: FakeOpenAIServer) -> None:
+    """The model's whole reply was thinking and no answer (an unclosed `<think>` block, a closed one with nothing
+    after it, thinking its chat template opened up to a lone `</think>`): it said "empty answer" as if the model had
+    written nothing. Now it says the model only thought, kept so; a reply of nothing still says it was empty."""
+    for tokens in (["<think>", "Let me weigh", " the policy"], ["<think>", "Let me weigh", "</think>", "\n\n"],
+                   ["Let me weigh", " the policy", "\n</think>\n"]):
+        server.tokens = tokens
+        conversation = engine.new_conversation()
+        done = list(engine.ask("How much annual leave?", conversation))[-1]
+        assert isinstance(done, DoneEvent) and done.answer == "" and done.notice == done.ending.reason.parts[0], done
+        turn = answer_turn(engine, conversation)
+        assert turn.content == "" and turn.ending.state == "empty" and turn.ending.reason.code == "thought_no_answer"
+        assert turn.ending.reason.text("en").startswith("The model only thought and gave no answer.")
+        assert turn.ending.reason.text("zh").startswith("模型只进行了思考，没有给出回答。")
+        assert "weigh" not in str(engine.store.db.execute("SELECT content, ended FROM messages").fetchall())
+    assert next_history(engine, server, conversation) == ["How much annual leave?", "[the model returned no answer]"]
+
+
 def a_question_that_fails_before_its_answer_is_kept_with_its_error(engine: Engine, server: FakeOpenAIServer) -> None:
     """"Ask this document" (or "Summarise") on a file no longer in the library raised before any answer event:
     nothing was kept, and the reopened conversation did not have the question. Now it and its error are a failed
@@ -206,7 +224,8 @@ def a_summary_of_cut_sections_is_kept_with_its_ending(engine: Engine, server: Fa
 SCENARIOS = [a_stopped_answer_is_kept_and_sent_marked_unfinished, a_stopped_answer_is_not_stored_as_an_answer,
              an_answer_cut_at_its_size_limit_is_kept_with_its_code, an_answer_the_server_cut_off_is_kept_with_its_error,
              a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop,
-             a_reply_without_an_answer_is_kept_as_empty, a_question_that_fails_before_its_answer_is_kept_with_its_error,
+             a_reply_without_an_answer_is_kept_as_empty, a_reply_of_thinking_only_is_kept_as_such,
+             a_question_that_fails_before_its_answer_is_kept_with_its_error,
              a_summary_of_cut_sections_is_kept_with_its_ending]
 
 

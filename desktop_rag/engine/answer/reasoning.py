@@ -38,10 +38,16 @@ class ThinkFilter:
     def restart(self) -> None:
         """Read a new reply (a retry's) from its start."""
         self._state, self._held = "start", ""  # start -> thinking -> after -> answer, or start -> answer
+        self._opened = False
 
     @property
     def thinking(self) -> bool:
         return self._state == "thinking"
+
+    @property
+    def opened(self) -> bool:
+        """Whether a think block opened the reply (closed since or not)."""
+        return self._opened
 
     def feed(self, piece: str) -> str:
         if self._state == "answer":
@@ -50,7 +56,7 @@ class ThinkFilter:
         if self._state == "start":
             lead = text.lstrip()
             if lead.startswith(_OPEN):
-                self._state, text = "thinking", lead[len(_OPEN):]
+                self._state, self._opened, text = "thinking", True, lead[len(_OPEN):]
             elif _OPEN.startswith(lead) and len(text) <= _MAX_LEAD:  # may still become the tag
                 self._held = text
                 return ""
@@ -110,6 +116,12 @@ def answer_start(text: str, ended: bool = True) -> int | None:
             or text.count("```", 0, close) % 2:
         return 0
     return None if line_end < 0 and not ended else after  # (the tag's line may still go on)
+
+
+def thought(reply: str, reading: ThinkFilter) -> bool:
+    """Whether a model's `reply` (as `reading` let it through) held thinking: a `<think>` block that opened it, or
+    thinking its chat template opened, up to a lone `</think>`."""
+    return reading.opened or bool(answer_start(reply))
 
 
 def unfinished_thinking(reply: str, thinks: bool | None) -> bool:

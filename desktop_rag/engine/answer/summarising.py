@@ -24,7 +24,7 @@ from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_errors import LLMError
-from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
+from desktop_rag.engine.answer.reasoning import ThinkFilter, thought, without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
@@ -248,14 +248,14 @@ class Summariser:
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
-        was_stopped = _is_set(cancel)
-        text, unfinished = finished_reply(self.thinking, thinks, "".join(pieces), not was_stopped,  # thinking: hidden
+        was_stopped, reply = _is_set(cancel), "".join(pieces)
+        text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
                                           reading.thinking)
         if was_stopped:
             yield _done(text, hits, "llm", *stopped(unfinished))
             return
         if not text.strip():  # a whole reply without a word of summary: said, kept as how it ended
-            notice, ending = no_answer()
+            notice, ending = no_answer(thought(reply, reading))
         done = _done(text, hits, "llm", notice, ending)
         if ending is None:
             self._keep(key, parts[0].chunks[0].file_id,
