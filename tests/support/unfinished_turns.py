@@ -221,12 +221,45 @@ def a_summary_of_cut_sections_is_kept_with_its_ending(engine: Engine, server: Fa
     assert not again.cached and not again.notice and len(server.chat_requests()) == asked + plan.requests
 
 
+def a_summary_cut_to_its_budget_is_kept_with_its_note(engine: Engine, server: FakeOpenAIServer) -> None:
+    """A document whose section summaries do not all fit the summary's last request (a budget of 1,000 tokens):
+    the summary covers the first ones and says so. That note was plain text in the summary's language, and neither
+    its turn nor the stored summary kept it as such: reopened (or replayed) it said nothing, or the wrong language.
+    Now it is coded, kept as the turn's ending ("partial") and with the stored summary, which is still replayed."""
+    paragraph = ("The river basin report describes rainfall, irrigation channels, crop yields and the markets of the "
+                 "towns along the water, with figures for every season of the last ten years. ")
+    document = beside(engine) / "basin" / "basin.md"
+    document.parent.mkdir()
+    document.write_text("\n\n".join(f"## Part {n}\n\n{paragraph * 6}" for n in range(12)), encoding="utf-8")
+    engine.index([document.parent])
+    engine.apply_settings(engine.settings.replace(summary_budget_tokens=1000), save=False)
+    plan = engine.summary_plan(document, language="en")
+    assert plan.mode == "map-reduce" and plan.sections > 2, plan
+    server.reply = "This part reports rainfall and yields in detail, season by season, for each town. " * 8
+    conversation = engine.new_conversation()
+    done = list(engine.summarise(document, conversation_id=conversation, confirm_cost=True))[-1]
+    assert isinstance(done, DoneEvent) and done.answer and done.ending is not None, done
+    assert done.ending.state == "partial" and done.notice == done.ending.reason
+    assert done.notice.text("en").startswith("This summary covers the first 1 of the document's")
+    assert done.notice.text("zh").startswith(f"本摘要只涵盖文档 {plan.sections} 个部分中的前 1 个")
+    turn = answer_turn(engine, conversation)
+    assert turn.content == done.answer and turn.ending == done.ending
+    assert next_history(engine, server, conversation)[1].endswith(
+        "[this summary covers only the first sections of the document: the rest did not fit one request]")
+    conversation = engine.new_conversation()
+    asked = len(server.chat_requests())
+    again = list(engine.summarise(document, conversation_id=conversation, confirm_cost=True))[-1]
+    assert again.cached and len(server.chat_requests()) == asked  # stored: a budget's cut is not a failure
+    assert again.ending == done.ending and again.notice == done.notice
+    assert answer_turn(engine, conversation).ending == done.ending
+
+
 SCENARIOS = [a_stopped_answer_is_kept_and_sent_marked_unfinished, a_stopped_answer_is_not_stored_as_an_answer,
              an_answer_cut_at_its_size_limit_is_kept_with_its_code, an_answer_the_server_cut_off_is_kept_with_its_error,
              a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop,
              a_reply_without_an_answer_is_kept_as_empty, a_reply_of_thinking_only_is_kept_as_such,
              a_question_that_fails_before_its_answer_is_kept_with_its_error,
-             a_summary_of_cut_sections_is_kept_with_its_ending]
+             a_summary_of_cut_sections_is_kept_with_its_ending, a_summary_cut_to_its_budget_is_kept_with_its_note]
 
 
 def run(scenario, home: Path, docs: Path, server: FakeOpenAIServer, library: str = "") -> None:
