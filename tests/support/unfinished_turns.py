@@ -221,21 +221,31 @@ def a_summary_of_cut_sections_is_kept_with_its_ending(engine: Engine, server: Fa
     assert not again.cached and not again.notice and len(server.chat_requests()) == asked + plan.requests
 
 
+SECTION_REPLY = "This part reports rainfall and yields in detail, season by season, for each town. " * 8
+
+
+def long_report(folder: Path) -> Path:
+    """A document of 18 sections at a summary budget of 1,000 tokens: with the section summaries the server gives
+    (`SECTION_REPLY`, about 130 tokens each), only the first fits the summary's last request."""
+    paragraph = ("The river basin report describes rainfall, irrigation channels, crop yields and the markets of the "
+                 "towns along the water, with figures for every season of the last ten years. ")
+    folder.mkdir(parents=True)
+    document = folder / "basin.md"
+    document.write_text("\n\n".join(f"## Part {n}\n\n{paragraph * 6}" for n in range(12)), encoding="utf-8")
+    return document
+
+
 def a_summary_cut_to_its_budget_is_kept_with_its_note(engine: Engine, server: FakeOpenAIServer) -> None:
     """A document whose section summaries do not all fit the summary's last request (a budget of 1,000 tokens):
     the summary covers the first ones and says so. That note was plain text in the summary's language, and neither
     its turn nor the stored summary kept it as such: reopened (or replayed) it said nothing, or the wrong language.
     Now it is coded, kept as the turn's ending ("partial") and with the stored summary, which is still replayed."""
-    paragraph = ("The river basin report describes rainfall, irrigation channels, crop yields and the markets of the "
-                 "towns along the water, with figures for every season of the last ten years. ")
-    document = beside(engine) / "basin" / "basin.md"
-    document.parent.mkdir()
-    document.write_text("\n\n".join(f"## Part {n}\n\n{paragraph * 6}" for n in range(12)), encoding="utf-8")
+    document = long_report(beside(engine) / "basin")
     engine.index([document.parent])
     engine.apply_settings(engine.settings.replace(summary_budget_tokens=1000), save=False)
     plan = engine.summary_plan(document, language="en")
     assert plan.mode == "map-reduce" and plan.sections > 2, plan
-    server.reply = "This part reports rainfall and yields in detail, season by season, for each town. " * 8
+    server.reply = SECTION_REPLY
     conversation = engine.new_conversation()
     done = list(engine.summarise(document, conversation_id=conversation, confirm_cost=True))[-1]
     assert isinstance(done, DoneEvent) and done.answer and done.ending is not None, done
