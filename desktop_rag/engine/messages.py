@@ -63,6 +63,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The model returned an empty answer. Try asking again or rephrasing.",
         "zh": "模型返回了空的回答。请再问一次，或换个说法。",
     },
+    "thought_no_answer": {  # a whole reply of thinking only (answer/reasoning.py), no word of answer after it
+        "en": "The model only thought and gave no answer. Try asking again or rephrasing.",
+        "zh": "模型只进行了思考，没有给出回答。请再问一次，或换个说法。",
+    },
     "extractive_notice": {
         "en": "No language model is configured: this answer quotes the most relevant sentences from your "
               "documents. Choose a provider in Settings for written answers.",

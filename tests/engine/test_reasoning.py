@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.answer.reasoning import ThinkFilter, answer_start, without_thinking
+from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, ThinkFilter, answer_start, thought
+from desktop_rag.engine.answer.reasoning import without_thinking
 
 
 def filtered(pieces: list[str]) -> str:
@@ -88,3 +89,44 @@ def test_a_reply_that_never_closes_a_tag_starts_at_its_beginning():
 def test_what_cannot_become_the_tag_is_shown_at_once():
     think = ThinkFilter()
     assert think.feed("Hello") == "Hello" and think.feed(" <think>") == " <think>"
+
+
+def test_only_a_lone_closing_tag_within_the_bound_ends_thinking():
+    """A lone `</think>` starting past MAX_THINKING_CHARS is an answer's text (one quoting the tag on a line of its
+    own late in a long answer lost everything before it); one starting just within still ends thinking."""
+    within = "t" * (MAX_THINKING_CHARS - 1) + "</think>\nAnswer"
+    assert without_thinking(within) == "Answer"
+    late = "An answer [1] quoting a log line late:\n" + "x" * MAX_THINKING_CHARS + "\n</think>\nand going on."
+    assert without_thinking(late) == late
+    assert without_thinking("t" * MAX_THINKING_CHARS + "</think>\nAnswer").startswith("ttt")
+
+
+def test_a_streaming_reply_past_the_bound_is_decided_at_once():
+    """While it streams, a reply without a closing tag is undecided only while one could still start within the
+    bound: past it, it is the answer (held no longer)."""
+    edge = MAX_THINKING_CHARS + len("</think>") - 2  # the tag could still start at MAX_THINKING_CHARS - 1
+    assert answer_start("y" * edge, ended=False) is None
+    assert answer_start("y" * (edge + 1), ended=False) == 0
+
+
+@pytest.mark.parametrize("pieces, held", [
+    (["<think>", "weighing"], True),  # an unclosed block opening the reply
+    (["<think>x</think>", "\n"], True),  # a closed one, nothing after
+    (["weighing", "\n</think>\n"], True),  # thinking the template opened, up to a lone closing tag
+    (["  "], False),  # nothing at all
+    (["Answer: <think> is a tag"], False),
+])
+def test_a_reply_is_known_to_have_held_thinking(pieces, held):
+    """`thought`: whether a reply without a word of answer was thinking only (its notice says the model only
+    thought), read through the filter that took a leading block out."""
+    reading = ThinkFilter()
+    reply = "".join(reading.feed(p) for p in pieces) + reading.finish()
+    assert reading.opened is pieces[0].startswith("<think>")
+    assert thought(reply, reading) is held
+
+
+def test_a_retry_reads_its_reply_afresh():
+    reading = ThinkFilter()
+    reading.feed("<think>x")
+    reading.restart()
+    assert reading.feed("Answer") == "Answer" and reading.opened is False and not thought("Answer", reading)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from desktop_rag.engine.answer.citations import clean_citations
-from desktop_rag.engine.answer.reasoning import without_thinking
+from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, without_thinking
 from desktop_rag.engine.answer.streamed_answer import StreamedAnswer
 
 
@@ -65,3 +65,13 @@ def test_an_answer_already_decided_is_kept_at_a_finish_told_of_thinking():
     rest, taken_back = streamed.finish(thinking=True)
     assert not taken_back
     assert shown + rest == "The answer [1]."
+
+
+def test_a_long_reply_without_a_closing_tag_is_shown_once_past_the_bound():
+    """A model known to think writing a long answer without thinking: its text was held until the reply ended (a
+    `</think>` could still come); past MAX_THINKING_CHARS none would end thinking, so what came is shown then."""
+    answer, shown = StreamedAnswer(2), ""
+    while answer.undecided and len(shown) < 2 * MAX_THINKING_CHARS:
+        shown += answer.feed("An answer [1]. ")[0]
+    assert not answer.undecided and shown.startswith("An answer [1]. An answer")
+    assert MAX_THINKING_CHARS <= len(shown) < MAX_THINKING_CHARS + 40

@@ -12,10 +12,12 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from desktop_rag.engine.answer.answering import Answerer
-from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import STOPPED, STOPPED_THINKING, THOUGHT_ONLY, DoneEvent, ErrorEvent, SourcesEvent
+from desktop_rag.engine.answer.events import TokenEvent
 from desktop_rag.engine.answer.events import stopped
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig
+from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, models_file
 from desktop_rag.engine.store.values import Hit
 from tests.support.openai_server import run_openai_server
@@ -263,5 +265,35 @@ def test_an_answer_mentioning_think_mid_sentence_stays_whole_stopped_or_not(serv
         server.token_delay = 0.05
         events = stopped_once_sent(lambda cancel: engine.ask("How do I mark it?", cancel=cancel), server, 4)
         assert events[-1].notice == STOPPED and events[-1].answer.startswith("Wrap the reasoning in a <think>")
+    finally:
+        engine.close()
+
+
+def test_a_long_answer_quoting_a_lone_closing_tag_late_keeps_every_word(server, tmp_path):
+    """A model known to think whose answer, long, quotes `</think>` on a line of its own past MAX_THINKING_CHARS:
+    everything before that line was taken for thinking, the answer kept only its last words. Within the bound the
+    same reply is still read as thinking and its answer (`test_a_whole_reply_loses_its_thinking`)."""
+    server.tokens = THOUGHT
+    list(answerer(server, tmp_path).answer("Leave?"))  # learned: it thinks
+    long_answer = "You get 25 days [1]. " * (MAX_THINKING_CHARS // 20) + "\nThe log ends with:\n"
+    server.tokens = [long_answer[at:at + 500] for at in range(0, len(long_answer), 500)] + ["</think>", "\n", "Done."]
+    events = list(answerer(server, tmp_path).answer("Leave?"))
+    assert events[0].thinks is True
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and not done.notice, done.notice
+    assert done.answer.startswith("You get 25 days [1]. You get") and done.answer.endswith("</think>\nDone."), \
+        done.answer[-80:]
+
+
+def test_a_summary_of_thinking_only_says_the_model_only_thought(server, tmp_path):
+    """A document's summary whose whole reply was an unclosed `<think>` block said "empty answer"."""
+    server.tokens = OPENED[:8]
+    engine = new_model_engine(server, tmp_path)
+    try:
+        conversation = engine.new_conversation()
+        done = list(engine.summarise(tmp_path / "docs" / "leave.txt", conversation_id=conversation))[-1]
+        assert isinstance(done, DoneEvent) and done.answer == "" and done.ending.state == "empty", done
+        assert done.notice == THOUGHT_ONLY and done.notice.text("zh").startswith("模型只进行了思考")
+        assert engine.messages(conversation)[1].ending.reason.code == "thought_no_answer"
     finally:
         engine.close()

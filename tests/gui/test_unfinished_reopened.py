@@ -12,6 +12,7 @@ import pytest
 from desktop_rag.engine import STOPPED
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
+from tests.support.unfinished_turns import SECTION_REPLY, long_report
 
 WORDS = [f"word{i} " for i in range(400)]
 
@@ -115,15 +116,17 @@ def test_a_cut_reply_says_its_limit_in_the_interfaces_language(make_window, qtbo
     assert bubble.notice_label.text().startswith("The model stopped at its limit")
 
 
-@pytest.mark.parametrize("language, says", [("en", "The model returned an empty answer."),
-                                            ("zh", "模型返回了空的回答。")])
+@pytest.mark.parametrize("language, tokens, says", [
+    ("en", [], "The model returned an empty answer."), ("zh", [], "模型返回了空的回答。"),
+    ("en", ["<think>", "Let me weigh topic0"], "The model only thought and gave no answer."),
+    ("zh", ["Let me weigh topic0", "\n</think>\n"], "模型只进行了思考，没有给出回答。")])
 def test_a_reply_without_an_answer_reopens_with_its_note(make_window, qtbot, tmp_path, llm_server, monkeypatch,
-                                                         language, says):
-    """The model's whole reply held no answer: live and reopened, its note in the interface's language (before,
-    reopened, the question stood alone)."""
+                                                         language, tokens, says):
+    """The model's whole reply held no answer (nothing, or thinking only): live and reopened, its note in the
+    interface's language (before, reopened, the question stood alone; thinking only said it was empty)."""
     window, settings = _window(make_window, qtbot, tmp_path, llm_server, monkeypatch)
     i18n.set_language(language)
-    llm_server.tokens = []
+    llm_server.tokens = tokens
     live = _ask(qtbot, window, "What is topic0?")
     live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
     assert live.text == "" and live_note.startswith(says), live_note
@@ -145,6 +148,30 @@ def test_a_summary_that_fails_before_it_begins_reopens_with_its_error(make_windo
     assert again.chat_model.message(0).text == "Summarise gone.md" and bubble.notice_label.text() == live_note
     i18n.set_language("zh")
     assert bubble.notice_label.text().startswith("回答失败") and "gone.md" in bubble.notice_label.text()
+
+
+def test_a_summary_cut_to_its_budget_reopens_with_its_note(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+    """A summary of only the first sections (the others' summaries did not fit its budget): its note was plain text in
+    the document's language, English in a Chinese window, and gone once the conversation was reopened. Now it is said
+    in the interface's language, live and reopened."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    report = long_report(tmp_path / "docs")
+    settings = llm_settings(llm_server, translate_queries=False, summary_budget_tokens=1000,
+                            summary_request_limit=100)
+    window = make_window(settings, tmp_path / "home")
+    add_and_wait(qtbot, window, [str(tmp_path / "docs")])
+    llm_server.reply_for = lambda body: None if body.get("stream") else SECTION_REPLY  # the sections' replies
+    llm_server.reply = "The basin report covers rainfall [1]."
+    i18n.set_language("zh")
+    with qtbot.waitSignal(window.chat.answer_finished, timeout=60_000):
+        window.chat.summarise(str(report), "Summarise basin.md")
+    live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
+    assert live_note.startswith("本摘要只涵盖文档 18 个部分中的前 1 个"), live_note
+    again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
+    i18n.set_language("zh")
+    assert message.text == "The basin report covers rainfall [1]." and bubble.notice_label.text() == live_note
+    i18n.set_language("en")
+    assert bubble.notice_label.text().startswith("This summary covers the first 1 of the document's 18 sections")
 
 
 def test_a_thinking_model_stopped_mid_thought_reopens_as_stopped(make_window, qtbot, tmp_path, llm_server,

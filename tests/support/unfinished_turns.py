@@ -155,6 +155,24 @@ def a_reply_without_an_answer_is_kept_as_empty(engine: Engine, server: FakeOpenA
     assert next_history(engine, server, conversation) == ["How much annual leave?", "[the model returned no answer]"]
 
 
+def a_reply_of_thinking_only_is_kept_as_such(engine: Engine, server: FakeOpenAIServer) -> None:
+    """The model's whole reply was thinking and no answer (an unclosed `<think>` block, a closed one with nothing
+    after it, thinking its chat template opened up to a lone `</think>`): it said "empty answer" as if the model had
+    written nothing. Now it says the model only thought, kept so; a reply of nothing still says it was empty."""
+    for tokens in (["<think>", "Let me weigh", " the policy"], ["<think>", "Let me weigh", "</think>", "\n\n"],
+                   ["Let me weigh", " the policy", "\n</think>\n"]):
+        server.tokens = tokens
+        conversation = engine.new_conversation()
+        done = list(engine.ask("How much annual leave?", conversation))[-1]
+        assert isinstance(done, DoneEvent) and done.answer == "" and done.notice == done.ending.reason.parts[0], done
+        turn = answer_turn(engine, conversation)
+        assert turn.content == "" and turn.ending.state == "empty" and turn.ending.reason.code == "thought_no_answer"
+        assert turn.ending.reason.text("en").startswith("The model only thought and gave no answer.")
+        assert turn.ending.reason.text("zh").startswith("模型只进行了思考，没有给出回答。")
+        assert "weigh" not in str(engine.store.db.execute("SELECT content, ended FROM messages").fetchall())
+    assert next_history(engine, server, conversation) == ["How much annual leave?", "[the model returned no answer]"]
+
+
 def a_question_that_fails_before_its_answer_is_kept_with_its_error(engine: Engine, server: FakeOpenAIServer) -> None:
     """"Ask this document" (or "Summarise") on a file no longer in the library raised before any answer event:
     nothing was kept, and the reopened conversation did not have the question. Now it and its error are a failed
@@ -203,11 +221,55 @@ def a_summary_of_cut_sections_is_kept_with_its_ending(engine: Engine, server: Fa
     assert not again.cached and not again.notice and len(server.chat_requests()) == asked + plan.requests
 
 
+SECTION_REPLY = "This part reports rainfall and yields in detail, season by season, for each town. " * 8
+
+
+def long_report(folder: Path) -> Path:
+    """A document of 18 sections at a summary budget of 1,000 tokens: with the section summaries the server gives
+    (`SECTION_REPLY`, about 130 tokens each), only the first fits the summary's last request."""
+    paragraph = ("The river basin report describes rainfall, irrigation channels, crop yields and the markets of the "
+                 "towns along the water, with figures for every season of the last ten years. ")
+    folder.mkdir(parents=True)
+    document = folder / "basin.md"
+    document.write_text("\n\n".join(f"## Part {n}\n\n{paragraph * 6}" for n in range(12)), encoding="utf-8")
+    return document
+
+
+def a_summary_cut_to_its_budget_is_kept_with_its_note(engine: Engine, server: FakeOpenAIServer) -> None:
+    """A document whose section summaries do not all fit the summary's last request (a budget of 1,000 tokens):
+    the summary covers the first ones and says so. That note was plain text in the summary's language, and neither
+    its turn nor the stored summary kept it as such: reopened (or replayed) it said nothing, or the wrong language.
+    Now it is coded, kept as the turn's ending ("partial") and with the stored summary, which is still replayed."""
+    document = long_report(beside(engine) / "basin")
+    engine.index([document.parent])
+    engine.apply_settings(engine.settings.replace(summary_budget_tokens=1000), save=False)
+    plan = engine.summary_plan(document, language="en")
+    assert plan.mode == "map-reduce" and plan.sections > 2, plan
+    server.reply = SECTION_REPLY
+    conversation = engine.new_conversation()
+    done = list(engine.summarise(document, conversation_id=conversation, confirm_cost=True))[-1]
+    assert isinstance(done, DoneEvent) and done.answer and done.ending is not None, done
+    assert done.ending.state == "partial" and done.notice == done.ending.reason
+    assert done.notice.text("en").startswith("This summary covers the first 1 of the document's")
+    assert done.notice.text("zh").startswith(f"本摘要只涵盖文档 {plan.sections} 个部分中的前 1 个")
+    turn = answer_turn(engine, conversation)
+    assert turn.content == done.answer and turn.ending == done.ending
+    assert next_history(engine, server, conversation)[1].endswith(
+        "[this summary covers only the first sections of the document: the rest did not fit one request]")
+    conversation = engine.new_conversation()
+    asked = len(server.chat_requests())
+    again = list(engine.summarise(document, conversation_id=conversation, confirm_cost=True))[-1]
+    assert again.cached and len(server.chat_requests()) == asked  # stored: a budget's cut is not a failure
+    assert again.ending == done.ending and again.notice == done.notice
+    assert answer_turn(engine, conversation).ending == done.ending
+
+
 SCENARIOS = [a_stopped_answer_is_kept_and_sent_marked_unfinished, a_stopped_answer_is_not_stored_as_an_answer,
              an_answer_cut_at_its_size_limit_is_kept_with_its_code, an_answer_the_server_cut_off_is_kept_with_its_error,
              a_thinking_model_stopped_mid_thought_keeps_no_text_but_the_stop,
-             a_reply_without_an_answer_is_kept_as_empty, a_question_that_fails_before_its_answer_is_kept_with_its_error,
-             a_summary_of_cut_sections_is_kept_with_its_ending]
+             a_reply_without_an_answer_is_kept_as_empty, a_reply_of_thinking_only_is_kept_as_such,
+             a_question_that_fails_before_its_answer_is_kept_with_its_error,
+             a_summary_of_cut_sections_is_kept_with_its_ending, a_summary_cut_to_its_budget_is_kept_with_its_note]
 
 
 def run(scenario, home: Path, docs: Path, server: FakeOpenAIServer, library: str = "") -> None:

@@ -22,7 +22,7 @@ from desktop_rag.engine.answer.prompting import (
     rule_based_standalone_query,
 )
 from desktop_rag.engine.answer.replay import AnswerReplay
-from desktop_rag.engine.answer.reasoning import ThinkFilter
+from desktop_rag.engine.answer.reasoning import ThinkFilter, thought
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
@@ -184,11 +184,12 @@ class Answerer:
             partial, _cited = clean_citations(received, len(used))  # as a done answer's text
             yield ErrorEvent(Reason.of(exc), partial=partial)
             return
-        was_stopped = _is_set(cancel)
-        text, unfinished = finished_reply(self.thinking, thinks, "".join(parts), not was_stopped,  # thinking: hidden
+        was_stopped, reply = _is_set(cancel), "".join(parts)
+        text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
                                           reading.thinking)
         notice: Localised | str
-        notice, ending = stopped(unfinished) if was_stopped else no_answer() if not text.strip() else ("", None)
+        notice, ending = stopped(unfinished) if was_stopped else (
+            no_answer(thought(reply, reading)) if not text.strip() else ("", None))
         done = _done(text, used, "llm", notice, ending)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:

@@ -11,7 +11,8 @@ from desktop_rag.engine.store.values import CUT_AT_LIMIT, NO_ANSWER, STOPPED_BY_
 
 STOPPED = Phrase("notice.stopped")  # an answer or summary stopped: "Stopped." in the language it is shown in
 STOPPED_THINKING = Phrase("notice.stopped_thinking")  # an answer stopped before its model's thinking ended
-EMPTY_ANSWER = Phrase("empty_model_answer")  # the model's whole reply held no answer (nothing, or thinking only)
+EMPTY_ANSWER = Phrase("empty_model_answer")  # the model's whole reply held nothing
+THOUGHT_ONLY = Phrase("thought_no_answer")  # the model's whole reply held thinking and no answer after it
 
 
 def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
@@ -32,9 +33,11 @@ def cut_at_limit(failure: BaseException, thinking: bool) -> tuple[Reason, Ending
     return said, Ending(CUT_AT_LIMIT, said)
 
 
-def no_answer() -> tuple[Phrase, Ending]:
-    """A reply that ended whole without a word of answer: its notice, EMPTY_ANSWER, and its ending."""
-    return EMPTY_ANSWER, Ending(NO_ANSWER, Reason.of(EMPTY_ANSWER))
+def no_answer(thought: bool = False) -> tuple[Phrase, Ending]:
+    """A reply that ended whole without a word of answer: its notice, EMPTY_ANSWER (THOUGHT_ONLY when it held
+    thinking: `reasoning.thought`), and its ending."""
+    notice = THOUGHT_ONLY if thought else EMPTY_ANSWER
+    return notice, Ending(NO_ANSWER, Reason.of(notice))
 
 
 @dataclass(frozen=True)

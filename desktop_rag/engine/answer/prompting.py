@@ -13,7 +13,7 @@ from desktop_rag.engine.file_types import location_text
 from desktop_rag.engine.text.terms import HAN, HANGUL, KANA, QUESTION_STOPWORDS
 from desktop_rag.engine.text.terms import has_han as has_cjk  # "has Chinese"; answering.py imports it from here
 from desktop_rag.engine.store.values import (
-    ANSWER_FAILED, CUT_AT_LIMIT, NO_ANSWER, SECTIONS_CUT, STOPPED_BY_PERSON, ChatTurn, Hit)
+    ANSWER_FAILED, CUT_AT_LIMIT, NO_ANSWER, SECTIONS_CUT, STOPPED_BY_PERSON, SUMMARY_PARTIAL, ChatTurn, Hit)
 
 HISTORY_TURNS = 4
 _HISTORY_TURN_CHARS = 600
@@ -124,6 +124,7 @@ _UNFINISHED = {  # after an answer that ended short (values.Ending.state), as th
     ANSWER_FAILED: "[this answer was not finished: the reply failed]",
     NO_ANSWER: "[the model returned no answer]",
     SECTIONS_CUT: "[this summary was written from section summaries cut at their size limit: it may leave things out]",
+    SUMMARY_PARTIAL: "[this summary covers only the first sections of the document: the rest did not fit one request]",
 }
 
 

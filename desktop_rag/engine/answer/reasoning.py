@@ -7,8 +7,9 @@ model is known to think (answer/thinking_models.py), so a reply stopped, cut or 
 answer; a `<think>` anywhere later (an answer mentioning the tag mid-sentence) is the answer's text. And thinking the
 chat template opened in the prompt, so that the reply holds only the closing tag (`answer_start`): the reply's first
 `</think>` ends such thinking only when it is lone: no `<think>` before it, outside code (a fence, "`</think>`")
-and ending its line (as these models write it: "…reasoning\n</think>\n\nThe answer"). An answer that merely
-mentions the tag (quoted as code, or in a sentence that goes on, as one citing its sources) keeps every word.
+and ending its line (as these models write it: "…reasoning\n</think>\n\nThe answer"), and within the reply's first
+MAX_THINKING_CHARS characters. An answer that merely mentions the tag (quoted as code, or in a sentence that goes on,
+as one citing its sources, or on a line of its own past that bound) keeps every word.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from __future__ import annotations
 _OPEN = "<think>"
 _CLOSE = "</think>"
 _MAX_LEAD = 64  # leading whitespace held back while waiting to see whether a think block starts
+# A lone `</think>` past this many characters is an answer's text, not the end of thinking the template opened: the
+# default reply limit (2,048 tokens) holds about 8,000 characters of English, 3,000 of Chinese, so thinking within it
+# ends well before; twice that leaves room for a raised limit, and the client takes at most 24,000 characters of a
+# reply (`LLMConfig.max_answer_chars`). It also bounds how long a streaming reply stays undecided (held).
+MAX_THINKING_CHARS = 16_000
 
 
 class ThinkFilter:
@@ -32,10 +38,16 @@ class ThinkFilter:
     def restart(self) -> None:
         """Read a new reply (a retry's) from its start."""
         self._state, self._held = "start", ""  # start -> thinking -> after -> answer, or start -> answer
+        self._opened = False
 
     @property
     def thinking(self) -> bool:
         return self._state == "thinking"
+
+    @property
+    def opened(self) -> bool:
+        """Whether a think block opened the reply (closed since or not)."""
+        return self._opened
 
     def feed(self, piece: str) -> str:
         if self._state == "answer":
@@ -44,7 +56,7 @@ class ThinkFilter:
         if self._state == "start":
             lead = text.lstrip()
             if lead.startswith(_OPEN):
-                self._state, text = "thinking", lead[len(_OPEN):]
+                self._state, self._opened, text = "thinking", True, lead[len(_OPEN):]
             elif _OPEN.startswith(lead) and len(text) <= _MAX_LEAD:  # may still become the tag
                 self._held = text
                 return ""
@@ -89,20 +101,27 @@ def without_thinking(text: str) -> str:
 
 def answer_start(text: str, ended: bool = True) -> int | None:
     """Where the answer begins in a reply whose chat template may have opened its thinking: just past the reply's
-    first `</think>` when it is lone (no `<think>` before it, outside code, ending its line), else 0.
+    first `</think>` when it is lone (no `<think>` before it, outside code, ending its line, starting within the
+    first MAX_THINKING_CHARS characters), else 0.
     For the beginning of a reply still streaming (not `ended`), None while what follows may still decide."""
-    close = text.find(_CLOSE)
+    close = text.find(_CLOSE, 0, MAX_THINKING_CHARS + len(_CLOSE) - 1)
     opened = text.find(_OPEN, 0, len(text) if close < 0 else close)
     if opened >= 0:
         return 0
     if close < 0:
-        return 0 if ended else None
+        return 0 if ended or len(text) >= MAX_THINKING_CHARS + len(_CLOSE) - 1 else None
     after = close + len(_CLOSE)
     line_end = text.find("\n", after)
     if text[after:None if line_end < 0 else line_end].strip() or text[:close].endswith("`") \
             or text.count("```", 0, close) % 2:
         return 0
     return None if line_end < 0 and not ended else after  # (the tag's line may still go on)
+
+
+def thought(reply: str, reading: ThinkFilter) -> bool:
+    """Whether a model's `reply` (as `reading` let it through) held thinking: a `<think>` block that opened it, or
+    thinking its chat template opened, up to a lone `</think>`."""
+    return reading.opened or bool(answer_start(reply))
 
 
 def unfinished_thinking(reply: str, thinks: bool | None) -> bool:

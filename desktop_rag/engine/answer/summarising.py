@@ -24,7 +24,7 @@ from desktop_rag.engine.answer import llm_speed, sent
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_errors import LLMError
-from desktop_rag.engine.answer.reasoning import ThinkFilter, without_thinking
+from desktop_rag.engine.answer.reasoning import ThinkFilter, thought, without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
@@ -49,7 +49,7 @@ from desktop_rag.engine.answer.events import (
     no_answer,
     stopped,
 )
-from desktop_rag.engine.store.values import SECTIONS_CUT, Ending, Hit, SentPrompt
+from desktop_rag.engine.store.values import SECTIONS_CUT, SUMMARY_PARTIAL, Ending, Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 
@@ -189,14 +189,8 @@ class Summariser:
         yield SummaryStep(done, plan.requests)
         fitted = _fitting(summaries, self._room())
         messages = reduce_messages(fitted, plan.language, plan.tokens)
-        notes = [] if len(fitted) == len(parts) else [Phrase("summary_partial", shown=len(fitted), total=len(parts))]
-        ending = None
-        if cut:  # the reply is not whole: said, kept with its conversation's turn as how it ended, never stored
-            notes.append(Phrase("summary_sections_cut", cut=cut, total=len(parts), tokens=map_tokens))
-            ending = Ending(SECTIONS_CUT, Reason.of(*notes))
-        notice = ending.reason if ending is not None else " ".join(note.text(plan.language) for note in notes)
-        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, notice, refresh=True,
-                               earlier=made, ending=ending)
+        yield from self._final(messages, parts[:len(fitted)], fitted, plan, key, cancel, refresh=True, earlier=made,
+                               ending=_short(len(fitted), len(parts), cut, map_tokens))
 
     def _section_summary(self, section: DocSection, sections: int, language: str, map_tokens: int,
                          cancel: threading.Event | None, made: list[SentPrompt],
@@ -215,18 +209,20 @@ class Summariser:
         return finished_reply(None, thinks, text, failure is None)[0].strip(), failure
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
-               key: str, cancel: threading.Event | None, notice: Localised | str = "", refresh: bool = False,
-               earlier: Sequence[SentPrompt] = (), ending: Ending | None = None) -> Iterator[AnswerEvent]:
+               key: str, cancel: threading.Event | None, refresh: bool = False, earlier: Sequence[SentPrompt] = (),
+               ending: Ending | None = None) -> Iterator[AnswerEvent]:
         """The request that writes the summary, streamed (or the stored one replayed, unless `refresh`), cited by
-        section; stored unless it ends short (`ending`: made of a section's reply that is not whole; empty)."""
+        section; stored unless it ends short (`ending`: made of a section's reply that is not whole; empty), with
+        its note when it covers the first sections only (SUMMARY_PARTIAL: the same again on replay)."""
         hits = tuple(s.hit() for s in parts)
         stored = None if refresh else self._cached(key)
         if stored is not None:
             data = json.loads(stored)
             text = without_thinking(data["text"])  # a summary stored before such thinking was told from it
+            kept = Ending.from_json(data.get("ending"))  # (one stored before had its note as text: "notice")
             yield SourcesEvent(hits, _query(plan), prompt=SentPrompt.from_json(data.get("prompt")))
             yield TokenEvent(text)
-            yield _done(text, hits, "llm", data.get("notice", ""), cached=True)
+            yield _done(text, hits, "llm", data.get("notice", "") if kept is None else kept.reason, kept, cached=True)
             return
         prompt = sent.sent_prompt(messages, sent_hits, self.llm.config.model)
         # map-reduce: the document went whole, in the section requests (this request's are the sections' summaries)
@@ -248,19 +244,20 @@ class Summariser:
                 return
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
             return
-        was_stopped = _is_set(cancel)
-        text, unfinished = finished_reply(self.thinking, thinks, "".join(pieces), not was_stopped,  # thinking: hidden
+        was_stopped, reply = _is_set(cancel), "".join(pieces)
+        text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
                                           reading.thinking)
         if was_stopped:
             yield _done(text, hits, "llm", *stopped(unfinished))
             return
+        notice: Localised | str = "" if ending is None else ending.reason
         if not text.strip():  # a whole reply without a word of summary: said, kept as how it ended
-            notice, ending = no_answer()
+            notice, ending = no_answer(thought(reply, reading))
         done = _done(text, hits, "llm", notice, ending)
-        if ending is None:
+        if ending is None or ending.state == SUMMARY_PARTIAL:  # whole (over the sections that fit): stored
             self._keep(key, parts[0].chunks[0].file_id,
-                       json.dumps({"text": done.answer, "notice": notice, "prompt": prompt.to_json()},
-                                  ensure_ascii=False))
+                       json.dumps({"text": done.answer, "ending": None if ending is None else ending.to_json(),
+                                   "prompt": prompt.to_json()}, ensure_ascii=False))
         yield done
 
     def _extractive(self, parts: list[DocSection], language: str,
@@ -331,6 +328,17 @@ def _query(plan: SummaryPlan) -> str:
 
 def _query_name(parts: Sequence[DocSection]) -> str:
     return f"summary: {os.path.basename(parts[0].chunks[0].path)}"
+
+
+def _short(fitted: int, total: int, cut: int, map_tokens: int) -> Ending | None:
+    """How a map-reduce summary of `total` sections falls short, if it does: `cut` section replies stopped at their
+    limit (SECTIONS_CUT, never stored; with the budget's note too when only the first `fitted` sections' summaries
+    fit its last request) or only that (SUMMARY_PARTIAL)."""
+    notes = [] if fitted == total else [Phrase("summary_partial", shown=fitted, total=total)]
+    if cut:
+        notes.append(Phrase("summary_sections_cut", cut=cut, total=total, tokens=map_tokens))
+        return Ending(SECTIONS_CUT, Reason.of(*notes))
+    return Ending(SUMMARY_PARTIAL, Reason.of(*notes)) if notes else None
 
 
 def _done(text: str, hits: Sequence[Hit], mode: str, notice: Localised | str, ending: Ending | None = None,

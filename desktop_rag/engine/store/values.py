@@ -204,7 +204,8 @@ class SentPrompt:
 STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED = "stopped", "cut", "failed"  # how an answer can end short
 NO_ANSWER = "empty"  # ... or not begin: the model's whole reply held no answer
 SECTIONS_CUT = "sections_cut"  # ... or be written from what was cut: a summary of section summaries cut at their limit
-ENDINGS = (STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED, NO_ANSWER, SECTIONS_CUT)
+SUMMARY_PARTIAL = "partial"  # ... or cover part: a summary of the first sections, those whose summaries fit its budget
+ENDINGS = (STOPPED_BY_PERSON, CUT_AT_LIMIT, ANSWER_FAILED, NO_ANSWER, SECTIONS_CUT, SUMMARY_PARTIAL)
 MAX_ENDING_JSON_CHARS = 40_000  # a stored ending larger than this (a damaged row) is read as none
 
 
@@ -212,8 +213,9 @@ MAX_ENDING_JSON_CHARS = 40_000  # a stored ending larger than this (a damaged ro
 class Ending:
     """How an answer ended short: `state` "stopped" (by the person: the Stop button), "cut" (the reply reached its size
     limit), "failed" (a connection dropped, a server error, a search that failed: with what had come, or nothing),
-    "empty" (the model's whole reply held no answer) or "sections_cut" (a summary written from section summaries the
-    model stopped at their size limit: it may leave something out); `reason` the note the answer was shown with, as
+    "empty" (the model's whole reply held no answer), "sections_cut" (a summary written from section summaries the
+    model stopped at their size limit: it may leave something out) or "partial" (a summary of the first sections only:
+    the others' summaries did not fit its budget; a whole summary of those, stored); `reason` the note the answer was shown with, as
     codes (said in the language it is shown in, `reasons.Reason`). Kept with a conversation's answer (`messages.ended`),
     so a reopened one shows the same note."""
 
