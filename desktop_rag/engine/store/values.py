@@ -215,9 +215,9 @@ class Ending:
     limit), "failed" (a connection dropped, a server error, a search that failed: with what had come, or nothing),
     "empty" (the model's whole reply held no answer), "sections_cut" (a summary written from section summaries the
     model stopped at their size limit: it may leave something out) or "partial" (a summary of the first sections only:
-    the others' summaries did not fit its budget; a whole summary of those, stored); `reason` the note the answer was shown with, as
-    codes (said in the language it is shown in, `reasons.Reason`). Kept with a conversation's answer (`messages.ended`),
-    so a reopened one shows the same note."""
+    the others' summaries did not fit its budget; a whole summary of those, stored); `reason` the note the answer was
+    shown with, as codes (said in the language it is shown in, `reasons.Reason`). Kept with a conversation's answer
+    (`messages.ended`), so a reopened one shows the same note."""
 
     state: str
     reason: Reason
