@@ -1,6 +1,7 @@
 """The cyclic garbage collector on the GUI thread while a worker floods the library with file events (a start-up
 reconcile's 100k "unchanged" events, as tests/gui/test_library_scale.py posts them): each collection's time by
-generation (gc.callbacks) and the longest gap of a 5 ms QTimer, over a few floods in one process."""
+generation (gc.callbacks) and the longest gap of a 5 ms QTimer, over a few floods in one process; with --window,
+over the whole window's phases (bench.gui_library_scale: open with its start-up reconcile, scroll, filter, index)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,34 @@ class CollectionTimes:
         else:
             self.times[info["generation"]].append((time.perf_counter() - self._started) * 1000)
             self.counts[info["generation"]].append(self._count)
+
+
+def _collection_rows(times: CollectionTimes) -> list[dict]:
+    rows = []
+    for generation, spans in times.times.items():
+        if spans:
+            rows.append(figure(f"gui_gc.gen{generation}.longest", round(max(spans), 1), "ms", "", None,
+                               note=f"{len(spans)} collections, median {statistics.median(spans):.2f} ms, "
+                                    f"total {sum(spans):.0f} ms; count at start: median "
+                                    f"{statistics.median(times.counts[generation]):,.0f}, "
+                                    f"largest {max(times.counts[generation]):,}"))
+    rows.append(figure("gui_gc.other_threads", times.elsewhere, "", "0", times.elsewhere == 0))
+    return rows
+
+
+def run_window(files: int) -> list[dict]:
+    """The whole window (bench.gui_library_scale's phases) on a library of `files` files in 4 sources: its start-up
+    reconcile sends an event per file; the collections over all its phases."""
+    from bench.gui_library_scale import build, fresh_home, run_gui
+
+    docs, database = build(files, max(4, files // 50), 4)
+    times = CollectionTimes()
+    gc.callbacks.append(times)
+    try:
+        rows = run_gui(fresh_home(database, docs), docs, files, 4, 300.0)
+    finally:
+        gc.callbacks.remove(times)
+    return rows + _collection_rows(times)
 
 
 def run(floods: int, sources: int, per_source: int) -> list[dict]:
@@ -70,17 +99,9 @@ def run(floods: int, sources: int, per_source: int) -> list[dict]:
     seconds = time.perf_counter() - started
     gc.callbacks.remove(times)
     panel.close()
-    rows = [figure("gui_gc.longest_gap", round(meter.longest, 1), "ms", "", None,
-                   note=f"{floods} floods of {len(paths):,} events from a worker, {seconds:.1f} s, {meter.ticks} ticks")]
-    for generation, spans in times.times.items():
-        if spans:
-            rows.append(figure(f"gui_gc.gen{generation}.longest", round(max(spans), 1), "ms", "", None,
-                               note=f"{len(spans)} collections, median {statistics.median(spans):.2f} ms, "
-                                    f"total {sum(spans):.0f} ms; count at start: median "
-                                    f"{statistics.median(times.counts[generation]):,.0f}, "
-                                    f"largest {max(times.counts[generation]):,}"))
-    rows.append(figure("gui_gc.other_threads", times.elsewhere, "", "0", times.elsewhere == 0))
-    return rows
+    return [figure("gui_gc.longest_gap", round(meter.longest, 1), "ms", "", None,
+                   note=f"{floods} floods of {len(paths):,} events from a worker, {seconds:.1f} s, {meter.ticks} ticks"),
+            *_collection_rows(times)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,9 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floods", type=int, default=4)
     parser.add_argument("--sources", type=int, default=20)
     parser.add_argument("--per-source", type=int, default=5_000)
+    parser.add_argument("--window", type=int, metavar="FILES", default=0,
+                        help="instead: the whole window on a library of FILES files (bench.gui_library_scale)")
     args = parser.parse_args(argv)
     print(f"load average before: {os.getloadavg()}", flush=True)
-    rows = run(args.floods, args.sources, args.per_source)
+    rows = run_window(args.window) if args.window else run(args.floods, args.sources, args.per_source)
     print(f"load average after: {os.getloadavg()}", flush=True)
     emit("gui_gc", rows)
     return 0
