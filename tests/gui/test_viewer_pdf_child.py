@@ -71,8 +71,9 @@ def _thin_second_page(pages: list[list[str]]) -> bytes:
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(make_window, qtbot, tmp_path, language):
-    """The banner's drawing failure belongs to its page: the next page drawn says what holds there, and the page
-    that failed says it again when shown again (it stayed until the next passage, over pages drawn fine)."""
+    """The banner's drawing failure belongs to its page, as does the passage's text beside it: the next page drawn
+    says what holds there, and the page that failed says it again when shown again (it stayed until the next
+    passage, over pages drawn fine; a page that failed drawn ahead of time had no passage beside it)."""
     docs = tmp_path / "docs"
     docs.mkdir()
     pdf = docs / "thin.pdf"
@@ -84,17 +85,21 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
     viewer = window.viewer
     hit = next(h for h in window.backend.engine.search("lighthouse keeper storm", k=5) if h.path == str(pdf))
     _shown(qtbot, viewer, hit, 0)
-    banner_label = viewer.view.banner_label
-    assert SAYS_THIN[language] not in banner_label.text()
+    view = viewer.view
+    banner_label = view.banner_label
+    assert SAYS_THIN[language] not in banner_label.text() and view.side.isHidden()  # found: nothing beside
     viewer.go_to_page(1)  # (it may have failed already, drawn ahead of time)
     qtbot.waitUntil(lambda: SAYS_THIN[language] in banner_label.text(), timeout=60_000)
-    assert SAYS_THIN[language] in viewer.view.page_view.placeholder
+    assert SAYS_THIN[language] in view.page_view.placeholder
+    assert not view.side.isHidden() and "lighthouse keeper" in view.side_text.toPlainText()
     with qtbot.waitSignal(viewer.page_shown, timeout=60_000, check_params_cb=lambda i: i == 2):
         viewer.go_to_page(2)
     assert banner_label.text() == banner(viewer.location, page=3)[0] and SAYS_THIN[language] not in banner_label.text()
+    assert view.side.isHidden()
     viewer.go_to_page(1)  # remembered: not drawn again, said again
-    assert SAYS_THIN[language] in banner_label.text()
+    assert SAYS_THIN[language] in banner_label.text() and not view.side.isHidden()
     i18n.set_language("zh" if language == "en" else "en")  # said in the other language while shown
     assert SAYS_THIN["zh" if language == "en" else "en"] in banner_label.text()
     viewer.go_to_page(0)
     assert SAYS_THIN["en"] not in banner_label.text() and SAYS_THIN["zh"] not in banner_label.text()
+    assert view.side.isHidden()

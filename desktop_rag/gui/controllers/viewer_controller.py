@@ -246,8 +246,22 @@ class ViewerController(FindAndBack, QObject):
 
     def _show_pdf(self, location: Location) -> None:
         self.page = (location.page or 1) - 1
-        self.view.show_page_area("" if location.found else location.passage)
+        self.view.show_page_area(self._beside(location, None))
         self._draw_page(reveal=True)
+
+    @staticmethod
+    def _beside(location: Location, failed: Reason | None) -> str:
+        """The passage's stored text shown beside the page: beside one that could not be drawn, and beside every page
+        when the passage could not be marked."""
+        return location.passage if failed is not None or not location.found else ""
+
+    def _say_page(self, location: Location, failed: Reason | None) -> None:
+        """Another page shown, or the page shown failed: the banner says what holds there, and the passage's text goes
+        beside a page that could not be drawn (and away again from the next one drawn)."""
+        was = self._banner_said[1]
+        self._banner(location)
+        if (failed is None) != (was is None):
+            self.view.show_page_area(self._beside(location, failed))
 
     def _show_text(self, location: Location, shown: Shown) -> None:
         window, grid = self.window_shown = shown
@@ -286,7 +300,7 @@ class ViewerController(FindAndBack, QObject):
         image = self.renderer.image(self.page, self.scale, prefetch=(self.page + 1, self.page - 1))
         failed = self.renderer.failure(self.page, self.scale)
         if self.location is not None and self._failure is None and self._banner_said != (self.page + 1, failed):
-            self._banner(self.location)  # another page shown, or this one failed: the banner says what holds there
+            self._say_page(self.location, failed)
         find = self.finder.rects_on(self.page)
         highlight, focus = self.highlight_on(self.page), self.highlight_on(self.page, focus=True)
         waiting = tr("error", reason=i18n.error(failed)) if failed else tr("rendering", page=self.page + 1)
@@ -304,10 +318,9 @@ class ViewerController(FindAndBack, QObject):
             self._draw_page()
 
     def _render_failed(self, index: int, _reason: Reason) -> None:
-        """The page says why it could not be drawn, the banner too while it is shown (`_banner`); the passage's stored
-        text is shown beside it."""
+        """The page says why it could not be drawn, the banner too, and the passage's stored text is beside it, while
+        it is shown (`_say_page`)."""
         if index == self.page and self.view is not None:
-            self.view.show_page_area(self.location.passage if self.location is not None else "")
             self._draw_page()
 
     def _step_page(self, step: int) -> None:
