@@ -55,7 +55,8 @@ class EventInbox(QObject):
             self._apply(self._next())
 
     def _next(self) -> FileEvent:
-        """The first event waiting, taken out (on the GUI thread only: `post` only appends)."""
+        """The first event waiting, taken out (on the GUI thread only: `post` only appends, an event's fields in one
+        `extend` of a tuple, which holds the GIL throughout, so no part of an event is ever seen alone)."""
         take = self._events.popleft
         return FileEvent(take(), take(), take(), take(), take())
 
