@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
-from desktop_rag.cli.parser_words import said_by_argparse
+from desktop_rag.cli.parser_words import Parser, said_by_argparse
 from desktop_rag.cli.stdout import OutputLost, drop_stdout, end_line, guarded_stdout
 from desktop_rag.config import LIBRARY_ENV, resolve_paths
 from desktop_rag.cli.texts import language, say
@@ -28,7 +28,7 @@ _COMMAND_MODULES = {"collections": "collection_commands", "export": "collection_
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line's parser; its help in the command line's language (`texts.TEXTS`' "help.*")."""
-    parser = argparse.ArgumentParser(prog="desktop-rag", description=say("help.description"))
+    parser = Parser(prog="desktop-rag", description=say("help.description"))
     parser.add_argument("--data-dir", help=say("help.data_dir"))
     parser.add_argument("--library", metavar="URL", help=say("help.library"))
     parser.add_argument("--version", action="version", version=f"desktop-rag {__version__}",

@@ -46,6 +46,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
     "Reason": "reasons",
     "Collection": "store.collections",
     **dict.fromkeys(("query_terms", "term_spans"), "text.keyword"),
+    **dict.fromkeys(("display_width", "is_wide"), "text.columns"),
     "caseless_find": "text.caseless",
     "caseless_fold": "text.caseless",
     **dict.fromkeys(("address_notice", "key_problem"), "endpoint"),

@@ -17,10 +17,9 @@ a document with prose the columns are narrowed to MAX_WIDTH and the lines wrap w
 from __future__ import annotations
 
 import bisect
-import unicodedata
 from dataclasses import dataclass
 
-from desktop_rag.engine import markdown_tables
+from desktop_rag.engine import display_width, markdown_tables
 
 MAX_CELL = 40  # display columns of one cell before its text wraps inside the column
 MIN_CELL = 6
@@ -64,11 +63,6 @@ class GridText:
             starts = [r[0] for r in self.runs]
             object.__setattr__(self, "_starts_cache", starts)
         return starts
-
-
-def width(text: str) -> int:
-    """Display columns of `text` in a fixed-width font (wide and full-width characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 0 if unicodedata.combining(ch) else 1 for ch in text)
 
 
 def grid_text(text: str) -> GridText:
@@ -124,8 +118,9 @@ def _draw(out: _Builder, group: list, max_width: int | None) -> None:
     header = group[0].header
     rows = [cells for table in group for cells, _ in table.rows]
     columns = max([len(header or ())] + [len(r) for r in rows])
-    widths = [min(MAX_CELL, max([MIN_CELL // 2] + [width(r[c].text) for r in ([header] if header else []) + rows
-                                                  if c < len(r)])) for c in range(columns)]
+    every = ([header] if header else []) + rows
+    widths = [min(MAX_CELL, max([MIN_CELL // 2] + [display_width(r[c].text) for r in every if c < len(r)]))
+              for c in range(columns)]
     if max_width is not None:
         _narrow(widths, max_width)
     out.add(_border("=" if header else "-", widths) + "\n")
@@ -159,7 +154,7 @@ def _row(out: _Builder, cells, widths: list[int], bar: str = BAR) -> None:
             offset, piece = pieces[c][line] if line < len(pieces[c]) else (0, "")
             source = _source(cells[c], offset, len(piece)) if c < len(cells) and piece else None
             out.add(piece, source)
-            out.add(" " * (w - width(piece)) + " " + bar)
+            out.add(" " * (w - display_width(piece)) + " " + bar)
         out.add("\n")
 
 
@@ -176,8 +171,8 @@ def _wrapped(text: str, limit: int) -> list[tuple[int, str]]:
     start = 0
     while start < len(text):
         end, used, space = start, 0, -1
-        while end < len(text) and used + width(text[end]) <= limit:
-            used += width(text[end])
+        while end < len(text) and used + display_width(text[end]) <= limit:
+            used += display_width(text[end])
             if text[end] == " ":
                 space = end
             end += 1

@@ -15,9 +15,11 @@ import pytest
 _LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def _cli(home: Path, lang: str, *args: str) -> subprocess.CompletedProcess:
+def _cli(home: Path, lang: str, *args: str, columns: int | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {"LANG": lang,
                                                                         "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
+    if columns is not None:  # argparse's width (shutil.get_terminal_size reads COLUMNS)
+        env["COLUMNS"] = str(columns)
     return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], capture_output=True,
                           text=True, timeout=300, env=env, stdin=subprocess.DEVNULL)
 
@@ -72,6 +74,41 @@ def test_the_list_of_commands_and_the_global_options_are_said_in_chinese(tmp_pat
         assert TEXTS[key]["zh"][:12] in said and TEXTS[key]["en"][:30] not in said, key
     helps = [line.split("  ")[-1] for line in said.splitlines() if "  " in line.strip()]  # the help after its option
     assert all(english_sentence(text) is None for text in helps), [t for t in helps if english_sentence(t)]
+
+
+@pytest.mark.parametrize("args", [(), ("search",), ("ask",), ("index",)])
+def test_chinese_help_is_laid_out_by_display_columns(tmp_path: Path, args) -> None:
+    """argparse counted characters: under "用法：" (3 characters, 6 columns) the usage's continuation lines sat 3
+    columns left of the program's name, and a Chinese help text, which has no spaces to break at, ran past the
+    terminal's edge (the `--library` help: 150 columns in one line at 80)."""
+    from desktop_rag.engine import display_width, is_wide
+
+    run = _cli(tmp_path / "home", "zh_CN.UTF-8", *args, "-h", columns=80)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    head = "用法：" + " ".join(("desktop-rag", *args)) + " "
+    assert lines[0].startswith(head)
+    usage = lines[1:lines.index("")]
+    assert usage and all(len(line) - len(line.lstrip()) == display_width(head) for line in usage), usage
+    for line in lines:  # argparse's width: the terminal's less 2; longer only an ASCII option list it cannot break
+        assert display_width(line) <= 78 or not any(is_wide(c) for c in line), line
+    if not args:  # the --library help, wrapped where it ran on
+        at = next(i for i, line in enumerate(lines) if line.startswith("  --library URL"))
+        assert lines[at + 1].startswith(" " * 24) and any(is_wide(c) for c in lines[at + 1]), lines[at:at + 3]
+
+
+def test_a_chinese_help_text_wraps_between_characters_and_keeps_punctuation_with_them() -> None:
+    from desktop_rag.cli.parser_words import wrapped
+    from desktop_rag.engine import display_width
+
+    text = "使用 PostgreSQL 服务器上的资料库（postgresql://USER@HOST:PORT/DB；密码取自系统密钥环），或用 'local' 表示"
+    for width in range(8, 60):
+        lines = wrapped(text, width)
+        assert all(display_width(line) <= width for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # nothing lost, nothing added
+        assert not any(line[0] in "，。、；：）" or line[-1] in "（" for line in lines), (width, lines)
+    assert wrapped("the judgements: query-id, corpus-id, score", 20) == ["the judgements:", "query-id, corpus-id,",
+                                                                           "score"]  # English as textwrap, no hyphen cut
 
 
 def test_json_output_is_the_same_under_a_chinese_locale(tmp_path: Path) -> None:

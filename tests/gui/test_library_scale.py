@@ -377,6 +377,32 @@ def test_events_posted_from_a_worker_thread_are_applied_in_slices_in_order(panel
     assert meter.ticks > 20 and meter.longest < STALL_LIMIT_MS, f"longest GUI gap {meter.longest:.0f} ms"
 
 
+def test_the_events_waiting_in_the_inbox_are_no_objects_for_the_collector(panel):
+    """A flood outruns the GUI thread's slices (tens of thousands of events waiting): as FileEvent objects they filled
+    the young generations, which the GUI thread's collections walked (a young collection of 8-40 ms, bench/gui_gc.py).
+    The inbox keeps their fields, so the collector's count does not grow with the events waiting."""
+    import gc
+
+    model = panel.model
+    listing = _listing(2, 10_000)
+    model.load(listing)
+    paths = [f.path for _s, fs in listing for f in fs]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        for path in paths:
+            model.post(FileEvent(path, "unchanged", chunks=3))
+        young = gc.get_count()[0]
+    finally:
+        if enabled:
+            gc.enable()
+    assert len(model._inbox) == len(paths) and young < 1_000, young
+    model.drain()
+    assert model.totals()["chunks"] == 3 * len(paths)  # each one applied, as it was posted
+    assert model.index_of(paths[-1]).data(StateRole) == "unchanged"
+
+
 def test_events_right_after_a_new_listing_wait_while_its_paths_are_mapped_a_source_per_turn(panel, qtbot):
     """A start-up reconcile's first event came before the new listing's 100k paths were mapped; its lookup mapped
     them all in one go inside the first slice (35 ms here, 200-450 ms on a loaded machine). The slices wait for

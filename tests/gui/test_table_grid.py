@@ -3,8 +3,9 @@ header, the source preview as HTML tables of plain-text cells; the passage and i
 
 from __future__ import annotations
 
+from desktop_rag.engine import display_width as width
 from desktop_rag.engine.ingest.tables import table_sections
-from desktop_rag.gui.table_grid import grid_text, width
+from desktop_rag.gui.table_grid import grid_text
 from desktop_rag.gui.text import highlight_html
 
 REIMBURSEMENT = [["职务", "报销类型", "一线城市报销标准（元）"], ["普通员工", "住宿费", "500"], ["部门主管", "住宿费", "600"],

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.gui import i18n
+from desktop_rag.gui.controllers.viewer_banner import banner
 from tests.gui.conftest import add_and_wait
 from tests.security.test_pdf_view_hostile import _form_fanout_pdf
 from tests.support import pdf_build as build
 
 SAYS = {"en": "could not be drawn or read", "zh": "无法绘制或读取此 PDF 页面"}
+SAYS_THIN = {"en": "too large or too thin to show", "zh": "太大或太窄，无法显示"}
 
 
 def _rss_mb() -> float:
@@ -56,3 +58,48 @@ def test_the_app_survives_a_page_that_exhausts_memory_and_shows_the_next_pdf(mak
     qtbot.waitUntil(lambda: SAYS[language] in view.find_label.text(), timeout=120_000)
     _shown(qtbot, viewer, other, 0)
     assert viewer.view.page_view.image is not None
+
+
+def _thin_second_page(pages: list[list[str]]) -> bytes:
+    """A PDF of `pages` whose second page is 0.1 pt wide: under a pixel at any zoom, it cannot be drawn."""
+    data = build.standard_pdf(pages)
+    box = f"/MediaBox [0 0 {build.PAGE_W} {build.PAGE_H}]".encode()
+    first = data.index(box) + len(box)
+    second = data.index(box, first)  # the same length: the xref's offsets hold
+    return data[:second] + box.replace(str(build.PAGE_W).encode(), b"0.1") + data[second + len(box):]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(make_window, qtbot, tmp_path, language):
+    """The banner's drawing failure belongs to its page, as does the passage's text beside it: the next page drawn
+    says what holds there, and the page that failed says it again when shown again (it stayed until the next
+    passage, over pages drawn fine; a page that failed drawn ahead of time had no passage beside it)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    pdf = docs / "thin.pdf"
+    pdf.write_bytes(_thin_second_page([["The lighthouse keeper recorded the storm."], ["A thin page."],
+                                       ["The harbour master counted the boats."]]))
+    window = make_window()
+    assert not add_and_wait(qtbot, window, [str(docs)]).failed
+    i18n.set_language(language)
+    viewer = window.viewer
+    hit = next(h for h in window.backend.engine.search("lighthouse keeper storm", k=5) if h.path == str(pdf))
+    _shown(qtbot, viewer, hit, 0)
+    view = viewer.view
+    banner_label = view.banner_label
+    assert SAYS_THIN[language] not in banner_label.text() and view.side.isHidden()  # found: nothing beside
+    viewer.go_to_page(1)  # (it may have failed already, drawn ahead of time)
+    qtbot.waitUntil(lambda: SAYS_THIN[language] in banner_label.text(), timeout=60_000)
+    assert SAYS_THIN[language] in view.page_view.placeholder
+    assert not view.side.isHidden() and "lighthouse keeper" in view.side_text.toPlainText()
+    with qtbot.waitSignal(viewer.page_shown, timeout=60_000, check_params_cb=lambda i: i == 2):
+        viewer.go_to_page(2)
+    assert banner_label.text() == banner(viewer.location, page=3)[0] and SAYS_THIN[language] not in banner_label.text()
+    assert view.side.isHidden()
+    viewer.go_to_page(1)  # remembered: not drawn again, said again
+    assert SAYS_THIN[language] in banner_label.text() and not view.side.isHidden()
+    i18n.set_language("zh" if language == "en" else "en")  # said in the other language while shown
+    assert SAYS_THIN["zh" if language == "en" else "en"] in banner_label.text()
+    viewer.go_to_page(0)
+    assert SAYS_THIN["en"] not in banner_label.text() and SAYS_THIN["zh"] not in banner_label.text()
+    assert view.side.isHidden()

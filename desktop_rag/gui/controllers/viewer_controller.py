@@ -82,8 +82,9 @@ class ViewerController(FindAndBack, QObject):
         self._request = 0
         self._shown = 0  # the request whose location is shown (`_request` while none is loading)
         self._reindexing = ""
-        self._failure: tuple[str, Reason] | None = None  # a failure shown (where: "message" | "banner"; why)
-        self._banner_page: int | None = None  # the page (1-based) of a paged document the banner speaks of
+        self._failure: Reason | None = None  # why the passage could not be located (shown in place of the document)
+        self._banner_said: tuple[int | None, Reason | None] = (None, None)  # the page (1-based) the banner speaks
+        # of in a paged document, and its drawing failure said there
         self.backend.library_changed.connect(self._library_changed)
         self.backend.stopping.connect(self.shutdown)  # before the engine closes: a locate may be reading it
         i18n.on_change(self._retranslate)
@@ -190,7 +191,7 @@ class ViewerController(FindAndBack, QObject):
             elif location.kind == "text" and not location.error:
                 view.set_window_note(self._window_note())
         if self._failure is not None:
-            self._say_failure()
+            self.view.show_message(tr("error", reason=i18n.error(self._failure)))
 
     def _step_passage(self, step: int) -> None:
         if 0 <= self.position + step < len(self.passages):
@@ -222,19 +223,10 @@ class ViewerController(FindAndBack, QObject):
         self.located.emit(location)
 
     def _locate_failed(self, request: int, reason: Reason) -> None:
+        """The passage could not be located: why, in place of the document."""
         if request == self._request and self.view is not None:
-            self._failure = ("message", reason)
-            self._say_failure()
-
-    def _say_failure(self) -> None:
-        """The failure shown, in the interface's language: the passage's in place of the document, a page's in the
-        banner."""
-        where, reason = self._failure
-        text = tr("error", reason=i18n.error(reason))
-        if where == "message":
-            self.view.show_message(text)
-        else:
-            self.view.set_banner(text, level="info")
+            self._failure = reason
+            self.view.show_message(tr("error", reason=i18n.error(reason)))
 
     def _set_pdf(self, pdf) -> None:
         if pdf is self.pdf:
@@ -243,14 +235,33 @@ class ViewerController(FindAndBack, QObject):
         self.renderer.set_document(pdf)  # closes the old one off this thread (a render queued for it fails quietly)
 
     def _banner(self, location: Location) -> None:
-        """The banner for `location` on the page shown."""
-        self._banner_page = self.page + 1 if location.kind == PAGES else None
-        self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr), page=self._banner_page))
+        """The banner for `location` on the page shown; a page that could not be drawn says why while it is shown."""
+        paged = location.kind == PAGES
+        failed = self.renderer.failure(self.page, self.scale) if paged else None
+        self._banner_said = (self.page + 1 if paged else None, failed)
+        if failed is not None:
+            self.view.set_banner(tr("error", reason=i18n.error(failed)), level="info")
+        else:
+            self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr), page=self._banner_said[0]))
 
     def _show_pdf(self, location: Location) -> None:
         self.page = (location.page or 1) - 1
-        self.view.show_page_area("" if location.found else location.passage)
+        self.view.show_page_area(self._beside(location, None))
         self._draw_page(reveal=True)
+
+    @staticmethod
+    def _beside(location: Location, failed: Reason | None) -> str:
+        """The passage's stored text shown beside the page: beside one that could not be drawn, and beside every page
+        when the passage could not be marked."""
+        return location.passage if failed is not None or not location.found else ""
+
+    def _say_page(self, location: Location, failed: Reason | None) -> None:
+        """Another page shown, or the page shown failed: the banner says what holds there, and the passage's text goes
+        beside a page that could not be drawn (and away again from the next one drawn)."""
+        was = self._banner_said[1]
+        self._banner(location)
+        if (failed is None) != (was is None):
+            self.view.show_page_area(self._beside(location, failed))
 
     def _show_text(self, location: Location, shown: Shown) -> None:
         window, grid = self.window_shown = shown
@@ -286,12 +297,12 @@ class ViewerController(FindAndBack, QObject):
         if pdf is None or view is None or pdf.closed:
             return
         self.page = min(max(self.page, 0), pdf.page_count - 1)
-        if self.location is not None and self._failure is None and self._banner_page != self.page + 1:
-            self._banner(self.location)  # another page shown: the banner says what holds there
         image = self.renderer.image(self.page, self.scale, prefetch=(self.page + 1, self.page - 1))
+        failed = self.renderer.failure(self.page, self.scale)
+        if self.location is not None and self._failure is None and self._banner_said != (self.page + 1, failed):
+            self._say_page(self.location, failed)
         find = self.finder.rects_on(self.page)
         highlight, focus = self.highlight_on(self.page), self.highlight_on(self.page, focus=True)
-        failed = self.renderer.failure(self.page, self.scale)
         waiting = tr("error", reason=i18n.error(failed)) if failed else tr("rendering", page=self.page + 1)
         view.page_view.set_page(pdf.page_sizes[self.page], ZOOMS[self.zoom_index], image, highlight, find, waiting,
                                 focus)
@@ -306,12 +317,10 @@ class ViewerController(FindAndBack, QObject):
         if index == self.page:
             self._draw_page()
 
-    def _render_failed(self, index: int, reason: Reason) -> None:
-        """The page says why it could not be drawn, the banner too; the passage's stored text is shown beside it."""
+    def _render_failed(self, index: int, _reason: Reason) -> None:
+        """The page says why it could not be drawn, the banner too, and the passage's stored text is beside it, while
+        it is shown (`_say_page`)."""
         if index == self.page and self.view is not None:
-            self._failure = ("banner", reason)
-            self._say_failure()
-            self.view.show_page_area(self.location.passage if self.location is not None else "")
             self._draw_page()
 
     def _step_page(self, step: int) -> None:
