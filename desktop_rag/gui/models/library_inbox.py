@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
+import operator
 import threading
 import time
 from collections.abc import Callable
@@ -13,7 +15,9 @@ from desktop_rag.engine import FileEvent
 
 SLICE_S = 0.008  # the events waiting take at most this long per event-loop turn
 _BATCH = 200  # events applied between two looks at the clock
-_FIELDS = 5  # a waiting event kept as its fields (FileEvent's, in order), flat: no object for the collector to walk
+# A waiting event is kept as its fields (FileEvent's, in order), flat: no object for the collector to walk.
+_FIELDS = len(dataclasses.fields(FileEvent))
+_fields_of = operator.attrgetter(*(field.name for field in dataclasses.fields(FileEvent)))
 
 
 class EventInbox(QObject):
@@ -43,7 +47,7 @@ class EventInbox(QObject):
     def post(self, event: FileEvent) -> None:
         """Queue an event from any thread; applied on the GUI thread in slices of at most SLICE_S, in order."""
         with self._lock:
-            self._events.extend((event.path, event.state, event.error, event.chunks, event.carrier))
+            self._events.extend(_fields_of(event))
             if self._woken:
                 return
             self._woken = True
@@ -58,7 +62,7 @@ class EventInbox(QObject):
         """The first event waiting, taken out (on the GUI thread only: `post` only appends, an event's fields in one
         `extend` of a tuple, which holds the GIL throughout, so no part of an event is ever seen alone)."""
         take = self._events.popleft
-        return FileEvent(take(), take(), take(), take(), take())
+        return FileEvent(*(take() for _ in range(_FIELDS)))
 
     def _slice(self) -> None:
         if not self._ready():
