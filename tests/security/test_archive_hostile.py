@@ -307,18 +307,59 @@ def test_numbers_beyond_32_bits_are_refused_with_the_archives_own_message(tmp_pa
         victim.close()
 
 
-@pytest.mark.parametrize("chunk_size", [10 ** 100, 2 ** 31, -1, "500"])
-def test_chunking_settings_out_of_range_are_refused_not_made_an_empty_librarys(tmp_path: Path, chunk_size):
+BAD_CHUNKING = [{"chunk_size": 10 ** 100}, {"chunk_size": 2 ** 31}, {"chunk_size": -1}, {"chunk_size": "500"},
+                {"chunk_size": 0}, {"chunk_size": True}, {"chunk_overlap": 500}, {"chunk_overlap": 501},
+                {"chunk_size": 40, "chunk_overlap": 45}]  # the archive's own: chunk_size 500, chunk_overlap 50
+
+
+@pytest.mark.parametrize("chunking", BAD_CHUNKING)
+def test_chunking_settings_that_cannot_cut_text_are_refused_not_made_an_empty_librarys(tmp_path: Path, chunking):
     """An empty library takes an archive's chunking settings as its own: one of a hundred digits became its
-    chunk_size (and every later mismatch message quoted it)."""
+    chunk_size (and every later mismatch message quoted it); a chunk size of 0 or an overlap not below it made
+    every later index run refuse the settings in use, which cannot be set back to those."""
     archive, _ = exported(tmp_path)
     evil = tmp_path / "evil.zip"
-    forge(archive, evil, manifest_edit=lambda m: m["chunking"].update(chunk_size=chunk_size))
+    forge(archive, evil, manifest_edit=lambda m: m["chunking"].update(chunking))
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
         before = dump(victim)
         refused(victim, evil, "chunking")
         assert dump(victim) == before and victim.store.get_meta("chunk_size") is None
+    finally:
+        victim.close()
+
+
+@pytest.mark.parametrize("held", [("0", "50"), ("500", "500"), ("1" + "0" * 100, "50"), ("abc", "50")])
+def test_a_library_holding_chunking_settings_that_cannot_cut_text_takes_the_ones_in_use(tmp_path: Path, caplog,
+                                                                                          held):
+    """A library that took such settings from an archive before imports checked them: its next index run records
+    the settings in use over them, with a warning in the log, and keeps every passage (its not-linked sources
+    could not be read again); an export writes none of them, so the archive imports."""
+    archive, _ = exported(tmp_path)
+    victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
+    try:
+        victim.import_archive(archive, name="Shared")
+        with victim.store.transaction():
+            for key, value in zip(("chunk_size", "chunk_overlap"), held):
+                victim.store.set_meta(key, value)
+        passages = victim.status().chunks
+        assert not victim.needs_reindex()
+        victim.export_collection(victim.collection_id("Shared"), tmp_path / "again.zip")
+        with zipfile.ZipFile(tmp_path / "again.zip") as zf:
+            assert json.loads(zf.read("manifest.json"))["chunking"] == {"chunk_size": None, "chunk_overlap": None}
+        with caplog.at_level("WARNING", logger="desktop_rag.engine.store.chunking"):
+            victim.index()
+        assert "cannot cut text" in caplog.text and len(caplog.text) < 1000
+        assert (victim.store.get_meta("chunk_size"), victim.store.get_meta("chunk_overlap")) == ("500", "50")
+        assert victim.status().chunks == passages and victim.status().not_linked
+        assert any("south fence" in h.text for h in victim.search("tomatoes south fence"))
+        assert victim.needs_reindex(FAST.replace(chunk_size=300))  # recorded as any library's from here on
+        other = Engine(resolve_paths(tmp_path / "other"), FAST)
+        try:
+            other.import_archive(tmp_path / "again.zip", name="Again")
+            assert other.store.get_meta("chunk_size") is None
+        finally:
+            other.close()
     finally:
         victim.close()
 
