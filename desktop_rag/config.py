@@ -345,11 +345,16 @@ def _stored_quietly(path: Path) -> dict:
 
 
 def load_env_file(paths: AppPaths) -> None:
-    """Load `.env` from the config dir without overriding the real environment."""
+    """Load `.env` from the config dir without overriding the real environment; OMP_WAIT_POLICY is the
+    environment's only when the user set it there (the package's own default gives way to a line of .env)."""
     if paths.env_file.exists():
-        from dotenv import load_dotenv
+        from dotenv import dotenv_values, load_dotenv
+
+        import desktop_rag
 
         load_dotenv(paths.env_file, override=False)
+        if desktop_rag.wait_policy_is_ours and (policy := dotenv_values(paths.env_file).get("OMP_WAIT_POLICY")):
+            os.environ["OMP_WAIT_POLICY"] = policy
 
 
 def write_env_value(paths: AppPaths, name: str, value: str) -> None:
