@@ -329,6 +329,23 @@ def test_chunking_settings_that_cannot_cut_text_are_refused_not_made_an_empty_li
         victim.close()
 
 
+def test_a_library_takes_an_archives_chunking_settings_whole_or_not_at_all(tmp_path: Path):
+    """One archive gives only a chunk size, another only an overlap larger than it: each fits alone, but the
+    library takes settings only while it has recorded none, so the two never make a pair that cannot cut text."""
+    archive, _ = exported(tmp_path)
+    size_only, overlap_only = tmp_path / "size.zip", tmp_path / "overlap.zip"
+    forge(archive, size_only, manifest_edit=lambda m: m["chunking"].update(chunk_size=100, chunk_overlap=None))
+    forge(archive, overlap_only, manifest_edit=lambda m: m["chunking"].update(chunk_size=None, chunk_overlap=600),
+          rows=lambda c: move_rows(c, str(tmp_path / "elsewhere")))
+    victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
+    try:
+        victim.import_archive(size_only, name="Sizes")
+        victim.import_archive(overlap_only, name="Overlaps")
+        assert (victim.store.get_meta("chunk_size"), victim.store.get_meta("chunk_overlap")) == ("100", None)
+    finally:
+        victim.close()
+
+
 @pytest.mark.parametrize("held", [("0", "50"), ("500", "500"), ("1" + "0" * 100, "50"), ("abc", "50")])
 def test_a_library_holding_chunking_settings_that_cannot_cut_text_takes_the_ones_in_use(tmp_path: Path, caplog,
                                                                                           held):
