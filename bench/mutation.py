@@ -147,6 +147,21 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "caseless": (["desktop_rag.engine.text.caseless.*"], ["tests/engine/test_caseless.py"]),
     # what reaches a terminal from a document, a file name, a server or a model
     "terminal": (["desktop_rag.cli.terminal.*"], ["tests/security/test_terminal_cleaner.py"]),
+    # a scanned page's recognised lines: each OCR box placed on the page and given its characters in the page's text;
+    # stored, dropped and read for the viewer's highlight (test_ocr_lines.py's OCR tests take 50 s a session: only its
+    # test without OCR runs here)
+    "ocr_boxes": (["desktop_rag.engine.ingest.loaders.ocr_boxes.*", "desktop_rag.engine.store.ocr_lines.*"],
+                  ["tests/engine/test_ocr_lines.py::test_a_hostile_pages_boxes_are_bounded",
+                   "tests/engine/test_ocr_box_rules.py"]),
+    # how an answer ended short: the ending made (stopped, cut, empty, failed) and worded, kept with its turn and read
+    # back, marked unfinished in the history the model reads next
+    "endings": (["desktop_rag.engine.store.values.xǁEndingǁ*"]
+                + [f"desktop_rag.engine.answer.events.x_{name}__mutmut_*" for name in ("stopped", "cut_at_limit",
+                                                                                      "no_answer")]
+                + ["desktop_rag.engine.answer.prompting.x__unfinished_mark__mutmut_*",
+                   "desktop_rag.engine.answer.turns.x_saved__mutmut_*"],
+                ["tests/engine/test_unfinished_turns.py", "tests/engine/test_unfinished_thinking.py",
+                 "tests/engine/test_ending_rules.py", "tests/engine/test_sent_kept.py"]),
 }
 # timing tests, and the PDF-table questions (the bundled e5 indexing a library: 20 s per mutant)
 DESELECT = ["test_speed_5000_files", "test_index_text_is_fast", "test_a_question_about_a_cell_finds_the_row"]
@@ -170,8 +185,9 @@ def source_files(module: str) -> list[str]:
 
 
 def test_files(module: str) -> list[str]:
-    """The test files a module names that exist (a module's new test file may not be written yet)."""
-    return sorted(t for t in MODULES[module][1] if (REPO / t).is_file())
+    """The test files (or one test of a file: `path::name`) a module names that exist (a module's new test file may
+    not be written yet)."""
+    return sorted(t for t in MODULES[module][1] if (REPO / t.split("::")[0]).is_file())
 
 
 def prepare(workdir: Path, module: str) -> None:

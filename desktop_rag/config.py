@@ -10,6 +10,7 @@ import math
 import os
 import stat
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -200,6 +201,17 @@ _LOWEST = {"chunk_size": 1, "chunk_overlap": 0, "top_k": 1, "embed_batch_size": 
            "ocr_max_minutes": 0.1}  # anything lower is refused
 _AUTOMATIC = {"summary_budget_tokens": 0}  # a value below the lowest that means "automatic"
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+_INT_LIMIT = 1 << 31  # no setting needs more; SQLite and C want less
+
+
+def chunking_fits(values: Mapping[str, object]) -> bool:
+    """Whether chunking settings can cut text (the settings, an archive's manifest, a library's meta; a missing or
+    None one is not given): each an integer from its lowest to 2^31-1, the overlap below the chunk size."""
+    given = {k: v for k in CHUNKING_SETTINGS if (v := values.get(k)) is not None}
+    if not all(isinstance(v, int) and not isinstance(v, bool) and _LOWEST[k] <= v < _INT_LIMIT
+               for k, v in given.items()):
+        return False
+    return len(given) < len(CHUNKING_SETTINGS) or given["chunk_overlap"] < given["chunk_size"]
 
 
 def _coerce(name: str, raw: object) -> object:
@@ -212,7 +224,7 @@ def _coerce(name: str, raw: object) -> object:
     elif kind is str:
         value = raw if isinstance(raw, str) else _BAD
     elif isinstance(raw, int) and not isinstance(raw, bool):
-        value = kind(raw) if abs(raw) < 1 << 31 else _BAD  # no setting needs more; SQLite and C want less
+        value = kind(raw) if abs(raw) < _INT_LIMIT else _BAD
     elif isinstance(raw, (float, str)):
         try:
             number = float(raw)
@@ -292,7 +304,7 @@ def load_settings(paths: AppPaths) -> Settings:
     for env, name in _ENV_OVERRIDES.items():
         if os.environ.get(env):
             _checked(name, os.environ[env], {"env": env}, values)
-    if values.get("chunk_overlap", Settings.chunk_overlap) >= values.get("chunk_size", Settings.chunk_size):
+    if not chunking_fits({k: values.get(k, getattr(Settings, k)) for k in CHUNKING_SETTINGS}):
         _warn("settings.overlap")
         values["chunk_overlap"] = 0
     return Settings(**values)
@@ -333,11 +345,16 @@ def _stored_quietly(path: Path) -> dict:
 
 
 def load_env_file(paths: AppPaths) -> None:
-    """Load `.env` from the config dir without overriding the real environment."""
+    """Load `.env` from the config dir without overriding the real environment; OMP_WAIT_POLICY is the
+    environment's only when the user set it there (the package's own default gives way to a line of .env)."""
     if paths.env_file.exists():
-        from dotenv import load_dotenv
+        from dotenv import dotenv_values, load_dotenv
+
+        import desktop_rag
 
         load_dotenv(paths.env_file, override=False)
+        if desktop_rag.wait_policy_is_ours and (policy := dotenv_values(paths.env_file).get("OMP_WAIT_POLICY")):
+            os.environ["OMP_WAIT_POLICY"] = policy
 
 
 def write_env_value(paths: AppPaths, name: str, value: str) -> None:

@@ -21,6 +21,7 @@ from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import ModelMismatchError, UsageError
 from tests.engine.test_collections import QUERIES, CountingEmbedder, _docs, _results
+from tests.support.archives import dump
 
 FAST = Settings(embedding_model="hash:64")
 
@@ -222,10 +223,10 @@ def test_another_model_is_said_first_and_reembeds_only_when_asked(source, tmp_pa
     target = Engine(resolve_paths(tmp_path / "other"), other)
     try:
         target.index([a])  # this library's vectors are hash:48
-        before = _dump(target)
+        before = dump(target)
         with pytest.raises(ModelMismatchError, match="hash:64.*hash:48"):
             target.import_archive(tmp_path / "grid.zip")
-        assert _dump(target) == before
+        assert dump(target) == before
         report = target.import_archive(tmp_path / "grid.zip", reembed=True)
         assert (report.vectors, report.to_embed) == (0, 2)
         target.index([], collection=report.collection_id)
@@ -235,19 +236,6 @@ def test_another_model_is_said_first_and_reembeds_only_when_asked(source, tmp_pa
             str(b / "grid.txt"), str(b / "hydro.txt")}
     finally:
         target.close()
-
-
-def _dump(engine: Engine) -> str:
-    """Every row of the library's content tables, for "nothing changed"."""
-    db = engine.store.db
-    tables = ["collections", "sources", "files", "chunks", "vectors", "chunks_fts", "conversations"]
-    rows = {t: [list(map(_plain, r)) for r in db.execute(f"SELECT * FROM {t} ORDER BY rowid")] for t in tables}
-    rows["meta"] = db.execute("SELECT * FROM meta ORDER BY key").fetchall()
-    return json.dumps(rows)
-
-
-def _plain(value):
-    return hashlib.sha256(value).hexdigest() if isinstance(value, bytes) else value
 
 
 def _rewrite(src: Path, dst: Path, change) -> None:
@@ -312,11 +300,11 @@ def test_a_damaged_or_foreign_archive_is_rejected_and_nothing_changes(source, tm
     target = Engine(resolve_paths(tmp_path / "target"), FAST)
     try:
         target.index([a])
-        before, listing = _dump(target), sorted(p.name for p in tmp_path.iterdir())
+        before, listing = dump(target), sorted(p.name for p in tmp_path.iterdir())
         with pytest.raises(ArchiveError, match=message) as caught:
             target.import_archive(bad, documents_dir=tmp_path / "docs-out")
         assert "Nothing was changed" in str(caught.value)
-        assert _dump(target) == before
+        assert dump(target) == before
         assert sorted(p.name for p in tmp_path.iterdir()) == listing  # no documents folder, no stray files
         assert not (tmp_path.parent / "evil.txt").exists()
     finally:

@@ -17,7 +17,7 @@ from desktop_rag.engine.paths import attachment_path
 from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from tests.data.make_fixtures import build_pdf
 from tests.engine.test_ingest import consistent, make_engine
-from tests.support.archives import rewrite_collection
+from tests.support.archives import forge
 
 PAGES = [["Chapter 1: the harbour", "The ferry timetable changes in spring."],
          ["Chapter 2: the lighthouse", "The lighthouse keeper logs the weather at dawn."],
@@ -205,7 +205,7 @@ def test_an_archive_with_a_misplaced_attachment_is_refused(mail, tmp_path, chang
     engine, _, _ = mail
     archive, crafted = tmp_path / "a.zip", tmp_path / "crafted.zip"
     engine.export_collection(1, archive)
-    rewrite_collection(archive, crafted, change)
+    forge(archive, crafted, rows=change)
     with pytest.raises(ArchiveError, match=reason):
         engine.read_archive(crafted)
 

@@ -27,7 +27,7 @@ from desktop_rag.engine.ingest.loaders.ocr_boxes import MAX_LINES, page_lines
 from desktop_rag.engine.ingest.loaders.pdf import load_pdf
 from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from tests.support import scans
-from tests.support.archives import rewrite_collection
+from tests.support.archives import forge
 
 pytestmark = pytest.mark.skipif(scans.cjk_font_path() is None, reason=scans.NO_CJK_FONT)
 
@@ -191,8 +191,8 @@ def test_an_archive_carries_the_lines_and_a_malformed_one_is_refused(library: En
         assert str(tmp_path / "imported") in hit.path and target.recognised_lines(hit)
 
         bad = tmp_path / "bad.zip"
-        rewrite_collection(archive, bad, lambda rows: next(f for f in rows["files"] if f.get("ocr_lines"))
-                           ["ocr_lines"][0].__setitem__(5, 1e9))  # a rectangle past the largest page
+        forge(archive, bad, rows=lambda rows: next(f for f in rows["files"] if f.get("ocr_lines"))
+              ["ocr_lines"][0].__setitem__(5, 1e9))  # a rectangle past the largest page
         with pytest.raises(ArchiveError, match="recognised lines are malformed"):
             target.import_archive(bad, name="Scans again", documents_dir=tmp_path / "bad-docs")
     finally:

@@ -18,82 +18,23 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
+from desktop_rag.config import resolve_paths
 from desktop_rag.engine import Engine, UsageError
 from desktop_rag.engine.archive.archive_file import ArchiveError
-from tests.engine.test_archive import _dump
-
-FAST = Settings(embedding_model="hash:64")
-SECRET = "the vault combination is 31-41-59"
-
-
-def _library(root: Path, files: dict[str, str]) -> tuple[Engine, Path]:
-    docs = root / "docs"
-    docs.mkdir(parents=True)
-    for name, text in files.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    engine = Engine(resolve_paths(root / "lib"), FAST)
-    engine.index([docs])
-    return engine, docs
-
-
-def _exported(tmp_path: Path, with_documents: bool = False) -> tuple[Path, Path]:
-    engine, docs = _library(tmp_path / "author", {"plan.txt": "Garden plan\n\nTomatoes go along the south fence.",
-                                                   "notes.txt": "Notes\n\nWater the beans every second morning."})
-    archive = tmp_path / "shared.zip"
-    engine.export_collection(engine.collection_id("Default"), archive, with_documents=with_documents)
-    engine.close()
-    return archive, docs
-
-
-def _forge(src: Path, dst: Path, rows=None, documents: dict[str, bytes] | None = None,
-           manifest_edit=None, chunks=None) -> None:
-    """`src` with collection.json edited by `rows(collection)`, chunks.jsonl by `chunks(list of chunk rows)`,
-    documents replaced, the manifest re-hashed."""
-    with zipfile.ZipFile(src) as zf:
-        members = {n: zf.read(n) for n in zf.namelist()}
-    manifest = json.loads(members.pop("manifest.json"))
-    if rows is not None:
-        collection = json.loads(members["collection.json"])
-        rows(collection)
-        members["collection.json"] = json.dumps(collection).encode()
-    if chunks is not None:
-        chunk_rows = [json.loads(line) for line in members["chunks.jsonl"].splitlines() if line.strip()]
-        chunks(chunk_rows)
-        members["chunks.jsonl"] = b"\n".join(json.dumps(c).encode() for c in chunk_rows) + b"\n"
-    if documents is not None:
-        for name in [n for n in members if n.startswith("documents/")]:
-            del members[name], manifest["members"][name]
-        members.update(documents)
-    for name, data in members.items():
-        manifest["members"][name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    manifest["counts"]["documents"] = sum(1 for n in members if n.startswith("documents/"))
-    if manifest_edit is not None:
-        manifest_edit(manifest)
-    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-        zf.writestr("manifest.json", json.dumps(manifest))
-
-
-def _move_rows(collection: dict, folder: str, sep: str = "/") -> None:
-    """Every source and file of the archive moved to `folder` (names kept)."""
-    for source in collection["sources"]:
-        source["path"] = folder
-    for f in collection["files"]:
-        f["path"] = folder.rstrip("/\\") + sep + f["path"].replace("\\", "/").rsplit("/", 1)[-1]
+from tests.support.archives import (BEYOND_32_BITS, FAST, SECRET, dump, exported, forge, library, move_rows,
+                                    refused)
 
 
 # ---- sources that name local folders --------------------------------------------------------------------
 
 
 def test_an_archive_source_naming_a_local_folder_is_never_scanned_until_the_user_links_it(tmp_path: Path):
-    archive, _ = _exported(tmp_path)
+    archive, _ = exported(tmp_path)
     private = tmp_path / "home" / "private"  # a folder outside the archive, on the victim's computer
     private.mkdir(parents=True)
     (private / "vault.txt").write_text(f"Vault\n\n{SECRET}.", encoding="utf-8")
     evil = tmp_path / "evil.zip"
-    _forge(archive, evil, rows=lambda c: _move_rows(c, str(private)))
+    forge(archive, evil, rows=lambda c: move_rows(c, str(private)))
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
         victim.import_archive(evil, name="Shared")
@@ -122,7 +63,7 @@ def test_the_command_line_shows_not_linked_and_links_to_a_chosen_folder(tmp_path
     from desktop_rag.cli.main import main
     from desktop_rag.config import save_settings
 
-    archive, docs = _exported(tmp_path)
+    archive, docs = exported(tmp_path)
     data = str(tmp_path / "victim")
     save_settings(resolve_paths(data).ensure(), FAST)
     assert main(["--data-dir", data, "import", str(archive), "--name", "Shared"]) == 0
@@ -148,23 +89,23 @@ def test_the_command_line_shows_not_linked_and_links_to_a_chosen_folder(tmp_path
     ("a file outside its source", "outside its source"),
 ])
 def test_archive_sources_that_overlap_or_are_not_absolute_local_paths_are_refused(tmp_path: Path, where, message):
-    archive, _ = _exported(tmp_path)
-    victim, mine = _library(tmp_path / "victim", {"mine.txt": "Mine\n\nMy own notes."})
+    archive, _ = exported(tmp_path)
+    victim, mine = library(tmp_path / "victim", {"mine.txt": "Mine\n\nMy own notes."})
     forged = {
-        "above an existing source": lambda c: _move_rows(c, str(mine.parent)),
-        "relative": lambda c: _move_rows(c, "docs"),
-        "a network share": lambda c: _move_rows(c, "\\\\attacker\\share\\docs", "\\"),
-        "with ..": lambda c: _move_rows(c, str(mine / ".." / "elsewhere")),
+        "above an existing source": lambda c: move_rows(c, str(mine.parent)),
+        "relative": lambda c: move_rows(c, "docs"),
+        "a network share": lambda c: move_rows(c, "\\\\attacker\\share\\docs", "\\"),
+        "with ..": lambda c: move_rows(c, str(mine / ".." / "elsewhere")),
         "a file outside its source": lambda c: c["files"][0].update(path=str(tmp_path / "home" / "x.txt")),
     }[where]
     evil = tmp_path / "evil.zip"
-    _forge(archive, evil, rows=forged)
+    forge(archive, evil, rows=forged)
     try:
-        before = _dump(victim)
+        before = dump(victim)
         with pytest.raises(UsageError, match=message) as caught:
             victim.import_archive(evil, name="Shared")
         assert "Nothing was changed" in str(caught.value)
-        assert _dump(victim) == before
+        assert dump(victim) == before
     finally:
         victim.close()
 
@@ -224,7 +165,7 @@ def _bomb(archive: Path, target: Path, member: str, consistent: bool = False) ->
     ("documents/1/plan.txt", False, "inflates more than"),
 ])
 def test_a_zip_bomb_is_refused_from_its_headers_without_inflating_it(tmp_path: Path, member, consistent, message):
-    archive, _ = _exported(tmp_path, with_documents=member.startswith("documents/"))
+    archive, _ = exported(tmp_path, with_documents=member.startswith("documents/"))
     bomb = tmp_path / "bomb.zip"
     _bomb(archive, bomb, member, consistent)
     assert bomb.stat().st_size < 8 << 20
@@ -242,7 +183,7 @@ def test_an_import_checks_free_disk_space_first(tmp_path: Path, monkeypatch):
 
     from desktop_rag.engine.archive import importer
 
-    archive, _ = _exported(tmp_path, with_documents=True)
+    archive, _ = exported(tmp_path, with_documents=True)
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     usage = shutil.disk_usage(tmp_path)
     monkeypatch.setattr(importer.shutil, "disk_usage", lambda _p: usage._replace(free=importer.SPACE_MARGIN))
@@ -259,13 +200,13 @@ def test_an_import_checks_free_disk_space_first(tmp_path: Path, monkeypatch):
 
 @pytest.mark.parametrize("name", ["Quarterly report.pdf.bat", "invoice.exe"])
 def test_a_document_of_an_unsupported_type_is_never_written(tmp_path: Path, name):
-    archive, docs = _exported(tmp_path, with_documents=True)
+    archive, docs = exported(tmp_path, with_documents=True)
 
     def rows(collection):
         collection["files"][0]["path"] = str(docs / name)
     file_id = json.loads(zipfile.ZipFile(archive).read("collection.json"))["files"][0]["id"]
     evil = tmp_path / "evil.zip"
-    _forge(archive, evil, rows=rows, documents={f"documents/{file_id}/{name}": b"@echo off\r\ncalc.exe\r\n"})
+    forge(archive, evil, rows=rows, documents={f"documents/{file_id}/{name}": b"@echo off\r\ncalc.exe\r\n"})
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
         with pytest.raises(ArchiveError, match="not a supported document type"):
@@ -292,7 +233,7 @@ def test_the_viewer_hands_only_local_supported_documents_to_the_system():
 
 
 def test_export_leaves_out_a_document_replaced_by_a_link_or_changed_since_indexing(tmp_path: Path):
-    engine, docs = _library(tmp_path / "me", {"a.txt": "Alpha\n\nShared notes.", "b.txt": "Beta\n\nMore notes.",
+    engine, docs = library(tmp_path / "me", {"a.txt": "Alpha\n\nShared notes.", "b.txt": "Beta\n\nMore notes.",
                                               "c.txt": "Gamma\n\nThird note."})
     private = tmp_path / "private.txt"
     private.write_text(SECRET, encoding="utf-8")
@@ -316,7 +257,7 @@ def test_export_leaves_out_a_document_replaced_by_a_link_or_changed_since_indexi
 def test_a_document_changed_after_the_archive_was_checked_is_not_extracted(tmp_path: Path):
     """The app checks an archive (the GUI's import dialog), then imports it: bytes changed in between are caught
     by the second sha256 check during extraction."""
-    archive, _ = _exported(tmp_path, with_documents=True)
+    archive, _ = exported(tmp_path, with_documents=True)
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
         content = victim.read_archive(archive)
@@ -327,10 +268,10 @@ def test_a_document_changed_after_the_archive_was_checked_is_not_extracted(tmp_p
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
             for n, data in members.items():
                 zf.writestr(n, data)
-        before = _dump(victim)
+        before = dump(victim)
         with pytest.raises(ArchiveError, match="changed while it was being extracted"):
             victim.import_archive(archive, name="Shared", content=content, documents_dir=tmp_path / "out")
-        assert _dump(victim) == before
+        assert dump(victim) == before
         assert not (tmp_path / "out").exists() and not list(tmp_path.glob(".out.importing-*"))
     finally:
         victim.close()
@@ -340,9 +281,9 @@ def test_a_document_changed_after_the_archive_was_checked_is_not_extracted(tmp_p
 
 
 def test_numbers_beyond_64_bits_are_refused_with_a_message(tmp_path: Path):
-    archive, _ = _exported(tmp_path)
+    archive, _ = exported(tmp_path)
     evil = tmp_path / "evil.zip"
-    _forge(archive, evil, rows=lambda c: c["files"][0].update(mtime_ns=2 ** 64))
+    forge(archive, evil, rows=lambda c: c["files"][0].update(mtime_ns=2 ** 64))
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
         with pytest.raises(ArchiveError, match="number out of range"):
@@ -351,70 +292,97 @@ def test_numbers_beyond_64_bits_are_refused_with_a_message(tmp_path: Path):
         victim.close()
 
 
-# Numbers past what the server's 32-bit columns hold (chunks.ordinal/page/char_start/char_end, files.chunk_count,
-# ocr_lines.page/char_start/char_end): each is the archive's own message on either backend (tests/postgres too).
-BEYOND_32_BITS = {
-    "chunk_count": ({"rows": lambda c: c["files"][0].update(chunk_count=2 ** 31)}, "number_range"),
-    "ordinal": ({"chunks": lambda rows: rows[0].update(ordinal=2 ** 31)}, "number_range"),
-    "page": ({"chunks": lambda rows: rows[0].update(page=2 ** 31)}, "number_range"),
-    "char_end": ({"chunks": lambda rows: rows[0].update(char_end=2 ** 40)}, "number_range"),
-    "ocr_line_page": ({"rows": lambda c: c["files"][0].update(ocr_lines=[[2 ** 31, 0, 5, 1.0, 1.0, 9.0, 9.0]])},
-                      "ocr_lines"),
-    "ocr_line_end": ({"rows": lambda c: c["files"][0].update(ocr_lines=[[1, 0, 2 ** 31, 1.0, 1.0, 9.0, 9.0]])},
-                     "ocr_lines"),
-}
-
-
-def refused_beyond_32_bits(victim: Engine, evil: Path, phrase: str) -> None:
-    """Importing `evil` into `victim` raises the archive's own reason `phrase` (English and Chinese)."""
-    from desktop_rag.engine.errors import error_text
-    from desktop_rag.engine.messages import message
-
-    with pytest.raises(ArchiveError) as caught:
-        victim.import_archive(evil, name="Shared")
-    for language in ("en", "zh"):
-        assert message(f"phrase.archive.rows.{phrase}", language) in error_text(caught.value, language)
-
-
 @pytest.mark.parametrize("field", sorted(BEYOND_32_BITS))
 def test_numbers_beyond_32_bits_are_refused_with_the_archives_own_message(tmp_path: Path, field: str):
-    archive, _ = _exported(tmp_path)
+    archive, _ = exported(tmp_path)
     evil = tmp_path / "evil.zip"
     edits, phrase = BEYOND_32_BITS[field]
-    _forge(archive, evil, **edits)
+    forge(archive, evil, **edits)
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
-        before = _dump(victim)
-        refused_beyond_32_bits(victim, evil, phrase)
-        assert _dump(victim) == before
+        before = dump(victim)
+        refused(victim, evil, phrase)
+        assert dump(victim) == before
     finally:
         victim.close()
 
 
-@pytest.mark.parametrize("chunk_size", [10 ** 100, 2 ** 31, -1, "500"])
-def test_chunking_settings_out_of_range_are_refused_not_made_an_empty_librarys(tmp_path: Path, chunk_size):
-    """An empty library takes an archive's chunking settings as its own: one of a hundred digits became its
-    chunk_size (and every later mismatch message quoted it)."""
-    from desktop_rag.engine.errors import error_text
-    from desktop_rag.engine.messages import message
+BAD_CHUNKING = [{"chunk_size": 10 ** 100}, {"chunk_size": 2 ** 31}, {"chunk_size": -1}, {"chunk_size": "500"},
+                {"chunk_size": 0}, {"chunk_size": True}, {"chunk_overlap": 500}, {"chunk_overlap": 501},
+                {"chunk_size": 40, "chunk_overlap": 45}]  # the archive's own: chunk_size 500, chunk_overlap 50
 
-    archive, _ = _exported(tmp_path)
+
+@pytest.mark.parametrize("chunking", BAD_CHUNKING)
+def test_chunking_settings_that_cannot_cut_text_are_refused_not_made_an_empty_librarys(tmp_path: Path, chunking):
+    """An empty library takes an archive's chunking settings as its own: one of a hundred digits became its
+    chunk_size (and every later mismatch message quoted it); a chunk size of 0 or an overlap not below it made
+    every later index run refuse the settings in use, which cannot be set back to those."""
+    archive, _ = exported(tmp_path)
     evil = tmp_path / "evil.zip"
-    _forge(archive, evil, manifest_edit=lambda m: m["chunking"].update(chunk_size=chunk_size))
+    forge(archive, evil, manifest_edit=lambda m: m["chunking"].update(chunking))
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
-        before = _dump(victim)
-        with pytest.raises(ArchiveError) as caught:
-            victim.import_archive(evil, name="Shared")
-        for language in ("en", "zh"):
-            assert message("phrase.archive.chunking", language) in error_text(caught.value, language)
-        assert _dump(victim) == before and victim.store.get_meta("chunk_size") is None
+        before = dump(victim)
+        refused(victim, evil, "chunking")
+        assert dump(victim) == before and victim.store.get_meta("chunk_size") is None
+    finally:
+        victim.close()
+
+
+def test_a_library_takes_an_archives_chunking_settings_whole_or_not_at_all(tmp_path: Path):
+    """One archive gives only a chunk size, another only an overlap larger than it: each fits alone, but the
+    library takes settings only while it has recorded none, so the two never make a pair that cannot cut text."""
+    archive, _ = exported(tmp_path)
+    size_only, overlap_only = tmp_path / "size.zip", tmp_path / "overlap.zip"
+    forge(archive, size_only, manifest_edit=lambda m: m["chunking"].update(chunk_size=100, chunk_overlap=None))
+    forge(archive, overlap_only, manifest_edit=lambda m: m["chunking"].update(chunk_size=None, chunk_overlap=600),
+          rows=lambda c: move_rows(c, str(tmp_path / "elsewhere")))
+    victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
+    try:
+        victim.import_archive(size_only, name="Sizes")
+        victim.import_archive(overlap_only, name="Overlaps")
+        assert (victim.store.get_meta("chunk_size"), victim.store.get_meta("chunk_overlap")) == ("100", None)
+    finally:
+        victim.close()
+
+
+@pytest.mark.parametrize("held", [("0", "50"), ("500", "500"), ("1" + "0" * 100, "50"), ("abc", "50")])
+def test_a_library_holding_chunking_settings_that_cannot_cut_text_takes_the_ones_in_use(tmp_path: Path, caplog,
+                                                                                          held):
+    """A library that took such settings from an archive before imports checked them: its next index run records
+    the settings in use over them, with a warning in the log, and keeps every passage (its not-linked sources
+    could not be read again); an export writes none of them, so the archive imports."""
+    archive, _ = exported(tmp_path)
+    victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
+    try:
+        victim.import_archive(archive, name="Shared")
+        with victim.store.transaction():
+            for key, value in zip(("chunk_size", "chunk_overlap"), held):
+                victim.store.set_meta(key, value)
+        passages = victim.status().chunks
+        assert not victim.needs_reindex()
+        victim.export_collection(victim.collection_id("Shared"), tmp_path / "again.zip")
+        with zipfile.ZipFile(tmp_path / "again.zip") as zf:
+            assert json.loads(zf.read("manifest.json"))["chunking"] == {"chunk_size": None, "chunk_overlap": None}
+        with caplog.at_level("WARNING", logger="desktop_rag.engine.store.chunking"):
+            victim.index()
+        assert "cannot cut text" in caplog.text and len(caplog.text) < 1000
+        assert (victim.store.get_meta("chunk_size"), victim.store.get_meta("chunk_overlap")) == ("500", "50")
+        assert victim.status().chunks == passages and victim.status().not_linked
+        assert any("south fence" in h.text for h in victim.search("tomatoes south fence"))
+        assert victim.needs_reindex(FAST.replace(chunk_size=300))  # recorded as any library's from here on
+        other = Engine(resolve_paths(tmp_path / "other"), FAST)
+        try:
+            other.import_archive(tmp_path / "again.zip", name="Again")
+            assert other.store.get_meta("chunk_size") is None
+        finally:
+            other.close()
     finally:
         victim.close()
 
 
 def test_names_that_collide_once_cleaned_are_told_apart_or_refused(tmp_path: Path):
-    archive, docs = _exported(tmp_path, with_documents=True)
+    archive, docs = exported(tmp_path, with_documents=True)
     ids = [f["id"] for f in json.loads(zipfile.ZipFile(archive).read("collection.json"))["files"]]
 
     def colliding(first: str, second: str):
@@ -425,13 +393,13 @@ def test_names_that_collide_once_cleaned_are_told_apart_or_refused(tmp_path: Pat
     victim = Engine(resolve_paths(tmp_path / "victim"), FAST)
     try:
         same = tmp_path / "same.zip"
-        _forge(archive, same, rows=colliding("a:b.txt", "a_b.txt"),
+        forge(archive, same, rows=colliding("a:b.txt", "a_b.txt"),
                documents={f"documents/{ids[0]}/a_b.txt": b"first", f"documents/{ids[1]}/a_b.txt": b"second"})
         victim.import_archive(same, name="Same", documents_dir=tmp_path / "out")
         written = sorted(p.name for p in (tmp_path / "out").rglob("*.txt"))
         assert written == ["a_b (2).txt", "a_b.txt"]
         nested = tmp_path / "nested.zip"
-        _forge(archive, nested, rows=colliding("x.txt", "x.txt/y.txt"),
+        forge(archive, nested, rows=colliding("x.txt", "x.txt/y.txt"),
                documents={f"documents/{ids[0]}/x.txt": b"first", f"documents/{ids[1]}/y.txt": b"second"})
         with pytest.raises(ArchiveError, match="has the name of a document"):
             victim.import_archive(nested, name="Nested", documents_dir=tmp_path / "out2")

@@ -25,8 +25,7 @@ from desktop_rag.engine.archive import shapes
 from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.errors import error_text
 from desktop_rag.engine.models import unigram
-from tests.engine.test_archive import _dump
-from tests.security.test_archive_hostile import FAST, _exported, _forge
+from tests.support.archives import FAST, dump, exported, forge
 
 QUESTION = "where do the tomatoes sit near the fence?"
 MAX_SECONDS = 30  # for 2 MB; the old code took 260 s for `ask` on 1 MB, 20 s for `context` (2-core machine)
@@ -52,17 +51,17 @@ def _prose(size: int) -> str:
 def _with_passage(src: Path, dst: Path, text: str, field: str = "text") -> None:
     """`src` with its first passage's `field` (its text, or its heading) replaced by `text`, the manifest re-hashed
     (every checksum agrees)."""
-    _forge(src, dst, chunks=lambda rows: rows[0].update({field: text}))
+    forge(src, dst, chunks=lambda rows: rows[0].update({field: text}))
 
 
 @pytest.mark.parametrize("size", [1_000_000, 5_000_000])
 def test_an_archive_with_a_passage_of_megabytes_is_refused_at_import(tmp_path: Path, size: int):
-    archive, _ = _exported(tmp_path)
+    archive, _ = exported(tmp_path)
     big = tmp_path / "big.zip"
     _with_passage(archive, big, _prose(size))
     engine = Engine(resolve_paths(tmp_path / "lib"), FAST)
     try:
-        before = _dump(engine)
+        before = dump(engine)
         with pytest.raises(ArchiveError) as refused:
             engine.import_archive(big, name="Big")
         message = str(refused.value)
@@ -70,29 +69,29 @@ def test_an_archive_with_a_passage_of_megabytes_is_refused_at_import(tmp_path: P
         assert "Nothing was changed" in message
         chinese = error_text(refused.value, "zh")
         assert f"长达 {size:,} 个字符" in chinese and f"最多只能有 {shapes.MAX_PASSAGE_CHARS:,} 个字符" in chinese
-        assert _dump(engine) == before
+        assert dump(engine) == before
     finally:
         engine.close()
 
 
 def test_an_archive_with_a_heading_of_a_megabyte_is_refused_at_import(tmp_path: Path):
     """The limit measures a passage's heading too: a heading is searched and sent with its passage."""
-    archive, _ = _exported(tmp_path)
+    archive, _ = exported(tmp_path)
     big = tmp_path / "big-heading.zip"
     _with_passage(archive, big, _prose(1_000_000).replace("\n", " "), field="heading")
     engine = Engine(resolve_paths(tmp_path / "lib"), FAST)
     try:
-        before = _dump(engine)
+        before = dump(engine)
         with pytest.raises(ArchiveError, match="1,000,000 characters long") as refused:
             engine.import_archive(big, name="Big")
         assert "Nothing was changed" in str(refused.value)
-        assert _dump(engine) == before
+        assert dump(engine) == before
     finally:
         engine.close()
 
 
 def test_a_passage_at_the_limit_is_imported(tmp_path: Path):
-    archive, _ = _exported(tmp_path)
+    archive, _ = exported(tmp_path)
     edge = tmp_path / "edge.zip"
     _with_passage(archive, edge, _prose(shapes.MAX_PASSAGE_CHARS))
     engine = Engine(resolve_paths(tmp_path / "lib"), FAST)
@@ -105,7 +104,7 @@ def test_a_passage_at_the_limit_is_imported(tmp_path: Path):
 def test_a_passage_of_megabytes_already_in_a_library_is_answered_in_bounded_time(tmp_path: Path, monkeypatch):
     for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
         monkeypatch.delenv(key, raising=False)  # `ask` without a model: the extractive answer
-    archive, _ = _exported(tmp_path)
+    archive, _ = exported(tmp_path)
     big = tmp_path / "big.zip"
     _with_passage(archive, big, _prose(2_000_000))
     engine = Engine(resolve_paths(tmp_path / "lib"), FAST)

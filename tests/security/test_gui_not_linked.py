@@ -18,17 +18,17 @@ from desktop_rag.engine import STORED, Engine  # noqa: E402
 from desktop_rag.gui.controllers.viewer_locate import locate_passage  # noqa: E402
 from desktop_rag.gui.models.library import COL_NAME, COL_STATE, PathRole  # noqa: E402
 from tests.gui.conftest import FAST, make_window, wait_idle  # noqa: E402,F401 - make_window is a fixture
-from tests.security.test_archive_hostile import SECRET, _exported, _forge, _move_rows  # noqa: E402
+from tests.support.archives import SECRET, exported, forge, move_rows  # noqa: E402
 
 
 def test_a_not_linked_source_is_shown_as_such_and_indexed_only_where_the_user_links_it(
         make_window, qtbot, tmp_path: Path, monkeypatch):  # noqa: F811 - the fixture imported above
-    archive, docs = _exported(tmp_path)
+    archive, docs = exported(tmp_path)
     private = tmp_path / "private"
     private.mkdir()
     (private / "vault.txt").write_text(f"Vault\n\n{SECRET}.", encoding="utf-8")
     evil = tmp_path / "evil.zip"
-    _forge(archive, evil, rows=lambda c: _move_rows(c, str(private)))
+    forge(archive, evil, rows=lambda c: move_rows(c, str(private)))
     home = tmp_path / "home"
     engine = Engine(resolve_paths(home), FAST)
     engine.import_archive(evil, name="Shared")

@@ -14,12 +14,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.archive.archive_file import (CHUNKS, COLLECTION, COPY_BLOCK, DOCUMENT_NAME, FORMAT,
                                                      FORMAT_VERSION, MANIFEST, VECTOR_IDS, VECTORS, ArchiveError,
                                                      path_leaf)
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.paths import is_inside
-from desktop_rag.engine.store import archive_rows
+from desktop_rag.engine.store import archive_rows, chunking
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.system_errors import os_reason
 
@@ -53,7 +54,8 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
             raise UsageError.coded("collection_gone")
         sources, files, chunks, ids, vectors = archive_rows.collection_rows(store, collection_id)
         detached = {s.id for s in store.sources(collection_id) if s.detached}
-        meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension", "chunk_size", "chunk_overlap")}
+        meta = {k: store.get_meta(k) for k in ("embedding_model", "dimension")}
+        settings = chunking.recorded(store) or {}  # none when what is recorded cannot cut text
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -84,8 +86,7 @@ def export_collection(store: Store, collection_id: int, target: Path, *, app_ver
                 "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "collection": name,
                 "embedding_model": meta["embedding_model"] if len(ids) else None,
                 "dimension": int(meta["dimension"]) if len(ids) and meta["dimension"] else None,
-                "chunking": {"chunk_size": _int_or_none(meta["chunk_size"]),
-                             "chunk_overlap": _int_or_none(meta["chunk_overlap"])},
+                "chunking": {key: settings.get(key) for key in CHUNKING_SETTINGS},
                 "counts": {"sources": len(sources), "files": len(files), "chunks": len(chunks), "vectors": len(ids),
                            "documents": sum(1 for m in members if m.startswith("documents/"))},
                 "members": members,
@@ -184,7 +185,3 @@ def _member_leaf(path: str) -> str:
     name with a newline, an escape or a backslash is a valid POSIX file name; the import names the file from its
     row, not from the member)."""
     return re.sub(r"[\x00-\x1f\\]", "_", path_leaf(path))
-
-
-def _int_or_none(value: str | None) -> int | None:
-    return int(value) if value and value.lstrip("-").isdigit() else None

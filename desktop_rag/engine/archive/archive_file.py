@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.engine.archive.shapes import chunking_fits
+from desktop_rag.config import chunking_fits
 from desktop_rag.engine.endpoint import model_id_shown
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import Phrase
@@ -144,7 +144,8 @@ def _check_manifest(manifest: object, path: Path) -> None:
             raise _damaged(path, Phrase("phrase.archive.manifest_key", key=repr(key)))
     if not all(isinstance(manifest["counts"].get(k), int) for k in ("sources", "files", "chunks", "vectors")):
         raise _damaged(path, Phrase("phrase.archive.no_counts"))
-    if not chunking_fits(manifest.get("chunking")):
+    chunking = manifest.get("chunking")  # absent in older archives; an empty library takes it as its own
+    if chunking is not None and not (isinstance(chunking, dict) and chunking_fits(chunking)):
         raise _damaged(path, Phrase("phrase.archive.chunking"))
     model, dimension = manifest.get("embedding_model"), manifest.get("dimension")
     if manifest["counts"]["vectors"] and not (isinstance(model, str) and isinstance(dimension, int) and dimension > 0):

@@ -11,7 +11,6 @@ import re
 
 import numpy as np
 
-from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.file_types import is_supported
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.paths import is_inside
@@ -80,13 +79,6 @@ def check_rows(sources: object, files: object, chunks: list, vector_ids: np.ndar
     if any(counts.get(k) != v for k, v in found.items()):
         return Phrase("phrase.archive.rows.counts")
     return None
-
-
-def chunking_fits(chunking: object) -> bool:
-    """The manifest's chunking settings (absent in older archives) as export writes them: each known one None or
-    an integer from 0 to INT32_MAX (an empty library takes them as its own, archive_rows.insert_collection)."""
-    return chunking is None or isinstance(chunking, dict) and all(
-        v is None or _integer(v) and 0 <= v <= INT32_MAX for k, v in chunking.items() if k in CHUNKING_SETTINGS)
 
 
 def oversized_passage(chunks: list[dict]) -> Phrase | None:

@@ -9,9 +9,8 @@ from typing import Protocol
 
 import numpy as np
 
-from desktop_rag.config import CHUNKING_SETTINGS
 from desktop_rag.engine.errors import ModelMismatchError, UsageError
-from desktop_rag.engine.store import archive_rows, collections
+from desktop_rag.engine.store import archive_rows, chunking, collections
 from desktop_rag.engine.store.library import Store
 
 
@@ -42,7 +41,7 @@ def _copy_rows(source: Store, target: Store) -> dict:
     held = target.get_meta("embedding_model")
     if source.has_vectors() and target.has_vectors() and held != model:
         raise ModelMismatchError.coded("library_copy_model", model=model, library_model=held)
-    chunking = {key: int(value) for key in CHUNKING_SETTINGS if (value := source.get_meta(key)) is not None}
+    settings = chunking.recorded(source) or {}  # none when what is recorded cannot cut text
     totals = {"collections": 0, "files": 0, "chunks": 0, "vectors": 0, "to": target.location, "new_vectors": []}
     existing = {c.name.lower(): c for c in collections.listing(target)}
     with target.transaction():
@@ -60,7 +59,7 @@ def _copy_rows(source: Store, target: Store) -> dict:
             _, new_ids = archive_rows.insert_collection(
                 target, collection.name, sources, files, chunks, {s["id"]: s["path"] for s in sources},
                 {f["id"]: f["path"] for f in files}, linked,
-                (ids, vectors, model, int(dimension) if dimension else None) if len(ids) else None, chunking)
+                (ids, vectors, model, int(dimension) if dimension else None) if len(ids) else None, settings)
             totals["collections"] += 1
             totals["files"] += len(files)
             totals["chunks"] += len(chunks)

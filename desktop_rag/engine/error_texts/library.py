@@ -146,8 +146,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "zh": "它的清单不是 Desktop RAG 知识库清单"},
     "phrase.archive.manifest_key": {"en": "its manifest has no valid {key}", "zh": "它的清单中没有有效的 {key}"},
     "phrase.archive.no_counts": {"en": "its manifest's counts are missing", "zh": "它的清单缺少计数"},
-    "phrase.archive.chunking": {"en": "its manifest's chunking settings are not whole numbers within range",
-                                "zh": "它的清单中的分块设置不是范围内的整数"},
+    "phrase.archive.chunking": {"en": "its manifest's chunking settings are out of range (a chunk size of at least 1, "
+                                      "an overlap smaller than the chunk size, whole numbers below 2^31)",
+                                "zh": "它的清单中的分块设置超出范围（片段长度至少为 1，片段重叠小于片段长度，均为小于 2^31 的整数）"},
     "phrase.archive.no_model": {"en": "its manifest does not say which model made its vectors",
                                 "zh": "它的清单没有说明向量是由哪个模型生成的"},
     "phrase.archive.unlisted": {"en": "its manifest does not list {name}", "zh": "它的清单没有列出 {name}"},

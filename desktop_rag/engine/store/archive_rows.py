@@ -101,9 +101,10 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
                     store.set_meta("embedding_model", model)
                     store.set_meta("dimension", str(dimension))
         store.bump_membership()
-        for key, value in (chunking or {}).items():
-            if key in CHUNKING_SETTINGS and isinstance(value, int) and store.get_meta(key) is None:
-                store.set_meta(key, str(value))
+        if all(store.get_meta(key) is None for key in CHUNKING_SETTINGS):  # both or none: a pair archive_file checked
+            for key, value in (chunking or {}).items():
+                if key in CHUNKING_SETTINGS and isinstance(value, int):
+                    store.set_meta(key, str(value))
         note_chunk_texts(store, [c["text"] for c in chunks])
     return collection_id, new_ids
 
