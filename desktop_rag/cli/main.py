@@ -247,9 +247,9 @@ def _start_logging(args: argparse.Namespace) -> None:
         log_file = setup_logging(resolve_paths(args.data_dir))
     except OSError as exc:  # the log folder and the temp folder both refused it
         from desktop_rag.cli.output import said
-        from desktop_rag.engine.system_errors import os_reason
+        from desktop_rag.engine import Reason
 
-        print(say("line.no_log_file", why=said(os_reason(exc))), file=sys.stderr)
+        print(say("line.no_log_file", why=said(Reason.of(exc))), file=sys.stderr)
         return
     frozen = " (bundle)" if getattr(sys, "frozen", False) else ""
     logging.getLogger(__name__).info("desktop-rag %s%s: %s; log %s", __version__, frozen,
