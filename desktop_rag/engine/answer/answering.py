@@ -29,7 +29,7 @@ from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Localised, message
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, cut_at_limit, no_answer, stopped
-from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent, reply_events
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import ChatTurn, Ending, Hit, SentPrompt
 
@@ -77,7 +77,8 @@ class Answerer:
           the model (or used for the extractive answer), numbered [1..n] in that order;
           `keyword_only` when they came from keyword search alone (the vectors were still loading).
           It is left out only when search fails or the run is cancelled before searching.
-        - Then zero or more TokenEvents, the answer text as it arrives.
+        - Then zero or more TokenEvents, the answer text as it arrives (before them, while its model thinks in a
+          `<think>` block, ThinkingEvents counting it, a few a second at most).
         - Then exactly one terminal event, and nothing after it:
           * DoneEvent(answer, mode, cited, notice): `answer` is the final text with invalid
             citations removed and replaces whatever the tokens built up; `cited` are the
@@ -172,9 +173,7 @@ class Answerer:
         parts: list[str] = []
         reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
         try:
-            for token in self.llm.stream(messages, cancel, reading):
-                parts.append(token)
-                yield TokenEvent(token)
+            yield from reply_events(self.llm.stream(messages, cancel, reading), reading, parts)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False,
                                                   reading.thinking)

@@ -28,8 +28,9 @@ class ThinkFilter:
     """Drops a think block at the start of text that arrives in pieces (and the whitespace after it).
 
     `feed` returns what can be shown now; `finish` what is left at the end ('' when the thinking never ended);
-    `thinking` whether what was fed is inside the block (it opened and has not closed). Only a block that opens the
-    reply is thinking: a `<think>` quoted later in an answer stays.
+    `thinking` whether what was fed is inside the block (it opened and has not closed), `thought_chars` how many
+    characters of it were fed. Only a block that opens the reply is thinking: a `<think>` quoted later in an answer
+    stays.
     """
 
     def __init__(self) -> None:
@@ -39,6 +40,12 @@ class ThinkFilter:
         """Read a new reply (a retry's) from its start."""
         self._state, self._held = "start", ""  # start -> thinking -> after -> answer, or start -> answer
         self._opened = False
+        self._thought = 0
+
+    @property
+    def thought_chars(self) -> int:
+        """Characters of the think block fed so far (its tags left out)."""
+        return self._thought
 
     @property
     def thinking(self) -> bool:
@@ -67,7 +74,9 @@ class ThinkFilter:
             end = text.find(_CLOSE)
             if end < 0:
                 self._held = _partial_close(text)
+                self._thought += len(text) - len(self._held)
                 return ""
+            self._thought += end
             self._state, text = "after", text[end + len(_CLOSE):]
         text = text.lstrip()  # "after": the blank lines between the thinking and the answer
         if text:

@@ -47,6 +47,7 @@ from desktop_rag.engine.answer.events import (
     TokenEvent,
     cut_at_limit,
     no_answer,
+    reply_events,
     stopped,
 )
 from desktop_rag.engine.store.values import SECTIONS_CUT, SUMMARY_PARTIAL, Ending, Hit, SentPrompt
@@ -233,9 +234,7 @@ class Summariser:
         pieces: list[str] = []
         reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
         try:
-            for token in self.llm.stream(messages, cancel, reading):
-                pieces.append(token)
-                yield TokenEvent(token)
+            yield from reply_events(self.llm.stream(messages, cancel, reading), reading, pieces)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False,
                                                   reading.thinking)
