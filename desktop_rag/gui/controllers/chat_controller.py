@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine import (DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, ThinkingEvent,
+                                TokenEvent)
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.ask_scope import AskScope
 from desktop_rag.gui.controllers.shown_sources import ShownSources
@@ -272,6 +273,8 @@ class ChatController(QObject):
             self._on_sources(event)
         elif isinstance(event, TokenEvent):
             self._on_token(event.text)
+        elif isinstance(event, ThinkingEvent):  # (the engine sends a few a second at most)
+            self.chat_model.update(self._row, thought=event.chars)
         elif isinstance(event, DoneEvent):
             self._on_done(event)
         elif isinstance(event, ErrorEvent):
