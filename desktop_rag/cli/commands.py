@@ -188,7 +188,7 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
                 passages = event.hits
                 if event.prompt is not None:  # the passages went to a model: its answer, even one that fails
                     mode = "llm"
-                tokens.begin(len(passages), thinking=event.prompt is not None, thinks=event.thinks)
+                tokens.begin(len(passages), thinking=event.thinking_chars, thinks=event.thinks)
             elif isinstance(event, TokenEvent) and not args.json:
                 tokens.feed(event.text)
             elif isinstance(event, DoneEvent):

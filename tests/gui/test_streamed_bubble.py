@@ -181,7 +181,8 @@ THINKING_COUNT = re.compile(r"^The model is thinking… ([\d,]+) characters? so 
 BLOCK = ["<think>", *[f"step {n} of the reasoning. " for n in range(16)], "</think>", "\n\n", "Alpha ", "[1]."]
 
 
-def test_a_model_thinking_in_a_block_says_how_much_it_has_thought(make_window, qtbot, tmp_path, llm_server, monkeypatch):
+def test_a_model_thinking_in_a_block_says_how_much_it_has_thought(make_window, qtbot, tmp_path, llm_server,
+                                                                  monkeypatch):
     """A slow local model thought for a minute behind "Waiting for the model…", with nothing to tell that it worked."""
     window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, BLOCK, 0.06)
     record = _record(qtbot, window, "What does topic1 say about gamma?")

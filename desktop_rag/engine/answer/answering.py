@@ -155,7 +155,7 @@ class Answerer:
         key = self.replay.key(question, query, hits) if self.replay is not None and not searched.keyword_only else None
         stored = None if key is None or refresh else self.replay.get(key, hits, question)
         thinks = self.thinking.thinks() if self.thinking is not None else None
-        searched = dataclasses.replace(searched, thinks=thinks)
+        searched = dataclasses.replace(searched, thinks=thinks, thinking_chars=self.llm.config.thinking_chars)
         if stored is not None:
             text, used, cited, prompt = stored
             yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
@@ -172,11 +172,12 @@ class Answerer:
         yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
         parts: list[str] = []
         reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
+        bound = self.llm.config.thinking_chars  # how far into it a lone </think> may end thinking
         try:
             yield from reply_events(self.llm.stream(messages, cancel, reading), reading, parts)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False,
-                                                  reading.thinking)
+                                                  reading.thinking, bound)
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so
                 yield _done(received, used, "llm", *cut_at_limit(exc, unfinished))
                 return
@@ -185,10 +186,10 @@ class Answerer:
             return
         was_stopped, reply = _is_set(cancel), "".join(parts)
         text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
-                                          reading.thinking)
+                                          reading.thinking, bound)
         notice: Localised | str
         notice, ending = stopped(unfinished) if was_stopped else (
-            no_answer(thought(reply, reading)) if not text.strip() else ("", None))
+            no_answer(thought(reply, reading, bound)) if not text.strip() else ("", None))
         done = _done(text, used, "llm", notice, ending)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:

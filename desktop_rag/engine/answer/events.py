@@ -56,6 +56,8 @@ class SourcesEvent:
     translations: tuple[tuple[str, str], ...] = ()  # (language, text): the question as also searched (translated)
     prompt: SentPrompt | None = None  # with a model: what the answer request sends (a cached answer: sent then)
     thinks: bool | None = None  # with a model: whether it opens replies with thinking (answer/thinking_models.py)
+    # with a model: how far into its reply a lone `</think>` may end thinking (`LLMConfig.thinking_chars`); 0: none
+    thinking_chars: int = 0
 
 
 @dataclass(frozen=True)

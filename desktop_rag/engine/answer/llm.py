@@ -290,7 +290,7 @@ class LLMClient:
             if stopped():
                 return
             text, finish = completion_piece(client.chat.completions.create(**request))
-            answer = without_thinking(text)
+            answer = without_thinking(text, self.config.thinking_chars)
             if finish == "length":  # the server stopped at max_tokens: the reply is not whole
                 raise amend(token_limit_error(request[self._token_param], thinking=not answer.strip()),
                             partial=answer[: self.config.max_answer_chars])
