@@ -75,13 +75,14 @@ class ThinkingEvent:
 
 def reply_events(pieces: Iterable[str], reading: ThinkFilter, parts: list[str]) -> Iterator[TokenEvent | ThinkingEvent]:
     """A model's streamed reply (`LLMClient.stream`'s pieces, read through `reading`) as events: each piece of
-    answer a TokenEvent (and added to `parts`), its thinking a ThinkingEvent now and then."""
+    answer a TokenEvent (and added to `parts`), its thinking a ThinkingEvent now and then (once a character of it
+    came: never "0 characters")."""
     told = float("-inf")
     for piece in pieces:
         if piece:
             parts.append(piece)
             yield TokenEvent(piece)
-        elif reading.thinking and time.monotonic() - told >= THINKING_EVERY_S:
+        elif reading.thinking and reading.thought_chars and time.monotonic() - told >= THINKING_EVERY_S:
             told = time.monotonic()
             yield ThinkingEvent(reading.thought_chars)
 
