@@ -17,19 +17,20 @@ _SAVE, _RESTORE_AND_CLEAR = "\0337", "\0338\033[J"
 
 
 class AnswerOutput:
-    """`begin` with the passages sent (whether a model writes the answer, whether it is known to open its replies
-    with thinking: `SourcesEvent.thinks`), `feed` each token, then `finish` (or, on Ctrl-C, `interrupted`)."""
+    """`begin` with the passages sent (how far into a model's answer its thinking may end, 0 without a model:
+    `SourcesEvent.thinking_chars`; whether it is known to open its replies with thinking: `SourcesEvent.thinks`),
+    `feed` each token, then `finish` (or, on Ctrl-C, `interrupted`)."""
 
     def __init__(self, out: TextIO | None = None) -> None:
         self._out = out if out is not None else sys.stdout  # stdout as it is now (guarded), not at import
         self._erasable = self._out.isatty()
-        self._answer = StreamedAnswer(0, thinking=False)
+        self._answer = StreamedAnswer(0, thinking=0)
         self._cleaner = StreamCleaner()  # model text may carry escape sequences, split across tokens
         self._held: list[str] = []
         self._saved = False
         self._thinks: bool | None = None
 
-    def begin(self, passages: int, thinking: bool, thinks: bool | None = None) -> None:
+    def begin(self, passages: int, thinking: int, thinks: bool | None = None) -> None:
         self._answer, self._thinks = StreamedAnswer(passages, thinking), thinks
 
     def feed(self, piece: str) -> None:

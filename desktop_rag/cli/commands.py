@@ -8,14 +8,14 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from desktop_rag.cli.answer_stream import AnswerOutput
-from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, say_step
+from desktop_rag.cli.document_commands import confirmed_by_yes, say_estimate, stepped
 from desktop_rag.cli.output import TerminalProgress, error_line, language, print_json, said
 from desktop_rag.cli.terminal import clean, clean_line
 from desktop_rag.cli.texts import say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
-    DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent, SummaryStep, TokenEvent, UsageError, counted,
-    location_text, skipped_links, skipped_summary,
+    DoneEvent, Engine, ErrorEvent, Hit, Reason, SourcesEvent, TokenEvent, UsageError, counted, location_text,
+    skipped_links, skipped_summary,
 )
 
 
@@ -183,15 +183,12 @@ def cmd_ask(paths: AppPaths, args: argparse.Namespace) -> int:
         with confirmed_by_yes():
             events = engine.ask(args.question, **where, confirm_cost=args.yes)
             first = next(events, None)  # the checks run before anything is yielded
-        for event in itertools.chain(() if first is None else (first,), events):
-            if isinstance(event, SummaryStep):
-                say_step(event)
-            elif isinstance(event, SourcesEvent):
-                say_step(None)  # (a summary's progress line, if any, is cleared)
+        for event in stepped(itertools.chain(() if first is None else (first,), events)):
+            if isinstance(event, SourcesEvent):
                 passages = event.hits
                 if event.prompt is not None:  # the passages went to a model: its answer, even one that fails
                     mode = "llm"
-                tokens.begin(len(passages), thinking=event.prompt is not None, thinks=event.thinks)
+                tokens.begin(len(passages), thinking=event.thinking_chars, thinks=event.thinks)
             elif isinstance(event, TokenEvent) and not args.json:
                 tokens.feed(event.text)
             elif isinstance(event, DoneEvent):

@@ -7,13 +7,14 @@ import contextlib
 import itertools
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from desktop_rag.cli.output import error_line, language, print_json, said
 from desktop_rag.cli.terminal import StreamCleaner, clean_line
 from desktop_rag.cli.texts import say
 from desktop_rag.config import AppPaths
 from desktop_rag.engine import (
+    AnswerEvent,
     ConfirmationNeeded,
     DoneEvent,
     Engine,
@@ -23,6 +24,7 @@ from desktop_rag.engine import (
     SourcesEvent,
     SummaryPlan,
     SummaryStep,
+    ThinkingEvent,
     TokenEvent,
     UsageError,
     counted,
@@ -41,12 +43,9 @@ def cmd_summarise(paths: AppPaths, args: argparse.Namespace) -> int:
         with confirmed_by_yes():
             events = engine.summarise(args.path, args.language, extractive=args.extractive, confirm_cost=args.yes)
             first = next(events, None)  # the checks (the request limit too) run before anything is yielded
-        for event in itertools.chain(() if first is None else (first,), events):
-            if isinstance(event, SummaryStep):
-                say_step(event)
-            elif isinstance(event, SourcesEvent):
+        for event in stepped(itertools.chain(() if first is None else (first,), events)):
+            if isinstance(event, SourcesEvent):
                 sections = event.hits
-                say_step(None)
             elif isinstance(event, TokenEvent) and not args.json:
                 print(tokens.feed(event.text), end="", flush=True)
             elif isinstance(event, DoneEvent):
@@ -95,8 +94,26 @@ def confirmed_by_yes() -> Iterator[None]:
         raise UsageError.coded("summary_confirm_yes", cost=Reason.of(exc)) from exc
 
 
-def say_step(step: SummaryStep | None) -> None:
-    """Which request of a summary runs (on a terminal; None: clear the line, the summary starts)."""
+def stepped(events: Iterable[AnswerEvent]) -> Iterator[AnswerEvent]:
+    """The events but the steps of the model's requests (a summary's request, its model's thinking), said on a
+    terminal's line as they come (`say_step`) and cleared at the next event."""
+    shown = False
+    for event in events:
+        if isinstance(event, (SummaryStep, ThinkingEvent)):
+            shown = say_step(event)
+            continue
+        shown = shown and say_step(None)
+        yield event
+
+
+def say_step(step: SummaryStep | ThinkingEvent | None) -> bool:
+    """What the model's request is at, on a terminal's line (stderr), in place of the last: which request of a
+    summary runs, how much its model has thought; None clears the line (the answer starts). Whether one is shown."""
+    if isinstance(step, ThinkingEvent):
+        line = say("ask.thinking", count=f"{step.chars:,}")
+    else:
+        line = say("summary.request", n=step.done + 1, total=step.total) if step else ""
     if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K" + (say("summary.request", n=step.done + 1, total=step.total) if step else ""))
+        sys.stderr.write("\r\033[K" + line)
         sys.stderr.flush()
+    return bool(line)

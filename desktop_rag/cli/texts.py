@@ -230,6 +230,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "{name}：{sections}，{tokens:,} 个 token：向模型发送 {requests} 次请求（先逐个部分，再写摘要）。",
     },
     "summary.request": {"en": "Request {n} of {total}…", "zh": "第 {n}/{total} 次请求…"},
+    "ask.thinking": {"en": "The model is thinking… {count:character|characters} so far",
+                     "zh": "模型正在思考……已思考 {count} 个字符"},
     # clear-answers, remove, link, forget-grades
     "answers.removed": {"en": "Removed {n:stored answer|stored answers}.", "zh": "已删除 {n} 个存储的回答。"},
     "source.removed": {"en": "Removed {path} and its chunks.", "zh": "已移除 {path} 及其片段。"},

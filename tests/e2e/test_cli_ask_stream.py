@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import sys
 from pathlib import Path
 
@@ -30,11 +31,12 @@ def server(cli_model):
     return cli_model
 
 
-def on_a_terminal(home: Path, *args: str) -> str:
-    """What `desktop-rag ARGS` wrote to a real terminal (a pseudo-terminal), escape sequences and all."""
+def on_a_terminal(home: Path, *args: str, stderr: bool = False) -> str:
+    """What `desktop-rag ARGS` wrote to a real terminal (a pseudo-terminal), escape sequences and all (its stderr
+    too when `stderr`)."""
     main, side = pty.openpty()
     try:
-        run = run_cli(home, *args, stdout=side)
+        run = run_cli(home, *args, stdout=side, **({"stderr": side} if stderr else {}))
     finally:
         os.close(side)
     written = b""
@@ -97,3 +99,20 @@ def test_a_thinking_models_reply_cut_before_its_tag_is_erased_and_said_to_be_cut
     assert "before the model finished thinking" in shown, shown
     answer = json.loads(run_cli(home, "ask", "Green tea: which temperature?", "--json").stdout)
     assert answer["answer"] == "" and "before the model finished thinking" in answer["notice"], answer
+
+
+THOUGHT = ["<think>", *[f"Step {n} of the weighing. " for n in range(14)], "</think>", "\n\n", "Green tea: 80 °C ",
+           "[1]."]
+SAID_THINKING = r"\r\033\[KThe model is thinking… ([\d,]+) characters? so far"
+
+
+def test_a_model_thinking_in_a_block_says_how_much_on_the_terminal_then_its_line_goes(home, server):
+    """A slow local model thought for a minute with nothing on the terminal to tell that it worked."""
+    server.tokens, server.token_delay = THOUGHT, 0.06
+    shown = on_a_terminal(home, "ask", "Green tea, what temperature please?", stderr=True)
+    counts = [int(n.replace(",", "")) for n in re.findall(SAID_THINKING, shown)]
+    assert len(counts) >= 3 and counts == sorted(set(counts)), shown
+    after = re.split(SAID_THINKING, shown)[-1]
+    assert after.startswith("\r\033[K") and "Green tea: 80 °C [1]." in after, after  # the line cleared first
+    piped = run_cli(home, "ask", "Green tea, what heat please?")
+    assert "thinking" not in piped.stderr and piped.stdout.startswith("Green tea: 80 °C [1]."), piped

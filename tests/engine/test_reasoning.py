@@ -130,3 +130,20 @@ def test_a_retry_reads_its_reply_afresh():
     reading.feed("<think>x")
     reading.restart()
     assert reading.feed("Answer") == "Answer" and reading.opened is False and not thought("Answer", reading)
+
+
+@pytest.mark.parametrize("pieces, counted", [
+    (["<think>abc", "de</th", "ink>Answer"], [3, 5, 5]),  # a closing tag split across pieces is not counted
+    (["  <think>", "x</", "/y", "</think>\n", "more"], [0, 1, 5, 5, 5]),  # "</" held, then thinking after all
+    (["No block ", "<think>here"], [0, 0]),  # a tag later in an answer is not thinking
+])
+def test_the_thinking_fed_is_counted_without_its_tags(pieces, counted):
+    """`thought_chars`: how much a model has thought so far (a `ThinkingEvent` says it); a retry counts afresh."""
+    reading = ThinkFilter()
+    seen = []
+    for piece in pieces:
+        reading.feed(piece)
+        seen.append(reading.thought_chars)
+    assert seen == counted
+    reading.restart()
+    assert reading.thought_chars == 0

@@ -12,7 +12,7 @@ from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, without_thin
 from desktop_rag.engine.answer.streamed_answer import StreamedAnswer
 
 
-def streamed(reply: str, seed: int, thinking: bool = True) -> str:
+def streamed(reply: str, seed: int, thinking: int = MAX_THINKING_CHARS) -> str:
     pick, answer, shown, at = random.Random(seed), StreamedAnswer(3, thinking), "", 0
     while at < len(reply):
         size = pick.randint(1, 5)
@@ -38,7 +38,7 @@ def test_what_streams_is_the_finished_answer_however_the_pieces_fall(reply):
 
 
 def test_an_answer_no_model_wrote_keeps_a_quoted_closing_tag():
-    assert streamed("A quoted log line\n</think>\nnext [1]", 0, thinking=False) == "A quoted log line\n</think>\nnext [1]"
+    assert streamed("A quoted log line\n</think>\nnext [1]", 0, thinking=0) == "A quoted log line\n</think>\nnext [1]"
 
 
 def test_thinking_is_taken_back_as_soon_as_its_closing_tag_ends_its_line():
@@ -60,7 +60,7 @@ def test_a_reply_found_unfinished_thinking_is_taken_back_whole():
 def test_an_answer_already_decided_is_kept_at_a_finish_told_of_thinking():
     """Told of thinking once the answer was known not to be (its thinking taken back, or none possible), the
     answer shown stays."""
-    streamed = StreamedAnswer(2, thinking=False)
+    streamed = StreamedAnswer(2, thinking=0)
     shown = streamed.feed("The answer [1].")[0]
     rest, taken_back = streamed.finish(thinking=True)
     assert not taken_back

@@ -297,3 +297,38 @@ def test_a_summary_of_thinking_only_says_the_model_only_thought(server, tmp_path
         assert engine.messages(conversation)[1].ending.reason.code == "thought_no_answer"
     finally:
         engine.close()
+
+
+def test_the_bound_on_a_lone_closing_tag_grows_with_the_reply_limit():
+    """`LLMConfig.thinking_chars`: about 4 characters a token of `max_tokens`, at least MAX_THINKING_CHARS, at most
+    what the client takes of a reply (it was 16,000 whatever the limit)."""
+    config = LLMConfig(base_url="http://127.0.0.1:1/v1", model="m")
+    assert config.thinking_chars == MAX_THINKING_CHARS  # 2,048 tokens hold less
+    assert LLMConfig(base_url="", model="m", max_tokens=5_000).thinking_chars == 20_000
+    assert LLMConfig(base_url="", model="m", max_tokens=8_192).thinking_chars == config.max_answer_chars
+    assert LLMConfig(base_url="", model="m", max_tokens=8_192, max_answer_chars=100_000).thinking_chars == 32_768
+
+
+def test_thinking_past_the_default_bound_is_taken_out_under_a_raised_reply_limit(server, tmp_path):
+    """A model given 8,192 tokens a reply thinks (its template opened it) for 20,000 characters: under the fixed
+    16,000 bound its lone `</think>` was an answer's text and all that thinking was shown as the answer; the
+    streamed answer (front ends: `SourcesEvent.thinking_chars`) and a whole completion read it the same."""
+    from desktop_rag.engine.answer.streamed_answer import StreamedAnswer
+
+    thinking = "Weighing passage one against two. " * 600  # 20,400 characters
+    server.tokens = [thinking[i:i + 500] for i in range(0, len(thinking), 500)] + ["\n</think>\n\n",
+                                                                                 "You get 25 days [1]."]
+    raised = {"max_tokens": 8_192, "max_answer_chars": 60_000}
+    events = list(answerer(server, tmp_path, **raised).answer("Leave?"))
+    assert events[-1].answer == "You get 25 days [1].", events[-1].answer[:80]
+    shown = StreamedAnswer(len(events[0].hits), events[0].thinking_chars)
+    text = ""
+    for event in events[1:-1]:
+        piece, taken_back = shown.feed(event.text)
+        text = ("" if taken_back else text) + piece
+    piece, taken_back = shown.finish()
+    assert ("" if taken_back else text) + piece == "You get 25 days [1]."
+    client = LLMClient(LLMConfig(base_url=server.base_url, model="fake-model", api_key=KEY, max_retries=0, **raised))
+    assert client.complete([{"role": "user", "content": "Leave?"}]) == "You get 25 days [1]."
+    default = list(answerer(server, tmp_path, max_answer_chars=60_000).answer("Leave again?"))[-1]
+    assert default.answer.startswith("Weighing passage one")  # the default limit: past its bound, an answer's text

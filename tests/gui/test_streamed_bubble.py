@@ -7,6 +7,7 @@ import re
 import time
 
 from desktop_rag.engine.answer.thinking_models import models_file
+from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
 
 THINKING = ["Let me ", "think about [", "2] first", "\n</think>", "\n\n", "Alpha ", "【", "1】", " and beta [^", "2]",
@@ -172,6 +173,28 @@ def test_a_stopped_or_replayed_answer_does_not_teach_that_a_model_never_thinks(
     later = _record(qtbot, again, "What does topic0 say?")
     assert later["final"] == "Alpha [1] and beta [2] not."
     _no_thinking_shown(later)  # still held: nothing has shown that the model never thinks
+
+
+# ---- a <think> block: the bubble says that the model is thinking, and how much, then shows the answer ----
+
+THINKING_COUNT = re.compile(r"^The model is thinking… ([\d,]+) characters? so far$")
+BLOCK = ["<think>", *[f"step {n} of the reasoning. " for n in range(16)], "</think>", "\n\n", "Alpha ", "[1]."]
+
+
+def test_a_model_thinking_in_a_block_says_how_much_it_has_thought(make_window, qtbot, tmp_path, llm_server,
+                                                                  monkeypatch):
+    """A slow local model thought for a minute behind "Waiting for the model…", with nothing to tell that it worked."""
+    window = _library_window(make_window, qtbot, tmp_path, llm_server, monkeypatch, BLOCK, 0.06)
+    record = _record(qtbot, window, "What does topic1 say about gamma?")
+    counts = [int(m.group(1).replace(",", "")) for m in map(THINKING_COUNT.match, record["shown"]) if m]
+    assert len(set(counts)) >= 3 and counts == sorted(counts) and counts[-1] <= 16 * 25, record["shown"]
+    assert record["final"] == "Alpha [1]." and not any("step" in text for text in record["seen"] + record["shown"])
+    i18n.set_language("zh")
+    try:
+        record = _record(qtbot, window, "And topic2?")
+    finally:
+        i18n.set_language("en")
+    assert any(re.match(r"^模型正在思考……已思考 [\d,]+ 个字符$", text) for text in record["shown"]), record["shown"]
 
 
 # ---- stopped while thinking: a model known to think shows (and keeps) no thinking as its answer ----

@@ -29,7 +29,7 @@ from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
 from desktop_rag.engine.messages import Localised, message
 from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, cut_at_limit, no_answer, stopped
-from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent
+from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent, reply_events
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import ChatTurn, Ending, Hit, SentPrompt
 
@@ -77,7 +77,8 @@ class Answerer:
           the model (or used for the extractive answer), numbered [1..n] in that order;
           `keyword_only` when they came from keyword search alone (the vectors were still loading).
           It is left out only when search fails or the run is cancelled before searching.
-        - Then zero or more TokenEvents, the answer text as it arrives.
+        - Then zero or more TokenEvents, the answer text as it arrives (before them, while its model thinks in a
+          `<think>` block, ThinkingEvents counting it, a few a second at most).
         - Then exactly one terminal event, and nothing after it:
           * DoneEvent(answer, mode, cited, notice): `answer` is the final text with invalid
             citations removed and replaces whatever the tokens built up; `cited` are the
@@ -154,7 +155,7 @@ class Answerer:
         key = self.replay.key(question, query, hits) if self.replay is not None and not searched.keyword_only else None
         stored = None if key is None or refresh else self.replay.get(key, hits, question)
         thinks = self.thinking.thinks() if self.thinking is not None else None
-        searched = dataclasses.replace(searched, thinks=thinks)
+        searched = dataclasses.replace(searched, thinks=thinks, thinking_chars=self.llm.config.thinking_chars)
         if stored is not None:
             text, used, cited, prompt = stored
             yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
@@ -171,13 +172,12 @@ class Answerer:
         yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
         parts: list[str] = []
         reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
+        bound = self.llm.config.thinking_chars  # how far into it a lone </think> may end thinking
         try:
-            for token in self.llm.stream(messages, cancel, reading):
-                parts.append(token)
-                yield TokenEvent(token)
+            yield from reply_events(self.llm.stream(messages, cancel, reading), reading, parts)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False,
-                                                  reading.thinking)
+                                                  reading.thinking, bound)
             if exc.kind == "length":  # the answer hit its size limit: keep it, say so
                 yield _done(received, used, "llm", *cut_at_limit(exc, unfinished))
                 return
@@ -186,10 +186,10 @@ class Answerer:
             return
         was_stopped, reply = _is_set(cancel), "".join(parts)
         text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
-                                          reading.thinking)
+                                          reading.thinking, bound)
         notice: Localised | str
         notice, ending = stopped(unfinished) if was_stopped else (
-            no_answer(thought(reply, reading)) if not text.strip() else ("", None))
+            no_answer(thought(reply, reading, bound)) if not text.strip() else ("", None))
         done = _done(text, used, "llm", notice, ending)
         if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:

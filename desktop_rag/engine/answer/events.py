@@ -1,14 +1,22 @@
-"""An answer (or a summary) as events: sources first, then tokens, then done (or error); and a summary's plan."""
+"""An answer (or a summary) as events: sources first, then tokens (after its model's thinking, counted), then done
+(or error); and a summary's plan."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from desktop_rag.engine.messages import Localised, Phrase
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import CUT_AT_LIMIT, NO_ANSWER, STOPPED_BY_PERSON, Ending, Hit, SentPrompt
 
+if TYPE_CHECKING:
+    from desktop_rag.engine.answer.reasoning import ThinkFilter
 
+
+THINKING_EVERY_S = 0.25  # a model's thinking is told at most this often (`ThinkingEvent`: a count, read, not watched)
 STOPPED = Phrase("notice.stopped")  # an answer or summary stopped: "Stopped." in the language it is shown in
 STOPPED_THINKING = Phrase("notice.stopped_thinking")  # an answer stopped before its model's thinking ended
 EMPTY_ANSWER = Phrase("empty_model_answer")  # the model's whole reply held nothing
@@ -48,11 +56,35 @@ class SourcesEvent:
     translations: tuple[tuple[str, str], ...] = ()  # (language, text): the question as also searched (translated)
     prompt: SentPrompt | None = None  # with a model: what the answer request sends (a cached answer: sent then)
     thinks: bool | None = None  # with a model: whether it opens replies with thinking (answer/thinking_models.py)
+    # with a model: how far into its reply a lone `</think>` may end thinking (`LLMConfig.thinking_chars`); 0: none
+    thinking_chars: int = 0
 
 
 @dataclass(frozen=True)
 class TokenEvent:
     text: str
+
+
+@dataclass(frozen=True)
+class ThinkingEvent:
+    """The model is thinking (a `<think>` block opening its reply, not shown): `chars` of it so far. Sent at most
+    every THINKING_EVERY_S; the answer's TokenEvents follow once the thinking ends."""
+
+    chars: int
+
+
+def reply_events(pieces: Iterable[str], reading: ThinkFilter, parts: list[str]) -> Iterator[TokenEvent | ThinkingEvent]:
+    """A model's streamed reply (`LLMClient.stream`'s pieces, read through `reading`) as events: each piece of
+    answer a TokenEvent (and added to `parts`), its thinking a ThinkingEvent now and then (once a character of it
+    came: never "0 characters")."""
+    told = float("-inf")
+    for piece in pieces:
+        if piece:
+            parts.append(piece)
+            yield TokenEvent(piece)
+        elif reading.thinking and reading.thought_chars and time.monotonic() - told >= THINKING_EVERY_S:
+            told = time.monotonic()
+            yield ThinkingEvent(reading.thought_chars)
 
 
 @dataclass(frozen=True)
@@ -99,4 +131,4 @@ class SummaryPlan:
     seconds: float | None = None  # about how long its requests take at the model's recent speed (None: not known)
 
 
-AnswerEvent = SourcesEvent | TokenEvent | DoneEvent | ErrorEvent | SummaryStep
+AnswerEvent = SourcesEvent | TokenEvent | ThinkingEvent | DoneEvent | ErrorEvent | SummaryStep

@@ -156,7 +156,8 @@ class LLMClient:
         """Yield answer text pieces as they arrive; stop (closing the connection) once cancel is set.
 
         A `<think>` block opening the reply is not its answer (`reasoning.ThinkFilter`: pass one to know, once the
-        stream ends, whether the reply ended inside it).
+        stream ends, whether the reply ended inside it): a piece of it yields '' (the model is thinking:
+        `thinking.thought_chars` says how much).
 
         Transient failures are retried only before the first piece; a failure after it raises
         LLMError(kind='cut') whose `.partial` holds the text received so far. Past
@@ -231,6 +232,8 @@ class LLMClient:
             if text:
                 parts.append(text)
                 yield text
+            elif thinking.thinking:
+                yield ""  # a piece of the think block: the consumer may say that the model is thinking
             if received >= cap:
                 raise length_error(cap, "".join(parts))
 
@@ -287,7 +290,7 @@ class LLMClient:
             if stopped():
                 return
             text, finish = completion_piece(client.chat.completions.create(**request))
-            answer = without_thinking(text)
+            answer = without_thinking(text, self.config.thinking_chars)
             if finish == "length":  # the server stopped at max_tokens: the reply is not whole
                 raise amend(token_limit_error(request[self._token_param], thinking=not answer.strip()),
                             partial=answer[: self.config.max_answer_chars])

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
+from desktop_rag.engine.answer.reasoning import CHARS_PER_TOKEN, MAX_THINKING_CHARS
 from desktop_rag.engine.endpoint import pasted_key, without_userinfo
 from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.reasons import Reason
@@ -87,6 +88,12 @@ class LLMConfig:
         if url != self.base_url:
             object.__setattr__(self, "base_url", url)
             object.__setattr__(self, "userinfo_dropped", True)
+
+    @property
+    def thinking_chars(self) -> int:
+        """How far into a reply a lone `</think>` may end thinking its chat template opened (`answer.reasoning`):
+        what `max_tokens` holds, at least MAX_THINKING_CHARS, at most `max_answer_chars`."""
+        return min(self.max_answer_chars, max(MAX_THINKING_CHARS, CHARS_PER_TOKEN * self.max_tokens))
 
     @property
     def is_local(self) -> bool:

@@ -8,8 +8,9 @@ answer; a `<think>` anywhere later (an answer mentioning the tag mid-sentence) i
 chat template opened in the prompt, so that the reply holds only the closing tag (`answer_start`): the reply's first
 `</think>` ends such thinking only when it is lone: no `<think>` before it, outside code (a fence, "`</think>`")
 and ending its line (as these models write it: "…reasoning\n</think>\n\nThe answer"), and within the reply's first
-MAX_THINKING_CHARS characters. An answer that merely mentions the tag (quoted as code, or in a sentence that goes on,
-as one citing its sources, or on a line of its own past that bound) keeps every word.
+`bound` characters (`LLMConfig.thinking_chars`: about what the reply limit holds; MAX_THINKING_CHARS for a
+reply read without its client, a stored one). An answer that merely mentions the tag (quoted as code, or in a
+sentence that goes on, as one citing its sources, or on a line of its own past that bound) keeps every word.
 """
 
 from __future__ import annotations
@@ -17,19 +18,22 @@ from __future__ import annotations
 _OPEN = "<think>"
 _CLOSE = "</think>"
 _MAX_LEAD = 64  # leading whitespace held back while waiting to see whether a think block starts
-# A lone `</think>` past this many characters is an answer's text, not the end of thinking the template opened: the
-# default reply limit (2,048 tokens) holds about 8,000 characters of English, 3,000 of Chinese, so thinking within it
-# ends well before; twice that leaves room for a raised limit, and the client takes at most 24,000 characters of a
-# reply (`LLMConfig.max_answer_chars`). It also bounds how long a streaming reply stays undecided (held).
+# A lone `</think>` past the bound is an answer's text, not the end of thinking the template opened; the bound also
+# limits how long a streaming reply stays undecided (held). It is `LLMConfig.thinking_chars`: CHARS_PER_TOKEN
+# characters a token of the reply limit (English runs about 4, Chinese about 1.5, so thinking within the limit ends
+# before it), at least MAX_THINKING_CHARS (twice what the default limit of 2,048 tokens holds of English) and at most
+# what the client takes of a reply (`LLMConfig.max_answer_chars`).
 MAX_THINKING_CHARS = 16_000
+CHARS_PER_TOKEN = 4
 
 
 class ThinkFilter:
     """Drops a think block at the start of text that arrives in pieces (and the whitespace after it).
 
     `feed` returns what can be shown now; `finish` what is left at the end ('' when the thinking never ended);
-    `thinking` whether what was fed is inside the block (it opened and has not closed). Only a block that opens the
-    reply is thinking: a `<think>` quoted later in an answer stays.
+    `thinking` whether what was fed is inside the block (it opened and has not closed), `thought_chars` how many
+    characters of it were fed. Only a block that opens the reply is thinking: a `<think>` quoted later in an answer
+    stays.
     """
 
     def __init__(self) -> None:
@@ -39,6 +43,12 @@ class ThinkFilter:
         """Read a new reply (a retry's) from its start."""
         self._state, self._held = "start", ""  # start -> thinking -> after -> answer, or start -> answer
         self._opened = False
+        self._thought = 0
+
+    @property
+    def thought_chars(self) -> int:
+        """Characters of the think block fed so far (its tags left out)."""
+        return self._thought
 
     @property
     def thinking(self) -> bool:
@@ -67,7 +77,9 @@ class ThinkFilter:
             end = text.find(_CLOSE)
             if end < 0:
                 self._held = _partial_close(text)
+                self._thought += len(text) - len(self._held)
                 return ""
+            self._thought += end
             self._state, text = "after", text[end + len(_CLOSE):]
         text = text.lstrip()  # "after": the blank lines between the thinking and the answer
         if text:
@@ -88,28 +100,28 @@ def _partial_close(text: str) -> str:
     return ""
 
 
-def without_thinking(text: str) -> str:
+def without_thinking(text: str, bound: int = MAX_THINKING_CHARS) -> str:
     """A whole reply without its think block: a leading `<think>…</think>`, or everything up to a lone `</think>`
     (thinking a chat template opened, see `answer_start`). An unfinished block leaves ''."""
     lead = text.lstrip()
     if lead.startswith(_OPEN):
         end = lead.find(_CLOSE)
         return "" if end < 0 else lead[end + len(_CLOSE):].lstrip()
-    start = answer_start(text)
+    start = answer_start(text, bound=bound)
     return text[start:].lstrip() if start else text
 
 
-def answer_start(text: str, ended: bool = True) -> int | None:
+def answer_start(text: str, ended: bool = True, bound: int = MAX_THINKING_CHARS) -> int | None:
     """Where the answer begins in a reply whose chat template may have opened its thinking: just past the reply's
     first `</think>` when it is lone (no `<think>` before it, outside code, ending its line, starting within the
-    first MAX_THINKING_CHARS characters), else 0.
+    first `bound` characters), else 0.
     For the beginning of a reply still streaming (not `ended`), None while what follows may still decide."""
-    close = text.find(_CLOSE, 0, MAX_THINKING_CHARS + len(_CLOSE) - 1)
+    close = text.find(_CLOSE, 0, bound + len(_CLOSE) - 1)
     opened = text.find(_OPEN, 0, len(text) if close < 0 else close)
     if opened >= 0:
         return 0
     if close < 0:
-        return 0 if ended or len(text) >= MAX_THINKING_CHARS + len(_CLOSE) - 1 else None
+        return 0 if ended or len(text) >= bound + len(_CLOSE) - 1 else None
     after = close + len(_CLOSE)
     line_end = text.find("\n", after)
     if text[after:None if line_end < 0 else line_end].strip() or text[:close].endswith("`") \
@@ -118,13 +130,13 @@ def answer_start(text: str, ended: bool = True) -> int | None:
     return None if line_end < 0 and not ended else after  # (the tag's line may still go on)
 
 
-def thought(reply: str, reading: ThinkFilter) -> bool:
+def thought(reply: str, reading: ThinkFilter, bound: int = MAX_THINKING_CHARS) -> bool:
     """Whether a model's `reply` (as `reading` let it through) held thinking: a `<think>` block that opened it, or
     thinking its chat template opened, up to a lone `</think>`."""
-    return reading.opened or bool(answer_start(reply))
+    return reading.opened or bool(answer_start(reply, bound=bound))
 
 
-def unfinished_thinking(reply: str, thinks: bool | None) -> bool:
+def unfinished_thinking(reply: str, thinks: bool | None, bound: int = MAX_THINKING_CHARS) -> bool:
     """Whether `reply`, one that ended early (stopped, cut, failed), is all thinking: from a model known to open
     its replies with thinking (`thinks`, answer/thinking_models.py), a reply its lone `</think>` never reached."""
-    return bool(thinks) and not answer_start(reply)
+    return bool(thinks) and not answer_start(reply, bound=bound)

@@ -4,18 +4,19 @@ as they complete, and thinking the chat template opened taken back once its lone
 from __future__ import annotations
 
 from desktop_rag.engine.answer.citations import CitationStream
-from desktop_rag.engine.answer.reasoning import answer_start
+from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, answer_start
 
 
 class StreamedAnswer:
     """Feed the answer's `TokenEvent` texts; `feed` returns what to show now and whether what was shown before was
     thinking (to take back first); `finish` the same at the end. `undecided`: what is shown may still turn out to be thinking.
 
-    `thinking` is False for an answer no model wrote (an extractive one: a quoted `</think>` is a document's).
+    `thinking`: how far into the reply a lone `</think>` may end thinking (`SourcesEvent.thinking_chars`); 0 for an
+    answer no model wrote (an extractive one: a quoted `</think>` is a document's).
     """
 
-    def __init__(self, n_passages: int, thinking: bool = True) -> None:
-        self._n = n_passages
+    def __init__(self, n_passages: int, thinking: int = MAX_THINKING_CHARS) -> None:
+        self._n, self._bound = n_passages, thinking
         self._citations = CitationStream(n_passages)
         self._reply = "" if thinking else None  # the reply so far while its thinking is undecided
         self._lead = False  # thinking was taken back: the blank lines after its tag are not shown
@@ -28,7 +29,7 @@ class StreamedAnswer:
         if self._reply is None:
             return self._shown(piece), False
         self._reply += piece
-        return self._decided(answer_start(self._reply, ended=False), piece)
+        return self._decided(answer_start(self._reply, ended=False, bound=self._bound), piece)
 
     def finish(self, thinking: bool = False) -> tuple[str, bool]:
         """What is left to show, and whether what was shown was thinking (a reply ending on its lone tag, or, when
@@ -36,7 +37,9 @@ class StreamedAnswer:
         if thinking and self._reply is not None:
             self._reply, self._citations = None, CitationStream(self._n)
             return "", True
-        text, taken = ("", False) if self._reply is None else self._decided(answer_start(self._reply), "")
+        if self._reply is None:
+            return self._citations.finish(), False
+        text, taken = self._decided(answer_start(self._reply, bound=self._bound), "")
         return text + self._citations.finish(), taken
 
     def _decided(self, start: int | None, piece: str) -> tuple[str, bool]:

@@ -47,6 +47,7 @@ from desktop_rag.engine.answer.events import (
     TokenEvent,
     cut_at_limit,
     no_answer,
+    reply_events,
     stopped,
 )
 from desktop_rag.engine.store.values import SECTIONS_CUT, SUMMARY_PARTIAL, Ending, Hit, SentPrompt
@@ -206,7 +207,8 @@ class Summariser:
                 text, failure = exc.partial, exc
         made.extend(calls)
         # `complete` took a leading think block out already: nothing is learned from what is left (None)
-        return finished_reply(None, thinks, text, failure is None)[0].strip(), failure
+        whole = failure is None
+        return finished_reply(None, thinks, text, whole, bound=self.llm.config.thinking_chars)[0].strip(), failure
 
     def _final(self, messages: list[dict], parts: Sequence[DocSection], sent_hits: Sequence[Hit], plan: SummaryPlan,
                key: str, cancel: threading.Event | None, refresh: bool = False, earlier: Sequence[SentPrompt] = (),
@@ -220,7 +222,8 @@ class Summariser:
             data = json.loads(stored)
             text = without_thinking(data["text"])  # a summary stored before such thinking was told from it
             kept = Ending.from_json(data.get("ending"))  # (one stored before had its note as text: "notice")
-            yield SourcesEvent(hits, _query(plan), prompt=SentPrompt.from_json(data.get("prompt")))
+            yield SourcesEvent(hits, _query(plan), prompt=SentPrompt.from_json(data.get("prompt")),
+                               thinking_chars=self.llm.config.thinking_chars)
             yield TokenEvent(text)
             yield _done(text, hits, "llm", data.get("notice", "") if kept is None else kept.reason, kept, cached=True)
             return
@@ -229,16 +232,16 @@ class Summariser:
         after = plan.tokens if plan.mode == "map-reduce" else prompt.passages_after
         prompt = dataclasses.replace(prompt, passages_before=plan.tokens, passages_after=after, earlier=tuple(earlier))
         thinks = self.thinking.thinks() if self.thinking is not None else None
-        yield SourcesEvent(hits, _query(plan), prompt=prompt, thinks=thinks)
+        yield SourcesEvent(hits, _query(plan), prompt=prompt, thinks=thinks,
+                           thinking_chars=self.llm.config.thinking_chars)
         pieces: list[str] = []
         reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
+        bound = self.llm.config.thinking_chars  # how far into it a lone </think> may end thinking
         try:
-            for token in self.llm.stream(messages, cancel, reading):
-                pieces.append(token)
-                yield TokenEvent(token)
+            yield from reply_events(self.llm.stream(messages, cancel, reading), reading, pieces)
         except LLMError as exc:
             received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False,
-                                                  reading.thinking)
+                                                  reading.thinking, bound)
             if exc.kind == "length":  # cut at its own limit: kept, said so
                 yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished))
                 return
@@ -246,13 +249,13 @@ class Summariser:
             return
         was_stopped, reply = _is_set(cancel), "".join(pieces)
         text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
-                                          reading.thinking)
+                                          reading.thinking, bound)
         if was_stopped:
             yield _done(text, hits, "llm", *stopped(unfinished))
             return
         notice: Localised | str = "" if ending is None else ending.reason
         if not text.strip():  # a whole reply without a word of summary: said, kept as how it ended
-            notice, ending = no_answer(thought(reply, reading))
+            notice, ending = no_answer(thought(reply, reading, bound))
         done = _done(text, hits, "llm", notice, ending)
         if ending is None or ending.state == SUMMARY_PARTIAL:  # whole (over the sections that fit): stored
             self._keep(key, parts[0].chunks[0].file_id,

@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 
 from desktop_rag.config import AppPaths, atomic_write_text, private_dir
-from desktop_rag.engine.answer.reasoning import answer_start, unfinished_thinking, without_thinking
+from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, answer_start, unfinished_thinking, without_thinking
 
 log = logging.getLogger(__name__)
 MAX_MODELS = 64  # the models last seen are kept; an older one is learned once more if it comes back
@@ -66,10 +66,10 @@ class ThinkingModel:
     def thinks(self) -> bool | None:
         return read_models(self._path).get(self._key)
 
-    def learn(self, reply: str, complete: bool, known: bool | None) -> None:
+    def learn(self, reply: str, complete: bool, known: bool | None, bound: int = MAX_THINKING_CHARS) -> None:
         """Note what `reply` shows (`known`: what was noted before it): thinking taken back always tells; a reply
         without it only when `complete` (not stopped, cut or failed: its thinking may not have ended)."""
-        thinks = True if answer_start(reply) else (False if complete and known is None else None)
+        thinks = True if answer_start(reply, bound=bound) else (False if complete and known is None else None)
         if thinks is None or thinks is known:
             return
         try:
@@ -79,14 +79,15 @@ class ThinkingModel:
 
 
 def finished_reply(model: ThinkingModel | None, known: bool | None, reply: str, whole: bool,
-                   in_thought: bool = False) -> tuple[str, bool]:
+                   in_thought: bool = False, bound: int = MAX_THINKING_CHARS) -> tuple[str, bool]:
     """A model's streamed `reply` once it ended (`whole`: not stopped, cut or failed), noted in `model`'s record
     (`known`: what it held before): the answer without thinking, and whether the reply ended before its thinking
     did, when it holds no answer at all: inside the `<think>` block that opened it (`in_thought`,
     `reasoning.ThinkFilter.thinking`), whatever the model is known to do, or, from a model known to think, before
     its lone `</think>` (`reasoning.unfinished_thinking`). A whole reply without a lone `</think>` is its answer even
-    from a model known to think: its server may open no thinking now, and hiding it would hide each of its answers."""
+    from a model known to think: its server may open no thinking now, and hiding it would hide each of its answers.
+    `bound`: how far into the reply a lone `</think>` may be (`LLMConfig.thinking_chars`)."""
     if model is not None:
-        model.learn(reply, whole, known)
-    unfinished = not whole and (in_thought or unfinished_thinking(reply, known))
-    return ("" if unfinished else without_thinking(reply)), unfinished
+        model.learn(reply, whole, known, bound)
+    unfinished = not whole and (in_thought or unfinished_thinking(reply, known, bound))
+    return ("" if unfinished else without_thinking(reply, bound)), unfinished

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_rag.engine import DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, TokenEvent
+from desktop_rag.engine import (DoneEvent, ErrorEvent, Hit, IndexStatus, SourcesEvent, SummaryStep, ThinkingEvent,
+                                TokenEvent)
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.ask_scope import AskScope
 from desktop_rag.gui.controllers.shown_sources import ShownSources
@@ -246,7 +247,7 @@ class ChatController(QObject):
         self.conversation_id = conversation
         self.chat_model.append(Message("user", question))
         self._row = self.chat_model.append(Message("assistant", "", query=question, streaming=True))
-        self._bubble.begin(0, False, None)
+        self._bubble.begin(0, 0, None)
         self._held_at = 0.0
         self.sources.select(self._row)
         worker = self.answers.start(fn, *args, cancel_kw="cancel", **kwargs)
@@ -272,6 +273,8 @@ class ChatController(QObject):
             self._on_sources(event)
         elif isinstance(event, TokenEvent):
             self._on_token(event.text)
+        elif isinstance(event, ThinkingEvent):  # (the engine sends a few a second at most)
+            self.chat_model.update(self._row, thought=event.chars)
         elif isinstance(event, DoneEvent):
             self._on_done(event)
         elif isinstance(event, ErrorEvent):
@@ -282,7 +285,7 @@ class ChatController(QObject):
 
     def _on_sources(self, event: SourcesEvent) -> None:
         numbered = tuple((i + 1, hit) for i, hit in enumerate(event.hits))
-        self._bubble.begin(len(event.hits), event.prompt is not None, event.thinks)
+        self._bubble.begin(len(event.hits), event.thinking_chars, event.thinks)
         query = event.query or self.chat_model.message(self._row).query
         self.chat_model.update(self._row, sources=numbered, query=query, prompt=event.prompt,
                                keyword_only=event.keyword_only, loading_passages=self.stored_vectors)

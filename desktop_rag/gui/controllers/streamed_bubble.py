@@ -12,12 +12,12 @@ from desktop_rag.engine import StreamedAnswer
 
 
 class StreamedBubble:
-    """`begin` with the passages sent and whether a model writes the answer and is known to think (None: not
-    known), `feed` each token (the bubble's text now), `finish` at the end (the bubble's text is then the
-    `DoneEvent`'s)."""
+    """`begin` with the passages sent, how far into a model's answer its thinking may end (0: no model writes it,
+    `SourcesEvent.thinking_chars`) and whether the model is known to think (None: not known), `feed` each token
+    (the bubble's text now), `finish` at the end (the bubble's text is then the `DoneEvent`'s)."""
 
     def __init__(self) -> None:
-        self._answer = StreamedAnswer(0, thinking=False)
+        self._answer = StreamedAnswer(0, thinking=0)
         self._thinks: bool | None = None
         self._text = self._held = ""
 
@@ -26,8 +26,8 @@ class StreamedBubble:
         """Characters written and not shown yet: they may still prove to be thinking."""
         return len(self._held)
 
-    def begin(self, passages: int, model: bool, thinks: bool | None) -> None:
-        self._answer = StreamedAnswer(passages, thinking=model)
+    def begin(self, passages: int, thinking: int, thinks: bool | None) -> None:
+        self._answer = StreamedAnswer(passages, thinking)
         self._thinks, self._text, self._held = thinks, "", ""
 
     def feed(self, piece: str) -> str:
@@ -41,4 +41,4 @@ class StreamedBubble:
         return self._text
 
     def finish(self) -> None:
-        self._answer = StreamedAnswer(0, thinking=False)
+        self._answer = StreamedAnswer(0, thinking=0)

@@ -18,6 +18,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "chat.waiting_model": ("Waiting for the model ({model})…", "正在等待模型（{model}）回答…"),
     "chat.writing": ("The model is writing… {count:character|characters} so far",
                      "模型正在生成……已写 {count} 个字符"),
+    "chat.model_thinking": ("The model is thinking… {count:character|characters} so far",
+                            "模型正在思考……已思考 {count} 个字符"),
     "chat.error": ("The answer failed: {message}", "回答失败：{message}"),
     "chat.cached": ("Cached answer: the same question, passages and model as before.",
                     "缓存的回答：问题、段落和模型均与之前相同。"),

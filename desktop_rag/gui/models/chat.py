@@ -26,6 +26,7 @@ class Message:
     error: Reason | str = ""  # why the answer failed (a worker's failure: already in the interface's language)
     streaming: bool = False
     held: int = 0  # characters of a streaming answer not shown yet: they may still prove to be thinking
+    thought: int = 0  # characters its model has thought so far, in a `<think>` block (ThinkingEvent)
     keyword_only: bool = False  # searched while the vectors were loading: keyword matches only (SourcesEvent)
     loading_passages: int = 0  # how many passages that index holds (0: not known)
     cached: bool = False  # a stored answer replayed (DoneEvent.cached): the bubble offers Regenerate

@@ -111,6 +111,8 @@ class MessageWidget(QFrame):
             self.browser.setPlainText(message.text)
         elif not message.text and message.streaming and message.held:  # written, held until known not thinking
             self.browser.setPlainText(i18n.tr("chat.writing", count=f"{message.held:,}"))
+        elif not message.text and message.streaming and message.thought:  # thinking in a <think> block
+            self.browser.setPlainText(i18n.tr("chat.model_thinking", count=f"{message.thought:,}"))
         elif not message.text and message.streaming and message.prompt is not None:  # the passages went to a model
             self.browser.setPlainText(i18n.tr("chat.waiting_model", model=message.prompt.model))
         elif not message.text and message.streaming:
