@@ -160,6 +160,9 @@ class Settings:
     # used when the model's window is unknown, so reports up to about 80 pages go through; 85 for a 1.1 MB text do not
     summary_request_limit: int = 20
     temperature: float = 0.2
+    # the tokens one model reply may take (sent as its max_tokens): a thinking model (DeepSeek-R1, QwQ) may think past
+    # the default and be cut before its answer; the cut's notice names this setting (Settings: "Reply limit (tokens)")
+    max_reply_tokens: int = 2048
     llm_provider: str = ""
     llm_base_url: str = ""
     llm_model: str = ""
@@ -191,14 +194,17 @@ _ENV_OVERRIDES = {
     "DESKTOP_RAG_EMBED_RUNTIME": "embed_runtime",
     LIBRARY_ENV: "library",
     "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": "summary_request_limit",
+    "DESKTOP_RAG_MAX_REPLY_TOKENS": "max_reply_tokens",
 }  # OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are read by engine.llm_config.resolve_llm_config
 
 
 _BAD = object()  # a stored value that cannot be used: the default stands
+REPLY_TOKENS = (256, 1_000_000)  # max_reply_tokens' bounds (the Settings dialog's too): room for a cited answer
 _LOWEST = {"chunk_size": 1, "chunk_overlap": 0, "top_k": 1, "embed_batch_size": 1, "context_budget_chars": 1,
            "max_file_mb": 1e-9, "parse_timeout_s": 1e-9, "temperature": 0.0,
            "summary_budget_tokens": 1000, "summary_request_limit": 1, "ocr_max_pages": 1,
-           "ocr_max_minutes": 0.1}  # anything lower is refused
+           "ocr_max_minutes": 0.1, "max_reply_tokens": REPLY_TOKENS[0]}  # anything lower is refused
+_HIGHEST = {"max_reply_tokens": REPLY_TOKENS[1]}  # anything higher is refused
 _AUTOMATIC = {"summary_budget_tokens": 0}  # a value below the lowest that means "automatic"
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 _INT_LIMIT = 1 << 31  # no setting needs more; SQLite and C want less
@@ -233,6 +239,8 @@ def _coerce(name: str, raw: object) -> object:
         if math.isfinite(number) and (kind is float or number == int(number)):
             value = kind(int(number) if kind is int else number)
     if value is not _BAD and name in _LOWEST and value < _LOWEST[name] and value != _AUTOMATIC.get(name):
+        value = _BAD
+    if value is not _BAD and name in _HIGHEST and value > _HIGHEST[name]:
         value = _BAD
     return value
 

@@ -54,7 +54,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # an answer stopped while its model was still thinking (`events.STOPPED_THINKING`): no answer was written yet
     "notice.stopped_thinking": {"en": "Stopped before the model finished thinking: it had not begun the answer.",
                                 "zh": "已停止：模型还在思考，尚未开始作答。"},
-    "cut_thinking_answer": {  # a reply cut at its size limit before its model's thinking ended (answering.py)
+    # a reply cut at the client's cap on characters before its model's thinking ended (events.cut_at_limit)
+    "cut_thinking_answer": {
         "en": "The reply reached its size limit before the model finished thinking, so it wrote no answer. Ask "
               "again, or ask a narrower question.",
         "zh": "回复在模型想完之前就达到了长度上限，因此没有写出回答。请再问一次，或把问题问得更具体。",

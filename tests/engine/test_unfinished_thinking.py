@@ -71,8 +71,9 @@ def test_a_thinking_models_reply_cut_or_failed_mid_thought_is_not_its_answer(ser
     server.tokens, server.finish_reason = THINKING, "length"
     cut = list(answerer(server, tmp_path).answer("Leave?"))[-1]
     assert isinstance(cut, DoneEvent) and cut.answer == "", cut
-    assert str(cut.notice).startswith("The reply reached its size limit before the model finished thinking")
-    assert cut.notice.text("zh").startswith("回复在模型想完之前")
+    # its thinking came as text (a lone </think>), cut at the reply's token limit: the limit, and how to raise it
+    assert str(cut.notice).startswith("The model spent its whole limit of 2,048 tokens for one reply reasoning")
+    assert "DESKTOP_RAG_MAX_REPLY_TOKENS" in str(cut.notice) and cut.notice.text("zh").startswith("模型把单次回复")
     server.finish_reason, server.cut_after = "stop", 4
     failed = list(answerer(server, tmp_path).answer("Leave?"))[-1]
     assert isinstance(failed, ErrorEvent) and failed.partial == "", failed

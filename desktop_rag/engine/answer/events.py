@@ -32,11 +32,15 @@ def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
 
 def cut_at_limit(failure: BaseException, thinking: bool) -> tuple[Reason, Ending]:
     """A reply cut at its size limit (`failure`, the client's "length" error): its notice, coded (said in the
-    language it is shown in, as STOPPED is), and its ending, which keeps the same codes (a thinking model cut before
-    its answer began: "cut_thinking_answer", unless the client said so naming the limit, as it does for a `<think>`
-    block: "llm_token_limit_thinking")."""
+    language it is shown in, as STOPPED is), and its ending, which keeps the same codes. A thinking model cut before
+    its answer began at its token limit: "llm_token_limit_thinking" (the limit, and the setting that raises it: the
+    client says so itself for a `<think>` block; a lone `</think>`'s thinking came as text); cut at the client's
+    cap on characters: "cut_thinking_answer"."""
     said = Reason.of(failure)
-    if thinking and said.code != "llm_token_limit_thinking":
+    first = said.parts[0] if said.parts else None
+    if thinking and said.code == "llm_token_limit" and isinstance(first, Phrase):
+        said = Reason.coded("llm_token_limit_thinking", **first.values)
+    elif thinking and said.code != "llm_token_limit_thinking":
         said = Reason.of(Phrase("cut_thinking_answer"))
     return said, Ending(CUT_AT_LIMIT, said)
 

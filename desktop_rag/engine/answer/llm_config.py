@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
+from desktop_rag.config import Settings
 from desktop_rag.engine.answer.reasoning import CHARS_PER_TOKEN, MAX_THINKING_CHARS
 from desktop_rag.engine.endpoint import pasted_key, without_userinfo
 from desktop_rag.engine.messages import Phrase, message
@@ -75,7 +76,7 @@ class LLMConfig:
     max_retries: int = 2
     retry_base_delay_s: float = 0.5
     retry_max_delay_s: float = 8.0
-    max_tokens: int = 2048  # sent with every request
+    max_tokens: int = Settings.max_reply_tokens  # sent with every request (`resolve_llm_config`: the setting's)
     max_answer_chars: int = 24_000  # received text beyond this is cut (a server may ignore max_tokens)
     deadline_s: float = 300.0  # one answer (or rewrite), retries included, ends by then
     language: str = "en"  # the interface's language ("en"/"zh"): the client's messages about its settings
@@ -195,7 +196,8 @@ def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LL
     """The configured model, or None (extractive mode) when base URL, model or key is missing.
 
     OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL override the settings. Local endpoints
-    (localhost/127.0.0.1) need no key: a placeholder is sent instead.
+    (localhost/127.0.0.1) need no key: a placeholder is sent instead. A reply's token limit is the settings'
+    `max_reply_tokens`, and the characters taken of a reply grow with it.
     """
     provider, preset, base_url, model, key = _resolve_parts(settings, env)
     if not base_url or not model:
@@ -204,12 +206,16 @@ def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LL
         if not is_local_url(base_url):
             return None
         key = (preset.placeholder_key if preset else "") or "not-needed"
+    tokens = int(getattr(settings, "max_reply_tokens", Settings.max_reply_tokens))
     return LLMConfig(
         base_url=base_url,
         model=model,
         api_key=key,
         provider=provider,
         temperature=float(getattr(settings, "temperature", 0.2)),
+        max_tokens=tokens,
+        # a thinking model's lone `</think>` comes as text: the cap on it must hold what the reply limit allows
+        max_answer_chars=max(LLMConfig.max_answer_chars, CHARS_PER_TOKEN * tokens),
     )
 
 

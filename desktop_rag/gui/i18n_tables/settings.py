@@ -15,6 +15,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "settings.api_key_hint": ("Stored in the app's .env file, readable only by you.", "保存在应用的 .env 文件中，仅你可读。"),
     "settings.test": ("Test connection", "测试连接"),
     "settings.testing": ("Testing…", "测试中…"),
+    # the model's reply limit: a reply cut inside its thinking names it so (error.llm_token_limit_thinking)
+    "settings.max_reply_tokens": ("Reply limit (tokens)", "单次回复上限（token）"),
+    "settings.max_reply_tokens_tip": ("The most one reply of the model may take, sent with each request. A model that "
+                                      "thinks before it answers (DeepSeek-R1, QwQ) may need 8000 or more.",
+                                      "模型单次回复最多可用的 token 数，随每个请求发送。先思考再作答的模型"
+                                      "（DeepSeek-R1、QwQ）可能需要 8000 或更多。"),
     "settings.http_warning": ("This address uses plain http:// to another computer: your API key, your questions and "
                               "the passages sent with them travel unencrypted. Use an https:// address.",
                               "该地址通过明文 http:// 连接另一台计算机：你的 API 密钥、问题以及随之发送的文档段落都以"

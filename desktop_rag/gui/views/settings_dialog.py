@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, Settings
+from desktop_rag.config import AUTO_MODEL, BUNDLED_MODEL, REPLY_TOKENS, Settings
 from desktop_rag.engine import PRESETS, Localised, address_notice, key_problem, resolve_llm_config, sends_in_clear
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.feedback_settings import FeedbackSettings
@@ -112,6 +112,10 @@ class SettingsDialog(QDialog):
         self.test_result.setTextFormat(Qt.TextFormat.PlainText)
         row.addWidget(self.test_result, 1)
         form.addRow(row)
+        self.reply_tokens = self._spin(group, *REPLY_TOKENS, settings.max_reply_tokens)
+        self.reply_tokens.setSingleStep(1024)
+        self.reply_tokens.setToolTip(i18n.tr("settings.max_reply_tokens_tip"))
+        form.addRow(i18n.tr("settings.max_reply_tokens"), self.reply_tokens)
         self.translate = QCheckBox(i18n.tr("settings.translate_queries"), group)
         self.translate.setChecked(settings.translate_queries)
         form.addRow(self.translate)
@@ -254,6 +258,7 @@ class SettingsDialog(QDialog):
             llm_provider=self.provider.currentData() or "",
             llm_base_url=self.base_url.text().strip(),
             llm_model=self.model.text().strip(),
+            max_reply_tokens=self.reply_tokens.value(),
             embedding_model=self.embedding.text().strip() or AUTO_MODEL,
             chunk_size=self.chunk_size.value(),
             chunk_overlap=min(self.chunk_overlap.value(), self.chunk_size.value() - 1),
