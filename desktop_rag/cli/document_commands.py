@@ -96,14 +96,19 @@ def confirmed_by_yes() -> Iterator[None]:
 
 def stepped(events: Iterable[AnswerEvent]) -> Iterator[AnswerEvent]:
     """The events but the steps of the model's requests (a summary's request, its model's thinking), said on a
-    terminal's line as they come (`say_step`) and cleared at the next event."""
+    terminal's line as they come (`say_step`) and cleared at the next event, or as the events end (Ctrl-C while the
+    model thinks: "interrupted" is said on a line of its own, not after the last step)."""
     shown = False
-    for event in events:
-        if isinstance(event, (SummaryStep, ThinkingEvent)):
-            shown = say_step(event)
-            continue
-        shown = shown and say_step(None)
-        yield event
+    try:
+        for event in events:
+            if isinstance(event, (SummaryStep, ThinkingEvent)):
+                shown = say_step(event)
+                continue
+            shown = shown and say_step(None)
+            yield event
+    finally:
+        if shown:
+            say_step(None)
 
 
 def say_step(step: SummaryStep | ThinkingEvent | None) -> bool:

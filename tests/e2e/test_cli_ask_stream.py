@@ -96,9 +96,9 @@ def test_a_thinking_models_reply_cut_before_its_tag_is_erased_and_said_to_be_cut
     server.tokens, server.finish_reason = ["Okay, passage [1]", " says 80", " degrees", " and more"], "length"
     shown = on_a_terminal(home, "ask", "Green tea: what temperature?")
     assert "Okay" in shown and "Okay" not in shown.rsplit("\0338\033[J", 1)[-1], shown
-    assert "before the model finished thinking" in shown, shown
+    assert "for one reply reasoning and wrote no answer" in shown and "`max_reply_tokens`" in shown, shown
     answer = json.loads(run_cli(home, "ask", "Green tea: which temperature?", "--json").stdout)
-    assert answer["answer"] == "" and "before the model finished thinking" in answer["notice"], answer
+    assert answer["answer"] == "" and "wrote no answer" in answer["notice"], answer
 
 
 THOUGHT = ["<think>", *[f"Step {n} of the weighing. " for n in range(14)], "</think>", "\n\n", "Green tea: 80 °C ",
@@ -116,3 +116,15 @@ def test_a_model_thinking_in_a_block_says_how_much_on_the_terminal_then_its_line
     assert after.startswith("\r\033[K") and "Green tea: 80 °C [1]." in after, after  # the line cleared first
     piped = run_cli(home, "ask", "Green tea, what heat please?")
     assert "thinking" not in piped.stderr and piped.stdout.startswith("Green tea: 80 °C [1]."), piped
+
+
+def test_ctrl_c_while_a_model_thinks_in_a_block_clears_its_line_before_saying_interrupted(home, server):
+    """The last "The model is thinking… N characters so far" stayed on the terminal, "interrupted" after it."""
+    server.tokens, server.token_delay = THOUGHT, 0.3
+    _, streamed, _, code = interrupted_on_a_terminal(
+        [sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "ask", "Green tea, how hot to brew?"],
+        hash_cli.ENV, b"characters so far", cwd=hash_cli.REPO, stderr=True)
+    shown = streamed.decode("utf-8").replace("\r\n", "\n")
+    assert code == 130 and re.search(SAID_THINKING, shown), shown
+    after = re.split(SAID_THINKING, shown)[-1]
+    assert re.fullmatch(r"\r\033\[K(\^C)?\n?interrupted\n", after), repr(after)

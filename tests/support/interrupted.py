@@ -13,11 +13,14 @@ from collections.abc import Mapping, Sequence
 
 
 def interrupted_on_a_terminal(command: Sequence[str], env: Mapping[str, str], until: bytes,
-                              cwd: str | os.PathLike | None = None) -> tuple[bytes, bytes, bytes, int]:
+                              cwd: str | os.PathLike | None = None,
+                              stderr: bool = False) -> tuple[bytes, bytes, bytes, int]:
     """Run `command`; SIGINT once its terminal shows `until` (within 120 s); (what it wrote before the signal, all it
-    wrote, its stderr) as bytes and its exit status (after 60 s at most)."""
+    wrote, its stderr) as bytes and its exit status (after 60 s at most). `stderr`: its stderr is the terminal too
+    (then what it wrote holds it, and the stderr returned is empty)."""
     main, side = pty.openpty()
-    run = subprocess.Popen(list(command), stdout=side, stderr=subprocess.PIPE, env=dict(env), cwd=cwd)
+    run = subprocess.Popen(list(command), stdout=side, stderr=side if stderr else subprocess.PIPE, env=dict(env),
+                           cwd=cwd)
     os.close(side)
 
     def read(until_time: float) -> bytes:
