@@ -150,3 +150,14 @@ def thread_name() -> str:
     if threading.current_thread() is threading.main_thread():
         return "GUI"
     return QThread.currentThread().objectName() or threading.current_thread().name
+
+
+def form_label(dialog, field) -> str:
+    """The text of the label a form of `dialog` shows beside `field` ('' when none)."""
+    from PySide6.QtWidgets import QFormLayout, QLabel
+
+    for form in dialog.findChildren(QFormLayout):
+        label = form.labelForField(field)
+        if isinstance(label, QLabel):
+            return label.text()
+    return ""

@@ -4,22 +4,12 @@ as the dialog names it (English and Chinese), through the real local model serve
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QLabel
-
 from desktop_rag.config import load_settings
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
-from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
+from tests.gui.conftest import add_and_wait, form_label, llm_settings, wait_idle, write_docs
 
 THOUGHT = "<think>Weighing the first passage against the second at length before answering. "
-
-
-def _label_of(dialog: SettingsDialog, field) -> str:
-    for form in dialog.findChildren(QFormLayout):
-        label = form.labelForField(field)
-        if isinstance(label, QLabel):
-            return label.text()
-    return ""
 
 
 def _ask(qtbot, window, question: str) -> str:
@@ -42,7 +32,7 @@ def test_the_reply_limit_is_set_in_the_dialog_and_named_by_a_cut_inside_thinking
     dialog = SettingsDialog(window.settings, "", window)
     qtbot.addWidget(dialog)
     field = dialog.reply_tokens
-    assert field.value() == 2048 and _label_of(dialog, field) == "Reply limit (tokens)"
+    assert field.value() == 2048 and form_label(dialog, field) == "Reply limit (tokens)"
     assert field.parentWidget() is dialog.provider.parentWidget()  # the language model section
     shown = _ask(qtbot, window, "What does topic1 say about gamma?")
     assert llm_server.chat_requests()[-1].body["max_tokens"] == 2048
@@ -62,7 +52,7 @@ def test_the_reply_limit_is_set_in_the_dialog_and_named_by_a_cut_inside_thinking
     try:
         dialog = SettingsDialog(window.settings.replace(max_reply_tokens=2048), "", window)
         qtbot.addWidget(dialog)
-        label = _label_of(dialog, dialog.reply_tokens)
+        label = form_label(dialog, dialog.reply_tokens)
         assert label == "单次回复上限（token）"
         window.settings_flow.apply(dialog.result_settings(), dialog.api_key())
         wait_idle(qtbot, window)

@@ -3,20 +3,10 @@ when set (never below 1000), saved and used by the engine's next summary plan; E
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QLabel
-
 from desktop_rag.config import load_settings
 from desktop_rag.gui import i18n
 from desktop_rag.gui.views.settings_dialog import SettingsDialog
-from tests.gui.conftest import llm_settings, wait_idle
-
-
-def _label_of(dialog: SettingsDialog, field) -> str:
-    for form in dialog.findChildren(QFormLayout):
-        label = form.labelForField(field)
-        if isinstance(label, QLabel):
-            return label.text()
-    return ""
+from tests.gui.conftest import form_label, llm_settings, wait_idle
 
 
 def test_the_summary_budget_is_automatic_until_set(make_window, qtbot, llm_server):
@@ -25,7 +15,7 @@ def test_the_summary_budget_is_automatic_until_set(make_window, qtbot, llm_serve
     qtbot.addWidget(dialog)
     spin = dialog.summary_budget
     assert spin.value() == 0 and spin.text() == "Automatic (from the model)"
-    assert _label_of(dialog, spin) == "Summary request size (tokens)"
+    assert form_label(dialog, spin) == "Summary request size (tokens)"
     assert dialog.result_settings().summary_budget_tokens == 0
     spin.setValue(500)
     assert dialog.result_settings().summary_budget_tokens == 1000  # the least that works
@@ -38,4 +28,4 @@ def test_the_summary_budget_is_automatic_until_set(make_window, qtbot, llm_serve
     dialog = SettingsDialog(window.settings.replace(summary_budget_tokens=0), "", window)
     qtbot.addWidget(dialog)
     assert dialog.summary_budget.text() == "自动（按模型）"
-    assert _label_of(dialog, dialog.summary_budget) == "总结的单次请求大小（token）"
+    assert form_label(dialog, dialog.summary_budget) == "总结的单次请求大小（token）"

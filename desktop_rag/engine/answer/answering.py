@@ -9,7 +9,6 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.extractive import Similarity, TopicsOf, ordered_passages, quoted_answer
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_errors import LLMError
@@ -22,16 +21,15 @@ from desktop_rag.engine.answer.prompting import (
     rule_based_standalone_query,
 )
 from desktop_rag.engine.answer.replay import AnswerReplay
-from desktop_rag.engine.answer.reasoning import ThinkFilter, thought
-from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
+from desktop_rag.engine.answer.model_reply import cancelled, done_event, streamed_reply
+from desktop_rag.engine.answer.thinking_models import ThinkingModel
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt
 from desktop_rag.engine.errors import DesktopRagError
-from desktop_rag.engine.messages import Localised, message
-from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, cut_at_limit, no_answer, stopped
-from desktop_rag.engine.answer.events import SourcesEvent, TokenEvent, reply_events
+from desktop_rag.engine.messages import message
+from desktop_rag.engine.answer.events import AnswerEvent, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent, stopped
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.values import ChatTurn, Ending, Hit, SentPrompt
+from desktop_rag.engine.store.values import ChatTurn, Hit, SentPrompt
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +94,7 @@ class Answerer:
         try:
             with sent.recording("rewrite") as rewrites:  # the model calls made before the answer's ("What was sent")
                 query = self._standalone_query(question, history, cancel)
-            if _is_set(cancel):
+            if cancelled(cancel):
                 notice, ending = stopped()
                 yield DoneEvent("", self.mode, (), notice, ending=ending)
                 return
@@ -170,28 +168,11 @@ class Answerer:
         messages, used = build_messages(question, hits, history, budget)
         prompt = dataclasses.replace(sent_prompt(messages, used, self.llm.config.model), earlier=tuple(earlier))
         yield dataclasses.replace(searched, hits=tuple(used), prompt=prompt)
-        parts: list[str] = []
-        reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
-        bound = self.llm.config.thinking_chars  # how far into it a lone </think> may end thinking
-        try:
-            yield from reply_events(self.llm.stream(messages, cancel, reading), reading, parts)
-        except LLMError as exc:
-            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(parts), False,
-                                                  reading.thinking, bound)
-            if exc.kind == "length":  # the answer hit its size limit: keep it, say so
-                yield _done(received, used, "llm", *cut_at_limit(exc, unfinished))
-                return
-            partial, _cited = clean_citations(received, len(used))  # as a done answer's text
-            yield ErrorEvent(Reason.of(exc), partial=partial)
+        done = yield from streamed_reply(self.llm, messages, used, cancel, self.thinking, thinks,
+                                         fallback=FALLBACK_CITED)
+        if done is None:  # stopped, cut or failed: said
             return
-        was_stopped, reply = _is_set(cancel), "".join(parts)
-        text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
-                                          reading.thinking, bound)
-        notice: Localised | str
-        notice, ending = stopped(unfinished) if was_stopped else (
-            no_answer(thought(reply, reading, bound)) if not text.strip() else ("", None))
-        done = _done(text, used, "llm", notice, ending)
-        if key is not None and not notice:  # complete answers only: never a stopped, cut, empty or failed one
+        if key is not None and not done.notice:  # complete answers only: never a stopped, cut, empty or failed one
             if not history:
                 self.replay.put(key, done.answer, done.mode, retrieved, used, done.cited, prompt)
             elif refresh:  # never keep what a conversation's history shaped; Regenerate drops the stored one
@@ -206,13 +187,13 @@ class Answerer:
         yield dataclasses.replace(searched, hits=tuple(hits))
         emitted: list[str] = []
         for piece in re.split(r"(?<=\n)", text):
-            if _is_set(cancel):
-                yield _done("".join(emitted), hits, "extractive", *stopped())
+            if cancelled(cancel):
+                yield done_event("".join(emitted), hits, "extractive", *stopped(), fallback=FALLBACK_CITED)
                 return
             if piece:
                 emitted.append(piece)
                 yield TokenEvent(piece)
-        yield _done(text, hits, "extractive", self._extractive_notice(question))
+        yield done_event(text, hits, "extractive", self._extractive_notice(question), fallback=FALLBACK_CITED)
 
     def _extractive_notice(self, question: str) -> str:
         """The answer's one notice that no model is set (the answer text has no label; the banner explains more)."""
@@ -228,21 +209,9 @@ def _language(question: str) -> str:
     return "zh" if has_cjk(question) else "en"
 
 
-def _is_set(cancel: threading.Event | None) -> bool:
-    return cancel is not None and cancel.is_set()
-
-
 def _clean_rewrite(text: str) -> str:
     """First non-empty line of the model's rewrite, without quotes or a 'Query:' prefix."""
     line = next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")
     line = re.sub(r"^(standalone query|query|查询)\s*[:：]\s*", "", line, flags=re.IGNORECASE)
     line = line.strip("\"'“”‘’「」` ")
     return line if len(line) <= _MAX_REWRITE_CHARS else ""
-
-
-def _done(text: str, used: Sequence[Hit], mode: str, notice: Localised | str,
-          ending: Ending | None = None) -> DoneEvent:
-    """The final event: citations cleaned, cited passages resolved (top few when none cited)."""
-    cleaned, numbers = clean_citations(text, len(used))
-    cited = [used[n - 1] for n in numbers] or list(used[:FALLBACK_CITED])
-    return DoneEvent(cleaned, mode, tuple(cited), notice, ending=ending)

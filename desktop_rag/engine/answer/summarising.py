@@ -21,17 +21,17 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from desktop_rag.engine.answer import llm_speed, sent
-from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_errors import LLMError
-from desktop_rag.engine.answer.reasoning import ThinkFilter, thought, without_thinking
+from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
+from desktop_rag.engine.answer.model_reply import cancelled, done_event, streamed_reply
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.document.stored import joined
 from desktop_rag.engine.errors import ConfirmationNeeded
-from desktop_rag.engine.messages import Localised, Phrase, message
+from desktop_rag.engine.messages import Phrase, message
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.models.tokens import count_tokens
 from desktop_rag.engine.store import summary_cache
@@ -39,15 +39,11 @@ from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.text.terms import has_han
 from desktop_rag.engine.answer.events import (
     AnswerEvent,
-    DoneEvent,
     ErrorEvent,
     SourcesEvent,
     SummaryPlan,
     SummaryStep,
     TokenEvent,
-    cut_at_limit,
-    no_answer,
-    reply_events,
     stopped,
 )
 from desktop_rag.engine.store.values import SECTIONS_CUT, SUMMARY_PARTIAL, Ending, Hit, SentPrompt
@@ -170,16 +166,16 @@ class Summariser:
             text = self._cached(section_key)
             if text is None:
                 yield SummaryStep(done, plan.requests)
-                if _is_set(cancel):
-                    yield _done("", (), "llm", *stopped())
+                if cancelled(cancel):
+                    yield done_event("", (), "llm", *stopped())
                     return
                 text, failure = self._section_summary(section, len(parts), plan.language, map_tokens, cancel, made,
                                                       thinks)
                 if failure is not None and failure.kind != "length":
                     yield ErrorEvent(Reason.of(failure))
                     return
-                if _is_set(cancel):
-                    yield _done("", (), "llm", *stopped())
+                if cancelled(cancel):
+                    yield done_event("", (), "llm", *stopped())
                     return
                 done += 1
                 if failure is None:
@@ -225,7 +221,8 @@ class Summariser:
             yield SourcesEvent(hits, _query(plan), prompt=SentPrompt.from_json(data.get("prompt")),
                                thinking_chars=self.llm.config.thinking_chars)
             yield TokenEvent(text)
-            yield _done(text, hits, "llm", data.get("notice", "") if kept is None else kept.reason, kept, cached=True)
+            notice = data.get("notice", "") if kept is None else kept.reason
+            yield done_event(text, hits, "llm", notice, kept, cached=True)
             return
         prompt = sent.sent_prompt(messages, sent_hits, self.llm.config.model)
         # map-reduce: the document went whole, in the section requests (this request's are the sections' summaries)
@@ -234,29 +231,10 @@ class Summariser:
         thinks = self.thinking.thinks() if self.thinking is not None else None
         yield SourcesEvent(hits, _query(plan), prompt=prompt, thinks=thinks,
                            thinking_chars=self.llm.config.thinking_chars)
-        pieces: list[str] = []
-        reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
-        bound = self.llm.config.thinking_chars  # how far into it a lone </think> may end thinking
-        try:
-            yield from reply_events(self.llm.stream(messages, cancel, reading), reading, pieces)
-        except LLMError as exc:
-            received, unfinished = finished_reply(self.thinking, thinks, exc.partial or "".join(pieces), False,
-                                                  reading.thinking, bound)
-            if exc.kind == "length":  # cut at its own limit: kept, said so
-                yield _done(received, hits, "llm", *cut_at_limit(exc, unfinished))
-                return
-            yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
+        done = yield from streamed_reply(self.llm, messages, hits, cancel, self.thinking, thinks, ending)
+        if done is None:  # stopped, cut or failed: said
             return
-        was_stopped, reply = _is_set(cancel), "".join(pieces)
-        text, unfinished = finished_reply(self.thinking, thinks, reply, not was_stopped,  # thinking: hidden
-                                          reading.thinking, bound)
-        if was_stopped:
-            yield _done(text, hits, "llm", *stopped(unfinished))
-            return
-        notice: Localised | str = "" if ending is None else ending.reason
-        if not text.strip():  # a whole reply without a word of summary: said, kept as how it ended
-            notice, ending = no_answer(thought(reply, reading, bound))
-        done = _done(text, hits, "llm", notice, ending)
+        ending = done.ending  # how a whole reply ended: made of a section's reply that is not whole; empty
         if ending is None or ending.state == SUMMARY_PARTIAL:  # whole (over the sections that fit): stored
             self._keep(key, parts[0].chunks[0].file_id,
                        json.dumps({"text": done.answer, "ending": None if ending is None else ending.to_json(),
@@ -270,12 +248,12 @@ class Summariser:
         yield SourcesEvent(hits, _query_name(parts))
         lines: list[str] = []
         for number, sentence in chosen:
-            if _is_set(cancel):
-                yield _done("".join(lines), hits, "extractive", *stopped())
+            if cancelled(cancel):
+                yield done_event("".join(lines), hits, "extractive", *stopped())
                 return
             lines.append(f"- {sentence} [{number}]\n")
             yield TokenEvent(lines[-1])
-        yield _done("".join(lines), hits, "extractive", message("summary_extractive", language))
+        yield done_event("".join(lines), hits, "extractive", message("summary_extractive", language))
 
     # ---- the stored summaries ----
 
@@ -342,13 +320,3 @@ def _short(fitted: int, total: int, cut: int, map_tokens: int) -> Ending | None:
         notes.append(Phrase("summary_sections_cut", cut=cut, total=total, tokens=map_tokens))
         return Ending(SECTIONS_CUT, Reason.of(*notes))
     return Ending(SUMMARY_PARTIAL, Reason.of(*notes)) if notes else None
-
-
-def _done(text: str, hits: Sequence[Hit], mode: str, notice: Localised | str, ending: Ending | None = None,
-          cached: bool = False) -> DoneEvent:
-    cleaned, numbers = clean_citations(text, len(hits))
-    return DoneEvent(cleaned, mode, tuple(hits[n - 1] for n in numbers), notice, cached=cached, ending=ending)
-
-
-def _is_set(cancel: threading.Event | None) -> bool:
-    return cancel is not None and cancel.is_set()
