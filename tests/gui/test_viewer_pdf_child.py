@@ -17,6 +17,7 @@ from tests.support import pdf_build as build
 
 SAYS = {"en": "could not be drawn or read", "zh": "无法绘制或读取此 PDF 页面"}
 SAYS_THIN = {"en": "too large or too thin to show", "zh": "太大或太窄，无法显示"}
+PAGE_2 = {"en": "Page 2 cannot be drawn: ", "zh": "第 2 页无法显示："}
 
 
 def _rss_mb() -> float:
@@ -90,6 +91,8 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
     assert SAYS_THIN[language] not in banner_label.text() and view.side.isHidden()  # found: nothing beside
     viewer.go_to_page(1)  # (it may have failed already, drawn ahead of time)
     qtbot.waitUntil(lambda: SAYS_THIN[language] in banner_label.text(), timeout=60_000)
+    assert banner_label.text().startswith(PAGE_2[language]), banner_label.text()  # that page, not the file
+    assert view.page_view.placeholder.startswith(PAGE_2[language]), view.page_view.placeholder
     assert SAYS_THIN[language] in view.page_view.placeholder
     assert not view.side.isHidden() and "lighthouse keeper" in view.side_text.toPlainText()
     with qtbot.waitSignal(viewer.page_shown, timeout=60_000, check_params_cb=lambda i: i == 2):
@@ -98,8 +101,10 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
     assert view.side.isHidden()
     viewer.go_to_page(1)  # remembered: not drawn again, said again
     assert SAYS_THIN[language] in banner_label.text() and not view.side.isHidden()
-    i18n.set_language("zh" if language == "en" else "en")  # said in the other language while shown
-    assert SAYS_THIN["zh" if language == "en" else "en"] in banner_label.text()
+    other = "zh" if language == "en" else "en"
+    i18n.set_language(other)  # said in the other language while shown
+    assert SAYS_THIN[other] in banner_label.text() and banner_label.text().startswith(PAGE_2[other])
+    assert view.page_view.placeholder.startswith(PAGE_2[other]), view.page_view.placeholder
     viewer.go_to_page(0)
     assert SAYS_THIN["en"] not in banner_label.text() and SAYS_THIN["zh"] not in banner_label.text()
     assert view.side.isHidden()
