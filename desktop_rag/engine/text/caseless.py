@@ -112,7 +112,7 @@ def _folded_from() -> dict[str, str]:
     return into
 
 
-@lru_cache(maxsize=1 << 8)
+@lru_cache(maxsize=8)  # asked once a piece of the text searched; few, as a needle may be long
 def _others(needle: str) -> str | None:
     """The characters whose presence in a text could make a match of `needle` other than its very characters (None:
     more than _MOST_OTHERS, not worth looking for)."""
