@@ -17,7 +17,6 @@ DESKTOP_RAG_SKIP_PLATFORM_CHECK=1 = skip the check.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import logging
 import os
@@ -29,6 +28,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_rag.parser_words import Parser, said_by_argparse
 from desktop_rag.wording import locale_language, worded
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,12 @@ TEXTS: dict[str, dict[str, str]] = {
               "zh": "然后重新启动 Desktop RAG。没有窗口时，`desktop-rag demo` 和其他命令仍然可用。"},
     "all_found": {"en": "Qt display plugins {platforms}: every system library was found.",
                   "zh": "Qt 显示插件 {platforms}：所需的系统库都已找到。"},
+    # its own command's help (`main`); argparse %-formats them, so a "%" is written "%%"
+    "help.description": {"en": "Check that Qt's display plugin can load on this Linux system.",
+                         "zh": "检查 Qt 的显示插件能否在这台 Linux 电脑上加载。"},
+    "help.packages": {"en": "print only the packages to install (may be none)",
+                      "zh": "只列出需要安装的软件包（可能没有）"},
+    "help.quiet": {"en": "print nothing when everything is in place", "zh": "一切就绪时不输出任何内容"},
 }
 
 
@@ -303,12 +309,13 @@ def prepare_qt_platform(env: MutableMapping[str, str] = os.environ) -> str | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m desktop_rag.platform_check [--packages|--quiet]`, used by scripts/install.sh."""
-    parser = argparse.ArgumentParser(prog="python -m desktop_rag.platform_check",
-                                     description="Check that Qt's display plugin can load on this Linux system.")
-    parser.add_argument("--packages", action="store_true", help="print only the packages to install (may be none)")
-    parser.add_argument("--quiet", action="store_true", help="print nothing when everything is in place")
-    args = parser.parse_args(argv)
+    """`python -m desktop_rag.platform_check [--packages|--quiet]`, used by scripts/install.sh; its help and usage
+    errors in the locale's language, as the command line's (`parser_words`)."""
+    with said_by_argparse(locale_language()):
+        parser = Parser(prog="python -m desktop_rag.platform_check", description=_said("help.description"))
+        parser.add_argument("--packages", action="store_true", help=_said("help.packages"))
+        parser.add_argument("--quiet", action="store_true", help=_said("help.quiet"))
+        args = parser.parse_args(argv)
     if not sys.platform.startswith("linux"):
         return 0
     env = dict(os.environ)

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_rag import __version__
-from desktop_rag.cli.parser_words import Parser, said_by_argparse
+from desktop_rag.parser_words import Parser, said_by_argparse
 from desktop_rag.cli.stdout import OutputLost, drop_stdout, end_line, guarded_stdout
 from desktop_rag.config import LIBRARY_ENV, resolve_paths
 from desktop_rag.cli.texts import language, say

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from desktop_rag.engine import locale_language as language  # the command line's language (LANG=zh_CN.UTF-8)
 from desktop_rag.engine import worded
+from desktop_rag.parser_words import ARGPARSE_WORDS
 
 TEXTS: dict[str, dict[str, str]] = {
     # stderr's lines of a failed or stopped command (cli/output.py, cli/main.py); {why}: said in the same language
@@ -20,32 +21,7 @@ TEXTS: dict[str, dict[str, str]] = {
               "(the same as `desktop-rag demo`).\n",
         "zh": "未找到显示器，无法打开窗口。改为在示例文档上运行无界面演示（与 `desktop-rag demo` 相同）。\n",
     },
-    # argparse's own words (its gettext message ids as "en", %-formatted by argparse: cli/parser_words.py)
-    "argparse.usage": {"en": "usage: ", "zh": "用法："},
-    "argparse.error": {"en": "%(prog)s: error: %(message)s\n", "zh": "%(prog)s：错误：%(message)s\n"},
-    "argparse.positionals": {"en": "positional arguments", "zh": "位置参数"},
-    "argparse.options": {"en": "options", "zh": "选项"},
-    "argparse.help": {"en": "show this help message and exit", "zh": "显示此帮助信息并退出"},
-    "argparse.version": {"en": "show program's version number and exit", "zh": "显示程序的版本号并退出"},
-    "argparse.argument": {"en": "argument %(argument_name)s: %(message)s", "zh": "参数 %(argument_name)s：%(message)s"},
-    "argparse.required": {"en": "the following arguments are required: %s", "zh": "缺少以下必需的参数：%s"},
-    "argparse.unrecognized": {"en": "unrecognized arguments: %s", "zh": "无法识别的参数：%s"},
-    "argparse.choice": {"en": "invalid choice: %(value)r (choose from %(choices)s)",
-                        "zh": "无效的选择：%(value)r（可选：%(choices)s）"},
-    "argparse.type": {"en": "invalid %(type)s value: %(value)r", "zh": "无效的 %(type)s 值：%(value)r"},
-    "argparse.one": {"en": "expected one argument", "zh": "需要一个值"},
-    "argparse.at_most_one": {"en": "expected at most one argument", "zh": "最多需要一个值"},
-    "argparse.at_least_one": {"en": "expected at least one argument", "zh": "至少需要一个值"},
-    "argparse.n": {"en": "expected %s argument", "zh": "需要 %s 个值"},  # ngettext's singular and plural
-    "argparse.n_plural": {"en": "expected %s arguments", "zh": "需要 %s 个值"},
-    "argparse.ambiguous": {"en": "ambiguous option: %(option)s could match %(matches)s",
-                           "zh": "有歧义的选项：%(option)s 可能是 %(matches)s"},
-    "argparse.not_allowed": {"en": "not allowed with argument %s", "zh": "不能与参数 %s 同时使用"},
-    "argparse.one_required": {"en": "one of the arguments %s is required", "zh": "必须给出参数 %s 之一"},
-    "argparse.explicit": {"en": "ignored explicit argument %r", "zh": "多余的参数值 %r 被忽略"},
-    "argparse.unknown_parser": {"en": "unknown parser %(parser_name)r (choices: %(choices)s)",
-                                "zh": "未知的命令 %(parser_name)r（可选：%(choices)s）"},
-    "argparse.cannot_open": {"en": "can't open '%(filename)s': %(error)s", "zh": "无法打开“%(filename)s”：%(error)s"},
+    **ARGPARSE_WORDS,  # argparse's own words (parser_words.py): `say("argparse.version")`
     # the help of each command and option (`desktop-rag -h`, `desktop-rag ask -h`; cli/main.py); argparse %-formats
     # them, so a "%" is written "%%"
     "help.description": {"en": "A private knowledge base over your documents, with cited answers.",

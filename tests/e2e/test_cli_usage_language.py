@@ -1,6 +1,6 @@
 """argparse's own words ("usage:", "error: the following arguments are required", "invalid choice", the help's
 headings) and the command line's own checks of its arguments were English under a Chinese locale; they follow
-the locale now (`cli/parser_words.py`), while command names, options and `--json` stay as they are."""
+the locale now (`parser_words.py`), while command names, options and `--json` stay as they are."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_chinese_help_is_laid_out_by_display_columns(tmp_path: Path, args) -> No
 
 
 def test_a_chinese_help_text_wraps_between_characters_and_keeps_punctuation_with_them() -> None:
-    from desktop_rag.cli.parser_words import wrapped
+    from desktop_rag.parser_words import wrapped
     from desktop_rag.engine import display_width
 
     text = "使用 PostgreSQL 服务器上的资料库（postgresql://USER@HOST:PORT/DB；密码取自系统密钥环），或用 'local' 表示"

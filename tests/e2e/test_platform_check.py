@@ -206,3 +206,26 @@ def test_the_message_is_in_the_locales_language(tmp_path: Path, monkeypatch, lan
     monkeypatch.setenv("LANG", lang)
     unknown = pc.missing_message(pc.PluginStatus("xcb", Path("libqxcb.so"), ("libfancy.so.3",)), "apt", root=False)
     assert lines[3] in unknown.splitlines(), unknown
+
+
+@pytest.mark.parametrize("lang, said, error", [
+    ("zh_CN.UTF-8", ("用法：python -m desktop_rag.platform_check [-h] [--packages] [--quiet]",
+                     "检查 Qt 的显示插件能否在这台 Linux 电脑上加载。", "选项:", "  -h, --help  显示此帮助信息并退出",
+                     "  --packages  只列出需要安装的软件包（可能没有）", "  --quiet     一切就绪时不输出任何内容"),
+     "python -m desktop_rag.platform_check：错误：无法识别的参数：--bad"),
+    ("en_US.UTF-8", ("usage: python -m desktop_rag.platform_check [-h] [--packages] [--quiet]",
+                     "Check that Qt's display plugin can load on this Linux system.", "options:",
+                     "  -h, --help  show this help message and exit",
+                     "  --packages  print only the packages to install (may be none)",
+                     "  --quiet     print nothing when everything is in place"),
+     "python -m desktop_rag.platform_check: error: unrecognized arguments: --bad"),
+])
+def test_its_own_help_and_usage_errors_follow_the_locale(tmp_path: Path, lang: str, said, error: str) -> None:
+    """scripts/install.sh's `python -m desktop_rag.platform_check`: its help (headings, description, options) and a
+    usage error are in the locale's language, as the command line's are; the options' names stay."""
+    env = {k: v for k, v in app_env(tmp_path).items() if k not in ("LC_ALL", "LC_MESSAGES")} | {"LANG": lang,
+                                                                                                "COLUMNS": "120"}
+    shown = run_app([sys.executable, "-m", "desktop_rag.platform_check", "-h"], env)
+    assert shown.returncode == 0 and shown.stdout.splitlines() == [said[0], "", said[1], "", *said[2:]], shown.stdout
+    wrong = run_app([sys.executable, "-m", "desktop_rag.platform_check", "--bad"], env)
+    assert wrong.returncode == 2 and wrong.stderr.splitlines() == [said[0], error], wrong.stderr

@@ -146,3 +146,47 @@ def test_marks_next_to_marks_are_looked_at_a_bounded_number_of_times(monkeypatch
     monkeypatch.setattr(caseless, "_MOST_PAIRS", 3)
     assert caseless._moves_marks(text)
     assert caseless_find(text, caseless_fold("ใหญ่"), last=True) == (len(text) - 5, len(text) - 1)
+
+
+def test_a_needle_only_its_own_characters_match_is_found_in_the_text_as_folding_would():
+    """The fast path (`str.find` on the original, nothing folded) where only a needle's very characters can match it:
+    on mixed texts (Chinese with the radicals, compatibility ideographs and half-width forms that fold to its
+    characters, Latin, ß, İ, final sigma, full-width) it finds what folding finds, and what the rule says."""
+    import random
+
+    from desktop_rag.engine.text import caseless
+
+    caseless._folded_from.cache_clear()  # built and asked again here, whatever ran before
+    caseless._others.cache_clear()
+    rng = random.Random(12)
+    alphabet = ["中", "国", "人", "⼈", "一", "⼀", "量", "子", "数", "据", "豈", "豈", "。", "｡", "，", ",", "カ", "ｶ",
+                "ﾞ", "ガ", "ひ", "１", "1", "Ａ", "a", "A", "ß", "s", "S", "İ", "i", "ς", "σ", "Σ", "é", "\u0301", " "]
+    fast = 0
+    for _ in range(4000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 14)))
+        start = rng.randrange(len(text))
+        query = text[start:start + rng.randint(1, 3)] if rng.random() < 0.6 else rng.choice(["中国", "数据", "量子"])
+        needle = caseless_fold(query)
+        if not needle:
+            continue
+        fast += caseless._only_itself(text, needle)
+        for last in (False, True):
+            found = caseless_find(text, needle, last)
+            assert found == caseless._find_folded(text, needle, last) == _reference(text, needle, last), (text, query)
+    assert fast > 1000  # the fast path was taken often, not only tried
+
+
+def test_a_chinese_needle_is_found_without_folding_the_text(monkeypatch):
+    """Han a radical or compatibility ideograph folds to, and full-width punctuation in the text, still leave the
+    text unfolded when none of those characters is in it; one that is makes it folded, and found."""
+    from desktop_rag.engine.text import caseless
+
+    text = "第三章：数据的收集与整理，样本与问卷。\n" * 500 + "中国人口普查（２０２０）"
+    absent, china, data, people = map(caseless_fold, ("量子纠缠", "中国人口", "数据", "人口"))
+    monkeypatch.setattr(caseless, "_Folding", None)  # folding the text would fail
+    assert caseless_find(text, absent) is None
+    assert caseless_find(text, china) == (text.index("中国人口"), text.index("中国人口") + 4)
+    assert caseless_find(text, data, last=True) == (text.rindex("数据"), text.rindex("数据") + 2)
+    monkeypatch.undo()
+    assert caseless_find(text + "⼈口", people, last=True) == (len(text), len(text) + 2)
+    assert caseless._others("人") == "".join(sorted("⼈㆟")) and caseless._others("数") == ""

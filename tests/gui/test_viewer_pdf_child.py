@@ -17,6 +17,7 @@ from tests.support import pdf_build as build
 
 SAYS = {"en": "could not be drawn or read", "zh": "无法绘制或读取此 PDF 页面"}
 SAYS_THIN = {"en": "too large or too thin to show", "zh": "太大或太窄，无法显示"}
+PAGE_2 = {"en": "Page 2 cannot be drawn: ", "zh": "第 2 页无法显示："}
 
 
 def _rss_mb() -> float:
@@ -90,6 +91,8 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
     assert SAYS_THIN[language] not in banner_label.text() and view.side.isHidden()  # found: nothing beside
     viewer.go_to_page(1)  # (it may have failed already, drawn ahead of time)
     qtbot.waitUntil(lambda: SAYS_THIN[language] in banner_label.text(), timeout=60_000)
+    assert banner_label.text().startswith(PAGE_2[language]), banner_label.text()  # that page, not the file
+    assert view.page_view.placeholder.startswith(PAGE_2[language]), view.page_view.placeholder
     assert SAYS_THIN[language] in view.page_view.placeholder
     assert not view.side.isHidden() and "lighthouse keeper" in view.side_text.toPlainText()
     with qtbot.waitSignal(viewer.page_shown, timeout=60_000, check_params_cb=lambda i: i == 2):
@@ -98,8 +101,31 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
     assert view.side.isHidden()
     viewer.go_to_page(1)  # remembered: not drawn again, said again
     assert SAYS_THIN[language] in banner_label.text() and not view.side.isHidden()
-    i18n.set_language("zh" if language == "en" else "en")  # said in the other language while shown
-    assert SAYS_THIN["zh" if language == "en" else "en"] in banner_label.text()
+    other = "zh" if language == "en" else "en"
+    i18n.set_language(other)  # said in the other language while shown
+    assert SAYS_THIN[other] in banner_label.text() and banner_label.text().startswith(PAGE_2[other])
+    assert view.page_view.placeholder.startswith(PAGE_2[other]), view.page_view.placeholder
     viewer.go_to_page(0)
     assert SAYS_THIN["en"] not in banner_label.text() and SAYS_THIN["zh"] not in banner_label.text()
     assert view.side.isHidden()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_what_a_page_not_drawn_says_is_wrapped_within_the_page(qtbot, language):
+    """A reason is longer than a page is wide: it is wrapped inside the page with a margin each side (drawn on one
+    line it ran past both edges, its start and end cut off)."""
+    from PySide6.QtGui import QColor
+
+    from desktop_rag.engine import Reason
+    from desktop_rag.gui.views.viewer.page_view import PLACEHOLDER_MARGIN, PageWidget
+
+    i18n.set_language(language)
+    said = i18n.tr("viewer.page_error", page=2, reason=i18n.error(Reason.coded("view_page_failed")))
+    page = PageWidget()
+    qtbot.addWidget(page)
+    page.set_page((612.0, 792.0), 1.0, None, placeholder=said)
+    image = page.grab().toImage()
+    inked = {x for x in range(image.width()) for y in range(0, image.height(), 2)
+             if image.pixelColor(x, y) != QColor("white")}
+    assert inked and min(inked) >= PLACEHOLDER_MARGIN and max(inked) < image.width() - PLACEHOLDER_MARGIN, (
+        min(inked), max(inked), image.width())

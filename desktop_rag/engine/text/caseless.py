@@ -17,6 +17,7 @@ match, character by character), so
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from functools import cached_property, lru_cache
 
@@ -91,6 +92,45 @@ def _stays_put(needle: str) -> bool:
     return "\u03b9" not in needle and not any(map(unicodedata.combining, needle))
 
 
+_MOST_OTHERS = 32  # characters folding into a needle's that are looked for in a piece; more: it is folded
+
+
+@lru_cache(maxsize=1)
+def _folded_from() -> dict[str, str]:
+    """Each character that the folding of some other character holds (or whose own folding is not itself), to those
+    other characters (itself among them then), over all of Unicode. Built once, in about a quarter of a second."""
+    into: dict[str, str] = {}
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        if ch.casefold() == ch and unicodedata.is_normalized("NFKD", ch):
+            continue  # folds to itself
+        fold = _fold_char.__wrapped__(ch)  # not kept in its cache: most of these are never met
+        if fold == ch:
+            continue
+        for part in set(fold) | {ch}:
+            into[part] = into.get(part, "") + ch
+    return into
+
+
+@lru_cache(maxsize=8)  # asked once a piece of the text searched; few, as a needle may be long
+def _others(needle: str) -> str | None:
+    """The characters whose presence in a text could make a match of `needle` other than its very characters (None:
+    more than _MOST_OTHERS, not worth looking for)."""
+    into = _folded_from()
+    others = "".join(sorted({other for ch in set(needle) for other in into.get(ch, "")}))
+    return others if len(others) <= _MOST_OTHERS else None
+
+
+def _only_itself(text: str, needle: str) -> bool:
+    """Whether `needle` can only match its very characters in `text`, so its matches are `str.find`'s on the text,
+    nothing folded: each of its characters folds to itself, and no other character of the text folds to anything
+    holding one of them. No other character at all for most Han (not for about a thousand of the commonest, which
+    Kangxi radicals and compatibility ideographs fold to), kana, many symbols; else the few there are are looked
+    for in the text."""
+    others = _others(needle)
+    return others is not None and not any(other in text for other in others)
+
+
 class _Folding:
     """`text` folded (`folded`: whole, at C speed, until `per_character` makes it character by character where the
     two can differ) and, where foldings grow, the way back to its offsets."""
@@ -149,6 +189,14 @@ def caseless_find(text: str, needle: str, last: bool = False) -> tuple[int, int]
     text's offsets; None: not there."""
     if not needle:
         return None
+    if _only_itself(text, needle):
+        at = text.rfind(needle) if last else text.find(needle)
+        return None if at < 0 else (at, at + len(needle))
+    return _find_folded(text, needle, last)
+
+
+def _find_folded(text: str, needle: str, last: bool) -> tuple[int, int] | None:
+    """`caseless_find` in the text's folding (any needle)."""
     folding = _Folding(text)
     if folding.folded.find(needle) < 0 and _stays_put(needle):
         return None  # not in the exact folding either

@@ -177,8 +177,8 @@ class ViewerController(FindAndBack, QObject):
         self.view.set_passage_nav(self.position, len(self.passages), self.passages[self.position][0])
 
     def _retranslate(self) -> None:
-        """The language changed: the passage shown says its title, counters, banner and a failure shown in the new
-        one (its buttons follow by themselves); a find result goes."""
+        """The language changed: the passage shown says its title, counters, banner, a failure shown and why its page
+        could not be drawn in the new one (its buttons follow by themselves); a find result goes."""
         hit, view, location = self.hit, self.view, self.location
         if hit is None or view is None:
             return
@@ -186,8 +186,8 @@ class ViewerController(FindAndBack, QObject):
         view.set_find_result("")
         if location is not None and self._shown == self._request:  # (while one loads, it says so when shown)
             self._banner(location)
-            if location.kind == PAGES and self.pdf is not None and not self.pdf.closed:
-                view.set_page_nav(self.page, self.pdf.page_count)
+            if location.kind == PAGES and not location.error:
+                self._draw_page()  # its counter, and what the page area says for a page not drawn
             elif location.kind == "text" and not location.error:
                 view.set_window_note(self._window_note())
         if self._failure is not None:
@@ -240,9 +240,13 @@ class ViewerController(FindAndBack, QObject):
         failed = self.renderer.failure(self.page, self.scale) if paged else None
         self._banner_said = (self.page + 1 if paged else None, failed)
         if failed is not None:
-            self.view.set_banner(tr("error", reason=i18n.error(failed)), level="info")
+            self.view.set_banner(self._page_failure(failed), level="info")
         else:
             self.view.set_banner(*banner(location, scan=bool(self.hit and self.hit.ocr), page=self._banner_said[0]))
+
+    def _page_failure(self, failed: Reason) -> str:
+        """Why the page shown could not be drawn (that page only: the others may draw)."""
+        return tr("page_error", page=self.page + 1, reason=i18n.error(failed))
 
     def _show_pdf(self, location: Location) -> None:
         self.page = (location.page or 1) - 1
@@ -303,7 +307,7 @@ class ViewerController(FindAndBack, QObject):
             self._say_page(self.location, failed)
         find = self.finder.rects_on(self.page)
         highlight, focus = self.highlight_on(self.page), self.highlight_on(self.page, focus=True)
-        waiting = tr("error", reason=i18n.error(failed)) if failed else tr("rendering", page=self.page + 1)
+        waiting = self._page_failure(failed) if failed else tr("rendering", page=self.page + 1)
         view.page_view.set_page(pdf.page_sizes[self.page], ZOOMS[self.zoom_index], image, highlight, find, waiting,
                                 focus)
         view.set_page_nav(self.page, pdf.page_count)

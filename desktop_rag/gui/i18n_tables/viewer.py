@@ -90,6 +90,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "所引用的段落已不在此文档中：此回答给出后，文件已被修改并重新索引，因此不做高亮。旁边显示的是当时的段落；"
         "请重新提问，以根据当前内容作答。"),
     "viewer.error": ("This file cannot be shown here: {reason}", "无法在此显示此文件：{reason}"),
+    "viewer.page_error": ("Page {page} cannot be drawn: {reason}", "第 {page} 页无法显示：{reason}"),
     "viewer.unknown": (
         "This file is not in the library any more; the passage may not match it.",
         "此文件已不在资料库中；段落可能与之不符。"),

@@ -12,6 +12,7 @@ LIGHT = QColor(255, 213, 0, 40)  # the rest of a passage whose focus sentences a
 HIGHLIGHT_EDGE = QColor(230, 160, 0, 200)
 FIND = QColor(255, 120, 0, 120)
 PAD_PT = 1.5  # the highlight extends this far around the text boxes
+PLACEHOLDER_MARGIN = 40  # pixels left clear each side of what a page not drawn says
 
 
 class PageWidget(QWidget):
@@ -64,9 +65,11 @@ class PageWidget(QWidget):
             if abs(fx - self.devicePixelRatioF()) > 0.01:
                 painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.drawImage(QRectF(exposed), image, source)
-        elif self.placeholder:
+        elif self.placeholder:  # wrapped within the page, a margin each side (a reason is longer than a page is wide)
             painter.setPen(QColor("#80868b"))
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.placeholder)
+            margin = min(PLACEHOLDER_MARGIN, self.width() // 4)
+            painter.drawText(self.rect().adjusted(margin, 0, -margin, 0),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.placeholder)
         painter.setPen(QPen(HIGHLIGHT_EDGE, 1))
         for rect in self.highlight:
             painter.fillRect(self.to_pixels(rect), LIGHT if self.focus else HIGHLIGHT)

@@ -1,10 +1,11 @@
 """argparse's own words (its "usage:", its errors, its help's headings) in the command line's language.
 
 argparse asks gettext for each of them (`argparse._`, `argparse.ngettext`); while the parser is built and used
-(`said_by_argparse`), those two answer from the command line's table (`texts.TEXTS`' "argparse.*" entries: their
-"en" is argparse's message id), so `desktop-rag ask` under LANG=zh_CN.UTF-8 says "用法：" and "缺少以下必需的参数：".
-A message the table does not hold (another Python's) stays argparse's English. Command names, options and
-`--json` output are not words of this table.
+(`said_by_argparse`), those two answer from `ARGPARSE_WORDS` (their "en" is argparse's message id), so
+`desktop-rag ask` under LANG=zh_CN.UTF-8 says "用法：" and "缺少以下必需的参数：". A message the table does not hold
+(another Python's) stays argparse's English. Command names, options and `--json` output are not words of this
+table. Below the command line (`cli/`, whose table holds these too) and `platform_check` (its own parser, for
+scripts/install.sh), which both use it.
 
 `Parser` lays its usage and help out by display columns (`WideHelpFormatter`): argparse counts characters, so
 under "用法：" (three characters, six columns) the usage's continuation lines sat three columns left, and it wraps
@@ -16,8 +17,36 @@ import argparse
 import contextlib
 from collections.abc import Callable, Iterator
 
-from desktop_rag.cli.texts import TEXTS
 from desktop_rag.engine import display_width, is_wide
+
+# argparse's gettext message ids as "en" (%-formatted by argparse) and what Chinese says for each
+ARGPARSE_WORDS: dict[str, dict[str, str]] = {
+    "argparse.usage": {"en": "usage: ", "zh": "用法："},
+    "argparse.error": {"en": "%(prog)s: error: %(message)s\n", "zh": "%(prog)s：错误：%(message)s\n"},
+    "argparse.positionals": {"en": "positional arguments", "zh": "位置参数"},
+    "argparse.options": {"en": "options", "zh": "选项"},
+    "argparse.help": {"en": "show this help message and exit", "zh": "显示此帮助信息并退出"},
+    "argparse.version": {"en": "show program's version number and exit", "zh": "显示程序的版本号并退出"},
+    "argparse.argument": {"en": "argument %(argument_name)s: %(message)s", "zh": "参数 %(argument_name)s：%(message)s"},
+    "argparse.required": {"en": "the following arguments are required: %s", "zh": "缺少以下必需的参数：%s"},
+    "argparse.unrecognized": {"en": "unrecognized arguments: %s", "zh": "无法识别的参数：%s"},
+    "argparse.choice": {"en": "invalid choice: %(value)r (choose from %(choices)s)",
+                        "zh": "无效的选择：%(value)r（可选：%(choices)s）"},
+    "argparse.type": {"en": "invalid %(type)s value: %(value)r", "zh": "无效的 %(type)s 值：%(value)r"},
+    "argparse.one": {"en": "expected one argument", "zh": "需要一个值"},
+    "argparse.at_most_one": {"en": "expected at most one argument", "zh": "最多需要一个值"},
+    "argparse.at_least_one": {"en": "expected at least one argument", "zh": "至少需要一个值"},
+    "argparse.n": {"en": "expected %s argument", "zh": "需要 %s 个值"},  # ngettext's singular and plural
+    "argparse.n_plural": {"en": "expected %s arguments", "zh": "需要 %s 个值"},
+    "argparse.ambiguous": {"en": "ambiguous option: %(option)s could match %(matches)s",
+                           "zh": "有歧义的选项：%(option)s 可能是 %(matches)s"},
+    "argparse.not_allowed": {"en": "not allowed with argument %s", "zh": "不能与参数 %s 同时使用"},
+    "argparse.one_required": {"en": "one of the arguments %s is required", "zh": "必须给出参数 %s 之一"},
+    "argparse.explicit": {"en": "ignored explicit argument %r", "zh": "多余的参数值 %r 被忽略"},
+    "argparse.unknown_parser": {"en": "unknown parser %(parser_name)r (choices: %(choices)s)",
+                                "zh": "未知的命令 %(parser_name)r（可选：%(choices)s）"},
+    "argparse.cannot_open": {"en": "can't open '%(filename)s': %(error)s", "zh": "无法打开“%(filename)s”：%(error)s"},
+}
 
 _CLOSING = set("，。、；：！？）」』】》〉”’,.;:!?)]}%")  # never begins a line: kept with the character before it
 _OPENING = set("（「『【《〈“‘([{")  # never ends a line: kept with the character after it
@@ -27,7 +56,7 @@ def _translations(language: str) -> dict[str, str]:
     """argparse's message ids and what `language` says for each ({} for English)."""
     if language != "zh":
         return {}
-    return {texts["en"]: texts["zh"] for key, texts in TEXTS.items() if key.startswith("argparse.")}
+    return {texts["en"]: texts["zh"] for texts in ARGPARSE_WORDS.values()}
 
 
 @contextlib.contextmanager
