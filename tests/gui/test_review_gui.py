@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
-from tests.gui.test_grading_gui import ask
 from tests.gui.test_grading_texts import english_words, visible_texts
+from tests.support.chat_window import ask
 
 QUESTIONS = ("What does topic0 say?", "What does topic1 say about beta?", "What does topic2 say about gamma?")
 

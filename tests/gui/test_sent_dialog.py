@@ -8,7 +8,7 @@ from PySide6.QtGui import QGuiApplication
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, write_docs
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 
 def _received(server) -> list[dict]:
@@ -40,7 +40,7 @@ def test_what_was_sent_is_what_the_server_received(make_window, qtbot, tmp_path,
     write_docs(tmp_path / "docs", count=3, words=400)
     window = make_window(llm_settings(llm_server, translate_queries=False, context_compression="always"))
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    message, _ = _ask(qtbot, window, "What does topic1 say about gamma?")
+    message = ask(qtbot, window, "What does topic1 say about gamma?")
     row = window.chat_model.last_assistant_row()
     sent = _received(llm_server)
     dialog = _open(window, qtbot, row)
@@ -54,7 +54,7 @@ def test_what_was_sent_is_what_the_server_received(make_window, qtbot, tmp_path,
     assert dialog.grab().save(str(tmp_path / "what-was-sent.png"))
     dialog.close()
 
-    message, _ = _ask(qtbot, window, "What does topic1 say about gamma?")  # the same question: replayed
+    message = ask(qtbot, window, "What does topic1 say about gamma?")  # the same question: replayed
     assert message.cached and len(llm_server.chat_requests()) == 1
     i18n.set_language("zh")
     dialog = _open(window, qtbot, window.chat_model.last_assistant_row())
@@ -67,7 +67,7 @@ def test_no_button_without_a_model(make_window, qtbot, tmp_path):
     write_docs(tmp_path / "docs", count=2)
     window = make_window()
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    _ask(qtbot, window, "What does topic1 say about gamma?")
+    ask(qtbot, window, "What does topic1 say about gamma?")
     bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
     assert not bubble.sent_button.isVisibleTo(window)  # an extractive answer sends nothing
 
