@@ -16,8 +16,8 @@ from desktop_rag.engine.document.locate import CHANGED, EXACT, UNCHANGED, Carrie
 from desktop_rag.engine.paths import attachment_path
 from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from tests.data.make_fixtures import build_pdf
-from tests.engine.test_ingest import consistent, make_engine
 from tests.support.archives import forge
+from tests.support.index_runs import consistent, make_engine
 
 PAGES = [["Chapter 1: the harbour", "The ferry timetable changes in spring."],
          ["Chapter 2: the lighthouse", "The lighthouse keeper logs the weather at dawn."],

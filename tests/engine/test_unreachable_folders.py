@@ -11,7 +11,7 @@ from contextlib import closing
 
 import pytest
 
-from tests.engine.test_ingest import consistent, make_engine, write_docs
+from tests.support.index_runs import consistent, make_engine, write_docs
 from tests.support.hash_cli import indexed_home, run_cli
 
 
