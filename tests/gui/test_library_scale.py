@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QPoint, Qt
 
 from desktop_rag.engine.store.values import FileRecord, SourceRecord
 from desktop_rag.engine.ingest.reports import FileEvent
@@ -24,8 +24,7 @@ from desktop_rag.gui.models.library import (
     StateRole,
 )
 from desktop_rag.gui.views.library_panel import LibraryPanel
-
-STALL_LIMIT_MS = 250.0  # generous: CI machines are noisy (the bench's target is 100 ms at 100k files)
+from tests.support.gui_stall import STALL_LIMIT_MS, GapMeter
 
 
 def _listing(sources: int, per_source: int, failed_every: int = 0) -> tuple:
@@ -82,27 +81,6 @@ class CountingModel(LibraryModel):
     def rowCount(self, parent=QModelIndex()):  # noqa: N802
         self.calls["rowCount"] += 1
         return super().rowCount(parent)
-
-
-class GapMeter:
-    """A 5 ms QTimer on the GUI thread: the longest gap between its ticks."""
-
-    def __init__(self) -> None:
-        self.longest, self.ticks, self._last = 0.0, 0, time.perf_counter()
-        self.timer = QTimer(interval=5)
-        self.timer.timeout.connect(self._tick)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.longest, self._last, self.ticks = max(self.longest, (now - self._last) * 1000), now, self.ticks + 1
-
-    def __enter__(self) -> GapMeter:
-        self._last = time.perf_counter()
-        self.timer.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.timer.stop()
 
 
 def _make_panel(qtbot, model: LibraryModel) -> LibraryPanel:
