@@ -247,7 +247,7 @@ def _start_logging(args: argparse.Namespace) -> None:
         log_file = setup_logging(resolve_paths(args.data_dir))
     except OSError as exc:  # the log folder and the temp folder both refused it
         from desktop_rag.cli.output import said
-        from desktop_rag.engine.system_errors import os_reason
+        from desktop_rag.engine import os_reason
 
         print(say("line.no_log_file", why=said(os_reason(exc))), file=sys.stderr)
         return

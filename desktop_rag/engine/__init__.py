@@ -44,6 +44,7 @@ _MODULES = {  # public name -> the module (under desktop_rag.engine) that define
                      "Counted", "Localised", "WINDOW", "worded"),
                     "messages"),
     "Reason": "reasons",
+    "os_reason": "system_errors",
     "Collection": "store.collections",
     **dict.fromkeys(("query_terms", "term_spans"), "text.keyword"),
     **dict.fromkeys(("display_width", "is_wide"), "text.columns"),
