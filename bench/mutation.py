@@ -200,8 +200,8 @@ def prepare(workdir: Path, module: str) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(REPO / "desktop_rag", workdir / "desktop_rag", ignore=ignore)
     tests = test_files(module)  # the ones that run
-    # all engine tests (one may import another's helpers), and the folders of the tests that run
-    for folder in sorted({"support", "data", "engine"} | {Path(t).parts[1] for t in tests}):
+    # the shared helpers (no test module imports another's), the data, and the folders of the tests that run
+    for folder in sorted({"support", "data"} | {Path(t).parts[1] for t in tests}):
         shutil.copytree(REPO / "tests" / folder, workdir / "tests" / folder, ignore=ignore)
     for name in ("tests/__init__.py", "tests/conftest.py"):
         shutil.copy2(REPO / name, workdir / name)
