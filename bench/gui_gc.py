@@ -72,7 +72,8 @@ def run(floods: int, sources: int, per_source: int) -> list[dict]:
     from desktop_rag.gui.app import create_application
     from desktop_rag.gui.models.library import LibraryModel
     from desktop_rag.gui.views.library_panel import LibraryPanel
-    from tests.gui.test_library_scale import GapMeter, _listing
+    from tests.support.library_listings import synthetic_listing as _listing
+    from tests.support.gui_stall import GapMeter
 
     create_application()  # the app's collector (gc_guard) and thread switch interval
     model = LibraryModel()

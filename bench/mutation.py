@@ -153,12 +153,14 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "ocr_boxes": (["desktop_rag.engine.ingest.loaders.ocr_boxes.*", "desktop_rag.engine.store.ocr_lines.*"],
                   ["tests/engine/test_ocr_lines.py::test_a_hostile_pages_boxes_are_bounded",
                    "tests/engine/test_ocr_box_rules.py"]),
-    # how an answer ended short: the ending made (stopped, cut, empty, failed) and worded, kept with its turn and read
-    # back, marked unfinished in the history the model reads next
+    # how an answer ended short: the ending made (stopped, cut, empty or thinking only, failed; a summary written from
+    # cut sections or of the first ones only) and worded, kept with its turn and read back, marked unfinished in the
+    # history the model reads next
     "endings": (["desktop_rag.engine.store.values.xǁEndingǁ*"]
                 + [f"desktop_rag.engine.answer.events.x_{name}__mutmut_*" for name in ("stopped", "cut_at_limit",
                                                                                       "no_answer")]
                 + ["desktop_rag.engine.answer.prompting.x__unfinished_mark__mutmut_*",
+                   "desktop_rag.engine.answer.summarising.x__short__mutmut_*",
                    "desktop_rag.engine.answer.turns.x_saved__mutmut_*"],
                 ["tests/engine/test_unfinished_turns.py", "tests/engine/test_unfinished_thinking.py",
                  "tests/engine/test_ending_rules.py", "tests/engine/test_sent_kept.py"]),
@@ -198,8 +200,8 @@ def prepare(workdir: Path, module: str) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(REPO / "desktop_rag", workdir / "desktop_rag", ignore=ignore)
     tests = test_files(module)  # the ones that run
-    # all engine tests (one may import another's helpers), and the folders of the tests that run
-    for folder in sorted({"support", "data", "engine"} | {Path(t).parts[1] for t in tests}):
+    # the shared helpers (no test module imports another's), the data, and the folders of the tests that run
+    for folder in sorted({"support", "data"} | {Path(t).parts[1] for t in tests}):
         shutil.copytree(REPO / "tests" / folder, workdir / "tests" / folder, ignore=ignore)
     for name in ("tests/__init__.py", "tests/conftest.py"):
         shutil.copy2(REPO / name, workdir / name)

@@ -129,7 +129,7 @@ def _rtf(k: int, lang: str) -> bytes:
 
 def write_files(folder: Path, n: int) -> dict[str, Path]:
     """n files per format (half English, half Chinese) under folder/<format>/; reused when complete."""
-    from tests.engine.test_loaders_epub import _xhtml, write_epub
+    from tests.support.epub_files import write_epub, xhtml
 
     dirs = {}
     for fmt in LOADERS:
@@ -160,7 +160,7 @@ def write_files(folder: Path, n: int) -> dict[str, Path]:
             elif fmt == "epub":
                 per = PARAGRAPHS // UNITS
                 paragraphs = _paragraphs(k, lang)
-                chapters = [(f"c{u}.xhtml", f"Chapter {u + 1}", _xhtml(
+                chapters = [(f"c{u}.xhtml", f"Chapter {u + 1}", xhtml(
                     "Book", f"<h1>Chapter {u + 1}</h1>" + "".join(f"<p>{p}</p>" for p in
                                                                  paragraphs[u * per:(u + 1) * per])))
                             for u in range(UNITS)]

@@ -64,8 +64,8 @@ class Reason(Localised):
         if not stored_json:
             return cls.of(text) if text else NO_REASON
         if len(stored_json) <= MAX_STORED_CHARS:
-            try:  # bounded as it is read: at most 16,000 characters of JSON, each value cut
-                return cls(tuple(_parts_from_json(json.loads(stored_json))))
+            try:  # bounded as it is read: at most 16,000 characters of JSON, each value cut, parts as `of` fits them
+                return cls(_fitted(_parts_from_json(json.loads(stored_json))))
             except (ValueError, TypeError, KeyError, RecursionError):
                 pass  # written by another version, or edited: its English text stands
         return cls.of(text)
@@ -188,12 +188,12 @@ def _part_json(part: Part) -> object:
 
 
 def _parts_from_json(data: object) -> list[Part]:
-    """The parts of a stored reason, each value cut to MAX_VALUE_CHARS (ValueError for anything but what `to_json`
-    writes, or a key the table does not have)."""
+    """The parts of a stored reason (the first MAX_PARTS and the one that may say "…"), each value cut to
+    MAX_VALUE_CHARS (ValueError for anything but what `to_json` writes, or a key the table does not have)."""
     if not isinstance(data, list) or not data:
         raise ValueError("not a list of parts")
     return [_cut(part, MAX_PLAIN_CHARS) if isinstance(part, str) else _phrase_from_json(part, 1)
-            for part in data[:MAX_PARTS]]
+            for part in data[:MAX_PARTS + 1]]
 
 
 def _phrase_from_json(data: object, depth: int) -> Phrase:

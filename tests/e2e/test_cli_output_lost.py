@@ -6,12 +6,12 @@ and a full disk is said on one line."""
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import pytest
 
 from tests.support.hash_cli import indexed_home, run_cli
+from tests.support.system_limits import full_disk
 
 
 @pytest.fixture(scope="module")
@@ -29,10 +29,6 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(home: Path, args
     finally:
         os.close(write)
     assert (run.returncode, run.stderr) == (141, "")
-
-
-full_disk = pytest.mark.skipif(not (os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)),
-                               reason="no /dev/full")
 
 
 @full_disk

@@ -12,8 +12,8 @@ import sys
 from email.message import EmailMessage
 from pathlib import Path
 
-from tests.security.test_mail_attachment_names import _png_claiming
 from tests.support.pdf_build import shared_broken_pdf
+from tests.support.png_files import png_claiming
 
 
 def test_index_prints_no_library_warnings(tmp_path: Path) -> None:
@@ -22,7 +22,7 @@ def test_index_prints_no_library_warnings(tmp_path: Path) -> None:
     message = EmailMessage()
     message["Subject"], message["From"] = "Scans", "ann@example.org"
     message.set_content("The scan of the contract is attached.")
-    message.add_attachment(_png_claiming(12_000, 8_000), maintype="image", subtype="png", filename="scan.png")
+    message.add_attachment(png_claiming(12_000, 8_000), maintype="image", subtype="png", filename="scan.png")
     (docs / "scans.eml").write_bytes(message.as_bytes())
     (docs / "drawn.pdf").write_bytes(shared_broken_pdf(1))  # its second page is drawn for text recognition
     env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}

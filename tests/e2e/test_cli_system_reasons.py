@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli_output_lost import full_disk
-from tests.engine.test_unreachable_folders import _without_root_powers
 from tests.support import hash_cli
 from tests.support.english import english_sentence
 from tests.support.hash_cli import CLI_KEY, indexed_home, run_cli, use_model
+from tests.support.system_limits import full_disk, without_root_powers
 from tests.support.unreachable import closed_port_url, resolver_words
 
 LOCALE = {"en": "en_US.UTF-8", "zh": "zh_CN.UTF-8"}
@@ -64,7 +63,7 @@ def test_a_model_server_that_refuses_the_connection(home, monkeypatch, language)
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_folder_that_may_not_be_read(tmp_path, monkeypatch, language):
-    prefix = _without_root_powers()
+    prefix = without_root_powers()
     home = indexed_home(tmp_path, {"top.txt": "Green tea is brewed at 80 degrees."})
     locked = tmp_path / "docs" / "locked"
     locked.mkdir()

@@ -7,62 +7,22 @@ collections, not about the meaning of the passages.
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
-import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.sqlite.lock import WriterLock
-
-REPO = Path(__file__).resolve().parents[2]
-FAST = Settings(embedding_model="hash:64")
+from tests.support.mcp_session import run_mcp, two_collection_library
 
 
 @pytest.fixture()
 def library(tmp_path: Path) -> Path:
-    """A library with two collections: "Default" (glaciers) and "Recipes" (bread)."""
-    docs = tmp_path / "docs"
-    (docs / "science").mkdir(parents=True)
-    (docs / "kitchen").mkdir(parents=True)
-    (docs / "science" / "glaciers.txt").write_text(
-        "Glacier retreat\n\nThe Rhone glacier lost forty metres of ice in one summer of record heat.\n", "utf-8")
-    (docs / "kitchen" / "bread.txt").write_text(
-        "Sourdough bread\n\nA sourdough loaf needs a ripe starter, flour, water, salt and a long cold rise.\n", "utf-8")
-    data = tmp_path / "data"
-    engine = Engine(resolve_paths(data), FAST)
-    try:
-        engine.index([docs / "science"])
-        engine.index([docs / "kitchen"], collection=engine.create_collection("Recipes"))
-    finally:
-        engine.close()
-    return data
+    return two_collection_library(tmp_path)
 
 
 def _digest(data: Path) -> str:
     return hashlib.sha256((data / "library.sqlite3").read_bytes()).hexdigest()
-
-
-async def _session_calls(data: Path, calls, **extra: str):
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO), **extra}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "desktop_rag", "--data-dir", str(data), "mcp"],
-                                   env=env, cwd=str(REPO))
-    with open(os.devnull, "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await calls(session)
-
-
-def _run(data: Path, calls, **extra: str):
-    return anyio.run(lambda: _session_calls(data, calls, **extra))
 
 
 def test_lists_tools_and_finds_the_passage_within_a_collection(library: Path):
@@ -74,7 +34,7 @@ def test_lists_tools_and_finds_the_passage_within_a_collection(library: Path):
         status = await session.call_tool("status", {"collection": "Recipes"})
         return tools, found, within, listed, status
 
-    tools, found, within, listed, status = _run(library, calls)
+    tools, found, within, listed, status = run_mcp(library, calls)
     names = {t.name for t in tools.tools}
     assert names == {"search", "ask", "list_collections", "status"}
     assert all(t.annotations.read_only_hint for t in tools.tools)
@@ -100,7 +60,7 @@ def test_write_like_requests_are_refused_and_nothing_changes(library: Path):
         unknown = await session.call_tool("search", {"query": "x", "collection": "Nope"})
         return index, remove, unknown
 
-    index, remove, unknown = _run(library, calls)
+    index, remove, unknown = run_mcp(library, calls)
     assert index.is_error and "index" in index.content[0].text
     assert remove.is_error
     assert unknown.is_error and "no collection called" in unknown.content[0].text
@@ -120,7 +80,7 @@ def test_works_while_another_process_writes_the_library(library: Path):
             return await session.call_tool("ask", {"question": "What does a sourdough loaf need?"},
                                            read_timeout_seconds=20)
 
-        answer = _run(library, calls)
+        answer = run_mcp(library, calls)
     finally:
         writer.execute("ROLLBACK")
         writer.close()
@@ -141,7 +101,7 @@ def test_a_failed_model_still_gives_the_passages_it_was_sent(library: Path):
             return await session.call_tool("ask", {"question": "What does a sourdough loaf need?"},
                                            read_timeout_seconds=60)
 
-        answer = _run(library, calls, OPENAI_BASE_URL=server.base_url, OPENAI_MODEL="fake-model",
+        answer = run_mcp(library, calls, OPENAI_BASE_URL=server.base_url, OPENAI_MODEL="fake-model",
                       OPENAI_API_KEY="sk-a-wrong-key-0987654321")
     assert not answer.is_error, answer.content
     result = answer.structured_content

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.test_mcp import _run, library  # noqa: F401 - the fixture is used by name
+import pytest
+
+from tests.support.mcp_session import run_mcp, two_collection_library
 
 
-def test_search_and_ask_within_a_folder_or_type_and_clear_errors(library: Path):  # noqa: F811
+@pytest.fixture()
+def library(tmp_path: Path) -> Path:
+    return two_collection_library(tmp_path)
+
+
+def test_search_and_ask_within_a_folder_or_type_and_clear_errors(library: Path):
     kitchen = str(library.parent / "docs" / "kitchen")
 
     async def calls(session):
@@ -20,7 +27,7 @@ def test_search_and_ask_within_a_folder_or_type_and_clear_errors(library: Path):
         exe = await session.call_tool("search", {"query": "x", "file_type": "exe"})
         return everywhere, in_kitchen, txt, pdf, asked, nowhere, exe
 
-    everywhere, in_kitchen, txt, pdf, asked, nowhere, exe = _run(library, calls)
+    everywhere, in_kitchen, txt, pdf, asked, nowhere, exe = run_mcp(library, calls)
     assert {Path(p["file"]).name for p in everywhere.structured_content["passages"]} == {"bread.txt", "glaciers.txt"}
     assert [Path(p["file"]).name for p in in_kitchen.structured_content["passages"]] == ["bread.txt"]
     assert len(txt.structured_content["passages"]) == 2 and pdf.structured_content["passages"] == []
@@ -30,7 +37,7 @@ def test_search_and_ask_within_a_folder_or_type_and_clear_errors(library: Path):
     assert exe.is_error and "Unknown file type" in exe.content[0].text
 
 
-def test_search_and_ask_within_one_file(library: Path):  # noqa: F811
+def test_search_and_ask_within_one_file(library: Path):
     bread = str(library.parent / "docs" / "kitchen" / "bread.txt")
 
     async def calls(session):
@@ -39,7 +46,7 @@ def test_search_and_ask_within_one_file(library: Path):  # noqa: F811
         missing = await session.call_tool("search", {"query": "x", "file": bread + ".bak"})
         return found, asked, missing
 
-    found, asked, missing = _run(library, calls)
+    found, asked, missing = run_mcp(library, calls)
     assert [p["file"] for p in found.structured_content["passages"]] == [bread]
     assert found.structured_content["file"] == bread
     assert not asked.is_error and {s["file"] for s in asked.structured_content["sources"]} == {bread}

@@ -16,12 +16,12 @@ import anyio
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from tests.engine.test_summary_cost import LIMIT, library, server  # noqa: F401 - fixtures used by name
+from tests.support.summary_cost import SUMMARY_LIMIT, library, server  # noqa: F401 - fixtures used by name
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _requests(home: Path, report: Path, server) -> int:  # noqa: F811 - the fixture's value
+def _requests(home: Path, report: Path, server) -> int:
     """How many requests the report's summary takes with this server's model (more than the limit)."""
     engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64", llm_base_url=server.base_url,
                                                   llm_model="fake-model"))
@@ -29,7 +29,7 @@ def _requests(home: Path, report: Path, server) -> int:  # noqa: F811 - the fixt
         requests = engine.summary_plan(report).requests
     finally:
         engine.close()
-    assert requests > LIMIT and server.chat_requests() == []
+    assert requests > SUMMARY_LIMIT and server.chat_requests() == []
     return requests
 
 
@@ -37,7 +37,8 @@ def _env(server, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DESKTOP_RAG_"))
            and k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     return env | {"OPENAI_BASE_URL": server.base_url, "OPENAI_MODEL": "fake-model",
-                  "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": str(LIMIT)} | extra
+                  "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64",
+                  "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": str(SUMMARY_LIMIT)} | extra
 
 
 def _cli(home: Path, server, *args: str, **extra: str) -> subprocess.CompletedProcess:
@@ -45,7 +46,7 @@ def _cli(home: Path, server, *args: str, **extra: str) -> subprocess.CompletedPr
                           text=True, timeout=300, env=_env(server, **extra))
 
 
-def test_the_command_line_needs_yes_past_the_limit(library, server) -> None:  # noqa: F811
+def test_the_command_line_needs_yes_past_the_limit(library, server) -> None:
     home, report = library
     requests = _requests(home, report, server)
     for args in (("summarise", str(report)), ("summarise", str(report), "--json"), ("ask", "Summarise report.pdf")):
@@ -65,7 +66,7 @@ def test_the_command_line_needs_yes_past_the_limit(library, server) -> None:  # 
     assert out.returncode == 0 and json.loads(out.stdout)["cached"] and len(server.chat_requests()) == requests
 
 
-def test_summarise_with_yes_goes_ahead(library, server) -> None:  # noqa: F811
+def test_summarise_with_yes_goes_ahead(library, server) -> None:
     home, report = library
     requests = _requests(home, report, server)
     out = _cli(home, server, "summarise", str(report), "--yes", "--json")
@@ -86,7 +87,7 @@ async def _mcp(home: Path, server, calls):
                 return await calls(session)
 
 
-def test_mcp_ask_refuses_then_runs_when_confirmed_and_a_second_call_sends_nothing(library, server) -> None:  # noqa: F811
+def test_mcp_ask_refuses_then_runs_when_confirmed_and_a_second_call_sends_nothing(library, server) -> None:
     home, report = library
     requests = _requests(home, report, server)
     seen: list[int] = []

@@ -10,14 +10,11 @@ import threading
 
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store import answer_cache
 from desktop_rag.engine.answer.events import STOPPED, DoneEvent, ErrorEvent, SourcesEvent, TokenEvent
+from tests.support.answer_cache_runs import QUESTION, ask, edited_elsewhere, open_engine, replayed_after_an_edit
 from tests.support.kept_vectors import write
 from tests.support.openai_server import run_openai_server
-
-QUESTION = "How often do city buses run at night?"
 
 
 @pytest.fixture
@@ -37,36 +34,19 @@ def docs(tmp_path):
     return folder
 
 
-def open_engine(tmp_path, server, library: str | None = None, **changes) -> Engine:
-    values = dict(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
-                  translate_queries=False)
-    values.update(changes)
-    return Engine(resolve_paths(tmp_path / "home"), Settings(**values), library=library)
-
-
-def ask(engine, question=QUESTION, **kwargs):
-    events = list(engine.ask(question, **kwargs))
-    done = events[-1]
-    return events, done
-
-
-def streamed(server) -> int:
-    return len([r for r in server.chat_requests() if r.body.get("stream")])
-
-
 def test_a_repeated_question_is_replayed_with_the_same_passages_and_citations(tmp_path, server, docs):
     engine = open_engine(tmp_path, server)
     engine.index([docs])
     first_events, first = ask(engine)
-    assert isinstance(first, DoneEvent) and not first.cached and streamed(server) == 1
+    assert isinstance(first, DoneEvent) and not first.cached and server.streamed() == 1
     events, done = ask(engine)
-    assert streamed(server) == 1, "the second ask never reached the model"
+    assert server.streamed() == 1, "the second ask never reached the model"
     assert done.cached and done.answer == first.answer and done.mode == "llm" and not done.notice
     assert [type(e) for e in events] == [SourcesEvent, TokenEvent, DoneEvent]
     sources = events[0].hits
     assert sources == first_events[0].hits
     assert done.cited == (sources[1],) == first.cited  # [2] still names the second passage
-    assert ask(engine, refresh=True)[1].cached is False and streamed(server) == 2  # Regenerate asks afresh
+    assert ask(engine, refresh=True)[1].cached is False and server.streamed() == 2  # Regenerate asks afresh
     engine.close()
 
 
@@ -76,7 +56,7 @@ def test_the_stored_answer_survives_a_restart(tmp_path, server, docs):
     ask(engine)
     engine.close()
     engine = open_engine(tmp_path, server)
-    assert ask(engine)[1].cached and streamed(server) == 1
+    assert ask(engine)[1].cached and server.streamed() == 1
     engine.close()
 
 
@@ -97,7 +77,7 @@ def test_a_reindexed_or_removed_cited_file_makes_the_next_identical_question_ans
         (docs / "bus.txt").unlink()
         engine.index()
     assert answer_cache.count(engine.store.db) == 0, "the answer citing the old passage is removed"
-    assert ask(engine)[1].cached is False and streamed(server) == 2
+    assert ask(engine)[1].cached is False and server.streamed() == 2
     engine.close()
 
 
@@ -110,13 +90,13 @@ def test_another_model_or_endpoint_never_replays_this_answer(tmp_path, server, d
     engine = open_engine(tmp_path, server, llm_model="other-model")
     server.reply = "Every thirty minutes [2]."
     done = ask(engine)[1]
-    assert not done.cached and done.answer.startswith("Every thirty") and streamed(server) == 2
+    assert not done.cached and done.answer.startswith("Every thirty") and server.streamed() == 2
     engine.close()
     with run_openai_server() as other:  # the same model name at another endpoint
         other.reply = "Hourly [2]."
         engine = open_engine(tmp_path, other)
         done = ask(engine)[1]
-        assert not done.cached and done.answer.startswith("Hourly") and streamed(other) == 1
+        assert not done.cached and done.answer.startswith("Hourly") and other.streamed() == 1
         engine.close()
 
 
@@ -144,7 +124,7 @@ def test_the_off_switch(tmp_path, server, docs):
     engine = open_engine(tmp_path, server, answer_cache=False)
     engine.index([docs])
     ask(engine)
-    assert ask(engine)[1].cached is False and streamed(server) == 2
+    assert ask(engine)[1].cached is False and server.streamed() == 2
     assert answer_cache.count(engine.store.db) == 0
     engine.close()
 
@@ -276,45 +256,6 @@ def test_an_answer_logged_with_its_thinking_is_read_back_for_review_without_it(t
     engine.close()
 
 
-def edited_elsewhere(tmp_path, server, library: str | None = None, edited: int = 5):
-    """bus.md of six paragraphs, a chunk each; the question's one passage (top_k 1) is the night buses' (with
-    the neighbours it merges). Its answer is stored; then paragraph `edited` (the last) is edited and indexed
-    again: the engine, the file, the first answer's passage and that answer."""
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    paragraphs = ["At night the city buses run every half hour along the main lines.",
-                  "Bicycles may be taken on trains outside the rush hours for a small fee.",
-                  "A monthly pass costs forty euros and is valid on every line of the network.",
-                  "The ferry to the island leaves from the north pier on weekdays only.",
-                  "Lost property is kept at the central station office for three months.",
-                  "Trams cross the old town every twelve minutes from six in the morning."]
-    bus = folder / "bus.md"
-    write(bus, paragraphs)
-    engine = open_engine(tmp_path, server, library, top_k=1, chunk_size=400, chunk_overlap=0)
-    engine.index([folder])
-    first_events, first = ask(engine)
-    assert not first.cached and "At night" in first_events[0].hits[0].text
-    write(bus, [p + " (Edited.)" if n == edited else p for n, p in enumerate(paragraphs)])
-    assert engine.index().updated == 1
-    return engine, bus, first_events[0].hits[0], first
-
-
-def replayed_after_an_edit(tmp_path, server, library: str | None = None) -> None:
-    """Their texts, places in the request and order are those the answer was made from: the stored answer is
-    replayed, its sources and citation naming the chunks the library holds now. Before, the edit dropped it (its
-    key hashed the chunk ids) and the model was asked again. (Also on a server: tests/postgres/
-    test_carried_references.py.)"""
-    engine, _, was, first = edited_elsewhere(tmp_path, server, library)
-    try:
-        events, done = ask(engine)
-        now = events[0].hits[0]
-        assert done.cached and done.answer == first.answer and streamed(server) == 1
-        assert now.text == was.text and now.chunk_id != was.chunk_id and engine.held_passages([now]) == {now.chunk_id}
-        assert first.cited and done.cited == (now,)
-    finally:
-        engine.close()
-
-
 def test_an_answer_whose_passages_an_edit_left_unchanged_is_replayed_under_their_new_ids(tmp_path, server):
     replayed_after_an_edit(tmp_path, server)
 
@@ -326,7 +267,7 @@ def test_an_edit_inside_a_merged_passage_drops_its_stored_answer(tmp_path, serve
     try:
         assert "Bicycles" in was.text and answer_cache.count(engine.store.db) == 0
         events, done = ask(engine)
-        assert not done.cached and "(Edited.)" in events[0].hits[0].text and streamed(server) == 2
+        assert not done.cached and "(Edited.)" in events[0].hits[0].text and server.streamed() == 2
     finally:
         engine.close()
 
@@ -339,6 +280,6 @@ def test_an_answer_is_not_replayed_when_the_search_finds_other_passages_after_an
         write(bus.parent / "night.md", [f"{QUESTION} Every ten minutes at night on weekends."])
         assert engine.index().added == 1
         events, done = ask(engine)
-        assert not done.cached and "weekends" in events[0].hits[0].text and streamed(server) == 2
+        assert not done.cached and "weekends" in events[0].hits[0].text and server.streamed() == 2
     finally:
         engine.close()

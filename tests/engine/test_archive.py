@@ -20,15 +20,16 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import ModelMismatchError, UsageError
-from tests.engine.test_collections import QUERIES, CountingEmbedder, _docs, _results
 from tests.support.archives import dump
+from tests.support.mail_attachments import harbour_message
+from tests.support.two_collections import QUERIES, CountingEmbedder, search_results, two_folders
 
 FAST = Settings(embedding_model="hash:64")
 
 
 @pytest.fixture()
 def source(tmp_path: Path):
-    a, b = _docs(tmp_path)
+    a, b = two_folders(tmp_path)
     engine = Engine(resolve_paths(tmp_path / "source"), FAST)
     grid = engine.create_collection("Grid")
     engine.index([a], collection=engine.collection_id("Default"))
@@ -60,9 +61,9 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
         first = target.import_archive(tmp_path / "default.zip", name="Plants")
         second = target.import_archive(tmp_path / "grid.zip")
         assert (first.vectors, first.to_embed, second.vectors, second.to_embed) == (2, 0, 2, 0)
-        assert _results(target, None) == _results(engine, None)
-        assert _results(target, first.collection_id) == _results(engine, default)
-        assert _results(target, second.collection_id) == _results(engine, grid)
+        assert search_results(target, None) == search_results(engine, None)
+        assert search_results(target, first.collection_id) == search_results(engine, default)
+        assert search_results(target, second.collection_id) == search_results(engine, grid)
         assert counting.passages == 0
         assert _vectors_by_text(target) == _vectors_by_text(engine)
         # the sources keep their paths but are not linked: a run scans nothing until the user links them; linked
@@ -77,7 +78,7 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
         target.close()
     reopened = Engine(resolve_paths(tmp_path / "fresh"), FAST)  # the FAISS cache saved by the import is valid
     try:
-        assert _results(reopened, None) == _results(engine, None)
+        assert search_results(reopened, None) == search_results(engine, None)
     finally:
         reopened.close()
 
@@ -350,11 +351,9 @@ def test_an_import_carries_every_field_of_files_and_passages(tmp_path: Path):
     """A message with a text and a three-page PDF attached (pages, headings, spans, attachments below their
     message), a document that failed (its reason), and the library's model and chunking: row for row the same in a
     fresh library after the import, with each vector on the passage it was made for."""
-    from tests.engine.test_email_attachments import _message
-
     folder = tmp_path / "mixed"
     folder.mkdir()
-    (folder / "harbour.eml").write_bytes(bytes(_message()))
+    (folder / "harbour.eml").write_bytes(bytes(harbour_message()))
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4 not really a PDF")
     (folder / "notes.txt").write_text("Kangaroos carry their young in a pouch.\n\nOwls hunt at night.", "utf-8")
     engine = Engine(resolve_paths(tmp_path / "source"), FAST)

@@ -7,7 +7,6 @@ about meaning; shared words make every document a dense and keyword candidate fo
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 
@@ -21,42 +20,14 @@ from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
 from desktop_rag.engine.models.embedders.hashing import HashEmbedder
 from desktop_rag.engine.text import keyword
 from desktop_rag.engine.answer.events import SourcesEvent
+from tests.support.two_collections import QUERIES, CountingEmbedder, search_results, two_folders, write_files
 
 FAST = Settings(embedding_model="hash:64")
-QUERIES = ["solar energy storage", "battery chemistry for solar farms", "energy", "how do plants store energy"]
-
-
-def _write(folder: Path, docs: dict[str, str]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in docs.items():
-        (folder / name).write_text(text, "utf-8")
-    return folder
-
-
-def _docs(tmp_path: Path) -> tuple[Path, Path]:
-    a = _write(tmp_path / "a", {
-        "plants.txt": "Plants and energy\n\nPlants store solar energy as starch; storage happens in roots and seeds.",
-        "soil.txt": "Soil\n\nSoil stores water and nutrients; energy flows from plants to soil microbes.",
-    })
-    b = _write(tmp_path / "b", {
-        "grid.txt": "Grid storage\n\nBattery storage lets solar farms deliver energy after sunset; lithium chemistry.",
-        "hydro.txt": "Pumped hydro\n\nPumped hydro is the largest energy storage on the grid, charged by solar power.",
-    })
-    return a, b
-
-
-def _results(engine: Engine, collection: int | None) -> str:
-    """Search results as JSON text (byte comparison), every field included except the chunk ids."""
-    out = []
-    for q in QUERIES:
-        out.append([{k: v for k, v in h.to_json(n).items() if k != "chunk_id"}
-                    for n, h in enumerate(engine.search(q, 10, collection), 1)])
-    return json.dumps(out, ensure_ascii=False, sort_keys=True)
 
 
 @pytest.fixture()
 def two(tmp_path: Path):
-    a, b = _docs(tmp_path)
+    a, b = two_folders(tmp_path)
     engine = Engine(resolve_paths(tmp_path / "data"), FAST)
     first = engine.collection_id("Default")
     second = engine.create_collection("Grid")
@@ -99,12 +70,12 @@ def test_deleting_a_collection_leaves_the_other_byte_identical(two, tmp_path: Pa
     alone = Engine(resolve_paths(tmp_path / "alone"), FAST)
     try:
         alone.index([b])
-        assert _results(engine, second) == _results(alone, None)
+        assert search_results(engine, second) == search_results(alone, None)
     finally:
         alone.close()
     reopened = Engine(resolve_paths(engine.paths.data_dir), FAST)  # the saved cache holds B only
     try:
-        assert _results(reopened, second) == _results(engine, second)
+        assert search_results(reopened, second) == search_results(engine, second)
     finally:
         reopened.close()
 
@@ -169,7 +140,7 @@ def test_documents_added_to_a_collection_another_process_deleted_are_refused(two
         other.delete_collection(second)
     finally:
         other.close()
-    c = _write(tmp_path / "c", {"kelp.txt": "Kelp\n\nKelp forests store carbon along rocky coasts."})
+    c = write_files(tmp_path / "c", {"kelp.txt": "Kelp\n\nKelp forests store carbon along rocky coasts."})
     with pytest.raises(UsageError, match="That collection no longer exists"):
         engine.index([c], collection=second)
     assert [s.path for s in engine.sources()] == [str(a)]  # nothing of "c" kept anywhere
@@ -205,21 +176,6 @@ CREATE TABLE messages (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL 
 """
 
 
-class CountingEmbedder(HashEmbedder):
-    """The hashing embedder, counting passage embeddings (a re-embed would show up here)."""
-
-    def __init__(self) -> None:
-        super().__init__(64)
-        self.passages = 0
-
-    def embed(self, texts, batch_size: int = 64):
-        self.passages += len(texts)
-        return super().embed(texts, batch_size)
-
-    def embed_queries(self, texts):  # questions are embedded at every search: not counted
-        return HashEmbedder.embed(self, texts)
-
-
 def _schema_1_library(data: Path, docs: Path) -> None:
     """A library as 0.1 wrote it: one source, its files, chunks, keyword rows and hash:64 vectors."""
     data.mkdir(parents=True)
@@ -249,7 +205,7 @@ def _schema_1_library(data: Path, docs: Path) -> None:
 
 
 def test_a_schema_1_library_becomes_default_without_reembedding(tmp_path: Path, monkeypatch):
-    docs, _ = _docs(tmp_path)
+    docs, _ = two_folders(tmp_path)
     data = tmp_path / "old"
     _schema_1_library(data, docs)
     old = sqlite3.connect(data / "library.sqlite3")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -15,33 +14,16 @@ from desktop_rag.engine.archive.archive_file import ArchiveError
 from desktop_rag.engine.document.locate import CHANGED, EXACT, UNCHANGED, Carrier, IndexedFile, locate
 from desktop_rag.engine.paths import attachment_path
 from desktop_rag.engine.store.sqlite.schema import SCHEMA_VERSION
-from tests.data.make_fixtures import build_pdf
-from tests.engine.test_ingest import consistent, make_engine
 from tests.support.archives import forge
-
-PAGES = [["Chapter 1: the harbour", "The ferry timetable changes in spring."],
-         ["Chapter 2: the lighthouse", "The lighthouse keeper logs the weather at dawn."],
-         ["Chapter 3: the market", "The fish market opens at five in the morning."]]
-
-
-def _message(body: str = "Please find the files attached.", notes: str = "仓库的钥匙放在前台的抽屉里。",
-             with_pdf: bool = True) -> EmailMessage:
-    msg = EmailMessage()
-    msg["Subject"] = "Harbour files"
-    msg["From"] = "Ann Lee <ann@example.org>"
-    msg.set_content(body)
-    msg.add_attachment(notes.encode(), maintype="text", subtype="plain", filename="备忘.txt")
-    if with_pdf:
-        msg.add_attachment(build_pdf(PAGES), maintype="application", subtype="pdf", filename="guide.pdf")
-    return msg
-
+from tests.support.index_runs import consistent, make_engine
+from tests.support.mail_attachments import harbour_message
 
 @pytest.fixture
 def mail(tmp_path: Path):
     docs = tmp_path / "docs"
     docs.mkdir()
     path = docs / "harbour.eml"
-    path.write_bytes(bytes(_message()))
+    path.write_bytes(bytes(harbour_message()))
     engine = make_engine(tmp_path / "home")
     report = engine.index([docs])
     yield engine, path, report
@@ -58,7 +40,7 @@ def _chunk_ids(engine, path: str) -> list[int]:
         "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.id", (path,))]
 
 
-def test_each_attachment_is_a_file_row_below_its_message(mail):
+def test_each_attachment_is_a_file_row_below_itsharbour_message(mail):
     engine, path, report = mail
     assert (report.added, report.attachments, report.failed) == (1, 2, ())
     rows = _rows(engine)
@@ -96,7 +78,7 @@ def test_an_edited_message_keeps_the_vectors_of_unchanged_attachments(mail):
     engine, path, _ = mail
     pdf, note = attachment_path(str(path), "2/guide.pdf"), attachment_path(str(path), "1/备忘.txt")
     pdf_ids, note_ids = _chunk_ids(engine, pdf), _chunk_ids(engine, note)
-    path.write_bytes(bytes(_message(body="Updated: the files are attached.", notes="钥匙改放在保安室。")))
+    path.write_bytes(bytes(harbour_message(body="Updated: the files are attached.", notes="钥匙改放在保安室。")))
     report = engine.index()
     assert (report.updated, report.attachments) == (1, 2)
     assert _chunk_ids(engine, pdf) == pdf_ids  # the same bytes: the same chunks, not embedded again
@@ -108,7 +90,7 @@ def test_an_edited_message_keeps_the_vectors_of_unchanged_attachments(mail):
 
 def test_an_attachment_taken_out_of_the_message_leaves_the_library(mail):
     engine, path, _ = mail
-    path.write_bytes(bytes(_message(with_pdf=False)))
+    path.write_bytes(bytes(harbour_message(with_pdf=False)))
     engine.index()
     assert set(_rows(engine)) == {"harbour.eml", os.path.join("harbour.eml", "1", "备忘.txt")}
     assert all(h.path != attachment_path(str(path), "2/guide.pdf") for h in engine.search("lighthouse keeper", 10))
@@ -158,7 +140,7 @@ def _carrier(engine, path: str) -> Carrier:
     return Carrier(record.path, IndexedFile(record.size, record.mtime_ns, record.sha256))
 
 
-def test_the_viewer_reads_an_attachment_from_its_message(mail):
+def test_the_viewer_reads_an_attachment_from_itsharbour_message(mail):
     engine, path, _ = mail
     note = attachment_path(str(path), "1/备忘.txt")
     hit = _hit(engine, note)
@@ -171,12 +153,12 @@ def test_the_viewer_reads_an_attachment_from_its_message(mail):
     assert (location.kind, location.page, location.page_count, location.file_state) == ("pages", 3, 3, UNCHANGED)
     assert location.found and location.rects
     carrier = _carrier(engine, pdf)
-    path.write_bytes(bytes(_message(with_pdf=False)))  # changed since indexing, the attachment gone
+    path.write_bytes(bytes(harbour_message(with_pdf=False)))  # changed since indexing, the attachment gone
     location = locate(hit, None, carrier=carrier)
     assert location.file_state == CHANGED and "no longer holds the attachment guide.pdf" in str(location.error)
 
 
-def test_export_and_import_keep_attachments_with_their_message(mail, tmp_path):
+def test_export_and_import_keep_attachments_with_theirharbour_message(mail, tmp_path):
     engine, path, _ = mail
     archive = tmp_path / "harbour.zip"
     report = engine.export_collection(1, archive, with_documents=True)
@@ -250,7 +232,7 @@ process: `Location.from_library`)."""
 
     from tests.support.scans import render_page
 
-    msg = _message(with_pdf=False)
+    msg = harbour_message(with_pdf=False)
     for name, text, chinese in (("card.png", "Return the warranty card within thirty days.", False),
                                 ("卡片.png", "请在三十天内寄回保修卡。", True)):
         out = io.BytesIO()

@@ -1,6 +1,7 @@
 """How an answer that ended short is kept, without a model server (tests/engine/test_unfinished_turns.py runs the
-scenarios through one): an ending as `messages.ended` stores it and reads it back, whatever its reason holds; and
-the rules `turns.saved` keeps a conversation's turns by when a stream ends, fails or asks for a yes first."""
+scenarios through one): an ending as `messages.ended` stores it and reads it back, whatever its reason holds; a
+summary's ending (partial, sections cut) and what it says; and the rules `turns.saved` keeps a conversation's turns by
+when a stream ends, fails or asks for a yes first."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.answer import turns
 from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent, no_answer, stopped
+from desktop_rag.engine.answer.summarising import _short
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import ConfirmationNeeded, UsageError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.values import ANSWER_FAILED, MAX_ENDING_JSON_CHARS, Ending
+from desktop_rag.engine.store.values import ANSWER_FAILED, MAX_ENDING_JSON_CHARS, SECTIONS_CUT, SUMMARY_PARTIAL, Ending
 
 A_PHRASE = Phrase("phrase.archive.manifest_key", key="x")
 
@@ -26,13 +28,31 @@ A_PHRASE = Phrase("phrase.archive.manifest_key", key="x")
 @pytest.mark.parametrize("ending", [
     Ending(ANSWER_FAILED, Reason.of("the server hung up")),  # words without a code: kept as the English text only
     Ending(ANSWER_FAILED, Reason.of(A_PHRASE)),
-    stopped()[1], stopped(thinking=True)[1], no_answer()[1],
+    stopped()[1], stopped(thinking=True)[1], no_answer(thought=False)[1], no_answer(thought=True)[1],
+    _short(2, 5, 0, 1200), _short(2, 5, 3, 1200),  # a summary of the first sections; one of sections cut
     # a reason as long as Reason lets one be, in Chinese: kept as written, within what a stored ending may be
     Ending(ANSWER_FAILED, Reason.of(Phrase("phrase.archive.manifest_key", key="服" * 300), "务" * 1000, "器" * 1000,
                                     "错" * 1000, "误" * 600)),
 ])
 def test_an_ending_reads_back_as_it_was_kept(ending):
     assert Ending.from_json(ending.to_json()) == ending
+
+
+def test_a_summary_short_of_whole_says_how_in_its_ending():
+    """A map-reduce summary of every section, none cut, keeps no ending; one of the first sections only says how many
+    of how many (partial); one written from section replies cut at their limit says how many, of how many, at which
+    limit (sections_cut), after the budget's note when both."""
+    assert _short(5, 5, 0, 1200) is None
+    partial = _short(2, 5, 0, 1200)
+    fitted = "This summary covers the first 2 of the document's 5 sections (the rest did not fit the summary budget)."
+    assert partial.state == SUMMARY_PARTIAL and str(partial.reason) == fitted
+    cut = ("The model stopped at its limit of 1,200 tokens for one reply while summarising 3 of the document's 5 "
+           "sections, so the summary may leave something out. It is not kept: Regenerate asks again.")
+    assert _short(5, 5, 3, 1200) == Ending(SECTIONS_CUT, Reason.of(Phrase("summary_sections_cut", cut=3, total=5,
+                                                                             tokens=1200)))
+    assert str(_short(5, 5, 3, 1200).reason) == cut
+    both = _short(2, 5, 3, 1200)
+    assert both.state == SECTIONS_CUT and str(both.reason) == f"{fitted}; {cut}"
 
 
 def test_a_kept_ending_carries_its_english_text_for_a_version_that_cannot_read_its_codes():

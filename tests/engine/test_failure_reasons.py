@@ -85,6 +85,19 @@ def test_a_reason_is_bounded_value_by_value_and_as_a_whole() -> None:
     assert len(Reason.of(nested).to_json()) < 1000  # past three levels a phrase is its English words
 
 
+def test_a_reason_cut_short_reads_back_as_it_was_stored() -> None:
+    """`of` keeps MAX_PARTS parts and a ninth, "…", saying that some were left out: the row reads back equal; a
+    longer list (an edited row) reads as `of` would have fitted it."""
+    notes = [Phrase("note.pdf_recovered", n=n) for n in range(MAX_PARTS + 3)]
+    long = Reason.of(*notes)
+    assert len(long.parts) == MAX_PARTS + 1 and long.parts[-1] == "…"
+    huge = "x" * 100_000
+    for reason in (long, Reason.of(*[LoadError.coded("file_too_large", name=huge, mb=huge, limit=huge)] * 8)):
+        assert Reason.stored(str(reason), reason.to_json()) == reason
+    edited = json.dumps([{"key": "note.pdf_recovered", "values": {"n": n}} for n in range(50)])
+    assert Reason.stored("the English text", edited) == long
+
+
 def test_a_stored_reason_that_does_not_fit_the_table_is_shown_as_its_text() -> None:
     """A row's JSON is someone else's (an edited library): anything but what `to_json` writes gives the English."""
     good = Reason.of(LoadError.coded("file_too_large", name="a.pdf", mb=300, limit=200))

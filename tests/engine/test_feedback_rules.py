@@ -35,10 +35,6 @@ def ask(engine: Engine, question: str = TEA, **kwargs) -> tuple[tuple, DoneEvent
     return next(e.hits for e in events if isinstance(e, SourcesEvent)), events[-1]
 
 
-def streamed(server) -> int:
-    return len([r for r in server.chat_requests() if r.body.get("stream")])
-
-
 @pytest.mark.parametrize("grade", ["wrong", "refused"])
 def test_an_answer_graded_wrong_or_refused_is_never_replayed(tmp_path, docs, server, grade):
     llm = {"llm_base_url": server.base_url, "llm_model": "fake-model"}
@@ -46,15 +42,15 @@ def test_an_answer_graded_wrong_or_refused_is_never_replayed(tmp_path, docs, ser
     engine.index([docs])
     _, first = ask(engine)
     _, again = ask(engine)
-    assert again.cached and streamed(server) == 1  # the cache replays it while it is not graded down
+    assert again.cached and server.streamed() == 1  # the cache replays it while it is not graded down
     engine.review.set_grade(again.answer_id, grade)
     _, after = ask(engine)
-    assert not after.cached and streamed(server) == 2, "a graded-down answer went to the model again"
+    assert not after.cached and server.streamed() == 2, "a graded-down answer went to the model again"
     _, later = ask(engine)
-    assert not later.cached and streamed(server) == 3, "the same text, stored again, is still never replayed"
+    assert not later.cached and server.streamed() == 3, "the same text, stored again, is still never replayed"
     engine.close()
     engine = engine_for(tmp_path, feedback=False, **llm)  # the switch off: the stored answer is replayed
-    assert ask(engine)[1].cached and streamed(server) == 3
+    assert ask(engine)[1].cached and server.streamed() == 3
     engine.close()
     engine = engine_for(tmp_path, **llm)
     engine.review.set_grade(again.answer_id, "right")  # the grade changed back: replayed again

@@ -19,23 +19,12 @@ from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from desktop_rag.engine.store.sqlite import filters as rs
 from desktop_rag.engine.store.sqlite.keyword_index import search as keyword_search
 from tests.support.openai_server import run_openai_server
-
-TEXT = "Solar energy storage {n}: batteries and plants store energy in roots and chemistry, report {n}."
-NAMES = ["report.pdf.txt", "report.txt", "reports/report.txt", "notes.md", "report copy.txt"]  # near-namesakes
-
-
-def _docs(root: Path, names: list[str] = NAMES, start: int = 0) -> Path:
-    """`names` below `root`, each a title and three passages numbered from `start` (tests/engine/test_scope_rules)."""
-    for n, name in enumerate(names, start):
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"Title {n}\n\n" + "\n\n".join(TEXT.format(n=n * 10 + i) for i in range(3)), "utf-8")
-    return root
+from tests.support.scope_docs import NAMES, scope_docs
 
 
 @pytest.fixture()
 def lib(tmp_path: Path):
-    root = _docs(tmp_path / "docs")
+    root = scope_docs(tmp_path / "docs")
     engine = Engine(resolve_paths(tmp_path / "data"), Settings(embedding_model="hash:64", chunk_size=120,
                                                                 chunk_overlap=0))
     engine.index([root])

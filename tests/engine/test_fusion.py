@@ -21,18 +21,9 @@ from desktop_rag.engine.search.fusion import (
 from desktop_rag.engine.search.question import Question, Version, plain
 from desktop_rag.engine.store.values import Hit
 from desktop_rag.engine.text.topics import Topic, Topics
+from tests.support.fused import fused
 
 EN = frozenset({"en"})
-
-
-def fused(dense, keyword, k, *, query="", dense_languages=None, other_language=(), glossed=(), question=None,
-          hits=None, written=None) -> list[tuple[int, float]]:
-    """The shipped signals over given candidate lists: dense (cosines), keyword (BM25), the gloss's keyword scores
-    (`glossed`), for `query` (or `question`, with its translations) and a model covering `dense_languages`."""
-    found = {"dense": list(dense), "keyword": list(keyword), "gloss": list(dict(glossed).items())}
-    pool = signals.Pool(question or plain(query), found, dense_languages, hits or {}, written or {},
-                        frozenset(other_language))
-    return signals.fused(pool, k)
 
 
 def flat_noise(ids: range, seed: int = 0) -> list[tuple[int, float]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from desktop_rag.engine.search.fusion import convex_rule, fuse, topic_precedence
 from desktop_rag.engine.search.question import Question, Version
-from tests.engine.test_fusion import fused
+from tests.support.fused import fused
 
 EN, ZH = frozenset({"en"}), frozenset({"zh"})
 

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from desktop_rag.config import CHUNKING_SETTINGS, INDEX_SETTINGS, Settings
-from tests.engine.test_ingest import HASH, make_engine, write_docs
+from tests.support.index_runs import HASH, make_engine, write_docs
 
 CHANGED = {"chunk_size": 300, "chunk_overlap": 20}
 

@@ -11,7 +11,7 @@ import pytest
 from desktop_rag.engine.errors import DiskFullError
 from desktop_rag.engine.ingest import ingest
 from desktop_rag.engine.ingest.reports import FileEvent
-from tests.engine.test_ingest import consistent, make_engine, write_docs
+from tests.support.index_runs import consistent, make_engine, write_docs
 
 
 def events_of(engine, paths=None, **kwargs) -> tuple[dict[str, list[FileEvent]], object]:

@@ -7,9 +7,15 @@ import pytest
 
 from desktop_rag.engine import DoneEvent
 from desktop_rag.engine.search.question import SEARCHED_CHARS
-from tests.engine.test_result_cache import engine  # noqa: F401 (a library of two short documents)
+from tests.support.tea_and_buses import tea_and_buses
 
 FILLER = "lorem ipsum dolor sit amet consectetur " * 3000  # about 117,000 characters
+
+
+@pytest.fixture
+def engine(tmp_path):
+    with tea_and_buses(tmp_path) as opened:
+        yield opened
 
 
 @pytest.fixture

@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.config import Settings, resolve_paths
-from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.search.cache import BoundedLRU
-
-HASH = dict(embedding_model="hash:64")  # about caching, not ranking: the deterministic embedder is enough
+from tests.support.tea_and_buses import tea_and_buses
 
 
 @pytest.fixture
 def engine(tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "tea.txt").write_text("Green tea is brewed with water at about eighty degrees.", encoding="utf-8")
-    (docs / "bus.txt").write_text("City buses run every ten minutes during the day.", encoding="utf-8")
-    engine = Engine(resolve_paths(tmp_path / "home"), Settings(**HASH))
-    engine.index([docs])
-    yield engine
-    engine.close()
+    with tea_and_buses(tmp_path) as opened:
+        yield opened
 
 
 def searches_run(engine, monkeypatch) -> list[str]:

@@ -19,7 +19,7 @@ from desktop_rag.engine.file_types import TYPE_NAMES
 from desktop_rag.engine.store import restriction as rs
 from desktop_rag.engine.store.scope import Restriction
 from desktop_rag.engine.store.sqlite import filters
-from tests.engine.test_file_scope import _docs
+from tests.support.scope_docs import scope_docs
 
 QUESTION = "Where is solar energy stored?"
 
@@ -27,8 +27,8 @@ QUESTION = "Where is solar energy stored?"
 @pytest.fixture()
 def lib(tmp_path: Path):
     """Collection "Work" holds work/ (report.txt, notes.md, sub/data.txt); "Home" holds home/ (diary.txt)."""
-    work = _docs(tmp_path / "work", ["report.txt", "notes.md", "sub/data.txt"])
-    home = _docs(tmp_path / "home", ["diary.txt"], 5)
+    work = scope_docs(tmp_path / "work", ["report.txt", "notes.md", "sub/data.txt"])
+    home = scope_docs(tmp_path / "home", ["diary.txt"], 5)
     engine = Engine(resolve_paths(tmp_path / "data"), Settings(embedding_model="hash:64", chunk_size=120,
                                                                 chunk_overlap=0, translate_queries=False))
     first = engine.collection_id("Default")
@@ -232,7 +232,7 @@ def test_the_selector_is_cached_until_the_library_changes(lib):
     assert count == sum(len(_chunk_ids(engine, p)) for p in (work / "report.txt", work / "notes.md",
                                                               work / "sub" / "data.txt"))
     assert filters.member_filter(engine.store, within) == (count, selector)  # the same object: cached
-    _docs(work, ["more.txt"], 7)
+    scope_docs(work, ["more.txt"], 7)
     engine.index()
     again, other = filters.member_filter(engine.store, within)
     assert again == count + len(_chunk_ids(engine, work / "more.txt")) and other is not selector

@@ -15,30 +15,12 @@ from desktop_rag.engine import error_text
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.answer.events import DoneEvent
-from tests.support.long_document import write_long_pdf
-from tests.support.openai_server import serve_replying
-
-LIMIT = 3  # the 50-page report takes 12 requests (each of its 11 sections, then the summary)
-
-
-@pytest.fixture
-def server():
-    yield from serve_replying("The report surveys ten regions [1].")
-
-
-@pytest.fixture
-def library(tmp_path: Path) -> tuple[Path, Path]:
-    """The 50-page report, indexed."""
-    report = write_long_pdf(tmp_path / "docs" / "report.pdf")
-    engine = Engine(resolve_paths(tmp_path / "home"), Settings(embedding_model="hash:64"))
-    assert not engine.index([report.parent]).failed
-    engine.close()
-    return tmp_path / "home", report
+from tests.support.summary_cost import SUMMARY_LIMIT, library, server  # noqa: F401 - fixtures used by name
 
 
 def _engine(home: Path, server, read_only: bool = False, **changes) -> Engine:
     values = dict(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
-                  translate_queries=False, summary_request_limit=LIMIT)
+                  translate_queries=False, summary_request_limit=SUMMARY_LIMIT)
     values.update(changes)
     return Engine(resolve_paths(home), Settings(**values), read_only=read_only)
 
@@ -48,14 +30,14 @@ def test_a_summary_over_the_limit_runs_only_when_confirmed(library, server) -> N
     engine = _engine(home, server)
     try:
         plan = engine.summary_plan(report)
-        assert plan.mode == "map-reduce" and plan.requests > LIMIT
+        assert plan.mode == "map-reduce" and plan.requests > SUMMARY_LIMIT
         for refused in (lambda: list(engine.summarise(report)), lambda: list(engine.ask("Summarise report.pdf"))):
             with pytest.raises(UsageError) as caught:
                 refused()
             assert caught.value.code == "summary_over_limit" and server.chat_requests() == []  # nothing was sent
         said = str(caught.value)
         assert f"takes {plan.requests} requests" in said and f"{plan.sections} sections" in said
-        assert f"{plan.tokens:,} tokens" in said and f"more than the {LIMIT}" in said
+        assert f"{plan.tokens:,} tokens" in said and f"more than the {SUMMARY_LIMIT}" in said
         assert error_text(caught.value, "zh").startswith(f"总结“report.pdf”需要向模型发送 {plan.requests} 次请求")
         conversation = engine.new_conversation()  # in a conversation: not a turn until the person says yes
         with pytest.raises(UsageError):

@@ -22,6 +22,7 @@ from desktop_rag.engine.errors import LoadError, error_text
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.system_errors import MAX_DETAIL, os_reason, system_reason
 from tests.support.english import english_sentence
+from tests.support.system_limits import full_disk
 from tests.support.unreachable import UNRESOLVABLE, closed_port
 
 
@@ -63,7 +64,7 @@ def test_a_refused_connection() -> None:
     _said(_raised(lambda: _connect(closed_port())), "连接被拒绝")
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@full_disk
 def test_a_full_disk() -> None:
     _said(_raised(_write_to_full_disk), "磁盘空间已满")
 

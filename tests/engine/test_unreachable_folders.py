@@ -4,15 +4,12 @@ from it: its files are not known to be gone, so nothing is removed and nothing i
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sqlite3
 from contextlib import closing
 
-import pytest
-
-from tests.engine.test_ingest import consistent, make_engine, write_docs
 from tests.support.hash_cli import indexed_home, run_cli
+from tests.support.index_runs import consistent, make_engine, write_docs
+from tests.support.system_limits import without_root_powers
 
 
 def test_a_source_folder_not_there_keeps_its_files_and_says_so(tmp_path):
@@ -49,19 +46,8 @@ def test_a_file_source_whose_folder_is_not_there_is_kept_a_deleted_one_goes(tmp_
     engine.close()
 
 
-def _without_root_powers() -> list[str]:
-    """A prefix that runs a command without root's power to read any file (so a mode of 000 holds), or []."""
-    if os.name != "posix":
-        pytest.skip("POSIX file modes")
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        pytest.skip("root, and no setpriv to drop the capability to read any file")
-    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
-
-
 def test_a_subfolder_that_cannot_be_read_keeps_its_files(tmp_path):
-    prefix = _without_root_powers()
+    prefix = without_root_powers()
     home = indexed_home(tmp_path, {"top.txt": "Green tea is brewed at 80 degrees."})
     (tmp_path / "docs" / "sub").mkdir()
     (tmp_path / "docs" / "sub" / "inner.txt").write_text("Oolong is rolled into balls.", encoding="utf-8")
@@ -86,7 +72,7 @@ def _written_at(home, path) -> float:
 
 
 def test_a_file_that_may_not_be_read_fails_with_why_and_is_read_once_it_may(tmp_path):
-    prefix = _without_root_powers()
+    prefix = without_root_powers()
     home = indexed_home(tmp_path, {"top.txt": "Green tea is brewed at 80 degrees."})
     locked = tmp_path / "docs" / "locked.txt"
     locked.write_text("Oolong is rolled into balls.", encoding="utf-8")

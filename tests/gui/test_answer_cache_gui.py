@@ -24,10 +24,6 @@ def _ask(qtbot, window, question: str):
     return blocker.args[0], (shown[0] - started) * 1000 if shown else None, (done - started) * 1000
 
 
-def _streamed(server) -> int:
-    return len([r for r in server.chat_requests() if r.body.get("stream")])
-
-
 def test_second_ask_is_cached_on_screen_and_regenerate_asks_the_model(make_window, qtbot, tmp_path, llm_server,
                                                                       monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
@@ -36,9 +32,9 @@ def test_second_ask_is_cached_on_screen_and_regenerate_asks_the_model(make_windo
     window = make_window(llm_settings(llm_server, translate_queries=False))
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
     first, first_source, first_answer = _ask(qtbot, window, QUESTION)
-    assert not first.cached and _streamed(llm_server) == 1
+    assert not first.cached and llm_server.streamed() == 1
     second, source_ms, answer_ms = _ask(qtbot, window, QUESTION)
-    assert second.cached and second.text == first.text and _streamed(llm_server) == 1
+    assert second.cached and second.text == first.text and llm_server.streamed() == 1
     assert [h.chunk_id for _, h in second.sources] == [h.chunk_id for _, h in first.sources]
     assert source_ms is not None
     print(f"GUI ask (bench/cache.py): first ask {first_source:.1f} ms to first source, {first_answer:.1f} ms to the "
@@ -50,7 +46,7 @@ def test_second_ask_is_cached_on_screen_and_regenerate_asks_the_model(make_windo
     assert not first_bubble.regenerate_button.isVisibleTo(window)
     with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
         bubble.regenerate_button.click()
-    assert not blocker.args[0].cached and _streamed(llm_server) == 2
+    assert not blocker.args[0].cached and llm_server.streamed() == 2
 
 
 def test_clear_stored_answers_in_settings_and_turning_reuse_off_empty_the_cache(make_window, qtbot, tmp_path,
@@ -76,10 +72,10 @@ def test_clear_stored_answers_in_settings_and_turning_reuse_off_empty_the_cache(
     qtbot.waitUntil(lambda: dialog.clear_answers_result.text() == "Stored answers removed: 1.", timeout=10_000)
     assert stored() == 0 and dialog.clear_answers_button.isEnabled()
     dialog.reject()
-    assert not _ask(qtbot, window, QUESTION)[0].cached and _streamed(llm_server) == 2
+    assert not _ask(qtbot, window, QUESTION)[0].cached and llm_server.streamed() == 2
     assert stored() == 0, "asked with the conversation's history: not stored"
     window.chat.new_conversation()
-    assert not _ask(qtbot, window, QUESTION)[0].cached and _streamed(llm_server) == 3 and stored() == 1
+    assert not _ask(qtbot, window, QUESTION)[0].cached and llm_server.streamed() == 3 and stored() == 1
     with qtbot.waitSignal(window.app_settings.changed, timeout=10_000):
         window.settings_flow.apply(settings.replace(answer_cache=False))
     wait_idle(qtbot, window)

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import stat
-import subprocess
-from contextlib import contextmanager
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
@@ -16,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from desktop_rag import config
 from desktop_rag.gui import i18n
 from tests.gui.conftest import thread_name
+from tests.support.read_only import unwritable
 
 OLD_KEY = "sk-old-key-0123456789abcdef"
 NEW_KEY = "sk-new-key-fedcba9876543210"
@@ -34,27 +32,6 @@ def env_writes(monkeypatch):
 
     monkeypatch.setattr(config, "atomic_write_text", audited)  # what config.write_env_value writes .env with
     return threads
-
-
-@contextmanager
-def unwritable(folder):
-    """The folder refuses new files: a mode without write permission, or (for root, who ignores modes) the
-    immutable attribute."""
-    if os.geteuid() != 0:
-        mode = folder.stat().st_mode
-        folder.chmod(0o500)
-        try:
-            yield
-        finally:
-            folder.chmod(stat.S_IMODE(mode))
-        return
-    chattr = shutil.which("chattr")
-    if chattr is None or subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode != 0:
-        pytest.skip("running as root on a file system without chattr +i: no way to make a folder unwritable")
-    try:
-        yield
-    finally:
-        subprocess.run([chattr, "-i", str(folder)], check=True)
 
 
 def test_the_key_is_written_off_the_gui_thread_atomically_owner_only(make_window, qtbot, env_writes, caplog,

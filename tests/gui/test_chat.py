@@ -8,18 +8,8 @@ from PySide6.QtCore import QUrl
 
 from desktop_rag.engine import STOPPED
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
+from tests.support.chat_window import ask
 from tests.support.highlight import highlighted_runs, marked_occurrences, retrieval_matched_words
-
-
-def _ask(qtbot, window, question: str, timeout: int = 30_000):
-    """Type a question, press Send, wait for the answer to finish; returns (final message, tokens seen)."""
-    tokens: list[str] = []
-    window.chat.token_received.connect(tokens.append)
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=timeout) as blocker:
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
-    window.chat.token_received.disconnect(tokens.append)
-    return blocker.args[0], tokens
 
 
 def test_streams_tokens_in_order_and_citation_selects_source(make_window, qtbot, tmp_path, llm_server, monkeypatch):
@@ -29,7 +19,9 @@ def test_streams_tokens_in_order_and_citation_selects_source(make_window, qtbot,
     window = make_window(llm_settings(llm_server))
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
 
-    message, tokens = _ask(qtbot, window, "What does topic1 say about gamma?")
+    tokens: list[str] = []
+    window.chat.token_received.connect(tokens.append)
+    message = ask(qtbot, window, "What does topic1 say about gamma?")
     assert tokens == llm_server.tokens
     assert message.mode == "llm" and message.text == "".join(llm_server.tokens) and not message.error
     assert len(message.sources) >= 2
@@ -58,7 +50,7 @@ def test_the_sources_show_the_passage_the_answers_first_claim_cites(make_window,
     window = make_window(llm_settings(llm_server))
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
 
-    message, _tokens = _ask(qtbot, window, "What does topic1 say about gamma?")
+    message = ask(qtbot, window, "What does topic1 say about gamma?")
     assert len(message.sources) >= 3
     assert window.sources_panel.current_number() == 2  # not the first passage: the one the answer leads with
     assert dict(message.sources)[2].text[:20] in window.sources_panel.detail.toPlainText()
@@ -92,7 +84,7 @@ def test_extractive_answer_without_model_has_label_and_hint(make_window, qtbot, 
     write_docs(tmp_path / "docs", count=2)
     window = make_window()
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    message, _tokens = _ask(qtbot, window, "topic1 fact2")
+    message = ask(qtbot, window, "topic1 fact2")
     assert message.mode == "extractive" and message.notice
     bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
     assert bubble.notice_label.isVisibleTo(window)
@@ -106,7 +98,7 @@ def test_model_error_is_a_message_not_a_freeze(make_window, qtbot, tmp_path, llm
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
     llm_server.tokens = ["Partial ", "answer ", "here ", "and ", "more"]
     llm_server.cut_after = 3
-    message, _tokens = _ask(qtbot, window, "What is topic0?")
+    message = ask(qtbot, window, "What is topic0?")
     assert message.error and "cut off" in str(message.error)
     assert message.text.startswith("Partial answer here")
     bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
@@ -114,7 +106,7 @@ def test_model_error_is_a_message_not_a_freeze(make_window, qtbot, tmp_path, llm
 
     llm_server.cut_after = None
     llm_server.fail_next(401, times=2, code="invalid_api_key", message="bad key test-key")  # rewrite + answer
-    message, _tokens = _ask(qtbot, window, "And topic1?")
+    message = ask(qtbot, window, "And topic1?")
     assert "rejected" in str(message.error) and "test-key" not in str(message.error)
 
 
@@ -123,7 +115,7 @@ def test_conversations_persist_across_restart(make_window, qtbot, tmp_path, monk
     home = tmp_path / "home"
     window = make_window(home=home)
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    _ask(qtbot, window, "topic0 alpha")
+    ask(qtbot, window, "topic0 alpha")
     qtbot.waitUntil(lambda: window.conversations_model.rowCount() == 1, timeout=10_000)
     cid = window.chat.conversation_id
     monkeypatch.setattr("PySide6.QtWidgets.QInputDialog.getText", lambda *a, **k: ("Renamed chat", True))

@@ -9,6 +9,7 @@ import pytest
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings
+from tests.support.chat_window import ask
 
 QUESTION = "Which ticket discount do students get?"
 TRANSLATION = "学生购买火车票有什么优惠？"
@@ -24,9 +25,7 @@ def docs(tmp_path: Path) -> Path:
 
 
 def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000):
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
+    ask(qtbot, window, question)
     row = window.chat_model.last_assistant_row() - 1
     return window.chat_model.message(row), window.chat_panel.messages.widget_at(row)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from tests.gui.conftest import add_and_wait
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -42,7 +42,7 @@ def test_collections_from_the_menu_to_an_answer_and_a_delete(make_window, qtbot,
     assert [s.path for s in engine.sources(work_id)] == [str(work)]
     qtbot.waitUntil(lambda: len(window.library_model.source_paths()) == 1, timeout=10_000)  # only this collection's
 
-    message, _ = _ask(qtbot, window, "tea at 80 degrees")
+    message = ask(qtbot, window, "tea at 80 degrees")
     assert message.sources and {Path(h.path).parent for _, h in message.sources} == {work}
     assert engine.conversation_collection(window.chat.conversation_id) == work_id
 
@@ -50,7 +50,7 @@ def test_collections_from_the_menu_to_an_answer_and_a_delete(make_window, qtbot,
     bar.combo.activated.emit(0)  # back to "All collections": both documents answer
     assert window.asking_in.text() == "Asking in: All collections"
     window.chat.new_conversation()
-    message, _ = _ask(qtbot, window, "tea at 80 degrees")
+    message = ask(qtbot, window, "tea at 80 degrees")
     assert {Path(h.path).parent for _, h in message.sources} == {work, general}
 
     bar.combo.setCurrentIndex(bar.combo.findData(work_id))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QPushButton
 
 from tests.gui.conftest import add_and_wait, write_docs
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 
 def _buttons(window) -> dict[str, bool]:
@@ -19,7 +19,7 @@ def test_after_new_no_conversation_is_renamed_or_deleted(make_window, qtbot, tmp
     window = make_window()
     assert _buttons(window) == {"New": True, "Rename": False, "Delete": False}  # an empty list
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    _ask(qtbot, window, "topic0 alpha")
+    ask(qtbot, window, "topic0 alpha")
     qtbot.waitUntil(lambda: window.conversations_model.rowCount() == 1, timeout=10_000)
     assert window.conversations_panel.current_id() == window.chat.conversation_id
     assert _buttons(window) == {"New": True, "Rename": True, "Delete": True}

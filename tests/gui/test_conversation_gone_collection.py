@@ -6,7 +6,7 @@ while every answer said nothing was found."""
 from __future__ import annotations
 
 from tests.gui.conftest import add_and_wait, write_docs
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 
 def test_a_conversation_of_a_collection_no_longer_there_asks_in_all(make_window, qtbot, tmp_path):
@@ -14,7 +14,7 @@ def test_a_conversation_of_a_collection_no_longer_there_asks_in_all(make_window,
     window = make_window()
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
     engine = window.backend.engine
-    _ask(qtbot, window, "What does topic0 say?")
+    ask(qtbot, window, "What does topic0 say?")
     conversation = window.chat.conversation_id
     with engine.store.transaction() as db:  # as another person's delete leaves this person's conversation
         db.execute("UPDATE conversations SET collection_id = 99 WHERE id = ?", (conversation,))
@@ -23,5 +23,5 @@ def test_a_conversation_of_a_collection_no_longer_there_asks_in_all(make_window,
         window.chat.open_conversation(conversation)
     assert window.collections.current is None and window.backend.collection is None
     assert window.asking_in.text() == "Asking in: All collections"
-    message, _ = _ask(qtbot, window, "What does topic1 say?")
+    message = ask(qtbot, window, "What does topic1 say?")
     assert message.sources  # found in all collections

@@ -5,14 +5,14 @@ the "Delete conversation?" question."""
 from __future__ import annotations
 
 from tests.gui.conftest import add_and_wait, write_docs
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 
 def test_a_pasted_page_as_a_title_is_folded_and_cut(make_window, qtbot, tmp_path, monkeypatch):
     write_docs(tmp_path / "docs", count=1)
     window = make_window()
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    _ask(qtbot, window, "topic0 alpha")
+    ask(qtbot, window, "topic0 alpha")
     cid = window.chat.conversation_id
     page = "\n".join(f"Line {i} of the pasted   notes\tabout tea." for i in range(400))  # 15,000 characters
     monkeypatch.setattr("PySide6.QtWidgets.QInputDialog.getText", lambda *a, **k: (page, True))

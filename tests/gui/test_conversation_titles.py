@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from desktop_rag.gui.text import TITLE_CHARS, short_title
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 ENGLISH = "How did rainfall change in the Birch 1 station between 2019 and 2023?"
 CHINESE = "办公室搬迁通知里说新办公室在哪一层楼，具体的搬迁日期是哪一天，员工需要自己打包个人物品吗？还有停车位怎么安排？"
@@ -27,7 +27,7 @@ def test_the_window_lists_a_long_question_cut_with_its_whole_title_in_the_toolti
     window = make_window()
     for question in (CHINESE, ENGLISH):
         window.chat.new_conversation()
-        _ask(qtbot, window, question)
+        ask(qtbot, window, question)
         qtbot.waitUntil(lambda q=question: window.conversations_model.title_of(window.chat.conversation_id) == q,
                         timeout=10_000)
         row = window.conversations_model.row_of(window.chat.conversation_id)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
-from tests.gui.conftest import add_and_wait, llm_settings
-from tests.gui.test_chat import write_docs
+from tests.gui.conftest import add_and_wait, llm_settings, write_docs
 
 
 def test_the_open_conversation_is_deleted_while_its_answer_streams(make_window, qtbot, tmp_path, llm_server,

@@ -15,9 +15,9 @@ from desktop_rag.engine.messages import WINDOW, message
 from desktop_rag.gui import i18n
 from tests.data.make_fixtures import build_pdf
 from tests.gui.conftest import FAST, add_and_wait, wait_idle, write_docs
-from tests.gui.test_viewer import _bird_pages
-from tests.gui.test_window_wording import COMMAND
-from tests.security.test_viewer_page_size import thin_pdf
+from tests.support.hostile_pdfs import thin_pdf
+from tests.support.shown_texts import COMMAND
+from tests.support.viewer_window import bird_pages
 
 HOLD = """
 import sys, time
@@ -131,7 +131,7 @@ def test_a_page_the_viewer_could_not_draw_is_said_again_in_chinese(make_window, 
     """The page renderer's errback (a worker pool's) gets the Reason; the viewer's banner words it when shown."""
     birds = tmp_path / "docs" / "birds.pdf"
     birds.parent.mkdir()
-    birds.write_bytes(build_pdf(_bird_pages()))
+    birds.write_bytes(build_pdf(bird_pages()))
     window = make_window()
     add_and_wait(qtbot, window, [str(birds)])
     hit = window.backend.engine.search("Where does the heron nest?", k=1)[0]

@@ -5,13 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.gui.conftest import add_and_wait
-
-
-def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
-    return blocker.args[0]
+from tests.support.chat_window import ask
 
 
 def _bubble_text(window) -> str:
@@ -30,13 +24,13 @@ def test_an_extractive_answer_says_no_model_exactly_once(make_window, qtbot, tmp
     window = make_window()
     add_and_wait(qtbot, window, [str(docs)])
 
-    message = _ask(qtbot, window, "How many days of annual leave do employees get?")
+    message = ask(qtbot, window, "How many days of annual leave do employees get?")
     assert message.mode == "extractive" and "25 days" in message.text
     shown = _bubble_text(window).lower()
     assert shown.count("language model") == 1, shown
     assert shown.count("settings") == 1 and shown.count("extractive") <= 1
 
-    message = _ask(qtbot, window, "绿茶的水温是多少？")
+    message = ask(qtbot, window, "绿茶的水温是多少？")
     assert message.mode == "extractive" and "八十度" in message.text
     shown = _bubble_text(window)
     assert shown.count("语言模型") == 1, shown

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox
 
 from tests.gui.conftest import add_and_wait, wait_idle
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 
 def test_the_scope_goes_with_its_file(make_window, qtbot, tmp_path, monkeypatch):
@@ -30,6 +30,6 @@ def test_the_scope_goes_with_its_file(make_window, qtbot, tmp_path, monkeypatch)
     qtbot.waitUntil(lambda: all(c.id != notes for c in engine.collections()), timeout=10_000)
     qtbot.waitUntil(lambda: window.chat.ask_scope.file_scope.path is None, timeout=10_000)
     assert window.chat.ask_scope.search_filter.isEnabled()
-    message, _ = _ask(qtbot, window, "green tea at 80 degrees")
+    message = ask(qtbot, window, "green tea at 80 degrees")
     assert not message.error and message.sources
     wait_idle(qtbot, window)

@@ -10,7 +10,7 @@ from pathlib import Path
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library import COL_NAME, PathRole
 from tests.gui.conftest import add_and_wait
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 TEXT = "Green tea\n\nGreen tea is steamed leaves; brew it at 80 degrees for two minutes. Tea notes {n}."
 
@@ -28,7 +28,7 @@ def test_ask_this_document_from_the_library_and_the_viewer(make_window, qtbot, t
         (docs / name).write_text(TEXT.format(n=n), "utf-8")
     window = make_window()
     add_and_wait(qtbot, window, [str(docs)])
-    message, _ = _ask(qtbot, window, "green tea at 80 degrees")
+    message = ask(qtbot, window, "green tea at 80 degrees")
     assert {Path(h.path).name for _, h in message.sources} == set(names)  # unscoped: every file answers
 
     target = str(docs / "notes.md")
@@ -46,7 +46,7 @@ def test_ask_this_document_from_the_library_and_the_viewer(make_window, qtbot, t
     assert scope.isVisibleTo(window) and scope.label.text() == "Asking in: notes.md"
     assert not window.chat.ask_scope.search_filter.isEnabled()
     for question in ("green tea at 80 degrees", "steamed leaves"):
-        message, _ = _ask(qtbot, window, question)
+        message = ask(qtbot, window, question)
         assert message.sources and {h.path for _, h in message.sources} == {target}
     i18n.set_language("zh")
     assert scope.label.text() == "提问范围：notes.md"
@@ -57,7 +57,7 @@ def test_ask_this_document_from_the_library_and_the_viewer(make_window, qtbot, t
 
     scope.clear_button.click()
     assert not scope.isVisibleTo(window) and window.chat.ask_scope.search_filter.isEnabled()
-    message, _ = _ask(qtbot, window, "green tea at 80 degrees")
+    message = ask(qtbot, window, "green tea at 80 degrees")
     assert {Path(h.path).name for _, h in message.sources} == set(names)
 
     hostile = str(docs / "<b>x<b>.txt")  # the viewer's button: the file shown; a name stays literal text
@@ -66,5 +66,5 @@ def test_ask_this_document_from_the_library_and_the_viewer(make_window, qtbot, t
         window.viewer.open_passages(((1, hit),), 0)
     window.viewer.view.ask_button.click()
     assert scope.label.text() == "Asking in: <b>x<b>.txt" and scope.label.textFormat().name == "PlainText"
-    message, _ = _ask(qtbot, window, "green tea")
+    message = ask(qtbot, window, "green tea")
     assert message.sources and {h.path for _, h in message.sources} == {hostile}

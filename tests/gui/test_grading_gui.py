@@ -8,13 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop_rag.engine import STOPPED
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle, write_docs
-
-
-def ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
-    return blocker.args[0]
+from tests.support.chat_window import ask
 
 
 def logged(window, conversation_id: int) -> list:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
-from tests.gui.test_grading_gui import ask
-from tests.gui.test_responsiveness import STALL_LIMIT_MS, GapMeter
+from tests.support.gui_stall import STALL_LIMIT_MS, GapMeter
+from tests.support.chat_window import ask
 
 ANSWERS = 12
 

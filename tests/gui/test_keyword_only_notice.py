@@ -24,7 +24,7 @@ from desktop_rag.engine.store.sqlite import vector_index
 from desktop_rag.gui import i18n
 from tests.engine import test_vector_index_rebuild as rebuild
 from tests.gui.conftest import FAST, add_and_wait, llm_settings, wait_idle, write_docs
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 QUESTION = "topic1 fact2 alpha"
 LOADING_EN = "Still loading the search index"
@@ -102,7 +102,7 @@ def _check_loading_then_ready(qtbot, window, passages: int) -> None:
 def test_keyword_only_extractive_answer_says_so_until_the_index_is_loaded(make_window, qtbot, tmp_path):
     home, passages = _indexed_library(make_window, qtbot, tmp_path, FAST)
     with _reopened_while_loading(qtbot, home, FAST) as window:
-        message, _ = _ask(qtbot, window, QUESTION)
+        message = ask(qtbot, window, QUESTION)
         assert message.keyword_only and message.mode == "extractive" and message.sources
         notice = _notice(window)
         assert f"{LOADING_EN} ({passages} passages): this answer used keyword matches only." in notice, notice
@@ -114,7 +114,7 @@ def test_keyword_only_extractive_answer_says_so_until_the_index_is_loaded(make_w
 
         _check_loading_then_ready(qtbot, window, passages)
         window.chat.new_conversation()
-        message, _ = _ask(qtbot, window, QUESTION)
+        message = ask(qtbot, window, QUESTION)
         assert not message.keyword_only and message.sources
         assert LOADING_EN not in _notice(window) and "No language model" in _notice(window)
         wait_idle(qtbot, window)
@@ -127,12 +127,12 @@ def test_keyword_only_model_answer_says_so_and_a_normal_one_does_not(make_window
     settings = llm_settings(llm_server)
     home, passages = _indexed_library(make_window, qtbot, tmp_path, settings)
     with _reopened_while_loading(qtbot, home, settings) as window:
-        message, _ = _ask(qtbot, window, QUESTION)
+        message = ask(qtbot, window, QUESTION)
         assert message.mode == "llm" and message.text == "".join(llm_server.tokens) and message.keyword_only
         assert _notice(window) == f"{LOADING_EN} ({passages} passages): this answer used keyword matches only."
 
         _check_loading_then_ready(qtbot, window, passages)
-        message, _ = _ask(qtbot, window, QUESTION)  # same conversation, vectors loaded
+        message = ask(qtbot, window, QUESTION)  # same conversation, vectors loaded
         assert message.mode == "llm" and not message.keyword_only and not message.error
         assert _notice(window) == ""
         wait_idle(qtbot, window)
@@ -156,7 +156,7 @@ def test_a_corrupt_cache_rebuilt_at_start_shows_loading_until_dense_is_ready(mak
     recorder = QTimer(window, interval=5)  # what the status bar shows, sampled while the window runs
     recorder.timeout.connect(lambda: seen.add(window.model_label.text()))
     recorder.start()
-    message, _ = _ask(qtbot, window, rebuild.QUERY)
+    message = ask(qtbot, window, rebuild.QUERY)
     assert message.sources
     assert (LOADING_EN in _notice(window)) == message.keyword_only, (message.keyword_only, _notice(window))
     qtbot.waitUntil(lambda: window.model_state[0] == "ready", timeout=60_000)
@@ -164,5 +164,5 @@ def test_a_corrupt_cache_rebuilt_at_start_shows_loading_until_dense_is_ready(mak
     assert f"Loading the search index ({passages:,} passages)…" in seen, seen
     assert window.backend.engine.runtime.dense_ready() and window.model_label.text().startswith("Model ready")
     window.chat.new_conversation()
-    message, _ = _ask(qtbot, window, rebuild.QUERY)
+    message = ask(qtbot, window, rebuild.QUERY)
     assert not message.keyword_only and LOADING_EN not in _notice(window)

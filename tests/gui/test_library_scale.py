@@ -9,9 +9,9 @@ import threading
 import time
 
 import pytest
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QPoint, Qt
 
-from desktop_rag.engine.store.values import FileRecord, SourceRecord
+from desktop_rag.engine.store.values import FileRecord
 from desktop_rag.engine.ingest.reports import FileEvent
 from desktop_rag.gui.models.library import (
     COL_CHUNKS,
@@ -24,22 +24,8 @@ from desktop_rag.gui.models.library import (
     StateRole,
 )
 from desktop_rag.gui.views.library_panel import LibraryPanel
-
-STALL_LIMIT_MS = 250.0  # generous: CI machines are noisy (the bench's target is 100 ms at 100k files)
-
-
-def _listing(sources: int, per_source: int, failed_every: int = 0) -> tuple:
-    out, file_id = [], 0
-    for s in range(sources):
-        root = f"/lib/s{s:02d}"
-        files = []
-        for f in range(per_source):
-            file_id += 1
-            failed = failed_every and f % failed_every == 0
-            files.append(FileRecord(file_id, s + 1, f"{root}/d{f // 50:03d}/n{f:05d}.txt", 10, 1, "h",
-                                    "failed" if failed else "indexed", "broken" if failed else "", 0 if failed else 2))
-        out.append((SourceRecord(s + 1, root, "folder"), tuple(files)))
-    return tuple(out)
+from tests.support.gui_stall import STALL_LIMIT_MS, GapMeter
+from tests.support.library_listings import synthetic_listing
 
 
 def _brute_totals(listing: tuple, live: dict[str, tuple[str, int]]) -> dict[str, int]:
@@ -84,27 +70,6 @@ class CountingModel(LibraryModel):
         return super().rowCount(parent)
 
 
-class GapMeter:
-    """A 5 ms QTimer on the GUI thread: the longest gap between its ticks."""
-
-    def __init__(self) -> None:
-        self.longest, self.ticks, self._last = 0.0, 0, time.perf_counter()
-        self.timer = QTimer(interval=5)
-        self.timer.timeout.connect(self._tick)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.longest, self._last, self.ticks = max(self.longest, (now - self._last) * 1000), now, self.ticks + 1
-
-    def __enter__(self) -> GapMeter:
-        self._last = time.perf_counter()
-        self.timer.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.timer.stop()
-
-
 def _make_panel(qtbot, model: LibraryModel) -> LibraryPanel:
     widget = LibraryPanel(model)
     widget.resize(500, 700)
@@ -123,7 +88,7 @@ def panel(qtbot):
 
 def test_an_expanded_source_shows_all_its_files_as_rows(panel, qtbot):
     model, view = panel.model, panel.tree
-    model.load(_listing(3, 5_000))
+    model.load(synthetic_listing(3, 5_000))
     assert model.rowCount() == 3 + 15_000  # sources start expanded, every file a row: the scrollbar is true
     rows = _paths(model)
     assert rows[0] == "/lib/s00" and rows[1] == "/lib/s00/d000/n00000.txt" and rows[5_001] == "/lib/s01"
@@ -147,7 +112,7 @@ def test_a_live_insert_touches_only_the_visible_rows(qtbot):
     calls here. A table asks only for the rows on screen, whatever the library's size."""
     model = CountingModel()
     panel = _make_panel(qtbot, model)
-    model.load(_listing(4, 5_000))
+    model.load(synthetic_listing(4, 5_000))
     assert model.rowCount() == 20_004
     view = panel.tree
     qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 12_000)
@@ -167,7 +132,7 @@ def test_a_live_insert_touches_only_the_visible_rows(qtbot):
 
 def test_index_of_finds_files_and_a_collapsed_source_hides_them(panel):
     model = panel.model
-    model.load(_listing(2, 5_000))
+    model.load(synthetic_listing(2, 5_000))
     path = "/lib/s01/d090/n04500.txt"
     index = model.index_of(path)
     assert index.isValid() and index.data(PathRole) == path and index.data() == "n04500.txt"
@@ -180,7 +145,7 @@ def test_index_of_finds_files_and_a_collapsed_source_hides_them(panel):
 
 def test_events_update_by_path_and_totals_stay_exact(panel):
     model = panel.model
-    listing = _listing(4, 2_000, failed_every=7)
+    listing = synthetic_listing(4, 2_000, failed_every=7)
     model.load(listing)
     model.collapse("/lib/s03")
     rng = random.Random(4)
@@ -214,7 +179,7 @@ def test_events_update_by_path_and_totals_stay_exact(panel):
 
 def test_a_file_event_under_a_collapsed_source_changes_totals_not_rows(panel):
     model = panel.model
-    model.load(_listing(2, 1_000))
+    model.load(synthetic_listing(2, 1_000))
     model.collapse("/lib/s00")
     inserted: list = []
     model.rowsInserted.connect(lambda *a: inserted.append(a))
@@ -232,7 +197,7 @@ def test_a_flood_of_events_costs_per_event_not_per_file(panel):
     """The start-up reconcile sends one 'unchanged' event per file: with a scan per event 20k events on 100k files
     took minutes; keyed by path they take well under a second."""
     model = panel.model
-    listing = _listing(20, 5_000)
+    listing = synthetic_listing(20, 5_000)
     started = time.perf_counter()
     model.load(listing)
     loaded = time.perf_counter() - started
@@ -248,7 +213,7 @@ def test_a_flood_of_events_costs_per_event_not_per_file(panel):
 
 def test_refresh_keeps_rows_expansion_selection_and_scroll(panel, qtbot):
     model, view = panel.model, panel.tree
-    listing = _listing(3, 1_000)
+    listing = synthetic_listing(3, 1_000)
     model.load(listing)
     model.collapse("/lib/s02")
     chosen = "/lib/s01/d010/n00500.txt"
@@ -278,7 +243,7 @@ def test_refresh_keeps_rows_expansion_selection_and_scroll(panel, qtbot):
 
 def test_collapse_and_expand_keep_selection_and_what_is_on_screen(panel, qtbot):
     model, view = panel.model, panel.tree
-    model.load(_listing(4, 1_000))
+    model.load(synthetic_listing(4, 1_000))
     chosen = "/lib/s02/d010/n00520.txt"
     view.setCurrentIndex(model.index_of(chosen))
     view.scrollTo(view.currentIndex(), view.ScrollHint.PositionAtTop)
@@ -302,7 +267,7 @@ def test_collapse_and_expand_keep_selection_and_what_is_on_screen(panel, qtbot):
 
 def test_keys_clicks_and_double_clicks_open_and_close_a_source(panel, qtbot):
     model, view = panel.model, panel.tree
-    model.load(_listing(2, 50))
+    model.load(synthetic_listing(2, 50))
     view.setFocus()
     view.setCurrentIndex(model.index(0, 0))
     qtbot.keyClick(view, Qt.Key.Key_Left)
@@ -334,7 +299,7 @@ def test_keys_clicks_and_double_clicks_open_and_close_a_source(panel, qtbot):
 
 def test_filter_runs_in_slices_and_keeps_live_state(panel, qtbot):
     model = panel.model
-    listing = _listing(3, 4_000)
+    listing = synthetic_listing(3, 4_000)
     model.load(listing)
     model.collapse("/lib/s02")
     model.apply(FileEvent("/lib/s01/d001/n00077.txt", "failed", "nope"))
@@ -362,7 +327,7 @@ def test_events_posted_from_a_worker_thread_are_applied_in_slices_in_order(panel
     """100k 'unchanged' events as queued signals would be delivered in one batch (no timer runs in between);
     through the inbox the GUI thread keeps ticking while it applies them."""
     model = panel.model
-    listing = _listing(20, 5_000)
+    listing = synthetic_listing(20, 5_000)
     model.load(listing)
     paths = [f.path for _s, fs in listing for f in fs]
     worker = threading.Thread(target=lambda: [model.post(FileEvent(p, "unchanged", chunks=3)) for p in paths])
@@ -384,7 +349,7 @@ def test_the_events_waiting_in_the_inbox_are_no_objects_for_the_collector(panel)
     import gc
 
     model = panel.model
-    listing = _listing(2, 10_000)
+    listing = synthetic_listing(2, 10_000)
     model.load(listing)
     paths = [f.path for _s, fs in listing for f in fs]
     enabled = gc.isenabled()
@@ -410,7 +375,7 @@ def test_events_right_after_a_new_listing_wait_while_its_paths_are_mapped_a_sour
     from PySide6.QtWidgets import QApplication
 
     model = panel.model
-    listing = _listing(20, 5_000)
+    listing = synthetic_listing(20, 5_000)
     model.load(listing)
     paths = [f.path for _s, fs in listing for f in fs]
     model.post(FileEvent(paths[0], "unchanged", chunks=3))  # its source is the last one mapped
@@ -429,7 +394,7 @@ def test_no_stall_while_files_arrive_in_a_big_scrolled_library(panel, qtbot):
     of 10k rows, and a filter keep the GUI thread ticking (a tree view lays out every row it holds after each
     change: a Python call or two per row)."""
     model, view = panel.model, panel.tree
-    model.load(_listing(10, 10_000))
+    model.load(synthetic_listing(10, 10_000))
     bar = view.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 90_000)
     bar.setValue(55_000)
@@ -459,7 +424,7 @@ def test_a_big_listing_is_moved_out_of_the_cyclic_collectors_walks(panel):
     import gc
 
     before = gc.get_freeze_count()
-    panel.model.load(_listing(20, 5_000))
+    panel.model.load(synthetic_listing(20, 5_000))
     assert gc.get_freeze_count() - before >= 100_000
 
 
@@ -470,7 +435,7 @@ def test_what_a_delegate_reads_in_one_call_matches_data(panel):
     from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
     model = panel.model
-    model.load(_listing(2, 30, failed_every=7))
+    model.load(synthetic_listing(2, 30, failed_every=7))
     delegate = QStyledItemDelegate()
 
     def option(row: int, column: int) -> QStyleOptionViewItem:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
-from tests.gui.test_grading_gui import ask
-from tests.gui.test_review_gui import open_review
+from tests.support.chat_window import ask
+from tests.support.window_views import open_review
 
 
 def _measure(qtbot, window, page):

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QUrl
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.sources import COL_FILE
 from desktop_rag.gui.text import literal_html
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle
-from tests.gui.test_outside_changes import _cli
+from tests.support.hash_cli import run_cli
+from tests.support.viewer_window import click_citation
 
 HERON = ("The grey heron builds its nest of sticks high in the alder trees by the lake. " * 5).strip()
 TAX = ("Quarterly tax forms are filed with the county clerk before the end of each season. " * 5).strip()
@@ -47,13 +47,6 @@ def _asked(qtbot, window, llm_server, monkeypatch, tmp_path):
     return docs / "notes.md", row, before
 
 
-def _cite(qtbot, window, row: int, number: int):
-    bubble = window.chat_panel.messages.widget_at(row)
-    with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
-        bubble.browser.anchorClicked.emit(QUrl(f"cite:{number}"))
-    return blocker.args[0]
-
-
 def _as_reopened(window, row: int) -> list[tuple]:
     """The passages of the answer at `row` as the library's conversation keeps them now (what reopening it shows)."""
     stored = window.backend.engine.messages(window.chat.conversation_id)[row].sources
@@ -76,7 +69,7 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
     window.sources_panel.mark_button.click()  # [1] marked right before the edit
     qtbot.waitUntil(lambda: window.backend.engine.review.logged_answers(conversation_id=cid)[0].right_chunk
                     == before[1].chunk_id, timeout=10_000)
-    assert _cite(qtbot, window, row, 1).found  # the viewer open at [1]
+    assert click_citation(qtbot, window, 1, row).found  # the viewer open at [1]
     window.sources_panel.select_number(2)
     window.chat_panel.input.setPlainText("a question half typed")
     resets: list[int] = []
@@ -118,9 +111,9 @@ def test_the_open_conversation_follows_an_edit_its_own_run_indexes(make_window, 
                     timeout=10_000)
     assert window.backend.engine.review.logged_answers(conversation_id=cid)[0].wrong_chunks == (after[1].chunk_id,)
 
-    location = _cite(qtbot, window, row, 1)  # the unchanged passage: at its place, nothing to say
+    location = click_citation(qtbot, window, 1, row)  # the unchanged passage: at its place, nothing to say
     assert location.found and window.viewer.hit == after[1] and window.viewer.view.banner_label.text() == ""
-    location = _cite(qtbot, window, row, 2)  # the changed one: it says the passage is gone since the answer
+    location = click_citation(qtbot, window, 2, row)  # the changed one: it says the passage is gone since the answer
     assert not location.found and location.outdated
     assert window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
     assert BREAD in window.viewer.view.side_text.toPlainText()  # the passage as it was, beside
@@ -137,11 +130,11 @@ def test_the_open_conversation_follows_an_edit_another_process_indexes(make_wind
     path, row, before = _asked(qtbot, window, llm_server, monkeypatch, tmp_path)
     wait_idle(qtbot, window)
     path.write_text(_notes(BREAD_NEW), encoding="utf-8")
-    _cli(home, "index", str(path.parent))
+    run_cli(home, "index", str(path.parent), check=True)
     qtbot.waitUntil(lambda: _shown(window, row) == _as_reopened(window, row), timeout=30_000)
     after = dict(window.chat_model.message(row).sources)
     assert after[1].chunk_id != before[1].chunk_id and after[2] == before[2]
-    location = _cite(qtbot, window, row, 2)
+    location = click_citation(qtbot, window, 2, row)
     assert location.outdated and window.viewer.view.banner_label.text() == i18n.tr("viewer.passage_gone")
 
 

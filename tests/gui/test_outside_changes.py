@@ -14,7 +14,7 @@ import pytest
 
 from desktop_rag.gui.threads import outside_changes
 from tests.gui.conftest import FAST, add_and_wait, wait_idle, write_docs
-from tests.support.hash_cli import ENV
+from tests.support.hash_cli import run_cli
 
 CONVERSATION = """
 import sys
@@ -29,12 +29,6 @@ engine.close()
 """
 
 
-def _cli(home, *args: str, check: bool = True) -> str:
-    done = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], capture_output=True,
-                          text=True, timeout=120, check=check, env=ENV)
-    return done.stdout
-
-
 HEARD_MS = 3000  # a server's change shows this soon (read once its burst is over, QUIET_MS, then the listing)
 
 
@@ -44,11 +38,11 @@ def test_collections_and_conversations_of_another_process_show(make_window, qtbo
     bar, chat = window.collection_bar, window.chat
     qtbot.waitUntil(lambda: bar.combo.count() == 2, timeout=10_000)  # "All collections", "Default"
     names = lambda: [bar.combo.itemText(i) for i in range(1, bar.combo.count())]  # noqa: E731
-    _cli(home, "collections", "create", "From the terminal")
+    run_cli(home, "collections", "create", "From the terminal", check=True)
     qtbot.waitUntil(lambda: names() == ["Default", "From the terminal"], timeout=10_000)
-    _cli(home, "collections", "rename", "From the terminal", "Renamed")
+    run_cli(home, "collections", "rename", "From the terminal", "Renamed", check=True)
     qtbot.waitUntil(lambda: names() == ["Default", "Renamed"], timeout=10_000)
-    _cli(home, "collections", "delete", "Renamed", "--yes")
+    run_cli(home, "collections", "delete", "Renamed", "--yes", check=True)
     qtbot.waitUntil(lambda: names() == ["Default"], timeout=10_000)
 
     run = [sys.executable, "-c", CONVERSATION, str(home)]
@@ -82,11 +76,11 @@ def test_documents_another_process_indexes_or_removes_show(make_window, qtbot, t
 
     write_docs(docs, 2)
     (docs / "empty.txt").write_text("", encoding="utf-8")
-    _cli(home, "index", str(docs), check=False)  # (a failed file: exit status 1) a folder the window does not watch
+    run_cli(home, "index", str(docs))  # (a failed file: exit status 1) a folder the window does not watch
     qtbot.waitUntil(lambda: _shown(window, docs / "doc001.md") and _shown(window, docs / "empty.txt"), timeout=30_000)
     qtbot.waitUntil(lambda: (window.last_status.files_total, window.last_status.files_failed) == (4, 1),
                     timeout=30_000)
-    _cli(home, "remove", str(docs))
+    run_cli(home, "remove", str(docs), check=True)
     qtbot.waitUntil(lambda: not _shown(window, docs / "doc000.md") and not _shown(window, docs), timeout=30_000)
     qtbot.waitUntil(lambda: window.last_status.files_total == 1, timeout=30_000)
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import QObject
 
 from desktop_rag.engine import PdfPages
 from desktop_rag.gui.threads.page_renderer import PageRenderer
-from tests.security.test_pdf_view_hostile import _form_fanout_pdf
 from tests.support import pdf_build as build
+from tests.support.hostile_pdfs import form_fanout_pdf
 
 
 def test_the_next_document_does_not_wait_for_a_page_being_drawn(qtbot, tmp_path: Path) -> None:
@@ -18,7 +18,7 @@ def test_the_next_document_does_not_wait_for_a_page_being_drawn(qtbot, tmp_path:
     18 deep: 1.4 s; 30 deep: until the memory ran out): the window froze meanwhile. Now the page being drawn (in
     the viewer's PDFium child) is cancelled and the next document's page drawn at once."""
     slow, other = tmp_path / "fanout.pdf", tmp_path / "other.pdf"
-    slow.write_bytes(_form_fanout_pdf(26))
+    slow.write_bytes(form_fanout_pdf(26))
     other.write_bytes(build.standard_pdf([["Another document."]]))
     owner = QObject()
     renderer = PageRenderer(owner)

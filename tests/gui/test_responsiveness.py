@@ -2,38 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
-from PySide6.QtCore import QTimer
-
 from tests.gui.conftest import add_and_wait, llm_settings, write_docs
-
-STALL_LIMIT_MS = 250.0  # generous: CI machines are noisy
-
-
-class GapMeter:
-    """A 5 ms QTimer on the GUI thread; records the longest gap between ticks."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self.ticks = 0
-        self._last = time.perf_counter()
-        self.timer = QTimer(interval=5)
-        self.timer.timeout.connect(self._tick)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.longest = max(self.longest, (now - self._last) * 1000)
-        self._last = now
-        self.ticks += 1
-
-    def __enter__(self) -> "GapMeter":
-        self._last = time.perf_counter()
-        self.timer.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.timer.stop()
+from tests.support.gui_stall import STALL_LIMIT_MS, GapMeter
 
 
 def test_gui_thread_does_not_stall(make_window, qtbot, tmp_path, llm_server, monkeypatch):

@@ -9,8 +9,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
-from tests.gui.test_grading_gui import ask
-from tests.gui.test_grading_texts import english_words, visible_texts
+from tests.support.chat_window import ask
+from tests.support.english import english_words
+from tests.support.shown_texts import visible_texts
+from tests.support.window_views import open_review
 
 QUESTIONS = ("What does topic0 say?", "What does topic1 say about beta?", "What does topic2 say about gamma?")
 
@@ -19,13 +21,6 @@ def key(widget, k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
     """A key press delivered where the keyboard focus is in `widget`'s window (as a user's keyboard does)."""
     focus = QApplication.focusWidget()
     QTest.keyClick(focus if focus is not None and widget.isAncestorOf(focus) else widget, k, modifier)
-
-
-def open_review(qtbot, window):
-    window.activateWindow()
-    QTest.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    qtbot.waitUntil(lambda: window.review.view is not None and window.review.view.isVisible(), timeout=10_000)
-    return window.review.view
 
 
 def test_spot_check_with_the_keyboard_alone(make_window, qtbot, tmp_path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.gui.conftest import add_and_wait
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
 
 TEXT = "Green tea\n\nGreen tea is steamed leaves; brew it at 80 degrees for two minutes."
 
@@ -30,18 +30,18 @@ def test_choosing_a_folder_or_type_restricts_the_sources_shown(make_window, qtbo
     shown = [bar.folder_combo.itemText(i) for i in range(bar.folder_combo.count())]
     assert shown == ["All folders", str(kitchen), str(lab)]
 
-    message, _ = _ask(qtbot, window, "green tea at 80 degrees")
+    message = ask(qtbot, window, "green tea at 80 degrees")
     assert {Path(h.path).parent for _, h in message.sources} == {kitchen, lab}  # unfiltered: both answer
 
     bar.choose(folder=str(lab))
     window.chat.new_conversation()
-    message, _ = _ask(qtbot, window, "green tea at 80 degrees")
+    message = ask(qtbot, window, "green tea at 80 degrees")
     assert message.sources and {Path(h.path).parent for _, h in message.sources} == {lab}
     shown_rows = window.sources_panel.model.rowCount()
     assert shown_rows == len(message.sources)  # the sources panel shows that answer's (filtered) passages
 
     bar.choose(folder=str(kitchen), kind="md")
-    message, _ = _ask(qtbot, window, "green tea at 80 degrees")
+    message = ask(qtbot, window, "green tea at 80 degrees")
     assert [Path(h.path).name for _, h in message.sources] == ["notes.md"]
 
     bar.choose()  # back to everything

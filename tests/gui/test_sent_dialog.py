@@ -8,30 +8,12 @@ from PySide6.QtGui import QGuiApplication
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, write_docs
-from tests.gui.test_chat import _ask
+from tests.support.chat_window import ask
+from tests.support.window_views import assert_sent_exactly, open_sent
 
 
 def _received(server) -> list[dict]:
     return [r for r in server.chat_requests() if r.body.get("stream")][-1].body["messages"]
-
-
-def _open(window, qtbot, row: int):
-    bubble = window.chat_panel.messages.widget_at(row)
-    assert bubble.sent_button.isVisibleTo(window)
-    bubble.sent_button.click()
-    dialog = window.chat.sent_dialog
-    qtbot.waitExposed(dialog)
-    return dialog
-
-
-def _assert_exact(text: str, messages: list[dict]) -> None:
-    """Each message's content appears whole, after the one before it, under a line naming its role."""
-    position = 0
-    for message in messages:
-        header = text.index(f" {message['role']} · ", position)
-        found = text.index("\n" + message["content"], header)
-        assert found == text.index("\n", header)  # the content starts on the line after its header, untouched
-        position = found + len(message["content"])
 
 
 def test_what_was_sent_is_what_the_server_received(make_window, qtbot, tmp_path, llm_server, monkeypatch):
@@ -40,13 +22,13 @@ def test_what_was_sent_is_what_the_server_received(make_window, qtbot, tmp_path,
     write_docs(tmp_path / "docs", count=3, words=400)
     window = make_window(llm_settings(llm_server, translate_queries=False, context_compression="always"))
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    message, _ = _ask(qtbot, window, "What does topic1 say about gamma?")
+    message = ask(qtbot, window, "What does topic1 say about gamma?")
     row = window.chat_model.last_assistant_row()
     sent = _received(llm_server)
-    dialog = _open(window, qtbot, row)
+    dialog = open_sent(window, qtbot, row)
     text = dialog.text.toPlainText()
     assert dialog.text.isReadOnly()
-    _assert_exact(text, sent)
+    assert_sent_exactly(text, sent)
     assert [m["content"] for m in sent] == [c for _, c in message.prompt.messages]
     assert "Model fake-model: 2 messages" in dialog.summary.text() and "% saved" in dialog.summary.text()
     dialog.copy_button.click()
@@ -54,11 +36,11 @@ def test_what_was_sent_is_what_the_server_received(make_window, qtbot, tmp_path,
     assert dialog.grab().save(str(tmp_path / "what-was-sent.png"))
     dialog.close()
 
-    message, _ = _ask(qtbot, window, "What does topic1 say about gamma?")  # the same question: replayed
+    message = ask(qtbot, window, "What does topic1 say about gamma?")  # the same question: replayed
     assert message.cached and len(llm_server.chat_requests()) == 1
     i18n.set_language("zh")
-    dialog = _open(window, qtbot, window.chat_model.last_assistant_row())
-    _assert_exact(dialog.text.toPlainText(), sent)  # what was sent when the answer was made
+    dialog = open_sent(window, qtbot, window.chat_model.last_assistant_row())
+    assert_sent_exactly(dialog.text.toPlainText(), sent)  # what was sent when the answer was made
     assert "已保存的回答" in dialog.summary.text() and "个 token" in dialog.text.toPlainText()
     dialog.close()
 
@@ -67,7 +49,7 @@ def test_no_button_without_a_model(make_window, qtbot, tmp_path):
     write_docs(tmp_path / "docs", count=2)
     window = make_window()
     add_and_wait(qtbot, window, [str(tmp_path / "docs")])
-    _ask(qtbot, window, "What does topic1 say about gamma?")
+    ask(qtbot, window, "What does topic1 say about gamma?")
     bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
     assert not bubble.sent_button.isVisibleTo(window)  # an extractive answer sends nothing
 

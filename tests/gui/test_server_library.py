@@ -19,16 +19,10 @@ from desktop_rag.engine import PASSWORD_VARIABLE, STORED, Engine, LocalServer
 from desktop_rag.gui import i18n, secrets
 from desktop_rag.gui.app import relaunch_command
 from tests.gui.conftest import FAST, add_and_wait, wait_idle
+from tests.support.chat_window import ask
 
 TEA = "Green tea steeps at eighty degrees for two minutes; boiling water makes it bitter."
 REWRITTEN = "This file was rewritten on this computer after it was indexed elsewhere."
-
-
-def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=60_000) as blocker:
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
-    return blocker.args[0]
 
 
 def _server_window(make_window, monkeypatch, pg_server, database: str, **settings):
@@ -64,7 +58,7 @@ def test_the_window_indexes_searches_and_answers_a_server_library(make_window, q
     report = add_and_wait(qtbot, window, [str(docs)])
     assert report.added == 2 and not report.failed
     assert window.backend.engine.library.shared
-    message = _ask(qtbot, window, "How hot should the water be for green tea?")
+    message = ask(qtbot, window, "How hot should the water be for green tea?", timeout=60_000)
     assert not message.error and message.sources
     assert Path(message.sources[0][1].path).name == "tea.txt" and "eighty degrees" in message.text
     admin = pg_server.admin(database)  # the passages are the server's, not in this computer's data folder
@@ -79,7 +73,7 @@ def test_the_window_indexes_searches_and_answers_a_server_library(make_window, q
 
 def _open_stored(qtbot, window, question: str, folder: Path):
     """Ask, then open the cited passage of a file in `folder` in the viewer; its Location once shown."""
-    message = _ask(qtbot, window, question)
+    message = ask(qtbot, window, question, timeout=60_000)
     number = next(n for n, hit in message.sources if Path(hit.path).parent == folder)
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
         window.viewer.open_number(number)
@@ -159,7 +153,7 @@ def test_a_server_that_goes_away_is_said_in_the_status_bar_and_the_chat(make_win
         assert shown.startswith(("The connection to the library's server postgresql://postgres@",
                                  "Could not reach the library's server postgresql://postgres@")), shown
         assert window.index_label.styleSheet() == "color: #c62828;"
-        message = _ask(qtbot, window, "green tea")
+        message = ask(qtbot, window, "green tea", timeout=60_000)
         said = str(message.error)  # what the chat shows (in English now)
         assert "postgresql://postgres@" in said and "server" in said
         i18n.set_language("zh")

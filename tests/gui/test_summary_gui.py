@@ -95,7 +95,7 @@ def test_a_long_document_asks_first_shows_progress_and_stops_at_once(make_window
 
 
 def test_no_stall_while_a_long_summary_streams(make_window, qtbot, tmp_path, llm_server, monkeypatch):
-    from tests.gui.test_responsiveness import STALL_LIMIT_MS, GapMeter
+    from tests.support.gui_stall import STALL_LIMIT_MS, GapMeter
 
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     report = write_long_pdf(tmp_path / "docs" / "report.pdf")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, write_docs
-from tests.gui.test_sent_dialog import _assert_exact, _open
+from tests.support.window_views import assert_sent_exactly, open_sent
 
 SAMPLE = "getting-started.md"
 
@@ -123,9 +123,9 @@ def test_a_reopened_conversation_shows_what_was_sent(make_window, qtbot, tmp_pat
     row = window.chat_model.last_assistant_row()
     assert window.chat_model.message(row).prompt is not None and not window.chat_model.message(row).cached
     qtbot.waitUntil(lambda: window.chat_panel.messages.widget_at(row).sent_button.isVisibleTo(window), timeout=5_000)
-    dialog = _open(window, qtbot, row)
+    dialog = open_sent(window, qtbot, row)
     text = dialog.text.toPlainText()
-    _assert_exact(text, requests[-2].body["messages"] + requests[-1].body["messages"])  # rewrite, then answer
+    assert_sent_exactly(text, requests[-2].body["messages"] + requests[-1].body["messages"])  # rewrite, then answer
     assert "Request 1 of 2: the follow-up made to stand alone" in text and "Request 2 of 2: the answer" in text
     assert "Before it, 1 more request of " in dialog.summary.text()
     assert dialog.grab().save(str(tmp_path / "what-was-sent-reopened.png"))

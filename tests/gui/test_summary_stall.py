@@ -9,7 +9,7 @@ import threading
 
 from desktop_rag.engine import STOPPED
 from tests.gui.conftest import add_and_wait, llm_settings
-from tests.gui.test_responsiveness import STALL_LIMIT_MS, GapMeter
+from tests.support.gui_stall import STALL_LIMIT_MS, GapMeter
 from tests.support.long_document import write_long_pdf
 
 

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QMessageBox
 from desktop_rag.config import Settings
 from desktop_rag.gui import i18n
 from tests.gui.conftest import FAST, add_and_wait, write_docs
-from tests.gui.test_api_key_write import unwritable
 from tests.support.english import english_sentence
+from tests.support.read_only import unwritable
 from tests.support.unreachable import closed_port_url, resolver_words
 
 

@@ -5,49 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextCursor
 
 from tests.data.make_fixtures import build_pdf
-from tests.gui.conftest import add_and_wait, llm_settings
-
-# Six pages, each one short passage (one chunk per page); the target is on page 4.
-BIRDS = ["robin", "sparrow", "finch", "heron", "falcon", "owl"]
-TARGET_PAGE = 4
-
-
-def _bird_pages() -> list[list[str]]:
-    return [[f"Chapter {i + 1}: the {bird}",
-             f"The {bird} builds its nest near the quiet water of the",
-             f"northern lakes, where the {bird} raises two broods each",
-             f"summer and leaves the {bird} colony before the frost."] for i, bird in enumerate(BIRDS)]
-
-
-def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
-    return blocker.args[0]
-
-
-def _click_citation(qtbot, window, number: int):
-    """What a click on the [n] link of the last answer delivers; waits until the viewer has shown the passage."""
-    bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
-    with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
-        bubble.browser.anchorClicked.emit(QUrl(f"cite:{number}"))
-    return blocker.args[0]
-
-
-def _number_of(message, predicate) -> int:
-    return next(n for n, hit in message.sources if predicate(hit))
-
-
-def _window_with_answer(make_window, qtbot, llm_server, monkeypatch, docs: list[Path], question: str):
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    llm_server.tokens = ["See ", "[1]", " and ", "[2]", "."]
-    window = make_window(llm_settings(llm_server))
-    add_and_wait(qtbot, window, [str(p) for p in docs])
-    return window, _ask(qtbot, window, question)
+from tests.support.viewer_window import (
+    BIRDS,
+    MD_TARGET,
+    TARGET_PAGE,
+    bird_pages,
+    click_citation,
+    long_markdown,
+    number_of,
+    window_with_answer,
+)
 
 
 def _passage_char_boxes(pdf_path: Path, page_index: int, lines: list[str]) -> list[tuple[float, float, float, float]]:
@@ -85,13 +55,13 @@ def test_citation_opens_pdf_at_the_cited_page_with_the_passage_highlighted(
         make_window, qtbot, tmp_path, llm_server, monkeypatch):
     pdf_path = tmp_path / "docs" / "birds.pdf"
     pdf_path.parent.mkdir()
-    pages = _bird_pages()
+    pages = bird_pages()
     pdf_path.write_bytes(build_pdf(pages))
-    window, message = _window_with_answer(make_window, qtbot, llm_server, monkeypatch, [pdf_path],
+    window, message = window_with_answer(make_window, qtbot, llm_server, monkeypatch, [pdf_path],
                                           "Where does the heron nest?")
-    number = _number_of(message, lambda h: h.page == TARGET_PAGE)
+    number = number_of(message, lambda h: h.page == TARGET_PAGE)
 
-    location = _click_citation(qtbot, window, number)
+    location = click_citation(qtbot, window, number)
     viewer = window.viewer
     assert viewer.view.isVisible()
     assert location.page == TARGET_PAGE and location.file_state == "unchanged" and location.found
@@ -125,10 +95,10 @@ def test_citation_opens_pdf_at_the_cited_page_with_the_passage_highlighted(
 def test_sources_row_double_click_opens_the_viewer(make_window, qtbot, tmp_path, llm_server, monkeypatch):
     pdf_path = tmp_path / "docs" / "birds.pdf"
     pdf_path.parent.mkdir()
-    pdf_path.write_bytes(build_pdf(_bird_pages()))
-    window, message = _window_with_answer(make_window, qtbot, llm_server, monkeypatch, [pdf_path],
+    pdf_path.write_bytes(build_pdf(bird_pages()))
+    window, message = window_with_answer(make_window, qtbot, llm_server, monkeypatch, [pdf_path],
                                           "Where does the falcon nest?")
-    number = _number_of(message, lambda h: h.page == 5)
+    number = number_of(message, lambda h: h.page == 5)
     row = window.sources_model.row_of_number(number)
     with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
         window.sources_panel.table.doubleClicked.emit(window.sources_model.index(row, 0))
@@ -148,13 +118,7 @@ def _long_docx(path: Path, target: str) -> None:
     document.save(str(path))
 
 
-def _long_markdown(path: Path, target: str) -> None:
-    filler = "\n\n".join(f"Paragraph {i}: general remarks about gardening tools and soil." for i in range(120))
-    path.write_text(f"# Garden notes\n\n{filler}\n\n## Roses\n\n{target}\n\n{filler}\n", encoding="utf-8")
-
-
 DOCX_TARGET = "龙井绿茶应该用八十度左右的水冲泡，每一百五十毫升水放三克茶叶。"
-MD_TARGET = "Prune the climbing roses in late winter, cutting each cane just above an outward-facing bud."
 
 
 @pytest.mark.parametrize("kind, question, target", [
@@ -165,12 +129,12 @@ def test_text_documents_scroll_to_and_highlight_the_passage(
         make_window, qtbot, tmp_path, llm_server, monkeypatch, kind, question, target):
     path = tmp_path / "docs" / f"notes.{kind}"
     path.parent.mkdir()
-    (_long_docx if kind == "docx" else _long_markdown)(path, target)
-    window, message = _window_with_answer(make_window, qtbot, llm_server, monkeypatch, [path], question)
-    number = _number_of(message, lambda h: target in h.text)
+    (_long_docx if kind == "docx" else long_markdown)(path, target)
+    window, message = window_with_answer(make_window, qtbot, llm_server, monkeypatch, [path], question)
+    number = number_of(message, lambda h: target in h.text)
     hit = dict(message.sources)[number]
 
-    location = _click_citation(qtbot, window, number)
+    location = click_citation(qtbot, window, number)
     pane = window.viewer.view.text_pane
     assert location.kind == "text" and location.found and location.file_state == "unchanged"
     assert window.viewer.view.stack.currentWidget() is pane
@@ -192,14 +156,14 @@ def test_text_documents_scroll_to_and_highlight_the_passage(
 def test_a_changed_file_says_so_and_offers_to_reindex(make_window, qtbot, tmp_path, llm_server, monkeypatch):
     path = tmp_path / "docs" / "notes.md"
     path.parent.mkdir()
-    _long_markdown(path, MD_TARGET)
-    window, message = _window_with_answer(make_window, qtbot, llm_server, monkeypatch, [path],
+    long_markdown(path, MD_TARGET)
+    window, message = window_with_answer(make_window, qtbot, llm_server, monkeypatch, [path],
                                           "When should climbing roses be pruned?")
-    number = _number_of(message, lambda h: MD_TARGET in h.text)
+    number = number_of(message, lambda h: MD_TARGET in h.text)
     window.backend.watcher.stop()  # the edit below must not be re-indexed behind the test's back
     path.write_text("# Garden notes\n\nEverything about roses was removed from this file.\n", encoding="utf-8")
 
-    location = _click_citation(qtbot, window, number)
+    location = click_citation(qtbot, window, number)
     view = window.viewer.view
     assert location.file_state == "changed" and not location.found
     assert view.banner.isVisible() and "changed since it was indexed" in view.banner_label.text()

@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QUrl
 
 from tests.gui.conftest import add_and_wait, llm_settings
+from tests.support.chat_window import ask
 
 TOPICS = {
     "heron.md": "# Herons\n\nThe grey heron builds its nest of sticks high in the alder trees by the lake.\n",
@@ -16,10 +17,8 @@ SECOND = "What does a sourdough loaf need?"
 
 
 def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
-    return blocker.args[0], window.chat_model.last_assistant_row()
+    """The answer's final message and its row in the chat."""
+    return ask(qtbot, window, question), window.chat_model.last_assistant_row()
 
 
 def test_a_citation_in_an_earlier_answer_opens_that_answers_passage(make_window, qtbot, tmp_path: Path,

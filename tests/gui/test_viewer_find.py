@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait
-from tests.gui.test_viewer_pdf_child import _shown
 from tests.support import pdf_build as build
+from tests.support.viewer_window import shown_at_page
 
 
 def _find(qtbot, viewer, word: str, forward: int = 1) -> str:
@@ -30,7 +30,7 @@ def _harbour(make_window, qtbot, tmp_path):
     assert not add_and_wait(qtbot, window, [str(docs)]).failed
     viewer = window.viewer
     hit = next(h for h in window.backend.engine.search("harbour master tide tables", k=5) if h.page == 1)
-    _shown(qtbot, viewer, hit, 0)
+    shown_at_page(qtbot, viewer, hit, 0)
     return viewer, hit
 
 
@@ -47,7 +47,7 @@ def test_find_in_a_pdf_goes_from_match_to_match(make_window, qtbot, tmp_path):
     assert viewer.finder.found is None
 
     assert _find(qtbot, viewer, "cape") == "在第 2 页找到"
-    _shown(qtbot, viewer, hit, 0)  # the passage shown again: the match is forgotten
+    shown_at_page(qtbot, viewer, hit, 0)  # the passage shown again: the match is forgotten
     assert viewer.finder.found is None and viewer.view.find_label.text() == ""
 
 

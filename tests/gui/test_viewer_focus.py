@@ -8,16 +8,10 @@ from PySide6.QtGui import QTextCursor
 
 from tests.data.make_fixtures import build_pdf
 from tests.gui.conftest import add_and_wait
+from tests.support.chat_window import ask
 
 QUOTED = "The heron raises two broods each summer near the northern lakes."
 OTHER = "Tall grey birds with long legs wade in the reeds."
-
-
-def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.chat.answer_finished, timeout=30_000) as blocker:
-        window.chat_panel.input.setPlainText(question)
-        window.chat_panel.send_button.click()
-    return blocker.args[0]
 
 
 def _open_first_citation(qtbot, window):
@@ -35,7 +29,7 @@ def test_a_text_document_highlights_the_quoted_sentence_and_scrolls_to_it(make_w
                    f"{QUOTED}\n\n{filler}\n", encoding="utf-8")
     window = make_window()
     add_and_wait(qtbot, window, [str(doc)])
-    message = _ask(qtbot, window, "How many broods does the heron raise each summer?")
+    message = ask(qtbot, window, "How many broods does the heron raise each summer?")
     assert message.mode == "extractive" and QUOTED in message.text
     hit = dict(message.sources)[1]
     assert hit.focus and QUOTED in [hit.text[a:b] for a, b in hit.focus]
@@ -66,7 +60,7 @@ def test_a_pdf_page_highlights_the_quoted_sentence_within_the_passage(make_windo
     pdf_path.write_bytes(build_pdf(pages))
     window = make_window()
     add_and_wait(qtbot, window, [str(pdf_path)])
-    message = _ask(qtbot, window, "How many broods does the heron raise each summer?")
+    message = ask(qtbot, window, "How many broods does the heron raise each summer?")
     assert message.mode == "extractive" and QUOTED in message.text
 
     location = _open_first_citation(qtbot, window)
@@ -92,7 +86,7 @@ def test_a_compressed_answer_highlights_the_sentences_sent_to_the_model(make_win
     doc.write_text(f"{filler} {OTHER} {QUOTED} {filler}\n", encoding="utf-8")
     window = make_window(llm_settings(llm_server, translate_queries=False, context_compression="always"))
     add_and_wait(qtbot, window, [str(doc)])
-    message = _ask(qtbot, window, "How many broods does the heron raise each summer?")
+    message = ask(qtbot, window, "How many broods does the heron raise each summer?")
     assert message.mode == "llm"
     hit = dict(message.sources)[1]
     sent = [hit.text[a:b] for a, b in hit.focus]

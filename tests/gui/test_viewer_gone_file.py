@@ -6,20 +6,13 @@ documents…", Summarise "not a file in the library (see `desktop-rag status`)")
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QUrl
 
 from desktop_rag.engine import MISSING
 from desktop_rag.gui import i18n
 from tests.gui.conftest import add_and_wait, llm_settings, wait_idle
+from tests.support.viewer_window import click_citation
 
 TEA = "Green tea steeps at eighty degrees for two minutes; boiling water makes it bitter."
-
-
-def _open_citation(qtbot, window, number: int):
-    bubble = window.chat_panel.messages.widget_at(window.chat_model.last_assistant_row())
-    with qtbot.waitSignal(window.viewer.located, timeout=30_000) as blocker:
-        bubble.browser.anchorClicked.emit(QUrl(f"cite:{number}"))
-    return blocker.args[0]
 
 
 def _actions(view) -> tuple[bool, bool, bool]:
@@ -43,11 +36,11 @@ def test_a_renamed_file_offers_only_what_its_state_allows(make_window, qtbot, tm
         window.chat_panel.input.setPlainText("How hot should the water be for green tea?")
         window.chat_panel.send_button.click()
 
-    assert _open_citation(qtbot, window, 1).file_state != MISSING
+    assert click_citation(qtbot, window, 1).file_state != MISSING
     assert _actions(window.viewer.view) == (True, True, True)
 
     path.rename(docs / "green-tea.md")
-    location = _open_citation(qtbot, window, 1)
+    location = click_citation(qtbot, window, 1)
     view = window.viewer.view
     assert location.file_state == MISSING and TEA in view.text_pane.toPlainText()  # the library's stored text
     assert view.banner_label.text() == i18n.tr("viewer.missing_stored", path=str(path))
@@ -56,7 +49,7 @@ def test_a_renamed_file_offers_only_what_its_state_allows(make_window, qtbot, tm
     with qtbot.waitSignal(window.index_finished, timeout=60_000):
         window.backend.reconcile(None)  # the library drops tea.md and adds green-tea.md
     wait_idle(qtbot, window)
-    location = _open_citation(qtbot, window, 1)
+    location = click_citation(qtbot, window, 1)
     assert location.file_state == MISSING and not location.text
     assert view.banner_label.text() == i18n.tr("viewer.missing", path=str(path))
     assert _actions(view) == (False, False, False)

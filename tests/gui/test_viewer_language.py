@@ -6,31 +6,22 @@ from __future__ import annotations
 
 from desktop_rag.gui import i18n
 from tests.data.make_fixtures import build_pdf
-from tests.gui.test_viewer import (
-    BIRDS,
-    MD_TARGET,
-    TARGET_PAGE,
-    _bird_pages,
-    _click_citation,
-    _long_markdown,
-    _number_of,
-    _window_with_answer,
-)
+from tests.support import viewer_window as viewing
 
 
 def test_an_open_viewer_follows_the_language_switch(make_window, qtbot, tmp_path, llm_server, monkeypatch):
     i18n.set_language("en")
     notes, birds = tmp_path / "docs" / "notes.md", tmp_path / "docs" / "birds.pdf"
     notes.parent.mkdir()
-    _long_markdown(notes, MD_TARGET)
-    birds.write_bytes(build_pdf(_bird_pages()))
-    window, message = _window_with_answer(make_window, qtbot, llm_server, monkeypatch, [notes, birds],
-                                          "When should climbing roses be pruned? Where does the heron nest?")
+    viewing.long_markdown(notes, viewing.MD_TARGET)
+    birds.write_bytes(build_pdf(viewing.bird_pages()))
+    window, message = viewing.window_with_answer(make_window, qtbot, llm_server, monkeypatch, [notes, birds],
+                                                 "When should climbing roses be pruned? Where does the heron nest?")
     window.backend.watcher.stop()  # the edit below must not be re-indexed behind the test's back
     notes.write_text("# Garden notes\n\nEverything about roses was removed from this file.\n", encoding="utf-8")
     view = window.viewer.view
     try:
-        _click_citation(qtbot, window, _number_of(message, lambda h: MD_TARGET in h.text))
+        viewing.click_citation(qtbot, window, viewing.number_of(message, lambda h: viewing.MD_TARGET in h.text))
         view = window.viewer.view
         assert view.windowTitle().endswith("— Desktop RAG viewer") and "changed since" in view.banner_label.text()
         i18n.set_language("zh")
@@ -38,11 +29,11 @@ def test_an_open_viewer_follows_the_language_switch(make_window, qtbot, tmp_path
         assert view.passage_label.text().startswith("段落 [") and "第 " in view.passage_label.text()
         assert view.banner_label.text().startswith("此文件") and view.reindex_button.isVisible()
 
-        _click_citation(qtbot, window, _number_of(message, lambda h: h.page == TARGET_PAGE))
+        viewing.click_citation(qtbot, window, viewing.number_of(message, lambda h: h.page == viewing.TARGET_PAGE))
         qtbot.waitUntil(lambda: view.page_view.image is not None, timeout=15_000)
-        assert view.page_label.text() == f"第 {TARGET_PAGE} / {len(BIRDS)} 页"
+        assert view.page_label.text() == f"第 {viewing.TARGET_PAGE} / {len(viewing.BIRDS)} 页"
         i18n.set_language("en")
-        assert view.page_label.text() == f"Page {TARGET_PAGE} of {len(BIRDS)}"
+        assert view.page_label.text() == f"Page {viewing.TARGET_PAGE} of {len(viewing.BIRDS)}"
         assert view.passage_label.text().startswith("Passage [") and not view.banner.isVisible()
     finally:
         i18n.set_language("en")

@@ -12,8 +12,9 @@ import pytest
 from desktop_rag.gui import i18n
 from desktop_rag.gui.controllers.viewer_banner import banner
 from tests.gui.conftest import add_and_wait
-from tests.security.test_pdf_view_hostile import _form_fanout_pdf
 from tests.support import pdf_build as build
+from tests.support.hostile_pdfs import form_fanout_pdf
+from tests.support.viewer_window import shown_at_page
 
 SAYS = {"en": "could not be drawn or read", "zh": "无法绘制或读取此 PDF 页面"}
 SAYS_THIN = {"en": "too large or too thin to show", "zh": "太大或太窄，无法显示"}
@@ -25,11 +26,6 @@ def _rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def _shown(qtbot, viewer, hit, page: int) -> None:
-    with qtbot.waitSignal(viewer.page_shown, timeout=60_000, check_params_cb=lambda i: i == page):
-        viewer.open_passages(((1, hit),), 0)
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -46,8 +42,8 @@ def test_the_app_survives_a_page_that_exhausts_memory_and_shows_the_next_pdf(mak
     engine, viewer = window.backend.engine, window.viewer
     hit = next(h for h in engine.search("lighthouse keeper storm", k=5) if h.path == str(hostile))
     other = next(h for h in engine.search("greenhouse tomatoes watered", k=5) if h.path == str(normal))
-    hostile.write_bytes(_form_fanout_pdf(30))  # replaced since: its page 2 takes gigabytes to load
-    _shown(qtbot, viewer, hit, 0)
+    hostile.write_bytes(form_fanout_pdf(30))  # replaced since: its page 2 takes gigabytes to load
+    shown_at_page(qtbot, viewer, hit, 0)
     before = _rss_mb()
     with qtbot.waitSignal(viewer.renderer.render_failed, timeout=120_000):
         viewer.go_to_page(1)
@@ -57,7 +53,7 @@ def test_the_app_survives_a_page_that_exhausts_memory_and_shows_the_next_pdf(mak
     assert _rss_mb() - before < 500  # the app's own process: in it, 24 GB and killed
     viewer.find("storm", 1)  # searched from the page shown: the page of forms again
     qtbot.waitUntil(lambda: SAYS[language] in view.find_label.text(), timeout=120_000)
-    _shown(qtbot, viewer, other, 0)
+    shown_at_page(qtbot, viewer, other, 0)
     assert viewer.view.page_view.image is not None
 
 
@@ -85,7 +81,7 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
     i18n.set_language(language)
     viewer = window.viewer
     hit = next(h for h in window.backend.engine.search("lighthouse keeper storm", k=5) if h.path == str(pdf))
-    _shown(qtbot, viewer, hit, 0)
+    shown_at_page(qtbot, viewer, hit, 0)
     view = viewer.view
     banner_label = view.banner_label
     assert SAYS_THIN[language] not in banner_label.text() and view.side.isHidden()  # found: nothing beside

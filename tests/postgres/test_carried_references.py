@@ -208,7 +208,7 @@ def test_another_persons_kept_passages_move_as_the_re_readers_own_do(pg_server, 
 
 def test_a_stored_answer_whose_passages_an_edit_left_unchanged_is_replayed(pg_library, tmp_path):
     """The server's carry moves the answer cache's links too (carry_chunk_references), as on this computer."""
-    from tests.engine.test_answer_cache import replayed_after_an_edit
+    from tests.support.answer_cache_runs import replayed_after_an_edit
     from tests.support.openai_server import run_openai_server
 
     with run_openai_server() as server:

@@ -1,4 +1,5 @@
-"""Fixtures shared by the security tests: a real loopback chat-completions server."""
+"""Fixtures shared by the security tests: a real loopback chat-completions server; an answer rendered by the real
+widget and the URLs a click on its links would hand the system (tests/support/answer_links.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,23 @@ from tests.support.openai_server import run_openai_server
 def model_server():
     with run_openai_server() as srv:
         yield srv
+
+
+@pytest.fixture
+def opened(qapp):
+    """Every URL a click would hand the system, recorded instead."""
+    from tests.support.answer_links import urls_opened
+
+    with urls_opened() as receiver:
+        yield receiver
+
+
+@pytest.fixture
+def answer(qtbot):
+    """`answer(text)`: an answer of `text` ([1] citing a passage) rendered by the real widget and shown."""
+    from tests.support.answer_links import shown_answer
+
+    return lambda text: shown_answer(qtbot, text)
 
 
 # ---- GUI attacks run in a child process: an abort, a crash or a hang fails the test, not the run ----

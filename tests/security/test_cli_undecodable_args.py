@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.security.test_files_bad_names import cli
+from tests.support.hash_cli import run_cli
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="Windows arguments are UTF-16; no such bytes exist")
 
@@ -24,7 +24,7 @@ def library(tmp_path_factory) -> tuple[Path, Path]:
     folder, home = root / "docs", root / "home"
     folder.mkdir()
     (folder / "good.txt").write_text("The quarterly zeppelin report is ready.", encoding="utf-8")
-    out = cli(home, "index", str(folder))
+    out = run_cli(home, "index", str(folder))
     assert out.returncode == 0, out.stderr
     return folder, home
 
@@ -32,7 +32,7 @@ def library(tmp_path_factory) -> tuple[Path, Path]:
 @pytest.mark.parametrize("command", [["search"], ["search", "--json"], ["context"], ["ask"]])
 def test_a_question_with_undecodable_bytes_is_answered(library, command):
     folder, home = library
-    out = cli(home, *command, b"zeppelin \xff\xfe report")
+    out = run_cli(home, *command, b"zeppelin \xff\xfe report")
     assert "Traceback" not in out.stderr, out.stderr
     assert out.returncode == 0, out.stderr
     assert "good.txt" in out.stdout
@@ -43,7 +43,7 @@ def test_a_queries_line_with_a_lone_surrogate_escape_is_searched(library, tmp_pa
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"_id": "1", "text": "zeppelin \\ud800 report"}\n', encoding="utf-8")
     for command in ("search", "context"):
-        out = cli(home, command, "--queries", str(queries))
+        out = run_cli(home, command, "--queries", str(queries))
         assert "Traceback" not in out.stderr, out.stderr
         assert out.returncode == 0, out.stderr
         assert "good.txt" in json.loads(out.stdout.splitlines()[0])["hits" if command == "search" else "passages"][0][
@@ -83,7 +83,7 @@ def test_the_real_model_takes_a_question_with_lone_surrogates(fast_models_home, 
 ])
 def test_a_path_or_name_with_undecodable_bytes_is_not_found_with_a_message(library, args):
     folder, home = library
-    out = cli(home, *args)
+    out = run_cli(home, *args)
     assert "Traceback" not in out.stderr, out.stderr
     assert out.returncode == 1 and out.stderr.startswith("error: "), out.stderr
 
@@ -94,8 +94,8 @@ def test_a_failed_file_with_an_undecodable_name_is_found_by_that_name(tmp_path):
     (folder / "good.txt").write_text("The quarterly zeppelin report is ready.", encoding="utf-8")
     with open(bytes(folder) + b"/bad\xff.txt", "wb") as f:
         f.write(b"Text behind a broken name.")
-    cli(home, "index", str(folder))
-    out = cli(home, "summarise", bytes(folder) + b"/bad\xff.txt")  # stored as .../bad\xff.txt, failed
+    run_cli(home, "index", str(folder))
+    out = run_cli(home, "summarise", bytes(folder) + b"/bad\xff.txt")  # stored as .../bad\xff.txt, failed
     assert "Traceback" not in out.stderr, out.stderr
     assert out.returncode == 1 and "not valid text (UTF-8)" in out.stderr, out.stderr
 
@@ -105,6 +105,6 @@ def test_eval_takes_a_queries_line_with_a_lone_surrogate_escape(library, tmp_pat
     queries, qrels = tmp_path / "q.jsonl", tmp_path / "q.tsv"
     queries.write_text('{"_id": "1", "text": "zeppelin \\ud800 report"}\n', encoding="utf-8")
     qrels.write_text("query-id\tcorpus-id\tscore\n1\tgone.txt\t1\n", encoding="utf-8")
-    out = cli(home, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    out = run_cli(home, "eval", "--queries", str(queries), "--qrels", str(qrels))
     assert "Traceback" not in out.stderr, out.stderr
     assert out.returncode == 0 and "zeppelin \ufffd report" in out.stdout, out.stdout

@@ -12,8 +12,8 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
-from tests.security.test_mcp_wire import RawClient
 from tests.support.hash_cli import run_cli
+from tests.support.mcp_raw import RawClient
 from tests.support.read_only import read_only_folder
 
 

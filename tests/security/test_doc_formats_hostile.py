@@ -16,7 +16,7 @@ from desktop_rag.engine.ingest.loaders.epub import load_epub
 from desktop_rag.engine.ingest.loaders.html import load_html
 from desktop_rag.engine.ingest.loaders.odt import load_odt
 from desktop_rag.engine.ingest.loaders.rtf import load_rtf
-from tests.engine.test_loaders_epub import CHAPTERS, CONTAINER, _xhtml, write_epub
+from tests.support.epub_files import CHAPTERS, CONTAINER, write_epub, xhtml
 
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
           + "".join(f'<!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10 if i > 1 else "&lol;" * 10}">'
@@ -88,7 +88,7 @@ def test_epub_billion_laughs_in_the_package_is_refused(tmp_path: Path) -> None:
 
 
 def test_epub_billion_laughs_in_a_chapter_expands_nothing(tmp_path: Path) -> None:
-    chapter = LAUGHS.replace('<?xml version="1.0"?>', "") + _xhtml("Book", "<p>&lol9; chapter words</p>")
+    chapter = LAUGHS.replace('<?xml version="1.0"?>', "") + xhtml("Book", "<p>&lol9; chapter words</p>")
     path = write_epub(tmp_path / "c.epub", [("c.xhtml", "One", chapter)])
     with _Clock(5):
         doc = load_epub(path)
@@ -107,7 +107,7 @@ def test_epub_zip_bomb_and_too_many_parts(tmp_path: Path) -> None:
 
 
 def test_epub_chapter_nested_100000_deep_is_refused(tmp_path: Path) -> None:
-    deep = _xhtml("Book", "<div>" * 100_000 + "x" + "</div>" * 100_000)
+    deep = xhtml("Book", "<div>" * 100_000 + "x" + "</div>" * 100_000)
     path = write_epub(tmp_path / "deep.epub", [("d.xhtml", "Deep", deep)], compression=zipfile.ZIP_STORED)
     with _Clock(10), pytest.raises(LoadError, match="nested"):
         load_epub(path)

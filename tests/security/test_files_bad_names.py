@@ -8,19 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from tests.support.hash_cli import run_cli
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="Windows names are UTF-16; no such bytes exist")
-
-
-def cli(home: Path, *args: str | bytes) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
-    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
-                          capture_output=True, text=True, timeout=300, env=env)
 
 
 def test_undecodable_file_name_fails_alone_and_good_file_is_indexed(tmp_path):
@@ -34,7 +28,7 @@ def test_undecodable_file_name_fails_alone_and_good_file_is_indexed(tmp_path):
     with open(raw + b"/sub\xfe/inner.txt", "wb") as f:
         f.write(b"Text in a folder with a broken name.")
 
-    out = cli(home, "index", str(folder), "--json")
+    out = run_cli(home, "index", str(folder), "--json")
     assert "Traceback" not in out.stderr, out.stderr
     assert out.returncode == 1, "a run where a file failed returns 1"
     report = json.loads(out.stdout)
@@ -44,12 +38,12 @@ def test_undecodable_file_name_fails_alone_and_good_file_is_indexed(tmp_path):
     for error in failed.values():
         assert "not valid text (UTF-8)" in error and "rename" in error
 
-    status = json.loads(cli(home, "status", "--json").stdout)
+    status = json.loads(run_cli(home, "status", "--json").stdout)
     assert status["files"]["indexed"] == 1 and status["files"]["failed"] == 2
-    hits = json.loads(cli(home, "search", "zeppelin", "--json").stdout)["hits"]
+    hits = json.loads(run_cli(home, "search", "zeppelin", "--json").stdout)["hits"]
     assert hits and hits[0]["path"] == str(folder / "good.txt")
 
-    again = cli(home, "index", "--json")  # a re-scan settles the failed names as unchanged, without a crash
+    again = run_cli(home, "index", "--json")  # a re-scan settles the failed names as unchanged, without a crash
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["unchanged"] == 3
 
@@ -59,7 +53,7 @@ def test_a_source_with_an_undecodable_name_is_refused_with_a_message(tmp_path):
     os.mkdir(folder)
     with open(folder + b"/a.txt", "wb") as f:
         f.write(b"Some text.")
-    out = cli(tmp_path / "home", "index", folder)
+    out = run_cli(tmp_path / "home", "index", folder)
     assert "Traceback" not in out.stderr, out.stderr
     assert out.returncode == 1
     assert "not valid text (UTF-8)" in out.stderr and "rename" in out.stderr

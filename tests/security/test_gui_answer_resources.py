@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.png_files import png
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX probes (FIFO, /dev/zero, inotify)")
 
 RENDER_TIMEOUT = 60  # s: a child that blocks on a FIFO or chews /dev/zero never reports
@@ -78,17 +80,8 @@ def _inotify(path: Path):
 @pytest.fixture
 def red_png(tmp_path: Path) -> Path:
     """A 40x40 pure red PNG: if any red pixel shows up, the answer view rendered a local file."""
-    import struct
-    import zlib
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 40 for _ in range(40))
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40, 40, 8, 2, 0, 0, 0))
-    png += chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
     path = tmp_path / "secret.png"
-    path.write_bytes(png)
+    path.write_bytes(png(40, 40, b"".join(b"\x00" + b"\xff\x00\x00" * 40 for _ in range(40))))
     return path
 
 

@@ -13,10 +13,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
 import pytest  # noqa: E402
 from PySide6.QtCore import QUrl  # noqa: E402
 
-from tests.security.test_gui_links import anchors, answer, click_link, opened  # noqa: E402,F401 - fixtures
+from tests.support.answer_links import anchors, click_link  # noqa: E402
 
 
-def test_a_mail_link_that_attaches_a_file_opens_without_it(qtbot, answer, opened) -> None:  # noqa: F811
+def test_a_mail_link_that_attaches_a_file_opens_without_it(qtbot, answer, opened) -> None:
     widget = answer("Write to [your manager](mailto:boss@example.com?attach=/etc/passwd) [1].")
     (href,) = [h for h in anchors(widget) if h.startswith("mailto:")]
     shown = click_link(qtbot, widget, href, reply="open")
@@ -25,7 +25,7 @@ def test_a_mail_link_that_attaches_a_file_opens_without_it(qtbot, answer, opened
     assert opened.urls == ["mailto:boss@example.com"]
 
 
-def test_a_plain_mail_link_opens_unchanged(qtbot, answer, opened) -> None:  # noqa: F811
+def test_a_plain_mail_link_opens_unchanged(qtbot, answer, opened) -> None:
     widget = answer("Write to [the desk](mailto:desk@example.com) [1].")
     assert click_link(qtbot, widget, "mailto:desk@example.com", reply="open") is not None
     assert opened.urls == ["mailto:desk@example.com"]
@@ -42,7 +42,7 @@ def test_only_to_subject_and_body_survive(qapp) -> None:
 
 @pytest.mark.parametrize("href", ["mailto:a@b.c%3Fattach=/etc/passwd", "mailto:a@b.c%3fsubject=x%26attach=/etc/passwd",
                                   "mailto:a@b.c%253Fattach=/etc/passwd", "mailto:a@b.c%26attach=/etc/passwd"])
-def test_a_mail_address_hiding_an_encoded_question_mark_or_ampersand_is_refused(qtbot, answer, opened,  # noqa: F811
+def test_a_mail_address_hiding_an_encoded_question_mark_or_ampersand_is_refused(qtbot, answer, opened,
                                                                                 href: str) -> None:
     widget = answer(f"Write to [the desk]({href}) [1].")
     (shown_href,) = [h for h in anchors(widget) if h.startswith("mailto:")]
@@ -51,7 +51,7 @@ def test_a_mail_address_hiding_an_encoded_question_mark_or_ampersand_is_refused(
     assert opened.urls == []
 
 
-def test_an_ordinary_encoded_address_still_opens(qtbot, answer, opened) -> None:  # noqa: F811
+def test_an_ordinary_encoded_address_still_opens(qtbot, answer, opened) -> None:
     widget = answer("Write to [the desk](mailto:the%20desk@example.com) [1].")
     (href,) = [h for h in anchors(widget) if h.startswith("mailto:")]
     assert click_link(qtbot, widget, href, reply="open") is not None

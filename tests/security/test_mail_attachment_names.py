@@ -12,6 +12,7 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest.loaders.email import MAX_NESTING
 from desktop_rag.engine.paths import is_inside
+from tests.support.png_files import png_claiming
 
 NAMES = ["../../../etc/passwd.txt", "C:\\Windows\\system32\\evil.txt", "a\x1b[31mred\x07.txt", "..", ".",
          "x" * 300 + ".txt", "/absolute/path.txt", "notes"]
@@ -70,25 +71,12 @@ def test_forwarded_messages_deeper_than_the_bound_are_not_read(tmp_path: Path):
         engine.close()
 
 
-def _png_claiming(width: int, height: int) -> bytes:
-    """A PNG whose header claims `width` x `height` pixels, with almost no pixel data (a decompression bomb)."""
-    import struct
-    import zlib
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + \
-        chunk(b"IEND", b"")
-
-
 def test_an_attached_picture_claiming_a_huge_size_costs_nothing(tmp_path: Path):
     import time
 
     msg = _message("Bomb")
-    msg.add_attachment(_png_claiming(12_000, 12_000), maintype="image", subtype="png", filename="big.png")
-    msg.add_attachment(_png_claiming(60_000, 60_000), maintype="image", subtype="png", filename="huge.png")
+    msg.add_attachment(png_claiming(12_000, 12_000), maintype="image", subtype="png", filename="big.png")
+    msg.add_attachment(png_claiming(60_000, 60_000), maintype="image", subtype="png", filename="huge.png")
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "bomb.eml").write_bytes(msg.as_bytes())

@@ -6,12 +6,10 @@ now names each wrong argument and what it takes, in plain words. The server is a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.security.test_mcp_wire import RawClient
 from tests.support.hash_cli import indexed_home
+from tests.support.mcp_raw import RawClient
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
-from tests.security.test_pdf_view_child import _flate_bomb_pdf
 from tests.support import pdf_build as build
+from tests.support.hostile_pdfs import flate_bomb_pdf
 from tests.support.hash_cli import ENV, REPO
 from tests.support.pdfium_refused import PDFIUM_HERE
 
@@ -39,7 +39,7 @@ def indexed(tmp_path_factory) -> tuple[Path, Path]:
         engine.index([pdf.parent])
     finally:
         engine.close()
-    pdf.write_bytes(_flate_bomb_pdf(3.1))
+    pdf.write_bytes(flate_bomb_pdf(3.1))
     return root / "data", pdf
 
 

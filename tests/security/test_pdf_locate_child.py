@@ -14,8 +14,8 @@ import sys
 from email.message import EmailMessage
 from pathlib import Path
 
-from tests.security.test_pdf_view_child import _flate_bomb_pdf
 from tests.support import pdf_build as build
+from tests.support.hostile_pdfs import flate_bomb_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 LINE = "The lighthouse keeper recorded the storm."
@@ -53,7 +53,7 @@ def test_a_flate_bomb_page_fails_in_the_child_and_the_caller_gets_the_reason(tmp
     """The cited page became a 3.1 GB Flate bomb: in the caller's process PDFium inflated it there; now the child
     fails under its memory cap and `locate` says why (`view_page_failed`, English and Chinese)."""
     bomb = tmp_path / "bomb.pdf"
-    bomb.write_bytes(_flate_bomb_pdf(3.1))
+    bomb.write_bytes(flate_bomb_pdf(3.1))
     failed = _locate_in_a_fresh_process(bomb, 2, LINE)
     assert (failed["error"], failed["match"]) == ("view_page_failed", "not_found")
     assert not failed["pdfium_here"] and failed["grew_mb"] < 300
@@ -77,7 +77,7 @@ def test_an_e_mail_and_its_attached_pdf_are_read_in_a_child_not_in_the_callers_p
 
 def test_an_e_mail_with_a_flate_bomb_attached_fails_in_the_child(tmp_path: Path) -> None:
     """Its body's passage: the message is read with its attachments, and the bomb's page killed the caller."""
-    failed = _locate_in_a_fresh_process(_mail(tmp_path, _flate_bomb_pdf(3.1)), None,
+    failed = _locate_in_a_fresh_process(_mail(tmp_path, flate_bomb_pdf(3.1)), None,
                                         "The harbour master opens the gate at dawn.")
     assert failed["error"] in {"reader_crashed", "out_of_memory"} and failed["match"] == "not_found"
     assert not failed["pdfium_here"] and failed["grew_mb"] < 300

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import threading
 import time
-import zlib
 from pathlib import Path
 
 import pytest
 
 from desktop_rag.engine import LoadError, ParseCancelled
 from desktop_rag.engine.document.pdf_child import PdfPages
-from tests.security.test_pdf_view_hostile import FONT, TEXT, _form_fanout_pdf
 from tests.support import pdf_build as build
+from tests.support.hostile_pdfs import flate_bomb_pdf, form_fanout_pdf
 
 
 def _rss_mb() -> float:
@@ -27,7 +26,7 @@ def _rss_mb() -> float:
 
 def _files(tmp_path: Path, levels: int) -> tuple[Path, Path]:
     hostile, normal = tmp_path / "fanout.pdf", tmp_path / "normal.pdf"
-    hostile.write_bytes(_form_fanout_pdf(levels))
+    hostile.write_bytes(form_fanout_pdf(levels))
     normal.write_bytes(build.standard_pdf([["A normal page of another document."]]))
     return hostile, normal
 
@@ -49,23 +48,10 @@ def test_a_page_past_the_memory_cap_fails_in_the_child_and_the_next_page_is_draw
         pages.close()
 
 
-def _flate_bomb_pdf(gb: float) -> bytes:
-    """Two pages: page 1 a line of text; page 2 a content stream of spaces that inflates to `gb` GB (3 MB here)."""
-    packer = zlib.compressobj(9)
-    spaces = b" " * (64 << 20)
-    data = b"".join([packer.compress(spaces) for _ in range(int(gb * 1024 / 64))] + [packer.flush()])
-    page = ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents {} 0 R "
-            "/Resources << /Font << /F1 3 0 R >> >> >>")
-    return build.write_pdf(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [5 0 R 6 0 R] /Count 2 >>",
-                            FONT, build._stream(TEXT), page.format(4), page.format(7),
-                            f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode() + data
-                            + b"\nendstream"])
-
-
 def test_a_flate_bomb_page_fails_in_the_child(tmp_path: Path) -> None:
     """3.1 GB inflated: under the child's 4 GB cap it fails in about 2 s, and the page before it is drawn after."""
     bomb = tmp_path / "bomb.pdf"
-    bomb.write_bytes(_flate_bomb_pdf(3.1))
+    bomb.write_bytes(flate_bomb_pdf(3.1))
     pages = PdfPages()
     try:
         pdf = pages.open(bomb)

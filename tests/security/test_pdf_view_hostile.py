@@ -13,33 +13,14 @@ from desktop_rag.engine.document.pdf_render import PdfFile
 from desktop_rag.engine.file_types import PAGES
 from desktop_rag.engine.store.values import Hit
 from tests.support import pdf_build as build
+from tests.support.hostile_pdfs import FONT, TEXT, form_fanout_pdf
 
 EN = ["The lighthouse keeper recorded the storm at four in the morning."]
-FONT = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
-TEXT = b"BT /F1 12 Tf 72 720 Td (The lighthouse keeper recorded the storm.) Tj ET"
-
-
-def _form_fanout_pdf(levels: int) -> bytes:
-    """Two pages: page 1 a line of text; page 2 a form that draws the next form twice, `levels` deep (2^levels
-    forms: PDFium parses each drawing of a form on its own, so loading the page takes gigabytes)."""
-    page = ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents {} 0 R "
-            "/Resources << /Font << /F1 3 0 R >> /XObject << /Fm1 7 0 R >> >> >>")
-    forms = []
-    for level in range(1, levels + 1):
-        body = f"/Fm{level + 1} Do /Fm{level + 1} Do".encode() if level < levels else b"0 0 1 1 re f"
-        forms.append(f"<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /XObject << "
-                     f"/Fm{level + 1} {7 + level} 0 R >> >> /Length {len(body)} >>\nstream\n".encode()
-                     + body + b"\nendstream")
-    return build.write_pdf(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [5 0 R 6 0 R] /Count 2 >>",
-                            FONT, build._stream(TEXT + b" /Fm1 Do"), page.format(7 + levels), page.format(4),
-                            *forms, build._stream(TEXT)])
-
-
 def test_opening_a_pdf_parses_none_of_its_pages(tmp_path: Path) -> None:
     """Opening read every page (for its rotation) before the cited one was drawn: a page anywhere in the file
     whose forms fan out took the app past 24 GB in 90 s (killed). Only the pages drawn or searched are loaded."""
     path = tmp_path / "fanout.pdf"
-    path.write_bytes(_form_fanout_pdf(30))
+    path.write_bytes(form_fanout_pdf(30))
     child = ("import resource, sys\n"
              "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))\n"
              "from desktop_rag.engine.document.pdf_render import PdfFile\n"

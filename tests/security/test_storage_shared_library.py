@@ -12,15 +12,9 @@ import textwrap
 
 import numpy as np
 
-from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.sqlite.vector_index import VectorIndex, open_vector_index
-
-HASH = Settings(embedding_model="hash:64")
-
-
-def make_engine(home) -> Engine:
-    return Engine(resolve_paths(home), HASH)
+from tests.support.index_runs import make_engine
 
 
 def write(folder, name: str, text: str) -> None:

@@ -31,12 +31,12 @@ def indexed_home(root: Path, documents: dict[str, str], home: str = "home") -> P
     return root / home
 
 
-def run_cli(home: Path, *args: str, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            prefix: Sequence[str] = ()) -> subprocess.CompletedProcess:
+def run_cli(home: Path, *args: str | bytes, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            prefix: Sequence[str] = (), check: bool = False) -> subprocess.CompletedProcess:
     """`desktop-rag --data-dir HOME ARGS...`, its stderr and stdout (unless given elsewhere) as text;
-    `prefix`: a command it runs under (setpriv)."""
+    `prefix`: a command it runs under (setpriv); `check`: a non-zero exit status raises."""
     return subprocess.run([*prefix, sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO,
-                          env=ENV, stdout=stdout, stderr=stderr, text=True, timeout=300)
+                          env=ENV, stdout=stdout, stderr=stderr, text=True, timeout=300, check=check)
 
 
 def use_model(monkeypatch, base_url: str, key: str) -> None:

@@ -140,6 +140,10 @@ class FakeOpenAIServer:
         """Only the POST /v1/chat/completions requests."""
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
+    def streamed(self) -> int:
+        """How many chat requests asked for a streamed reply: the answers (a rewrite or a translation is not)."""
+        return len([r for r in self.chat_requests() if r.body.get("stream")])
+
     def release(self) -> None:
         """Let hanging handlers finish (called on stop)."""
         self._release.set()

@@ -1,8 +1,11 @@
-"""A folder this user cannot write (a USB stick or disc mounted read-only, another user's folder), for tests."""
+"""A folder this user cannot write (a USB stick or disc mounted read-only, another user's folder), for tests: one
+beside it to read, or the folder itself made unwritable (where the app must write it, as its settings folder)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,3 +37,24 @@ def read_only_folder(folder: Path) -> Iterator[Path]:
         yield mounted
     finally:
         subprocess.run(["umount", str(mounted)], check=True)
+
+
+@contextmanager
+def unwritable(folder: Path) -> Iterator[None]:
+    """The folder refuses new files: a mode without write permission, or (for root, who ignores modes) the
+    immutable attribute."""
+    if os.geteuid() != 0:
+        mode = folder.stat().st_mode
+        folder.chmod(0o500)
+        try:
+            yield
+        finally:
+            folder.chmod(stat.S_IMODE(mode))
+        return
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("running as root on a file system without chattr +i: no way to make a folder unwritable")
+    try:
+        yield
+    finally:
+        subprocess.run([chattr, "-i", str(folder)], check=True)

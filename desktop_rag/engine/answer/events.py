@@ -45,7 +45,7 @@ def cut_at_limit(failure: BaseException, thinking: bool) -> tuple[Reason, Ending
     return said, Ending(CUT_AT_LIMIT, said)
 
 
-def no_answer(thought: bool = False) -> tuple[Phrase, Ending]:
+def no_answer(thought: bool) -> tuple[Phrase, Ending]:
     """A reply that ended whole without a word of answer: its notice, EMPTY_ANSWER (THOUGHT_ONLY when it held
     thinking: `reasoning.thought`), and its ending."""
     notice = THOUGHT_ONLY if thought else EMPTY_ANSWER
