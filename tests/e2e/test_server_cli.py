@@ -13,8 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.support.hash_cli import own_environment
+
 REPO = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "PYTHONPATH": str(REPO), "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
+ENV = {**own_environment(), "PYTHONPATH": str(REPO), "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
 
 
 def _run(home: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:

@@ -15,7 +15,17 @@ from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 
 REPO = Path(__file__).resolve().parents[2]
 CLI_KEY = "sk-test-SECRET1234567890abcdefXYZ"  # the key `serve_the_cli` fixtures give the commands
-ENV = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
+
+
+def own_environment() -> dict[str, str]:
+    """This process's environment without the developer's model and library settings (OPENAI_*, DESKTOP_RAG_* but
+    the tests' own DESKTOP_RAG_TEST_*): taken at import, before conftest clears them per test, so a shell's key or
+    library would otherwise reach every child (an answer test calling api.openai.com)."""
+    return {name: value for name, value in os.environ.items()
+            if not name.startswith(("OPENAI_", "DESKTOP_RAG_")) or name.startswith("DESKTOP_RAG_TEST_")}
+
+
+ENV = {**own_environment(), "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}
 
 
 def indexed_home(root: Path, documents: dict[str, str], home: str = "home") -> Path:
