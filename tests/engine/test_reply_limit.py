@@ -76,6 +76,29 @@ def test_a_reply_cut_inside_its_thinking_names_the_setting_and_a_raised_one_answ
         engine.close()
 
 
+def test_a_reply_cut_mid_answer_names_the_setting_too(server, tmp_path):
+    """Cut after its answer began (its thinking done), a reply said only "ask a narrower question": the reply limit
+    that cut it, and how to raise it, are named as a cut inside the thinking names them (English and Chinese)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "leave.txt").write_text("Employees get 25 days of leave.\n", encoding="utf-8")
+    server.tokens, server.finish_reason = [THOUGHT, "</think>\n\nYou get", " 25 days"], "length"
+    settings = Settings(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
+                        translate_queries=False, answer_cache=False)
+    engine = Engine(resolve_paths(tmp_path / "home"), settings)
+    try:
+        engine.index([tmp_path / "docs"])
+        cut = list(engine.ask("How much leave?"))[-1]
+    finally:
+        engine.close()
+    assert cut.answer == "You get 25 days" and cut.ending.state == CUT_AT_LIMIT, cut
+    assert cut.notice.code == "llm_token_limit"
+    assert cut.notice.text("en").startswith("The model stopped at its limit of 2,048 tokens for one reply")
+    assert "Raise the reply limit (`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`)" \
+        in cut.notice.text("en")
+    zh = cut.notice.text("zh")
+    assert zh.startswith("模型在单次回复 2,048 个 token 的上限处停止") and "调高回复上限" in zh and "max_reply_tokens" in zh
+
+
 def test_a_lone_closing_tags_long_thinking_answers_under_a_raised_limit(server, tmp_path):
     """A model whose chat template opened the thinking (no `<think>` is sent) thinks for 40,000 characters: the
     client's cap of 24,000 characters a reply cut it there whatever the reply limit said."""
