@@ -93,12 +93,13 @@ def test_a_silent_server_is_waited_for_once_by_the_translation(tmp_path, server,
     retry, before the answer's own request waited for it again."""
     from desktop_rag.engine.answer.llm import LLMClient
     from desktop_rag.engine.answer.llm_config import LLMConfig
+    from desktop_rag.engine.answer.side_requests import SideRequests
     from desktop_rag.engine.search.translation import translate
 
     engine = engine_for(tmp_path, server, library)
     server.hang_if = lambda body: True
-    client = LLMClient(LLMConfig(server.base_url, "fake-model", timeout_s=0.5, max_retries=2,
-                                 retry_base_delay_s=0.01))
+    client = SideRequests(LLMClient(LLMConfig(server.base_url, "fake-model", timeout_s=0.5, max_retries=2,
+                                              retry_base_delay_s=0.01)))
     assert translate("Which ticket discount do students get?", "zh", engine.store, client) is None
     assert len(translation_requests(server)) == 1
     engine.close()
