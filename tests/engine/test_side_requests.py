@@ -106,3 +106,18 @@ def test_a_thinking_models_rewrite_gets_room_to_think_bounded_and_is_used(server
     assert side_requests(server)[-1].body["max_tokens"] == 120  # not known to think: its own tokens
     assert search.queries[0][0] != "annual leave for part-time staff"  # the rule's rewrite
     assert "The question's rewrite is not used (length): The model stopped at its limit of 120 tokens" in caplog.text
+
+
+@pytest.mark.parametrize("rewrite, says", [
+    ("", "The question's rewrite is not used: the model's reply held no text beyond its thinking"),
+    ("annual leave " * 30, "The question's rewrite is not used: its first line is longer than 300 characters"),
+])
+def test_a_rewrite_not_used_says_why_in_the_log(server, tmp_path, caplog, rewrite, says):
+    thinking_model(server, "Part-timers get pro-rata leave [1].", lambda body: rewrite)
+    search = FakeSearch(HITS)
+    asking = answerer(server, tmp_path, thinks=True)
+    asking.search = search
+    with caplog.at_level(logging.WARNING):
+        list(asking.answer("And part-timers?", HISTORY))
+    assert search.queries[0][0] == "annual leave get And part-timers?"  # the rule's rewrite
+    assert says in caplog.text, caplog.text
