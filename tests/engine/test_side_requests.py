@@ -121,3 +121,22 @@ def test_a_rewrite_not_used_says_why_in_the_log(server, tmp_path, caplog, rewrit
         list(asking.answer("And part-timers?", HISTORY))
     assert search.queries[0][0] == "annual leave get And part-timers?"  # the rule's rewrite
     assert says in caplog.text, caplog.text
+
+
+@pytest.mark.parametrize("thought", ["<think>" + THINKING, ""])  # a <think> block; reasoning the server hides
+def test_a_side_reply_cut_before_a_word_of_it_is_asked_once_more_with_room(server, tmp_path, thought):
+    """A model the record does not know to think (it learns only thinking a chat template opened) was cut inside
+    its `<think>` block, or spent the tokens on reasoning its server does not send: the rewrite was lost."""
+    def reply(body: dict) -> str:
+        if body.get("stream"):
+            return "Part-timers get pro-rata leave [1]."
+        answered = ("</think>\n\n" if thought else "") + "annual leave for part-time staff"
+        return thought + (answered if body["max_tokens"] >= NEEDS else "")
+    server.reply_for = reply
+    server.finish_for = lambda body: "stop" if body.get("stream") or body["max_tokens"] >= NEEDS else "length"
+    search = FakeSearch(HITS)
+    asking = answerer(server, tmp_path, thinks=None)
+    asking.search = search
+    list(asking.answer("And part-timers?", HISTORY))
+    assert search.queries[0][0] == "annual leave for part-time staff"
+    assert [r.body["max_tokens"] for r in side_requests(server)] == [120, 120 + 2048]
