@@ -44,6 +44,17 @@ def test_the_reply_limit_is_a_setting_bounded_like_the_others(tmp_path, monkeypa
     assert raised.max_answer_chars == raised.thinking_chars == 4 * 16384
 
 
+def _engine(server, tmp_path, **changes) -> Engine:
+    """An engine answering with `server`'s model over one indexed document."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "leave.txt").write_text("Employees get 25 days of leave.\n", encoding="utf-8")
+    settings = Settings(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
+                        translate_queries=False, answer_cache=False, **changes)
+    engine = Engine(resolve_paths(tmp_path / "home"), settings)
+    engine.index([tmp_path / "docs"])
+    return engine
+
+
 def _thinking_server(server, needs: int) -> None:
     """A thinking model whose thinking takes `needs` tokens: under a lower max_tokens its reply ends inside the
     think block, stopped at the limit (finish_reason "length"); else it answers."""
@@ -52,14 +63,9 @@ def _thinking_server(server, needs: int) -> None:
 
 
 def test_a_reply_cut_inside_its_thinking_names_the_setting_and_a_raised_one_answers(server, tmp_path):
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "leave.txt").write_text("Employees get 25 days of leave.\n", encoding="utf-8")
     _thinking_server(server, needs=8000)
-    settings = Settings(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
-                        translate_queries=False, answer_cache=False)
-    engine = Engine(resolve_paths(tmp_path / "home"), settings)
+    engine = _engine(server, tmp_path)
     try:
-        engine.index([tmp_path / "docs"])
         cut = list(engine.ask("How much leave?"))[-1]
         assert server.chat_requests()[-1].body["max_tokens"] == 2048
         assert cut.answer == "" and cut.ending.state == CUT_AT_LIMIT, cut
@@ -67,7 +73,7 @@ def test_a_reply_cut_inside_its_thinking_names_the_setting_and_a_raised_one_answ
         assert "2,048 tokens" in cut.notice.text("en")
         assert "`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`" in cut.notice.text("en")
         assert "max_reply_tokens" in cut.notice.text("zh") and "调高回复上限" in cut.notice.text("zh")
-        engine.apply_settings(settings.replace(max_reply_tokens=8192), save=False)
+        engine.apply_settings(engine.settings.replace(max_reply_tokens=8192), save=False)
         done = list(engine.ask("How much leave?"))[-1]
         assert server.chat_requests()[-1].body["max_tokens"] == 8192
         assert done.answer == "You get 25 days of leave [1].", done
@@ -76,18 +82,31 @@ def test_a_reply_cut_inside_its_thinking_names_the_setting_and_a_raised_one_answ
         engine.close()
 
 
+def test_a_reply_cut_mid_answer_names_the_setting_too(server, tmp_path):
+    """Cut after its answer began (its thinking done), a reply said only "ask a narrower question": the reply limit
+    that cut it, and how to raise it, are named as a cut inside the thinking names them (English and Chinese)."""
+    server.tokens, server.finish_reason = [THOUGHT, "</think>\n\nYou get", " 25 days"], "length"
+    engine = _engine(server, tmp_path)
+    try:
+        cut = list(engine.ask("How much leave?"))[-1]
+    finally:
+        engine.close()
+    assert cut.answer == "You get 25 days" and cut.ending.state == CUT_AT_LIMIT, cut
+    assert cut.notice.code == "llm_token_limit"
+    assert cut.notice.text("en").startswith("The model stopped at its limit of 2,048 tokens for one reply")
+    assert "Raise the reply limit (`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`)" \
+        in cut.notice.text("en")
+    zh = cut.notice.text("zh")
+    assert zh.startswith("模型在单次回复 2,048 个 token 的上限处停止") and "调高回复上限" in zh and "max_reply_tokens" in zh
+
+
 def test_a_lone_closing_tags_long_thinking_answers_under_a_raised_limit(server, tmp_path):
     """A model whose chat template opened the thinking (no `<think>` is sent) thinks for 40,000 characters: the
     client's cap of 24,000 characters a reply cut it there whatever the reply limit said."""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "leave.txt").write_text("Employees get 25 days of leave.\n", encoding="utf-8")
     thinking = "Weighing passage one against two. " * 1200  # 40,800 characters
     server.tokens = [thinking[i:i + 500] for i in range(0, len(thinking), 500)] + [ANSWER]
-    settings = Settings(embedding_model="hash:64", llm_base_url=server.base_url, llm_model="fake-model",
-                        translate_queries=False, answer_cache=False, max_reply_tokens=16384)
-    engine = Engine(resolve_paths(tmp_path / "home"), settings)
+    engine = _engine(server, tmp_path, max_reply_tokens=16384)
     try:
-        engine.index([tmp_path / "docs"])
         done = list(engine.ask("How much leave?"))[-1]
         assert done.answer == "You get 25 days of leave [1].", (done.answer[:80], done.notice)
     finally:

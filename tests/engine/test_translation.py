@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
@@ -78,12 +80,16 @@ def test_without_translation_only_the_word_list_finds_the_chinese_passage(tmp_pa
     engine.close()
 
 
-def test_a_failing_or_wrong_language_translation_never_fails_the_search(tmp_path, server, library):
+def test_a_failing_or_wrong_language_translation_never_fails_the_search(tmp_path, server, library, caplog):
     engine = engine_for(tmp_path, server, library)
     server.fail_next(500, times=5)
-    assert engine.search("City buses every ten minutes?", 3)[0].path.endswith("bus.txt")
-    server.reply_for = lambda body: "Sorry, I cannot help." if not body.get("stream") else None
-    assert engine.search("Green tea water?", 3)[0].path.endswith("tea.txt")
+    with caplog.at_level(logging.WARNING):
+        assert engine.search("City buses every ten minutes?", 3)[0].path.endswith("bus.txt")
+        server.reply_for = lambda body: "Sorry, I cannot help." if not body.get("stream") else None
+        assert engine.search("Green tea water?", 3)[0].path.endswith("tea.txt")
+    # neither is dropped silently: the log says why
+    assert "The question's translation is not used (server)" in caplog.text, caplog.text
+    assert "The question's translation is not used: the model's reply is not in Simplified Chinese" in caplog.text
     assert engine.store.db.execute("SELECT count(*) FROM query_translations").fetchone()[0] == 0
     engine.close()
 
@@ -93,12 +99,13 @@ def test_a_silent_server_is_waited_for_once_by_the_translation(tmp_path, server,
     retry, before the answer's own request waited for it again."""
     from desktop_rag.engine.answer.llm import LLMClient
     from desktop_rag.engine.answer.llm_config import LLMConfig
+    from desktop_rag.engine.answer.side_requests import SideRequests
     from desktop_rag.engine.search.translation import translate
 
     engine = engine_for(tmp_path, server, library)
     server.hang_if = lambda body: True
-    client = LLMClient(LLMConfig(server.base_url, "fake-model", timeout_s=0.5, max_retries=2,
-                                 retry_base_delay_s=0.01))
+    client = SideRequests(LLMClient(LLMConfig(server.base_url, "fake-model", timeout_s=0.5, max_retries=2,
+                                              retry_base_delay_s=0.01)))
     assert translate("Which ticket discount do students get?", "zh", engine.store, client) is None
     assert len(translation_requests(server)) == 1
     engine.close()

@@ -1,6 +1,6 @@
 """The model's reply limit in Settings' language model section ("Reply limit (tokens)", 2,048 by default), saved and
-sent with the next answer; an answer cut at it inside the model's thinking says, in the window's words, to raise it
-as the dialog names it (English and Chinese), through the real local model server."""
+sent with the next answer; an answer cut at it, inside the model's thinking or after its answer began, says in the
+window's words to raise it as the dialog names it (English and Chinese), through the real local model server."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _ask(qtbot, window, question: str) -> str:
     return f"{bubble.browser.toPlainText()}\n{bubble.notice_label.text()}"
 
 
-def test_the_reply_limit_is_set_in_the_dialog_and_named_by_a_cut_inside_thinking(make_window, qtbot, tmp_path,
+def test_the_reply_limit_is_set_in_the_dialog_and_named_by_a_cut_reply(make_window, qtbot, tmp_path,
                                                                                   llm_server):
     needs = 8000  # the model's thinking takes this many tokens: under a lower limit its reply ends inside it
     llm_server.reply_for = lambda body: THOUGHT + ("</think>Alpha [1]." if body["max_tokens"] >= needs else "")
@@ -39,6 +39,11 @@ def test_the_reply_limit_is_set_in_the_dialog_and_named_by_a_cut_inside_thinking
     assert "Weighing" not in shown and "limit of 2,048 tokens" in shown, shown
     assert "Raise “Reply limit (tokens)” in Settings → Language model" in shown, shown
     assert "settings.json" not in shown  # the command line's wording is not the window's
+    llm_server.reply_for = lambda body: THOUGHT + "</think>Alpha is the first"  # cut after its answer began
+    shown = _ask(qtbot, window, "What does topic0 say about alpha?")
+    assert shown.startswith("Alpha is the first") and "limit of 2,048 tokens" in shown, shown
+    assert "Raise “Reply limit (tokens)” in Settings → Language model" in shown and "settings.json" not in shown
+    llm_server.reply_for = lambda body: THOUGHT + ("</think>Alpha [1]." if body["max_tokens"] >= needs else "")
 
     field.setValue(8192)
     window.settings_flow.apply(dialog.result_settings(), dialog.api_key())
@@ -58,6 +63,10 @@ def test_the_reply_limit_is_set_in_the_dialog_and_named_by_a_cut_inside_thinking
         wait_idle(qtbot, window)
         qtbot.waitUntil(lambda: window.backend.engine.settings.max_reply_tokens == 2048, timeout=10_000)
         shown = _ask(qtbot, window, "What does topic2 say about beta?")
-        assert f"请在“{i18n.tr('settings.title')} → {i18n.tr('settings.model_group')}”中调高“{label}”" in shown, shown
+        raise_it = f"请在“{i18n.tr('settings.title')} → {i18n.tr('settings.model_group')}”中调高“{label}”"
+        assert raise_it in shown, shown
+        llm_server.reply_for = lambda body: THOUGHT + "</think>Alpha is the first"
+        shown = _ask(qtbot, window, "What does topic0 say about gamma?")
+        assert "模型在单次回复 2,048 个 token 的上限处停止" in shown and raise_it in shown, shown
     finally:
         i18n.set_language("en")

@@ -11,7 +11,6 @@ from typing import Any
 
 from desktop_rag.engine.answer.extractive import Similarity, TopicsOf, ordered_passages, quoted_answer
 from desktop_rag.engine.answer.llm import LLMClient
-from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.llm_config import config_problem
 from desktop_rag.engine.answer.prompting import (
     build_messages,
@@ -21,6 +20,7 @@ from desktop_rag.engine.answer.prompting import (
     rule_based_standalone_query,
 )
 from desktop_rag.engine.answer.replay import AnswerReplay
+from desktop_rag.engine.answer.side_requests import SideRequests
 from desktop_rag.engine.answer.model_reply import cancelled, done_event, streamed_reply
 from desktop_rag.engine.answer.thinking_models import ThinkingModel
 from desktop_rag.engine.answer import sent
@@ -126,16 +126,14 @@ class Answerer:
         if not history or not is_follow_up(question):
             return question
         if self.llm is not None:
-            try:
-                rewritten = self.llm.complete(
-                    rewrite_query_messages(question, history),
-                    max_tokens=_REWRITE_MAX_TOKENS, temperature=0.0, cancel=cancel, retry_timeout=False,
-                )
-                cleaned = _clean_rewrite(rewritten)
-                if cleaned:
-                    return cleaned
-            except LLMError as exc:
-                log.info("Query rewrite failed (%s); using the rule-based rewrite", exc.kind)
+            rewritten = SideRequests(self.llm, self.thinking).complete(
+                rewrite_query_messages(question, history), _REWRITE_MAX_TOKENS, "rewrite", cancel)
+            cleaned = _clean_rewrite(rewritten)
+            if cleaned:
+                return cleaned
+            if rewritten.strip():
+                log.warning("The question's rewrite is not used: its first line is longer than %d characters",
+                            _MAX_REWRITE_CHARS)
         return rule_based_standalone_query(question, history)
 
     def _generate(

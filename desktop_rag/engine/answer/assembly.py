@@ -14,6 +14,7 @@ from desktop_rag.engine.answer.compression import compression_mode
 from desktop_rag.engine.answer.llm import LLMClient
 from desktop_rag.engine.answer.llm_config import LLMConfig, resolve_llm_config
 from desktop_rag.engine.answer.replay import AnswerReplay
+from desktop_rag.engine.answer.side_requests import SideRequests
 from desktop_rag.engine.answer.summarising import Memory, Summariser
 from desktop_rag.engine.answer.summary_budget import summary_budget
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, models_file
@@ -48,11 +49,14 @@ def llm_config(loaded: Loaded) -> LLMConfig | None:
     return dataclasses.replace(config, language="zh" if chinese else "en") if config else None
 
 
-def translator(loaded: Loaded) -> LLMClient | None:
+def translator(loaded: Loaded) -> SideRequests | None:
     """The model that translates questions (search/translation.py), or None (off, none configured, read-only:
     its cache is a write)."""
     config = llm_config(loaded) if loaded.settings.translate_queries and not loaded.read_only else None
-    return LLMClient(config) if config else None
+    if config is None:
+        return None
+    client = LLMClient(config)
+    return SideRequests(client, thinking_model(loaded, client))
 
 
 def answerer(loaded: Loaded, search: Callable[..., list[Hit]], extractive: bool = False,

@@ -86,11 +86,21 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_length": {"en": "The answer was stopped at {cap:,} characters, the limit for one answer. Ask a narrower "
                                "question to get the rest.",
                          "zh": "回答在 {cap:,} 个字符处停止（单个回答的上限）。把问题问得更具体即可得到其余部分。"},
-    "error.llm_token_limit": {"en": "The model stopped at its limit of {tokens:,} tokens for one reply, so the answer "
-                                    "may be incomplete. Ask a narrower question to get the rest.",
-                              "zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，回答可能不完整。把问题问得更具体即可得到其余部分。"},
-    # a reply cut at its max_tokens before its model's thinking ended: the setting to raise (Settings.max_reply_tokens),
-    # in the window as the Settings dialog names it (tests/gui/test_reply_limit_setting.py)
+    # a reply cut at its max_tokens mid-answer: the setting to raise (Settings.max_reply_tokens), in the window as
+    # the Settings dialog names it, as a cut inside the thinking does (below)
+    "error.llm_token_limit": {
+        "en": "The model stopped at its limit of {tokens:,} tokens for one reply, so the answer may be incomplete. "
+              "Raise the reply limit (`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`), or "
+              "ask a narrower question to get the rest.",
+        "zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，回答可能不完整。请调高回复上限（settings.json 中的 "
+              "`max_reply_tokens`，或环境变量 `DESKTOP_RAG_MAX_REPLY_TOKENS`），或把问题问得更具体以得到其余部分。",
+        "window.en": "The model stopped at its limit of {tokens:,} tokens for one reply, so the answer may be "
+                     "incomplete. Raise “Reply limit (tokens)” in Settings → Language model, or ask a narrower "
+                     "question to get the rest.",
+        "window.zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，回答可能不完整。请在“设置 → 语言模型”中调高"
+                     "“单次回复上限（token）”，或把问题问得更具体以得到其余部分。"},
+    # a reply cut at its max_tokens before its model's thinking ended: the same setting, named the same way
+    # (tests/gui/test_reply_limit_setting.py)
     "error.llm_token_limit_thinking": {
         "en": "The model spent its whole limit of {tokens:,} tokens for one reply reasoning and wrote no answer. Raise "
               "the reply limit (`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`), or ask a "

@@ -1,8 +1,9 @@
 """Cross-lingual search with a language model: the question also asked in the library's other language.
 
-One short model call per (question, language), cached in the library so a repeated question costs
-nothing. A failure (no model, unreachable, refused) or a cancel never fails the search: the question is
-then searched as it was asked. Without a configured model nothing here runs and retrieval stays local.
+One short model call per (question, language), a side request (answer/side_requests.py: room for a thinking model's
+thinking), cached in the library so a repeated question costs nothing. A failure (no model, unreachable, refused,
+a reply not in the language asked for: said in the log) or a cancel never fails the search: the question is then
+searched as it was asked. Without a configured model nothing here runs and retrieval stays local.
 
 Who writes the cache: the searching thread itself (in the app, the answer worker), in one short
 transaction of its own after the model call, never during it. The table is not part of the index (no
@@ -26,11 +27,14 @@ log = logging.getLogger(__name__)
 LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}
 MAX_QUESTION_CHARS = 1000  # longer questions are searched as asked
 MAX_TRANSLATION_CHARS = 2000
+TRANSLATION_TOKENS = 200  # a translated question's reply (a model known to think gets room for that too)
 
 
 class Completer(Protocol):
-    def complete(self, messages, *, max_tokens: int | None = None, temperature: float | None = None,
-                 cancel: threading.Event | None = None, retry_timeout: bool = True) -> str: ...
+    """A model's side requests (answer/side_requests.SideRequests): the reply to `messages` needing `own` tokens,
+    without its thinking; '' when there is none, said in the log."""
+
+    def complete(self, messages, own: int, what: str, cancel: threading.Event | None = None) -> str: ...
 
 
 def target_languages(question: str, store: Store, asked: frozenset[str] | None = None) -> list[str]:
@@ -60,14 +64,12 @@ def translate(question: str, language: str, store: Store, client: Completer,
         return known
     if cancel is not None and cancel.is_set():
         return None
-    try:
-        reply = client.complete(messages_for(question, language), max_tokens=200, temperature=0.0, cancel=cancel,
-                                retry_timeout=False)  # a silent server: the answer's own request waits for it
-    except Exception as exc:  # noqa: BLE001 - translation is an extra; the search goes on without it
-        log.warning("Query translation failed: %s", exc)
-        return None
+    reply = client.complete(messages_for(question, language), TRANSLATION_TOKENS, "translation", cancel)
     text = " ".join(reply.split())[:MAX_TRANSLATION_CHARS].strip().strip('"“”「」')
-    if not text or language not in text_languages(text) or (cancel is not None and cancel.is_set()):
+    if not text or (cancel is not None and cancel.is_set()):
+        return None
+    if language not in text_languages(text):
+        log.warning("The question's translation is not used: the model's reply is not in %s", LANGUAGE_NAMES[language])
         return None
     cache.remember(store, question, language, text)
     return text
