@@ -155,6 +155,11 @@ class SqlStore(SqlReads):
                               (display_text(path),)).fetchone()
         return _source(row) if row else None
 
+    def overlaps_hidden_source(self, path: str) -> bool:
+        """Whether `path` is, holds or lies inside a source of a collection not visible here (on a server, to a
+        member); here every source is seen."""
+        return False
+
     def remove_source(self, source_id: int) -> list[int]:
         """Delete a source with its files and chunks; returns the ids of chunks that had vectors."""
         with self.transaction():
