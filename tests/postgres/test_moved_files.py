@@ -320,3 +320,72 @@ def test_a_collection_deleted_while_a_file_moves_out_of_it_loses_nothing(pg_serv
         owner.close()
         admin.close()
         carol.close()
+
+
+@pytest.mark.parametrize("first", ["read again", "move"])
+def test_a_file_read_again_by_one_process_while_another_of_its_client_moves_it_aborts_neither(pg_server,
+                                                                                              tmp_path: Path,
+                                                                                              first: str) -> None:
+    """Carol's window reads `audit.txt` again (forced) while her command line, the same client (one data folder),
+    finds it moved into Beta's folder; `first` is held (a test trigger waits on an advisory lock) after it updated
+    the file's row, until the other waits for it. The re-read first: before, the move held the vectors' tables and
+    waited for the row, and the re-read then waited for the tables to copy the unchanged passages' vectors:
+    PostgreSQL found the deadlock and aborted one (that process's whole run failed as "busy"). Now every write
+    of a file's rows takes the tables (ROW EXCLUSIVE) before the row, so the move waits at the tables. The move
+    first: the window, finding the file gone from where it was read, moves it too, after it. Both finish, and the
+    file ends in Beta with a vector for every passage."""
+    import threading
+    import time
+
+    database, owner, carol, alpha, beta, _, _, _ = _indexed_library(pg_server, tmp_path)
+    window = _engine(pg_server, database, tmp_path, "carol")  # carol's other process: her window
+    holder = pg_server.admin(database)
+    failures: list[BaseException] = []
+    reports: list = []
+
+    def started(step: Callable[[], object]) -> threading.Thread:
+        def run() -> None:
+            try:
+                reports.append(step())
+            except BaseException as exc:  # noqa: BLE001 - asserted below
+                failures.append(exc)
+        thread = threading.Thread(target=run)
+        thread.start()
+        return thread
+
+    def waiting(condition: str) -> None:
+        """Until a session waits on a lock (`condition` on its pg_stat_activity row), 30 s at most."""
+        deadline = time.monotonic() + 30
+        while not holder.run("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                             f"AND {condition}")[0][0] and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    old, new = alpha / "moving" / "audit.txt", beta / "audit.txt"
+    try:
+        owner.run("CREATE FUNCTION held() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                  "PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$")
+        owner.run("CREATE TRIGGER held AFTER UPDATE ON files FOR EACH STATEMENT EXECUTE FUNCTION held()")
+        holder.run("SELECT pg_advisory_lock(4242)")
+        if first == "move":
+            old.rename(new)
+        threads = [started(carol.index if first == "move" else lambda: window.index(force=[str(old)]))]
+        waiting("wait_event = 'advisory'")
+        if first != "move":
+            old.rename(new)
+        threads.append(started(window.index if first == "move" else carol.index))
+        waiting("wait_event <> 'advisory'")
+        holder.run("SELECT pg_advisory_unlock(4242)")
+        for thread in threads:
+            thread.join(60)
+        assert failures == [] and [f for report in reports for f in report.failed] == []
+        rows = owner.run("SELECT k.name, f.chunk_count, (SELECT count(*) FROM chunks c JOIN vectors v "
+                         "ON v.chunk_id = c.id WHERE c.file_id = f.id) FROM files f JOIN collections k "
+                         "ON k.id = f.collection_id WHERE f.path = :p", p=str(new))
+        assert len(rows) == 1 and rows[0][0] == "Beta" and rows[0][1] > 0 and rows[0][2] == rows[0][1]
+        assert owner.run("SELECT count(*) FROM files WHERE path = :p", p=str(old)) == [[0]]
+        assert _astray(owner) == dict.fromkeys(("chunks", "ocr_lines", "vectors", "staged_vectors"), 0)
+    finally:
+        holder.close()
+        owner.close()
+        window.close()
+        carol.close()

@@ -144,8 +144,9 @@ class PostgresStore(SqlStore):
     def hold_staged_vectors(self, switching: bool = False) -> None:
         self.db.execute(f"LOCK TABLE staged_vectors IN {'EXCLUSIVE' if switching else 'ROW EXCLUSIVE'} MODE")
 
-    def hold_vectors(self, moving: bool = False) -> None:
-        self.db.execute(LOCK_VECTORS.format(mode="SHARE ROW EXCLUSIVE" if moving else "ROW EXCLUSIVE"))
+    def hold_vectors(self, moving: bool = False, file: str | None = None) -> None:
+        if file is None or self.db.execute("SELECT EXISTS (SELECT 1 FROM files WHERE path = ?)", (file,)).fetchone()[0]:
+            self.db.execute(LOCK_VECTORS.format(mode="SHARE ROW EXCLUSIVE" if moving else "ROW EXCLUSIVE"))
 
     def keyword_search(self, query: str, limit: int,
                        within: Restriction | int | None = None) -> list[tuple[int, float]]:
