@@ -56,8 +56,12 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
     target, counting = _fresh(tmp_path / "fresh")
     try:
         target.create_collection("Scratch")  # the fresh library's own "Default" stays; imports are named apart
+        statements: list[str] = []
+        target.store.db.set_trace_callback(statements.append)
         first = target.import_archive(tmp_path / "default.zip", name="Plants")
         second = target.import_archive(tmp_path / "grid.zip")
+        target.store.db.set_trace_callback(None)
+        assert statements and not [s for s in statements if "ocr_lines" in s]  # no lines: none dropped, none added
         assert (first.vectors, first.to_embed, second.vectors, second.to_embed) == (2, 0, 2, 0)
         assert _results(target, None) == _results(engine, None)
         assert _results(target, first.collection_id) == _results(engine, default)

@@ -13,11 +13,16 @@ from desktop_rag.engine.store.values import OcrLine
 def write(store: Store, file_id: int, lines: Sequence[OcrLine]) -> None:
     """`file_id`'s lines replaced by `lines` (inside the caller's transaction)."""
     drop(store, file_id)
+    add(store, [(file_id, line) for line in lines])
+
+
+def add(store: Store, lines: Sequence[tuple[int, OcrLine]]) -> None:
+    """Each (file id, line) of `lines` stored, for files that have none yet (an import's new files: nothing to drop)."""
     if lines:
         store.db.executemany(
             "INSERT INTO ocr_lines (file_id, page, char_start, char_end, x0, y0, x1, y1) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, line.page, line.start, line.end, *line.rect) for line in lines])
+            [(file_id, line.page, line.start, line.end, *line.rect) for file_id, line in lines])
 
 
 def drop(store: Store, file_id: int) -> None:
