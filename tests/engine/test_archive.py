@@ -58,8 +58,12 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
     target, counting = _fresh(tmp_path / "fresh")
     try:
         target.create_collection("Scratch")  # the fresh library's own "Default" stays; imports are named apart
+        statements: list[str] = []
+        target.store.db.set_trace_callback(statements.append)
         first = target.import_archive(tmp_path / "default.zip", name="Plants")
         second = target.import_archive(tmp_path / "grid.zip")
+        target.store.db.set_trace_callback(None)
+        assert statements and not [s for s in statements if "ocr_lines" in s]  # no lines: none dropped, none added
         assert (first.vectors, first.to_embed, second.vectors, second.to_embed) == (2, 0, 2, 0)
         assert search_results(target, None) == search_results(engine, None)
         assert search_results(target, first.collection_id) == search_results(engine, default)
@@ -81,6 +85,29 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
         assert search_results(reopened, None) == search_results(engine, None)
     finally:
         reopened.close()
+
+
+def test_an_archives_recognised_lines_go_to_their_files_rows(source, tmp_path: Path):
+    """The lines an archive carries for a file (a scanned PDF's: tests/engine/test_ocr_lines.py) are stored under
+    that file's new row, each whole; a file without any gets none."""
+    from tests.support.archives import rewrite_collection
+
+    engine, a, _ = source
+    engine.export_collection(engine.collection_id("Default"), tmp_path / "plain.zip")
+    lines = [[1, 0, 9, 72.0, 100.0, 300.5, 112.0], [2, 10, 30, 72.0, 130.0, 310.0, 142.25]]
+
+    def add_lines(collection: dict) -> None:
+        collection["files"][0]["ocr_lines"] = lines
+    rewrite_collection(tmp_path / "plain.zip", tmp_path / "lines.zip", add_lines)
+    named = json.loads(zipfile.ZipFile(tmp_path / "lines.zip").read("collection.json"))["files"][0]["path"]
+    target, _ = _fresh(tmp_path / "fresh")
+    try:
+        target.import_archive(tmp_path / "lines.zip", name="Lines")
+        rows = target.store.db.execute("SELECT f.path, l.page, l.char_start, l.char_end, l.x0, l.y0, l.x1, l.y1 "
+                                       "FROM ocr_lines l JOIN files f ON f.id = l.file_id ORDER BY l.page").fetchall()
+        assert [tuple(r) for r in rows] == [(named, *line) for line in lines]
+    finally:
+        target.close()
 
 
 def test_a_collection_goes_into_the_empty_one_of_its_name_and_never_over_one_with_sources(source, tmp_path: Path):

@@ -259,29 +259,23 @@ def test_a_vector_stored_by_another_client_while_a_file_moves_takes_the_files_ne
         embedder.close()
 
 
-@pytest.mark.parametrize("first, pause", [("move", "AFTER UPDATE ON files"), ("delete", "BEFORE DELETE ON chunks")])
-def test_a_collection_deleted_while_a_file_moves_out_of_it_loses_nothing(pg_server, tmp_path: Path, first: str,
-                                                                        pause: str) -> None:
-    """The administrator deletes Alpha while carol's run moves `audit.eml` (a message with an attachment) into
-    Beta's folder; `first` is held (a test trigger waits on an advisory lock) between its two steps until the other
-    waits for it: the move after its message's row, before its attachment's; the delete after Alpha's files' rows,
-    before their chunks and vectors. The delete first: before, the move waited for the deleted row, then moved
-    nothing and said it had moved the file, which was lost (and a move that took the vectors' tables first but a
-    delete that did not deadlocked: PostgreSQL aborted one). Now both take the vectors' tables first: the second
-    waits for the first, and the message ends in Beta, moved (the move first) or read anew (the delete first)."""
+def _held_first(pg_server, database: str, pause: str, first: Callable[[], object], second: Callable[[], object],
+                between: Callable[[], object] = lambda: None) -> tuple[list, list[BaseException]]:
+    """`first` and `second` (each in a thread of its own) at once: `first` held by a test trigger (`pause`: when it
+    fires, it waits on an advisory lock) until `second`, started once `first` waits there (after `between`), waits
+    for a lock too; then both go on. Returns what they returned and what they raised."""
     import threading
     import time
 
-    database, owner, carol, alpha, beta, _, _, _ = _indexed_library(pg_server, tmp_path)
-    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
-    holder = pg_server.admin(database)
+    results: list = []
     failures: list[BaseException] = []
+    holder = pg_server.admin(database)
 
     def started(step: Callable[[], object]) -> threading.Thread:
         def run() -> None:
             try:
-                step()
-            except BaseException as exc:  # noqa: BLE001 - asserted below
+                results.append(step())
+            except BaseException as exc:  # noqa: BLE001 - the caller asserts
                 failures.append(exc)
         thread = threading.Thread(target=run)
         thread.start()
@@ -295,20 +289,42 @@ def test_a_collection_deleted_while_a_file_moves_out_of_it_loses_nothing(pg_serv
             time.sleep(0.05)
 
     try:
-        alpha_id = admin.collection_id("Alpha")
-        owner.run("CREATE FUNCTION held() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                  "PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$")
-        owner.run(f"CREATE TRIGGER held {pause} FOR EACH STATEMENT EXECUTE FUNCTION held()")
+        holder.run("CREATE FUNCTION desktop_rag.held() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                   "PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$")
+        holder.run(f"CREATE TRIGGER held {pause.replace(' ON ', ' ON desktop_rag.')} FOR EACH STATEMENT "
+                   "EXECUTE FUNCTION desktop_rag.held()")
         holder.run("SELECT pg_advisory_lock(4242)")
-        (alpha / "moving" / "audit.eml").rename(beta / "audit.eml")
-        steps = {"move": carol.index, "delete": lambda: admin.delete_collection(alpha_id)}
-        threads = [started(steps[first])]
+        threads = [started(first)]
         waiting("wait_event = 'advisory'")
-        threads.append(started(steps["delete" if first == "move" else "move"]))
+        between()
+        threads.append(started(second))
         waiting("wait_event <> 'advisory'")
         holder.run("SELECT pg_advisory_unlock(4242)")
         for thread in threads:
             thread.join(60)
+        return results, failures
+    finally:
+        holder.close()
+
+
+@pytest.mark.parametrize("first, pause", [("move", "AFTER UPDATE ON files"), ("delete", "BEFORE DELETE ON chunks")])
+def test_a_collection_deleted_while_a_file_moves_out_of_it_loses_nothing(pg_server, tmp_path: Path, first: str,
+                                                                        pause: str) -> None:
+    """The administrator deletes Alpha while carol's run moves `audit.eml` (a message with an attachment) into
+    Beta's folder; `first` is held (a test trigger waits on an advisory lock) between its two steps until the other
+    waits for it: the move after its message's row, before its attachment's; the delete after Alpha's files' rows,
+    before their chunks and vectors. The delete first: before, the move waited for the deleted row, then moved
+    nothing and said it had moved the file, which was lost (and a move that took the vectors' tables first but a
+    delete that did not deadlocked: PostgreSQL aborted one). Now both take the vectors' tables first: the second
+    waits for the first, and the message ends in Beta, moved (the move first) or read anew (the delete first)."""
+    database, owner, carol, alpha, beta, _, _, _ = _indexed_library(pg_server, tmp_path)
+    admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+    try:
+        alpha_id = admin.collection_id("Alpha")
+        (alpha / "moving" / "audit.eml").rename(beta / "audit.eml")
+        steps = {"move": carol.index, "delete": lambda: admin.delete_collection(alpha_id)}
+        second = steps["delete" if first == "move" else "move"]
+        _, failures = _held_first(pg_server, database, pause, steps[first], second)
         assert failures == []
         assert "Alpha" not in {r[0] for r in owner.run("SELECT name FROM collections")}
         moved = owner.run("SELECT k.name FROM files f JOIN collections k ON k.id = f.collection_id "
@@ -316,7 +332,42 @@ def test_a_collection_deleted_while_a_file_moves_out_of_it_loses_nothing(pg_serv
         assert moved == [["Beta"], ["Beta"]]  # the message and its attachment
         assert _astray(owner) == dict.fromkeys(("chunks", "ocr_lines", "vectors", "staged_vectors"), 0)
     finally:
-        holder.close()
         owner.close()
         admin.close()
+        carol.close()
+
+
+@pytest.mark.parametrize("first", ["read again", "move"])
+def test_a_file_read_again_by_one_process_while_another_of_its_client_moves_it_aborts_neither(pg_server,
+                                                                                              tmp_path: Path,
+                                                                                              first: str) -> None:
+    """Carol's window reads `audit.txt` again (forced) while her command line, the same client (one data folder),
+    finds it moved into Beta's folder; `first` is held (a test trigger waits on an advisory lock) after it updated
+    the file's row, until the other waits for it. The re-read first: before, the move held the vectors' tables and
+    waited for the row, and the re-read then waited for the tables to copy the unchanged passages' vectors:
+    PostgreSQL found the deadlock and aborted one (that process's whole run failed as "busy"). Now every write
+    of a file's rows takes the tables (ROW EXCLUSIVE) before the row, so the move waits at the tables. The move
+    first: the window, finding the file gone from where it was read, moves it too, after it. Both finish, and the
+    file ends in Beta with a vector for every passage."""
+    database, owner, carol, alpha, beta, _, _, _ = _indexed_library(pg_server, tmp_path)
+    window = _engine(pg_server, database, tmp_path, "carol")  # carol's other process: her window
+    old, new = alpha / "moving" / "audit.txt", beta / "audit.txt"
+    try:
+        if first == "move":  # the command line finds it moved; the window, run then, too
+            old.rename(new)
+            reports, failures = _held_first(pg_server, database, "AFTER UPDATE ON files", carol.index, window.index)
+        else:  # the window reads it where it was; it moves before the command line's run
+            reports, failures = _held_first(pg_server, database, "AFTER UPDATE ON files",
+                                            lambda: window.index(force=[str(old)]), carol.index,
+                                            between=lambda: old.rename(new))
+        assert failures == [] and [f for report in reports for f in report.failed] == []
+        rows = owner.run("SELECT k.name, f.chunk_count, (SELECT count(*) FROM chunks c JOIN vectors v "
+                         "ON v.chunk_id = c.id WHERE c.file_id = f.id) FROM files f JOIN collections k "
+                         "ON k.id = f.collection_id WHERE f.path = :p", p=str(new))
+        assert len(rows) == 1 and rows[0][0] == "Beta" and rows[0][1] > 0 and rows[0][2] == rows[0][1]
+        assert owner.run("SELECT count(*) FROM files WHERE path = :p", p=str(old)) == [[0]]
+        assert _astray(owner) == dict.fromkeys(("chunks", "ocr_lines", "vectors", "staged_vectors"), 0)
+    finally:
+        owner.close()
+        window.close()
         carol.close()

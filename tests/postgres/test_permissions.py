@@ -213,8 +213,9 @@ def test_a_member_may_bring_a_new_librarys_first_vectors(pg_server, tmp_path):
 
 def test_a_path_in_a_collection_not_granted_is_refused_by_name_and_the_run_goes_on(pg_server, tmp_path):
     """Paths are unique across the library, so a member may come upon a file or folder of a collection it may not
-    see: adding that folder is refused with a reason, and such a file inside a folder of its own fails alone (the
-    other files are indexed), never a crash of the whole run."""
+    see: adding that folder is refused with a reason, and such a file inside a folder of its own (a source another
+    client of an earlier version added there, or one added between the two checks) fails alone: the other files are
+    indexed, never a crash of the whole run."""
     database = pg_server.new_database("hidden")
     pg_server.role("alice", "alice-password-1")
     home = _write(tmp_path / "home", ["diary.txt"], "Home secret H-99.")
@@ -226,8 +227,10 @@ def test_a_path_in_a_collection_not_granted_is_refused_by_name_and_the_run_goes_
         admin.library.grant(admin.create_collection("Work"), "alice")
         alice = _alice(pg_server, database, tmp_path)
         work = alice.collection_id("Work")
-        with pytest.raises(UsageError, match="may not see"):
-            alice.index([home], collection=work)
+        for path in (home, mixed):
+            with pytest.raises(UsageError, match="may not see"):
+                alice.index([path], collection=work)
+        alice.store.add_source(str(mixed), "folder", work)  # as a client of an earlier version added it
         report = alice.index([mixed], collection=work)
         assert report.added == 1 and [(f.path, f.error.code) for f in report.failed] == [
             (str(mixed / "bank.txt"), "file_not_granted")]
@@ -236,6 +239,59 @@ def test_a_path_in_a_collection_not_granted_is_refused_by_name_and_the_run_goes_
     finally:
         if alice is not None:
             alice.close()
+        admin.close()
+
+
+def test_a_folder_holding_or_inside_a_source_not_granted_is_refused_without_naming_it(pg_server, tmp_path):
+    """Row-level security hides another collection's sources from a member's own overlap check, so adding a folder
+    that holds one (or lies inside one) made a second source over the same files: its files failed as "not granted"
+    and a new file there went into the member's collection. The administrator's function answers yes or no only:
+    the member is told, never which collection or source; a sibling whose name merely starts alike is no overlap."""
+    from desktop_rag.engine.store.postgres.schema import HIDDEN_OVERLAP, HIDDEN_OVERLAP_ARGUMENTS
+
+    outer = tmp_path / "outer"
+    home = _write(outer / "home", ["diary.txt"], "Home secret H-99.")
+    _write(home / "sub", ["note.txt"], "Home secret H-98.")
+    siblings = [_write(outer / "home2", ["mine.txt"], "Alice's own."), _write(outer / "hom", ["a.txt"], "Own.")]
+    database, admin = _library_with_home(pg_server, tmp_path, "overlap", home)
+    pg_server.role("bob", "bob-password-22")
+    alice = _alice(pg_server, database, tmp_path)
+    try:
+        work = alice.collection_id("Work")
+        for path in (outer, home / "sub", home / "sub" / "note.txt"):
+            with pytest.raises(UsageError, match="may not see") as refused:
+                alice.index([path], collection=work)
+            assert "Home" not in str(refused.value) and str(home) not in str(refused.value).replace(str(path), "")
+        far = str(tmp_path / "elsewhere")  # a source imported without its documents, linked to a folder here
+        alice.store.add_source(far, "folder", work, detached=True)
+        with pytest.raises(UsageError, match="may not see"):
+            alice.relink_source(far, outer, work)
+        assert alice.remove_source(far, work)
+        error = UsageError.coded("source_not_granted", path=str(outer))
+        assert "知识库" in error_text(error, "zh") and str(outer) in error_text(error, "zh")
+        assert alice.store.sources() == []
+        assert alice.index(siblings, collection=work).added == 2
+        assert sorted(s.path for s in admin.store.sources()) == sorted(map(str, [home, *siblings]))
+        with pytest.raises(UsageError, match="Home"):  # the administrator sees the collection, and is told its name
+            admin.index([home / "sub"], collection=work)
+        raw = pg_server.admin(database)
+        try:
+            function = f"desktop_rag.{HIDDEN_OVERLAP}({HIDDEN_OVERLAP_ARGUMENTS})"
+            assert raw.run(f"SELECT has_function_privilege('alice', '{function}', 'EXECUTE'), "
+                           f"has_function_privilege('bob', '{function}', 'EXECUTE')") == [[True, False]]
+            alice.close()
+            admin.close()
+            raw.run(f"DROP FUNCTION {function}")  # a library of version 12: the administrator's open upgrades it
+            raw.run("UPDATE desktop_rag.meta SET value = '12' WHERE key = 'schema_version'")
+            admin = Engine(resolve_paths(tmp_path / "admin"), FAST, library=pg_server.url(database))
+            assert admin.collections()
+            alice = _alice(pg_server, database, tmp_path)
+            with pytest.raises(UsageError, match="may not see"):
+                alice.index([outer], collection=work)
+        finally:
+            raw.close()
+    finally:
+        alice.close()
         admin.close()
 
 

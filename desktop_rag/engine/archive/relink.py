@@ -14,7 +14,7 @@ from pathlib import Path
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported, supported_types
 from desktop_rag.engine.paths import attachment_part, attachment_path, is_inside, normalise_path
-from desktop_rag.engine.store import archive_rows, collections
+from desktop_rag.engine.store import archive_rows, collections, sources
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import SourceRecord
 
@@ -35,6 +35,7 @@ def relink(store: Store, source: SourceRecord, chosen: str | Path) -> SourceReco
         if other.id != source.id and (is_inside(target, other.path) or is_inside(other.path, target)):
             raise UsageError.coded("link_overlaps", target=target, other=other.path,
                                    collection=collections.name_of(store, other.collection_id))
+    sources.refuse_hidden_overlap(store, target)
     files = store.files(source.id)
     moved = {f.id: target if source.kind == "file" else os.path.join(target, *_below(f.path, source.path))
              for f in files if f.parent_id is None}

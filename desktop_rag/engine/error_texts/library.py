@@ -298,10 +298,12 @@ TEXTS: dict[str, dict[str, str]] = {
               "collection only (remove it there first).",
         "zh": "{path} 与 {other} 重叠，后者属于知识库“{collection}”：一个文件或文件夹只能属于一个知识库（请先从那里移除）。",
     },
-    "error.source_not_granted": {
-        "en": "{path} is already in this library, in a collection your role may not see: ask the library's "
-              "administrator about it, or add another file or folder.",
-        "zh": "{path} 已在此资料库中，属于你的角色无权查看的知识库：请询问资料库管理员，或添加其他文件或文件夹。",
+    "error.source_not_granted": {  # the path itself, a folder holding it or one inside it (never which)
+        "en": "{path} is, holds or lies inside a file or folder already in this library, in a collection your role "
+              "may not see: a file or folder can be in one collection only. Ask the library's administrator about "
+              "it, or add another file or folder.",
+        "zh": "{path} 与此资料库中已有的文件或文件夹相同、包含它或位于其中，后者属于你的角色无权查看的知识库：一个文件或"
+              "文件夹只能属于一个知识库。请询问资料库管理员，或添加其他文件或文件夹。",
     },
     "error.not_a_source": {
         "en": "{path} is not a source in this library (see `desktop-rag status`).",

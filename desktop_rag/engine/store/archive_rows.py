@@ -89,8 +89,7 @@ def insert_collection(store: Store, name: str, sources: Sequence[dict], files: S
             drafts = [ChunkDraft(c["ordinal"], c["text"], c.get("page"), c["heading"], c["char_start"],
                                  c["char_end"], bool(c["ocr"])) for c in rows]
             new_chunk.update(zip((c["id"] for c in rows), store.insert_chunks(new_file[old_file], drafts)))
-        for f in files:
-            ocr_lines.write(store, new_file[f["id"]], [OcrLine(*line) for line in f.get("ocr_lines", ())])
+        ocr_lines.add(store, [(new_file[f["id"]], OcrLine(*line)) for f in files for line in f.get("ocr_lines", ())])
         new_ids = np.zeros(0, np.int64)
         if vectors is not None:
             vector_ids, matrix, model, dimension = vectors

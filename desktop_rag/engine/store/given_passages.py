@@ -50,10 +50,17 @@ class GivenPassages:
         return hits
 
 
+# the file's first chunk past a place (starting at or after its end): a chunk's offsets grow with its ordinal, so
+# none after it lies inside; read first (its index's range stops at the first such chunk), it bounds the range read
+_PAST = ("coalesce((SELECT ordinal FROM chunks WHERE file_id = ? AND ordinal > ? AND char_start >= ? ORDER BY ordinal "
+         "LIMIT 1), 2147483648)")
+
+
 def inside(store: Store, hit: Hit) -> list[Row]:
-    """The chunks inside `hit`'s place, from its first (neighbours merged into it, a summary's section of many)."""
-    return _chunks(store, "file_id = ? AND ordinal >= ? AND char_start >= ? AND char_end <= ?",
-                   (hit.file_id, hit.ordinal, hit.char_start, hit.char_end))
+    """The chunks inside `hit`'s place, from its first (neighbours merged into it, a summary's section of many) to
+    the file's first chunk past it (not to the end of the file's index)."""
+    return _chunks(store, f"file_id = ? AND ordinal >= ? AND ordinal < {_PAST} AND char_start >= ? AND char_end <= ?",
+                   (hit.file_id, hit.ordinal, hit.file_id, hit.ordinal, hit.char_end, hit.char_start, hit.char_end))
 
 
 def _chunks(store: Store, where: str, args: Sequence) -> list[Row]:

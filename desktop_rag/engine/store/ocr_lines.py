@@ -9,15 +9,23 @@ from collections.abc import Sequence
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import OcrLine
 
+BATCH = 500  # lines a statement: 4,000 parameters (SQLite takes 32,766, PostgreSQL 65,535)
+
 
 def write(store: Store, file_id: int, lines: Sequence[OcrLine]) -> None:
     """`file_id`'s lines replaced by `lines` (inside the caller's transaction)."""
     drop(store, file_id)
-    if lines:
-        store.db.executemany(
-            "INSERT INTO ocr_lines (file_id, page, char_start, char_end, x0, y0, x1, y1) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, line.page, line.start, line.end, *line.rect) for line in lines])
+    add(store, [(file_id, line) for line in lines])
+
+
+def add(store: Store, lines: Sequence[tuple[int, OcrLine]]) -> None:
+    """Each (file id, line) of `lines` stored, for files that have none yet (an import's new files: nothing to drop),
+    `BATCH` a statement (on a server a statement is a round trip: a scanned book holds thousands of lines)."""
+    rows = [(file_id, line.page, line.start, line.end, *line.rect) for file_id, line in lines]
+    for at in range(0, len(rows), BATCH):
+        batch = rows[at:at + BATCH]
+        store.db.execute("INSERT INTO ocr_lines (file_id, page, char_start, char_end, x0, y0, x1, y1) VALUES "
+                         + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(batch)), [v for row in batch for v in row])
 
 
 def drop(store: Store, file_id: int) -> None:

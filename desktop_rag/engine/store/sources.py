@@ -7,7 +7,7 @@ from pathlib import Path
 
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.file_types import is_supported, supported_types
-from desktop_rag.engine.paths import is_inside, normalise_path
+from desktop_rag.engine.paths import display_text, is_inside, normalise_path
 from desktop_rag.engine.store import collections
 from desktop_rag.engine.store.library import Store
 from desktop_rag.engine.store.values import SourceRecord
@@ -50,6 +50,7 @@ def _add(store: Store, path: str, kind: str, collection: int | None = None) -> S
                                        collection=collections.name_of(store, existing.collection_id))
             if overlaps:
                 return existing
+    refuse_hidden_overlap(store, path)
     store.add_source(path, kind, collection)
     new = store.source_by_path(path)
     if kind == "folder":  # absorb sources inside the new folder
@@ -59,6 +60,13 @@ def _add(store: Store, path: str, kind: str, collection: int | None = None) -> S
                     db.execute("UPDATE files SET source_id = ? WHERE source_id = ?", (new.id, inner.id))
                     db.execute("DELETE FROM sources WHERE id = ?", (inner.id,))
     return new
+
+
+def refuse_hidden_overlap(store: Store, path: str) -> None:
+    """UsageError when `path` is, holds or lies inside a source of a collection this role may not see (on a server:
+    its own check above cannot see those sources), without saying which (a file or folder is in one collection)."""
+    if store.overlaps_hidden_source(path):
+        raise UsageError.coded("source_not_granted", path=display_text(path))
 
 
 def remove(store: Store, path: str | Path, collection: int | None = None) -> list[int] | None:

@@ -68,11 +68,23 @@ class SqlStore(SqlReads):
         back, so no row of the old switch's model is left under the new one's mark: staged_vectors.py). Here the
         writers' lock keeps every other writer out already."""
 
-    def hold_vectors(self, moving: bool = False) -> None:
+    def hold_vectors(self, moving: bool = False, file: str | None = None) -> None:
         """Inside the caller's transaction, before it touches a file's row, take the vectors' tables (vectors, then
-        staged): for deleting rows, or `moving` chunks to another collection (alone: the `chunk_moved` trigger's
-        lock, taken here first so a move never holds a file's row while it waits for a deleting writer, which waits
-        for that row). Here the writers' lock keeps every other writer out already."""
+        staged): for deleting or writing rows (for the file at `file` only when its row is there: a new file's
+        chunks have no vectors yet, so its write never waits for a model switch's swap), or `moving` chunks to
+        another collection (alone: the `chunk_moved` trigger's lock, taken here first so a move never holds a
+        file's row while it waits for a writer, which waits for that row). Here the writers' lock keeps every
+        other writer out already."""
+
+    @contextlib.contextmanager
+    def _writing_files(self, path: str | None = None) -> Iterator[None]:
+        """A transaction that changes files' rows, their chunks or vectors, holding the vectors' tables first
+        (`hold_vectors`): a move of one of them (another process of this client, or another client) waits for it
+        at the tables, never holding a table it needs while it waits for a row it holds (a file written by `path`:
+        only once it has a row)."""
+        with self.transaction():
+            self.hold_vectors(file=path)
+            yield
 
     # ---- the FAISS cache's stamps: nothing to stamp where the server searches its own vectors ----------
 
@@ -155,9 +167,14 @@ class SqlStore(SqlReads):
                               (display_text(path),)).fetchone()
         return _source(row) if row else None
 
+    def overlaps_hidden_source(self, path: str) -> bool:
+        """Whether `path` is, holds or lies inside a source of a collection not visible here (on a server, to a
+        member); here every source is seen."""
+        return False
+
     def remove_source(self, source_id: int) -> list[int]:
         """Delete a source with its files and chunks; returns the ids of chunks that had vectors."""
-        with self.transaction():
+        with self._writing_files():
             gone = [r[0] for r in self.db.execute(
                 "SELECT v.chunk_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id "
                 "JOIN files f ON f.id = c.file_id WHERE f.source_id = ?", (source_id,))]
@@ -221,7 +238,7 @@ class SqlStore(SqlReads):
     def record_failure(self, source_id: int, path: str, size: int, mtime_ns: int, sha256: str,
                        error: Reason) -> list[int]:
         """Mark a file failed (its old chunks go) with its reason; returns chunk ids whose vectors were dropped."""
-        with self.transaction():
+        with self._writing_files(path):
             file_id = self._upsert_file(source_id, path)
             if file_id is None:  # another collection's file, hidden from this role: nothing here to record
                 return []
@@ -236,7 +253,7 @@ class SqlStore(SqlReads):
     def fail_attachment(self, file_id: int, error: Reason) -> list[int]:
         """Mark an attachment row failed with its reason (its chunks go, it stays below its message); returns chunk
         ids whose vectors were dropped."""
-        with self.transaction():
+        with self._writing_files():
             dropped = self._drop_chunks(file_id)
             self.db.execute("UPDATE files SET status='failed', error=?, reason=?, chunk_count=0, indexed_at=? "
                             "WHERE id=?", (str(error), error.to_json(), time.time(), file_id))
@@ -254,7 +271,7 @@ class SqlStore(SqlReads):
 
         Returns the ids of old chunks whose vectors were dropped and of new ones given a vector, for the FAISS cache.
         """
-        with self.transaction():
+        with self._writing_files(path):
             file_id = self._upsert_file(source_id, path)
             if file_id is None:
                 raise LoadError.coded("file_not_granted")
@@ -310,7 +327,7 @@ class SqlStore(SqlReads):
     def delete_files(self, file_ids: Iterable[int]) -> list[int]:
         """Forget files that left the disk; returns chunk ids whose vectors were dropped."""
         dropped: list[int] = []
-        with self.transaction():
+        with self._writing_files():
             for file_id in file_ids:
                 dropped += self._drop_chunks(file_id) + self._drop_attachments(file_id)
                 self.db.execute("DELETE FROM files WHERE id = ?", (file_id,))

@@ -9,6 +9,8 @@ from __future__ import annotations
 CHANNEL = "desktop_rag_changed"  # (one library a database: the schema's name is fixed)
 CARRY = "carry_chunk_references"
 CARRY_ARGUMENTS = "bigint, bigint[], bigint[]"
+HIDDEN_OVERLAP = "overlaps_hidden_source"
+HIDDEN_OVERLAP_ARGUMENTS = "text, text, text, text[]"
 # the vectors' tables in the order every writer of both takes them (a move's mode conflicts with itself and with a
 # deleting or storing writer's ROW EXCLUSIVE, never with readers)
 LOCK_VECTORS = "LOCK TABLE vectors, staged_vectors IN {mode} MODE"
@@ -158,6 +160,18 @@ FUNCTIONS = (
     "EXCEPTION WHEN data_exception OR program_limit_exceeded THEN NULL; END; "  # a damaged row stays as it is
     "END LOOP; END $$",
     f"REVOKE EXECUTE ON FUNCTION {CARRY}({CARRY_ARGUMENTS}) FROM PUBLIC",  # members' (member_privileges)
+    # whether a path a member would add is, holds or lies inside (`above`: its folders) a source of a collection it
+    # may not see: yes or no, never which one (row-level security hides those sources from its own check,
+    # store/sources.py). The caller is `session_user` (the role that logged in: here `current_user` is the
+    # administrator); a role may not see what the administrator and superusers see
+    f"CREATE OR REPLACE FUNCTION {HIDDEN_OVERLAP}(exact text, low text, high text, above text[]) RETURNS boolean "
+    "LANGUAGE sql STABLE SECURITY DEFINER SET search_path = desktop_rag, pg_catalog AS $$ "
+    "SELECT NOT pg_has_role(session_user, (SELECT nspowner FROM pg_namespace WHERE nspname = 'desktop_rag'), "
+    "'USAGE') AND EXISTS (SELECT 1 FROM sources s WHERE (s.path = exact OR (s.path >= low AND s.path < high) "
+    "OR (s.kind = 'folder' AND s.path = ANY (above))) AND NOT EXISTS (SELECT 1 FROM collection_grants g "
+    "JOIN pg_roles r ON r.rolname = g.role WHERE g.collection_id = s.collection_id "
+    "AND pg_has_role(session_user, r.oid, 'MEMBER'))) $$",
+    f"REVOKE EXECUTE ON FUNCTION {HIDDEN_OVERLAP}({HIDDEN_OVERLAP_ARGUMENTS}) FROM PUBLIC",  # members' too
     # the chunk ids a kept list of passages names (none when it is damaged), noted with its row
     "CREATE OR REPLACE FUNCTION kept_chunk_ids(stored text) RETURNS SETOF bigint LANGUAGE plpgsql IMMUTABLE "
     "SET search_path = pg_catalog AS $$ BEGIN RETURN QUERY SELECT DISTINCT (e ->> 'chunk_id')::bigint "

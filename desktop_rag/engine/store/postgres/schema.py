@@ -24,6 +24,8 @@ The same tables and columns as on SQLite, so the store's shared statements run o
   (`carry_chunk_references`, the administrator's function: only from the file's old chunks to new ones of the same
   heading and text added in the caller's own transaction, store/carried_references.py; the rows to read are found
   by chunk in `kept_chunks`, which triggers keep);
+- a member learns whether a path it adds is, holds or lies inside a source it may not see, yes or no only
+  (`overlaps_hidden_source`, the administrator's function: store/sources.py);
 - a commit that changes collections, their grants, sources, files, conversations or vectors (staged or in use: a
   model switch's batches and its swap) notifies the library's channel (`CHANNEL`), payload-free (every role
   listening hears "look again", never what or whose: it reads what it may see; store/postgres/changes.py).
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 from desktop_rag.engine.store.carried_references import KEPT_PASSAGES
 from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, CHANNEL, FUNCTIONS  # noqa: F401
+from desktop_rag.engine.store.postgres.functions import HIDDEN_OVERLAP, HIDDEN_OVERLAP_ARGUMENTS
 
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
 # is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts;
@@ -43,8 +46,9 @@ from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, 
 # (`kept_chunks`), and the carry moves kept passages of any length by the rule itself (it took spans of up to 3 chunks
 # from the store); 11: a file moved into another collection's folder takes its rows there (the `*_moved` triggers fire
 # on any update), and rows a move left behind are repaired (REPAIRS); 12: `visible_collections()` answers only for the
-# role calling it (it took any role's name)
-SCHEMA_VERSION = 12
+# role calling it (it took any role's name); 13: a member learns whether a path it adds overlaps a source it may not see
+# (`overlaps_hidden_source`: yes or no)
+SCHEMA_VERSION = 13
 _KEPT_CHUNKS_SINCE = 10  # the version that added `kept_chunks` (an older library's rows are noted at its upgrade)
 SCHEMA_NAME = "desktop_rag"
 
@@ -258,7 +262,8 @@ _MEMBER_PRIVILEGES = (  # (privileges, on what): what a role granted a collectio
     ("SELECT, INSERT, UPDATE, DELETE", ", ".join((*CONTENT_TABLES, *PERSONAL_TABLES, "meta"))),
     ("SELECT", "library_counters, clients"),
     ("USAGE, SELECT", f"ALL SEQUENCES IN SCHEMA {SCHEMA_NAME}"),
-    ("EXECUTE", f"FUNCTION visible_collections(), set_vector_dimension(integer), {CARRY}({CARRY_ARGUMENTS})"),
+    ("EXECUTE", f"FUNCTION visible_collections(), set_vector_dimension(integer), {CARRY}({CARRY_ARGUMENTS}), "
+                f"{HIDDEN_OVERLAP}({HIDDEN_OVERLAP_ARGUMENTS})"),
 )
 
 
@@ -350,7 +355,7 @@ def _note_kept_chunks(db) -> None:
 def _members_privileges(db) -> None:
     """The roles granted a collection before get what a member needs now (`member_privileges`): version 5 added
     `carry_chunk_references`, 8 `ocr_lines` (its rows of their collections only: row-level security), 12 the
-    `visible_grants` view (the function reading it is new)."""
+    `visible_grants` view (the function reading it is new), 13 `overlaps_hidden_source`."""
     for role in _granted_roles(db):
         for statement in member_privileges(quoted(role)):
             db.execute(statement)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
+from pathlib import PurePath
 
 import numpy as np
 
+from desktop_rag.engine.paths import is_valid_text, subtree_range
 from desktop_rag.engine.store.carried_references import Moved
 from desktop_rag.engine.store.postgres import claims, keyword, schema
 from desktop_rag.engine.store.postgres.connection import Connection
@@ -88,6 +90,14 @@ class PostgresStore(SqlStore):
     def sees_everything(self) -> bool:
         return schema.is_administrator(self.db)
 
+    def overlaps_hidden_source(self, path: str) -> bool:
+        """Asked of the administrator's function (row-level security hides such sources here): yes or no only."""
+        if not is_valid_text(path):  # never stored (add_source refuses it by name)
+            return False
+        folders = [str(folder) for folder in PurePath(path).parents]
+        return bool(self.db.execute(f"SELECT {schema.HIDDEN_OVERLAP}(?, ?, ?, ?::text[])",
+                                    (*subtree_range(path), folders)).fetchone()[0])
+
     def library_has_chunks(self) -> bool:
         return int(self.db.execute("SELECT coalesce(sum(chunks), 0) FROM library_counters").fetchone()[0]) > 0
 
@@ -134,8 +144,9 @@ class PostgresStore(SqlStore):
     def hold_staged_vectors(self, switching: bool = False) -> None:
         self.db.execute(f"LOCK TABLE staged_vectors IN {'EXCLUSIVE' if switching else 'ROW EXCLUSIVE'} MODE")
 
-    def hold_vectors(self, moving: bool = False) -> None:
-        self.db.execute(LOCK_VECTORS.format(mode="SHARE ROW EXCLUSIVE" if moving else "ROW EXCLUSIVE"))
+    def hold_vectors(self, moving: bool = False, file: str | None = None) -> None:
+        if file is None or self.db.execute("SELECT EXISTS (SELECT 1 FROM files WHERE path = ?)", (file,)).fetchone()[0]:
+            self.db.execute(LOCK_VECTORS.format(mode="SHARE ROW EXCLUSIVE" if moving else "ROW EXCLUSIVE"))
 
     def keyword_search(self, query: str, limit: int,
                        within: Restriction | int | None = None) -> list[tuple[int, float]]:
