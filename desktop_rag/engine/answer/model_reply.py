@@ -50,7 +50,7 @@ def streamed_reply(llm: LLMClient, messages: list[dict], hits: Sequence[Hit], ca
         yield from reply_events(llm.stream(messages, cancel, reading), reading, pieces)
     except LLMError as exc:
         received, unfinished = finished_reply(thinking, thinks, exc.partial or "".join(pieces), False,
-                                              reading.thinking, bound)
+                                              reading.thinking, bound, reading.opened)
         if exc.kind == "length":  # cut at its own size limit: kept, said so
             yield done_event(received, hits, "llm", *cut_at_limit(exc, unfinished), fallback=fallback)
         else:
@@ -58,7 +58,7 @@ def streamed_reply(llm: LLMClient, messages: list[dict], hits: Sequence[Hit], ca
         return None
     was_stopped, reply = cancelled(cancel), "".join(pieces)
     text, unfinished = finished_reply(thinking, thinks, reply, not was_stopped,  # thinking: hidden
-                                      reading.thinking, bound)
+                                      reading.thinking, bound, reading.opened)
     if was_stopped:
         yield done_event(text, hits, "llm", *stopped(unfinished), fallback=fallback)
         return None
