@@ -37,12 +37,13 @@ def done_event(text: str, hits: Sequence[Hit], mode: str, notice: Localised | st
 
 def streamed_reply(llm: LLMClient, messages: list[dict], hits: Sequence[Hit], cancel: threading.Event | None,
                    thinking: ThinkingModel | None, thinks: bool | None, ending: Ending | None = None,
-                   fallback: int = 0) -> Generator[AnswerEvent, None, DoneEvent | None]:
+                   fallback: int = 0, summary: bool = False) -> Generator[AnswerEvent, None, DoneEvent | None]:
     """The reply's answer and thinking as events (`reply_events`), its thinking never its answer (`finished_reply`,
     noted in `thinking`: `thinks`, what it held before). A reply that ended short is said, as its last event: stopped
-    (STOPPED, or STOPPED_THINKING), cut at its size limit (`cut_at_limit`: kept) or failed (ErrorEvent, its partial
-    text); then None is returned. A reply that ended is returned, not yielded (the caller stores what it keeps):
-    its DoneEvent, with `ending` (and its reason as the notice), or said to be empty (`no_answer`)."""
+    (STOPPED, or STOPPED_THINKING), cut at its size limit (`cut_at_limit`, worded for a `summary`: kept) or failed
+    (ErrorEvent, its partial text); then None is returned. A reply that ended is returned, not yielded (the caller
+    stores what it keeps): its DoneEvent, with `ending` (and its reason as the notice), or said to be empty
+    (`no_answer`)."""
     pieces: list[str] = []
     reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
     bound = llm.config.thinking_chars  # how far into it a lone </think> may end thinking
@@ -52,7 +53,8 @@ def streamed_reply(llm: LLMClient, messages: list[dict], hits: Sequence[Hit], ca
         received, unfinished = finished_reply(thinking, thinks, exc.partial or "".join(pieces), False,
                                               reading.thinking, bound, reading.opened)
         if exc.kind == "length":  # cut at its own size limit: kept, said so
-            yield done_event(received, hits, "llm", *cut_at_limit(exc, unfinished), fallback=fallback)
+            yield done_event(received, hits, "llm", *cut_at_limit(exc, unfinished, summary),
+                             fallback=fallback)
         else:
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
         return None
