@@ -77,7 +77,7 @@ def answerer(server, tmp_path, thinks: bool | None, max_reply_tokens: int = 2048
     config = LLMConfig(server.base_url, "fake-model", max_tokens=max_reply_tokens)
     thinking = ThinkingModel(models_file(resolve_paths(tmp_path / "home").ensure()), config.shown_url, config.model)
     if thinks:
-        thinking.learn(THINKING + "</think>\nAn answer.", True, None)  # as an answer of it teaches
+        thinking.learn(THINKING + "</think>\nAn answer.", True)  # as an answer of it teaches
     assert thinking.thinks() is thinks
     return Answerer(Settings(), FakeSearch(HITS), LLMClient(config), thinking=thinking)
 
@@ -140,3 +140,27 @@ def test_a_side_reply_cut_before_a_word_of_it_is_asked_once_more_with_room(serve
     list(asking.answer("And part-timers?", HISTORY))
     assert search.queries[0][0] == "annual leave for part-time staff"
     assert [r.body["max_tokens"] for r in side_requests(server)] == [120, 120 + 2048]
+
+
+def test_a_think_block_models_answer_teaches_its_side_requests_room_from_the_start(server, tmp_path):
+    """The record learned only a lone `</think>`: a model writing a `<think>` block had each question's rewrite cut
+    inside it and asked once more. Its answer now notes that it thinks first (yet not as a template's thinking: the
+    window streams its answers at once)."""
+    def reply(body: dict) -> str:
+        if body.get("stream"):
+            return "<think>" + THINKING + "</think>\n\nPart-timers get pro-rata leave [1]."
+        return "<think>" + THINKING + ("</think>\n\nannual leave for part-time staff"
+                                       if body["max_tokens"] >= NEEDS else "")
+    server.reply_for = reply
+    server.finish_for = lambda body: "stop" if body.get("stream") or body["max_tokens"] >= NEEDS else "length"
+    asking = answerer(server, tmp_path, thinks=None)
+    assert list(asking.answer("And part-timers?", HISTORY))[-1].answer == "Part-timers get pro-rata leave [1]."
+    assert [r.body["max_tokens"] for r in side_requests(server)] == [120, 120 + 2048]
+    assert (asking.thinking.thinks(), asking.thinking.thinks_first()) == (False, True)
+
+    search = FakeSearch(HITS)
+    again = answerer(server, tmp_path, thinks=False)  # the same record, read anew
+    again.search = search
+    list(again.answer("And part-timers?", HISTORY))
+    assert search.queries[0][0] == "annual leave for part-time staff"
+    assert [r.body["max_tokens"] for r in side_requests(server)][2:] == [120 + 2048]

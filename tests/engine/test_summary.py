@@ -224,17 +224,22 @@ def test_thinking_the_chat_template_opened_is_not_the_summary_streamed_or_stored
 
 
 @pytest.mark.parametrize("language, says", [
-    ("en", "The model stopped at its limit of"),
-    ("zh", "模型在单次回复"),
+    ("en", "The model stopped at its limit of 2,048 tokens for one reply, so the summary may be incomplete. "
+           "Raise the reply limit (`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`) and "
+           "summarise again"),
+    ("zh", "模型在单次回复 2,048 个 token 的上限处停止，摘要可能不完整。请调高回复上限"),
 ])
 def test_a_summary_the_server_cut_at_its_own_limit_is_said_in_either_language(tmp_path, server, language, says):
-    """The summary's own (streamed) request stopped at max_tokens: said so, coded (in the language it is shown in)."""
+    """The summary's own (streamed) request stopped at max_tokens: said so, coded (in the language it is shown in),
+    as a summary's (it said "the answer may be incomplete", and a narrower question is no way out of a summary)."""
     guide = SAMPLES / "getting-started.md"
     engine = _engine(tmp_path / "home", server)
     engine.index([guide])
     server.finish_reason = "length"
     done = list(engine.summarise(guide, language=language))[-1]
-    assert isinstance(done, DoneEvent) and says in done.notice.text(language)
+    assert isinstance(done, DoneEvent) and says in done.notice.text(language), done.notice.text(language)
+    assert done.notice.code == "llm_token_limit_summary" and done.ending.reason.code == "llm_token_limit_summary"
+    assert "narrower question" not in done.notice.text("en") and "问得更具体" not in done.notice.text("zh")
     assert done.answer.startswith("The document surveys regions [1]")
     engine.close()
 

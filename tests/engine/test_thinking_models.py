@@ -8,8 +8,11 @@ import json
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import resolve_llm_config
 from desktop_rag.engine.answer.thinking_models import (
+    BLOCK,
     MAX_BYTES,
     MAX_MODELS,
+    ThinkingModel,
+    finished_reply,
     model_key as key_of,
     models_file,
     read_models,
@@ -62,3 +65,21 @@ def test_a_damaged_or_foreign_file_is_ignored_then_replaced(tmp_path):
     assert read_models(path) == {key: False}
     write_model(path, key, True)
     assert json.loads(path.read_text(encoding="utf-8")) == {key: True}
+
+
+def test_a_think_block_is_noted_apart_from_a_templates_thinking(tmp_path):
+    """A `<think>` block opening a reply is noted (its model thinks first) without making the model's answers
+    held, or a stopped answer past its block read as thinking; a template's lone `</think>` outranks it."""
+    path = models_file(resolve_paths(tmp_path))
+    model = ThinkingModel(path, "http://127.0.0.1:8080/v1", "r1")
+    model.learn("The answer.", False, opened=True)  # the block was taken out as it streamed
+    assert (model.thinks(), model.thinks_first(), list(read_models(path).values())) == (False, True, [BLOCK])
+    model.learn("An answer with no thinking.", True)  # a plain whole reply does not unlearn it
+    assert model.thinks_first()
+    stopped = finished_reply(model, model.thinks(), "Half an answer", False, opened=True)
+    assert stopped == ("Half an answer", False)
+    model.learn("Thinking\n</think>\nThe answer.", True)
+    model.learn("The answer.", True, opened=True)
+    assert (model.thinks(), model.thinks_first()) == (True, True)
+    path.write_text(json.dumps({"a" * 32: "other"}), encoding="utf-8")
+    assert read_models(path) == {}

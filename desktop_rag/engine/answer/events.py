@@ -30,16 +30,17 @@ def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
     return notice, Ending(STOPPED_BY_PERSON, Reason.of(notice))
 
 
-def cut_at_limit(failure: BaseException, thinking: bool) -> tuple[Reason, Ending]:
+def cut_at_limit(failure: BaseException, thinking: bool, summary: bool = False) -> tuple[Reason, Ending]:
     """A reply cut at its size limit (`failure`, the client's "length" error): its notice, coded (said in the
     language it is shown in, as STOPPED is), and its ending, which keeps the same codes. A thinking model cut before
     its answer began at its token limit: "llm_token_limit_thinking" (the limit, and the setting that raises it: the
     client says so itself for a `<think>` block; a lone `</think>`'s thinking came as text); cut at the client's
-    cap on characters: "cut_thinking_answer"."""
+    cap on characters: "cut_thinking_answer". A `summary`'s reply cut at its token limit after it began says the
+    summary may be incomplete: "llm_token_limit_summary"."""
     said = Reason.of(failure)
     first = said.parts[0] if said.parts else None
-    if thinking and said.code == "llm_token_limit" and isinstance(first, Phrase):
-        said = Reason.coded("llm_token_limit_thinking", **first.values)
+    if (thinking or summary) and said.code == "llm_token_limit" and isinstance(first, Phrase):
+        said = Reason.coded("llm_token_limit_thinking" if thinking else "llm_token_limit_summary", **first.values)
     elif thinking and said.code != "llm_token_limit_thinking":
         said = Reason.of(Phrase("cut_thinking_answer"))
     return said, Ending(CUT_AT_LIMIT, said)

@@ -37,12 +37,13 @@ def done_event(text: str, hits: Sequence[Hit], mode: str, notice: Localised | st
 
 def streamed_reply(llm: LLMClient, messages: list[dict], hits: Sequence[Hit], cancel: threading.Event | None,
                    thinking: ThinkingModel | None, thinks: bool | None, ending: Ending | None = None,
-                   fallback: int = 0) -> Generator[AnswerEvent, None, DoneEvent | None]:
+                   fallback: int = 0, summary: bool = False) -> Generator[AnswerEvent, None, DoneEvent | None]:
     """The reply's answer and thinking as events (`reply_events`), its thinking never its answer (`finished_reply`,
     noted in `thinking`: `thinks`, what it held before). A reply that ended short is said, as its last event: stopped
-    (STOPPED, or STOPPED_THINKING), cut at its size limit (`cut_at_limit`: kept) or failed (ErrorEvent, its partial
-    text); then None is returned. A reply that ended is returned, not yielded (the caller stores what it keeps):
-    its DoneEvent, with `ending` (and its reason as the notice), or said to be empty (`no_answer`)."""
+    (STOPPED, or STOPPED_THINKING), cut at its size limit (`cut_at_limit`, worded for a `summary`: kept) or failed
+    (ErrorEvent, its partial text); then None is returned. A reply that ended is returned, not yielded (the caller
+    stores what it keeps): its DoneEvent, with `ending` (and its reason as the notice), or said to be empty
+    (`no_answer`)."""
     pieces: list[str] = []
     reading = ThinkFilter()  # whether the reply ended inside the <think> block that opened it
     bound = llm.config.thinking_chars  # how far into it a lone </think> may end thinking
@@ -50,15 +51,16 @@ def streamed_reply(llm: LLMClient, messages: list[dict], hits: Sequence[Hit], ca
         yield from reply_events(llm.stream(messages, cancel, reading), reading, pieces)
     except LLMError as exc:
         received, unfinished = finished_reply(thinking, thinks, exc.partial or "".join(pieces), False,
-                                              reading.thinking, bound)
+                                              reading.thinking, bound, reading.opened)
         if exc.kind == "length":  # cut at its own size limit: kept, said so
-            yield done_event(received, hits, "llm", *cut_at_limit(exc, unfinished), fallback=fallback)
+            yield done_event(received, hits, "llm", *cut_at_limit(exc, unfinished, summary),
+                             fallback=fallback)
         else:
             yield ErrorEvent(Reason.of(exc), partial=clean_citations(received, len(hits))[0])
         return None
     was_stopped, reply = cancelled(cancel), "".join(pieces)
     text, unfinished = finished_reply(thinking, thinks, reply, not was_stopped,  # thinking: hidden
-                                      reading.thinking, bound)
+                                      reading.thinking, bound, reading.opened)
     if was_stopped:
         yield done_event(text, hits, "llm", *stopped(unfinished), fallback=fallback)
         return None

@@ -1,11 +1,12 @@
 """A model's short requests beside an answer, which it can do without: a follow-up's rewrite (answering.py) and the
 question's translation for cross-lingual search (search/translation.py).
 
-Each asks for a few tokens of its own. A model known to open its replies with thinking (answer/thinking_models.py)
-spends its tokens thinking first: there such a request also gets room for that thinking (the reply limit, at most
-THINKING_ROOM_TOKENS), and the reply loses it (`LLMClient.complete`, bounded by `LLMConfig.thinking_chars`), so the
-rewrite or translation is not cut inside the thinking and silently lost; a model the record does not know to think
-(a `<think>` block, or reasoning its server hides) gets that room once its reply is cut before a word of it. A
+Each asks for a few tokens of its own. A model known to open its replies with thinking (answer/thinking_models.py:
+its chat template's, or a `<think>` block) spends its tokens thinking first: there such a request also gets room for
+that thinking (the reply limit, at most THINKING_ROOM_TOKENS), and the reply loses it (`LLMClient.complete`, bounded
+by `LLMConfig.thinking_chars`), so the rewrite or translation is not cut inside the thinking and silently lost; a
+model the record does not know to think (before its first answer, or reasoning its server hides) gets that room once
+its reply is cut before a word of it. A
 request that still yields nothing says why in the log; it never fails the answer or the search."""
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class SideRequests:
     def tokens(self, own: int) -> int:
         """The max_tokens first sent for a request needing `own` tokens of reply: with room for the thinking of a
         model known to think (`with_room`)."""
-        thinks = self.thinking is not None and self.thinking.thinks()
+        thinks = self.thinking is not None and self.thinking.thinks_first()
         return self.with_room(own) if thinks else own
 
     def with_room(self, own: int) -> int:
@@ -43,8 +44,8 @@ class SideRequests:
                  cancel: threading.Event | None = None) -> str:
         """The reply to `messages` (`what` it is, for the log), without its thinking, at temperature 0, a timeout
         not retried (the answer's own request waits for a silent server); '' when there is none (why is logged,
-        unless `cancel` was set). A reply cut before a word of it (a `<think>` block, or reasoning the server
-        hides, which the record of thinking models does not learn) is asked once more with room for the thinking."""
+        unless `cancel` was set). A reply cut before a word of it (thinking the record of thinking models has
+        not learned yet, or reasoning the server hides) is asked once more with room for the thinking."""
         tokens = self.tokens(own)
         while True:
             try:

@@ -231,7 +231,8 @@ class Summariser:
         thinks = self.thinking.thinks() if self.thinking is not None else None
         yield SourcesEvent(hits, _query(plan), prompt=prompt, thinks=thinks,
                            thinking_chars=self.llm.config.thinking_chars)
-        done = yield from streamed_reply(self.llm, messages, hits, cancel, self.thinking, thinks, ending)
+        done = yield from streamed_reply(self.llm, messages, hits, cancel, self.thinking, thinks, ending,
+                                         summary=True)
         if done is None:  # stopped, cut or failed: said
             return
         ending = done.ending  # how a whole reply ended: made of a section's reply that is not whole; empty

@@ -99,6 +99,18 @@ TEXTS: dict[str, dict[str, str]] = {
                      "question to get the rest.",
         "window.zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，回答可能不完整。请在“设置 → 语言模型”中调高"
                      "“单次回复上限（token）”，或把问题问得更具体以得到其余部分。"},
+    # a summary's reply cut at its max_tokens after it began: the same setting; a narrower question is no way out
+    "error.llm_token_limit_summary": {
+        "en": "The model stopped at its limit of {tokens:,} tokens for one reply, so the summary may be incomplete. "
+              "Raise the reply limit (`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`) and "
+              "summarise again to get the rest.",
+        "zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，摘要可能不完整。请调高回复上限（settings.json 中的 "
+              "`max_reply_tokens`，或环境变量 `DESKTOP_RAG_MAX_REPLY_TOKENS`）后重新总结，以得到其余部分。",
+        "window.en": "The model stopped at its limit of {tokens:,} tokens for one reply, so the summary may be "
+                     "incomplete. Raise “Reply limit (tokens)” in Settings → Language model and summarise again to "
+                     "get the rest.",
+        "window.zh": "模型在单次回复 {tokens:,} 个 token 的上限处停止，摘要可能不完整。请在“设置 → 语言模型”中调高"
+                     "“单次回复上限（token）”后重新总结，以得到其余部分。"},
     # a reply cut at its max_tokens before its model's thinking ended: the same setting, named the same way
     # (tests/gui/test_reply_limit_setting.py)
     "error.llm_token_limit_thinking": {
