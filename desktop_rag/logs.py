@@ -11,7 +11,8 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from desktop_rag.config import AppPaths, private_dir, private_file
+from desktop_rag.config import AppPaths
+from desktop_rag.private_files import private_dir, private_file
 
 LOG_FILE_NAME = "desktop-rag.log"
 MAX_BYTES = 1_000_000

@@ -12,7 +12,8 @@ import threading
 import numpy as np
 import pytest
 
-from desktop_rag.config import Settings, atomic_write_text, resolve_paths, save_settings
+from desktop_rag.config import Settings, resolve_paths, save_settings
+from desktop_rag.private_files import atomic_write_text
 from desktop_rag.engine.store.sqlite.vector_index import VectorIndex
 from desktop_rag.gui.secrets import write_api_key
 

@@ -16,7 +16,8 @@ import json
 import logging
 from pathlib import Path
 
-from desktop_rag.config import AppPaths, atomic_write_text, private_dir
+from desktop_rag.config import AppPaths
+from desktop_rag.private_files import atomic_write_text, private_dir
 from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, answer_start, unfinished_thinking, without_thinking
 
 log = logging.getLogger(__name__)

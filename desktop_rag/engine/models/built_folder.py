@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_rag.config import private_dir, private_tree
+from desktop_rag.private_files import private_dir, private_tree
 from desktop_rag.engine.models.catalog import MANIFEST_NAME
 from desktop_rag.engine.models.download_types import DownloadProgress, ProgressCallback
 

@@ -27,7 +27,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_rag.config import private_dir, private_tree
+from desktop_rag.private_files import private_dir, private_tree
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.models.catalog import MANIFEST_NAME
 from desktop_rag.engine.models.download_types import (

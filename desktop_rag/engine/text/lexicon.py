@@ -37,7 +37,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-from desktop_rag.config import private_dir, private_file, resource_path
+from desktop_rag.config import resource_path
+from desktop_rag.private_files import private_dir, private_file
 from desktop_rag.engine.heap import release_freed_memory
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop_rag.config import private_dir, private_file
+from desktop_rag.private_files import private_dir, private_file
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.system_errors import foreign_reason
 from desktop_rag.engine.store.scope import Restriction

@@ -164,7 +164,7 @@ class VectorIndex:
         """Serialize, write a unique temp file, fsync, rename: a crash leaves the old file or the new one."""
         import faiss
 
-        from desktop_rag.config import atomic_write_bytes
+        from desktop_rag.private_files import atomic_write_bytes
 
         with self._lock:
             blob = faiss.serialize_index(self._index)
