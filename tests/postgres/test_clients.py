@@ -16,7 +16,7 @@ from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.store.postgres import schema
+from desktop_rag.engine.store.postgres import pgvector
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")
@@ -105,7 +105,7 @@ def test_the_first_vectors_of_two_clients_at_once_set_the_dimension_once(pg_serv
     def first_vectors(engine: Engine) -> None:
         try:
             with engine.store.transaction():
-                schema.ensure_dimension(engine.store.db, 64)
+                pgvector.ensure_dimension(engine.store.db, 64)
         except BaseException as exc:  # noqa: BLE001 - reported below
             failures.append(exc)
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 from desktop_rag.engine.store.carried_references import KEPT_PASSAGES
 from desktop_rag.engine.store.postgres.functions import CARRY, CARRY_ARGUMENTS, CHANNEL, FUNCTIONS  # noqa: F401
 from desktop_rag.engine.store.postgres.functions import HIDDEN_OVERLAP, HIDDEN_OVERLAP_ARGUMENTS
+from desktop_rag.engine.store.postgres.pgvector import install_pgvector
 
 # 2: the settings in meta and the client rows are the administrator's; 3: a member's language flags only say a language
 # is there, and its skipped counts are those of the sources it sees; 4: and it reads only those skipped counts;
@@ -310,7 +311,7 @@ def migrate(db) -> None:
         if not db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
             if not db.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone():
                 raise ServerUnavailableError.coded("server_no_pgvector")
-            _install_pgvector(db)
+            install_pgvector(db)
         db.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
         upgraded_from = _stored_version(db) or 0
         for statement in (*all_statements(), *REPAIRS):
@@ -366,42 +367,12 @@ def quoted(role: str) -> str:
     return '"' + role.replace('"', '""') + '"'
 
 
-def _install_pgvector(db) -> None:
-    """CREATE EXTENSION vector (pgvector is not a trusted extension: a role that owns the database but is no
-    superuser may not install it, and is told who can)."""
-    from desktop_rag.engine.store.postgres.connection import ServerUnavailableError
-
-    try:
-        db.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    except ServerUnavailableError as exc:
-        if exc.code != "server_no_grant":
-            raise
-        raise ServerUnavailableError.coded("server_pgvector_not_allowed", database=db.url.database,
-                                           user=db.url.user) from exc
-
-
 def is_administrator(db, role: str | None = None) -> bool:
     """Whether `role` (None: this connection's) administers the library: owns its schema, is a member of the role
     that does, or is a superuser (`role` must exist)."""
     who = "current_user" if role is None else "?"
     return bool(db.execute(f"SELECT pg_has_role({who}, n.nspowner, 'USAGE') FROM pg_namespace n WHERE n.nspname = ?",
                            (SCHEMA_NAME,) if role is None else (role, SCHEMA_NAME)).fetchone()[0])
-
-
-def ensure_dimension(db, dimension: int) -> None:
-    """Give the vectors their dimension (and the HNSW index) if they have none yet (inside a transaction). The first
-    writers of a new library queue on the table's lock and look again once they hold it: two that read the dimension
-    and then altered the table both held it and deadlocked."""
-    if _dimension(db) == dimension:
-        return
-    db.execute("LOCK TABLE vectors IN SHARE ROW EXCLUSIVE MODE")  # (conflicts with itself, not with readers)
-    if _dimension(db) != dimension:
-        db.execute("SELECT set_vector_dimension(?)", (dimension,))
-
-
-def _dimension(db) -> int:
-    return db.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = 'vectors'::regclass "
-                      "AND attname = 'embedding'").fetchone()[0]
 
 
 def _may_create(db) -> bool:

@@ -17,7 +17,7 @@ import numpy as np
 
 from desktop_rag.engine.paths import is_valid_text, subtree_range
 from desktop_rag.engine.store.carried_references import Moved
-from desktop_rag.engine.store.postgres import claims, keyword, schema
+from desktop_rag.engine.store.postgres import claims, keyword, pgvector, schema
 from desktop_rag.engine.store.postgres.connection import Connection
 from desktop_rag.engine.store.postgres.functions import LOCK_VECTORS
 from desktop_rag.engine.store.postgres.url import ServerUrl
@@ -185,7 +185,7 @@ class PostgresStore(SqlStore):
         matrix = np.asarray(vectors, dtype=np.float32)
         if not staged:
             with self.transaction():  # its own when none is open: the table is locked only while its dimension is set
-                schema.ensure_dimension(self.db, matrix.shape[1])
+                pgvector.ensure_dimension(self.db, matrix.shape[1])
         with self.transaction():
             rows = self.db.execute(
                 f"INSERT INTO {table} (chunk_id, embedding) SELECT c.id, v.e::vector FROM unnest(?::bigint[], "
@@ -227,7 +227,7 @@ class PostgresStore(SqlStore):
         dimension = self.db.execute("SELECT vector_dims(embedding) FROM staged_vectors LIMIT 1").fetchone()
         self.db.execute("DELETE FROM vectors")
         if dimension:
-            schema.ensure_dimension(self.db, int(dimension[0]))
+            pgvector.ensure_dimension(self.db, int(dimension[0]))
         self.db.execute("INSERT INTO vectors (chunk_id, embedding) SELECT chunk_id, embedding FROM staged_vectors")
         self.db.execute("DELETE FROM staged_vectors")
 
