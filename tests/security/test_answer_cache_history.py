@@ -16,12 +16,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths, save_settings
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.answer.events import DoneEvent
+from tests.support.mcp_session import run_mcp
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "X1234567"
@@ -96,23 +96,13 @@ def test_cli_ask_json_never_replays_the_conversation_history(library: Path, mode
 
 
 def test_mcp_ask_never_replays_the_conversation_history(library: Path, model_server):
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    async def ask() -> str:
-        params = StdioServerParameters(command=sys.executable,
-                                       args=["-m", "desktop_rag", "--data-dir", str(library), "mcp"],
-                                       env=_child_env(), cwd=str(REPO))
-        with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    result = await session.call_tool("ask", {"question": QUESTION})
-                    assert not result.is_error, result.content
-                    return json.dumps(result.structured_content, ensure_ascii=False)
+    async def ask(session) -> str:
+        result = await session.call_tool("ask", {"question": QUESTION})
+        assert not result.is_error, result.content
+        return json.dumps(result.structured_content, ensure_ascii=False)
 
     asked = len(model_server.chat_requests())
-    text = anyio.run(ask)
+    text = run_mcp(library, ask, env=_child_env())
     assert SECRET not in text and "Every half hour" in text
     assert len(model_server.chat_requests()) == asked + 1, "the question reached the model afresh"
 
