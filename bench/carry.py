@@ -11,7 +11,6 @@ import json
 import random
 import shutil
 import time
-from pathlib import Path
 
 from bench.common import CACHE, emit, figure
 from desktop_rag.config import Settings, resolve_paths

@@ -140,53 +140,6 @@ def time_status_query(home: Path) -> float:
 # ---- the GUI ----------------------------------------------------------------------------------------------
 
 
-class GapMeter:
-    """A 5 ms QTimer on the GUI thread: the longest gap between ticks in the current phase. With `why`, a helper
-    thread samples the GUI thread's Python stack whenever a tick is over 60 ms late (printed with --why)."""
-
-    def __init__(self, why: bool = False) -> None:
-        from PySide6.QtCore import QTimer
-
-        self.longest, self.ticks, self._last = 0.0, 0, time.perf_counter()
-        self.timer = QTimer(interval=5)
-        self.timer.timeout.connect(self._tick)
-        self.samples: dict[str, int] = {}
-        if why:
-            import threading
-
-            gui = threading.get_ident()
-            threading.Thread(target=self._sample, args=(gui,), daemon=True).start()
-
-    def _sample(self, gui: int) -> None:
-        import traceback
-
-        while True:
-            time.sleep(0.02)
-            if self.timer.isActive() and time.perf_counter() - self._last > 0.06:
-                frame = sys._current_frames().get(gui)
-                if frame is not None:
-                    stack = "".join(traceback.format_stack(frame, limit=12)[-8:])
-                    self.samples[stack] = self.samples.get(stack, 0) + 1
-
-    def report(self) -> None:
-        for stack, count in sorted(self.samples.items(), key=lambda kv: -kv[1])[:6]:
-            print(f"--- {count} samples (20 ms each) while a tick was late:\n{stack}", flush=True)
-        self.samples.clear()
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.longest = max(self.longest, (now - self._last) * 1000)
-        self._last, self.ticks = now, self.ticks + 1
-
-    def phase(self) -> None:
-        self.longest, self.ticks, self._last = 0.0, 0, time.perf_counter()
-        self.timer.start()
-
-    def result(self) -> tuple[float, int]:
-        self.timer.stop()
-        return self.longest, self.ticks
-
-
 def _spin(app, until, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while not until():
@@ -206,6 +159,7 @@ def run_gui(home: Path, docs: Path, n_files: int, n_sources: int, timeout: float
     from desktop_rag.config import Settings, resolve_paths
     from desktop_rag.gui.app import create_application
     from desktop_rag.gui.main_window import MainWindow
+    from tests.support.gui_stall import GapMeter
 
     app = create_application()
     meter = GapMeter(why)

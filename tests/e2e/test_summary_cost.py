@@ -7,18 +7,15 @@ sends nothing (the read-only server keeps the summaries in memory)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import anyio
-
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
+from tests.support.hash_cli import REPO, own_environment
+from tests.support.mcp_session import run_mcp
 from tests.support.summary_cost import SUMMARY_LIMIT, library, server  # noqa: F401 - fixtures used by name
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def _requests(home: Path, report: Path, server) -> int:
@@ -34,8 +31,7 @@ def _requests(home: Path, report: Path, server) -> int:
 
 
 def _env(server, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DESKTOP_RAG_"))
-           and k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    env = {k: v for k, v in own_environment().items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     return env | {"OPENAI_BASE_URL": server.base_url, "OPENAI_MODEL": "fake-model",
                   "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64",
                   "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": str(SUMMARY_LIMIT)} | extra
@@ -74,19 +70,6 @@ def test_summarise_with_yes_goes_ahead(library, server) -> None:
     assert json.loads(out.stdout)["requests"] == requests == len(server.chat_requests())
 
 
-async def _mcp(home: Path, server, calls):
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    params = StdioServerParameters(command=sys.executable, args=["-m", "desktop_rag", "--data-dir", str(home), "mcp"],
-                                   env=_env(server, PYTHONPATH=str(REPO)), cwd=str(REPO))
-    with open(os.devnull, "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await calls(session)
-
-
 def test_mcp_ask_refuses_then_runs_when_confirmed_and_a_second_call_sends_nothing(library, server) -> None:
     home, report = library
     requests = _requests(home, report, server)
@@ -102,7 +85,7 @@ def test_mcp_ask_refuses_then_runs_when_confirmed_and_a_second_call_sends_nothin
         seen.append(len(server.chat_requests()))
         return tools, refused, confirmed, again
 
-    tools, refused, confirmed, again = anyio.run(_mcp, home, server, calls)
+    tools, refused, confirmed, again = run_mcp(home, calls, env=_env(server, PYTHONPATH=str(REPO)))
     assert "confirm_cost" in tools["ask"].input_schema["properties"]
     text = refused.content[0].text
     assert refused.is_error and f"takes {requests} requests to the model" in text and "more than the 3" in text

@@ -14,7 +14,7 @@ from desktop_rag.config import resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.carried_references import Moved, carry
 from desktop_rag.engine.store.values import ChunkDraft
-from tests.support.carried_marks import (HASHED, PASSWORDS, QUESTION, a_gone_passage_is_not_marked,
+from tests.support.carried_marks import (HASHED, PASSWORDS, a_gone_passage_is_not_marked,
                                          answer_saved_after_an_edit_names_its_passages_now, ask, edit, index,
                                          marked_right_stays_first, marked_wrong_stays_out, passage,
                                          summary_sections_follow_an_edit)

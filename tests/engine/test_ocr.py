@@ -18,8 +18,6 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from desktop_rag.engine.ingest.loaders import image as image_loader
-from desktop_rag.engine.ingest.loaders import pdf as pdf_loader
 from desktop_rag.engine.messages import message
 from tests.support import scans
 

@@ -9,11 +9,8 @@ document shares the words asked for, so each one is a candidate for every questi
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
@@ -21,8 +18,8 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import ModelMismatchError, UsageError, error_text
 from desktop_rag.engine.store.postgres.connection import ServerError
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from tests.support.mcp_session import run_mcp
 
-REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")
 SHARED = "Quarterly budget review: travel, hotels and equipment costs for the team, approved in March."
 
@@ -169,24 +166,14 @@ def test_only_the_administrator_grants_and_a_revoke_takes_effect_at_once(team):
 
 def test_the_mcp_tools_of_a_role_see_only_its_collections(team):
     pg_server, database, _, work, _, root = team
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
+    async def calls(session):
+        found = await session.call_tool("search", {"query": "budget travel hotels", "k": 20})
+        asked = await session.call_tool("ask", {"question": "What is the home secret?"})
+        listed = await session.call_tool("list_collections", {})
+        return found, asked, listed
 
-    async def calls():
-        env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO),
-               "DESKTOP_RAG_LIBRARY": pg_server.url(database, "alice", "alice-password-1")}
-        params = StdioServerParameters(command=sys.executable, env=env, cwd=str(REPO),
-                                       args=["-m", "desktop_rag", "--data-dir", str(root / "mcp"), "mcp"])
-        with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    found = await session.call_tool("search", {"query": "budget travel hotels", "k": 20})
-                    asked = await session.call_tool("ask", {"question": "What is the home secret?"})
-                    listed = await session.call_tool("list_collections", {})
-                    return found, asked, listed
-
-    found, asked, listed = anyio.run(calls)
+    found, asked, listed = run_mcp(root / "mcp", calls,
+                                   DESKTOP_RAG_LIBRARY=pg_server.url(database, "alice", "alice-password-1"))
     text = " ".join(c.text for result in (found, asked, listed) for c in result.content)
     assert "W-17" in text and "H-99" not in text and "Home" not in text and "diary" not in text
 

@@ -10,20 +10,17 @@ conversation removes every answer it produced.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths, save_settings
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.answer.events import DoneEvent
+from tests.support.hash_cli import ENV, run_cli
+from tests.support.mcp_session import run_mcp
 
-REPO = Path(__file__).resolve().parents[2]
 SECRET = "X1234567"
 QUESTION = "How often do city buses run at night?"
 
@@ -35,8 +32,10 @@ def _echo(body: dict) -> str:
 
 
 @pytest.fixture
-def library(tmp_path: Path, model_server) -> Path:
-    """A library whose settings use the local model; a conversation whose history holds the secret."""
+def library(tmp_path: Path, model_server, monkeypatch) -> Path:
+    """A library whose settings use the local model; a conversation whose history holds the secret. The commands
+    and the MCP server run on it use another API key."""
+    monkeypatch.setitem(ENV, "OPENAI_API_KEY", "sk-another-key-after-the-change")
     model_server.reply_for = _echo
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -60,11 +59,6 @@ def library(tmp_path: Path, model_server) -> Path:
     return home
 
 
-def _child_env() -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    return {**env, "PYTHONPATH": str(REPO), "OPENAI_API_KEY": "sk-another-key-after-the-change"}
-
-
 def _delete_conversations(home: Path) -> None:
     engine = Engine(resolve_paths(home), Settings(embedding_model="hash:64"))
     try:
@@ -85,8 +79,7 @@ def test_cli_ask_json_never_replays_the_conversation_history(library: Path, mode
         _delete_conversations(library)
         assert _stored(library) == [], "deleting the conversation removes the answers it produced"
     asked = len(model_server.chat_requests())
-    out = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(library), "ask", QUESTION, "--json"],
-                         capture_output=True, text=True, timeout=300, env=_child_env(), cwd=str(REPO))
+    out = run_cli(library, "ask", QUESTION, "--json")
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
     assert SECRET not in out.stdout + out.stderr
@@ -96,30 +89,19 @@ def test_cli_ask_json_never_replays_the_conversation_history(library: Path, mode
 
 
 def test_mcp_ask_never_replays_the_conversation_history(library: Path, model_server):
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    async def ask() -> str:
-        params = StdioServerParameters(command=sys.executable,
-                                       args=["-m", "desktop_rag", "--data-dir", str(library), "mcp"],
-                                       env=_child_env(), cwd=str(REPO))
-        with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    result = await session.call_tool("ask", {"question": QUESTION})
-                    assert not result.is_error, result.content
-                    return json.dumps(result.structured_content, ensure_ascii=False)
+    async def ask(session) -> str:
+        result = await session.call_tool("ask", {"question": QUESTION})
+        assert not result.is_error, result.content
+        return json.dumps(result.structured_content, ensure_ascii=False)
 
     asked = len(model_server.chat_requests())
-    text = anyio.run(ask)
+    text = run_mcp(library, ask)
     assert SECRET not in text and "Every half hour" in text
     assert len(model_server.chat_requests()) == asked + 1, "the question reached the model afresh"
 
 
 def test_cli_clear_answers_removes_every_stored_answer(library: Path):
     assert _stored(library), "the conversation's first answer (asked without history) was stored"
-    out = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(library), "clear-answers", "--json"],
-                         capture_output=True, text=True, timeout=300, env=_child_env(), cwd=str(REPO))
+    out = run_cli(library, "clear-answers", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == {"removed": 1} and _stored(library) == []

@@ -7,19 +7,18 @@ folder is loaded, a panic that gets past that is an error like any other, and th
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
 from desktop_rag.engine import DesktopRagError, error_text
 from tests.support.english import english_sentence
+from tests.support.hash_cli import REPO
+from tests.support.mcp_session import run_mcp
 from tests.support.model_folders import documents, minilm_copy, run_cli, with_tokenizer_regex
 
 BACKTRACKING = "(a+)+b"
 PASSAGE = "Alarm\n\n" + "a" * 60 + " and then the alarm went off.\n"
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("runtime", ["torch", "auto"])  # sentence-transformers; the ONNX runtime (exported first)
@@ -59,9 +58,6 @@ def test_a_panic_that_gets_past_the_check_is_an_error_not_a_crash(tmp_path: Path
 
 
 def test_the_mcp_server_keeps_answering_after_a_tokenizer_fails(tmp_path: Path):
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
     from desktop_rag.config import Settings, resolve_paths
     from desktop_rag.engine.engine import Engine
 
@@ -73,19 +69,13 @@ def test_the_mcp_server_keeps_answering_after_a_tokenizer_fails(tmp_path: Path):
         engine.close()
     with_tokenizer_regex(model, BACKTRACKING)  # swapped in after indexing: the server meets it on a query
 
-    async def session():
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        params = StdioServerParameters(command=sys.executable, cwd=str(REPO), env=env,
-                                       args=["-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), "mcp"])
-        with anyio.fail_after(300), open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as client:
-                await client.initialize()
-                searched = await client.call_tool("search", {"query": "a" * 60, "k": 3})
-                status = await client.call_tool("status", {})
-                again = await client.call_tool("search", {"query": "alarm went off", "k": 3})
-                return searched, status, again
+    async def calls(client):
+        searched = await client.call_tool("search", {"query": "a" * 60, "k": 3})
+        status = await client.call_tool("status", {})
+        again = await client.call_tool("search", {"query": "alarm went off", "k": 3})
+        return searched, status, again
 
-    searched, status, again = anyio.run(session)
+    searched, status, again = run_mcp(tmp_path / "home", calls, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert searched.is_error and "regular expression" in searched.content[0].text
     assert not status.is_error and status.structured_content["files"]["indexed"] == 1
     assert again.is_error and "regular expression" in again.content[0].text  # still answering, same clear reason

@@ -6,13 +6,11 @@ the commands and tools that cite it use the library's stored text; the MCP serve
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
 from desktop_rag.config import Settings, resolve_paths
@@ -20,6 +18,7 @@ from desktop_rag.engine import Engine
 from tests.support import pdf_build as build
 from tests.support.hostile_pdfs import flate_bomb_pdf
 from tests.support.hash_cli import ENV, REPO
+from tests.support.mcp_session import run_mcp
 from tests.support.pdfium_refused import PDFIUM_HERE
 
 LINE = "The lighthouse keeper recorded the storm."
@@ -78,26 +77,17 @@ def test_indexing_it_fails_in_the_child_with_the_reason_in_both_languages(librar
         assert str(pdf) in said and any(reason[words] in said for reason in REASONS.values()), (language, said)
 
 
-async def _tool_calls(data: Path) -> list:
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    params = StdioServerParameters(command=sys.executable, cwd=str(REPO), env=dict(ENV),
-                                   args=["-m", "tests.support.pdfium_refused", "--data-dir", str(data), "mcp"])
-    with open(os.devnull, "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return [await session.call_tool(name, arguments) for name, arguments in (
-                    ("search", {"query": "lighthouse keeper"}),
-                    ("ask", {"question": "what did the lighthouse keeper record"}),
-                    ("ask", {"question": "summarise report.pdf"}),
-                    ("status", {}))]
+async def _tool_calls(session) -> list:
+    return [await session.call_tool(name, arguments) for name, arguments in (
+        ("search", {"query": "lighthouse keeper"}),
+        ("ask", {"question": "what did the lighthouse keeper record"}),
+        ("ask", {"question": "summarise report.pdf"}),
+        ("status", {}))]
 
 
 def test_the_mcp_tools_citing_it_answer_and_the_server_serves_the_next_request(library) -> None:
     data, _pdf = library
-    results = anyio.run(_tool_calls, data)
+    results = run_mcp(data, _tool_calls, module="tests.support.pdfium_refused")
     assert [r.is_error for r in results] == [False] * 4
     texts = [r.content[0].text for r in results]
     assert all("report.pdf" in text for text in texts[:3]) and json.loads(texts[3])["files"]["total"] == 1

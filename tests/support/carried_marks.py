@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from desktop_rag.config import Settings
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError, error_text

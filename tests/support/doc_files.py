@@ -1,17 +1,18 @@
 """Web pages, e-books, e-mail, OpenDocument and RTF files for the index and viewer tests (issue 37), each holding
 an English and a Chinese passage on its own topic. Written with the formats' own writers where one exists here:
 the standard library's `email` and `mailbox` (.eml, .mbox), odfpy (.odt), python-docx (an e-mail's attachment; a
-PDF one by the tests' PDF writer);
-an EPUB is a zip of XHTML chapters and a web page or an RTF file is text, so those are written as such."""
+PDF one by the tests' PDF writer), the EPUB tests' writer (tests/support/epub_files.py, .epub);
+a web page or an RTF file is text, so those are written as such."""
 
 from __future__ import annotations
 
 import mailbox
-import zipfile
 from email.message import EmailMessage
 from email.utils import format_datetime
 from datetime import datetime, timezone
 from pathlib import Path
+
+from tests.support.epub_files import write_epub as write_book, xhtml
 
 # rows of the web page's table (station, departure, platform): longer than one chunk, so the header must repeat
 TRAINS = [(f"Halt {i:02d}", f"{6 + i // 4:02d}:{(i * 15) % 60:02d}", f"{i % 9 + 1}") for i in range(40)]
@@ -35,45 +36,20 @@ def write_html(path: Path) -> Path:
     return path
 
 
-def _xhtml(title: str, body: str) -> str:
-    return ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml">'
-            f"<head><title>{title}</title></head><body>{body}</body></html>")
-
-
 EPUB_CHAPTERS = [
-    ("cover.xhtml", "", _xhtml("Cover", '<img src="cover.png" alt=""/>')),
+    ("cover.xhtml", "", xhtml("Cover", '<img src="../images/cover.png" alt=""/>')),
     ("one.xhtml", "The Keeper of Skerry Light",
-     _xhtml("One", "<h1>The Keeper of Skerry Light</h1><p>Every evening the keeper wound the clockwork that turned "
-                   "the great lens, and in the storm of 1881 she kept the lamp burning for nine nights alone.</p>")),
+     xhtml("One", "<h1>The Keeper of Skerry Light</h1><p>Every evening the keeper wound the clockwork that turned "
+                  "the great lens, and in the storm of 1881 she kept the lamp burning for nine nights alone.</p>")),
     ("two.xhtml", "江南水乡",
-     _xhtml("Two", "<h1>江南水乡</h1><p>乌镇的东栅保留着明清时期的老街，游客可以乘坐乌篷船沿着河道游览。</p>"
-                   "<p>镇上的蓝印花布作坊仍然用传统方法染布。</p>")),
+     xhtml("Two", "<h1>江南水乡</h1><p>乌镇的东栅保留着明清时期的老街，游客可以乘坐乌篷船沿着河道游览。</p>"
+                  "<p>镇上的蓝印花布作坊仍然用传统方法染布。</p>")),
 ]
 
 
 def write_epub(path: Path) -> Path:
-    """An EPUB 3 book: a cover picture page, an English chapter and a Chinese one, with a nav table of contents."""
-    items = "".join(f'<item id="c{i}" href="text/{n}" media-type="application/xhtml+xml"/>'
-                    for i, (n, _, _) in enumerate(EPUB_CHAPTERS))
-    refs = "".join(f'<itemref idref="c{i}"/>' for i in range(len(EPUB_CHAPTERS)))
-    opf = ('<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
-           'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">'
-           'urn:uuid:37</dc:identifier><dc:title>Tales</dc:title><dc:language>en</dc:language></metadata>'
-           f'<manifest>{items}<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" '
-           f'properties="nav"/></manifest><spine>{refs}</spine></package>')
-    links = "".join(f'<li><a href="text/{n}">{label}</a></li>' for n, label, _ in EPUB_CHAPTERS if label)
-    nav = _xhtml("Contents", f'<nav xmlns:epub="http://www.idpf.org/2007/ops" epub:type="toc"><ol>{links}</ol></nav>')
-    container = ('<?xml version="1.0"?><container version="1.0" '
-                 'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile '
-                 'full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>')
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")  # first and stored, as the format asks
-        zf.writestr("META-INF/container.xml", container)
-        zf.writestr("OEBPS/content.opf", opf)
-        zf.writestr("OEBPS/nav.xhtml", nav)
-        for name, _, markup in EPUB_CHAPTERS:
-            zf.writestr(f"OEBPS/text/{name}", markup)
-    return path
+    """An EPUB 3 book (tests/support/epub_files.py): a cover picture page, an English chapter and a Chinese one."""
+    return write_book(path, EPUB_CHAPTERS)
 
 
 def _docx_bytes() -> bytes:

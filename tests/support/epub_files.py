@@ -1,5 +1,6 @@
-"""E-books built by hand for the EPUB reader's tests, its hostile-file tests and bench/web_formats.py: a minimal valid
-EPUB 3 (with an EPUB 2 NCX too) of any chapters, and a book of a cover, an English and a Chinese chapter."""
+"""E-books built by hand for the EPUB reader's tests, its hostile-file tests, tests/support/doc_files.py and
+bench/web_formats.py: a minimal valid EPUB 3 (with an EPUB 2 NCX too) of any chapters, and a book of a cover,
+an English and a Chinese chapter."""
 
 from __future__ import annotations
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import anyio
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from tests.support.hash_cli import REPO
+from tests.support.hash_cli import ENV, REPO
 
 FAST = Settings(embedding_model="hash:64")
 
@@ -36,21 +37,22 @@ def two_collection_library(tmp_path: Path) -> Path:
     return data
 
 
-async def _session_calls(data: Path, calls, **extra: str):
-    """`calls(session)` in an initialised session of `desktop-rag mcp` on `data`, `extra` in its environment."""
+async def _session_calls(data: Path, calls, env: Mapping[str, str], module: str):
+    """`calls(session)` in an initialised session of `python -m MODULE --data-dir DATA mcp` run with `env`
+    (five minutes at most)."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO), **extra}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "desktop_rag", "--data-dir", str(data), "mcp"],
-                                   env=env, cwd=str(REPO))
-    with open(os.devnull, "w") as errlog:
+    params = StdioServerParameters(command=sys.executable, args=["-m", module, "--data-dir", str(data), "mcp"],
+                                   env=dict(env), cwd=str(REPO))
+    with anyio.fail_after(300), open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 return await calls(session)
 
 
-def run_mcp(data: Path, calls, **extra: str):
-    """What `calls(session)` returns, from a session of its own (`_session_calls`)."""
-    return anyio.run(lambda: _session_calls(data, calls, **extra))
+def run_mcp(data: Path, calls, env: Mapping[str, str] = ENV, module: str = "desktop_rag", **extra: str):
+    """What `calls(session)` returns, from a session of its own with a server on `data`: `desktop-rag mcp` (or
+    `module`'s) in `env` (the CLI tests' hashing environment unless given) with `extra` added."""
+    return anyio.run(_session_calls, data, calls, {**env, **extra}, module)

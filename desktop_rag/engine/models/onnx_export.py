@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import os
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
