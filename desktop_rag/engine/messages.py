@@ -60,6 +60,11 @@ TEXTS: dict[str, dict[str, str]] = {
               "again, or ask a narrower question.",
         "zh": "回复在模型想完之前就达到了长度上限，因此没有写出回答。请再问一次，或把问题问得更具体。",
     },
+    "cut_thinking_summary": {  # the same, of a summary's reply
+        "en": "The reply reached its size limit before the model finished thinking, so it wrote no summary. "
+              "Summarise again.",
+        "zh": "回复在模型想完之前就达到了长度上限，因此没有写出摘要。请重新总结。",
+    },
     "empty_model_answer": {
         "en": "The model returned an empty answer. Try asking again or rephrasing.",
         "zh": "模型返回了空的回答。请再问一次，或换个说法。",

@@ -16,6 +16,7 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
+from desktop_rag.engine.messages import CLI, WINDOW
 from desktop_rag.engine.answer.events import STOPPED, DoneEvent, SourcesEvent, SummaryStep, TokenEvent
 from tests.support.long_document import write_long_pdf
 from tests.support.openai_server import run_openai_server
@@ -243,6 +244,59 @@ def test_a_summary_the_server_cut_at_its_own_limit_is_said_in_either_language(tm
     assert done.answer.startswith("The document surveys regions [1]")
     engine.close()
 
+
+
+def _cut_summary(tmp_path, server, code: str, words: dict[tuple[str, str], str]) -> DoneEvent:
+    """The guide's summary, cut as `server` cuts it: said with `code`, kept as its ending, each of `words` (language
+    and front: a text of it) in it, none an answer's ("narrower question"; "回答"). Returned."""
+    guide, first = SAMPLES / "getting-started.md", SAMPLES / "coffee-brewing-guide.txt"
+    engine = _engine(tmp_path / "home", server)
+    engine.index([guide, first])
+    if code == "cut_thinking_summary":  # a model known to think (a lone </think>), cut past the characters taken
+        list(engine.summarise(first))
+        server.reply = "Weighing the sections. " * 1200
+    done = list(engine.summarise(guide))[-1]
+    engine.close()
+    assert isinstance(done, DoneEvent) and done.notice.code == done.ending.reason.code == code, done.notice
+    for (language, front), says in words.items():
+        assert says in done.notice.text(language, front), done.notice.text(language, front)
+        assert "narrower question" not in done.notice.text("en", front)
+        assert "回答" not in done.notice.text("zh", front) and "问得更具体" not in done.notice.text("zh", front)
+    return done
+
+
+def test_a_summary_cut_inside_its_thinking_says_no_summary_was_written(tmp_path, server):
+    """Cut at max_tokens inside its <think> block: it said "wrote no answer … or ask a narrower question"."""
+    server.tokens, server.finish_reason = ["<think>Weighing the sections at length. "], "length"
+    done = _cut_summary(tmp_path, server, "llm_token_limit_thinking_summary", {
+        ("en", CLI): "reasoning and wrote no summary. Raise the reply limit (`max_reply_tokens` in settings.json, or "
+                     "`DESKTOP_RAG_MAX_REPLY_TOKENS`) and summarise again.",
+        ("zh", CLI): "没有写出摘要。请调高回复上限（settings.json 中的 `max_reply_tokens`",
+        ("en", WINDOW): "wrote no summary. Raise “Reply limit (tokens)” in Settings → Language model and summarise "
+                        "again.",
+        ("zh", WINDOW): "没有写出摘要。请在“设置 → 语言模型”中调高“单次回复上限（token）”后重新总结。"})
+    assert done.answer == ""
+
+
+def test_a_summary_cut_at_the_characters_taken_of_a_reply_says_the_summary_may_be_incomplete(tmp_path, server):
+    """A server past max_tokens, cut at the client's cap on characters: it said "The answer was stopped … Ask a
+    narrower question"."""
+    server.reply = "The document surveys regions [1]. " * 800
+    done = _cut_summary(tmp_path, server, "llm_length_summary", {
+        ("en", CLI): "The summary was stopped at 24,000 characters, the limit for one reply, so it may be incomplete.",
+        ("zh", CLI): "摘要在 24,000 个字符处停止（单次回复的上限），可能不完整。",
+        ("en", WINDOW): "The summary was stopped", ("zh", WINDOW): "摘要在 24,000 个字符处停止"})
+    assert done.answer.startswith("The document surveys regions [1]")
+
+
+def test_a_thinking_summary_cut_at_the_characters_taken_before_its_thinking_ended_says_no_summary(tmp_path, server):
+    """A model known to think (its lone </think> seen) cut at the cap on characters before its </think>: it said
+    "so it wrote no answer. Ask again, or ask a narrower question"."""
+    server.reply = "Weighing the sections.\n</think>\n\nThe document surveys regions [1]."
+    done = _cut_summary(tmp_path, server, "cut_thinking_summary", {
+        ("en", CLI): "before the model finished thinking, so it wrote no summary. Summarise again.",
+        ("zh", CLI): "没有写出摘要。请重新总结。", ("en", WINDOW): "wrote no summary", ("zh", WINDOW): "没有写出摘要"})
+    assert done.answer == ""
 
 
 def test_a_summary_the_model_wrote_nothing_of_says_so_and_is_not_kept(tmp_path, server):

@@ -21,6 +21,11 @@ STOPPED = Phrase("notice.stopped")  # an answer or summary stopped: "Stopped." i
 STOPPED_THINKING = Phrase("notice.stopped_thinking")  # an answer stopped before its model's thinking ended
 EMPTY_ANSWER = Phrase("empty_model_answer")  # the model's whole reply held nothing
 THOUGHT_ONLY = Phrase("thought_no_answer")  # the model's whole reply held thinking and no answer after it
+# a cut reply's notice as a summary's (`cut_at_limit`): it may be incomplete, or no summary was written; to get the
+# rest, summarise again (a narrower question is no way out of a summary)
+SUMMARY_CUTS = {"error.llm_token_limit": "error.llm_token_limit_summary",
+                "error.llm_token_limit_thinking": "error.llm_token_limit_thinking_summary",
+                "error.llm_length": "error.llm_length_summary", "cut_thinking_answer": "cut_thinking_summary"}
 
 
 def stopped(thinking: bool = False) -> tuple[Phrase, Ending]:
@@ -35,14 +40,18 @@ def cut_at_limit(failure: BaseException, thinking: bool, summary: bool = False) 
     language it is shown in, as STOPPED is), and its ending, which keeps the same codes. A thinking model cut before
     its answer began at its token limit: "llm_token_limit_thinking" (the limit, and the setting that raises it: the
     client says so itself for a `<think>` block; a lone `</think>`'s thinking came as text); cut at the client's
-    cap on characters: "cut_thinking_answer". A `summary`'s reply cut at its token limit after it began says the
-    summary may be incomplete: "llm_token_limit_summary"."""
+    cap on characters: "cut_thinking_answer". A `summary`'s reply says so of a summary (SUMMARY_CUTS)."""
     said = Reason.of(failure)
     first = said.parts[0] if said.parts else None
-    if (thinking or summary) and said.code == "llm_token_limit" and isinstance(first, Phrase):
-        said = Reason.coded("llm_token_limit_thinking" if thinking else "llm_token_limit_summary", **first.values)
-    elif thinking and said.code != "llm_token_limit_thinking":
-        said = Reason.of(Phrase("cut_thinking_answer"))
+    key, values = (first.key, first.values) if isinstance(first, Phrase) else (None, {})
+    if thinking and key == "error.llm_token_limit":
+        key = "error.llm_token_limit_thinking"
+    elif thinking and key != "error.llm_token_limit_thinking":
+        key, values = "cut_thinking_answer", {}
+    if summary:
+        key = SUMMARY_CUTS.get(key, key)
+    if key is not None and Phrase(key, **values) != first:
+        said = Reason.of(Phrase(key, **values))
     return said, Ending(CUT_AT_LIMIT, said)
 
 

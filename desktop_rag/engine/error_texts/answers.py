@@ -86,6 +86,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.llm_length": {"en": "The answer was stopped at {cap:,} characters, the limit for one answer. Ask a narrower "
                                "question to get the rest.",
                          "zh": "回答在 {cap:,} 个字符处停止（单个回答的上限）。把问题问得更具体即可得到其余部分。"},
+    "error.llm_length_summary": {"en": "The summary was stopped at {cap:,} characters, the limit for one reply, so it "
+                                       "may be incomplete.",
+                                 "zh": "摘要在 {cap:,} 个字符处停止（单次回复的上限），可能不完整。"},
     # a reply cut at its max_tokens mid-answer: the setting to raise (Settings.max_reply_tokens), in the window as
     # the Settings dialog names it, as a cut inside the thinking does (below)
     "error.llm_token_limit": {
@@ -123,6 +126,16 @@ TEXTS: dict[str, dict[str, str]] = {
                      "answer. Raise “Reply limit (tokens)” in Settings → Language model, or ask a narrower question.",
         "window.zh": "模型把单次回复 {tokens:,} 个 token 的上限全部用在了推理上，没有写出回答。请在“设置 → 语言模型”中调高"
                      "“单次回复上限（token）”，或把问题问得更具体。"},
+    "error.llm_token_limit_thinking_summary": {
+        "en": "The model spent its whole limit of {tokens:,} tokens for one reply reasoning and wrote no summary. "
+              "Raise the reply limit (`max_reply_tokens` in settings.json, or `DESKTOP_RAG_MAX_REPLY_TOKENS`) and "
+              "summarise again.",
+        "zh": "模型把单次回复 {tokens:,} 个 token 的上限全部用在了推理上，没有写出摘要。请调高回复上限（settings.json 中的 "
+              "`max_reply_tokens`，或环境变量 `DESKTOP_RAG_MAX_REPLY_TOKENS`）后重新总结。",
+        "window.en": "The model spent its whole limit of {tokens:,} tokens for one reply reasoning and wrote no "
+                     "summary. Raise “Reply limit (tokens)” in Settings → Language model and summarise again.",
+        "window.zh": "模型把单次回复 {tokens:,} 个 token 的上限全部用在了推理上，没有写出摘要。请在“设置 → 语言模型”中调高"
+                     "“单次回复上限（token）”后重新总结。"},
     # why no model is used (answer/llm_config.config_problem: returned, not raised; shown in Settings and notices)
     "error.no_model_configured": {"en": "No language model is configured. Choose a provider in Settings, or in the "
                                         ".env file in the app's config folder (OPENAI_API_KEY, OPENAI_BASE_URL, "
