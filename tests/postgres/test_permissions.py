@@ -282,6 +282,41 @@ def test_a_folder_holding_or_inside_a_source_not_granted_is_refused_without_nami
         admin.close()
 
 
+def test_the_administrators_check_names_sources_of_two_collections_that_overlap(pg_server, tmp_path, monkeypatch):
+    """Sources a member added over another collection's before schema 13 stay as they are: the administrator's
+    "Test connection" names each pair with both collections and what to do, in English and Chinese; a member's
+    check says nothing of them, nor does a sibling whose name merely starts alike."""
+    from desktop_rag.engine.store.postgres import check
+
+    outer = tmp_path / "outer"
+    home = _write(outer / "home", ["diary.txt"], "Home secret H-99.")
+    note = _write(home / "sub", ["note.txt"], "Home secret H-98.") / "note.txt"
+    sibling = _write(outer / "home2", ["mine.txt"], "Alice's own.")
+    database, admin = _library_with_home(pg_server, tmp_path, "pairs", home)
+    alice = _alice(pg_server, database, tmp_path)
+    try:
+        work = alice.collection_id("Work")
+        for path, kind in ((outer, "folder"), (note, "file"), (sibling, "folder")):  # as an earlier version did
+            alice.store.add_source(str(path), kind, work)
+        found = check.check_server(pg_server.url(database))
+        assert found.ok and found.overlap_count == 2 and found.overlaps == (
+            check.Overlap(str(outer), "Work", str(home), "Home"), check.Overlap(str(home), "Home", str(note), "Work"))
+        english, chinese = found.lines("en")[-2:], found.lines("zh")[-2:]
+        assert f"“{home}” (collection “Home”) lies inside “{outer}” (collection “Work”)" in english[0]
+        assert "desktop-rag remove PATH --collection NAME" in english[0] and f"“{note}”" in english[1]
+        assert f"“{home}”（知识库“Home”）位于“{outer}”（知识库“Work”）之中" in chinese[0] and "移除" in chinese[0]
+        member = check.check_server(pg_server.url(database, "alice", "alice-password-1"))
+        assert member.ok and member.overlaps == () and not any(str(home) in line for line in member.lines())
+        monkeypatch.setattr(check, "SHOWN_OVERLAPS", 1)
+        shown = check.check_server(pg_server.url(database))
+        assert len(shown.overlaps) == 1 and shown.overlap_count == 2
+        assert shown.lines("en")[-1] == "… and 1 more such pair(s) of sources."
+        assert shown.lines("zh")[-1] == "……另有 1 对这样的来源。"
+    finally:
+        alice.close()
+        admin.close()
+
+
 def test_a_member_with_another_model_set_leaves_the_librarys_model_alone(pg_server, tmp_path):
     """The library's model is its administrator's to switch: a member whose settings ask for another model indexes
     with the library's own (a member's switch re-embedded only its own collections and swapped them in, under the

@@ -217,6 +217,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "zh": "角色“{role}”还没有任何知识库：请联系管理员（`desktop-rag collections grant 名称 {role}`）。",
         "window.en": "Role “{role}” has no collection yet: ask the administrator to grant it one.",
         "window.zh": "角色“{role}”还没有任何知识库：请让管理员授予它一个知识库。"},
+    "server_check.overlap": {  # the administrator's (store/postgres/check.py): sources left by a version before 13
+        "en": "“{inner}” (collection “{inner_collection}”) lies inside “{folder}” (collection "
+              "“{folder_collection}”): a file can be in one collection only, and a member who sees one of the two "
+              "cannot index the other's files there. Decide which collection they belong to and remove the other "
+              "source (desktop-rag remove PATH --collection NAME).",
+        "zh": "“{inner}”（知识库“{inner_collection}”）位于“{folder}”（知识库“{folder_collection}”）之中：一个文件只能属于"
+              "一个知识库，只能查看其中一个知识库的成员无法索引另一个知识库在那里的文件。请确定这些文件属于哪个知识库，"
+              "然后移除另一个来源（`desktop-rag remove 路径 --collection 名称`）。",
+        "window.en": "“{inner}” (collection “{inner_collection}”) lies inside “{folder}” (collection "
+                     "“{folder_collection}”): a file can be in one collection only, and a member who sees one of the "
+                     "two cannot index the other's files there. Decide which collection they belong to and remove "
+                     "the other source from its collection.",
+        "window.zh": "“{inner}”（知识库“{inner_collection}”）位于“{folder}”（知识库“{folder_collection}”）之中：一个文件"
+                     "只能属于一个知识库，只能查看其中一个知识库的成员无法索引另一个知识库在那里的文件。请确定这些文件属于"
+                     "哪个知识库，然后从另一个知识库中移除该来源。"},
+    "server_check.overlap_more": {"en": "… and {n} more such pair(s) of sources.", "zh": "……另有 {n} 对这样的来源。"},
     "error.library_copy_model": {
         "en": "The library there holds vectors of another embedding model ({library_model}) than this one ({model}); "
               "move it to an empty library instead.",

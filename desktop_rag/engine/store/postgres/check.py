@@ -1,15 +1,31 @@
 """Settings' "Test connection" for a library on a server: can this computer reach it, as this role, and use it?
-Says what is missing: pgvector, the library itself (or its upgrade), the role's collections."""
+Says what is missing: pgvector, the library itself (or its upgrade), the role's collections; to its administrator,
+sources of different collections that overlap."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from dataclasses import dataclass
 
 from desktop_rag.engine.messages import CLI, message
+from desktop_rag.engine.paths import display_text, subtree_range
 from desktop_rag.engine.store.postgres import schema
 from desktop_rag.engine.store.postgres.connection import Connection
 from desktop_rag.engine.store.postgres.url import parse_server_url
+
+SHOWN_OVERLAPS = 20  # pairs named a line each; the rest counted
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """A source (`inner`) inside a folder source of another collection: left by a version before schema 13, when a
+    member's own check could not see the other collection's sources."""
+
+    folder: str
+    folder_collection: str
+    inner: str
+    inner_collection: str
 
 
 @dataclass(frozen=True)
@@ -24,6 +40,8 @@ class ServerCheck:
     administrator: bool
     collections: tuple[str, ...]  # the ones this role may see
     hidden: bool = False  # there is a library, but this role was granted nothing in it (so may not even read it)
+    overlaps: tuple[Overlap, ...] = ()  # the administrator's: the first SHOWN_OVERLAPS pairs
+    overlap_count: int = 0  # all of them
 
     @property
     def ok(self) -> bool:
@@ -55,6 +73,9 @@ class ServerCheck:
                            names=", ".join(f"“{name}”" for name in self.collections)))
         else:
             out.append(say("role_nothing", role=self.role))
+        out.extend(say("overlap", **dataclasses.asdict(pair)) for pair in self.overlaps)
+        if self.overlap_count > len(self.overlaps):
+            out.append(say("overlap_more", n=self.overlap_count - len(self.overlaps)))
         return out
 
 
@@ -82,13 +103,17 @@ def check_server(location: str, password: str = "") -> ServerCheck:
         administrator = bool(owner[0]) if owner else bool(
             db.execute("SELECT has_database_privilege(current_database(), 'CREATE')").fetchone()[0])
         names: tuple[str, ...] = ()
+        overlaps: list[Overlap] = []
         if found and not administrator:
             names = _visible_collections(db)
+        elif administrator and library == schema.SCHEMA_VERSION:
+            overlaps = _overlapping_sources(db)
     finally:
         db.close()
     pgvector = installed[0] if installed else ("available" if available else "")
     return ServerCheck(url.display, url.user, version, pgvector, library, administrator, names,
-                       hidden=bool(found and not readable))
+                       hidden=bool(found and not readable), overlaps=tuple(overlaps[:SHOWN_OVERLAPS]),
+                       overlap_count=len(overlaps))
 
 
 def _visible_collections(db) -> tuple[str, ...]:
@@ -99,3 +124,21 @@ def _visible_collections(db) -> tuple[str, ...]:
         return tuple(r[0] for r in db.execute(f"SELECT name FROM {schema.SCHEMA_NAME}.collections ORDER BY id"))
     except ServerError:  # no privilege on the table at all
         return ()
+
+
+def _overlapping_sources(db) -> list[Overlap]:
+    """Every source lying inside a folder source of another collection (the administrator sees all of them), in
+    path order: the paths sorted in code point order, each folder's subtree a range of them (paths.subtree_range)."""
+    rows = sorted(db.execute(f"SELECT s.path, s.kind, s.collection_id, c.name FROM {schema.SCHEMA_NAME}.sources s "
+                             f"JOIN {schema.SCHEMA_NAME}.collections c ON c.id = s.collection_id").fetchall())
+    paths = [row[0] for row in rows]
+    found = []
+    for folder, kind, collection, name in rows:
+        if kind != "folder":
+            continue
+        _exact, low, high = subtree_range(folder)
+        found.extend(Overlap(display_text(folder), display_text(name), display_text(inner), display_text(other))
+                     for inner, _kind, other_id, other in rows[bisect.bisect_left(paths, low):
+                                                                bisect.bisect_left(paths, high)]
+                     if other_id != collection)
+    return found
