@@ -107,9 +107,11 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_what_a_page_not_drawn_says_is_wrapped_within_the_page(qtbot, language):
+@pytest.mark.parametrize("size", [(612.0, 792.0), (0.1, 842.0)])
+def test_what_a_page_not_drawn_says_is_wrapped_within_the_page(qtbot, language, size):
     """A reason is longer than a page is wide: it is wrapped inside the page with a margin each side (drawn on one
-    line it ran past both edges, its start and end cut off)."""
+    line it ran past both edges, its start and end cut off); a page too thin to draw has room to say so (it was a
+    pixel wide, its words a dotted line)."""
     from PySide6.QtGui import QColor
 
     from desktop_rag.engine import Reason
@@ -119,12 +121,13 @@ def test_what_a_page_not_drawn_says_is_wrapped_within_the_page(qtbot, language):
     said = i18n.tr("viewer.page_error", page=2, reason=i18n.error(Reason.coded("view_page_failed")))
     page = PageWidget()
     qtbot.addWidget(page)
-    page.set_page((612.0, 792.0), 1.0, None, placeholder=said)
+    page.set_page(size, 1.0, None, placeholder=said)
     image = page.grab().toImage()
     inked = {x for x in range(image.width()) for y in range(0, image.height(), 2)
              if image.pixelColor(x, y) != QColor("white")}
     assert inked and min(inked) >= PLACEHOLDER_MARGIN and max(inked) < image.width() - PLACEHOLDER_MARGIN, (
         min(inked), max(inked), image.width())
+    assert max(inked) - min(inked) > 200, (min(inked), max(inked))  # whole words on a line
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
