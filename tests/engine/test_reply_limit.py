@@ -42,6 +42,9 @@ def test_the_reply_limit_is_a_setting_bounded_like_the_others(tmp_path, monkeypa
     assert raised.max_tokens == 16384
     # a lone </think>'s thinking comes as the reply's text: the characters taken of a reply follow the limit
     assert raised.max_answer_chars == raised.thinking_chars == 4 * 16384
+    # and its time: at 10 tokens a second (a thinking model on a CPU), at least 300 s; a side request's is its own
+    assert (resolve_llm_config(local, {}).deadline_s, raised.deadline_s) == (300.0, 1638.4)
+    assert (raised.deadline_for(200), raised.deadline_for(None)) == (300.0, 1638.4)
 
 
 def _engine(server, tmp_path, **changes) -> Engine:

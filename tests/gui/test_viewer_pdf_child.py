@@ -16,8 +16,8 @@ from tests.support import pdf_build as build
 from tests.support.hostile_pdfs import form_fanout_pdf
 from tests.support.viewer_window import shown_at_page
 
-SAYS = {"en": "could not be drawn or read", "zh": "无法绘制或读取此 PDF 页面"}
-SAYS_THIN = {"en": "too large or too thin to show", "zh": "太大或太窄，无法显示"}
+SAYS = {"en": "the viewer's PDF reader crashed", "zh": "查看器的 PDF 读取程序在该页面上崩溃"}
+SAYS_THIN = {"en": "too large or too thin", "zh": "太大或太窄"}
 PAGE_2 = {"en": "Page 2 cannot be drawn: ", "zh": "第 2 页无法显示："}
 
 
@@ -107,9 +107,11 @@ def test_a_page_that_cannot_be_drawn_says_so_in_the_banner_while_it_is_shown(mak
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_what_a_page_not_drawn_says_is_wrapped_within_the_page(qtbot, language):
+@pytest.mark.parametrize("size", [(612.0, 792.0), (0.1, 842.0)])
+def test_what_a_page_not_drawn_says_is_wrapped_within_the_page(qtbot, language, size):
     """A reason is longer than a page is wide: it is wrapped inside the page with a margin each side (drawn on one
-    line it ran past both edges, its start and end cut off)."""
+    line it ran past both edges, its start and end cut off); a page too thin to draw has room to say so (it was a
+    pixel wide, its words a dotted line)."""
     from PySide6.QtGui import QColor
 
     from desktop_rag.engine import Reason
@@ -119,9 +121,25 @@ def test_what_a_page_not_drawn_says_is_wrapped_within_the_page(qtbot, language):
     said = i18n.tr("viewer.page_error", page=2, reason=i18n.error(Reason.coded("view_page_failed")))
     page = PageWidget()
     qtbot.addWidget(page)
-    page.set_page((612.0, 792.0), 1.0, None, placeholder=said)
+    page.set_page(size, 1.0, None, placeholder=said)
     image = page.grab().toImage()
     inked = {x for x in range(image.width()) for y in range(0, image.height(), 2)
              if image.pixelColor(x, y) != QColor("white")}
     assert inked and min(inked) >= PLACEHOLDER_MARGIN and max(inked) < image.width() - PLACEHOLDER_MARGIN, (
         min(inked), max(inked), image.width())
+    assert max(inked) - min(inked) > 200, (min(inked), max(inked))  # whole words on a line
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("code,values", [("view_page_failed", {}), ("page_no_size", {}), ("document_closed", {}),
+                                         ("page_bad_size", {"width": "1e-06", "height": "1e+09"})])
+def test_a_page_not_drawn_says_so_once(language, code, values):
+    """The page's message (banner and page area) says the page cannot be drawn once, then why: its reasons said it
+    again ("Page 2 cannot be drawn: This PDF page could not be drawn or read: ...")."""
+    from desktop_rag.engine import Reason
+
+    i18n.set_language(language)
+    said = i18n.tr("viewer.page_error", page=2, reason=i18n.error(Reason.coded(code, **values)))
+    assert said.startswith(PAGE_2[language]), said
+    sayings = [("cannot", "could not"), ("draw", "show")] if language == "en" else [("无法", "不能")]
+    assert all(sum(said.lower().count(word) for word in saying) == 1 for saying in sayings), said

@@ -130,7 +130,42 @@ def test_every_call_has_an_overall_deadline(model_server):
     with pytest.raises(LLMError) as info:
         client.complete(MESSAGES)
     assert time.monotonic() - started < 1.5 + PROMPT_S
-    assert info.value.kind == "deadline" and "did not finish" in str(info.value)
+    assert info.value.kind == "deadline" and "took longer than 1.5 s" in str(info.value)
+
+
+def test_the_deadline_follows_the_reply_limit_and_a_side_request_keeps_its_own(model_server, monkeypatch):
+    """A slow local thinking model given a large reply limit gets the time to write it (it was cut at a fixed 300 s,
+    told to ask a narrower question): the larger of MIN_DEADLINE_S and the limit at SLOW_TOKENS_PER_S, both shrunk
+    here so the test takes seconds. Past it the notice says how long it took; a side request asking for fewer
+    tokens (a rewrite, a translation) keeps the deadline of its own tokens."""
+    from desktop_rag.engine.answer import llm_config
+
+    monkeypatch.setattr(llm_config, "MIN_DEADLINE_S", 0.5)
+    monkeypatch.setattr(llm_config, "SLOW_TOKENS_PER_S", 200.0)
+    settings = Settings(llm_base_url=model_server.base_url, llm_model="fake-model", max_reply_tokens=400)
+    cfg = llm_config.resolve_llm_config(settings, env={})
+    assert cfg is not None and cfg.deadline_s == llm_config.reply_deadline(400) == 2.0
+    client = LLMClient(cfg)
+
+    model_server.reply = " ".join(f"w{i}" for i in range(10))
+    model_server.token_delay = 0.1  # 1 s: past the least deadline, within the reply limit's
+    assert "".join(client.stream(MESSAGES)).split() == model_server.reply.split()
+
+    model_server.endless = True  # a trickle without end: cut at the reply limit's deadline
+    started = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        for _ in client.stream(MESSAGES):
+            pass
+    assert 2.0 <= time.monotonic() - started < 2.0 + PROMPT_S
+    assert info.value.kind == "cut" and "took longer than 2 s" in str(info.value)
+    assert "narrower" not in str(info.value) and info.value.partial.startswith(" more")
+
+    model_server.endless, model_server.hang = False, True  # a side request of 40 tokens: its own 0.5 s
+    started = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        client.complete(MESSAGES, max_tokens=40)
+    assert time.monotonic() - started < 0.5 + PROMPT_S
+    assert info.value.kind == "deadline" and "took longer than 0.5 s" in str(info.value)
 
 
 def test_the_length_limit_is_still_sent_to_models_that_refuse_max_tokens(model_server):

@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from desktop_rag.engine.answer.llm_config import LLMConfig, plain_http_warning
@@ -23,13 +24,25 @@ log = logging.getLogger(__name__)
 _WARNED_HOSTS: set[str] = set()
 
 
+@dataclass(frozen=True)
+class _Deadline:
+    """When one call (retries included) must end: `seconds` after it started."""
+
+    seconds: float
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def at(self) -> float:
+        return self.started + self.seconds
+
+
 class LLMClient:
     """Calls one OpenAI-compatible endpoint; retries transient failures before any output.
 
     Every call runs on a daemon thread (see `llm_http`), so cancel takes effect within
     `llm_http.POLL_S` whatever the server does, and the connection is shut down at once.
     Every call is bounded: `max_tokens` is sent, at most `max_answer_chars` are accepted, and
-    it ends by `deadline_s` (retries included).
+    it ends by `deadline_s` (retries included; a side request asking for fewer tokens: `LLMConfig.deadline_for`).
     """
 
     def __init__(self, config: LLMConfig) -> None:
@@ -68,11 +81,11 @@ class LLMClient:
                 )
             return self._client
 
-    def _backoff(self, attempt: int, cancel: threading.Event | None, deadline: float, wait: float = 0.0) -> bool:
+    def _backoff(self, attempt: int, cancel: threading.Event | None, deadline: _Deadline, wait: float = 0.0) -> bool:
         """Sleep before retry `attempt` (0-based), at least `wait` s; False if cancelled meanwhile or out of time."""
         cfg = self.config
         delay = max(wait, min(cfg.retry_max_delay_s, cfg.retry_base_delay_s * (2**attempt)))
-        if time.monotonic() + delay >= deadline:
+        if time.monotonic() + delay >= deadline.at:
             return False
         if cancel is not None:
             return not cancel.wait(delay)
@@ -83,7 +96,7 @@ class LLMClient:
         return exc if isinstance(exc, LLMError) else map_error(exc, self.config)
 
     def _next_attempt(self, failure: LLMError, attempt: int, cancel: threading.Event | None,
-                      deadline: float) -> int | None:
+                      deadline: _Deadline) -> int | None:
         """After a failed attempt (the one retry rule of `stream` and `complete`): the attempt to make next
         (the token parameter switched, or a retryable error waited out), None when cancelled while waiting;
         raises `failure` when it is final."""
@@ -97,12 +110,12 @@ class LLMClient:
             raise self._final(failure, attempt, deadline)
         return attempt + 1
 
-    def _final(self, failure: LLMError, attempt: int, deadline: float) -> LLMError:
+    def _final(self, failure: LLMError, attempt: int, deadline: _Deadline) -> LLMError:
         """The failure to raise after `attempt` (0-based): a timeout after retries says the tries and the time
         they took in all, not only one try's limit."""
         if failure.kind != "timeout" or attempt == 0:
             return failure
-        waited = time.monotonic() - (deadline - self.config.deadline_s)
+        waited = time.monotonic() - deadline.started
         return amend(LLMError.coded("llm_timeout_tries", "timeout", host=self.config.host, tries=attempt + 1,
                                     seconds=f"{self.config.timeout_s:g}",
                                     waited=f"{waited:.0f}" if waited >= 10 else f"{waited:.1f}"),
@@ -138,13 +151,13 @@ class LLMClient:
             request["stream"] = True
         return request
 
-    def _deadline_clock(self, deadline: float, received: list[str]) -> Any:
+    def _deadline_clock(self, deadline: _Deadline, received: list[str]) -> Any:
         """A callable: seconds left before `deadline`; raises the deadline error when none are."""
         def left() -> float:
-            remaining = deadline - time.monotonic()
+            remaining = deadline.at - time.monotonic()
             if remaining > 0:
                 return remaining
-            limit = f"{self.config.deadline_s:g}"
+            limit = f"{deadline.seconds:g}"
             if received:
                 raise amend(LLMError.coded("llm_cut_deadline", "cut", host=self.config.host, seconds=limit),
                             partial="".join(received))
@@ -166,14 +179,13 @@ class LLMClient:
         """
         parts: list[str] = []
         thinking = thinking or ThinkFilter()
-        started = time.monotonic()
-        deadline = started + self.config.deadline_s
+        deadline = _Deadline(self.config.deadline_s)
         attempt = 0
         while True:
             try:
                 yield from self._stream_once(messages, cancel, parts, deadline, thinking)
                 if not _is_set(cancel):
-                    self._observe(messages, "".join(parts), started)
+                    self._observe(messages, "".join(parts), deadline.started)
                 return
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
@@ -193,7 +205,7 @@ class LLMClient:
                           len(reply), time.monotonic() - started)
 
     def _stream_once(
-        self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: float,
+        self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: _Deadline,
         thinking: ThinkFilter,
     ) -> Iterator[str]:
         if _is_set(cancel):
@@ -248,22 +260,21 @@ class LLMClient:
     ) -> str:
         """One non-streaming completion, with retries; returns the reply text ('' if none or cancelled).
 
-        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_s`; a reply the
-        server stopped at `max_tokens` raises LLMError 'length' with its text as `partial`. Without
+        Bounded like `stream`: `max_tokens` sent, the reply cut at `max_answer_chars`, `deadline_for(max_tokens)`; a
+        reply the server stopped at `max_tokens` raises LLMError 'length' with its text as `partial`. Without
         `retry_timeout` a timeout is final: an extra the answer can do without (the question's rewrite or
         translation) never waits out a silent server's read timeout again before the answer's own request.
         """
         from desktop_rag.engine.answer import sent
 
         sent.note(messages, self.config.model)  # "What was sent" lists it when an answer is recording
-        started = time.monotonic()
-        deadline = started + self.config.deadline_s
+        deadline = _Deadline(self.config.deadline_for(max_tokens))
         attempt = 0
         while True:
             try:
                 reply = self._complete_once(messages, max_tokens, temperature, cancel, deadline)
                 if not _is_set(cancel):
-                    self._observe(messages, reply, started)
+                    self._observe(messages, reply, deadline.started)
                 return reply
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
                 failure = self._as_error(exc)
@@ -279,7 +290,7 @@ class LLMClient:
         max_tokens: int | None,
         temperature: float | None,
         cancel: threading.Event | None,
-        deadline: float,
+        deadline: _Deadline,
     ) -> str:
         if _is_set(cancel):
             return ""

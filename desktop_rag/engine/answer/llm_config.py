@@ -18,6 +18,11 @@ from desktop_rag.engine.reasons import Reason
 KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
 MODEL_ENV = "OPENAI_MODEL"
+MIN_DEADLINE_S = 300.0  # the least time one reply may take, retries included (a fast cloud model's or a short one's)
+# A reply may take as long as its tokens at a slow local speed: a thinking model on a CPU (Ollama, llama.cpp) writes
+# some 10-30 tokens a second, so 10 lets such a model finish what its limit allows (16,000 tokens: 1,600 s) where a
+# fixed 300 s cut it at ~3,000; a stalled server is stopped sooner by the read timeout (`LLMConfig.timeout_s`).
+SLOW_TOKENS_PER_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,7 @@ class LLMConfig:
     retry_max_delay_s: float = 8.0
     max_tokens: int = Settings.max_reply_tokens  # sent with every request (`resolve_llm_config`: the setting's)
     max_answer_chars: int = 24_000  # received text beyond this is cut (a server may ignore max_tokens)
-    deadline_s: float = 300.0  # one answer (or rewrite), retries included, ends by then
+    deadline_s: float = MIN_DEADLINE_S  # one answer, retries included, ends by then (`reply_deadline(max_tokens)`)
     language: str = "en"  # the interface's language ("en"/"zh"): the client's messages about its settings
     userinfo_dropped: bool = False  # the address given had a user:password@ part, taken out (`address_notice`)
 
@@ -95,6 +100,11 @@ class LLMConfig:
         """How far into a reply a lone `</think>` may end thinking its chat template opened (`answer.reasoning`):
         what `max_tokens` holds, at least MAX_THINKING_CHARS, at most `max_answer_chars`."""
         return min(self.max_answer_chars, max(MAX_THINKING_CHARS, CHARS_PER_TOKEN * self.max_tokens))
+
+    def deadline_for(self, max_tokens: int | None) -> float:
+        """The time a request asking for `max_tokens` may take: a side request asking for fewer than the reply limit
+        (a rewrite, a translation) gets its own tokens' time, never more than `deadline_s`."""
+        return self.deadline_s if max_tokens is None else min(self.deadline_s, reply_deadline(max_tokens))
 
     @property
     def is_local(self) -> bool:
@@ -192,12 +202,17 @@ def _resolve_parts(settings: Any, env: Mapping[str, str]) -> tuple[str, Preset |
     return provider or "custom", preset, base_url.rstrip("/"), model, key
 
 
+def reply_deadline(max_tokens: int) -> float:
+    """The seconds a reply of up to `max_tokens` may take: MIN_DEADLINE_S, or its tokens at SLOW_TOKENS_PER_S."""
+    return max(MIN_DEADLINE_S, max_tokens / SLOW_TOKENS_PER_S)
+
+
 def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LLMConfig | None:
     """The configured model, or None (extractive mode) when base URL, model or key is missing.
 
     OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL override the settings. Local endpoints
     (localhost/127.0.0.1) need no key: a placeholder is sent instead. A reply's token limit is the settings'
-    `max_reply_tokens`, and the characters taken of a reply grow with it.
+    `max_reply_tokens`, and the characters taken of a reply and its deadline grow with it.
     """
     provider, preset, base_url, model, key = _resolve_parts(settings, env)
     if not base_url or not model:
@@ -214,6 +229,7 @@ def resolve_llm_config(settings: Any, env: Mapping[str, str] = os.environ) -> LL
         provider=provider,
         temperature=float(getattr(settings, "temperature", 0.2)),
         max_tokens=tokens,
+        deadline_s=reply_deadline(tokens),
         # a thinking model's lone `</think>` comes as text: the cap on it must hold what the reply limit allows
         max_answer_chars=max(LLMConfig.max_answer_chars, CHARS_PER_TOKEN * tokens),
     )

@@ -76,13 +76,13 @@ TEXTS: dict[str, dict[str, str]] = {
                                "file in the app's config folder.",
                          "zh": "没有为 {host} 设置 API 密钥。请在“设置”中添加，或在应用配置文件夹的 .env 文件中写入 "
                                "OPENAI_API_KEY=...。"},
-    "error.llm_cut_deadline": {"en": "The answer was cut off: {host} took longer than {seconds} s, the limit for one "
-                                     "answer. The partial answer is kept; ask a narrower question to get the rest.",
-                               "zh": "回答被中断：{host} 用时超过了单个回答 {seconds} 秒的上限。已保留部分回答；把问题问得更具体"
-                                     "即可得到其余部分。"},
-    "error.llm_deadline": {"en": "The model server {host} did not finish within {seconds} s, the limit for one answer. "
-                                 "Try again later, or ask a narrower question.",
-                           "zh": "模型服务器 {host} 未能在单个回答 {seconds} 秒的上限内完成。请稍后再试，或把问题问得更具体。"},
+    # the time allowed grows with the reply limit (`llm_config.reply_deadline`): a narrower question is no remedy
+    "error.llm_cut_deadline": {"en": "The answer was cut off: the model at {host} took longer than {seconds} s, the "
+                                     "most one reply may take. The partial answer is kept.",
+                               "zh": "回答被中断：{host} 上的模型用时超过了 {seconds} 秒，即单次回复可用的最长时间。已保留部分回答。"},
+    "error.llm_deadline": {"en": "The model at {host} took longer than {seconds} s, the most one reply may take, and "
+                                 "did not finish. Try again later.",
+                           "zh": "{host} 上的模型用时超过了 {seconds} 秒，即单次回复可用的最长时间，未能完成。请稍后再试。"},
     "error.llm_length": {"en": "The answer was stopped at {cap:,} characters, the limit for one answer. Ask a narrower "
                                "question to get the rest.",
                          "zh": "回答在 {cap:,} 个字符处停止（单个回答的上限）。把问题问得更具体即可得到其余部分。"},

@@ -260,16 +260,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "error.folder_unreadable": {"en": "This folder could not be read ({reason}): the files indexed from it are kept "
                                       "until it can be read again.",
                                 "zh": "无法读取此文件夹（{reason}）：从中索引的文件会保留，直到可以再次读取它。"},
-    # the viewer (document/)
-    "error.page_no_size": {"en": "This page has no size a viewer can draw, so it cannot be shown",
-                           "zh": "此页面没有可供查看器绘制的尺寸，无法显示"},
-    "error.page_bad_size": {"en": "This page is too large or too thin to show ({width} x {height} points)",
-                            "zh": "此页面太大或太窄，无法显示（{width} x {height} 点）"},
-    "error.document_closed": {"en": "The document was closed", "zh": "文档已关闭"},
-    "error.view_page_failed": {"en": "This PDF page could not be drawn or read: the viewer's PDF reader crashed, ran out "
-                                     "of time or reached its memory limit on it (the page may be damaged or built to "
-                                     "exhaust memory)",
-                               "zh": "无法绘制或读取此 PDF 页面：查看器的 PDF 读取程序在此页面上崩溃、超时或达到内存上限"
+    # the viewer (document/); a page's reasons only say why, after "Page 2 cannot be drawn: " or a file's frame
+    "error.page_no_size": {"en": "the page has no usable size (its width or height is zero, negative or endless)",
+                           "zh": "页面没有可用的尺寸（宽或高为零、负数或无穷大）"},
+    "error.page_bad_size": {"en": "the page is too large or too thin ({width} x {height} points)",
+                            "zh": "页面太大或太窄（{width} x {height} 点）"},
+    "error.document_closed": {"en": "the document was closed", "zh": "文档已关闭"},
+    "error.view_page_failed": {"en": "the viewer's PDF reader crashed, ran out of time or reached its memory limit on "
+                                     "the page (it may be damaged or built to exhaust memory)",
+                               "zh": "查看器的 PDF 读取程序在该页面上崩溃、超时或达到内存上限"
                                      "（该页面可能已损坏或被刻意构造以耗尽内存）"},
     "error.view_password": {"en": "This PDF is password-protected, so it cannot be shown here; use Open in default app",
                             "zh": "此 PDF 受密码保护，无法在这里显示；请用“用默认程序打开”"},

@@ -13,6 +13,7 @@ HIGHLIGHT_EDGE = QColor(230, 160, 0, 200)
 FIND = QColor(255, 120, 0, 120)
 PAD_PT = 1.5  # the highlight extends this far around the text boxes
 PLACEHOLDER_MARGIN = 40  # pixels left clear each side of what a page not drawn says
+PLACEHOLDER_ROOM = QSize(360, 240)  # the least a page not drawn (yet) takes: room for what it says (a 0.1 pt page)
 
 
 class PageWidget(QWidget):
@@ -40,7 +41,8 @@ class PageWidget(QWidget):
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(max(1, round(self.page_size[0] * self.zoom)), max(1, round(self.page_size[1] * self.zoom)))
+        size = QSize(max(1, round(self.page_size[0] * self.zoom)), max(1, round(self.page_size[1] * self.zoom)))
+        return size if self.image is not None or not self.placeholder else size.expandedTo(PLACEHOLDER_ROOM)
 
     def to_pixels(self, rect: Rect) -> QRectF:
         """A rectangle in points as widget pixels (padded a little, as drawn)."""
