@@ -72,6 +72,22 @@ def test_the_stopped_notice_follows_the_interface_language(qtbot):
     assert widget.notice_label.text() == "Stopped."
 
 
+@pytest.mark.parametrize("lang, cut, failed", [
+    ("en", "The answer was cut off: the model at x took longer than 90 s", "The answer failed: x is rate-limiting"),
+    ("zh", "回答被中断：x 上的模型用时超过了 90 秒", "回答失败：x 正在限制请求频率")])
+def test_a_failed_answer_says_what_became_of_it_once(qtbot, lang, cut, failed):
+    """A failure whose own text says what became of the answer (cut off by the reply's deadline) is shown as it is;
+    before, the chat's frame doubled it ("The answer failed: The answer was cut off: …", "回答失败：回答被中断：…").
+    Any other failure keeps the frame."""
+    i18n.set_language(lang)
+    deadline = Reason.coded("llm_cut_deadline", host="x", seconds=90)
+    late = _bubble(qtbot, Message("assistant", "Half an answer", _passages(1), error=deadline))
+    assert late.notice_label.text().startswith(cut), late.notice_label.text()
+    limited = _bubble(qtbot, Message("assistant", "", _passages(1), error=Reason.coded(
+        "llm_rate_limit", host="x", detail="slow down")))
+    assert limited.notice_label.text().startswith(failed), limited.notice_label.text()
+
+
 @pytest.mark.parametrize("lang, says", [("en", "Waiting for the model (qwen3:8b)…"), ("zh", "正在等待模型（qwen3:8b）回答…")])
 def test_once_the_passages_went_to_the_model_the_bubble_says_it_waits_for_the_model(qtbot, lang, says):
     """A slow or silent model (one loading, one reasoning for a minute) left "Searching your library…" on screen

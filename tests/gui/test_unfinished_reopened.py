@@ -80,11 +80,12 @@ def test_a_reply_the_server_cut_off_reopens_with_its_error(make_window, qtbot, t
     llm_server.tokens, llm_server.cut_after = ["Partial ", "answer ", "here ", "and ", "more"], 3
     live = _ask(qtbot, window, "What is topic0?")
     live_note = window.chat_panel.messages.widget_at(1).notice_label.text()
-    assert live.error and "cut off" in live_note
+    # said once: the cut's own text says what became of the answer, not inside "The answer failed: …" as well
+    assert live.error and live_note.startswith("The answer was cut off: the connection"), live_note
     again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
     assert message.text == live.text == "Partial answer here " and bubble.notice_label.text() == live_note
     i18n.set_language("zh")
-    assert bubble.notice_label.text().startswith("回答失败：回答被中断")
+    assert bubble.notice_label.text().startswith("回答被中断：回答到一半时"), bubble.notice_label.text()
 
 
 def test_a_reply_cut_at_its_size_limit_reopens_with_the_limit(make_window, qtbot, tmp_path, llm_server, monkeypatch):
@@ -147,7 +148,9 @@ def test_a_summary_that_fails_before_it_begins_reopens_with_its_error(make_windo
     again, message, bubble = _reopened(make_window, qtbot, settings, tmp_path / "home", window)
     assert again.chat_model.message(0).text == "Summarise gone.md" and bubble.notice_label.text() == live_note
     i18n.set_language("zh")
-    assert bubble.notice_label.text().startswith("回答失败") and "gone.md" in bubble.notice_label.text()
+    # a failure that does not say what became of the answer keeps the chat's frame
+    assert live_note.startswith("The answer failed: "), live_note
+    assert bubble.notice_label.text().startswith("回答失败：") and "gone.md" in bubble.notice_label.text()
 
 
 def test_a_summary_cut_to_its_budget_reopens_with_its_note(make_window, qtbot, tmp_path, llm_server, monkeypatch):

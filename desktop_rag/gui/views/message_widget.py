@@ -7,6 +7,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout
 
+from desktop_rag.engine import Reason
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.chat import Message
 from desktop_rag.gui.views.grade_bar import GradeBar
@@ -19,6 +20,9 @@ _STYLE = {
     "selected": "QFrame#bubble { background: #ffffff; border: 2px solid #4c8bf5; border-radius: 8px; }",
 }
 RENDER_MS = 40
+# failures whose text already says what became of the answer ("The answer was cut off: …", "回答被中断：…"): shown as
+# they are, not inside the chat's "The answer failed: …" (which read then "The answer failed: The answer was cut off")
+SELF_FRAMED = frozenset({"llm_cut", "llm_cut_deadline"})
 
 
 def keyword_only_notice(message: Message) -> str:
@@ -26,6 +30,14 @@ def keyword_only_notice(message: Message) -> str:
     if message.loading_passages > 0:
         return i18n.tr("chat.keyword_only", count=f"{message.loading_passages:,}")
     return i18n.tr("chat.keyword_only_plain")
+
+
+def failure_notice(error: Reason | str) -> str:
+    """Why an answer failed, said once: in the chat's frame, unless its own text opens with what became of it."""
+    said = i18n.error(error)
+    if isinstance(error, Reason) and error.code in SELF_FRAMED:
+        return said
+    return i18n.tr("chat.error", message=said)
 
 
 class MessageWidget(QFrame):
@@ -142,7 +154,7 @@ class MessageWidget(QFrame):
         if message.cached:
             lines.append(i18n.tr("chat.cached"))
         if message.error:
-            lines.append(i18n.tr("chat.error", message=i18n.error(message.error)))
+            lines.append(failure_notice(message.error))
         elif message.notice:  # an extractive answer's notice already says how to set a model
             lines.append(i18n.engine_text(message.notice))
         self.notice_label.setText("\n".join(lines))
