@@ -11,7 +11,7 @@ from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
-from tests.conftest import REPO
+from tests.support import REPO
 from tests.support.kept_vectors import CHANGED, NEW_TEXT, PARAGRAPHS, write
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support import REPO
 
 _LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
 

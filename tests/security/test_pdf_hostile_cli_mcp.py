@@ -17,7 +17,8 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from tests.support import pdf_build as build
 from tests.support.hostile_pdfs import flate_bomb_pdf
-from tests.support.hash_cli import ENV, REPO
+from tests.support import REPO
+from tests.support.hash_cli import ENV
 from tests.support.mcp_session import run_mcp
 from tests.support.pdfium_refused import PDFIUM_HERE
 

@@ -92,7 +92,7 @@ def test_the_warnings_are_in_the_locales_language(tmp_path, lang, lines):
     import subprocess
     import sys
 
-    from tests.conftest import REPO
+    from tests.support import REPO
 
     paths = _paths_with(tmp_path, json.dumps({"top_k": "abc", "chunk_overlap": 900}))
     env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {"LANG": lang}
@@ -117,7 +117,7 @@ def test_a_settings_file_nested_past_the_json_decoder_gives_the_defaults(tmp_pat
     import sys
 
     from desktop_rag.config import save_settings
-    from tests.conftest import REPO
+    from tests.support import REPO
 
     paths = _paths_with(tmp_path, "[" * 100_000 + "]" * 100_000)
     env = {k: v for k, v in os.environ.items() if k not in _LOCALES}
