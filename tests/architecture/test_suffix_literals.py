@@ -5,10 +5,10 @@ second paged format is one registry entry (and its renderer), not a hunt through
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "desktop_rag"
+from tests.support import REPO
+
+PACKAGE = REPO / "desktop_rag"
 ALLOWED = {"engine/file_types.py"} | {f"engine/ingest/loaders/{name}.py" for name in
                                      ("pdf", "pdf_open", "pdf_pages", "pdf_layer", "pdf_tables")}
 

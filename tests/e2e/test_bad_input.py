@@ -14,8 +14,8 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest.parsing import SafeParser
+from tests.support import DATA
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 
 # file name -> words its error must contain (each reason is specific to its failure)
 EXPECTED = {

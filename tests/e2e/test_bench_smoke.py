@@ -6,11 +6,11 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 DATA = REPO.parent / "shared" / "data"
 SCRIPTS = ["bench.ingest", "bench.startup", "bench.query", "bench.quality", "bench.translation"]
 

@@ -16,7 +16,8 @@ from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 SPEC = REPO / "build.spec"
 LAUNCHER = REPO / "packaging" / "launcher.py"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.hash_cli import CLI_KEY as KEY
-from tests.support.hash_cli import ENV, indexed_home, run_cli
+from tests.support.hash_cli import ENV, indexed_home, run_cli, use_locale
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def test_an_answer_cut_short_has_its_notice_in_the_json(home, server):
                                           ("en_US.UTF-8", "(The model stopped at its limit of 2,048 tokens")])
 def test_an_answer_cut_short_says_so_in_the_locales_language(home, server, monkeypatch, locale, says):
     """The notice is coded: said in the command line's language, whatever the question's (it was the question's)."""
-    monkeypatch.setitem(ENV, "LC_ALL", locale)
+    use_locale(monkeypatch, locale, ENV)
     server.reply, server.finish_reason = "Green tea is brewed at", "length"
     run = run_cli(home, "ask", "What temperature for green tea?")
     assert run.returncode == 0 and says in run.stdout, run.stdout

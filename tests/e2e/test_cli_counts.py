@@ -4,21 +4,17 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
-from tests.conftest import REPO
+from tests.support.hash_cli import ENV, run_cli
 from tests.support.kept_vectors import CHANGED, NEW_TEXT, PARAGRAPHS, write
 
 
-def _cli(home: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], cwd=REPO,
-                         capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", **(env or {})})
+def _cli(home: Path, *args: str) -> str:
+    """`run_cli`'s output, its exit status 0."""
+    run = run_cli(home, *args)
     assert run.returncode == 0, run.stderr[-2000:]
     return run.stdout
 
@@ -46,22 +42,23 @@ def test_one_of_each_is_singular_and_more_is_plural(tmp_path: Path):
     assert imported.startswith("Imported “Again”: 1 file, 1 chunk, 1 vector used as stored.")
 
 
-def test_an_edited_file_says_how_many_passages_kept_their_vectors(tmp_path: Path):
+def test_an_edited_file_says_how_many_passages_kept_their_vectors(tmp_path: Path, monkeypatch):
     """Only the edited paragraph is embedded again; the summary says how many passages kept their vectors (and
     `--json` as "kept"); a run that kept none does not mention it."""
     folder, home = tmp_path / "docs", tmp_path / "home"
     folder.mkdir()
-    small = {"DESKTOP_RAG_CHUNK_SIZE": "400", "DESKTOP_RAG_CHUNK_OVERLAP": "0"}  # a paragraph a chunk
+    monkeypatch.setitem(ENV, "DESKTOP_RAG_CHUNK_SIZE", "400")  # a paragraph a chunk
+    monkeypatch.setitem(ENV, "DESKTOP_RAG_CHUNK_OVERLAP", "0")
     edited = list(PARAGRAPHS)
     write(folder / "notes.md", edited)
-    first = _cli(home, "index", str(folder), env=small)
+    first = _cli(home, "index", str(folder))
     assert "0 failed; 12 new chunks, 12 embedded in " in first and "kept" not in first
     edited[CHANGED] = NEW_TEXT
     write(folder / "notes.md", edited)
-    assert "; 12 new chunks, 1 embedded, 11 kept their vectors in " in _cli(home, "index", env=small)
+    assert "; 12 new chunks, 1 embedded, 11 kept their vectors in " in _cli(home, "index")
     edited[0] = PARAGRAPHS[CHANGED]
     write(folder / "notes.md", edited)
-    report = json.loads(_cli(home, "index", "--json", env=small))
+    report = json.loads(_cli(home, "index", "--json"))
     assert (report["embedded"], report["kept"]) == (1, 11)
 
 

@@ -9,11 +9,12 @@ Bookkeeping, not semantics: the hashing embedder (DESKTOP_RAG_EMBEDDING_MODEL) k
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+from tests.support.hash_cli import environment
 
 CHILD = textwrap.dedent("""
     import sys
@@ -33,10 +34,9 @@ CHILD = textwrap.dedent("""
 
 
 def _index(home: Path, docs: Path, *extra: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "LANG": "C.UTF-8"}
-    env.pop("LC_ALL", None)
     return subprocess.run([sys.executable, "-c", CHILD, "--data-dir", str(home), "index", str(docs), *extra],
-                          capture_output=True, text=True, timeout=300, env=env)
+                          capture_output=True, text=True, timeout=300,
+                          env=environment("C.UTF-8", DESKTOP_RAG_EMBEDDING_MODEL="hash:64"))
 
 
 def test_index_goes_on_past_a_file_whose_storing_raises(tmp_path: Path) -> None:

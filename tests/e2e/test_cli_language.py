@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,12 +11,13 @@ import pytest
 
 from desktop_rag.engine import environment_language
 from tests.support.english import english_sentence
+from tests.support.hash_cli import environment
 
 
 def _run(home: Path, **locale: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")} | locale
     return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "collections", "rename",
-                           "nosuch", "other"], capture_output=True, text=True, timeout=300, env=env)
+                           "nosuch", "other"], capture_output=True, text=True, timeout=300,
+                          env=environment(**locale))
 
 
 def test_an_error_is_written_in_chinese_under_a_chinese_locale(tmp_path: Path) -> None:
@@ -39,11 +39,10 @@ def test_an_error_is_written_in_chinese_under_a_chinese_locale(tmp_path: Path) -
 def test_the_command_lines_own_errors_are_chinese_too(tmp_path: Path, args: tuple, chinese: str) -> None:
     """They were English after "错误：" ("Not deleted (add --yes ...)", "usage: ...", "Say which collection ...",
     "... is not a source in ...", "Unknown model ...")."""
-    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     home = tmp_path / "home"
     run = lambda *a: subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *a],  # noqa: E731
                                     capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
-                                    cwd=tmp_path, env=env | {"LANG": "zh_CN.UTF-8"})
+                                    cwd=tmp_path, env=environment("zh_CN.UTF-8"))
     assert run("collections", "create", "Notes").returncode == 0
     out = run(*args)
     assert out.returncode == 1 and out.stderr.startswith(chinese), out.stderr
@@ -69,11 +68,10 @@ def test_status_says_each_failed_files_reason_in_the_interface_language(tmp_path
     docs.mkdir()
     (docs / "fake.pdf").write_bytes(b"this is not a PDF at all")
     crafted_epub(docs / "crafted.epub")
-    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
 
     def cli(*args: str, **locale: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
-                              capture_output=True, text=True, timeout=600, env=env | locale)
+                              capture_output=True, text=True, timeout=600, env=environment(**locale))
 
     indexed = cli("index", str(docs), LANG="zh_CN.UTF-8")
     assert indexed.returncode == 1 and f"失败：{docs / 'fake.pdf'}：{message('error.not_pdf', 'zh')}" in indexed.stdout

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,10 +16,8 @@ import pytest
 from desktop_rag.cli import output
 from desktop_rag.engine import Progress
 from tests.support.english import english_sentence
+from tests.support.hash_cli import environment, use_locale
 from tests.support.openai_server import run_openai_server
-
-_LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
 
 @pytest.fixture
 def model_url():
@@ -35,9 +32,7 @@ def _library(tmp_path: Path, lang: str, model_url: str) -> tuple[Path, callable]
     (docs / "tea.txt").write_text("Green tea is brewed at eighty degrees for two minutes.\n", "utf-8")
     (docs / "fake.pdf").write_bytes(b"this is not a PDF at all")
     (docs / "deck.key").write_bytes(b"PK\x03\x04")
-    env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {
-        "LANG": lang, "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "OPENAI_API_KEY": "sk-test-key",
-        "OPENAI_BASE_URL": model_url, "OPENAI_MODEL": "fake-model"}
+    env = environment(OPENAI_API_KEY="sk-test-key", OPENAI_BASE_URL=model_url, OPENAI_MODEL="fake-model")
 
     def cli(*args: str, home: str = "home", model: str = "hash:64", locale: str = lang) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / home), *args],
@@ -98,9 +93,7 @@ class _Terminal(io.StringIO):
      "Embedding [########################] 4/4 chunks, 2.5/s", "Preparing the embedding model (first use only): step 1 of 3"),
 ])
 def test_the_progress_line_is_in_the_locales_language(monkeypatch, lang, reading, embedding, model) -> None:
-    for name in _LOCALES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", lang)
+    use_locale(monkeypatch, lang)
     from desktop_rag.engine import model_download
 
     terminal = _Terminal()
@@ -135,9 +128,7 @@ def test_a_model_downloads_progress_line_is_in_the_locales_language(monkeypatch)
     from desktop_rag.cli.model_commands import _TerminalDownloadProgress
     from desktop_rag.engine import model_download
 
-    for name in _LOCALES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    use_locale(monkeypatch, "zh_CN.UTF-8")
     terminal = _Terminal()
     _TerminalDownloadProgress(terminal)(model_download.DownloadProgress(
         "e5", "verifying", bytes_done=2_500_000, bytes_total=5_000_000, rate=1_000_000, eta_seconds=2.5))
@@ -163,8 +154,8 @@ def test_no_display_is_said_in_the_locales_language(tmp_path: Path) -> None:
     """`desktop-rag` on Linux without a display runs the demo instead, and says so in Chinese under a Chinese locale."""
     if not sys.platform.startswith("linux"):
         pytest.skip("the no-display fallback is Linux's")
-    env = {k: v for k, v in os.environ.items()
-           if k not in (*_LOCALES, "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")} | {"LANG": "zh_CN.UTF-8"}
+    env = {k: v for k, v in environment("zh_CN.UTF-8").items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home")],
                          capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)
     assert run.stderr.startswith("未找到显示器，无法打开窗口。改为在示例文档上运行无界面演示"), run.stderr[-2000:]

@@ -3,7 +3,6 @@ line of the locale's language, with the system's reason worded (it said "warning
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.logs import LOG_FILE_NAME
+from tests.support.hash_cli import environment
 
-_LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
 # tempfile.tempdir set before the command runs: the fallback folder is under a file, so it cannot be made either
 _RUN = "import sys, tempfile; tempfile.tempdir = sys.argv[1]; from desktop_rag.cli.main import main; " \
        "sys.exit(main(sys.argv[2:]))"
@@ -28,8 +27,7 @@ def test_a_run_without_any_log_folder_says_so_in_its_language(tmp_path: Path, la
     (home / "logs" / LOG_FILE_NAME).mkdir(parents=True)  # a folder where the log file would be
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
-    env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {"LANG": lang,
-                                                                        "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
+    env = environment(lang, DESKTOP_RAG_EMBEDDING_MODEL="hash:64")
     run = subprocess.run([sys.executable, "-c", _RUN, str(blocker / "tmp"), "--data-dir", str(home), "status"],
                          capture_output=True, text=True, timeout=300, env=env, stdin=subprocess.DEVNULL)
     assert run.returncode == 0, run.stderr

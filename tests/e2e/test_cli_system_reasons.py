@@ -26,9 +26,7 @@ def home(tmp_path_factory) -> Path:
 
 def _speak(monkeypatch, language: str) -> None:
     """The commands `run_cli` runs speak `language` (LANG; the variables that would win over it unset)."""
-    for name in ("LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delitem(hash_cli.ENV, name, raising=False)
-    monkeypatch.setitem(hash_cli.ENV, "LANG", LOCALE[language])
+    hash_cli.use_locale(monkeypatch, LOCALE[language], hash_cli.ENV)
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -5,19 +5,17 @@ the locale now (`parser_words.py`), while command names, options and `--json` st
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-_LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
+from tests.support.hash_cli import environment, use_locale
 
 
 def _cli(home: Path, lang: str, *args: str, columns: int | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {"LANG": lang,
-                                                                        "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
+    env = environment(lang, DESKTOP_RAG_EMBEDDING_MODEL="hash:64")
     if columns is not None:  # argparse's width (shutil.get_terminal_size reads COLUMNS)
         env["COLUMNS"] = str(columns)
     return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args], capture_output=True,
@@ -124,9 +122,7 @@ def test_argparse_says_its_own_words_again_after_the_command(monkeypatch, capsys
 
     from desktop_rag.cli.main import main
 
-    for name in _LOCALES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    use_locale(monkeypatch, "zh_CN.UTF-8")
     with pytest.raises(SystemExit):
         main(["ask"])
     assert "缺少以下必需的参数" in capsys.readouterr().err

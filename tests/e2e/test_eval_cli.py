@@ -5,9 +5,7 @@ whose passage vanished or changed is reported as stale; `ask --json` stays as it
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
 
@@ -16,6 +14,7 @@ from bench.quality import evaluate, hybrid_ranker
 from desktop_rag.config import Settings, resolve_paths, resource_path
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.answer.events import SourcesEvent
+from tests.support.hash_cli import ENV, run_cli, use_locale
 
 MODEL = "hash:64"
 QUERIES = {"q1": "What water temperature is best for coffee?", "q2": "新办公室在哪里？",
@@ -24,12 +23,6 @@ QUERIES = {"q1": "What water temperature is best for coffee?", "q2": "新办公�
 QRELS = [("q1", "coffee-brewing-guide.txt", 1), ("q2", "办公室搬迁通知", 1), ("q3", "绿茶冲泡指南.md", 1),
          ("q4", "coffee-brewing-guide", 1), ("q5", "getting-started.md", 1), ("q6", "办公室搬迁通知.txt", 1),
          ("q6", "getting-started", 0), ("q9", "coffee-brewing-guide", 1)]
-
-
-def cli(home, *args: str, **environment: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DESKTOP_RAG_EMBEDDING_MODEL": MODEL, **environment}
-    return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
-                          capture_output=True, text=True, timeout=600, env=env)
 
 
 def last_json(out: subprocess.CompletedProcess) -> dict:
@@ -52,7 +45,7 @@ def test_an_imported_beir_set_gives_bench_quality_figures_on_the_samples(samples
                                for q, t in QUERIES.items()), encoding="utf-8")
     qrels.write_text("query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{s}\n" for q, d, s in QRELS),
                      encoding="utf-8")
-    report = last_json(cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json"))
+    report = last_json(run_cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json"))
     assert report["queries"] == 6 and report["source"] == "import"
     assert {"recall@5", "precision@5", "ndcg@10"} <= report.keys()
     assert list(report["modes"]) == ["hybrid", "dense", "keyword", "compression off", "compression on"]
@@ -66,21 +59,21 @@ def test_an_imported_beir_set_gives_bench_quality_figures_on_the_samples(samples
     assert report["ndcg@10"] == pytest.approx(bench["ndcg@10"], abs=1e-6)
     assert 0 < report["precision@5"] <= 0.2 + 1e-9  # one relevant document per question
 
-    text = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    text = run_cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
     assert text.returncode == 0 and "recall@5" in text.stdout and "hybrid" in text.stdout
     assert text.stdout.startswith("6 labelled questions\n")  # (it was "6 labelled question(s)")
     one = tmp_path / "one.jsonl"
     one.write_text(json.dumps({"_id": "q1", "text": QUERIES["q1"]}) + "\n", encoding="utf-8")
-    assert cli(samples, "eval", "--queries", str(one), "--qrels", str(qrels)).stdout.startswith("1 labelled question\n")
+    assert run_cli(samples, "eval", "--queries", str(one), "--qrels", str(qrels)).stdout.startswith("1 labelled question\n")
 
 
 def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
     queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
     queries.write_text('{"_id": "q1", "text": "coffee"}\nnot json\n', encoding="utf-8")
     qrels.write_text("query-id\tcorpus-id\tscore\nq1\tcoffee-brewing-guide\t1\n", encoding="utf-8")
-    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json")
+    out = run_cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels), "--json")
     assert out.returncode == 1 and "line 2" in out.stderr
-    assert cli(samples, "eval", "--queries", str(queries)).returncode == 2  # both files, or neither
+    assert run_cli(samples, "eval", "--queries", str(queries)).returncode == 2  # both files, or neither
 
 
 @pytest.mark.parametrize("queries_text, qrels_text, problem", [
@@ -88,31 +81,32 @@ def test_a_bad_labelled_set_is_refused_with_its_line(samples, tmp_path):
     ('{"_id": "q1", "text": "coffee"}\n["q2"]\n', "h\nq1\tcoffee\t1\n", '第 2 行：没有 "_id" 和 "text"。'),
     ('{"_id": "q1", "text": "coffee"}\n', "h\nq1 coffee 1\n", "q.tsv 第 2 行：不是 query-id、corpus-id 和 score。"),
     ('{"_id": "q1", "text": "' + "咖啡" * 60_000 + '"}\n', "h\n", "q.jsonl 第 1 行：行太长。")])
-def test_a_bad_labelled_sets_problem_is_said_in_chinese(samples, tmp_path, queries_text, qrels_text, problem):
+def test_a_bad_labelled_sets_problem_is_said_in_chinese(samples, tmp_path, monkeypatch, queries_text, qrels_text,
+                                                        problem):
     """Under a Chinese locale the whole error is Chinese, the problem with the line too (it was "not JSON (...)",
     'no "_id" and "text"', "not query-id, corpus-id and score", "line too long" inside the Chinese sentence)."""
     (tmp_path / "q.jsonl").write_text(queries_text, encoding="utf-8")
     (tmp_path / "q.tsv").write_text(qrels_text, encoding="utf-8")
-    out = cli(samples, "eval", "--queries", str(tmp_path / "q.jsonl"), "--qrels", str(tmp_path / "q.tsv"),
-              LC_ALL="", LC_MESSAGES="", LANG="zh_CN.UTF-8")
+    use_locale(monkeypatch, "zh_CN.UTF-8", ENV)
+    out = run_cli(samples, "eval", "--queries", str(tmp_path / "q.jsonl"), "--qrels", str(tmp_path / "q.tsv"))
     assert out.returncode == 1 and out.stderr.startswith("错误：") and problem in out.stderr, out.stderr
 
 
-def test_a_labelled_set_that_cannot_be_read_or_decoded_is_named_with_its_line(samples, tmp_path):
+def test_a_labelled_set_that_cannot_be_read_or_decoded_is_named_with_its_line(samples, tmp_path, monkeypatch):
     """A byte that is not UTF-8 is named by its line (it was "line 0: 'utf-8' codec can't decode byte 0xff in
     position 31", whichever line it was on); a missing file or a folder says so, not "line 0: [Errno 2] No such file
     or directory: '…'"."""
     queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
     queries.write_bytes(b'{"_id": "q1", "text": "coffee"}\n\n{"_id": "q2", "text": "caf\xe9"}\n')
     qrels.write_text("query-id\tcorpus-id\tscore\nq1\tcoffee-brewing-guide\t1\n", encoding="utf-8")
-    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    out = run_cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
     assert out.returncode == 1 and out.stderr.startswith(f"error: {queries}, line 3: not UTF-8 text."), out.stderr
     for missing in (tmp_path / "nowhere.jsonl", tmp_path):
-        out = cli(samples, "eval", "--queries", str(missing), "--qrels", str(qrels))
+        out = run_cli(samples, "eval", "--queries", str(missing), "--qrels", str(qrels))
         assert out.returncode == 1 and out.stderr.startswith(f"error: {missing} cannot be read ("), out.stderr
         assert "Errno" not in out.stderr and "line 0" not in out.stderr
-    chinese = cli(samples, "eval", "--queries", str(tmp_path / "nowhere.jsonl"), "--qrels", str(qrels),
-                  LC_ALL="", LC_MESSAGES="", LANG="zh_CN.UTF-8")
+    use_locale(monkeypatch, "zh_CN.UTF-8", ENV)
+    chinese = run_cli(samples, "eval", "--queries", str(tmp_path / "nowhere.jsonl"), "--qrels", str(qrels))
     assert chinese.stderr.startswith(f"错误：无法读取 {tmp_path / 'nowhere.jsonl'}（"), chinese.stderr
 
 
@@ -122,7 +116,7 @@ def test_a_qrels_file_that_judges_none_of_the_questions_is_refused_saying_so(sam
     queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
     queries.write_text('{"_id": "q1", "text": "coffee"}\n', encoding="utf-8")
     qrels.write_text(lines, encoding="utf-8")
-    out = cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
+    out = run_cli(samples, "eval", "--queries", str(queries), "--qrels", str(qrels))
     assert out.returncode == 1 and out.stdout == ""  # not "No labelled questions: mark the right passage ..."
     assert f"{qrels} judges none of the 1 question in {queries}" in out.stderr
 
@@ -147,27 +141,27 @@ def test_the_users_marked_passages_are_measured_and_stale_ones_reported(tmp_path
         engine.review.set_grade(events[-1].answer_id, "right")
     engine.close()
 
-    report = last_json(cli(home, "eval", "--json"))
+    report = last_json(run_cli(home, "eval", "--json"))
     assert report["source"] == "grades" and report["queries"] == 3 and report["stale"] == []
     assert report["recall@5"] == 1.0 and report["precision@5"] == pytest.approx(0.2)
 
     (folder / "bus.txt").write_text("The buses are replaced by trams from May.", encoding="utf-8")  # changed
     (folder / "move.txt").unlink()  # vanished
-    indexed = last_json(cli(home, "index", "--json"))
+    indexed = last_json(run_cli(home, "index", "--json"))
     assert indexed["updated"] == 1 and indexed["removed"] == 1
-    report = last_json(cli(home, "eval", "--json"))
+    report = last_json(run_cli(home, "eval", "--json"))
     assert report["queries"] == 1 and report["recall@5"] == 1.0
     assert sorted((s["question"], s["reason"]) for s in report["stale"]) == [
         ("When do the buses run at night?", "changed"), ("Which floor does the office move to?", "vanished")]
-    text = cli(home, "eval")
+    text = run_cli(home, "eval")
     assert "stale (vanished): Which floor does the office move to?" in text.stdout
 
-    assert last_json(cli(home, "forget-grades", "--json")) == {"forgotten": 3}
-    assert last_json(cli(home, "eval", "--json"))["queries"] == 0
+    assert last_json(run_cli(home, "forget-grades", "--json")) == {"forgotten": 3}
+    assert last_json(run_cli(home, "eval", "--json"))["queries"] == 0
 
 
 def test_ask_json_is_unchanged_though_the_answer_is_logged(samples):
-    answer = last_json(cli(samples, "ask", "How long should green tea steep?", "--json"))
+    answer = last_json(run_cli(samples, "ask", "How long should green tea steep?", "--json"))
     assert list(answer) == ["question", "answer", "mode", "cached", "notice", "sources"]  # no field of the log
     assert list(answer["sources"][0]) == ["rank", "chunk_id", "score", "path", "page", "heading", "text", "ocr"]
     engine = Engine(resolve_paths(samples), Settings(embedding_model=MODEL))

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux") or not SYSTEM_PYTHON.exists() or shutil.which("bash") is None,

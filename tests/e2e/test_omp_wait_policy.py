@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.model_folders import REPO, documents
+from tests.support import REPO
+from tests.support.model_folders import documents
 
 # Records OMP_WAIT_POLICY as torch's import starts, then runs the app as `python -m desktop_rag` does.
 _CHILD = """

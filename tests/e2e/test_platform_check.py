@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from desktop_rag import platform_check as pc
+from tests.support import REPO
+from tests.support.hash_cli import environment, use_locale
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("ldd") is None,
                                 reason="the display-plugin check is for Linux (needs ldd)")
 QT_MESSAGE = "could not load the qt platform plugin"
@@ -193,17 +194,14 @@ def test_parse_ldd_reads_only_unresolved_libraries() -> None:
 def test_the_message_is_in_the_locales_language(tmp_path: Path, monkeypatch, lang: str, lines: tuple[str, ...]) -> None:
     """It was English under LANG=zh_CN.UTF-8; the libraries, packages and the command stay as they are."""
     ldd = fake_ldd(tmp_path, ["libxcb-cursor.so.0"])
-    env = {k: v for k, v in app_env(tmp_path, DISPLAY=":99", DESKTOP_RAG_LDD=str(ldd)).items()
-           if k not in ("LC_ALL", "LC_MESSAGES")} | {"LANG": lang}
+    env = environment(lang, app_env(tmp_path, DISPLAY=":99", DESKTOP_RAG_LDD=str(ldd)))
     done = run_app([sys.executable, "-m", "desktop_rag"], env)
     said = done.stderr.splitlines()
     assert done.returncode == 1 and said[0] == lines[0] and said[1] == "  libxcb-cursor.so.0", done.stderr
     assert said[-1] == lines[2], done.stderr
     if pc.detect_family() == "apt":
         assert said[2] == lines[1], done.stderr
-    for name in ("LC_ALL", "LC_MESSAGES"):  # a library no table knows: the package manager's own search
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", lang)
+    use_locale(monkeypatch, lang)  # a library no table knows: the package manager's own search
     unknown = pc.missing_message(pc.PluginStatus("xcb", Path("libqxcb.so"), ("libfancy.so.3",)), "apt", root=False)
     assert lines[3] in unknown.splitlines(), unknown
 
@@ -223,8 +221,7 @@ def test_the_message_is_in_the_locales_language(tmp_path: Path, monkeypatch, lan
 def test_its_own_help_and_usage_errors_follow_the_locale(tmp_path: Path, lang: str, said, error: str) -> None:
     """scripts/install.sh's `python -m desktop_rag.platform_check`: its help (headings, description, options) and a
     usage error are in the locale's language, as the command line's are; the options' names stay."""
-    env = {k: v for k, v in app_env(tmp_path).items() if k not in ("LC_ALL", "LC_MESSAGES")} | {"LANG": lang,
-                                                                                                "COLUMNS": "120"}
+    env = environment(lang, app_env(tmp_path), COLUMNS="120")
     shown = run_app([sys.executable, "-m", "desktop_rag.platform_check", "-h"], env)
     assert shown.returncode == 0 and shown.stdout.splitlines() == [said[0], "", said[1], "", *said[2:]], shown.stdout
     wrong = run_app([sys.executable, "-m", "desktop_rag.platform_check", "--bad"], env)

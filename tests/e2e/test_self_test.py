@@ -3,16 +3,13 @@ exit 0. Its lines are in the locale's language (they were English under LANG=zh_
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import REPO
-
-_LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
+from tests.support import REPO
+from tests.support.hash_cli import environment, use_locale
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang, command, lines", [
@@ -22,8 +19,7 @@ _LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
                              "扫描页：scanned-library-notice.png 已通过文字识别（OCR）读取", "\n  回答：", "自检通过。")),
 ])
 def test_self_test_passes(tmp_path, lang, command, lines):
-    env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {
-        "DESKTOP_RAG_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "LANG": lang}
+    env = environment(lang, DESKTOP_RAG_HOME=str(tmp_path / "home"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     run = subprocess.run([sys.executable, "-m", "desktop_rag", command], cwd=REPO, env=env,
                          capture_output=True, text=True, timeout=600)
     output = run.stdout[-3000:] + run.stderr[-3000:]
@@ -37,8 +33,6 @@ def test_self_test_passes(tmp_path, lang, command, lines):
 def test_a_failed_check_is_said_in_the_locales_language(tmp_path, monkeypatch, capsys, lang, line):
     from desktop_rag.selftest import run_self_test
 
-    for name in _LOCALES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", lang)
+    use_locale(monkeypatch, lang)
     assert run_self_test(samples=tmp_path / "missing") == 1
     assert capsys.readouterr().out == line.format(folder=tmp_path / "missing") + "\n"

@@ -13,15 +13,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.support.hash_cli import own_environment
-
-REPO = Path(__file__).resolve().parents[2]
-ENV = {**own_environment(), "PYTHONPATH": str(REPO), "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
+from tests.support import REPO
+from tests.support.hash_cli import ENV, run_cli, use_locale
 
 
 def _run(home: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), *args],
-                            capture_output=True, text=True, cwd=REPO, env=ENV, timeout=600)
+    """`run_cli`, its exit status checked unless `check` is false."""
+    result = run_cli(home, *args)
     if check:
         assert result.returncode == 0, result.stderr
     return result
@@ -89,7 +87,7 @@ def test_a_library_moves_to_the_server_and_back(pg_server, tmp_path):
     assert Path(found["hits"][0]["path"]).name == "coffee.txt"
 
 
-def test_granting_needs_a_server_library_and_its_administrator(pg_server, tmp_path):
+def test_granting_needs_a_server_library_and_its_administrator(pg_server, tmp_path, monkeypatch):
     local = _run(tmp_path / "local", "collections", "grant", "Default", "alice", check=False)
     assert local.returncode == 1 and "PostgreSQL server" in local.stderr
     url = pg_server.url(pg_server.new_database("grant_cli"))
@@ -104,9 +102,8 @@ def test_granting_needs_a_server_library_and_its_administrator(pg_server, tmp_pa
     assert [c["name"] for c in seen["collections"]] == ["Team"]
     refused = _run(tmp_path / "dave", "--library", theirs, "collections", "grant", "Team", "dave", check=False)
     assert refused.returncode == 1 and "administrator" in refused.stderr
-    zh = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "dave"), "--library", theirs,
-                         "collections", "grant", "Team", "dave"], capture_output=True, text=True, cwd=REPO,
-                        env={**ENV, "LANG": "zh_CN.UTF-8", "LC_ALL": ""}, timeout=300)
+    use_locale(monkeypatch, "zh_CN.UTF-8", ENV)
+    zh = _run(tmp_path / "dave", "--library", theirs, "collections", "grant", "Team", "dave", check=False)
     assert zh.returncode == 1 and "管理员" in zh.stderr
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from tests.support.hash_cli import REPO, own_environment
+from tests.support import REPO
+from tests.support.hash_cli import environment, own_environment
 from tests.support.mcp_session import run_mcp
 from tests.support.summary_cost import SUMMARY_LIMIT, library, server  # noqa: F401 - fixtures used by name
 
@@ -31,10 +32,9 @@ def _requests(home: Path, report: Path, server) -> int:
 
 
 def _env(server, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in own_environment().items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
-    return env | {"OPENAI_BASE_URL": server.base_url, "OPENAI_MODEL": "fake-model",
-                  "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64",
-                  "DESKTOP_RAG_SUMMARY_REQUEST_LIMIT": str(SUMMARY_LIMIT)} | extra
+    return environment(None, own_environment(), OPENAI_BASE_URL=server.base_url, OPENAI_MODEL="fake-model",
+                       DESKTOP_RAG_EMBEDDING_MODEL="hash:64",
+                       DESKTOP_RAG_SUMMARY_REQUEST_LIMIT=str(SUMMARY_LIMIT)) | extra
 
 
 def _cli(home: Path, server, *args: str, **extra: str) -> subprocess.CompletedProcess:

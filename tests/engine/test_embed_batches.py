@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from desktop_rag.config import BUNDLED_MODEL
 from desktop_rag.engine.models.embedders import sentence_transformers_backend as st
 from desktop_rag.engine.models.embedding import create_embedder
+from tests.support import REPO
 
 
 def test_token_batches_respect_the_count_and_the_padded_token_budget():
@@ -74,7 +74,7 @@ def test_embedding_long_passages_keeps_the_peak_small():
     """64 full-length passages, the engine's batch size: the peak grows by 48 MB with the 1,024-token budget
     (165 MB with 4,096, which set a 1,000 MB ingest peak on SciFact); 100 MB leaves room for other CPUs."""
     out = subprocess.run([sys.executable, "-c", PEAK_PROBE], capture_output=True, text=True, timeout=300,
-                         cwd=Path(__file__).resolve().parents[2])
+                         cwd=REPO)
     assert out.returncode == 0, out.stderr[-2000:]
     if out.stdout.split()[-1] == "no-clear-refs":
         pytest.skip("this kernel does not let a process reset its VmHWM")

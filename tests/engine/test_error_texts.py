@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import re
 import string
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +14,10 @@ from desktop_rag.engine import LoadError, Reason, UsageError, error_text
 from desktop_rag.engine.error_texts import ERROR_TEXTS
 from desktop_rag.engine.messages import TEXTS, Phrase, message
 from desktop_rag.engine.store.legacy_reasons import parse
+from tests.support import REPO
 from tests.support.english import english_sentence
 
-ENGINE = Path(__file__).resolve().parents[2] / "desktop_rag" / "engine"
+ENGINE = REPO / "desktop_rag" / "engine"
 ERRORS = {"DesktopRagError", "LoadError", "ModelMismatchError", "UsageError", "LibraryBusyError", "DiskFullError",
           "DownloadError", "ArchiveError", "LLMError"}  # DownloadCancelled(repo_id) sets its own code
 # (file, line text) -> why an error is made there without a code of the table

@@ -14,8 +14,8 @@ from desktop_rag.engine.ingest import loaders
 from desktop_rag.engine.ingest.loaders import load
 from desktop_rag.engine.ingest.loaders.docx import check_zip_safety
 from desktop_rag.engine.ingest.loaders.text import decode_bytes
+from tests.support import DATA
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 GOOD, BAD = DATA / "good", DATA / "bad"
 LIMIT = 10 * 1024 * 1024
 

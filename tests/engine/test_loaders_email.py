@@ -14,8 +14,9 @@ import pytest
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import email as mail
 from desktop_rag.engine.ingest.loaders.email import load_eml, load_mbox
+from tests.support import DATA
 
-GOOD = Path(__file__).resolve().parents[1] / "data" / "good"
+GOOD = DATA / "good"
 
 
 def _message(subject: str, body: str, sender: str = "Ann Lee <ann@example.org>") -> EmailMessage:

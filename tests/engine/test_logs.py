@@ -12,6 +12,7 @@ import pytest
 
 from desktop_rag import logs
 from desktop_rag.config import resolve_paths
+from tests.support import REPO
 
 ENV_KEY = "zp-4f9c2e7a1b3d5f60.Qx8kLm2Np4Rs6Tv8"  # Zhipu-style: no sk- prefix, only known from the env
 SK_KEY = "sk-proj-Abc123Def456Ghi789Jkl012"
@@ -129,7 +130,7 @@ def test_cli_writes_the_log_without_the_key(tmp_path: Path) -> None:
     home = tmp_path / "home"
     env = {"DESKTOP_RAG_HOME": str(home), "OPENAI_API_KEY": ENV_KEY, "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-m", "desktop_rag", "status", "--json"], capture_output=True,
-                         text=True, timeout=120, env=env, cwd=Path(__file__).resolve().parents[2])
+                         text=True, timeout=120, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr
     text = (home / "logs" / "desktop-rag.log").read_text(encoding="utf-8")
     assert "desktop-rag" in text and "status" in text
@@ -183,7 +184,7 @@ def test_every_secret_variable_is_hidden_in_the_file_and_on_stderr(tmp_path: Pat
     home = tmp_path / "home"
     env = {"PATH": "/usr/bin:/bin", "DESKTOP_RAG_HOME": str(home), **values}
     out = subprocess.run([sys.executable, "-c", _EVERY_SECRET_SCRIPT, str(home)], capture_output=True, text=True,
-                         timeout=120, env=env, cwd=Path(__file__).resolve().parents[2])
+                         timeout=120, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr
     text = (home / "logs" / "desktop-rag.log").read_text(encoding="utf-8")
     for name, value in values.items():

@@ -6,7 +6,6 @@ tiny_encoder.py: [CLS] + 6 words + [SEP] positions, an encoder numpy computes), 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 import desktop_rag
 from desktop_rag.engine.errors import DesktopRagError, error_text
 from desktop_rag.engine.models.embedders.onnx_backend import OnnxEmbedder, max_positions, windows
+from tests.support.hash_cli import environment
 from tests.support.tiny_encoder import (
     CLS,
     DIMENSION,
@@ -79,9 +79,8 @@ def test_the_configs_are_read_as_utf8_whatever_the_locale(tmp_path):
     (tmp_path / "sentence_bert_config.json").write_text('{"max_seq_length": 256, "note": "句向量"}', encoding="utf-8")
     code = ("import sys; from pathlib import Path; from desktop_rag.engine.models.embedders.onnx_backend import "
             "max_positions; print(max_positions(Path(sys.argv[1])))")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
-    env.update(LC_ALL="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0",
-               PYTHONPATH=str(Path(desktop_rag.__file__).resolve().parents[1]))  # this package (or its mutant)
+    env = environment(LC_ALL="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0",
+                      PYTHONPATH=str(Path(desktop_rag.__file__).resolve().parents[1]))  # this package (or its mutant)
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
                          timeout=120)
     assert out.returncode == 0 and out.stdout.split() == ["256"], out.stderr[-1000:]

@@ -12,8 +12,8 @@ import pytest
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.parse_child import parse_in_process
 from desktop_rag.engine.ingest.parsing import CRASHED, SafeParser
+from tests.support import DATA
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 GOOD, BAD = DATA / "good", DATA / "bad"
 LIMIT = 10 * 1024 * 1024
 HOOK = "tests.engine.test_parsing:install_test_loaders"

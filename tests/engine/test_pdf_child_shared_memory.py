@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from desktop_rag.engine.document.pdf_child import PdfPages
+from tests.support import REPO
 from tests.support import pdf_build as build
 
-ROOT = Path(__file__).resolve().parents[2]
 DRAW = """
 import hashlib, json, sys
 from desktop_rag.engine.document.pdf_child import PdfPages
@@ -44,7 +44,7 @@ def _draw_with_small_shared_memory(pdf: Path) -> object:
     done = subprocess.run(
         ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
          'mount -t tmpfs -o size=1m tmpfs /dev/shm || exit 77; exec "$0" "$1" "$2"', sys.executable, str(script),
-         str(pdf)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+         str(pdf)], cwd=REPO, capture_output=True, text=True, timeout=120)
     if done.returncode in (1, 77) and not done.stdout:  # no user namespaces, or no mount in one
         pytest.skip(f"no mount namespace with a small /dev/shm here: {done.stderr.strip()[:200]}")
     assert done.returncode == 0, done.stderr

@@ -20,7 +20,7 @@ import numpy as np
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest.reports import Progress
-from tests.conftest import REPO
+from tests.support import REPO
 
 OLD, NEW = Settings(embedding_model="hash:64"), Settings(embedding_model="hash:48")
 

@@ -18,10 +18,10 @@ from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import UsageError
 from desktop_rag.engine.messages import CLI, WINDOW
 from desktop_rag.engine.answer.events import STOPPED, DoneEvent, SourcesEvent, SummaryStep, TokenEvent
+from tests.support import REPO
 from tests.support.long_document import write_long_pdf
 from tests.support.openai_server import run_openai_server
 
-REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "resources" / "samples"
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,10 @@ from desktop_rag.engine.answer import summary_budget as budget_module
 from desktop_rag.engine.answer.llm_config import LLMConfig
 from desktop_rag.engine.answer.summary_budget import DEFAULT_BUDGET, summary_budget, window_in_listing
 from desktop_rag.engine.engine import Engine
+from tests.support import REPO
 from tests.support.openai_server import run_openai_server
 
-SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "samples" / "getting-started.md"
+SAMPLE = REPO / "resources" / "samples" / "getting-started.md"
 
 
 @pytest.fixture

@@ -13,9 +13,10 @@ from desktop_rag.engine.answer.summary_intent import summary_target
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.messages import message
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from tests.support import REPO
 from tests.support.openai_server import run_openai_server
 
-SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
+SAMPLES = REPO / "resources" / "samples"
 NAMES = ["/d/onboarding-guide.md", "/d/办公室搬迁通知.txt", "/d/绿茶冲泡指南.md", "/d/coffee-brewing-guide.txt",
          "/d/getting-started.md", "/d/meeting-2024.md", "/d/meeting-notes.md", "/d/Annual Report 2023.pdf"]
 REPORT = "/d/Annual Report 2023.pdf"

@@ -4,12 +4,12 @@ Chinese characters, where WordPiece splits anyway."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from desktop_rag.engine.models import tokens
+from tests.support import REPO
 from tests.support.long_document import page_lines
 
-SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
+SAMPLES = REPO / "resources" / "samples"
 
 
 def _one_call(text: str) -> int:

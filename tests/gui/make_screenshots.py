@@ -20,12 +20,12 @@ from PySide6.QtCore import QEventLoop, QTimer, QUrl
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.gui import i18n
 from desktop_rag.gui.app import create_application
+from tests.support import REPO
 from tests.support.openai_server import run_openai_server
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "resources" / "samples"
-FALLBACK_SAMPLES = ROOT / "docs" / "screenshot_samples"
-OUT = ROOT / "docs"
+SAMPLES = REPO / "resources" / "samples"
+FALLBACK_SAMPLES = REPO / "docs" / "screenshot_samples"
+OUT = REPO / "docs"
 
 EN_QUESTION = "What water temperature should I use for coffee, and how does green tea differ?"
 ZH_QUESTION = "绿茶应该用多少度的水冲泡？用量是多少？"

@@ -18,9 +18,10 @@ from desktop_rag.gui import i18n
 from desktop_rag.gui.app import create_application
 from tests.data.make_fixtures import build_pdf
 from tests.gui.make_screenshots import wait_until
+from tests.support import REPO
 from tests.support.openai_server import run_openai_server
 
-OUT = Path(__file__).resolve().parents[2] / "docs"
+OUT = REPO / "docs"
 EN_PAGES = [
     ["Brewing guide: coffee", "Grind the beans just before brewing; ground coffee loses its aroma",
      "within minutes. Use about sixty grams of coffee per litre of water."],

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop_rag.gui import i18n
 from desktop_rag.gui.models.library import COL_CHUNKS, COL_NAME, COL_STATE, ErrorRole, ExpandedRole, StateRole
-from tests.conftest import REPO
+from tests.support import REPO
 from tests.gui.conftest import add_and_wait, wait_idle, write_docs
 
 

@@ -5,7 +5,6 @@ in English and Chinese, and a restart opens the library Settings chose."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -19,7 +18,9 @@ from desktop_rag.engine import PASSWORD_VARIABLE, STORED, Engine, LocalServer
 from desktop_rag.gui import i18n, secrets
 from desktop_rag.gui.app import relaunch_command
 from tests.gui.conftest import FAST, add_and_wait, wait_idle
+from tests.support import REPO
 from tests.support.chat_window import ask
+from tests.support.hash_cli import own_environment
 
 TEA = "Green tea steeps at eighty degrees for two minutes; boiling water makes it bitter."
 REWRITTEN = "This file was rewritten on this computer after it was indexed elsewhere."
@@ -218,12 +219,11 @@ def test_the_relaunched_app_opens_the_library_chosen(pg_server, tmp_path, monkey
     home = tmp_path / "home"
     argv = [sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "--library", "local"]
     monkeypatch.setattr(secrets, "_password_set_here", False)
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("DESKTOP_RAG_")}
-    environ.update({PASSWORD_VARIABLE: pg_server.password, "QT_QPA_PLATFORM": "offscreen",
-                    "DESKTOP_RAG_EXIT_AFTER_SHOWN": "1", "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"})
+    environ = own_environment() | {PASSWORD_VARIABLE: pg_server.password, "QT_QPA_PLATFORM": "offscreen",
+                                   "DESKTOP_RAG_EXIT_AFTER_SHOWN": "1", "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64"}
     command, env = relaunch_command(pg_server.url(database, password=""), argv, environ)
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300,
-                            cwd=Path(__file__).resolve().parents[2])
+                            cwd=REPO)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "DESKTOP_RAG_SHOWN" in result.stdout
     admin = pg_server.admin(database)

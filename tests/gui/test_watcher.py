@@ -14,7 +14,7 @@ import pytest
 
 from desktop_rag.gui.threads import watcher as watcher_module
 from desktop_rag.gui.threads.watcher import FolderWatcher
-from tests.conftest import REPO
+from tests.support import REPO
 
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="inotify queue overflow is a Linux event")
 

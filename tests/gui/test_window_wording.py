@@ -6,16 +6,16 @@ test_errors_follow_language.py."""
 from __future__ import annotations
 
 import string
-from pathlib import Path
 
 import pytest
 
 from desktop_rag.engine import DesktopRagError, Reason, error_text
 from desktop_rag.engine.messages import TEXTS, WINDOW, Phrase, message
 from desktop_rag.gui import i18n
+from tests.support import REPO
 from tests.support.shown_texts import COMMAND
 
-DESKTOP_RAG = Path(__file__).resolve().parents[2] / "desktop_rag"
+DESKTOP_RAG = REPO / "desktop_rag"
 # raised by the command line or the MCP server only: the window never shows them
 FRONT_END_ONLY = {"error.cli_usage", "error.cli_not_deleted", "error.cli_export_which", "error.cli_unknown_model",
                   "error.not_a_source_in", "error.summary_confirm_yes", "error.summary_confirm_cost"}

@@ -9,9 +9,8 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 PRELUDE = """
 import gc, os, sys, threading

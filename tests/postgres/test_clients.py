@@ -17,8 +17,8 @@ from pathlib import Path
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.postgres import pgvector
+from tests.support import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")
 
 

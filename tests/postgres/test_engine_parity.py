@@ -13,8 +13,8 @@ import pytest
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.answer.events import DoneEvent, SourcesEvent
+from tests.support import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 QUESTIONS = ["What temperature should the water be for green tea?", "绿茶用多少度的水？",
              "How long should coffee steep in a French press?", "办公室搬到哪里？", "How do I add documents?"]
 

@@ -20,8 +20,8 @@ from desktop_rag.engine import LocalServer, error_text
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.store.postgres.connection import ServerError, ServerGoneError
 from desktop_rag.engine.store.postgres.local_server import server_binaries
+from tests.support import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 FAST = Settings(embedding_model="hash:64")
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from desktop_rag.engine import UsageError, error_text
 from desktop_rag.engine.store.postgres import service_user as users
-from tests.support.model_folders import REPO
+from tests.support import REPO
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="making a system user needs root")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import REPO
 from tests.support.openai_server import run_openai_server
 
 
@@ -83,9 +84,7 @@ def gui_child(tmp_path):
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
-    repo = Path(__file__).resolve().parents[2]
     prelude = ("import json, os, sys\nARGS = sys.argv[1:]\n"
                "def report(obj):\n    print(json.dumps(obj), flush=True)\n" + _WAIT)
 
@@ -95,10 +94,10 @@ def gui_child(tmp_path):
 
             resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
 
-        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(repo),
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(REPO),
                    DESKTOP_RAG_HOME=str(tmp_path / "child-home"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
         try:
-            done = subprocess.run([sys.executable, "-c", prelude + script, *args], cwd=repo, env=env,
+            done = subprocess.run([sys.executable, "-c", prelude + script, *args], cwd=REPO, env=env,
                                   capture_output=True, text=True, timeout=timeout,
                                   preexec_fn=limit_memory if sys.platform != "win32" else None)
         except subprocess.TimeoutExpired as exc:

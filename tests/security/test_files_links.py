@@ -65,7 +65,7 @@ def test_a_symlink_loop_given_as_a_path_is_a_clear_error_not_a_traceback(tmp_pat
     import os
     import subprocess
 
-    from tests.conftest import REPO
+    from tests.support import REPO
 
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 
 @pytest.mark.parametrize("hub", ["http://\x1b[31mred", "http://[::1", "file:///etc/passwd"])

@@ -16,6 +16,7 @@ from desktop_rag.engine.answer.llm_config import (
     plain_http_warning,
     resolve_llm_config,
 )
+from tests.support.hash_cli import environment
 
 KEY = "sk-test-SECRET1234567890abcdefXYZ"
 
@@ -60,9 +61,9 @@ def test_plain_http_to_another_machine_is_warned_about(url, warned):
         assert KEY not in warning
 
 
-def run_ask(home, base_url: str, **more_env: str) -> subprocess.CompletedProcess:
+def run_ask(home, base_url: str, lang: str | None = None) -> subprocess.CompletedProcess:
     # An empty library: the answer needs no model call, so no request leaves this machine.
-    env = dict(os.environ, OPENAI_API_KEY=KEY, OPENAI_BASE_URL=base_url, OPENAI_MODEL="m", **more_env)
+    env = environment(lang, OPENAI_API_KEY=KEY, OPENAI_BASE_URL=base_url, OPENAI_MODEL="m")
     return subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(home), "ask", "What is the budget?"],
                           capture_output=True, text=True, timeout=120, env=env)
 
@@ -79,7 +80,7 @@ def test_cli_warns_once_on_stderr_for_plain_http_to_another_machine(tmp_path):
 
 
 def test_the_cli_warns_in_chinese_on_a_chinese_system(tmp_path):
-    out = run_ask(tmp_path / "a", "http://192.0.2.10:8000/v1", LANG="zh_CN.UTF-8", LC_ALL="", LC_MESSAGES="")
+    out = run_ask(tmp_path / "a", "http://192.0.2.10:8000/v1", "zh_CN.UTF-8")
     assert out.returncode == 0, out.stderr
     assert out.stderr.count("明文 http://") == 1 and "192.0.2.10" in out.stderr and "unencrypted" not in out.stderr
 

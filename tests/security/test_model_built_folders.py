@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.support import REPO
 from tests.support.hub_server import fake_model_files, run_hub_server
 
-REPO = Path(__file__).resolve().parents[2]
 _EMBED = ("import sys, json\nfrom desktop_rag.config import BUNDLED_MODEL\n"
           "from desktop_rag.engine.models.embedding import create_embedder\n"
           "vector = create_embedder(BUNDLED_MODEL, sys.argv[1], 'auto').embed(['The glacier lost forty metres.'])[0]\n"

@@ -13,7 +13,7 @@ import pytest
 
 from desktop_rag.engine import DesktopRagError, error_text
 from tests.support.english import english_sentence
-from tests.support.hash_cli import REPO
+from tests.support import REPO
 from tests.support.mcp_session import run_mcp
 from tests.support.model_folders import documents, minilm_copy, run_cli, with_tokenizer_regex
 

@@ -16,8 +16,8 @@ import pytest
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.parsing import MAX_MEMORY_MB, SafeParser
 from desktop_rag.engine.ingest.documents import ParsedDocument, Section
+from tests.support import DATA
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 HOOK = "tests.security.test_parser_limits:install_heading_bomb_loader"
 MIB = 1 << 20
 

@@ -17,7 +17,8 @@ from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
 from tests.support import pdf_build as build
 from tests.support.hostile_pdfs import flate_bomb_pdf
-from tests.support.hash_cli import ENV, REPO
+from tests.support import REPO
+from tests.support.hash_cli import ENV, environment
 from tests.support.mcp_session import run_mcp
 from tests.support.pdfium_refused import PDFIUM_HERE
 
@@ -51,9 +52,8 @@ def library(indexed, tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _cli(data: Path, *args: str, language: str = "en_US.UTF-8") -> subprocess.CompletedProcess:
-    env = {**ENV, "LANG": language, "LC_ALL": language}
     done = subprocess.run([sys.executable, "-m", "tests.support.pdfium_refused", "--data-dir", str(data), *args],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+                          cwd=REPO, env=environment(language, ENV), capture_output=True, text=True, timeout=300)
     assert done.returncode != PDFIUM_HERE, done.stderr
     return done
 

@@ -14,10 +14,10 @@ import sys
 from email.message import EmailMessage
 from pathlib import Path
 
+from tests.support import REPO
 from tests.support import pdf_build as build
 from tests.support.hostile_pdfs import flate_bomb_pdf
 
-REPO = Path(__file__).resolve().parents[2]
 LINE = "The lighthouse keeper recorded the storm."
 
 CALLER = """

@@ -72,9 +72,6 @@ def test_commands_still_run_with_a_bad_settings_file(tmp_path, capsys):
     assert "'top_k'" in captured.err and "Embedding model: hash:64" in captured.out
 
 
-_LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-
 @pytest.mark.parametrize("lang, lines", [
     ("zh_CN.UTF-8", ("警告：设置文件 settings.json 中设置项“top_k”的值 'abc' 无法使用，已改用默认值 5；",
                      "警告：环境变量 DESKTOP_RAG_CHUNK_SIZE（设置项“chunk_size”）的值 'big' 无法使用，已改用默认值 500；",
@@ -88,18 +85,17 @@ _LOCALES = ("LC_ALL", "LC_MESSAGES", "LANG")
 ])
 def test_the_warnings_are_in_the_locales_language(tmp_path, lang, lines):
     """`desktop-rag status` under a Chinese locale said every settings warning in English."""
-    import os
     import subprocess
     import sys
 
-    from tests.conftest import REPO
+    from tests.support import REPO
+    from tests.support.hash_cli import environment
 
     paths = _paths_with(tmp_path, json.dumps({"top_k": "abc", "chunk_overlap": 900}))
-    env = {k: v for k, v in os.environ.items() if k not in _LOCALES} | {"LANG": lang}
 
     def status(**extra: str) -> str:
         run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), "status"],
-                             cwd=REPO, env=env | extra, capture_output=True, text=True, timeout=300)
+                             cwd=REPO, env=environment(lang, **extra), capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, run.stderr
         return run.stderr
 
@@ -112,19 +108,18 @@ def test_the_warnings_are_in_the_locales_language(tmp_path, lang, lines):
 
 def test_a_settings_file_nested_past_the_json_decoder_gives_the_defaults(tmp_path):
     """A settings.json of 100,000 nested lists ended every command and the window in a RecursionError."""
-    import os
     import subprocess
     import sys
 
     from desktop_rag.config import save_settings
-    from tests.conftest import REPO
+    from tests.support import REPO
+    from tests.support.hash_cli import environment
 
     paths = _paths_with(tmp_path, "[" * 100_000 + "]" * 100_000)
-    env = {k: v for k, v in os.environ.items() if k not in _LOCALES}
     said = {}
     for lang in ("zh_CN.UTF-8", "en_US.UTF-8"):
         run = subprocess.run([sys.executable, "-m", "desktop_rag", "--data-dir", str(tmp_path / "home"), "status"],
-                             cwd=REPO, env=env | {"LANG": lang}, capture_output=True, text=True, timeout=300)
+                             cwd=REPO, env=environment(lang), capture_output=True, text=True, timeout=300)
         assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-2000:]
         said[lang] = run.stderr
     assert f"警告：设置文件 {paths.settings_file} 的嵌套层级太深，不可能是设置文件，已改用默认设置；" in said["zh_CN.UTF-8"]

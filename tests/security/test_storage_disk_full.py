@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 FILES = 300
 
 GUI_CHILD = textwrap.dedent("""

@@ -14,8 +14,8 @@ import pytest
 from desktop_rag.engine.errors import LoadError
 from desktop_rag.engine.ingest.loaders import load
 from desktop_rag.engine.ingest.loaders.zip_guard import open_zip, read_member
+from tests.support import DATA
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 MIB = 1 << 20
 
 

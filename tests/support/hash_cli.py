@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from pathlib import Path
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine import Engine
+from tests.support import REPO
 from tests.support.openai_server import FakeOpenAIServer, run_openai_server
 
-REPO = Path(__file__).resolve().parents[2]
 CLI_KEY = "sk-test-SECRET1234567890abcdefXYZ"  # the key `serve_the_cli` fixtures give the commands
 
 
@@ -23,6 +23,22 @@ def own_environment() -> dict[str, str]:
     library would otherwise reach every child (an answer test calling api.openai.com)."""
     return {name: value for name, value in os.environ.items()
             if not name.startswith(("OPENAI_", "DESKTOP_RAG_")) or name.startswith("DESKTOP_RAG_TEST_")}
+
+
+def environment(lang: str | None = None, base: Mapping[str, str] | None = None, **extra: str) -> dict[str, str]:
+    """`base` (this process's environment now unless given) without the locale (LANG, LC_*: the developer's shell
+    would otherwise choose a child's language and encoding), then LANG=`lang` if given, then `extra`."""
+    kept = {name: value for name, value in (os.environ if base is None else base).items()
+            if name != "LANG" and not name.startswith("LC_")}
+    return kept | ({"LANG": lang} if lang else {}) | extra
+
+
+def use_locale(monkeypatch, lang: str, env: MutableMapping[str, str] = os.environ) -> None:
+    """`env` (this process's environment unless given: `ENV` for `run_cli`) in the locale `lang` for the test's
+    length: LANG=`lang`, no LC_* to win over it."""
+    for name in [name for name in env if name.startswith("LC_")]:
+        monkeypatch.delitem(env, name)
+    monkeypatch.setitem(env, "LANG", lang)
 
 
 ENV = {**own_environment(), "DESKTOP_RAG_EMBEDDING_MODEL": "hash:64", "PYTHONPATH": str(REPO)}

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.support.hash_cli import REPO
+from tests.support import REPO
 
 HANDSHAKE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"}}
 

@@ -12,7 +12,8 @@ import anyio
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.engine import Engine
-from tests.support.hash_cli import ENV, REPO
+from tests.support import REPO
+from tests.support.hash_cli import ENV
 
 FAST = Settings(embedding_model="hash:64")
 

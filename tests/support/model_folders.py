@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 TEXT = "Glaciers\n\nThe Rhone glacier lost forty metres of ice in one summer of record heat.\n"
 # runs the CLI, then prints its exit code and peak RSS as the last line of stdout (VmHWM: ru_maxrss would keep the
 # parent's peak across exec on Linux)

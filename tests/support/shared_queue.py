@@ -18,8 +18,7 @@ from pathlib import Path
 
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.ingest.reports import IndexReport, Progress
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 
 def folder(path: Path, files: int) -> Path:
