@@ -19,10 +19,14 @@ CLI_KEY = "sk-test-SECRET1234567890abcdefXYZ"  # the key `serve_the_cli` fixture
 
 def own_environment() -> dict[str, str]:
     """This process's environment without the developer's model and library settings (OPENAI_*, DESKTOP_RAG_* but
-    the tests' own DESKTOP_RAG_TEST_*): taken at import, before conftest clears them per test, so a shell's key or
-    library would otherwise reach every child (an answer test calling api.openai.com)."""
+    the tests' own DESKTOP_RAG_TEST_* and the embedding runtime tests/conftest.py chooses): taken at import, before
+    conftest clears them per test, so a shell's key or library would otherwise reach every child (an answer test
+    calling api.openai.com)."""
     return {name: value for name, value in os.environ.items()
-            if not name.startswith(("OPENAI_", "DESKTOP_RAG_")) or name.startswith("DESKTOP_RAG_TEST_")}
+            if not name.startswith(("OPENAI_", "DESKTOP_RAG_")) or name.startswith(_KEPT)}
+
+
+_KEPT = ("DESKTOP_RAG_TEST_", "DESKTOP_RAG_EMBED_RUNTIME")  # the test run's own choices
 
 
 def environment(lang: str | None = None, base: Mapping[str, str] | None = None, **extra: str) -> dict[str, str]:
