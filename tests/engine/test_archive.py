@@ -90,7 +90,7 @@ def test_round_trip_gives_identical_search_results_without_embedding(source, tmp
 def test_an_archives_recognised_lines_go_to_their_files_rows(source, tmp_path: Path):
     """The lines an archive carries for a file (a scanned PDF's: tests/engine/test_ocr_lines.py) are stored under
     that file's new row, each whole; a file without any gets none."""
-    from tests.support.archives import rewrite_collection
+    from tests.support.archives import forge
 
     engine, a, _ = source
     engine.export_collection(engine.collection_id("Default"), tmp_path / "plain.zip")
@@ -98,7 +98,7 @@ def test_an_archives_recognised_lines_go_to_their_files_rows(source, tmp_path: P
 
     def add_lines(collection: dict) -> None:
         collection["files"][0]["ocr_lines"] = lines
-    rewrite_collection(tmp_path / "plain.zip", tmp_path / "lines.zip", add_lines)
+    forge(tmp_path / "plain.zip", tmp_path / "lines.zip", rows=add_lines)
     named = json.loads(zipfile.ZipFile(tmp_path / "lines.zip").read("collection.json"))["files"][0]["path"]
     target, _ = _fresh(tmp_path / "fresh")
     try:
