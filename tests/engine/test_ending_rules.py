@@ -14,13 +14,16 @@ import pytest
 
 from desktop_rag.config import Settings, resolve_paths
 from desktop_rag.engine.answer import turns
-from desktop_rag.engine.answer.events import DoneEvent, ErrorEvent, SourcesEvent, TokenEvent, no_answer, stopped
+from desktop_rag.engine.answer.events import (DoneEvent, ErrorEvent, SourcesEvent, TokenEvent, cut_at_limit, no_answer,
+                                              stopped)
+from desktop_rag.engine.answer.llm_errors import LLMError, length_error, token_limit_error
 from desktop_rag.engine.answer.summarising import _short
 from desktop_rag.engine.engine import Engine
 from desktop_rag.engine.errors import ConfirmationNeeded, UsageError
 from desktop_rag.engine.messages import Phrase
 from desktop_rag.engine.reasons import Reason
-from desktop_rag.engine.store.values import ANSWER_FAILED, MAX_ENDING_JSON_CHARS, SECTIONS_CUT, SUMMARY_PARTIAL, Ending
+from desktop_rag.engine.store.values import (ANSWER_FAILED, CUT_AT_LIMIT, MAX_ENDING_JSON_CHARS, SECTIONS_CUT,
+                                             SUMMARY_PARTIAL, Ending)
 
 A_PHRASE = Phrase("phrase.archive.manifest_key", key="x")
 
@@ -36,6 +39,40 @@ A_PHRASE = Phrase("phrase.archive.manifest_key", key="x")
 ])
 def test_an_ending_reads_back_as_it_was_kept(ending):
     assert Ending.from_json(ending.to_json()) == ending
+
+
+TOKENS, LENGTH, THOUGHT = (Phrase("error.llm_token_limit", tokens=50), Phrase("error.llm_length", cap=100),
+                           Phrase("error.llm_token_limit_thinking", tokens=50))
+
+
+@pytest.mark.parametrize(("failure", "thinking", "summary", "said"), [
+    # an answer's cut: the client's words as they are, coded or not
+    (token_limit_error(50, False), False, False, TOKENS), (length_error(100, ""), False, False, LENGTH),
+    (RuntimeError("the server cut it"), False, False, "the server cut it"),
+    # a thinking model cut before its answer began: at its token limit (the client's own code, or made so), else at
+    # the cap on characters (or anything else): cut_thinking_answer, without the cap
+    (token_limit_error(50, True), True, False, THOUGHT), (token_limit_error(50, False), True, False, THOUGHT),
+    (length_error(100, ""), True, False, Phrase("cut_thinking_answer")),
+    (RuntimeError("the server cut it"), True, False, Phrase("cut_thinking_answer")),
+    # a summary's reply: the same, said of a summary; words without a code stay as they are
+    (token_limit_error(50, False), False, True, Phrase("error.llm_token_limit_summary", tokens=50)),
+    (length_error(100, ""), False, True, Phrase("error.llm_length_summary", cap=100)),
+    (token_limit_error(50, False), True, True, Phrase("error.llm_token_limit_thinking_summary", tokens=50)),
+    (length_error(100, ""), True, True, Phrase("cut_thinking_summary")),
+    (RuntimeError("the server cut it"), False, True, "the server cut it"),
+    # another coded failure (no cut of its own): kept as the client said it
+    (LLMError.coded("llm_auth", "auth", host="h", status=401, detail="d"), False, True,
+     Phrase("error.llm_auth", host="h", status=401, detail="d")),
+])
+def test_a_cut_reply_says_where_it_stopped(failure, thinking, summary, said):
+    """`cut_at_limit`'s wording of a reply cut at its size limit, by its failure, whether its model was still thinking
+    and whether it was a summary's; its ending keeps the same reason."""
+    reason, ending = cut_at_limit(failure, thinking, summary)
+    assert reason == Reason.of(said) and ending == Ending(CUT_AT_LIMIT, reason)
+
+
+def test_a_cut_reply_is_an_answers_unless_said_to_be_a_summarys():
+    assert cut_at_limit(token_limit_error(50, False), False)[0] == Reason.of(TOKENS)
 
 
 def test_a_summary_short_of_whole_says_how_in_its_ending():
