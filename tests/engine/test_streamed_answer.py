@@ -75,3 +75,29 @@ def test_a_long_reply_without_a_closing_tag_is_shown_once_past_the_bound():
         shown += answer.feed("An answer [1]. ")[0]
     assert not answer.undecided and shown.startswith("An answer [1]. An answer")
     assert MAX_THINKING_CHARS <= len(shown) < MAX_THINKING_CHARS + 40
+
+
+def test_an_answer_no_model_wrote_is_never_undecided():
+    """Without thinking to look for (`thinking=0`), even a short start is decided: a finish told of thinking keeps it."""
+    streamed = StreamedAnswer(2, thinking=0)
+    assert not streamed.undecided
+    assert streamed.feed("Yes") == ("Yes", False) and not streamed.undecided
+    assert streamed.finish(thinking=True) == ("", False)
+
+
+@pytest.mark.parametrize(("before", "taken_back"), [(19, True), (20, False)])
+def test_a_closing_tag_ends_thinking_only_within_the_replys_bound(before, taken_back):
+    """A lone `</think>` starting within the first `thinking` characters ends thinking; one a character later is
+    text (decided as the pieces come, not at the finish)."""
+    streamed, reply = StreamedAnswer(2, thinking=20), "t" * (before - 1) + "\n</think>\nAnswer"
+    text, taken = streamed.feed(reply)
+    assert (text, taken) == (("Answer", True) if taken_back else (reply, False))
+
+
+def test_a_bound_past_the_default_still_holds_at_the_finish():
+    """A model allowed to think longer than MAX_THINKING_CHARS (`LLMConfig.thinking_chars`): its reply ending on a
+    lone `</think>` past the default is taken back whole at the finish."""
+    streamed = StreamedAnswer(2, thinking=2 * MAX_THINKING_CHARS)
+    streamed.feed("t" * (MAX_THINKING_CHARS + 10) + "\n</think>")
+    assert streamed.undecided
+    assert streamed.finish() == ("", True)
