@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_rag.engine.answer.reasoning import MAX_THINKING_CHARS, ThinkFilter, answer_start, thought
+from desktop_rag.engine.answer.reasoning import (MAX_THINKING_CHARS, ThinkFilter, answer_start, thought,
+                                                 unfinished_thinking)
 from desktop_rag.engine.answer.reasoning import without_thinking
 
 
@@ -134,6 +135,7 @@ def test_a_retry_reads_its_reply_afresh():
 
 @pytest.mark.parametrize("pieces, counted", [
     (["<think>abc", "de</th", "ink>Answer"], [3, 5, 5]),  # a closing tag split across pieces is not counted
+    (["<think>abc", "de</think>Answer"], [3, 5]),  # thinking and its closing tag in one piece
     (["  <think>", "x</", "/y", "</think>\n", "more"], [0, 1, 5, 5, 5]),  # "</" held, then thinking after all
     (["No block ", "<think>here"], [0, 0]),  # a tag later in an answer is not thinking
 ])
@@ -147,3 +149,11 @@ def test_the_thinking_fed_is_counted_without_its_tags(pieces, counted):
     assert seen == counted
     reading.restart()
     assert reading.thought_chars == 0
+
+
+def test_a_replys_own_bound_says_whether_it_held_thinking():
+    """`thought` and `unfinished_thinking` read a reply with its model's bound (`LLMConfig.thinking_chars`): a lone
+    `</think>` past it is the answer's text, one within it ended thinking."""
+    reply = "t" * 30 + "\n</think>\nAnswer"
+    assert not thought(reply, ThinkFilter(), bound=20) and thought(reply, ThinkFilter(), bound=40)
+    assert unfinished_thinking(reply, True, bound=20) and not unfinished_thinking(reply, True, bound=40)
