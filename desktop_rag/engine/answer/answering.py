@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from desktop_rag.engine.answer.extractive import Similarity, TopicsOf, ordered_passages, quoted_answer
-from desktop_rag.engine.answer.llm import LLMClient
+from desktop_rag.engine.answer.llm import LLMClient, cancelled
 from desktop_rag.engine.answer.llm_config import config_problem
 from desktop_rag.engine.answer.prompting import (
     build_messages,
@@ -21,7 +21,7 @@ from desktop_rag.engine.answer.prompting import (
 )
 from desktop_rag.engine.answer.replay import AnswerReplay
 from desktop_rag.engine.answer.side_requests import SideRequests
-from desktop_rag.engine.answer.model_reply import cancelled, done_event, streamed_reply
+from desktop_rag.engine.answer.model_reply import done_event, streamed_reply
 from desktop_rag.engine.answer.thinking_models import ThinkingModel
 from desktop_rag.engine.answer import sent
 from desktop_rag.engine.answer.sent import sent_prompt

@@ -105,7 +105,7 @@ class LLMClient:
         if (failure.retry_after or 0.0) > self.config.retry_max_delay_s or not self._should_retry(failure, attempt):
             raise self._final(failure, attempt, deadline)  # (a server asking to wait longer is told at once)
         if not self._backoff(attempt, cancel, deadline, failure.retry_after or 0.0):
-            if _is_set(cancel):
+            if cancelled(cancel):
                 return None
             raise self._final(failure, attempt, deadline)
         return attempt + 1
@@ -184,7 +184,7 @@ class LLMClient:
         while True:
             try:
                 yield from self._stream_once(messages, cancel, parts, deadline, thinking)
-                if not _is_set(cancel):
+                if not cancelled(cancel):
                     self._observe(messages, "".join(parts), deadline.started)
                 return
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
@@ -208,7 +208,7 @@ class LLMClient:
         self, messages: Sequence[dict], cancel: threading.Event | None, parts: list[str], deadline: _Deadline,
         thinking: ThinkFilter,
     ) -> Iterator[str]:
-        if _is_set(cancel):
+        if cancelled(cancel):
             return
         request = self._request(messages, stream=True)
         thinking.restart()  # each attempt's reply is read from its start
@@ -226,11 +226,11 @@ class LLMClient:
         def shown() -> Iterator[str]:
             """The reply's answer text: read here, on the thread that consumes it, so `thinking` is what was read."""
             finish = None
-            for text, finished in iterate(Exchange(work, "llm-stream"), lambda: _is_set(cancel),
+            for text, finished in iterate(Exchange(work, "llm-stream"), lambda: cancelled(cancel),
                                           self._deadline_clock(deadline, parts)):
                 finish = finished or finish
                 yield thinking.feed(text) if text else ""  # a reasoning model's <think> block is not the answer
-            if _is_set(cancel):
+            if cancelled(cancel):
                 return
             yield thinking.finish()
             if finish == "length":  # the server stopped at max_tokens: the answer is not whole
@@ -273,7 +273,7 @@ class LLMClient:
         while True:
             try:
                 reply = self._complete_once(messages, max_tokens, temperature, cancel, deadline)
-                if not _is_set(cancel):
+                if not cancelled(cancel):
                     self._observe(messages, reply, deadline.started)
                 return reply
             except Exception as exc:  # noqa: BLE001 - mapped to a user-readable error
@@ -292,7 +292,7 @@ class LLMClient:
         cancel: threading.Event | None,
         deadline: _Deadline,
     ) -> str:
-        if _is_set(cancel):
+        if cancelled(cancel):
             return ""
         request = self._request(messages, max_tokens=max_tokens, temperature=temperature)
 
@@ -308,12 +308,13 @@ class LLMClient:
             yield answer
 
         exchange = Exchange(work, "llm-complete")
-        for text in iterate(exchange, lambda: _is_set(cancel), self._deadline_clock(deadline, [])):
+        for text in iterate(exchange, lambda: cancelled(cancel), self._deadline_clock(deadline, [])):
             return text[: self.config.max_answer_chars]
         return ""
 
 
-def _is_set(cancel: threading.Event | None) -> bool:
+def cancelled(cancel: threading.Event | None) -> bool:
+    """Whether the person stopped the request (an answer, a summary) `cancel` belongs to."""
     return cancel is not None and cancel.is_set()
 
 

@@ -5,25 +5,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Generator, Sequence
-from typing import TYPE_CHECKING
 
 from desktop_rag.engine.answer.citations import clean_citations
 from desktop_rag.engine.answer.events import (AnswerEvent, DoneEvent, ErrorEvent, cut_at_limit, no_answer,
                                               reply_events, stopped)
+from desktop_rag.engine.answer.llm import LLMClient, cancelled
 from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.reasoning import ThinkFilter, thought
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.messages import Localised
 from desktop_rag.engine.reasons import Reason
 from desktop_rag.engine.store.values import Ending, Hit
-
-if TYPE_CHECKING:
-    from desktop_rag.engine.answer.llm import LLMClient
-
-
-def cancelled(cancel: threading.Event | None) -> bool:
-    """Whether the person stopped the answer (or summary) `cancel` belongs to."""
-    return cancel is not None and cancel.is_set()
 
 
 def done_event(text: str, hits: Sequence[Hit], mode: str, notice: Localised | str, ending: Ending | None = None,

@@ -15,7 +15,7 @@ import logging
 import threading
 from collections.abc import Sequence
 
-from desktop_rag.engine.answer.llm import LLMClient
+from desktop_rag.engine.answer.llm import LLMClient, cancelled
 from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.thinking_models import ThinkingModel
 
@@ -59,7 +59,7 @@ class SideRequests:
                 log.warning("The question's %s is not used (%s): %s", what, getattr(exc, "kind", type(exc).__name__),
                             exc)
                 return ""
-        if not reply.strip() and not (cancel is not None and cancel.is_set()):
+        if not reply.strip() and not cancelled(cancel):
             log.warning("The question's %s is not used: the model's reply held no text beyond its thinking", what)
         return reply
 

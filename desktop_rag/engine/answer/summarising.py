@@ -21,13 +21,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from desktop_rag.engine.answer import llm_speed, sent
-from desktop_rag.engine.answer.llm import LLMClient
+from desktop_rag.engine.answer.llm import LLMClient, cancelled
 from desktop_rag.engine.answer.llm_errors import LLMError
 from desktop_rag.engine.answer.reasoning import without_thinking
 from desktop_rag.engine.answer.summary_extractive import Embed, Stored, extractive_summary
 from desktop_rag.engine.answer.summary_prompts import map_messages, reduce_messages, summary_words, whole_messages
 from desktop_rag.engine.answer.summary_sections import DocSection, document_chunks, sections
-from desktop_rag.engine.answer.model_reply import cancelled, done_event, streamed_reply
+from desktop_rag.engine.answer.model_reply import done_event, streamed_reply
 from desktop_rag.engine.answer.thinking_models import ThinkingModel, finished_reply
 from desktop_rag.engine.document.stored import joined
 from desktop_rag.engine.errors import ConfirmationNeeded
